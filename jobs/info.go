@@ -1,0 +1,96 @@
+package jobs
+
+import (
+	"strconv"
+	"time"
+)
+
+// ID identifies a job within one Manager: 1, 2, 3… never reused.
+type ID int
+
+func (id ID) String() string { return strconv.Itoa(int(id)) }
+
+// ParseID reads a job ID as people type it ("3").
+func ParseID(s string) (ID, error) {
+	n, err := strconv.Atoi(s)
+	if err != nil || n <= 0 {
+		return 0, &NotFoundError{Text: s}
+	}
+	return ID(n), nil
+}
+
+// Info is a snapshot of a job. The JSON field names are part of the API.
+type Info struct {
+	ID      ID       `json:"id"`
+	Name    string   `json:"name"`
+	Command string   `json:"command"`
+	Argv    []string `json:"argv,omitempty"`
+	Dir     string   `json:"cwd,omitempty"`
+	State   State    `json:"state"`
+	// Reason says why a queued job waits ("waiting for a slot", "waiting
+	// for db: ready").
+	Reason   string     `json:"reason,omitempty"`
+	PID      int        `json:"pid,omitempty"`
+	ExitCode *int       `json:"exit_code"`
+	Signal   Signal     `json:"signal"`
+	Error    string     `json:"error,omitempty"`
+	Started  *time.Time `json:"started_at"`
+	Ended    *time.Time `json:"ended_at"`
+	// Runs counts the runs started so far (1 for a job never restarted).
+	Runs int `json:"runs"`
+	// Restarts counts runs started by the restart policy.
+	Restarts int  `json:"restarts"`
+	Ready    bool `json:"ready"`
+	// LogPath names the file holding every byte the job wrote.
+	LogPath    string `json:"log_path"`
+	LogDropped int64  `json:"log_dropped,omitempty"`
+	Lines      uint64 `json:"lines"`
+	Bytes      int64  `json:"bytes"`
+	Dropped    uint64 `json:"dropped_lines"`
+	LastLine   string `json:"last_line"`
+	// Spec is what the job runs; not part of the API's JSON.
+	Spec Spec `json:"-"`
+}
+
+// Runtime is how long the current or last run took (so far).
+func (i Info) Runtime(now time.Time) time.Duration {
+	if i.Started == nil {
+		return 0
+	}
+	end := now
+	if i.Ended != nil {
+		end = *i.Ended
+	}
+	return end.Sub(*i.Started)
+}
+
+// NotFoundError is returned for an ID no job has.
+type NotFoundError struct {
+	ID   ID
+	Text string // the ID as given, when it was not a number
+}
+
+func (e *NotFoundError) Error() string {
+	if e.Text != "" {
+		return "no job " + strconv.Quote(e.Text) + ": job IDs are numbers like 1, 2, 3"
+	}
+	return "no job with ID " + e.ID.String()
+}
+
+// InvalidActionError is returned when an action does not apply to a job's state,
+// e.g. removing a running job.
+type InvalidActionError struct {
+	ID     ID
+	State  State
+	Action string
+}
+
+func (e *InvalidActionError) Error() string {
+	msg := "cannot " + e.Action + " job " + e.ID.String() + ": it is " + string(e.State)
+	if e.State.Active() || e.State == StateQueued {
+		if e.Action == "remove" {
+			msg += "; stop it first"
+		}
+	}
+	return msg
+}

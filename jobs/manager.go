@@ -1,0 +1,323 @@
+package jobs
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sync"
+	"time"
+)
+
+// Options configure a Manager. Zero fields take defaults.
+type Options struct {
+	// MaxRunning caps jobs with a live process; past it new jobs wait
+	// queued and start in order as slots free. 0 means no limit.
+	MaxRunning int
+	// StateDir holds log files (under logs/<session>/); default
+	// DefaultStateDir().
+	StateDir string
+	// LogDir, when set, is used for log files as is instead of a new
+	// session directory under StateDir.
+	LogDir string
+	// LogCap bounds each job's log file (default 1 GiB).
+	LogCap int64
+	// Store bounds each job's in-memory output.
+	Store StoreOptions
+	// Env is added to every job's environment (e.g. JOBTOP_SOCKET).
+	Env map[string]string
+	// FrameInterval is the shortest time between event batches to one
+	// subscriber (default 1/60 s).
+	FrameInterval time.Duration
+}
+
+// ErrShutdown is returned for actions on a Manager that was shut down.
+var ErrShutdown = errors.New("jobtop is shutting down")
+
+// Manager runs jobs. All its methods are safe for concurrent use.
+type Manager struct {
+	opts   Options
+	logDir string
+	hub    hub
+
+	mu     sync.Mutex
+	jobs   map[ID]*job
+	order  []ID
+	nextID ID
+	queue  []*job // queued jobs, in start order
+	active int    // jobs holding a slot (running or stopping)
+	closed bool
+
+	runs sync.WaitGroup // one per live run, done when it is reaped
+}
+
+// NewManager makes a Manager and its log directory.
+func NewManager(opts Options) (*Manager, error) {
+	if opts.LogCap <= 0 {
+		opts.LogCap = DefaultLogCap
+	}
+	if opts.FrameInterval <= 0 {
+		opts.FrameInterval = DefaultFrameInterval
+	}
+	if opts.MaxRunning < 0 {
+		return nil, fmt.Errorf("max running %d is negative", opts.MaxRunning)
+	}
+	logDir := opts.LogDir
+	if logDir == "" {
+		stateDir := opts.StateDir
+		if stateDir == "" {
+			stateDir = DefaultStateDir()
+		}
+		var err error
+		if logDir, err = newSessionLogDir(stateDir); err != nil {
+			return nil, err
+		}
+	} else if err := os.MkdirAll(logDir, 0o700); err != nil {
+		return nil, fmt.Errorf("log directory: %w", err)
+	}
+	return &Manager{opts: opts, logDir: logDir, jobs: make(map[ID]*job), nextID: 1}, nil
+}
+
+// LogDir is where this manager writes job log files.
+func (m *Manager) LogDir() string { return m.logDir }
+
+// Start validates spec, creates a job and starts it, or queues it when the
+// concurrency limit is reached. A job that cannot be started (missing
+// directory, unknown program) is still created, in state "error", with
+// the reason in Info.Error; err is only for an invalid spec.
+func (m *Manager) Start(spec Spec) (Info, error) {
+	if err := spec.Validate(); err != nil {
+		return Info{}, err
+	}
+	spec = spec.withDefaults()
+	m.mu.Lock()
+	if m.closed {
+		m.mu.Unlock()
+		return Info{}, ErrShutdown
+	}
+	id := m.nextID
+	m.nextID++
+	j := &job{
+		id:      id,
+		spec:    spec,
+		store:   NewOutputStore(m.opts.Store),
+		settled: make(chan struct{}),
+		state:   StateQueued,
+	}
+	path := filepath.Join(m.logDir, id.String()+".log")
+	log, err := openLogFile(path, m.opts.LogCap)
+	if err != nil {
+		// Output still reaches the store; the job just has no file.
+		log = &logFile{path: "", err: err}
+	}
+	j.log = log
+	m.jobs[id] = j
+	m.order = append(m.order, id)
+	m.hub.publish(id, EventAdded, Info{})
+	m.enqueueLocked(j)
+	info := m.infoLocked(j)
+	m.mu.Unlock()
+	return info, nil
+}
+
+// List returns every job in the order they were created.
+func (m *Manager) List() []Info {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	out := make([]Info, 0, len(m.order))
+	for _, id := range m.order {
+		out = append(out, m.infoLocked(m.jobs[id]))
+	}
+	return out
+}
+
+// Get returns one job.
+func (m *Manager) Get(id ID) (Info, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	j, ok := m.jobs[id]
+	if !ok {
+		return Info{}, &NotFoundError{ID: id}
+	}
+	return m.infoLocked(j), nil
+}
+
+// Output returns the job's output store, for cursor reads.
+func (m *Manager) Output(id ID) (OutputReader, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	j, ok := m.jobs[id]
+	if !ok {
+		return nil, &NotFoundError{ID: id}
+	}
+	return j.store, nil
+}
+
+// Subscribe starts a subscription to job events. Close it when done.
+func (m *Manager) Subscribe() EventStream {
+	return m.hub.subscribe(m.opts.FrameInterval, func(id ID) (Info, bool) {
+		m.mu.Lock()
+		defer m.mu.Unlock()
+		j, ok := m.jobs[id]
+		if !ok {
+			return Info{}, false
+		}
+		return m.infoLocked(j), true
+	})
+}
+
+// Stop ends a job gracefully: its stop signal to the whole process group,
+// then SIGKILL after the grace period. It returns once the signal is sent;
+// use Wait for the end. A queued job is taken off the queue.
+func (m *Manager) Stop(id ID) error { return m.end(id, reqStop, "stop") }
+
+// Kill sends SIGKILL to the job's whole process group now.
+func (m *Manager) Kill(id ID) error { return m.end(id, reqKill, "kill") }
+
+func (m *Manager) end(id ID, req endRequest, action string) error {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	j, ok := m.jobs[id]
+	if !ok {
+		return &NotFoundError{ID: id}
+	}
+	j.restartPending = false
+	switch {
+	case j.state == StateQueued:
+		m.dequeueLocked(j)
+		m.finishWithoutRunLocked(j, StateKilled, "stopped before it started")
+	case j.state.Active():
+		m.endRunLocked(j, req)
+	case j.restartTimer != nil:
+		j.cancelRestartTimerLocked()
+		j.reason = "restart cancelled"
+		m.changedLocked(j)
+	default:
+		return &InvalidActionError{ID: id, State: j.state, Action: action}
+	}
+	return nil
+}
+
+// Restart stops the job if it is running (with the grace rules) and starts
+// a new run of the same spec under the same ID. A finished job is started
+// again at once (or queued).
+func (m *Manager) Restart(id ID) (Info, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	j, ok := m.jobs[id]
+	if !ok {
+		return Info{}, &NotFoundError{ID: id}
+	}
+	if m.closed {
+		return Info{}, ErrShutdown
+	}
+	switch {
+	case j.state == StateQueued:
+	case j.state.Active():
+		j.restartPending = true
+		m.endRunLocked(j, reqStop)
+	default:
+		j.cancelRestartTimerLocked()
+		j.autoRestarts = 0
+		m.enqueueLocked(j)
+	}
+	return m.infoLocked(j), nil
+}
+
+// Remove forgets a finished job. Its log file stays on disk.
+func (m *Manager) Remove(id ID) error {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	j, ok := m.jobs[id]
+	if !ok {
+		return &NotFoundError{ID: id}
+	}
+	if !j.state.Done() || j.restartPending || j.restartTimer != nil {
+		return &InvalidActionError{ID: id, State: j.state, Action: "remove"}
+	}
+	last := m.infoLocked(j)
+	delete(m.jobs, id)
+	for i, oid := range m.order {
+		if oid == id {
+			m.order = append(m.order[:i], m.order[i+1:]...)
+			break
+		}
+	}
+	j.log.Close()
+	m.hub.publish(id, EventRemoved, last)
+	return nil
+}
+
+// Wait blocks until the job has ended (and no restart is pending) or ctx is
+// done, and returns its final snapshot.
+func (m *Manager) Wait(ctx context.Context, id ID) (Info, error) {
+	for {
+		m.mu.Lock()
+		j, ok := m.jobs[id]
+		if !ok {
+			m.mu.Unlock()
+			return Info{}, &NotFoundError{ID: id}
+		}
+		info := m.infoLocked(j)
+		if m.settledLocked(j) {
+			m.mu.Unlock()
+			return info, nil
+		}
+		ch := j.settled
+		m.mu.Unlock()
+		select {
+		case <-ch:
+		case <-ctx.Done():
+			return info, ctx.Err()
+		}
+	}
+}
+
+// Shutdown stops every job with its grace rules and returns when all are
+// reaped. If ctx ends first, the rest are killed at once (and still reaped)
+// and ctx's error is returned. Subscriptions are closed at the end.
+func (m *Manager) Shutdown(ctx context.Context) error {
+	m.mu.Lock()
+	m.closed = true
+	for _, j := range m.queue {
+		m.finishWithoutRunLocked(j, StateKilled, "jobtop shut down before it started")
+	}
+	m.queue = nil
+	for _, id := range m.order {
+		j := m.jobs[id]
+		j.restartPending = false
+		j.cancelRestartTimerLocked()
+		if j.state.Active() {
+			m.endRunLocked(j, reqStop)
+		}
+	}
+	m.mu.Unlock()
+
+	reaped := make(chan struct{})
+	go func() {
+		m.runs.Wait()
+		close(reaped)
+	}()
+	var err error
+	select {
+	case <-reaped:
+	case <-ctx.Done():
+		err = ctx.Err()
+		m.mu.Lock()
+		for _, j := range m.jobs {
+			if j.state.Active() {
+				m.endRunLocked(j, reqKill)
+			}
+		}
+		m.mu.Unlock()
+		<-reaped
+	}
+	m.mu.Lock()
+	for _, j := range m.jobs {
+		j.log.Close()
+	}
+	m.mu.Unlock()
+	m.hub.closeAll()
+	return err
+}

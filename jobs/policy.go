@@ -1,0 +1,188 @@
+package jobs
+
+import (
+	"fmt"
+	"regexp"
+	"sort"
+	"time"
+)
+
+const (
+	// policyResetAfter: a run that lasts this long resets the count of
+	// consecutive policy restarts (and so the backoff).
+	policyResetAfter = 10 * time.Second
+	// defaultMaxBackoff caps the doubling backoff when the policy names no
+	// ceiling.
+	defaultMaxBackoff = time.Minute
+)
+
+// applyRestartPolicyLocked schedules a restart of a job that ended on its
+// own, if its policy says so, after the backoff. A job that reached its
+// restart limit is left ended, with the reason saying so.
+func (m *Manager) applyRestartPolicyLocked(j *job) {
+	pol := j.spec.Restart
+	switch pol.Mode {
+	case RestartAlways:
+	case RestartOnFailure:
+		if j.state == StateSucceeded {
+			return
+		}
+	default:
+		return
+	}
+	if pol.Max > 0 && j.autoRestarts >= pol.Max {
+		j.reason = fmt.Sprintf("gave up after %d restarts", pol.Max)
+		return
+	}
+	delay := backoff(pol, j.autoRestarts)
+	j.autoRestarts++
+	j.reason = fmt.Sprintf("restarting in %v (attempt %d)", delay, j.autoRestarts)
+	var t *time.Timer
+	t = time.AfterFunc(delay, func() {
+		m.mu.Lock()
+		defer m.mu.Unlock()
+		if j.restartTimer != t || m.closed {
+			return
+		}
+		j.restartTimer = nil
+		m.enqueueLocked(j)
+	})
+	j.restartTimer = t
+}
+
+// backoff is Backoff doubled per earlier consecutive restart, capped.
+func backoff(p RestartPolicy, attempt int) time.Duration {
+	ceiling := p.MaxBackoff
+	if ceiling == 0 {
+		ceiling = max(defaultMaxBackoff, p.Backoff)
+	}
+	d := p.Backoff
+	for i := 0; i < attempt && d < ceiling; i++ {
+		d *= 2
+	}
+	return min(d, ceiling)
+}
+
+// dependenciesLocked says whether a queued job's dependencies are met. When
+// not, wait says what it waits for, or fail says why it never can start.
+func (m *Manager) dependenciesLocked(j *job) (ok bool, wait, fail string) {
+	names := make([]string, 0, len(j.spec.DependsOn))
+	for name := range j.spec.DependsOn {
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	for _, name := range names {
+		cond := j.spec.DependsOn[name]
+		d := m.findByNameLocked(name, j)
+		if d == nil {
+			return false, "", fmt.Sprintf("depends on %q, but no job has that name", name)
+		}
+		met, failed := conditionLocked(d, cond)
+		if failed != "" {
+			return false, "", fmt.Sprintf("dependency %s %s", name, failed)
+		}
+		if !met {
+			return false, fmt.Sprintf("waiting for %s: %s", name, cond), ""
+		}
+	}
+	return true, "", ""
+}
+
+// conditionLocked checks one dependency: met, or failed with a reason when
+// it can no longer be met (it ended and no restart is coming).
+func conditionLocked(d *job, cond Condition) (met bool, failed string) {
+	over := d.state.Done() && !d.restartPending && d.restartTimer == nil
+	switch cond {
+	case CondStarted:
+		if d.state.Active() || (d.state.Done() && d.pid != 0) {
+			return true, ""
+		}
+	case CondReady:
+		if d.ready || d.state == StateSucceeded {
+			return true, ""
+		}
+	case CondSucceeded:
+		if d.state == StateSucceeded {
+			return true, ""
+		}
+	}
+	if over {
+		return false, describeEnd(d)
+	}
+	return false, ""
+}
+
+func describeEnd(d *job) string {
+	switch {
+	case d.state == StateFailed && d.exitCode != nil:
+		return fmt.Sprintf("failed (exit %d)", *d.exitCode)
+	case d.state == StateKilled && d.signal != 0:
+		return "was killed (" + d.signal.String() + ")"
+	case d.state == StateError:
+		return "could not start: " + d.errText
+	}
+	return "ended " + string(d.state)
+}
+
+// findByNameLocked finds the newest job other than self with that name.
+func (m *Manager) findByNameLocked(name string, self *job) *job {
+	for i := len(m.order) - 1; i >= 0; i-- {
+		if d := m.jobs[m.order[i]]; d != self && d.spec.DisplayName() == name {
+			return d
+		}
+	}
+	return nil
+}
+
+// readiness watches a run's output for the ready pattern. It belongs to one
+// run and is used by that run's reader goroutines.
+type readiness struct {
+	pattern *regexp.Regexp
+	cursor  uint64
+}
+
+// startReadinessLocked marks the run ready now or arranges for it to become
+// ready (after a delay, or on a matching line).
+func (m *Manager) startReadinessLocked(j *job, p *process) {
+	rc := j.spec.Ready
+	switch {
+	case rc.LogPattern != "":
+		p.ready = &readiness{pattern: regexp.MustCompile(rc.LogPattern), cursor: j.store.Stats().Last}
+	case rc.After > 0:
+		p.readyTimer = time.AfterFunc(rc.After, func() { m.markReady(j, p) })
+	default:
+		j.ready = true
+	}
+}
+
+// checkReadyLine is called by a reader after new output; it marks the run
+// ready when a new line matches the pattern.
+func (m *Manager) checkReadyLine(j *job, p *process) {
+	p.readyMu.Lock()
+	defer p.readyMu.Unlock()
+	r := p.ready
+	if r == nil {
+		return
+	}
+	c := j.store.ReadAfter(r.cursor, 0)
+	r.cursor = c.Next
+	lines := append(c.Lines, c.Partial...)
+	for _, l := range lines {
+		if l.Stream != Meta && r.pattern.MatchString(l.Text) {
+			p.ready = nil
+			m.markReady(j, p)
+			return
+		}
+	}
+}
+
+func (m *Manager) markReady(j *job, p *process) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if j.proc != p || j.ready {
+		return
+	}
+	j.ready = true
+	m.changedLocked(j)
+	m.scheduleLocked()
+}

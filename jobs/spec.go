@@ -1,0 +1,192 @@
+package jobs
+
+import (
+	"errors"
+	"fmt"
+	"regexp"
+	"strings"
+	"syscall"
+	"time"
+)
+
+// Defaults applied to a Spec's zero fields.
+const (
+	DefaultStopSignal = Signal(syscall.SIGTERM)
+	DefaultGrace      = 5 * time.Second
+)
+
+// Spec says what to run and how to treat it. Exactly one of Command and Argv
+// is set.
+type Spec struct {
+	// Name is what people see; empty means the command line.
+	Name string
+	// Command is a shell command line, run by /bin/sh -c.
+	Command string
+	// Argv is a program and its arguments, run directly (no shell).
+	Argv []string
+	// Dir is the working directory; empty means the manager's.
+	Dir string
+	// Env holds variables added on top of the inherited environment.
+	Env map[string]string
+	// Timeout stops the job (with the grace rules) after this long; 0 means
+	// never.
+	Timeout time.Duration
+	// StopSignal is sent to the process group on stop (default SIGTERM).
+	StopSignal Signal
+	// Grace is how long a stop waits before SIGKILL (default 5s).
+	Grace time.Duration
+	// Restart says what to do when the job ends on its own.
+	Restart RestartPolicy
+	// DependsOn names jobs (by name) that must reach a condition before this
+	// one starts.
+	DependsOn map[string]Condition
+	// Ready says when a running job counts as ready.
+	Ready ReadyCheck
+	// Description is free text for people.
+	Description string
+}
+
+// RestartMode names when a job that ended on its own is started again.
+type RestartMode string
+
+// The restart modes.
+const (
+	RestartNever     RestartMode = "no"
+	RestartOnFailure RestartMode = "on-failure"
+	RestartAlways    RestartMode = "always"
+)
+
+// RestartPolicy restarts a job that ended on its own (never one that was
+// stopped or killed by request). Backoff starts at Backoff and doubles on each
+// consecutive restart up to MaxBackoff. After Max restarts (0: unlimited) the
+// job is left ended.
+type RestartPolicy struct {
+	Mode       RestartMode
+	Backoff    time.Duration
+	MaxBackoff time.Duration
+	Max        int
+}
+
+// Condition is what a dependency must reach before a dependant starts.
+type Condition string
+
+// The dependency conditions.
+const (
+	CondStarted   Condition = "started"
+	CondReady     Condition = "ready"
+	CondSucceeded Condition = "succeeded"
+)
+
+// ReadyCheck says when a running job is ready: when an output line matches
+// LogPattern (a regular expression), or After has passed since it started.
+// With neither set, a job is ready once it is running.
+type ReadyCheck struct {
+	LogPattern string
+	After      time.Duration
+}
+
+// ErrEmptyCommand is returned for a Spec with nothing to run.
+var ErrEmptyCommand = errors.New("empty command: give a shell command or an argv")
+
+// DisplayCommand is the command line as people read it.
+func (s Spec) DisplayCommand() string {
+	if len(s.Argv) > 0 {
+		return strings.Join(s.Argv, " ")
+	}
+	return s.Command
+}
+
+// DisplayName is the job's name, or its command when it has none.
+func (s Spec) DisplayName() string {
+	if s.Name != "" {
+		return s.Name
+	}
+	return s.DisplayCommand()
+}
+
+// Validate checks the spec without touching the file system.
+func (s Spec) Validate() error {
+	hasCmd := strings.TrimSpace(s.Command) != ""
+	hasArgv := len(s.Argv) > 0
+	switch {
+	case hasCmd && hasArgv:
+		return errors.New("give either a shell command or an argv, not both")
+	case !hasCmd && !hasArgv:
+		return ErrEmptyCommand
+	case hasArgv && strings.TrimSpace(s.Argv[0]) == "":
+		return errors.New("argv[0] is empty: name the program to run")
+	}
+	if strings.ContainsRune(s.Command, 0) {
+		return errors.New("command contains a NUL byte")
+	}
+	for _, a := range s.Argv {
+		if strings.ContainsRune(a, 0) {
+			return errors.New("argv contains a NUL byte")
+		}
+	}
+	if s.Timeout < 0 {
+		return fmt.Errorf("timeout %v is negative", s.Timeout)
+	}
+	if s.Grace < 0 {
+		return fmt.Errorf("grace period %v is negative", s.Grace)
+	}
+	if s.StopSignal < 0 || s.StopSignal > 64 {
+		return fmt.Errorf("stop signal %d is out of range", int(s.StopSignal))
+	}
+	for k, v := range s.Env {
+		if k == "" || strings.ContainsAny(k, "=\x00") {
+			return fmt.Errorf("environment variable name %q is not valid", k)
+		}
+		if strings.ContainsRune(v, 0) {
+			return fmt.Errorf("environment variable %s contains a NUL byte", k)
+		}
+	}
+	if err := s.Restart.validate(); err != nil {
+		return err
+	}
+	for name, c := range s.DependsOn {
+		switch c {
+		case CondStarted, CondReady, CondSucceeded:
+		default:
+			return fmt.Errorf("dependency %q: condition %q is not one of started, ready, succeeded", name, c)
+		}
+	}
+	if s.Ready.LogPattern != "" {
+		if _, err := regexp.Compile(s.Ready.LogPattern); err != nil {
+			return fmt.Errorf("ready pattern: %v", err)
+		}
+	}
+	if s.Ready.After < 0 {
+		return fmt.Errorf("ready delay %v is negative", s.Ready.After)
+	}
+	return nil
+}
+
+func (p RestartPolicy) validate() error {
+	switch p.Mode {
+	case "", RestartNever, RestartOnFailure, RestartAlways:
+	default:
+		return fmt.Errorf("restart policy %q is not one of no, on-failure, always", p.Mode)
+	}
+	if p.Backoff < 0 || p.MaxBackoff < 0 {
+		return errors.New("restart backoff is negative")
+	}
+	if p.Max < 0 {
+		return fmt.Errorf("restart max %d is negative", p.Max)
+	}
+	return nil
+}
+
+// withDefaults fills the zero fields that have defaults.
+func (s Spec) withDefaults() Spec {
+	if s.StopSignal == 0 {
+		s.StopSignal = DefaultStopSignal
+	}
+	if s.Grace == 0 {
+		s.Grace = DefaultGrace
+	}
+	if s.Restart.Mode == "" {
+		s.Restart.Mode = RestartNever
+	}
+	return s
+}

@@ -1,0 +1,156 @@
+package jobs
+
+import (
+	"encoding/json"
+	"fmt"
+	"strconv"
+	"strings"
+	"syscall"
+)
+
+// State is where a job is in its life. The names are part of the API.
+type State string
+
+// The states a job can be in.
+const (
+	StateQueued    State = "queued"    // waiting for a slot or a dependency
+	StateRunning   State = "running"   // its process is alive
+	StateStopping  State = "stopping"  // stop signal sent, waiting for exit
+	StateSucceeded State = "succeeded" // exited with code 0
+	StateFailed    State = "failed"    // exited with a non-zero code
+	StateKilled    State = "killed"    // ended by a signal or by request
+	StateTimedOut  State = "timed_out" // stopped because its timeout passed
+	StateError     State = "error"     // could not be started
+)
+
+// Done reports whether the state is final: the job has no live process and
+// none is about to start.
+func (s State) Done() bool {
+	switch s {
+	case StateSucceeded, StateFailed, StateKilled, StateTimedOut, StateError:
+		return true
+	}
+	return false
+}
+
+// Active reports whether the job has a live process.
+func (s State) Active() bool { return s == StateRunning || s == StateStopping }
+
+// Stream tells where a line came from.
+type Stream uint8
+
+// The streams of a job's output.
+const (
+	Stdout Stream = iota
+	Stderr
+	// Meta lines are written by jobtop itself, e.g. the marker where a
+	// restarted job's new run begins.
+	Meta
+)
+
+func (s Stream) String() string {
+	switch s {
+	case Stdout:
+		return "stdout"
+	case Stderr:
+		return "stderr"
+	case Meta:
+		return "meta"
+	}
+	return "stream(" + strconv.Itoa(int(s)) + ")"
+}
+
+// MarshalJSON writes the stream's name.
+func (s Stream) MarshalJSON() ([]byte, error) { return json.Marshal(s.String()) }
+
+// UnmarshalJSON reads a stream's name.
+func (s *Stream) UnmarshalJSON(b []byte) error {
+	var name string
+	if err := json.Unmarshal(b, &name); err != nil {
+		return err
+	}
+	for _, c := range []Stream{Stdout, Stderr, Meta} {
+		if c.String() == name {
+			*s = c
+			return nil
+		}
+	}
+	return fmt.Errorf("unknown stream %q", name)
+}
+
+// Signal is a Unix signal, written by name ("SIGTERM") in JSON.
+type Signal syscall.Signal
+
+// String gives the signal's name, e.g. "SIGTERM", or "" for no signal.
+func (s Signal) String() string {
+	if s == 0 {
+		return ""
+	}
+	if name, ok := signalNames[syscall.Signal(s)]; ok {
+		return name
+	}
+	return "SIG" + strconv.Itoa(int(s))
+}
+
+// MarshalJSON writes the signal's name, or null for no signal.
+func (s Signal) MarshalJSON() ([]byte, error) {
+	if s == 0 {
+		return []byte("null"), nil
+	}
+	return json.Marshal(s.String())
+}
+
+// UnmarshalJSON reads a signal name or number; null means no signal.
+func (s *Signal) UnmarshalJSON(b []byte) error {
+	if string(b) == "null" {
+		*s = 0
+		return nil
+	}
+	var name string
+	if err := json.Unmarshal(b, &name); err != nil {
+		var n int
+		if err := json.Unmarshal(b, &n); err != nil {
+			return fmt.Errorf("signal must be a name like \"SIGTERM\" or a number")
+		}
+		name = strconv.Itoa(n)
+	}
+	sig, err := ParseSignal(name)
+	if err != nil {
+		return err
+	}
+	*s = sig
+	return nil
+}
+
+var signalNames = map[syscall.Signal]string{
+	syscall.SIGHUP: "SIGHUP", syscall.SIGINT: "SIGINT", syscall.SIGQUIT: "SIGQUIT",
+	syscall.SIGILL: "SIGILL", syscall.SIGTRAP: "SIGTRAP", syscall.SIGABRT: "SIGABRT",
+	syscall.SIGBUS: "SIGBUS", syscall.SIGFPE: "SIGFPE", syscall.SIGKILL: "SIGKILL",
+	syscall.SIGUSR1: "SIGUSR1", syscall.SIGSEGV: "SIGSEGV", syscall.SIGUSR2: "SIGUSR2",
+	syscall.SIGPIPE: "SIGPIPE", syscall.SIGALRM: "SIGALRM", syscall.SIGTERM: "SIGTERM",
+	syscall.SIGCHLD: "SIGCHLD", syscall.SIGCONT: "SIGCONT", syscall.SIGSTOP: "SIGSTOP",
+	syscall.SIGTSTP: "SIGTSTP", syscall.SIGTTIN: "SIGTTIN", syscall.SIGTTOU: "SIGTTOU",
+	syscall.SIGURG: "SIGURG", syscall.SIGXCPU: "SIGXCPU", syscall.SIGXFSZ: "SIGXFSZ",
+	syscall.SIGVTALRM: "SIGVTALRM", syscall.SIGPROF: "SIGPROF", syscall.SIGWINCH: "SIGWINCH",
+	syscall.SIGIO: "SIGIO", syscall.SIGPWR: "SIGPWR", syscall.SIGSYS: "SIGSYS",
+}
+
+// ParseSignal reads "SIGTERM", "TERM", "term" or "15".
+func ParseSignal(s string) (Signal, error) {
+	t := strings.ToUpper(strings.TrimSpace(s))
+	if n, err := strconv.Atoi(t); err == nil {
+		if n <= 0 || n > 64 {
+			return 0, fmt.Errorf("signal number %d is out of range 1-64", n)
+		}
+		return Signal(n), nil
+	}
+	if !strings.HasPrefix(t, "SIG") {
+		t = "SIG" + t
+	}
+	for sig, name := range signalNames {
+		if name == t {
+			return Signal(sig), nil
+		}
+	}
+	return 0, fmt.Errorf("unknown signal %q (try SIGTERM, SIGINT, SIGHUP, SIGKILL or a number)", s)
+}
