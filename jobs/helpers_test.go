@@ -122,3 +122,12 @@ func requireAllDead(t *testing.T, pids []int) {
 		return true
 	})
 }
+
+func writeFile(path string) error { return os.WriteFile(path, nil, 0o600) }
+
+func readFile(t *testing.T, path string) string {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	require.NoError(t, err)
+	return string(b)
+}

@@ -372,15 +372,21 @@ func TestWaitHonoursContext(t *testing.T) {
 
 func TestLogFileHoldsEveryByte(t *testing.T) {
 	m := newManager(t, Options{Store: StoreOptions{MaxLines: 10}})
-	info := wait(t, m, start(t, m, Spec{Command: "seq 1 1000; echo oops >&2; printf 'no newline'"}).ID)
+	info := wait(t, m, start(t, m, Spec{Command: "echo oops >&2; seq 1 1000; printf 'no newline'"}).ID)
 	b, err := os.ReadFile(info.LogPath)
 	require.NoError(t, err)
 	var want strings.Builder
 	for i := 1; i <= 1000; i++ {
 		want.WriteString(strconv.Itoa(i) + "\n")
 	}
-	want.WriteString("oops\nno newline")
-	assert.Equal(t, want.String(), string(b))
+	want.WriteString("no newline")
+	// The two pipes are read concurrently, so where stderr's line lands
+	// among stdout's is up to the scheduler; each stream's bytes are whole
+	// and in order.
+	got := string(b)
+	assert.Equal(t, 1, strings.Count(got, "oops\n"))
+	got = strings.Replace(got, "oops\n", "", 1)
+	assert.True(t, got == want.String(), "log file differs: %d bytes, want %d", len(got), want.Len())
 	assert.Equal(t, uint64(992), info.Dropped, "memory holds only the last 10 of 1002 lines")
 }
 
