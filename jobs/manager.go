@@ -86,14 +86,20 @@ func (m *Manager) LogDir() string { return m.logDir }
 // concurrency limit is reached. A job that cannot be started (missing
 // directory, unknown program) is still created, in state "error", with
 // the reason in Info.Error; err is only for an invalid spec.
-func (m *Manager) Start(spec Spec) (Info, error) {
+func (m *Manager) Start(spec Spec) (Info, error) { return m.add(spec, true) }
+
+// Add creates a job without starting it: it stays "created" until Restart
+// starts it.
+func (m *Manager) Add(spec Spec) (Info, error) { return m.add(spec, false) }
+
+func (m *Manager) add(spec Spec, start bool) (Info, error) {
 	if err := spec.Validate(); err != nil {
 		return Info{}, err
 	}
 	spec = spec.withDefaults()
 	m.mu.Lock()
+	defer m.mu.Unlock()
 	if m.closed {
-		m.mu.Unlock()
 		return Info{}, ErrShutdown
 	}
 	id := m.nextID
@@ -115,9 +121,35 @@ func (m *Manager) Start(spec Spec) (Info, error) {
 	m.jobs[id] = j
 	m.order = append(m.order, id)
 	m.hub.publish(id, EventAdded, Info{})
-	m.enqueueLocked(j)
+	if start {
+		m.enqueueLocked(j)
+	} else {
+		j.state = StateCreated
+		m.changedLocked(j)
+	}
+	return m.infoLocked(j), nil
+}
+
+// Replace gives a job a new spec. A running or queued job restarts with it
+// (with the grace rules); an ended one uses it when next started.
+func (m *Manager) Replace(id ID, spec Spec) (Info, error) {
+	if err := spec.Validate(); err != nil {
+		return Info{}, err
+	}
+	m.mu.Lock()
+	j, ok := m.jobs[id]
+	if !ok {
+		m.mu.Unlock()
+		return Info{}, &NotFoundError{ID: id}
+	}
+	j.spec = spec.withDefaults()
+	restart := j.state.Active() || j.state == StateQueued
 	info := m.infoLocked(j)
+	m.hub.publish(id, EventState, Info{})
 	m.mu.Unlock()
+	if restart {
+		return m.Restart(id)
+	}
 	return info, nil
 }
 

@@ -401,3 +401,37 @@ func TestLogFileCap(t *testing.T) {
 	assert.Equal(t, int64(48894)-1000, info.LogDropped, "seq 1 10000 writes 48894 bytes")
 	assert.Equal(t, uint64(10000), info.Lines, "memory still gets every line")
 }
+
+func TestAddWithoutStarting(t *testing.T) {
+	m := newManager(t, Options{})
+	info, err := m.Add(Spec{Name: "later", Command: "echo started"})
+	require.NoError(t, err)
+	assert.Equal(t, StateCreated, info.State)
+	assert.Zero(t, info.Runs)
+	info = wait(t, m, info.ID) // a created job is settled
+	assert.Equal(t, StateCreated, info.State)
+	_, err = m.Restart(info.ID)
+	require.NoError(t, err)
+	info = wait(t, m, info.ID)
+	assert.Equal(t, StateSucceeded, info.State)
+	assert.Equal(t, []string{"started"}, outputText(t, m, info.ID))
+}
+
+func TestReplaceRestartsARunningJobWithTheNewSpec(t *testing.T) {
+	m := newManager(t, Options{})
+	info := start(t, m, Spec{Name: "web", Command: "echo v1; sleep 1000"})
+	waitFor(t, m, info.ID, "v1", func(i Info) bool { return i.LastLine == "v1" })
+	_, err := m.Replace(info.ID, Spec{Name: "web", Command: "echo v2; sleep 1000"})
+	require.NoError(t, err)
+	got := waitFor(t, m, info.ID, "v2", func(i Info) bool { return i.LastLine == "v2" })
+	assert.Equal(t, 2, got.Runs)
+	assert.Equal(t, "echo v2; sleep 1000", got.Command)
+
+	done := wait(t, m, start(t, m, Spec{Command: "echo old"}).ID)
+	got, err = m.Replace(done.ID, Spec{Command: "echo new"})
+	require.NoError(t, err)
+	assert.Equal(t, StateSucceeded, got.State, "an ended job is not started by Replace")
+	assert.Equal(t, "echo new", got.Command)
+	_, err = m.Replace(done.ID, Spec{})
+	assert.ErrorIs(t, err, ErrEmptyCommand)
+}
