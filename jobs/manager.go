@@ -30,6 +30,9 @@ type Options struct {
 	// FrameInterval is the shortest time between event batches to one
 	// subscriber (default 1/60 s).
 	FrameInterval time.Duration
+	// SampleInterval is how often CPU and memory of running jobs are
+	// sampled (default DefaultSampleInterval); negative turns it off.
+	SampleInterval time.Duration
 }
 
 // ErrShutdown is returned for actions on a Manager that was shut down.
@@ -50,6 +53,9 @@ type Manager struct {
 	closed bool
 
 	runs sync.WaitGroup // one per live run, done when it is reaped
+
+	stopSampler chan struct{}
+	samplerDone chan struct{}
 }
 
 // NewManager makes a Manager and its log directory.
@@ -76,7 +82,15 @@ func NewManager(opts Options) (*Manager, error) {
 	} else if err := os.MkdirAll(logDir, 0o700); err != nil {
 		return nil, fmt.Errorf("log directory: %w", err)
 	}
-	return &Manager{opts: opts, logDir: logDir, jobs: make(map[ID]*job), nextID: 1}, nil
+	m := &Manager{opts: opts, logDir: logDir, jobs: make(map[ID]*job), nextID: 1}
+	if opts.SampleInterval == 0 {
+		opts.SampleInterval = DefaultSampleInterval
+	}
+	if opts.SampleInterval > 0 {
+		m.stopSampler, m.samplerDone = make(chan struct{}), make(chan struct{})
+		go m.sampler(opts.SampleInterval, m.stopSampler)
+	}
+	return m, nil
 }
 
 // LogDir is where this manager writes job log files.
@@ -344,6 +358,11 @@ func (m *Manager) Shutdown(ctx context.Context) error {
 		}
 		m.mu.Unlock()
 		<-reaped
+	}
+	if m.stopSampler != nil {
+		close(m.stopSampler)
+		<-m.samplerDone
+		m.stopSampler = nil
 	}
 	m.mu.Lock()
 	for _, j := range m.jobs {
