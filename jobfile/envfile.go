@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"strings"
 
@@ -53,30 +54,30 @@ func (y *yamlFile) readEnvFile(e entry, given string) map[string]string {
 	return env
 }
 
-// readSmallFile reads a regular file of at most limit bytes. Its errors
+// readSmallFile reads a regular file of at most limit bytes; it looks
+// before it opens, so that a FIFO or a device is never opened. Its errors
 // read after the file's name: "does not exist".
 func readSmallFile(path string, limit int64) ([]byte, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		if os.IsNotExist(err) {
-			return nil, errors.New("does not exist")
-		}
+	st, err := os.Stat(path)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return nil, errors.New("does not exist")
+	case err != nil:
 		var pe *os.PathError
 		if errors.As(err, &pe) {
 			return nil, pe.Err
 		}
-		return nil, err
-	}
-	defer f.Close()
-	st, err := f.Stat()
-	switch {
-	case err != nil:
 		return nil, err
 	case !st.Mode().IsRegular():
 		return nil, errors.New("is not a regular file")
 	case st.Size() > limit:
 		return nil, fmt.Errorf("is larger than %s", jobs.FormatBytes(limit))
 	}
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
 	return io.ReadAll(io.LimitReader(f, limit))
 }
 

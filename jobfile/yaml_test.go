@@ -209,7 +209,7 @@ func TestParseErrors(t *testing.T) {
 		{"duplicate job", "jobs:\n  a: {cmd: x}\n  a: {cmd: y}\n", []string{
 			`jobtop.yaml:3:3: mapping key "a" already defined at [2:3]`}},
 		{"two documents", "jobs: {a: {cmd: x}}\n---\njobs: {}\n", []string{
-			"jobtop.yaml:3: only one YAML document is allowed; remove the ---"}},
+			"jobtop.yaml:2:1: only one YAML document is allowed; remove the ---"}},
 		{"unknown keys everywhere", `verison: 1
 x-ignored: anything
 log: {dir: x, colour: red}

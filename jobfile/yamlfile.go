@@ -30,7 +30,8 @@ func parseYAML(path, dir string, data []byte) (*Plan, error) {
 	var body ast.Node
 	switch {
 	case len(f.Docs) > 1:
-		return nil, ErrorList{{File: path, Line: lineOf(f.Docs[1]), Msg: "only one YAML document is allowed; remove the ---"}}
+		line, col := position(f.Docs[1])
+		return nil, ErrorList{{File: path, Line: line, Col: col, Msg: "only one YAML document is allowed; remove the ---"}}
 	case len(f.Docs) == 1:
 		body = f.Docs[0].Body
 	}
@@ -47,11 +48,6 @@ func parseYAML(path, dir string, data []byte) (*Plan, error) {
 		return nil, err
 	}
 	return &y.plan, nil
-}
-
-func lineOf(n ast.Node) int {
-	line, _ := position(n)
-	return line
 }
 
 // syntaxError positions a parser error.

@@ -83,6 +83,11 @@ func position(n ast.Node) (line, col int) {
 		}
 	case *ast.MappingValueNode:
 		return position(t.Key)
+	case *ast.DocumentNode: // its GetToken looks into Body, which may be nil
+		if t.Start == nil {
+			return position(t.Body)
+		}
+		return t.Start.Position.Line, t.Start.Position.Column
 	}
 	tk := n.GetToken()
 	if tk == nil || tk.Position == nil {
@@ -474,7 +479,7 @@ func closest(name string, candidates []string) string {
 		return best
 	}
 	for _, c := range candidates {
-		if len(c) >= 3 && c[0] == name[0] && isSubsequence(c, name) {
+		if len(c) >= 3 && name != "" && c[0] == name[0] && isSubsequence(c, name) {
 			return c
 		}
 	}
