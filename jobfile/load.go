@@ -12,8 +12,8 @@ import (
 // maxFileSize bounds a job file; anything larger is surely not one.
 const maxFileSize = 4 << 20
 
-// Names are the file names Find looks for, in order.
-var Names = []string{"jobtop.yaml", "jobtop.yml", "Procfile"}
+// fileNames are the names Find looks for, in order.
+var fileNames = []string{"jobtop.yaml", "jobtop.yml", "Procfile"}
 
 // ErrNotFound is returned by Find when a directory holds no job file.
 var ErrNotFound = errors.New("no job file")
@@ -21,7 +21,7 @@ var ErrNotFound = errors.New("no job file")
 // Find returns the job file in dir: jobtop.yaml, else jobtop.yml, else
 // Procfile. It returns an error wrapping ErrNotFound when there is none.
 func Find(dir string) (string, error) {
-	for _, name := range Names {
+	for _, name := range fileNames {
 		path := filepath.Join(dir, name)
 		st, err := os.Stat(path)
 		switch {
@@ -31,7 +31,7 @@ func Find(dir string) (string, error) {
 			return "", err
 		}
 	}
-	return "", fmt.Errorf("%w in %s: looked for %s", ErrNotFound, dir, strings.Join(Names, ", "))
+	return "", fmt.Errorf("%w in %s: looked for %s", ErrNotFound, dir, strings.Join(fileNames, ", "))
 }
 
 // Load reads and validates the job file at path, used as given: a file
