@@ -386,3 +386,43 @@ jobs:
 		})
 	}
 }
+
+func TestParseScalarForms(t *testing.T) {
+	dir := inDir(t, map[string]string{"abs/": ""})
+	tests := []struct {
+		name, src string
+		check     func(t *testing.T, p *Plan)
+	}{
+		{"size in bytes", "log: {max_size: 1048576}\njobs: {a: {cmd: x}}", func(t *testing.T, p *Plan) {
+			require.Equal(t, int64(1<<20), p.Log.MaxSize)
+		}},
+		{"size in decimal units", "log: {max_size: 2 GB}\njobs: {a: {cmd: x}}", func(t *testing.T, p *Plan) {
+			require.Equal(t, int64(2e9), p.Log.MaxSize)
+		}},
+		{"zero duration without a unit", "jobs: {a: {cmd: x, timeout: 0}}", func(t *testing.T, p *Plan) {
+			require.Zero(t, p.Jobs[0].Spec.Timeout)
+		}},
+		{"signal by number", "jobs: {a: {cmd: x, stop: {signal: 1}}}", func(t *testing.T, p *Plan) {
+			require.Equal(t, jobs.Signal(syscall.SIGHUP), p.Jobs[0].Spec.StopSignal)
+		}},
+		{"restart no", "jobs: {a: {cmd: x, restart: no}}", func(t *testing.T, p *Plan) {
+			require.Equal(t, jobs.RestartPolicy{Mode: jobs.RestartNever}, p.Jobs[0].Spec.Restart)
+		}},
+		{"a tag is looked through", "jobs: {a: {cmd: !!str 5}}", func(t *testing.T, p *Plan) {
+			require.Equal(t, "5", p.Jobs[0].Spec.Command)
+		}},
+		{"an absolute cwd is kept", "jobs: {a: {cmd: x, cwd: " + filepath.Join(dir, "abs") + "}}", func(t *testing.T, p *Plan) {
+			require.Equal(t, filepath.Join(dir, "abs"), p.Jobs[0].Spec.Dir)
+		}},
+		{"a single-entry job mapping", "jobs:\n  a:\n    cmd: x\n", func(t *testing.T, p *Plan) {
+			require.Equal(t, "x", p.Jobs[0].Spec.Command)
+		}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			p, err := Parse("jobtop.yaml", []byte(tt.src))
+			require.NoError(t, err)
+			tt.check(t, p)
+		})
+	}
+}
