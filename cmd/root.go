@@ -51,5 +51,6 @@ func newRootCmd() *cobra.Command {
 		SilenceErrors: true,
 		Args:          cobra.ArbitraryArgs,
 	}
+	root.AddCommand(newCheckCmd())
 	return root
 }
