@@ -175,8 +175,8 @@ func TestKillIsImmediate(t *testing.T) {
 
 func TestStopEscalatesAfterGrace(t *testing.T) {
 	m := newManager(t, Options{})
-	info := start(t, m, Spec{Command: "trap 'echo got TERM' TERM; while :; do sleep 0.05; done", Grace: 300 * time.Millisecond})
-	waitFor(t, m, info.ID, "running", func(i Info) bool { return i.State == StateRunning })
+	info := start(t, m, Spec{Command: "trap 'echo got TERM' TERM; echo up; while :; do sleep 0.05; done", Grace: 300 * time.Millisecond})
+	waitFor(t, m, info.ID, "the trap to be set", func(i Info) bool { return i.LastLine == "up" })
 	require.NoError(t, m.Stop(info.ID))
 	got, err := m.Get(info.ID)
 	require.NoError(t, err)

@@ -160,16 +160,18 @@ func TestShutdownStopsDependantsFirst(t *testing.T) {
 	require.NoError(t, err)
 	dir := t.TempDir()
 	order := filepath.Join(dir, "order")
-	db, err := m.Start(Spec{Name: "db", Command: "trap 'echo db >> " + order + "; exit 0' TERM; while :; do sleep 0.05; done"})
+	db, err := m.Start(Spec{Name: "db", Command: "trap 'echo db >> " + order + "; exit 0' TERM; echo up; while :; do sleep 0.05; done"})
 	require.NoError(t, err)
 	web, err := m.Start(Spec{
 		Name:      "web",
-		Command:   "trap 'sleep 0.3; echo web >> " + order + "; exit 0' TERM; while :; do sleep 0.05; done",
+		Command:   "trap 'sleep 0.3; echo web >> " + order + "; exit 0' TERM; echo up; while :; do sleep 0.05; done",
 		DependsOn: map[string]Condition{"db": CondStarted},
 	})
 	require.NoError(t, err)
-	waitFor(t, m, web.ID, "web to run", func(i Info) bool { return i.State == StateRunning })
-	waitFor(t, m, db.ID, "db to run", func(i Info) bool { return i.State == StateRunning })
+	// "up" comes after the trap is set: a stop before that would kill the
+	// shell outright and write nothing.
+	waitFor(t, m, web.ID, "web's trap", func(i Info) bool { return i.LastLine == "up" })
+	waitFor(t, m, db.ID, "db's trap", func(i Info) bool { return i.LastLine == "up" })
 	require.NoError(t, m.Shutdown(t.Context()))
 	assert.Equal(t, "web\ndb\n", readFile(t, order), "web took 0.3 s to stop, and db still waited for it")
 }
