@@ -1,10 +1,15 @@
 package control
 
 import (
+	"bufio"
 	"context"
+	"errors"
+	"fmt"
+	"net"
 	"os"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"syscall"
 	"testing"
 	"time"
@@ -126,4 +131,44 @@ func writeFifo(t *testing.T, path, text string) {
 	_, err = f.WriteString(text)
 	require.NoError(t, err)
 	require.NoError(t, f.Close())
+}
+
+// helperEnv makes the test binary act as a helper process (see TestMain).
+const helperEnv = "JOBTOP_CONTROL_TEST_HELPER"
+
+// TestMain lets the test binary double as a helper process:
+// "hold:PATH" locks PATH.lock, listens on PATH, says "ready" and blocks
+// (to be SIGKILLed, leaving a stale socket); "connect:PATH" connects to
+// PATH, sends a request and prints the status line or the connect error.
+func TestMain(m *testing.M) {
+	mode, path, ok := strings.Cut(os.Getenv(helperEnv), ":")
+	if !ok {
+		os.Exit(m.Run())
+	}
+	switch mode {
+	case "hold":
+		lock, err := os.OpenFile(path+".lock", os.O_RDWR|os.O_CREATE, 0o600)
+		if err == nil {
+			err = syscall.Flock(int(lock.Fd()), syscall.LOCK_EX)
+		}
+		if err == nil {
+			_, err = net.Listen("unix", path)
+		}
+		if err != nil {
+			fmt.Println(err)
+			os.Exit(1)
+		}
+		fmt.Println("ready")
+		select {}
+	case "connect":
+		conn, err := net.Dial("unix", path)
+		if err != nil {
+			fmt.Println("connect:", errors.Unwrap(errors.Unwrap(err)))
+			os.Exit(0)
+		}
+		fmt.Fprint(conn, "GET /v1/jobs HTTP/1.1\r\nHost: x\r\n\r\n")
+		line, _ := bufio.NewReader(conn).ReadString('\n')
+		fmt.Println(strings.TrimSpace(line))
+	}
+	os.Exit(0)
 }

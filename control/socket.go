@@ -168,7 +168,7 @@ func removeStaleSocket(path string) error {
 
 // probeInstance asks whoever serves path who they are; zero on failure.
 func probeInstance(path string) Instance {
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), time.Second)
 	defer cancel()
 	inst, err := NewClient(path).Instance(ctx)
 	if err != nil {
