@@ -12,10 +12,25 @@ import (
 	"jobtop/jobs"
 )
 
+// manager is what the server needs of a *jobs.Manager.
+type manager interface {
+	Start(jobs.Spec) (jobs.Info, error)
+	List() []jobs.Info
+	Get(jobs.ID) (jobs.Info, error)
+	Output(jobs.ID) (jobs.OutputReader, error)
+	Subscribe() jobs.EventStream
+	Stop(jobs.ID) error
+	Kill(jobs.ID) error
+	Restart(jobs.ID) (jobs.Info, error)
+	Remove(jobs.ID) error
+	Wait(context.Context, jobs.ID) (jobs.Info, error)
+	LogDir() string
+}
+
 // Server serves one jobs.Manager over HTTP+JSON. Create it with NewServer,
 // run it with Serve on a listener from Listen, end it with Close.
 type Server struct {
-	mgr  *jobs.Manager
+	mgr  manager
 	inst Instance
 	mux  *http.ServeMux
 	http *http.Server
@@ -27,7 +42,9 @@ type Server struct {
 
 // NewServer makes a server for m. inst describes this instance to clients
 // (GET /v1/instance); its PID and Started default to this process and now.
-func NewServer(m *jobs.Manager, inst Instance) *Server {
+func NewServer(m *jobs.Manager, inst Instance) *Server { return newServer(m, inst) }
+
+func newServer(m manager, inst Instance) *Server {
 	if inst.PID == 0 {
 		inst.PID = os.Getpid()
 	}

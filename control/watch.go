@@ -44,7 +44,7 @@ func (w *jobWatch) next(ctx context.Context) error {
 }
 
 // until returns the job's snapshot once cond holds for it.
-func (w *jobWatch) until(ctx context.Context, m *jobs.Manager, cond func(jobs.Info) bool) (jobs.Info, error) {
+func (w *jobWatch) until(ctx context.Context, m manager, cond func(jobs.Info) bool) (jobs.Info, error) {
 	for {
 		info, err := m.Get(w.id)
 		if err != nil {
@@ -61,7 +61,7 @@ func (w *jobWatch) until(ctx context.Context, m *jobs.Manager, cond func(jobs.In
 
 // settled reports whether the job has ended with no restart on its way,
 // with its snapshot, without blocking.
-func settled(m *jobs.Manager, id jobs.ID) (jobs.Info, bool, error) {
+func settled(m manager, id jobs.ID) (jobs.Info, bool, error) {
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	info, err := m.Wait(ctx, id)
