@@ -51,5 +51,17 @@ func newRootCmd() *cobra.Command {
 		SilenceErrors: true,
 		Args:          cobra.ArbitraryArgs,
 	}
+	addSocketFlag(root)
+	root.AddCommand(newServeCmd())
+	root.AddCommand(newRunCmd())
+	root.AddCommand(newLsCmd())
+	root.AddCommand(newStatusCmd())
+	root.AddCommand(newLogsCmd())
+	root.AddCommand(newWaitCmd())
+	root.AddCommand(newStopCmd())
+	root.AddCommand(newKillCmd())
+	root.AddCommand(newRestartCmd())
+	root.AddCommand(newRmCmd())
+	root.AddCommand(newCompletionCmd())
 	return root
 }

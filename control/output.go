@@ -2,6 +2,7 @@ package control
 
 import (
 	"context"
+	"errors"
 	"net/http"
 	"net/url"
 	"slices"
@@ -149,7 +150,8 @@ func (s *Server) handleOutput(w http.ResponseWriter, r *http.Request) {
 // ended, or ctx ended; it returns the last read.
 func (s *Server) pollOutput(ctx context.Context, id jobs.ID, q OutputQuery, resp OutputResponse, watch *jobWatch) OutputResponse {
 	for len(resp.Lines) == 0 && resp.Dropped == 0 && !resp.Ended {
-		if watch.next(ctx) != nil {
+		werr := watch.next(ctx)
+		if werr != nil && !errors.Is(werr, errStreamClosed) {
 			return resp
 		}
 		next, err := s.readOutput(id, q, resp.NextCursor, false)
@@ -157,6 +159,9 @@ func (s *Server) pollOutput(ctx context.Context, id jobs.ID, q OutputQuery, resp
 			return OutputResponse{Lines: []jobs.Line{}, NextCursor: resp.NextCursor, Ended: true, Error: err.Error()}
 		}
 		resp = next
+		if werr != nil {
+			return resp
+		}
 	}
 	return resp
 }
@@ -181,9 +186,12 @@ func (s *Server) streamOutput(ctx context.Context, w http.ResponseWriter, id job
 		return
 	}
 	for !resp.Ended {
-		if err := watch.next(ctx); err != nil {
+		werr := watch.next(ctx)
+		if werr != nil && !errors.Is(werr, errStreamClosed) {
 			return
 		}
+		// After the manager shut down (all jobs reaped), one last read
+		// tells the follower how its job ended.
 		next, err := s.readOutput(id, q, resp.NextCursor, false)
 		if err != nil {
 			send(OutputResponse{Lines: []jobs.Line{}, NextCursor: resp.NextCursor, Ended: true, Error: err.Error()})
@@ -191,7 +199,10 @@ func (s *Server) streamOutput(ctx context.Context, w http.ResponseWriter, id job
 		}
 		changed := len(next.Lines) > 0 || next.Dropped > 0 || next.Ended || !slices.Equal(next.Partial, resp.Partial)
 		resp = next
-		if changed && !send(resp) {
+		if (changed || werr != nil) && !send(resp) {
+			return
+		}
+		if werr != nil {
 			return
 		}
 	}
