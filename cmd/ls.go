@@ -30,7 +30,7 @@ array of job objects (the same objects as jobtop status --json).`,
 			now := time.Now()
 			for _, j := range list {
 				pid := "-"
-				if j.PID != 0 {
+				if j.State.Active() {
 					pid = fmt.Sprint(j.PID)
 				}
 				fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%s\t%s\t%s\n", j.ID, truncate(j.Name, 24), j.State, pid,
