@@ -180,7 +180,7 @@ func TestCursorReadsNoRepeats(t *testing.T) {
 	c := newCLI(t)
 	c.serve()
 	fifo := mkfifo(t)
-	id := c.startJob("for i in 1 2 3; do echo a$i; done; read x < " + fifo + "; for i in 1 2; do echo b$i; done; echo done >&2; sleep 60")
+	id := c.startJob("for i in 1 2 3; do echo a$i; done; read x < " + fifo + "; for i in 1 2; do echo b$i; done; echo e1 >&2; sleep 60")
 	assert.Equal(t, "a3\n", c.ok("wait", id, "--until", "^a3$", "--timeout", "20s"))
 
 	var first control.OutputResponse
@@ -190,11 +190,12 @@ func TestCursorReadsNoRepeats(t *testing.T) {
 	assert.Zero(t, first.Dropped)
 
 	writeFifo(t, fifo, "go\n")
-	c.ok("wait", id, "--until", "^done$", "--timeout", "20s")
+	// stdout and stderr are separate pipes: wait for the last line of each.
+	c.ok("wait", id, "--until", "^b2$", "--timeout", "20s")
+	c.ok("wait", id, "--until", "^e1$", "--timeout", "20s")
 	var second control.OutputResponse
 	require.NoError(t, json.Unmarshal([]byte(c.ok("logs", id, "--json", "--cursor", "3")), &second))
-	assert.Equal(t, []string{"b1", "b2", "done"}, lineTexts(second.Lines))
-	assert.Equal(t, "stderr", second.Lines[2].Stream.String())
+	assert.ElementsMatch(t, []string{"b1", "b2", "e1"}, lineTexts(second.Lines))
 	assert.EqualValues(t, 6, second.NextCursor)
 
 	var third control.OutputResponse
@@ -202,9 +203,10 @@ func TestCursorReadsNoRepeats(t *testing.T) {
 	assert.Empty(t, third.Lines)
 	assert.EqualValues(t, 6, third.NextCursor)
 
-	assert.Equal(t, []string{"done"}, c.logLines(id, "--stderr"))
+	assert.Equal(t, []string{"e1"}, c.logLines(id, "--stderr"))
 	assert.Equal(t, []string{"a1", "a2", "a3", "b1", "b2"}, c.logLines(id, "--stdout"))
-	assert.Equal(t, []string{"b2", "done"}, c.logLines(id, "--tail", "2"))
+	assert.Equal(t, []string{"b2"}, c.logLines(id, "--stdout", "--tail", "1"))
+	assert.Len(t, c.logLines(id, "--tail", "2"), 2)
 	c.ok("kill", id)
 }
 
@@ -248,7 +250,7 @@ func TestKillLeavesNoDescendant(t *testing.T) {
 	c := newCLI(t)
 	c.serve()
 	pids := filepath.Join(c.dir, "pids")
-	id := c.startJob(`sleep 60 & echo $! > ` + pids + `.1; setsid sh -c 'echo $$ > ` + pids + `.2; sleep 60 & echo $! > ` + pids + `.3; wait' & echo ready; wait`, "--name", "tree")
+	id := c.startJob(`sleep 60 & echo $! > `+pids+`.1; setsid sh -c 'echo $$ > `+pids+`.2; sleep 60 & echo $! > `+pids+`.3; wait' & echo ready; wait`, "--name", "tree")
 	c.ok("wait", id, "--until", "ready", "--timeout", "20s")
 	var descendants []int
 	require.Eventually(t, func() bool {

@@ -1,9 +1,12 @@
 package control
 
 import (
+	"bufio"
 	"errors"
 	"fmt"
+	"io"
 	"net"
+	"net/http"
 	"os"
 	"sync"
 	"time"
@@ -53,11 +56,15 @@ func (l *peerCheckListener) Close() error {
 	return l.closeErr
 }
 
-// refuse answers a connection 403 without reading its request, and closes it.
+// refuse reads a connection's request head, answers 403 and closes it.
+// (Answering before the request is read would race the client's write.)
 func refuse(conn net.Conn, msg string) {
 	defer conn.Close()
 	body := errorBody(msg)
-	conn.SetWriteDeadline(time.Now().Add(5 * time.Second)) //nolint:errcheck // best effort
+	conn.SetDeadline(time.Now().Add(5 * time.Second)) //nolint:errcheck // best effort
+	if _, err := http.ReadRequest(bufio.NewReader(io.LimitReader(conn, 64<<10))); err != nil {
+		return
+	}
 	fmt.Fprintf(conn, "HTTP/1.1 403 Forbidden\r\nContent-Type: application/json\r\nContent-Length: %d\r\nConnection: close\r\n\r\n%s", len(body), body)
 }
 

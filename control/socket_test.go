@@ -177,7 +177,8 @@ func TestOtherUserCannotConnect(t *testing.T) {
 	require.NoError(t, os.Chmod(filepath.Dir(bin), 0o755))
 	connect := func() (string, error) {
 		cmd := exec.Command(bin)
-		cmd.Env = append(os.Environ(), helperEnv+"=connect:"+in.socket)
+		// GORACE: a race-enabled helper would otherwise sleep 1s at exit.
+		cmd.Env = append(os.Environ(), helperEnv+"=connect:"+in.socket, "GORACE=atexit_sleep_ms=0")
 		cmd.SysProcAttr = &syscall.SysProcAttr{Credential: &syscall.Credential{Uid: 65534, Gid: 65534}}
 		out, err := cmd.CombinedOutput()
 		return strings.TrimSpace(string(out)), err
