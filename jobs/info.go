@@ -41,6 +41,9 @@ type Info struct {
 	// Restarts counts runs started by the restart policy.
 	Restarts int  `json:"restarts"`
 	Ready    bool `json:"ready"`
+	// Usage is the CPU and memory of the job's process tree, sampled
+	// every Options.SampleInterval while it runs.
+	Usage Usage `json:"usage"`
 	// LogPath names the file holding every byte the job wrote.
 	LogPath    string `json:"log_path"`
 	LogDropped int64  `json:"log_dropped,omitempty"`

@@ -44,6 +44,11 @@ type job struct {
 
 	settled       chan struct{} // closed while the job is settled
 	settledClosed bool
+
+	usage        Usage // of the current run's process tree
+	sampledAt    time.Time
+	sampledPID   int
+	sampledTicks uint64
 }
 
 func (j *job) cancelRestartTimerLocked() {
@@ -92,6 +97,7 @@ func (m *Manager) infoLocked(j *job) Info {
 		Runs:       j.runs,
 		Restarts:   max(j.runs-1, 0),
 		Ready:      j.ready && j.state.Active(),
+		Usage:      j.usageLocked(),
 		LogPath:    j.log.path,
 		LogDropped: j.log.Dropped(),
 		Lines:      st.Last,
@@ -249,4 +255,12 @@ func (m *Manager) finishRunLocked(j *job, p *process, exit exitStatus) {
 	j.restartPending = false
 	m.changedLocked(j)
 	m.scheduleLocked()
+}
+
+// usageLocked is the last sample while the job runs, and nothing after.
+func (j *job) usageLocked() Usage {
+	if !j.state.Active() {
+		return Usage{}
+	}
+	return j.usage
 }

@@ -30,6 +30,9 @@ type Options struct {
 	// FrameInterval is the shortest time between event batches to one
 	// subscriber (default 1/60 s).
 	FrameInterval time.Duration
+	// SampleInterval is how often CPU and memory of running jobs are
+	// sampled (default DefaultSampleInterval); negative turns it off.
+	SampleInterval time.Duration
 }
 
 // ErrShutdown is returned for actions on a Manager that was shut down.
@@ -50,6 +53,9 @@ type Manager struct {
 	closed bool
 
 	runs sync.WaitGroup // one per live run, done when it is reaped
+
+	stopSampler chan struct{}
+	samplerDone chan struct{}
 }
 
 // NewManager makes a Manager and its log directory.
@@ -76,7 +82,15 @@ func NewManager(opts Options) (*Manager, error) {
 	} else if err := os.MkdirAll(logDir, 0o700); err != nil {
 		return nil, fmt.Errorf("log directory: %w", err)
 	}
-	return &Manager{opts: opts, logDir: logDir, jobs: make(map[ID]*job), nextID: 1}, nil
+	m := &Manager{opts: opts, logDir: logDir, jobs: make(map[ID]*job), nextID: 1}
+	if opts.SampleInterval == 0 {
+		opts.SampleInterval = DefaultSampleInterval
+	}
+	if opts.SampleInterval > 0 {
+		m.stopSampler, m.samplerDone = make(chan struct{}), make(chan struct{})
+		go m.sampler(opts.SampleInterval, m.stopSampler)
+	}
+	return m, nil
 }
 
 // LogDir is where this manager writes job log files.
@@ -86,14 +100,20 @@ func (m *Manager) LogDir() string { return m.logDir }
 // concurrency limit is reached. A job that cannot be started (missing
 // directory, unknown program) is still created, in state "error", with
 // the reason in Info.Error; err is only for an invalid spec.
-func (m *Manager) Start(spec Spec) (Info, error) {
+func (m *Manager) Start(spec Spec) (Info, error) { return m.add(spec, true) }
+
+// Add creates a job without starting it: it stays "created" until Restart
+// starts it.
+func (m *Manager) Add(spec Spec) (Info, error) { return m.add(spec, false) }
+
+func (m *Manager) add(spec Spec, start bool) (Info, error) {
 	if err := spec.Validate(); err != nil {
 		return Info{}, err
 	}
 	spec = spec.withDefaults()
 	m.mu.Lock()
+	defer m.mu.Unlock()
 	if m.closed {
-		m.mu.Unlock()
 		return Info{}, ErrShutdown
 	}
 	id := m.nextID
@@ -115,9 +135,35 @@ func (m *Manager) Start(spec Spec) (Info, error) {
 	m.jobs[id] = j
 	m.order = append(m.order, id)
 	m.hub.publish(id, EventAdded, Info{})
-	m.enqueueLocked(j)
+	if start {
+		m.enqueueLocked(j)
+	} else {
+		j.state = StateCreated
+		m.changedLocked(j)
+	}
+	return m.infoLocked(j), nil
+}
+
+// Replace gives a job a new spec. A running or queued job restarts with it
+// (with the grace rules); an ended one uses it when next started.
+func (m *Manager) Replace(id ID, spec Spec) (Info, error) {
+	if err := spec.Validate(); err != nil {
+		return Info{}, err
+	}
+	m.mu.Lock()
+	j, ok := m.jobs[id]
+	if !ok {
+		m.mu.Unlock()
+		return Info{}, &NotFoundError{ID: id}
+	}
+	j.spec = spec.withDefaults()
+	restart := j.state.Active() || j.state == StateQueued
 	info := m.infoLocked(j)
+	m.hub.publish(id, EventState, Info{})
 	m.mu.Unlock()
+	if restart {
+		return m.Restart(id)
+	}
 	return info, nil
 }
 
@@ -312,6 +358,11 @@ func (m *Manager) Shutdown(ctx context.Context) error {
 		}
 		m.mu.Unlock()
 		<-reaped
+	}
+	if m.stopSampler != nil {
+		close(m.stopSampler)
+		<-m.samplerDone
+		m.stopSampler = nil
 	}
 	m.mu.Lock()
 	for _, j := range m.jobs {

@@ -21,13 +21,16 @@ const (
 	StateKilled    State = "killed"    // ended by a signal or by request
 	StateTimedOut  State = "timed_out" // stopped because its timeout passed
 	StateError     State = "error"     // could not be started
+	// StateCreated is a job added without being started (autostart off
+	// in a job file); Restart starts it.
+	StateCreated State = "created"
 )
 
 // Done reports whether the state is final: the job has no live process and
-// none is about to start.
+// none is about to start (a created job waits to be started by hand).
 func (s State) Done() bool {
 	switch s {
-	case StateSucceeded, StateFailed, StateKilled, StateTimedOut, StateError:
+	case StateSucceeded, StateFailed, StateKilled, StateTimedOut, StateError, StateCreated:
 		return true
 	}
 	return false

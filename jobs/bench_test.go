@@ -1,0 +1,93 @@
+package jobs
+
+import (
+	"context"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"strconv"
+	"testing"
+	"time"
+)
+
+// w64 writes 64 MiB of 80-column lines.
+const w64 = "yes '" + line80 + "' | head -c 64M"
+
+// BenchmarkCapture runs W64 through the manager and, in the same
+// iterations, into `cat > /dev/null` and straight into a file in the log
+// directory, and reports the manager's time as ratios to both: x-cat
+// (target <= 1.5) and x-file, the floor that writing every byte to disk
+// sets on this machine.
+func BenchmarkCapture(b *testing.B) {
+	dir := b.TempDir()
+	m, err := NewManager(Options{LogDir: dir})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer m.Shutdown(context.Background()) //nolint:errcheck // benchmark
+	var catTime, fileTime, jobTime time.Duration
+	for i := 0; b.Loop(); i++ {
+		t0 := time.Now()
+		if err := exec.Command("/bin/sh", "-c", w64+" | cat > /dev/null").Run(); err != nil {
+			b.Fatal(err)
+		}
+		catTime += time.Since(t0)
+
+		t0 = time.Now()
+		file := filepath.Join(dir, "direct-"+strconv.Itoa(i))
+		if err := exec.Command("/bin/sh", "-c", w64+" > "+file).Run(); err != nil {
+			b.Fatal(err)
+		}
+		fileTime += time.Since(t0)
+
+		t0 = time.Now()
+		info, err := m.Start(Spec{Command: w64})
+		if err != nil {
+			b.Fatal(err)
+		}
+		info, err = m.Wait(context.Background(), info.ID)
+		if err != nil || info.Bytes != 64<<20 {
+			b.Fatalf("job: %v, %d bytes", err, info.Bytes)
+		}
+		jobTime += time.Since(t0)
+		if err := m.Remove(info.ID); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64(jobTime)/float64(catTime), "x-cat")
+	b.ReportMetric(float64(jobTime)/float64(fileTime), "x-file")
+	b.ReportMetric(float64(catTime.Milliseconds())/float64(b.N), "cat-ms/op")
+}
+
+// BenchmarkGigabyteHeap runs 1 GiB of 80-column lines through the manager
+// and reports the peak heap in use, in MiB and as a ratio to the store's
+// byte bound (heap/store-cap).
+func BenchmarkGigabyteHeap(b *testing.B) {
+	for b.Loop() {
+		m, err := NewManager(Options{LogDir: b.TempDir(), LogCap: 64 << 20})
+		if err != nil {
+			b.Fatal(err)
+		}
+		runtime.GC()
+		var ms runtime.MemStats
+		runtime.ReadMemStats(&ms)
+		base := ms.HeapInuse
+		info, err := m.Start(Spec{Command: "yes '" + line80 + "' | head -c 1G"})
+		if err != nil {
+			b.Fatal(err)
+		}
+		var peak uint64
+		for {
+			got, _ := m.Get(info.ID)
+			runtime.ReadMemStats(&ms)
+			peak = max(peak, ms.HeapInuse)
+			if got.State.Done() {
+				break
+			}
+			time.Sleep(10 * time.Millisecond)
+		}
+		m.Shutdown(context.Background()) //nolint:errcheck // benchmark
+		b.ReportMetric(float64(peak-base)/(1<<20), "peak-heap-MiB")
+		b.ReportMetric(float64(peak-base)/float64(DefaultMaxBytes), "heap/store-cap")
+	}
+}

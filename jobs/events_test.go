@@ -1,0 +1,129 @@
+package jobs
+
+import (
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// collect reads batches until pred is satisfied by the events seen so far.
+func collect(t *testing.T, sub EventStream, pred func([]Event) bool) []Event {
+	t.Helper()
+	var seen []Event
+	timeout := time.After(patience)
+	for !pred(seen) {
+		select {
+		case batch, ok := <-sub.C():
+			require.True(t, ok, "subscription closed early")
+			seen = append(seen, batch...)
+		case <-timeout:
+			t.Fatalf("timed out; events so far: %v", seen)
+		}
+	}
+	return seen
+}
+
+func has(events []Event, kind EventKind, id ID, pred func(Info) bool) bool {
+	for _, e := range events {
+		if e.Kind == kind && e.Job.ID == id && (pred == nil || pred(e.Job)) {
+			return true
+		}
+	}
+	return false
+}
+
+func TestEventsTellTheJobsLife(t *testing.T) {
+	m := newManager(t, Options{})
+	sub := m.Subscribe()
+	defer sub.Close()
+	info := start(t, m, Spec{Command: "echo hi"})
+	events := collect(t, sub, func(ev []Event) bool {
+		return has(ev, EventState, info.ID, func(i Info) bool { return i.State == StateSucceeded })
+	})
+	assert.True(t, has(events, EventAdded, info.ID, nil))
+	assert.True(t, has(events, EventOutput, info.ID, func(i Info) bool { return i.LastLine == "hi" }))
+
+	require.NoError(t, m.Remove(info.ID))
+	events = collect(t, sub, func(ev []Event) bool { return has(ev, EventRemoved, info.ID, nil) })
+	for _, e := range events {
+		if e.Kind == EventRemoved {
+			assert.Equal(t, "echo hi", e.Job.Name, "a removed job's last snapshot comes with the event")
+		}
+	}
+}
+
+// TestFirehoseIsCoalesced runs a job that writes as fast as it can and
+// checks the subscriber gets at most about one batch per frame.
+func TestFirehoseIsCoalesced(t *testing.T) {
+	const frame = 20 * time.Millisecond
+	m := newManager(t, Options{FrameInterval: frame})
+	sub := m.Subscribe()
+	defer sub.Close()
+	info := start(t, m, Spec{Command: "yes '" + line80 + "'", Timeout: time.Second})
+	begin := time.Now()
+	var batches, outputs int
+	var ended bool
+	for !ended {
+		select {
+		case batch := <-sub.C():
+			batches++
+			for _, e := range batch {
+				switch {
+				case e.Kind == EventOutput:
+					outputs++
+				case e.Kind == EventState && e.Job.State.Done():
+					ended = true
+				}
+			}
+		case <-time.After(patience):
+			t.Fatal("the job did not end")
+		}
+	}
+	elapsed := time.Since(begin)
+	got, err := m.Get(info.ID)
+	require.NoError(t, err)
+	t.Logf("%d batches, %d output events for %d lines in %v", batches, outputs, got.Lines, elapsed)
+	assert.Greater(t, got.Lines, uint64(10_000), "the job really was a firehose")
+	assert.LessOrEqual(t, batches, int(elapsed/frame)+2, "at most one batch per frame")
+	assert.LessOrEqual(t, outputs, batches, "at most one output event per job per batch")
+}
+
+// TestAbsentSubscriberNeverBlocksJobs subscribes and never reads: jobs must
+// still run to the end, and the subscription holds one entry per job.
+func TestAbsentSubscriberNeverBlocksJobs(t *testing.T) {
+	m := newManager(t, Options{})
+	sub := m.Subscribe().(*Subscription)
+	defer sub.Close()
+	var ids []ID
+	for i := 0; i < 3; i++ {
+		ids = append(ids, start(t, m, Spec{Command: "yes '" + line80 + "' | head -c 10M"}).ID)
+	}
+	for _, id := range ids {
+		assert.Equal(t, StateSucceeded, wait(t, m, id).State)
+	}
+	sub.mu.Lock()
+	pending := len(sub.pending)
+	sub.mu.Unlock()
+	assert.LessOrEqual(t, pending, len(ids), "pending events are bounded by the number of jobs")
+}
+
+func TestSubscriptionClose(t *testing.T) {
+	m := newManager(t, Options{})
+	sub := m.Subscribe()
+	sub.Close()
+	sub.Close()
+	_, ok := <-sub.C()
+	assert.False(t, ok, "a closed subscription's channel is closed")
+	start(t, m, Spec{Command: "true"}) // publishing to no one is fine
+}
+
+func TestShutdownClosesSubscriptions(t *testing.T) {
+	m, err := NewManager(Options{LogDir: t.TempDir()})
+	require.NoError(t, err)
+	sub := m.Subscribe()
+	require.NoError(t, m.Shutdown(t.Context()))
+	for range sub.C() {
+	}
+}

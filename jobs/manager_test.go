@@ -1,0 +1,437 @@
+package jobs
+
+import (
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+func TestEchoCompletesWithOutput(t *testing.T) {
+	m := newManager(t, Options{})
+	info := start(t, m, Spec{Command: "echo hello world"})
+	assert.Equal(t, "echo hello world", info.Name, "name defaults to the command")
+	info = wait(t, m, info.ID)
+	assert.Equal(t, StateSucceeded, info.State)
+	require.NotNil(t, info.ExitCode)
+	assert.Equal(t, 0, *info.ExitCode)
+	assert.Equal(t, []string{"hello world"}, outputText(t, m, info.ID))
+	assert.Equal(t, uint64(1), info.Lines)
+	assert.Equal(t, int64(len("hello world\n")), info.Bytes)
+	assert.Equal(t, "hello world", info.LastLine)
+	assert.NotNil(t, info.Started)
+	assert.NotNil(t, info.Ended)
+	assert.Equal(t, 1, info.Runs)
+}
+
+func TestExitCodeIsFailed(t *testing.T) {
+	m := newManager(t, Options{})
+	info := wait(t, m, start(t, m, Spec{Command: "exit 42"}).ID)
+	assert.Equal(t, StateFailed, info.State)
+	require.NotNil(t, info.ExitCode)
+	assert.Equal(t, 42, *info.ExitCode)
+}
+
+func TestTimeoutEndsTimedOut(t *testing.T) {
+	m := newManager(t, Options{})
+	info := start(t, m, Spec{Command: "sleep 30", Timeout: 200 * time.Millisecond})
+	info = wait(t, m, info.ID)
+	assert.Equal(t, StateTimedOut, info.State)
+	assert.Contains(t, info.Error, "timed out after 200ms")
+	assert.Less(t, info.Runtime(time.Now()), 10*time.Second, "the timeout, not sleep, ended it")
+}
+
+func TestIDsAreSmallAndNeverReused(t *testing.T) {
+	m := newManager(t, Options{})
+	a := wait(t, m, start(t, m, Spec{Command: "true"}).ID)
+	require.NoError(t, m.Remove(a.ID))
+	b := start(t, m, Spec{Command: "true"})
+	assert.Equal(t, ID(1), a.ID)
+	assert.Equal(t, ID(2), b.ID)
+}
+
+func TestUnknownIDIsAnError(t *testing.T) {
+	m := newManager(t, Options{})
+	var nf *NotFoundError
+	_, err := m.Get(99)
+	assert.ErrorAs(t, err, &nf)
+	assert.EqualError(t, err, "no job with ID 99")
+	assert.ErrorAs(t, m.Stop(99), &nf)
+	assert.ErrorAs(t, m.Kill(99), &nf)
+	assert.ErrorAs(t, m.Remove(99), &nf)
+	_, err = m.Restart(99)
+	assert.ErrorAs(t, err, &nf)
+	_, err = m.Output(99)
+	assert.ErrorAs(t, err, &nf)
+	_, err = m.Wait(context.Background(), 99)
+	assert.ErrorAs(t, err, &nf)
+	_, err = ParseID("abc")
+	assert.EqualError(t, err, `no job "abc": job IDs are numbers like 1, 2, 3`)
+}
+
+func TestCwdAndEnvReachTheJob(t *testing.T) {
+	m := newManager(t, Options{Env: map[string]string{"JOBTOP_SOCKET": "/tmp/x.sock"}})
+	dir := t.TempDir()
+	info := start(t, m, Spec{
+		Command: `pwd; echo "$GREETING"; echo "$JOBTOP_JOB_ID"; echo "$JOBTOP_SOCKET"; echo "$HOME"`,
+		Dir:     dir,
+		Env:     map[string]string{"GREETING": "hi there"},
+	})
+	wait(t, m, info.ID)
+	real, err := filepath.EvalSymlinks(dir)
+	require.NoError(t, err)
+	assert.Equal(t, []string{real, "hi there", "1", "/tmp/x.sock", os.Getenv("HOME")}, outputText(t, m, info.ID))
+}
+
+func TestArgvRunsWithoutShell(t *testing.T) {
+	m := newManager(t, Options{})
+	info := wait(t, m, start(t, m, Spec{Argv: []string{"echo", "$HOME", "a  b"}}).ID)
+	assert.Equal(t, StateSucceeded, info.State)
+	assert.Equal(t, []string{"$HOME a  b"}, outputText(t, m, info.ID))
+	assert.Equal(t, "echo $HOME a  b", info.Command)
+}
+
+func TestInvalidSpecsAreRefused(t *testing.T) {
+	m := newManager(t, Options{})
+	cases := map[string]Spec{
+		"empty command":    {Command: ""},
+		"blank command":    {Command: "  \t"},
+		"empty argv[0]":    {Argv: []string{""}},
+		"both":             {Command: "ls", Argv: []string{"ls"}},
+		"negative timeout": {Command: "ls", Timeout: -time.Second},
+		"bad env name":     {Command: "ls", Env: map[string]string{"A=B": "c"}},
+		"bad ready regex":  {Command: "ls", Ready: ReadyCheck{LogPattern: "("}},
+		"bad restart mode": {Command: "ls", Restart: RestartPolicy{Mode: "sometimes"}},
+	}
+	for name, spec := range cases {
+		t.Run(name, func(t *testing.T) {
+			_, err := m.Start(spec)
+			assert.Error(t, err)
+		})
+	}
+	_, err := m.Start(Spec{})
+	assert.ErrorIs(t, err, ErrEmptyCommand)
+	assert.Empty(t, m.List(), "refused specs create no job")
+}
+
+func TestCannotStartIsErrorState(t *testing.T) {
+	m := newManager(t, Options{})
+	cases := []struct {
+		spec Spec
+		want string
+	}{
+		{Spec{Command: "true", Dir: "/no/such/dir"}, `working directory "/no/such/dir" does not exist`},
+		{Spec{Argv: []string{"no-such-program-jobtop"}}, `program "no-such-program-jobtop" not found in PATH`},
+		{Spec{Argv: []string{"./missing"}, Dir: t.TempDir()}, `program "./missing" does not exist`},
+	}
+	for _, tc := range cases {
+		info := wait(t, m, start(t, m, tc.spec).ID)
+		assert.Equal(t, StateError, info.State)
+		assert.Equal(t, tc.want, info.Error)
+		assert.Nil(t, info.ExitCode)
+	}
+}
+
+func TestStopKillsTheWholeTree(t *testing.T) {
+	m := newManager(t, Options{})
+	info := start(t, m, Spec{Command: "sleep 1000 & sleep 1000 & wait"})
+	pids := treeOf(t, m, info.ID, 2)
+	require.NoError(t, m.Stop(info.ID))
+	info = wait(t, m, info.ID)
+	assert.Equal(t, StateKilled, info.State)
+	assert.Equal(t, Signal(syscall.SIGTERM), info.Signal)
+	requireAllDead(t, pids)
+}
+
+func TestStopReachesProcessesThatLeftTheGroup(t *testing.T) {
+	m := newManager(t, Options{})
+	info := start(t, m, Spec{Command: "setsid sleep 1000 & sleep 1000 & wait"})
+	pids := treeOf(t, m, info.ID, 2)
+	require.NoError(t, m.Stop(info.ID))
+	wait(t, m, info.ID)
+	requireAllDead(t, pids)
+}
+
+func TestKillIsImmediate(t *testing.T) {
+	m := newManager(t, Options{})
+	// Ignores SIGTERM; only SIGKILL ends it, and kill must not wait for
+	// the (long) grace period.
+	info := start(t, m, Spec{Command: "trap '' TERM; sleep 1000 & sleep 1000 & wait", Grace: time.Hour})
+	pids := treeOf(t, m, info.ID, 2)
+	require.NoError(t, m.Kill(info.ID))
+	info = wait(t, m, info.ID)
+	assert.Equal(t, StateKilled, info.State)
+	assert.Equal(t, Signal(syscall.SIGKILL), info.Signal)
+	requireAllDead(t, pids)
+}
+
+func TestStopEscalatesAfterGrace(t *testing.T) {
+	m := newManager(t, Options{})
+	info := start(t, m, Spec{Command: "trap 'echo got TERM' TERM; while :; do sleep 0.05; done", Grace: 300 * time.Millisecond})
+	waitFor(t, m, info.ID, "running", func(i Info) bool { return i.State == StateRunning })
+	require.NoError(t, m.Stop(info.ID))
+	got, err := m.Get(info.ID)
+	require.NoError(t, err)
+	assert.Equal(t, StateStopping, got.State)
+	info = wait(t, m, info.ID)
+	assert.Equal(t, StateKilled, info.State)
+	assert.Equal(t, Signal(syscall.SIGKILL), info.Signal, "it ignored TERM, so the grace period ran out")
+	assert.Contains(t, outputText(t, m, info.ID), "got TERM")
+}
+
+func TestGracefulExitOnStopSignal(t *testing.T) {
+	m := newManager(t, Options{})
+	info := start(t, m, Spec{
+		Command:    "trap 'echo bye; exit 0' INT; echo up; while :; do sleep 0.05; done",
+		StopSignal: Signal(syscall.SIGINT),
+	})
+	waitFor(t, m, info.ID, "up", func(i Info) bool { return i.LastLine == "up" })
+	require.NoError(t, m.Stop(info.ID))
+	info = wait(t, m, info.ID)
+	assert.Equal(t, StateKilled, info.State, "a requested stop ends killed")
+	require.NotNil(t, info.ExitCode)
+	assert.Equal(t, 0, *info.ExitCode)
+	assert.Equal(t, Signal(syscall.SIGINT), info.Signal, "the signal that was sent")
+	assert.Equal(t, []string{"up", "bye"}, outputText(t, m, info.ID))
+}
+
+func TestTimeoutKillsTheWholeTree(t *testing.T) {
+	m := newManager(t, Options{})
+	info := start(t, m, Spec{Command: "sleep 1000 & sleep 1000 & wait", Timeout: time.Second})
+	pids := treeOf(t, m, info.ID, 2)
+	info = wait(t, m, info.ID)
+	assert.Equal(t, StateTimedOut, info.State)
+	requireAllDead(t, pids)
+}
+
+func TestLeftoversDieWhenTheMainProcessExits(t *testing.T) {
+	m := newManager(t, Options{})
+	dir := t.TempDir()
+	pidFile := filepath.Join(dir, "pid")
+	info := start(t, m, Spec{Command: "sleep 1000 & echo $! > " + pidFile + "; echo started"})
+	info = wait(t, m, info.ID)
+	assert.Equal(t, StateSucceeded, info.State)
+	b, err := os.ReadFile(pidFile)
+	require.NoError(t, err)
+	pid, err := strconv.Atoi(strings.TrimSpace(string(b)))
+	require.NoError(t, err)
+	requireAllDead(t, []int{pid})
+}
+
+func TestRestartRunsAgainUnderTheSameID(t *testing.T) {
+	m := newManager(t, Options{})
+	info := start(t, m, Spec{Command: "echo run; sleep 1000 & sleep 1000 & wait", Grace: time.Second})
+	first := treeOf(t, m, info.ID, 2)
+	restarted, err := m.Restart(info.ID)
+	require.NoError(t, err)
+	assert.Equal(t, info.ID, restarted.ID)
+	second := waitFor(t, m, info.ID, "the second run", func(i Info) bool {
+		return i.Runs == 2 && i.State == StateRunning
+	})
+	requireAllDead(t, first)
+	assert.NotEqual(t, info.PID, second.PID)
+	assert.Equal(t, 1, second.Restarts)
+	eventually(t, "the second run's output", func() bool {
+		return len(outputText(t, m, info.ID)) == 3
+	})
+	assert.Equal(t, []string{"run", "── run 2 ──", "run"}, outputText(t, m, info.ID))
+
+	// A finished job is run again too.
+	require.NoError(t, m.Kill(info.ID))
+	wait(t, m, info.ID)
+	_, err = m.Restart(info.ID)
+	require.NoError(t, err)
+	waitFor(t, m, info.ID, "the third run", func(i Info) bool { return i.Runs == 3 && i.State == StateRunning })
+}
+
+func TestRemove(t *testing.T) {
+	m := newManager(t, Options{})
+	running := start(t, m, Spec{Command: "sleep 1000"})
+	var ie *InvalidActionError
+	err := m.Remove(running.ID)
+	assert.ErrorAs(t, err, &ie)
+	assert.EqualError(t, err, "cannot remove job 1: it is running; stop it first")
+	done := wait(t, m, start(t, m, Spec{Command: "true"}).ID)
+	require.NoError(t, m.Remove(done.ID))
+	_, err = m.Get(done.ID)
+	assert.Error(t, err)
+	assert.Len(t, m.List(), 1)
+	assert.FileExists(t, done.LogPath, "the log file stays")
+	err = m.Stop(done.ID)
+	var nf *NotFoundError
+	assert.ErrorAs(t, err, &nf)
+}
+
+func TestStopOnFinishedJobIsAnError(t *testing.T) {
+	m := newManager(t, Options{})
+	info := wait(t, m, start(t, m, Spec{Command: "true"}).ID)
+	assert.EqualError(t, m.Stop(info.ID), "cannot stop job 1: it is succeeded")
+}
+
+func TestQueueHoldsJobsPastTheLimit(t *testing.T) {
+	m := newManager(t, Options{MaxRunning: 2})
+	a := start(t, m, Spec{Command: "sleep 1000"})
+	b := start(t, m, Spec{Command: "sleep 1000"})
+	c := start(t, m, Spec{Command: "echo third"})
+	assert.Equal(t, StateRunning, a.State)
+	assert.Equal(t, StateRunning, b.State)
+	assert.Equal(t, StateQueued, c.State)
+	assert.Equal(t, "waiting for a free slot (2 running)", c.Reason)
+	assert.Zero(t, c.PID)
+
+	require.NoError(t, m.Stop(b.ID))
+	c = wait(t, m, c.ID)
+	assert.Equal(t, StateSucceeded, c.State)
+	assert.Equal(t, []string{"third"}, outputText(t, m, c.ID))
+}
+
+func TestQueueStartsInOrder(t *testing.T) {
+	m := newManager(t, Options{MaxRunning: 1})
+	dir := t.TempDir()
+	order := filepath.Join(dir, "order")
+	var ids []ID
+	for _, name := range []string{"a", "b", "c", "d"} {
+		ids = append(ids, start(t, m, Spec{Name: name, Command: "echo " + name + " >> " + order}).ID)
+	}
+	for _, id := range ids {
+		wait(t, m, id)
+	}
+	b, err := os.ReadFile(order)
+	require.NoError(t, err)
+	assert.Equal(t, "a\nb\nc\nd\n", string(b))
+}
+
+func TestStopQueuedJob(t *testing.T) {
+	m := newManager(t, Options{MaxRunning: 1})
+	start(t, m, Spec{Command: "sleep 1000"})
+	q := start(t, m, Spec{Command: "echo never"})
+	require.NoError(t, m.Stop(q.ID))
+	q = wait(t, m, q.ID)
+	assert.Equal(t, StateKilled, q.State)
+	assert.Equal(t, "stopped before it started", q.Error)
+	assert.Empty(t, outputText(t, m, q.ID))
+}
+
+func TestShutdownStopsEverything(t *testing.T) {
+	m, err := NewManager(Options{LogDir: t.TempDir(), MaxRunning: 2})
+	require.NoError(t, err)
+	a, err := m.Start(Spec{Command: "sleep 1000 & sleep 1000 & wait"})
+	require.NoError(t, err)
+	b, err := m.Start(Spec{Command: "trap '' TERM; sleep 1000 & wait", Grace: 200 * time.Millisecond})
+	require.NoError(t, err)
+	q, err := m.Start(Spec{Command: "echo queued"})
+	require.NoError(t, err)
+	pids := append(treeOf(t, m, a.ID, 2), treeOf(t, m, b.ID, 1)...)
+
+	ctx, cancel := context.WithTimeout(context.Background(), patience)
+	defer cancel()
+	require.NoError(t, m.Shutdown(ctx))
+	for _, pid := range pids {
+		assert.False(t, alive(pid), "pid %d survived Shutdown", pid)
+	}
+	for _, id := range []ID{a.ID, b.ID, q.ID} {
+		info, err := m.Get(id)
+		require.NoError(t, err)
+		assert.Equal(t, StateKilled, info.State, "job %d", id)
+	}
+	_, err = m.Start(Spec{Command: "true"})
+	assert.ErrorIs(t, err, ErrShutdown)
+}
+
+func TestShutdownDeadlineKillsAtOnce(t *testing.T) {
+	m, err := NewManager(Options{LogDir: t.TempDir()})
+	require.NoError(t, err)
+	a, err := m.Start(Spec{Command: "trap '' TERM; sleep 1000", Grace: time.Hour})
+	require.NoError(t, err)
+	pids := treeOf(t, m, a.ID, 1)
+	ctx, cancel := context.WithTimeout(context.Background(), 200*time.Millisecond)
+	defer cancel()
+	assert.ErrorIs(t, m.Shutdown(ctx), context.DeadlineExceeded)
+	for _, pid := range pids {
+		assert.False(t, alive(pid))
+	}
+}
+
+func TestWaitHonoursContext(t *testing.T) {
+	m := newManager(t, Options{})
+	info := start(t, m, Spec{Command: "sleep 1000"})
+	ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
+	defer cancel()
+	got, err := m.Wait(ctx, info.ID)
+	assert.True(t, errors.Is(err, context.DeadlineExceeded))
+	assert.Equal(t, StateRunning, got.State)
+}
+
+func TestLogFileHoldsEveryByte(t *testing.T) {
+	m := newManager(t, Options{Store: StoreOptions{MaxLines: 10}})
+	info := wait(t, m, start(t, m, Spec{Command: "echo oops >&2; seq 1 1000; printf 'no newline'"}).ID)
+	b, err := os.ReadFile(info.LogPath)
+	require.NoError(t, err)
+	var want strings.Builder
+	for i := 1; i <= 1000; i++ {
+		want.WriteString(strconv.Itoa(i) + "\n")
+	}
+	want.WriteString("no newline")
+	// The two pipes are read concurrently, so where stderr's line lands
+	// among stdout's is up to the scheduler; each stream's bytes are whole
+	// and in order.
+	got := string(b)
+	assert.Equal(t, 1, strings.Count(got, "oops\n"))
+	got = strings.Replace(got, "oops\n", "", 1)
+	assert.True(t, got == want.String(), "log file differs: %d bytes, want %d", len(got), want.Len())
+	assert.Equal(t, uint64(992), info.Dropped, "memory holds only the last 10 of 1002 lines")
+}
+
+func TestLogFileCap(t *testing.T) {
+	m := newManager(t, Options{LogCap: 1000})
+	info := wait(t, m, start(t, m, Spec{Command: "seq 1 10000"}).ID)
+	b, err := os.ReadFile(info.LogPath)
+	require.NoError(t, err)
+	assert.True(t, strings.HasPrefix(string(b), "1\n2\n3\n"))
+	assert.Contains(t, string(b), "[jobtop] log file reached its cap of 1000 B; further output is not written here\n")
+	assert.Less(t, len(b), 1200)
+	assert.Equal(t, int64(48894)-1000, info.LogDropped, "seq 1 10000 writes 48894 bytes")
+	assert.Equal(t, uint64(10000), info.Lines, "memory still gets every line")
+}
+
+func TestAddWithoutStarting(t *testing.T) {
+	m := newManager(t, Options{})
+	info, err := m.Add(Spec{Name: "later", Command: "echo started"})
+	require.NoError(t, err)
+	assert.Equal(t, StateCreated, info.State)
+	assert.Zero(t, info.Runs)
+	info = wait(t, m, info.ID) // a created job is settled
+	assert.Equal(t, StateCreated, info.State)
+	_, err = m.Restart(info.ID)
+	require.NoError(t, err)
+	info = wait(t, m, info.ID)
+	assert.Equal(t, StateSucceeded, info.State)
+	assert.Equal(t, []string{"started"}, outputText(t, m, info.ID))
+}
+
+func TestReplaceRestartsARunningJobWithTheNewSpec(t *testing.T) {
+	m := newManager(t, Options{})
+	info := start(t, m, Spec{Name: "web", Command: "echo v1; sleep 1000"})
+	waitFor(t, m, info.ID, "v1", func(i Info) bool { return i.LastLine == "v1" })
+	_, err := m.Replace(info.ID, Spec{Name: "web", Command: "echo v2; sleep 1000"})
+	require.NoError(t, err)
+	got := waitFor(t, m, info.ID, "v2", func(i Info) bool { return i.LastLine == "v2" })
+	assert.Equal(t, 2, got.Runs)
+	assert.Equal(t, "echo v2; sleep 1000", got.Command)
+
+	done := wait(t, m, start(t, m, Spec{Command: "echo old"}).ID)
+	got, err = m.Replace(done.ID, Spec{Command: "echo new"})
+	require.NoError(t, err)
+	assert.Equal(t, StateSucceeded, got.State, "an ended job is not started by Replace")
+	assert.Equal(t, "echo new", got.Command)
+	_, err = m.Replace(done.ID, Spec{})
+	assert.ErrorIs(t, err, ErrEmptyCommand)
+}

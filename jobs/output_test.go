@@ -1,0 +1,63 @@
+package jobs
+
+import (
+	"runtime"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// line80 is an 80-column line (79 characters and the newline).
+const line80 = "0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789abcdefg"
+
+func TestTwentyMegabytesComplete(t *testing.T) {
+	m := newManager(t, Options{})
+	info := start(t, m, Spec{Command: "yes '" + line80 + "' | head -c 20M; echo tail"})
+	info = wait(t, m, info.ID)
+	assert.Equal(t, StateSucceeded, info.State)
+	assert.Equal(t, int64(20<<20+5), info.Bytes)
+	// 20 MiB of 80-byte lines: 262144 whole lines, then "tail".
+	assert.Equal(t, uint64(20<<20/80+1), info.Lines)
+	assert.Equal(t, "tail", info.LastLine)
+	st, err := m.Output(info.ID)
+	require.NoError(t, err)
+	assert.Equal(t, DefaultMaxLines, st.Stats().Retained, "the store is at its cap")
+}
+
+// TestGigabyteStaysBounded writes 1 GiB and checks that the job finishes
+// and the heap stays near the store's bound, not the output's size.
+func TestGigabyteStaysBounded(t *testing.T) {
+	if testing.Short() {
+		t.Skip("1 GiB of output")
+	}
+	m := newManager(t, Options{LogCap: 8 << 20})
+	// Long lines keep the line count (and the race detector's cost) low;
+	// the bytes still flow through the pipe, the log cap and the store.
+	id := start(t, m, Spec{Command: "head -c 1G /dev/zero"}).ID
+	var peak uint64
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		var ms runtime.MemStats
+		for {
+			got, _ := m.Get(id)
+			if got.State.Done() {
+				return
+			}
+			runtime.ReadMemStats(&ms)
+			peak = max(peak, ms.HeapInuse)
+			time.Sleep(20 * time.Millisecond)
+		}
+	}()
+	info := wait(t, m, id)
+	<-done
+	assert.Equal(t, StateSucceeded, info.State)
+	assert.Equal(t, int64(1<<30), info.Bytes)
+	assert.Equal(t, int64(1<<30-8<<20), info.LogDropped)
+	t.Logf("peak heap in use %d MiB", peak>>20)
+	// The store holds at most 16 MiB of text; allow for read buffers,
+	// test and runtime overhead.
+	assert.Less(t, peak, uint64(64<<20))
+}

@@ -1,0 +1,142 @@
+package jobs
+
+import (
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+func TestOnFailureRestartsUpToMax(t *testing.T) {
+	m := newManager(t, Options{})
+	info := start(t, m, Spec{
+		Command: "echo attempt; exit 3",
+		Restart: RestartPolicy{Mode: RestartOnFailure, Backoff: 10 * time.Millisecond, Max: 2},
+	})
+	info = wait(t, m, info.ID)
+	assert.Equal(t, StateFailed, info.State)
+	assert.Equal(t, 3, info.Runs, "the first run and two restarts")
+	assert.Equal(t, "gave up after 2 restarts", info.Reason)
+	assert.Equal(t, []string{"attempt", "── run 2 ──", "attempt", "── run 3 ──", "attempt"}, outputText(t, m, info.ID))
+}
+
+func TestOnFailureLeavesSuccessAlone(t *testing.T) {
+	m := newManager(t, Options{})
+	info := start(t, m, Spec{Command: "true", Restart: RestartPolicy{Mode: RestartOnFailure}})
+	info = wait(t, m, info.ID)
+	assert.Equal(t, StateSucceeded, info.State)
+	assert.Equal(t, 1, info.Runs)
+}
+
+func TestAlwaysRestartsSuccessToo(t *testing.T) {
+	m := newManager(t, Options{})
+	info := start(t, m, Spec{Command: "true", Restart: RestartPolicy{Mode: RestartAlways, Max: 3}})
+	info = wait(t, m, info.ID)
+	assert.Equal(t, 4, info.Runs)
+}
+
+func TestNoRestartAfterRequestedStop(t *testing.T) {
+	m := newManager(t, Options{})
+	for _, end := range []func(ID) error{m.Stop, m.Kill} {
+		info := start(t, m, Spec{Command: "sleep 1000", Restart: RestartPolicy{Mode: RestartAlways}})
+		waitFor(t, m, info.ID, "running", func(i Info) bool { return i.State == StateRunning })
+		require.NoError(t, end(info.ID))
+		info = wait(t, m, info.ID)
+		assert.Equal(t, StateKilled, info.State)
+		assert.Equal(t, 1, info.Runs, "a requested stop is never undone by the policy")
+	}
+}
+
+func TestStopCancelsAPendingRestart(t *testing.T) {
+	m := newManager(t, Options{})
+	info := start(t, m, Spec{Command: "exit 1", Restart: RestartPolicy{Mode: RestartOnFailure, Backoff: time.Hour}})
+	waitFor(t, m, info.ID, "a restart to be scheduled", func(i Info) bool {
+		return strings.HasPrefix(i.Reason, "restarting in 1h0m0s")
+	})
+	require.NoError(t, m.Stop(info.ID))
+	info = wait(t, m, info.ID)
+	assert.Equal(t, "restart cancelled", info.Reason)
+	assert.Equal(t, 1, info.Runs)
+}
+
+func TestBackoffDoublesUpToTheCeiling(t *testing.T) {
+	p := RestartPolicy{Backoff: time.Second, MaxBackoff: 5 * time.Second}
+	var got []time.Duration
+	for i := 0; i < 5; i++ {
+		got = append(got, backoff(p, i))
+	}
+	assert.Equal(t, []time.Duration{time.Second, 2 * time.Second, 4 * time.Second, 5 * time.Second, 5 * time.Second}, got)
+	assert.Equal(t, time.Minute, backoff(RestartPolicy{Backoff: time.Second}, 30), "default ceiling")
+	assert.Zero(t, backoff(RestartPolicy{}, 3))
+}
+
+func TestDependantWaitsForReadyLine(t *testing.T) {
+	m := newManager(t, Options{})
+	dir := t.TempDir()
+	gate := filepath.Join(dir, "gate")
+	db := start(t, m, Spec{
+		Name:    "db",
+		Command: "echo booting; while [ ! -e " + gate + " ]; do sleep 0.02; done; echo 'ready to accept connections'; sleep 1000",
+		Ready:   ReadyCheck{LogPattern: "ready to accept"},
+	})
+	web := start(t, m, Spec{Name: "web", Command: "echo serving; sleep 1000", DependsOn: map[string]Condition{"db": CondReady}})
+	web = waitFor(t, m, web.ID, "web to wait for db", func(i Info) bool { return i.Reason == "waiting for db: ready" })
+	assert.Equal(t, StateQueued, web.State)
+	got := waitFor(t, m, db.ID, "db to boot", func(i Info) bool { return i.LastLine == "booting" })
+	assert.False(t, got.Ready)
+
+	require.NoError(t, writeFile(gate))
+	waitFor(t, m, db.ID, "db to be ready", func(i Info) bool { return i.Ready })
+	web = waitFor(t, m, web.ID, "web to start", func(i Info) bool { return i.State == StateRunning })
+	assert.Empty(t, web.Reason)
+}
+
+func TestReadyAfterDelay(t *testing.T) {
+	m := newManager(t, Options{})
+	a := start(t, m, Spec{Name: "a", Command: "sleep 1000", Ready: ReadyCheck{After: 100 * time.Millisecond}})
+	b := start(t, m, Spec{Name: "b", Command: "sleep 1000", DependsOn: map[string]Condition{"a": CondReady}})
+	waitFor(t, m, b.ID, "b to start", func(i Info) bool { return i.State == StateRunning })
+	a, err := m.Get(a.ID)
+	require.NoError(t, err)
+	assert.True(t, a.Ready)
+	assert.GreaterOrEqual(t, time.Since(*a.Started), 100*time.Millisecond)
+}
+
+func TestDependencyFailurePropagates(t *testing.T) {
+	m := newManager(t, Options{})
+	build := start(t, m, Spec{Name: "build", Command: "exit 2"})
+	test := start(t, m, Spec{Name: "test", Command: "echo never", DependsOn: map[string]Condition{"build": CondSucceeded}})
+	deploy := start(t, m, Spec{Name: "deploy", Command: "echo never", DependsOn: map[string]Condition{"test": CondStarted}})
+	wait(t, m, build.ID)
+	test = wait(t, m, test.ID)
+	assert.Equal(t, StateError, test.State)
+	assert.Equal(t, "dependency build failed (exit 2)", test.Error)
+	deploy = wait(t, m, deploy.ID)
+	assert.Equal(t, StateError, deploy.State)
+	assert.Equal(t, "dependency test could not start: dependency build failed (exit 2)", deploy.Error)
+	assert.Empty(t, outputText(t, m, test.ID))
+}
+
+func TestDependencySucceededStartsInOrder(t *testing.T) {
+	m := newManager(t, Options{})
+	dir := t.TempDir()
+	log := filepath.Join(dir, "order")
+	// Without the dependencies, the slow first job would finish last.
+	a := start(t, m, Spec{Name: "a", Command: "sleep 0.3; echo a >> " + log})
+	b := start(t, m, Spec{Name: "b", Command: "sleep 0.1; echo b >> " + log, DependsOn: map[string]Condition{"a": CondSucceeded}})
+	c := start(t, m, Spec{Name: "c", Command: "echo c >> " + log, DependsOn: map[string]Condition{"b": CondSucceeded}})
+	for _, id := range []ID{a.ID, b.ID, c.ID} {
+		assert.Equal(t, StateSucceeded, wait(t, m, id).State)
+	}
+	assert.Equal(t, "a\nb\nc\n", readFile(t, log))
+}
+
+func TestUnknownDependencyIsAnError(t *testing.T) {
+	m := newManager(t, Options{})
+	info := wait(t, m, start(t, m, Spec{Command: "true", DependsOn: map[string]Condition{"ghost": CondStarted}}).ID)
+	assert.Equal(t, StateError, info.State)
+	assert.Equal(t, `depends on "ghost", but no job has that name`, info.Error)
+}
