@@ -135,6 +135,8 @@ func jobExit(j jobs.Info) error {
 		if j.Signal != 0 {
 			code, why = 128+int(j.Signal), "was killed by "+j.Signal.String()
 		}
+	case jobs.StateCreated:
+		code, why = exitNoRun, fmt.Sprintf("was never started (jobtop restart %d starts it)", j.ID)
 	default:
 		code, why = exitNoRun, "could not start"
 	}
