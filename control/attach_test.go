@@ -1,7 +1,11 @@
 package control
 
 import (
+	"context"
 	"fmt"
+	"net/http"
+	"path/filepath"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -189,4 +193,101 @@ func TestMirrorStoreReadsLikeAnOutputStore(t *testing.T) {
 	c = s.ReadAfter(11, 0)
 	assert.EqualValues(t, 9, c.Dropped)
 	assert.EqualValues(t, 20, c.Next)
+}
+
+// countingInstance serves a fresh manager through a handler that counts
+// requests, on a real socket.
+func countingInstance(t *testing.T) (*instance, *atomic.Int64) {
+	t.Helper()
+	socket := filepath.Join(shortTempDir(t), "s.sock")
+	m := newManager(t, socket)
+	l, err := Listen(socket)
+	require.NoError(t, err)
+	srv := NewServer(m, Instance{Kind: "serve", Socket: socket})
+	var requests atomic.Int64
+	h := srv.Handler()
+	httpSrv := &http.Server{Handler: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		requests.Add(1)
+		h.ServeHTTP(w, r)
+	})}
+	go httpSrv.Serve(l) //nolint:errcheck // ends with Close
+	t.Cleanup(func() { srv.Close(); httpSrv.Close() })
+	c := NewClient(socket)
+	t.Cleanup(func() { c.Close() })
+	return &instance{mgr: m, server: srv, socket: socket, client: c}, &requests
+}
+
+// TestDrawingFromTheMirrorMakesNoRequests: what a pane does on each frame
+// (Get, Output, Tail, ReadAfter, Stats, LastLine) never touches the socket.
+func TestDrawingFromTheMirrorMakesNoRequests(t *testing.T) {
+	in, requests := countingInstance(t)
+	require.NoError(t, in.client.Attach(ctxT(t)))
+	sub := in.client.Subscribe()
+	defer sub.Close()
+	info, err := in.mgr.Start(jobs.Spec{Command: "seq 1 5000"})
+	require.NoError(t, err)
+	waitEvent(t, sub, info.ID, func(ev jobs.Event) bool { return ev.Job.State.Done() })
+
+	before := requests.Load()
+	for i := 0; i < 1000; i++ {
+		in.client.List()
+		_, err := in.client.Get(info.ID)
+		require.NoError(t, err)
+		out, err := in.client.Output(info.ID)
+		require.NoError(t, err)
+		require.Len(t, out.Tail(40).Lines, 40)
+		out.ReadAfter(uint64(i), 40)
+		out.Stats()
+		out.LastLine()
+	}
+	assert.Equal(t, before, requests.Load(), "drawing made requests")
+}
+
+// BenchmarkFollowFirehose measures what a following output pane pays per
+// frame (Output + Tail of a screenful) while a job writes as fast as it
+// can, attached over the socket against in-process, in the same run. The
+// metric attached/in-process is the ratio of the two.
+func BenchmarkFollowFirehose(b *testing.B) {
+	socket := filepath.Join(b.TempDir(), "s.sock")
+	m, err := jobs.NewManager(jobs.Options{LogDir: b.TempDir()})
+	require.NoError(b, err)
+	defer m.Shutdown(context.Background()) //nolint:errcheck // best effort
+	srv, err := ListenAndServe(m, socket, Instance{Kind: "serve"})
+	require.NoError(b, err)
+	defer srv.Close()
+	c := NewClient(socket)
+	defer c.Close()
+	require.NoError(b, c.Attach(context.Background()))
+	info, err := m.Start(jobs.Spec{Command: "yes 'a firehose line of output'"})
+	require.NoError(b, err)
+	defer m.Kill(info.ID) //nolint:errcheck // ends the firehose
+
+	draw := func(e engine) {
+		out, err := e.Output(info.ID)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if len(out.Tail(50).Lines) == 0 {
+			b.Fatal("nothing to draw")
+		}
+	}
+	// Wait until the mirror has lines, then time both sides.
+	require.Eventually(b, func() bool {
+		out, err := c.Output(info.ID)
+		return err == nil && out.Stats().Retained > 50
+	}, testTimeout, 10*time.Millisecond)
+	measure := func(e engine) time.Duration {
+		start := time.Now()
+		for i := 0; i < b.N; i++ {
+			draw(e)
+		}
+		return time.Since(start)
+	}
+	b.ResetTimer()
+	local := measure(m)
+	remote := measure(c)
+	b.StopTimer()
+	b.ReportMetric(float64(remote.Nanoseconds())/float64(b.N), "attached-ns/draw")
+	b.ReportMetric(float64(local.Nanoseconds())/float64(b.N), "in-process-ns/draw")
+	b.ReportMetric(float64(remote)/float64(local), "attached/in-process")
 }
