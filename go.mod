@@ -3,6 +3,7 @@ module jobtop
 go 1.24.0
 
 require (
+	github.com/goccy/go-yaml v1.19.2
 	github.com/spf13/cobra v1.10.2
 	github.com/stretchr/testify v1.12.1
 	go.uber.org/goleak v1.3.0

@@ -51,6 +51,7 @@ func newRootCmd() *cobra.Command {
 		SilenceErrors: true,
 		Args:          cobra.ArbitraryArgs,
 	}
+	root.AddCommand(newCheckCmd())
 	addSocketFlag(root)
 	root.AddCommand(newServeCmd())
 	root.AddCommand(newRunCmd())

@@ -295,6 +295,32 @@ func (m *Manager) Remove(id ID) error {
 	return nil
 }
 
+// stopInDependencyOrder stops live jobs in waves, dependants before what
+// they depend on, each wave with the grace rules. It returns ctx's error
+// if ctx ends first.
+func (m *Manager) stopInDependencyOrder(ctx context.Context) error {
+	for {
+		m.mu.Lock()
+		wave := m.stopWaveLocked()
+		chans := make([]chan struct{}, 0, len(wave))
+		for _, j := range wave {
+			m.endRunLocked(j, reqStop)
+			chans = append(chans, j.settled)
+		}
+		m.mu.Unlock()
+		if len(wave) == 0 {
+			return nil
+		}
+		for _, ch := range chans {
+			select {
+			case <-ch:
+			case <-ctx.Done():
+				return ctx.Err()
+			}
+		}
+	}
+}
+
 // Wait blocks until the job has ended (and no restart is pending) or ctx is
 // done, and returns its final snapshot.
 func (m *Manager) Wait(ctx context.Context, id ID) (Info, error) {
@@ -330,26 +356,14 @@ func (m *Manager) Shutdown(ctx context.Context) error {
 		m.finishWithoutRunLocked(j, StateKilled, "jobtop shut down before it started")
 	}
 	m.queue = nil
-	for _, id := range m.order {
-		j := m.jobs[id]
+	for _, j := range m.jobs {
 		j.restartPending = false
 		j.cancelRestartTimerLocked()
-		if j.state.Active() {
-			m.endRunLocked(j, reqStop)
-		}
 	}
 	m.mu.Unlock()
 
-	reaped := make(chan struct{})
-	go func() {
-		m.runs.Wait()
-		close(reaped)
-	}()
-	var err error
-	select {
-	case <-reaped:
-	case <-ctx.Done():
-		err = ctx.Err()
+	err := m.stopInDependencyOrder(ctx)
+	if err != nil {
 		m.mu.Lock()
 		for _, j := range m.jobs {
 			if j.state.Active() {
@@ -357,8 +371,8 @@ func (m *Manager) Shutdown(ctx context.Context) error {
 			}
 		}
 		m.mu.Unlock()
-		<-reaped
 	}
+	m.runs.Wait()
 	if m.stopSampler != nil {
 		close(m.stopSampler)
 		<-m.samplerDone

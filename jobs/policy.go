@@ -91,7 +91,8 @@ func (m *Manager) dependenciesLocked(j *job) (ok bool, wait, fail string) {
 // conditionLocked checks one dependency: met, or failed with a reason when
 // it can no longer be met (it ended and no restart is coming).
 func conditionLocked(d *job, cond Condition) (met bool, failed string) {
-	over := d.state.Done() && !d.restartPending && d.restartTimer == nil
+	// A created dependency has not run yet: it may still be started.
+	over := d.state.Done() && d.state != StateCreated && !d.restartPending && d.restartTimer == nil
 	switch cond {
 	case CondStarted:
 		if d.state.Active() || (d.state.Done() && d.pid != 0) {
@@ -185,4 +186,34 @@ func (m *Manager) markReady(j *job, p *process) {
 	j.ready = true
 	m.changedLocked(j)
 	m.scheduleLocked()
+}
+
+// stopWaveLocked picks the live jobs no other live job depends on: the
+// ones to stop first on shutdown, so dependants stop before what they
+// depend on. With a cycle it returns every live job.
+func (m *Manager) stopWaveLocked() []*job {
+	var live []*job
+	for _, id := range m.order {
+		if j := m.jobs[id]; j.state.Active() {
+			live = append(live, j)
+		}
+	}
+	needed := make(map[*job]bool)
+	for _, k := range live {
+		for name := range k.spec.DependsOn {
+			if d := m.findByNameLocked(name, k); d != nil {
+				needed[d] = true
+			}
+		}
+	}
+	var wave []*job
+	for _, j := range live {
+		if !needed[j] {
+			wave = append(wave, j)
+		}
+	}
+	if len(wave) == 0 {
+		return live
+	}
+	return wave
 }

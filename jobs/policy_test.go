@@ -140,3 +140,36 @@ func TestUnknownDependencyIsAnError(t *testing.T) {
 	assert.Equal(t, StateError, info.State)
 	assert.Equal(t, `depends on "ghost", but no job has that name`, info.Error)
 }
+
+func TestDependantWaitsForACreatedJob(t *testing.T) {
+	m := newManager(t, Options{})
+	seed, err := m.Add(Spec{Name: "seed", Command: "echo seeded"})
+	require.NoError(t, err)
+	app := start(t, m, Spec{Name: "app", Command: "echo app", DependsOn: map[string]Condition{"seed": CondSucceeded}})
+	app = waitFor(t, m, app.ID, "app to wait", func(i Info) bool { return i.Reason == "waiting for seed: succeeded" })
+	assert.Equal(t, StateQueued, app.State)
+	_, err = m.Restart(seed.ID)
+	require.NoError(t, err)
+	assert.Equal(t, StateSucceeded, wait(t, m, app.ID).State)
+}
+
+// TestShutdownStopsDependantsFirst: web depends on db; on shutdown web
+// must be gone before db gets its stop signal.
+func TestShutdownStopsDependantsFirst(t *testing.T) {
+	m, err := NewManager(Options{LogDir: t.TempDir()})
+	require.NoError(t, err)
+	dir := t.TempDir()
+	order := filepath.Join(dir, "order")
+	db, err := m.Start(Spec{Name: "db", Command: "trap 'echo db >> " + order + "; exit 0' TERM; while :; do sleep 0.05; done"})
+	require.NoError(t, err)
+	web, err := m.Start(Spec{
+		Name:      "web",
+		Command:   "trap 'sleep 0.3; echo web >> " + order + "; exit 0' TERM; while :; do sleep 0.05; done",
+		DependsOn: map[string]Condition{"db": CondStarted},
+	})
+	require.NoError(t, err)
+	waitFor(t, m, web.ID, "web to run", func(i Info) bool { return i.State == StateRunning })
+	waitFor(t, m, db.ID, "db to run", func(i Info) bool { return i.State == StateRunning })
+	require.NoError(t, m.Shutdown(t.Context()))
+	assert.Equal(t, "web\ndb\n", readFile(t, order), "web took 0.3 s to stop, and db still waited for it")
+}

@@ -1,0 +1,94 @@
+package cmd
+
+import (
+	"bytes"
+	"errors"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+)
+
+// runCheck runs "jobtop check ARGS..." and returns stdout, stderr and the
+// error the command ended with.
+func runCheck(t *testing.T, args ...string) (stdout, stderr string, err error) {
+	t.Helper()
+	root := newRootCmd()
+	var out, errOut bytes.Buffer
+	root.SetOut(&out)
+	root.SetErr(&errOut)
+	root.SetArgs(append([]string{"check"}, args...))
+	err = root.Execute()
+	return out.String(), errOut.String(), err
+}
+
+func TestCheckPrintsThePlan(t *testing.T) {
+	stdout, stderr, err := runCheck(t, "../testdata/monorepo/jobtop.yaml")
+	require.NoError(t, err)
+	require.Empty(t, stderr)
+	require.Equal(t, `../testdata/monorepo/jobtop.yaml: 7 jobs, at most 2 running at once; start order:
+
+#  JOB       STARTS   WAITS FOR                       READY WHEN  RESTART  COMMAND
+1  lib       at once  -                               running     no       (in lib) sh ../build.sh
+2  api       at once  lib: succeeded                  running     no       (in api) sh ../build.sh
+3  web       at once  lib: succeeded                  running     no       (in web) sh ../build.sh
+4  lint      at once  -                               running     no       printf "lint: 0 problems\n"
+5  test-api  at once  api: succeeded                  running     no       (in api) printf "test-api: ok\n"
+6  e2e       at once  api: succeeded, web: succeeded  running     no       printf "e2e: 12 passed\n"
+7  watch     by hand  -                               running     no       while :; do printf 'watching...\n'; sleep 5; done
+`, stdout)
+}
+
+func TestCheckDescribesPolicies(t *testing.T) {
+	stdout, _, err := runCheck(t, "../testdata/webapp/jobtop.yaml")
+	require.NoError(t, err)
+	require.Contains(t, stdout, "../testdata/webapp/jobtop.yaml: 5 jobs, at most 8 running at once; start order:")
+	for _, row := range []string{
+		`1  db       at once  -                              output ~ /ready to accept connections/  on-failure, backoff 1s, max 5            printf 'db: starting\n' ...`,
+		`3  worker   at once  migrate: succeeded             running                                 always, backoff 500ms up to 10s, max 10  n=0 ...`,
+		`4  web      at once  db: ready, migrate: succeeded  output ~ /listening on/                 on-failure, backoff 1s, max 5 `,
+		`5  seed     by hand  db: ready                      running                                 no                                       sh -c printf 'seed: 100 sample users\n'`,
+	} {
+		require.Contains(t, stdout, row)
+	}
+}
+
+func TestCheckReportsEveryProblem(t *testing.T) {
+	dir := t.TempDir()
+	t.Chdir(dir)
+	bad := "jobs:\n  web:\n    cmd: serve\n    timeout: soon\n    depends_on: {db: ready}\n  worker:\n    comand: work\n"
+	require.NoError(t, os.WriteFile("jobs.yaml", []byte(bad), 0o644))
+	stdout, stderr, err := runCheck(t, "jobs.yaml")
+	require.Empty(t, stdout)
+	require.Equal(t, `jobs.yaml:4:14: jobs.web.timeout: "soon" is not a duration: write e.g. 500ms, 5s or 1m30s
+jobs.yaml:5:18: jobs.web.depends_on.db: no job is named "db"
+jobs.yaml:6:3: jobs.worker: nothing to run: give cmd (a shell command) or argv (a list)
+jobs.yaml:7:5: jobs.worker: unknown key "comand" (did you mean "cmd"?)
+`, stderr)
+	var exit *ExitError
+	require.True(t, errors.As(err, &exit))
+	require.Equal(t, 1, exit.Code)
+	require.EqualError(t, exit, "jobs.yaml: 4 problems")
+}
+
+func TestCheckFindsTheFileInTheCurrentDirectory(t *testing.T) {
+	dir := t.TempDir()
+	t.Chdir(dir)
+	_, _, err := runCheck(t)
+	var exit *ExitError
+	require.True(t, errors.As(err, &exit))
+	require.Equal(t, 1, exit.Code)
+	require.EqualError(t, err, "no job file in .: looked for jobtop.yaml, jobtop.yml, Procfile")
+
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "Procfile"), []byte("web: serve\n"), 0o644))
+	stdout, _, err := runCheck(t)
+	require.NoError(t, err)
+	require.Contains(t, stdout, "Procfile: 1 job, no limit on jobs running at once; start order:")
+	require.Contains(t, stdout, "1  web  at once  -          running     no       serve")
+}
+
+func TestCheckTakesOneFile(t *testing.T) {
+	_, _, err := runCheck(t, "a.yaml", "b.yaml")
+	require.EqualError(t, err, "accepts at most 1 arg(s), received 2")
+}

@@ -1,0 +1,100 @@
+package jobfile
+
+import (
+	"fmt"
+	"reflect"
+	"strings"
+
+	"jobtop/jobs"
+)
+
+// Changes is what a reload would do: which jobs of the new plan are new,
+// which of the old one are gone, which run something different, and which
+// are left alone. Names are in file order (Removed: the old file's).
+type Changes struct {
+	Added, Removed, Changed, Unchanged []string
+	// OptionsChanged says max_parallel or the log settings differ; they
+	// take effect when jobtop starts again.
+	OptionsChanged bool
+}
+
+// Diff compares the plan loaded before (prev; nil: none) with the one
+// loaded now (next). A job is changed when its spec differs in anything (command,
+// directory, environment, policies, dependencies, description); its
+// autostart flag only matters when jobtop starts, so it is not compared.
+func Diff(prev, next *Plan) Changes {
+	var c Changes
+	var oldJobs []Job
+	if prev != nil {
+		oldJobs = prev.Jobs
+		c.OptionsChanged = prev.MaxParallel != next.MaxParallel || prev.Log != next.Log
+	}
+	before := make(map[string]jobs.Spec, len(oldJobs))
+	for _, j := range oldJobs {
+		before[j.Name] = j.Spec
+	}
+	now := make(map[string]bool, len(next.Jobs))
+	for _, j := range next.Jobs {
+		now[j.Name] = true
+		spec, existed := before[j.Name]
+		switch {
+		case !existed:
+			c.Added = append(c.Added, j.Name)
+		case !sameSpec(spec, j.Spec):
+			c.Changed = append(c.Changed, j.Name)
+		default:
+			c.Unchanged = append(c.Unchanged, j.Name)
+		}
+	}
+	for _, j := range oldJobs {
+		if !now[j.Name] {
+			c.Removed = append(c.Removed, j.Name)
+		}
+	}
+	return c
+}
+
+// sameSpec compares two specs, taking empty and nil maps and lists as
+// equal.
+func sameSpec(a, b jobs.Spec) bool {
+	return reflect.DeepEqual(normalize(a), normalize(b))
+}
+
+func normalize(s jobs.Spec) jobs.Spec {
+	if len(s.Argv) == 0 {
+		s.Argv = nil
+	}
+	if len(s.Env) == 0 {
+		s.Env = nil
+	}
+	if len(s.DependsOn) == 0 {
+		s.DependsOn = nil
+	}
+	return s
+}
+
+// Empty reports whether a reload would touch no job.
+func (c Changes) Empty() bool {
+	return len(c.Added) == 0 && len(c.Removed) == 0 && len(c.Changed) == 0
+}
+
+// String says what changed in a line, for a status bar:
+// "1 added (api), 2 changed (web, worker), 1 removed (cron)".
+func (c Changes) String() string {
+	var parts []string
+	for _, g := range []struct {
+		verb  string
+		names []string
+	}{{"added", c.Added}, {"changed", c.Changed}, {"removed", c.Removed}} {
+		if len(g.names) > 0 {
+			parts = append(parts, fmt.Sprintf("%d %s (%s)", len(g.names), g.verb, strings.Join(g.names, ", ")))
+		}
+	}
+	if len(parts) == 0 {
+		parts = append(parts, "no job changed")
+	}
+	if c.OptionsChanged {
+		parts = append(parts, "options changed (they apply when jobtop starts again)")
+	}
+	return strings.Join(parts, ", ")
+}

@@ -1,0 +1,158 @@
+package jobfile
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"strings"
+
+	"github.com/goccy/go-yaml/ast"
+
+	"jobtop/jobs"
+)
+
+// maxEnvFileSize bounds an env file; anything larger is surely not one.
+const maxEnvFileSize = 1 << 20
+
+// readEnvFiles reads env_file: one path or a list of them, later files
+// winning.
+func (y *yamlFile) readEnvFiles(e entry) map[string]string {
+	items := []entry{e}
+	if seq, ok := e.value.(*ast.SequenceNode); ok {
+		items = items[:0]
+		for i, v := range seq.Values {
+			items = append(items, entry{key: v, value: y.resolve(v), path: fmt.Sprintf("%s[%d]", e.path, i)})
+		}
+	}
+	var layers []map[string]string
+	for _, item := range items {
+		p, ok := y.text(item)
+		if !ok {
+			continue
+		}
+		layers = append(layers, y.readEnvFile(item, p))
+	}
+	return mergeEnv(layers...)
+}
+
+func (y *yamlFile) readEnvFile(e entry, given string) map[string]string {
+	path := y.abs(given)
+	if env, done := y.envFiles[path]; done {
+		return env
+	}
+	data, err := readSmallFile(path, maxEnvFileSize)
+	if err != nil {
+		y.errorf(e.value, "%s: %q %v", e.path, given, err)
+		y.envFiles[path] = nil
+		return nil
+	}
+	env, errs := parseEnvFile(y.display(given), data)
+	y.errs = append(y.errs, errs...)
+	y.envFiles[path] = env
+	return env
+}
+
+// readSmallFile reads a regular file of at most limit bytes; it looks
+// before it opens, so that a FIFO or a device is never opened. Its errors
+// read after the file's name: "does not exist".
+func readSmallFile(path string, limit int64) ([]byte, error) {
+	st, err := os.Stat(path)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return nil, errors.New("does not exist")
+	case err != nil:
+		var pe *os.PathError
+		if errors.As(err, &pe) {
+			return nil, pe.Err
+		}
+		return nil, err
+	case !st.Mode().IsRegular():
+		return nil, errors.New("is not a regular file")
+	case st.Size() > limit:
+		return nil, fmt.Errorf("is larger than %s", jobs.FormatBytes(limit))
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return io.ReadAll(io.LimitReader(f, limit))
+}
+
+// parseEnvFile reads KEY=VALUE lines: blank lines and lines starting with
+// # are skipped, "export " before a name is allowed, a value in single
+// quotes is taken as is, one in double quotes understands \n, \t, \", \\
+// and \$, and an unquoted value ends at " #" and is trimmed.
+func parseEnvFile(path string, data []byte) (map[string]string, ErrorList) {
+	env := map[string]string{}
+	var errs ErrorList
+	for i, raw := range strings.Split(string(data), "\n") {
+		line := strings.TrimSpace(strings.TrimSuffix(raw, "\r"))
+		if line == "" || strings.HasPrefix(line, "#") {
+			continue
+		}
+		fail := func(format string, args ...any) {
+			errs = append(errs, &Error{File: path, Line: i + 1, Msg: fmt.Sprintf(format, args...)})
+		}
+		line = strings.TrimPrefix(line, "export ")
+		name, value, found := strings.Cut(line, "=")
+		name = strings.TrimSpace(name)
+		if !found {
+			fail("want NAME=VALUE, got %q", line)
+			continue
+		}
+		if msg := checkEnvName(name); msg != "" {
+			fail("%s", msg)
+			continue
+		}
+		v, err := envValue(strings.TrimSpace(value))
+		if err != nil {
+			fail("%s: %v", name, err)
+			continue
+		}
+		env[name] = v
+	}
+	return env, errs
+}
+
+func envValue(s string) (string, error) {
+	if s == "" || (s[0] != '"' && s[0] != '\'') {
+		if i := strings.Index(s, " #"); i >= 0 {
+			s = s[:i]
+		}
+		return strings.TrimSpace(s), nil
+	}
+	quote := s[0]
+	var b strings.Builder
+	for i := 1; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case c == quote:
+			rest := strings.TrimSpace(s[i+1:])
+			if rest != "" && !strings.HasPrefix(rest, "#") {
+				return "", fmt.Errorf("unexpected %q after the closing quote", rest)
+			}
+			return b.String(), nil
+		case c == '\\' && quote == '"' && i+1 < len(s):
+			i++
+			b.WriteByte(unescape(s[i]))
+		default:
+			b.WriteByte(c)
+		}
+	}
+	return "", fmt.Errorf("missing closing %c", quote)
+}
+
+func unescape(c byte) byte {
+	switch c {
+	case 'n':
+		return '\n'
+	case 't':
+		return '\t'
+	case 'r':
+		return '\r'
+	}
+	return c // \" \\ \$ and anything else: the character itself
+}

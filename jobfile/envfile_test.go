@@ -1,0 +1,46 @@
+package jobfile
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/require"
+)
+
+func TestParseEnvFile(t *testing.T) {
+	src := "# comment\n" +
+		"\n" +
+		"PLAIN=value\n" +
+		"  SPACED = padded value  \n" +
+		"export EXPORTED=yes\n" +
+		"SINGLE='raw \\n $HOME # not a comment'\n" +
+		"DOUBLE=\"line\\nnext \\\"q\\\" \\\\ \\$HOME\" # comment\n" +
+		"COMMENTED=abc # trailing\n" +
+		"HASH=abc#def\n" +
+		"EMPTY=\n" +
+		"URL=postgres://u:p@h/db?x=1\n" +
+		"WINDOWS=crlf\r\n"
+	env, errs := parseEnvFile("x.env", []byte(src))
+	require.Empty(t, errs)
+	require.Equal(t, map[string]string{
+		"PLAIN":     "value",
+		"SPACED":    "padded value",
+		"EXPORTED":  "yes",
+		"SINGLE":    `raw \n $HOME # not a comment`,
+		"DOUBLE":    "line\nnext \"q\" \\ $HOME",
+		"COMMENTED": "abc",
+		"HASH":      "abc#def",
+		"EMPTY":     "",
+		"URL":       "postgres://u:p@h/db?x=1",
+		"WINDOWS":   "crlf",
+	}, env)
+}
+
+func TestParseEnvFileErrors(t *testing.T) {
+	src := "OK=1\nJUST_A_NAME\n=value\nA-B=1\nQ='open\nR=\"x\" y\n"
+	_, errs := parseEnvFile("dir/x.env", []byte(src))
+	require.Equal(t, `dir/x.env:2: want NAME=VALUE, got "JUST_A_NAME"
+dir/x.env:3: "" is not a variable name (letters, digits and _, not starting with a digit)
+dir/x.env:4: "A-B" is not a variable name (letters, digits and _, not starting with a digit)
+dir/x.env:5: Q: missing closing '
+dir/x.env:6: R: unexpected "y" after the closing quote`, errs.Error())
+}

@@ -1,0 +1,84 @@
+package jobfile
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+)
+
+func TestFind(t *testing.T) {
+	tests := []struct {
+		name  string
+		files map[string]string
+		want  string
+	}{
+		{"yaml first", map[string]string{"jobtop.yaml": "", "jobtop.yml": "", "Procfile": ""}, "jobtop.yaml"},
+		{"then yml", map[string]string{"jobtop.yml": "", "Procfile": ""}, "jobtop.yml"},
+		{"then Procfile", map[string]string{"Procfile": "", "Procfile.dev": ""}, "Procfile"},
+		{"a directory is not a file", map[string]string{"jobtop.yaml/": "", "Procfile": ""}, "Procfile"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			dir := inDir(t, tt.files)
+			got, err := Find(dir)
+			require.NoError(t, err)
+			require.Equal(t, filepath.Join(dir, tt.want), got)
+		})
+	}
+	t.Run("none", func(t *testing.T) {
+		dir := inDir(t, map[string]string{"Procfile.dev": "", "jobtop.json": ""})
+		_, err := Find(dir)
+		require.ErrorIs(t, err, ErrNotFound)
+		require.EqualError(t, err, "no job file in "+dir+": looked for jobtop.yaml, jobtop.yml, Procfile")
+	})
+}
+
+func TestLoadPicksTheFormatByName(t *testing.T) {
+	procfile := "web: echo hi\n"
+	yaml := "jobs:\n  web:\n    cmd: echo hi\n"
+	inDir(t, map[string]string{
+		"Procfile": procfile, "Procfile.dev": procfile, "dev.procfile": procfile,
+		"jobtop.yaml": yaml, "other.yml": yaml, "jobs.txt": yaml,
+	})
+	for name, want := range map[string]Format{
+		"Procfile": FormatProcfile, "Procfile.dev": FormatProcfile, "dev.procfile": FormatProcfile,
+		"jobtop.yaml": FormatYAML, "other.yml": FormatYAML, "jobs.txt": FormatYAML,
+	} {
+		plan, err := Load(name)
+		require.NoError(t, err, name)
+		require.Equal(t, want, plan.Format, name)
+		require.Equal(t, "echo hi", plan.Jobs[0].Spec.Command, name)
+	}
+}
+
+func TestLoadMissingOrNotAFile(t *testing.T) {
+	inDir(t, map[string]string{"adir/": ""})
+	_, err := Load("nope.yaml")
+	require.EqualError(t, err, "nope.yaml does not exist")
+	_, err = Load("adir")
+	require.EqualError(t, err, "adir is not a regular file")
+	var list ErrorList
+	require.False(t, errors.As(err, &list), "a file that cannot be read is not a list of problems in it")
+}
+
+// TestExamplesLoad keeps the shipped examples valid.
+func TestExamplesLoad(t *testing.T) {
+	for path, want := range map[string][]string{
+		"../testdata/webapp/jobtop.yaml":   {"db", "migrate", "worker", "web", "seed"},
+		"../testdata/monorepo/jobtop.yaml": {"lib", "api", "web", "lint", "test-api", "e2e", "watch"},
+		"../testdata/procfile/Procfile":    {"web", "worker", "clock"},
+	} {
+		plan, err := Load(path)
+		require.NoError(t, err, path)
+		require.Equal(t, want, plan.Order, path)
+		for _, j := range plan.Jobs {
+			require.NoError(t, j.Spec.Validate(), "%s: %s", path, j.Name)
+			st, err := os.Stat(j.Spec.Dir)
+			require.NoError(t, err)
+			require.True(t, st.IsDir())
+		}
+	}
+}

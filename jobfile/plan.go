@@ -1,0 +1,91 @@
+package jobfile
+
+import "jobtop/jobs"
+
+// Format is the kind of file a plan was read from.
+type Format string
+
+// The job file formats.
+const (
+	FormatYAML     Format = "yaml"
+	FormatProcfile Format = "procfile"
+)
+
+// Plan is a validated job file: what to run, in which order, with which
+// options. Nothing in it has been started.
+type Plan struct {
+	// Path is the file as it was given.
+	Path   string
+	Format Format
+	// Dir is the file's directory, absolute: the base of relative paths
+	// and every job's default working directory.
+	Dir string
+	// MaxParallel caps running jobs (jobs.Options.MaxRunning); 0: no limit.
+	MaxParallel int
+	// Env is the top-level env. It is already part of every job's
+	// Spec.Env; it is kept here to show it.
+	Env map[string]string
+	// Log holds the log settings; zero fields mean the engine's defaults.
+	Log LogOptions
+	// Jobs are the jobs in file order.
+	Jobs []Job
+	// Order is the start order: every job after the jobs it depends on,
+	// otherwise in file order. It names every job, autostart or not.
+	Order []string
+}
+
+// Job is one named job of a plan.
+type Job struct {
+	// Name is the job's name; Spec.Name is the same.
+	Name string
+	Spec jobs.Spec
+	// Autostart says whether the job starts when the file is loaded
+	// (default true); one that does not waits for someone to start it.
+	Autostart bool
+	// Line and Col say where the job is defined in the file.
+	Line, Col int
+}
+
+// LogOptions are the file's log settings.
+type LogOptions struct {
+	// Dir holds the jobs' log files (absolute); "" means a new session
+	// directory under the state directory.
+	Dir string
+	// MaxSize caps each job's log file in bytes; 0: the engine's default.
+	MaxSize int64
+	// MemoryLines caps the lines each job keeps in memory; 0: the
+	// engine's default.
+	MemoryLines int
+}
+
+// Job returns the job with that name.
+func (p *Plan) Job(name string) (Job, bool) {
+	for _, j := range p.Jobs {
+		if j.Name == name {
+			return j, true
+		}
+	}
+	return Job{}, false
+}
+
+// StartOrder returns the jobs in start order (see Order).
+func (p *Plan) StartOrder() []Job {
+	out := make([]Job, 0, len(p.Order))
+	for _, name := range p.Order {
+		if j, ok := p.Job(name); ok {
+			out = append(out, j)
+		}
+	}
+	return out
+}
+
+// ManagerOptions maps the plan's top-level options onto a jobs.Manager's.
+// The top-level env is not among them: it is already in each job's spec.
+func (p *Plan) ManagerOptions() jobs.Options {
+	return jobs.Options{
+		MaxRunning: p.MaxParallel,
+		LogDir:     p.Log.Dir,
+		LogCap:     p.Log.MaxSize,
+		Store:      jobs.StoreOptions{MaxLines: p.Log.MemoryLines},
+	}
+}

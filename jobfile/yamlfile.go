@@ -1,0 +1,189 @@
+package jobfile
+
+import (
+	"errors"
+	"maps"
+	"path/filepath"
+	"strings"
+
+	"github.com/goccy/go-yaml"
+	"github.com/goccy/go-yaml/ast"
+	"github.com/goccy/go-yaml/parser"
+)
+
+// yamlFile reads one jobtop.yaml into a plan.
+type yamlFile struct {
+	*nodeReader
+	dir      string                       // the file's directory, absolute
+	envFiles map[string]map[string]string // env files read so far, by absolute path
+	plan     Plan
+	deps     map[string][]dependency // by job name
+}
+
+// parseYAML reads a jobtop.yaml held in data; path is the file's name as
+// given, dir its directory made absolute.
+func parseYAML(path, dir string, data []byte) (*Plan, error) {
+	f, err := parser.ParseBytes(data, 0)
+	if err != nil {
+		return nil, ErrorList{syntaxError(path, err)}
+	}
+	var body ast.Node
+	switch {
+	case len(f.Docs) > 1:
+		line, col := position(f.Docs[1])
+		return nil, ErrorList{{File: path, Line: line, Col: col, Msg: "only one YAML document is allowed; remove the ---"}}
+	case len(f.Docs) == 1:
+		body = f.Docs[0].Body
+	}
+	y := &yamlFile{
+		nodeReader: newNodeReader(path, body),
+		dir:        dir,
+		envFiles:   map[string]map[string]string{},
+		plan:       Plan{Path: path, Format: FormatYAML, Dir: dir},
+		deps:       map[string][]dependency{},
+	}
+	y.readTop(body)
+	y.plan.Order = y.checkDependencies()
+	if err := y.errs.err(); err != nil {
+		return nil, err
+	}
+	return &y.plan, nil
+}
+
+// syntaxError positions a parser error.
+func syntaxError(path string, err error) *Error {
+	e := &Error{File: path, Msg: err.Error()}
+	var ye yaml.Error
+	if errors.As(err, &ye) {
+		e.Msg = ye.GetMessage()
+		if strings.Contains(e.Msg, "mapping value is not allowed") {
+			e.Msg += ` (a value holding ": " must be quoted)`
+		}
+		if tk := ye.GetToken(); tk != nil && tk.Position != nil {
+			e.Line, e.Col = tk.Position.Line, tk.Position.Column
+		}
+	}
+	return e
+}
+
+// readTop reads the top level: the options first, since every job uses
+// the top-level env, then the jobs.
+func (y *yamlFile) readTop(body ast.Node) {
+	top := entry{value: y.resolve(body)}
+	if isNull(top.value) {
+		y.errs = append(y.errs, &Error{File: y.file, Msg: "the file is empty: give a jobs: mapping"})
+		return
+	}
+	if kind(top.value) != "a mapping" {
+		y.errorf(top.value, "the top level must be a mapping with a jobs: key, got %s", kind(top.value))
+		return
+	}
+	entries := y.mappingEntries(top.value, "", 0)
+	var jobsEntry *entry
+	fs := fields{
+		"jobs":         func(e entry) { jobsEntry = &e },
+		"max_parallel": func(e entry) { y.plan.MaxParallel, _ = y.count(e) },
+		"env":          func(e entry) { y.plan.Env = y.env(e) },
+		"log":          y.readLog,
+	}
+	var known []entry
+	for _, e := range entries {
+		if !strings.HasPrefix(e.name, "x-") {
+			known = append(known, e)
+		}
+	}
+	y.readFields("", known, fs)
+	if jobsEntry == nil {
+		y.errorf(top.value, "no jobs: key: name the jobs to run under jobs:")
+		return
+	}
+	y.readJobs(*jobsEntry)
+}
+
+func (y *yamlFile) readLog(e entry) {
+	entries, _ := y.mapping(e)
+	y.readFields(e.path, entries, fields{
+		"dir": func(e entry) {
+			if s, ok := y.text(e); ok {
+				y.plan.Log.Dir = y.abs(s)
+			}
+		},
+		"max_size":     func(e entry) { y.plan.Log.MaxSize, _ = y.size(e) },
+		"memory_lines": func(e entry) { y.plan.Log.MemoryLines, _ = y.count(e) },
+	})
+}
+
+func (y *yamlFile) readJobs(e entry) {
+	entries, ok := y.mapping(e)
+	if !ok {
+		return
+	}
+	if len(entries) == 0 {
+		y.errorf(e.key, "jobs: no jobs given")
+		return
+	}
+	for _, je := range entries {
+		if msg := checkName(je.name); msg != "" {
+			y.errorf(je.key, "jobs: %s", msg)
+		}
+		job := y.readJob(je)
+		y.plan.Jobs = append(y.plan.Jobs, job)
+	}
+}
+
+// env reads a mapping of variable names to values.
+func (y *yamlFile) env(e entry) map[string]string {
+	entries, _ := y.mapping(e)
+	if len(entries) == 0 {
+		return nil
+	}
+	env := make(map[string]string, len(entries))
+	for _, v := range entries {
+		if msg := checkEnvName(v.name); msg != "" {
+			y.errorf(v.key, "%s: %s", e.path, msg)
+			continue
+		}
+		if isNull(v.value) {
+			env[v.name] = ""
+			continue
+		}
+		if s, ok := y.text(v); ok {
+			env[v.name] = s
+		}
+	}
+	return env
+}
+
+// abs makes a path from the file absolute, relative to the file's
+// directory.
+func (y *yamlFile) abs(p string) string {
+	if filepath.IsAbs(p) {
+		return filepath.Clean(p)
+	}
+	return filepath.Join(y.dir, p)
+}
+
+// display is how a path from the file is shown in messages: relative to
+// the job file as it was given, so a person can open it.
+func (y *yamlFile) display(p string) string {
+	if filepath.IsAbs(p) {
+		return p
+	}
+	return filepath.Join(filepath.Dir(y.file), p)
+}
+
+// mergeEnv layers environment maps, later ones winning; nil when all are
+// empty.
+func mergeEnv(layers ...map[string]string) map[string]string {
+	var out map[string]string
+	for _, l := range layers {
+		if len(l) == 0 {
+			continue
+		}
+		if out == nil {
+			out = map[string]string{}
+		}
+		maps.Copy(out, l)
+	}
+	return out
+}

@@ -1,0 +1,259 @@
+package jobfile
+
+import (
+	"fmt"
+	"os"
+	"regexp"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/goccy/go-yaml/ast"
+
+	"jobtop/jobs"
+)
+
+// Restart defaults for a job file: a restarting job waits a second at
+// first, and a job that keeps failing is given up on after five tries.
+const (
+	defaultBackoff     = time.Second
+	defaultMaxRestarts = 5
+)
+
+// dependency is one depends_on entry, kept with its position for the
+// checks that need every job (unknown names, cycles).
+type dependency struct {
+	entry
+	cond jobs.Condition
+}
+
+// readJob reads one job. Problems are recorded; the job is returned as far
+// as it could be read, so later checks still see its name.
+func (y *yamlFile) readJob(je entry) Job {
+	job := Job{Name: je.name, Autostart: true}
+	job.Line, job.Col = position(je.key)
+	spec := &job.Spec
+	spec.Name = je.name
+	spec.Dir = y.dir
+	var cmd, argv *entry
+	var envFile, env map[string]string
+	entries, ok := y.mapping(je)
+	if !ok {
+		return job
+	}
+	y.readFields(je.path, entries, fields{
+		"cmd": func(e entry) {
+			cmd = &e
+			if s, ok := y.text(e); ok {
+				if strings.TrimSpace(s) == "" {
+					y.errorf(at(e), "%s: the command is empty", e.path)
+				}
+				spec.Command = s
+			}
+		},
+		"argv": func(e entry) {
+			argv = &e
+			spec.Argv = y.argv(e)
+		},
+		"cwd": func(e entry) {
+			if s, ok := y.text(e); ok {
+				spec.Dir = y.abs(s)
+				y.checkDir(e, s, spec.Dir)
+			}
+		},
+		"env":         func(e entry) { env = y.env(e) },
+		"env_file":    func(e entry) { envFile = y.readEnvFiles(e) },
+		"timeout":     func(e entry) { spec.Timeout, _ = y.duration(e) },
+		"autostart":   func(e entry) { job.Autostart, _ = y.bool(e) },
+		"stop":        func(e entry) { y.readStop(e, spec) },
+		"restart":     func(e entry) { spec.Restart = y.readRestart(e) },
+		"depends_on":  func(e entry) { spec.DependsOn = y.readDependsOn(je.name, e) },
+		"ready":       func(e entry) { spec.Ready = y.readReady(e) },
+		"description": func(e entry) { spec.Description, _ = y.text(e) },
+	})
+	spec.Env = mergeEnv(y.plan.Env, envFile, env)
+	unresolved := slices.ContainsFunc(entries, func(e entry) bool { return e.value == nil })
+	switch {
+	case unresolved: // an alias to nothing may have been the command
+	case cmd != nil && argv != nil:
+		y.errorf(argv.key, "%s: give cmd or argv, not both", je.path)
+	case cmd == nil && argv == nil:
+		y.errorf(je.key, "%s: nothing to run: give cmd (a shell command) or argv (a list)", je.path)
+	}
+	if len(y.errs) == 0 {
+		// A safety net: the engine must accept what the file accepted.
+		if err := spec.Validate(); err != nil {
+			y.errorf(je.key, "%s: %v", je.path, err)
+		}
+	}
+	return job
+}
+
+// argv reads a list of scalars: the program, then its arguments.
+func (y *yamlFile) argv(e entry) []string {
+	seq, ok := e.value.(*ast.SequenceNode)
+	switch {
+	case !ok:
+		y.errorf(at(e), "%s: want a list like [program, arg], got %s", e.path, kind(e.value))
+		return nil
+	case len(seq.Values) == 0:
+		y.errorf(e.value, "%s: the list is empty: name a program", e.path)
+		return nil
+	}
+	out := make([]string, 0, len(seq.Values))
+	for i, v := range seq.Values {
+		item := entry{key: v, value: y.resolve(v), path: fmt.Sprintf("%s[%d]", e.path, i)}
+		s, ok := scalarText(item.value)
+		if !ok {
+			if item.value != nil {
+				y.errorf(at(item), "%s: want a string, got %s", item.path, kind(item.value))
+			}
+			return nil
+		}
+		if i == 0 && strings.TrimSpace(s) == "" {
+			y.errorf(at(item), "%s: the program name is empty", item.path)
+		}
+		out = append(out, s)
+	}
+	return out
+}
+
+func (y *yamlFile) checkDir(e entry, given, dir string) {
+	st, err := os.Stat(dir)
+	switch {
+	case err != nil:
+		y.errorf(e.value, "%s: directory %q does not exist", e.path, given)
+	case !st.IsDir():
+		y.errorf(e.value, "%s: %q is not a directory", e.path, given)
+	}
+}
+
+func (y *yamlFile) readStop(e entry, spec *jobs.Spec) {
+	entries, _ := y.mapping(e)
+	y.readFields(e.path, entries, fields{
+		"signal": func(e entry) {
+			s, ok := y.text(e)
+			if !ok {
+				return
+			}
+			sig, err := jobs.ParseSignal(s)
+			if err != nil {
+				y.errorf(e.value, "%s: %v", e.path, err)
+				return
+			}
+			spec.StopSignal = sig
+		},
+		"grace": func(e entry) { spec.Grace, _ = y.duration(e) },
+	})
+}
+
+// readRestart reads restart: a policy name alone, or a mapping.
+func (y *yamlFile) readRestart(e entry) jobs.RestartPolicy {
+	var p jobs.RestartPolicy
+	var given, backoff, maxBackoff *entry
+	maxRestarts := -1
+	policy := func(e entry) {
+		given = &e
+		s, ok := y.text(e)
+		if !ok {
+			return
+		}
+		switch m := jobs.RestartMode(s); m {
+		case jobs.RestartNever, jobs.RestartOnFailure, jobs.RestartAlways:
+			p.Mode = m
+		default:
+			y.errorf(e.value, "%s: %q is not a restart policy: use no, on-failure or always", e.path, s)
+		}
+	}
+	if _, isText := scalarText(e.value); isText {
+		policy(entry{name: "policy", key: e.key, value: e.value, path: e.path})
+	} else {
+		entries, _ := y.mapping(e)
+		y.readFields(e.path, entries, fields{
+			"policy":      policy,
+			"backoff":     func(e entry) { backoff = &e; p.Backoff, _ = y.duration(e) },
+			"max_backoff": func(e entry) { maxBackoff = &e; p.MaxBackoff, _ = y.duration(e) },
+			"max":         func(e entry) { maxRestarts, _ = y.count(e) },
+		})
+		if given == nil {
+			y.errorf(e.key, "%s: give a policy: no, on-failure or always", e.path)
+		}
+	}
+	if p.Mode == jobs.RestartNever || p.Mode == "" {
+		return p
+	}
+	switch {
+	case backoff == nil:
+		p.Backoff = defaultBackoff
+	case p.Backoff == 0:
+		y.errorf(backoff.value, "%s: must be more than 0 (default %v)", backoff.path, defaultBackoff)
+	}
+	if maxBackoff != nil && p.MaxBackoff < p.Backoff {
+		y.errorf(maxBackoff.value, "%s: %v is less than backoff %v", maxBackoff.path, p.MaxBackoff, p.Backoff)
+	}
+	p.Max = maxRestarts
+	if maxRestarts < 0 {
+		p.Max = defaultMaxRestarts
+	}
+	return p
+}
+
+func (y *yamlFile) readDependsOn(job string, e entry) map[string]jobs.Condition {
+	entries, _ := y.mapping(e)
+	if len(entries) == 0 {
+		return nil
+	}
+	out := make(map[string]jobs.Condition, len(entries))
+	for _, d := range entries {
+		s, ok := y.text(d)
+		if !ok {
+			continue
+		}
+		c := jobs.Condition(s)
+		switch c {
+		case jobs.CondStarted, jobs.CondReady, jobs.CondSucceeded:
+		default:
+			y.errorf(at(d), "%s: %q is not a condition: use started, ready or succeeded", d.path, s)
+			continue
+		}
+		out[d.name] = c
+		y.deps[job] = append(y.deps[job], dependency{entry: d, cond: c})
+	}
+	return out
+}
+
+// readReady reads ready: {log: REGEX} or ready: {after: DURATION}.
+func (y *yamlFile) readReady(e entry) jobs.ReadyCheck {
+	var rc jobs.ReadyCheck
+	var given []string
+	entries, ok := y.mapping(e)
+	y.readFields(e.path, entries, fields{
+		"log": func(e entry) {
+			given = append(given, e.name)
+			s, ok := y.text(e)
+			if !ok {
+				return
+			}
+			if _, err := regexp.Compile(s); err != nil {
+				y.errorf(e.value, "%s: bad regular expression: %v", e.path, err)
+				return
+			}
+			if s == "" {
+				y.errorf(at(e), "%s: the pattern is empty", e.path)
+			}
+			rc.LogPattern = s
+		},
+		"after": func(e entry) {
+			given = append(given, e.name)
+			rc.After, _ = y.duration(e)
+		},
+	})
+	switch {
+	case !ok:
+	case len(given) == 0:
+		y.errorf(e.key, "%s: give log: REGEX (ready when an output line matches) or after: DURATION", e.path)
+	case len(given) > 1:
+		y.errorf(e.key, "%s: give log or after, not both", e.path)
+	}
+	return rc
+}
