@@ -9,7 +9,6 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"jobtop/control"
 	"jobtop/jobs"
 )
 
@@ -34,25 +33,17 @@ holds is never taken over: serve exits and names that instance.`,
 }
 
 func serve(cmd *cobra.Command, maxRunning int) error {
-	path := socketPath(cmd)
-	m, err := jobs.NewManager(jobs.Options{
-		MaxRunning: maxRunning,
-		Env:        map[string]string{control.SocketEnv: path},
-	})
-	if err != nil {
-		return err
-	}
 	// Signals are caught before the socket exists, so a client that sees
 	// the socket can always stop this instance cleanly.
 	signals := make(chan os.Signal, 2)
 	signal.Notify(signals, syscall.SIGINT, syscall.SIGTERM)
 	defer signal.Stop(signals)
 
-	srv, err := control.ListenAndServe(m, path, control.Instance{Kind: "serve"})
+	m, srv, err := newServedManager(cmd, "serve", jobs.Options{MaxRunning: maxRunning})
 	if err != nil {
-		m.Shutdown(context.Background()) //nolint:errcheck // no jobs yet
 		return err
 	}
+	path := socketPath(cmd)
 	stderr := cmd.ErrOrStderr()
 	fmt.Fprintf(stderr, "jobtop: serving on %s (pid %d); logs in %s\n", path, os.Getpid(), m.LogDir())
 

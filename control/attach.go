@@ -2,6 +2,7 @@ package control
 
 import (
 	"context"
+	"path/filepath"
 	"time"
 
 	"jobtop/jobs"
@@ -108,10 +109,14 @@ func (c *Client) Subscribe() jobs.EventStream {
 	return m.subscribe()
 }
 
-// Start starts a job on the instance.
+// Start starts a job on the instance. A job with no working directory
+// runs in this process's, as with jobtop run, not in the instance's.
 func (c *Client) Start(spec jobs.Spec) (jobs.Info, error) {
 	ctx, cancel := context.WithTimeout(context.Background(), actionTimeout)
 	defer cancel()
+	if abs, err := filepath.Abs(spec.Dir); err == nil {
+		spec.Dir = abs
+	}
 	info, err := c.StartJob(ctx, SpecRequest(spec))
 	if err == nil {
 		c.remember(info)

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"net/http"
+	"os"
 	"path/filepath"
 	"sync/atomic"
 	"testing"
@@ -99,6 +100,9 @@ func TestAttachedClientActsOnTheInstance(t *testing.T) {
 	got, err := in.client.Get(info.ID)
 	require.NoError(t, err, "a started job is in the mirror at once")
 	assert.Equal(t, "sleeper", got.Name)
+	wd, err := os.Getwd()
+	require.NoError(t, err)
+	assert.Equal(t, wd, got.Dir, "a job started without a dir runs in the client's")
 
 	_, err = in.client.Restart(info.ID)
 	require.NoError(t, err)
