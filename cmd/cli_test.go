@@ -465,3 +465,45 @@ func lineTexts(lines []jobs.Line) []string {
 	}
 	return out
 }
+
+// TestAgentLoop is the README's walk-through: start a dev server (which
+// starts a child of its own), wait for its "listening" line, read only new
+// output, kill it and everything it started. Four calls, no setup: run
+// starts the instance.
+func TestAgentLoop(t *testing.T) {
+	c := newCLI(t)
+	server := `echo booting; sleep 60 & echo "child $!"; sleep 0.2; echo "listening on :8080"; i=0; while :; do i=$((i+1)); echo "request $i"; sleep 0.05; done`
+	r := c.run("run", "--name", "web", "--", server)
+	require.Equal(t, 0, r.code, r.stderr)
+	id := strings.TrimSpace(r.stdout)
+	inst := c.waitAnswering()
+	t.Cleanup(func() {
+		syscall.Kill(inst.PID, syscall.SIGTERM) //nolint:errcheck // may be gone
+		require.Eventually(t, func() bool { return !processAlive(inst.PID) }, testTimeout, 20*time.Millisecond)
+	})
+
+	assert.Equal(t, "listening on :8080\n", c.ok("wait", id, "--until", "listening on", "--timeout", "20s"))
+
+	var seen uint64
+	var all []string
+	deadline := time.Now().Add(testTimeout)
+	for len(all) < 6 {
+		require.True(t, time.Now().Before(deadline), "only %d lines came", len(all))
+		var out control.OutputResponse
+		require.NoError(t, json.Unmarshal([]byte(c.ok("logs", id, "--json", "--cursor", strconv.FormatUint(seen, 10))), &out))
+		for _, l := range out.Lines {
+			require.Greater(t, l.Seq, seen, "a line came twice")
+		}
+		all = append(all, lineTexts(out.Lines)...)
+		seen = out.NextCursor
+	}
+	assert.Equal(t, "booting", all[0])
+	assert.Equal(t, "listening on :8080", all[2])
+	assert.Equal(t, "request 1", all[3])
+	child, err := strconv.Atoi(strings.TrimPrefix(all[1], "child "))
+	require.NoError(t, err)
+	require.True(t, processAlive(child))
+
+	assert.Equal(t, "job "+id+" (web): killed (SIGKILL)\n", c.ok("kill", id))
+	require.Eventually(t, func() bool { return !processAlive(child) }, testTimeout, 20*time.Millisecond)
+}
