@@ -350,10 +350,6 @@ func TestLogsFollow(t *testing.T) {
 	assert.True(t, last.Ended)
 }
 
-// TestJobsSeeTheirInstance: a job finds its instance through
-// JOBTOP_SOCKET, and starts a sibling job there with no flags.
-// TestServeStopsItsJobsOnSIGTERM: the job gets its stop signal, serve
-// exits 0 once it is reaped, and the socket is gone.
 func TestCompletion(t *testing.T) {
 	c := newCLI(t)
 	c.serve()
@@ -375,8 +371,3 @@ func lineTexts(lines []jobs.Line) []string {
 	}
 	return out
 }
-
-// TestAgentLoop is the README's walk-through: start a dev server (which
-// starts a child of its own), wait for its "listening" line, read only new
-// output, kill it and everything it started. Four calls, no setup: run
-// starts the instance.

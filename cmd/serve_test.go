@@ -17,6 +17,8 @@ import (
 	"jobtop/control"
 )
 
+// TestJobsSeeTheirInstance: a job finds its instance through
+// JOBTOP_SOCKET, and starts a sibling job there with no flags.
 func TestJobsSeeTheirInstance(t *testing.T) {
 	c := newCLI(t)
 	c.serve()
@@ -85,6 +87,8 @@ func TestServeTakesOverAStaleSocket(t *testing.T) {
 	assert.Equal(t, second.Process.Pid, inst.PID)
 }
 
+// TestServeStopsItsJobsOnSIGTERM: the job gets its stop signal, serve
+// exits 0 once it is reaped, and the socket is gone.
 func TestServeStopsItsJobsOnSIGTERM(t *testing.T) {
 	c := newCLI(t)
 	srv := c.serve()
@@ -105,6 +109,10 @@ func TestServeStopsItsJobsOnSIGTERM(t *testing.T) {
 	assert.Contains(t, string(b), "got TERM\n", "the job got its stop signal")
 }
 
+// TestAgentLoop is the README's walk-through: start a dev server (which
+// starts a child of its own), wait for its "listening" line, read only new
+// output, kill it and everything it started. Four calls, no setup: run
+// starts the instance.
 func TestAgentLoop(t *testing.T) {
 	c := newCLI(t)
 	server := `echo booting; sleep 60 & echo "child $!"; sleep 0.2; echo "listening on :8080"; i=0; while :; do i=$((i+1)); echo "request $i"; sleep 0.05; done`
