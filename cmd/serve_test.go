@@ -3,6 +3,7 @@ package cmd
 import (
 	"encoding/json"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -149,4 +150,24 @@ func TestAgentLoop(t *testing.T) {
 
 	assert.Equal(t, "job "+id+" (web): killed (SIGKILL)\n", c.ok("kill", id))
 	require.Eventually(t, func() bool { return !processAlive(child) }, testTimeout, 20*time.Millisecond)
+}
+
+func TestServeMaxRunningQueuesTheRest(t *testing.T) {
+	c := newCLI(t)
+	cmd := exec.Command(binary, "serve", "--max-running", "1")
+	cmd.Env = c.env
+	require.NoError(t, cmd.Start())
+	t.Cleanup(func() {
+		cmd.Process.Signal(syscall.SIGTERM) //nolint:errcheck // may have exited
+		cmd.Wait()                          //nolint:errcheck // stopped on purpose
+	})
+	c.waitAnswering()
+	first := c.startJob("sleep 60")
+	second := c.startJob("echo second")
+	info := c.status(second)
+	assert.Equal(t, "queued", string(info.State))
+	assert.Contains(t, info.Reason, "waiting for a free slot")
+	c.ok("kill", first)
+	c.ok("wait", second)
+	assert.Equal(t, []string{"second"}, c.logLines(second))
 }

@@ -3,6 +3,8 @@ package control
 import (
 	"context"
 	"errors"
+	"io"
+	"log"
 	"net"
 	"net/http"
 	"os"
@@ -57,7 +59,13 @@ func newServer(m manager, inst Instance) *Server {
 	s := &Server{mgr: m, inst: inst, mux: http.NewServeMux()}
 	s.base, s.cancel = context.WithCancel(context.Background())
 	s.routes()
-	s.http = &http.Server{Handler: s.Handler(), ReadHeaderTimeout: 10 * time.Second}
+	// Errors are answered to clients; none is logged, since the instance
+	// may be a TUI that owns the terminal.
+	s.http = &http.Server{
+		Handler:           s.Handler(),
+		ReadHeaderTimeout: 10 * time.Second,
+		ErrorLog:          log.New(io.Discard, "", 0),
+	}
 	return s
 }
 
