@@ -52,5 +52,17 @@ func newRootCmd() *cobra.Command {
 		Args:          cobra.ArbitraryArgs,
 	}
 	root.AddCommand(newCheckCmd())
+	addSocketFlag(root)
+	root.AddCommand(newServeCmd())
+	root.AddCommand(newRunCmd())
+	root.AddCommand(newLsCmd())
+	root.AddCommand(newStatusCmd())
+	root.AddCommand(newLogsCmd())
+	root.AddCommand(newWaitCmd())
+	root.AddCommand(newStopCmd())
+	root.AddCommand(newKillCmd())
+	root.AddCommand(newRestartCmd())
+	root.AddCommand(newRmCmd())
+	root.AddCommand(newCompletionCmd())
 	return root
 }

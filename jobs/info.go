@@ -33,7 +33,7 @@ type Info struct {
 	PID      int        `json:"pid,omitempty"`
 	ExitCode *int       `json:"exit_code"`
 	Signal   Signal     `json:"signal"`
-	Error    string     `json:"error,omitempty"`
+	Error    string     `json:"error"`
 	Started  *time.Time `json:"started_at"`
 	Ended    *time.Time `json:"ended_at"`
 	// Runs counts the runs started so far (1 for a job never restarted).

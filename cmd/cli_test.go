@@ -1,0 +1,373 @@
+package cmd
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"jobtop/control"
+	"jobtop/jobs"
+)
+
+func TestHelloWorld(t *testing.T) {
+	c := newCLI(t)
+	c.serve()
+	id := c.startJob("echo hello world")
+	assert.Equal(t, "1", id)
+	c.ok("wait", id)
+	assert.Equal(t, []string{"hello world"}, c.logLines(id))
+	info := c.status(id)
+	assert.Equal(t, jobs.StateSucceeded, info.State)
+	require.NotNil(t, info.ExitCode)
+	assert.Equal(t, 0, *info.ExitCode)
+}
+
+func TestStatusJSONFields(t *testing.T) {
+	c := newCLI(t)
+	c.serve()
+	id := c.startJob("echo out; exit 42", "--name", "answer")
+	r := c.run("wait", id)
+	assert.Equal(t, 42, r.code, "wait exits with the job's exit code")
+	assert.Equal(t, "jobtop: job 1 failed (exit 42)\n", r.stderr)
+
+	var fields map[string]any
+	require.NoError(t, json.Unmarshal([]byte(c.ok("status", id, "--json")), &fields))
+	for _, name := range []string{"id", "name", "command", "state", "exit_code", "signal", "error", "pid", "started_at", "ended_at", "runs", "log_path", "lines", "bytes"} {
+		assert.Contains(t, fields, name)
+	}
+	assert.EqualValues(t, 1, fields["id"])
+	assert.Equal(t, "answer", fields["name"])
+	assert.Equal(t, "echo out; exit 42", fields["command"])
+	assert.Equal(t, "failed", fields["state"])
+	assert.EqualValues(t, 42, fields["exit_code"])
+	assert.Nil(t, fields["signal"])
+	assert.EqualValues(t, 1, fields["runs"])
+	assert.EqualValues(t, 1, fields["lines"])
+	assert.EqualValues(t, 4, fields["bytes"])
+	logBytes, err := os.ReadFile(fields["log_path"].(string))
+	require.NoError(t, err)
+	assert.Equal(t, "out\n", string(logBytes))
+
+	// exit_code is null while the job runs.
+	running := c.startJob("sleep 60")
+	require.NoError(t, json.Unmarshal([]byte(c.ok("status", running, "--json")), &fields))
+	assert.Nil(t, fields["exit_code"])
+	assert.Nil(t, fields["ended_at"])
+	c.ok("kill", running)
+}
+
+func TestTimeoutExits124(t *testing.T) {
+	c := newCLI(t)
+	c.serve()
+	id := c.startJob("sleep 30", "--timeout", "300ms")
+	r := c.run("wait", id)
+	assert.Equal(t, 124, r.code)
+	assert.Equal(t, "jobtop: job 1 timed out\n", r.stderr)
+	assert.Equal(t, jobs.StateTimedOut, c.status(id).State)
+
+	r = c.run("run", "--timeout", "soon", "--", "true")
+	assert.Equal(t, 1, r.code)
+	assert.Contains(t, r.stderr, `timeout "soon" is not a duration`)
+}
+
+func TestUnknownIDs(t *testing.T) {
+	c := newCLI(t)
+	c.serve()
+	for _, args := range [][]string{
+		{"status", "99"}, {"logs", "99"}, {"wait", "99"}, {"stop", "99"},
+		{"kill", "99"}, {"restart", "99"}, {"rm", "99"},
+	} {
+		r := c.run(args...)
+		assert.Equal(t, 1, r.code, "%v", args)
+		assert.Equal(t, "jobtop: no job with ID 99\n", r.stderr, "%v", args)
+		assert.Empty(t, r.stdout)
+	}
+	r := c.run("status", "web")
+	assert.Equal(t, 1, r.code)
+	assert.Equal(t, "jobtop: no job \"web\": give a job ID (a number) or a job's name; `jobtop ls` lists them\n", r.stderr)
+}
+
+func TestJobsByName(t *testing.T) {
+	c := newCLI(t)
+	c.serve()
+	c.startJob("echo first", "--name", "web")
+	id := c.startJob("echo second", "--name", "web")
+	c.ok("wait", "web")
+	assert.Equal(t, id, c.status("web").ID.String(), "a name means the newest job with it")
+	assert.Equal(t, []string{"second"}, c.logLines("web"))
+}
+
+func TestCwd(t *testing.T) {
+	c := newCLI(t)
+	c.serve()
+	dir := t.TempDir()
+	id := c.startJob("pwd", "--cwd", dir)
+	c.ok("wait", id)
+	assert.Equal(t, []string{dir}, c.logLines(id))
+
+	// Without --cwd the job runs where jobtop run was called, not where
+	// the server runs.
+	here := t.TempDir()
+	id = strings.TrimSpace(c.runIn(here, "run", "--", "pwd").stdout)
+	c.ok("wait", id)
+	assert.Equal(t, []string{here}, c.logLines(id))
+
+	// A relative --cwd is relative to the caller.
+	require.NoError(t, os.Mkdir(filepath.Join(here, "sub"), 0o755))
+	id = strings.TrimSpace(c.runIn(here, "run", "--cwd", "sub", "--", "pwd").stdout)
+	c.ok("wait", id)
+	assert.Equal(t, []string{filepath.Join(here, "sub")}, c.logLines(id))
+
+	r := c.run("run", "--cwd", "/no/such/dir", "--", "ls")
+	assert.Equal(t, 1, r.code)
+	assert.Equal(t, "jobtop: cwd \"/no/such/dir\" does not exist\n", r.stderr)
+	assert.Empty(t, r.stdout)
+}
+
+func TestEnv(t *testing.T) {
+	c := newCLI(t)
+	c.serve()
+	id := c.startJob(`echo "$FOO|$EQ|$EMPTY|"`, "--env", "FOO=bar baz", "--env", "EQ=a=b", "--env", "EMPTY=")
+	c.ok("wait", id)
+	assert.Equal(t, []string{"bar baz|a=b||"}, c.logLines(id))
+
+	r := c.run("run", "--env", "NOEQUALS", "--", "true")
+	assert.Equal(t, 1, r.code)
+	assert.Equal(t, "jobtop: --env \"NOEQUALS\": write it as NAME=VALUE\n", r.stderr)
+}
+
+func TestEmptyCommand(t *testing.T) {
+	c := newCLI(t)
+	c.serve()
+	r := c.run("run", "--", "")
+	assert.Equal(t, 1, r.code)
+	assert.Equal(t, "jobtop: empty command: give a shell command or an argv\n", r.stderr)
+	r = c.run("run", "--")
+	assert.Equal(t, 1, r.code)
+	assert.Equal(t, "jobtop: nothing to run: give the command after --, e.g. jobtop run -- make test\n", r.stderr)
+	assert.Equal(t, "[]\n", c.ok("ls", "--json"), "no job was created")
+}
+
+func TestWordsAfterDashDashAreOneCommand(t *testing.T) {
+	c := newCLI(t)
+	c.serve()
+	id := c.startJob("echo a && echo b")
+	c.ok("wait", id)
+	id2 := strings.TrimSpace(c.ok("run", "--", "echo", "x", "&&", "echo", "--json"))
+	c.ok("wait", id2)
+	assert.Equal(t, []string{"a", "b"}, c.logLines(id))
+	assert.Equal(t, []string{"x", "--json"}, c.logLines(id2))
+	assert.Equal(t, "echo x && echo --json", c.status(id2).Command)
+
+	var info jobs.Info
+	require.NoError(t, json.Unmarshal([]byte(c.ok("run", "--json", "--name", "j", "--", "true")), &info))
+	assert.Equal(t, "j", info.Name)
+	assert.EqualValues(t, 3, info.ID)
+}
+
+// TestCursorReadsNoRepeats reads a job's output in two steps with
+// --cursor: the second read returns only the lines the first did not.
+func TestCursorReadsNoRepeats(t *testing.T) {
+	c := newCLI(t)
+	c.serve()
+	fifo := mkfifo(t)
+	id := c.startJob("for i in 1 2 3; do echo a$i; done; read x < " + fifo + "; for i in 1 2; do echo b$i; done; echo e1 >&2; sleep 60")
+	assert.Equal(t, "a3\n", c.ok("wait", id, "--until", "^a3$", "--timeout", "20s"))
+
+	var first control.OutputResponse
+	require.NoError(t, json.Unmarshal([]byte(c.ok("logs", id, "--json")), &first))
+	assert.Equal(t, []string{"a1", "a2", "a3"}, lineTexts(first.Lines))
+	assert.EqualValues(t, 3, first.NextCursor)
+	assert.Zero(t, first.Dropped)
+
+	writeFifo(t, fifo, "go\n")
+	// stdout and stderr are separate pipes: wait for the last line of each.
+	c.ok("wait", id, "--until", "^b2$", "--timeout", "20s")
+	c.ok("wait", id, "--until", "^e1$", "--timeout", "20s")
+	var second control.OutputResponse
+	require.NoError(t, json.Unmarshal([]byte(c.ok("logs", id, "--json", "--cursor", "3")), &second))
+	assert.ElementsMatch(t, []string{"b1", "b2", "e1"}, lineTexts(second.Lines))
+	assert.EqualValues(t, 6, second.NextCursor)
+
+	var third control.OutputResponse
+	require.NoError(t, json.Unmarshal([]byte(c.ok("logs", id, "--json", "--cursor", "6")), &third))
+	assert.Empty(t, third.Lines)
+	assert.EqualValues(t, 6, third.NextCursor)
+
+	assert.Equal(t, []string{"e1"}, c.logLines(id, "--stderr"))
+	assert.Equal(t, []string{"a1", "a2", "a3", "b1", "b2"}, c.logLines(id, "--stdout"))
+	assert.Equal(t, []string{"b2"}, c.logLines(id, "--stdout", "--tail", "1"))
+	assert.Len(t, c.logLines(id, "--tail", "2"), 2)
+	c.ok("kill", id)
+}
+
+func TestWaitUntil(t *testing.T) {
+	c := newCLI(t)
+	c.serve()
+	id := c.startJob(`echo booting; sleep 0.2; echo "listening on http://localhost:5173"; exec sleep 60`)
+	r := c.run("wait", id, "--until", "listening on", "--timeout", "20s")
+	assert.Equal(t, 0, r.code, r.stderr)
+	assert.Equal(t, "listening on http://localhost:5173\n", r.stdout)
+	assert.Equal(t, jobs.StateRunning, c.status(id).State, "the job keeps running")
+
+	ended := c.startJob("echo nothing to see")
+	r = c.run("wait", ended, "--until", "listening")
+	assert.Equal(t, 1, r.code)
+	assert.Equal(t, "jobtop: job 2 ended (succeeded) before an output line matched \"listening\"\n", r.stderr)
+
+	r = c.run("wait", id, "--until", "never printed", "--timeout", "300ms")
+	assert.Equal(t, 124, r.code)
+	assert.Contains(t, r.stderr, "no output line of job 1 matched \"never printed\" within 300ms (the job keeps running)")
+
+	r = c.run("wait", id, "--timeout", "300ms")
+	assert.Equal(t, 124, r.code)
+	assert.Contains(t, r.stderr, "job 1 is still running after 300ms")
+
+	r = c.run("wait", id, "--until", "(")
+	assert.Equal(t, 1, r.code)
+	assert.Contains(t, r.stderr, "--until: error parsing regexp")
+
+	// After a restart, the old run's lines do not count.
+	c.ok("restart", id)
+	r = c.run("wait", id, "--until", "listening on", "--timeout", "20s")
+	assert.Equal(t, 0, r.code, r.stderr)
+	assert.Equal(t, 2, c.status(id).Runs)
+	c.ok("kill", id)
+}
+
+// TestKillLeavesNoDescendant kills a job whose children escaped its
+// process group (setsid) and backgrounded themselves: none survive.
+func TestKillLeavesNoDescendant(t *testing.T) {
+	c := newCLI(t)
+	c.serve()
+	pids := filepath.Join(c.dir, "pids")
+	id := c.startJob(`sleep 60 & echo $! > `+pids+`.1; setsid sh -c 'echo $$ > `+pids+`.2; sleep 60 & echo $! > `+pids+`.3; wait' & echo ready; wait`, "--name", "tree")
+	c.ok("wait", id, "--until", "ready", "--timeout", "20s")
+	var descendants []int
+	require.Eventually(t, func() bool {
+		descendants = descendants[:0]
+		for i := 1; i <= 3; i++ {
+			b, err := os.ReadFile(pids + "." + strconv.Itoa(i))
+			pid, perr := strconv.Atoi(strings.TrimSpace(string(b)))
+			if err != nil || perr != nil {
+				return false
+			}
+			descendants = append(descendants, pid)
+		}
+		return true
+	}, testTimeout, 20*time.Millisecond)
+	for _, pid := range descendants {
+		require.True(t, processAlive(pid), "pid %d runs before the kill", pid)
+	}
+	out := c.ok("kill", id)
+	assert.Equal(t, "job 1 (tree): killed (SIGKILL)\n", out)
+	require.Eventually(t, func() bool {
+		for _, pid := range descendants {
+			if processAlive(pid) {
+				return false
+			}
+		}
+		return true
+	}, testTimeout, 20*time.Millisecond, "a descendant survived the kill")
+}
+
+func TestStopRestartRm(t *testing.T) {
+	c := newCLI(t)
+	c.serve()
+	id := c.startJob("echo run; exec sleep 60", "--name", "svc")
+	c.ok("wait", id, "--until", "^run$", "--timeout", "20s")
+	first := c.status(id)
+
+	out := c.ok("restart", id)
+	second := c.status(id)
+	assert.Equal(t, "job 1 (svc): running (pid "+strconv.Itoa(second.PID)+", run 2)\n", out)
+	assert.Equal(t, 2, second.Runs)
+	assert.NotEqual(t, first.PID, second.PID)
+	assert.False(t, processAlive(first.PID), "the first run is gone")
+	c.ok("wait", id, "--until", "^run$", "--timeout", "20s")
+	assert.Equal(t, []string{"run", "── run 2 ──", "run"}, c.logLines(id))
+
+	r := c.run("rm", id)
+	assert.Equal(t, 1, r.code)
+	assert.Equal(t, "jobtop: cannot remove job 1: it is running; stop it first\n", r.stderr)
+
+	assert.Equal(t, "job 1 (svc): killed (SIGTERM)\n", c.ok("stop", id))
+	assert.Equal(t, jobs.StateKilled, c.status(id).State)
+	r = c.run("stop", id)
+	assert.Equal(t, 1, r.code)
+	assert.Equal(t, "jobtop: cannot stop job 1: it is killed\n", r.stderr)
+
+	assert.Equal(t, "job 1 (svc): removed\n", c.ok("rm", id))
+	assert.Equal(t, "[]\n", c.ok("ls", "--json"))
+}
+
+func TestLsTableAndJSON(t *testing.T) {
+	c := newCLI(t)
+	c.serve()
+	a := c.startJob("exit 3", "--name", "fails")
+	c.run("wait", a)
+	b := c.startJob("sleep 60")
+	pid := c.status(b).PID
+	lines := strings.Split(strings.TrimSpace(c.ok("ls")), "\n")
+	require.Len(t, lines, 3)
+	assert.Equal(t, []string{"ID", "NAME", "STATE", "PID", "TIME", "EXIT", "COMMAND"}, strings.Fields(lines[0]))
+	row1, row2 := strings.Fields(lines[1]), strings.Fields(lines[2])
+	assert.Equal(t, []string{"1", "fails", "failed", "-"}, row1[:4])
+	assert.Equal(t, []string{"3", "exit", "3"}, row1[5:])
+	assert.Equal(t, []string{"2", "sleep", "60", "running", strconv.Itoa(pid)}, row2[:5])
+	assert.Equal(t, []string{"-", "sleep", "60"}, row2[6:])
+
+	var list []jobs.Info
+	require.NoError(t, json.Unmarshal([]byte(c.ok("ls", "--json")), &list))
+	require.Len(t, list, 2)
+	assert.Equal(t, jobs.StateFailed, list[0].State)
+	assert.Equal(t, jobs.StateRunning, list[1].State)
+	c.ok("kill", b)
+}
+
+func TestLogsFollow(t *testing.T) {
+	c := newCLI(t)
+	c.serve()
+	id := c.startJob(`for i in 1 2 3; do echo f$i; sleep 0.1; done; printf 'no newline'`)
+	assert.Equal(t, "f1\nf2\nf3\nno newline\n", c.ok("logs", id, "--follow"))
+	assert.Equal(t, jobs.StateSucceeded, c.status(id).State, "follow returns when the job has ended")
+
+	id = c.startJob(`echo j1; echo j2 >&2`)
+	var last control.OutputResponse
+	var got []string
+	for _, line := range strings.Split(strings.TrimSpace(c.ok("logs", id, "--follow", "--json", "--stderr")), "\n") {
+		require.NoError(t, json.Unmarshal([]byte(line), &last))
+		got = append(got, lineTexts(last.Lines)...)
+	}
+	assert.Equal(t, []string{"j2"}, got)
+	assert.True(t, last.Ended)
+}
+
+func TestCompletion(t *testing.T) {
+	c := newCLI(t)
+	c.serve()
+	for _, shell := range []string{"bash", "zsh", "fish"} {
+		assert.Contains(t, c.ok("completion", shell), "jobtop", shell)
+	}
+	r := c.run("completion", "tcsh")
+	assert.Equal(t, 1, r.code)
+	c.startJob("sleep 60", "--name", "web")
+	out := c.ok("__complete", "kill", "")
+	assert.Contains(t, out, "1\tweb (running)")
+	c.ok("kill", "1")
+}
+
+func lineTexts(lines []jobs.Line) []string {
+	out := make([]string, len(lines))
+	for i, l := range lines {
+		out[i] = l.Text
+	}
+	return out
+}

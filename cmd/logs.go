@@ -1,0 +1,104 @@
+package cmd
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+
+	"github.com/spf13/cobra"
+
+	"jobtop/control"
+	"jobtop/jobs"
+)
+
+type logsOptions struct {
+	cursor         uint64
+	tail           int
+	follow         bool
+	stdout, stderr bool
+	json           bool
+}
+
+func newLogsCmd() *cobra.Command {
+	var o logsOptions
+	cmd := jobCommand("logs ID", "Print a job's output",
+		`Print a job's output: the lines the instance holds (its newest 10,000 by
+default; the whole output is in the job's log file, see jobtop status).
+
+With --json, an object {"lines": [{"seq", "stream", "text"}...],
+"next_cursor": C, "dropped": N, "partial": [...], "state", "ended"}. Pass
+next_cursor back as --cursor to get only the lines not yet returned;
+"dropped" counts lines the instance no longer holds between the cursor and
+the first line returned, and "partial" holds lines still being written
+(not covered by the cursor).
+
+--follow prints lines as they come until the job ends (with --json, one
+object per line of output).`,
+		func(cmd *cobra.Command, c *control.Client, id jobs.ID) error {
+			return logs(cmd, c, id, o)
+		})
+	f := cmd.Flags()
+	f.Uint64Var(&o.cursor, "cursor", 0, "only lines after `C` (the next_cursor of an earlier read)")
+	f.IntVar(&o.tail, "tail", 0, "only the newest `N` lines")
+	f.BoolVarP(&o.follow, "follow", "f", false, "keep printing new lines until the job ends")
+	f.BoolVar(&o.stdout, "stdout", false, "only lines the job wrote to stdout")
+	f.BoolVar(&o.stderr, "stderr", false, "only lines the job wrote to stderr")
+	f.BoolVar(&o.json, "json", false, "print JSON (with --follow: one object per line)")
+	cmd.MarkFlagsMutuallyExclusive("stdout", "stderr")
+	cmd.MarkFlagsMutuallyExclusive("cursor", "tail")
+	return cmd
+}
+
+func logs(cmd *cobra.Command, c *control.Client, id jobs.ID, o logsOptions) error {
+	if o.tail < 0 {
+		return errors.New("--tail must be 0 or more")
+	}
+	q := control.OutputQuery{Cursor: o.cursor, Tail: o.tail}
+	switch {
+	case o.stdout:
+		q.Stream = "stdout"
+	case o.stderr:
+		q.Stream = "stderr"
+	}
+	out := cmd.OutOrStdout()
+	if o.follow {
+		return c.FollowOutput(cmd.Context(), id, q, func(r control.OutputResponse) error {
+			if o.json {
+				return json.NewEncoder(out).Encode(r)
+			}
+			noteDropped(cmd, id, r)
+			return printLines(out, r.Lines)
+		})
+	}
+	r, err := c.ReadOutput(cmd.Context(), id, q)
+	if err != nil {
+		return err
+	}
+	if o.json {
+		return printJSON(out, r)
+	}
+	noteDropped(cmd, id, r)
+	if err := printLines(out, r.Lines); err != nil {
+		return err
+	}
+	// Lines still being written (a prompt, a progress bar) are shown too;
+	// a later --cursor read returns them once complete.
+	return printLines(out, r.Partial)
+}
+
+func printLines(w io.Writer, lines []jobs.Line) error {
+	for _, l := range lines {
+		if _, err := fmt.Fprintln(w, l.Text); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// noteDropped tells people, on stderr, about lines no longer held.
+func noteDropped(cmd *cobra.Command, id jobs.ID, r control.OutputResponse) {
+	if r.Dropped > 0 {
+		fmt.Fprintf(cmd.ErrOrStderr(), "jobtop: %d lines are no longer held in memory here; every line is in the log file (jobtop status %d)\n", r.Dropped, id)
+	}
+}

@@ -1,0 +1,44 @@
+package cmd
+
+import (
+	"fmt"
+	"text/tabwriter"
+	"time"
+
+	"github.com/spf13/cobra"
+)
+
+func newLsCmd() *cobra.Command {
+	var asJSON bool
+	cmd := &cobra.Command{
+		Use:   "ls",
+		Short: "List the instance's jobs",
+		Long: `List the jobs of the jobtop instance on the socket, oldest first: a table
+for people (ID, NAME, STATE, PID, TIME, EXIT, COMMAND), or with --json an
+array of job objects (the same objects as jobtop status --json).`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			list, err := newClient(cmd).Jobs(cmd.Context())
+			if err != nil {
+				return err
+			}
+			if asJSON {
+				return printJSON(cmd.OutOrStdout(), list)
+			}
+			tw := tabwriter.NewWriter(cmd.OutOrStdout(), 0, 4, 2, ' ', 0)
+			fmt.Fprintln(tw, "ID\tNAME\tSTATE\tPID\tTIME\tEXIT\tCOMMAND")
+			now := time.Now()
+			for _, j := range list {
+				pid := "-"
+				if j.State.Active() {
+					pid = fmt.Sprint(j.PID)
+				}
+				fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%s\t%s\t%s\n", j.ID, truncate(j.Name, 24), j.State, pid,
+					formatRuntime(j.Runtime(now)), exitText(j), truncate(j.Command, 60))
+			}
+			return tw.Flush()
+		},
+	}
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print a JSON array of jobs")
+	return cmd
+}

@@ -1,0 +1,147 @@
+package cmd
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"jobtop/control"
+	"jobtop/jobs"
+)
+
+// This file holds what the API client commands (run, ls, status, logs,
+// wait, stop, kill, restart, rm) share: the socket, the client, job IDs,
+// and printing.
+
+// socketFlag is the persistent flag that names the instance's socket.
+const socketFlag = "socket"
+
+// addSocketFlag adds --socket to root, for every command.
+func addSocketFlag(root *cobra.Command) {
+	root.PersistentFlags().String(socketFlag, "",
+		"socket of the jobtop instance (default $"+control.SocketEnv+", then "+control.DefaultSocketPath()+")")
+}
+
+// socketPath resolves the socket: --socket, then $JOBTOP_SOCKET, then the
+// default.
+func socketPath(cmd *cobra.Command) string {
+	flag := ""
+	if f := cmd.Flag(socketFlag); f != nil {
+		flag = f.Value.String()
+	}
+	return control.ResolveSocketPath(flag)
+}
+
+func newClient(cmd *cobra.Command) *control.Client {
+	return control.NewClient(socketPath(cmd))
+}
+
+// resolveJob reads a job argument: an ID ("3"), or the name of a job (the
+// newest job with that name).
+func resolveJob(ctx context.Context, c *control.Client, arg string) (jobs.ID, error) {
+	if id, err := jobs.ParseID(arg); err == nil {
+		return id, nil
+	}
+	list, err := c.Jobs(ctx)
+	if err != nil {
+		return 0, err
+	}
+	for i := len(list) - 1; i >= 0; i-- {
+		if list[i].Name == arg {
+			return list[i].ID, nil
+		}
+	}
+	return 0, fmt.Errorf("no job %q: give a job ID (a number) or a job's name; `jobtop ls` lists them", arg)
+}
+
+// completeJobs completes a job argument with the instance's job IDs.
+func completeJobs(cmd *cobra.Command, args []string, _ string) ([]string, cobra.ShellCompDirective) {
+	if len(args) > 0 {
+		return nil, cobra.ShellCompDirectiveNoFileComp
+	}
+	ctx, cancel := context.WithTimeout(cmd.Context(), 2*time.Second)
+	defer cancel()
+	list, err := newClient(cmd).Jobs(ctx)
+	if err != nil {
+		return nil, cobra.ShellCompDirectiveNoFileComp
+	}
+	out := make([]string, 0, len(list))
+	for _, j := range list {
+		out = append(out, fmt.Sprintf("%d\t%s (%s)", j.ID, j.Name, j.State))
+	}
+	return out, cobra.ShellCompDirectiveNoFileComp
+}
+
+// jobCommand is the shape of the commands that take one job argument.
+func jobCommand(use, short, long string, run func(cmd *cobra.Command, c *control.Client, id jobs.ID) error) *cobra.Command {
+	return &cobra.Command{
+		Use:               use,
+		Short:             short,
+		Long:              long,
+		Args:              exactlyOneJob,
+		ValidArgsFunction: completeJobs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			c := newClient(cmd)
+			id, err := resolveJob(cmd.Context(), c, args[0])
+			if err != nil {
+				return err
+			}
+			return run(cmd, c, id)
+		},
+	}
+}
+
+func exactlyOneJob(cmd *cobra.Command, args []string) error {
+	if len(args) != 1 {
+		return fmt.Errorf("%s takes one job ID (see jobtop ls), got %d arguments", cmd.Name(), len(args))
+	}
+	return nil
+}
+
+func printJSON(w io.Writer, v any) error {
+	enc := json.NewEncoder(w)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "  ")
+	return enc.Encode(v)
+}
+
+// exitText says how a job ended, for the EXIT column: its exit code, the
+// signal that ended it, or "-".
+func exitText(j jobs.Info) string {
+	switch {
+	case j.ExitCode != nil && j.Signal == 0:
+		return fmt.Sprint(*j.ExitCode)
+	case j.Signal != 0:
+		return j.Signal.String()
+	}
+	return "-"
+}
+
+// formatRuntime writes a duration for a table: 850ms, 12.3s, 4m05s, 2h03m.
+func formatRuntime(d time.Duration) string {
+	switch {
+	case d <= 0:
+		return "-"
+	case d < time.Second:
+		return fmt.Sprintf("%dms", d.Milliseconds())
+	case d < time.Minute:
+		return fmt.Sprintf("%.1fs", d.Seconds())
+	case d < time.Hour:
+		return fmt.Sprintf("%dm%02ds", int(d.Minutes()), int(d.Seconds())%60)
+	}
+	return fmt.Sprintf("%dh%02dm", int(d.Hours()), int(d.Minutes())%60)
+}
+
+// truncate cuts s to n runes, marking the cut with "…".
+func truncate(s string, n int) string {
+	r := []rune(strings.ReplaceAll(s, "\n", " "))
+	if len(r) <= n {
+		return string(r)
+	}
+	return string(r[:n-1]) + "…"
+}

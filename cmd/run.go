@@ -1,0 +1,172 @@
+package cmd
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"jobtop/control"
+	"jobtop/jobs"
+)
+
+// autoStartTimeout bounds how long run waits for a server it started.
+const autoStartTimeout = 15 * time.Second
+
+type runOptions struct {
+	name    string
+	cwd     string
+	env     []string
+	timeout string
+	json    bool
+}
+
+func newRunCmd() *cobra.Command {
+	var o runOptions
+	cmd := &cobra.Command{
+		Use:   "run [flags] -- COMMAND...",
+		Short: "Start a job in the jobtop instance and print its ID",
+		Long: `Start a job in the jobtop instance on the socket. The words after --
+joined with spaces are one shell command (run by /bin/sh -c), in the
+current directory unless --cwd says otherwise; the job inherits the
+instance's environment plus --env.
+
+Prints the new job's ID alone on stdout, so id=$(jobtop run -- make)
+works; with --json, the job as JSON. If no instance is listening, run
+starts a background "jobtop serve" on the socket first (and says so on
+stderr).`,
+		Example: `  id=$(jobtop run --name web -- npm run dev)
+  jobtop run --timeout 10m --env CI=1 -- go test ./...`,
+		Args: func(cmd *cobra.Command, args []string) error {
+			if len(args) == 0 {
+				return errors.New("nothing to run: give the command after --, e.g. jobtop run -- make test")
+			}
+			return nil
+		},
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return run(cmd, o, args)
+		},
+	}
+	f := cmd.Flags()
+	f.StringVar(&o.name, "name", "", "name the job (default: its command)")
+	f.StringVar(&o.cwd, "cwd", "", "run in `DIR` (default: the current directory)")
+	f.StringArrayVar(&o.env, "env", nil, "add `K=V` to the job's environment (repeatable)")
+	f.StringVar(&o.timeout, "timeout", "", "stop the job after `DUR` (e.g. 30s, 10m); it ends timed_out")
+	f.BoolVar(&o.json, "json", false, "print the new job as JSON")
+	return cmd
+}
+
+func run(cmd *cobra.Command, o runOptions, args []string) error {
+	req, err := o.request(args)
+	if err != nil {
+		return err
+	}
+	c := newClient(cmd)
+	ctx := cmd.Context()
+	info, err := c.StartJob(ctx, req)
+	var notRunning *control.NotRunningError
+	if errors.As(err, &notRunning) && !errors.Is(err, syscall.EACCES) {
+		if err := autoStartServer(ctx, cmd, c); err != nil {
+			return err
+		}
+		info, err = c.StartJob(ctx, req)
+	}
+	if err != nil {
+		return err
+	}
+	if o.json {
+		return printJSON(cmd.OutOrStdout(), info)
+	}
+	fmt.Fprintln(cmd.OutOrStdout(), info.ID)
+	return nil
+}
+
+func (o runOptions) request(args []string) (control.StartRequest, error) {
+	req := control.StartRequest{
+		Name:    o.name,
+		Command: strings.Join(args, " "),
+		Cwd:     o.cwd,
+		Timeout: o.timeout,
+	}
+	if req.Cwd == "" {
+		wd, err := os.Getwd()
+		if err != nil {
+			return req, fmt.Errorf("cannot tell the current directory: %w (give --cwd)", err)
+		}
+		req.Cwd = wd
+	} else if abs, err := filepath.Abs(req.Cwd); err == nil {
+		req.Cwd = abs
+	}
+	for _, kv := range o.env {
+		k, v, ok := strings.Cut(kv, "=")
+		if !ok || k == "" {
+			return req, fmt.Errorf("--env %q: write it as NAME=VALUE", kv)
+		}
+		if req.Env == nil {
+			req.Env = make(map[string]string)
+		}
+		req.Env[k] = v
+	}
+	return req, nil
+}
+
+// autoStartServer starts a detached "jobtop serve" on the client's socket
+// and waits until it answers. If another one won the race to the socket,
+// that one is used.
+func autoStartServer(ctx context.Context, cmd *cobra.Command, c *control.Client) error {
+	exe, err := os.Executable()
+	if err != nil {
+		return fmt.Errorf("cannot start a jobtop instance: %w", err)
+	}
+	logPath := filepath.Join(jobs.DefaultStateDir(), "serve.log")
+	if err := os.MkdirAll(filepath.Dir(logPath), 0o700); err != nil {
+		return fmt.Errorf("cannot start a jobtop instance: %w", err)
+	}
+	logFile, err := os.OpenFile(logPath, os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o600)
+	if err != nil {
+		return fmt.Errorf("cannot start a jobtop instance: %w", err)
+	}
+	defer logFile.Close()
+	server := exec.Command(exe, "serve", "--socket", c.Socket())
+	server.Stdout, server.Stderr = logFile, logFile
+	server.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
+	if err := server.Start(); err != nil {
+		return fmt.Errorf("cannot start a jobtop instance: %w", err)
+	}
+	fmt.Fprintf(cmd.ErrOrStderr(), "jobtop: no instance was listening on %s; started one in the background (jobtop serve, pid %d, log %s)\n",
+		c.Socket(), server.Process.Pid, logPath)
+	exited := make(chan error, 1)
+	go func() { exited <- server.Wait() }()
+
+	deadline := time.Now().Add(autoStartTimeout)
+	for {
+		probe, cancel := context.WithTimeout(ctx, time.Second)
+		_, err := c.Instance(probe)
+		cancel()
+		if err == nil {
+			return nil
+		}
+		if time.Now().After(deadline) {
+			return fmt.Errorf("the background jobtop serve did not answer on %s within %v; see %s", c.Socket(), autoStartTimeout, logPath)
+		}
+		select {
+		case werr := <-exited:
+			// It may have lost the socket to another instance started
+			// at the same time: then that one answers.
+			if _, err := c.Instance(ctx); err == nil {
+				return nil
+			}
+			return fmt.Errorf("the background jobtop serve exited (%v); see %s", werr, logPath)
+		case <-time.After(20 * time.Millisecond):
+		case <-ctx.Done():
+			return ctx.Err()
+		}
+	}
+}

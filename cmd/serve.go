@@ -1,0 +1,67 @@
+package cmd
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"os/signal"
+	"syscall"
+
+	"github.com/spf13/cobra"
+
+	"jobtop/jobs"
+)
+
+func newServeCmd() *cobra.Command {
+	var maxRunning int
+	cmd := &cobra.Command{
+		Use:   "serve",
+		Short: "Run a headless jobtop instance in the foreground",
+		Long: `Run a jobtop instance without a screen: it serves the local API on its
+socket, for the CLI (jobtop run, ls, logs...) and for jobtop attach.
+
+SIGINT or SIGTERM stops every job with its grace rules, then exits; a
+second signal kills what is left at once. A socket that a live instance
+holds is never taken over: serve exits and names that instance.`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			return serve(cmd, maxRunning)
+		},
+	}
+	cmd.Flags().IntVar(&maxRunning, "max-running", 0, "run at most N jobs at once; the rest wait queued (0: no limit)")
+	return cmd
+}
+
+func serve(cmd *cobra.Command, maxRunning int) error {
+	// Signals are caught before the socket exists, so a client that sees
+	// the socket can always stop this instance cleanly.
+	signals := make(chan os.Signal, 2)
+	signal.Notify(signals, syscall.SIGINT, syscall.SIGTERM)
+	defer signal.Stop(signals)
+
+	m, srv, err := newServedManager(cmd, "serve", jobs.Options{MaxRunning: maxRunning})
+	if err != nil {
+		return err
+	}
+	path := socketPath(cmd)
+	stderr := cmd.ErrOrStderr()
+	fmt.Fprintf(stderr, "jobtop: serving on %s (pid %d); logs in %s\n", path, os.Getpid(), m.LogDir())
+
+	sig := <-signals
+	fmt.Fprintf(stderr, "jobtop: %v: stopping jobs (again to kill them at once)\n", sig)
+	ctx, cancel := context.WithCancel(context.Background())
+	go func() {
+		select {
+		case <-signals:
+			cancel()
+		case <-ctx.Done():
+		}
+	}()
+	err = m.Shutdown(ctx)
+	cancel()
+	srv.Close()
+	if err != nil {
+		fmt.Fprintln(stderr, "jobtop: killed the jobs that were still stopping")
+	}
+	return nil
+}

@@ -1,0 +1,67 @@
+package cmd
+
+import (
+	"fmt"
+	"io"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"jobtop/control"
+	"jobtop/jobs"
+)
+
+func newStatusCmd() *cobra.Command {
+	var asJSON bool
+	cmd := jobCommand("status ID", "Show one job",
+		`Show one job of the instance: for people, one field a line; with --json
+the job object: id, name, command, cwd, state (queued, running, stopping,
+succeeded, failed, killed, timed_out, error), exit_code (null until it
+exited), signal, error, pid, started_at, ended_at, runs, restarts,
+log_path, lines, bytes, dropped_lines, last_line.`,
+		func(cmd *cobra.Command, c *control.Client, id jobs.ID) error {
+			info, err := c.Job(cmd.Context(), id)
+			if err != nil {
+				return err
+			}
+			if asJSON {
+				return printJSON(cmd.OutOrStdout(), info)
+			}
+			printStatus(cmd.OutOrStdout(), info)
+			return nil
+		})
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print the job as JSON")
+	return cmd
+}
+
+// printStatus writes a job for people, one field a line.
+func printStatus(w io.Writer, j jobs.Info) {
+	field := func(name, value string) {
+		if value != "" {
+			fmt.Fprintf(w, "%-9s %s\n", name+":", value)
+		}
+	}
+	field("id", j.ID.String())
+	field("name", j.Name)
+	field("command", j.Command)
+	field("cwd", j.Dir)
+	state := string(j.State)
+	if j.Reason != "" {
+		state += " (" + j.Reason + ")"
+	}
+	field("state", state)
+	if j.PID != 0 {
+		field("pid", fmt.Sprint(j.PID))
+	}
+	if j.State.Done() {
+		field("exit", exitText(j))
+	}
+	field("error", j.Error)
+	if j.Started != nil {
+		field("started", j.Started.Format(time.DateTime))
+		field("runtime", formatRuntime(j.Runtime(time.Now())))
+	}
+	field("runs", fmt.Sprint(j.Runs))
+	field("output", fmt.Sprintf("%d lines, %s", j.Lines, jobs.FormatBytes(j.Bytes)))
+	field("log", j.LogPath)
+}

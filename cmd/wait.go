@@ -1,0 +1,147 @@
+package cmd
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"regexp"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"jobtop/control"
+	"jobtop/jobs"
+)
+
+// Exit codes of jobtop wait besides the job's own.
+const (
+	exitTimedOut = 124 // the job timed out, or --timeout passed first
+	exitNoRun    = 125 // the job could not start (or never ran)
+)
+
+type waitOptions struct {
+	until   string
+	timeout time.Duration
+}
+
+func newWaitCmd() *cobra.Command {
+	var o waitOptions
+	cmd := jobCommand("wait ID", "Wait for a job to end, or for a line of its output",
+		`Block until the job ends, and exit with its exit code: 124 if it timed
+out, 128+N if a signal N ended it, 125 if it could not start.
+
+With --until REGEX, return as soon as a line of the job's output matches
+(e.g. a dev server's "listening on"): print that line and exit 0; exit 1
+if the job ends first. Lines from before the job's latest restart do not
+count.
+
+With --timeout, give up after DUR and exit 124; the job keeps running.`,
+		func(cmd *cobra.Command, c *control.Client, id jobs.ID) error {
+			return wait(cmd, c, id, o)
+		})
+	cmd.Flags().StringVar(&o.until, "until", "", "return once an output line matches `REGEX`")
+	cmd.Flags().DurationVar(&o.timeout, "timeout", 0, "give up after `DUR` (exit 124); the job keeps running")
+	return cmd
+}
+
+func wait(cmd *cobra.Command, c *control.Client, id jobs.ID, o waitOptions) error {
+	if o.timeout < 0 {
+		return fmt.Errorf("--timeout %v is negative", o.timeout)
+	}
+	if o.until != "" {
+		return waitUntil(cmd, c, id, o)
+	}
+	resp, err := c.WaitJob(cmd.Context(), id, o.timeout)
+	if err != nil {
+		return err
+	}
+	if !resp.Ended {
+		return &ExitError{Code: exitTimedOut, Err: fmt.Errorf("job %d is still %s after %v (it keeps running; jobtop stop %d ends it)", id, resp.Job.State, o.timeout, id)}
+	}
+	return jobExit(resp.Job)
+}
+
+// errMatched ends the output stream once a line matched.
+var errMatched = errors.New("matched")
+
+func waitUntil(cmd *cobra.Command, c *control.Client, id jobs.ID, o waitOptions) error {
+	re, err := regexp.Compile(o.until)
+	if err != nil {
+		return fmt.Errorf("--until: %v", err)
+	}
+	ctx := cmd.Context()
+	if o.timeout > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, o.timeout)
+		defer cancel()
+	}
+	first := true
+	var last control.OutputResponse
+	err = c.FollowOutput(ctx, id, control.OutputQuery{}, func(r control.OutputResponse) error {
+		last = r
+		lines := r.Lines
+		if first {
+			lines = currentRun(lines)
+			first = false
+		}
+		for _, l := range append(lines, r.Partial...) {
+			if l.Stream != jobs.Meta && re.MatchString(l.Text) {
+				fmt.Fprintln(cmd.OutOrStdout(), l.Text)
+				return errMatched
+			}
+		}
+		return nil
+	})
+	switch {
+	case errors.Is(err, errMatched):
+		return nil
+	case errors.Is(err, context.DeadlineExceeded):
+		return &ExitError{Code: exitTimedOut, Err: fmt.Errorf("no output line of job %d matched %q within %v (the job keeps running)", id, o.until, o.timeout)}
+	case err != nil:
+		return err
+	}
+	return &ExitError{Code: 1, Err: fmt.Errorf("job %d ended (%s) before an output line matched %q", id, last.State, o.until)}
+}
+
+// currentRun drops the lines of runs before the latest restart: those
+// before the last line jobtop wrote itself (the restart marker).
+func currentRun(lines []jobs.Line) []jobs.Line {
+	for i := len(lines) - 1; i >= 0; i-- {
+		if lines[i].Stream == jobs.Meta {
+			return lines[i+1:]
+		}
+	}
+	return lines
+}
+
+// jobExit turns how a job ended into jobtop's exit: its exit code, 124
+// for timed_out, 128+N for a signal, 125 if it could not start.
+func jobExit(j jobs.Info) error {
+	code := 0
+	var why string
+	switch j.State {
+	case jobs.StateSucceeded:
+		return nil
+	case jobs.StateFailed:
+		code = 1
+		if j.ExitCode != nil {
+			code = *j.ExitCode
+		}
+		why = fmt.Sprintf("failed (exit %d)", code)
+	case jobs.StateTimedOut:
+		code, why = exitTimedOut, "timed out"
+	case jobs.StateKilled:
+		code, why = exitNoRun, "was stopped before it ran"
+		if j.Signal != 0 {
+			code, why = 128+int(j.Signal), "was killed by "+j.Signal.String()
+		}
+	case jobs.StateCreated:
+		code, why = exitNoRun, fmt.Sprintf("was never started (jobtop restart %d starts it)", j.ID)
+	default:
+		code, why = exitNoRun, "could not start"
+	}
+	if j.Error != "" && j.State != jobs.StateTimedOut {
+		why += ": " + j.Error
+	}
+	return &ExitError{Code: code, Err: fmt.Errorf("job %d %s", j.ID, why)}
+}

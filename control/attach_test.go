@@ -1,0 +1,297 @@
+package control
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"os"
+	"path/filepath"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"jobtop/jobs"
+)
+
+// engine is a copy of the TUI's engine interface (ui must not be imported
+// here); Client must satisfy it for attach.
+type engine interface {
+	List() []jobs.Info
+	Get(jobs.ID) (jobs.Info, error)
+	Output(jobs.ID) (jobs.OutputReader, error)
+	Start(jobs.Spec) (jobs.Info, error)
+	Stop(jobs.ID) error
+	Kill(jobs.ID) error
+	Restart(jobs.ID) (jobs.Info, error)
+	Remove(jobs.ID) error
+	Subscribe() jobs.EventStream
+}
+
+var (
+	_ engine            = (*Client)(nil)
+	_ engine            = (*jobs.Manager)(nil)
+	_ jobs.OutputReader = (*mirrorStore)(nil)
+	_ jobs.EventStream  = (*remoteStream)(nil)
+)
+
+// attached is a client attached to a fresh instance, plus a subscription.
+func attached(t *testing.T) (*instance, jobs.EventStream) {
+	t.Helper()
+	in := startInstance(t)
+	require.NoError(t, in.client.Attach(ctxT(t)))
+	sub := in.client.Subscribe()
+	t.Cleanup(sub.Close)
+	return in, sub
+}
+
+// waitEvent reads batches until one has an event for id that satisfies ok.
+func waitEvent(t *testing.T, sub jobs.EventStream, id jobs.ID, ok func(jobs.Event) bool) jobs.Event {
+	t.Helper()
+	deadline := time.After(testTimeout)
+	for {
+		select {
+		case batch, open := <-sub.C():
+			require.True(t, open, "the event stream closed")
+			for _, ev := range batch {
+				if ev.Job.ID == id && ok(ev) {
+					return ev
+				}
+			}
+		case <-deadline:
+			t.Fatalf("no matching event for job %d", id)
+		}
+	}
+}
+
+func TestAttachedClientMirrorsJobsStartedElsewhere(t *testing.T) {
+	in, sub := attached(t)
+	// Started on the manager directly, as another client would.
+	info, err := in.mgr.Start(jobs.Spec{Command: `for i in $(seq 1 300); do echo "l$i"; done; printf tail`})
+	require.NoError(t, err)
+	waitEvent(t, sub, info.ID, func(ev jobs.Event) bool { return ev.Job.State.Done() })
+
+	list := in.client.List()
+	require.Len(t, list, 1)
+	assert.Equal(t, jobs.StateSucceeded, list[0].State)
+
+	out, err := in.client.Output(info.ID)
+	require.NoError(t, err)
+	// Events are passed on only after the mirror fetched the output.
+	chunk := out.ReadAfter(0, 0)
+	require.Len(t, chunk.Lines, 301)
+	assert.Equal(t, "l1", chunk.Lines[0].Text)
+	assert.EqualValues(t, 1, chunk.Lines[0].Seq)
+	assert.Equal(t, "tail", chunk.Lines[300].Text)
+	assert.Equal(t, "tail", out.LastLine())
+	assert.Equal(t, []string{"l299", "l300", "tail"}, texts(out.Tail(3).Lines))
+	assert.EqualValues(t, 301, out.Stats().Last)
+	page := out.ReadAfter(10, 5)
+	assert.Equal(t, []string{"l11", "l12", "l13", "l14", "l15"}, texts(page.Lines))
+	assert.EqualValues(t, 15, page.Next)
+}
+
+func TestAttachedClientActsOnTheInstance(t *testing.T) {
+	in, sub := attached(t)
+	info, err := in.client.Start(jobs.Spec{Name: "sleeper", Command: "sleep 60", Grace: time.Second})
+	require.NoError(t, err)
+	got, err := in.client.Get(info.ID)
+	require.NoError(t, err, "a started job is in the mirror at once")
+	assert.Equal(t, "sleeper", got.Name)
+	wd, err := os.Getwd()
+	require.NoError(t, err)
+	assert.Equal(t, wd, got.Dir, "a job started without a dir runs in the client's")
+
+	_, err = in.client.Restart(info.ID)
+	require.NoError(t, err)
+	waitEvent(t, sub, info.ID, func(ev jobs.Event) bool { return ev.Job.Runs == 2 && ev.Job.State == jobs.StateRunning })
+
+	require.NoError(t, in.client.Stop(info.ID))
+	ev := waitEvent(t, sub, info.ID, func(ev jobs.Event) bool { return ev.Job.State.Done() })
+	assert.Equal(t, jobs.StateKilled, ev.Job.State)
+	server, err := in.mgr.Get(info.ID)
+	require.NoError(t, err)
+	assert.Equal(t, jobs.StateKilled, server.State)
+
+	require.NoError(t, in.client.Remove(info.ID))
+	_, err = in.client.Get(info.ID)
+	assert.Error(t, err)
+	_, err = in.mgr.Get(info.ID)
+	assert.Error(t, err)
+
+	second, err := in.client.Start(jobs.Spec{Command: "sleep 60"})
+	require.NoError(t, err)
+	require.NoError(t, in.client.Kill(second.ID))
+	ev = waitEvent(t, sub, second.ID, func(ev jobs.Event) bool { return ev.Job.State.Done() })
+	assert.Equal(t, "SIGKILL", ev.Job.Signal.String())
+	err = in.client.Kill(second.ID)
+	assert.ErrorContains(t, err, "it is killed")
+}
+
+// TestMirrorOfAFirehoseStaysBounded: a job writing far more than the
+// mirror keeps leaves it contiguous, bounded, and at the server's newest
+// line, with the gap counted as dropped.
+func TestMirrorOfAFirehoseStaysBounded(t *testing.T) {
+	in, sub := attached(t)
+	info, err := in.mgr.Start(jobs.Spec{Command: `seq 1 200000`})
+	require.NoError(t, err)
+	waitEvent(t, sub, info.ID, func(ev jobs.Event) bool { return ev.Job.State.Done() })
+	out, err := in.client.Output(info.ID)
+	require.NoError(t, err)
+	st := out.Stats()
+	assert.EqualValues(t, 200000, st.Last)
+	assert.LessOrEqual(t, st.Retained, mirrorLines)
+	assert.Equal(t, st.First-1, st.Dropped)
+	tail := out.Tail(2)
+	assert.Equal(t, []string{"199999", "200000"}, texts(tail.Lines))
+	all := out.ReadAfter(0, 0)
+	assert.EqualValues(t, st.Dropped, all.Dropped)
+	for i, l := range all.Lines {
+		require.Equal(t, fmt.Sprint(st.First+uint64(i)), l.Text, "lines are contiguous")
+	}
+}
+
+func TestSubscriptionEndsWhenTheInstanceGoes(t *testing.T) {
+	in, sub := attached(t)
+	require.NoError(t, in.server.Close())
+	deadline := time.After(testTimeout)
+	for {
+		select {
+		case _, open := <-sub.C():
+			if !open {
+				<-in.client.Done()
+				assert.ErrorContains(t, in.client.Err(), "no jobtop is listening")
+				return
+			}
+		case <-deadline:
+			t.Fatal("the subscription did not end")
+		}
+	}
+}
+
+func TestMirrorStoreReadsLikeAnOutputStore(t *testing.T) {
+	s := newMirrorStore()
+	line := func(seq uint64) jobs.Line { return jobs.Line{Seq: seq, Text: fmt.Sprint(seq)} }
+	s.apply(OutputResponse{Lines: []jobs.Line{line(1), line(2), line(3)}, NextCursor: 3})
+	s.apply(OutputResponse{Lines: []jobs.Line{line(3), line(4)}, NextCursor: 4}) // overlap ignored
+	assert.Equal(t, []string{"1", "2", "3", "4"}, texts(s.ReadAfter(0, 0).Lines))
+
+	// A jump ahead (the server's tail) drops what is held.
+	s.apply(OutputResponse{Lines: []jobs.Line{line(10), line(11)}, NextCursor: 11})
+	c := s.ReadAfter(2, 0)
+	assert.EqualValues(t, 7, c.Dropped)
+	assert.Equal(t, []string{"10", "11"}, texts(c.Lines))
+	assert.EqualValues(t, 11, c.Next)
+	c = s.ReadAfter(11, 0)
+	assert.Empty(t, c.Lines)
+	assert.EqualValues(t, 11, c.Next)
+
+	// The server skipped lines it no longer had, and returned none.
+	s.apply(OutputResponse{Lines: []jobs.Line{}, NextCursor: 20, Dropped: 9})
+	st := s.Stats()
+	assert.EqualValues(t, 21, st.First)
+	assert.EqualValues(t, 20, st.Last)
+	assert.Zero(t, st.Retained)
+	c = s.ReadAfter(11, 0)
+	assert.EqualValues(t, 9, c.Dropped)
+	assert.EqualValues(t, 20, c.Next)
+}
+
+// countingInstance serves a fresh manager through a handler that counts
+// requests, on a real socket.
+func countingInstance(t *testing.T) (*instance, *atomic.Int64) {
+	t.Helper()
+	socket := filepath.Join(shortTempDir(t), "s.sock")
+	m := newManager(t, socket)
+	l, err := Listen(socket)
+	require.NoError(t, err)
+	srv := NewServer(m, Instance{Kind: "serve", Socket: socket})
+	var requests atomic.Int64
+	h := srv.Handler()
+	httpSrv := &http.Server{Handler: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		requests.Add(1)
+		h.ServeHTTP(w, r)
+	})}
+	go httpSrv.Serve(l) //nolint:errcheck // ends with Close
+	t.Cleanup(func() { srv.Close(); httpSrv.Close() })
+	c := NewClient(socket)
+	t.Cleanup(func() { c.Close() })
+	return &instance{mgr: m, server: srv, socket: socket, client: c}, &requests
+}
+
+// TestDrawingFromTheMirrorMakesNoRequests: what a pane does on each frame
+// (Get, Output, Tail, ReadAfter, Stats, LastLine) never touches the socket.
+func TestDrawingFromTheMirrorMakesNoRequests(t *testing.T) {
+	in, requests := countingInstance(t)
+	require.NoError(t, in.client.Attach(ctxT(t)))
+	sub := in.client.Subscribe()
+	defer sub.Close()
+	info, err := in.mgr.Start(jobs.Spec{Command: "seq 1 5000"})
+	require.NoError(t, err)
+	waitEvent(t, sub, info.ID, func(ev jobs.Event) bool { return ev.Job.State.Done() })
+
+	before := requests.Load()
+	for i := 0; i < 1000; i++ {
+		in.client.List()
+		_, err := in.client.Get(info.ID)
+		require.NoError(t, err)
+		out, err := in.client.Output(info.ID)
+		require.NoError(t, err)
+		require.Len(t, out.Tail(40).Lines, 40)
+		out.ReadAfter(uint64(i), 40)
+		out.Stats()
+		out.LastLine()
+	}
+	assert.Equal(t, before, requests.Load(), "drawing made requests")
+}
+
+// BenchmarkFollowFirehose measures what a following output pane pays per
+// frame (Output + Tail of a screenful) while a job writes as fast as it
+// can, attached over the socket against in-process, in the same run. The
+// metric attached/in-process is the ratio of the two.
+func BenchmarkFollowFirehose(b *testing.B) {
+	socket := filepath.Join(b.TempDir(), "s.sock")
+	m, err := jobs.NewManager(jobs.Options{LogDir: b.TempDir()})
+	require.NoError(b, err)
+	defer m.Shutdown(context.Background()) //nolint:errcheck // best effort
+	srv, err := ListenAndServe(m, socket, Instance{Kind: "serve"})
+	require.NoError(b, err)
+	defer srv.Close()
+	c := NewClient(socket)
+	defer c.Close()
+	require.NoError(b, c.Attach(context.Background()))
+	info, err := m.Start(jobs.Spec{Command: "yes 'a firehose line of output'"})
+	require.NoError(b, err)
+	defer m.Kill(info.ID) //nolint:errcheck // ends the firehose
+
+	draw := func(e engine) {
+		out, err := e.Output(info.ID)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if len(out.Tail(50).Lines) == 0 {
+			b.Fatal("nothing to draw")
+		}
+	}
+	// Wait until the mirror has lines, then time both sides.
+	require.Eventually(b, func() bool {
+		out, err := c.Output(info.ID)
+		return err == nil && out.Stats().Retained > 50
+	}, testTimeout, 10*time.Millisecond)
+	measure := func(e engine) time.Duration {
+		start := time.Now()
+		for i := 0; i < b.N; i++ {
+			draw(e)
+		}
+		return time.Since(start)
+	}
+	b.ResetTimer()
+	local := measure(m)
+	remote := measure(c)
+	b.StopTimer()
+	b.ReportMetric(float64(remote.Nanoseconds())/float64(b.N), "attached-ns/draw")
+	b.ReportMetric(float64(local.Nanoseconds())/float64(b.N), "in-process-ns/draw")
+	b.ReportMetric(float64(remote)/float64(local), "attached/in-process")
+}

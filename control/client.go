@@ -1,0 +1,295 @@
+package control
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"net/url"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"syscall"
+	"time"
+
+	"jobtop/jobs"
+)
+
+// Client talks to one jobtop instance over its socket. Its methods with a
+// context are the API one call each, for the CLI; its engine methods (List,
+// Get, Output, Start, Stop, Kill, Restart, Remove, Subscribe; see attach.go)
+// let a TUI drive the instance as if it were in-process.
+type Client struct {
+	socket string
+	http   *http.Client
+
+	mirrorOnce sync.Once
+	mirror     atomic.Pointer[mirror]
+	mirrorErr  error // set once by Attach
+}
+
+// NewClient makes a client for the instance on socket. It does not connect
+// until a call needs it.
+func NewClient(socket string) *Client {
+	transport := &http.Transport{
+		DialContext: func(ctx context.Context, _, _ string) (net.Conn, error) {
+			var d net.Dialer
+			return d.DialContext(ctx, "unix", socket)
+		},
+		MaxIdleConns:    4,
+		IdleConnTimeout: 30 * time.Second,
+	}
+	return &Client{socket: socket, http: &http.Client{Transport: transport}}
+}
+
+// Socket is the path the client connects to.
+func (c *Client) Socket() string { return c.socket }
+
+// NotRunningError says no instance answers on the socket.
+type NotRunningError struct {
+	Path string
+	Err  error
+}
+
+func (e *NotRunningError) Error() string {
+	if errors.Is(e.Err, syscall.EACCES) {
+		return fmt.Sprintf("cannot connect to %s: permission denied (is it another user's?)", e.Path)
+	}
+	return fmt.Sprintf("no jobtop is listening on %s (start one with `jobtop serve`; `jobtop run` starts one for you)", e.Path)
+}
+
+func (e *NotRunningError) Unwrap() error { return e.Err }
+
+// APIError is an error answer from the server.
+type APIError struct {
+	Status  int
+	Message string
+}
+
+func (e *APIError) Error() string { return e.Message }
+
+// IsNotFound reports whether err is the server saying a job does not exist.
+func IsNotFound(err error) bool {
+	var apiErr *APIError
+	return errors.As(err, &apiErr) && apiErr.Status == http.StatusNotFound
+}
+
+// Instance asks who serves the socket.
+func (c *Client) Instance(ctx context.Context) (Instance, error) {
+	var inst Instance
+	err := c.call(ctx, http.MethodGet, "/v1/instance", nil, nil, &inst)
+	return inst, err
+}
+
+// Jobs lists every job.
+func (c *Client) Jobs(ctx context.Context) ([]jobs.Info, error) {
+	var list []jobs.Info
+	err := c.call(ctx, http.MethodGet, "/v1/jobs", nil, nil, &list)
+	return list, err
+}
+
+// Job gets one job.
+func (c *Client) Job(ctx context.Context, id jobs.ID) (jobs.Info, error) {
+	var info jobs.Info
+	err := c.call(ctx, http.MethodGet, jobPath(id, ""), nil, nil, &info)
+	return info, err
+}
+
+// StartJob starts a job.
+func (c *Client) StartJob(ctx context.Context, req StartRequest) (jobs.Info, error) {
+	var info jobs.Info
+	err := c.call(ctx, http.MethodPost, "/v1/jobs", nil, req, &info)
+	return info, err
+}
+
+// StopJob stops a job with its grace rules; with wait, returns once it
+// has ended.
+func (c *Client) StopJob(ctx context.Context, id jobs.ID, wait bool) (jobs.Info, error) {
+	return c.action(ctx, id, "stop", wait)
+}
+
+// KillJob SIGKILLs a job's process group; with wait, returns once it has
+// ended.
+func (c *Client) KillJob(ctx context.Context, id jobs.ID, wait bool) (jobs.Info, error) {
+	return c.action(ctx, id, "kill", wait)
+}
+
+// RestartJob starts a new run of a job; with wait, returns once the new
+// run has started (or is queued).
+func (c *Client) RestartJob(ctx context.Context, id jobs.ID, wait bool) (jobs.Info, error) {
+	return c.action(ctx, id, "restart", wait)
+}
+
+func (c *Client) action(ctx context.Context, id jobs.ID, verb string, wait bool) (jobs.Info, error) {
+	var q url.Values
+	if wait {
+		q = url.Values{"wait": {"true"}}
+	}
+	var info jobs.Info
+	err := c.call(ctx, http.MethodPost, jobPath(id, verb), q, nil, &info)
+	return info, err
+}
+
+// RemoveJob forgets a finished job and returns its last snapshot.
+func (c *Client) RemoveJob(ctx context.Context, id jobs.ID) (jobs.Info, error) {
+	var info jobs.Info
+	err := c.call(ctx, http.MethodDelete, jobPath(id, ""), nil, nil, &info)
+	return info, err
+}
+
+// WaitJob blocks until the job ends, or timeout (> 0) passes: then Ended is
+// false.
+func (c *Client) WaitJob(ctx context.Context, id jobs.ID, timeout time.Duration) (WaitResponse, error) {
+	var q url.Values
+	if timeout > 0 {
+		q = url.Values{"timeout": {timeout.String()}}
+	}
+	var resp WaitResponse
+	err := c.call(ctx, http.MethodGet, jobPath(id, "wait"), q, nil, &resp)
+	return resp, err
+}
+
+// ReadOutput reads a job's output once (q.Follow is ignored).
+func (c *Client) ReadOutput(ctx context.Context, id jobs.ID, q OutputQuery) (OutputResponse, error) {
+	q.Follow = false
+	var resp OutputResponse
+	err := c.call(ctx, http.MethodGet, jobPath(id, "output"), q.Values(), nil, &resp)
+	return resp, err
+}
+
+// FollowOutput streams a job's output: fn gets each answer, the first read
+// and then every change, until the job ends (the answer with Ended), fn
+// returns an error (returned as is), or ctx ends.
+func (c *Client) FollowOutput(ctx context.Context, id jobs.ID, q OutputQuery, fn func(OutputResponse) error) error {
+	q.Follow = true
+	body, err := c.open(ctx, http.MethodGet, jobPath(id, "output"), q.Values(), nil)
+	if err != nil {
+		return err
+	}
+	defer body.Close()
+	dec := json.NewDecoder(body)
+	for {
+		var resp OutputResponse
+		if err := dec.Decode(&resp); err != nil {
+			if ctx.Err() != nil {
+				return ctx.Err()
+			}
+			return fmt.Errorf("output stream of job %d broke off: %w", id, err)
+		}
+		if resp.Error != "" {
+			return &APIError{Status: http.StatusNotFound, Message: resp.Error}
+		}
+		if err := fn(resp); err != nil {
+			return err
+		}
+		if resp.Ended {
+			return nil
+		}
+	}
+}
+
+// EventReader reads the /v1/events stream.
+type EventReader struct {
+	body io.ReadCloser
+	dec  *json.Decoder
+	// Snapshot holds every job as the stream started.
+	Snapshot []jobs.Info
+}
+
+// Events opens the event stream and reads its snapshot.
+func (c *Client) Events(ctx context.Context) (*EventReader, error) {
+	body, err := c.open(ctx, http.MethodGet, "/v1/events", nil, nil)
+	if err != nil {
+		return nil, err
+	}
+	r := &EventReader{body: body, dec: json.NewDecoder(body)}
+	var first EventBatch
+	if err := r.dec.Decode(&first); err != nil {
+		body.Close()
+		return nil, fmt.Errorf("event stream: %w", err)
+	}
+	r.Snapshot = first.Jobs
+	return r, nil
+}
+
+// Next blocks for the next batch of events.
+func (r *EventReader) Next() ([]Event, error) {
+	var b EventBatch
+	if err := r.dec.Decode(&b); err != nil {
+		return nil, err
+	}
+	return b.Events, nil
+}
+
+// Close ends the stream.
+func (r *EventReader) Close() error { return r.body.Close() }
+
+func jobPath(id jobs.ID, verb string) string {
+	p := "/v1/jobs/" + id.String()
+	if verb != "" {
+		p += "/" + verb
+	}
+	return p
+}
+
+// call does one request and decodes the JSON answer into out.
+func (c *Client) call(ctx context.Context, method, path string, q url.Values, in, out any) error {
+	body, err := c.open(ctx, method, path, q, in)
+	if err != nil {
+		return err
+	}
+	defer body.Close()
+	if err := json.NewDecoder(body).Decode(out); err != nil {
+		return fmt.Errorf("unreadable answer from %s: %w", c.socket, err)
+	}
+	return nil
+}
+
+// open sends a request and returns the body of a 2xx answer; other answers
+// become an *APIError, connection failures a *NotRunningError.
+func (c *Client) open(ctx context.Context, method, path string, q url.Values, in any) (io.ReadCloser, error) {
+	u := "http://jobtop" + path
+	if len(q) > 0 {
+		u += "?" + q.Encode()
+	}
+	var reqBody io.Reader
+	if in != nil {
+		b, err := json.Marshal(in)
+		if err != nil {
+			return nil, err
+		}
+		reqBody = bytes.NewReader(b)
+	}
+	req, err := http.NewRequestWithContext(ctx, method, u, reqBody)
+	if err != nil {
+		return nil, err
+	}
+	if in != nil {
+		req.Header.Set("Content-Type", "application/json")
+	}
+	resp, err := c.http.Do(req)
+	if err != nil {
+		var opErr *net.OpError
+		if errors.As(err, &opErr) && opErr.Op == "dial" {
+			return nil, &NotRunningError{Path: c.socket, Err: err}
+		}
+		if ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
+		return nil, fmt.Errorf("talking to %s: %w", c.socket, err)
+	}
+	if resp.StatusCode/100 == 2 {
+		return resp.Body, nil
+	}
+	defer resp.Body.Close()
+	b, _ := io.ReadAll(io.LimitReader(resp.Body, 64<<10))
+	var e errorResponse
+	if json.Unmarshal(b, &e) != nil || e.Error == "" {
+		e.Error = fmt.Sprintf("%s %s: %s", method, path, strings.TrimSpace(resp.Status+" "+string(b)))
+	}
+	return nil, &APIError{Status: resp.StatusCode, Message: e.Error}
+}

@@ -1,0 +1,36 @@
+// Package control is jobtop's local API: an HTTP+JSON server that serves a
+// jobs.Manager on a unix socket, and the client that the CLI commands and an
+// attached TUI use. It imports jobs and the standard library only; it must
+// never import ui, cmd or any charm package.
+//
+// Endpoints (all JSON; errors are {"error": "..."} with a 4xx/5xx status):
+//
+//	GET    /v1/instance              who serves this socket (pid, kind, since)
+//	GET    /v1/jobs                  every job, oldest first
+//	POST   /v1/jobs                  start a job from a StartRequest
+//	GET    /v1/jobs/{id}             one job
+//	DELETE /v1/jobs/{id}             remove a finished job
+//	POST   /v1/jobs/{id}/stop        stop (grace rules); ?wait=true waits for the end
+//	POST   /v1/jobs/{id}/kill        SIGKILL the process group; ?wait=true as above
+//	POST   /v1/jobs/{id}/restart     new run, same ID; ?wait=true waits for it to start
+//	GET    /v1/jobs/{id}/wait        block until the job ends (?timeout=DUR)
+//	GET    /v1/jobs/{id}/output      lines after ?cursor=C (see OutputQuery)
+//	GET    /v1/events                NDJSON: a snapshot, then event batches
+//
+// Decisions worth knowing:
+//   - The job object on the wire is jobs.Info's JSON. Durations in requests
+//     are strings ("30s"); a relative cwd is refused, because the server's
+//     working directory means nothing to a client.
+//   - The socket's lock file (SOCKET.lock, held with flock for the server's
+//     life) tells a live instance from a stale socket: a socket whose lock
+//     is free is left over from a dead instance and is replaced; a live one
+//     is never taken over.
+//   - Connections from a uid other than the server's are answered 403 and
+//     closed (SO_PEERCRED), on top of the 0600 socket in a 0700 directory.
+//   - Waiting (long-poll output, wait, stop/kill/restart with wait=true) is
+//     driven by the manager's event subscription, never by polling.
+//   - Client satisfies the TUI's engine interface for attach: it keeps a
+//     local mirror of every job and its output, fed by the event stream and
+//     bulk cursor reads in its own goroutine, so drawing never waits on the
+//     socket.
+package control

@@ -1,0 +1,119 @@
+package control
+
+import (
+	"encoding/json"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// TestErrorAnswers sends every kind of bad request to the handler and
+// checks the status and that the JSON message says what to do.
+func TestErrorAnswers(t *testing.T) {
+	socket := filepath.Join(shortTempDir(t), "s.sock")
+	h := NewServer(newManager(t, socket), Instance{Kind: "serve"}).Handler()
+	file := filepath.Join(t.TempDir(), "file")
+	require.NoError(t, writeFile(file))
+
+	cases := []struct {
+		name, method, path, body string
+		status                   int
+		msg                      string
+	}{
+		{"malformed JSON", "POST", "/v1/jobs", `{"command": "echo`, 400, "malformed JSON"},
+		{"syntax error", "POST", "/v1/jobs", `{"command" "x"}`, 400, "malformed JSON at byte"},
+		{"not an object", "POST", "/v1/jobs", `["echo"]`, 400, "must be a JSON object"},
+		{"wrong type", "POST", "/v1/jobs", `{"command": 5}`, 400, `field "command" must be a string`},
+		{"unknown field", "POST", "/v1/jobs", `{"command": "x", "cmd": "y"}`, 400, `unknown field "cmd"; known fields: name, command`},
+		{"trailing data", "POST", "/v1/jobs", `{"command": "x"} {}`, 400, "nothing after it"},
+		{"empty body", "POST", "/v1/jobs", ``, 400, "empty body"},
+		{"too large", "POST", "/v1/jobs", `{"command": "` + strings.Repeat("x", MaxBodyBytes) + `"}`, 413, "larger than 1048576 bytes"},
+		{"bad duration", "POST", "/v1/jobs", `{"command": "x", "timeout": "5 minutes"}`, 400, `timeout "5 minutes" is not a duration: write a number with a unit, like 30s`},
+		{"bare number duration", "POST", "/v1/jobs", `{"command": "x", "timeout": "30"}`, 400, "is not a duration"},
+		{"negative timeout", "POST", "/v1/jobs", `{"command": "x", "timeout": "-5s"}`, 400, "timeout -5s is negative"},
+		{"negative grace", "POST", "/v1/jobs", `{"command": "x", "grace": "-1s"}`, 400, "grace -1s is negative"},
+		{"bad signal", "POST", "/v1/jobs", `{"command": "x", "stop_signal": "SIGNOPE"}`, 400, "unknown signal"},
+		{"missing cwd", "POST", "/v1/jobs", `{"command": "x", "cwd": "/no/such/dir"}`, 400, `cwd "/no/such/dir" does not exist`},
+		{"cwd is a file", "POST", "/v1/jobs", `{"command": "x", "cwd": "` + file + `"}`, 400, "is not a directory"},
+		{"relative cwd", "POST", "/v1/jobs", `{"command": "x", "cwd": "src"}`, 400, "give an absolute path"},
+		{"empty command", "POST", "/v1/jobs", `{"command": "  "}`, 400, "empty command"},
+		{"no command", "POST", "/v1/jobs", `{"name": "x"}`, 400, "empty command"},
+		{"command and argv", "POST", "/v1/jobs", `{"command": "x", "argv": ["y"]}`, 400, "not both"},
+		{"bad restart mode", "POST", "/v1/jobs", `{"command": "x", "restart": {"mode": "sometimes"}}`, 400, "not one of no, on-failure, always"},
+		{"unknown job", "GET", "/v1/jobs/42", ``, 404, "no job with ID 42"},
+		{"job id not a number", "GET", "/v1/jobs/web", ``, 404, `no job "web": job IDs are numbers`},
+		{"stop unknown job", "POST", "/v1/jobs/42/stop", ``, 404, "no job with ID 42"},
+		{"kill unknown job", "POST", "/v1/jobs/42/kill", ``, 404, "no job with ID 42"},
+		{"restart unknown job", "POST", "/v1/jobs/42/restart", ``, 404, "no job with ID 42"},
+		{"remove unknown job", "DELETE", "/v1/jobs/42", ``, 404, "no job with ID 42"},
+		{"wait unknown job", "GET", "/v1/jobs/42/wait", ``, 404, "no job with ID 42"},
+		{"output unknown job", "GET", "/v1/jobs/42/output", ``, 404, "no job with ID 42"},
+		{"negative wait timeout", "GET", "/v1/jobs/1/wait?timeout=-1s", ``, 400, "timeout -1s is negative"},
+		{"bad wait timeout", "GET", "/v1/jobs/1/wait?timeout=soon", ``, 400, "is not a duration"},
+		{"bad cursor", "GET", "/v1/jobs/1/output?cursor=-3", ``, 400, "give the next_cursor of an earlier read"},
+		{"bad max", "GET", "/v1/jobs/1/output?max=lots", ``, 400, "give a whole number"},
+		{"cursor and tail", "GET", "/v1/jobs/1/output?cursor=3&tail=2", ``, 400, "either cursor or tail"},
+		{"bad stream", "GET", "/v1/jobs/1/output?stream=both", ``, 400, "use stdout or stderr"},
+		{"bad wait flag", "GET", "/v1/jobs/1/output?wait=maybe", ``, 400, "use true or false"},
+		{"negative output timeout", "GET", "/v1/jobs/1/output?wait=true&timeout=-2s", ``, 400, "timeout -2s is negative"},
+		{"bad action wait flag", "POST", "/v1/jobs/1/stop?wait=soon", ``, 400, "use true or false"},
+		{"no such endpoint", "GET", "/v2/jobs", ``, 404, "the API lives under /v1/"},
+		{"wrong method", "PUT", "/v1/jobs", ``, 405, "PUT is not allowed on /v1/jobs"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			req := httptest.NewRequest(tc.method, tc.path, strings.NewReader(tc.body))
+			rec := httptest.NewRecorder()
+			h.ServeHTTP(rec, req)
+			assert.Equal(t, tc.status, rec.Code)
+			assert.Equal(t, "application/json", rec.Header().Get("Content-Type"))
+			var body struct{ Error string }
+			require.NoError(t, json.Unmarshal(rec.Body.Bytes(), &body), rec.Body.String())
+			assert.Contains(t, body.Error, tc.msg)
+		})
+	}
+}
+
+// TestErrorsOverTheSocket checks a few errors end to end: the client turns
+// them into errors carrying the server's message.
+func TestErrorsOverTheSocket(t *testing.T) {
+	in := startInstance(t)
+	ctx := ctxT(t)
+	_, err := in.client.StartJob(ctx, StartRequest{Command: ""})
+	require.Error(t, err)
+	assert.Equal(t, "empty command: give a shell command or an argv", err.Error())
+
+	_, err = in.client.StartJob(ctx, StartRequest{Command: "true", Cwd: "/no/such/dir"})
+	require.Error(t, err)
+	assert.Equal(t, 400, err.(*APIError).Status)
+
+	_, err = in.client.Job(ctx, 7)
+	assert.True(t, IsNotFound(err))
+
+	// A raw request over the socket with an unknown field.
+	resp, err := in.client.http.Post("http://jobtop/v1/jobs", "application/json", strings.NewReader(`{"commnd": "x"}`))
+	require.NoError(t, err)
+	defer resp.Body.Close()
+	b, _ := io.ReadAll(resp.Body)
+	assert.Equal(t, http.StatusBadRequest, resp.StatusCode)
+	assert.Contains(t, string(b), `unknown field \"commnd\"`)
+
+	// The server is still fine after all that.
+	info := in.startJob(t, "echo ok")
+	assert.Equal(t, "echo ok", in.waitEnded(t, info.ID).Command)
+}
+
+func TestDeadSocketIsNamed(t *testing.T) {
+	socket := filepath.Join(shortTempDir(t), "none.sock")
+	_, err := NewClient(socket).Jobs(ctxT(t))
+	require.Error(t, err)
+	var nr *NotRunningError
+	require.ErrorAs(t, err, &nr)
+	assert.Contains(t, err.Error(), "no jobtop is listening on "+socket)
+}

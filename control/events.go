@@ -1,0 +1,65 @@
+package control
+
+import (
+	"net/http"
+
+	"jobtop/jobs"
+)
+
+// handleEvents streams NDJSON: first {"jobs": [...]} with every job, then
+// one {"events": [...]} line per coalesced batch, until the client leaves
+// or the server closes. The subscription is made before the snapshot, so
+// no change is missed (some may be told twice).
+func (s *Server) handleEvents(w http.ResponseWriter, r *http.Request) {
+	sub := s.mgr.Subscribe()
+	defer sub.Close()
+	ctx, cancel := s.requestContext(r, 0)
+	defer cancel()
+	w.Header().Set("Content-Type", "application/x-ndjson")
+	w.WriteHeader(http.StatusOK)
+	flusher, _ := w.(http.Flusher)
+	send := func(b EventBatch) bool {
+		if _, err := w.Write(encodeJSON(b)); err != nil {
+			return false
+		}
+		if flusher != nil {
+			flusher.Flush()
+		}
+		return true
+	}
+	jobsNow := s.mgr.List()
+	if !send(EventBatch{Jobs: jobsNow}) {
+		return
+	}
+	for {
+		select {
+		case batch, ok := <-sub.C():
+			if !ok {
+				return
+			}
+			if !send(EventBatch{Events: wireEvents(batch)}) {
+				return
+			}
+		case <-ctx.Done():
+			return
+		}
+	}
+}
+
+func wireEvents(batch []jobs.Event) []Event {
+	out := make([]Event, len(batch))
+	for i, ev := range batch {
+		out[i] = Event{Kind: ev.Kind.String(), Job: ev.Job}
+	}
+	return out
+}
+
+// eventKind reads a wire event kind back; 0 for an unknown one.
+func eventKind(name string) jobs.EventKind {
+	for _, k := range []jobs.EventKind{jobs.EventAdded, jobs.EventState, jobs.EventOutput, jobs.EventRemoved} {
+		if k.String() == name {
+			return k
+		}
+	}
+	return 0
+}

@@ -1,0 +1,240 @@
+package control
+
+import (
+	"context"
+	"errors"
+	"net/http"
+	"os"
+	"strconv"
+	"time"
+
+	"jobtop/jobs"
+)
+
+func (s *Server) handleInstance(w http.ResponseWriter, r *http.Request) {
+	writeJSON(w, http.StatusOK, s.inst)
+}
+
+func (s *Server) handleList(w http.ResponseWriter, r *http.Request) {
+	writeJSON(w, http.StatusOK, s.mgr.List())
+}
+
+func (s *Server) handleStart(w http.ResponseWriter, r *http.Request) {
+	r.Body = http.MaxBytesReader(w, r.Body, MaxBodyBytes)
+	spec, err := DecodeStartRequest(r.Body)
+	if err != nil {
+		writeError(w, err)
+		return
+	}
+	if err := checkDir(spec.Dir); err != nil {
+		writeError(w, err)
+		return
+	}
+	info, err := s.mgr.Start(spec)
+	if err != nil {
+		writeError(w, err)
+		return
+	}
+	writeJSON(w, http.StatusCreated, info)
+}
+
+// checkDir refuses a working directory that is missing or not a directory,
+// so the client hears about it rather than getting a job in state "error".
+func checkDir(dir string) error {
+	if dir == "" {
+		return nil
+	}
+	st, err := os.Stat(dir)
+	switch {
+	case errors.Is(err, os.ErrNotExist):
+		return badRequest("cwd %q does not exist", dir)
+	case err != nil:
+		return badRequest("cwd %q cannot be used: %v", dir, err)
+	case !st.IsDir():
+		return badRequest("cwd %q is not a directory", dir)
+	}
+	return nil
+}
+
+func (s *Server) handleGet(w http.ResponseWriter, r *http.Request) {
+	id, err := pathID(r)
+	if err != nil {
+		writeError(w, err)
+		return
+	}
+	info, err := s.mgr.Get(id)
+	if err != nil {
+		writeError(w, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, info)
+}
+
+func (s *Server) handleRemove(w http.ResponseWriter, r *http.Request) {
+	id, err := pathID(r)
+	if err != nil {
+		writeError(w, err)
+		return
+	}
+	info, err := s.mgr.Get(id)
+	if err == nil {
+		err = s.mgr.Remove(id)
+	}
+	if err != nil {
+		writeError(w, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, info)
+}
+
+func (s *Server) handleStop(w http.ResponseWriter, r *http.Request) {
+	s.handleEnd(w, r, s.mgr.Stop)
+}
+
+func (s *Server) handleKill(w http.ResponseWriter, r *http.Request) {
+	s.handleEnd(w, r, s.mgr.Kill)
+}
+
+// handleEnd stops or kills a job; with wait=true it answers once the job
+// has ended.
+func (s *Server) handleEnd(w http.ResponseWriter, r *http.Request, end func(jobs.ID) error) {
+	id, wait, err := actionParams(r)
+	if err != nil {
+		writeError(w, err)
+		return
+	}
+	if err := end(id); err != nil {
+		writeError(w, err)
+		return
+	}
+	ctx, cancel := s.requestContext(r, 0)
+	defer cancel()
+	var info jobs.Info
+	if wait {
+		info, err = s.mgr.Wait(ctx, id)
+	} else {
+		info, err = s.mgr.Get(id)
+	}
+	if err != nil {
+		writeError(w, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, info)
+}
+
+// handleRestart starts a new run; with wait=true it answers once the new
+// run has started (or is queued, or failed to start).
+func (s *Server) handleRestart(w http.ResponseWriter, r *http.Request) {
+	id, wait, err := actionParams(r)
+	if err != nil {
+		writeError(w, err)
+		return
+	}
+	before, err := s.mgr.Get(id)
+	if err != nil {
+		writeError(w, err)
+		return
+	}
+	ctx, cancel := s.requestContext(r, 0)
+	defer cancel()
+	watch := s.watch(id)
+	defer watch.close()
+	info, err := s.mgr.Restart(id)
+	if err == nil && wait {
+		info, err = watch.until(ctx, s.mgr, func(i jobs.Info) bool {
+			return i.Runs > before.Runs || i.State == jobs.StateQueued
+		})
+	}
+	if err != nil {
+		writeError(w, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, info)
+}
+
+func (s *Server) handleWait(w http.ResponseWriter, r *http.Request) {
+	id, err := pathID(r)
+	if err != nil {
+		writeError(w, err)
+		return
+	}
+	timeout, err := durationParam(r, "timeout")
+	if err != nil {
+		writeError(w, err)
+		return
+	}
+	ctx, cancel := s.requestContext(r, timeout)
+	defer cancel()
+	info, err := s.mgr.Wait(ctx, id)
+	switch {
+	case err == nil:
+		writeJSON(w, http.StatusOK, WaitResponse{Job: info, Ended: true})
+	case errors.Is(err, context.DeadlineExceeded) || errors.Is(err, context.Canceled):
+		writeJSON(w, http.StatusOK, WaitResponse{Job: info, Ended: false})
+	default:
+		writeError(w, err)
+	}
+}
+
+func pathID(r *http.Request) (jobs.ID, error) {
+	return jobs.ParseID(r.PathValue("id"))
+}
+
+func actionParams(r *http.Request) (jobs.ID, bool, error) {
+	id, err := pathID(r)
+	if err != nil {
+		return 0, false, err
+	}
+	wait, err := boolParam(r, "wait")
+	return id, wait, err
+}
+
+func boolParam(r *http.Request, name string) (bool, error) {
+	v := r.URL.Query().Get(name)
+	if v == "" {
+		return false, nil
+	}
+	b, err := strconv.ParseBool(v)
+	if err != nil {
+		return false, badRequest("%s=%q: use true or false", name, v)
+	}
+	return b, nil
+}
+
+func durationParam(r *http.Request, name string) (time.Duration, error) {
+	return parseDuration(name, r.URL.Query().Get(name))
+}
+
+// writeError answers with the status the error calls for and
+// {"error": message}.
+func writeError(w http.ResponseWriter, err error) {
+	status := http.StatusInternalServerError
+	var reqErr *RequestError
+	var notFound *jobs.NotFoundError
+	var invalid *jobs.InvalidActionError
+	switch {
+	case errors.As(err, &reqErr):
+		status = http.StatusBadRequest
+		if reqErr.Status != 0 {
+			status = reqErr.Status
+		}
+	case errors.As(err, &notFound):
+		status = http.StatusNotFound
+	case errors.As(err, &invalid):
+		status = http.StatusConflict
+	case errors.Is(err, jobs.ErrShutdown):
+		status = http.StatusServiceUnavailable
+	case errors.Is(err, context.Canceled), errors.Is(err, errStreamClosed):
+		status = http.StatusServiceUnavailable
+		err = errors.New("the wait was cut short: this jobtop is closing")
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(status)
+	w.Write(append(errorBody(err.Error()), '\n')) //nolint:errcheck // the client may be gone
+}
+
+func writeJSON(w http.ResponseWriter, status int, v any) {
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(status)
+	w.Write(encodeJSON(v)) //nolint:errcheck // the client may be gone
+}

@@ -1,0 +1,247 @@
+package control
+
+import (
+	"context"
+	"sync"
+
+	"jobtop/jobs"
+)
+
+// mirrorFetchLines is the most output lines the mirror fetches for one
+// job at once. A job that wrote more since the last fetch is read from
+// its tail instead (a firehose costs at most this per frame).
+const mirrorFetchLines = 4096
+
+// mirror is a Client's local copy of an instance: every job's snapshot and
+// output. One goroutine reads the event stream and queues what changed; a
+// second applies it, fetches new output in bulk, and only then tells the
+// subscribers, so a subscriber that reads a job's output after an event
+// finds the lines there.
+type mirror struct {
+	client *Client
+	cancel context.CancelFunc
+	done   chan struct{} // closed when the mirror stops
+	err    error         // why it stopped; set before done closes
+
+	mu     sync.Mutex
+	infos  map[jobs.ID]jobs.Info
+	order  []jobs.ID
+	stores map[jobs.ID]*mirrorStore
+	subs   map[*remoteStream]struct{}
+
+	pendMu  sync.Mutex
+	pending []Event
+	wake    chan struct{}
+}
+
+// startMirror opens the event stream, loads every job and its output, and
+// starts keeping them current.
+func startMirror(ctx context.Context, c *Client) (*mirror, error) {
+	streamCtx, cancel := context.WithCancel(context.Background())
+	stop := context.AfterFunc(ctx, cancel) // ctx bounds only the start
+	events, err := c.Events(streamCtx)
+	if !stop() || err != nil {
+		cancel()
+		if err == nil {
+			err = ctx.Err()
+		}
+		return nil, err
+	}
+	m := &mirror{
+		client: c,
+		cancel: cancel,
+		done:   make(chan struct{}),
+		infos:  make(map[jobs.ID]jobs.Info),
+		stores: make(map[jobs.ID]*mirrorStore),
+		subs:   make(map[*remoteStream]struct{}),
+		wake:   make(chan struct{}, 1),
+	}
+	initial := make([]Event, len(events.Snapshot))
+	for i, info := range events.Snapshot {
+		initial[i] = Event{Kind: jobs.EventAdded.String(), Job: info}
+	}
+	m.apply(streamCtx, initial)
+	readerDone := make(chan error, 1)
+	go func() { readerDone <- m.read(events) }()
+	go m.work(streamCtx, readerDone)
+	return m, nil
+}
+
+// read queues event batches until the stream ends.
+func (m *mirror) read(events *EventReader) error {
+	defer events.Close()
+	for {
+		batch, err := events.Next()
+		if err != nil {
+			return err
+		}
+		m.pendMu.Lock()
+		m.pending = append(m.pending, batch...)
+		m.pendMu.Unlock()
+		select {
+		case m.wake <- struct{}{}:
+		default:
+		}
+	}
+}
+
+// work applies queued events until the reader stops, then ends every
+// subscriber's stream.
+func (m *mirror) work(ctx context.Context, readerDone <-chan error) {
+	var err error
+	for running := true; running; {
+		select {
+		case <-m.wake:
+		case err = <-readerDone:
+			running = false
+		}
+		m.pendMu.Lock()
+		batch := m.pending
+		m.pending = nil
+		m.pendMu.Unlock()
+		if len(batch) > 0 {
+			m.apply(ctx, batch)
+		}
+	}
+	if ctx.Err() != nil {
+		err = ctx.Err()
+	}
+	m.mu.Lock()
+	m.err = &NotRunningError{Path: m.client.socket, Err: err}
+	for s := range m.subs {
+		s.end()
+	}
+	close(m.done)
+	m.mu.Unlock()
+}
+
+// apply records a batch of events, fetches the output they announce, and
+// then passes them on to subscribers.
+func (m *mirror) apply(ctx context.Context, batch []Event) {
+	out := make([]jobs.Event, 0, len(batch))
+	fetch := make(map[jobs.ID]bool)
+	for _, ev := range batch {
+		kind := eventKind(ev.Kind)
+		if kind == 0 {
+			continue
+		}
+		if kind == jobs.EventRemoved {
+			m.forget(ev.Job.ID)
+		} else {
+			store := m.upsert(ev.Job)
+			if kind == jobs.EventOutput || ev.Job.Lines > store.last() {
+				fetch[ev.Job.ID] = true
+			}
+		}
+		out = append(out, jobs.Event{Kind: kind, Job: ev.Job})
+	}
+	for id := range fetch {
+		m.fetch(ctx, id)
+	}
+	m.publish(out)
+}
+
+// fetch brings a job's mirror up to the server: the lines after the newest
+// held, or the server's tail when that is too far behind.
+func (m *mirror) fetch(ctx context.Context, id jobs.ID) {
+	m.mu.Lock()
+	store, ok := m.stores[id]
+	info := m.infos[id]
+	m.mu.Unlock()
+	if !ok {
+		return
+	}
+	cursor := store.last()
+	q := OutputQuery{Cursor: cursor, Max: mirrorFetchLines}
+	if info.Lines > cursor+mirrorFetchLines {
+		q = OutputQuery{Tail: mirrorFetchLines}
+	}
+	resp, err := m.client.ReadOutput(ctx, id, q)
+	if err != nil {
+		return // removed meanwhile, or the stream is ending
+	}
+	store.apply(resp)
+}
+
+func (m *mirror) upsert(info jobs.Info) *mirrorStore {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	store, ok := m.stores[info.ID]
+	if !ok {
+		store = newMirrorStore()
+		m.stores[info.ID] = store
+		m.order = append(m.order, info.ID)
+	}
+	m.infos[info.ID] = info
+	store.setInfo(info)
+	return store
+}
+
+func (m *mirror) forget(id jobs.ID) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if _, ok := m.stores[id]; !ok {
+		return
+	}
+	delete(m.stores, id)
+	delete(m.infos, id)
+	for i, o := range m.order {
+		if o == id {
+			m.order = append(m.order[:i], m.order[i+1:]...)
+			break
+		}
+	}
+}
+
+func (m *mirror) publish(events []jobs.Event) {
+	if len(events) == 0 {
+		return
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	for s := range m.subs {
+		s.note(events)
+	}
+}
+
+func (m *mirror) subscribe() *remoteStream {
+	s := newRemoteStream(func(s *remoteStream) {
+		m.mu.Lock()
+		delete(m.subs, s)
+		m.mu.Unlock()
+	})
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.subs[s] = struct{}{}
+	select {
+	case <-m.done:
+		s.end()
+	default:
+	}
+	return s
+}
+
+func (m *mirror) list() []jobs.Info {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	out := make([]jobs.Info, 0, len(m.order))
+	for _, id := range m.order {
+		out = append(out, m.infos[id])
+	}
+	return out
+}
+
+func (m *mirror) get(id jobs.ID) (jobs.Info, *mirrorStore, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	info, ok := m.infos[id]
+	if !ok {
+		return jobs.Info{}, nil, &jobs.NotFoundError{ID: id}
+	}
+	return info, m.stores[id], nil
+}
+
+func (m *mirror) close() {
+	m.cancel()
+	<-m.done
+}

@@ -1,0 +1,167 @@
+package control
+
+import (
+	"context"
+	"errors"
+	"io"
+	"log"
+	"net"
+	"net/http"
+	"os"
+	"sync"
+	"time"
+
+	"jobtop/jobs"
+)
+
+// manager is what the server needs of a *jobs.Manager.
+type manager interface {
+	Start(jobs.Spec) (jobs.Info, error)
+	List() []jobs.Info
+	Get(jobs.ID) (jobs.Info, error)
+	Output(jobs.ID) (jobs.OutputReader, error)
+	Subscribe() jobs.EventStream
+	Stop(jobs.ID) error
+	Kill(jobs.ID) error
+	Restart(jobs.ID) (jobs.Info, error)
+	Remove(jobs.ID) error
+	Wait(context.Context, jobs.ID) (jobs.Info, error)
+	LogDir() string
+}
+
+// Server serves one jobs.Manager over HTTP+JSON. Create it with NewServer,
+// run it with Serve on a listener from Listen, end it with Close.
+type Server struct {
+	mgr  manager
+	inst Instance
+	mux  *http.ServeMux
+	http *http.Server
+
+	base      context.Context // cancelled by Close: ends streams and waits
+	cancel    context.CancelFunc
+	closeOnce sync.Once
+}
+
+// NewServer makes a server for m. inst describes this instance to clients
+// (GET /v1/instance); its PID and Started default to this process and now.
+func NewServer(m *jobs.Manager, inst Instance) *Server { return newServer(m, inst) }
+
+func newServer(m manager, inst Instance) *Server {
+	if inst.PID == 0 {
+		inst.PID = os.Getpid()
+	}
+	if inst.Started.IsZero() {
+		inst.Started = time.Now()
+	}
+	if inst.LogDir == "" {
+		inst.LogDir = m.LogDir()
+	}
+	s := &Server{mgr: m, inst: inst, mux: http.NewServeMux()}
+	s.base, s.cancel = context.WithCancel(context.Background())
+	s.routes()
+	// Errors are answered to clients; none is logged, since the instance
+	// may be a TUI that owns the terminal.
+	s.http = &http.Server{
+		Handler:           s.Handler(),
+		ReadHeaderTimeout: 10 * time.Second,
+		ErrorLog:          log.New(io.Discard, "", 0),
+	}
+	return s
+}
+
+func (s *Server) routes() {
+	s.mux.HandleFunc("GET /v1/instance", s.handleInstance)
+	s.mux.HandleFunc("GET /v1/jobs", s.handleList)
+	s.mux.HandleFunc("POST /v1/jobs", s.handleStart)
+	s.mux.HandleFunc("GET /v1/jobs/{id}", s.handleGet)
+	s.mux.HandleFunc("DELETE /v1/jobs/{id}", s.handleRemove)
+	s.mux.HandleFunc("POST /v1/jobs/{id}/stop", s.handleStop)
+	s.mux.HandleFunc("POST /v1/jobs/{id}/kill", s.handleKill)
+	s.mux.HandleFunc("POST /v1/jobs/{id}/restart", s.handleRestart)
+	s.mux.HandleFunc("GET /v1/jobs/{id}/wait", s.handleWait)
+	s.mux.HandleFunc("GET /v1/jobs/{id}/output", s.handleOutput)
+	s.mux.HandleFunc("GET /v1/events", s.handleEvents)
+}
+
+// Handler is the API as an http.Handler (for tests with httptest).
+// Requests that match no endpoint get a JSON 404 or 405.
+func (s *Server) Handler() http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if _, pattern := s.mux.Handler(r); pattern != "" {
+			s.mux.ServeHTTP(w, r)
+			return
+		}
+		// Let the mux decide between 404 and 405 (and the Allow
+		// header), then answer in JSON.
+		rec := &statusRecorder{header: make(http.Header)}
+		s.mux.ServeHTTP(rec, r)
+		if allow := rec.header.Get("Allow"); allow != "" {
+			w.Header().Set("Allow", allow)
+		}
+		if rec.status == http.StatusMethodNotAllowed {
+			writeError(w, &RequestError{Status: rec.status, Msg: r.Method + " is not allowed on " + r.URL.Path + "; allowed: " + rec.header.Get("Allow")})
+			return
+		}
+		writeError(w, &RequestError{Status: http.StatusNotFound, Msg: "no endpoint " + r.Method + " " + r.URL.Path + "; the API lives under /v1/ (see GET /v1/jobs)"})
+	})
+}
+
+// Serve answers connections on l until Close. It returns nil after Close.
+func (s *Server) Serve(l net.Listener) error {
+	err := s.http.Serve(l)
+	if errors.Is(err, http.ErrServerClosed) {
+		return nil
+	}
+	return err
+}
+
+// Close ends open streams and waits, closes the listeners and connections.
+// Jobs keep running: shutting the manager down is its owner's call.
+func (s *Server) Close() error {
+	var err error
+	s.closeOnce.Do(func() {
+		s.cancel()
+		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+		defer cancel()
+		if err = s.http.Shutdown(ctx); err != nil {
+			err = s.http.Close()
+		}
+	})
+	return err
+}
+
+// requestContext ends with the request, with Close, or after timeout (>0).
+func (s *Server) requestContext(r *http.Request, timeout time.Duration) (context.Context, context.CancelFunc) {
+	ctx, cancel := context.WithCancel(r.Context())
+	stop := context.AfterFunc(s.base, cancel)
+	if timeout > 0 {
+		var cancelT context.CancelFunc
+		ctx, cancelT = context.WithTimeout(ctx, timeout)
+		return ctx, func() { cancelT(); stop(); cancel() }
+	}
+	return ctx, func() { stop(); cancel() }
+}
+
+// ListenAndServe is the usual way to run an instance: it listens on path
+// (see Listen) and serves m in a new goroutine until the returned server is
+// closed. Every job m starts should have been given SocketEnv=path through
+// jobs.Options.Env.
+func ListenAndServe(m *jobs.Manager, path string, inst Instance) (*Server, error) {
+	l, err := Listen(path)
+	if err != nil {
+		return nil, err
+	}
+	inst.Socket = path
+	s := NewServer(m, inst)
+	go s.Serve(l) //nolint:errcheck // ends with Close
+	return s, nil
+}
+
+type statusRecorder struct {
+	header http.Header
+	status int
+}
+
+func (r *statusRecorder) Header() http.Header         { return r.header }
+func (r *statusRecorder) Write(b []byte) (int, error) { return len(b), nil }
+func (r *statusRecorder) WriteHeader(status int)      { r.status = status }

@@ -1,0 +1,178 @@
+package control
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net"
+	"os"
+	"path/filepath"
+	"strconv"
+	"syscall"
+	"time"
+
+	"golang.org/x/sys/unix"
+)
+
+// SocketEnv names the environment variable that points clients at an
+// instance's socket. Every job an instance runs has it set.
+const SocketEnv = "JOBTOP_SOCKET"
+
+// DefaultSocketPath is $XDG_RUNTIME_DIR/jobtop/default.sock, or, without
+// XDG_RUNTIME_DIR, default.sock in a per-user directory under the temp dir.
+func DefaultSocketPath() string {
+	return filepath.Join(defaultSocketDir(), "default.sock")
+}
+
+func defaultSocketDir() string {
+	if dir := os.Getenv("XDG_RUNTIME_DIR"); dir != "" && filepath.IsAbs(dir) {
+		return filepath.Join(dir, "jobtop")
+	}
+	return filepath.Join(os.TempDir(), "jobtop-"+strconv.Itoa(os.Getuid()))
+}
+
+// ResolveSocketPath picks the socket: the flag's value when set, else
+// $JOBTOP_SOCKET, else DefaultSocketPath. The result is absolute, so it
+// means the same thing to every job that inherits it.
+func ResolveSocketPath(flag string) string {
+	path := flag
+	if path == "" {
+		path = os.Getenv(SocketEnv)
+	}
+	if path == "" {
+		path = DefaultSocketPath()
+	}
+	if abs, err := filepath.Abs(path); err == nil {
+		path = abs
+	}
+	return path
+}
+
+// InUseError says a live instance already serves the socket.
+type InUseError struct {
+	Path string
+	// Instance describes the live instance; zero if it did not answer.
+	Instance Instance
+}
+
+func (e *InUseError) Error() string {
+	who := "another jobtop"
+	if e.Instance.PID != 0 {
+		who = fmt.Sprintf("another jobtop (%s, pid %d, running since %s)",
+			e.Instance.Kind, e.Instance.PID, e.Instance.Started.Format("2006-01-02 15:04:05"))
+	}
+	return fmt.Sprintf("%s is already listening on %s; use it (jobtop attach, jobtop ls), stop it, or pick another --socket", who, e.Path)
+}
+
+// Listen creates the socket at path for a new instance. It makes the
+// socket's directory (0700) when missing, enforces 0700 on the default
+// directory, refuses a socket a live instance holds (InUseError), replaces
+// one left by a dead instance, and makes the new socket 0600. The returned
+// listener answers connections from other uids with 403 and holds the
+// socket's lock until closed.
+func Listen(path string) (net.Listener, error) {
+	dir := filepath.Dir(path)
+	if err := prepareSocketDir(dir, dir == defaultSocketDir()); err != nil {
+		return nil, err
+	}
+	lock, err := lockSocket(path)
+	if err != nil {
+		return nil, err
+	}
+	if err := removeStaleSocket(path); err != nil {
+		lock.Close()
+		return nil, err
+	}
+	l, err := net.Listen("unix", path)
+	if err != nil {
+		lock.Close()
+		return nil, fmt.Errorf("cannot listen on %s: %w", path, err)
+	}
+	if err := os.Chmod(path, 0o600); err != nil {
+		l.Close()
+		lock.Close()
+		return nil, fmt.Errorf("cannot make %s private: %w", path, err)
+	}
+	return &peerCheckListener{Listener: l, uid: os.Getuid(), lock: lock}, nil
+}
+
+// prepareSocketDir makes dir 0700 if it is missing. When strict (the
+// default directory, shared by convention), an existing dir must be a real
+// directory owned by us, and is made 0700.
+func prepareSocketDir(dir string, strict bool) error {
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return fmt.Errorf("cannot create socket directory: %w", err)
+	}
+	if !strict {
+		return nil
+	}
+	st, err := os.Lstat(dir)
+	if err != nil {
+		return fmt.Errorf("socket directory: %w", err)
+	}
+	sys, ok := st.Sys().(*syscall.Stat_t)
+	switch {
+	case !st.IsDir():
+		return fmt.Errorf("socket directory %s is not a directory (a symlink?); remove it", dir)
+	case ok && int(sys.Uid) != os.Getuid():
+		return fmt.Errorf("socket directory %s belongs to uid %d, not to you; remove it or use --socket", dir, sys.Uid)
+	case st.Mode().Perm() != 0o700:
+		if err := os.Chmod(dir, 0o700); err != nil {
+			return fmt.Errorf("cannot make socket directory %s private: %w", dir, err)
+		}
+	}
+	return nil
+}
+
+// lockSocket takes the socket's lock file, held by the live instance. If
+// another process holds it, that instance is alive: InUseError.
+func lockSocket(path string) (*os.File, error) {
+	f, err := os.OpenFile(path+".lock", os.O_RDWR|os.O_CREATE, 0o600)
+	if err != nil {
+		return nil, fmt.Errorf("cannot open the socket's lock file: %w", err)
+	}
+	if err := unix.Flock(int(f.Fd()), unix.LOCK_EX|unix.LOCK_NB); err != nil {
+		f.Close()
+		if errors.Is(err, unix.EWOULDBLOCK) {
+			return nil, &InUseError{Path: path, Instance: probeInstance(path)}
+		}
+		return nil, fmt.Errorf("cannot lock %s.lock: %w", path, err)
+	}
+	return f, nil
+}
+
+// removeStaleSocket deletes a socket left at path by a dead instance. A
+// socket that still answers is refused even though its lock was free (an
+// instance of a jobtop that did not lock).
+func removeStaleSocket(path string) error {
+	st, err := os.Lstat(path)
+	if errors.Is(err, os.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	if st.Mode()&os.ModeSocket == 0 {
+		return fmt.Errorf("%s exists and is not a socket; remove it or pick another --socket", path)
+	}
+	conn, err := net.DialTimeout("unix", path, time.Second)
+	if err == nil {
+		conn.Close()
+		return &InUseError{Path: path, Instance: probeInstance(path)}
+	}
+	if err := os.Remove(path); err != nil && !errors.Is(err, os.ErrNotExist) {
+		return fmt.Errorf("cannot remove stale socket %s: %w", path, err)
+	}
+	return nil
+}
+
+// probeInstance asks whoever serves path who they are; zero on failure.
+func probeInstance(path string) Instance {
+	ctx, cancel := context.WithTimeout(context.Background(), time.Second)
+	defer cancel()
+	inst, err := NewClient(path).Instance(ctx)
+	if err != nil {
+		return Instance{}
+	}
+	return inst
+}

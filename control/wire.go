@@ -1,0 +1,292 @@
+package control
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"jobtop/jobs"
+)
+
+// MaxBodyBytes bounds a request body.
+const MaxBodyBytes = 1 << 20
+
+// StartRequest is the body of POST /v1/jobs: a jobs.Spec with durations
+// written as strings ("30s", "5m").
+type StartRequest struct {
+	Name        string            `json:"name,omitempty"`
+	Command     string            `json:"command,omitempty"`
+	Argv        []string          `json:"argv,omitempty"`
+	Cwd         string            `json:"cwd,omitempty"`
+	Env         map[string]string `json:"env,omitempty"`
+	Timeout     string            `json:"timeout,omitempty"`
+	StopSignal  string            `json:"stop_signal,omitempty"`
+	Grace       string            `json:"grace,omitempty"`
+	Restart     *RestartRequest   `json:"restart,omitempty"`
+	Ready       *ReadyRequest     `json:"ready,omitempty"`
+	DependsOn   map[string]string `json:"depends_on,omitempty"`
+	Description string            `json:"description,omitempty"`
+}
+
+// RestartRequest is a jobs.RestartPolicy on the wire.
+type RestartRequest struct {
+	Mode       string `json:"mode,omitempty"`
+	Backoff    string `json:"backoff,omitempty"`
+	MaxBackoff string `json:"max_backoff,omitempty"`
+	Max        int    `json:"max,omitempty"`
+}
+
+// ReadyRequest is a jobs.ReadyCheck on the wire.
+type ReadyRequest struct {
+	LogPattern string `json:"log_pattern,omitempty"`
+	After      string `json:"after,omitempty"`
+}
+
+// Instance describes a running jobtop instance.
+type Instance struct {
+	PID     int       `json:"pid"`
+	Kind    string    `json:"kind"` // "serve" or "tui"
+	Socket  string    `json:"socket"`
+	Started time.Time `json:"started_at"`
+	LogDir  string    `json:"log_dir"`
+}
+
+// OutputResponse answers an output read. Lines are the committed lines
+// after the cursor (in the asked stream only, when filtered); NextCursor is
+// what to pass next time; Dropped counts lines the server no longer holds
+// between the cursor and Lines[0]; Partial holds lines still being built,
+// not covered by the cursor. Ended says the job had ended (and no restart
+// was pending) before the read, so no more lines will follow.
+type OutputResponse struct {
+	Lines      []jobs.Line `json:"lines"`
+	NextCursor uint64      `json:"next_cursor"`
+	Dropped    uint64      `json:"dropped"`
+	Partial    []jobs.Line `json:"partial"`
+	State      jobs.State  `json:"state"`
+	Ended      bool        `json:"ended"`
+	// Error ends a stream that could not go on (the job was removed).
+	Error string `json:"error,omitempty"`
+}
+
+// WaitResponse answers a wait: the job, and whether it ended before the
+// wait's timeout.
+type WaitResponse struct {
+	Job   jobs.Info `json:"job"`
+	Ended bool      `json:"ended"`
+}
+
+// EventBatch is one line of the /v1/events stream: the first line is the
+// snapshot, with Jobs holding every job; later lines hold Events.
+type EventBatch struct {
+	Jobs   []jobs.Info `json:"jobs,omitempty"`
+	Events []Event     `json:"events,omitempty"`
+}
+
+// Event is a jobs.Event on the wire; Kind is "added", "state", "output" or
+// "removed".
+type Event struct {
+	Kind string    `json:"kind"`
+	Job  jobs.Info `json:"job"`
+}
+
+type errorResponse struct {
+	Error string `json:"error"`
+}
+
+func errorBody(msg string) []byte {
+	b, _ := json.Marshal(errorResponse{Error: msg})
+	return b
+}
+
+// RequestError is a client mistake in a request; the server answers 400
+// (or Status when set) with its message.
+type RequestError struct {
+	Status int
+	Msg    string
+}
+
+func (e *RequestError) Error() string { return e.Msg }
+
+func badRequest(format string, args ...any) error {
+	return &RequestError{Msg: fmt.Sprintf(format, args...)}
+}
+
+// DecodeStartRequest reads a StartRequest from r (at most MaxBodyBytes
+// when r is a request body), and turns it into a checked jobs.Spec.
+// Unknown fields, trailing data and bad durations are errors.
+func DecodeStartRequest(r io.Reader) (jobs.Spec, error) {
+	dec := json.NewDecoder(r)
+	dec.DisallowUnknownFields()
+	var req StartRequest
+	if err := dec.Decode(&req); err != nil {
+		return jobs.Spec{}, jsonError(err)
+	}
+	if _, err := dec.Token(); !errors.Is(err, io.EOF) {
+		return jobs.Spec{}, badRequest("malformed JSON: the body must hold one job object and nothing after it")
+	}
+	return req.Spec()
+}
+
+// jsonError turns a decoding error into a message a person can act on.
+func jsonError(err error) error {
+	var syntax *json.SyntaxError
+	var typ *json.UnmarshalTypeError
+	var tooBig *http.MaxBytesError
+	switch {
+	case errors.As(err, &tooBig):
+		return &RequestError{Status: http.StatusRequestEntityTooLarge, Msg: fmt.Sprintf("request body is larger than %d bytes", MaxBodyBytes)}
+	case errors.Is(err, io.EOF):
+		return badRequest("empty body: send a job as JSON, e.g. {\"command\": \"make\"}")
+	case errors.Is(err, io.ErrUnexpectedEOF):
+		return badRequest("malformed JSON: the body ends in the middle of a value")
+	case errors.As(err, &syntax):
+		return badRequest("malformed JSON at byte %d: %v", syntax.Offset, err)
+	case errors.As(err, &typ):
+		field := typ.Field
+		if field == "" {
+			return badRequest("the body must be a JSON object, not a %s", typ.Value)
+		}
+		return badRequest("field %q must be %s, not a %s", field, typeName(typ.Type.String()), typ.Value)
+	case strings.HasPrefix(err.Error(), "json: unknown field "):
+		name := strings.TrimPrefix(err.Error(), "json: unknown field ")
+		return badRequest("unknown field %s; known fields: name, command, argv, cwd, env, timeout, stop_signal, grace, restart, ready, depends_on, description", name)
+	}
+	return badRequest("malformed JSON: %v", err)
+}
+
+func typeName(goType string) string {
+	switch {
+	case goType == "string":
+		return "a string"
+	case strings.HasPrefix(goType, "[]"):
+		return "an array of " + strings.TrimPrefix(typeName(goType[2:]), "a ") + "s"
+	case strings.HasPrefix(goType, "map["):
+		return "an object of strings"
+	case strings.HasPrefix(goType, "int"):
+		return "a whole number"
+	}
+	return "an object"
+}
+
+// Spec checks the request and turns it into a jobs.Spec: durations parsed,
+// cwd absolute, then jobs.Spec.Validate. It does not look at the file
+// system.
+func (r StartRequest) Spec() (jobs.Spec, error) {
+	spec := jobs.Spec{
+		Name:        r.Name,
+		Command:     r.Command,
+		Argv:        r.Argv,
+		Dir:         r.Cwd,
+		Env:         r.Env,
+		Description: r.Description,
+	}
+	var err error
+	if spec.Timeout, err = parseDuration("timeout", r.Timeout); err != nil {
+		return jobs.Spec{}, err
+	}
+	if spec.Grace, err = parseDuration("grace", r.Grace); err != nil {
+		return jobs.Spec{}, err
+	}
+	if r.StopSignal != "" {
+		if spec.StopSignal, err = jobs.ParseSignal(r.StopSignal); err != nil {
+			return jobs.Spec{}, badRequest("stop_signal: %v", err)
+		}
+	}
+	if r.Restart != nil {
+		spec.Restart = jobs.RestartPolicy{Mode: jobs.RestartMode(r.Restart.Mode), Max: r.Restart.Max}
+		if spec.Restart.Backoff, err = parseDuration("restart.backoff", r.Restart.Backoff); err != nil {
+			return jobs.Spec{}, err
+		}
+		if spec.Restart.MaxBackoff, err = parseDuration("restart.max_backoff", r.Restart.MaxBackoff); err != nil {
+			return jobs.Spec{}, err
+		}
+	}
+	if r.Ready != nil {
+		spec.Ready.LogPattern = r.Ready.LogPattern
+		if spec.Ready.After, err = parseDuration("ready.after", r.Ready.After); err != nil {
+			return jobs.Spec{}, err
+		}
+	}
+	if len(r.DependsOn) > 0 {
+		spec.DependsOn = make(map[string]jobs.Condition, len(r.DependsOn))
+		for name, cond := range r.DependsOn {
+			spec.DependsOn[name] = jobs.Condition(cond)
+		}
+	}
+	if spec.Dir != "" && !filepath.IsAbs(spec.Dir) {
+		return jobs.Spec{}, badRequest("cwd %q is relative: give an absolute path (the server's working directory is not yours)", spec.Dir)
+	}
+	if err := spec.Validate(); err != nil {
+		return jobs.Spec{}, badRequest("%v", err)
+	}
+	return spec, nil
+}
+
+// parseDuration reads a duration field: empty is zero, negative is refused.
+func parseDuration(field, s string) (time.Duration, error) {
+	if s == "" {
+		return 0, nil
+	}
+	d, err := time.ParseDuration(strings.TrimSpace(s))
+	if err != nil {
+		return 0, badRequest("%s %q is not a duration: write a number with a unit, like 30s, 5m or 1h30m", field, s)
+	}
+	if d < 0 {
+		return 0, badRequest("%s %s is negative", field, s)
+	}
+	return d, nil
+}
+
+// SpecRequest turns a jobs.Spec into the request that starts it.
+func SpecRequest(s jobs.Spec) StartRequest {
+	req := StartRequest{
+		Name: s.Name, Command: s.Command, Argv: s.Argv, Cwd: s.Dir, Env: s.Env,
+		Description: s.Description,
+		Timeout:     formatDuration(s.Timeout),
+		Grace:       formatDuration(s.Grace),
+	}
+	if s.StopSignal != 0 {
+		req.StopSignal = s.StopSignal.String()
+	}
+	if s.Restart != (jobs.RestartPolicy{}) {
+		req.Restart = &RestartRequest{
+			Mode: string(s.Restart.Mode), Max: s.Restart.Max,
+			Backoff:    formatDuration(s.Restart.Backoff),
+			MaxBackoff: formatDuration(s.Restart.MaxBackoff),
+		}
+	}
+	if s.Ready != (jobs.ReadyCheck{}) {
+		req.Ready = &ReadyRequest{LogPattern: s.Ready.LogPattern, After: formatDuration(s.Ready.After)}
+	}
+	if len(s.DependsOn) > 0 {
+		req.DependsOn = make(map[string]string, len(s.DependsOn))
+		for name, cond := range s.DependsOn {
+			req.DependsOn[name] = string(cond)
+		}
+	}
+	return req
+}
+
+func formatDuration(d time.Duration) string {
+	if d == 0 {
+		return ""
+	}
+	return d.String()
+}
+
+// encodeJSON is json.Marshal without HTML escaping, plus a newline.
+func encodeJSON(v any) []byte {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return append(errorBody("cannot encode the answer: "+err.Error()), '\n')
+	}
+	return buf.Bytes()
+}
