@@ -127,3 +127,21 @@ func TestShutdownClosesSubscriptions(t *testing.T) {
 	for range sub.C() {
 	}
 }
+
+func TestArrivalOrdersLinesAcrossJobs(t *testing.T) {
+	m := newManager(t, Options{})
+	dir := t.TempDir()
+	gate := dir + "/gate"
+	a := start(t, m, Spec{Command: "echo a1; while [ ! -e " + gate + " ]; do sleep 0.02; done; echo a2"})
+	waitFor(t, m, a.ID, "a1", func(i Info) bool { return i.Lines == 1 })
+	b := wait(t, m, start(t, m, Spec{Command: "echo b1"}).ID)
+	require.NoError(t, writeFile(gate))
+	wait(t, m, a.ID)
+	outA, _ := m.Output(a.ID)
+	outB, _ := m.Output(b.ID)
+	la, lb := outA.ReadAfter(0, 0).Lines, outB.ReadAfter(0, 0).Lines
+	require.Len(t, la, 2)
+	require.Len(t, lb, 1)
+	assert.Less(t, la[0].Arrival, lb[0].Arrival, "a1 came before b1")
+	assert.Less(t, lb[0].Arrival, la[1].Arrival, "b1 came before a2")
+}

@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"sync"
+	"sync/atomic"
 	"time"
 )
 
@@ -53,6 +54,8 @@ type Manager struct {
 	closed bool
 
 	runs sync.WaitGroup // one per live run, done when it is reaped
+
+	arrival atomic.Uint64 // clock of every job's store: Line.Arrival
 
 	stopSampler chan struct{}
 	samplerDone chan struct{}
@@ -121,7 +124,7 @@ func (m *Manager) add(spec Spec, start bool) (Info, error) {
 	j := &job{
 		id:      id,
 		spec:    spec,
-		store:   NewOutputStore(m.opts.Store),
+		store:   m.newStore(),
 		settled: make(chan struct{}),
 		state:   StateQueued,
 	}
@@ -165,6 +168,12 @@ func (m *Manager) Replace(id ID, spec Spec) (Info, error) {
 		return m.Restart(id)
 	}
 	return info, nil
+}
+
+func (m *Manager) newStore() *OutputStore {
+	s := NewOutputStore(m.opts.Store)
+	s.clock = &m.arrival
+	return s
 }
 
 // List returns every job in the order they were created.

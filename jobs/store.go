@@ -3,6 +3,7 @@ package jobs
 import (
 	"strings"
 	"sync"
+	"sync/atomic"
 )
 
 // Store limits used when StoreOptions leaves them zero.
@@ -18,6 +19,10 @@ type Line struct {
 	Seq    uint64 `json:"seq"`
 	Stream Stream `json:"stream"`
 	Text   string `json:"text"`
+	// Arrival orders lines across all the jobs of one Manager: a line
+	// committed later has a larger Arrival, whichever job wrote it. 0 for
+	// a partial line.
+	Arrival uint64 `json:"arrival,omitempty"`
 }
 
 // Chunk is the answer to a cursor read.
@@ -76,6 +81,7 @@ type OutputStore struct {
 	total    int64
 	partial  [2]partialLine // stdout, stderr
 	lastPart Stream         // stream whose partial was touched last
+	clock    *atomic.Uint64 // shared by a Manager's stores, for Arrival
 }
 
 type partialLine struct {
@@ -97,7 +103,7 @@ func NewOutputStore(o StoreOptions) *OutputStore {
 	if o.MaxLineBytes > o.MaxBytes {
 		o.MaxLineBytes = o.MaxBytes
 	}
-	return &OutputStore{opts: o, nextSeq: 1}
+	return &OutputStore{opts: o, nextSeq: 1, clock: new(atomic.Uint64)}
 }
 
 // Append adds raw output from one stream (Stdout or Stderr).
@@ -195,7 +201,7 @@ func (s *OutputStore) commit(stream Stream, text string) {
 		}
 	}
 	idx := (s.head + s.n) % len(s.ring)
-	s.ring[idx] = Line{Seq: s.nextSeq, Stream: stream, Text: text}
+	s.ring[idx] = Line{Seq: s.nextSeq, Stream: stream, Text: text, Arrival: s.clock.Add(1)}
 	s.nextSeq++
 	s.n++
 	s.held += len(text)
