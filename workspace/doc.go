@@ -1,0 +1,29 @@
+// Package workspace ties a job file to a running jobs.Manager: Open starts
+// the file's jobs in their start order, and Reload re-reads the file and
+// applies what changed to the live jobs. It owns the mapping from the
+// file's job names to the manager's job IDs.
+//
+// It imports jobs and jobfile only; never ui, control or cmd.
+//
+// Decisions worth knowing:
+//   - Only the file's own jobs are touched. Jobs started any other way
+//     (the command line, jobtop run, the TUI) share the manager and are
+//     left alone, even when they have the same name as a file job.
+//   - Reload compares the new file with the jobs still there: a file job
+//     someone removed by hand counts as added again.
+//   - Added jobs start as at startup (Start, or Add for autostart: false),
+//     in the new file's start order, so a dependency exists before its
+//     dependants look for it.
+//   - A changed job gets its new spec with Manager.Replace: a running or
+//     queued one restarts with it. One that has ended runs again with it
+//     when its autostart is on ("changed ones restart"); one never started
+//     (autostart: false) stays that way.
+//   - Removed jobs are stopped with their grace rules and removed from the
+//     manager once they have ended, in the background: Reload does not
+//     wait for them.
+//   - A file that cannot be read or is not valid changes nothing: Reload
+//     returns a *FileError with every problem.
+//   - max_parallel and the log settings apply when the manager is made
+//     (ManagerOptions); a reload that changes them says they apply when
+//     jobtop starts again.
+package workspace

@@ -1,0 +1,211 @@
+package workspace
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"path/filepath"
+	"sync"
+
+	"jobtop/jobfile"
+	"jobtop/jobs"
+)
+
+// ErrClosed is returned by Reload after Close.
+var ErrClosed = errors.New("the job file is closed: jobtop is shutting down")
+
+// Workspace is a job file whose jobs run on a manager. Its methods are
+// safe for concurrent use.
+type Workspace struct {
+	mgr *jobs.Manager
+
+	mu     sync.Mutex // held through a reload: one at a time
+	plan   *jobfile.Plan
+	ids    map[string]jobs.ID
+	closed bool
+
+	ctx      context.Context // cancelled by Close: ends pending removals
+	cancel   context.CancelFunc
+	removals sync.WaitGroup
+}
+
+// ManagerOptions are base with the plan's max_parallel and log settings
+// filling the fields base leaves zero: what the command line sets beats
+// the file.
+func ManagerOptions(plan *jobfile.Plan, base jobs.Options) jobs.Options {
+	file := plan.ManagerOptions()
+	if base.MaxRunning == 0 {
+		base.MaxRunning = file.MaxRunning
+	}
+	if base.LogDir == "" {
+		base.LogDir = file.LogDir
+	}
+	if base.LogCap == 0 {
+		base.LogCap = file.LogCap
+	}
+	if base.Store.MaxLines == 0 {
+		base.Store.MaxLines = file.Store.MaxLines
+	}
+	return base
+}
+
+// Open starts the plan's jobs on m in start order: Start for autostart
+// jobs, Add (created, not started) for the others. On an error the jobs
+// started so far keep running; the caller shuts m down.
+func Open(m *jobs.Manager, plan *jobfile.Plan) (*Workspace, error) {
+	w := &Workspace{mgr: m, plan: plan, ids: make(map[string]jobs.ID, len(plan.Jobs))}
+	w.ctx, w.cancel = context.WithCancel(context.Background())
+	for _, j := range plan.StartOrder() {
+		if err := w.startLocked(j); err != nil {
+			w.cancel()
+			return nil, err
+		}
+	}
+	return w, nil
+}
+
+// Path is the job file as it was given.
+func (w *Workspace) Path() string {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.plan.Path
+}
+
+// IDs maps the file's job names to their job IDs.
+func (w *Workspace) IDs() map[string]jobs.ID {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	out := make(map[string]jobs.ID, len(w.ids))
+	for name, id := range w.ids {
+		out[name] = id
+	}
+	return out
+}
+
+// Close stops watching removed jobs that have not ended yet; call it
+// before shutting the manager down. Reload fails after it.
+func (w *Workspace) Close() {
+	w.mu.Lock()
+	w.closed = true
+	w.mu.Unlock()
+	w.cancel()
+	w.removals.Wait()
+}
+
+// Result is what a reload did.
+type Result struct {
+	// Path is the job file.
+	Path string
+	jobfile.Changes
+}
+
+// String says what changed, for a status bar:
+// "reloaded jobtop.yaml: 1 added (api), 1 changed (web)".
+func (r Result) String() string {
+	return "reloaded " + filepath.Base(r.Path) + ": " + r.Changes.String()
+}
+
+// Reload re-reads the job file and applies what changed: added jobs
+// start, removed ones are stopped (and removed once ended), changed ones
+// restart with their new spec, unchanged ones are left alone. A file that
+// cannot be read or is not valid changes nothing and is a *FileError.
+func (w *Workspace) Reload() (Result, error) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.closed {
+		return Result{}, ErrClosed
+	}
+	res := Result{Path: w.plan.Path}
+	next, err := jobfile.Load(w.plan.Path)
+	if err != nil {
+		return res, newFileError(w.plan.Path, err)
+	}
+	res.Changes = jobfile.Diff(w.livePlanLocked(), next)
+	var errs []error
+	for _, name := range res.Removed {
+		w.removeLocked(w.ids[name])
+		delete(w.ids, name)
+	}
+	added := make(map[string]bool, len(res.Added))
+	for _, name := range res.Added {
+		added[name] = true
+	}
+	changed := make(map[string]bool, len(res.Changed))
+	for _, name := range res.Changed {
+		changed[name] = true
+	}
+	for _, j := range next.StartOrder() {
+		switch {
+		case added[j.Name]:
+			errs = append(errs, w.startLocked(j))
+		case changed[j.Name]:
+			errs = append(errs, w.replaceLocked(j))
+		}
+	}
+	w.plan = next
+	return res, errors.Join(errs...)
+}
+
+// livePlanLocked is the plan as it stands in the manager: without the
+// jobs that were removed by hand since (so they count as added again).
+func (w *Workspace) livePlanLocked() *jobfile.Plan {
+	live := *w.plan
+	live.Jobs = nil
+	for _, j := range w.plan.Jobs {
+		if _, err := w.mgr.Get(w.ids[j.Name]); err == nil {
+			live.Jobs = append(live.Jobs, j)
+		} else {
+			delete(w.ids, j.Name)
+		}
+	}
+	return &live
+}
+
+// startLocked creates a file job: started, or only added when its
+// autostart is off.
+func (w *Workspace) startLocked(j jobfile.Job) error {
+	add := w.mgr.Start
+	if !j.Autostart {
+		add = w.mgr.Add
+	}
+	info, err := add(j.Spec)
+	if err != nil {
+		return fmt.Errorf("job %s: %w", j.Name, err)
+	}
+	w.ids[j.Name] = info.ID
+	return nil
+}
+
+// replaceLocked gives a file job its new spec. A live or queued job
+// restarts with it (Manager.Replace); an ended one runs again if it
+// starts by itself; a job never started stays so.
+func (w *Workspace) replaceLocked(j jobfile.Job) error {
+	id := w.ids[j.Name]
+	before, err := w.mgr.Replace(id, j.Spec)
+	if err != nil {
+		return fmt.Errorf("job %s: %w", j.Name, err)
+	}
+	if before.State.Done() && before.State != jobs.StateCreated && j.Autostart {
+		if _, err := w.mgr.Restart(id); err != nil {
+			return fmt.Errorf("job %s: %w", j.Name, err)
+		}
+	}
+	return nil
+}
+
+// removeLocked stops a job and removes it once it has ended, in the
+// background.
+func (w *Workspace) removeLocked(id jobs.ID) {
+	// An ended job has nothing to stop: Stop says so, and that is fine.
+	w.mgr.Stop(id) //nolint:errcheck // see above
+	w.removals.Add(1)
+	go func() {
+		defer w.removals.Done()
+		if _, err := w.mgr.Wait(w.ctx, id); err != nil {
+			return
+		}
+		// Someone may have restarted it meanwhile: then it stays, and is
+		// no longer the file's.
+		w.mgr.Remove(id) //nolint:errcheck // see above
+	}()
+}
