@@ -68,6 +68,8 @@ func (e *NotRunningError) Unwrap() error { return e.Err }
 type APIError struct {
 	Status  int
 	Message string
+	// Problems lists a job file's problems, when a reload found some.
+	Problems []string
 }
 
 func (e *APIError) Error() string { return e.Message }
@@ -147,6 +149,18 @@ func (c *Client) WaitJob(ctx context.Context, id jobs.ID, timeout time.Duration)
 	var q url.Values
 	if timeout > 0 {
 		q = url.Values{"timeout": {timeout.String()}}
+	}
+	var resp WaitResponse
+	err := c.call(ctx, http.MethodGet, jobPath(id, "wait"), q, nil, &resp)
+	return resp, err
+}
+
+// WaitReady blocks until the job is ready (Job.Ready), or has ended
+// (Ended), or timeout (> 0) passes (neither).
+func (c *Client) WaitReady(ctx context.Context, id jobs.ID, timeout time.Duration) (WaitResponse, error) {
+	q := url.Values{"ready": {"true"}}
+	if timeout > 0 {
+		q.Set("timeout", timeout.String())
 	}
 	var resp WaitResponse
 	err := c.call(ctx, http.MethodGet, jobPath(id, "wait"), q, nil, &resp)
@@ -291,5 +305,5 @@ func (c *Client) open(ctx context.Context, method, path string, q url.Values, in
 	if json.Unmarshal(b, &e) != nil || e.Error == "" {
 		e.Error = fmt.Sprintf("%s %s: %s", method, path, strings.TrimSpace(resp.Status+" "+string(b)))
 	}
-	return nil, &APIError{Status: resp.StatusCode, Message: e.Error}
+	return nil, &APIError{Status: resp.StatusCode, Message: e.Error, Problems: e.Problems}
 }

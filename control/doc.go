@@ -13,9 +13,11 @@
 //	POST   /v1/jobs/{id}/stop        stop (grace rules); ?wait=true waits for the end
 //	POST   /v1/jobs/{id}/kill        SIGKILL the process group; ?wait=true as above
 //	POST   /v1/jobs/{id}/restart     new run, same ID; ?wait=true waits for it to start
-//	GET    /v1/jobs/{id}/wait        block until the job ends (?timeout=DUR)
+//	GET    /v1/jobs/{id}/wait        block until the job ends (?timeout=DUR);
+//	                                 ?ready=true: until it is ready, or ends
 //	GET    /v1/jobs/{id}/output      lines after ?cursor=C (see OutputQuery)
 //	GET    /v1/events                NDJSON: a snapshot, then event batches
+//	POST   /v1/reload                re-read the instance's job file (see Reloader)
 //
 // Decisions worth knowing:
 //   - The job object on the wire is jobs.Info's JSON. Durations in requests

@@ -12,7 +12,11 @@ import (
 )
 
 func (s *Server) handleInstance(w http.ResponseWriter, r *http.Request) {
-	writeJSON(w, http.StatusOK, s.inst)
+	inst := s.inst
+	if rl := s.currentReloader(); rl != nil {
+		inst.JobFile = rl.JobFile()
+	}
+	writeJSON(w, http.StatusOK, inst)
 }
 
 func (s *Server) handleList(w http.ResponseWriter, r *http.Request) {
@@ -163,14 +167,47 @@ func (s *Server) handleWait(w http.ResponseWriter, r *http.Request) {
 		writeError(w, err)
 		return
 	}
+	ready, err := boolParam(r, "ready")
+	if err != nil {
+		writeError(w, err)
+		return
+	}
 	ctx, cancel := s.requestContext(r, timeout)
 	defer cancel()
+	if ready {
+		s.waitReady(ctx, w, id)
+		return
+	}
 	info, err := s.mgr.Wait(ctx, id)
 	switch {
 	case err == nil:
 		writeJSON(w, http.StatusOK, WaitResponse{Job: info, Ended: true})
 	case errors.Is(err, context.DeadlineExceeded) || errors.Is(err, context.Canceled):
 		writeJSON(w, http.StatusOK, WaitResponse{Job: info, Ended: false})
+	default:
+		writeError(w, err)
+	}
+}
+
+// waitReady answers once the job is ready (Ended false, Job.Ready true),
+// or has ended with no restart on its way (Ended true), or ctx ends
+// (neither).
+func (s *Server) waitReady(ctx context.Context, w http.ResponseWriter, id jobs.ID) {
+	watch := s.watch(id)
+	defer watch.close()
+	ended := false
+	info, err := watch.until(ctx, s.mgr, func(i jobs.Info) bool {
+		if i.Ready {
+			return true
+		}
+		_, ended, _ = settled(s.mgr, id)
+		return ended
+	})
+	switch {
+	case err == nil:
+		writeJSON(w, http.StatusOK, WaitResponse{Job: info, Ended: ended})
+	case errors.Is(err, context.DeadlineExceeded) || errors.Is(err, context.Canceled):
+		writeJSON(w, http.StatusOK, WaitResponse{Job: info})
 	default:
 		writeError(w, err)
 	}
@@ -210,9 +247,14 @@ func durationParam(r *http.Request, name string) (time.Duration, error) {
 func writeError(w http.ResponseWriter, err error) {
 	status := http.StatusInternalServerError
 	var reqErr *RequestError
+	var reloadErr *ReloadError
 	var notFound *jobs.NotFoundError
 	var invalid *jobs.InvalidActionError
+	var problems []string
 	switch {
+	case errors.As(err, &reloadErr):
+		status = http.StatusUnprocessableEntity
+		problems = reloadErr.Problems
 	case errors.As(err, &reqErr):
 		status = http.StatusBadRequest
 		if reqErr.Status != 0 {
@@ -230,7 +272,7 @@ func writeError(w http.ResponseWriter, err error) {
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(status)
-	w.Write(append(errorBody(err.Error()), '\n')) //nolint:errcheck // the client may be gone
+	w.Write(encodeJSON(errorResponse{Error: err.Error(), Problems: problems})) //nolint:errcheck // the client may be gone
 }
 
 func writeJSON(w http.ResponseWriter, status int, v any) {

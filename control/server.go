@@ -40,6 +40,9 @@ type Server struct {
 	base      context.Context // cancelled by Close: ends streams and waits
 	cancel    context.CancelFunc
 	closeOnce sync.Once
+
+	reloadMu sync.Mutex
+	reloader Reloader // nil: the instance has no job file
 }
 
 // NewServer makes a server for m. inst describes this instance to clients
@@ -81,6 +84,7 @@ func (s *Server) routes() {
 	s.mux.HandleFunc("GET /v1/jobs/{id}/wait", s.handleWait)
 	s.mux.HandleFunc("GET /v1/jobs/{id}/output", s.handleOutput)
 	s.mux.HandleFunc("GET /v1/events", s.handleEvents)
+	s.mux.HandleFunc("POST /v1/reload", s.handleReload)
 }
 
 // Handler is the API as an http.Handler (for tests with httptest).

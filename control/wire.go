@@ -55,6 +55,8 @@ type Instance struct {
 	Socket  string    `json:"socket"`
 	Started time.Time `json:"started_at"`
 	LogDir  string    `json:"log_dir"`
+	// JobFile is the instance's job file (absolute); "" when it has none.
+	JobFile string `json:"job_file,omitempty"`
 }
 
 // OutputResponse answers an output read. Lines are the committed lines
@@ -75,7 +77,8 @@ type OutputResponse struct {
 }
 
 // WaitResponse answers a wait: the job, and whether it ended before the
-// wait's timeout.
+// wait's timeout. A wait for readiness (ready=true) that ends with Ended
+// false and Job.Ready true found the job ready.
 type WaitResponse struct {
 	Job   jobs.Info `json:"job"`
 	Ended bool      `json:"ended"`
@@ -97,6 +100,8 @@ type Event struct {
 
 type errorResponse struct {
 	Error string `json:"error"`
+	// Problems lists a job file's problems (POST /v1/reload).
+	Problems []string `json:"problems,omitempty"`
 }
 
 func errorBody(msg string) []byte {

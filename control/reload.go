@@ -1,0 +1,99 @@
+package control
+
+import (
+	"context"
+	"net/http"
+)
+
+// Reloader re-reads an instance's job file and applies it to the running
+// jobs. An instance started with a job file gives its server one
+// (Server.SetReloader); the server answers POST /v1/reload with it.
+type Reloader interface {
+	// JobFile is the job file's absolute path.
+	JobFile() string
+	// Reload applies the file as it is now. A file that cannot be read
+	// or is not valid changes nothing and is a *ReloadError.
+	Reload() (ReloadResponse, error)
+}
+
+// ReloadResponse answers POST /v1/reload: what the reload did.
+type ReloadResponse struct {
+	// Summary says it in a line: "reloaded jobtop.yaml: 1 added (api)".
+	Summary string `json:"summary"`
+	// JobFile is the job file's absolute path.
+	JobFile string `json:"job_file"`
+	// The file's jobs by what happened to them, in file order.
+	Added     []string `json:"added"`
+	Changed   []string `json:"changed"`
+	Removed   []string `json:"removed"`
+	Unchanged []string `json:"unchanged"`
+	// OptionsChanged says max_parallel or the log settings changed; they
+	// apply when the instance starts again.
+	OptionsChanged bool `json:"options_changed"`
+}
+
+// ReloadError is a job file that could not be reloaded: nothing was
+// changed. The server answers it 422 with the problems listed.
+type ReloadError struct {
+	// Msg says it in a line.
+	Msg string
+	// Problems are the file's problems, each "FILE:LINE:COL: what is
+	// wrong"; empty when the file could not be read.
+	Problems []string
+}
+
+func (e *ReloadError) Error() string { return e.Msg }
+
+// errNoJobFile answers a reload on an instance that has no job file.
+var errNoJobFile = &RequestError{
+	Status: http.StatusConflict,
+	Msg:    "this instance has no job file: start it with -f FILE, or in a directory holding jobtop.yaml, jobtop.yml or a Procfile",
+}
+
+// SetReloader gives the server the instance's job file, for POST
+// /v1/reload and GET /v1/instance. It is safe to call while serving.
+func (s *Server) SetReloader(r Reloader) {
+	s.reloadMu.Lock()
+	defer s.reloadMu.Unlock()
+	s.reloader = r
+}
+
+func (s *Server) currentReloader() Reloader {
+	s.reloadMu.Lock()
+	defer s.reloadMu.Unlock()
+	return s.reloader
+}
+
+func (s *Server) handleReload(w http.ResponseWriter, r *http.Request) {
+	rl := s.currentReloader()
+	if rl == nil {
+		writeError(w, errNoJobFile)
+		return
+	}
+	resp, err := rl.Reload()
+	if err != nil {
+		writeError(w, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, resp)
+}
+
+// ReloadFile asks the instance to re-read its job file. A file with
+// problems is an *APIError whose Problems list them.
+func (c *Client) ReloadFile(ctx context.Context) (ReloadResponse, error) {
+	var resp ReloadResponse
+	err := c.call(ctx, http.MethodPost, "/v1/reload", nil, nil, &resp)
+	return resp, err
+}
+
+// Reload re-reads the attached instance's job file, for the TUI: it
+// returns the summary line, or the error (one line; see ReloadFile).
+func (c *Client) Reload() (string, error) {
+	ctx, cancel := context.WithTimeout(context.Background(), actionTimeout)
+	defer cancel()
+	resp, err := c.ReloadFile(ctx)
+	if err != nil {
+		return "", err
+	}
+	return resp.Summary, nil
+}
