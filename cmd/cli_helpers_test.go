@@ -132,8 +132,16 @@ func (c *cli) status(id string) jobs.Info {
 // It is stopped with SIGTERM at the end of the test.
 func (c *cli) serve() *exec.Cmd {
 	c.t.Helper()
-	cmd := exec.Command(binary, "serve")
+	return c.serveIn("")
+}
+
+// serveIn starts `jobtop serve ARGS...` in directory dir ("" for the
+// test's) and waits until it answers.
+func (c *cli) serveIn(dir string, args ...string) *exec.Cmd {
+	c.t.Helper()
+	cmd := exec.Command(binary, append([]string{"serve"}, args...)...)
 	cmd.Env = c.env
+	cmd.Dir = dir
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
 	require.NoError(c.t, cmd.Start())

@@ -2,11 +2,14 @@ package cmd
 
 import (
 	"context"
+	"fmt"
 
 	"github.com/spf13/cobra"
 
 	"jobtop/control"
+	"jobtop/jobfile"
 	"jobtop/jobs"
+	"jobtop/workspace"
 )
 
 // newServedManager makes the job manager of a jobtop instance (kind "serve"
@@ -30,4 +33,47 @@ func newServedManager(cmd *cobra.Command, kind string, opts jobs.Options) (*jobs
 		return nil, nil, err
 	}
 	return m, srv, nil
+}
+
+// servedInstance is a running jobtop instance: its manager, served on the
+// socket, and the job file it runs, if any.
+type servedInstance struct {
+	mgr *jobs.Manager
+	srv *control.Server
+	ws  *workspace.Workspace // nil without a job file
+}
+
+// startInstance serves a new manager (see newServedManager) with the
+// plan's options under opts, then starts the plan's jobs (plan may be
+// nil) and serves reloads of its file.
+func startInstance(cmd *cobra.Command, kind string, plan *jobfile.Plan, opts jobs.Options) (*servedInstance, error) {
+	if plan != nil {
+		opts = workspace.ManagerOptions(plan, opts)
+	}
+	m, srv, err := newServedManager(cmd, kind, opts)
+	if err != nil {
+		return nil, err
+	}
+	in := &servedInstance{mgr: m, srv: srv}
+	if plan == nil {
+		return in, nil
+	}
+	if in.ws, err = workspace.Open(m, plan); err != nil {
+		in.shutdown(context.Background()) //nolint:errcheck // the error that matters is err
+		return nil, fmt.Errorf("starting the jobs of %s: %w", plan.Path, err)
+	}
+	srv.SetReloader(fileReloader{in.ws})
+	return in, nil
+}
+
+// shutdown stops every job with its grace rules (killing what is left
+// when ctx ends; then ctx's error is returned), and closes the server
+// last, so clients see the jobs stop.
+func (in *servedInstance) shutdown(ctx context.Context) error {
+	if in.ws != nil {
+		in.ws.Close()
+	}
+	err := in.mgr.Shutdown(ctx)
+	in.srv.Close()
+	return err
 }

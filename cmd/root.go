@@ -63,6 +63,7 @@ func newRootCmd() *cobra.Command {
 	root.AddCommand(newKillCmd())
 	root.AddCommand(newRestartCmd())
 	root.AddCommand(newRmCmd())
+	root.AddCommand(newReloadCmd())
 	root.AddCommand(newCompletionCmd())
 	return root
 }

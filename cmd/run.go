@@ -40,8 +40,8 @@ instance's environment plus --env.
 
 Prints the new job's ID alone on stdout, so id=$(jobtop run -- make)
 works; with --json, the job as JSON. If no instance is listening, run
-starts a background "jobtop serve" on the socket first (and says so on
-stderr).`,
+starts a background "jobtop serve --no-file" on the socket first (and
+says so on stderr): a job file in the current directory is not run.`,
 		Example: `  id=$(jobtop run --name web -- npm run dev)
   jobtop run --timeout 10m --env CI=1 -- go test ./...`,
 		Args: func(cmd *cobra.Command, args []string) error {
@@ -134,7 +134,9 @@ func autoStartServer(ctx context.Context, cmd *cobra.Command, c *control.Client)
 		return fmt.Errorf("cannot start a jobtop instance: %w", err)
 	}
 	defer logFile.Close()
-	server := exec.Command(exe, "serve", "--socket", c.Socket())
+	// A job file in the caller's directory is not run: an agent asked
+	// for one job, not for a dev environment.
+	server := exec.Command(exe, "serve", "--socket", c.Socket(), "--no-file")
 	server.Stdout, server.Stderr = logFile, logFile
 	server.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
 	if err := server.Start(); err != nil {

@@ -20,6 +20,11 @@ func newServeCmd() *cobra.Command {
 		Long: `Run a jobtop instance without a screen: it serves the local API on its
 socket, for the CLI (jobtop run, ls, logs...) and for jobtop attach.
 
+It runs the jobs of its job file: -f FILE, else jobtop.yaml, jobtop.yml or
+a Procfile in the current directory (--no-file: none). A file with
+problems is reported, every one, and nothing starts. jobtop reload
+re-reads the file while it runs.
+
 SIGINT or SIGTERM stops every job with its grace rules, then exits; a
 second signal kills what is left at once. A socket that a live instance
 holds is never taken over: serve exits and names that instance.`,
@@ -28,24 +33,33 @@ holds is never taken over: serve exits and names that instance.`,
 			return serve(cmd, maxRunning)
 		},
 	}
-	cmd.Flags().IntVar(&maxRunning, "max-running", 0, "run at most N jobs at once; the rest wait queued (0: no limit)")
+	addFileFlags(cmd)
+	cmd.Flags().IntVar(&maxRunning, "max-running", 0, "run at most N jobs at once; the rest wait queued (default: the job file's max_parallel, else no limit)")
 	return cmd
 }
 
 func serve(cmd *cobra.Command, maxRunning int) error {
+	// The job file is checked before anything starts.
+	plan, err := loadJobFile(cmd)
+	if err != nil {
+		return err
+	}
 	// Signals are caught before the socket exists, so a client that sees
 	// the socket can always stop this instance cleanly.
 	signals := make(chan os.Signal, 2)
 	signal.Notify(signals, syscall.SIGINT, syscall.SIGTERM)
 	defer signal.Stop(signals)
 
-	m, srv, err := newServedManager(cmd, "serve", jobs.Options{MaxRunning: maxRunning})
+	in, err := startInstance(cmd, "serve", plan, jobs.Options{MaxRunning: maxRunning})
 	if err != nil {
 		return err
 	}
 	path := socketPath(cmd)
 	stderr := cmd.ErrOrStderr()
-	fmt.Fprintf(stderr, "jobtop: serving on %s (pid %d); logs in %s\n", path, os.Getpid(), m.LogDir())
+	fmt.Fprintf(stderr, "jobtop: serving on %s (pid %d); logs in %s\n", path, os.Getpid(), in.mgr.LogDir())
+	if plan != nil {
+		fmt.Fprintf(stderr, "jobtop: running %s from %s (jobtop reload re-reads it)\n", plural(len(plan.Jobs), "job"), plan.Path)
+	}
 
 	sig := <-signals
 	fmt.Fprintf(stderr, "jobtop: %v: stopping jobs (again to kill them at once)\n", sig)
@@ -57,9 +71,8 @@ func serve(cmd *cobra.Command, maxRunning int) error {
 		case <-ctx.Done():
 		}
 	}()
-	err = m.Shutdown(ctx)
+	err = in.shutdown(ctx)
 	cancel()
-	srv.Close()
 	if err != nil {
 		fmt.Fprintln(stderr, "jobtop: killed the jobs that were still stopping")
 	}

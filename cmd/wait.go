@@ -21,6 +21,7 @@ const (
 
 type waitOptions struct {
 	until   string
+	ready   bool
 	timeout time.Duration
 }
 
@@ -35,12 +36,18 @@ With --until REGEX, return as soon as a line of the job's output matches
 if the job ends first. Lines from before the job's latest restart do not
 count.
 
+With --ready, return 0 once the job is ready (its ready check in the job
+file passed: a log line, a delay, or simply running); exit 1 if it ends
+first. A job that will restart (its restart policy) has not ended yet.
+
 With --timeout, give up after DUR and exit 124; the job keeps running.`,
 		func(cmd *cobra.Command, c *control.Client, id jobs.ID) error {
 			return wait(cmd, c, id, o)
 		})
 	cmd.Flags().StringVar(&o.until, "until", "", "return once an output line matches `REGEX`")
+	cmd.Flags().BoolVar(&o.ready, "ready", false, "return once the job is ready; exit 1 if it ends first")
 	cmd.Flags().DurationVar(&o.timeout, "timeout", 0, "give up after `DUR` (exit 124); the job keeps running")
+	cmd.MarkFlagsMutuallyExclusive("until", "ready")
 	return cmd
 }
 
@@ -51,6 +58,9 @@ func wait(cmd *cobra.Command, c *control.Client, id jobs.ID, o waitOptions) erro
 	if o.until != "" {
 		return waitUntil(cmd, c, id, o)
 	}
+	if o.ready {
+		return waitReady(cmd, c, id, o)
+	}
 	resp, err := c.WaitJob(cmd.Context(), id, o.timeout)
 	if err != nil {
 		return err
@@ -59,6 +69,29 @@ func wait(cmd *cobra.Command, c *control.Client, id jobs.ID, o waitOptions) erro
 		return &ExitError{Code: exitTimedOut, Err: fmt.Errorf("job %d is still %s after %v (it keeps running; jobtop stop %d ends it)", id, resp.Job.State, o.timeout, id)}
 	}
 	return jobExit(resp.Job)
+}
+
+func waitReady(cmd *cobra.Command, c *control.Client, id jobs.ID, o waitOptions) error {
+	resp, err := c.WaitReady(cmd.Context(), id, o.timeout)
+	j := resp.Job
+	switch {
+	case err != nil:
+		return err
+	case j.Ready && !resp.Ended:
+		return nil
+	case !resp.Ended:
+		return &ExitError{Code: exitTimedOut, Err: fmt.Errorf("job %d is not ready after %v (it is %s; it keeps running)", id, o.timeout, j.State)}
+	case j.State == jobs.StateCreated:
+		return &ExitError{Code: 1, Err: fmt.Errorf("job %d was never started (jobtop restart %d starts it)", id, id)}
+	}
+	why := string(j.State)
+	if e := exitText(j); e != "-" {
+		why += " (" + e + ")"
+	}
+	if j.Error != "" {
+		why += ": " + j.Error
+	}
+	return &ExitError{Code: 1, Err: fmt.Errorf("job %d ended %s before it was ready", id, why)}
 }
 
 // errMatched ends the output stream once a line matched.

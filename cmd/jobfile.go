@@ -1,0 +1,123 @@
+package cmd
+
+import (
+	"errors"
+	"fmt"
+	"path/filepath"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"jobtop/control"
+	"jobtop/jobfile"
+	"jobtop/workspace"
+)
+
+// This file holds how an instance (jobtop serve, the TUI) finds and loads
+// its job file, and serves reloads of it.
+
+// The persistent flags that choose an instance's job file.
+const (
+	fileFlag   = "file"
+	noFileFlag = "no-file"
+)
+
+// addFileFlags adds -f/--file and --no-file to a command that starts an
+// instance (the TUI, serve). They are not persistent flags: -f is
+// logs' --follow.
+func addFileFlags(cmd *cobra.Command) {
+	cmd.Flags().StringP(fileFlag, "f", "",
+		"run the jobs of job file `FILE` (default: jobtop.yaml, jobtop.yml or Procfile in the current directory)")
+	cmd.Flags().Bool(noFileFlag, false, "run no job file, even if the current directory has one")
+}
+
+// loadJobFile loads the job file a new instance runs: -f FILE, else the
+// first of jobtop.yaml, jobtop.yml and Procfile in the current directory.
+// It returns nil when there is none (or --no-file), and an *ExitError
+// listing every problem when the file is not valid, before anything
+// starts.
+func loadJobFile(cmd *cobra.Command) (*jobfile.Plan, error) {
+	path, _ := cmd.Flags().GetString(fileFlag)
+	noFile, _ := cmd.Flags().GetBool(noFileFlag)
+	switch {
+	case noFile && path != "":
+		return nil, &ExitError{Code: 2, Err: errors.New("-f and --no-file contradict each other: give one")}
+	case noFile:
+		return nil, nil
+	case path == "":
+		found, err := jobfile.Find(".")
+		if errors.Is(err, jobfile.ErrNotFound) {
+			return nil, nil
+		}
+		if err != nil {
+			return nil, &ExitError{Code: 1, Err: fmt.Errorf("looking for a job file: %w", err)}
+		}
+		path = found
+	}
+	plan, err := jobfile.Load(path)
+	if err != nil {
+		return nil, &ExitError{Code: 1, Err: jobFileError(path, err, "nothing was started")}
+	}
+	return plan, nil
+}
+
+// jobFileError says why a job file cannot be used: on one line when it
+// could not be read, else a line with the count and every problem under
+// it.
+func jobFileError(path string, err error, outcome string) error {
+	var problems jobfile.ErrorList
+	if !errors.As(err, &problems) {
+		return fmt.Errorf("job file %w; %s", err, outcome)
+	}
+	lines := make([]string, len(problems))
+	for i, p := range problems {
+		lines[i] = p.Error()
+	}
+	return problemsError(path, lines, outcome)
+}
+
+// problemsError is "FILE has N problems; OUTCOME:" and the problems, one
+// a line, indented.
+func problemsError(file string, problems []string, outcome string) error {
+	return fmt.Errorf("%s has %s; %s:\n  %s", file, plural(len(problems), "problem"), outcome, strings.Join(problems, "\n  "))
+}
+
+// fileReloader serves reloads of an instance's job file (control.Reloader).
+type fileReloader struct {
+	ws *workspace.Workspace
+}
+
+// JobFile is the job file's absolute path.
+func (r fileReloader) JobFile() string {
+	path := r.ws.Path()
+	if abs, err := filepath.Abs(path); err == nil {
+		return abs
+	}
+	return path
+}
+
+// Reload reloads the file; its problems become a *control.ReloadError.
+func (r fileReloader) Reload() (control.ReloadResponse, error) {
+	res, err := r.ws.Reload()
+	var fileErr *workspace.FileError
+	if errors.As(err, &fileErr) {
+		return control.ReloadResponse{}, &control.ReloadError{Msg: fileErr.Error(), Problems: fileErr.Problems}
+	}
+	if err != nil {
+		return control.ReloadResponse{}, err
+	}
+	return control.ReloadResponse{
+		Summary: res.String(), JobFile: r.JobFile(),
+		Added: nonNil(res.Added), Changed: nonNil(res.Changed),
+		Removed: nonNil(res.Removed), Unchanged: nonNil(res.Unchanged),
+		OptionsChanged: res.OptionsChanged,
+	}, nil
+}
+
+// nonNil makes an empty list [] rather than null in JSON.
+func nonNil(names []string) []string {
+	if names == nil {
+		return []string{}
+	}
+	return names
+}
