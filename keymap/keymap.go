@@ -61,14 +61,15 @@ func DefaultKeyMap() KeyMap {
 	}
 }
 
-// ShortHelp is the one-line help: the bindings that matter most, in the
-// order people look for them. Disabled bindings are not shown.
+// ShortHelp is the one-line help. What acts on jobs comes first, then help
+// and quit, so a narrow terminal still shows them; moving around comes
+// last. Disabled bindings are not shown.
 func (k KeyMap) ShortHelp() []key.Binding {
 	return []key.Binding{
 		k.Submit, k.NextField, k.Cancel, k.Yes, k.No, k.KillAll,
-		k.TableUp, k.TableDown, k.FocusOutput,
-		k.LineUp, k.LineDown, k.Follow, k.Wrap, k.FocusTable,
-		k.Add, k.Stop, k.Kill, k.Restart, k.Remove, k.Zoom, k.Help, k.Quit,
+		k.Add, k.Stop, k.Kill, k.Restart, k.Remove, k.Help, k.Quit,
+		k.FocusOutput, k.Follow, k.Wrap, k.FocusTable, k.Zoom,
+		k.TableUp, k.TableDown, k.LineUp, k.LineDown,
 	}
 }
 

@@ -86,7 +86,7 @@ func (m *Model) updateKeys() {
 		m.km.No.SetEnabled(true)
 		return
 	case m.quit == quitStopping:
-		m.km.KillAll.SetEnabled(!m.cfg.Attached)
+		m.km.KillAll.SetEnabled(m.liveJobs() > 0)
 		return
 	case m.prompt != nil:
 		m.prompt.UpdateKeys(&m.km)

@@ -6,6 +6,7 @@ import (
 
 	"github.com/charmbracelet/bubbles/help"
 	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/x/ansi"
 
 	"jobtop/jobs"
 	"jobtop/keymap"
@@ -168,7 +169,16 @@ func (m *Model) frame() frame {
 	return layoutFrame(m.height, m.table.Len(), m.helpLines(), m.prompt != nil, m.zoom)
 }
 
-func (m *Model) helpView() string { return m.help.View(m.km) }
+// helpView is the help bar, short or full. Its lines are cut to the
+// width: bubbles/help adds an item that does not fit when not even its
+// ellipsis fits.
+func (m *Model) helpView() string {
+	ls := strings.Split(m.help.View(m.km), "\n")
+	for i, l := range ls {
+		ls[i] = ansi.Truncate(l, m.width, "")
+	}
+	return strings.Join(ls, "\n")
+}
 
 func (m *Model) helpLines() int { return strings.Count(m.helpView(), "\n") + 1 }
 

@@ -395,7 +395,7 @@ func (p *outputPane) headerView() string {
 	state := p.pal.states[info.State]
 	var b strings.Builder
 	b.WriteString(mark + "job " + info.ID.String() + " " + sanitize(info.Name, false) + "  ")
-	b.WriteString(state.Open + stateSymbol(info.State) + " " + stateLabel(info.State) + state.Close + title.Open)
+	b.WriteString(state.Open + statusText(info) + state.Close + title.Open)
 	if cmd := sanitize(info.Command, false); cmd != info.Name {
 		b.WriteString("  " + p.pal.muted.Open + "$ " + cmd + p.pal.muted.Close + title.Open)
 	}

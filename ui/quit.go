@@ -90,6 +90,9 @@ func (m *Model) quitView() string {
 		}
 		return plural(live, "job") + " running — stop them and quit? y/n"
 	case quitStopping:
+		if live == 0 {
+			return "all jobs stopped — quitting"
+		}
 		return "stopping jobs… " + plural(live, "job") + " left — X kills them now"
 	}
 	return ""
