@@ -9,7 +9,22 @@ import (
 
 // handleKey routes a key: an open question or prompt takes every key;
 // otherwise global keys come first, then the focused child's.
+//
+// The terminal reader delivers runes that arrive in one read (a held key,
+// keys sent by a script) as one message; outside the prompt each rune is
+// a key of its own.
 func (m *Model) handleKey(k tea.KeyMsg) tea.Cmd {
+	if k.Type == tea.KeyRunes && len(k.Runes) > 1 && !k.Paste && m.prompt == nil {
+		var cmds []tea.Cmd
+		for _, r := range k.Runes {
+			one := k
+			one.Runes = []rune{r}
+			cmds = append(cmds, m.handleKey(one))
+			m.syncPane()
+			m.updateKeys()
+		}
+		return tea.Batch(cmds...)
+	}
 	switch {
 	case m.quit != quitNone:
 		return m.handleQuitKey(k)

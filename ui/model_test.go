@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/charmbracelet/bubbles/key"
+	tea "github.com/charmbracelet/bubbletea"
 	"github.com/stretchr/testify/require"
 
 	"jobtop/jobs"
@@ -120,6 +121,23 @@ func TestActionErrorsShowInTheStatusBar(t *testing.T) {
 	// it is asked.
 	runCmd(t, m, m.act(actionStop, 1))
 	require.Contains(t, m.View(), "cannot stop job 1: it is succeeded")
+}
+
+// Runes that arrive in one read are keys of their own (a held key, or a
+// script typing), except in the prompt, where they are text.
+func TestRunesReadTogetherAreSeparateKeys(t *testing.T) {
+	mgr := newManager(t)
+	for i := 0; i < 4; i++ {
+		start(t, mgr, fmt.Sprint("job", i), "true")
+	}
+	m := newSizedModel(t, mgr, Config{}, 100, 30)
+	pumpUntil(t, m, "four jobs", func() bool { return m.table.Len() == 4 })
+	m.Update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("jjk")})
+	sel, _ := m.table.Selected()
+	require.Equal(t, jobs.ID(2), sel.ID)
+	press(t, m, "a")
+	m.Update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("jjk")})
+	require.Contains(t, m.View(), "jjk")
 }
 
 func TestAddPrompt(t *testing.T) {
