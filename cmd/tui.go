@@ -50,7 +50,7 @@ func runTUI(specs []jobs.Spec, opts tuiOptions) (err error) {
 
 	model := ui.New(mgr, ui.Config{})
 	defer model.Close()
-	p := tea.NewProgram(model, tea.WithAltScreen())
+	p := tea.NewProgram(model, tea.WithAltScreen(), tea.WithFPS(120))
 
 	// A closed terminal (SIGHUP) ends the program; the deferred shutdown
 	// then stops the jobs.
