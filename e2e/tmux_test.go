@@ -35,11 +35,15 @@ func TestMain(m *testing.M) {
 	os.Exit(code)
 }
 
-// binary builds jobtop once per test run and returns its path.
+// binary builds jobtop once per test run and returns its path;
+// JOBTOP_BIN names a binary to use instead (to measure another build).
 func binary(t testing.TB) string {
 	t.Helper()
 	if _, err := exec.LookPath("tmux"); err != nil {
 		t.Fatal("tmux is needed for the end-to-end tests (.ci/run installs it): ", err)
+	}
+	if bin := os.Getenv("JOBTOP_BIN"); bin != "" {
+		return bin
 	}
 	buildOnce.Do(func() {
 		buildDir, buildErr = os.MkdirTemp("", "jobtop-e2e-bin-")
