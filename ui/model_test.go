@@ -372,3 +372,41 @@ func (m *Model) stateCountForTest(s jobs.State) int {
 	}
 	return n
 }
+
+func TestTableScrollsToKeepTheSelectionInView(t *testing.T) {
+	mgr := newManager(t)
+	for i := 1; i <= 30; i++ {
+		start(t, mgr, fmt.Sprintf("job-%02d", i), "true")
+	}
+	m := newSizedModel(t, mgr, Config{}, 80, 15)
+	pumpUntil(t, m, "thirty jobs", func() bool { return m.stateCountForTest(jobs.StateSucceeded) == 30 })
+	rows := m.frame().table - 1
+	require.Greater(t, rows, 1)
+	require.Less(t, rows, 30)
+
+	visible := func() []string {
+		var names []string
+		for _, l := range lines(m.View())[1 : rows+1] {
+			names = append(names, strings.Fields(strings.TrimLeft(l, "▸▹ "))[1])
+		}
+		return names
+	}
+	require.Equal(t, "job-01", visible()[0])
+	press(t, m, "G")
+	require.Equal(t, "job-30", visible()[rows-1])
+	require.Contains(t, lines(m.View())[rows], "▸ 30 job-30")
+	for i := 0; i < rows; i++ {
+		press(t, m, "k")
+	}
+	require.Equal(t, fmt.Sprintf("job-%02d", 30-rows), visible()[0], "moving above the view scrolls it")
+
+	// Rows going away above the view keep the selection where it is.
+	for id := jobs.ID(1); id <= 5; id++ {
+		require.NoError(t, mgr.Remove(id))
+	}
+	pumpUntil(t, m, "five removals", func() bool { return m.table.Len() == 25 })
+	sel, _ := m.table.Selected()
+	require.Equal(t, jobs.ID(30-rows), sel.ID)
+	require.Contains(t, visible(), fmt.Sprintf("job-%02d", 30-rows))
+	requireFits(t, m.View(), 80, 15, "after removals")
+}

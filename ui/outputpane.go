@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"strconv"
 	"strings"
 
 	"github.com/charmbracelet/bubbles/key"
@@ -396,6 +397,9 @@ func (p *outputPane) headerView() string {
 	var b strings.Builder
 	b.WriteString(mark + "job " + info.ID.String() + " " + sanitize(info.Name, false) + "  ")
 	b.WriteString(state.Open + statusText(info) + state.Close + title.Open)
+	if info.Runs > 1 {
+		b.WriteString(" · run " + strconv.Itoa(info.Runs))
+	}
 	if cmd := sanitize(info.Command, false); cmd != info.Name {
 		b.WriteString("  " + p.pal.muted.Open + "$ " + cmd + p.pal.muted.Close + title.Open)
 	}
