@@ -54,8 +54,8 @@ func DefaultKeyMap() KeyMap {
 		Quit:         b(k("q", "ctrl+c"), "q", "quit"),
 		Submit:       b(k("enter"), "enter", "start"),
 		NextField:    b(k("tab", "shift+tab"), "tab", "next field"),
-		Cancel:       b(k("esc"), "esc", "cancel"),
-		Yes:          b(k("y", "Y"), "y", "yes"),
+		Cancel:       b(k("esc", "ctrl+c"), "esc", "cancel"),
+		Yes:          b(k("y", "Y", "ctrl+c"), "y", "yes"),
 		No:           b(k("n", "N", "esc"), "n", "no"),
 		KillAll:      b(k("X", "ctrl+c"), "X", "kill all now"),
 	}

@@ -24,7 +24,8 @@ const (
 type actionDoneMsg struct {
 	JobID  jobs.ID
 	Action action
-	// Info is the job after Start or Restart.
+	// Info is the job after Start or Restart, or as the engine has it now
+	// when an action was refused (its row may have been out of date).
 	Info jobs.Info
 	Err  error
 	// quiet actions (stopping everything on quit) report only errors that
@@ -51,6 +52,10 @@ func (m *Model) actQuietly(a action, id jobs.ID, quiet bool) tea.Cmd {
 		case actionRemove:
 			msg.Err = engine.Remove(id)
 		}
+		var invalid *jobs.InvalidActionError
+		if errors.As(msg.Err, &invalid) {
+			msg.Info, _ = engine.Get(id)
+		}
 		return msg
 	}
 }
@@ -74,6 +79,9 @@ func (m *Model) handleActionDone(msg actionDoneMsg) tea.Cmd {
 		var invalid *jobs.InvalidActionError
 		if msg.quiet && errors.As(msg.Err, &invalid) {
 			return nil // it ended on its own meanwhile
+		}
+		if msg.Info.ID != 0 {
+			m.table.Upsert(msg.Info)
 		}
 		m.setNotice(msg.Err.Error(), true)
 		return nil

@@ -11,6 +11,11 @@ import (
 // Engine is what the UI needs of a job engine. *jobs.Manager implements it;
 // so can a client of another jobtop's local API (attach mode). The UI
 // never assumes which one it has.
+//
+// List, Output and the OutputReader it returns are used on the Update
+// goroutine and must answer quickly; Subscribe is called once, by New. The
+// actions (Start, Stop, Kill, Restart, Remove, and Get after a refused
+// action) run in commands, off the Update goroutine.
 type Engine interface {
 	List() []jobs.Info
 	Get(id jobs.ID) (jobs.Info, error)

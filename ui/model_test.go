@@ -121,6 +121,15 @@ func TestActionErrorsShowInTheStatusBar(t *testing.T) {
 	// it is asked.
 	runCmd(t, m, m.act(actionStop, 1))
 	require.Contains(t, m.View(), "cannot stop job 1: it is succeeded")
+
+	// A refused action brings the row up to date with the engine.
+	stale, _ := m.table.Get(1)
+	stale.State = jobs.StateRunning
+	m.table.Upsert(stale)
+	runCmd(t, m, m.act(actionKill, 1))
+	require.Contains(t, m.View(), "cannot kill job 1: it is succeeded")
+	now, _ := m.table.Get(1)
+	require.Equal(t, jobs.StateSucceeded, now.State)
 }
 
 // Runes that arrive in one read are keys of their own (a held key, or a
@@ -169,6 +178,9 @@ func TestAddPrompt(t *testing.T) {
 
 	press(t, m, "a", "x", "esc")
 	require.Nil(t, m.prompt, "esc cancels")
+	press(t, m, "a", "ctrl+c")
+	require.Nil(t, m.prompt, "ctrl+c cancels")
+	require.False(t, m.quitting)
 	require.Equal(t, 1, m.table.Len())
 }
 
