@@ -66,26 +66,33 @@ type session struct {
 	t      testing.TB
 	socket string
 	name   string
+	status string // file the command's exit status is written to
 }
+
+// statusScript runs the command and writes its exit status to a file:
+// tmux marks a pane dead when its terminal closes but can be late to reap
+// the process and tell its status, so the tests do not ask tmux.
+const statusScript = `"$@"; echo $? > "$JOBTOP_E2E_STATUS"`
 
 // newSession starts argv in a new tmux session of the given size. The
 // environment adds env (KEY=VALUE) to the test's own; jobtop's state (log
 // files) goes to a temporary directory.
 func newSession(t testing.TB, width, height int, env []string, argv ...string) *session {
 	t.Helper()
-	s := &session{t: t, socket: fmt.Sprintf("jobtop-e2e-%d-%d", os.Getpid(), time.Now().UnixNano()), name: "e2e"}
+	dir := t.TempDir()
+	s := &session{
+		t:      t,
+		socket: fmt.Sprintf("jobtop-e2e-%d-%d", os.Getpid(), time.Now().UnixNano()),
+		name:   "e2e",
+		status: filepath.Join(dir, "status"),
+	}
 	t.Cleanup(func() { _ = s.tmuxErr("kill-server") })
-	env = append([]string{"XDG_STATE_HOME=" + t.TempDir(), "TERM=xterm-256color"}, env...)
+	env = append([]string{"XDG_STATE_HOME=" + dir, "TERM=xterm-256color", "JOBTOP_E2E_STATUS=" + s.status}, env...)
 	args := []string{"new-session", "-d", "-s", s.name, "-x", fmt.Sprint(width), "-y", fmt.Sprint(height)}
 	for _, e := range env {
 		args = append(args, "-e", e)
 	}
-	// "env" runs the command without a shell however many words it has.
-	args = append(args, append([]string{"env"}, argv...)...)
-	// remain-on-exit keeps the pane after jobtop exits, so a test can read
-	// its exit status; it is set in the same command queue, before the
-	// server can see the command end.
-	args = append(args, ";", "set-option", "-t", s.name, "remain-on-exit", "on")
+	args = append(args, append([]string{"sh", "-c", statusScript, "sh"}, argv...)...)
 	s.tmux(args...)
 	return s
 }
@@ -169,21 +176,13 @@ func row(scr []string, text string) string {
 	return ""
 }
 
-// exited reports whether the pane's command has ended, and its status.
-func (s *session) exited() (bool, string) {
-	s.t.Helper()
-	out := strings.TrimSpace(s.tmux("display-message", "-p", "-t", s.name, "#{pane_dead} #{pane_dead_status}"))
-	dead, status, _ := strings.Cut(out, " ")
-	return dead == "1", status
-}
-
-// waitExit waits for the pane's command to end and returns its status.
+// waitExit waits for the command to end and returns its exit status.
 func (s *session) waitExit() string {
 	s.t.Helper()
 	end := time.Now().Add(deadline)
 	for {
-		if dead, status := s.exited(); dead {
-			return status
+		if b, err := os.ReadFile(s.status); err == nil && strings.HasSuffix(string(b), "\n") {
+			return strings.TrimSpace(string(b))
 		}
 		if time.Now().After(end) {
 			s.t.Fatalf("jobtop did not exit; screen:\n%s", strings.Join(s.screen(), "\n"))
@@ -193,7 +192,7 @@ func (s *session) waitExit() string {
 }
 
 // processesWith lists live processes whose command line contains token,
-// other than tmux and jobtop themselves.
+// other than tmux, jobtop and the status script around it.
 func processesWith(token string) []string {
 	var found []string
 	entries, _ := os.ReadDir("/proc")
@@ -208,7 +207,7 @@ func processesWith(token string) []string {
 		case "tmux", "env", "jobtop":
 			continue
 		}
-		if strings.Contains(cmd, token) && !isZombie(e.Name()) {
+		if strings.Contains(cmd, token) && !strings.Contains(cmd, "JOBTOP_E2E_STATUS") && !isZombie(e.Name()) {
 			found = append(found, e.Name()+": "+cmd)
 		}
 	}

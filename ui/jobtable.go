@@ -142,9 +142,6 @@ func (t *jobTable) Upsert(info jobs.Info) (old jobs.Info, existed bool) {
 		copy(t.jobs[at+1:], t.jobs[at:])
 		t.jobs[at] = info
 		t.reindex(at)
-		if i := t.index[t.selected]; i >= at && t.selected != 0 && i < t.offset {
-			t.offset++
-		}
 	}
 	if t.selected == 0 {
 		t.selected = info.ID
