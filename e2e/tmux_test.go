@@ -102,8 +102,23 @@ func (s *session) tmuxErr(args ...string) error {
 	return err
 }
 
+// tmuxEnv is the environment the tmux server and so jobtop start with:
+// the test's, without CI, which makes termenv assume no terminal (and so
+// no colours) even inside tmux.
+func tmuxEnv() []string {
+	var env []string
+	for _, e := range os.Environ() {
+		if !strings.HasPrefix(e, "CI=") {
+			env = append(env, e)
+		}
+	}
+	return env
+}
+
 func (s *session) tmuxOut(args ...string) (string, error) {
-	out, err := exec.Command("tmux", append([]string{"-L", s.socket}, args...)...).CombinedOutput()
+	cmd := exec.Command("tmux", append([]string{"-L", s.socket}, args...)...)
+	cmd.Env = tmuxEnv()
+	out, err := cmd.CombinedOutput()
 	if err != nil {
 		return string(out), fmt.Errorf("tmux %s: %v: %s", strings.Join(args, " "), err, out)
 	}
