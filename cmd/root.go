@@ -7,8 +7,11 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"strings"
 
 	"github.com/spf13/cobra"
+
+	"jobtop/jobs"
 )
 
 // ExitError ends jobtop with a given exit code; its message, if any, is
@@ -44,12 +47,27 @@ func Execute() int {
 }
 
 func newRootCmd() *cobra.Command {
+	var names string
 	root := &cobra.Command{
-		Use:           "jobtop [flags] [COMMAND...]",
-		Short:         "Run, watch and control long jobs from one terminal",
+		Use:   "jobtop [flags] [COMMAND...] [-- PROGRAM ARGS...]",
+		Short: "Run, watch and control long jobs from one terminal",
+		Long: `jobtop opens a terminal UI that runs and watches jobs.
+
+Each COMMAND argument starts as a shell job (/bin/sh -c). The words after
+"--" are one more job, run as they are, without a shell.`,
+		Example: `  jobtop
+  jobtop 'make -j8' 'go test ./...' --name build,test
+  jobtop -- make -j8`,
 		SilenceUsage:  true,
 		SilenceErrors: true,
 		Args:          cobra.ArbitraryArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			specs, err := specsFromArgs(args, cmd.ArgsLenAtDash(), names)
+			if err != nil {
+				return &ExitError{Code: 2, Err: err}
+			}
+			return runTUI(specs, tuiOptions{})
+		},
 	}
 	root.AddCommand(newCheckCmd())
 	addSocketFlag(root)
@@ -65,5 +83,38 @@ func newRootCmd() *cobra.Command {
 	root.AddCommand(newRmCmd())
 	root.AddCommand(newReloadCmd())
 	root.AddCommand(newCompletionCmd())
+	root.Flags().StringVar(&names, "name", "", "names for the jobs, comma-separated, in order")
+	root.AddCommand(newDemoCmd())
 	return root
+}
+
+// specsFromArgs turns the command line into jobs: each argument before
+// "--" (dash is its index, -1 for none) is a shell command; the words
+// after it are one argv job. names, comma-separated, name them in order.
+func specsFromArgs(args []string, dash int, names string) ([]jobs.Spec, error) {
+	shell, argv := args, []string(nil)
+	if dash >= 0 {
+		shell, argv = args[:dash], args[dash:]
+	}
+	var specs []jobs.Spec
+	for _, c := range shell {
+		if strings.TrimSpace(c) == "" {
+			return nil, errors.New("an empty command was given: quote each command as one argument")
+		}
+		specs = append(specs, jobs.Spec{Command: c})
+	}
+	if len(argv) > 0 {
+		specs = append(specs, jobs.Spec{Argv: argv})
+	}
+	if names == "" {
+		return specs, nil
+	}
+	list := strings.Split(names, ",")
+	if len(list) > len(specs) {
+		return nil, fmt.Errorf("--name gives %d names for %d jobs", len(list), len(specs))
+	}
+	for i, n := range list {
+		specs[i].Name = strings.TrimSpace(n)
+	}
+	return specs, nil
 }

@@ -1,0 +1,85 @@
+package cmd
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+
+	"jobtop/jobs"
+)
+
+func TestSpecsFromArgs(t *testing.T) {
+	tests := []struct {
+		name  string
+		args  []string
+		dash  int
+		names string
+		want  []jobs.Spec
+		err   string
+	}{
+		{name: "no jobs", dash: -1},
+		{
+			name: "each argument is a shell job",
+			args: []string{"make -j8", "go test ./..."}, dash: -1,
+			want: []jobs.Spec{{Command: "make -j8"}, {Command: "go test ./..."}},
+		},
+		{
+			name: "names in order", args: []string{"make -j8", "go test ./..."}, dash: -1, names: "build, test",
+			want: []jobs.Spec{{Name: "build", Command: "make -j8"}, {Name: "test", Command: "go test ./..."}},
+		},
+		{
+			name: "fewer names than jobs", args: []string{"a", "b"}, dash: -1, names: "first",
+			want: []jobs.Spec{{Name: "first", Command: "a"}, {Command: "b"}},
+		},
+		{
+			name: "words after -- are one job", args: []string{"make", "-j8"}, dash: 0,
+			want: []jobs.Spec{{Argv: []string{"make", "-j8"}}},
+		},
+		{
+			name: "shell jobs and an argv job", args: []string{"echo hi", "sleep", "5"}, dash: 1, names: "hi,nap",
+			want: []jobs.Spec{{Name: "hi", Command: "echo hi"}, {Name: "nap", Argv: []string{"sleep", "5"}}},
+		},
+		{name: "too many names", args: []string{"a"}, dash: -1, names: "x,y", err: "2 names for 1 jobs"},
+		{name: "empty command", args: []string{" "}, dash: -1, err: "empty command"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, err := specsFromArgs(tt.args, tt.dash, tt.names)
+			if tt.err != "" {
+				require.ErrorContains(t, err, tt.err)
+				return
+			}
+			require.NoError(t, err)
+			require.Equal(t, tt.want, got)
+		})
+	}
+}
+
+func TestRootRoutesDemoAndJobs(t *testing.T) {
+	root := newRootCmd()
+	cmd, _, err := root.Find([]string{"demo"})
+	require.NoError(t, err)
+	require.Equal(t, "demo", cmd.Name())
+
+	cmd, args, err := root.Find([]string{"make -j8", "go test"})
+	require.NoError(t, err)
+	require.Equal(t, root, cmd)
+	require.Equal(t, []string{"make -j8", "go test"}, args)
+}
+
+func TestDemoScriptsAreEmbedded(t *testing.T) {
+	dir, err := writeDemoScripts()
+	require.NoError(t, err)
+	t.Cleanup(func() { require.NoError(t, os.RemoveAll(dir)) })
+	scripts := 0
+	for _, j := range demoJobs {
+		if script, ok := strings.CutPrefix(j.command, "sh "); ok {
+			require.FileExists(t, filepath.Join(dir, script), "job %s", j.name)
+			scripts++
+		}
+	}
+	require.Equal(t, 4, scripts)
+}

@@ -1,0 +1,97 @@
+// Package keymap holds every key binding of jobtop's TUI, built by
+// DefaultKeyMap, and implements help.KeyMap so the help bar is drawn from
+// the same bindings that fire. Nothing else in jobtop defines a key. The
+// UI disables the bindings that do not apply where it is (SetEnabled), so
+// help shows only what works. It imports only charm libraries.
+package keymap
+
+import "github.com/charmbracelet/bubbles/key"
+
+// KeyMap is every binding, grouped by where it applies.
+type KeyMap struct {
+	// Job table.
+	TableUp, TableDown, TableTop, TableBottom, FocusOutput key.Binding
+	// Output pane.
+	LineUp, LineDown, HalfPageUp, HalfPageDown, Top, Bottom, Follow, Wrap, FocusTable key.Binding
+	// Everywhere.
+	Add, Stop, Kill, Restart, Remove, Zoom, Help, Quit key.Binding
+	// The add-a-job prompt.
+	Submit, NextField, Cancel key.Binding
+	// Yes/no questions (quit with jobs running).
+	Yes, No key.Binding
+	// While jobs are being stopped on quit.
+	KillAll key.Binding
+}
+
+// DefaultKeyMap returns jobtop's default bindings, all enabled.
+func DefaultKeyMap() KeyMap {
+	b := func(keys []string, helpKey, desc string) key.Binding {
+		return key.NewBinding(key.WithKeys(keys...), key.WithHelp(helpKey, desc))
+	}
+	k := func(keys ...string) []string { return keys }
+	return KeyMap{
+		TableUp:      b(k("k", "up"), "↑/k", "up"),
+		TableDown:    b(k("j", "down"), "↓/j", "down"),
+		TableTop:     b(k("g", "home"), "g/home", "first"),
+		TableBottom:  b(k("G", "end"), "G/end", "last"),
+		FocusOutput:  b(k("enter", "tab"), "enter/tab", "output"),
+		LineUp:       b(k("k", "up"), "↑/k", "line up"),
+		LineDown:     b(k("j", "down"), "↓/j", "line down"),
+		HalfPageUp:   b(k("ctrl+u", "pgup"), "ctrl+u/pgup", "half page up"),
+		HalfPageDown: b(k("ctrl+d", "pgdown"), "ctrl+d/pgdn", "half page down"),
+		Top:          b(k("g", "home"), "g/home", "top"),
+		Bottom:       b(k("G", "end"), "G/end", "bottom, follow"),
+		Follow:       b(k("f"), "f", "follow"),
+		Wrap:         b(k("w"), "w", "wrap"),
+		FocusTable:   b(k("esc", "tab"), "esc/tab", "jobs"),
+		Add:          b(k("a"), "a", "add"),
+		Stop:         b(k("x"), "x", "stop"),
+		Kill:         b(k("X"), "X", "kill"),
+		Restart:      b(k("r"), "r", "restart"),
+		Remove:       b(k("d"), "d", "remove"),
+		Zoom:         b(k("z"), "z", "zoom"),
+		Help:         b(k("?"), "?", "help"),
+		Quit:         b(k("q", "ctrl+c"), "q", "quit"),
+		Submit:       b(k("enter"), "enter", "start"),
+		NextField:    b(k("tab", "shift+tab"), "tab", "next field"),
+		Cancel:       b(k("esc", "ctrl+c"), "esc", "cancel"),
+		Yes:          b(k("y", "Y", "ctrl+c"), "y", "yes"),
+		No:           b(k("n", "N", "esc"), "n", "no"),
+		KillAll:      b(k("X", "ctrl+c"), "X", "kill all now"),
+	}
+}
+
+// ShortHelp is the one-line help. What acts on jobs comes first, then help
+// and quit, so a narrow terminal still shows them; moving around comes
+// last. Disabled bindings are not shown.
+func (k KeyMap) ShortHelp() []key.Binding {
+	return []key.Binding{
+		k.Submit, k.NextField, k.Cancel, k.Yes, k.No, k.KillAll,
+		k.Add, k.Stop, k.Kill, k.Restart, k.Remove, k.Help, k.Quit,
+		k.FocusOutput, k.Follow, k.Wrap, k.FocusTable, k.Zoom,
+		k.TableUp, k.TableDown, k.LineUp, k.LineDown,
+	}
+}
+
+// FullHelp is the help shown by "?": one column per group.
+func (k KeyMap) FullHelp() [][]key.Binding {
+	return [][]key.Binding{
+		{k.TableUp, k.TableDown, k.TableTop, k.TableBottom, k.FocusOutput},
+		{k.LineUp, k.LineDown, k.HalfPageUp, k.HalfPageDown, k.Top, k.Bottom},
+		{k.Follow, k.Wrap, k.FocusTable, k.Zoom},
+		{k.Add, k.Stop, k.Kill, k.Restart, k.Remove},
+		{k.Submit, k.NextField, k.Cancel, k.Yes, k.No, k.KillAll},
+		{k.Help, k.Quit},
+	}
+}
+
+// All lists every binding, for code that enables or checks them all.
+func (k *KeyMap) All() []*key.Binding {
+	return []*key.Binding{
+		&k.TableUp, &k.TableDown, &k.TableTop, &k.TableBottom, &k.FocusOutput,
+		&k.LineUp, &k.LineDown, &k.HalfPageUp, &k.HalfPageDown, &k.Top, &k.Bottom,
+		&k.Follow, &k.Wrap, &k.FocusTable,
+		&k.Add, &k.Stop, &k.Kill, &k.Restart, &k.Remove, &k.Zoom, &k.Help, &k.Quit,
+		&k.Submit, &k.NextField, &k.Cancel, &k.Yes, &k.No, &k.KillAll,
+	}
+}

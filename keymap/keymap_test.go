@@ -1,0 +1,78 @@
+package keymap
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/charmbracelet/bubbles/help"
+	"github.com/charmbracelet/bubbles/key"
+	"github.com/charmbracelet/x/ansi"
+	"github.com/stretchr/testify/require"
+)
+
+// helpKeyNames maps the symbols used in help labels to key names.
+var helpKeyNames = map[string]string{"↑": "up", "↓": "down", "pgdn": "pgdown"}
+
+func TestHelpNamesKeysThatFire(t *testing.T) {
+	km := DefaultKeyMap()
+	for _, b := range km.All() {
+		h := b.Help()
+		require.NotEmpty(t, h.Key, "binding %v has no help key", b.Keys())
+		require.NotEmpty(t, h.Desc, "binding %v has no help text", b.Keys())
+		for _, name := range strings.Split(h.Key, "/") {
+			if n, ok := helpKeyNames[name]; ok {
+				name = n
+			}
+			require.Contains(t, b.Keys(), name, "help %q names a key that does not fire", h.Key)
+		}
+	}
+}
+
+func TestShortAndFullHelpCoverEveryBinding(t *testing.T) {
+	km := DefaultKeyMap()
+	var full []string
+	for _, col := range km.FullHelp() {
+		for _, b := range col {
+			full = append(full, b.Help().Key+" "+b.Help().Desc)
+		}
+	}
+	for _, b := range km.All() {
+		require.Contains(t, full, b.Help().Key+" "+b.Help().Desc)
+	}
+	for _, b := range km.ShortHelp() {
+		require.Contains(t, full, b.Help().Key+" "+b.Help().Desc)
+	}
+}
+
+// No key may mean two things where both bindings are live at once.
+func TestNoConflictsWithinAContext(t *testing.T) {
+	km := DefaultKeyMap()
+	global := []key.Binding{km.Add, km.Stop, km.Kill, km.Restart, km.Remove, km.Zoom, km.Help, km.Quit}
+	contexts := map[string][]key.Binding{
+		"table":    append([]key.Binding{km.TableUp, km.TableDown, km.TableTop, km.TableBottom, km.FocusOutput}, global...),
+		"output":   append([]key.Binding{km.LineUp, km.LineDown, km.HalfPageUp, km.HalfPageDown, km.Top, km.Bottom, km.Follow, km.Wrap, km.FocusTable}, global...),
+		"prompt":   {km.Submit, km.NextField, km.Cancel},
+		"confirm":  {km.Yes, km.No},
+		"stopping": {km.KillAll},
+	}
+	for name, bindings := range contexts {
+		seen := map[string]string{}
+		for _, b := range bindings {
+			for _, k := range b.Keys() {
+				other, dup := seen[k]
+				require.False(t, dup, "%s: key %q is bound to both %q and %q", name, k, other, b.Help().Desc)
+				seen[k] = b.Help().Desc
+			}
+		}
+	}
+}
+
+func TestDisabledBindingsLeaveHelp(t *testing.T) {
+	km := DefaultKeyMap()
+	for _, b := range km.All() {
+		b.SetEnabled(false)
+	}
+	km.Add.SetEnabled(true)
+	km.Quit.SetEnabled(true)
+	require.Equal(t, "a add • q quit", ansi.Strip(help.New().ShortHelpView(km.ShortHelp())))
+}

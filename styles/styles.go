@@ -1,0 +1,180 @@
+// Package styles holds jobtop's look: a palette of semantic colours
+// (adaptive for light and dark terminals) and the lipgloss styles built
+// from it. Nothing else in jobtop defines a colour. It imports only charm
+// libraries.
+//
+// NO_COLOR is honoured: with it set (to anything but ""), Default builds
+// styles without colours. lipgloss then also drops bold and reverse
+// video, so the UI never relies on a style alone to show what is
+// selected or focused: it draws markers as well.
+package styles
+
+import (
+	"os"
+	"strings"
+
+	"github.com/charmbracelet/lipgloss"
+)
+
+// Palette names the colours jobtop uses by what they mean.
+type Palette struct {
+	Text, Muted, Subtle, Accent lipgloss.AdaptiveColor
+	// SelectedBg and TitleBg are backgrounds for the selected row and the
+	// focused pane title.
+	SelectedBg, TitleBg lipgloss.AdaptiveColor
+	// Job states.
+	Running, Queued, Stopping, Succeeded, Failed, Killed, TimedOut, Error lipgloss.AdaptiveColor
+	// Stderr tints lines a job wrote to its standard error.
+	Stderr lipgloss.AdaptiveColor
+}
+
+// DefaultPalette is jobtop's palette for light and dark terminals.
+func DefaultPalette() Palette {
+	c := func(light, dark string) lipgloss.AdaptiveColor {
+		return lipgloss.AdaptiveColor{Light: light, Dark: dark}
+	}
+	return Palette{
+		Text:       c("235", "252"),
+		Muted:      c("245", "243"),
+		Subtle:     c("250", "238"),
+		Accent:     c("26", "75"),
+		SelectedBg: c("254", "237"),
+		TitleBg:    c("253", "236"),
+		Running:    c("28", "42"),
+		Queued:     c("244", "246"),
+		Stopping:   c("136", "220"),
+		Succeeded:  c("28", "78"),
+		Failed:     c("160", "203"),
+		Killed:     c("130", "208"),
+		TimedOut:   c("130", "214"),
+		Error:      c("124", "197"),
+		Stderr:     c("166", "216"),
+	}
+}
+
+// StateStyles holds one style per job state.
+type StateStyles struct {
+	Running, Queued, Stopping, Succeeded, Failed, Killed, TimedOut, Error lipgloss.Style
+}
+
+// Styles is every style the UI draws with. Build it with New or Default
+// and pass it down; it is read-only once built.
+type Styles struct {
+	// TableHeader styles the job table's column titles.
+	TableHeader lipgloss.Style
+	// Selected styles the selected row; SelectedBlur the same row while
+	// the output pane has the focus.
+	Selected, SelectedBlur lipgloss.Style
+	// Muted is for secondary text (empty cells, hints).
+	Muted lipgloss.Style
+	// Title and TitleFocused style pane headers.
+	Title, TitleFocused lipgloss.Style
+	// Flag styles mode flags (follow, wrap) that are on; Paused the
+	// paused-follow warning.
+	Flag, Paused lipgloss.Style
+	// State styles status cells and counts.
+	State StateStyles
+	// Stderr tints standard-error lines; Meta styles jobtop's own lines in
+	// a job's output (run markers).
+	Stderr, Meta lipgloss.Style
+	// StatusBar is the bar's base; Notice and NoticeError its messages.
+	StatusBar, Notice, NoticeError lipgloss.Style
+	// Prompt styles dialogs (add a job, confirm quit); PromptLabel their
+	// labels and PromptError inline errors.
+	Prompt, PromptLabel, PromptError lipgloss.Style
+	// HelpKey, HelpDesc and HelpSep style the help bar.
+	HelpKey, HelpDesc, HelpSep lipgloss.Style
+	// KeepJobColours says whether SGR colours in job output reach the
+	// screen: false when colours are off (NO_COLOR, or a terminal without
+	// colour).
+	KeepJobColours bool
+}
+
+// NoColorRequested reports whether the NO_COLOR convention asks for no
+// colours (https://no-color.org).
+func NoColorRequested() bool { return os.Getenv("NO_COLOR") != "" }
+
+// Default builds the styles for this terminal: the default palette, or
+// no colours when NO_COLOR is set.
+func Default() Styles {
+	return New(DefaultPalette(), !NoColorRequested())
+}
+
+// New builds styles from a palette; with colour false, only text
+// attributes (bold, reverse, faint) are used.
+func New(p Palette, colour bool) Styles {
+	fg := func(s lipgloss.Style, c lipgloss.AdaptiveColor) lipgloss.Style {
+		if colour {
+			return s.Foreground(c)
+		}
+		return s
+	}
+	bg := func(s lipgloss.Style, c lipgloss.AdaptiveColor) lipgloss.Style {
+		if colour {
+			return s.Background(c)
+		}
+		return s.Reverse(true)
+	}
+	base := lipgloss.NewStyle()
+	st := Styles{
+		TableHeader:  fg(base.Bold(true), p.Muted),
+		Selected:     bg(base.Bold(true), p.SelectedBg),
+		SelectedBlur: bg(base, p.SelectedBg),
+		Muted:        fg(base, p.Muted),
+		Title:        fg(base.Bold(true), p.Text),
+		TitleFocused: fg(bg(base.Bold(true), p.TitleBg), p.Accent),
+		Flag:         fg(base.Bold(true), p.Accent),
+		Paused:       fg(base.Bold(true), p.Stopping),
+		State: StateStyles{
+			Running:   fg(base, p.Running),
+			Queued:    fg(base, p.Queued),
+			Stopping:  fg(base, p.Stopping),
+			Succeeded: fg(base, p.Succeeded),
+			Failed:    fg(base.Bold(true), p.Failed),
+			Killed:    fg(base, p.Killed),
+			TimedOut:  fg(base, p.TimedOut),
+			Error:     fg(base.Bold(true), p.Error),
+		},
+		Stderr:      fg(base, p.Stderr),
+		Meta:        fg(base.Faint(true), p.Muted),
+		StatusBar:   fg(base, p.Muted),
+		Notice:      fg(base, p.Text),
+		NoticeError: fg(base.Bold(true), p.Failed),
+		Prompt:      fg(base.Bold(true), p.Accent),
+		PromptLabel: fg(base, p.Muted),
+		PromptError: fg(base, p.Failed),
+		HelpKey:     fg(base, p.Accent),
+		HelpDesc:    fg(base, p.Muted),
+		HelpSep:     fg(base, p.Subtle),
+	}
+	// Under the ASCII profile lipgloss writes no sequences at all.
+	st.KeepJobColours = colour && SeqOf(base.Foreground(lipgloss.Color("1"))).Open != ""
+	return st
+}
+
+// Seq is a style as the escape sequences that open and close it, so hot
+// drawing paths can wrap text without calling Render. Under a colour
+// profile without styles (ASCII) both are empty.
+type Seq struct {
+	Open, Close string
+}
+
+// SeqOf returns the sequences of a style that sets only colours and text
+// attributes (no padding, margins, borders or sizes).
+func SeqOf(s lipgloss.Style) Seq {
+	const mark = "x" // no escape sequence contains an x
+	out := s.Render(mark)
+	i := strings.Index(out, mark)
+	if i < 0 {
+		return Seq{}
+	}
+	return Seq{Open: out[:i], Close: out[i+len(mark):]}
+}
+
+// Wrap surrounds text with the sequences.
+func (q Seq) Wrap(text string) string {
+	if q.Open == "" {
+		return text
+	}
+	return q.Open + text + q.Close
+}

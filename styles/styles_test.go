@@ -1,0 +1,46 @@
+package styles
+
+import (
+	"testing"
+
+	"github.com/charmbracelet/lipgloss"
+	"github.com/muesli/termenv"
+	"github.com/stretchr/testify/require"
+)
+
+func withProfile(t *testing.T, p termenv.Profile) {
+	t.Helper()
+	old := lipgloss.ColorProfile()
+	lipgloss.SetColorProfile(p)
+	t.Cleanup(func() { lipgloss.SetColorProfile(old) })
+}
+
+func TestNoColorDropsColoursButKeepsAttributes(t *testing.T) {
+	withProfile(t, termenv.ANSI256)
+	t.Setenv("NO_COLOR", "1")
+	require.True(t, NoColorRequested())
+	st := Default()
+	for _, s := range []lipgloss.Style{st.State.Running, st.State.Failed, st.Stderr, st.Selected, st.TitleFocused, st.HelpKey} {
+		require.Equal(t, lipgloss.NoColor{}, s.GetForeground())
+		require.Equal(t, lipgloss.NoColor{}, s.GetBackground())
+	}
+	require.True(t, st.Selected.GetReverse(), "selection still stands out without colour")
+	require.False(t, st.KeepJobColours, "job output is drawn without colours too")
+}
+
+func TestColoursByDefault(t *testing.T) {
+	withProfile(t, termenv.ANSI256)
+	t.Setenv("NO_COLOR", "")
+	st := Default()
+	require.NotEqual(t, st.State.Running.GetForeground(), st.State.Failed.GetForeground())
+	require.True(t, st.KeepJobColours)
+	require.Equal(t, Seq{Open: "\x1b[38;5;42m", Close: "\x1b[0m"}, SeqOf(lipgloss.NewStyle().Foreground(lipgloss.Color("42"))))
+}
+
+func TestASCIIProfileWritesNoSequences(t *testing.T) {
+	withProfile(t, termenv.Ascii)
+	st := New(DefaultPalette(), true)
+	require.Equal(t, Seq{}, SeqOf(st.State.Failed))
+	require.Equal(t, "text", SeqOf(st.Selected).Wrap("text"))
+	require.False(t, st.KeepJobColours)
+}

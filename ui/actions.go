@@ -1,0 +1,110 @@
+package ui
+
+import (
+	"errors"
+
+	tea "github.com/charmbracelet/bubbletea"
+
+	"jobtop/jobs"
+)
+
+// action names something done to a job.
+type action string
+
+const (
+	actionAdd     action = "start"
+	actionStop    action = "stop"
+	actionKill    action = "kill"
+	actionRestart action = "restart"
+	actionRemove  action = "remove"
+)
+
+// actionDoneMsg reports the end of an action on a job, run off the Update
+// goroutine.
+type actionDoneMsg struct {
+	JobID  jobs.ID
+	Action action
+	// Info is the job after Start or Restart, or as the engine has it now
+	// when an action was refused (its row may have been out of date).
+	Info jobs.Info
+	Err  error
+	// quiet actions (stopping everything on quit) report only errors that
+	// matter.
+	quiet bool
+}
+
+// act runs an action on a job as a command.
+func (m *Model) act(a action, id jobs.ID) tea.Cmd {
+	return m.actQuietly(a, id, false)
+}
+
+func (m *Model) actQuietly(a action, id jobs.ID, quiet bool) tea.Cmd {
+	engine := m.engine
+	return func() tea.Msg {
+		msg := actionDoneMsg{JobID: id, Action: a, quiet: quiet}
+		switch a {
+		case actionStop:
+			msg.Err = engine.Stop(id)
+		case actionKill:
+			msg.Err = engine.Kill(id)
+		case actionRestart:
+			msg.Info, msg.Err = engine.Restart(id)
+		case actionRemove:
+			msg.Err = engine.Remove(id)
+		}
+		var invalid *jobs.InvalidActionError
+		if errors.As(msg.Err, &invalid) {
+			msg.Info, _ = engine.Get(id)
+		}
+		return msg
+	}
+}
+
+// startJob starts a job from the add prompt as a command.
+func (m *Model) startJob(spec jobs.Spec) tea.Cmd {
+	engine := m.engine
+	return func() tea.Msg {
+		info, err := engine.Start(spec)
+		return actionDoneMsg{JobID: info.ID, Action: actionAdd, Info: info, Err: err}
+	}
+}
+
+// handleActionDone reports an action's outcome in the status bar; a job
+// just started is selected.
+func (m *Model) handleActionDone(msg actionDoneMsg) tea.Cmd {
+	if m.quit == quitStopping && m.liveJobs() == 0 {
+		return m.quitNow()
+	}
+	if msg.Err != nil {
+		var invalid *jobs.InvalidActionError
+		if msg.quiet && errors.As(msg.Err, &invalid) {
+			return nil // it ended on its own meanwhile
+		}
+		if msg.Info.ID != 0 {
+			m.table.Upsert(msg.Info)
+		}
+		m.setNotice(msg.Err.Error(), true)
+		return nil
+	}
+	if msg.quiet {
+		return nil
+	}
+	name := "job " + msg.JobID.String()
+	switch msg.Action {
+	case actionAdd:
+		m.table.Upsert(msg.Info)
+		m.table.Select(msg.Info.ID)
+		m.setNotice("started "+name+" ("+msg.Info.Name+")", false)
+		return m.ensureTick()
+	case actionStop:
+		m.setNotice("stopping "+name, false)
+	case actionKill:
+		m.setNotice("killing "+name, false)
+	case actionRestart:
+		m.setNotice("restarting "+name, false)
+		return m.ensureTick()
+	case actionRemove:
+		m.setNotice("removed "+name, false)
+	}
+	return nil
+}

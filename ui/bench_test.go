@@ -1,0 +1,203 @@
+package ui
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/stretchr/testify/require"
+
+	"jobtop/jobs"
+)
+
+// Frame cost: go test ./ui/ -run '^$' -bench Frame -benchtime 2000x
+// Firehose:   go test ./ui/ -run '^$' -bench Firehose -benchtime 3x
+
+// line80 is an 80-column line of output.
+var line80 = strings.Repeat("0123456789", 8)
+
+// bigFixture is a real engine with jobCount finished jobs; job 1 wrote
+// outputLines lines of 80 columns and keeps them all.
+func bigFixture(tb testing.TB, jobCount, outputLines int) *jobs.Manager {
+	tb.Helper()
+	mgr, err := jobs.NewManager(jobs.Options{
+		LogDir:     tb.TempDir(),
+		MaxRunning: 64,
+		Store:      jobs.StoreOptions{MaxLines: max(outputLines, 1), MaxBytes: 64 << 20},
+	})
+	require.NoError(tb, err)
+	tb.Cleanup(func() { _ = mgr.Shutdown(context.Background()) })
+	_, err = mgr.Start(jobs.Spec{Name: "big", Command: fmt.Sprintf("yes %s | head -n %d", line80, outputLines)})
+	require.NoError(tb, err)
+	for i := 2; i <= jobCount; i++ {
+		_, err := mgr.Start(jobs.Spec{Name: fmt.Sprintf("job-%04d", i), Command: "true"})
+		require.NoError(tb, err)
+	}
+	for i := 1; i <= jobCount; i++ {
+		_, err := mgr.Wait(context.Background(), jobs.ID(i))
+		require.NoError(tb, err)
+	}
+	return mgr
+}
+
+// frameModel is a model over the fixture at 200x50, job 1 selected, its
+// output focused, with every pending event applied.
+func frameModel(tb testing.TB, mgr *jobs.Manager) *Model {
+	m := New(mgr, Config{})
+	tb.Cleanup(m.Close)
+	m.Update(tea.WindowSizeMsg{Width: 200, Height: 50})
+	m.Update(keyMsg("enter"))
+	return m
+}
+
+// outputFrame is one frame caused by output of the selected job: the
+// event batch applied, then the view drawn.
+func outputFrame(m *Model, ev []jobs.Event) {
+	m.Update(jobEventsMsg{events: ev})
+	_ = m.View()
+}
+
+// frameNs measures the mean cost of n frames.
+func frameNs(n int, frame func()) float64 {
+	start := time.Now()
+	for i := 0; i < n; i++ {
+		frame()
+	}
+	return float64(time.Since(start).Nanoseconds()) / float64(n)
+}
+
+// BenchmarkFrame measures frames with 1,000 jobs and a selected job of
+// 100,000 lines, next to a baseline measured in the same run: the same
+// 1,000 jobs with a selected job of ten lines. Target: at most 2 ms per
+// frame; x-baseline near 1 shows the cost does not grow with the output.
+func BenchmarkFrame(b *testing.B) {
+	big := bigFixture(b, 1000, 100_000)
+	small := bigFixture(b, 1000, 10)
+	info, err := big.Get(1)
+	require.NoError(b, err)
+	require.EqualValues(b, 100_000, info.Lines)
+
+	cases := []struct {
+		name  string
+		setup []string
+		frame func(m *Model, ev []jobs.Event, i int)
+	}{
+		{"View", nil, func(m *Model, _ []jobs.Event, _ int) { _ = m.View() }},
+		{"OutputBatch", nil, func(m *Model, ev []jobs.Event, _ int) { outputFrame(m, ev) }},
+		{"OutputBatchWrapped", []string{"w"}, func(m *Model, ev []jobs.Event, _ int) { outputFrame(m, ev) }},
+		{"ScrollPaused", []string{"ctrl+u", "ctrl+u"}, func(m *Model, _ []jobs.Event, i int) {
+			m.Update(keyMsg([]string{"k", "j"}[i%2]))
+			_ = m.View()
+		}},
+		{"ScrollPausedWrapped", []string{"w", "ctrl+u", "ctrl+u"}, func(m *Model, _ []jobs.Event, i int) {
+			m.Update(keyMsg([]string{"k", "j"}[i%2]))
+			_ = m.View()
+		}},
+		{"Tick", nil, func(m *Model, _ []jobs.Event, _ int) {
+			m.Update(tickMsg{})
+			_ = m.View()
+		}},
+	}
+	for _, c := range cases {
+		b.Run(c.name, func(b *testing.B) {
+			sm, bm := frameModel(b, small), frameModel(b, big)
+			for _, k := range c.setup {
+				sm.Update(keyMsg(k))
+				bm.Update(keyMsg(k))
+			}
+			smallInfo, _ := small.Get(1)
+			sev := []jobs.Event{{Kind: jobs.EventOutput, Job: smallInfo}}
+			bev := []jobs.Event{{Kind: jobs.EventOutput, Job: info}}
+			i := 0
+			baseline := frameNs(2000, func() { c.frame(sm, sev, i); i++ })
+			var n int
+			start := time.Now()
+			for b.Loop() {
+				c.frame(bm, bev, n)
+				n++
+			}
+			perFrame := float64(time.Since(start).Nanoseconds()) / float64(n)
+			b.ReportMetric(perFrame/1e6, "ms/frame")
+			b.ReportMetric(perFrame/baseline, "x-baseline")
+		})
+	}
+}
+
+// countingModel counts the Update calls of a real program.
+type countingModel struct {
+	m               *Model
+	updates, events *atomic.Int64
+}
+
+func (c countingModel) Init() tea.Cmd { return c.m.Init() }
+
+func (c countingModel) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	c.updates.Add(1)
+	if _, ok := msg.(jobEventsMsg); ok {
+		c.events.Add(1)
+	}
+	_, cmd := c.m.Update(msg)
+	return c, cmd
+}
+
+func (c countingModel) View() string { return c.m.View() }
+
+// firehoseRate runs a real program over a job that writes as fast as it
+// can, selected and followed, for d; it returns Update calls per second
+// caused by output and in all.
+func firehoseRate(tb testing.TB, d time.Duration) (eventsPerSec, updatesPerSec float64) {
+	// The log file is capped so the test does not write gigabytes to disk.
+	mgr, err := jobs.NewManager(jobs.Options{LogDir: tb.TempDir(), LogCap: 8 << 20})
+	require.NoError(tb, err)
+	defer func() { require.NoError(tb, mgr.Shutdown(context.Background())) }()
+	_, err = mgr.Start(jobs.Spec{Name: "firehose", Command: "yes " + line80})
+	require.NoError(tb, err)
+	var updates, events atomic.Int64
+	m := New(mgr, Config{})
+	defer m.Close()
+	p := tea.NewProgram(countingModel{m: m, updates: &updates, events: &events},
+		tea.WithInput(nil), tea.WithOutput(io.Discard), tea.WithoutSignalHandler())
+	done := make(chan error, 1)
+	go func() {
+		_, err := p.Run()
+		done <- err
+	}()
+	p.Send(tea.WindowSizeMsg{Width: 200, Height: 50})
+	time.Sleep(200 * time.Millisecond) // let the job get going
+	e0, u0, t0 := events.Load(), updates.Load(), time.Now()
+	time.Sleep(d)
+	e1, u1, elapsed := events.Load(), updates.Load(), time.Since(t0)
+	p.Quit()
+	require.NoError(tb, <-done)
+	info, err := mgr.Get(1)
+	require.NoError(tb, err)
+	require.Greater(tb, info.Lines, uint64(10_000), "the job wrote")
+	return float64(e1-e0) / elapsed.Seconds(), float64(u1-u0) / elapsed.Seconds()
+}
+
+// frameRate is the engine's batch rate, the ceiling for output updates.
+var frameRate = float64(time.Second) / float64(jobs.DefaultFrameInterval)
+
+// BenchmarkFirehose reports Update calls caused by output per second, as a
+// multiple of the frame rate (target at most 1.1).
+func BenchmarkFirehose(b *testing.B) {
+	var ev, up float64
+	for b.Loop() {
+		ev, up = firehoseRate(b, 2*time.Second)
+	}
+	b.ReportMetric(ev, "output-updates/s")
+	b.ReportMetric(up, "updates/s")
+	b.ReportMetric(ev/frameRate, "x-frame-rate")
+}
+
+func TestFirehoseUpdatesStayUnderTheFrameRate(t *testing.T) {
+	ev, up := firehoseRate(t, 2*time.Second)
+	t.Logf("output updates %.1f/s, all updates %.1f/s, frame rate %.0f/s", ev, up, frameRate)
+	require.LessOrEqual(t, ev, 1.1*frameRate)
+	require.Positive(t, ev)
+}

@@ -1,0 +1,45 @@
+package ui
+
+import (
+	"time"
+
+	"jobtop/jobs"
+	"jobtop/keymap"
+	"jobtop/styles"
+)
+
+// Engine is what the UI needs of a job engine. *jobs.Manager implements it;
+// so can a client of another jobtop's local API (attach mode). The UI
+// never assumes which one it has.
+//
+// List, Output and the OutputReader it returns are used on the Update
+// goroutine and must answer quickly; Subscribe is called once, by New. The
+// actions (Start, Stop, Kill, Restart, Remove, and Get after a refused
+// action) run in commands, off the Update goroutine.
+type Engine interface {
+	List() []jobs.Info
+	Get(id jobs.ID) (jobs.Info, error)
+	Output(id jobs.ID) (jobs.OutputReader, error)
+	Start(spec jobs.Spec) (jobs.Info, error)
+	Stop(id jobs.ID) error
+	Kill(id jobs.ID) error
+	Restart(id jobs.ID) (jobs.Info, error)
+	Remove(id jobs.ID) error
+	Subscribe() jobs.EventStream
+}
+
+// Config tunes a Model. The zero value is a local session with the
+// default keys and styles.
+type Config struct {
+	// Attached says the jobs belong to another jobtop instance: quitting
+	// leaves them running, and the quit prompt says so.
+	Attached bool
+	// Instance names the instance attached to, for the quit prompt.
+	Instance string
+	// Keys are the key bindings; zero means keymap.DefaultKeyMap().
+	Keys *keymap.KeyMap
+	// Styles are the styles; zero means styles.Default().
+	Styles *styles.Styles
+	// Now is the clock used for run times; nil means time.Now.
+	Now func() time.Time
+}

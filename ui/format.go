@@ -1,0 +1,165 @@
+package ui
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/charmbracelet/x/ansi"
+
+	"jobtop/jobs"
+	"jobtop/styles"
+)
+
+// palette holds the escape sequences of the styles drawn on hot paths
+// (every table row, every output line), built once from the Styles.
+type palette struct {
+	st                           *styles.Styles
+	header, selected, blur       styles.Seq
+	title, titleFocused          styles.Seq
+	muted, stderr, meta, errText styles.Seq
+	states                       map[jobs.State]styles.Seq
+}
+
+func newPalette(st *styles.Styles) *palette {
+	s := st.State
+	return &palette{
+		st:           st,
+		header:       styles.SeqOf(st.TableHeader),
+		selected:     styles.SeqOf(st.Selected),
+		blur:         styles.SeqOf(st.SelectedBlur),
+		title:        styles.SeqOf(st.Title),
+		titleFocused: styles.SeqOf(st.TitleFocused),
+		muted:        styles.SeqOf(st.Muted),
+		stderr:       styles.SeqOf(st.Stderr),
+		meta:         styles.SeqOf(st.Meta),
+		errText:      styles.SeqOf(st.PromptError),
+		states: map[jobs.State]styles.Seq{
+			jobs.StateRunning:   styles.SeqOf(s.Running),
+			jobs.StateQueued:    styles.SeqOf(s.Queued),
+			jobs.StateStopping:  styles.SeqOf(s.Stopping),
+			jobs.StateSucceeded: styles.SeqOf(s.Succeeded),
+			jobs.StateFailed:    styles.SeqOf(s.Failed),
+			jobs.StateKilled:    styles.SeqOf(s.Killed),
+			jobs.StateTimedOut:  styles.SeqOf(s.TimedOut),
+			jobs.StateError:     styles.SeqOf(s.Error),
+		},
+	}
+}
+
+// stateOrder is the order states are counted in the status bar.
+var stateOrder = []jobs.State{
+	jobs.StateRunning, jobs.StateQueued, jobs.StateStopping, jobs.StateSucceeded,
+	jobs.StateFailed, jobs.StateKilled, jobs.StateTimedOut, jobs.StateError,
+}
+
+// stateSymbol is the one-cell mark of a state, readable without colour.
+func stateSymbol(s jobs.State) string {
+	switch s {
+	case jobs.StateRunning:
+		return "●"
+	case jobs.StateQueued:
+		return "○"
+	case jobs.StateStopping:
+		return "◐"
+	case jobs.StateSucceeded:
+		return "✓"
+	case jobs.StateFailed:
+		return "✗"
+	case jobs.StateKilled:
+		return "■"
+	case jobs.StateTimedOut:
+		return "⧗"
+	}
+	return "!"
+}
+
+// stateLabel is a state as people read it ("timed out").
+func stateLabel(s jobs.State) string {
+	return strings.ReplaceAll(string(s), "_", " ")
+}
+
+// statusText is the STATUS cell: symbol, state and, for ended jobs, the
+// exit code or signal ("✗ failed (2)", "■ killed (TERM)").
+func statusText(info jobs.Info) string {
+	text := stateSymbol(info.State) + " " + stateLabel(info.State)
+	switch {
+	case info.State == jobs.StateFailed && info.ExitCode != nil:
+		text += " (" + strconv.Itoa(*info.ExitCode) + ")"
+	case info.State == jobs.StateKilled && info.Signal != 0:
+		text += " (" + strings.TrimPrefix(info.Signal.String(), "SIG") + ")"
+	}
+	return text
+}
+
+// formatRuntime is a run time in at most six cells: 4.2s, 42s, 3m05s,
+// 2h03m, 3d04h.
+func formatRuntime(d time.Duration) string {
+	switch {
+	case d < 0:
+		d = 0
+		fallthrough
+	case d < 10*time.Second:
+		return strconv.FormatFloat(d.Seconds(), 'f', 1, 64) + "s"
+	case d < time.Minute:
+		return strconv.Itoa(int(d/time.Second)) + "s"
+	case d < time.Hour:
+		return fmt.Sprintf("%dm%02ds", int(d/time.Minute), int(d%time.Minute/time.Second))
+	case d < 100*time.Hour:
+		return fmt.Sprintf("%dh%02dm", int(d/time.Hour), int(d%time.Hour/time.Minute))
+	}
+	return fmt.Sprintf("%dd%02dh", int(d/(24*time.Hour)), int(d%(24*time.Hour)/time.Hour))
+}
+
+// formatCount is a count in at most six cells: 999, 12.3k, 123k, 1.2M.
+func formatCount(n uint64) string {
+	switch {
+	case n < 10_000:
+		return strconv.FormatUint(n, 10)
+	case n < 100_000:
+		return strconv.FormatFloat(float64(n)/1e3, 'f', 1, 64) + "k"
+	case n < 1_000_000:
+		return strconv.FormatUint(n/1000, 10) + "k"
+	case n < 100_000_000:
+		return strconv.FormatFloat(float64(n)/1e6, 'f', 1, 64) + "M"
+	}
+	return strconv.FormatUint(n/1_000_000, 10) + "M"
+}
+
+// fit makes text exactly width cells: cut with "…" when longer, padded
+// with spaces when shorter (on the left when alignRight).
+func fit(text string, width int, alignRight bool) string {
+	if width <= 0 {
+		return ""
+	}
+	w := ansi.StringWidth(text)
+	if w > width {
+		text = ansi.Truncate(text, width, "…")
+		w = ansi.StringWidth(text)
+	}
+	pad := strings.Repeat(" ", width-w)
+	if alignRight {
+		return pad + text
+	}
+	return text + pad
+}
+
+// cut shortens text to at most width cells.
+func cut(text string, width int) string {
+	if width <= 0 {
+		return ""
+	}
+	if ansi.StringWidth(text) <= width {
+		return text
+	}
+	return ansi.Truncate(text, width, "…")
+}
+
+// plural writes "1 job", "3 jobs".
+func plural(n int, word string) string {
+	if n == 1 {
+		return "1 " + word
+	}
+	return strconv.Itoa(n) + " " + word + "s"
+}

@@ -1,0 +1,352 @@
+package ui
+
+import (
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/charmbracelet/bubbles/key"
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/x/ansi"
+
+	"jobtop/jobs"
+	"jobtop/keymap"
+	"jobtop/styles"
+)
+
+// jobTable is the list of jobs: one row each, in ID order, with the
+// selection kept on the same job as rows come and go. It draws only the
+// rows it shows.
+type jobTable struct {
+	km  *keymap.KeyMap
+	pal *palette
+
+	jobs     []jobs.Info
+	index    map[jobs.ID]int
+	selected jobs.ID // 0 when there are no jobs
+	offset   int     // index of the first row shown
+
+	width, height int // height includes the header row
+	cols          []column
+	longestName   int
+	overflow      bool // the columns are wider than the table; rows are cut
+	focused       bool
+	now           time.Time
+}
+
+func newJobTable(km *keymap.KeyMap, pal *palette) *jobTable {
+	return &jobTable{km: km, pal: pal, index: make(map[jobs.ID]int), focused: true}
+}
+
+// Init implements tea.Model.
+func (t *jobTable) Init() tea.Cmd { return nil }
+
+// Update moves the selection on the table's keys.
+func (t *jobTable) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	k, ok := msg.(tea.KeyMsg)
+	if !ok {
+		return t, nil
+	}
+	switch {
+	case key.Matches(k, t.km.TableUp):
+		t.moveBy(-1)
+	case key.Matches(k, t.km.TableDown):
+		t.moveBy(1)
+	case key.Matches(k, t.km.TableTop):
+		t.moveTo(0)
+	case key.Matches(k, t.km.TableBottom):
+		t.moveTo(len(t.jobs) - 1)
+	}
+	return t, nil
+}
+
+// UpdateKeys enables the table's keys when it has the focus.
+func (t *jobTable) UpdateKeys(km *keymap.KeyMap) {
+	for _, b := range []*key.Binding{&km.TableUp, &km.TableDown, &km.TableTop, &km.TableBottom} {
+		b.SetEnabled(t.focused && len(t.jobs) > 1)
+	}
+	km.FocusOutput.SetEnabled(t.focused && len(t.jobs) > 0)
+}
+
+// SetSize sets the table's size; height counts the header row.
+func (t *jobTable) SetSize(width, height int) {
+	t.width, t.height = width, max(height, 0)
+	t.relayout()
+	t.scrollToSelection()
+}
+
+func (t *jobTable) relayout() {
+	maxID := 0
+	if n := len(t.jobs); n > 0 {
+		maxID = int(t.jobs[n-1].ID)
+	}
+	t.cols = layoutColumns(t.width, maxID, t.longestName)
+	used := markerWidth
+	for i, c := range t.cols {
+		used += c.width
+		if i > 0 {
+			used += colSep
+		}
+	}
+	t.overflow = used > t.width
+}
+
+// SetFocused says whether the table has the focus.
+func (t *jobTable) SetFocused(f bool) { t.focused = f }
+
+// SetNow sets the time run times are counted to.
+func (t *jobTable) SetNow(now time.Time) { t.now = now }
+
+// Len is the number of jobs.
+func (t *jobTable) Len() int { return len(t.jobs) }
+
+// Jobs returns the jobs in ID order; the slice must not be changed.
+func (t *jobTable) Jobs() []jobs.Info { return t.jobs }
+
+// Selected returns the selected job.
+func (t *jobTable) Selected() (jobs.Info, bool) {
+	i, ok := t.index[t.selected]
+	if !ok {
+		return jobs.Info{}, false
+	}
+	return t.jobs[i], true
+}
+
+// Get returns the job with that ID.
+func (t *jobTable) Get(id jobs.ID) (jobs.Info, bool) {
+	i, ok := t.index[id]
+	if !ok {
+		return jobs.Info{}, false
+	}
+	return t.jobs[i], true
+}
+
+// Upsert adds a job or replaces its snapshot, and returns the snapshot it
+// replaced, if any. The first job added is selected.
+func (t *jobTable) Upsert(info jobs.Info) (old jobs.Info, existed bool) {
+	if i, ok := t.index[info.ID]; ok {
+		old = t.jobs[i]
+		t.jobs[i] = info
+		return old, true
+	}
+	n := len(t.jobs)
+	if n == 0 || t.jobs[n-1].ID < info.ID {
+		t.jobs = append(t.jobs, info)
+		t.index[info.ID] = n
+	} else {
+		at := 0
+		for at < n && t.jobs[at].ID < info.ID {
+			at++
+		}
+		t.jobs = append(t.jobs, jobs.Info{})
+		copy(t.jobs[at+1:], t.jobs[at:])
+		t.jobs[at] = info
+		t.reindex(at)
+	}
+	if t.selected == 0 {
+		t.selected = info.ID
+	}
+	if w := nameWidth(info.Name); w > t.longestName {
+		t.longestName = w
+	}
+	t.relayout()
+	t.scrollToSelection()
+	return jobs.Info{}, false
+}
+
+// Remove drops a job. When it was selected, the job now in its row (or
+// the one above, for the last row) is selected.
+func (t *jobTable) Remove(id jobs.ID) {
+	i, ok := t.index[id]
+	if !ok {
+		return
+	}
+	delete(t.index, id)
+	t.jobs = append(t.jobs[:i], t.jobs[i+1:]...)
+	t.reindex(i)
+	if t.selected == id {
+		t.selected = 0
+		if len(t.jobs) > 0 {
+			t.selected = t.jobs[min(i, len(t.jobs)-1)].ID
+		}
+	}
+	t.longestName = 0
+	for _, j := range t.jobs {
+		t.longestName = max(t.longestName, nameWidth(j.Name))
+	}
+	t.relayout()
+	t.scrollToSelection()
+}
+
+func (t *jobTable) reindex(from int) {
+	for i := from; i < len(t.jobs); i++ {
+		t.index[t.jobs[i].ID] = i
+	}
+}
+
+// Select selects a job by ID, if the table has it.
+func (t *jobTable) Select(id jobs.ID) {
+	if _, ok := t.index[id]; ok {
+		t.selected = id
+		t.scrollToSelection()
+	}
+}
+
+func (t *jobTable) cursor() int {
+	if i, ok := t.index[t.selected]; ok {
+		return i
+	}
+	return 0
+}
+
+func (t *jobTable) moveBy(n int) { t.moveTo(t.cursor() + n) }
+
+func (t *jobTable) moveTo(i int) {
+	if len(t.jobs) == 0 {
+		return
+	}
+	i = min(max(i, 0), len(t.jobs)-1)
+	t.selected = t.jobs[i].ID
+	t.scrollToSelection()
+}
+
+// visibleRows is how many job rows fit under the header.
+func (t *jobTable) visibleRows() int { return max(t.height-1, 0) }
+
+// scrollToSelection keeps the selected row in view and the view full.
+func (t *jobTable) scrollToSelection() {
+	rows := t.visibleRows()
+	c := t.cursor()
+	if c < t.offset {
+		t.offset = c
+	}
+	if rows > 0 && c >= t.offset+rows {
+		t.offset = c - rows + 1
+	}
+	t.offset = max(min(t.offset, len(t.jobs)-rows), 0)
+}
+
+// View draws the header and the visible rows: exactly height lines.
+func (t *jobTable) View() string {
+	if t.height <= 0 || t.width <= 0 {
+		return ""
+	}
+	var b strings.Builder
+	b.WriteString(t.headerView())
+	rows := t.visibleRows()
+	for r := 0; r < rows; r++ {
+		b.WriteByte('\n')
+		i := t.offset + r
+		switch {
+		case i < len(t.jobs):
+			b.WriteString(t.rowView(t.jobs[i]))
+		case i == 0:
+			b.WriteString(t.pal.muted.Wrap(cut("  no jobs — a: add a job", t.width)))
+		}
+	}
+	return b.String()
+}
+
+func (t *jobTable) headerView() string {
+	var b strings.Builder
+	b.WriteString(strings.Repeat(" ", markerWidth))
+	for i, c := range t.cols {
+		if i > 0 {
+			b.WriteByte(' ')
+		}
+		b.WriteString(fit(c.title, c.width, c.right))
+	}
+	return t.pal.header.Wrap(cut(b.String(), t.width))
+}
+
+func (t *jobTable) rowView(info jobs.Info) string {
+	selected := info.ID == t.selected
+	rowSeq := t.pal.selected
+	if !t.focused {
+		rowSeq = t.pal.blur
+	}
+	var b strings.Builder
+	if selected {
+		b.WriteString(rowSeq.Open)
+		if t.focused {
+			b.WriteString("▸ ")
+		} else {
+			b.WriteString("▹ ")
+		}
+	} else {
+		b.WriteString("  ")
+	}
+	for i, c := range t.cols {
+		if i > 0 {
+			b.WriteByte(' ')
+		}
+		text, seq := t.cell(info, c)
+		cell := fit(text, c.width, c.right)
+		if seq.Open == "" {
+			b.WriteString(cell)
+			continue
+		}
+		b.WriteString(seq.Open)
+		b.WriteString(cell)
+		b.WriteString(seq.Close)
+		if selected {
+			b.WriteString(rowSeq.Open)
+		}
+	}
+	if selected {
+		b.WriteString(rowSeq.Close)
+	}
+	if t.overflow {
+		return ansi.Truncate(b.String(), t.width, "")
+	}
+	return b.String()
+}
+
+// cell is the text of one cell and the style it is drawn in.
+func (t *jobTable) cell(info jobs.Info, c column) (string, styles.Seq) {
+	switch c.kind {
+	case colID:
+		return info.ID.String(), styles.Seq{}
+	case colName:
+		return sanitize(info.Name, false), styles.Seq{}
+	case colStatus:
+		return statusText(info), t.pal.states[info.State]
+	case colPID:
+		if info.State.Active() && info.PID > 0 {
+			return strconv.Itoa(info.PID), styles.Seq{}
+		}
+	case colTime:
+		if info.Started != nil && info.State != jobs.StateQueued {
+			return formatRuntime(info.Runtime(t.now)), styles.Seq{}
+		}
+	case colExit:
+		if info.ExitCode != nil && info.State.Done() {
+			return strconv.Itoa(*info.ExitCode), styles.Seq{}
+		}
+	case colLines:
+		return formatCount(info.Lines), styles.Seq{}
+	case colOutput:
+		return t.outputCell(info, c.width)
+	}
+	return "", styles.Seq{}
+}
+
+// outputCell is the job's last output line, or why it has none.
+func (t *jobTable) outputCell(info jobs.Info, width int) (string, styles.Seq) {
+	if info.LastLine != "" {
+		return sanitizeCut(info.LastLine, width), styles.Seq{}
+	}
+	switch {
+	case info.Error != "":
+		return sanitizeCut(info.Error, width), t.pal.errText
+	case info.Reason != "":
+		return sanitizeCut(info.Reason, width), t.pal.muted
+	}
+	return "", styles.Seq{}
+}
+
+// sanitizeCut is text made safe and cut to one row of width cells.
+func sanitizeCut(s string, width int) string {
+	rows := layoutLine(nil, s, lineFormat{width: width + 1})
+	return rows[0]
+}

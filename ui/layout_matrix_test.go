@@ -1,0 +1,137 @@
+package ui
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/stretchr/testify/require"
+
+	"jobtop/jobs"
+)
+
+// matrixModel is a model over real jobs in every state, with output that
+// is hard to lay out: wide characters, escape sequences, tabs, long lines
+// and a progress bar.
+func matrixModel(t *testing.T, cfg Config) *Model {
+	t.Helper()
+	mgr, err := jobs.NewManager(jobs.Options{LogDir: t.TempDir(), MaxRunning: 6})
+	require.NoError(t, err)
+	t.Cleanup(func() { _ = mgr.Shutdown(t.Context()) })
+	specs := []jobs.Spec{
+		{Name: "build-with-a-rather-long-name-that-never-ends", Command: `printf '\033[32mok\033[0m\t日本語のテキスト %0200d\n' 1; printf '[###   ] 50%%\r[####  ] 66%%'; exec sleep 60`},
+		{Name: "emoji 🚀 job", Command: `printf '🚀🚀🚀 wide 表 \033]0;title\007 \033[2J cleared?\n'; exec sleep 60`},
+		{Name: "fails", Command: "echo 'something broke' >&2; exit 7"},
+		{Name: "succeeds", Command: "seq 1 500"},
+		{Name: "stopped", Command: "exec sleep 60"},
+		{Argv: []string{"/no/such/program"}},
+	}
+	for i := 0; i < 8; i++ {
+		specs = append(specs, jobs.Spec{Name: fmt.Sprintf("worker-%d", i), Command: "echo working; exec sleep 60"})
+	}
+	for _, s := range specs {
+		_, err := mgr.Start(s)
+		require.NoError(t, err)
+	}
+	m := newSizedModel(t, mgr, cfg, 120, 40)
+	pumpUntil(t, m, "the jobs to settle", func() bool {
+		return m.stateCountForTest(jobs.StateRunning) == 6 && m.stateCountForTest(jobs.StateFailed) == 1 &&
+			m.stateCountForTest(jobs.StateSucceeded) == 1 && m.stateCountForTest(jobs.StateError) == 1
+	})
+	require.NoError(t, mgr.Stop(5))
+	pumpUntil(t, m, "job 5 to stop", func() bool { return m.stateCountForTest(jobs.StateKilled) == 1 })
+	pumpUntil(t, m, "a queued job to start", func() bool { return m.stateCountForTest(jobs.StateRunning) == 6 })
+	return m
+}
+
+// screenStates puts the model in each state the layout must hold in.
+var screenStates = []struct {
+	name  string
+	enter []string
+	leave []string
+}{
+	{"table", nil, nil},
+	{"output focused", []string{"enter"}, []string{"esc"}},
+	{"wrapped", []string{"enter", "w"}, []string{"w", "esc"}},
+	{"paused", []string{"enter", "k", "k"}, []string{"G", "esc"}},
+	{"zoomed", []string{"z"}, []string{"z"}},
+	{"full help", []string{"?"}, []string{"?"}},
+	{"add prompt", []string{"a"}, []string{"esc"}},
+	{"quit question", []string{"q"}, []string{"n"}},
+	{"last job selected", []string{"G"}, []string{"g"}},
+}
+
+func TestLayoutMatrix(t *testing.T) {
+	m := matrixModel(t, Config{})
+	widths := []int{60, 61, 72, 80, 99, 120, 160, 200, 250}
+	heights := []int{15, 16, 19, 24, 30, 45, 50, 70}
+	for _, st := range screenStates {
+		press(t, m, st.enter...)
+		for _, w := range widths {
+			for _, h := range heights {
+				m.Update(tea.WindowSizeMsg{Width: w, Height: h})
+				view := m.View()
+				label := fmt.Sprintf("%s at %dx%d", st.name, w, h)
+				requireFits(t, view, w, h, label)
+				requireShows(t, m, view, st.name, label)
+			}
+		}
+		press(t, m, st.leave...)
+	}
+}
+
+// requireShows checks that what must be on screen is there, uncut.
+func requireShows(t *testing.T, m *Model, view, state, label string) {
+	t.Helper()
+	ls := lines(view)
+	last := ls[len(ls)-1]
+	switch state {
+	case "full help":
+		require.Contains(t, view, "help", label)
+	case "add prompt":
+		require.Contains(t, view, "add a job", label)
+		require.Contains(t, view, "command", label)
+	case "quit question":
+		require.Contains(t, view, "stop them and quit? y/n", label)
+	default:
+		require.Contains(t, last, "quit", "%s: the help bar is the last line", label)
+	}
+	if state != "zoomed" {
+		require.True(t, strings.HasPrefix(ls[0], "  ID NAME"), "%s: the table header is the first line: %q", label, ls[0])
+	}
+	header := "job 1 build-with"
+	if state == "last job selected" {
+		header = "job 14 worker-7"
+	}
+	require.Contains(t, view, header, "%s: the output header", label)
+}
+
+// Resizing to any size, however small, never panics and keeps the frame
+// exact.
+func TestTinyAndOddSizes(t *testing.T) {
+	m := matrixModel(t, Config{})
+	for _, st := range screenStates {
+		press(t, m, st.enter...)
+		for w := 1; w <= 60; w += 3 {
+			for h := 1; h <= 16; h++ {
+				m.Update(tea.WindowSizeMsg{Width: w, Height: h})
+				requireFits(t, m.View(), w, h, fmt.Sprintf("%s at %dx%d", st.name, w, h))
+			}
+		}
+		press(t, m, st.leave...)
+	}
+	m.Update(tea.WindowSizeMsg{Width: 0, Height: 0})
+	require.Empty(t, m.View())
+}
+
+// The run-time clock must not change the frame's shape either.
+func TestLayoutHoldsAsTimePasses(t *testing.T) {
+	m := matrixModel(t, Config{})
+	m.Update(tea.WindowSizeMsg{Width: 60, Height: 15})
+	for _, d := range []time.Duration{0, 59 * time.Second, 59 * time.Minute, 99 * time.Hour, 2400 * time.Hour} {
+		m.table.SetNow(time.Now().Add(d))
+		requireFits(t, m.View(), 60, 15, d.String())
+	}
+}

@@ -1,0 +1,225 @@
+package ui
+
+import (
+	"strings"
+	"time"
+
+	"github.com/charmbracelet/bubbles/help"
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/x/ansi"
+
+	"jobtop/jobs"
+	"jobtop/keymap"
+	"jobtop/styles"
+)
+
+// focusArea is the part of the screen that gets the keys.
+type focusArea uint8
+
+const (
+	focusTable focusArea = iota
+	focusOutput
+)
+
+// Model is the root of the TUI. It owns focus and layout, matches global
+// keys first and passes other keys to the focused child, turns job events
+// into state and runs actions on jobs as commands.
+type Model struct {
+	engine Engine
+	cfg    Config
+	km     keymap.KeyMap
+	st     styles.Styles
+	pal    *palette
+	now    func() time.Time
+	stream jobs.EventStream
+
+	table  *jobTable
+	pane   *outputPane
+	prompt *addPrompt // nil when closed
+	help   help.Model
+
+	focus         focusArea
+	zoom          bool
+	quit          quitState
+	quitting      bool // tea.Quit was returned
+	notice        notice
+	streamClosed  bool
+	ticking       bool
+	width, height int
+}
+
+// notice is the status bar's last message.
+type notice struct {
+	text  string
+	isErr bool
+}
+
+// New builds the root model over an engine. It subscribes to the engine's
+// events at once, so nothing that happens before the program starts is
+// missed; call Close when the program has ended.
+func New(engine Engine, cfg Config) *Model {
+	m := &Model{engine: engine, cfg: cfg, now: cfg.Now}
+	if m.now == nil {
+		m.now = time.Now
+	}
+	m.km = keymap.DefaultKeyMap()
+	if cfg.Keys != nil {
+		m.km = *cfg.Keys
+	}
+	m.st = styles.Default()
+	if cfg.Styles != nil {
+		m.st = *cfg.Styles
+	}
+	m.pal = newPalette(&m.st)
+	m.help = help.New()
+	m.help.Styles.ShortKey = m.st.HelpKey
+	m.help.Styles.ShortDesc = m.st.HelpDesc
+	m.help.Styles.ShortSeparator = m.st.HelpSep
+	m.help.Styles.FullKey = m.st.HelpKey
+	m.help.Styles.FullDesc = m.st.HelpDesc
+	m.help.Styles.FullSeparator = m.st.HelpSep
+	m.help.Styles.Ellipsis = m.st.HelpSep
+
+	m.table = newJobTable(&m.km, m.pal)
+	m.pane = newOutputPane(&m.km, m.pal)
+	m.stream = engine.Subscribe()
+	m.table.SetNow(m.now())
+	for _, info := range engine.List() {
+		m.table.Upsert(info)
+	}
+	m.syncPane()
+	m.updateKeys()
+	return m
+}
+
+// Close ends the model's event subscription. It is safe to call more than
+// once.
+func (m *Model) Close() { m.stream.Close() }
+
+// Init starts listening for job events and the run-time clock.
+func (m *Model) Init() tea.Cmd {
+	return tea.Batch(waitForEvents(m.stream), m.ensureTick())
+}
+
+// Update dispatches a message to its handler.
+func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	var cmd tea.Cmd
+	switch msg := msg.(type) {
+	case tea.WindowSizeMsg:
+		m.width, m.height = msg.Width, msg.Height
+	case tea.KeyMsg:
+		cmd = m.handleKey(msg)
+	case jobEventsMsg:
+		cmd = m.handleJobEvents(msg.events)
+	case eventsClosedMsg:
+		m.streamClosed = true
+		m.setNotice("the job engine stopped sending events", true)
+	case actionDoneMsg:
+		cmd = m.handleActionDone(msg)
+	case tickMsg:
+		cmd = m.handleTick()
+	case addSubmittedMsg:
+		m.prompt = nil
+		cmd = m.startJob(msg.spec)
+	case addCancelledMsg:
+		m.prompt = nil
+	default:
+		if m.prompt != nil {
+			_, cmd = m.prompt.Update(msg)
+		}
+	}
+	m.syncPane()
+	m.updateKeys()
+	m.resize()
+	return m, cmd
+}
+
+// syncPane shows the selected job in the output pane.
+func (m *Model) syncPane() {
+	info, ok := m.table.Selected()
+	if !ok {
+		m.pane.SetJob(jobs.Info{}, false, nil)
+		return
+	}
+	if m.pane.JobID() == info.ID {
+		m.pane.SetInfo(info)
+		return
+	}
+	reader, err := m.engine.Output(info.ID)
+	if err != nil {
+		m.setNotice(err.Error(), true)
+		m.pane.SetJob(jobs.Info{}, false, nil)
+		return
+	}
+	m.pane.SetJob(info, true, reader)
+}
+
+// resize shares the screen out between the children.
+func (m *Model) resize() {
+	m.help.Width = m.width
+	f := m.frame()
+	m.table.SetSize(m.width, f.table)
+	m.pane.SetSize(m.width, f.pane)
+	if m.prompt != nil {
+		m.prompt.SetSize(m.width, f.prompt)
+	}
+}
+
+func (m *Model) frame() frame {
+	return layoutFrame(m.height, m.table.Len(), m.helpLines(), m.prompt != nil, m.zoom)
+}
+
+// helpView is the help bar, short or full. Its lines are cut to the
+// width: bubbles/help adds an item that does not fit when not even its
+// ellipsis fits.
+func (m *Model) helpView() string {
+	ls := strings.Split(m.help.View(m.km), "\n")
+	for i, l := range ls {
+		ls[i] = ansi.Truncate(l, m.width, "")
+	}
+	return strings.Join(ls, "\n")
+}
+
+func (m *Model) helpLines() int { return strings.Count(m.helpView(), "\n") + 1 }
+
+// View draws the whole screen: exactly the terminal's height in lines,
+// none wider than it.
+func (m *Model) View() string {
+	if m.width <= 0 || m.height <= 0 {
+		return ""
+	}
+	f := m.frame()
+	parts := make([]string, 0, 5)
+	if f.table > 0 {
+		parts = append(parts, m.table.View())
+	}
+	if f.pane > 0 {
+		parts = append(parts, m.pane.View())
+	}
+	if f.prompt > 0 {
+		parts = append(parts, firstLines(m.prompt.View(), f.prompt))
+	}
+	parts = append(parts, m.statusView())
+	if f.help > 0 {
+		parts = append(parts, firstLines(m.helpView(), f.help))
+	}
+	return strings.Join(parts, "\n")
+}
+
+// firstLines keeps the first n lines of s.
+func firstLines(s string, n int) string {
+	i := 0
+	for pos := 0; pos < len(s); pos++ {
+		if s[pos] == '\n' {
+			i++
+			if i == n {
+				return s[:pos]
+			}
+		}
+	}
+	return s
+}
+
+func (m *Model) setNotice(text string, isErr bool) {
+	m.notice = notice{text: text, isErr: isErr}
+}

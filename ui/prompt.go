@@ -1,0 +1,117 @@
+package ui
+
+import (
+	"strings"
+
+	"github.com/charmbracelet/bubbles/cursor"
+	"github.com/charmbracelet/bubbles/key"
+	"github.com/charmbracelet/bubbles/textinput"
+	tea "github.com/charmbracelet/bubbletea"
+
+	"jobtop/jobs"
+	"jobtop/keymap"
+	"jobtop/styles"
+)
+
+// promptHeight is the number of lines the add-a-job prompt takes.
+const promptHeight = 3
+
+// addSubmittedMsg carries the job the prompt asks to start.
+type addSubmittedMsg struct{ spec jobs.Spec }
+
+// addCancelledMsg says the prompt was closed without starting anything.
+type addCancelledMsg struct{}
+
+// addPrompt asks for a command line and an optional name. An empty
+// command is refused inline.
+type addPrompt struct {
+	km      *keymap.KeyMap
+	st      *styles.Styles
+	inputs  [2]textinput.Model // command, name
+	focused int
+	err     string
+	width   int
+}
+
+const labelWidth = len("command ") + 2
+
+func newAddPrompt(km *keymap.KeyMap, st *styles.Styles) *addPrompt {
+	p := &addPrompt{km: km, st: st}
+	for i, ph := range []string{"shell command, e.g. make -j8", "optional; defaults to the command"} {
+		in := textinput.New()
+		in.Prompt = ""
+		in.Placeholder = ph
+		in.PlaceholderStyle = st.Muted
+		in.Cursor.SetMode(cursor.CursorStatic)
+		p.inputs[i] = in
+	}
+	p.inputs[0].Focus()
+	return p
+}
+
+// Init implements tea.Model.
+func (p *addPrompt) Init() tea.Cmd { return nil }
+
+// Update edits the focused field; enter submits, esc cancels.
+func (p *addPrompt) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	if k, ok := msg.(tea.KeyMsg); ok {
+		switch {
+		case key.Matches(k, p.km.Cancel):
+			return p, func() tea.Msg { return addCancelledMsg{} }
+		case key.Matches(k, p.km.Submit):
+			return p, p.submit()
+		case key.Matches(k, p.km.NextField):
+			p.inputs[p.focused].Blur()
+			p.focused = 1 - p.focused
+			p.inputs[p.focused].Focus()
+			return p, nil
+		}
+		p.err = ""
+	}
+	var cmd tea.Cmd
+	p.inputs[p.focused], cmd = p.inputs[p.focused].Update(msg)
+	return p, cmd
+}
+
+func (p *addPrompt) submit() tea.Cmd {
+	command := strings.TrimSpace(p.inputs[0].Value())
+	if command == "" {
+		p.err = "type a command to run (esc cancels)"
+		return nil
+	}
+	spec := jobs.Spec{Command: command, Name: strings.TrimSpace(p.inputs[1].Value())}
+	return func() tea.Msg { return addSubmittedMsg{spec: spec} }
+}
+
+// UpdateKeys enables the prompt's keys.
+func (p *addPrompt) UpdateKeys(km *keymap.KeyMap) {
+	km.Submit.SetEnabled(true)
+	km.NextField.SetEnabled(true)
+	km.Cancel.SetEnabled(true)
+}
+
+// SetSize sets the prompt's width; its height is promptHeight.
+func (p *addPrompt) SetSize(width, _ int) {
+	p.width = width
+	for i := range p.inputs {
+		p.inputs[i].Width = max(width-labelWidth-1, 1)
+	}
+}
+
+// View draws the prompt: exactly promptHeight lines.
+func (p *addPrompt) View() string {
+	title := p.st.Prompt.Render(cut("add a job", p.width))
+	if p.err != "" {
+		title += p.st.PromptError.Render(cut("  ✗ "+p.err, p.width-len("add a job")))
+	}
+	lines := []string{title}
+	for i, label := range []string{"command", "name"} {
+		mark := "  "
+		if i == p.focused {
+			mark = "▸ "
+		}
+		lbl := p.st.PromptLabel.Render(fit(mark+label, labelWidth, false))
+		lines = append(lines, cut(lbl+p.inputs[i].View(), p.width))
+	}
+	return strings.Join(lines, "\n")
+}

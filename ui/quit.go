@@ -1,0 +1,99 @@
+package ui
+
+import (
+	"github.com/charmbracelet/bubbles/key"
+	tea "github.com/charmbracelet/bubbletea"
+
+	"jobtop/jobs"
+)
+
+// quitState is where quitting is.
+type quitState uint8
+
+const (
+	quitNone     quitState = iota
+	quitConfirm            // asking whether to stop the jobs and quit
+	quitStopping           // stopping the jobs; quit when none is left
+)
+
+// requestQuit quits at once when no job is live; otherwise it asks first.
+func (m *Model) requestQuit() tea.Cmd {
+	if m.liveJobs() == 0 {
+		return m.quitNow()
+	}
+	m.quit = quitConfirm
+	return nil
+}
+
+// handleQuitKey answers the quit question, or kills everything while the
+// jobs are being stopped.
+func (m *Model) handleQuitKey(k tea.KeyMsg) tea.Cmd {
+	switch m.quit {
+	case quitConfirm:
+		switch {
+		case key.Matches(k, m.km.Yes):
+			if m.cfg.Attached {
+				return m.quitNow()
+			}
+			return m.stopAll()
+		case key.Matches(k, m.km.No):
+			m.quit = quitNone
+		}
+	case quitStopping:
+		if key.Matches(k, m.km.KillAll) {
+			return m.endAll(actionKill)
+		}
+	}
+	return nil
+}
+
+// quitNow ends the program.
+func (m *Model) quitNow() tea.Cmd {
+	m.quitting = true
+	return tea.Quit
+}
+
+// stopAll stops every job with its grace rules; the program quits once
+// none is live (see handleJobEvents).
+func (m *Model) stopAll() tea.Cmd {
+	m.quit = quitStopping
+	if m.liveJobs() == 0 {
+		return m.quitNow()
+	}
+	return m.endAll(actionStop)
+}
+
+// endAll stops or kills every job that has not ended, including jobs
+// waiting out a restart backoff (the engine cancels those restarts).
+func (m *Model) endAll(a action) tea.Cmd {
+	var cmds []tea.Cmd
+	for _, j := range m.table.Jobs() {
+		if a == actionKill && !j.State.Active() && j.State != jobs.StateQueued {
+			continue
+		}
+		cmds = append(cmds, m.actQuietly(a, j.ID, true))
+	}
+	return tea.Batch(cmds...)
+}
+
+// quitView is the status line while quitting.
+func (m *Model) quitView() string {
+	live := m.liveJobs()
+	switch m.quit {
+	case quitConfirm:
+		if m.cfg.Attached {
+			where := "the jobtop you attached to"
+			if m.cfg.Instance != "" {
+				where = "jobtop " + m.cfg.Instance
+			}
+			return plural(live, "job") + " running — they keep running in " + where + ". quit? y/n"
+		}
+		return plural(live, "job") + " running — stop them and quit? y/n"
+	case quitStopping:
+		if live == 0 {
+			return "all jobs stopped — quitting"
+		}
+		return "stopping jobs… " + plural(live, "job") + " left — X kills them now"
+	}
+	return ""
+}

@@ -1,0 +1,302 @@
+package ui
+
+import (
+	"strings"
+	"unicode/utf8"
+
+	"github.com/charmbracelet/x/ansi"
+
+	"jobtop/styles"
+)
+
+// tabWidth is the distance between tab stops in job output.
+const tabWidth = 8
+
+// maxActiveSGR bounds the colour state carried from one wrapped row to the
+// next (a line can set colours thousands of times without a reset).
+const maxActiveSGR = 256
+
+// maxSGRLen drops absurdly long SGR sequences instead of drawing them.
+const maxSGRLen = 64
+
+// sgrReset ends every row that opened a style.
+const sgrReset = "\x1b[0m"
+
+// sanitize makes one line of job output safe to draw on one row of any
+// width: SGR colour sequences are kept when keepSGR is set; every other
+// escape sequence (CSI, OSC, DCS, APC, PM, SOS, two-byte escapes), bare
+// ESC, C0 controls and C1 controls (7-bit, UTF-8 encoded or raw 8-bit)
+// are removed; tabs become spaces up to the next tab stop; bytes that are
+// not UTF-8 become U+FFFD.
+func sanitize(s string, keepSGR bool) string {
+	rows := layoutLine(nil, s, lineFormat{keepSGR: keepSGR})
+	if len(rows) == 0 {
+		return ""
+	}
+	return rows[0]
+}
+
+// lineFormat says how layoutLine lays a line out.
+type lineFormat struct {
+	// width is the most cells per row; 0 or less means one unbounded row.
+	width int
+	// wrap continues a line on further rows instead of cutting it.
+	wrap bool
+	// maxRows stops wrapping after this many rows (0: no limit).
+	maxRows int
+	// keepSGR keeps the line's colours.
+	keepSGR bool
+	// base is a style for the whole line (the stderr tint); it is
+	// re-opened after every reset in the line.
+	base styles.Seq
+}
+
+// layoutLine sanitizes one line of job output (see sanitize) and appends
+// its rows to dst: one row cut at the width, or as many as wrapping takes.
+// Every row stands alone: it re-opens the colours in effect where the row
+// before it ended and closes them at its end, so rows can be drawn in any
+// order. An empty line is one empty row.
+func layoutLine(dst []string, s string, f lineFormat) []string {
+	w := rowBuilder{f: f, dst: dst}
+	w.startRow()
+	for i := 0; i < len(s) && !w.done; {
+		c := s[i]
+		switch {
+		case c >= 0x20 && c < 0x7f:
+			j := i + 1
+			for j < len(s) && s[j] >= 0x20 && s[j] < 0x7f {
+				j++
+			}
+			w.ascii(s[i:j])
+			i = j
+		case c == '\t':
+			w.tab()
+			i++
+		case c == 0x1b:
+			end, sgr := skipEscape(s, i)
+			if sgr {
+				w.sgr(s[i:end])
+			}
+			i = end
+		case c < 0x80:
+			i++ // other C0 controls and DEL
+		default:
+			r, size := utf8.DecodeRuneInString(s[i:])
+			switch {
+			case r == utf8.RuneError && size == 1 && c <= 0x9f:
+				i = skipC1(s, i+1, c) // raw 8-bit C1
+			case r == utf8.RuneError && size == 1:
+				w.cluster("\uFFFD", 1)
+				i++
+			case r <= 0x9f:
+				i = skipC1(s, i+size, byte(r)) // C1 encoded as UTF-8
+			default:
+				cl, cw := ansi.FirstGraphemeCluster(s[i:], ansi.GraphemeWidth)
+				if len(cl) == 0 {
+					cl, cw = s[i:i+size], 1
+				}
+				w.cluster(cl, cw)
+				i += len(cl)
+			}
+		}
+	}
+	return w.finish()
+}
+
+// rowBuilder accumulates the rows of one line.
+type rowBuilder struct {
+	f       lineFormat
+	dst     []string
+	rows    int
+	b       strings.Builder
+	col     int    // cells used in the current row
+	lineCol int    // cells since the start of the line, for tab stops
+	active  string // SGR sequences in effect since the last reset
+	styled  bool   // a style is open in the current row and needs a reset
+	done    bool
+}
+
+func (w *rowBuilder) startRow() {
+	w.b.Reset()
+	w.col = 0
+	w.styled = false
+	if w.f.base.Open != "" {
+		w.b.WriteString(w.f.base.Open)
+		w.styled = true
+	}
+	if w.active != "" {
+		w.b.WriteString(w.active)
+		w.styled = true
+	}
+}
+
+func (w *rowBuilder) endRow() {
+	if w.styled {
+		w.b.WriteString(sgrReset)
+	}
+	w.dst = append(w.dst, w.b.String())
+	w.rows++
+}
+
+// room makes space for n cells, breaking the row when wrapping; it
+// reports false when the line is cut there.
+func (w *rowBuilder) room(n int) bool {
+	if w.f.width <= 0 || w.col+n <= w.f.width {
+		return true
+	}
+	if !w.f.wrap || (w.f.maxRows > 0 && w.rows+1 >= w.f.maxRows) {
+		w.done = true
+		return false
+	}
+	if n > w.f.width {
+		return false // wider than a whole row (a wide character in a 1-cell pane)
+	}
+	w.endRow()
+	w.startRow()
+	return true
+}
+
+func (w *rowBuilder) ascii(text string) {
+	for len(text) > 0 && !w.done {
+		n := len(text)
+		if w.f.width > 0 {
+			if free := w.f.width - w.col; free <= 0 {
+				if !w.room(1) {
+					return
+				}
+				continue
+			} else if n > free {
+				n = free
+			}
+		}
+		w.b.WriteString(text[:n])
+		w.col += n
+		w.lineCol += n
+		text = text[n:]
+	}
+}
+
+func (w *rowBuilder) cluster(text string, cells int) {
+	if !w.room(cells) {
+		return
+	}
+	w.b.WriteString(text)
+	w.col += cells
+	w.lineCol += cells
+}
+
+func (w *rowBuilder) tab() {
+	n := tabWidth - w.lineCol%tabWidth
+	for i := 0; i < n && !w.done; i++ {
+		w.ascii(" ")
+	}
+}
+
+func (w *rowBuilder) sgr(seq string) {
+	if !w.f.keepSGR || len(seq) > maxSGRLen {
+		return
+	}
+	w.b.WriteString(seq)
+	params := seq[2 : len(seq)-1]
+	switch {
+	case params == "" || params == "0":
+		w.active = ""
+		w.b.WriteString(w.f.base.Open)
+	case params[0] == ';' || strings.HasPrefix(params, "0;"):
+		w.active = seq
+	case len(w.active)+len(seq) > maxActiveSGR:
+		w.active = seq
+	default:
+		w.active += seq
+	}
+	w.styled = w.active != "" || w.f.base.Open != ""
+}
+
+func (w *rowBuilder) finish() []string {
+	w.endRow()
+	return w.dst
+}
+
+// skipEscape reads the escape sequence starting with ESC at s[i] and
+// returns where it ends and whether it is an SGR sequence. A bare ESC (at
+// the end, or before a byte that starts no sequence) ends right after the
+// ESC.
+func skipEscape(s string, i int) (end int, sgr bool) {
+	j := i + 1
+	if j >= len(s) {
+		return j, false
+	}
+	switch c := s[j]; {
+	case c == '[':
+		return skipCSI(s, j+1)
+	case c == ']' || c == 'P' || c == 'X' || c == '^' || c == '_':
+		return skipString(s, j+1), false
+	case c >= 0x20 && c <= 0x2f: // intermediates, then a final byte
+		k := j
+		for k < len(s) && s[k] >= 0x20 && s[k] <= 0x2f {
+			k++
+		}
+		if k < len(s) && s[k] >= 0x30 && s[k] <= 0x7e {
+			k++
+		}
+		return k, false
+	case c >= 0x30 && c <= 0x7e: // two-byte escape (ESC 7, ESC c, ...)
+		return j + 1, false
+	}
+	return j, false
+}
+
+// skipCSI reads a control sequence whose parameters start at s[k]. It is
+// SGR when its final byte is "m" with only digits, ";" and ":" before it.
+// A byte that cannot be part of a CSI ends it early (that byte is kept).
+func skipCSI(s string, k int) (end int, sgr bool) {
+	plain := true
+	for k < len(s) && s[k] >= 0x30 && s[k] <= 0x3f {
+		if c := s[k]; c != ';' && c != ':' && (c < '0' || c > '9') {
+			plain = false // private markers such as ? > < =
+		}
+		k++
+	}
+	params := k
+	for k < len(s) && s[k] >= 0x20 && s[k] <= 0x2f {
+		k++
+	}
+	if k < len(s) && s[k] >= 0x40 && s[k] <= 0x7e {
+		return k + 1, plain && params == k && s[k] == 'm'
+	}
+	return k, false
+}
+
+// skipString skips a control string (OSC, DCS, SOS, PM, APC) whose body
+// starts at s[k], through its terminator: BEL, ESC \, or ST as a raw byte
+// or UTF-8 encoded. An unterminated string runs to the end of the line.
+func skipString(s string, k int) int {
+	for ; k < len(s); k++ {
+		switch s[k] {
+		case 0x07, 0x9c:
+			return k + 1
+		case 0x1b:
+			if k+1 < len(s) && s[k+1] == '\\' {
+				return k + 2
+			}
+		case 0xc2:
+			if k+1 < len(s) && s[k+1] == 0x9c {
+				return k + 2
+			}
+		}
+	}
+	return k
+}
+
+// skipC1 skips a C1 control c whose encoding ended at s[k], with the
+// control sequence or string it introduces.
+func skipC1(s string, k int, c byte) int {
+	switch c {
+	case 0x9b: // CSI
+		end, _ := skipCSI(s, k)
+		return end
+	case 0x9d, 0x90, 0x98, 0x9e, 0x9f: // OSC, DCS, SOS, PM, APC
+		return skipString(s, k)
+	}
+	return k
+}

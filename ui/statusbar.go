@@ -1,0 +1,66 @@
+package ui
+
+import (
+	"strconv"
+	"strings"
+
+	"github.com/charmbracelet/x/ansi"
+)
+
+// statusView is the status bar: the quit question or progress while
+// quitting; otherwise counts per state, the last notice and the output
+// pane's follow and wrap flags. It is one line, at most the width.
+func (m *Model) statusView() string {
+	if m.quit != quitNone {
+		return m.st.Prompt.Render(cut(m.quitView(), m.width))
+	}
+	counts := make([]int, len(stateOrder))
+	for _, j := range m.table.Jobs() {
+		for i, s := range stateOrder {
+			if j.State == s {
+				counts[i]++
+				break
+			}
+		}
+	}
+	var parts []string
+	for i, s := range stateOrder {
+		if counts[i] > 0 {
+			parts = append(parts, m.pal.states[s].Wrap(stateSymbol(s)+" "+strconv.Itoa(counts[i])+" "+stateLabel(s)))
+		}
+	}
+	if len(parts) == 0 {
+		parts = append(parts, m.pal.muted.Wrap("no jobs"))
+	}
+	left := strings.Join(parts, "  ")
+
+	var flags []string
+	if m.pane.Following() {
+		flags = append(flags, "follow")
+	} else {
+		flags = append(flags, "paused")
+	}
+	if m.pane.Wrapping() {
+		flags = append(flags, "wrap")
+	}
+	if m.zoom {
+		flags = append(flags, "zoom")
+	}
+	right := m.st.StatusBar.Render(" [" + strings.Join(flags, " ") + "]")
+	rightW := ansi.StringWidth(right)
+	if rightW > m.width/2 {
+		right, rightW = "", 0
+	}
+
+	line := left
+	if m.notice.text != "" {
+		style := m.st.Notice
+		if m.notice.isErr {
+			style = m.st.NoticeError
+		}
+		line += m.pal.muted.Wrap(" │ ") + style.Render(sanitize(m.notice.text, false))
+	}
+	line = cut(line, m.width-rightW)
+	pad := m.width - rightW - ansi.StringWidth(line)
+	return line + strings.Repeat(" ", max(pad, 0)) + right
+}
