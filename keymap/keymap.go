@@ -15,6 +15,8 @@ type KeyMap struct {
 	LineUp, LineDown, HalfPageUp, HalfPageDown, Top, Bottom, Follow, Wrap, FocusTable key.Binding
 	// Everywhere.
 	Add, Stop, Kill, Restart, Remove, Zoom, Help, Quit key.Binding
+	// Reload re-reads the instance's job file (only when it has one).
+	Reload key.Binding
 	// The add-a-job prompt.
 	Submit, NextField, Cancel key.Binding
 	// Yes/no questions (quit with jobs running).
@@ -49,6 +51,7 @@ func DefaultKeyMap() KeyMap {
 		Kill:         b(k("X"), "X", "kill"),
 		Restart:      b(k("r"), "r", "restart"),
 		Remove:       b(k("d"), "d", "remove"),
+		Reload:       b(k("R"), "R", "reload file"),
 		Zoom:         b(k("z"), "z", "zoom"),
 		Help:         b(k("?"), "?", "help"),
 		Quit:         b(k("q", "ctrl+c"), "q", "quit"),
@@ -67,7 +70,7 @@ func DefaultKeyMap() KeyMap {
 func (k KeyMap) ShortHelp() []key.Binding {
 	return []key.Binding{
 		k.Submit, k.NextField, k.Cancel, k.Yes, k.No, k.KillAll,
-		k.Add, k.Stop, k.Kill, k.Restart, k.Remove, k.Help, k.Quit,
+		k.Add, k.Stop, k.Kill, k.Restart, k.Remove, k.Help, k.Quit, k.Reload,
 		k.FocusOutput, k.Follow, k.Wrap, k.FocusTable, k.Zoom,
 		k.TableUp, k.TableDown, k.LineUp, k.LineDown,
 	}
@@ -79,7 +82,7 @@ func (k KeyMap) FullHelp() [][]key.Binding {
 		{k.TableUp, k.TableDown, k.TableTop, k.TableBottom, k.FocusOutput},
 		{k.LineUp, k.LineDown, k.HalfPageUp, k.HalfPageDown, k.Top, k.Bottom},
 		{k.Follow, k.Wrap, k.FocusTable, k.Zoom},
-		{k.Add, k.Stop, k.Kill, k.Restart, k.Remove},
+		{k.Add, k.Stop, k.Kill, k.Restart, k.Remove, k.Reload},
 		{k.Submit, k.NextField, k.Cancel, k.Yes, k.No, k.KillAll},
 		{k.Help, k.Quit},
 	}
@@ -91,7 +94,7 @@ func (k *KeyMap) All() []*key.Binding {
 		&k.TableUp, &k.TableDown, &k.TableTop, &k.TableBottom, &k.FocusOutput,
 		&k.LineUp, &k.LineDown, &k.HalfPageUp, &k.HalfPageDown, &k.Top, &k.Bottom,
 		&k.Follow, &k.Wrap, &k.FocusTable,
-		&k.Add, &k.Stop, &k.Kill, &k.Restart, &k.Remove, &k.Zoom, &k.Help, &k.Quit,
+		&k.Add, &k.Stop, &k.Kill, &k.Restart, &k.Remove, &k.Reload, &k.Zoom, &k.Help, &k.Quit,
 		&k.Submit, &k.NextField, &k.Cancel, &k.Yes, &k.No, &k.KillAll,
 	}
 }

@@ -47,7 +47,7 @@ func TestShortAndFullHelpCoverEveryBinding(t *testing.T) {
 // No key may mean two things where both bindings are live at once.
 func TestNoConflictsWithinAContext(t *testing.T) {
 	km := DefaultKeyMap()
-	global := []key.Binding{km.Add, km.Stop, km.Kill, km.Restart, km.Remove, km.Zoom, km.Help, km.Quit}
+	global := []key.Binding{km.Add, km.Stop, km.Kill, km.Restart, km.Remove, km.Reload, km.Zoom, km.Help, km.Quit}
 	contexts := map[string][]key.Binding{
 		"table":    append([]key.Binding{km.TableUp, km.TableDown, km.TableTop, km.TableBottom, km.FocusOutput}, global...),
 		"output":   append([]key.Binding{km.LineUp, km.LineDown, km.HalfPageUp, km.HalfPageDown, km.Top, km.Bottom, km.Follow, km.Wrap, km.FocusTable}, global...),

@@ -26,4 +26,8 @@
 //   - Quitting with jobs running asks first. In local mode the jobs are
 //     then stopped with their grace rules and jobtop exits once none is
 //     left; in attached mode (Config.Attached) quitting leaves them running.
+//   - R reloads the instance's job file. It is offered only when
+//     Config.JobFile names one and the engine is a Reloader (an optional
+//     interface, so a bare *jobs.Manager stays an Engine); the status bar
+//     shows what changed, or why nothing did.
 package ui

@@ -36,6 +36,9 @@ type Config struct {
 	Attached bool
 	// Instance names the instance attached to, for the quit prompt.
 	Instance string
+	// JobFile is the instance's job file, "" for none. With one, and an
+	// engine that is a Reloader, R reloads it.
+	JobFile string
 	// Keys are the key bindings; zero means keymap.DefaultKeyMap().
 	Keys *keymap.KeyMap
 	// Styles are the styles; zero means styles.Default().

@@ -64,6 +64,8 @@ func (m *Model) handleGlobalKey(k tea.KeyMsg) (tea.Cmd, bool) {
 		m.zoom = !m.zoom
 	case key.Matches(k, m.km.Add):
 		m.prompt = newAddPrompt(&m.km, &m.st)
+	case key.Matches(k, m.km.Reload):
+		return m.reload(), true
 	case !hasSel:
 		return nil, false
 	case key.Matches(k, m.km.Stop):
@@ -113,6 +115,7 @@ func (m *Model) updateKeys() {
 	m.km.Zoom.SetEnabled(true)
 	m.km.Help.SetEnabled(true)
 	m.km.Quit.SetEnabled(true)
+	m.km.Reload.SetEnabled(m.canReload())
 	if sel, ok := m.table.Selected(); ok {
 		live := sel.State.Active() || sel.State == jobs.StateQueued
 		m.km.Stop.SetEnabled(live && sel.State != jobs.StateStopping)

@@ -116,6 +116,8 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.setNotice("the job engine stopped sending events", true)
 	case actionDoneMsg:
 		cmd = m.handleActionDone(msg)
+	case reloadDoneMsg:
+		cmd = m.handleReloadDone(msg)
 	case tickMsg:
 		cmd = m.handleTick()
 	case addSubmittedMsg:
