@@ -44,6 +44,7 @@ func newPalette(st *styles.Styles) *palette {
 			jobs.StateKilled:    styles.SeqOf(s.Killed),
 			jobs.StateTimedOut:  styles.SeqOf(s.TimedOut),
 			jobs.StateError:     styles.SeqOf(s.Error),
+			jobs.StateCreated:   styles.SeqOf(st.Muted),
 		},
 	}
 }
@@ -52,6 +53,7 @@ func newPalette(st *styles.Styles) *palette {
 var stateOrder = []jobs.State{
 	jobs.StateRunning, jobs.StateQueued, jobs.StateStopping, jobs.StateSucceeded,
 	jobs.StateFailed, jobs.StateKilled, jobs.StateTimedOut, jobs.StateError,
+	jobs.StateCreated,
 }
 
 // stateSymbol is the one-cell mark of a state, readable without colour.
@@ -71,6 +73,8 @@ func stateSymbol(s jobs.State) string {
 		return "■"
 	case jobs.StateTimedOut:
 		return "⧗"
+	case jobs.StateCreated:
+		return "◌"
 	}
 	return "!"
 }

@@ -61,3 +61,21 @@ func TestReloadKeyShowsWhatChangedOrWhyNot(t *testing.T) {
 	require.Equal(t, 2, r.calls)
 	require.NotContains(t, m.helpView(), "R reload file")
 }
+
+// A job file's autostart: false jobs are created, not started: they show
+// as such (not as an error), and r starts them.
+func TestCreatedJobsShowAsNotStarted(t *testing.T) {
+	mgr := newManager(t)
+	info, err := mgr.Add(jobs.Spec{Name: "seed", Command: "echo seeded"})
+	require.NoError(t, err)
+	m := newSizedModel(t, mgr, Config{}, 120, 20)
+	require.Contains(t, m.View(), "◌ created")
+	require.Contains(t, m.statusView(), "◌ 1 created")
+	require.Contains(t, m.helpView(), "r restart")
+
+	press(t, m, "r")
+	pumpUntil(t, m, "seed to run and succeed", func() bool { return m.stateCountForTest(jobs.StateSucceeded) == 1 })
+	got, err := mgr.Get(info.ID)
+	require.NoError(t, err)
+	require.Equal(t, 1, got.Runs)
+}
