@@ -10,6 +10,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"jobtop/jobs"
+	"jobtop/ui"
 )
 
 // demoScripts are the sample jobs of "jobtop demo".
@@ -44,7 +45,13 @@ writing to stderr and a quick job that succeeds.`,
 			for _, j := range demoJobs {
 				specs = append(specs, jobs.Spec{Name: j.name, Command: j.command, Grace: 3 * time.Second})
 			}
-			return runTUI(specs, tuiOptions{dir: dir})
+			// A private session: no socket and no job file, so the demo
+			// runs the same whatever instance is around.
+			mgr, err := jobs.NewManager(jobs.Options{})
+			if err != nil {
+				return err
+			}
+			return runLocalTUI(mgr, mgr, ui.Config{}, specs, dir, mgr.Shutdown)
 		},
 	}
 }

@@ -53,9 +53,17 @@ func newRootCmd() *cobra.Command {
 		Short: "Run, watch and control long jobs from one terminal",
 		Long: `jobtop opens a terminal UI that runs and watches jobs.
 
-Each COMMAND argument starts as a shell job (/bin/sh -c). The words after
-"--" are one more job, run as they are, without a shell.`,
+It runs the jobs of its job file: -f FILE, else jobtop.yaml, jobtop.yml or
+a Procfile in the current directory (--no-file: none); a file with
+problems is reported, every one, and nothing starts. R in the TUI reloads
+the file. Each COMMAND argument starts as one more shell job (/bin/sh -c);
+the words after "--" are one more job, run as they are, without a shell.
+
+Like jobtop serve, it serves its jobs on the socket for the CLI. When a
+live instance already holds the socket, jobtop attaches to it instead (see
+jobtop attach) and starts the COMMANDs there.`,
 		Example: `  jobtop
+  jobtop -f testdata/webapp/jobtop.yaml
   jobtop 'make -j8' 'go test ./...' --name build,test
   jobtop -- make -j8`,
 		SilenceUsage:  true,
@@ -66,7 +74,7 @@ Each COMMAND argument starts as a shell job (/bin/sh -c). The words after
 			if err != nil {
 				return &ExitError{Code: 2, Err: err}
 			}
-			return runTUI(specs, tuiOptions{})
+			return openTUI(cmd, specs)
 		},
 	}
 	root.AddCommand(newCheckCmd())
@@ -82,8 +90,10 @@ Each COMMAND argument starts as a shell job (/bin/sh -c). The words after
 	root.AddCommand(newRestartCmd())
 	root.AddCommand(newRmCmd())
 	root.AddCommand(newReloadCmd())
+	root.AddCommand(newAttachCmd())
 	root.AddCommand(newCompletionCmd())
 	root.Flags().StringVar(&names, "name", "", "names for the jobs, comma-separated, in order")
+	addFileFlags(root)
 	root.AddCommand(newDemoCmd())
 	return root
 }

@@ -10,59 +10,106 @@ import (
 	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
+	"github.com/spf13/cobra"
 
+	"jobtop/control"
 	"jobtop/jobs"
 	"jobtop/ui"
+	"jobtop/workspace"
 )
 
 // shutdownTimeout bounds the final stop of every job after the TUI ends;
 // past it the rest are killed.
 const shutdownTimeout = 15 * time.Second
 
-// tuiOptions tune runTUI.
-type tuiOptions struct {
-	// dir is the working directory of jobs that name none.
-	dir string
-}
-
-// runTUI starts the jobs on a new manager, runs the TUI over it and, when
-// the TUI ends, shuts the manager down so that no job outlives jobtop.
-func runTUI(specs []jobs.Spec, opts tuiOptions) (err error) {
-	mgr, err := jobs.NewManager(jobs.Options{})
+// openTUI is plain jobtop: a TUI instance that runs its job file (see
+// loadJobFile) and the jobs from the command line, served on the socket
+// for the CLI. When a live instance already holds the socket, it attaches
+// to that one instead (and starts the command line's jobs there); an
+// explicit -f is then an error, since the file would not be run.
+func openTUI(cmd *cobra.Command, specs []jobs.Spec) error {
+	plan, err := loadJobFile(cmd)
 	if err != nil {
 		return err
 	}
+	in, err := startInstance(cmd, "tui", plan, jobs.Options{})
+	var inUse *control.InUseError
+	switch {
+	case errors.As(err, &inUse) && cmd.Flags().Changed(fileFlag):
+		return &ExitError{Code: 1, Err: fmt.Errorf("cannot run %s: %w", plan.Path, err)}
+	case errors.As(err, &inUse):
+		return attachTUI(cmd, specs)
+	case err != nil:
+		return err
+	}
+	var engine ui.Engine = in.mgr
+	cfg := ui.Config{}
+	if in.ws != nil {
+		engine = localEngine{Manager: in.mgr, ws: in.ws}
+		cfg.JobFile = plan.Path
+	}
+	return runLocalTUI(in.mgr, engine, cfg, specs, "", in.shutdown)
+}
+
+// localEngine is the TUI's engine in an instance with a job file: the
+// manager, and reloads of the file (ui.Reloader).
+type localEngine struct {
+	*jobs.Manager
+	ws *workspace.Workspace
+}
+
+// Reload re-reads the job file and says what changed.
+func (e localEngine) Reload() (string, error) {
+	res, err := e.ws.Reload()
+	if err != nil {
+		return "", err
+	}
+	return res.String(), nil
+}
+
+// runLocalTUI starts the jobs on mgr (in dir when they name no directory),
+// runs the TUI over engine and, when the TUI ends, calls shutdown so that
+// no job outlives jobtop.
+func runLocalTUI(mgr *jobs.Manager, engine ui.Engine, cfg ui.Config, specs []jobs.Spec, dir string, shutdown func(context.Context) error) (err error) {
 	defer func() {
 		ctx, cancel := context.WithTimeout(context.Background(), shutdownTimeout)
 		defer cancel()
-		if serr := mgr.Shutdown(ctx); serr != nil && err == nil {
+		if serr := shutdown(ctx); serr != nil && err == nil {
 			err = fmt.Errorf("stopping jobs: %w", serr)
 		}
 	}()
 	for _, s := range specs {
 		if s.Dir == "" {
-			s.Dir = opts.dir
+			s.Dir = dir
 		}
 		if _, err := mgr.Start(s); err != nil {
 			return &ExitError{Code: 2, Err: fmt.Errorf("job %q: %w", s.DisplayName(), err)}
 		}
 	}
-
-	model := ui.New(mgr, ui.Config{})
+	model := ui.New(engine, cfg)
 	defer model.Close()
+	return runProgram(model, nil)
+}
+
+// runProgram runs the TUI until it quits, the terminal closes (SIGHUP),
+// or lost is closed (an attached instance went away).
+func runProgram(model tea.Model, lost <-chan struct{}) error {
 	p := tea.NewProgram(model, tea.WithAltScreen(), tea.WithFPS(120))
 
-	// A closed terminal (SIGHUP) ends the program; the deferred shutdown
-	// then stops the jobs.
 	hup := make(chan os.Signal, 1)
 	signal.Notify(hup, syscall.SIGHUP)
+	ended := make(chan struct{})
 	defer func() {
 		signal.Stop(hup)
-		close(hup)
+		close(ended)
 	}()
 	go func() {
-		if _, ok := <-hup; ok {
+		select {
+		case <-hup:
 			p.Kill()
+		case <-lost:
+			p.Quit()
+		case <-ended:
 		}
 	}()
 

@@ -1,0 +1,73 @@
+package cmd
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"jobtop/control"
+	"jobtop/jobs"
+	"jobtop/ui"
+)
+
+// attachTimeout bounds connecting to an instance and loading its jobs.
+const attachTimeout = 30 * time.Second
+
+func newAttachCmd() *cobra.Command {
+	return &cobra.Command{
+		Use:   "attach",
+		Short: "Open the TUI on the jobtop instance on the socket",
+		Long: `attach opens the TUI on another jobtop instance (jobtop serve, or a
+jobtop TUI in another terminal): the same screen and keys, live. Quitting
+leaves its jobs running, and the quit prompt says so. R reloads the
+instance's job file, if it has one.
+
+Plain jobtop attaches by itself when a live instance holds its socket.`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			return attachTUI(cmd, nil)
+		},
+	}
+}
+
+// attachTUI runs the TUI over a client of the instance on the socket,
+// after starting specs there. It ends with an error if the instance goes
+// away meanwhile.
+func attachTUI(cmd *cobra.Command, specs []jobs.Spec) error {
+	c := newClient(cmd)
+	defer c.Close()
+	ctx, cancel := context.WithTimeout(cmd.Context(), attachTimeout)
+	defer cancel()
+	if err := c.Attach(ctx); err != nil {
+		return err
+	}
+	inst, err := c.Instance(ctx)
+	if err != nil {
+		return err
+	}
+	for _, s := range specs {
+		if _, err := c.Start(s); err != nil {
+			return &ExitError{Code: 2, Err: fmt.Errorf("job %q: %w", s.DisplayName(), err)}
+		}
+	}
+	model := ui.New(c, attachedConfig(inst))
+	defer model.Close()
+	if err := runProgram(model, c.Done()); err != nil {
+		return err
+	}
+	if err := c.Err(); err != nil {
+		return fmt.Errorf("lost the jobtop instance on %s: %w", c.Socket(), err)
+	}
+	return nil
+}
+
+// attachedConfig is the TUI's configuration over an instance.
+func attachedConfig(inst control.Instance) ui.Config {
+	return ui.Config{
+		Attached: true,
+		Instance: fmt.Sprintf("%s (pid %d)", inst.Kind, inst.PID),
+		JobFile:  inst.JobFile,
+	}
+}

@@ -1,0 +1,128 @@
+package cmd
+
+import (
+	"bytes"
+	"context"
+	"path/filepath"
+	"strconv"
+	"testing"
+	"time"
+
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/lipgloss"
+	"github.com/charmbracelet/x/exp/teatest"
+	"github.com/muesli/termenv"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"jobtop/control"
+	"jobtop/jobs"
+	"jobtop/ui"
+)
+
+// attachedTUI runs the TUI over a client of the instance on c's socket,
+// as jobtop attach does, in a teatest program drawn without colours.
+func attachedTUI(t *testing.T, c *cli) *teatest.TestModel {
+	t.Helper()
+	lipgloss.SetColorProfile(termenv.Ascii)
+	client := control.NewClient(c.socket)
+	t.Cleanup(func() { client.Close() })
+	ctx, cancel := context.WithTimeout(context.Background(), testTimeout)
+	defer cancel()
+	require.NoError(t, client.Attach(ctx))
+	inst, err := client.Instance(ctx)
+	require.NoError(t, err)
+	model := ui.New(client, attachedConfig(inst))
+	t.Cleanup(model.Close)
+	return teatest.NewTestModel(t, model, teatest.WithInitialTermSize(160, 30))
+}
+
+// waitDrawn waits until the program has drawn every text, reading its
+// output from where the last wait stopped.
+func waitDrawn(t *testing.T, tm *teatest.TestModel, texts ...string) {
+	t.Helper()
+	teatest.WaitFor(t, tm.Output(), func(b []byte) bool {
+		for _, text := range texts {
+			if !bytes.Contains(b, []byte(text)) {
+				return false
+			}
+		}
+		return true
+	}, teatest.WithDuration(testTimeout), teatest.WithCheckInterval(20*time.Millisecond))
+}
+
+func press(tm *teatest.TestModel, keys string) {
+	for _, r := range keys {
+		tm.Send(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune{r}})
+	}
+}
+
+// TestAttachedTUIDrivesJobsStartedOutside: a TUI attached to jobtop serve
+// shows the jobs jobtop run started, live; its stop and restart keys act
+// on them in the instance; R reloads the instance's job file; quitting
+// leaves the jobs running.
+func TestAttachedTUIDrivesJobsStartedOutside(t *testing.T) {
+	c := newCLI(t)
+	file := writeJobFile(t, t.TempDir(), "jobtop.yaml", "jobs:\n  db: {cmd: exec sleep 600}\n")
+	srv := c.serveIn("", "-f", file)
+	id := c.startJob("echo hello from outside; exec sleep 600", "--name", "outside")
+
+	tm := attachedTUI(t, c)
+	waitDrawn(t, tm, "outside", "hello from outside", "2 running")
+
+	press(tm, "G") // the last row: the job from outside
+	press(tm, "x")
+	require.Eventually(t, func() bool { return c.status(id).State == jobs.StateKilled }, testTimeout, 50*time.Millisecond)
+	waitDrawn(t, tm, "killed")
+	assert.Equal(t, jobs.StateRunning, c.jobsByName()["db"].State, "x acted on the selected job only")
+
+	press(tm, "r")
+	require.Eventually(t, func() bool {
+		in := c.status(id)
+		return in.State == jobs.StateRunning && in.Runs == 2
+	}, testTimeout, 50*time.Millisecond)
+	waitDrawn(t, tm, "2 running")
+
+	later := c.startJob("echo started later", "--name", "later")
+	waitDrawn(t, tm, "later")
+	c.ok("wait", later)
+
+	writeJobFile(t, filepath.Dir(file), "jobtop.yaml", "jobs:\n  db: {cmd: exec sleep 600}\n  cache: {cmd: exec sleep 600}\n")
+	press(tm, "R")
+	waitDrawn(t, tm, "reloaded jobtop.yaml: 1 added (cache)")
+	require.Eventually(t, func() bool { return c.jobsByName()["cache"].State == jobs.StateRunning }, testTimeout, 50*time.Millisecond)
+
+	press(tm, "q")
+	waitDrawn(t, tm, "3 jobs running — they keep running in jobtop serve (pid "+strconv.Itoa(srv.Process.Pid)+"). quit? y/n")
+	press(tm, "y")
+	tm.WaitFinished(t, teatest.WithFinalTimeout(testTimeout))
+	now := c.jobsByName()
+	for _, name := range []string{"db", "outside", "cache"} {
+		assert.Equal(t, jobs.StateRunning, now[name].State, "%s keeps running after the attached TUI quit", name)
+	}
+}
+
+// The TUI's refusals happen before it takes the terminal: one message on
+// stderr and a non-zero exit.
+func TestTUIRefusalsComeBeforeTheScreen(t *testing.T) {
+	c := newCLI(t)
+	r := c.run("attach")
+	assert.Equal(t, 1, r.code)
+	assert.Equal(t, "jobtop: no jobtop is listening on "+c.socket+" (start one with `jobtop serve`; `jobtop run` starts one for you)\n", r.stderr)
+
+	dir := t.TempDir()
+	writeJobFile(t, dir, "jobtop.yaml", "jobs:\n  web: {cmd: echo hi, autostart: maybe}\n")
+	r = c.runIn(dir)
+	assert.Equal(t, 1, r.code)
+	assert.Equal(t, `jobtop: jobtop.yaml has 1 problem; nothing was started:
+  jobtop.yaml:2:34: jobs.web.autostart: want true or false, got a string
+`, r.stderr)
+
+	srv := c.serve()
+	good := writeJobFile(t, dir, "good.yaml", "jobs:\n  web: {cmd: exec sleep 600}\n")
+	r = c.run("-f", good)
+	assert.Equal(t, 1, r.code)
+	assert.Contains(t, r.stderr, "jobtop: cannot run "+good+": another jobtop (serve, pid "+strconv.Itoa(srv.Process.Pid)+", running since ")
+	assert.Contains(t, r.stderr, "is already listening on "+c.socket+"; use it (jobtop attach, jobtop ls), stop it, or pick another --socket\n")
+	assert.Equal(t, "[]\n", c.ok("ls", "--json"), "nothing was started in the live instance")
+}
