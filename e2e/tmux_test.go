@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -76,7 +77,8 @@ const statusScript = `"$@"; echo $? > "$JOBTOP_E2E_STATUS"`
 
 // newSession starts argv in a new tmux session of the given size. The
 // environment adds env (KEY=VALUE) to the test's own; jobtop's state (log
-// files) goes to a temporary directory.
+// files) goes to a temporary directory, and its socket too unless env
+// sets JOBTOP_SOCKET.
 func newSession(t testing.TB, width, height int, env []string, argv ...string) *session {
 	t.Helper()
 	dir := t.TempDir()
@@ -87,7 +89,12 @@ func newSession(t testing.TB, width, height int, env []string, argv ...string) *
 		status: filepath.Join(dir, "status"),
 	}
 	t.Cleanup(func() { _ = s.tmuxErr("kill-server") })
-	env = append([]string{"XDG_STATE_HOME=" + dir, "TERM=xterm-256color", "JOBTOP_E2E_STATUS=" + s.status}, env...)
+	base := []string{"XDG_STATE_HOME=" + dir, "TERM=xterm-256color", "JOBTOP_E2E_STATUS=" + s.status}
+	if !slices.ContainsFunc(env, func(e string) bool { return strings.HasPrefix(e, "JOBTOP_SOCKET=") }) {
+		// An instance of its own: never the user's, never another test's.
+		base = append(base, "JOBTOP_SOCKET="+filepath.Join(dir, "s.sock"))
+	}
+	env = append(base, env...)
 	args := []string{"new-session", "-d", "-s", s.name, "-x", fmt.Sprint(width), "-y", fmt.Sprint(height)}
 	for _, e := range env {
 		args = append(args, "-e", e)
