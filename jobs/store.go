@@ -19,9 +19,10 @@ type Line struct {
 	Seq    uint64 `json:"seq"`
 	Stream Stream `json:"stream"`
 	Text   string `json:"text"`
-	// Arrival orders lines across all the jobs of one Manager: a line
-	// committed later has a larger Arrival, whichever job wrote it. 0 for
-	// a partial line.
+	// Arrival orders lines across all the jobs of one Manager: lines
+	// from a later read have a larger Arrival, whichever job wrote them;
+	// lines from one read share it (order those by Seq). 0 for a partial
+	// line.
 	Arrival uint64 `json:"arrival,omitempty"`
 }
 
@@ -82,6 +83,16 @@ type OutputStore struct {
 	partial  [2]partialLine // stdout, stderr
 	lastPart Stream         // stream whose partial was touched last
 	clock    *atomic.Uint64 // shared by a Manager's stores, for Arrival
+	arrival  uint64         // Arrival of the lines the current call commits
+}
+
+// index maps a position among the held lines (0: oldest) to the ring.
+func (s *OutputStore) index(i int) int {
+	i += s.head
+	if i >= len(s.ring) {
+		i -= len(s.ring)
+	}
+	return i
 }
 
 type partialLine struct {
@@ -113,6 +124,7 @@ func (s *OutputStore) Append(stream Stream, p []byte) {
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	s.arrival = s.clock.Add(1)
 	s.total += int64(len(p))
 	// One string per call: committed lines are substrings of it, so a
 	// chunk of many lines costs one allocation.
@@ -197,16 +209,16 @@ func (s *OutputStore) commit(stream Stream, text string) {
 		if len(s.ring) < s.opts.MaxLines {
 			s.grow()
 		} else {
-			s.evict()
+			// The oldest slot is written next: no need to clear it.
+			s.evict(false)
 		}
 	}
-	idx := (s.head + s.n) % len(s.ring)
-	s.ring[idx] = Line{Seq: s.nextSeq, Stream: stream, Text: text, Arrival: s.clock.Add(1)}
+	s.ring[s.index(s.n)] = Line{Seq: s.nextSeq, Stream: stream, Text: text, Arrival: s.arrival}
 	s.nextSeq++
 	s.n++
 	s.held += len(text)
 	for s.held > s.opts.MaxBytes && s.n > 1 {
-		s.evict()
+		s.evict(true)
 	}
 }
 
@@ -220,17 +232,21 @@ func (s *OutputStore) grow() {
 	}
 	ring := make([]Line, size)
 	for i := 0; i < s.n; i++ {
-		ring[i] = s.ring[(s.head+i)%len(s.ring)]
+		ring[i] = s.ring[s.index(i)]
 	}
 	s.ring = ring
 	s.head = 0
 }
 
-func (s *OutputStore) evict() {
+// evict drops the oldest line; clear also releases its text for the
+// garbage collector.
+func (s *OutputStore) evict(clear bool) {
 	old := &s.ring[s.head]
 	s.held -= len(old.Text)
-	*old = Line{}
-	s.head = (s.head + 1) % len(s.ring)
+	if clear {
+		*old = Line{}
+	}
+	s.head = s.index(1)
 	s.n--
 	s.dropped++
 }
@@ -240,6 +256,7 @@ func (s *OutputStore) evict() {
 func (s *OutputStore) AppendMeta(text string) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	s.arrival = s.clock.Add(1)
 	s.flushLocked()
 	s.commit(Meta, text)
 }
@@ -248,6 +265,7 @@ func (s *OutputStore) AppendMeta(text string) {
 func (s *OutputStore) Flush() {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	s.arrival = s.clock.Add(1)
 	s.flushLocked()
 }
 
@@ -308,7 +326,7 @@ func (s *OutputStore) copyLines(offset, count int) []Line {
 	}
 	out := make([]Line, count)
 	for i := range out {
-		out[i] = s.ring[(s.head+offset+i)%len(s.ring)]
+		out[i] = s.ring[s.index(offset+i)]
 	}
 	return out
 }
@@ -347,5 +365,5 @@ func (s *OutputStore) LastLine() string {
 	if s.n == 0 {
 		return ""
 	}
-	return s.ring[(s.head+s.n-1)%len(s.ring)].Text
+	return s.ring[s.index(s.n-1)].Text
 }

@@ -67,8 +67,8 @@ func TestStoreStreamsKeepSeparatePartials(t *testing.T) {
 	s.Append(Stdout, []byte("done\n"))
 	c := s.ReadAfter(0, 0)
 	require.Len(t, c.Lines, 2)
-	assert.Equal(t, Line{Seq: 1, Stream: Stderr, Text: "err line", Arrival: 1}, c.Lines[0])
-	assert.Equal(t, Line{Seq: 2, Stream: Stdout, Text: "out-done", Arrival: 2}, c.Lines[1])
+	assert.Equal(t, Line{Seq: 1, Stream: Stderr, Text: "err line", Arrival: 2}, c.Lines[0])
+	assert.Equal(t, Line{Seq: 2, Stream: Stdout, Text: "out-done", Arrival: 3}, c.Lines[1])
 }
 
 func TestStoreCapsLineLength(t *testing.T) {
