@@ -99,7 +99,8 @@ func conditionLocked(d *job, cond Condition) (met bool, failed string) {
 			return true, ""
 		}
 	case CondReady:
-		if d.ready || d.state == StateSucceeded {
+		// A job on its way down is no longer ready, even if it was.
+		if (d.ready && d.state == StateRunning) || d.state == StateSucceeded {
 			return true, ""
 		}
 	case CondSucceeded:
