@@ -73,7 +73,7 @@ type StoreOptions struct {
 type OutputStore struct {
 	mu       sync.Mutex
 	opts     StoreOptions
-	ring     []Line // circular; grows up to opts.MaxLines
+	ring     []entry // circular; grows up to opts.MaxLines
 	head     int    // index of the oldest line in ring
 	n        int    // lines held
 	held     int    // text bytes held
@@ -82,8 +82,24 @@ type OutputStore struct {
 	total    int64
 	partial  [2]partialLine // stdout, stderr
 	lastPart Stream         // stream whose partial was touched last
+	slabs    slabPool
 	clock    *atomic.Uint64 // shared by a Manager's stores, for Arrival
 	arrival  uint64         // Arrival of the lines the current call commits
+}
+
+// entry is a held line and the slab its text lies in (nil: its own).
+type entry struct {
+	Line
+	slab *slab
+}
+
+// copied is the line with its text copied out of its slab, safe to hand
+// out: slab bytes are rewritten when the slab is reused.
+func (e entry) copied() Line {
+	if e.slab != nil {
+		e.Text = strings.Clone(e.Text)
+	}
+	return e.Line
 }
 
 // index maps a position among the held lines (0: oldest) to the ring.
@@ -126,9 +142,9 @@ func (s *OutputStore) Append(stream Stream, p []byte) {
 	defer s.mu.Unlock()
 	s.arrival = s.clock.Add(1)
 	s.total += int64(len(p))
-	// One string per call: committed lines are substrings of it, so a
-	// chunk of many lines costs one allocation.
-	chunk := string(p)
+	// One copy per call, into a slab: committed lines are substrings of
+	// it, so a chunk of many lines costs no allocation of its own.
+	chunk, sl := s.slabs.put(p)
 	pl := &s.partial[stream]
 	s.lastPart = stream
 	for len(chunk) > 0 {
@@ -153,7 +169,7 @@ func (s *OutputStore) Append(stream Stream, p []byte) {
 		}
 		if len(pl.buf) == 0 && i <= s.opts.MaxLineBytes {
 			if chunk[i] == '\n' {
-				s.commit(stream, chunk[:i])
+				s.commit(stream, chunk[:i], sl)
 			} else {
 				pl.buf = append(pl.buf, chunk[:i]...)
 				pl.cr = true
@@ -198,13 +214,13 @@ func (s *OutputStore) extendPartial(stream Stream, text string) {
 
 func (s *OutputStore) commitPartial(stream Stream) {
 	pl := &s.partial[stream]
-	s.commit(stream, string(pl.buf))
+	s.commit(stream, string(pl.buf), nil)
 	pl.buf = pl.buf[:0]
 	pl.cr = false
 }
 
 // commit adds a complete line and evicts the oldest lines past the bounds.
-func (s *OutputStore) commit(stream Stream, text string) {
+func (s *OutputStore) commit(stream Stream, text string, sl *slab) {
 	if s.n == len(s.ring) {
 		if len(s.ring) < s.opts.MaxLines {
 			s.grow()
@@ -213,7 +229,10 @@ func (s *OutputStore) commit(stream Stream, text string) {
 			s.evict(false)
 		}
 	}
-	s.ring[s.index(s.n)] = Line{Seq: s.nextSeq, Stream: stream, Text: text, Arrival: s.arrival}
+	s.ring[s.index(s.n)] = entry{Line{Seq: s.nextSeq, Stream: stream, Text: text, Arrival: s.arrival}, sl}
+	if sl != nil {
+		sl.lines++
+	}
 	s.nextSeq++
 	s.n++
 	s.held += len(text)
@@ -230,7 +249,7 @@ func (s *OutputStore) grow() {
 	if size > s.opts.MaxLines {
 		size = s.opts.MaxLines
 	}
-	ring := make([]Line, size)
+	ring := make([]entry, size)
 	for i := 0; i < s.n; i++ {
 		ring[i] = s.ring[s.index(i)]
 	}
@@ -243,8 +262,11 @@ func (s *OutputStore) grow() {
 func (s *OutputStore) evict(clear bool) {
 	old := &s.ring[s.head]
 	s.held -= len(old.Text)
+	if old.slab != nil {
+		s.slabs.release(old.slab)
+	}
 	if clear {
-		*old = Line{}
+		*old = entry{}
 	}
 	s.head = s.index(1)
 	s.n--
@@ -258,7 +280,7 @@ func (s *OutputStore) AppendMeta(text string) {
 	defer s.mu.Unlock()
 	s.arrival = s.clock.Add(1)
 	s.flushLocked()
-	s.commit(Meta, text)
+	s.commit(Meta, text, nil)
 }
 
 // Flush commits the lines being built, as at the end of a run.
@@ -326,7 +348,7 @@ func (s *OutputStore) copyLines(offset, count int) []Line {
 	}
 	out := make([]Line, count)
 	for i := range out {
-		out[i] = s.ring[s.index(offset+i)]
+		out[i] = s.ring[s.index(offset+i)].copied()
 	}
 	return out
 }
@@ -365,5 +387,5 @@ func (s *OutputStore) LastLine() string {
 	if s.n == 0 {
 		return ""
 	}
-	return s.ring[s.index(s.n-1)].Text
+	return s.ring[s.index(s.n-1)].copied().Text
 }

@@ -219,3 +219,46 @@ func FuzzStoreAppend(f *testing.F) {
 		}
 	})
 }
+
+// TestReadLinesSurviveSlabReuse reads lines, then writes enough for their
+// slabs to be evicted and reused: what was read must not change.
+func TestReadLinesSurviveSlabReuse(t *testing.T) {
+	s := NewOutputStore(StoreOptions{MaxLines: 100})
+	write := func(prefix string, n int) {
+		var b strings.Builder
+		for i := 0; i < n; i++ {
+			fmt.Fprintf(&b, "%s %04d %s\n", prefix, i, strings.Repeat("x", 60))
+		}
+		s.Append(Stdout, []byte(b.String()))
+	}
+	for i := 0; i < 50; i++ { // grow the slabs to their full size
+		write("warm-up", 1000)
+	}
+	write("first", 100)
+	read := s.ReadAfter(0, 0).Lines
+	tail := s.Tail(1).Lines[0]
+	last := s.LastLine()
+	var want []string // deep copies, to compare against later
+	for _, l := range read {
+		want = append(want, strings.Clone(l.Text))
+	}
+	for i := 0; i < 200; i++ { // ~100 MiB through 1 MiB slabs
+		write("later", 1000)
+	}
+	assert.Equal(t, want, texts(read))
+	assert.Equal(t, want[99], tail.Text)
+	assert.Equal(t, want[99], last)
+	assert.Equal(t, uint64(250_000), s.Stats().Dropped, "the first lines are long gone")
+}
+
+// TestFirehoseAppendAllocatesNothing: once a store is full and its slabs
+// are recycled, appending a chunk of whole lines allocates nothing.
+func TestFirehoseAppendAllocatesNothing(t *testing.T) {
+	s := NewOutputStore(StoreOptions{})
+	chunk := []byte(strings.Repeat(line80+"\n", 800)) // 64 KB
+	for i := 0; i < 2000; i++ {
+		s.Append(Stdout, chunk)
+	}
+	allocs := testing.AllocsPerRun(200, func() { s.Append(Stdout, chunk) })
+	assert.Zero(t, allocs)
+}
