@@ -74,9 +74,9 @@ type OutputStore struct {
 	mu       sync.Mutex
 	opts     StoreOptions
 	ring     []entry // circular; grows up to opts.MaxLines
-	head     int    // index of the oldest line in ring
-	n        int    // lines held
-	held     int    // text bytes held
+	head     int     // index of the oldest line in ring
+	n        int     // lines held
+	held     int     // text bytes held
 	nextSeq  uint64
 	dropped  uint64
 	total    int64
