@@ -58,7 +58,7 @@ func attachTUI(cmd *cobra.Command, specs []jobs.Spec) error {
 		return err
 	}
 	if err := c.Err(); err != nil {
-		return fmt.Errorf("lost the jobtop instance on %s: %w", c.Socket(), err)
+		return fmt.Errorf("lost the jobtop instance: %w", err)
 	}
 	return nil
 }
