@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -56,6 +57,7 @@ type Manager struct {
 	runs sync.WaitGroup // one per live run, done when it is reaped
 
 	arrival atomic.Uint64 // clock of every job's store: Line.Arrival
+	ingest  chan struct{} // at most GOMAXPROCS-1 readers store output at once
 
 	stopSampler chan struct{}
 	samplerDone chan struct{}
@@ -85,7 +87,8 @@ func NewManager(opts Options) (*Manager, error) {
 	} else if err := os.MkdirAll(logDir, 0o700); err != nil {
 		return nil, fmt.Errorf("log directory: %w", err)
 	}
-	m := &Manager{opts: opts, logDir: logDir, jobs: make(map[ID]*job), nextID: 1}
+	m := &Manager{opts: opts, logDir: logDir, jobs: make(map[ID]*job), nextID: 1,
+		ingest: make(chan struct{}, max(1, runtime.GOMAXPROCS(0)-1))}
 	if opts.SampleInterval == 0 {
 		opts.SampleInterval = DefaultSampleInterval
 	}
