@@ -1,0 +1,92 @@
+package ui
+
+import tea "github.com/charmbracelet/bubbletea"
+
+// applySearch starts a search in a pane: the matches are found by scans
+// off the Update goroutine. Once the output held is scanned the pane
+// jumps to a match: the newest when it follows the output, else the first
+// from the top of the view.
+func (m *Model) applySearch(p *outputPane, mt *matcher) tea.Cmd {
+	filter := p.search != nil && p.search.filter
+	m.searchGen++
+	p.search = newPaneSearch(mt, m.searchGen)
+	p.search.filter = filter
+	p.search.jumpOnScan = 1
+	if p.follow {
+		p.search.jumpOnScan = -1
+	}
+	p.refresh()
+	return p.search.scan(p.base)
+}
+
+// handleScanDone takes a scan's matches into the pane that asked for
+// them, scans on when there is more, and makes a pending jump.
+func (m *Model) handleScanDone(msg scanDoneMsg) tea.Cmd {
+	for _, p := range m.allPanes() {
+		s := p.search
+		if s == nil || s.gen != msg.gen {
+			continue
+		}
+		var cmd tea.Cmd
+		if s.merge(msg, p.base) {
+			cmd = s.scan(p.base)
+		}
+		if s.complete && s.jumpOnScan != 0 {
+			forward := s.jumpOnScan > 0
+			s.jumpOnScan = 0
+			from := ^uint64(0)
+			if forward {
+				from = p.top.key - min(p.top.key, 1)
+			}
+			if ref, _, ok := s.step(from, forward); ok {
+				s.current, s.hasCurrent = ref.key, true
+				p.reveal(ref.key)
+			}
+		}
+		p.refresh()
+		return cmd
+	}
+	return nil // the search was cleared or replaced meanwhile
+}
+
+// jumpToMatch moves a pane to its search's next (or previous) match,
+// wrapping around the ends.
+func (m *Model) jumpToMatch(p *outputPane, forward bool) {
+	s := p.search
+	var from uint64
+	switch {
+	case s.hasCurrent:
+		from = s.current
+	case forward && len(p.rowKeys) > 0:
+		from = p.rowKeys[0] - min(p.rowKeys[0], 1)
+	case forward:
+		from = 0
+	case len(p.rowKeys) > 0:
+		from = p.rowKeys[len(p.rowKeys)-1] + 1
+	default:
+		from = ^uint64(0)
+	}
+	ref, wrapped, ok := s.step(from, forward)
+	if !ok {
+		m.setNotice("no match for "+s.m.label(), false)
+		return
+	}
+	if wrapped && s.hasCurrent {
+		if forward {
+			m.setNotice("search wrapped to the first match", false)
+		} else {
+			m.setNotice("search wrapped to the last match", false)
+		}
+	}
+	s.current, s.hasCurrent = ref.key, true
+	p.reveal(ref.key)
+}
+
+// allPanes are every pane that exists, shown or not.
+func (m *Model) allPanes() []*outputPane {
+	out := append([]*outputPane{m.single}, m.split...)
+	if m.all != nil {
+		out = append(out, m.all)
+	}
+	return out
+}
