@@ -48,6 +48,7 @@ func Execute() int {
 
 func newRootCmd() *cobra.Command {
 	var names string
+	var bell bool
 	root := &cobra.Command{
 		Use:   "jobtop [flags] [COMMAND...] [-- PROGRAM ARGS...]",
 		Short: "Run, watch and control long jobs from one terminal",
@@ -66,7 +67,7 @@ Each COMMAND argument starts as a shell job (/bin/sh -c). The words after
 			if err != nil {
 				return &ExitError{Code: 2, Err: err}
 			}
-			return runTUI(specs, tuiOptions{})
+			return runTUI(specs, tuiOptions{bell: bell})
 		},
 	}
 	root.AddCommand(newCheckCmd())
@@ -83,6 +84,7 @@ Each COMMAND argument starts as a shell job (/bin/sh -c). The words after
 	root.AddCommand(newRmCmd())
 	root.AddCommand(newCompletionCmd())
 	root.Flags().StringVar(&names, "name", "", "names for the jobs, comma-separated, in order")
+	root.Flags().BoolVar(&bell, "bell", false, "ring the terminal bell when a job fails (b toggles it)")
 	root.AddCommand(newDemoCmd())
 	return root
 }

@@ -23,6 +23,8 @@ const shutdownTimeout = 15 * time.Second
 type tuiOptions struct {
 	// dir is the working directory of jobs that name none.
 	dir string
+	// bell rings the terminal bell when a job fails.
+	bell bool
 }
 
 // runTUI starts the jobs on a new manager, runs the TUI over it and, when
@@ -48,9 +50,9 @@ func runTUI(specs []jobs.Spec, opts tuiOptions) (err error) {
 		}
 	}
 
-	model := ui.New(mgr, ui.Config{})
+	model := ui.New(mgr, ui.Config{Bell: opts.bell, Terminal: os.Stdout})
 	defer model.Close()
-	p := tea.NewProgram(model, tea.WithAltScreen(), tea.WithFPS(120))
+	p := tea.NewProgram(model, tea.WithAltScreen(), tea.WithFPS(120), tea.WithMouseCellMotion())
 
 	// A closed terminal (SIGHUP) ends the program; the deferred shutdown
 	// then stops the jobs.
