@@ -15,6 +15,7 @@
 //	POST   /v1/jobs/{id}/restart     new run, same ID; ?wait=true waits for it to start
 //	GET    /v1/jobs/{id}/wait        block until the job ends (?timeout=DUR)
 //	GET    /v1/jobs/{id}/output      lines after ?cursor=C (see OutputQuery)
+//	GET    /v1/output                every job's lines in arrival order (see AllOutputQuery)
 //	GET    /v1/events                NDJSON: a snapshot, then event batches
 //
 // Decisions worth knowing:
