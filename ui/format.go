@@ -23,6 +23,7 @@ type palette struct {
 	border, borderFocused        styles.Seq
 	match, matchCurrent          styles.Seq
 	marked, unseen               styles.Seq
+	flag, paused                 styles.Seq
 	jobNames                     []styles.Seq
 }
 
@@ -46,6 +47,8 @@ func newPalette(st *styles.Styles) *palette {
 		match:         styles.SeqOf(st.Match),
 		matchCurrent:  styles.SeqOf(st.MatchCurrent),
 		marked:        styles.SeqOf(st.Marked),
+		flag:          styles.SeqOf(st.Flag),
+		paused:        styles.SeqOf(st.Paused),
 		unseen:        styles.SeqOf(st.Unseen),
 		jobNames:      names,
 		st:            st,

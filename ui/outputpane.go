@@ -46,6 +46,7 @@ type outputPane struct {
 	width   int
 	height  int // includes the header row
 	focused bool
+	header  headerCache
 }
 
 // position is a row of the output: a line and a row within it (only

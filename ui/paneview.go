@@ -64,6 +64,16 @@ func (p *outputPane) emptyText() string {
 // headerView is the pane's title: the job, its state and command on the
 // left; the search, follow and wrap flags on the right.
 func (p *outputPane) headerView() string {
+	key := p.headerKey(p.width, false)
+	if key == p.header.key {
+		return p.header.text
+	}
+	defer func() { p.header.key = key }()
+	p.header.text = p.drawHeader()
+	return p.header.text
+}
+
+func (p *outputPane) drawHeader() string {
 	mark, left, right := p.headerParts()
 	left = mark + left
 	title := p.pal.title
@@ -112,25 +122,25 @@ func (p *outputPane) headerParts() (mark, left, right string) {
 
 // flags are the pane's modes as the header shows them.
 func (p *outputPane) flags() []string {
-	st := p.pal.st
+	flag := p.pal.flag
 	var flags []string
 	if s := p.search; s != nil {
-		flags = append(flags, st.Flag.Render(p.searchFlag()))
+		flags = append(flags, flag.Wrap(p.searchFlag()))
 		if s.filter {
-			flags = append(flags, st.Flag.Render("filter"))
+			flags = append(flags, flag.Wrap("filter"))
 		}
 	}
 	if p.follow {
-		flags = append(flags, st.Flag.Render("following"))
+		flags = append(flags, flag.Wrap("following"))
 	} else {
 		paused := "paused"
 		if p.below > 0 {
 			paused += " ↓" + formatCount(p.below)
 		}
-		flags = append(flags, st.Paused.Render(paused))
+		flags = append(flags, p.pal.paused.Wrap(paused))
 	}
 	if p.wrap {
-		flags = append(flags, st.Flag.Render("wrap"))
+		flags = append(flags, flag.Wrap("wrap"))
 	}
 	return flags
 }
@@ -163,12 +173,27 @@ var (
 	borderHeavy = [6]string{"┏", "━", "┓", "┃", "┗", "┛"}
 )
 
-// boxLines draws the pane in a box of width × height cells, the header in
-// its top edge; the pane's own size must be (width-2) × (height-1).
-func (p *outputPane) boxLines(width, height int, dst []string) []string {
+// box is a pane drawn in a box of width × height cells, with the header
+// in its top edge; the pane's own size must be (width-2) × (height-1).
+// Rows are written one at a time, so boxes side by side can be drawn
+// into one buffer.
+type box struct {
+	p              *outputPane
+	width, height  int
+	top, side, bot string
+}
+
+func (p *outputPane) box(width, height int) box {
 	chars, style := borderLight, p.pal.border
 	if p.focused {
 		chars, style = borderHeavy, p.pal.borderFocused
+	}
+	x := box{p: p, width: width, height: height, side: style.Wrap(chars[3])}
+	if key := p.headerKey(width, true); key == p.header.key {
+		x.top, x.bot = p.header.text, p.header.bottom
+		return x
+	} else {
+		defer func() { p.header.key = key }()
 	}
 	inner := width - 2
 	mark, left, right := p.headerParts()
@@ -184,15 +209,82 @@ func (p *outputPane) boxLines(width, height int, dst []string) []string {
 		right, rightW = "", 0
 	}
 	left = cut(left+" ", inner-rightW-2)
-	fill := inner - rightW - 2 - ansi.StringWidth(left)
-	dst = append(dst, style.Wrap(chars[0])+mark+title.Wrap(left)+style.Wrap(strings.Repeat(chars[1], fill))+right+style.Wrap(chars[2]))
-	side := style.Wrap(chars[3])
-	for i := 0; i < height-2; i++ {
-		row, _ := p.bodyRow(i)
-		pad := max(inner-p.bodyRowWidth(i), 0)
-		dst = append(dst, side+row+strings.Repeat(" ", pad)+side)
+	fill := max(inner-rightW-2-ansi.StringWidth(left), 0)
+	x.top = style.Wrap(chars[0]) + mark + title.Wrap(left) + style.Wrap(strings.Repeat(chars[1], fill)) + right + style.Wrap(chars[2])
+	x.bot = style.Wrap(chars[4] + strings.Repeat(chars[1], inner) + chars[5])
+	p.header.text, p.header.bottom = x.top, x.bot
+	return x
+}
+
+// headerCache is the last header drawn and what it was drawn from: the
+// header changes far less often than the rows, and a split view draws
+// four of them every frame.
+type headerCache struct {
+	key          headerKey
+	text, bottom string
+}
+
+// headerKey is everything a header is drawn from.
+type headerKey struct {
+	width               int
+	boxed, focused, has bool
+	kind                paneKind
+	id                  jobs.ID
+	name, command       string
+	state               jobs.State
+	exit                int
+	signal              jobs.Signal
+	runs, jobCount      int
+	follow, wrap        bool
+	below               uint64
+	search              string
+	filter              bool
+}
+
+func (p *outputPane) headerKey(width int, boxed bool) headerKey {
+	k := headerKey{
+		width: width, boxed: boxed, focused: p.focused, has: p.has, kind: p.kind,
+		id: p.job.ID, name: p.job.Name, command: p.job.Command, state: p.job.State,
+		exit: -1, signal: p.job.Signal, runs: p.job.Runs,
+		follow: p.follow, wrap: p.wrap, below: p.below,
 	}
-	return append(dst, style.Wrap(chars[4]+strings.Repeat(chars[1], inner)+chars[5]))
+	if p.job.ExitCode != nil {
+		k.exit = *p.job.ExitCode
+	}
+	if p.kind == allPane && p.has {
+		k.jobCount = len(p.base.(*allSource).ids)
+	}
+	if p.search != nil {
+		k.search, k.filter = p.searchFlag(), p.search.filter
+	}
+	return k
+}
+
+// writeRow writes row i of the box.
+func (x box) writeRow(b *strings.Builder, i int) {
+	switch {
+	case i == 0:
+		b.WriteString(x.top)
+	case i == x.height-1:
+		b.WriteString(x.bot)
+	default:
+		b.WriteString(x.side)
+		row, _ := x.p.bodyRow(i - 1)
+		b.WriteString(row)
+		writeSpaces(b, x.width-2-x.p.bodyRowWidth(i-1))
+		b.WriteString(x.side)
+	}
+}
+
+// spaces pads rows without allocating.
+const spaces = "                                                                "
+
+func writeSpaces(b *strings.Builder, n int) {
+	for n > 0 {
+		k := min(n, len(spaces))
+		b.WriteString(spaces[:k])
+		n -= k
+	}
 }
 
 // jobNames are the "all" view's line prefixes: each job's name in its own

@@ -78,20 +78,29 @@ func (m *Model) resize() {
 const tooSmall = "too small for"
 
 // outputView draws the output area: one pane, or the boxes of a split
-// view side by side.
+// view side by side, row by row into one buffer.
 func (m *Model) outputView() string {
 	drawn := m.drawn()
 	if !m.screen.boxed {
 		return drawn[0].View()
 	}
-	y0 := m.screen.outputY
-	lines := make([]string, m.screen.frame.pane)
+	boxes := make([]box, len(drawn))
 	for i, p := range drawn {
 		r := m.screen.panes[i]
-		box := p.boxLines(r.w, r.h, make([]string, 0, r.h))
-		for j, l := range box {
-			lines[r.y-y0+j] += l
+		boxes[i] = p.box(r.w, r.h)
+	}
+	var b strings.Builder
+	b.Grow(m.screen.frame.pane * (m.width + 16*len(drawn)))
+	y0 := m.screen.outputY
+	for y := y0; y < y0+m.screen.frame.pane; y++ {
+		if y > y0 {
+			b.WriteByte('\n')
+		}
+		for i, r := range m.screen.panes { // in reading order: left to right
+			if y >= r.y && y < r.y+r.h {
+				boxes[i].writeRow(&b, y-r.y)
+			}
 		}
 	}
-	return strings.Join(lines, "\n")
+	return b.String()
 }
