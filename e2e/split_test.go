@@ -103,7 +103,7 @@ func TestSplitScrollSearchPagerMouse(t *testing.T) {
 
 	// o reads the whole log in less, and q comes back to the same view.
 	s.keys("o")
-	scr = s.waitFor("less on the log file", func(scr []string) bool {
+	s.waitFor("less on the log file", func(scr []string) bool {
 		return strings.HasPrefix(scr[0], "entry 1") && !strings.Contains(strings.Join(scr, "\n"), "split 2/2")
 	})
 	s.keys("q")

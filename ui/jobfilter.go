@@ -33,3 +33,52 @@ func (f jobFilter) match(j jobs.Info) bool {
 	}
 	return false
 }
+
+// SetFilter shows only the jobs whose name, command or state contain
+// text ("": every job). The selection moves to a job shown when its own
+// row is hidden.
+func (t *jobTable) SetFilter(text string) {
+	t.filter = newJobFilter(text)
+	t.Refilter()
+}
+
+// Filter is the filter's text.
+func (t *jobTable) Filter() string { return t.filter.text }
+
+// Refilter applies the filter again, after jobs changed; it keeps a job
+// selected when any is shown.
+func (t *jobTable) Refilter() {
+	t.rows = t.rows[:0]
+	clear(t.rowOf)
+	if t.filter.active() {
+		for i, j := range t.jobs {
+			if t.filter.match(j) {
+				t.rowOf[j.ID] = len(t.rows)
+				t.rows = append(t.rows, i)
+			}
+		}
+	}
+	if _, shown := t.rowIndex(t.selected); !shown {
+		t.selected = 0
+		if t.Len() > 0 {
+			t.selected = t.row(0).ID
+		}
+	}
+	t.scrollToSelection()
+}
+
+// rowIndex is the row a job is shown in.
+func (t *jobTable) rowIndex(id jobs.ID) (int, bool) {
+	if t.filter.active() {
+		i, ok := t.rowOf[id]
+		return i, ok
+	}
+	i, ok := t.index[id]
+	return i, ok
+}
+
+func (t *jobTable) reindex(from int) {
+	for i := from; i < len(t.jobs); i++ {
+		t.index[t.jobs[i].ID] = i
+	}
+}

@@ -42,14 +42,6 @@ type jobTable struct {
 	now           time.Time
 }
 
-// attention is what happened to a job that was not on screen.
-type attention uint8
-
-const (
-	unseenOutput attention = 1 << iota // it wrote output
-	unseenEnd                          // it ended
-)
-
 func newJobTable(km *keymap.KeyMap, pal *palette) *jobTable {
 	return &jobTable{
 		km: km, pal: pal, index: make(map[jobs.ID]int), focused: true,
@@ -155,33 +147,6 @@ func (t *jobTable) Selected() (jobs.Info, bool) {
 	return t.jobs[i], true
 }
 
-// Marked returns the jobs marked for the split view, in ID order.
-func (t *jobTable) Marked() []jobs.ID {
-	var ids []jobs.ID
-	for _, j := range t.jobs {
-		if t.marked[j.ID] {
-			ids = append(ids, j.ID)
-		}
-	}
-	return ids
-}
-
-// Note marks what happened to a job that was not on screen.
-func (t *jobTable) Note(id jobs.ID, a attention) {
-	if _, ok := t.index[id]; ok {
-		t.unseen[id] |= a
-	}
-}
-
-// Seen clears a job's marks of what was not seen.
-func (t *jobTable) Seen(id jobs.ID) { delete(t.unseen, id) }
-
-// SeenAll clears every job's marks of what was not seen.
-func (t *jobTable) SeenAll() { clear(t.unseen) }
-
-// Unseen is what happened to a job that was not seen.
-func (t *jobTable) Unseen(id jobs.ID) attention { return t.unseen[id] }
-
 // Get returns the job with that ID.
 func (t *jobTable) Get(id jobs.ID) (jobs.Info, bool) {
 	i, ok := t.index[id]
@@ -248,55 +213,6 @@ func (t *jobTable) Remove(id jobs.ID) {
 	}
 	t.relayout()
 	t.scrollToSelection()
-}
-
-// SetFilter shows only the jobs whose name, command or state contain
-// text ("": every job). The selection moves to a job shown when its own
-// row is hidden.
-func (t *jobTable) SetFilter(text string) {
-	t.filter = newJobFilter(text)
-	t.Refilter()
-}
-
-// Filter is the filter's text.
-func (t *jobTable) Filter() string { return t.filter.text }
-
-// Refilter applies the filter again, after jobs changed; it keeps a job
-// selected when any is shown.
-func (t *jobTable) Refilter() {
-	t.rows = t.rows[:0]
-	clear(t.rowOf)
-	if t.filter.active() {
-		for i, j := range t.jobs {
-			if t.filter.match(j) {
-				t.rowOf[j.ID] = len(t.rows)
-				t.rows = append(t.rows, i)
-			}
-		}
-	}
-	if _, shown := t.rowIndex(t.selected); !shown {
-		t.selected = 0
-		if t.Len() > 0 {
-			t.selected = t.row(0).ID
-		}
-	}
-	t.scrollToSelection()
-}
-
-// rowIndex is the row a job is shown in.
-func (t *jobTable) rowIndex(id jobs.ID) (int, bool) {
-	if t.filter.active() {
-		i, ok := t.rowOf[id]
-		return i, ok
-	}
-	i, ok := t.index[id]
-	return i, ok
-}
-
-func (t *jobTable) reindex(from int) {
-	for i := from; i < len(t.jobs); i++ {
-		t.index[t.jobs[i].ID] = i
-	}
 }
 
 // Select selects a job by ID, if the table shows it.

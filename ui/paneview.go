@@ -1,12 +1,9 @@
 package ui
 
 import (
-	"strconv"
 	"strings"
 
 	"github.com/charmbracelet/x/ansi"
-
-	"jobtop/jobs"
 )
 
 // View draws the header and the rows: exactly height lines.
@@ -61,111 +58,6 @@ func (p *outputPane) emptyText() string {
 	return "(no output yet)"
 }
 
-// headerView is the pane's title: the job, its state and command on the
-// left; the search, follow and wrap flags on the right.
-func (p *outputPane) headerView() string {
-	key := p.headerKey(p.width, false)
-	if key == p.header.key {
-		return p.header.text
-	}
-	defer func() { p.header.key = key }()
-	p.header.text = p.drawHeader()
-	return p.header.text
-}
-
-func (p *outputPane) drawHeader() string {
-	mark, left, right := p.headerParts()
-	left = mark + left
-	title := p.pal.title
-	if p.focused {
-		title = p.pal.titleFocused
-	}
-	rightW := ansi.StringWidth(right)
-	if rightW >= p.width {
-		right, rightW = "", 0
-	}
-	return title.Wrap(fit(left, p.width-rightW, false)) + right
-}
-
-// headerParts are the header's focus mark ("▸ " when focused), its left
-// text (in the title style, which it re-opens after its own colours) and
-// its right flags.
-func (p *outputPane) headerParts() (mark, left, right string) {
-	title := p.pal.title
-	mark = "  "
-	if p.focused {
-		title, mark = p.pal.titleFocused, "▸ "
-	}
-	if !p.has {
-		return mark, "no job selected", ""
-	}
-	var b strings.Builder
-	if p.kind == allPane {
-		b.WriteString("all jobs")
-		if p.names != nil {
-			b.WriteString("  " + p.pal.muted.Open + plural(len(p.base.(*allSource).ids), "job") + p.pal.muted.Close + title.Open)
-		}
-	} else {
-		info := p.job
-		state := p.pal.states[info.State]
-		b.WriteString("job " + info.ID.String() + " " + sanitize(info.Name, false) + "  ")
-		b.WriteString(state.Open + statusText(info) + state.Close + title.Open)
-		if info.Runs > 1 {
-			b.WriteString(" · run " + strconv.Itoa(info.Runs))
-		}
-		if cmd := sanitize(info.Command, false); cmd != info.Name {
-			b.WriteString("  " + p.pal.muted.Open + "$ " + cmd + p.pal.muted.Close + title.Open)
-		}
-	}
-	return mark, b.String(), " " + strings.Join(p.flags(), " ")
-}
-
-// flags are the pane's modes as the header shows them.
-func (p *outputPane) flags() []string {
-	flag := p.pal.flag
-	var flags []string
-	if s := p.search; s != nil {
-		flags = append(flags, flag.Wrap(p.searchFlag()))
-		if s.filter {
-			flags = append(flags, flag.Wrap("filter"))
-		}
-	}
-	if p.follow {
-		flags = append(flags, flag.Wrap("following"))
-	} else {
-		paused := "paused"
-		if p.below > 0 {
-			paused += " ↓" + formatCount(p.below)
-		}
-		flags = append(flags, p.pal.paused.Wrap(paused))
-	}
-	if p.wrap {
-		flags = append(flags, flag.Wrap("wrap"))
-	}
-	return flags
-}
-
-// searchFlag is the search and where it is: "/error match 3/17".
-func (p *outputPane) searchFlag() string {
-	s := p.search
-	label := "/" + sanitize(s.m.label(), false)
-	if len([]rune(label)) > 24 {
-		label = string([]rune(label)[:23]) + "…"
-	}
-	n := len(s.index)
-	more := ""
-	if !s.complete {
-		more = "…"
-	}
-	switch i := s.currentIndex(); {
-	case n == 0 && s.complete:
-		return label + " no match"
-	case i > 0:
-		return label + " match " + strconv.Itoa(i) + "/" + strconv.Itoa(n) + more
-	}
-	return label + " " + plural(n, "match") + more
-}
-
 // Borders of the panes of a split view: the focused pane's is heavy, so
 // it shows without colour too.
 var (
@@ -216,50 +108,6 @@ func (p *outputPane) box(width, height int) box {
 	return x
 }
 
-// headerCache is the last header drawn and what it was drawn from: the
-// header changes far less often than the rows, and a split view draws
-// four of them every frame.
-type headerCache struct {
-	key          headerKey
-	text, bottom string
-}
-
-// headerKey is everything a header is drawn from.
-type headerKey struct {
-	width               int
-	boxed, focused, has bool
-	kind                paneKind
-	id                  jobs.ID
-	name, command       string
-	state               jobs.State
-	exit                int
-	signal              jobs.Signal
-	runs, jobCount      int
-	follow, wrap        bool
-	below               uint64
-	search              string
-	filter              bool
-}
-
-func (p *outputPane) headerKey(width int, boxed bool) headerKey {
-	k := headerKey{
-		width: width, boxed: boxed, focused: p.focused, has: p.has, kind: p.kind,
-		id: p.job.ID, name: p.job.Name, command: p.job.Command, state: p.job.State,
-		exit: -1, signal: p.job.Signal, runs: p.job.Runs,
-		follow: p.follow, wrap: p.wrap, below: p.below,
-	}
-	if p.job.ExitCode != nil {
-		k.exit = *p.job.ExitCode
-	}
-	if p.kind == allPane && p.has {
-		k.jobCount = len(p.base.(*allSource).ids)
-	}
-	if p.search != nil {
-		k.search, k.filter = p.searchFlag(), p.search.filter
-	}
-	return k
-}
-
 // writeRow writes row i of the box.
 func (x box) writeRow(b *strings.Builder, i int) {
 	switch {
@@ -285,67 +133,4 @@ func writeSpaces(b *strings.Builder, n int) {
 		b.WriteString(spaces[:k])
 		n -= k
 	}
-}
-
-// jobNames are the "all" view's line prefixes: each job's name in its own
-// colour, padded to the longest name (within limits).
-type jobNames struct {
-	pal   *palette
-	names map[jobs.ID]string
-	width int
-	cache map[jobs.ID][2]string
-	cw    int // prefix width the cache was built for
-}
-
-// namePrefixMax bounds the name in the "all" view's prefixes.
-const namePrefixMax = 16
-
-func newJobNames(pal *palette) *jobNames {
-	return &jobNames{pal: pal, names: map[jobs.ID]string{}, cache: map[jobs.ID][2]string{}}
-}
-
-// set records a job's name.
-func (n *jobNames) set(id jobs.ID, name string) {
-	if n.names[id] == name {
-		return
-	}
-	n.names[id] = name
-	n.measure()
-}
-
-// forget drops a job's name.
-func (n *jobNames) forget(id jobs.ID) {
-	if _, ok := n.names[id]; ok {
-		delete(n.names, id)
-		n.measure()
-	}
-}
-
-func (n *jobNames) measure() {
-	n.width = 0
-	for _, name := range n.names {
-		n.width = max(n.width, nameWidth(name))
-	}
-	clear(n.cache)
-}
-
-// prefix is a job's prefix in a pane of paneWidth cells, the blank prefix
-// of its wrapped rows, and their width.
-func (n *jobNames) prefix(id jobs.ID, paneWidth int) (string, string, int) {
-	w := min(n.width, namePrefixMax, paneWidth/3, paneWidth-4)
-	if w <= 0 {
-		return "", "", 0
-	}
-	if n.cw != w {
-		clear(n.cache)
-		n.cw = w
-	}
-	if c, ok := n.cache[id]; ok {
-		return c[0], c[1], w + 3
-	}
-	sep := n.pal.muted.Wrap(" │ ")
-	name := fit(sanitize(n.names[id], false), w, false)
-	c := [2]string{n.pal.jobName(id).Wrap(name) + sep, strings.Repeat(" ", w) + sep}
-	n.cache[id] = c
-	return c[0], c[1], w + 3
 }
