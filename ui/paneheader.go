@@ -13,11 +13,9 @@ import (
 // left; the search, follow and wrap flags on the right.
 func (p *outputPane) headerView() string {
 	key := p.headerKey(p.width, false)
-	if key == p.header.key {
-		return p.header.text
+	if key != p.header.key {
+		p.header = headerCache{key: key, text: p.drawHeader()}
 	}
-	defer func() { p.header.key = key }()
-	p.header.text = p.drawHeader()
 	return p.header.text
 }
 

@@ -81,11 +81,10 @@ func (p *outputPane) box(width, height int) box {
 		chars, style = borderHeavy, p.pal.borderFocused
 	}
 	x := box{p: p, width: width, height: height, side: style.Wrap(chars[3])}
-	if key := p.headerKey(width, true); key == p.header.key {
+	key := p.headerKey(width, true)
+	if key == p.header.key {
 		x.top, x.bot = p.header.text, p.header.bottom
 		return x
-	} else {
-		defer func() { p.header.key = key }()
 	}
 	inner := width - 2
 	mark, left, right := p.headerParts()
@@ -104,7 +103,7 @@ func (p *outputPane) box(width, height int) box {
 	fill := max(inner-rightW-2-ansi.StringWidth(left), 0)
 	x.top = style.Wrap(chars[0]) + mark + title.Wrap(left) + style.Wrap(strings.Repeat(chars[1], fill)) + right + style.Wrap(chars[2])
 	x.bot = style.Wrap(chars[4] + strings.Repeat(chars[1], inner) + chars[5])
-	p.header.text, p.header.bottom = x.top, x.bot
+	p.header = headerCache{key: key, text: x.top, bottom: x.bot}
 	return x
 }
 
