@@ -15,7 +15,7 @@ import (
 	"jobtop/jobs"
 )
 
-// Frame cost: go test ./ui/ -run '^$' -bench 'Frame$' -benchtime 2000x
+// Frame cost: go test ./ui/ -run '^$' -bench '^BenchmarkFrame$' -benchtime 2000x
 // Four panes: go test ./ui/ -run '^$' -bench SplitFrame -benchtime 100x
 // Firehose:   go test ./ui/ -run '^$' -bench Firehose -benchtime 3x
 
