@@ -15,9 +15,10 @@ import (
 )
 
 // GET /v1/output: every job's lines as one stream, in the order they
-// arrived (jobs.Line.Arrival, one counter for all of an instance's jobs).
-// The cursor is an arrival: a read returns the lines that arrived after
-// it. Only lines still held in memory are returned; lines being built
+// arrived (jobs.Line.Arrival, one counter for all of an instance's jobs;
+// the lines of one read of a job's output may share it, and go by their
+// sequence number). The cursor is an arrival: a read returns the lines
+// that arrived after it. Only lines still held in memory are returned; lines being built
 // (no newline yet) are not.
 
 // AllOutputQuery is the query of GET /v1/output.
@@ -126,7 +127,11 @@ func (r *allReader) pass() []JobLine {
 			}
 		}
 	}
-	slices.SortFunc(r.pending, func(a, b JobLine) int { return cmp.Compare(a.Arrival, b.Arrival) })
+	// Lines of one read of a job's output may share their arrival: those
+	// go by sequence number.
+	slices.SortFunc(r.pending, func(a, b JobLine) int {
+		return cmp.Or(cmp.Compare(a.Arrival, b.Arrival), cmp.Compare(a.Job, b.Job), cmp.Compare(a.Seq, b.Seq))
+	})
 	n, _ := slices.BinarySearchFunc(r.pending, horizon+1, func(l JobLine, a uint64) int { return cmp.Compare(l.Arrival, a) })
 	ready := slices.Clone(r.pending[:n])
 	r.pending = slices.Delete(r.pending, 0, n)

@@ -191,3 +191,15 @@ func TestAllReaderHoldsLinesUntilEarlierOnesAreRead(t *testing.T) {
 	assert.Equal(t, []string{"job1(1): a1", "job1(1): a2", "job2(2): b1"}, jobLineTexts(rd.pass()))
 	assert.Empty(t, rd.pending)
 }
+
+// The lines of one read share their arrival: they come out together, in
+// sequence order, and a cursor at their arrival skips them all.
+func TestAllReaderLinesSharingAnArrival(t *testing.T) {
+	a := &stagedStore{lines: []jobs.Line{{Seq: 1, Text: "a1", Arrival: 1}, {Seq: 2, Text: "a2", Arrival: 3}, {Seq: 3, Text: "a3", Arrival: 3}, {Seq: 4, Text: "a4", Arrival: 3}}, visible: 4}
+	b := &stagedStore{lines: []jobs.Line{{Seq: 1, Text: "b1", Arrival: 2}, {Seq: 2, Text: "b2", Arrival: 2}, {Seq: 3, Text: "b3", Arrival: 4}}, visible: 3}
+	m := stagedManager{stores: []*stagedStore{a, b}}
+	rd := newAllReader(m, 0)
+	assert.Equal(t, []string{"job1(1): a1", "job2(2): b1", "job2(2): b2", "job1(1): a2", "job1(1): a3", "job1(1): a4", "job2(2): b3"}, jobLineTexts(rd.settle()))
+	rd = newAllReader(m, 2)
+	assert.Equal(t, []string{"job1(1): a2", "job1(1): a3", "job1(1): a4", "job2(2): b3"}, jobLineTexts(rd.settle()))
+}

@@ -7,8 +7,9 @@ import (
 )
 
 // allSource reads every job's committed lines as one stream in the order
-// they arrived (jobs.Line.Arrival, a manager-wide counter), keyed by
-// arrival. It reads each job's store a window at a time, as a job pane
+// they arrived (jobs.Line.Arrival, a manager-wide counter; lines of one
+// read share it and go by sequence number), keyed by arrival and sequence
+// number. It reads each job's store a window at a time, as a job pane
 // does: its cost is the jobs times the lines shown, never the size of the
 // output. Lines being built (no newline yet) are not shown here.
 type allSource struct {
@@ -39,19 +40,19 @@ func (s *allSource) setJobs(ids []jobs.ID, open func(jobs.ID) (jobs.OutputReader
 
 func (s *allSource) readerOf(id jobs.ID) jobs.OutputReader { return s.readers[id] }
 
-// newest is the arrival of a job's newest committed line (0: none).
-func newest(r jobs.OutputReader) uint64 {
+// newest is the key of a job's newest committed line (ok false: none).
+func newest(r jobs.OutputReader) (lineKey, bool) {
 	c := r.Tail(1)
 	if len(c.Lines) == 0 {
-		return 0
+		return lineKey{}, false
 	}
-	return c.Lines[0].Arrival
+	return lineKeyOf(c.Lines[0]), true
 }
 
-// seqFrom is the sequence number of a job's first line that arrived at
-// or after arrival (Last+1 when none did): a binary search over the
-// store, whose arrivals grow with the sequence numbers.
-func seqFrom(r jobs.OutputReader, arrival uint64) uint64 {
+// seqFrom is the sequence number of a job's first line whose key is at
+// least k (Last+1 when there is none): a binary search over the store,
+// whose keys grow with the sequence numbers.
+func seqFrom(r jobs.OutputReader, k lineKey) uint64 {
 	st := r.Stats()
 	lo, hi := st.First, st.Last+1
 	for lo < hi {
@@ -61,16 +62,16 @@ func seqFrom(r jobs.OutputReader, arrival uint64) uint64 {
 			return hi
 		}
 		l := c.Lines[0]
-		if l.Arrival >= arrival {
-			hi = min(l.Seq, hi)
-			if hi <= lo {
-				return lo
-			}
-			if l.Seq > mid { // mid was dropped meanwhile
+		switch {
+		case l.Seq > mid: // the lines before it were dropped meanwhile
+			if !lineKeyOf(l).less(k) {
 				return l.Seq
 			}
-		} else {
 			lo = l.Seq + 1
+		case !lineKeyOf(l).less(k):
+			hi = mid
+		default:
+			lo = mid + 1
 		}
 	}
 	return lo
@@ -78,47 +79,31 @@ func seqFrom(r jobs.OutputReader, arrival uint64) uint64 {
 
 func (s *allSource) wrap(dst []viewLine, id jobs.ID, lines []jobs.Line) []viewLine {
 	for _, l := range lines {
-		dst = append(dst, viewLine{Line: l, key: l.Arrival, job: id})
+		dst = append(dst, viewLine{Line: l, key: lineKeyOf(l), job: id})
 	}
 	return dst
 }
 
 func sortByKey(lines []viewLine) {
-	slices.SortFunc(lines, func(a, b viewLine) int {
-		switch {
-		case a.key < b.key:
-			return -1
-		case a.key > b.key:
-			return 1
-		}
-		return 0
-	})
+	slices.SortFunc(lines, func(a, b viewLine) int { return a.key.compare(b.key) })
 }
 
 func (s *allSource) tail(n int) []viewLine {
 	type cand struct {
 		id     jobs.ID
-		newest uint64
+		newest lineKey
 	}
 	var cands []cand
 	for _, id := range s.ids {
-		if a := newest(s.readers[id]); a > 0 {
-			cands = append(cands, cand{id, a})
+		if k, ok := newest(s.readers[id]); ok {
+			cands = append(cands, cand{id, k})
 		}
 	}
-	slices.SortFunc(cands, func(a, b cand) int {
-		switch {
-		case a.newest > b.newest:
-			return -1
-		case a.newest < b.newest:
-			return 1
-		}
-		return 0
-	})
+	slices.SortFunc(cands, func(a, b cand) int { return b.newest.compare(a.newest) })
 	var out []viewLine
 	for _, c := range cands {
 		// Past the n newest lines read so far, no older job can add any.
-		if len(out) >= n && c.newest < out[0].key {
+		if len(out) >= n && c.newest.less(out[0].key) {
 			break
 		}
 		out = s.wrap(out, c.id, s.readers[c.id].Tail(n).Lines)
@@ -130,11 +115,11 @@ func (s *allSource) tail(n int) []viewLine {
 	return out
 }
 
-func (s *allSource) from(key uint64, n int) []viewLine {
+func (s *allSource) from(key lineKey, n int) []viewLine {
 	var out []viewLine
 	for _, id := range s.ids {
 		r := s.readers[id]
-		if newest(r) < key {
+		if k, ok := newest(r); !ok || k.less(key) {
 			continue
 		}
 		seq := seqFrom(r, key)
@@ -147,7 +132,7 @@ func (s *allSource) from(key uint64, n int) []viewLine {
 	return out
 }
 
-func (s *allSource) before(key uint64, n int) []viewLine {
+func (s *allSource) before(key lineKey, n int) []viewLine {
 	var out []viewLine
 	for _, id := range s.ids {
 		r := s.readers[id]
@@ -171,8 +156,8 @@ func (s *allSource) before(key uint64, n int) []viewLine {
 	return out
 }
 
-func (s *allSource) oldest() (uint64, bool) {
-	var first uint64
+func (s *allSource) oldest() (lineKey, bool) {
+	first, found := lastKey, false
 	for _, id := range s.ids {
 		r := s.readers[id]
 		st := r.Stats()
@@ -180,23 +165,23 @@ func (s *allSource) oldest() (uint64, bool) {
 			continue
 		}
 		if c := r.ReadAfter(st.First-1, 1); len(c.Lines) > 0 {
-			if a := c.Lines[0].Arrival; first == 0 || a < first {
-				first = a
+			if k := lineKeyOf(c.Lines[0]); k.less(first) {
+				first, found = k, true
 			}
 		}
 	}
-	return first, first > 0
+	return first, found
 }
 
-func (s *allSource) countAfter(key uint64) uint64 {
+func (s *allSource) countAfter(key lineKey) uint64 {
 	var n uint64
 	for _, id := range s.ids {
 		r := s.readers[id]
-		if newest(r) <= key {
+		if k, ok := newest(r); !ok || !key.less(k) {
 			continue
 		}
 		last := r.Stats().Last
-		n += last + 1 - seqFrom(r, key+1)
+		n += last + 1 - seqFrom(r, key.next())
 	}
 	return n
 }

@@ -10,6 +10,8 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"jobtop/jobs"
+	"jobtop/keymap"
+	"jobtop/styles"
 )
 
 // The "all" view interleaves the jobs' lines in the order they arrived,
@@ -100,10 +102,10 @@ func TestAllSourceWindowsMatchTheMergedStream(t *testing.T) {
 	for _, id := range ids {
 		r, _ := mgr.Output(id)
 		for _, l := range r.ReadAfter(0, 0).Lines {
-			all = append(all, viewLine{Line: l, key: l.Arrival, job: id})
+			all = append(all, viewLine{Line: l, key: lineKeyOf(l), job: id})
 		}
 	}
-	slices.SortFunc(all, func(a, b viewLine) int { return cmpKey(a.key, b.key) })
+	slices.SortFunc(all, func(a, b viewLine) int { return a.key.compare(b.key) })
 	require.Len(t, all, 750, "each store holds its newest 250 lines")
 	texts := func(ls []viewLine) []string {
 		out := make([]string, len(ls))
@@ -122,5 +124,98 @@ func TestAllSourceWindowsMatchTheMergedStream(t *testing.T) {
 		require.Equal(t, texts(all[max(i-30, 0):i]), texts(src.before(k, 30)), "before line %d", i)
 		require.EqualValues(t, len(all)-i-1, src.countAfter(k), "after line %d", i)
 	}
-	require.Empty(t, src.from(all[len(all)-1].key+1, 10))
+	require.Empty(t, src.from(all[len(all)-1].key.next(), 10))
+}
+
+// sliceReader is an OutputReader over fixed lines (the oldest first
+// dropped), for arrivals a real store would take timing to produce.
+type sliceReader struct{ lines []jobs.Line }
+
+func (r sliceReader) ReadAfter(cursor uint64, max int) jobs.Chunk {
+	c := jobs.Chunk{Next: cursor}
+	for _, l := range r.lines {
+		if l.Seq > cursor && (max <= 0 || len(c.Lines) < max) {
+			c.Lines = append(c.Lines, l)
+			c.Next = l.Seq
+		}
+	}
+	return c
+}
+
+func (r sliceReader) Tail(n int) jobs.Chunk {
+	ls := r.lines[max(len(r.lines)-n, 0):]
+	c := jobs.Chunk{Lines: ls}
+	if len(r.lines) > 0 {
+		c.Next = r.lines[len(r.lines)-1].Seq
+	}
+	return c
+}
+
+func (r sliceReader) Stats() jobs.StoreStats {
+	if len(r.lines) == 0 {
+		return jobs.StoreStats{First: 1}
+	}
+	return jobs.StoreStats{First: r.lines[0].Seq, Last: r.lines[len(r.lines)-1].Seq, Retained: len(r.lines)}
+}
+
+func (r sliceReader) LastLine() string { return "" }
+
+// Lines of one read of a job's output share their arrival (a store may
+// stamp a whole read at once): the "all" view orders those by sequence
+// number, and scrolling through it visits every line once.
+func TestAllViewLinesSharingAnArrival(t *testing.T) {
+	job := func(id string, groups ...[2]uint64) sliceReader { // {arrival, lines}
+		var r sliceReader
+		seq := uint64(10) // the first nine were dropped
+		for _, g := range groups {
+			for i := uint64(0); i < g[1]; i++ {
+				r.lines = append(r.lines, jobs.Line{Seq: seq, Arrival: g[0], Text: fmt.Sprintf("%s%d", id, seq)})
+				seq++
+			}
+		}
+		return r
+	}
+	readers := map[jobs.ID]jobs.OutputReader{
+		1: job("a", [2]uint64{1, 3}, [2]uint64{4, 2}),
+		2: job("b", [2]uint64{2, 2}, [2]uint64{5, 1}),
+		3: job("c", [2]uint64{3, 4}, [2]uint64{6, 2}),
+	}
+	src := newAllSource()
+	src.setJobs([]jobs.ID{1, 2, 3}, func(id jobs.ID) (jobs.OutputReader, bool) { return readers[id], true })
+	want := []string{"a10", "a11", "a12", "b10", "b11", "c10", "c11", "c12", "c13", "a13", "a14", "b12", "c14", "c15"}
+	got := func(ls []viewLine) []string {
+		out := []string{}
+		for _, l := range ls {
+			out = append(out, l.Text)
+		}
+		return out
+	}
+	require.Equal(t, want, got(src.tail(100)))
+	require.Equal(t, want[len(want)-5:], got(src.tail(5)))
+	all := src.tail(100)
+	for i, l := range all {
+		require.Equal(t, want[i:min(i+4, len(want))], got(src.from(l.key, 4)), "from %s", l.Text)
+		require.Equal(t, want[max(i-4, 0):i], got(src.before(l.key, 4)), "before %s", l.Text)
+		require.EqualValues(t, len(want)-i-1, src.countAfter(l.key), "after %s", l.Text)
+	}
+
+	// A pane three rows high, scrolled from the bottom up one row at a
+	// time, shows every line at its top once, in order.
+	st := styles.New(styles.DefaultPalette(), false)
+	km := keymap.DefaultKeyMap()
+	p := newOutputPane(&km, newPalette(&st))
+	p.SetFocused(true)
+	p.UpdateKeys(&km)
+	p.SetSize(40, 4)
+	p.SetAll(src, newJobNames(p.pal))
+	var tops []string
+	for i := 0; i < 20; i++ {
+		tops = append(tops, paneText(p)[0])
+		p.Update(keyMsg("k"))
+	}
+	slices.Reverse(tops)
+	tops = slices.Compact(tops)
+	require.Equal(t, want[:len(want)-2], tops)
+	p.Update(keyMsg("G"))
+	require.Equal(t, want[len(want)-3:], paneText(p))
 }

@@ -100,7 +100,10 @@ func TestFlowAllViewInArrivalOrder(t *testing.T) {
 		require.Eventually(t, func() bool { return lines(step.id) >= step.lines }, deadline, 10*time.Millisecond)
 		writeFifo(t, f[i], "go\n")
 	}
-	require.Eventually(t, func() bool { return lines(1) == 3 }, deadline, 10*time.Millisecond)
+	for _, id := range []jobs.ID{1, 2} { // ended before the TUI starts: no notice
+		_, err := mgr.Wait(t.Context(), id)
+		require.NoError(t, err)
+	}
 	tm, _ := startFlow(t, mgr, Config{})
 	waitScreen(t, tm, "GET /api")
 	sendKeys(tm, "A")

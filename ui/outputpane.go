@@ -41,8 +41,8 @@ type outputPane struct {
 	below uint64
 
 	rows    []string
-	widths  []int    // cells of each row
-	rowKeys []uint64 // key of the line each row belongs to
+	widths  []int     // cells of each row
+	rowKeys []lineKey // key of the line each row belongs to
 	width   int
 	height  int // includes the header row
 	focused bool
@@ -52,12 +52,12 @@ type outputPane struct {
 // position is a row of the output: a line and a row within it (only
 // wrapped lines have more than one).
 type position struct {
-	key uint64
+	key lineKey
 	row int
 }
 
 func (a position) before(b position) bool {
-	return a.key < b.key || (a.key == b.key && a.row < b.row)
+	return a.key.less(b.key) || (a.key == b.key && a.row < b.row)
 }
 
 func newOutputPane(km *keymap.KeyMap, pal *palette) *outputPane {

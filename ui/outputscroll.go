@@ -7,7 +7,7 @@ import "jobtop/jobs"
 type laidOut struct {
 	rows   []string
 	widths []int
-	keys   []uint64
+	keys   []lineKey
 }
 
 func (o *laidOut) reset() {
@@ -209,7 +209,7 @@ func (p *outputPane) scrollDown(n int) {
 	pos := p.top
 	lines := src.from(pos.key, n+1)
 	for i, l := range lines {
-		if l.key > pos.key {
+		if pos.key.less(l.key) {
 			pos = position{key: l.key}
 		}
 		rest := p.rowCount(l) - pos.row
@@ -218,7 +218,7 @@ func (p *outputPane) scrollDown(n int) {
 			break
 		}
 		n -= rest
-		next := l.key + 1
+		next := l.key.next()
 		if i+1 < len(lines) {
 			next = lines[i+1].key
 		}
@@ -249,7 +249,7 @@ func (p *outputPane) scrollToTop() {
 
 // reveal brings the line with key into view, a third of the way down
 // when it has to scroll; the view follows again when that is the bottom.
-func (p *outputPane) reveal(key uint64) {
+func (p *outputPane) reveal(key lineKey) {
 	if !p.has {
 		return
 	}

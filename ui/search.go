@@ -24,12 +24,11 @@ const (
 	scanBudget = 64 * 1024
 )
 
-// matchRef is a line that matches: its key in the pane's source, and the
-// job and sequence number to read it back by.
+// matchRef is a line that matches: its key in the pane's source (whose
+// seq is the line's sequence number) and the job to read it back from.
 type matchRef struct {
-	key uint64
+	key lineKey
 	job jobs.ID
-	seq uint64
 }
 
 // scanTarget is one job's output to search, after a cursor.
@@ -65,11 +64,11 @@ func scanCmd(gen uint64, m *matcher, targets []scanTarget) tea.Cmd {
 				c := t.reader.ReadAfter(cur, min(scanChunk, budget))
 				for _, l := range c.Lines {
 					if m.matchLine(l.Text) {
-						key := l.Seq
+						key := seqKey(l.Seq)
 						if t.byArrival {
-							key = l.Arrival
+							key = lineKeyOf(l)
 						}
-						msg.found = append(msg.found, matchRef{key: key, job: t.job, seq: l.Seq})
+						msg.found = append(msg.found, matchRef{key: key, job: t.job})
 					}
 				}
 				budget -= len(c.Lines)
@@ -97,7 +96,7 @@ type paneSearch struct {
 	pending  bool // output arrived while it was: scan again
 	complete bool // the output held when the search began has been scanned
 
-	current    uint64 // key of the match jumped to
+	current    lineKey // key of the match jumped to
 	hasCurrent bool
 	jumpOnScan int // +1/-1: jump forward/backward once the first scan is in
 
@@ -127,14 +126,14 @@ func (s *paneSearch) merge(msg scanDoneMsg, src searchableSource) (again bool) {
 		s.cursors[id] = c
 	}
 	if len(msg.found) > 0 {
-		slices.SortFunc(msg.found, func(a, b matchRef) int { return cmpKey(a.key, b.key) })
-		if len(s.index) == 0 || s.index[len(s.index)-1].key < msg.found[0].key {
+		slices.SortFunc(msg.found, func(a, b matchRef) int { return a.key.compare(b.key) })
+		if len(s.index) == 0 || s.index[len(s.index)-1].key.less(msg.found[0].key) {
 			s.index = append(s.index, msg.found...)
 		} else {
 			merged := make([]matchRef, 0, len(s.index)+len(msg.found))
 			i, j := 0, 0
 			for i < len(s.index) || j < len(msg.found) {
-				if j == len(msg.found) || (i < len(s.index) && s.index[i].key <= msg.found[j].key) {
+				if j == len(msg.found) || (i < len(s.index) && !msg.found[j].key.less(s.index[i].key)) {
 					merged = append(merged, s.index[i])
 					i++
 				} else {
@@ -152,16 +151,6 @@ func (s *paneSearch) merge(msg scanDoneMsg, src searchableSource) (again bool) {
 	return msg.more || s.pending
 }
 
-func cmpKey(a, b uint64) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
-}
-
 // forgetDropped removes matches whose lines the stores no longer hold
 // (and those of jobs no longer read).
 func (s *paneSearch) forgetDropped(src searchableSource) {
@@ -177,7 +166,7 @@ func (s *paneSearch) forgetDropped(src searchableSource) {
 			}
 			first[ref.job] = f
 		}
-		if ref.seq >= f {
+		if ref.key.seq >= f {
 			out = append(out, ref)
 		}
 	}
@@ -186,8 +175,13 @@ func (s *paneSearch) forgetDropped(src searchableSource) {
 }
 
 // at is the position of the first match with a key of at least key.
-func (s *paneSearch) at(key uint64) int {
-	return sort.Search(len(s.index), func(i int) bool { return s.index[i].key >= key })
+func (s *paneSearch) at(key lineKey) int {
+	return sort.Search(len(s.index), func(i int) bool { return !s.index[i].key.less(key) })
+}
+
+// after is the position of the first match with a key above key.
+func (s *paneSearch) after(key lineKey) int {
+	return sort.Search(len(s.index), func(i int) bool { return key.less(s.index[i].key) })
 }
 
 // currentIndex is the 1-based position of the match jumped to (0: none,
@@ -202,21 +196,28 @@ func (s *paneSearch) currentIndex() int {
 	return 0
 }
 
-// step picks the match after (forward) or before from, wrapping around
-// the ends; it reports the match and whether it wrapped.
-func (s *paneSearch) step(from uint64, forward bool) (matchRef, bool, bool) {
+// step picks the match after (forward) or before from, or at from too
+// when inclusive, wrapping around the ends; it reports the match and
+// whether it wrapped.
+func (s *paneSearch) step(from lineKey, forward, inclusive bool) (matchRef, bool, bool) {
 	n := len(s.index)
 	if n == 0 {
 		return matchRef{}, false, false
 	}
 	if forward {
-		i := sort.Search(n, func(i int) bool { return s.index[i].key > from })
+		i := s.after(from)
+		if inclusive {
+			i = s.at(from)
+		}
 		if i == n {
 			return s.index[0], true, true
 		}
 		return s.index[i], false, true
 	}
 	i := s.at(from) - 1
+	if inclusive {
+		i = s.after(from) - 1
+	}
 	if i < 0 {
 		return s.index[n-1], true, true
 	}
@@ -236,8 +237,8 @@ func (f filteredSource) read(refs []matchRef) []viewLine {
 		if r == nil {
 			continue
 		}
-		c := r.ReadAfter(ref.seq-1, 1)
-		if len(c.Lines) == 1 && c.Lines[0].Seq == ref.seq {
+		c := r.ReadAfter(ref.key.seq-1, 1)
+		if len(c.Lines) == 1 && c.Lines[0].Seq == ref.key.seq {
 			out = append(out, viewLine{Line: c.Lines[0], key: ref.key, job: ref.job})
 		}
 	}
@@ -249,23 +250,23 @@ func (f filteredSource) tail(n int) []viewLine {
 	return f.read(idx[max(len(idx)-n, 0):])
 }
 
-func (f filteredSource) from(key uint64, n int) []viewLine {
+func (f filteredSource) from(key lineKey, n int) []viewLine {
 	i := f.s.at(key)
 	return f.read(f.s.index[i:min(i+n, len(f.s.index))])
 }
 
-func (f filteredSource) before(key uint64, n int) []viewLine {
+func (f filteredSource) before(key lineKey, n int) []viewLine {
 	i := f.s.at(key)
 	return f.read(f.s.index[max(i-n, 0):i])
 }
 
-func (f filteredSource) oldest() (uint64, bool) {
+func (f filteredSource) oldest() (lineKey, bool) {
 	if len(f.s.index) == 0 {
-		return 0, false
+		return lineKey{}, false
 	}
 	return f.s.index[0].key, true
 }
 
-func (f filteredSource) countAfter(key uint64) uint64 {
-	return uint64(len(f.s.index) - f.s.at(key+1))
+func (f filteredSource) countAfter(key lineKey) uint64 {
+	return uint64(len(f.s.index) - f.s.after(key))
 }

@@ -34,11 +34,11 @@ func (m *Model) handleScanDone(msg scanDoneMsg) tea.Cmd {
 		if s.complete && s.jumpOnScan != 0 {
 			forward := s.jumpOnScan > 0
 			s.jumpOnScan = 0
-			from := ^uint64(0)
+			from := lastKey
 			if forward {
-				from = p.top.key - min(p.top.key, 1)
+				from = p.top.key
 			}
-			if ref, _, ok := s.step(from, forward); ok {
+			if ref, _, ok := s.step(from, forward, true); ok {
 				s.current, s.hasCurrent = ref.key, true
 				p.reveal(ref.key)
 			}
@@ -53,20 +53,21 @@ func (m *Model) handleScanDone(msg scanDoneMsg) tea.Cmd {
 // wrapping around the ends.
 func (m *Model) jumpToMatch(p *outputPane, forward bool) {
 	s := p.search
-	var from uint64
+	// With no match jumped to yet, the search starts on screen: forward
+	// from its first row, backward from its last.
+	from, inclusive := s.current, false
 	switch {
 	case s.hasCurrent:
-		from = s.current
 	case forward && len(p.rowKeys) > 0:
-		from = p.rowKeys[0] - min(p.rowKeys[0], 1)
+		from, inclusive = p.rowKeys[0], true
 	case forward:
-		from = 0
+		from, inclusive = lineKey{}, true
 	case len(p.rowKeys) > 0:
-		from = p.rowKeys[len(p.rowKeys)-1] + 1
+		from, inclusive = p.rowKeys[len(p.rowKeys)-1], true
 	default:
-		from = ^uint64(0)
+		from, inclusive = lastKey, true
 	}
-	ref, wrapped, ok := s.step(from, forward)
+	ref, wrapped, ok := s.step(from, forward, inclusive)
 	if !ok {
 		m.setNotice("no match for "+s.m.label(), false)
 		return

@@ -2,11 +2,43 @@ package ui
 
 import "jobtop/jobs"
 
+// lineKey is a line's place in a pane's source; a source's lines are in
+// increasing key order. A job's own output is keyed by sequence number
+// alone (arrival 0); the "all" view by arrival, then sequence number,
+// since the lines of one read of a job's output share their arrival.
+type lineKey struct{ arrival, seq uint64 }
+
+// seqKey is the key of a job's line (or partial line) in its own output.
+func seqKey(seq uint64) lineKey { return lineKey{seq: seq} }
+
+// lastKey is above every line's key.
+var lastKey = lineKey{^uint64(0), ^uint64(0)}
+
+// lineKeyOf is the key of a line of any job in the "all" view.
+func lineKeyOf(l jobs.Line) lineKey { return lineKey{l.Arrival, l.Seq} }
+
+func (k lineKey) less(o lineKey) bool {
+	return k.arrival < o.arrival || (k.arrival == o.arrival && k.seq < o.seq)
+}
+
+func (k lineKey) compare(o lineKey) int {
+	switch {
+	case k.less(o):
+		return -1
+	case o.less(k):
+		return 1
+	}
+	return 0
+}
+
+// next is the smallest key after k.
+func (k lineKey) next() lineKey { return lineKey{k.arrival, k.seq + 1} }
+
 // viewLine is a line as a pane reads it: the stored line, the job that
 // wrote it and its key, the line's place in the pane's source.
 type viewLine struct {
 	jobs.Line
-	key uint64
+	key lineKey
 	job jobs.ID
 }
 
@@ -17,14 +49,14 @@ type lineSource interface {
 	// tail returns the newest n lines, oldest first.
 	tail(n int) []viewLine
 	// from returns up to n lines with a key of at least key, oldest first.
-	from(key uint64, n int) []viewLine
+	from(key lineKey, n int) []viewLine
 	// before returns the newest n lines with a key below key, oldest
 	// first.
-	before(key uint64, n int) []viewLine
+	before(key lineKey, n int) []viewLine
 	// oldest is the key of the oldest line held (ok false when none).
-	oldest() (key uint64, ok bool)
+	oldest() (key lineKey, ok bool)
 	// countAfter counts the committed lines with a key above key.
-	countAfter(key uint64) uint64
+	countAfter(key lineKey) uint64
 }
 
 // jobSource reads one job's output; keys are the lines' sequence numbers,
@@ -37,7 +69,7 @@ type jobSource struct {
 
 func (s jobSource) wrap(lines []jobs.Line, dst []viewLine) []viewLine {
 	for _, l := range lines {
-		dst = append(dst, viewLine{Line: l, key: l.Seq, job: s.id})
+		dst = append(dst, viewLine{Line: l, key: seqKey(l.Seq), job: s.id})
 	}
 	return dst
 }
@@ -45,7 +77,7 @@ func (s jobSource) wrap(lines []jobs.Line, dst []viewLine) []viewLine {
 // partials appends the lines being built, keyed after last.
 func (s jobSource) partials(dst []viewLine, partial []jobs.Line, last uint64) []viewLine {
 	for i, l := range partial {
-		dst = append(dst, viewLine{Line: l, key: last + 1 + uint64(i), job: s.id})
+		dst = append(dst, viewLine{Line: l, key: seqKey(last + 1 + uint64(i)), job: s.id})
 	}
 	return dst
 }
@@ -56,7 +88,8 @@ func (s jobSource) tail(n int) []viewLine {
 	return s.partials(out, c.Partial, c.Next)
 }
 
-func (s jobSource) from(key uint64, n int) []viewLine {
+func (s jobSource) from(k lineKey, n int) []viewLine {
+	key := k.seq
 	last := s.reader.Stats().Last
 	if key > last+1 {
 		key = last + 1
@@ -83,14 +116,15 @@ func (s jobSource) from(key uint64, n int) []viewLine {
 	return out
 }
 
-func (s jobSource) before(key uint64, n int) []viewLine {
+func (s jobSource) before(k lineKey, n int) []viewLine {
+	key := k.seq
 	st := s.reader.Stats()
 	var out []viewLine
 	if key > st.Last+1 {
 		// Partial lines before key: read them with the committed tail.
 		c := s.reader.Tail(n)
 		out = s.partials(s.wrap(c.Lines, nil), c.Partial, c.Next)
-		for len(out) > 0 && out[len(out)-1].key >= key {
+		for len(out) > 0 && !out[len(out)-1].key.less(k) {
 			out = out[:len(out)-1]
 		}
 	} else if key > st.First {
@@ -107,14 +141,14 @@ func (s jobSource) before(key uint64, n int) []viewLine {
 	return out
 }
 
-func (s jobSource) oldest() (uint64, bool) {
+func (s jobSource) oldest() (lineKey, bool) {
 	st := s.reader.Stats()
-	return st.First, st.Retained > 0
+	return seqKey(st.First), st.Retained > 0
 }
 
-func (s jobSource) countAfter(key uint64) uint64 {
-	if last := s.reader.Stats().Last; last > key {
-		return last - key
+func (s jobSource) countAfter(k lineKey) uint64 {
+	if last := s.reader.Stats().Last; last > k.seq {
+		return last - k.seq
 	}
 	return 0
 }
