@@ -112,14 +112,17 @@ func TestAllOutputFollowKeepsOrderUnderLoad(t *testing.T) {
 	for _, c := range []string{"seq 1 9000", "seq 1 9000", "seq 1 9000", "for i in $(seq 1 30); do echo s$i; sleep 0.01; done"} {
 		in.startJob(t, c)
 	}
-	var last uint64
+	var last JobLine
 	count := 0
 	err := in.client.FollowAllOutput(ctxT(t), AllOutputQuery{}, func(r AllOutputResponse) error {
 		for _, l := range r.Lines {
-			if l.Arrival <= last {
-				return fmt.Errorf("arrival %d after %d", l.Arrival, last)
+			// Lines of one read may share an arrival: then they are one
+			// job's, in sequence.
+			sameRead := l.Arrival == last.Arrival && l.Job == last.Job && l.Seq > last.Seq
+			if l.Arrival < last.Arrival || (l.Arrival == last.Arrival && !sameRead) {
+				return fmt.Errorf("job %d line %d (arrival %d) after job %d line %d (arrival %d)", l.Job, l.Seq, l.Arrival, last.Job, last.Seq, last.Arrival)
 			}
-			last = l.Arrival
+			last = l
 			count++
 		}
 		return nil
