@@ -16,7 +16,7 @@ import (
 const attachTimeout = 30 * time.Second
 
 func newAttachCmd() *cobra.Command {
-	return &cobra.Command{
+	attach := &cobra.Command{
 		Use:   "attach",
 		Short: "Open the TUI on the jobtop instance on the socket",
 		Long: `attach opens the TUI on another jobtop instance (jobtop serve, or a
@@ -30,6 +30,8 @@ Plain jobtop attaches by itself when a live instance holds its socket.`,
 			return attachTUI(cmd, nil)
 		},
 	}
+	addBellFlag(attach)
+	return attach
 }
 
 // attachTUI runs the TUI over a client of the instance on the socket,
@@ -52,7 +54,7 @@ func attachTUI(cmd *cobra.Command, specs []jobs.Spec) error {
 			return &ExitError{Code: 2, Err: fmt.Errorf("job %q: %w", s.DisplayName(), err)}
 		}
 	}
-	model := ui.New(c, attachedConfig(inst))
+	model := ui.New(c, withTerminal(cmd, attachedConfig(inst)))
 	defer model.Close()
 	if err := runProgram(model, c.Done()); err != nil {
 		return err

@@ -28,14 +28,14 @@ var demoJobs = []struct{ name, command string }{
 }
 
 func newDemoCmd() *cobra.Command {
-	return &cobra.Command{
+	demo := &cobra.Command{
 		Use:   "demo",
 		Short: "Open the TUI on a set of sample jobs",
 		Long: `demo opens the TUI on sample jobs that need no setup: a build with a
 progress bar and colours, a failing test run, a chatty server, a linter
 writing to stderr and a quick job that succeeds.`,
 		Args: cobra.NoArgs,
-		RunE: func(*cobra.Command, []string) error {
+		RunE: func(cmd *cobra.Command, _ []string) error {
 			dir, err := writeDemoScripts()
 			if err != nil {
 				return err
@@ -51,9 +51,11 @@ writing to stderr and a quick job that succeeds.`,
 			if err != nil {
 				return err
 			}
-			return runLocalTUI(mgr, mgr, ui.Config{}, specs, dir, mgr.Shutdown)
+			return runLocalTUI(mgr, mgr, withTerminal(cmd, ui.Config{}), specs, dir, mgr.Shutdown)
 		},
 	}
+	addBellFlag(demo)
+	return demo
 }
 
 // writeDemoScripts copies the demo's scripts to a new temporary directory.

@@ -18,11 +18,12 @@ type logsOptions struct {
 	follow         bool
 	stdout, stderr bool
 	json           bool
+	all            bool
 }
 
 func newLogsCmd() *cobra.Command {
 	var o logsOptions
-	cmd := jobCommand("logs ID", "Print a job's output",
+	cmd := jobCommand("logs ID | --all", "Print a job's output, or every job's",
 		`Print a job's output: the lines the instance holds (its newest 10,000 by
 default; the whole output is in the job's log file, see jobtop status).
 
@@ -34,10 +35,31 @@ the first line returned, and "partial" holds lines still being written
 (not covered by the cursor).
 
 --follow prints lines as they come until the job ends (with --json, one
-object per line of output).`,
+object per line of output).
+
+--all prints every job's lines in the order they arrived, each behind its
+job's name ("web | GET /"); with --json each line also has "job", "name"
+and "arrival", and next_cursor is an arrival to pass back as --cursor.
+With --follow it goes on until no job is left that can write.`,
 		func(cmd *cobra.Command, c *control.Client, id jobs.ID) error {
 			return logs(cmd, c, id, o)
 		})
+	oneJob, runOne := cmd.Args, cmd.RunE
+	cmd.Args = func(cmd *cobra.Command, args []string) error {
+		if o.all {
+			if len(args) > 0 {
+				return fmt.Errorf("logs --all takes no job ID, got %d arguments", len(args))
+			}
+			return nil
+		}
+		return oneJob(cmd, args)
+	}
+	cmd.RunE = func(cmd *cobra.Command, args []string) error {
+		if o.all {
+			return logsAll(cmd, newClient(cmd), o)
+		}
+		return runOne(cmd, args)
+	}
 	f := cmd.Flags()
 	f.Uint64Var(&o.cursor, "cursor", 0, "only lines after `C` (the next_cursor of an earlier read)")
 	f.IntVar(&o.tail, "tail", 0, "only the newest `N` lines")
@@ -45,7 +67,10 @@ object per line of output).`,
 	f.BoolVar(&o.stdout, "stdout", false, "only lines the job wrote to stdout")
 	f.BoolVar(&o.stderr, "stderr", false, "only lines the job wrote to stderr")
 	f.BoolVar(&o.json, "json", false, "print JSON (with --follow: one object per line)")
+	f.BoolVar(&o.all, "all", false, "every job's lines, in the order they arrived")
 	cmd.MarkFlagsMutuallyExclusive("stdout", "stderr")
+	cmd.MarkFlagsMutuallyExclusive("all", "stdout")
+	cmd.MarkFlagsMutuallyExclusive("all", "stderr")
 	cmd.MarkFlagsMutuallyExclusive("cursor", "tail")
 	return cmd
 }

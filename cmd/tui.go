@@ -43,12 +43,27 @@ func openTUI(cmd *cobra.Command, specs []jobs.Spec) error {
 		return err
 	}
 	var engine ui.Engine = in.mgr
-	cfg := ui.Config{}
+	cfg := withTerminal(cmd, ui.Config{})
 	if in.ws != nil {
 		engine = localEngine{Manager: in.mgr, ws: in.ws}
 		cfg.JobFile = plan.Path
 	}
 	return runLocalTUI(in.mgr, engine, cfg, specs, "", in.shutdown)
+}
+
+// bellFlag turns the bell on from the start (the b key toggles it).
+const bellFlag = "bell"
+
+func addBellFlag(c *cobra.Command) {
+	c.Flags().Bool(bellFlag, false, "ring the terminal bell when a job fails (b toggles it)")
+}
+
+// withTerminal completes a TUI configuration with the terminal it runs in
+// and the --bell flag.
+func withTerminal(cmd *cobra.Command, cfg ui.Config) ui.Config {
+	cfg.Bell, _ = cmd.Flags().GetBool(bellFlag)
+	cfg.Terminal = os.Stdout
+	return cfg
 }
 
 // localEngine is the TUI's engine in an instance with a job file: the
@@ -94,7 +109,7 @@ func runLocalTUI(mgr *jobs.Manager, engine ui.Engine, cfg ui.Config, specs []job
 // runProgram runs the TUI until it quits, the terminal closes (SIGHUP),
 // or lost is closed (an attached instance went away).
 func runProgram(model tea.Model, lost <-chan struct{}) error {
-	p := tea.NewProgram(model, tea.WithAltScreen(), tea.WithFPS(120))
+	p := tea.NewProgram(model, tea.WithAltScreen(), tea.WithFPS(120), tea.WithMouseCellMotion())
 
 	hup := make(chan os.Signal, 1)
 	signal.Notify(hup, syscall.SIGHUP)

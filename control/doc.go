@@ -16,6 +16,7 @@
 //	GET    /v1/jobs/{id}/wait        block until the job ends (?timeout=DUR);
 //	                                 ?ready=true: until it is ready, or ends
 //	GET    /v1/jobs/{id}/output      lines after ?cursor=C (see OutputQuery)
+//	GET    /v1/output                every job's lines in arrival order (see AllOutputQuery)
 //	GET    /v1/events                NDJSON: a snapshot, then event batches
 //	POST   /v1/reload                re-read the instance's job file (see Reloader)
 //

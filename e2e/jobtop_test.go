@@ -25,7 +25,7 @@ func TestJobsStopRestartQuit(t *testing.T) {
 	s.waitFor("both sleepers running", func(scr []string) bool {
 		return strings.Contains(row(scr, "sleeper"), "● running") && strings.Contains(row(scr, "sleep 2"), "● running")
 	})
-	require.True(t, strings.HasPrefix(scr[0], "  ID NAME"), "the table header is the first row: %q", scr[0])
+	require.True(t, strings.HasPrefix(scr[0], "    ID NAME"), "the table header is the first row: %q", scr[0])
 	require.Contains(t, row(scr, "hello "), "hello from e2e")
 	require.Contains(t, row(scr, "broken"), "bad")
 	require.Len(t, processesWith("2"+token), 1, "the argv job runs without a shell")
@@ -48,12 +48,12 @@ func TestJobsStopRestartQuit(t *testing.T) {
 
 	s.tmux("resize-window", "-t", s.name, "-x", "80", "-y", "24")
 	scr = s.waitFor("the 80x24 frame", func(scr []string) bool {
-		return len(scr) == 24 && strings.HasPrefix(scr[0], "  ID NAME") && strings.Contains(scr[23], "quit")
+		return len(scr) == 24 && strings.HasPrefix(scr[0], "    ID NAME") && strings.Contains(scr[23], "quit")
 	})
 	require.Contains(t, strings.Join(scr, "\n"), "sleeper")
 	s.tmux("resize-window", "-t", s.name, "-x", "160", "-y", "45")
 	s.waitFor("the 160x45 frame", func(scr []string) bool {
-		return len(scr) == 45 && strings.HasPrefix(scr[0], "  ID NAME") && strings.Contains(scr[44], "quit")
+		return len(scr) == 45 && strings.HasPrefix(scr[0], "    ID NAME") && strings.Contains(scr[44], "quit")
 	})
 
 	s.keys("q")

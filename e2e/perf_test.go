@@ -78,25 +78,37 @@ func TestPerfW64(t *testing.T) {
 
 // TestPerfKeyLatency measures key-to-frame latency in tmux 200x50: the
 // time from sending "z" (zoom) until tmux shows the toggled status bar,
-// with jobtop idle and then with three jobs writing as fast as they can
-// (the first selected and followed). Each sample includes tmux's own
-// send-keys and capture-pane round trips, so it is an upper bound; the
-// idle run shows that floor. Target: p95 at most 40 ms with the jobs.
+// with jobtop idle, then with jobs writing as fast as they can: one
+// followed in one pane, three and four with the first followed, and four
+// in a 2x2 split view, each pane following its job (there z toggles
+// between the four panes and one zoomed). Each sample includes tmux's own send-keys
+// and capture-pane round trips, so it is an upper bound; the idle run
+// shows that floor. Target: p95 at most 40 ms with the jobs, four panes
+// as one.
 func TestPerfKeyLatency(t *testing.T) {
 	perfOnly(t)
 	bin := binary(t)
 	yes := "yes '" + line80 + "'"
 	for _, c := range []struct {
-		name string
-		argv []string
+		name  string
+		argv  []string
+		split bool
 	}{
-		{"idle (3 sleeping jobs)", []string{"--name", "a,b,c", "sleep 600", "sleep 600", "sleep 600"}},
-		{"3 firehose jobs", []string{"--name", "fire1,fire2,fire3", yes, yes, yes}},
+		{"idle (3 sleeping jobs)", []string{"--name", "a,b,c", "sleep 600", "sleep 600", "sleep 600"}, false},
+		{"1 firehose job, 1 pane", []string{"--name", "fire1", yes}, false},
+		{"3 firehose jobs, 1 pane", []string{"--name", "fire1,fire2,fire3", yes, yes, yes}, false},
+		{"4 firehose jobs, 1 pane", []string{"--name", "fire1,fire2,fire3,fire4", yes, yes, yes, yes}, false},
+		{"4 firehose jobs, 4 panes", []string{"--name", "fire1,fire2,fire3,fire4", yes, yes, yes, yes}, true},
 	} {
 		s := newSession(t, 200, 50, strings.Fields(os.Getenv("JOBTOP_PERF_ENV")), append([]string{bin}, c.argv...)...)
-		s.waitFor("three running jobs", func(scr []string) bool {
-			return strings.Contains(strings.Join(scr, "\n"), "● 3 running")
+		running := fmt.Sprintf("● %d running", len(c.argv)-2)
+		s.waitFor(running, func(scr []string) bool {
+			return strings.Contains(strings.Join(scr, "\n"), running)
 		})
+		if c.split {
+			s.keys("s")
+			s.waitText("split 4/4")
+		}
 		time.Sleep(2 * time.Second) // let the writers reach full speed
 		lat := keyLatencies(t, s, 150)
 		slices.Sort(lat)

@@ -11,14 +11,20 @@ import "github.com/charmbracelet/bubbles/key"
 type KeyMap struct {
 	// Job table.
 	TableUp, TableDown, TableTop, TableBottom, FocusOutput key.Binding
+	Mark, FilterJobs, ClearFilter                          key.Binding
 	// Output pane.
 	LineUp, LineDown, HalfPageUp, HalfPageDown, Top, Bottom, Follow, Wrap, FocusTable key.Binding
+	Search, NextMatch, PrevMatch, FilterMatches, ClearSearch                          key.Binding
 	// Everywhere.
 	Add, Stop, Kill, Restart, Remove, Zoom, Help, Quit key.Binding
 	// Reload re-reads the instance's job file (only when it has one).
-	Reload key.Binding
+	Reload                                        key.Binding
+	Split, AllView, NextPane, PrevPane, FocusPane key.Binding
+	Pager, Bell                                   key.Binding
 	// The add-a-job prompt.
 	Submit, NextField, Cancel key.Binding
+	// The search prompt (it also takes Cancel).
+	Apply, ToggleRegex key.Binding
 	// Yes/no questions (quit with jobs running).
 	Yes, No key.Binding
 	// While jobs are being stopped on quit.
@@ -32,59 +38,80 @@ func DefaultKeyMap() KeyMap {
 	}
 	k := func(keys ...string) []string { return keys }
 	return KeyMap{
-		TableUp:      b(k("k", "up"), "↑/k", "up"),
-		TableDown:    b(k("j", "down"), "↓/j", "down"),
-		TableTop:     b(k("g", "home"), "g/home", "first"),
-		TableBottom:  b(k("G", "end"), "G/end", "last"),
-		FocusOutput:  b(k("enter", "tab"), "enter/tab", "output"),
-		LineUp:       b(k("k", "up"), "↑/k", "line up"),
-		LineDown:     b(k("j", "down"), "↓/j", "line down"),
-		HalfPageUp:   b(k("ctrl+u", "pgup"), "ctrl+u/pgup", "half page up"),
-		HalfPageDown: b(k("ctrl+d", "pgdown"), "ctrl+d/pgdn", "half page down"),
-		Top:          b(k("g", "home"), "g/home", "top"),
-		Bottom:       b(k("G", "end"), "G/end", "bottom, follow"),
-		Follow:       b(k("f"), "f", "follow"),
-		Wrap:         b(k("w"), "w", "wrap"),
-		FocusTable:   b(k("esc", "tab"), "esc/tab", "jobs"),
-		Add:          b(k("a"), "a", "add"),
-		Stop:         b(k("x"), "x", "stop"),
-		Kill:         b(k("X"), "X", "kill"),
-		Restart:      b(k("r"), "r", "restart"),
-		Remove:       b(k("d"), "d", "remove"),
-		Reload:       b(k("R"), "R", "reload file"),
-		Zoom:         b(k("z"), "z", "zoom"),
-		Help:         b(k("?"), "?", "help"),
-		Quit:         b(k("q", "ctrl+c"), "q", "quit"),
-		Submit:       b(k("enter"), "enter", "start"),
-		NextField:    b(k("tab", "shift+tab"), "tab", "next field"),
-		Cancel:       b(k("esc", "ctrl+c"), "esc", "cancel"),
-		Yes:          b(k("y", "Y", "ctrl+c"), "y", "yes"),
-		No:           b(k("n", "N", "esc"), "n", "no"),
-		KillAll:      b(k("X", "ctrl+c"), "X", "kill all now"),
+		TableUp:       b(k("k", "up"), "↑/k", "up"),
+		TableDown:     b(k("j", "down"), "↓/j", "down"),
+		TableTop:      b(k("g", "home"), "g/home", "first"),
+		TableBottom:   b(k("G", "end"), "G/end", "last"),
+		FocusOutput:   b(k("enter"), "enter", "output"),
+		Mark:          b(k(" "), "space", "mark"),
+		FilterJobs:    b(k("/"), "/", "filter jobs"),
+		ClearFilter:   b(k("esc"), "esc", "clear filter"),
+		LineUp:        b(k("k", "up"), "↑/k", "line up"),
+		LineDown:      b(k("j", "down"), "↓/j", "line down"),
+		HalfPageUp:    b(k("ctrl+u", "pgup"), "ctrl+u/pgup", "half page up"),
+		HalfPageDown:  b(k("ctrl+d", "pgdown"), "ctrl+d/pgdn", "half page down"),
+		Top:           b(k("g", "home"), "g/home", "top"),
+		Bottom:        b(k("G", "end"), "G/end", "bottom, follow"),
+		Follow:        b(k("f"), "f", "follow"),
+		Wrap:          b(k("w"), "w", "wrap"),
+		FocusTable:    b(k("esc"), "esc", "jobs"),
+		Search:        b(k("/"), "/", "search"),
+		NextMatch:     b(k("n"), "n", "next match"),
+		PrevMatch:     b(k("N"), "N", "previous match"),
+		FilterMatches: b(k("&"), "&", "only matches"),
+		ClearSearch:   b(k("esc"), "esc", "clear search"),
+		Add:           b(k("a"), "a", "add"),
+		Stop:          b(k("x"), "x", "stop"),
+		Kill:          b(k("X"), "X", "kill"),
+		Restart:       b(k("r"), "r", "restart"),
+		Remove:        b(k("d"), "d", "remove"),
+		Reload:        b(k("R"), "R", "reload file"),
+		Zoom:          b(k("z"), "z", "zoom"),
+		Help:          b(k("?"), "?", "help"),
+		Quit:          b(k("q", "ctrl+c"), "q", "quit"),
+		Split:         b(k("s"), "s", "split"),
+		AllView:       b(k("A"), "A", "all output"),
+		NextPane:      b(k("tab"), "tab", "next pane"),
+		PrevPane:      b(k("shift+tab"), "shift+tab", "previous pane"),
+		FocusPane:     b(k("1", "2", "3", "4"), "1-4", "focus pane"),
+		Pager:         b(k("o"), "o", "open log"),
+		Bell:          b(k("b"), "b", "bell"),
+		Submit:        b(k("enter"), "enter", "start"),
+		NextField:     b(k("tab", "shift+tab"), "tab", "next field"),
+		Cancel:        b(k("esc", "ctrl+c"), "esc", "cancel"),
+		Apply:         b(k("enter"), "enter", "search"),
+		ToggleRegex:   b(k("ctrl+r"), "ctrl+r", "regex"),
+		Yes:           b(k("y", "Y", "ctrl+c"), "y", "yes"),
+		No:            b(k("n", "N", "esc"), "n", "no"),
+		KillAll:       b(k("X", "ctrl+c"), "X", "kill all now"),
 	}
 }
 
 // ShortHelp is the one-line help. What acts on jobs comes first, then help
-// and quit, so a narrow terminal still shows them; moving around comes
-// last. Disabled bindings are not shown.
+// and quit, so a narrow terminal still shows them; then the keys of where
+// the focus is, the views, and moving around last. Disabled bindings are
+// not shown.
 func (k KeyMap) ShortHelp() []key.Binding {
 	return []key.Binding{
-		k.Submit, k.NextField, k.Cancel, k.Yes, k.No, k.KillAll,
+		k.Submit, k.Apply, k.NextField, k.ToggleRegex, k.Cancel, k.Yes, k.No, k.KillAll,
 		k.Add, k.Stop, k.Kill, k.Restart, k.Remove, k.Help, k.Quit, k.Reload,
-		k.FocusOutput, k.Follow, k.Wrap, k.FocusTable, k.Zoom,
+		k.NextMatch, k.PrevMatch, k.FilterMatches, k.ClearSearch, k.ClearFilter,
+		k.FocusOutput, k.Mark, k.Search, k.FilterJobs, k.Follow, k.Wrap, k.FocusTable,
+		k.Split, k.AllView, k.NextPane, k.FocusPane, k.Zoom, k.Pager,
 		k.TableUp, k.TableDown, k.LineUp, k.LineDown,
 	}
 }
 
-// FullHelp is the help shown by "?": one column per group.
+// FullHelp is the help shown by "?": one column per group, what acts on
+// jobs first, so a narrow terminal still shows it.
 func (k KeyMap) FullHelp() [][]key.Binding {
 	return [][]key.Binding{
-		{k.TableUp, k.TableDown, k.TableTop, k.TableBottom, k.FocusOutput},
+		{k.Add, k.Stop, k.Kill, k.Restart, k.Remove, k.Reload, k.Pager, k.Bell, k.Help, k.Quit},
+		{k.Split, k.AllView, k.NextPane, k.PrevPane, k.FocusPane, k.Zoom},
+		{k.TableUp, k.TableDown, k.TableTop, k.TableBottom, k.FocusOutput, k.Mark, k.FilterJobs, k.ClearFilter},
 		{k.LineUp, k.LineDown, k.HalfPageUp, k.HalfPageDown, k.Top, k.Bottom},
-		{k.Follow, k.Wrap, k.FocusTable, k.Zoom},
-		{k.Add, k.Stop, k.Kill, k.Restart, k.Remove, k.Reload},
-		{k.Submit, k.NextField, k.Cancel, k.Yes, k.No, k.KillAll},
-		{k.Help, k.Quit},
+		{k.Follow, k.Wrap, k.FocusTable, k.Search, k.NextMatch, k.PrevMatch, k.FilterMatches, k.ClearSearch},
+		{k.Submit, k.Apply, k.NextField, k.ToggleRegex, k.Cancel, k.Yes, k.No, k.KillAll},
 	}
 }
 
@@ -92,9 +119,12 @@ func (k KeyMap) FullHelp() [][]key.Binding {
 func (k *KeyMap) All() []*key.Binding {
 	return []*key.Binding{
 		&k.TableUp, &k.TableDown, &k.TableTop, &k.TableBottom, &k.FocusOutput,
+		&k.Mark, &k.FilterJobs, &k.ClearFilter,
 		&k.LineUp, &k.LineDown, &k.HalfPageUp, &k.HalfPageDown, &k.Top, &k.Bottom,
 		&k.Follow, &k.Wrap, &k.FocusTable,
+		&k.Search, &k.NextMatch, &k.PrevMatch, &k.FilterMatches, &k.ClearSearch,
 		&k.Add, &k.Stop, &k.Kill, &k.Restart, &k.Remove, &k.Reload, &k.Zoom, &k.Help, &k.Quit,
-		&k.Submit, &k.NextField, &k.Cancel, &k.Yes, &k.No, &k.KillAll,
+		&k.Split, &k.AllView, &k.NextPane, &k.PrevPane, &k.FocusPane, &k.Pager, &k.Bell,
+		&k.Submit, &k.NextField, &k.Cancel, &k.Apply, &k.ToggleRegex, &k.Yes, &k.No, &k.KillAll,
 	}
 }

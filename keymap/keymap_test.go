@@ -11,7 +11,30 @@ import (
 )
 
 // helpKeyNames maps the symbols used in help labels to key names.
-var helpKeyNames = map[string]string{"↑": "up", "↓": "down", "pgdn": "pgdown"}
+var helpKeyNames = map[string]string{"↑": "up", "↓": "down", "pgdn": "pgdown", "space": " "}
+
+// helpKeys are the keys a help label names: "g/home", "/", or a range
+// "1-4".
+func helpKeys(label string) []string {
+	if label == "/" {
+		return []string{label}
+	}
+	if len(label) == 3 && label[1] == '-' {
+		var keys []string
+		for c := label[0]; c <= label[2]; c++ {
+			keys = append(keys, string(c))
+		}
+		return keys
+	}
+	var keys []string
+	for _, name := range strings.Split(label, "/") {
+		if n, ok := helpKeyNames[name]; ok {
+			name = n
+		}
+		keys = append(keys, name)
+	}
+	return keys
+}
 
 func TestHelpNamesKeysThatFire(t *testing.T) {
 	km := DefaultKeyMap()
@@ -19,10 +42,7 @@ func TestHelpNamesKeysThatFire(t *testing.T) {
 		h := b.Help()
 		require.NotEmpty(t, h.Key, "binding %v has no help key", b.Keys())
 		require.NotEmpty(t, h.Desc, "binding %v has no help text", b.Keys())
-		for _, name := range strings.Split(h.Key, "/") {
-			if n, ok := helpKeyNames[name]; ok {
-				name = n
-			}
+		for _, name := range helpKeys(h.Key) {
 			require.Contains(t, b.Keys(), name, "help %q names a key that does not fire", h.Key)
 		}
 	}
@@ -47,13 +67,27 @@ func TestShortAndFullHelpCoverEveryBinding(t *testing.T) {
 // No key may mean two things where both bindings are live at once.
 func TestNoConflictsWithinAContext(t *testing.T) {
 	km := DefaultKeyMap()
-	global := []key.Binding{km.Add, km.Stop, km.Kill, km.Restart, km.Remove, km.Reload, km.Zoom, km.Help, km.Quit}
+	global := []key.Binding{
+		km.Add, km.Stop, km.Kill, km.Restart, km.Remove, km.Reload, km.Zoom, km.Help, km.Quit,
+		km.Split, km.AllView, km.NextPane, km.PrevPane, km.FocusPane, km.Pager, km.Bell,
+	}
+	table := []key.Binding{km.TableUp, km.TableDown, km.TableTop, km.TableBottom, km.FocusOutput, km.Mark, km.FilterJobs}
+	output := []key.Binding{km.LineUp, km.LineDown, km.HalfPageUp, km.HalfPageDown, km.Top, km.Bottom, km.Follow, km.Wrap, km.Search}
+	with := func(lists ...[]key.Binding) []key.Binding {
+		var all []key.Binding
+		for _, l := range lists {
+			all = append(all, l...)
+		}
+		return all
+	}
 	contexts := map[string][]key.Binding{
-		"table":    append([]key.Binding{km.TableUp, km.TableDown, km.TableTop, km.TableBottom, km.FocusOutput}, global...),
-		"output":   append([]key.Binding{km.LineUp, km.LineDown, km.HalfPageUp, km.HalfPageDown, km.Top, km.Bottom, km.Follow, km.Wrap, km.FocusTable}, global...),
-		"prompt":   {km.Submit, km.NextField, km.Cancel},
-		"confirm":  {km.Yes, km.No},
-		"stopping": {km.KillAll},
+		"table":          with(table, []key.Binding{km.ClearFilter}, global),
+		"output":         with(output, []key.Binding{km.FocusTable}, global),
+		"output, search": with(output, []key.Binding{km.NextMatch, km.PrevMatch, km.FilterMatches, km.ClearSearch}, global),
+		"add prompt":     {km.Submit, km.NextField, km.Cancel},
+		"search prompt":  {km.Apply, km.ToggleRegex, km.Cancel},
+		"confirm":        {km.Yes, km.No},
+		"stopping":       {km.KillAll},
 	}
 	for name, bindings := range contexts {
 		seen := map[string]string{}

@@ -26,6 +26,12 @@ type Palette struct {
 	Running, Queued, Stopping, Succeeded, Failed, Killed, TimedOut, Error lipgloss.AdaptiveColor
 	// Stderr tints lines a job wrote to its standard error.
 	Stderr lipgloss.AdaptiveColor
+	// MatchBg and MatchCurrentBg mark search matches, and the match
+	// jumped to.
+	MatchBg, MatchCurrentBg lipgloss.AdaptiveColor
+	// Jobs are the colours job names are told apart by (the "all" view's
+	// prefixes), used in turn by job ID.
+	Jobs []lipgloss.AdaptiveColor
 }
 
 // DefaultPalette is jobtop's palette for light and dark terminals.
@@ -34,21 +40,27 @@ func DefaultPalette() Palette {
 		return lipgloss.AdaptiveColor{Light: light, Dark: dark}
 	}
 	return Palette{
-		Text:       c("235", "252"),
-		Muted:      c("245", "243"),
-		Subtle:     c("250", "238"),
-		Accent:     c("26", "75"),
-		SelectedBg: c("254", "237"),
-		TitleBg:    c("253", "236"),
-		Running:    c("28", "42"),
-		Queued:     c("244", "246"),
-		Stopping:   c("136", "220"),
-		Succeeded:  c("28", "78"),
-		Failed:     c("160", "203"),
-		Killed:     c("130", "208"),
-		TimedOut:   c("130", "214"),
-		Error:      c("124", "197"),
-		Stderr:     c("166", "216"),
+		Text:           c("235", "252"),
+		Muted:          c("245", "243"),
+		Subtle:         c("250", "238"),
+		Accent:         c("26", "75"),
+		SelectedBg:     c("254", "237"),
+		TitleBg:        c("253", "236"),
+		Running:        c("28", "42"),
+		Queued:         c("244", "246"),
+		Stopping:       c("136", "220"),
+		Succeeded:      c("28", "78"),
+		Failed:         c("160", "203"),
+		Killed:         c("130", "208"),
+		TimedOut:       c("130", "214"),
+		Error:          c("124", "197"),
+		Stderr:         c("166", "216"),
+		MatchBg:        c("229", "58"),
+		MatchCurrentBg: c("214", "130"),
+		Jobs: []lipgloss.AdaptiveColor{
+			c("26", "75"), c("28", "114"), c("127", "176"), c("130", "180"),
+			c("30", "80"), c("91", "141"), c("166", "209"), c("64", "150"),
+		},
 	}
 }
 
@@ -84,6 +96,17 @@ type Styles struct {
 	Prompt, PromptLabel, PromptError lipgloss.Style
 	// HelpKey, HelpDesc and HelpSep style the help bar.
 	HelpKey, HelpDesc, HelpSep lipgloss.Style
+	// Border outlines the panes of a split view; BorderFocused the one
+	// that has the focus.
+	Border, BorderFocused lipgloss.Style
+	// Match marks search matches in output; MatchCurrent the match
+	// jumped to.
+	Match, MatchCurrent lipgloss.Style
+	// Marked is the job table's mark of jobs chosen for the split view;
+	// Unseen its mark of output or an end not yet seen.
+	Marked, Unseen lipgloss.Style
+	// JobNames style job names by job (see JobName).
+	JobNames []lipgloss.Style
 	// KeepJobColours says whether SGR colours in job output reach the
 	// screen: false when colours are off (NO_COLOR, or a terminal without
 	// colour).
@@ -135,21 +158,39 @@ func New(p Palette, colour bool) Styles {
 			TimedOut:  fg(base, p.TimedOut),
 			Error:     fg(base.Bold(true), p.Error),
 		},
-		Stderr:      fg(base, p.Stderr),
-		Meta:        fg(base.Faint(true), p.Muted),
-		StatusBar:   fg(base, p.Muted),
-		Notice:      fg(base, p.Text),
-		NoticeError: fg(base.Bold(true), p.Failed),
-		Prompt:      fg(base.Bold(true), p.Accent),
-		PromptLabel: fg(base, p.Muted),
-		PromptError: fg(base, p.Failed),
-		HelpKey:     fg(base, p.Accent),
-		HelpDesc:    fg(base, p.Muted),
-		HelpSep:     fg(base, p.Subtle),
+		Stderr:        fg(base, p.Stderr),
+		Meta:          fg(base.Faint(true), p.Muted),
+		StatusBar:     fg(base, p.Muted),
+		Notice:        fg(base, p.Text),
+		NoticeError:   fg(base.Bold(true), p.Failed),
+		Prompt:        fg(base.Bold(true), p.Accent),
+		PromptLabel:   fg(base, p.Muted),
+		PromptError:   fg(base, p.Failed),
+		HelpKey:       fg(base, p.Accent),
+		HelpDesc:      fg(base, p.Muted),
+		HelpSep:       fg(base, p.Subtle),
+		Border:        fg(base, p.Subtle),
+		BorderFocused: fg(base.Bold(true), p.Accent),
+		Match:         bg(base, p.MatchBg),
+		MatchCurrent:  bg(base.Bold(true).Underline(true), p.MatchCurrentBg),
+		Marked:        fg(base.Bold(true), p.Accent),
+		Unseen:        fg(base.Bold(true), p.Stopping),
+	}
+	for _, c := range p.Jobs {
+		st.JobNames = append(st.JobNames, fg(base, c))
 	}
 	// Under the ASCII profile lipgloss writes no sequences at all.
 	st.KeepJobColours = colour && SeqOf(base.Foreground(lipgloss.Color("1"))).Open != ""
 	return st
+}
+
+// JobName is the style of a job's name where jobs are told apart by
+// colour: the palette's job colours in turn by job ID (1, 2, 3...).
+func (s *Styles) JobName(id int) lipgloss.Style {
+	if len(s.JobNames) == 0 || id <= 0 {
+		return lipgloss.NewStyle()
+	}
+	return s.JobNames[(id-1)%len(s.JobNames)]
 }
 
 // Seq is a style as the escape sequences that open and close it, so hot

@@ -15,7 +15,8 @@ import (
 	"jobtop/jobs"
 )
 
-// Frame cost: go test ./ui/ -run '^$' -bench Frame -benchtime 2000x
+// Frame cost: go test ./ui/ -run '^$' -bench '^BenchmarkFrame$' -benchtime 2000x
+// Four panes: go test ./ui/ -run '^$' -bench SplitFrame -benchtime 100x
 // Firehose:   go test ./ui/ -run '^$' -bench Firehose -benchtime 3x
 
 // line80 is an 80-column line of output.
@@ -200,4 +201,89 @@ func TestFirehoseUpdatesStayUnderTheFrameRate(t *testing.T) {
 	t.Logf("output updates %.1f/s, all updates %.1f/s, frame rate %.0f/s", ev, up, frameRate)
 	require.LessOrEqual(t, ev, 1.1*frameRate)
 	require.Positive(t, ev)
+}
+
+// fourJobFixture is a real engine with four finished jobs of outputLines
+// lines of 80 columns each.
+func fourJobFixture(tb testing.TB, outputLines int) *jobs.Manager {
+	tb.Helper()
+	mgr, err := jobs.NewManager(jobs.Options{
+		LogDir: tb.TempDir(),
+		Store:  jobs.StoreOptions{MaxLines: outputLines, MaxBytes: 64 << 20},
+	})
+	require.NoError(tb, err)
+	tb.Cleanup(func() { _ = mgr.Shutdown(context.Background()) })
+	for i := 1; i <= 4; i++ {
+		_, err := mgr.Start(jobs.Spec{Name: fmt.Sprintf("fire%d", i), Command: fmt.Sprintf("yes %d%s | head -n %d", i, line80[1:], outputLines)})
+		require.NoError(tb, err)
+	}
+	for i := 1; i <= 4; i++ {
+		info, err := mgr.Wait(context.Background(), jobs.ID(i))
+		require.NoError(tb, err)
+		require.EqualValues(tb, outputLines, info.Lines)
+	}
+	return mgr
+}
+
+// BenchmarkSplitFrame measures frames of four panes in a 2x2 split, each
+// following a job whose output arrives every frame (an output event for
+// each of the four jobs, then the view), next to one pane following one
+// such job, measured in the same run on the same engine at the same
+// 200x50 size, in alternating blocks of 20 frames (one loop of the
+// benchmark is a block of each). Target: x-one-pane near 1, the same
+// frame cost (the panes share the screen, and each reads only the rows it
+// shows).
+func BenchmarkSplitFrame(b *testing.B) {
+	mgr := fourJobFixture(b, 100_000)
+	var events []jobs.Event
+	for _, info := range mgr.List() {
+		events = append(events, jobs.Event{Kind: jobs.EventOutput, Job: info})
+	}
+	one := frameModel(b, mgr)
+	four := frameModel(b, mgr)
+	four.Update(keyMsg("esc"))
+	for _, k := range []string{"space", "j", "space", "j", "space", "j", "space", "s"} {
+		four.Update(keyMsg(k))
+	}
+	require.Len(b, four.drawn(), 4)
+	require.Len(b, one.drawn(), 1)
+	for _, p := range append(four.drawn(), one.drawn()...) {
+		require.True(b, p.Following())
+	}
+	for _, c := range []struct {
+		name   string
+		events []jobs.Event
+	}{{"OutputBatch", events}, {"View", nil}} {
+		b.Run(c.name, func(b *testing.B) {
+			frame := func(m *Model, ev []jobs.Event) {
+				if ev != nil {
+					m.Update(jobEventsMsg{events: ev})
+				}
+				_ = m.View()
+			}
+			// The two are measured in alternating blocks, so whatever
+			// the machine does meanwhile weighs on both alike.
+			const block = 20
+			var fourNs, oneNs time.Duration
+			frames := 0
+			for b.Loop() {
+				t0 := time.Now()
+				for range block {
+					frame(four, c.events)
+				}
+				t1 := time.Now()
+				for range block {
+					frame(one, c.events[:min(len(c.events), 1)])
+				}
+				fourNs += t1.Sub(t0)
+				oneNs += time.Since(t1)
+				frames += block
+			}
+			perFrame := float64(fourNs.Nanoseconds()) / float64(frames)
+			baseline := float64(oneNs.Nanoseconds()) / float64(frames)
+			b.ReportMetric(baseline/1e6, "ms/frame-one-pane")
+			b.ReportMetric(perFrame/1e6, "ms/frame")
+			b.ReportMetric(perFrame/baseline, "x-one-pane")
+		})
+	}
 }

@@ -16,6 +16,8 @@ const (
 	colPID
 	colTime
 	colExit
+	colCPU
+	colRSS
 	colLines
 	colOutput
 )
@@ -29,7 +31,9 @@ type column struct {
 }
 
 const (
-	markerWidth   = 2 // "▸ " before the selected row
+	// markerWidth is the cells before the ID: the selection ("▸"), the
+	// split mark ("◆"), what is unseen ("•" output, "!" an end) and a space.
+	markerWidth   = 4
 	colSep        = 1 // cells between columns
 	nameMinWidth  = 8
 	nameMaxWidth  = 24
@@ -38,7 +42,8 @@ const (
 )
 
 // layoutColumns picks the columns that fit a table width. Columns are
-// dropped in this order as the table narrows: LINES, PID, EXIT, TIME; the
+// dropped in this order as the table narrows: LINES, PID, RSS, CPU%, EXIT,
+// TIME; the
 // name shrinks to nameMinWidth first, and the last output line takes what
 // is left (it is dropped only when fewer than outputMinimum cells remain).
 func layoutColumns(width int, maxID int, longestName int) []column {
@@ -51,6 +56,8 @@ func layoutColumns(width int, maxID int, longestName int) []column {
 		{kind: colPID, title: "PID", width: 7, right: true},
 		{kind: colTime, title: "TIME", width: 6, right: true},
 		{kind: colExit, title: "EXIT", width: 4, right: true},
+		{kind: colCPU, title: "CPU%", width: 5, right: true},
+		{kind: colRSS, title: "RSS", width: 5, right: true},
 		{kind: colLines, title: "LINES", width: 6, right: true},
 	}
 	used := func(cols []column) int {
@@ -60,7 +67,7 @@ func layoutColumns(width int, maxID int, longestName int) []column {
 		}
 		return n
 	}
-	dropOrder := []colKind{colLines, colPID, colExit, colTime}
+	dropOrder := []colKind{colLines, colPID, colRSS, colCPU, colExit, colTime}
 	for used(all)+outputMinimum > width {
 		if all[1].width > nameMinWidth {
 			all[1].width = max(nameMinWidth, all[1].width-(used(all)+outputMinimum-width))

@@ -23,6 +23,27 @@
 //   - The job table draws its visible rows only, keeps the selection on the
 //     same job as rows come and go, and drops columns (LINES, PID, EXIT,
 //     TIME) as the terminal narrows, keeping the last output line longest.
+//   - Panes read through a lineSource: one job's store (keyed by sequence
+//     number), every job's stores merged by jobs.Line.Arrival (the "all"
+//     view, a window per job read and merged per refresh), or a search's
+//     matches (the filter). Keys need not be contiguous; a pane never
+//     copies more lines than it shows.
+//   - The split view shows up to four panes, each pinned to a job with its
+//     own scroll and follow, in boxes whose top edge is the pane header
+//     (the focused box is drawn heavy, so focus shows without colour).
+//     When the boxes would be smaller than their minimum, fewer are drawn
+//     and the status bar says "split 2/4"; the table keeps a smaller share
+//     of the rows. Global actions (x, X, r, d, o) apply to the focused
+//     pane's job, else to the selected row.
+//   - Searches scan the output held in memory off the Update goroutine
+//     (scanCmd: bounded ReadAfter chunks) and keep only the matches' keys;
+//     new output is scanned as it arrives, one scan at a time per search.
+//     Matching is done on the text as drawn (escapes removed, tabs
+//     expanded), so highlights line up with what is on screen.
+//   - A job whose output arrives, or that ends, while none of its output
+//     is drawn gets a mark on its row ("•", "!") until it is shown; ends
+//     always raise a notice, and failures ring the bell when it is on
+//     (BEL written to Config.Terminal by a command).
 //   - Quitting with jobs running asks first. In local mode the jobs are
 //     then stopped with their grace rules and jobtop exits once none is
 //     left; in attached mode (Config.Attached) quitting leaves them running.

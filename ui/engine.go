@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"io"
 	"time"
 
 	"jobtop/jobs"
@@ -45,4 +46,9 @@ type Config struct {
 	Styles *styles.Styles
 	// Now is the clock used for run times; nil means time.Now.
 	Now func() time.Time
+	// Bell starts with the bell on: a job that fails rings it.
+	Bell bool
+	// Terminal is where the bell is rung (BEL is written to it); nil
+	// means nowhere.
+	Terminal io.Writer
 }

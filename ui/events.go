@@ -2,6 +2,7 @@ package ui
 
 import (
 	"fmt"
+	"io"
 	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
@@ -35,46 +36,104 @@ func waitForEvents(s jobs.EventStream) tea.Cmd {
 }
 
 // handleJobEvents applies a batch: table rows, notices for jobs that
-// ended, the output pane when its job wrote or changed.
+// ended, the panes that show a job that wrote or changed, the searches
+// that have new output to scan, and marks of what was not seen.
 func (m *Model) handleJobEvents(events []jobs.Event) tea.Cmd {
-	paneDirty := false
+	cmds := []tea.Cmd{waitForEvents(m.stream), m.ensureTick()}
+	changed := make(map[jobs.ID]bool)
+	wrote := make(map[jobs.ID]bool)
+	jobsChanged := false
 	for _, ev := range events {
 		switch ev.Kind {
 		case jobs.EventRemoved:
 			m.table.Remove(ev.Job.ID)
+			m.names.forget(ev.Job.ID)
+			jobsChanged = true
 		default:
 			old, existed := m.table.Upsert(ev.Job)
+			m.names.set(ev.Job.ID, ev.Job.Name)
+			jobsChanged = jobsChanged || !existed
 			if existed && old.State != ev.Job.State {
-				m.noteTransition(ev.Job)
+				cmds = append(cmds, m.noteTransition(ev.Job))
 			}
-			if ev.Job.ID == m.pane.JobID() {
-				paneDirty = true
+			changed[ev.Job.ID] = true
+			if ev.Kind == jobs.EventOutput {
+				wrote[ev.Job.ID] = true
 			}
 		}
 	}
-	m.syncPane()
-	if paneDirty {
-		m.pane.refresh()
+	if m.table.Filter() != "" {
+		m.table.Refilter() // states changed
 	}
-	cmds := []tea.Cmd{waitForEvents(m.stream), m.ensureTick()}
+	if jobsChanged {
+		m.syncAll()
+	}
+	m.syncPanes()
+	for id := range wrote {
+		if !m.onScreen(id) {
+			m.table.Note(id, unseenOutput)
+		}
+	}
+	for _, p := range m.allPanes() {
+		cmds = append(cmds, m.paneEvents(p, changed, wrote))
+	}
 	if m.quit == quitStopping && m.liveJobs() == 0 {
 		cmds = append(cmds, m.quitNow())
 	}
 	return tea.Batch(cmds...)
 }
 
-// noteTransition puts a notice in the status bar when a job ends.
-func (m *Model) noteTransition(info jobs.Info) {
-	name := "job " + info.ID.String()
+// paneEvents redraws a pane drawn whose jobs changed, and scans the new
+// output of its search (drawn or not).
+func (m *Model) paneEvents(p *outputPane, changed, wrote map[jobs.ID]bool) tea.Cmd {
+	if !p.has {
+		return nil
+	}
+	dirty, fresh := false, false
+	if p.kind == allPane {
+		dirty, fresh = len(wrote) > 0, len(wrote) > 0
+	} else {
+		dirty, fresh = changed[p.job.ID], wrote[p.job.ID]
+	}
+	var cmd tea.Cmd
+	if fresh && p.search != nil {
+		cmd = p.search.scan(p.base)
+	}
+	if dirty && m.isDrawn(p) {
+		p.refresh()
+	}
+	return cmd
+}
+
+// isDrawn reports whether a pane is on screen.
+func (m *Model) isDrawn(p *outputPane) bool {
+	for _, d := range m.drawn() {
+		if d == p {
+			return true
+		}
+	}
+	return false
+}
+
+// noteTransition puts a notice in the status bar when a job ends, marks
+// its row when its output is not on screen, and rings the bell (when it
+// is on) when it failed.
+func (m *Model) noteTransition(info jobs.Info) tea.Cmd {
+	if !info.State.Done() {
+		return nil
+	}
+	name := "job " + info.ID.String() + " " + sanitize(info.Name, false)
+	failed := false
 	switch info.State {
 	case jobs.StateSucceeded:
-		m.setNotice(name+" finished", false)
+		m.setNotice(name+" succeeded", false)
 	case jobs.StateFailed:
 		code := -1
 		if info.ExitCode != nil {
 			code = *info.ExitCode
 		}
 		m.setNotice(fmt.Sprintf("%s failed (exit %d)", name, code), true)
+		failed = true
 	case jobs.StateKilled:
 		if info.Signal != 0 {
 			m.setNotice(fmt.Sprintf("%s killed (%s)", name, info.Signal), false)
@@ -83,8 +142,28 @@ func (m *Model) noteTransition(info jobs.Info) {
 		}
 	case jobs.StateTimedOut:
 		m.setNotice(name+" timed out", true)
+		failed = true
 	case jobs.StateError:
 		m.setNotice(name+" could not start: "+info.Error, true)
+		failed = true
+	}
+	if !m.onScreen(info.ID) {
+		m.table.Note(info.ID, unseenEnd)
+	}
+	if failed && m.bell {
+		return ringBell(m.cfg.Terminal)
+	}
+	return nil
+}
+
+// ringBell writes BEL to the terminal, off the Update goroutine.
+func ringBell(w io.Writer) tea.Cmd {
+	if w == nil {
+		return nil
+	}
+	return func() tea.Msg {
+		_, _ = w.Write([]byte("\a"))
+		return nil
 	}
 }
 

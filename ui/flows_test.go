@@ -59,7 +59,8 @@ func finalScreen(t *testing.T, tm *teatest.TestModel) []byte {
 	return []byte(maskVolatileCells(fm, view))
 }
 
-// maskVolatileCells replaces the PID and TIME cells of the job table.
+// maskVolatileCells replaces the PID, TIME, CPU% and RSS cells of the job
+// table.
 func maskVolatileCells(m *Model, view string) string {
 	ls := lines(view)
 	if m.zoom {
@@ -67,8 +68,8 @@ func maskVolatileCells(m *Model, view string) string {
 	}
 	start := markerWidth
 	for _, c := range m.table.cols {
-		if c.kind == colPID || c.kind == colTime {
-			for i := 1; i < m.frame().table && i < len(ls); i++ {
+		if c.kind == colPID || c.kind == colTime || c.kind == colCPU || c.kind == colRSS {
+			for i := 1; i < m.screen.frame.table && i < len(ls); i++ {
 				r := []rune(ls[i])
 				if start+c.width > len(r) {
 					continue
@@ -94,7 +95,7 @@ func TestFlowStopRestartAndQuit(t *testing.T) {
 	sendKeys(tm, "j") // select the server
 	waitScreen(t, tm, "job 2 server")
 	sendKeys(tm, "x")
-	waitScreen(t, tm, "■ killed (TERM)", "job 2 killed (SIGTERM)")
+	waitScreen(t, tm, "■ killed (TERM)", "job 2 server killed (SIGTERM)")
 	sendKeys(tm, "r")
 	waitScreen(t, tm, "── run 2 ──")
 	waitScreen(t, tm, "● running")

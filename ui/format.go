@@ -20,21 +20,47 @@ type palette struct {
 	title, titleFocused          styles.Seq
 	muted, stderr, meta, errText styles.Seq
 	states                       map[jobs.State]styles.Seq
+	border, borderFocused        styles.Seq
+	match, matchCurrent          styles.Seq
+	marked, unseen               styles.Seq
+	flag, paused                 styles.Seq
+	jobNames                     []styles.Seq
+}
+
+// jobName is the colour of a job's name where jobs are told apart.
+func (p *palette) jobName(id jobs.ID) styles.Seq {
+	if len(p.jobNames) == 0 || id <= 0 {
+		return styles.Seq{}
+	}
+	return p.jobNames[(int(id)-1)%len(p.jobNames)]
 }
 
 func newPalette(st *styles.Styles) *palette {
 	s := st.State
+	var names []styles.Seq
+	for _, n := range st.JobNames {
+		names = append(names, styles.SeqOf(n))
+	}
 	return &palette{
-		st:           st,
-		header:       styles.SeqOf(st.TableHeader),
-		selected:     styles.SeqOf(st.Selected),
-		blur:         styles.SeqOf(st.SelectedBlur),
-		title:        styles.SeqOf(st.Title),
-		titleFocused: styles.SeqOf(st.TitleFocused),
-		muted:        styles.SeqOf(st.Muted),
-		stderr:       styles.SeqOf(st.Stderr),
-		meta:         styles.SeqOf(st.Meta),
-		errText:      styles.SeqOf(st.PromptError),
+		border:        styles.SeqOf(st.Border),
+		borderFocused: styles.SeqOf(st.BorderFocused),
+		match:         styles.SeqOf(st.Match),
+		matchCurrent:  styles.SeqOf(st.MatchCurrent),
+		marked:        styles.SeqOf(st.Marked),
+		flag:          styles.SeqOf(st.Flag),
+		paused:        styles.SeqOf(st.Paused),
+		unseen:        styles.SeqOf(st.Unseen),
+		jobNames:      names,
+		st:            st,
+		header:        styles.SeqOf(st.TableHeader),
+		selected:      styles.SeqOf(st.Selected),
+		blur:          styles.SeqOf(st.SelectedBlur),
+		title:         styles.SeqOf(st.Title),
+		titleFocused:  styles.SeqOf(st.TitleFocused),
+		muted:         styles.SeqOf(st.Muted),
+		stderr:        styles.SeqOf(st.Stderr),
+		meta:          styles.SeqOf(st.Meta),
+		errText:       styles.SeqOf(st.PromptError),
 		states: map[jobs.State]styles.Seq{
 			jobs.StateRunning:   styles.SeqOf(s.Running),
 			jobs.StateQueued:    styles.SeqOf(s.Queued),
@@ -129,6 +155,40 @@ func formatCount(n uint64) string {
 		return strconv.FormatFloat(float64(n)/1e6, 'f', 1, 64) + "M"
 	}
 	return strconv.FormatUint(n/1_000_000, 10) + "M"
+}
+
+// formatCPU is a CPU share in percent of one core in at most five cells:
+// 0.4, 12, 250, 1.2k.
+func formatCPU(pct float64) string {
+	switch {
+	case pct < 0:
+		pct = 0
+		fallthrough
+	case pct < 9.95:
+		return strconv.FormatFloat(pct, 'f', 1, 64)
+	case pct < 999.5:
+		return strconv.FormatFloat(pct, 'f', 0, 64)
+	}
+	return strconv.FormatFloat(pct/1000, 'f', 1, 64) + "k"
+}
+
+// formatBytes is a size in at most five cells: 512K, 12.3M, 123M, 1.2G.
+func formatBytes(n int64) string {
+	const k, m, g = 1 << 10, 1 << 20, 1 << 30
+	switch {
+	case n < 0:
+		n = 0
+		fallthrough
+	case n < 1000*k:
+		return strconv.FormatInt((n+k-1)/k, 10) + "K"
+	case n < 99*m+m/2:
+		return strconv.FormatFloat(float64(n)/m, 'f', 1, 64) + "M"
+	case n < 999*m+m/2:
+		return strconv.FormatInt((n+m/2)/m, 10) + "M"
+	case n < 99*g+g/2:
+		return strconv.FormatFloat(float64(n)/g, 'f', 1, 64) + "G"
+	}
+	return strconv.FormatInt((n+g/2)/g, 10) + "G"
 }
 
 // fit makes text exactly width cells: cut with "…" when longer, padded

@@ -3,6 +3,7 @@ package ui
 import (
 	"context"
 	"os"
+	"path/filepath"
 	"strings"
 	"syscall"
 	"testing"
@@ -130,10 +131,18 @@ var keyNames = func() map[string]tea.KeyType {
 // keyMsg is the message a terminal sends for a key name as bindings
 // write it: "j", "G", "?", "ctrl+u", "enter", "up".
 func keyMsg(name string) tea.KeyMsg {
+	if name == "space" {
+		return tea.KeyMsg{Type: tea.KeySpace, Runes: []rune{' '}}
+	}
 	if t, ok := keyNames[name]; ok && t != tea.KeyRunes {
 		return tea.KeyMsg{Type: t}
 	}
 	return tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune(name)}
+}
+
+// resize is the message of a terminal resized to width x height.
+func resize(width, height int) tea.WindowSizeMsg {
+	return tea.WindowSizeMsg{Width: width, Height: height}
 }
 
 // lines splits a view into its lines.
@@ -147,6 +156,25 @@ func requireFits(t testing.TB, view string, width, height int, label string) {
 	for i, l := range ls {
 		require.LessOrEqual(t, ansi.StringWidth(l), width, "%s: line %d is too wide: %q", label, i, l)
 	}
+}
+
+// mkfifo makes a named pipe: a job that reads it waits until the test
+// writes, with no timing involved.
+func mkfifo(t testing.TB, name string) string {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), name)
+	require.NoError(t, syscall.Mkfifo(path, 0o600))
+	return path
+}
+
+// writeFifo writes text to the fifo and closes it (the reader sees EOF).
+func writeFifo(t testing.TB, path, text string) {
+	t.Helper()
+	f, err := os.OpenFile(path, os.O_WRONLY, 0)
+	require.NoError(t, err)
+	_, err = f.WriteString(text)
+	require.NoError(t, err)
+	require.NoError(t, f.Close())
 }
 
 // requireGone checks that no process has the PID any more.
@@ -169,8 +197,8 @@ func colourStyles(t testing.TB) *styles.Styles {
 // paneRows is the output pane's body as plain text, without trailing
 // spaces.
 func paneRows(m *Model) []string {
-	out := make([]string, 0, len(m.pane.rows))
-	for _, r := range m.pane.rows {
+	out := make([]string, 0, len(m.single.rows))
+	for _, r := range m.single.rows {
 		out = append(out, strings.TrimRight(ansi.Strip(r), " "))
 	}
 	return out

@@ -16,15 +16,23 @@ import (
 
 // jobTable is the list of jobs: one row each, in ID order, with the
 // selection kept on the same job as rows come and go. It draws only the
-// rows it shows.
+// rows it shows. A filter (jobFilter) hides the rows that do not match;
+// marks before each row show the jobs chosen for the split view and what
+// happened that was not seen.
 type jobTable struct {
 	km  *keymap.KeyMap
 	pal *palette
 
 	jobs     []jobs.Info
 	index    map[jobs.ID]int
-	selected jobs.ID // 0 when there are no jobs
-	offset   int     // index of the first row shown
+	selected jobs.ID // 0 when no job is shown
+	offset   int     // the first row shown
+
+	filter jobFilter
+	rows   []int // indices into jobs of the rows shown, with a filter
+	rowOf  map[jobs.ID]int
+	marked map[jobs.ID]bool
+	unseen map[jobs.ID]attention
 
 	width, height int // height includes the header row
 	cols          []column
@@ -35,7 +43,10 @@ type jobTable struct {
 }
 
 func newJobTable(km *keymap.KeyMap, pal *palette) *jobTable {
-	return &jobTable{km: km, pal: pal, index: make(map[jobs.ID]int), focused: true}
+	return &jobTable{
+		km: km, pal: pal, index: make(map[jobs.ID]int), focused: true,
+		rowOf: make(map[jobs.ID]int), marked: make(map[jobs.ID]bool), unseen: make(map[jobs.ID]attention),
+	}
 }
 
 // Init implements tea.Model.
@@ -55,7 +66,14 @@ func (t *jobTable) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case key.Matches(k, t.km.TableTop):
 		t.moveTo(0)
 	case key.Matches(k, t.km.TableBottom):
-		t.moveTo(len(t.jobs) - 1)
+		t.moveTo(t.Len() - 1)
+	case key.Matches(k, t.km.Mark):
+		if t.selected != 0 {
+			t.marked[t.selected] = !t.marked[t.selected]
+			if !t.marked[t.selected] {
+				delete(t.marked, t.selected)
+			}
+		}
 	}
 	return t, nil
 }
@@ -63,9 +81,12 @@ func (t *jobTable) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 // UpdateKeys enables the table's keys when it has the focus.
 func (t *jobTable) UpdateKeys(km *keymap.KeyMap) {
 	for _, b := range []*key.Binding{&km.TableUp, &km.TableDown, &km.TableTop, &km.TableBottom} {
-		b.SetEnabled(t.focused && len(t.jobs) > 1)
+		b.SetEnabled(t.focused && t.Len() > 1)
 	}
-	km.FocusOutput.SetEnabled(t.focused && len(t.jobs) > 0)
+	km.FocusOutput.SetEnabled(t.focused && t.Len() > 0)
+	km.Mark.SetEnabled(t.focused && t.selected != 0)
+	km.FilterJobs.SetEnabled(t.focused && len(t.jobs) > 0)
+	km.ClearFilter.SetEnabled(t.focused && t.filter.active())
 }
 
 // SetSize sets the table's size; height counts the header row.
@@ -97,10 +118,24 @@ func (t *jobTable) SetFocused(f bool) { t.focused = f }
 // SetNow sets the time run times are counted to.
 func (t *jobTable) SetNow(now time.Time) { t.now = now }
 
-// Len is the number of jobs.
-func (t *jobTable) Len() int { return len(t.jobs) }
+// Len is the number of rows shown (the jobs that pass the filter).
+func (t *jobTable) Len() int {
+	if t.filter.active() {
+		return len(t.rows)
+	}
+	return len(t.jobs)
+}
 
-// Jobs returns the jobs in ID order; the slice must not be changed.
+// row is the job in row i of the rows shown.
+func (t *jobTable) row(i int) jobs.Info {
+	if t.filter.active() {
+		return t.jobs[t.rows[i]]
+	}
+	return t.jobs[i]
+}
+
+// Jobs returns every job in ID order, filtered or not; the slice must not
+// be changed.
 func (t *jobTable) Jobs() []jobs.Info { return t.jobs }
 
 // Selected returns the selected job.
@@ -143,14 +178,11 @@ func (t *jobTable) Upsert(info jobs.Info) (old jobs.Info, existed bool) {
 		t.jobs[at] = info
 		t.reindex(at)
 	}
-	if t.selected == 0 {
-		t.selected = info.ID
-	}
 	if w := nameWidth(info.Name); w > t.longestName {
 		t.longestName = w
 	}
+	t.Refilter()
 	t.relayout()
-	t.scrollToSelection()
 	return jobs.Info{}, false
 }
 
@@ -161,53 +193,60 @@ func (t *jobTable) Remove(id jobs.ID) {
 	if !ok {
 		return
 	}
+	row := t.cursor()
 	delete(t.index, id)
+	delete(t.marked, id)
+	delete(t.unseen, id)
 	t.jobs = append(t.jobs[:i], t.jobs[i+1:]...)
 	t.reindex(i)
-	if t.selected == id {
-		t.selected = 0
-		if len(t.jobs) > 0 {
-			t.selected = t.jobs[min(i, len(t.jobs)-1)].ID
-		}
-	}
+	wasSelected := t.selected == id
 	t.longestName = 0
 	for _, j := range t.jobs {
 		t.longestName = max(t.longestName, nameWidth(j.Name))
+	}
+	if wasSelected {
+		t.selected = 0
+	}
+	t.Refilter()
+	if wasSelected && t.Len() > 0 {
+		t.selected = t.row(min(row, t.Len()-1)).ID
 	}
 	t.relayout()
 	t.scrollToSelection()
 }
 
-func (t *jobTable) reindex(from int) {
-	for i := from; i < len(t.jobs); i++ {
-		t.index[t.jobs[i].ID] = i
-	}
-}
-
-// Select selects a job by ID, if the table has it.
+// Select selects a job by ID, if the table shows it.
 func (t *jobTable) Select(id jobs.ID) {
-	if _, ok := t.index[id]; ok {
+	if _, ok := t.rowIndex(id); ok {
 		t.selected = id
 		t.scrollToSelection()
 	}
 }
 
 func (t *jobTable) cursor() int {
-	if i, ok := t.index[t.selected]; ok {
-		return i
-	}
-	return 0
+	i, _ := t.rowIndex(t.selected)
+	return i
 }
 
 func (t *jobTable) moveBy(n int) { t.moveTo(t.cursor() + n) }
 
 func (t *jobTable) moveTo(i int) {
-	if len(t.jobs) == 0 {
+	if t.Len() == 0 {
 		return
 	}
-	i = min(max(i, 0), len(t.jobs)-1)
-	t.selected = t.jobs[i].ID
+	i = min(max(i, 0), t.Len()-1)
+	t.selected = t.row(i).ID
 	t.scrollToSelection()
+}
+
+// RowAt is the job drawn on line y of the table's view (0 is the
+// header).
+func (t *jobTable) RowAt(y int) (jobs.ID, bool) {
+	i := t.offset + y - 1
+	if y < 1 || y >= t.height || i >= t.Len() {
+		return 0, false
+	}
+	return t.row(i).ID, true
 }
 
 // visibleRows is how many job rows fit under the header.
@@ -223,7 +262,7 @@ func (t *jobTable) scrollToSelection() {
 	if rows > 0 && c >= t.offset+rows {
 		t.offset = c - rows + 1
 	}
-	t.offset = max(min(t.offset, len(t.jobs)-rows), 0)
+	t.offset = max(min(t.offset, t.Len()-rows), 0)
 }
 
 // View draws the header and the visible rows: exactly height lines.
@@ -238,10 +277,12 @@ func (t *jobTable) View() string {
 		b.WriteByte('\n')
 		i := t.offset + r
 		switch {
-		case i < len(t.jobs):
-			b.WriteString(t.rowView(t.jobs[i]))
+		case i < t.Len():
+			b.WriteString(t.rowView(t.row(i)))
+		case i == 0 && t.filter.active():
+			b.WriteString(t.pal.muted.Wrap(cut("    no job matches /"+sanitize(t.filter.text, false)+" — esc shows every job", t.width)))
 		case i == 0:
-			b.WriteString(t.pal.muted.Wrap(cut("  no jobs — a: add a job", t.width)))
+			b.WriteString(t.pal.muted.Wrap(cut("    no jobs — a: add a job", t.width)))
 		}
 	}
 	return b.String()
@@ -269,13 +310,33 @@ func (t *jobTable) rowView(info jobs.Info) string {
 	if selected {
 		b.WriteString(rowSeq.Open)
 		if t.focused {
-			b.WriteString("▸ ")
+			b.WriteString("▸")
 		} else {
-			b.WriteString("▹ ")
+			b.WriteString("▹")
 		}
 	} else {
-		b.WriteString("  ")
+		b.WriteString(" ")
 	}
+	mark := func(text string, seq styles.Seq) {
+		b.WriteString(seq.Open + text + seq.Close)
+		if selected && seq.Open != "" {
+			b.WriteString(rowSeq.Open)
+		}
+	}
+	if t.marked[info.ID] {
+		mark("◆", t.pal.marked)
+	} else {
+		b.WriteByte(' ')
+	}
+	switch a := t.unseen[info.ID]; {
+	case a&unseenEnd != 0:
+		mark("!", t.pal.states[info.State])
+	case a&unseenOutput != 0:
+		mark("•", t.pal.unseen)
+	default:
+		b.WriteByte(' ')
+	}
+	b.WriteByte(' ')
 	for i, c := range t.cols {
 		if i > 0 {
 			b.WriteByte(' ')
@@ -322,6 +383,14 @@ func (t *jobTable) cell(info jobs.Info, c column) (string, styles.Seq) {
 	case colExit:
 		if info.ExitCode != nil && info.State.Done() {
 			return strconv.Itoa(*info.ExitCode), styles.Seq{}
+		}
+	case colCPU:
+		if info.State.Active() && info.Usage.RSS > 0 {
+			return formatCPU(info.Usage.CPU), styles.Seq{}
+		}
+	case colRSS:
+		if info.State.Active() && info.Usage.RSS > 0 {
+			return formatBytes(info.Usage.RSS), styles.Seq{}
 		}
 	case colLines:
 		return formatCount(info.Lines), styles.Seq{}

@@ -11,16 +11,16 @@ import (
 // otherwise global keys come first, then the focused child's.
 //
 // The terminal reader delivers runes that arrive in one read (a held key,
-// keys sent by a script) as one message; outside the prompt each rune is
+// keys sent by a script) as one message; outside the prompts each rune is
 // a key of its own.
 func (m *Model) handleKey(k tea.KeyMsg) tea.Cmd {
-	if k.Type == tea.KeyRunes && len(k.Runes) > 1 && !k.Paste && m.prompt == nil {
+	if k.Type == tea.KeyRunes && len(k.Runes) > 1 && !k.Paste && m.prompt == nil && m.find == nil {
 		var cmds []tea.Cmd
 		for _, r := range k.Runes {
 			one := k
 			one.Runes = []rune{r}
 			cmds = append(cmds, m.handleKey(one))
-			m.syncPane()
+			m.syncPanes()
 			m.updateKeys()
 		}
 		return tea.Batch(cmds...)
@@ -31,30 +31,58 @@ func (m *Model) handleKey(k tea.KeyMsg) tea.Cmd {
 	case m.prompt != nil:
 		_, cmd := m.prompt.Update(k)
 		return cmd
+	case m.find != nil:
+		return m.handleFindKey(k)
 	}
 	if cmd, ok := m.handleGlobalKey(k); ok {
 		return cmd
 	}
-	switch m.focus {
-	case focusOutput:
-		if key.Matches(k, m.km.FocusTable) {
-			m.setFocus(focusTable)
-			return nil
-		}
-		m.pane.Update(k)
+	if m.focus == focusOutput {
+		return m.handlePaneKey(k)
+	}
+	switch {
+	case key.Matches(k, m.km.FocusOutput):
+		m.focusOutput()
+	case key.Matches(k, m.km.FilterJobs):
+		m.openFind(findJobs)
+	case key.Matches(k, m.km.ClearFilter):
+		m.table.SetFilter("")
 	default:
-		if key.Matches(k, m.km.FocusOutput) {
-			m.setFocus(focusOutput)
-			return nil
-		}
 		m.table.Update(k)
+	}
+	return nil
+}
+
+// handlePaneKey handles a key for the focused pane.
+func (m *Model) handlePaneKey(k tea.KeyMsg) tea.Cmd {
+	p := m.activePane()
+	switch {
+	case key.Matches(k, m.km.FocusTable):
+		m.setFocus(focusTable)
+	case key.Matches(k, m.km.Search):
+		m.openFind(findInPane)
+	case key.Matches(k, m.km.ClearSearch):
+		p.search = nil
+		p.refresh()
+	case key.Matches(k, m.km.NextMatch):
+		m.jumpToMatch(p, true)
+	case key.Matches(k, m.km.PrevMatch):
+		m.jumpToMatch(p, false)
+	case key.Matches(k, m.km.FilterMatches):
+		p.search.filter = !p.search.filter
+		p.refresh()
+		if p.search.hasCurrent {
+			p.reveal(p.search.current)
+		}
+	default:
+		p.Update(k)
 	}
 	return nil
 }
 
 // handleGlobalKey handles the keys that work wherever the focus is.
 func (m *Model) handleGlobalKey(k tea.KeyMsg) (tea.Cmd, bool) {
-	sel, hasSel := m.table.Selected()
+	cur, hasCur := m.currentJob()
 	switch {
 	case key.Matches(k, m.km.Quit):
 		return m.requestQuit(), true
@@ -66,34 +94,44 @@ func (m *Model) handleGlobalKey(k tea.KeyMsg) (tea.Cmd, bool) {
 		m.prompt = newAddPrompt(&m.km, &m.st)
 	case key.Matches(k, m.km.Reload):
 		return m.reload(), true
-	case !hasSel:
+	case key.Matches(k, m.km.Split):
+		m.toggleSplit()
+	case key.Matches(k, m.km.AllView):
+		m.toggleAll()
+	case key.Matches(k, m.km.NextPane):
+		m.cycleFocus(1)
+	case key.Matches(k, m.km.PrevPane):
+		m.cycleFocus(-1)
+	case key.Matches(k, m.km.FocusPane):
+		m.focusPane(int(k.Runes[0] - '1'))
+	case key.Matches(k, m.km.Bell):
+		m.bell = !m.bell
+		if m.bell {
+			m.setNotice("bell on: a failing job rings it", false)
+		} else {
+			m.setNotice("bell off", false)
+		}
+	case !hasCur:
 		return nil, false
+	case key.Matches(k, m.km.Pager):
+		return m.openPager(cur), true
 	case key.Matches(k, m.km.Stop):
-		return m.act(actionStop, sel.ID), true
+		return m.act(actionStop, cur.ID), true
 	case key.Matches(k, m.km.Kill):
-		return m.act(actionKill, sel.ID), true
+		return m.act(actionKill, cur.ID), true
 	case key.Matches(k, m.km.Restart):
-		return m.act(actionRestart, sel.ID), true
+		return m.act(actionRestart, cur.ID), true
 	case key.Matches(k, m.km.Remove):
-		return m.act(actionRemove, sel.ID), true
+		return m.act(actionRemove, cur.ID), true
 	default:
 		return nil, false
 	}
 	return nil, true
 }
 
-func (m *Model) setFocus(f focusArea) {
-	m.focus = f
-	m.table.SetFocused(f == focusTable)
-	m.pane.SetFocused(f == focusOutput)
-}
-
 // updateKeys enables exactly the bindings that do something now, so the
 // help bar shows only what works and nothing else fires.
 func (m *Model) updateKeys() {
-	if m.focus == focusOutput && !m.pane.has {
-		m.setFocus(focusTable)
-	}
 	for _, b := range m.km.All() {
 		b.SetEnabled(false)
 	}
@@ -108,19 +146,30 @@ func (m *Model) updateKeys() {
 	case m.prompt != nil:
 		m.prompt.UpdateKeys(&m.km)
 		return
+	case m.find != nil:
+		m.find.UpdateKeys(&m.km)
+		return
 	}
 	m.table.UpdateKeys(&m.km)
-	m.pane.UpdateKeys(&m.km)
+	m.activePane().UpdateKeys(&m.km)
+	hasJobs := len(m.table.Jobs()) > 0
 	m.km.Add.SetEnabled(true)
 	m.km.Zoom.SetEnabled(true)
 	m.km.Help.SetEnabled(true)
 	m.km.Quit.SetEnabled(true)
 	m.km.Reload.SetEnabled(m.canReload())
-	if sel, ok := m.table.Selected(); ok {
-		live := sel.State.Active() || sel.State == jobs.StateQueued
-		m.km.Stop.SetEnabled(live && sel.State != jobs.StateStopping)
+	m.km.Bell.SetEnabled(true)
+	m.km.Split.SetEnabled(hasJobs || m.mode == viewSplit)
+	m.km.AllView.SetEnabled(hasJobs || m.mode == viewAll)
+	m.km.NextPane.SetEnabled(m.activePane().has)
+	m.km.PrevPane.SetEnabled(m.activePane().has)
+	m.km.FocusPane.SetEnabled(!m.zoom && len(m.drawn()) > 1)
+	if cur, ok := m.currentJob(); ok {
+		live := cur.State.Active() || cur.State == jobs.StateQueued
+		m.km.Stop.SetEnabled(live && cur.State != jobs.StateStopping)
 		m.km.Kill.SetEnabled(live)
 		m.km.Restart.SetEnabled(true)
-		m.km.Remove.SetEnabled(sel.State.Done())
+		m.km.Remove.SetEnabled(cur.State.Done())
+		m.km.Pager.SetEnabled(cur.LogPath != "")
 	}
 }

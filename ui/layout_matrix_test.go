@@ -61,6 +61,14 @@ var screenStates = []struct {
 	{"add prompt", []string{"a"}, []string{"esc"}},
 	{"quit question", []string{"q"}, []string{"n"}},
 	{"last job selected", []string{"G"}, []string{"g"}},
+	{"split 2", []string{"space", "j", "space", "s", "tab"}, []string{"shift+tab", "s", "space", "k", "space"}},
+	{"split 3", []string{"space", "j", "space", "j", "space", "s", "3"}, []string{"esc", "s", "space", "k", "space", "k", "space"}},
+	{"split 4", []string{"space", "j", "space", "j", "space", "j", "space", "s"}, []string{"s", "space", "k", "space", "k", "space", "k", "space"}},
+	{"split 4 full help", []string{"space", "j", "space", "j", "space", "j", "space", "s", "?"}, []string{"?", "s", "space", "k", "space", "k", "space", "k", "space"}},
+	{"split 4 zoomed", []string{"space", "j", "space", "j", "space", "j", "space", "s", "tab", "z"}, []string{"z", "esc", "s", "space", "k", "space", "k", "space", "k", "space"}},
+	{"split 4 search prompt", []string{"space", "j", "space", "j", "space", "j", "space", "s", "tab", "/"}, []string{"esc", "esc", "s", "space", "k", "space", "k", "space", "k", "space"}},
+	{"all view", []string{"A"}, []string{"A"}},
+	{"all view filtered", []string{"A", "enter", "/", "w", "o", "r", "k", "enter", "&"}, []string{"esc", "esc", "A"}},
 }
 
 func TestLayoutMatrix(t *testing.T) {
@@ -76,6 +84,7 @@ func TestLayoutMatrix(t *testing.T) {
 				label := fmt.Sprintf("%s at %dx%d", st.name, w, h)
 				requireFits(t, view, w, h, label)
 				requireShows(t, m, view, st.name, label)
+				requirePanesFit(t, m, st.name, label)
 			}
 		}
 		press(t, m, st.leave...)
@@ -95,17 +104,56 @@ func requireShows(t *testing.T, m *Model, view, state, label string) {
 		require.Contains(t, view, "command", label)
 	case "quit question":
 		require.Contains(t, view, "stop them and quit? y/n", label)
+	case "split 4 search prompt":
+		require.Contains(t, ls[len(ls)-3], "/ ", "%s: the prompt is above the status bar", label)
+		require.Contains(t, last, "esc cancel", label)
 	default:
 		require.Contains(t, last, "quit", "%s: the help bar is the last line", label)
 	}
-	if state != "zoomed" {
-		require.True(t, strings.HasPrefix(ls[0], "  ID NAME"), "%s: the table header is the first line: %q", label, ls[0])
+	if !strings.Contains(state, "zoomed") {
+		require.True(t, strings.HasPrefix(ls[0], "    ID NAME"), "%s: the table header is the first line: %q", label, ls[0])
 	}
 	header := "job 1 build-with"
-	if state == "last job selected" {
+	switch {
+	case state == "last job selected":
 		header = "job 14 worker-7"
+	case strings.HasPrefix(state, "all view"):
+		header = "all jobs"
+	case strings.HasPrefix(state, "split"):
+		header = "job 1 build"
 	}
 	require.Contains(t, view, header, "%s: the output header", label)
+}
+
+// requirePanesFit checks a split view: its boxes tile the output area,
+// each keeps the minimum size, and when fewer panes than asked are drawn
+// the status bar says how many.
+func requirePanesFit(t *testing.T, m *Model, state, label string) {
+	t.Helper()
+	if !strings.HasPrefix(state, "split") || m.zoom {
+		require.Len(t, m.drawn(), 1, label)
+		return
+	}
+	want := len(m.split)
+	drawn := len(m.drawn())
+	require.Equal(t, drawn, len(m.screen.panes), label)
+	if drawn < want {
+		require.Contains(t, m.statusView(), fmt.Sprintf("split %d/%d", drawn, want), "%s: the fallback is told", label)
+	}
+	if !m.screen.boxed {
+		require.Equal(t, 1, drawn, "%s: only a single pane goes unboxed", label)
+		return
+	}
+	cells := 0
+	for i, r := range m.screen.panes {
+		require.GreaterOrEqual(t, r.w, boxMinWidth, "%s: pane %d width", label, i)
+		require.GreaterOrEqual(t, r.h, boxMinHeight, "%s: pane %d height", label, i)
+		require.GreaterOrEqual(t, r.y, m.screen.outputY, label)
+		require.LessOrEqual(t, r.x+r.w, m.width, label)
+		require.LessOrEqual(t, r.y+r.h, m.screen.outputY+m.screen.frame.pane, label)
+		cells += r.w * r.h
+	}
+	require.Equal(t, m.width*m.screen.frame.pane, cells, "%s: the boxes tile the output area", label)
 }
 
 // Resizing to any size, however small, never panics and keeps the frame

@@ -12,7 +12,11 @@ func TestLayoutFrameAddsUp(t *testing.T) {
 			for _, help := range []int{1, 6} {
 				for _, prompt := range []bool{false, true} {
 					for _, zoom := range []bool{false, true} {
-						f := layoutFrame(h, jobs, help, prompt, zoom)
+						promptLines := 0
+						if prompt {
+							promptLines = promptHeight
+						}
+						f := layoutFrame(frameSpec{height: h, jobCount: jobs, helpLines: help, prompt: promptLines, zoom: zoom})
 						sum := f.table + f.pane + f.prompt + f.status + f.help
 						require.Equal(t, h, sum, "h=%d jobs=%d help=%d prompt=%v zoom=%v: %+v", h, jobs, help, prompt, zoom, f)
 						for _, part := range []int{f.table, f.pane, f.prompt, f.status, f.help} {
@@ -36,9 +40,9 @@ func TestLayoutFrameAddsUp(t *testing.T) {
 }
 
 func TestLayoutFrameTableGrowsWithJobs(t *testing.T) {
-	f := layoutFrame(45, 3, 1, false, false)
+	f := layoutFrame(frameSpec{height: 45, jobCount: 3, helpLines: 1})
 	require.Equal(t, 4, f.table, "header and three rows")
 	require.Equal(t, 45-4-2, f.pane)
-	f = layoutFrame(45, 1000, 1, false, false)
+	f = layoutFrame(frameSpec{height: 45, jobCount: 1000, helpLines: 1})
 	require.Equal(t, 17, f.table, "40% of 43 rows")
 }

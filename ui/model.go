@@ -17,8 +17,17 @@ import (
 type focusArea uint8
 
 const (
-	focusTable focusArea = iota
-	focusOutput
+	focusTable  focusArea = iota
+	focusOutput           // the active pane
+)
+
+// viewMode is what the output area shows.
+type viewMode uint8
+
+const (
+	viewSingle viewMode = iota // the selected job's output
+	viewSplit                  // up to four jobs' outputs side by side
+	viewAll                    // every job's lines in arrival order
 )
 
 // Model is the root of the TUI. It owns focus and layout, matches global
@@ -34,18 +43,31 @@ type Model struct {
 	stream jobs.EventStream
 
 	table  *jobTable
-	pane   *outputPane
-	prompt *addPrompt // nil when closed
+	single *outputPane   // follows the table's selection
+	split  []*outputPane // the split view's panes, one job each
+	all    *outputPane   // the "all" view, made when first shown
+	allSrc *allSource
+	names  *jobNames
+	mode   viewMode
+	back   viewMode // the view the "all" view returns to
+	active int      // the pane that has, or last had, the focus
+
+	prompt *addPrompt    // nil when closed
+	find   *searchPrompt // nil when closed
 	help   help.Model
 
-	focus         focusArea
-	zoom          bool
-	quit          quitState
-	quitting      bool // tea.Quit was returned
-	notice        notice
-	streamClosed  bool
-	ticking       bool
-	width, height int
+	focus        focusArea
+	zoom         bool
+	bell         bool
+	quit         quitState
+	quitting     bool // tea.Quit was returned
+	notice       notice
+	streamClosed bool
+	ticking      bool
+	searchGen    uint64
+	width        int
+	height       int
+	screen       screenLayout
 }
 
 // notice is the status bar's last message.
@@ -58,7 +80,7 @@ type notice struct {
 // events at once, so nothing that happens before the program starts is
 // missed; call Close when the program has ended.
 func New(engine Engine, cfg Config) *Model {
-	m := &Model{engine: engine, cfg: cfg, now: cfg.Now}
+	m := &Model{engine: engine, cfg: cfg, now: cfg.Now, bell: cfg.Bell}
 	if m.now == nil {
 		m.now = time.Now
 	}
@@ -81,13 +103,15 @@ func New(engine Engine, cfg Config) *Model {
 	m.help.Styles.Ellipsis = m.st.HelpSep
 
 	m.table = newJobTable(&m.km, m.pal)
-	m.pane = newOutputPane(&m.km, m.pal)
+	m.single = newOutputPane(&m.km, m.pal)
+	m.names = newJobNames(m.pal)
 	m.stream = engine.Subscribe()
 	m.table.SetNow(m.now())
 	for _, info := range engine.List() {
 		m.table.Upsert(info)
+		m.names.set(info.ID, info.Name)
 	}
-	m.syncPane()
+	m.syncPanes()
 	m.updateKeys()
 	return m
 }
@@ -109,15 +133,21 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.width, m.height = msg.Width, msg.Height
 	case tea.KeyMsg:
 		cmd = m.handleKey(msg)
+	case tea.MouseMsg:
+		m.handleMouse(msg)
 	case jobEventsMsg:
 		cmd = m.handleJobEvents(msg.events)
 	case eventsClosedMsg:
 		m.streamClosed = true
 		m.setNotice("the job engine stopped sending events", true)
+	case scanDoneMsg:
+		cmd = m.handleScanDone(msg)
 	case actionDoneMsg:
 		cmd = m.handleActionDone(msg)
 	case reloadDoneMsg:
 		cmd = m.handleReloadDone(msg)
+	case pagerDoneMsg:
+		m.handlePagerDone(msg)
 	case tickMsg:
 		cmd = m.handleTick()
 	case addSubmittedMsg:
@@ -130,45 +160,11 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			_, cmd = m.prompt.Update(msg)
 		}
 	}
-	m.syncPane()
+	m.syncPanes()
 	m.updateKeys()
 	m.resize()
+	m.markSeen()
 	return m, cmd
-}
-
-// syncPane shows the selected job in the output pane.
-func (m *Model) syncPane() {
-	info, ok := m.table.Selected()
-	if !ok {
-		m.pane.SetJob(jobs.Info{}, false, nil)
-		return
-	}
-	if m.pane.JobID() == info.ID {
-		m.pane.SetInfo(info)
-		return
-	}
-	reader, err := m.engine.Output(info.ID)
-	if err != nil {
-		m.setNotice(err.Error(), true)
-		m.pane.SetJob(jobs.Info{}, false, nil)
-		return
-	}
-	m.pane.SetJob(info, true, reader)
-}
-
-// resize shares the screen out between the children.
-func (m *Model) resize() {
-	m.help.Width = m.width
-	f := m.frame()
-	m.table.SetSize(m.width, f.table)
-	m.pane.SetSize(m.width, f.pane)
-	if m.prompt != nil {
-		m.prompt.SetSize(m.width, f.prompt)
-	}
-}
-
-func (m *Model) frame() frame {
-	return layoutFrame(m.height, m.table.Len(), m.helpLines(), m.prompt != nil, m.zoom)
 }
 
 // helpView is the help bar, short or full. Its lines are cut to the
@@ -190,16 +186,19 @@ func (m *Model) View() string {
 	if m.width <= 0 || m.height <= 0 {
 		return ""
 	}
-	f := m.frame()
+	f := m.screen.frame
 	parts := make([]string, 0, 5)
 	if f.table > 0 {
 		parts = append(parts, m.table.View())
 	}
 	if f.pane > 0 {
-		parts = append(parts, m.pane.View())
+		parts = append(parts, m.outputView())
 	}
-	if f.prompt > 0 {
+	switch {
+	case f.prompt > 0 && m.prompt != nil:
 		parts = append(parts, firstLines(m.prompt.View(), f.prompt))
+	case f.prompt > 0 && m.find != nil:
+		parts = append(parts, m.find.View())
 	}
 	parts = append(parts, m.statusView())
 	if f.help > 0 {

@@ -35,7 +35,7 @@ func TestJobsAppearWithTheirStates(t *testing.T) {
 	view := m.View()
 	requireFits(t, view, 120, 30, "three jobs")
 	require.Regexp(t, `▸\s+1 ok\s+✓ succeeded .* 0 \s+1 hello`, view)
-	require.Regexp(t, `  \s+3 broken\s+✗ failed \(3\) .* 3 \s+1 oops`, view)
+	require.Regexp(t, `  !\s+3 broken\s+✗ failed \(3\) .* 3 \s+1 oops`, view, "job 3 ended off screen: its row is marked")
 	require.Contains(t, view, "● 1 running  ✓ 1 succeeded  ✗ 1 failed")
 }
 
@@ -43,9 +43,9 @@ func TestNoticeWhenAJobEnds(t *testing.T) {
 	mgr := newManager(t)
 	m := newSizedModel(t, mgr, Config{}, 100, 30)
 	start(t, mgr, "broken", "sleep 0.2; exit 2")
-	pumpUntil(t, m, "the job to fail", func() bool { return strings.Contains(m.View(), "job 1 failed (exit 2)") })
+	pumpUntil(t, m, "the job to fail", func() bool { return strings.Contains(m.View(), "job 1 broken failed (exit 2)") })
 	start(t, mgr, "fine", "sleep 0.2")
-	pumpUntil(t, m, "the job to finish", func() bool { return strings.Contains(m.View(), "job 2 finished") })
+	pumpUntil(t, m, "the job to finish", func() bool { return strings.Contains(m.View(), "job 2 fine succeeded") })
 }
 
 func TestSelectionStaysOnTheSameJob(t *testing.T) {
@@ -63,7 +63,7 @@ func TestSelectionStaysOnTheSameJob(t *testing.T) {
 	pumpUntil(t, m, "job 1 to go", func() bool { return m.table.Len() == 3 })
 	sel, _ = m.table.Selected()
 	require.Equal(t, jobs.ID(3), sel.ID, "a row above went away; the selection did not move to another job")
-	require.Contains(t, m.View(), "▸  3 job3")
+	require.Contains(t, m.View(), "▸    3 job3")
 
 	start(t, mgr, "job5", "true")
 	pumpUntil(t, m, "job 5", func() bool { return m.table.Len() == 4 })
@@ -92,7 +92,7 @@ func TestStopRestartKillRemove(t *testing.T) {
 
 	press(t, m, "x")
 	pumpUntil(t, m, "stopped", func() bool { return strings.Contains(m.View(), "■ killed (TERM)") })
-	require.Contains(t, m.View(), "job 1 killed (SIGTERM)")
+	require.Contains(t, m.View(), "job 1 sleeper killed (SIGTERM)")
 	require.Contains(t, m.helpView(), "d remove")
 	require.NotContains(t, m.helpView(), "x stop")
 
@@ -189,7 +189,7 @@ func TestOutputFollowScrollAndWrap(t *testing.T) {
 	start(t, mgr, "counter", "seq 1 200; printf '%0300d\\n' 7")
 	m := newSizedModel(t, mgr, Config{}, 80, 24)
 	pumpUntil(t, m, "all output", func() bool { return strings.Contains(m.View(), "✓ succeeded") })
-	body := m.pane.bodyHeight()
+	body := m.single.bodyHeight()
 	rows := paneRows(m)
 	require.Len(t, rows, body)
 	require.Equal(t, "200", rows[body-2], "follow mode shows the newest lines")
@@ -199,7 +199,7 @@ func TestOutputFollowScrollAndWrap(t *testing.T) {
 	press(t, m, "enter")
 	require.Contains(t, m.helpView(), "f follow")
 	press(t, m, "k")
-	require.False(t, m.pane.Following(), "scrolling up pauses follow")
+	require.False(t, m.single.Following(), "scrolling up pauses follow")
 	require.Contains(t, m.View(), "paused ↓1")
 	require.Equal(t, "200", paneRows(m)[body-1])
 
@@ -210,7 +210,7 @@ func TestOutputFollowScrollAndWrap(t *testing.T) {
 	press(t, m, "j")
 	require.Equal(t, "2", paneRows(m)[0])
 	press(t, m, "G")
-	require.True(t, m.pane.Following())
+	require.True(t, m.single.Following())
 	require.Equal(t, "200", paneRows(m)[body-2])
 
 	press(t, m, "w")
@@ -221,13 +221,13 @@ func TestOutputFollowScrollAndWrap(t *testing.T) {
 
 	// Scrolling down to the bottom resumes follow.
 	press(t, m, "k", "k")
-	require.False(t, m.pane.Following())
+	require.False(t, m.single.Following())
 	press(t, m, "j", "j")
-	require.True(t, m.pane.Following())
+	require.True(t, m.single.Following())
 
 	press(t, m, "esc")
 	require.True(t, m.table.focused)
-	require.Contains(t, m.helpView(), "enter/tab output")
+	require.Contains(t, m.helpView(), "enter output")
 	require.NotContains(t, m.helpView(), "↑/k", "one job: nothing to move to")
 }
 
@@ -257,11 +257,11 @@ func TestStderrIsTintedAndColoursKept(t *testing.T) {
 	mgr := newManager(t)
 	start(t, mgr, "colours", `printf 'plain\n\033[32mgreen\033[0m\n'; echo warning >&2`)
 	m := newSizedModel(t, mgr, Config{Styles: st}, 80, 20)
-	pumpUntil(t, m, "output", func() bool { return len(m.pane.rows) == 3 })
+	pumpUntil(t, m, "output", func() bool { return len(m.single.rows) == 3 })
 	stderr := m.pal.stderr.Open
 	require.NotEmpty(t, stderr)
 	var sawGreen, sawWarning bool
-	for _, r := range m.pane.rows {
+	for _, r := range m.single.rows {
 		switch {
 		case strings.Contains(r, "green"):
 			require.Equal(t, "\x1b[32mgreen\x1b[0m", r)
@@ -271,7 +271,7 @@ func TestStderrIsTintedAndColoursKept(t *testing.T) {
 			sawWarning = true
 		}
 	}
-	require.True(t, sawGreen && sawWarning, "rows: %q", m.pane.rows)
+	require.True(t, sawGreen && sawWarning, "rows: %q", m.single.rows)
 }
 
 func TestQuitWithNoJobsRunningQuitsAtOnce(t *testing.T) {
@@ -333,11 +333,11 @@ func TestZoomAndHelpToggle(t *testing.T) {
 	view := m.View()
 	requireFits(t, view, 80, 24, "zoomed")
 	require.NotContains(t, view, "STATUS")
-	require.Len(t, m.pane.rows, 24-2-1, "the pane takes all but the status and help lines")
+	require.Len(t, m.single.rows, 24-2-1, "the pane takes all but the status and help lines")
 	press(t, m, "z", "?")
 	view = m.View()
 	requireFits(t, view, 80, 24, "full help")
-	require.Greater(t, m.frame().help, 1)
+	require.Greater(t, m.screen.frame.help, 1)
 	require.Contains(t, view, "r restart")
 	require.Contains(t, view, "d remove")
 }
@@ -371,7 +371,20 @@ func TestHelpKeysFire(t *testing.T) {
 	check("output")
 	press(t, m, "a")
 	check("prompt")
-	press(t, m, "esc", "q")
+	press(t, m, "esc", "/")
+	check("search prompt")
+	typeText(t, m, "x")
+	press(t, m, "enter")
+	check("output, searching")
+	press(t, m, "esc", "esc", "/")
+	check("filter prompt")
+	press(t, m, "esc", "space", "j", "space", "s")
+	check("split, table")
+	press(t, m, "tab")
+	check("split, pane")
+	press(t, m, "A")
+	check("all view")
+	press(t, m, "A", "q")
 	check("confirm")
 }
 
@@ -392,7 +405,7 @@ func TestTableScrollsToKeepTheSelectionInView(t *testing.T) {
 	}
 	m := newSizedModel(t, mgr, Config{}, 80, 15)
 	pumpUntil(t, m, "thirty jobs", func() bool { return m.stateCountForTest(jobs.StateSucceeded) == 30 })
-	rows := m.frame().table - 1
+	rows := m.screen.frame.table - 1
 	require.Greater(t, rows, 1)
 	require.Less(t, rows, 30)
 
@@ -406,7 +419,7 @@ func TestTableScrollsToKeepTheSelectionInView(t *testing.T) {
 	require.Equal(t, "job-01", visible()[0])
 	press(t, m, "G")
 	require.Equal(t, "job-30", visible()[rows-1])
-	require.Contains(t, lines(m.View())[rows], "▸ 30 job-30")
+	require.Contains(t, lines(m.View())[rows], "▸   30 job-30")
 	for i := 0; i < rows; i++ {
 		press(t, m, "k")
 	}

@@ -49,6 +49,12 @@ type lineFormat struct {
 	// base is a style for the whole line (the stderr tint); it is
 	// re-opened after every reset in the line.
 	base styles.Seq
+	// marks are ranges of the line's plain text (see plainText) drawn in
+	// the mark style (search matches), in order and not overlapping.
+	marks []span
+	mark  styles.Seq
+	// widths, when set, gets the width in cells of each row laid out.
+	widths *[]int
 }
 
 // layoutLine sanitizes one line of job output (see sanitize) and appends
@@ -57,6 +63,9 @@ type lineFormat struct {
 // before it ended and closes them at its end, so rows can be drawn in any
 // order. An empty line is one empty row.
 func layoutLine(dst []string, s string, f lineFormat) []string {
+	if f.mark.Open == "" {
+		f.marks = nil
+	}
 	w := rowBuilder{f: f, dst: dst}
 	w.startRow()
 	for i := 0; i < len(s) && !w.done; {
@@ -114,6 +123,9 @@ type rowBuilder struct {
 	active  string // SGR sequences in effect since the last reset
 	styled  bool   // a style is open in the current row and needs a reset
 	done    bool
+	pos     int  // bytes of plain text written so far
+	mi      int  // the next or current mark
+	inMark  bool // the mark style is open
 }
 
 func (w *rowBuilder) startRow() {
@@ -128,6 +140,10 @@ func (w *rowBuilder) startRow() {
 		w.b.WriteString(w.active)
 		w.styled = true
 	}
+	if w.inMark {
+		w.b.WriteString(w.f.mark.Open)
+		w.styled = true
+	}
 }
 
 func (w *rowBuilder) endRow() {
@@ -135,7 +151,35 @@ func (w *rowBuilder) endRow() {
 		w.b.WriteString(sgrReset)
 	}
 	w.dst = append(w.dst, w.b.String())
+	if w.f.widths != nil {
+		*w.f.widths = append(*w.f.widths, w.col)
+	}
 	w.rows++
+}
+
+// toMark opens or closes the mark style where the plain text reaches a
+// mark's edge, and returns how many bytes may be written before the next
+// edge (-1: no edge ahead).
+func (w *rowBuilder) toMark() int {
+	for w.mi < len(w.f.marks) {
+		m := w.f.marks[w.mi]
+		if !w.inMark {
+			if w.pos < m.start {
+				return m.start - w.pos
+			}
+			w.inMark, w.styled = true, true
+			w.b.WriteString(w.f.mark.Open)
+			continue
+		}
+		if w.pos < m.end {
+			return m.end - w.pos
+		}
+		w.inMark = false
+		w.mi++
+		w.b.WriteString(sgrReset + w.f.base.Open + w.active)
+		w.styled = w.active != "" || w.f.base.Open != ""
+	}
+	return -1
 }
 
 // room makes space for n cells, breaking the row when wrapping; it
@@ -169,9 +213,15 @@ func (w *rowBuilder) ascii(text string) {
 				n = free
 			}
 		}
+		if w.f.marks != nil {
+			if edge := w.toMark(); edge >= 0 && edge < n {
+				n = edge
+			}
+		}
 		w.b.WriteString(text[:n])
 		w.col += n
 		w.lineCol += n
+		w.pos += n
 		text = text[n:]
 	}
 }
@@ -180,9 +230,13 @@ func (w *rowBuilder) cluster(text string, cells int) {
 	if !w.room(cells) {
 		return
 	}
+	if w.f.marks != nil {
+		w.toMark()
+	}
 	w.b.WriteString(text)
 	w.col += cells
 	w.lineCol += cells
+	w.pos += len(text)
 }
 
 func (w *rowBuilder) tab() {
@@ -202,6 +256,9 @@ func (w *rowBuilder) sgr(seq string) {
 	case params == "" || params == "0":
 		w.active = ""
 		w.b.WriteString(w.f.base.Open)
+		if w.inMark {
+			w.b.WriteString(w.f.mark.Open)
+		}
 	case params[0] == ';' || strings.HasPrefix(params, "0;"):
 		w.active = seq
 	case len(w.active)+len(seq) > maxActiveSGR:
@@ -209,7 +266,10 @@ func (w *rowBuilder) sgr(seq string) {
 	default:
 		w.active += seq
 	}
-	w.styled = w.active != "" || w.f.base.Open != ""
+	if w.inMark {
+		w.b.WriteString(w.f.mark.Open) // the match stays marked over the line's colours
+	}
+	w.styled = w.active != "" || w.f.base.Open != "" || w.inMark
 }
 
 func (w *rowBuilder) finish() []string {

@@ -8,8 +8,9 @@ import (
 )
 
 // statusView is the status bar: the quit question or progress while
-// quitting; otherwise counts per state, the last notice and the output
-// pane's follow and wrap flags. It is one line, at most the width.
+// quitting; otherwise counts per state, the table's filter, the last
+// notice and the view's flags (split or all, the active pane's follow and
+// wrap, zoom, bell). It is one line, at most the width.
 func (m *Model) statusView() string {
 	if m.quit != quitNone {
 		return m.st.Prompt.Render(cut(m.quitView(), m.width))
@@ -34,17 +35,31 @@ func (m *Model) statusView() string {
 	}
 	left := strings.Join(parts, "  ")
 
+	if f := m.table.Filter(); f != "" {
+		left += m.pal.muted.Wrap(" │ ") + "/" + sanitize(f, false) + " " + strconv.Itoa(m.table.Len()) + "/" + strconv.Itoa(len(m.table.Jobs()))
+	}
+
+	pane := m.activePane()
 	var flags []string
-	if m.pane.Following() {
+	switch m.mode {
+	case viewSplit:
+		flags = append(flags, "split "+strconv.Itoa(len(m.drawn()))+"/"+strconv.Itoa(len(m.split)))
+	case viewAll:
+		flags = append(flags, "all")
+	}
+	if pane.Following() {
 		flags = append(flags, "follow")
 	} else {
 		flags = append(flags, "paused")
 	}
-	if m.pane.Wrapping() {
+	if pane.Wrapping() {
 		flags = append(flags, "wrap")
 	}
 	if m.zoom {
 		flags = append(flags, "zoom")
+	}
+	if m.bell {
+		flags = append(flags, "bell")
 	}
 	right := m.st.StatusBar.Render(" [" + strings.Join(flags, " ") + "]")
 	rightW := ansi.StringWidth(right)

@@ -1,0 +1,76 @@
+package cmd
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+
+	"github.com/charmbracelet/x/ansi"
+	"github.com/spf13/cobra"
+
+	"jobtop/control"
+	"jobtop/styles"
+)
+
+// logsAll prints every job's lines in arrival order: `jobtop logs --all`.
+func logsAll(cmd *cobra.Command, c *control.Client, o logsOptions) error {
+	if o.tail < 0 {
+		return errors.New("--tail must be 0 or more")
+	}
+	q := control.AllOutputQuery{Cursor: o.cursor, Tail: o.tail}
+	out := cmd.OutOrStdout()
+	p := newPrefixer()
+	list, err := c.Jobs(cmd.Context())
+	if err != nil {
+		return err
+	}
+	for _, j := range list {
+		p.width = min(max(p.width, ansi.StringWidth(j.Name)), prefixMax)
+	}
+	if o.follow {
+		return c.FollowAllOutput(cmd.Context(), q, func(r control.AllOutputResponse) error {
+			if o.json {
+				return json.NewEncoder(out).Encode(r)
+			}
+			return p.print(out, r.Lines)
+		})
+	}
+	r, err := c.ReadAllOutput(cmd.Context(), q)
+	if err != nil {
+		return err
+	}
+	if o.json {
+		return printJSON(out, r)
+	}
+	return p.print(out, r.Lines)
+}
+
+// prefixer writes lines behind their job's name, padded to the longest
+// name of the jobs (those that come later can widen it) and coloured per
+// job when the output is a terminal
+// that takes colours (and NO_COLOR is not set).
+type prefixer struct {
+	st    styles.Styles
+	width int
+}
+
+func newPrefixer() *prefixer { return &prefixer{st: styles.Default()} }
+
+// prefixMax bounds the width names are padded to.
+const prefixMax = 24
+
+func (p *prefixer) print(w io.Writer, lines []control.JobLine) error {
+	for _, l := range lines {
+		p.width = min(max(p.width, ansi.StringWidth(l.Name)), prefixMax)
+	}
+	for _, l := range lines {
+		name := ansi.Truncate(l.Name, p.width, "…")
+		pad := p.width - ansi.StringWidth(name)
+		name = p.st.JobName(int(l.Job)).Render(name)
+		if _, err := fmt.Fprintf(w, "%s%*s | %s\n", name, pad, "", l.Text); err != nil {
+			return err
+		}
+	}
+	return nil
+}

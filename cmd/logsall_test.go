@@ -1,0 +1,64 @@
+package cmd
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"jobtop/control"
+)
+
+// jobtop logs --all prints every job's lines in arrival order behind the
+// job's name; --follow goes on until the jobs end; --json gives the
+// stream for programs.
+func TestLogsAll(t *testing.T) {
+	c := newCLI(t)
+	c.serve()
+	f0, f1 := mkfifo(t), mkfifo(t)
+	web := c.startJob(fmt.Sprintf("echo listening; read x < %s; echo 'GET /'", f1), "--name", "web")
+	db := c.startJob(fmt.Sprintf("read x < %s; echo ready", f0), "--name", "database")
+	c.ok("wait", web, "--until", "^listening$", "--timeout", "20s")
+
+	follow := make(chan result, 1)
+	go func() { follow <- c.run("logs", "--all", "--follow") }()
+	writeFifo(t, f0, "go\n")
+	c.ok("wait", db)
+	writeFifo(t, f1, "go\n")
+	c.ok("wait", web)
+
+	want := "web      | listening\ndatabase | ready\nweb      | GET /\n"
+	assert.Equal(t, want, c.ok("logs", "--all"), "no colours when not a terminal")
+	r := <-follow
+	require.Equal(t, 0, r.code, r.stderr)
+	assert.Equal(t, want, r.stdout, "--follow ends when the jobs have")
+
+	var resp control.AllOutputResponse
+	require.NoError(t, json.Unmarshal([]byte(c.ok("logs", "--all", "--json", "--tail", "2")), &resp))
+	require.Len(t, resp.Lines, 2)
+	assert.Equal(t, "database", resp.Lines[0].Name)
+	assert.Equal(t, "ready", resp.Lines[0].Text)
+	assert.Equal(t, "GET /", resp.Lines[1].Text)
+	assert.Equal(t, resp.Lines[1].Arrival, resp.NextCursor)
+	assert.True(t, resp.Ended)
+	assert.Equal(t, "web      | GET /\n", c.ok("logs", "--all", "--cursor", fmt.Sprint(resp.Lines[0].Arrival)))
+
+	var lines []string
+	for _, l := range strings.Split(strings.TrimSpace(c.ok("logs", "--all", "--follow", "--json")), "\n") {
+		var r control.AllOutputResponse
+		require.NoError(t, json.Unmarshal([]byte(l), &r))
+		for _, jl := range r.Lines {
+			lines = append(lines, jl.Name+": "+jl.Text)
+		}
+	}
+	assert.Equal(t, []string{"web: listening", "database: ready", "web: GET /"}, lines)
+
+	for _, args := range [][]string{{"logs", "--all", web}, {"logs", "--all", "--stderr"}} {
+		r := c.run(args...)
+		assert.NotEqual(t, 0, r.code, "%v", args)
+		assert.NotEmpty(t, r.stderr)
+	}
+}

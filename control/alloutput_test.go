@@ -1,0 +1,208 @@
+package control
+
+import (
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"jobtop/jobs"
+)
+
+func jobLineTexts(lines []JobLine) []string {
+	out := make([]string, len(lines))
+	for i, l := range lines {
+		out[i] = fmt.Sprintf("%s(%d): %s", l.Name, l.Job, l.Text)
+	}
+	return out
+}
+
+// startOrdered starts two jobs whose lines the test orders with fifos:
+// a1 b1 a2 b2. It returns the fifos' writers in the order to call them.
+func startOrdered(t *testing.T, in *instance) (steps []func(), ids [2]jobs.ID) {
+	t.Helper()
+	f := []string{mkfifo(t), mkfifo(t), mkfifo(t)}
+	a, err := in.client.StartJob(ctxT(t), StartRequest{Name: "alpha", Command: fmt.Sprintf("echo a1; read x < %s; echo a2", f[1])})
+	require.NoError(t, err)
+	b, err := in.client.StartJob(ctxT(t), StartRequest{Name: "bravo", Command: fmt.Sprintf("read x < %s; echo b1; read x < %s; echo b2", f[0], f[2])})
+	require.NoError(t, err)
+	lines := func(id jobs.ID) uint64 { i, _ := in.mgr.Get(id); return i.Lines }
+	for i, w := range []struct {
+		id    jobs.ID
+		lines uint64
+	}{{a.ID, 1}, {b.ID, 1}, {a.ID, 2}} {
+		steps = append(steps, func() {
+			require.Eventually(t, func() bool { return lines(w.id) >= w.lines }, testTimeout, 10*time.Millisecond)
+			writeFifo(t, f[i], "go\n")
+		})
+	}
+	return steps, [2]jobs.ID{a.ID, b.ID}
+}
+
+func TestAllOutputInArrivalOrder(t *testing.T) {
+	in := startInstance(t)
+	steps, ids := startOrdered(t, in)
+	for _, step := range steps {
+		step()
+	}
+	in.waitEnded(t, ids[0])
+	in.waitEnded(t, ids[1])
+
+	resp, err := in.client.ReadAllOutput(ctxT(t), AllOutputQuery{})
+	require.NoError(t, err)
+	assert.Equal(t, []string{"alpha(1): a1", "bravo(2): b1", "alpha(1): a2", "bravo(2): b2"}, jobLineTexts(resp.Lines))
+	assert.True(t, resp.Ended)
+	assert.Equal(t, resp.Lines[3].Arrival, resp.NextCursor)
+	for i := 1; i < len(resp.Lines); i++ {
+		assert.Less(t, resp.Lines[i-1].Arrival, resp.Lines[i].Arrival)
+	}
+
+	after, err := in.client.ReadAllOutput(ctxT(t), AllOutputQuery{Cursor: resp.Lines[1].Arrival})
+	require.NoError(t, err)
+	assert.Equal(t, []string{"alpha(1): a2", "bravo(2): b2"}, jobLineTexts(after.Lines), "lines after the cursor")
+	none, err := in.client.ReadAllOutput(ctxT(t), AllOutputQuery{Cursor: resp.NextCursor})
+	require.NoError(t, err)
+	assert.Empty(t, none.Lines)
+	assert.Equal(t, resp.NextCursor, none.NextCursor)
+
+	tail, err := in.client.ReadAllOutput(ctxT(t), AllOutputQuery{Tail: 3})
+	require.NoError(t, err)
+	assert.Equal(t, []string{"bravo(2): b1", "alpha(1): a2", "bravo(2): b2"}, jobLineTexts(tail.Lines))
+}
+
+func TestAllOutputFollowEndsWithTheJobs(t *testing.T) {
+	in := startInstance(t)
+	steps, _ := startOrdered(t, in)
+	var mu sync.Mutex
+	var got []string
+	var answers []AllOutputResponse
+	done := make(chan error, 1)
+	go func() {
+		done <- in.client.FollowAllOutput(ctxT(t), AllOutputQuery{}, func(r AllOutputResponse) error {
+			mu.Lock()
+			defer mu.Unlock()
+			got = append(got, jobLineTexts(r.Lines)...)
+			answers = append(answers, r)
+			return nil
+		})
+	}()
+	for _, step := range steps {
+		step()
+	}
+	select {
+	case err := <-done:
+		require.NoError(t, err)
+	case <-time.After(testTimeout):
+		t.Fatal("the follow did not end when the jobs did")
+	}
+	assert.Equal(t, []string{"alpha(1): a1", "bravo(2): b1", "alpha(1): a2", "bravo(2): b2"}, got)
+	assert.True(t, answers[len(answers)-1].Ended)
+}
+
+// Three fast writers and a slow one: however the reads fall against the
+// writes, the stream comes out in arrival order, with no line twice and
+// none missing.
+func TestAllOutputFollowKeepsOrderUnderLoad(t *testing.T) {
+	in := startInstance(t)
+	for _, c := range []string{"seq 1 9000", "seq 1 9000", "seq 1 9000", "for i in $(seq 1 30); do echo s$i; sleep 0.01; done"} {
+		in.startJob(t, c)
+	}
+	var last JobLine
+	count := 0
+	err := in.client.FollowAllOutput(ctxT(t), AllOutputQuery{}, func(r AllOutputResponse) error {
+		for _, l := range r.Lines {
+			// Lines of one read may share an arrival: then they are one
+			// job's, in sequence.
+			sameRead := l.Arrival == last.Arrival && l.Job == last.Job && l.Seq > last.Seq
+			if l.Arrival < last.Arrival || (l.Arrival == last.Arrival && !sameRead) {
+				return fmt.Errorf("job %d line %d (arrival %d) after job %d line %d (arrival %d)", l.Job, l.Seq, l.Arrival, last.Job, last.Seq, last.Arrival)
+			}
+			last = l
+			count++
+		}
+		return nil
+	})
+	require.NoError(t, err)
+	assert.Equal(t, 27030, count, "every line: each store holds 10,000")
+}
+
+func TestAllOutputRefusesOneJobsQueries(t *testing.T) {
+	in := startInstance(t)
+	srv := httptest.NewServer(in.server.Handler())
+	defer srv.Close()
+	for _, q := range []string{"stream=stdout", "max=3", "wait=true", "cursor=x"} {
+		resp, err := http.Get(srv.URL + "/v1/output?" + q)
+		require.NoError(t, err)
+		resp.Body.Close()
+		assert.Equal(t, http.StatusBadRequest, resp.StatusCode, q)
+	}
+}
+
+// stagedStore is an OutputReader whose lines become visible when the test
+// says, and which calls a hook before each read.
+type stagedStore struct {
+	jobs.OutputReader
+	lines   []jobs.Line
+	visible int
+	onRead  func()
+}
+
+func (s *stagedStore) ReadAfter(cursor uint64, _ int) jobs.Chunk {
+	if s.onRead != nil {
+		s.onRead()
+	}
+	c := jobs.Chunk{Next: cursor}
+	for _, l := range s.lines[:s.visible] {
+		if l.Seq > cursor {
+			c.Lines = append(c.Lines, l)
+			c.Next = l.Seq
+		}
+	}
+	return c
+}
+
+type stagedManager struct{ stores []*stagedStore }
+
+func (m stagedManager) List() []jobs.Info {
+	var out []jobs.Info
+	for i := range m.stores {
+		out = append(out, jobs.Info{ID: jobs.ID(i + 1), Name: fmt.Sprint("job", i+1)})
+	}
+	return out
+}
+
+func (m stagedManager) Output(id jobs.ID) (jobs.OutputReader, error) { return m.stores[id-1], nil }
+
+// A line that arrives between the reads of one pass, before a line of a
+// job read later in that pass, still comes out first.
+func TestAllReaderHoldsLinesUntilEarlierOnesAreRead(t *testing.T) {
+	a := &stagedStore{lines: []jobs.Line{{Seq: 1, Text: "a1", Arrival: 1}, {Seq: 2, Text: "a2", Arrival: 2}}, visible: 1}
+	b := &stagedStore{lines: []jobs.Line{{Seq: 1, Text: "b1", Arrival: 3}}}
+	first := true
+	b.onRead = func() {
+		if first { // after a was read: a2 arrives, then b1
+			a.visible, b.visible, first = 2, 1, false
+		}
+	}
+	rd := newAllReader(stagedManager{stores: []*stagedStore{a, b}}, 0)
+	assert.Empty(t, rd.pass(), "nothing is sure yet")
+	assert.Equal(t, []string{"job1(1): a1", "job1(1): a2", "job2(2): b1"}, jobLineTexts(rd.pass()))
+	assert.Empty(t, rd.pending)
+}
+
+// The lines of one read share their arrival: they come out together, in
+// sequence order, and a cursor at their arrival skips them all.
+func TestAllReaderLinesSharingAnArrival(t *testing.T) {
+	a := &stagedStore{lines: []jobs.Line{{Seq: 1, Text: "a1", Arrival: 1}, {Seq: 2, Text: "a2", Arrival: 3}, {Seq: 3, Text: "a3", Arrival: 3}, {Seq: 4, Text: "a4", Arrival: 3}}, visible: 4}
+	b := &stagedStore{lines: []jobs.Line{{Seq: 1, Text: "b1", Arrival: 2}, {Seq: 2, Text: "b2", Arrival: 2}, {Seq: 3, Text: "b3", Arrival: 4}}, visible: 3}
+	m := stagedManager{stores: []*stagedStore{a, b}}
+	rd := newAllReader(m, 0)
+	assert.Equal(t, []string{"job1(1): a1", "job2(2): b1", "job2(2): b2", "job1(1): a2", "job1(1): a3", "job1(1): a4", "job2(2): b3"}, jobLineTexts(rd.settle()))
+	rd = newAllReader(m, 2)
+	assert.Equal(t, []string{"job1(1): a2", "job1(1): a3", "job1(1): a4", "job2(2): b3"}, jobLineTexts(rd.settle()))
+}

@@ -1,0 +1,148 @@
+package ui
+
+import (
+	"strings"
+
+	"github.com/charmbracelet/bubbles/cursor"
+	"github.com/charmbracelet/bubbles/key"
+	"github.com/charmbracelet/bubbles/textinput"
+	tea "github.com/charmbracelet/bubbletea"
+
+	"jobtop/keymap"
+	"jobtop/styles"
+)
+
+// findTarget is what the "/" prompt searches.
+type findTarget uint8
+
+const (
+	findInPane findTarget = iota // the focused pane's output
+	findJobs                     // the job table (a filter)
+)
+
+// searchPrompt is the one-line "/" prompt: a search in the focused pane
+// (plain text, or a regex with a "re:" prefix or ctrl+r), or the job
+// table's filter, applied as it is typed.
+type searchPrompt struct {
+	km     *keymap.KeyMap
+	st     *styles.Styles
+	target findTarget
+	input  textinput.Model
+	regex  bool
+	err    string
+	width  int
+	// before is the table's filter when the prompt opened (esc restores
+	// it).
+	before string
+}
+
+func newSearchPrompt(km *keymap.KeyMap, st *styles.Styles, target findTarget, value string) *searchPrompt {
+	in := textinput.New()
+	in.Prompt = ""
+	in.Cursor.SetMode(cursor.CursorStatic)
+	in.PlaceholderStyle = st.Muted
+	if target == findJobs {
+		in.Placeholder = "name, command or state"
+	} else {
+		in.Placeholder = "text (smart case); re: or ctrl+r for a regex"
+	}
+	in.SetValue(value)
+	in.CursorEnd()
+	in.Focus()
+	return &searchPrompt{km: km, st: st, target: target, input: in, before: value}
+}
+
+// UpdateKeys enables the prompt's keys.
+func (p *searchPrompt) UpdateKeys(km *keymap.KeyMap) {
+	km.Apply.SetEnabled(true)
+	km.Cancel.SetEnabled(true)
+	km.ToggleRegex.SetEnabled(p.target == findInPane)
+}
+
+// SetSize sets the prompt's width. The text field takes up to half of it,
+// leaving room for the regex flag and an error after it.
+func (p *searchPrompt) SetSize(width int) {
+	p.width = width
+	p.input.Width = min(max(width/2-10, 10), 40)
+}
+
+// check compiles the search as typed, keeping its error to show.
+func (p *searchPrompt) check() (*matcher, bool) {
+	m, err := newMatcher(p.input.Value(), p.regex)
+	p.err = ""
+	if err != nil {
+		p.err = err.Error()
+		return nil, false
+	}
+	return m, true
+}
+
+// View draws the prompt: one line.
+func (p *searchPrompt) View() string {
+	label := "/ "
+	if p.target == findJobs {
+		label = "filter jobs / "
+	}
+	line := p.st.Prompt.Render(label) + p.input.View()
+	if p.regex {
+		line += p.st.Flag.Render("  [regex]")
+	}
+	if p.err != "" {
+		line += p.st.PromptError.Render("  ✗ " + p.err)
+	}
+	return cut(line, p.width)
+}
+
+// openFind opens the "/" prompt.
+func (m *Model) openFind(t findTarget) {
+	value := ""
+	if t == findJobs {
+		value = m.table.Filter()
+	} else if s := m.activePane().search; s != nil {
+		value = s.m.input
+	}
+	m.find = newSearchPrompt(&m.km, &m.st, t, value)
+}
+
+// handleFindKey edits the prompt: enter applies, esc cancels, ctrl+r
+// turns regex on and off. The table's filter follows what is typed.
+func (m *Model) handleFindKey(k tea.KeyMsg) tea.Cmd {
+	f := m.find
+	switch {
+	case key.Matches(k, m.km.Cancel):
+		if f.target == findJobs {
+			m.table.SetFilter(f.before)
+		}
+		m.find = nil
+		return nil
+	case key.Matches(k, m.km.Apply):
+		if f.target == findJobs {
+			m.find = nil
+			return nil
+		}
+		mt, ok := f.check()
+		if !ok {
+			return nil
+		}
+		m.find = nil
+		return m.applySearch(m.activePane(), mt)
+	case key.Matches(k, m.km.ToggleRegex):
+		f.regex = !f.regex
+		if f.input.Value() != "" {
+			f.check()
+		}
+		return nil
+	}
+	var cmd tea.Cmd
+	f.input, cmd = f.input.Update(k)
+	v := f.input.Value()
+	switch {
+	case f.target == findJobs:
+		m.table.SetFilter(v)
+	case v != "" && (f.regex || strings.HasPrefix(v, regexPrefix)):
+		f.check() // say at once whether the regex is good
+	default:
+		f.err = ""
+	}
+	return cmd
+}

@@ -1,0 +1,84 @@
+package ui
+
+import (
+	"strings"
+
+	"jobtop/jobs"
+)
+
+// jobFilter picks the job table's rows: the jobs whose name, command or
+// state contain its text, smart-case (case matters only when the text has
+// an upper-case letter).
+type jobFilter struct {
+	text  string
+	fold  bool
+	lower string
+}
+
+func newJobFilter(text string) jobFilter {
+	return jobFilter{text: text, fold: !hasUpper(text, false), lower: strings.ToLower(text)}
+}
+
+func (f jobFilter) active() bool { return f.text != "" }
+
+func (f jobFilter) match(j jobs.Info) bool {
+	for _, field := range []string{j.Name, j.Command, stateLabel(j.State), string(j.State)} {
+		if f.fold {
+			if strings.Contains(strings.ToLower(field), f.lower) {
+				return true
+			}
+		} else if strings.Contains(field, f.text) {
+			return true
+		}
+	}
+	return false
+}
+
+// SetFilter shows only the jobs whose name, command or state contain
+// text ("": every job). The selection moves to a job shown when its own
+// row is hidden.
+func (t *jobTable) SetFilter(text string) {
+	t.filter = newJobFilter(text)
+	t.Refilter()
+}
+
+// Filter is the filter's text.
+func (t *jobTable) Filter() string { return t.filter.text }
+
+// Refilter applies the filter again, after jobs changed; it keeps a job
+// selected when any is shown.
+func (t *jobTable) Refilter() {
+	t.rows = t.rows[:0]
+	clear(t.rowOf)
+	if t.filter.active() {
+		for i, j := range t.jobs {
+			if t.filter.match(j) {
+				t.rowOf[j.ID] = len(t.rows)
+				t.rows = append(t.rows, i)
+			}
+		}
+	}
+	if _, shown := t.rowIndex(t.selected); !shown {
+		t.selected = 0
+		if t.Len() > 0 {
+			t.selected = t.row(0).ID
+		}
+	}
+	t.scrollToSelection()
+}
+
+// rowIndex is the row a job is shown in.
+func (t *jobTable) rowIndex(id jobs.ID) (int, bool) {
+	if t.filter.active() {
+		i, ok := t.rowOf[id]
+		return i, ok
+	}
+	i, ok := t.index[id]
+	return i, ok
+}
+
+func (t *jobTable) reindex(from int) {
+	for i := from; i < len(t.jobs); i++ {
+		t.index[t.jobs[i].ID] = i
+	}
+}

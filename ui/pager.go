@@ -1,0 +1,45 @@
+package ui
+
+import (
+	"os"
+	"os/exec"
+	"strings"
+
+	tea "github.com/charmbracelet/bubbletea"
+
+	"jobtop/jobs"
+)
+
+// defaultPager reads a log file when $PAGER is not set; -R shows the
+// job's colours.
+const defaultPager = "less -R"
+
+// pagerDoneMsg says the pager has ended and the TUI is back.
+type pagerDoneMsg struct{ err error }
+
+// pagerCommand runs pager (a command line, as $PAGER is written; empty
+// means defaultPager) on a file, through the shell.
+func pagerCommand(pager, path string) *exec.Cmd {
+	if strings.TrimSpace(pager) == "" {
+		pager = defaultPager
+	}
+	return exec.Command("/bin/sh", "-c", pager+` "$1"`, "jobtop-pager", path)
+}
+
+// openPager opens a job's whole log file in $PAGER: the program lets go
+// of the terminal until the pager ends (tea.ExecProcess), then draws
+// again as it was.
+func (m *Model) openPager(info jobs.Info) tea.Cmd {
+	if info.LogPath == "" {
+		m.setNotice("job "+info.ID.String()+" has no log file", true)
+		return nil
+	}
+	c := pagerCommand(os.Getenv("PAGER"), info.LogPath)
+	return tea.ExecProcess(c, func(err error) tea.Msg { return pagerDoneMsg{err: err} })
+}
+
+func (m *Model) handlePagerDone(msg pagerDoneMsg) {
+	if msg.err != nil {
+		m.setNotice("pager: "+msg.err.Error(), true)
+	}
+}

@@ -1,0 +1,27 @@
+package ui
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+)
+
+func TestPagerCommand(t *testing.T) {
+	dir := t.TempDir()
+	log := filepath.Join(dir, "it's a log.log")
+	require.NoError(t, os.WriteFile(log, []byte("every line\n"), 0o600))
+	out := filepath.Join(dir, "out")
+
+	// $PAGER is a command line; the file, however it is named, is its
+	// last argument.
+	c := pagerCommand(`sh -c 'cat "$0" > "`+out+`"'`, log)
+	require.NoError(t, c.Run())
+	b, err := os.ReadFile(out)
+	require.NoError(t, err)
+	require.Equal(t, "every line\n", string(b))
+
+	c = pagerCommand("", log)
+	require.Equal(t, []string{"/bin/sh", "-c", `less -R "$1"`, "jobtop-pager", log}, c.Args, "less -R by default")
+}

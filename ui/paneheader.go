@@ -1,0 +1,157 @@
+package ui
+
+import (
+	"strconv"
+	"strings"
+
+	"github.com/charmbracelet/x/ansi"
+
+	"jobtop/jobs"
+)
+
+// headerView is the pane's title: the job, its state and command on the
+// left; the search, follow and wrap flags on the right.
+func (p *outputPane) headerView() string {
+	key := p.headerKey(p.width, false)
+	if key != p.header.key {
+		p.header = headerCache{key: key, text: p.drawHeader()}
+	}
+	return p.header.text
+}
+
+func (p *outputPane) drawHeader() string {
+	mark, left, right := p.headerParts()
+	left = mark + left
+	title := p.pal.title
+	if p.focused {
+		title = p.pal.titleFocused
+	}
+	rightW := ansi.StringWidth(right)
+	if rightW >= p.width {
+		right, rightW = "", 0
+	}
+	return title.Wrap(fit(left, p.width-rightW, false)) + right
+}
+
+// headerParts are the header's focus mark ("▸ " when focused), its left
+// text (in the title style, which it re-opens after its own colours) and
+// its right flags.
+func (p *outputPane) headerParts() (mark, left, right string) {
+	title := p.pal.title
+	mark = "  "
+	if p.focused {
+		title, mark = p.pal.titleFocused, "▸ "
+	}
+	if !p.has {
+		return mark, "no job selected", ""
+	}
+	var b strings.Builder
+	if p.kind == allPane {
+		b.WriteString("all jobs")
+		if p.names != nil {
+			b.WriteString("  " + p.pal.muted.Open + plural(len(p.base.(*allSource).ids), "job") + p.pal.muted.Close + title.Open)
+		}
+	} else {
+		info := p.job
+		state := p.pal.states[info.State]
+		b.WriteString("job " + info.ID.String() + " " + sanitize(info.Name, false) + "  ")
+		b.WriteString(state.Open + statusText(info) + state.Close + title.Open)
+		if info.Runs > 1 {
+			b.WriteString(" · run " + strconv.Itoa(info.Runs))
+		}
+		if cmd := sanitize(info.Command, false); cmd != info.Name {
+			b.WriteString("  " + p.pal.muted.Open + "$ " + cmd + p.pal.muted.Close + title.Open)
+		}
+	}
+	return mark, b.String(), " " + strings.Join(p.flags(), " ")
+}
+
+// flags are the pane's modes as the header shows them.
+func (p *outputPane) flags() []string {
+	flag := p.pal.flag
+	var flags []string
+	if s := p.search; s != nil {
+		flags = append(flags, flag.Wrap(p.searchFlag()))
+		if s.filter {
+			flags = append(flags, flag.Wrap("filter"))
+		}
+	}
+	if p.follow {
+		flags = append(flags, flag.Wrap("following"))
+	} else {
+		paused := "paused"
+		if p.below > 0 {
+			paused += " ↓" + formatCount(p.below)
+		}
+		flags = append(flags, p.pal.paused.Wrap(paused))
+	}
+	if p.wrap {
+		flags = append(flags, flag.Wrap("wrap"))
+	}
+	return flags
+}
+
+// searchFlag is the search and where it is: "/error match 3/17".
+func (p *outputPane) searchFlag() string {
+	s := p.search
+	label := "/" + sanitize(s.m.label(), false)
+	if len([]rune(label)) > 24 {
+		label = string([]rune(label)[:23]) + "…"
+	}
+	n := len(s.index)
+	more := ""
+	if !s.complete {
+		more = "…"
+	}
+	switch i := s.currentIndex(); {
+	case n == 0 && s.complete:
+		return label + " no match"
+	case i > 0:
+		return label + " match " + strconv.Itoa(i) + "/" + strconv.Itoa(n) + more
+	}
+	return label + " " + plural(n, "match") + more
+}
+
+// headerCache is the last header drawn and what it was drawn from: the
+// header changes far less often than the rows, and a split view draws
+// four of them every frame.
+type headerCache struct {
+	key          headerKey
+	text, bottom string
+}
+
+// headerKey is everything a header is drawn from.
+type headerKey struct {
+	width               int
+	boxed, focused, has bool
+	kind                paneKind
+	id                  jobs.ID
+	name, command       string
+	state               jobs.State
+	exit                int
+	signal              jobs.Signal
+	runs, jobCount      int
+	follow, wrap        bool
+	below               uint64
+	search              string
+	filter              bool
+}
+
+func (p *outputPane) headerKey(width int, boxed bool) headerKey {
+	k := headerKey{
+		width: width, boxed: boxed, focused: p.focused, has: p.has, kind: p.kind,
+		id: p.job.ID, name: p.job.Name, command: p.job.Command, state: p.job.State,
+		exit: -1, signal: p.job.Signal, runs: p.job.Runs,
+		follow: p.follow, wrap: p.wrap, below: p.below,
+	}
+	if p.job.ExitCode != nil {
+		k.exit = *p.job.ExitCode
+	}
+	if p.kind == allPane && p.has {
+		k.jobCount = len(p.base.(*allSource).ids)
+	}
+	if p.search != nil {
+		k.search, k.filter = p.searchFlag(), p.search.filter
+	}
+	return k
+}

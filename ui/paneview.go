@@ -1,0 +1,135 @@
+package ui
+
+import (
+	"strings"
+
+	"github.com/charmbracelet/x/ansi"
+)
+
+// View draws the header and the rows: exactly height lines.
+func (p *outputPane) View() string {
+	if p.height <= 0 || p.width <= 0 {
+		return ""
+	}
+	var b strings.Builder
+	b.WriteString(p.headerView())
+	h := p.bodyHeight()
+	for i := 0; i < h; i++ {
+		b.WriteByte('\n')
+		if row, ok := p.bodyRow(i); ok {
+			b.WriteString(row)
+		}
+	}
+	return b.String()
+}
+
+// bodyRow is the i-th row of the body, and whether it has any text.
+func (p *outputPane) bodyRow(i int) (string, bool) {
+	switch {
+	case i < len(p.rows):
+		return p.rows[i], true
+	case i == 0 && p.has:
+		return p.pal.muted.Wrap(cut(p.emptyText(), p.width)), true
+	}
+	return "", false
+}
+
+// bodyRowWidth is the width in cells of bodyRow(i).
+func (p *outputPane) bodyRowWidth(i int) int {
+	switch {
+	case i < len(p.widths):
+		return p.widths[i]
+	case i == 0 && p.has:
+		return ansi.StringWidth(cut(p.emptyText(), p.width))
+	}
+	return 0
+}
+
+// emptyText is what the body says when it has no lines.
+func (p *outputPane) emptyText() string {
+	switch {
+	case p.search != nil && p.search.filter && !p.search.complete:
+		return "(searching…)"
+	case p.search != nil && p.search.filter:
+		return "(no line matches " + p.search.m.label() + ")"
+	case p.kind == allPane:
+		return "(no output from any job yet)"
+	}
+	return "(no output yet)"
+}
+
+// Borders of the panes of a split view: the focused pane's is heavy, so
+// it shows without colour too.
+var (
+	borderLight = [6]string{"╭", "─", "╮", "│", "╰", "╯"}
+	borderHeavy = [6]string{"┏", "━", "┓", "┃", "┗", "┛"}
+)
+
+// box is a pane drawn in a box of width × height cells, with the header
+// in its top edge; the pane's own size must be (width-2) × (height-1).
+// Rows are written one at a time, so boxes side by side can be drawn
+// into one buffer.
+type box struct {
+	p              *outputPane
+	width, height  int
+	top, side, bot string
+}
+
+func (p *outputPane) box(width, height int) box {
+	chars, style := borderLight, p.pal.border
+	if p.focused {
+		chars, style = borderHeavy, p.pal.borderFocused
+	}
+	x := box{p: p, width: width, height: height, side: style.Wrap(chars[3])}
+	key := p.headerKey(width, true)
+	if key == p.header.key {
+		x.top, x.bot = p.header.text, p.header.bottom
+		return x
+	}
+	inner := width - 2
+	mark, left, right := p.headerParts()
+	title := p.pal.title
+	if p.focused {
+		title = p.pal.titleFocused
+	} else {
+		mark = style.Wrap(chars[1]) + " "
+	}
+	right += " " + style.Wrap(chars[1])
+	rightW := ansi.StringWidth(right)
+	if rightW+len("▸ ")+1 >= inner {
+		right, rightW = "", 0
+	}
+	left = cut(left+" ", inner-rightW-2)
+	fill := max(inner-rightW-2-ansi.StringWidth(left), 0)
+	x.top = style.Wrap(chars[0]) + mark + title.Wrap(left) + style.Wrap(strings.Repeat(chars[1], fill)) + right + style.Wrap(chars[2])
+	x.bot = style.Wrap(chars[4] + strings.Repeat(chars[1], inner) + chars[5])
+	p.header = headerCache{key: key, text: x.top, bottom: x.bot}
+	return x
+}
+
+// writeRow writes row i of the box.
+func (x box) writeRow(b *strings.Builder, i int) {
+	switch {
+	case i == 0:
+		b.WriteString(x.top)
+	case i == x.height-1:
+		b.WriteString(x.bot)
+	default:
+		b.WriteString(x.side)
+		row, _ := x.p.bodyRow(i - 1)
+		b.WriteString(row)
+		writeSpaces(b, x.width-2-x.p.bodyRowWidth(i-1))
+		b.WriteString(x.side)
+	}
+}
+
+// spaces pads rows without allocating.
+const spaces = "                                                                "
+
+func writeSpaces(b *strings.Builder, n int) {
+	for n > 0 {
+		k := min(n, len(spaces))
+		b.WriteString(spaces[:k])
+		n -= k
+	}
+}

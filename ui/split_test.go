@@ -1,0 +1,204 @@
+package ui
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+
+	"jobtop/jobs"
+)
+
+// splitModel is a model over four jobs that print numbered lines and
+// stay running, at 120x40.
+func splitModel(t *testing.T) (*Model, *jobs.Manager) {
+	t.Helper()
+	mgr := newManager(t)
+	for _, name := range []string{"alpha", "bravo", "charlie", "delta"} {
+		start(t, mgr, name, fmt.Sprintf("for i in $(seq 1 100); do echo %s $i; done; exec sleep 60", name))
+	}
+	m := newSizedModel(t, mgr, Config{}, 120, 40)
+	pumpUntil(t, m, "every job's output", func() bool {
+		for _, j := range m.table.Jobs() {
+			if j.Lines < 100 {
+				return false
+			}
+		}
+		return m.table.Len() == 4
+	})
+	return m, mgr
+}
+
+// paneText is a drawn pane's body as plain text without trailing spaces.
+func paneText(p *outputPane) []string {
+	out := make([]string, 0, len(p.rows))
+	for _, r := range p.rows {
+		out = append(out, strings.TrimRight(r, " "))
+	}
+	return out
+}
+
+func TestMarkAndSplitTwoJobs(t *testing.T) {
+	m, _ := splitModel(t)
+	press(t, m, "j", "space", "j", "j", "space")
+	require.Equal(t, []jobs.ID{2, 4}, m.table.Marked())
+	view := m.View()
+	require.Contains(t, view, " ◆   2 bravo")
+	require.Contains(t, view, "▸◆   4 delta")
+
+	press(t, m, "s")
+	require.Equal(t, viewSplit, m.mode)
+	require.Len(t, m.drawn(), 2)
+	require.Equal(t, jobs.ID(2), m.split[0].JobID())
+	require.Equal(t, jobs.ID(4), m.split[1].JobID())
+	view = m.View()
+	requireFits(t, view, 120, 40, "split")
+	// 120 columns: side by side, each pane in its own box with its
+	// header in the top edge.
+	ls := lines(view)
+	top := ls[m.screen.outputY]
+	require.Regexp(t, `^╭─ job 2 bravo .*following ─╮╭─ job 4 delta .*following ─╮$`, top)
+	require.Equal(t, "bravo 100", paneText(m.split[0])[len(m.split[0].rows)-1])
+	require.Equal(t, "delta 100", paneText(m.split[1])[len(m.split[1].rows)-1])
+	require.Equal(t, 60, m.screen.panes[0].w)
+	require.Contains(t, m.statusView(), "split 2/2")
+
+	press(t, m, "s")
+	require.Equal(t, viewSingle, m.mode, "s again goes back to one pane")
+	require.Contains(t, m.View(), "job 4 delta", "the single pane shows the selected job")
+}
+
+func TestSplitTwoRowsWhenNarrow(t *testing.T) {
+	m, _ := splitModel(t)
+	press(t, m, "space", "j", "space", "s")
+	m.Update(resize(80, 30))
+	require.Len(t, m.screen.panes, 2)
+	a, b := m.screen.panes[0], m.screen.panes[1]
+	require.Equal(t, 80, a.w)
+	require.Equal(t, a.y+a.h, b.y, "one above the other")
+	requireFits(t, m.View(), 80, 30, "two rows")
+}
+
+func TestSplitWithNothingMarkedShowsRunningJobs(t *testing.T) {
+	mgr := newManager(t)
+	start(t, mgr, "done", "echo finished")
+	for i := 1; i <= 5; i++ {
+		start(t, mgr, fmt.Sprintf("run%d", i), "echo up; exec sleep 60")
+	}
+	m := newSizedModel(t, mgr, Config{}, 160, 45)
+	pumpUntil(t, m, "five running", func() bool { return m.stateCountForTest(jobs.StateRunning) == 5 })
+	press(t, m, "s")
+	require.Len(t, m.split, 4, "at most four panes")
+	for i, p := range m.split {
+		require.Equal(t, jobs.ID(i+2), p.JobID(), "the running jobs, in order")
+	}
+	require.Contains(t, m.View(), "showing the first 4 of 5 running jobs")
+	// 2x2: two boxes on each of two rows.
+	r := m.screen.panes
+	require.Equal(t, r[0].y, r[1].y)
+	require.Equal(t, r[2].y, r[3].y)
+	require.Greater(t, r[2].y, r[0].y)
+	requireFits(t, m.View(), 160, 45, "2x2")
+}
+
+func TestSplitNothingToShow(t *testing.T) {
+	mgr := newManager(t)
+	start(t, mgr, "done", "true")
+	m := newSizedModel(t, mgr, Config{}, 100, 30)
+	pumpUntil(t, m, "the job to end", func() bool { return m.stateCountForTest(jobs.StateSucceeded) == 1 })
+	press(t, m, "s")
+	require.Equal(t, viewSingle, m.mode)
+	require.Contains(t, m.View(), "nothing to split: mark jobs with space")
+}
+
+func TestSplitFocusScrollAndZoom(t *testing.T) {
+	m, mgr := splitModel(t)
+	press(t, m, "space", "j", "space", "j", "space", "s")
+	require.Len(t, m.drawn(), 3)
+	require.Equal(t, focusTable, m.focus)
+
+	press(t, m, "tab")
+	require.Equal(t, focusOutput, m.focus)
+	require.Equal(t, 0, m.active)
+	require.True(t, m.split[0].focused)
+	ls := lines(m.View())
+	require.True(t, strings.HasPrefix(ls[m.screen.outputY], "┏▸ job 1 alpha"), "the focused pane is outlined heavily: %q", ls[m.screen.outputY])
+	require.Contains(t, ls[m.screen.outputY], "╭─ job 2 bravo", "the others are not")
+
+	// Each pane scrolls on its own; the others keep following.
+	press(t, m, "k", "k")
+	require.False(t, m.split[0].Following())
+	require.True(t, m.split[1].Following())
+	require.Equal(t, "alpha 98", paneText(m.split[0])[len(m.split[0].rows)-1])
+
+	press(t, m, "3")
+	require.Equal(t, 2, m.active)
+	require.True(t, m.split[2].focused)
+	require.False(t, m.split[0].focused)
+	press(t, m, "shift+tab", "shift+tab")
+	require.Equal(t, 0, m.active)
+	press(t, m, "shift+tab")
+	require.Equal(t, focusTable, m.focus, "shift+tab from the first pane goes to the table")
+	press(t, m, "shift+tab")
+	require.Equal(t, focusOutput, m.focus)
+	require.Equal(t, 2, m.active, "and on around to the last pane")
+
+	// Actions apply to the focused pane's job.
+	press(t, m, "x")
+	pumpUntil(t, m, "charlie to stop", func() bool {
+		info, _ := m.table.Get(3)
+		return info.State == jobs.StateKilled
+	})
+	info, err := mgr.Get(1)
+	require.NoError(t, err)
+	require.Equal(t, jobs.StateRunning, info.State, "the selected row's job was not stopped")
+
+	press(t, m, "z")
+	view := m.View()
+	requireFits(t, view, 120, 40, "zoomed")
+	require.NotContains(t, view, "STATUS")
+	require.Contains(t, lines(view)[0], "▸ job 3 charlie", "the focused pane fills the screen, unboxed")
+	require.Len(t, m.drawn(), 1)
+	press(t, m, "tab")
+	require.Contains(t, lines(m.View())[0], "▸ job 1 alpha", "tab moves to the next pane, still zoomed")
+	press(t, m, "z")
+	require.Len(t, m.drawn(), 3)
+}
+
+func TestSplitPaneGoesWithItsJob(t *testing.T) {
+	m, mgr := splitModel(t)
+	press(t, m, "space", "j", "space", "s")
+	require.NoError(t, mgr.Kill(2))
+	pumpUntil(t, m, "bravo killed", func() bool { info, _ := m.table.Get(2); return info.State == jobs.StateKilled })
+	require.NoError(t, mgr.Remove(2))
+	pumpUntil(t, m, "bravo removed", func() bool { return len(m.table.Jobs()) == 3 })
+	require.Len(t, m.split, 1)
+	require.NoError(t, mgr.Kill(1))
+	pumpUntil(t, m, "alpha killed", func() bool { info, _ := m.table.Get(1); return info.State == jobs.StateKilled })
+	require.NoError(t, mgr.Remove(1))
+	pumpUntil(t, m, "alpha removed", func() bool { return len(m.table.Jobs()) == 2 })
+	require.Equal(t, viewSingle, m.mode, "with no pane left, the single pane is back")
+	requireFits(t, m.View(), 120, 40, "after removals")
+}
+
+// A split view that does not fit at its panes' minimum size draws fewer
+// panes and says so; growing the terminal brings them back.
+func TestSplitFallsBackWhenTooSmall(t *testing.T) {
+	m, _ := splitModel(t)
+	press(t, m, "space", "j", "space", "j", "space", "j", "space", "s")
+	require.Len(t, m.drawn(), 4)
+	m.Update(resize(60, 15))
+	require.Len(t, m.drawn(), 4, "60x15 still holds a 2x2 grid")
+	press(t, m, "?")
+	require.Less(t, len(m.drawn()), 4)
+	require.Equal(t, fmt.Sprintf("too small for 4 panes: showing %d (z zooms one)", len(m.drawn())), m.notice.text)
+	require.Contains(t, m.statusView(), fmt.Sprintf("split %d/4", len(m.drawn())))
+	requireFits(t, m.View(), 60, 15, "fallback")
+	for _, r := range m.screen.panes {
+		require.GreaterOrEqual(t, r.w, boxMinWidth)
+		require.GreaterOrEqual(t, r.h, boxMinHeight)
+	}
+	press(t, m, "?")
+	require.Len(t, m.drawn(), 4)
+}
