@@ -41,6 +41,9 @@ type Info struct {
 	// Restarts counts runs started by the restart policy.
 	Restarts int  `json:"restarts"`
 	Ready    bool `json:"ready"`
+	// Readiness describes the job's ready check ("log: listening on",
+	// "after: 2s"); empty when it has none and is ready once running.
+	Readiness string `json:"readiness,omitempty"`
 	// Usage is the CPU and memory of the job's process tree, sampled
 	// every Options.SampleInterval while it runs.
 	Usage Usage `json:"usage"`

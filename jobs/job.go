@@ -97,6 +97,7 @@ func (m *Manager) infoLocked(j *job) Info {
 		Runs:       j.runs,
 		Restarts:   max(j.runs-1, 0),
 		Ready:      j.ready && j.state.Active(),
+		Readiness:  j.spec.Ready.String(),
 		Usage:      j.usageLocked(),
 		LogPath:    j.log.path,
 		LogDropped: j.log.Dropped(),

@@ -85,6 +85,18 @@ type ReadyCheck struct {
 	After      time.Duration
 }
 
+// String describes the check as a job file would write it ("log:
+// listening on", "after: 2s"), or "" for none.
+func (r ReadyCheck) String() string {
+	switch {
+	case r.LogPattern != "":
+		return "log: " + r.LogPattern
+	case r.After > 0:
+		return "after: " + r.After.String()
+	}
+	return ""
+}
+
 // ErrEmptyCommand is returned for a Spec with nothing to run.
 var ErrEmptyCommand = errors.New("empty command: give a shell command or an argv")
 

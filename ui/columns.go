@@ -99,4 +99,4 @@ func dropColumn(cols []column, kind colKind) []column {
 }
 
 // nameWidth measures a job name as the table draws it.
-func nameWidth(name string) int { return ansi.StringWidth(sanitize(name, false)) }
+func nameWidth(name string) int { return ansi.StringWidth(label(name)) }

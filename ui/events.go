@@ -122,7 +122,7 @@ func (m *Model) noteTransition(info jobs.Info) tea.Cmd {
 	if !info.State.Done() {
 		return nil
 	}
-	name := "job " + info.ID.String() + " " + sanitize(info.Name, false)
+	name := "job " + info.ID.String() + " " + label(info.Name)
 	failed := false
 	switch info.State {
 	case jobs.StateSucceeded:

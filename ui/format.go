@@ -111,7 +111,8 @@ func stateLabel(s jobs.State) string {
 }
 
 // statusText is the STATUS cell: symbol, state and, for ended jobs, the
-// exit code or signal ("✗ failed (2)", "■ killed (TERM)").
+// exit code or signal ("✗ failed (2)", "■ killed (TERM)"); a running job
+// whose ready check passed gets a check mark ("● running ✓").
 func statusText(info jobs.Info) string {
 	text := stateSymbol(info.State) + " " + stateLabel(info.State)
 	switch {
@@ -119,6 +120,8 @@ func statusText(info jobs.Info) string {
 		text += " (" + strconv.Itoa(*info.ExitCode) + ")"
 	case info.State == jobs.StateKilled && info.Signal != 0:
 		text += " (" + strings.TrimPrefix(info.Signal.String(), "SIG") + ")"
+	case info.State == jobs.StateRunning && info.Readiness != "" && info.Ready:
+		text += " ✓" // its ready check passed
 	}
 	return text
 }

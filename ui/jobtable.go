@@ -369,7 +369,7 @@ func (t *jobTable) cell(info jobs.Info, c column) (string, styles.Seq) {
 	case colID:
 		return info.ID.String(), styles.Seq{}
 	case colName:
-		return sanitize(info.Name, false), styles.Seq{}
+		return label(info.Name), styles.Seq{}
 	case colStatus:
 		return statusText(info), t.pal.states[info.State]
 	case colPID:

@@ -435,3 +435,21 @@ func TestTableScrollsToKeepTheSelectionInView(t *testing.T) {
 	require.Contains(t, visible(), fmt.Sprintf("job-%02d", 30-rows))
 	requireFits(t, m.View(), 80, 15, "after removals")
 }
+
+func TestReadyMarkShowsWhenTheReadyCheckPasses(t *testing.T) {
+	mgr := newManager(t)
+	fifo := mkfifo(t, "gate")
+	_, err := mgr.Start(jobs.Spec{
+		Name:    "web",
+		Command: "echo booting; read line < " + fifo + "; echo listening; sleep 60",
+		Ready:   jobs.ReadyCheck{LogPattern: "listening"},
+	})
+	require.NoError(t, err)
+	start(t, mgr, "plain", "sleep 60")
+	m := newSizedModel(t, mgr, Config{}, 120, 30)
+	pumpUntil(t, m, "web booting", func() bool { return strings.Contains(m.View(), "booting") })
+	require.Regexp(t, `1 web\s+● running\s`, m.View(), "not ready yet: no mark")
+	writeFifo(t, fifo, "go\n")
+	pumpUntil(t, m, "the ready mark", func() bool { return strings.Contains(m.View(), "● running ✓") })
+	require.Regexp(t, `2 plain\s+● running\s`, m.View(), "a job without a ready check gets no mark")
+}

@@ -54,12 +54,12 @@ func (p *outputPane) headerParts() (mark, left, right string) {
 	} else {
 		info := p.job
 		state := p.pal.states[info.State]
-		b.WriteString("job " + info.ID.String() + " " + sanitize(info.Name, false) + "  ")
+		b.WriteString("job " + info.ID.String() + " " + label(info.Name) + "  ")
 		b.WriteString(state.Open + statusText(info) + state.Close + title.Open)
 		if info.Runs > 1 {
 			b.WriteString(" · run " + strconv.Itoa(info.Runs))
 		}
-		if cmd := sanitize(info.Command, false); cmd != info.Name {
+		if cmd := label(info.Command); cmd != label(info.Name) {
 			b.WriteString("  " + p.pal.muted.Open + "$ " + cmd + p.pal.muted.Close + title.Open)
 		}
 	}

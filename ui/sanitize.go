@@ -22,6 +22,19 @@ const maxSGRLen = 64
 // sgrReset ends every row that opened a style.
 const sgrReset = "\x1b[0m"
 
+// label makes a name or command line safe for one row: as sanitize, with
+// each line break shown as " ⏎ " so a multi-line command stays readable.
+func label(s string) string {
+	if strings.Contains(s, "\n") {
+		lines := strings.Split(strings.TrimSpace(s), "\n")
+		for i, l := range lines {
+			lines[i] = strings.TrimSpace(l)
+		}
+		s = strings.Join(lines, " ⏎ ")
+	}
+	return sanitize(s, false)
+}
+
 // sanitize makes one line of job output safe to draw on one row of any
 // width: SGR colour sequences are kept when keepSGR is set; every other
 // escape sequence (CSI, OSC, DCS, APC, PM, SOS, two-byte escapes), bare

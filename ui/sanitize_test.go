@@ -106,3 +106,9 @@ func TestLayoutLineBaseStyle(t *testing.T) {
 	rows := layoutLine(nil, "warn \x1b[1mbold\x1b[0m tail", lineFormat{width: 40, keepSGR: true, base: tint})
 	require.Equal(t, []string{"\x1b[33mwarn \x1b[1mbold\x1b[0m\x1b[33m tail" + sgrReset}, rows)
 }
+
+func TestLabelShowsLineBreaks(t *testing.T) {
+	require.Equal(t, "printf a ⏎ sleep 1 ⏎ printf  b", label("printf a\n  sleep 1\nprintf  b\n"))
+	require.Equal(t, "make -j8", label("make -j8"))
+	require.Equal(t, "evil", label("\x1b]0;title\x07evil"))
+}
