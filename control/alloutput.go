@@ -8,7 +8,6 @@ import (
 	"net/http"
 	"net/url"
 	"slices"
-	"strconv"
 	"time"
 
 	"jobtop/jobs"
@@ -37,20 +36,7 @@ type AllOutputQuery struct {
 
 // Values encodes the query for a URL.
 func (q AllOutputQuery) Values() url.Values {
-	v := url.Values{}
-	if q.Cursor > 0 {
-		v.Set("cursor", strconv.FormatUint(q.Cursor, 10))
-	}
-	if q.Tail > 0 {
-		v.Set("tail", strconv.Itoa(q.Tail))
-	}
-	if q.Follow {
-		v.Set("follow", "true")
-	}
-	if q.Timeout > 0 {
-		v.Set("timeout", q.Timeout.String())
-	}
-	return v
+	return OutputQuery{Cursor: q.Cursor, Tail: q.Tail, Follow: q.Follow, Timeout: q.Timeout}.Values()
 }
 
 // ParseAllOutputQuery reads and checks a query of GET /v1/output.
