@@ -175,18 +175,7 @@ func (s *Server) handleAllOutput(w http.ResponseWriter, r *http.Request) {
 // each change, until no job can write more, the manager shuts down, or
 // ctx ends.
 func (s *Server) streamAllOutput(ctx context.Context, w http.ResponseWriter, rd *allReader, resp AllOutputResponse, sub jobs.EventStream) {
-	w.Header().Set("Content-Type", "application/x-ndjson")
-	w.WriteHeader(http.StatusOK)
-	flusher, _ := w.(http.Flusher)
-	send := func(resp AllOutputResponse) bool {
-		if _, err := w.Write(encodeJSON(resp)); err != nil {
-			return false
-		}
-		if flusher != nil {
-			flusher.Flush()
-		}
-		return true
-	}
+	send := ndjsonWriter[AllOutputResponse](w)
 	if !send(resp) {
 		return
 	}

@@ -15,18 +15,7 @@ func (s *Server) handleEvents(w http.ResponseWriter, r *http.Request) {
 	defer sub.Close()
 	ctx, cancel := s.requestContext(r, 0)
 	defer cancel()
-	w.Header().Set("Content-Type", "application/x-ndjson")
-	w.WriteHeader(http.StatusOK)
-	flusher, _ := w.(http.Flusher)
-	send := func(b EventBatch) bool {
-		if _, err := w.Write(encodeJSON(b)); err != nil {
-			return false
-		}
-		if flusher != nil {
-			flusher.Flush()
-		}
-		return true
-	}
+	send := ndjsonWriter[EventBatch](w)
 	jobsNow := s.mgr.List()
 	if !send(EventBatch{Jobs: jobsNow}) {
 		return

@@ -170,18 +170,7 @@ func (s *Server) pollOutput(ctx context.Context, id jobs.ID, q OutputQuery, resp
 // that brings lines, a drop or a new partial line, until the job ends or
 // ctx does. A removed job ends the stream with an answer holding Error.
 func (s *Server) streamOutput(ctx context.Context, w http.ResponseWriter, id jobs.ID, q OutputQuery, resp OutputResponse, watch *jobWatch) {
-	w.Header().Set("Content-Type", "application/x-ndjson")
-	w.WriteHeader(http.StatusOK)
-	flusher, _ := w.(http.Flusher)
-	send := func(resp OutputResponse) bool {
-		if _, err := w.Write(encodeJSON(resp)); err != nil {
-			return false
-		}
-		if flusher != nil {
-			flusher.Flush()
-		}
-		return true
-	}
+	send := ndjsonWriter[OutputResponse](w)
 	if !send(resp) {
 		return
 	}

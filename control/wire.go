@@ -286,6 +286,23 @@ func formatDuration(d time.Duration) string {
 }
 
 // encodeJSON is json.Marshal without HTML escaping, plus a newline.
+// ndjsonWriter starts an NDJSON answer on w and returns the function that
+// writes one value as a line and flushes it; false means the client went.
+func ndjsonWriter[T any](w http.ResponseWriter) func(T) bool {
+	w.Header().Set("Content-Type", "application/x-ndjson")
+	w.WriteHeader(http.StatusOK)
+	flusher, _ := w.(http.Flusher)
+	return func(v T) bool {
+		if _, err := w.Write(encodeJSON(v)); err != nil {
+			return false
+		}
+		if flusher != nil {
+			flusher.Flush()
+		}
+		return true
+	}
+}
+
 func encodeJSON(v any) []byte {
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)
