@@ -2,6 +2,7 @@ package jobs
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"strconv"
 	"strings"
@@ -9,6 +10,8 @@ import (
 	"time"
 
 	"github.com/stretchr/testify/require"
+
+	"jobtop/jobs/proc"
 	"go.uber.org/goleak"
 )
 
@@ -121,6 +124,43 @@ func requireAllDead(t *testing.T, pids []int) {
 		}
 		return true
 	})
+}
+
+// descendants lists the PIDs below root in the process tree now.
+func descendants(root int) []int {
+	procs, err := proc.List()
+	if err != nil {
+		return nil
+	}
+	var pids []int
+	for _, i := range proc.Descendants(procs, proc.Children(procs), root) {
+		if !procs[i].Zombie {
+			pids = append(pids, procs[i].PID)
+		}
+	}
+	return pids
+}
+
+// marked lists the live processes whose environment has TEST_MARK=mark:
+// every process a job with that mark in its Env started, whatever became
+// of its parents, found without asking jobtop.
+func marked(mark string) []int {
+	procs, err := proc.List()
+	if err != nil {
+		return nil
+	}
+	var pids []int
+	for _, p := range procs {
+		if v, ok := proc.Env(p.PID, "TEST_MARK"); ok && v == mark && !p.Zombie {
+			pids = append(pids, p.PID)
+		}
+	}
+	return pids
+}
+
+// newMark is a value for TEST_MARK no other test uses.
+func newMark(t *testing.T) string {
+	return fmt.Sprintf("%s-%d-%d", t.Name(), os.Getpid(), time.Now().UnixNano())
 }
 
 func writeFile(path string) error { return os.WriteFile(path, nil, 0o600) }

@@ -153,7 +153,7 @@ func (m *Manager) scheduleLocked() {
 				m.setReasonLocked(j, fmt.Sprintf("waiting for a free slot (%d running)", m.active))
 			default:
 				m.dequeueLocked(j)
-				m.spawnLocked(j)
+				m.startRunLocked(j)
 				changed = true
 			}
 		}
@@ -178,8 +178,9 @@ func (m *Manager) finishWithoutRunLocked(j *job, state State, reason string) {
 	m.changedLocked(j)
 }
 
-// endRunLocked asks the current run to end: the stop signal with a grace
-// timer for stops and timeouts, SIGKILL for kills.
+// endRunLocked asks the current run to end: the stop signal to the whole
+// run with SIGKILL after its grace for stops and timeouts, SIGKILL at once
+// for kills. A run still starting is ended once it has started.
 func (m *Manager) endRunLocked(j *job, req endRequest) {
 	p := j.proc
 	if p == nil {
@@ -188,20 +189,14 @@ func (m *Manager) endRunLocked(j *job, req endRequest) {
 	if j.request == reqNone || (req == reqKill && j.request == reqStop) {
 		j.request = req
 	}
+	if !p.spawned {
+		return // startedLocked carries the request out
+	}
 	if req == reqKill {
 		j.sentSignal = Signal(sigKill)
-		p.signal(sigKill)
+		m.signalLocked(p, sigKill)
 	} else if j.state == StateRunning {
-		j.sentSignal = j.spec.StopSignal
-		p.signal(j.spec.StopSignal.sys())
-		p.graceTimer = time.AfterFunc(j.spec.Grace, func() {
-			m.mu.Lock()
-			defer m.mu.Unlock()
-			if j.proc == p {
-				j.sentSignal = Signal(sigKill)
-				p.signal(sigKill)
-			}
-		})
+		m.stopSignalLocked(j, p)
 	}
 	if j.state == StateRunning {
 		j.state = StateStopping
@@ -216,6 +211,7 @@ func (m *Manager) finishRunLocked(j *job, p *process, exit exitStatus) {
 	p.stopTimers()
 	j.proc = nil
 	j.ended = &now
+	j.reason = ""
 	m.active--
 	j.exitCode, j.signal = nil, 0
 	if exit.signaled {
