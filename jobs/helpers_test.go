@@ -11,8 +11,8 @@ import (
 
 	"github.com/stretchr/testify/require"
 
-	"jobtop/jobs/proc"
 	"go.uber.org/goleak"
+	"jobtop/jobs/proc"
 )
 
 // TestMain fails the run if any goroutine outlives the tests: every test

@@ -19,7 +19,7 @@ const leftoverGrace = 3 * time.Second
 
 // record is what a manager writes to Options.RecordPath.
 type record struct {
-	Keeper keeper.Identity  `json:"keeper"`
+	Keeper keeper.Identity `json:"keeper"`
 	Mains  []keeper.ProcID `json:"mains"`
 }
 

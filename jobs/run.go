@@ -32,12 +32,12 @@ type process struct {
 
 	launched chan struct{} // closed once the start succeeded or failed
 	spawned  bool          // the main process started
-	exited   bool       // the main process exited
-	exit     exitStatus // how, once exited
-	left     int        // processes of the run alive when the main one exited
-	cleaning bool       // what the main process left is being stopped
-	empty    bool       // no process of the run is left
-	draining bool       // finishAfterDrain is under way
+	exited   bool          // the main process exited
+	exit     exitStatus    // how, once exited
+	left     int           // processes of the run alive when the main one exited
+	cleaning bool          // what the main process left is being stopped
+	empty    bool          // no process of the run is left
+	draining bool          // finishAfterDrain is under way
 
 	graceTimer   *time.Timer
 	timeoutTimer *time.Timer

@@ -46,16 +46,16 @@ type keeper struct {
 
 // run is one run of a job: its main process and whatever it started.
 type run struct {
-	id       RunID
-	pid      int
-	start    uint64
-	pidfd    int // of the main process until it is reaped; -1 after
-	stopSig  syscall.Signal
-	grace    time.Duration
-	exited   bool
-	status   unix.WaitStatus // of the main process, once exited
-	killed   bool            // SIGKILL was asked for: keep sending it
-	killAt   time.Time       // once orphaned: when the grace ends
+	id      RunID
+	pid     int
+	start   uint64
+	pidfd   int // of the main process until it is reaped; -1 after
+	stopSig syscall.Signal
+	grace   time.Duration
+	exited  bool
+	status  unix.WaitStatus // of the main process, once exited
+	killed  bool            // SIGKILL was asked for: keep sending it
+	killAt  time.Time       // once orphaned: when the grace ends
 }
 
 type procKey struct {
