@@ -27,6 +27,9 @@ type JobSummary struct {
 	Lines    uint64 `json:"lines" jsonschema:"output lines written so far; the newest line's cursor"`
 	LastLine string `json:"last_line,omitempty" jsonschema:"its newest output line, cut to 200 bytes"`
 	Origin   string `json:"origin,omitempty" jsonschema:"mcp for jobs started by a coding agent; empty for the person's own"`
+	// hasCheck says the job has a ready check, so the text form says
+	// when it passed (every other running job is ready).
+	hasCheck bool
 }
 
 // JobDetail is one job in full, for job_status.
@@ -52,7 +55,7 @@ const lastLineBytes = 200
 func summarize(j jobs.Info, now time.Time) JobSummary {
 	s := JobSummary{
 		ID: int(j.ID), Name: j.Name, State: string(j.State),
-		Ready: j.Ready, Lines: j.Lines, Origin: j.Origin,
+		Ready: j.Ready, Lines: j.Lines, Origin: j.Origin, hasCheck: j.Readiness != "",
 		LastLine: cutText(plain(j.LastLine), lastLineBytes),
 	}
 	if j.ExitCode != nil && j.State.Done() {
@@ -123,7 +126,7 @@ func (s JobSummary) outcome() string {
 		return s.State + " (" + s.Signal + ")"
 	case s.ExitCode != nil && s.State != string(jobs.StateSucceeded):
 		return fmt.Sprintf("%s (exit %d)", s.State, *s.ExitCode)
-	case s.Ready && s.State == string(jobs.StateRunning):
+	case s.Ready && s.hasCheck && s.State == string(jobs.StateRunning):
 		return s.State + ", ready"
 	}
 	return s.State
