@@ -200,7 +200,6 @@ func cutText(s string, n int) string {
 	return s[:keep] + note
 }
 
-
 // formatDuration writes a duration for a model: 850ms, 12.3s, 4m05s, 2h03m.
 func formatDuration(d time.Duration) string {
 	switch {

@@ -255,4 +255,3 @@ func (s *Server) actionTool(name string) func(context.Context, *sdk.CallToolRequ
 		return verb + " job " + sum.line(), JobOutput{Job: sum}, nil
 	}
 }
-

@@ -385,4 +385,3 @@ func TestStopKillRestartRemove(t *testing.T) {
 	_, err = e.mgr.Get(jobs.ID(out.Job.ID))
 	require.Error(t, err, "the job is gone")
 }
-
