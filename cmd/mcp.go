@@ -52,7 +52,10 @@ $` + mcpTokenEnv + `, or else one made up and printed on stderr.`,
 			if httpAddr != "" {
 				return serveMCPHTTP(cmd, srv, httpAddr)
 			}
-			return srv.Run(cmd.Context(), &sdk.StdioTransport{})
+			if err := srv.Run(cmd.Context(), &sdk.StdioTransport{}); err != nil {
+				return fmt.Errorf("jobtop mcp speaks MCP on stdin and stdout (JSON-RPC, one message a line), for an MCP client to start: %w", err)
+			}
+			return nil
 		},
 	}
 	cmd.Flags().StringVar(&httpAddr, "http", "", "serve streamable HTTP on `ADDR` (loopback only, with a bearer token) instead of stdio")
