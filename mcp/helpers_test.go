@@ -177,11 +177,19 @@ func mkfifo(t testing.TB) string {
 	return path
 }
 
-// writeFifo writes text to the fifo and closes it.
+// writeFifo writes text to the fifo once a reader has it open, and closes
+// it; it fails the test if no reader comes.
 func writeFifo(t testing.TB, path, text string) {
 	t.Helper()
-	f, err := os.OpenFile(path, os.O_WRONLY, 0)
-	require.NoError(t, err)
+	var f *os.File
+	var err error
+	for deadline := time.Now().Add(20 * time.Second); ; time.Sleep(5 * time.Millisecond) {
+		// Non-blocking: ENXIO until a reader opens it.
+		if f, err = os.OpenFile(path, os.O_WRONLY|syscall.O_NONBLOCK, 0); err == nil || time.Now().After(deadline) {
+			break
+		}
+	}
+	require.NoError(t, err, "no reader opened the fifo")
 	_, err = f.WriteString(text)
 	require.NoError(t, err)
 	require.NoError(t, f.Close())
