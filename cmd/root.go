@@ -94,6 +94,7 @@ jobtop attach) and starts the COMMANDs there.`,
 	root.AddCommand(newRmCmd())
 	root.AddCommand(newReloadCmd())
 	root.AddCommand(newAttachCmd())
+	root.AddCommand(newMCPCmd())
 	root.AddCommand(newCompletionCmd())
 	root.Flags().StringVar(&names, "name", "", "names for the jobs, comma-separated, in order")
 	addFileFlags(root)

@@ -46,6 +46,8 @@ func TestErrorAnswers(t *testing.T) {
 		{"no command", "POST", "/v1/jobs", `{"name": "x"}`, 400, "empty command"},
 		{"command and argv", "POST", "/v1/jobs", `{"command": "x", "argv": ["y"]}`, 400, "not both"},
 		{"bad restart mode", "POST", "/v1/jobs", `{"command": "x", "restart": {"mode": "sometimes"}}`, 400, "not one of no, on-failure, always"},
+		{"origin with a control character", "POST", "/v1/jobs", `{"command": "x", "origin": "mcp\u001b[2J"}`, 400, "origin \"mcp\\x1b[2J\" holds a control character"},
+		{"client name too long", "POST", "/v1/jobs", `{"command": "x", "client": "` + strings.Repeat("c", 65) + `"}`, 400, "client is 65 bytes long; at most 64"},
 		{"unknown job", "GET", "/v1/jobs/42", ``, 404, "no job with ID 42"},
 		{"job id not a number", "GET", "/v1/jobs/web", ``, 404, `no job "web": job IDs are numbers`},
 		{"stop unknown job", "POST", "/v1/jobs/42/stop", ``, 404, "no job with ID 42"},

@@ -32,6 +32,10 @@ type StartRequest struct {
 	Ready       *ReadyRequest     `json:"ready,omitempty"`
 	DependsOn   map[string]string `json:"depends_on,omitempty"`
 	Description string            `json:"description,omitempty"`
+	// Origin and Client say who starts the job: "mcp" and the MCP
+	// client's name for a coding agent's jobs.
+	Origin string `json:"origin,omitempty"`
+	Client string `json:"client,omitempty"`
 }
 
 // RestartRequest is a jobs.RestartPolicy on the wire.
@@ -160,7 +164,7 @@ func jsonError(err error) error {
 		return badRequest("field %q must be %s, not a %s", field, typeName(typ.Type.String()), typ.Value)
 	case strings.HasPrefix(err.Error(), "json: unknown field "):
 		name := strings.TrimPrefix(err.Error(), "json: unknown field ")
-		return badRequest("unknown field %s; known fields: name, command, argv, cwd, env, timeout, stop_signal, grace, restart, ready, depends_on, description", name)
+		return badRequest("unknown field %s; known fields: name, command, argv, cwd, env, timeout, stop_signal, grace, restart, ready, depends_on, description, origin, client", name)
 	}
 	return badRequest("malformed JSON: %v", err)
 }
@@ -190,6 +194,8 @@ func (r StartRequest) Spec() (jobs.Spec, error) {
 		Dir:         r.Cwd,
 		Env:         r.Env,
 		Description: r.Description,
+		Origin:      r.Origin,
+		Client:      r.Client,
 	}
 	var err error
 	if spec.Timeout, err = parseDuration("timeout", r.Timeout); err != nil {
@@ -253,6 +259,8 @@ func SpecRequest(s jobs.Spec) StartRequest {
 	req := StartRequest{
 		Name: s.Name, Command: s.Command, Argv: s.Argv, Cwd: s.Dir, Env: s.Env,
 		Description: s.Description,
+		Origin:      s.Origin,
+		Client:      s.Client,
 		Timeout:     formatDuration(s.Timeout),
 		Grace:       formatDuration(s.Grace),
 	}

@@ -54,6 +54,9 @@ type Info struct {
 	Bytes      int64  `json:"bytes"`
 	Dropped    uint64 `json:"dropped_lines"`
 	LastLine   string `json:"last_line"`
+	// Origin and Client say who started the job (Spec.Origin, Spec.Client).
+	Origin string `json:"origin,omitempty"`
+	Client string `json:"client,omitempty"`
 	// Spec is what the job runs; not part of the API's JSON.
 	Spec Spec `json:"-"`
 }

@@ -105,6 +105,8 @@ func (m *Manager) infoLocked(j *job) Info {
 		Bytes:      st.Bytes,
 		Dropped:    st.Dropped,
 		LastLine:   j.store.LastLine(),
+		Origin:     j.spec.Origin,
+		Client:     j.spec.Client,
 		Spec:       j.spec,
 	}
 	if j.exitCode != nil {

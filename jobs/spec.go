@@ -7,6 +7,7 @@ import (
 	"strings"
 	"syscall"
 	"time"
+	"unicode"
 )
 
 // Defaults applied to a Spec's zero fields.
@@ -44,6 +45,12 @@ type Spec struct {
 	Ready ReadyCheck
 	// Description is free text for people.
 	Description string
+	// Origin says what started the job when it matters to a person, e.g.
+	// "mcp" for a coding agent; empty for a person's own jobs.
+	Origin string
+	// Client names the program behind Origin (an MCP client's name,
+	// "claude-code"); empty when unknown.
+	Client string
 }
 
 // RestartMode names when a job that ended on its own is started again.
@@ -171,8 +178,25 @@ func (s Spec) Validate() error {
 	if s.Ready.After < 0 {
 		return fmt.Errorf("ready delay %v is negative", s.Ready.After)
 	}
+	if err := checkLabel("origin", s.Origin); err != nil {
+		return err
+	}
+	return checkLabel("client", s.Client)
+}
+
+// checkLabel refuses an origin or client name a table could not show.
+func checkLabel(field, s string) error {
+	if len(s) > maxLabelBytes {
+		return fmt.Errorf("%s is %d bytes long; at most %d", field, len(s), maxLabelBytes)
+	}
+	if strings.IndexFunc(s, unicode.IsControl) >= 0 {
+		return fmt.Errorf("%s %q holds a control character", field, s)
+	}
 	return nil
 }
+
+// maxLabelBytes bounds Spec.Origin and Spec.Client.
+const maxLabelBytes = 64
 
 func (p RestartPolicy) validate() error {
 	switch p.Mode {

@@ -42,6 +42,7 @@ func (m *Model) handleJobEvents(events []jobs.Event) tea.Cmd {
 	cmds := []tea.Cmd{waitForEvents(m.stream), m.ensureTick()}
 	changed := make(map[jobs.ID]bool)
 	wrote := make(map[jobs.ID]bool)
+	grew := make(map[jobs.ID]bool) // has output it did not have before
 	jobsChanged := false
 	for _, ev := range events {
 		switch ev.Kind {
@@ -59,6 +60,11 @@ func (m *Model) handleJobEvents(events []jobs.Event) tea.Cmd {
 			changed[ev.Job.ID] = true
 			if ev.Kind == jobs.EventOutput {
 				wrote[ev.Job.ID] = true
+				// An output event can come after the output it is about
+				// was already shown: only new lines or bytes count.
+				if !existed || ev.Job.Lines != old.Lines || ev.Job.Bytes != old.Bytes {
+					grew[ev.Job.ID] = true
+				}
 			}
 		}
 	}
@@ -69,7 +75,7 @@ func (m *Model) handleJobEvents(events []jobs.Event) tea.Cmd {
 		m.syncAll()
 	}
 	m.syncPanes()
-	for id := range wrote {
+	for id := range grew {
 		if !m.onScreen(id) {
 			m.table.Note(id, unseenOutput)
 		}

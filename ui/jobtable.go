@@ -178,7 +178,7 @@ func (t *jobTable) Upsert(info jobs.Info) (old jobs.Info, existed bool) {
 		t.jobs[at] = info
 		t.reindex(at)
 	}
-	if w := nameWidth(info.Name); w > t.longestName {
+	if w := tableNameWidth(info); w > t.longestName {
 		t.longestName = w
 	}
 	t.Refilter()
@@ -202,7 +202,7 @@ func (t *jobTable) Remove(id jobs.ID) {
 	wasSelected := t.selected == id
 	t.longestName = 0
 	for _, j := range t.jobs {
-		t.longestName = max(t.longestName, nameWidth(j.Name))
+		t.longestName = max(t.longestName, tableNameWidth(j))
 	}
 	if wasSelected {
 		t.selected = 0
@@ -369,7 +369,7 @@ func (t *jobTable) cell(info jobs.Info, c column) (string, styles.Seq) {
 	case colID:
 		return info.ID.String(), styles.Seq{}
 	case colName:
-		return label(info.Name), styles.Seq{}
+		return tableName(info, c.width), styles.Seq{}
 	case colStatus:
 		return statusText(info), t.pal.states[info.State]
 	case colPID:

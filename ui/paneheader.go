@@ -59,9 +59,13 @@ func (p *outputPane) headerParts() (mark, left, right string) {
 		if info.Runs > 1 {
 			b.WriteString(" · run " + strconv.Itoa(info.Runs))
 		}
+		if o := originText(info); o != "" {
+			b.WriteString("  " + p.pal.muted.Open + o + p.pal.muted.Close + title.Open)
+		}
 		if cmd := label(info.Command); cmd != label(info.Name) {
 			b.WriteString("  " + p.pal.muted.Open + "$ " + cmd + p.pal.muted.Close + title.Open)
 		}
+
 	}
 	return mark, b.String(), " " + strings.Join(p.flags(), " ")
 }

@@ -1,0 +1,78 @@
+package cmd
+
+import (
+	"bufio"
+	"context"
+	"net/http"
+	"os/exec"
+	"regexp"
+	"strings"
+	"syscall"
+	"testing"
+
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/stretchr/testify/require"
+)
+
+// --http serves on loopback only, and says how to give the address.
+func TestMCPHTTPRefusesOtherAddresses(t *testing.T) {
+	c := newCLI(t)
+	r := c.run("mcp", "--http", "0.0.0.0:8765")
+	require.Equal(t, 2, r.code)
+	require.Contains(t, r.stderr, `--http "0.0.0.0:8765": jobtop mcp serves HTTP on loopback only (127.0.0.1, [::1] or localhost)`)
+	r = c.run("mcp", "--http", "8765")
+	require.Equal(t, 2, r.code)
+	require.Contains(t, r.stderr, "give HOST:PORT, e.g. 127.0.0.1:8765")
+}
+
+// bearer adds the token to every request.
+type bearer struct {
+	token string
+	next  http.RoundTripper
+}
+
+func (b bearer) RoundTrip(r *http.Request) (*http.Response, error) {
+	r = r.Clone(r.Context())
+	r.Header.Set("Authorization", "Bearer "+b.token)
+	return b.next.RoundTrip(r)
+}
+
+// --http serves streamable HTTP on a loopback port behind the bearer token
+// it prints: without it a request is refused 401, with it an MCP client
+// lists the instance's jobs; SIGTERM ends it.
+func TestMCPHTTPWithToken(t *testing.T) {
+	c := newCLI(t)
+	c.serve()
+	c.startJob("echo hi", "--name", "hello")
+	cmd := exec.Command(binary, "mcp", "--http", "127.0.0.1:0")
+	cmd.Env = c.env
+	stderr, err := cmd.StderrPipe()
+	require.NoError(t, err)
+	require.NoError(t, cmd.Start())
+	t.Cleanup(func() { cmd.Process.Kill() }) //nolint:errcheck // ended below
+	line, err := bufio.NewReader(stderr).ReadString('\n')
+	require.NoError(t, err)
+	m := regexp.MustCompile(`streamable HTTP on (http://127\.0\.0\.1:\d+/mcp); send the header "Authorization: Bearer (\S+)"`).FindStringSubmatch(line)
+	require.NotNil(t, m, line)
+	url, token := m[1], m[2]
+
+	resp, err := http.Post(url, "application/json", strings.NewReader(`{}`))
+	require.NoError(t, err)
+	resp.Body.Close()
+	require.Equal(t, http.StatusUnauthorized, resp.StatusCode)
+
+	ctx, cancel := context.WithTimeout(context.Background(), testTimeout)
+	defer cancel()
+	client := &http.Client{Transport: bearer{token: token, next: http.DefaultTransport}}
+	cs, err := sdk.NewClient(&sdk.Implementation{Name: "http-agent"}, nil).
+		Connect(ctx, &sdk.StreamableClientTransport{Endpoint: url, HTTPClient: client}, nil)
+	require.NoError(t, err)
+	res, err := cs.CallTool(ctx, &sdk.CallToolParams{Name: "list_jobs", Arguments: map[string]any{}})
+	require.NoError(t, err)
+	require.False(t, res.IsError)
+	require.Contains(t, res.Content[0].(*sdk.TextContent).Text, "1 hello")
+	require.NoError(t, cs.Close())
+
+	require.NoError(t, cmd.Process.Signal(syscall.SIGTERM))
+	require.NoError(t, cmd.Wait(), "SIGTERM ends it cleanly")
+}

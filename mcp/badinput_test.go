@@ -1,0 +1,123 @@
+package mcp
+
+import (
+	"context"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/stretchr/testify/require"
+	"go.uber.org/goleak"
+)
+
+// Wrong types, unknown arguments, bad values and huge arguments are tool
+// errors that say what is wrong; an unknown tool is a protocol error; and
+// the server and the instance answer normally after all of them.
+func TestBadInput(t *testing.T) {
+	e := newEnv(t)
+	id := e.run("web", "exec sleep 60")
+	cases := []struct {
+		tool string
+		args map[string]any
+		want string
+	}{
+		{"job_status", map[string]any{"id": true}, `validating /properties/id: type: true has type "boolean", want one of "integer, string"`},
+		{"job_status", map[string]any{"id": 1.5}, `has type "number", want one of "integer, string"`},
+		{"job_status", map[string]any{}, `missing properties: ["id"]`},
+		{"run_job", map[string]any{"command": 5}, `validating /properties/command: type: 5 has type "integer", want "string"`},
+		{"run_job", map[string]any{"cmd": "make"}, `unexpected additional properties ["cmd"]`},
+		{"run_job", map[string]any{"command": "true", "env": "A=1"}, `validating /properties/env: type: A=1 has type "string", want "object"`},
+		{"run_job", map[string]any{"command": "true", "timeout": "soon"}, `"soon" is not a duration: write a number of seconds or a number with a unit, like 30s`},
+		{"run_job", map[string]any{"command": "true", "timeout": -3}, "duration -3 is negative"},
+		{"run_job", map[string]any{}, "the job did not start: empty command: give a shell command or an argv"},
+		{"run_job", map[string]any{"command": "true", "argv": []string{"true"}}, "give either a shell command or an argv, not both"},
+		{"run_job", map[string]any{"command": "true", "cwd": "/no/such/dir"}, `cwd "/no/such/dir" does not exist`},
+		{"run_job", map[string]any{"command": "true", "wait_for": "listening (on"}, `wait_for "listening (on" is not a valid regular expression: missing closing ) at byte 10 ("(on")`},
+		{"run_job", map[string]any{"command": strings.Repeat("x", 2<<20)}, "the command, argv and env are 2097152 bytes together; at most 262144"},
+		{"wait_job", map[string]any{"id": id, "until": "(?=ready)"}, "at byte 0 (\"(?=ready)\"); the syntax is Go's RE2: no lookahead"},
+		{"read_output", map[string]any{"id": id, "cursor": -1}, "validating /properties/cursor: minimum:"},
+		{"read_output", map[string]any{"id": id, "stream": "both"}, `validating /properties/stream: enum: both does not equal any of: [stdout stderr]`},
+		{"read_output", map[string]any{"id": id, "cursor": 3, "tail": 5}, "give either cursor (the lines after it) or tail (the newest lines), not both"},
+		{"search_output", map[string]any{"pattern": ""}, "pattern is empty"},
+		{"search_output", map[string]any{"pattern": "a[b"}, `missing closing ] at byte 1 ("[b")`},
+		{"search_output", map[string]any{"pattern": strings.Repeat("a", 1<<20)}, "pattern is 1048576 bytes long; a pattern of at most 4096 bytes"},
+		{"search_output", map[string]any{"pattern": "x", "id": 99}, "no job has ID 99. The jobs are (ID name state):\n1 web running"},
+	}
+	for _, c := range cases {
+		msg := e.toolErr(c.tool, c.args)
+		require.Contains(t, msg, c.want, "%s %v", c.tool, c.args)
+	}
+
+	_, err := e.session.CallTool(ctxT(t), &sdk.CallToolParams{Name: "send_input", Arguments: map[string]any{"id": id}})
+	require.ErrorContains(t, err, `unknown tool "send_input"`)
+
+	var l ListJobsOutput
+	e.ok("list_jobs", nil, &l)
+	require.Len(t, l.Jobs, 1, "nothing was started by the bad calls")
+	require.Equal(t, "running", l.Jobs[0].State)
+}
+
+// A client that goes away in the middle of a wait ends that wait: the
+// server's session ends, its goroutines and connections to the instance
+// go, the job keeps running, and another client is served as before.
+func TestClientDisconnectsMidWait(t *testing.T) {
+	e := newEnv(t)
+	fifo := mkfifo(t)
+	id := e.run("srv", "read l < "+fifo+"; echo never")
+	e.ok("job_status", map[string]any{"id": id}, nil) // warm the API client's connections
+
+	leaks := goleak.IgnoreCurrent()
+	started := make(chan struct{})
+	var once sync.Once
+	e.srv.AddReceivingMiddleware(func(next sdk.MethodHandler) sdk.MethodHandler {
+		return func(ctx context.Context, method string, req sdk.Request) (sdk.Result, error) {
+			if method == "tools/call" {
+				once.Do(func() { close(started) })
+			}
+			return next(ctx, method, req)
+		}
+	})
+	ctx, cancel := context.WithTimeout(context.Background(), deadline)
+	defer cancel()
+	st, ct := sdk.NewInMemoryTransports()
+	ss, err := e.srv.Connect(ctx, st, nil)
+	require.NoError(t, err)
+	cut := &cuttable{Transport: ct}
+	cs, err := sdk.NewClient(&sdk.Implementation{Name: "leaver"}, nil).Connect(ctx, cut, nil)
+	require.NoError(t, err)
+	callDone := make(chan error, 1)
+	go func() {
+		_, err := cs.CallTool(ctx, &sdk.CallToolParams{Name: "wait_job", Arguments: map[string]any{"id": id, "until": "never", "timeout": "10m"}})
+		callDone <- err
+	}()
+	<-started
+	require.NoError(t, cut.conn.Close(), "the client goes, as a crashed agent does")
+	require.Error(t, <-callDone, "the call was cut off")
+	ss.Wait() //nolint:errcheck // the client went
+	e.api.Close()
+	goleak.VerifyNone(t, leaks,
+		// The API client keeps up to 4 idle keep-alive connections.
+		goleak.IgnoreTopFunction("net/http.(*persistConn).readLoop"),
+		goleak.IgnoreTopFunction("net/http.(*persistConn).writeLoop"))
+
+	require.Equal(t, "running", string(e.job(id).State), "the job outlives the client")
+	var w WaitResult
+	go writeFifo(t, fifo, "go\n")
+	e.ok("wait_job", map[string]any{"id": id, "timeout": 20 * time.Second / time.Second}, &w)
+	require.Equal(t, "exited", w.Outcome, "the first session still works")
+}
+
+// cuttable is a client transport whose connection the test can cut, as
+// when the agent's process dies: no goodbye, no waiting for answers.
+type cuttable struct {
+	sdk.Transport
+	conn sdk.Connection
+}
+
+func (c *cuttable) Connect(ctx context.Context) (sdk.Connection, error) {
+	conn, err := c.Transport.Connect(ctx)
+	c.conn = conn
+	return conn, err
+}

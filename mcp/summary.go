@@ -1,0 +1,214 @@
+package mcp
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/charmbracelet/x/ansi"
+
+	"jobtop/jobs"
+)
+
+// JobSummary is a job as the tools return it: what a model needs to
+// decide its next call, nothing more.
+type JobSummary struct {
+	ID    int    `json:"id"`
+	Name  string `json:"name"`
+	State string `json:"state" jsonschema:"queued, running, stopping, succeeded, failed, killed, timed_out, error or created"`
+	// ExitCode is set once the job exited.
+	ExitCode *int   `json:"exit_code,omitempty"`
+	Signal   string `json:"signal,omitempty" jsonschema:"the signal that ended it"`
+	Error    string `json:"error,omitempty" jsonschema:"why it could not start, or why it is queued"`
+	Ready    bool   `json:"ready,omitempty" jsonschema:"its ready check passed (a job without one is ready once running)"`
+	Runtime  string `json:"runtime,omitempty" jsonschema:"how long the current or last run took so far"`
+	Lines    uint64 `json:"lines" jsonschema:"output lines written so far; the newest line's cursor"`
+	LastLine string `json:"last_line,omitempty" jsonschema:"its newest output line, cut to 200 bytes"`
+	Origin   string `json:"origin,omitempty" jsonschema:"mcp for jobs started by a coding agent; empty for the person's own"`
+	// hasCheck says the job has a ready check, so the text form says
+	// when it passed (every other running job is ready).
+	hasCheck bool
+}
+
+// JobDetail is one job in full, for job_status.
+type JobDetail struct {
+	JobSummary
+	Command   string `json:"command"`
+	Cwd       string `json:"cwd,omitempty"`
+	PID       int    `json:"pid,omitempty"`
+	StartedAt string `json:"started_at,omitempty"`
+	EndedAt   string `json:"ended_at,omitempty"`
+	Runs      int    `json:"runs" jsonschema:"runs started so far (restarts add one)"`
+	Readiness string `json:"readiness,omitempty" jsonschema:"its ready check, e.g. log: listening on"`
+	Dropped   uint64 `json:"dropped_lines,omitempty" jsonschema:"old lines memory no longer holds (the log file has them)"`
+	LogPath   string `json:"log_path" jsonschema:"the file holding every byte the job wrote"`
+	CPU       string `json:"cpu,omitempty" jsonschema:"CPU use of its process tree, percent of one core"`
+	Memory    string `json:"memory,omitempty" jsonschema:"resident memory of its process tree"`
+	Client    string `json:"client,omitempty" jsonschema:"the MCP client that started it"`
+}
+
+// lastLineBytes bounds LastLine.
+const lastLineBytes = 200
+
+func summarize(j jobs.Info, now time.Time) JobSummary {
+	s := JobSummary{
+		ID: int(j.ID), Name: j.Name, State: string(j.State),
+		Ready: j.Ready, Lines: j.Lines, Origin: j.Origin, hasCheck: j.Readiness != "",
+		LastLine: cutText(plain(j.LastLine), lastLineBytes),
+	}
+	if j.ExitCode != nil && j.State.Done() {
+		code := *j.ExitCode
+		s.ExitCode = &code
+	}
+	if j.Signal != 0 && j.State.Done() {
+		s.Signal = j.Signal.String()
+	}
+	switch {
+	case j.Error != "":
+		s.Error = j.Error
+	case j.State == jobs.StateQueued:
+		s.Error = j.Reason
+	}
+	if d := j.Runtime(now); d > 0 && j.State != jobs.StateQueued {
+		s.Runtime = formatDuration(d)
+	}
+	return s
+}
+
+func detail(j jobs.Info, now time.Time) JobDetail {
+	d := JobDetail{
+		JobSummary: summarize(j, now),
+		Command:    j.Command, Cwd: j.Dir, Runs: j.Runs, Readiness: j.Readiness,
+		Dropped: j.Dropped, LogPath: j.LogPath, Client: j.Client,
+	}
+	if j.State.Active() {
+		d.PID = j.PID
+		if j.Usage.RSS > 0 {
+			d.CPU = strconv.FormatFloat(j.Usage.CPU, 'f', 1, 64) + "%"
+			d.Memory = jobs.FormatBytes(j.Usage.RSS)
+		}
+	}
+	if j.Started != nil {
+		d.StartedAt = j.Started.Format(time.RFC3339)
+	}
+	if j.Ended != nil {
+		d.EndedAt = j.Ended.Format(time.RFC3339)
+	}
+	return d
+}
+
+// line is the one-line text form of a job: "3 web running 12.3s ready: last line".
+func (s JobSummary) line() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%d %s %s", s.ID, s.Name, s.outcome())
+	if s.Runtime != "" {
+		b.WriteString(" " + s.Runtime)
+	}
+	if s.Origin != "" {
+		b.WriteString(" [" + s.Origin + "]")
+	}
+	switch {
+	case s.Error != "":
+		b.WriteString(": " + s.Error)
+	case s.LastLine != "":
+		b.WriteString(": " + s.LastLine)
+	}
+	return b.String()
+}
+
+// outcome is the state with how it ended or that it is ready: "failed
+// (exit 2)", "killed (KILL)", "running, ready".
+func (s JobSummary) outcome() string {
+	switch {
+	case s.Signal != "":
+		return s.State + " (" + s.Signal + ")"
+	case s.ExitCode != nil && s.State != string(jobs.StateSucceeded):
+		return fmt.Sprintf("%s (exit %d)", s.State, *s.ExitCode)
+	case s.Ready && s.hasCheck && s.State == string(jobs.StateRunning):
+		return s.State + ", ready"
+	}
+	return s.State
+}
+
+// text is the multi-line text form of a job's details.
+func (d JobDetail) text() string {
+	var b strings.Builder
+	b.WriteString(d.line() + "\n")
+	fmt.Fprintf(&b, "command: %s\n", d.Command)
+	if d.Cwd != "" {
+		fmt.Fprintf(&b, "cwd: %s\n", d.Cwd)
+	}
+	if d.PID != 0 {
+		fmt.Fprintf(&b, "pid: %d", d.PID)
+		if d.CPU != "" {
+			fmt.Fprintf(&b, ", cpu %s, memory %s", d.CPU, d.Memory)
+		}
+		b.WriteString("\n")
+	}
+	fmt.Fprintf(&b, "runs: %d, lines: %d", d.Runs, d.Lines)
+	if d.Dropped > 0 {
+		fmt.Fprintf(&b, " (%d no longer in memory)", d.Dropped)
+	}
+	b.WriteString("\n")
+	if d.Readiness != "" {
+		fmt.Fprintf(&b, "ready check: %s\n", d.Readiness)
+	}
+	if d.Client != "" {
+		fmt.Fprintf(&b, "started by: %s\n", d.Client)
+	}
+	fmt.Fprintf(&b, "log file: %s", d.LogPath)
+	return b.String()
+}
+
+// plain is a line of output as a model should read it: escape sequences
+// and other control characters removed, a "\r" rewrite reduced to what
+// it shows.
+func plain(s string) string {
+	if i := strings.LastIndexByte(strings.TrimRight(s, "\r"), '\r'); i >= 0 {
+		s = s[i+1:]
+	}
+	s = ansi.Strip(s)
+	if strings.IndexFunc(s, isControl) < 0 {
+		return s
+	}
+	return strings.Map(func(r rune) rune {
+		switch {
+		case r == '\t':
+			return r
+		case isControl(r):
+			return -1
+		}
+		return r
+	}, s)
+}
+
+func isControl(r rune) bool { return r < 0x20 && r != '\t' || r == 0x7f || r >= 0x80 && r < 0xa0 }
+
+// cutText cuts s to at most n bytes on a rune boundary, saying how much
+// was cut.
+func cutText(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	note := fmt.Sprintf("… [%d bytes cut]", len(s)-n)
+	keep := n
+	for keep > 0 && !utf8.RuneStart(s[keep]) {
+		keep--
+	}
+	return s[:keep] + note
+}
+
+// formatDuration writes a duration for a model: 850ms, 12.3s, 4m05s, 2h03m.
+func formatDuration(d time.Duration) string {
+	switch {
+	case d < time.Second:
+		return fmt.Sprintf("%dms", d.Milliseconds())
+	case d < time.Minute:
+		return fmt.Sprintf("%.1fs", d.Seconds())
+	case d < time.Hour:
+		return fmt.Sprintf("%dm%02ds", int(d.Minutes()), int(d.Seconds())%60)
+	}
+	return fmt.Sprintf("%dh%02dm", int(d.Hours()), int(d.Minutes())%60)
+}

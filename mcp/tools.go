@@ -1,0 +1,257 @@
+package mcp
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/google/jsonschema-go/jsonschema"
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"jobtop/control"
+)
+
+// addTools registers every tool. PTY jobs will add send_input and
+// read_screen here.
+func (s *Server) addTools(srv *sdk.Server) {
+	addTool(srv, &sdk.Tool{
+		Name: "run_job",
+		Description: `Start a shell command as a background job in jobtop, where the person sees it live. Use it for anything that may run longer than a few seconds: builds, tests, dev servers, watchers.
+Give command (run by /bin/sh -c) or argv (no shell). wait_for waits in the same call: a regex an output line must match (e.g. "listening on|ready in"), "ready" (its ready check passed; without one: once it runs), or "exit" (until it ends). The answer has the job's ID, its state and, after wait_for, the matching line or why the wait ended; then read_output reads its output.`,
+		InputSchema: inputSchema[RunJobInput](func(p map[string]*jsonschema.Schema) {
+			p["wait_timeout"].Description = `how long wait_for waits at most (default 60s, at most 10m); the job keeps running when it passes`
+		}),
+	}, s.runJob)
+	addTool(srv, &sdk.Tool{
+		Name:        "list_jobs",
+		Description: "List jobtop's jobs, oldest first (the newest 100 when there are more): ID, name, state, exit code, run time and last output line. Includes the person's own jobs.",
+		InputSchema: inputSchema[ListJobsInput](func(p map[string]*jsonschema.Schema) {
+			enum(p["state"], "active", "ended", "queued", "running", "stopping", "succeeded", "failed", "killed", "timed_out", "error", "created")
+		}),
+		Annotations: &sdk.ToolAnnotations{ReadOnlyHint: true},
+	}, s.listJobs)
+	addTool(srv, &sdk.Tool{
+		Name:        "job_status",
+		Description: "One job in full: state, exit code, command, cwd, pid, CPU and memory, run count, lines written, its log file.",
+		InputSchema: inputSchema[JobInput](nil),
+		Annotations: &sdk.ToolAnnotations{ReadOnlyHint: true},
+	}, s.jobStatus)
+	s.addOutputTools(srv)
+	for _, a := range []struct{ name, desc string }{
+		{"stop_job", "Stop a job gracefully: its stop signal (SIGTERM unless set otherwise) to its whole process tree, then SIGKILL after its grace period (5s by default). Returns once it has ended."},
+		{"kill_job", "Kill a job now: SIGKILL to its whole process tree, children and daemons included. Returns once it has ended."},
+		{"restart_job", "Run a job again with the same command, under the same ID (a running one is stopped first). Output goes on after the old run's: read from your cursor, or from the job's lines count before the restart."},
+		{"remove_job", "Forget a finished job (it must have ended: stop it first). Its log file stays."},
+	} {
+		addTool(srv, &sdk.Tool{
+			Name: a.name, Description: a.desc,
+			InputSchema: inputSchema[JobInput](nil),
+			Annotations: &sdk.ToolAnnotations{DestructiveHint: ptr(a.name != "restart_job")},
+		}, s.actionTool(a.name))
+	}
+}
+
+func ptr[T any](v T) *T { return &v }
+
+// addTool registers a typed tool whose handler returns its text form and
+// its structured output.
+func addTool[In, Out any](srv *sdk.Server, t *sdk.Tool, h func(context.Context, *sdk.CallToolRequest, In) (string, Out, error)) {
+	sdk.AddTool(srv, t, func(ctx context.Context, req *sdk.CallToolRequest, in In) (*sdk.CallToolResult, Out, error) {
+		text, out, err := h(ctx, req, in)
+		if err != nil {
+			var zero Out
+			return nil, zero, err
+		}
+		return &sdk.CallToolResult{Content: []sdk.Content{&sdk.TextContent{Text: text}}}, out, nil
+	})
+}
+
+// JobInput names one job.
+type JobInput struct {
+	ID JobRef `json:"id"`
+}
+
+// JobOutput is one job.
+type JobOutput struct {
+	Job JobSummary `json:"job"`
+}
+
+// RunJobInput is run_job's arguments.
+type RunJobInput struct {
+	Command     string            `json:"command,omitempty" jsonschema:"a shell command line, run by /bin/sh -c; give this or argv"`
+	Argv        []string          `json:"argv,omitempty" jsonschema:"a program and its arguments, run without a shell; give this or command"`
+	Name        string            `json:"name,omitempty" jsonschema:"a short name (web, tests) to refer to the job by later; default: its command"`
+	Cwd         string            `json:"cwd,omitempty" jsonschema:"working directory; a relative one starts from where jobtop mcp runs (the default)"`
+	Env         map[string]string `json:"env,omitempty" jsonschema:"environment variables to add"`
+	Timeout     Duration          `json:"timeout,omitempty" jsonschema:"stop the job after this long (default: never)"`
+	WaitFor     string            `json:"wait_for,omitempty" jsonschema:"wait before answering: a regex an output line must match, ready, or exit"`
+	WaitTimeout Duration          `json:"wait_timeout,omitempty"`
+}
+
+// RunJobOutput is run_job's answer.
+type RunJobOutput struct {
+	Job  JobSummary  `json:"job"`
+	Wait *WaitResult `json:"wait,omitempty" jsonschema:"how the wait for wait_for ended"`
+}
+
+// maxArgBytes bounds a command, argv or pattern argument: the API takes
+// at most 1 MiB of request, and a model never means more.
+const maxArgBytes = 256 << 10
+
+func (s *Server) runJob(ctx context.Context, req *sdk.CallToolRequest, in RunJobInput) (string, RunJobOutput, error) {
+	size := len(in.Command)
+	for _, a := range in.Argv {
+		size += len(a)
+	}
+	for k, v := range in.Env {
+		size += len(k) + len(v)
+	}
+	if size > maxArgBytes {
+		return "", RunJobOutput{}, fmt.Errorf("the command, argv and env are %d bytes together; at most %d: write long scripts to a file and run that", size, maxArgBytes)
+	}
+	var until waitUntil
+	if in.WaitFor != "" {
+		var err error
+		if until, err = parseUntil("wait_for", in.WaitFor); err != nil {
+			return "", RunJobOutput{}, err
+		}
+	}
+	cwd, err := s.workDir(in.Cwd)
+	if err != nil {
+		return "", RunJobOutput{}, err
+	}
+	start := control.StartRequest{
+		Name: in.Name, Command: in.Command, Argv: in.Argv, Cwd: cwd, Env: in.Env,
+		Origin: "mcp", Client: clientName(req),
+	}
+	if in.Timeout > 0 {
+		start.Timeout = time.Duration(in.Timeout).String()
+	}
+	info, err := s.startJob(ctx, start)
+	if err != nil {
+		return "", RunJobOutput{}, fmt.Errorf("the job did not start: %w", err)
+	}
+	out := RunJobOutput{Job: summarize(info, time.Now())}
+	text := "started job " + out.Job.line()
+	if in.WaitFor == "" {
+		return text + "\nread_output reads its output; wait_job waits for a line or its end.", out, nil
+	}
+	res, err := s.wait(ctx, info.ID, until, time.Duration(in.WaitTimeout))
+	if err != nil {
+		return "", RunJobOutput{}, fmt.Errorf("job %d started, but waiting for it failed: %w", info.ID, err)
+	}
+	out.Job = res.Job
+	out.Wait = &res
+	return "started job " + fmt.Sprint(info.ID) + "\n" + res.text(), out, nil
+}
+
+// ListJobsInput is list_jobs' arguments.
+type ListJobsInput struct {
+	State string `json:"state,omitempty" jsonschema:"only jobs in this state; active: queued, running or stopping; ended: the rest"`
+	Name  string `json:"name,omitempty" jsonschema:"only jobs whose name contains this text"`
+}
+
+// ListJobsOutput is list_jobs' answer.
+type ListJobsOutput struct {
+	Jobs []JobSummary `json:"jobs"`
+	// Omitted counts older matching jobs left out.
+	Omitted int `json:"omitted,omitempty" jsonschema:"older matching jobs left out of the list"`
+}
+
+// maxListJobs bounds list_jobs' answer.
+const maxListJobs = 100
+
+func (s *Server) listJobs(ctx context.Context, _ *sdk.CallToolRequest, in ListJobsInput) (string, ListJobsOutput, error) {
+	list, err := s.opts.Client.Jobs(ctx)
+	if err != nil {
+		return "", ListJobsOutput{}, s.apiError(err)
+	}
+	now := time.Now()
+	out := ListJobsOutput{Jobs: []JobSummary{}}
+	for _, j := range list {
+		if in.Name != "" && !strings.Contains(j.Name, in.Name) {
+			continue
+		}
+		switch in.State {
+		case "":
+		case "active":
+			if j.State.Done() {
+				continue
+			}
+		case "ended":
+			if !j.State.Done() {
+				continue
+			}
+		default:
+			if string(j.State) != in.State {
+				continue
+			}
+		}
+		out.Jobs = append(out.Jobs, summarize(j, now))
+	}
+	if len(out.Jobs) > maxListJobs {
+		out.Omitted = len(out.Jobs) - maxListJobs
+		out.Jobs = out.Jobs[out.Omitted:]
+	}
+	if len(out.Jobs) == 0 {
+		if len(list) == 0 {
+			return "no jobs; run_job starts one", out, nil
+		}
+		return fmt.Sprintf("no job matches (there are %d jobs)", len(list)), out, nil
+	}
+	var b strings.Builder
+	if out.Omitted > 0 {
+		fmt.Fprintf(&b, "%d older jobs left out\n", out.Omitted)
+	}
+	for _, j := range out.Jobs {
+		b.WriteString(j.line() + "\n")
+	}
+	return strings.TrimSuffix(b.String(), "\n"), out, nil
+}
+
+// JobStatusOutput is job_status's answer.
+type JobStatusOutput struct {
+	Job JobDetail `json:"job"`
+}
+
+func (s *Server) jobStatus(ctx context.Context, _ *sdk.CallToolRequest, in JobInput) (string, JobStatusOutput, error) {
+	info, err := s.resolve(ctx, in.ID)
+	if err != nil {
+		return "", JobStatusOutput{}, err
+	}
+	d := detail(info, time.Now())
+	return d.text(), JobStatusOutput{Job: d}, nil
+}
+
+// actionTool is the handler of stop_job, kill_job, restart_job or
+// remove_job.
+func (s *Server) actionTool(name string) func(context.Context, *sdk.CallToolRequest, JobInput) (string, JobOutput, error) {
+	return func(ctx context.Context, _ *sdk.CallToolRequest, in JobInput) (string, JobOutput, error) {
+		info, err := s.resolve(ctx, in.ID)
+		if err != nil {
+			return "", JobOutput{}, err
+		}
+		c := s.opts.Client
+		var verb string
+		switch name {
+		case "stop_job":
+			info, err = c.StopJob(ctx, info.ID, true)
+			verb = "stopped"
+		case "kill_job":
+			info, err = c.KillJob(ctx, info.ID, true)
+			verb = "killed"
+		case "restart_job":
+			info, err = c.RestartJob(ctx, info.ID, true)
+			verb = "restarted"
+		case "remove_job":
+			info, err = c.RemoveJob(ctx, info.ID)
+			verb = "removed"
+		}
+		if err != nil {
+			return "", JobOutput{}, s.apiError(err)
+		}
+		sum := summarize(info, time.Now())
+		return verb + " job " + sum.line(), JobOutput{Job: sum}, nil
+	}
+}

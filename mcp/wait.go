@@ -1,0 +1,358 @@
+package mcp
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"regexp"
+	"regexp/syntax"
+	"strings"
+	"time"
+
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"jobtop/control"
+	"jobtop/jobs"
+)
+
+// Bounds of a wait.
+const (
+	defaultWait = time.Minute
+	maxWait     = 10 * time.Minute
+)
+
+// untilKind is what a wait waits for.
+type untilKind uint8
+
+const (
+	untilExit untilKind = iota
+	untilReady
+	untilMatch
+)
+
+// waitUntil is a parsed wait_for or until argument.
+type waitUntil struct {
+	kind    untilKind
+	re      *regexp.Regexp
+	pattern string
+}
+
+// parseUntil reads "exit", "ready" or a regular expression.
+func parseUntil(field, s string) (waitUntil, error) {
+	switch strings.TrimSpace(s) {
+	case "", "exit":
+		return waitUntil{kind: untilExit}, nil
+	case "ready":
+		return waitUntil{kind: untilReady}, nil
+	}
+	re, err := compilePattern(field, s)
+	if err != nil {
+		return waitUntil{}, err
+	}
+	return waitUntil{kind: untilMatch, re: re, pattern: s}, nil
+}
+
+// maxPatternBytes bounds a regular expression argument.
+const maxPatternBytes = 4 << 10
+
+// compilePattern compiles a regular expression argument, or says what is
+// wrong with it and where.
+func compilePattern(field, p string) (*regexp.Regexp, error) {
+	if len(p) > maxPatternBytes {
+		return nil, fmt.Errorf("%s is %d bytes long; a pattern of at most %d bytes, please", field, len(p), maxPatternBytes)
+	}
+	re, err := regexp.Compile(p)
+	if err == nil {
+		return re, nil
+	}
+	var se *syntax.Error
+	if !errors.As(err, &se) {
+		return nil, fmt.Errorf("%s %q is not a valid regular expression: %v", field, p, err)
+	}
+	msg := fmt.Sprintf("%s %q is not a valid regular expression: %s", field, p, se.Code)
+	at := strings.Index(p, se.Expr)
+	if se.Code == syntax.ErrMissingParen {
+		at = unclosedParen(p)
+	}
+	if at >= 0 && se.Expr != "" {
+		msg += fmt.Sprintf(" at byte %d (%q)", at, p[at:min(len(p), at+20)])
+	}
+	switch se.Code {
+	case syntax.ErrInvalidPerlOp, syntax.ErrInvalidEscape:
+		msg += "; the syntax is Go's RE2: no lookahead, lookbehind or backreferences"
+	case syntax.ErrMissingParen, syntax.ErrUnexpectedParen, syntax.ErrMissingBracket, syntax.ErrMissingRepeatArgument, syntax.ErrInvalidRepeatOp:
+		msg += `; escape a literal ( ) [ ] * + ? with a backslash, e.g. \(`
+	}
+	return nil, errors.New(msg)
+}
+
+// unclosedParen is the byte offset of the last "(" of p that no ")"
+// closes (escapes and character classes skipped), or -1.
+func unclosedParen(p string) int {
+	var open []int
+	inClass := false
+	for i := 0; i < len(p); i++ {
+		switch c := p[i]; {
+		case c == '\\':
+			i++
+		case inClass:
+			inClass = c != ']'
+		case c == '[':
+			inClass = true
+			if i+1 < len(p) && p[i+1] == ']' {
+				i++
+			}
+		case c == '(':
+			open = append(open, i)
+		case c == ')' && len(open) > 0:
+			open = open[:len(open)-1]
+		}
+	}
+	if len(open) == 0 {
+		return -1
+	}
+	return open[len(open)-1]
+}
+
+// OutputLine is a line of output as the tools return it.
+type OutputLine struct {
+	Seq    uint64 `json:"seq,omitempty" jsonschema:"the line's number: read_output with this cursor reads what came after it; absent for a line still being written"`
+	Stream string `json:"stream,omitempty" jsonschema:"stderr, or jobtop for jobtop's own notes; absent for stdout"`
+	Text   string `json:"text"`
+}
+
+func outputLine(l jobs.Line, maxBytes int) OutputLine {
+	out := OutputLine{Seq: l.Seq, Text: cutText(plain(l.Text), maxBytes)}
+	switch l.Stream {
+	case jobs.Stderr:
+		out.Stream = "stderr"
+	case jobs.Meta:
+		out.Stream = "jobtop"
+	}
+	return out
+}
+
+// text is the line as the text form shows it.
+func (l OutputLine) text() string {
+	if l.Stream != "" {
+		return "[" + l.Stream + "] " + l.Text
+	}
+	return l.Text
+}
+
+// WaitInput is wait_job's arguments.
+type WaitInput struct {
+	ID      JobRef   `json:"id"`
+	Until   string   `json:"until,omitempty" jsonschema:"exit (default): until the job ends; ready: until its ready check passes; anything else is a regex an output line of its current run must match"`
+	Timeout Duration `json:"timeout,omitempty" jsonschema:"how long to wait at most (default 60s, at most 10m); the job keeps running when it passes"`
+}
+
+// WaitResult says how a wait ended.
+type WaitResult struct {
+	Outcome   string       `json:"outcome" jsonschema:"matched, ready, exited, ended (before a line matched or it was ready), or timed_out (the wait ran out; the job goes on)"`
+	Matched   *OutputLine  `json:"matched,omitempty" jsonschema:"the line that matched"`
+	Waited    string       `json:"waited"`
+	Job       JobSummary   `json:"job"`
+	LastLines []OutputLine `json:"last_lines,omitempty" jsonschema:"the job's newest lines, when the wait did not find what it waited for"`
+	Note      string       `json:"note,omitempty"`
+}
+
+func (s *Server) waitJob(ctx context.Context, _ *sdk.CallToolRequest, in WaitInput) (string, WaitResult, error) {
+	until, err := parseUntil("until", in.Until)
+	if err != nil {
+		return "", WaitResult{}, err
+	}
+	info, err := s.resolve(ctx, in.ID)
+	if err != nil {
+		return "", WaitResult{}, err
+	}
+	res, err := s.wait(ctx, info.ID, until, time.Duration(in.Timeout))
+	if err != nil {
+		return "", WaitResult{}, err
+	}
+	return res.text(), res, nil
+}
+
+// wait waits for until on job id, at most timeout (0: the default; capped
+// at maxWait).
+func (s *Server) wait(ctx context.Context, id jobs.ID, until waitUntil, timeout time.Duration) (WaitResult, error) {
+	var res WaitResult
+	switch {
+	case timeout <= 0:
+		timeout = defaultWait
+	case timeout > maxWait:
+		res.Note = fmt.Sprintf("the wait was capped at %v", maxWait)
+		timeout = maxWait
+	}
+	began := time.Now()
+	var info jobs.Info
+	var err error
+	switch until.kind {
+	case untilExit:
+		var resp control.WaitResponse
+		resp, err = s.opts.Client.WaitJob(ctx, id, timeout)
+		info, res.Outcome = resp.Job, pick(resp.Ended, "exited", "timed_out")
+	case untilReady:
+		var resp control.WaitResponse
+		resp, err = s.opts.Client.WaitReady(ctx, id, timeout)
+		info = resp.Job
+		switch {
+		case resp.Ended:
+			res.Outcome = "ended"
+		case info.Ready:
+			res.Outcome = "ready"
+		default:
+			res.Outcome = "timed_out"
+		}
+	case untilMatch:
+		res.Matched, res.Outcome, err = s.waitMatch(ctx, id, until.re, timeout)
+		if err == nil {
+			info, err = s.opts.Client.Job(ctx, id)
+		}
+	}
+	if err != nil {
+		if ctx.Err() != nil {
+			return WaitResult{}, ctx.Err()
+		}
+		return WaitResult{}, s.apiError(err)
+	}
+	res.Waited = formatDuration(time.Since(began))
+	res.Job = summarize(info, time.Now())
+	res.Note = strings.TrimPrefix(res.Note+"; "+res.why(until, timeout), "; ")
+	if res.Outcome != "matched" && res.Outcome != "ready" {
+		res.LastLines = s.lastLines(ctx, id)
+	}
+	return res, nil
+}
+
+func pick(cond bool, yes, no string) string {
+	if cond {
+		return yes
+	}
+	return no
+}
+
+// errMatched ends the output stream once a line matched.
+var errMatched = errors.New("matched")
+
+// waitMatch follows the job's output from the start of its current run
+// until a line matches re (or the line being written does), the job
+// ends, or timeout passes.
+func (s *Server) waitMatch(ctx context.Context, id jobs.ID, re *regexp.Regexp, timeout time.Duration) (*OutputLine, string, error) {
+	wctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	first := true
+	var found *OutputLine
+	err := s.opts.Client.FollowOutput(wctx, id, control.OutputQuery{}, func(r control.OutputResponse) error {
+		lines := r.Lines
+		if first {
+			lines = currentRun(lines)
+			first = false
+		}
+		for _, l := range append(lines, r.Partial...) {
+			if l.Stream != jobs.Meta && re.MatchString(plain(l.Text)) {
+				ol := outputLine(l, maxLineBytes)
+				found = &ol
+				return errMatched
+			}
+		}
+		return nil
+	})
+	switch {
+	case errors.Is(err, errMatched):
+		return found, "matched", nil
+	case err == nil:
+		return nil, "ended", nil
+	case ctx.Err() != nil:
+		return nil, "", ctx.Err()
+	case errors.Is(err, context.DeadlineExceeded):
+		return nil, "timed_out", nil
+	}
+	return nil, "", err
+}
+
+// currentRun drops the lines of runs before the latest restart: those
+// before the last line jobtop wrote itself (the restart marker).
+func currentRun(lines []jobs.Line) []jobs.Line {
+	for i := len(lines) - 1; i >= 0; i-- {
+		if lines[i].Stream == jobs.Meta {
+			return lines[i+1:]
+		}
+	}
+	return lines
+}
+
+// Bounds of the last lines shown when a wait did not find its line.
+const (
+	lastLinesCount = 10
+	lastLinesBytes = 2 << 10
+)
+
+// lastLines are the job's newest lines, within lastLinesBytes; nil when
+// they cannot be read.
+func (s *Server) lastLines(ctx context.Context, id jobs.ID) []OutputLine {
+	resp, err := s.opts.Client.ReadOutput(ctx, id, control.OutputQuery{Tail: lastLinesCount})
+	if err != nil {
+		return nil
+	}
+	lines := append(resp.Lines, resp.Partial...)
+	var out []OutputLine
+	budget := lastLinesBytes
+	for i := len(lines) - 1; i >= 0 && budget > 0; i-- {
+		l := outputLine(lines[i], min(budget, 400))
+		budget -= len(l.Text)
+		out = append(out, l)
+	}
+	for i, j := 0, len(out)-1; i < j; i, j = i+1, j-1 {
+		out[i], out[j] = out[j], out[i]
+	}
+	return out
+}
+
+// why explains an outcome that is not what was waited for.
+func (r WaitResult) why(until waitUntil, timeout time.Duration) string {
+	switch r.Outcome {
+	case "ended":
+		if until.kind == untilReady {
+			return "the job ended before it was ready"
+		}
+		return fmt.Sprintf("the job ended before a line matched %q", until.pattern)
+	case "timed_out":
+		what := "it did not end"
+		switch until.kind {
+		case untilReady:
+			what = "it was not ready"
+		case untilMatch:
+			what = fmt.Sprintf("no line matched %q", until.pattern)
+		}
+		return fmt.Sprintf("%s within %v; the job keeps running: wait_job waits longer, stop_job stops it", what, timeout)
+	}
+	return ""
+}
+
+// text is the wait's text form.
+func (r WaitResult) text() string {
+	var b strings.Builder
+	switch r.Outcome {
+	case "matched":
+		fmt.Fprintf(&b, "matched after %s, line %d: %s\n", r.Waited, r.Matched.Seq, r.Matched.Text)
+		if r.Matched.Seq > 0 {
+			fmt.Fprintf(&b, "read_output with cursor %d reads what came after it, cursor 0 everything\n", r.Matched.Seq)
+		}
+	case "ready":
+		fmt.Fprintf(&b, "ready after %s\n", r.Waited)
+	case "exited":
+		fmt.Fprintf(&b, "ended after %s waiting\n", r.Waited)
+	}
+	b.WriteString("job " + r.Job.line())
+	if r.Note != "" {
+		b.WriteString("\n" + r.Note)
+	}
+	if len(r.LastLines) > 0 {
+		b.WriteString("\nits last lines:")
+		for _, l := range r.LastLines {
+			b.WriteString("\n" + l.text())
+		}
+	}
+	return b.String()
+}
