@@ -50,7 +50,13 @@ func start(t *testing.T, m *Manager, spec Spec) Info {
 // wait waits for the job to settle and returns its final snapshot.
 func wait(t *testing.T, m *Manager, id ID) Info {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), patience)
+	return waitWithin(t, m, id, patience)
+}
+
+// waitWithin is wait for a job that is expected to take long.
+func waitWithin(t *testing.T, m *Manager, id ID, d time.Duration) Info {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), d)
 	defer cancel()
 	info, err := m.Wait(ctx, id)
 	require.NoError(t, err, "job %d did not end in time", id)
