@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -55,7 +56,7 @@ type Manager struct {
 	mu     sync.Mutex
 	jobs   map[ID]*job
 	order  []ID
-	nextID ID
+	lastID atomic.Int64 // IDs are taken without the lock
 	queue  []*job // queued jobs, in start order
 	active int    // jobs holding a slot (running or stopping)
 	closed bool
@@ -104,7 +105,7 @@ func NewManager(opts Options) (*Manager, error) {
 	} else if err := os.MkdirAll(logDir, 0o700); err != nil {
 		return nil, fmt.Errorf("log directory: %w", err)
 	}
-	m := &Manager{opts: opts, logDir: logDir, jobs: make(map[ID]*job), nextID: 1, byRun: make(map[keeper.RunID]*job),
+	m := &Manager{opts: opts, logDir: logDir, jobs: make(map[ID]*job), byRun: make(map[keeper.RunID]*job),
 		ingest: make(chan struct{}, max(1, runtime.GOMAXPROCS(0)-1))}
 	if opts.SampleInterval == 0 {
 		opts.SampleInterval = DefaultSampleInterval
@@ -134,29 +135,33 @@ func (m *Manager) add(spec Spec, start bool) (Info, error) {
 		return Info{}, err
 	}
 	spec = spec.withDefaults()
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	if m.closed {
-		return Info{}, ErrShutdown
-	}
-	id := m.nextID
-	m.nextID++
-	j := &job{
-		id:      id,
-		spec:    spec,
-		store:   m.newStore(),
-		settled: make(chan struct{}),
-		state:   StateQueued,
-	}
+	// The ID and the log file are made before taking the lock: creating a
+	// file can take a while on a busy disk.
+	id := ID(m.lastID.Add(1))
 	path := filepath.Join(m.logDir, id.String()+".log")
 	log, err := openLogFile(path, m.opts.LogCap)
 	if err != nil {
 		// Output still reaches the store; the job just has no file.
 		log = &logFile{path: "", err: err}
 	}
-	j.log = log
+	j := &job{
+		id:      id,
+		spec:    spec,
+		store:   m.newStore(),
+		log:     log,
+		settled: make(chan struct{}),
+		state:   StateQueued,
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.closed {
+		log.Close()
+		return Info{}, ErrShutdown
+	}
 	m.jobs[id] = j
-	m.order = append(m.order, id)
+	// Jobs added at once may arrive here out of ID order.
+	at, _ := slices.BinarySearch(m.order, id)
+	m.order = slices.Insert(m.order, at, id)
 	m.hub.publish(id, EventAdded, Info{})
 	if start {
 		m.enqueueLocked(j)
@@ -200,10 +205,15 @@ func (m *Manager) newStore() *OutputStore {
 // List returns every job in the order they were created.
 func (m *Manager) List() []Info {
 	m.mu.Lock()
-	defer m.mu.Unlock()
-	out := make([]Info, 0, len(m.order))
-	for _, id := range m.order {
-		out = append(out, m.infoLocked(m.jobs[id]))
+	out := make([]Info, len(m.order))
+	js := make([]*job, len(m.order))
+	for i, id := range m.order {
+		js[i] = m.jobs[id]
+		out[i] = js[i].stateLocked()
+	}
+	m.mu.Unlock()
+	for i, j := range js {
+		j.addOutputStats(&out[i])
 	}
 	return out
 }
