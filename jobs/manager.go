@@ -57,8 +57,8 @@ type Manager struct {
 	jobs   map[ID]*job
 	order  []ID
 	lastID atomic.Int64 // IDs are taken without the lock
-	queue  []*job // queued jobs, in start order
-	active int    // jobs holding a slot (running or stopping)
+	queue  []*job       // queued jobs, in start order
+	active int          // jobs holding a slot (running or stopping)
 	closed bool
 
 	runs    sync.WaitGroup // one per live run, done when it is reaped
