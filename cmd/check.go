@@ -51,10 +51,13 @@ It exits 1 when the file has problems.`,
 	}
 }
 
-// plural is "1 job", "2 jobs".
+// plural is "1 job", "2 jobs", "2 processes".
 func plural(n int, noun string) string {
-	if n == 1 {
+	switch {
+	case n == 1:
 		return "1 " + noun
+	case strings.HasSuffix(noun, "s"):
+		return fmt.Sprintf("%d %ses", n, noun)
 	}
 	return fmt.Sprintf("%d %ss", n, noun)
 }

@@ -3,6 +3,7 @@ package cmd
 import (
 	"context"
 	"fmt"
+	"net"
 
 	"github.com/spf13/cobra"
 
@@ -12,29 +13,6 @@ import (
 	"jobtop/workspace"
 )
 
-// newServedManager makes the job manager of a jobtop instance (kind "serve"
-// or "tui") and serves it on the socket: every job gets JOBTOP_SOCKET, so
-// it can reach this instance. It fails with a *control.InUseError when a
-// live instance holds the socket. Close the server, then shut the manager
-// down, when the instance ends.
-func newServedManager(cmd *cobra.Command, kind string, opts jobs.Options) (*jobs.Manager, *control.Server, error) {
-	path := socketPath(cmd)
-	if opts.Env == nil {
-		opts.Env = make(map[string]string)
-	}
-	opts.Env[control.SocketEnv] = path
-	m, err := jobs.NewManager(opts)
-	if err != nil {
-		return nil, nil, err
-	}
-	srv, err := control.ListenAndServe(m, path, control.Instance{Kind: kind})
-	if err != nil {
-		m.Shutdown(context.Background()) //nolint:errcheck // it has no jobs yet
-		return nil, nil, err
-	}
-	return m, srv, nil
-}
-
 // servedInstance is a running jobtop instance: its manager, served on the
 // socket, and the job file it runs, if any.
 type servedInstance struct {
@@ -43,27 +21,56 @@ type servedInstance struct {
 	ws  *workspace.Workspace // nil without a job file
 }
 
-// startInstance serves a new manager (see newServedManager) with the
-// plan's options under opts, then starts the plan's jobs (plan may be
-// nil) and serves reloads of its file.
+// startInstance makes the job manager of a jobtop instance (kind "serve"
+// or "tui") with the plan's options under opts (plan may be nil), starts
+// the plan's jobs and serves the manager on the socket: every job gets
+// JOBTOP_SOCKET, so it can reach this instance. It fails with a
+// *control.InUseError when a live instance holds the socket.
+//
+// The socket exists before the first job starts, but is answered only
+// once every job of the plan is in place, so a client never sees half a
+// job file.
 func startInstance(cmd *cobra.Command, kind string, plan *jobfile.Plan, opts jobs.Options) (*servedInstance, error) {
 	if plan != nil {
 		opts = workspace.ManagerOptions(plan, opts)
 	}
-	m, srv, err := newServedManager(cmd, kind, opts)
+	path := socketPath(cmd)
+	l, err := control.Listen(path)
 	if err != nil {
 		return nil, err
 	}
-	in := &servedInstance{mgr: m, srv: srv}
-	if plan == nil {
-		return in, nil
+	// Holding the socket proves its last instance is gone: stop what it
+	// and its keeper left, if both died.
+	opts.RecordPath = path + ".keeper"
+	if n, err := jobs.StopLeftovers(opts.RecordPath); err != nil {
+		fmt.Fprintf(cmd.ErrOrStderr(), "jobtop: checking what a previous instance left: %v\n", err)
+	} else if n > 0 {
+		fmt.Fprintf(cmd.ErrOrStderr(), "jobtop: stopped %s left running by a previous instance on %s that died\n", plural(n, "process"), path)
 	}
-	if in.ws, err = workspace.Open(m, plan); err != nil {
-		in.shutdown(context.Background()) //nolint:errcheck // the error that matters is err
-		return nil, fmt.Errorf("starting the jobs of %s: %w", plan.Path, err)
+	if opts.Env == nil {
+		opts.Env = make(map[string]string)
 	}
-	srv.SetReloader(fileReloader{in.ws})
+	opts.Env[control.SocketEnv] = path
+	m, err := jobs.NewManager(opts)
+	if err != nil {
+		l.Close()
+		return nil, err
+	}
+	in := &servedInstance{mgr: m, srv: control.NewServer(m, control.Instance{Kind: kind, Socket: path})}
+	if plan != nil {
+		if in.ws, err = workspace.Open(m, plan); err != nil {
+			l.Close()
+			in.shutdown(context.Background()) //nolint:errcheck // the error that matters is err
+			return nil, fmt.Errorf("starting the jobs of %s: %w", plan.Path, err)
+		}
+		in.srv.SetReloader(fileReloader{in.ws})
+	}
+	go serveUntilClosed(in.srv, l)
 	return in, nil
+}
+
+func serveUntilClosed(s *control.Server, l net.Listener) {
+	s.Serve(l) //nolint:errcheck // ends with Close
 }
 
 // shutdown stops every job with its grace rules (killing what is left

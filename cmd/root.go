@@ -30,6 +30,9 @@ func (e *ExitError) Error() string {
 
 // Execute runs the command line and returns the process exit code.
 func Execute() int {
+	if asInit() {
+		return runInit()
+	}
 	root := newRootCmd()
 	err := root.Execute()
 	if err == nil {

@@ -25,8 +25,9 @@ a Procfile in the current directory (--no-file: none). A file with
 problems is reported, every one, and nothing starts. jobtop reload
 re-reads the file while it runs.
 
-SIGINT or SIGTERM stops every job with its grace rules, then exits; a
-second signal kills what is left at once. A socket that a live instance
+SIGINT, SIGTERM or SIGHUP stops every job with its grace rules, then
+exits; a second signal kills what is left at once. If serve itself is
+killed (SIGKILL, a crash), its keeper process stops every job the same way. A socket that a live instance
 holds is never taken over: serve exits and names that instance.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
@@ -47,7 +48,7 @@ func serve(cmd *cobra.Command, maxRunning int) error {
 	// Signals are caught before the socket exists, so a client that sees
 	// the socket can always stop this instance cleanly.
 	signals := make(chan os.Signal, 2)
-	signal.Notify(signals, syscall.SIGINT, syscall.SIGTERM)
+	signal.Notify(signals, syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP)
 	defer signal.Stop(signals)
 
 	in, err := startInstance(cmd, "serve", plan, jobs.Options{MaxRunning: maxRunning})

@@ -146,7 +146,10 @@ func (s *Server) handleRestart(w http.ResponseWriter, r *http.Request) {
 	info, err := s.mgr.Restart(id)
 	if err == nil && wait {
 		info, err = watch.until(ctx, s.mgr, func(i jobs.Info) bool {
-			return i.Runs > before.Runs || i.State == jobs.StateQueued
+			// Started, failed to, or waiting in the queue (not merely
+			// on its way to the keeper).
+			starting := i.State == jobs.StateQueued && i.Reason == jobs.ReasonStarting
+			return (i.Runs > before.Runs || i.State == jobs.StateQueued) && !starting
 		})
 	}
 	if err != nil {

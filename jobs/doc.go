@@ -1,5 +1,5 @@
 // Package jobs runs shell jobs and captures their output. It owns everything
-// about processes: spawning each job in its own process group, reading its
+// about processes: starting each job in a session of its own, reading its
 // stdout and stderr concurrently from the first byte, keeping a bounded tail
 // of lines in memory (OutputStore) and every byte in a per-job log file,
 // stopping and killing whole process trees, restarts, a concurrency limit and
@@ -7,17 +7,53 @@
 //
 // The package is a library on its own: it imports no UI and no HTTP code.
 //
-// Decisions worth knowing:
+// # Process lifetime
+//
+// Every process a job starts stays under jobtop's control until jobtop has
+// seen it die, however jobtop itself ends. A Manager starts one keeper
+// process (package keeper: jobtop re-executed), which starts every run's
+// main process in a session of its own with no controlling terminal and
+// stdin on /dev/null, is the child subreaper of everything they start, and
+// signals only processes it has just found in the process table, through
+// pidfds checked against their start time. Jobtop never signals a job's
+// PID itself. Stdout and stderr are pipes from the job straight to jobtop.
+//
+//   - A run ends when its main process has exited and no process of it is
+//     left. When the main process exits by itself, what it left running is
+//     stopped the way Stop stops a job (the stop signal, the grace, then
+//     SIGKILL), and its output ends with "stopped N processes left
+//     running". Its pipes are then read until EOF, for at most
+//     drainTimeout: a daemon that escaped and holds stdout cannot keep a
+//     job running.
+//   - A stop (and a restart, a reload, Shutdown) sends the stop signal to
+//     every process of the run and waits the grace period before SIGKILL,
+//     also when the main process is a wrapper (dash's sh -c) that exits at
+//     once.
+//   - If jobtop dies, however (SIGKILL included), the keeper's lifeline
+//     ends and it stops every run the same way, then exits. If the keeper
+//     dies, the manager kills what its runs left and starts a new one for
+//     the next job. If both die, StopLeftovers, given the record a Manager
+//     keeps at Options.RecordPath, stops what they left.
+//   - Nothing slow happens under the manager's lock: resolving the program,
+//     making pipes and the keeper's fork and exec happen while the run is
+//     queued with the reason "starting" (ReasonStarting); Start and
+//     Restart return once it has started.
+//
+// # Other decisions worth knowing
+//
 //   - IDs are small integers per Manager, starting at 1, never reused.
 //   - A job that ends after a stop or kill someone asked for ends "killed",
 //     whatever its exit status, so a person sees the outcome they caused; the
 //     exit code is still recorded. A timeout ends "timed_out".
-//   - When a job's main process exits, anything still running in its process
-//     group is killed: nothing a job started outlives it.
+//   - A run keeps the spec it started with: Replace stops the old run with
+//     the old stop signal and grace.
 //   - Output lines are committed on "\n"; a lone "\r" rewrites the line being
 //     built (progress bars). Lines longer than Options.MaxLineBytes are split.
 //     The line being built is visible to readers as a partial line that does
 //     not advance their cursor.
+//   - Output is read through Go's poller (non-blocking pipes), with read
+//     buffers lent from a pool only while a read holds data: an idle job
+//     costs no OS thread and no buffer.
 //   - Escape sequences are stored exactly as written; making them safe for a
 //     terminal is the drawing side's job.
 package jobs

@@ -2,6 +2,7 @@ package jobs
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"strconv"
 	"strings"
@@ -9,7 +10,9 @@ import (
 	"time"
 
 	"github.com/stretchr/testify/require"
+
 	"go.uber.org/goleak"
+	"jobtop/jobs/proc"
 )
 
 // TestMain fails the run if any goroutine outlives the tests: every test
@@ -47,7 +50,13 @@ func start(t *testing.T, m *Manager, spec Spec) Info {
 // wait waits for the job to settle and returns its final snapshot.
 func wait(t *testing.T, m *Manager, id ID) Info {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), patience)
+	return waitWithin(t, m, id, patience)
+}
+
+// waitWithin is wait for a job that is expected to take long.
+func waitWithin(t *testing.T, m *Manager, id ID, d time.Duration) Info {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), d)
 	defer cancel()
 	info, err := m.Wait(ctx, id)
 	require.NoError(t, err, "job %d did not end in time", id)
@@ -121,6 +130,43 @@ func requireAllDead(t *testing.T, pids []int) {
 		}
 		return true
 	})
+}
+
+// descendants lists the PIDs below root in the process tree now.
+func descendants(root int) []int {
+	procs, err := proc.List()
+	if err != nil {
+		return nil
+	}
+	var pids []int
+	for _, i := range proc.Descendants(procs, proc.Children(procs), root) {
+		if !procs[i].Zombie {
+			pids = append(pids, procs[i].PID)
+		}
+	}
+	return pids
+}
+
+// marked lists the live processes whose environment has TEST_MARK=mark:
+// every process a job with that mark in its Env started, whatever became
+// of its parents, found without asking jobtop.
+func marked(mark string) []int {
+	procs, err := proc.List()
+	if err != nil {
+		return nil
+	}
+	var pids []int
+	for _, p := range procs {
+		if v, ok := proc.Env(p.PID, "TEST_MARK"); ok && v == mark && !p.Zombie {
+			pids = append(pids, p.PID)
+		}
+	}
+	return pids
+}
+
+// newMark is a value for TEST_MARK no other test uses.
+func newMark(t *testing.T) string {
+	return fmt.Sprintf("%s-%d-%d", t.Name(), os.Getpid(), time.Now().UnixNano())
 }
 
 func writeFile(path string) error { return os.WriteFile(path, nil, 0o600) }

@@ -79,41 +79,53 @@ func (m *Manager) changedLocked(j *job) {
 	m.hub.publish(j.id, EventState, Info{})
 }
 
+// infoLocked is the job's snapshot.
 func (m *Manager) infoLocked(j *job) Info {
-	st := j.store.Stats()
+	info := j.stateLocked()
+	j.addOutputStats(&info)
+	return info
+}
+
+// stateLocked is the part of the job's snapshot that Manager.mu guards: a
+// copy of a few fields, so that listing many jobs holds the lock briefly.
+func (j *job) stateLocked() Info {
 	info := Info{
-		ID:         j.id,
-		Name:       j.spec.DisplayName(),
-		Command:    j.spec.DisplayCommand(),
-		Argv:       j.spec.Argv,
-		Dir:        j.spec.Dir,
-		State:      j.state,
-		Reason:     j.reason,
-		PID:        j.pid,
-		Signal:     j.signal,
-		Error:      j.errText,
-		Started:    j.started,
-		Ended:      j.ended,
-		Runs:       j.runs,
-		Restarts:   max(j.runs-1, 0),
-		Ready:      j.ready && j.state.Active(),
-		Readiness:  j.spec.Ready.String(),
-		Usage:      j.usageLocked(),
-		LogPath:    j.log.path,
-		LogDropped: j.log.Dropped(),
-		Lines:      st.Last,
-		Bytes:      st.Bytes,
-		Dropped:    st.Dropped,
-		LastLine:   j.store.LastLine(),
-		Origin:     j.spec.Origin,
-		Client:     j.spec.Client,
-		Spec:       j.spec,
+		ID:        j.id,
+		Name:      j.spec.DisplayName(),
+		Command:   j.spec.DisplayCommand(),
+		Argv:      j.spec.Argv,
+		Dir:       j.spec.Dir,
+		State:     j.state,
+		Reason:    j.reason,
+		PID:       j.pid,
+		Signal:    j.signal,
+		Error:     j.errText,
+		Started:   j.started,
+		Ended:     j.ended,
+		Runs:      j.runs,
+		Restarts:  max(j.runs-1, 0),
+		Ready:     j.ready && j.state.Active(),
+		Readiness: j.spec.Ready.String(),
+		Usage:     j.usageLocked(),
+		Spec:      j.spec,
 	}
 	if j.exitCode != nil {
 		code := *j.exitCode
 		info.ExitCode = &code
 	}
 	return info
+}
+
+// addOutputStats completes a snapshot with what the job's store and log
+// file say; they have locks of their own, so Manager.mu need not be held.
+func (j *job) addOutputStats(info *Info) {
+	st := j.store.Stats()
+	info.LogPath = j.log.path
+	info.LogDropped = j.log.Dropped()
+	info.Lines = st.Last
+	info.Bytes = st.Bytes
+	info.Dropped = st.Dropped
+	info.LastLine = j.store.LastLine()
 }
 
 // enqueueLocked puts a new or ended job on the queue and lets the scheduler
@@ -155,7 +167,7 @@ func (m *Manager) scheduleLocked() {
 				m.setReasonLocked(j, fmt.Sprintf("waiting for a free slot (%d running)", m.active))
 			default:
 				m.dequeueLocked(j)
-				m.spawnLocked(j)
+				m.startRunLocked(j)
 				changed = true
 			}
 		}
@@ -180,8 +192,9 @@ func (m *Manager) finishWithoutRunLocked(j *job, state State, reason string) {
 	m.changedLocked(j)
 }
 
-// endRunLocked asks the current run to end: the stop signal with a grace
-// timer for stops and timeouts, SIGKILL for kills.
+// endRunLocked asks the current run to end: the stop signal to the whole
+// run with SIGKILL after its grace for stops and timeouts, SIGKILL at once
+// for kills. A run still starting is ended once it has started.
 func (m *Manager) endRunLocked(j *job, req endRequest) {
 	p := j.proc
 	if p == nil {
@@ -190,20 +203,14 @@ func (m *Manager) endRunLocked(j *job, req endRequest) {
 	if j.request == reqNone || (req == reqKill && j.request == reqStop) {
 		j.request = req
 	}
+	if !p.spawned {
+		return // startedLocked carries the request out
+	}
 	if req == reqKill {
 		j.sentSignal = Signal(sigKill)
-		p.signal(sigKill)
+		m.signalLocked(p, sigKill)
 	} else if j.state == StateRunning {
-		j.sentSignal = j.spec.StopSignal
-		p.signal(j.spec.StopSignal.sys())
-		p.graceTimer = time.AfterFunc(j.spec.Grace, func() {
-			m.mu.Lock()
-			defer m.mu.Unlock()
-			if j.proc == p {
-				j.sentSignal = Signal(sigKill)
-				p.signal(sigKill)
-			}
-		})
+		m.stopSignalLocked(j, p)
 	}
 	if j.state == StateRunning {
 		j.state = StateStopping
@@ -218,6 +225,7 @@ func (m *Manager) finishRunLocked(j *job, p *process, exit exitStatus) {
 	p.stopTimers()
 	j.proc = nil
 	j.ended = &now
+	j.reason = ""
 	m.active--
 	j.exitCode, j.signal = nil, 0
 	if exit.signaled {

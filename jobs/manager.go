@@ -7,9 +7,12 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"jobtop/jobs/keeper"
 )
 
 // Options configure a Manager. Zero fields take defaults.
@@ -35,6 +38,10 @@ type Options struct {
 	// SampleInterval is how often CPU and memory of running jobs are
 	// sampled (default DefaultSampleInterval); negative turns it off.
 	SampleInterval time.Duration
+	// RecordPath, when set, names a file where the manager records its
+	// keeper and the main processes of its runs, so that if jobtop and
+	// its keeper both die, StopLeftovers can stop what they left.
+	RecordPath string
 }
 
 // ErrShutdown is returned for actions on a Manager that was shut down.
@@ -49,12 +56,23 @@ type Manager struct {
 	mu     sync.Mutex
 	jobs   map[ID]*job
 	order  []ID
-	nextID ID
-	queue  []*job // queued jobs, in start order
-	active int    // jobs holding a slot (running or stopping)
+	lastID atomic.Int64 // IDs are taken without the lock
+	queue  []*job       // queued jobs, in start order
+	active int          // jobs holding a slot (running or stopping)
 	closed bool
 
-	runs sync.WaitGroup // one per live run, done when it is reaped
+	runs    sync.WaitGroup // one per live run, done when it is reaped
+	byRun   map[keeper.RunID]*job
+	nextRun keeper.RunID
+
+	// The keeper process that starts and watches every run; started on
+	// first use. keeperMu serialises starting and closing it.
+	keeperMu     sync.Mutex
+	keeper       atomic.Pointer[keeper.Client]
+	keeperID     keeper.Identity
+	keeperClosed bool
+	recordMu     sync.Mutex
+	recordTimer  *time.Timer
 
 	arrival atomic.Uint64 // clock of every job's store: Line.Arrival
 	ingest  chan struct{} // at most GOMAXPROCS-1 readers store output at once
@@ -87,7 +105,7 @@ func NewManager(opts Options) (*Manager, error) {
 	} else if err := os.MkdirAll(logDir, 0o700); err != nil {
 		return nil, fmt.Errorf("log directory: %w", err)
 	}
-	m := &Manager{opts: opts, logDir: logDir, jobs: make(map[ID]*job), nextID: 1,
+	m := &Manager{opts: opts, logDir: logDir, jobs: make(map[ID]*job), byRun: make(map[keeper.RunID]*job),
 		ingest: make(chan struct{}, max(1, runtime.GOMAXPROCS(0)-1))}
 	if opts.SampleInterval == 0 {
 		opts.SampleInterval = DefaultSampleInterval
@@ -117,32 +135,37 @@ func (m *Manager) add(spec Spec, start bool) (Info, error) {
 		return Info{}, err
 	}
 	spec = spec.withDefaults()
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	if m.closed {
-		return Info{}, ErrShutdown
-	}
-	id := m.nextID
-	m.nextID++
-	j := &job{
-		id:      id,
-		spec:    spec,
-		store:   m.newStore(),
-		settled: make(chan struct{}),
-		state:   StateQueued,
-	}
+	// The ID and the log file are made before taking the lock: creating a
+	// file can take a while on a busy disk.
+	id := ID(m.lastID.Add(1))
 	path := filepath.Join(m.logDir, id.String()+".log")
 	log, err := openLogFile(path, m.opts.LogCap)
 	if err != nil {
 		// Output still reaches the store; the job just has no file.
 		log = &logFile{path: "", err: err}
 	}
-	j.log = log
+	j := &job{
+		id:      id,
+		spec:    spec,
+		store:   m.newStore(),
+		log:     log,
+		settled: make(chan struct{}),
+		state:   StateQueued,
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.closed {
+		log.Close()
+		return Info{}, ErrShutdown
+	}
 	m.jobs[id] = j
-	m.order = append(m.order, id)
+	// Jobs added at once may arrive here out of ID order.
+	at, _ := slices.BinarySearch(m.order, id)
+	m.order = slices.Insert(m.order, at, id)
 	m.hub.publish(id, EventAdded, Info{})
 	if start {
 		m.enqueueLocked(j)
+		m.awaitLaunchLocked(j)
 	} else {
 		j.state = StateCreated
 		m.changedLocked(j)
@@ -182,10 +205,15 @@ func (m *Manager) newStore() *OutputStore {
 // List returns every job in the order they were created.
 func (m *Manager) List() []Info {
 	m.mu.Lock()
-	defer m.mu.Unlock()
-	out := make([]Info, 0, len(m.order))
-	for _, id := range m.order {
-		out = append(out, m.infoLocked(m.jobs[id]))
+	out := make([]Info, len(m.order))
+	js := make([]*job, len(m.order))
+	for i, id := range m.order {
+		js[i] = m.jobs[id]
+		out[i] = js[i].stateLocked()
+	}
+	m.mu.Unlock()
+	for i, j := range js {
+		j.addOutputStats(&out[i])
 	}
 	return out
 }
@@ -242,6 +270,8 @@ func (m *Manager) end(id ID, req endRequest, action string) error {
 	}
 	j.restartPending = false
 	switch {
+	case j.proc != nil && !j.proc.spawned:
+		m.endRunLocked(j, req) // carried out once it has started
 	case j.state == StateQueued:
 		m.dequeueLocked(j)
 		m.finishWithoutRunLocked(j, StateKilled, "stopped before it started")
@@ -271,14 +301,15 @@ func (m *Manager) Restart(id ID) (Info, error) {
 		return Info{}, ErrShutdown
 	}
 	switch {
-	case j.state == StateQueued:
-	case j.state.Active():
+	case j.proc != nil: // running, stopping, or starting
 		j.restartPending = true
 		m.endRunLocked(j, reqStop)
+	case j.state == StateQueued:
 	default:
 		j.cancelRestartTimerLocked()
 		j.autoRestarts = 0
 		m.enqueueLocked(j)
+		m.awaitLaunchLocked(j)
 	}
 	return m.infoLocked(j), nil
 }
@@ -369,8 +400,13 @@ func (m *Manager) Shutdown(ctx context.Context) error {
 	}
 	m.queue = nil
 	for _, j := range m.jobs {
+		if j.restartTimer != nil {
+			// Waiters get the final state: no restart is coming.
+			j.cancelRestartTimerLocked()
+			j.reason = "restart cancelled: jobtop shut down"
+			m.changedLocked(j)
+		}
 		j.restartPending = false
-		j.cancelRestartTimerLocked()
 	}
 	m.mu.Unlock()
 
@@ -385,6 +421,7 @@ func (m *Manager) Shutdown(ctx context.Context) error {
 		m.mu.Unlock()
 	}
 	m.runs.Wait()
+	m.closeKeeper()
 	if m.stopSampler != nil {
 		close(m.stopSampler)
 		<-m.samplerDone

@@ -149,7 +149,7 @@ func (m *Manager) startReadinessLocked(j *job, p *process) {
 	rc := j.spec.Ready
 	switch {
 	case rc.LogPattern != "":
-		p.ready = &readiness{pattern: regexp.MustCompile(rc.LogPattern), cursor: j.store.Stats().Last}
+		p.ready.Store(&readiness{pattern: regexp.MustCompile(rc.LogPattern), cursor: j.store.Stats().Last})
 	case rc.After > 0:
 		p.readyTimer = time.AfterFunc(rc.After, func() { m.markReady(j, p) })
 	default:
@@ -160,9 +160,12 @@ func (m *Manager) startReadinessLocked(j *job, p *process) {
 // checkReadyLine is called by a reader after new output; it marks the run
 // ready when a new line matches the pattern.
 func (m *Manager) checkReadyLine(j *job, p *process) {
+	if p.ready.Load() == nil {
+		return
+	}
 	p.readyMu.Lock()
 	defer p.readyMu.Unlock()
-	r := p.ready
+	r := p.ready.Load()
 	if r == nil {
 		return
 	}
@@ -171,7 +174,7 @@ func (m *Manager) checkReadyLine(j *job, p *process) {
 	lines := append(c.Lines, c.Partial...)
 	for _, l := range lines {
 		if l.Stream != Meta && r.pattern.MatchString(l.Text) {
-			p.ready = nil
+			p.ready.Store(nil)
 			m.markReady(j, p)
 			return
 		}

@@ -6,152 +6,143 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"runtime"
 	"sort"
 	"strings"
-	"sync"
-	"syscall"
 	"time"
 
-	"golang.org/x/sys/unix"
+	"jobtop/jobs/keeper"
 )
 
-const (
-	sigKill = syscall.SIGKILL
-	// readBufSize is the most read from a pipe at once.
-	readBufSize = 256 << 10
-	// pipeSize asks the kernel for larger pipes (the unprivileged maximum),
-	// so a fast writer blocks less often between our reads.
-	pipeSize = 1 << 20
-	// drainTimeout bounds how long output is still read after a job's
-	// process group is gone, in case something outside the group holds
-	// the pipe open.
-	drainTimeout = 2 * time.Second
-)
+// ReasonStarting is a queued job's reason while its run is being started.
+const ReasonStarting = "starting"
 
-func (s Signal) sys() syscall.Signal { return syscall.Signal(s) }
-
-// process is one run's live process group.
-type process struct {
-	cmd          *exec.Cmd
-	pid          int // also the process group ID
-	graceTimer   *time.Timer
-	timeoutTimer *time.Timer
-	readyTimer   *time.Timer
-	readyMu      sync.Mutex
-	ready        *readiness
-}
-
-// signal sends sig to the process group and to descendants that left it.
-func (p *process) signal(sig syscall.Signal) {
-	signalTree(p.pid, sig)
-}
-
-func (p *process) stopTimers() {
-	for _, t := range []*time.Timer{p.graceTimer, p.timeoutTimer, p.readyTimer} {
-		if t != nil {
-			t.Stop()
-		}
-	}
-}
-
-type exitStatus struct {
-	code     int
-	signaled bool
-	signal   Signal
-}
-
-// spawnLocked starts a new run of the job. On failure the job ends in
-// state "error" with the reason.
-func (m *Manager) spawnLocked(j *job) {
+// startRunLocked starts a new run of the job: it takes a slot and hands the
+// slow part (resolving the program, making pipes, asking the keeper to
+// fork and exec) to launch, which runs without the manager's lock. Until
+// launch is done the job stays queued with the reason "starting".
+func (m *Manager) startRunLocked(j *job) {
 	j.runs++
 	if j.runs > 1 {
 		j.store.AppendMeta(fmt.Sprintf("── run %d ──", j.runs))
 		j.log.Marker(fmt.Sprintf("run %d started at %s", j.runs, time.Now().Format(time.RFC3339)))
 	}
 	now := time.Now()
-	j.pid, j.exitCode, j.signal, j.errText, j.reason = 0, nil, 0, "", ""
+	j.pid, j.exitCode, j.signal, j.errText, j.reason = 0, nil, 0, "", ReasonStarting
 	j.started, j.ended = &now, nil
 	j.request, j.sentSignal, j.ready = reqNone, 0, false
-
-	cmd, err := m.command(j)
-	if err != nil {
-		m.finishWithoutRunLocked(j, StateError, err.Error())
-		return
-	}
-	outR, outW, err := os.Pipe()
-	if err != nil {
-		m.finishWithoutRunLocked(j, StateError, "pipe: "+err.Error())
-		return
-	}
-	errR, errW, err := os.Pipe()
-	if err != nil {
-		outR.Close()
-		outW.Close()
-		m.finishWithoutRunLocked(j, StateError, "pipe: "+err.Error())
-		return
-	}
-	unix.FcntlInt(outR.Fd(), unix.F_SETPIPE_SZ, pipeSize) //nolint:errcheck // best effort
-	unix.FcntlInt(errR.Fd(), unix.F_SETPIPE_SZ, pipeSize) //nolint:errcheck // best effort
-	cmd.Stdout, cmd.Stderr = outW, errW
-	err = cmd.Start()
-	outW.Close()
-	errW.Close()
-	if err != nil {
-		outR.Close()
-		errR.Close()
-		m.finishWithoutRunLocked(j, StateError, startError(j.spec, err))
-		return
-	}
-	p := &process{cmd: cmd, pid: cmd.Process.Pid}
-	j.proc, j.pid, j.state = p, p.pid, StateRunning
+	m.nextRun++
+	p := &process{run: m.nextRun, spec: j.spec, launched: make(chan struct{})}
+	j.proc = p
+	m.byRun[p.run] = j
 	m.active++
 	m.runs.Add(1)
-	if j.spec.Timeout > 0 {
-		p.timeoutTimer = time.AfterFunc(j.spec.Timeout, func() {
-			m.mu.Lock()
-			defer m.mu.Unlock()
-			if j.proc == p {
-				m.endRunLocked(j, reqTimeout)
-			}
-		})
-	}
-	m.startReadinessLocked(j, p)
-	m.changedLocked(j)
-
-	var readers sync.WaitGroup
-	readers.Add(2)
-	go m.readStream(j, p, outR, Stdout, &readers)
-	go m.readStream(j, p, errR, Stderr, &readers)
-	go m.reap(j, p, &readers, outR, errR)
+	m.hub.publish(j.id, EventState, Info{})
+	go m.launch(j, p)
 }
 
-// command builds the exec.Cmd for a run, or says why it cannot start.
-func (m *Manager) command(j *job) (*exec.Cmd, error) {
-	spec := j.spec
+// awaitLaunchLocked waits, without the lock, until the job's run that is
+// starting has started or failed to; it returns at once otherwise.
+func (m *Manager) awaitLaunchLocked(j *job) {
+	if p := j.proc; p != nil && !p.spawned {
+		m.mu.Unlock()
+		<-p.launched
+		m.mu.Lock()
+	}
+}
+
+// launch starts the run's main process through the keeper, then records
+// it. It runs without the manager's lock.
+func (m *Manager) launch(j *job, p *process) {
+	spawn, err := m.prepare(j, p)
+	var pid int
+	var start uint64
+	if err == nil {
+		var kc *keeper.Client
+		if kc, err = m.keeperClient(); err == nil {
+			pid, start, err = kc.Spawn(spawn.Spawn)
+			if err != nil {
+				err = fmt.Errorf("cannot start %q: %w", p.spec.DisplayCommand(), err)
+			}
+		}
+		spawn.closeChildEnds()
+		if err != nil {
+			spawn.closeOurEnds()
+		}
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	defer close(p.launched)
+	if err != nil {
+		m.startFailedLocked(j, p, err.Error())
+		return
+	}
+	m.startedLocked(j, p, pid, start, spawn.outR, spawn.errR)
+}
+
+// spawnFiles is a Spawn with the files made for it.
+type spawnFiles struct {
+	keeper.Spawn
+	outR, errR *os.File
+}
+
+// prepare resolves what the run executes and makes its pipes.
+func (m *Manager) prepare(j *job, p *process) (*spawnFiles, error) {
+	spec := p.spec
+	path, argv, err := resolveCommand(spec)
+	if err != nil {
+		return nil, err
+	}
+	s := &spawnFiles{Spawn: keeper.Spawn{
+		Run: p.run, Path: path, Argv: argv, Env: m.environ(j.id, spec), Dir: spec.Dir,
+		StopSignal: spec.StopSignal.sys(), Grace: spec.Grace,
+	}}
+	if s.Stdin, err = os.Open(os.DevNull); err != nil {
+		return nil, fmt.Errorf("cannot open %s: %w", os.DevNull, err)
+	}
+	if s.outR, s.Stdout, err = newOutputPipe(); err == nil {
+		s.errR, s.Stderr, err = newOutputPipe()
+	}
+	if err != nil {
+		s.closeChildEnds()
+		s.closeOurEnds()
+		return nil, err
+	}
+	return s, nil
+}
+
+func (s *spawnFiles) closeChildEnds() {
+	for _, f := range []*os.File{s.Stdin, s.Stdout, s.Stderr} {
+		if f != nil {
+			f.Close()
+		}
+	}
+}
+
+func (s *spawnFiles) closeOurEnds() {
+	for _, f := range []*os.File{s.outR, s.errR} {
+		if f != nil {
+			f.Close()
+		}
+	}
+}
+
+// resolveCommand checks the working directory and finds the program:
+// the shell for a command line, else argv[0] as a shell would find it.
+func resolveCommand(spec Spec) (path string, argv []string, err error) {
 	if spec.Dir != "" {
 		st, err := os.Stat(spec.Dir)
 		switch {
 		case err != nil:
-			return nil, fmt.Errorf("working directory %q does not exist", spec.Dir)
+			return "", nil, fmt.Errorf("working directory %q does not exist", spec.Dir)
 		case !st.IsDir():
-			return nil, fmt.Errorf("working directory %q is not a directory", spec.Dir)
+			return "", nil, fmt.Errorf("working directory %q is not a directory", spec.Dir)
 		}
 	}
-	var cmd *exec.Cmd
-	if len(spec.Argv) > 0 {
-		path, err := lookProgram(spec.Argv[0], spec.Dir)
-		if err != nil {
-			return nil, err
-		}
-		cmd = &exec.Cmd{Path: path, Args: spec.Argv}
-	} else {
-		cmd = exec.Command("/bin/sh", "-c", spec.Command)
+	if len(spec.Argv) == 0 {
+		return "/bin/sh", []string{"/bin/sh", "-c", spec.Command}, nil
 	}
-	cmd.Dir = spec.Dir
-	cmd.Env = m.environ(j)
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
-	return cmd, nil
+	path, err = lookProgram(spec.Argv[0], spec.Dir)
+	return path, spec.Argv, err
 }
 
 // lookProgram resolves argv[0] like a shell would: names with a slash are
@@ -177,22 +168,19 @@ func lookProgram(prog, dir string) (string, error) {
 	case st.Mode()&0o111 == 0:
 		return "", fmt.Errorf("program %q is not executable", prog)
 	}
-	return prog, nil
-}
-
-func startError(spec Spec, err error) string {
-	var pe *os.PathError
-	if errors.As(err, &pe) {
-		return fmt.Sprintf("cannot start %q: %v", spec.DisplayCommand(), pe.Err)
+	if !filepath.IsAbs(path) {
+		if abs, err := filepath.Abs(path); err == nil {
+			path = abs
+		}
 	}
-	return "cannot start: " + err.Error()
+	return path, nil
 }
 
 // environ is the inherited environment plus the manager's and the spec's
 // additions and JOBTOP_JOB_ID; later entries win.
-func (m *Manager) environ(j *job) []string {
+func (m *Manager) environ(id ID, spec Spec) []string {
 	env := os.Environ()
-	for _, add := range []map[string]string{m.opts.Env, j.spec.Env} {
+	for _, add := range []map[string]string{m.opts.Env, spec.Env} {
 		keys := make([]string, 0, len(add))
 		for k := range add {
 			keys = append(keys, k)
@@ -202,80 +190,35 @@ func (m *Manager) environ(j *job) []string {
 			env = append(env, k+"="+add[k])
 		}
 	}
-	return append(env, "JOBTOP_JOB_ID="+j.id.String())
+	return append(env, "JOBTOP_JOB_ID="+id.String())
 }
 
-// readStream copies one pipe into the log file and the store until EOF.
-func (m *Manager) readStream(j *job, p *process, f *os.File, stream Stream, done *sync.WaitGroup) {
-	defer done.Done()
-	buf := make([]byte, readBufSize)
-	for {
-		n, err := f.Read(buf)
-		if n > 0 {
-			// Storing output is the CPU-heavy part; past one core's worth
-			// of readers at once, firehose jobs would leave nothing for
-			// the UI or API goroutines (key latency p95 ~30-50 ms instead
-			// of 70-110 ms with three yes jobs on 2 cores).
-			m.ingest <- struct{}{}
-			j.log.Write(buf[:n])
-			j.store.Append(stream, buf[:n])
-			<-m.ingest
-			m.hub.publish(j.id, EventOutput, Info{})
-			if p.ready != nil {
-				m.checkReadyLine(j, p)
-			}
-			// A reader of a job that writes as fast as it can is always
-			// runnable; yielding after each chunk keeps it from holding a
-			// P for a whole time slice, so the UI stays responsive while
-			// such jobs run (see e2e PerfKeyLatency).
-			runtime.Gosched()
-		}
-		if err != nil {
-			return
-		}
+// keeperClient is the manager's keeper, started on first use (and again
+// if the last one died).
+func (m *Manager) keeperClient() (*keeper.Client, error) {
+	if kc := m.keeper.Load(); kc != nil {
+		return kc, nil
 	}
+	m.keeperMu.Lock()
+	defer m.keeperMu.Unlock()
+	if kc := m.keeper.Load(); kc != nil {
+		return kc, nil
+	}
+	if m.keeperClosed {
+		return nil, ErrShutdown
+	}
+	kc, err := keeper.Start(m.keeperEvent, m.keeperLost)
+	if err != nil {
+		return nil, err
+	}
+	if w := kc.Warning(); w != "" {
+		fmt.Fprintln(os.Stderr, "jobtop:", w)
+	}
+	m.keeperID = kc.Identity()
+	m.keeper.Store(kc)
+	m.recordKeeper()
+	return kc, nil
 }
 
-// reap waits for the run's main process to exit, kills what is left of its
-// process group, drains the pipes and records the end.
-func (m *Manager) reap(j *job, p *process, readers *sync.WaitGroup, pipes ...*os.File) {
-	defer m.runs.Done()
-	// Wait for the exit without reaping, so the group's ID cannot be
-	// reused before the leftovers are killed.
-	var info unix.Siginfo
-	for {
-		err := unix.Waitid(unix.P_PID, p.pid, &info, unix.WEXITED|unix.WNOWAIT, nil)
-		if err != unix.EINTR {
-			break
-		}
-	}
-	signalTree(p.pid, sigKill)
-	p.cmd.Wait() //nolint:errcheck // the status is read from ProcessState
-
-	drained := make(chan struct{})
-	go func() {
-		readers.Wait()
-		close(drained)
-	}()
-	select {
-	case <-drained:
-	case <-time.After(drainTimeout):
-		for _, f := range pipes {
-			f.SetReadDeadline(time.Now()) //nolint:errcheck // unblocks the reader
-		}
-		<-drained
-	}
-	for _, f := range pipes {
-		f.Close()
-	}
-	j.store.Flush()
-	ws := p.cmd.ProcessState.Sys().(syscall.WaitStatus)
-	exit := exitStatus{code: ws.ExitStatus()}
-	if ws.Signaled() {
-		exit = exitStatus{signaled: true, signal: Signal(ws.Signal())}
-	}
-	m.mu.Lock()
-	m.finishRunLocked(j, p, exit)
-	m.mu.Unlock()
-	m.hub.publish(j.id, EventOutput, Info{})
-}
+// errKeeperGone explains a job ended because its keeper died.
+var errKeeperGone = errors.New("jobtop's keeper process died; the job's processes were killed")

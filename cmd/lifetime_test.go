@@ -1,0 +1,186 @@
+package cmd
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"jobtop/jobs/proc"
+)
+
+// jobTree is a job leaving processes every way a job can: in its group,
+// in a session of their own, and orphaned by a subshell.
+const jobTree = "sleep 600 & setsid sleep 600 & (sleep 600 &); wait"
+
+// markedProcs lists live processes with TEST_MARK=mark in their
+// environment: found without asking jobtop.
+func markedProcs(mark string) []int {
+	procs, _ := proc.List()
+	var out []int
+	for _, p := range procs {
+		if v, ok := proc.Env(p.PID, "TEST_MARK"); ok && v == mark && !p.Zombie {
+			out = append(out, p.PID)
+		}
+	}
+	return out
+}
+
+// startTrees starts two jobs with a tree each in the instance, marked,
+// and waits until all eight processes run.
+func (c *cli) startTrees(t *testing.T) string {
+	t.Helper()
+	mark := fmt.Sprintf("%s-%d", t.Name(), time.Now().UnixNano())
+	for range 2 {
+		c.startJob(jobTree, "--env", "TEST_MARK="+mark)
+	}
+	require.Eventually(t, func() bool { return len(markedProcs(mark)) == 8 }, testTimeout, 10*time.Millisecond)
+	return mark
+}
+
+func requireNoneLeft(t *testing.T, mark string, within time.Duration) {
+	t.Helper()
+	require.Eventually(t, func() bool { return len(markedProcs(mark)) == 0 }, within, 10*time.Millisecond,
+		"processes of the jobs are still running: %v", markedProcs(mark))
+}
+
+// keeperOf finds the keeper process of an instance: its child named
+// jobtop-keeper.
+func keeperOf(t *testing.T, pid int) int {
+	t.Helper()
+	procs, err := proc.List()
+	require.NoError(t, err)
+	for _, p := range procs {
+		if p.PPID == pid {
+			if b, err := os.ReadFile(fmt.Sprintf("/proc/%d/cmdline", p.PID)); err == nil && strings.HasPrefix(string(b), "jobtop-keeper") {
+				return p.PID
+			}
+		}
+	}
+	t.Fatalf("instance %d has no keeper", pid)
+	return 0
+}
+
+func TestServeStopsEveryJobOnSignals(t *testing.T) {
+	for _, sig := range []syscall.Signal{syscall.SIGTERM, syscall.SIGINT, syscall.SIGHUP} {
+		t.Run(sig.String(), func(t *testing.T) {
+			c := newCLI(t)
+			serve := c.serve()
+			mark := c.startTrees(t)
+			require.NoError(t, serve.Process.Signal(sig))
+			done := make(chan error, 1)
+			go func() { done <- serve.Wait() }()
+			select {
+			case err := <-done:
+				require.NoError(t, err, "serve exits cleanly")
+			case <-time.After(testTimeout):
+				t.Fatal("serve did not exit")
+			}
+			requireNoneLeft(t, mark, testTimeout)
+		})
+	}
+}
+
+// TestServeKilledLeavesNothing: SIGKILL gives serve no chance to clean
+// up; its keeper sees its lifeline end and stops every job within their
+// grace (the sleeps end on SIGTERM at once).
+func TestServeKilledLeavesNothing(t *testing.T) {
+	c := newCLI(t)
+	serve := c.serve()
+	mark := c.startTrees(t)
+	require.NoError(t, serve.Process.Signal(syscall.SIGKILL))
+	serve.Wait() //nolint:errcheck // killed on purpose
+	requireNoneLeft(t, mark, 5*time.Second)
+}
+
+// TestNextInstanceStopsWhatADeadOneLeft: serve and its keeper are both
+// killed, so nothing cleans up; the next instance on the socket stops what
+// they left and says so.
+func TestNextInstanceStopsWhatADeadOneLeft(t *testing.T) {
+	c := newCLI(t)
+	first := c.serve()
+	mark := c.startTrees(t)
+	keeper := keeperOf(t, first.Process.Pid)
+	require.NoError(t, syscall.Kill(keeper, syscall.SIGSTOP)) // so it cannot clean up first
+	require.NoError(t, first.Process.Signal(syscall.SIGKILL))
+	first.Wait() //nolint:errcheck // killed on purpose
+	require.NoError(t, syscall.Kill(keeper, syscall.SIGKILL))
+	require.Len(t, markedProcs(mark), 8, "nothing stopped them")
+
+	second := exec.Command(binary, "serve", "--no-file")
+	second.Env = c.env
+	stderr, err := second.StderrPipe()
+	require.NoError(t, err)
+	require.NoError(t, second.Start())
+	t.Cleanup(func() {
+		second.Process.Signal(syscall.SIGTERM) //nolint:errcheck // may have exited
+		second.Wait()                          //nolint:errcheck // stopped on purpose
+	})
+	line, err := bufio.NewReader(stderr).ReadString('\n')
+	require.NoError(t, err)
+	assert.Equal(t, "jobtop: stopped 8 processes left running by a previous instance on "+c.socket+" that died\n", line)
+	requireNoneLeft(t, mark, testTimeout)
+	go io.Copy(io.Discard, stderr) //nolint:errcheck // the rest is of no interest
+}
+
+// TestAsPIDOneReapsOrphans: in a PID namespace of its own (a container),
+// jobtop is PID 1 and every orphan reaches it. Here the keeper is killed,
+// so the jobs' processes, which it was reaping, fall to PID 1 as they die:
+// none may stay a zombie.
+func TestAsPIDOneReapsOrphans(t *testing.T) {
+	if err := exec.Command("unshare", "-Urpf", "--mount-proc", "true").Run(); err != nil {
+		t.Skipf("no PID namespaces here (unshare -Urpf: %v)", err)
+	}
+	c := newCLI(t)
+	ns := exec.Command("unshare", "-Urpf", "--mount-proc", binary, "serve", "--no-file")
+	ns.Env = c.env
+	require.NoError(t, ns.Start())
+	t.Cleanup(func() {
+		ns.Process.Signal(syscall.SIGKILL) //nolint:errcheck // may have exited
+		ns.Wait()                          //nolint:errcheck // stopped on purpose
+	})
+	c.waitAnswering()
+	init := childOf(t, ns.Process.Pid)
+	serve := childOf(t, init)
+	mark := c.startTrees(t)
+	require.NoError(t, syscall.Kill(keeperOf(t, serve), syscall.SIGKILL))
+	requireNoneLeft(t, mark, testTimeout)
+	require.Eventually(t, func() bool {
+		procs, _ := proc.List()
+		for _, p := range procs {
+			if p.PPID == init && p.Zombie {
+				return false
+			}
+		}
+		return true
+	}, testTimeout, 10*time.Millisecond, "PID 1 reaps what reaches it")
+
+	// It passes SIGTERM on, and ends as serve does.
+	require.NoError(t, syscall.Kill(init, syscall.SIGTERM))
+	require.NoError(t, ns.Wait())
+}
+
+// childOf finds the one child of pid.
+func childOf(t *testing.T, pid int) int {
+	t.Helper()
+	var child int
+	require.Eventually(t, func() bool {
+		procs, _ := proc.List()
+		for _, p := range procs {
+			if p.PPID == pid {
+				child = p.PID
+				return true
+			}
+		}
+		return false
+	}, testTimeout, 10*time.Millisecond)
+	return child
+}

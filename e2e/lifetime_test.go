@@ -1,0 +1,102 @@
+package e2e
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
+)
+
+// jobtopPID is the PID of the jobtop running in the session's pane (a
+// child of the status script).
+func (s *session) jobtopPID() int {
+	s.t.Helper()
+	pane, err := strconv.Atoi(strings.TrimSpace(s.tmux("display-message", "-p", "-t", s.name, "#{pane_pid}")))
+	require.NoError(s.t, err)
+	entries, _ := os.ReadDir("/proc")
+	for _, e := range entries {
+		b, err := os.ReadFile(filepath.Join("/proc", e.Name(), "stat"))
+		if err != nil {
+			continue
+		}
+		st := string(b)
+		fields := strings.Fields(st[strings.LastIndexByte(st, ')')+1:])
+		if len(fields) > 1 && fields[1] == strconv.Itoa(pane) && strings.Contains(st, "(jobtop)") {
+			pid, _ := strconv.Atoi(e.Name())
+			return pid
+		}
+	}
+	s.t.Fatalf("no jobtop under pane %d", pane)
+	return 0
+}
+
+// treeJobs is a shell job whose four processes carry token in their
+// command lines: the shell, a child in its group, a setsid daemon and an
+// orphan of a subshell.
+func treeJobs(token string) string {
+	return fmt.Sprintf("sleep 7%[1]s & setsid sleep 8%[1]s & (sleep 9%[1]s &); wait", token)
+}
+
+func waitNoneLeft(t *testing.T, token string, within time.Duration) {
+	t.Helper()
+	end := time.Now().Add(within)
+	for len(processesWith(token)) > 0 {
+		if time.Now().After(end) {
+			t.Fatalf("still running after %v: %v", within, processesWith(token))
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+// TestTerminalClosedStopsJobsGracefully: SIGHUP (the terminal window
+// closed) stops every job with its stop signal, so a job's trap runs, and
+// nothing it started is left.
+func TestTerminalClosedStopsJobsGracefully(t *testing.T) {
+	bin := binary(t)
+	token := fmt.Sprintf("%d.%d", os.Getpid(), 5151)
+	done := filepath.Join(t.TempDir(), "cleaned")
+	s := newSession(t, 120, 30, nil, bin, treeJobs(token),
+		"trap 'echo cleaned > "+done+"; exit 0' TERM; echo up; while :; do sleep 0.1; done")
+	s.waitText("up")
+	require.Eventually(t, func() bool { return len(processesWith(token)) == 4 }, deadline, 20*time.Millisecond)
+	require.NoError(t, syscall.Kill(s.jobtopPID(), syscall.SIGHUP))
+	s.waitExit()
+	waitNoneLeft(t, token, deadline)
+	b, err := os.ReadFile(done)
+	require.NoError(t, err, "the job got its stop signal and ran its trap")
+	require.Equal(t, "cleaned\n", string(b))
+}
+
+// TestKilledTUILeavesNothing: SIGKILL gives jobtop no chance at all; its
+// keeper stops everything within the jobs' grace.
+func TestKilledTUILeavesNothing(t *testing.T) {
+	bin := binary(t)
+	token := fmt.Sprintf("%d.%d", os.Getpid(), 5252)
+	s := newSession(t, 120, 30, nil, bin, treeJobs(token), treeJobs(token))
+	require.Eventually(t, func() bool { return len(processesWith(token)) == 8 }, deadline, 20*time.Millisecond)
+	require.NoError(t, syscall.Kill(s.jobtopPID(), syscall.SIGKILL))
+	waitNoneLeft(t, token, 5*time.Second)
+}
+
+// TestJobOpeningTheTerminalFails: jobs have no controlling terminal, so a
+// job that opens /dev/tty (a password prompt) fails at once with the
+// system's error in its output, and never draws on jobtop's screen.
+func TestJobOpeningTheTerminalFails(t *testing.T) {
+	bin := binary(t)
+	s := newSession(t, 120, 30, nil, bin, "--name", "prompt",
+		"w=SCRIB; echo ${w}BLE > /dev/tty; read answer < /dev/tty; echo answered $?")
+	scr := s.waitText("answered 2")
+	all := strings.Join(scr, "\n")
+	require.Contains(t, all, "No such device or address")
+	require.NotContains(t, all, "SCRIBBLE", "nothing reached the terminal")
+	require.True(t, strings.HasPrefix(scr[0], "    ID NAME"), "the screen is intact: %q", scr[0])
+	require.Contains(t, row(scr, "prompt"), "succeeded")
+	s.keys("q")
+	require.Equal(t, "0", s.waitExit())
+}

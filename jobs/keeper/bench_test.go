@@ -1,0 +1,50 @@
+package keeper
+
+import (
+	"os"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// BenchmarkSpawn is one start through the keeper, against the same
+// fork and exec done in the benchmark's own process (x-direct).
+func BenchmarkSpawn(b *testing.B) {
+	c, err := Start(func(Event) {}, func(error) {})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer c.Close()
+	null, _ := os.Open(os.DevNull)
+	defer null.Close()
+	env := os.Environ()
+	var direct, kept time.Duration
+	var run RunID
+	var pids []int
+	for b.Loop() {
+		t0 := time.Now()
+		pid, err := syscall.ForkExec("/bin/sleep", []string{"sleep", "300"}, &syscall.ProcAttr{Env: env,
+			Files: []uintptr{null.Fd(), null.Fd(), null.Fd()}, Sys: &syscall.SysProcAttr{Setsid: true}})
+		if err != nil {
+			b.Fatal(err)
+		}
+		direct += time.Since(t0)
+		syscall.Kill(pid, syscall.SIGKILL)
+		var ws syscall.WaitStatus
+		syscall.Wait4(pid, &ws, 0, nil)
+
+		run++
+		t0 = time.Now()
+		pid, _, err = c.Spawn(Spawn{Run: run, Path: "/bin/sleep", Argv: []string{"sleep", "300"}, Env: env,
+			Stdin: null, Stdout: null, Stderr: null})
+		if err != nil {
+			b.Fatal(err)
+		}
+		kept += time.Since(t0)
+		c.Signal(run, syscall.SIGKILL)
+		pids = append(pids, pid)
+	}
+	b.ReportMetric(float64(kept)/float64(b.N)/1e3, "us/spawn")
+	b.ReportMetric(float64(direct)/float64(b.N)/1e3, "us/direct")
+	b.ReportMetric(float64(kept)/float64(direct), "x-direct")
+}

@@ -1,0 +1,249 @@
+package keeper
+
+import (
+	"errors"
+	"fmt"
+	"net"
+	"os"
+	"os/exec"
+	"sync"
+	"syscall"
+	"time"
+)
+
+// Event is news of a run from the keeper.
+type Event struct {
+	Run RunID
+	// Exited: the run's main process exited with Status and was reaped;
+	// Left processes of the run were still alive then. Empty: no process
+	// of the run is left. Empty always comes after Exited.
+	Kind   EventKind
+	Status syscall.WaitStatus
+	Left   int
+}
+
+// EventKind says what an Event reports.
+type EventKind uint8
+
+// The kinds of events.
+const (
+	Exited EventKind = iota + 1
+	Empty
+)
+
+// Spawn says how to start a run's main process.
+type Spawn struct {
+	Run  RunID
+	Path string   // the program, already resolved
+	Argv []string // Argv[0] included
+	Env  []string
+	Dir  string
+	// Stdin, Stdout and Stderr become the process's fds 0, 1 and 2. The
+	// caller keeps its copies and closes them when it likes.
+	Stdin, Stdout, Stderr *os.File
+	// TTY makes Stdin the process's controlling terminal.
+	TTY bool
+	// StopSignal and Grace are how the keeper stops the run by itself if
+	// jobtop goes away.
+	StopSignal syscall.Signal
+	Grace      time.Duration
+}
+
+// Identity names a keeper process for good.
+type Identity struct {
+	PID   int    `json:"pid"`
+	Start uint64 `json:"start"`
+	// Token is in every run's JOBTOP_RUN variable.
+	Token string `json:"token"`
+}
+
+// ErrGone is returned once the keeper process has died.
+var ErrGone = errors.New("jobtop's keeper process is gone")
+
+// Client is jobtop's side of one keeper process. Its methods are safe for
+// concurrent use; Signal never blocks.
+type Client struct {
+	conn    *net.UnixConn
+	cmd     *exec.Cmd
+	id      Identity
+	warning string
+	onEvent func(Event)
+	onLost  func(error)
+
+	writeMu sync.Mutex
+
+	mu       sync.Mutex
+	waiting  map[RunID]chan event
+	signals  map[syscall.Signal][]RunID
+	wake     chan struct{}
+	lost     error
+	closed   bool
+	done     chan struct{} // closed when the reader has ended
+	writerOK chan struct{} // closed when the signal writer has ended
+}
+
+// Start starts a keeper process. onEvent receives every Exited and Empty
+// event, in order, on one goroutine; onLost is called once if the keeper
+// dies while the client is open. Neither may call back into the client.
+func Start(onEvent func(Event), onLost func(error)) (*Client, error) {
+	mine, theirs, err := socketPair()
+	if err != nil {
+		return nil, err
+	}
+	cmd := keeperCommand(theirs)
+	err = cmd.Start()
+	theirs.Close()
+	if err != nil {
+		mine.Close()
+		return nil, fmt.Errorf("starting jobtop's keeper process: %w", err)
+	}
+	c := &Client{conn: mine, cmd: cmd, onEvent: onEvent, onLost: onLost,
+		waiting: make(map[RunID]chan event), signals: make(map[syscall.Signal][]RunID),
+		wake: make(chan struct{}, 1), done: make(chan struct{}), writerOK: make(chan struct{})}
+	r := newReceiver(mine)
+	var hello event
+	if _, err := r.receive(&hello); err != nil || hello.Ev != evHello {
+		mine.Close()
+		cmd.Process.Kill() //nolint:errcheck // it is broken
+		cmd.Wait()         //nolint:errcheck // its status is of no use
+		return nil, fmt.Errorf("jobtop's keeper process did not start: %v", err)
+	}
+	c.id = Identity{PID: hello.PID, Start: hello.Start, Token: hello.Token}
+	c.warning = hello.Err
+	go c.read(r)
+	go c.writeSignals()
+	return c, nil
+}
+
+// Identity is the keeper process's.
+func (c *Client) Identity() Identity { return c.id }
+
+// Warning is what the keeper could not set up (e.g. becoming a
+// subreaper), or "".
+func (c *Client) Warning() string { return c.warning }
+
+// Spawn starts a run and returns its main process's PID and start time.
+func (c *Client) Spawn(s Spawn) (pid int, start uint64, err error) {
+	ch := make(chan event, 1)
+	c.mu.Lock()
+	if c.lost != nil || c.closed {
+		c.mu.Unlock()
+		return 0, 0, ErrGone
+	}
+	c.waiting[s.Run] = ch
+	c.mu.Unlock()
+	req := request{Op: opSpawn, Run: s.Run, Path: s.Path, Argv: s.Argv, Env: s.Env, Dir: s.Dir,
+		TTY: s.TTY, StopSignal: int(s.StopSignal), GraceMS: s.Grace.Milliseconds()}
+	c.writeMu.Lock()
+	err = send(c.conn, req, int(s.Stdin.Fd()), int(s.Stdout.Fd()), int(s.Stderr.Fd()))
+	c.writeMu.Unlock()
+	if err != nil {
+		c.mu.Lock()
+		delete(c.waiting, s.Run)
+		c.mu.Unlock()
+		return 0, 0, fmt.Errorf("asking jobtop's keeper process to start the job: %w", err)
+	}
+	select {
+	case ev := <-ch:
+		if ev.Err != "" {
+			return 0, 0, errors.New(ev.Err)
+		}
+		return ev.PID, ev.Start, nil
+	case <-c.done:
+		return 0, 0, ErrGone
+	}
+}
+
+// Signal sends sig to every process of the run, soon. Requests made close
+// together go as one, so signalling many runs costs one look at the
+// process table.
+func (c *Client) Signal(run RunID, sig syscall.Signal) {
+	c.mu.Lock()
+	c.signals[sig] = append(c.signals[sig], run)
+	c.mu.Unlock()
+	select {
+	case c.wake <- struct{}{}:
+	default:
+	}
+}
+
+func (c *Client) writeSignals() {
+	defer close(c.writerOK)
+	for {
+		select {
+		case <-c.wake:
+		case <-c.done:
+			return
+		}
+		c.mu.Lock()
+		batch := c.signals
+		c.signals = make(map[syscall.Signal][]RunID)
+		c.mu.Unlock()
+		// SIGKILL first: a kill asked for after a stop must not wait
+		// behind it.
+		for _, sig := range orderSignals(batch) {
+			c.writeMu.Lock()
+			send(c.conn, request{Op: opSignal, Runs: batch[sig], Signal: int(sig)}) //nolint:errcheck // a dead keeper is reported by the reader
+			c.writeMu.Unlock()
+		}
+	}
+}
+
+func orderSignals(batch map[syscall.Signal][]RunID) []syscall.Signal {
+	out := make([]syscall.Signal, 0, len(batch))
+	if _, ok := batch[syscall.SIGKILL]; ok {
+		out = append(out, syscall.SIGKILL)
+	}
+	for sig := range batch {
+		if sig != syscall.SIGKILL {
+			out = append(out, sig)
+		}
+	}
+	return out
+}
+
+func (c *Client) read(r *receiver) {
+	defer close(c.done)
+	for {
+		var ev event
+		files, err := r.receive(&ev)
+		closeAll(files)
+		if err != nil {
+			c.mu.Lock()
+			closed := c.closed
+			c.lost = ErrGone
+			c.mu.Unlock()
+			if !closed && c.onLost != nil {
+				c.onLost(fmt.Errorf("%w: %v", ErrGone, err))
+			}
+			return
+		}
+		switch ev.Ev {
+		case evSpawned:
+			c.mu.Lock()
+			ch := c.waiting[ev.Run]
+			delete(c.waiting, ev.Run)
+			c.mu.Unlock()
+			if ch != nil {
+				ch <- ev
+			}
+		case evExit:
+			c.onEvent(Event{Run: ev.Run, Kind: Exited, Status: syscall.WaitStatus(ev.Status), Left: ev.Left})
+		case evEmpty:
+			c.onEvent(Event{Run: ev.Run, Kind: Empty})
+		}
+	}
+}
+
+// Close ends the lifeline. The keeper stops whatever is still running
+// (with each run's stop signal and grace) and exits; Close waits for that.
+func (c *Client) Close() error {
+	c.mu.Lock()
+	c.closed = true
+	c.mu.Unlock()
+	c.conn.CloseWrite() //nolint:errcheck // Close below ends it anyway
+	<-c.done
+	<-c.writerOK
+	c.conn.Close()
+	return c.cmd.Wait()
+}

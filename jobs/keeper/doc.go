@@ -1,0 +1,34 @@
+// Package keeper keeps every process a job starts under jobtop's control
+// until jobtop has seen it die, however jobtop itself ends.
+//
+// One keeper process serves one jobtop instance (a jobs.Manager). It is
+// jobtop re-executed (see reexec.go), tiny and single-purpose:
+//
+//   - It starts each run's main process, in a session of its own (no
+//     controlling terminal) with the stdin, stdout and stderr jobtop hands
+//     it over the connection. It copies no output: the pipes go straight
+//     from the job to jobtop.
+//   - It is a child subreaper (PR_SET_CHILD_SUBREAPER), so double-forked
+//     and setsid descendants re-parent to it instead of to init: it can
+//     always find them, and it reaps them.
+//   - It sorts its descendants into runs: a run's main process and
+//     everything below it; an adopted process by its session (a run's
+//     session ID is its main PID), else by the JOBTOP_RUN variable every
+//     run's environment carries. Only a process that both left the
+//     session and dropped its environment before its parent died is of no
+//     known run; those are stopped when the instance ends.
+//   - It signals only what it has just found in the process table, through
+//     a pidfd opened and checked against the process's start time, so a
+//     reused PID never receives a signal meant for a process that is gone.
+//     It reaps everything itself, so no PID it signals can be reused
+//     behind its back.
+//   - The connection is the lifeline: only jobtop holds the other end, so
+//     EOF means jobtop is gone, however it went (SIGKILL included). The
+//     keeper then stops every run (its stop signal, its grace, SIGKILL),
+//     waits until no descendant is left, and exits.
+//
+// Why one keeper per instance and not one per job: a keeper is a Go
+// process, about 600 KB of private memory and 4 threads; a thousand jobs
+// would cost 600 MB and 4,000 threads. One keeper costs that once, and
+// signalling many runs at once costs one look at the process table.
+package keeper

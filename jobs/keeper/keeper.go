@@ -1,0 +1,353 @@
+package keeper
+
+import (
+	"crypto/rand"
+	"encoding/hex"
+	"net"
+	"os"
+	"os/signal"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+
+	"golang.org/x/sys/unix"
+
+	"jobtop/jobs/proc"
+)
+
+// EnvRun is the environment variable the keeper gives every run:
+// "TOKEN.RUN". It lets the keeper (and a later jobtop, if both died) tell
+// which run a process that left the run's session belongs to.
+const EnvRun = "JOBTOP_RUN"
+
+// orphanTick is how often a keeper whose jobtop is gone checks on the
+// processes it is stopping.
+const orphanTick = 50 * time.Millisecond
+
+// keeper is the state of the keeper process: the runs it started and the
+// processes they left.
+type keeper struct {
+	conn  *net.UnixConn
+	pid   int
+	token string
+	runs  map[RunID]*run
+	byPID map[int]*run // main processes not yet reaped
+	bySID map[int]*run // sessions of runs not yet empty
+	// seen caches which run an adopted process (a child of the keeper
+	// that is no run's main process) belongs to; nil for none.
+	seen map[procKey]*run
+
+	// Set once jobtop is gone: everything is being stopped.
+	orphaned   bool
+	strayKill  time.Time // when processes of no known run get SIGKILL
+	strayTermd bool
+}
+
+// run is one run of a job: its main process and whatever it started.
+type run struct {
+	id      RunID
+	pid     int
+	start   uint64
+	pidfd   int // of the main process until it is reaped; -1 after
+	stopSig syscall.Signal
+	grace   time.Duration
+	exited  bool
+	status  unix.WaitStatus // of the main process, once exited
+	killed  bool            // SIGKILL was asked for: keep sending it
+	killAt  time.Time       // once orphaned: when the grace ends
+}
+
+type procKey struct {
+	pid   int
+	start uint64
+}
+
+// serve runs the keeper until jobtop has gone and every process it
+// started has died. It returns the process's exit code.
+func serve(conn *net.UnixConn) int {
+	// Double-forked and setsid descendants re-parent to the keeper, so it
+	// can always find and reap them.
+	subreaper := unix.Prctl(unix.PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) == nil
+	// The keeper lives exactly as long as its lifeline: stray signals do
+	// not end it (it has no terminal: it runs in a session of its own).
+	// They are caught and dropped, not ignored: an ignored signal stays
+	// ignored across exec, and the jobs would inherit that.
+	stray := make(chan os.Signal, 1)
+	signal.Notify(stray, syscall.SIGHUP, syscall.SIGINT, syscall.SIGTERM, syscall.SIGQUIT)
+	go func() {
+		for range stray {
+		}
+	}()
+	chld := make(chan os.Signal, 1)
+	signal.Notify(chld, syscall.SIGCHLD)
+
+	k := &keeper{
+		conn:  conn,
+		pid:   os.Getpid(),
+		token: newToken(),
+		runs:  make(map[RunID]*run),
+		byPID: make(map[int]*run),
+		bySID: make(map[int]*run),
+		seen:  make(map[procKey]*run),
+	}
+	hello := event{Ev: evHello, PID: k.pid, Token: k.token}
+	if self, err := proc.Get(k.pid); err == nil {
+		hello.Start = self.Start
+	}
+	if !subreaper {
+		hello.Err = "cannot become a child subreaper: processes that leave a job's session are not followed"
+	}
+	k.send(hello)
+
+	reqs := make(chan incoming)
+	go readRequests(conn, reqs)
+	var tick <-chan time.Time
+	for {
+		select {
+		case in, ok := <-reqs:
+			if !ok {
+				reqs = nil
+				k.orphan()
+				t := time.NewTicker(orphanTick)
+				defer t.Stop()
+				tick = t.C
+				break
+			}
+			k.handle(in)
+		case <-chld:
+			k.reap()
+		case <-tick:
+			k.reap()
+		}
+		if k.orphaned && k.finished() {
+			return 0
+		}
+	}
+}
+
+type incoming struct {
+	req   request
+	files []*os.File
+}
+
+// readRequests delivers jobtop's requests until the lifeline ends.
+func readRequests(conn *net.UnixConn, out chan<- incoming) {
+	defer close(out)
+	r := newReceiver(conn)
+	for {
+		var in incoming
+		files, err := r.receive(&in.req)
+		if err != nil {
+			return
+		}
+		in.files = files
+		out <- in
+	}
+}
+
+func (k *keeper) send(ev event) {
+	if !k.orphaned {
+		send(k.conn, ev) //nolint:errcheck // jobtop gone: the lifeline says so
+	}
+}
+
+func (k *keeper) handle(in incoming) {
+	defer closeAll(in.files)
+	switch in.req.Op {
+	case opSpawn:
+		k.spawn(in.req, in.files)
+	case opSignal:
+		k.signalRuns(in.req.Runs, syscall.Signal(in.req.Signal))
+	}
+}
+
+// spawn starts a run's main process in a session of its own, with the
+// files jobtop sent as its stdin, stdout and stderr.
+func (k *keeper) spawn(req request, files []*os.File) {
+	fail := func(msg string) { k.send(event{Ev: evSpawned, Run: req.Run, Err: msg}) }
+	if len(files) != 3 {
+		fail("spawn request without its three files")
+		return
+	}
+	if _, dup := k.runs[req.Run]; dup {
+		fail("run " + strconv.FormatUint(uint64(req.Run), 10) + " exists already")
+		return
+	}
+	env := append(req.Env[:len(req.Env):len(req.Env)], EnvRun+"="+k.token+"."+strconv.FormatUint(uint64(req.Run), 10))
+	attr := &syscall.ProcAttr{
+		Dir:   req.Dir,
+		Env:   env,
+		Files: []uintptr{files[0].Fd(), files[1].Fd(), files[2].Fd()},
+		Sys:   &syscall.SysProcAttr{Setsid: true, Setctty: req.TTY, Ctty: 0},
+	}
+	pid, err := syscall.ForkExec(req.Path, req.Argv, attr)
+	if err != nil {
+		fail(err.Error())
+		return
+	}
+	r := &run{id: req.Run, pid: pid, pidfd: -1, stopSig: syscall.Signal(req.StopSignal),
+		grace: time.Duration(req.GraceMS) * time.Millisecond}
+	if r.stopSig == 0 {
+		r.stopSig = syscall.SIGTERM
+	}
+	// The main process is the keeper's child and not reaped yet: its PID
+	// cannot have been reused.
+	if fd, err := unix.PidfdOpen(pid, 0); err == nil {
+		r.pidfd = fd
+	}
+	if p, err := proc.Get(pid); err == nil {
+		r.start = p.Start
+	}
+	k.runs[r.id] = r
+	k.byPID[pid] = r
+	k.bySID[pid] = r // Setsid: the session's ID is the main process's PID
+	k.send(event{Ev: evSpawned, Run: r.id, PID: pid, Start: r.start})
+}
+
+// reap collects every exited child, reports runs whose main process
+// exited and runs that have no process left.
+func (k *keeper) reap() {
+	var exited []*run
+	for {
+		var ws unix.WaitStatus
+		pid, err := unix.Wait4(-1, &ws, unix.WNOHANG, nil)
+		if err == unix.EINTR {
+			continue
+		}
+		if pid <= 0 || err != nil {
+			break
+		}
+		if r := k.byPID[pid]; r != nil {
+			delete(k.byPID, pid)
+			r.exited, r.status = true, ws
+			r.closePidfd()
+			exited = append(exited, r)
+		}
+	}
+	if len(exited) == 0 && !k.draining() && !k.orphaned {
+		return
+	}
+	t := k.scan()
+	for _, r := range exited {
+		k.send(event{Ev: evExit, Run: r.id, Status: int(r.status), Left: len(t.members[r])})
+	}
+	now := time.Now()
+	for _, r := range k.runs {
+		if !r.exited {
+			continue
+		}
+		members := t.members[r]
+		if len(members) == 0 {
+			k.send(event{Ev: evEmpty, Run: r.id})
+			delete(k.runs, r.id)
+			delete(k.bySID, r.pid)
+			continue
+		}
+		if r.killed || (k.orphaned && !now.Before(r.killAt)) {
+			r.killed = true
+			signalAll(members, syscall.SIGKILL)
+		}
+	}
+	if k.orphaned {
+		for _, r := range k.runs {
+			if !r.exited && (r.killed || !now.Before(r.killAt)) {
+				r.killed = true
+				k.signalRun(r, t, syscall.SIGKILL)
+			}
+		}
+		if !now.Before(k.strayKill) {
+			signalAll(t.strays, syscall.SIGKILL)
+		}
+	}
+}
+
+// draining reports whether a run's main process exited while others of
+// the run still live.
+func (k *keeper) draining() bool {
+	for _, r := range k.runs {
+		if r.exited {
+			return true
+		}
+	}
+	return false
+}
+
+// signalRuns sends sig to every process of the given runs, after one
+// look at the process table.
+func (k *keeper) signalRuns(ids []RunID, sig syscall.Signal) {
+	t := k.scan()
+	for _, id := range ids {
+		r := k.runs[id]
+		if r == nil {
+			continue
+		}
+		if sig == syscall.SIGKILL {
+			r.killed = true
+		}
+		k.signalRun(r, t, sig)
+	}
+}
+
+func (k *keeper) signalRun(r *run, t tree, sig syscall.Signal) {
+	if r.pidfd >= 0 {
+		unix.PidfdSendSignal(r.pidfd, sig, nil, 0) //nolint:errcheck // it may have exited
+	}
+	for _, p := range t.members[r] {
+		if p.PID != r.pid || r.exited {
+			signalProc(p, sig)
+		}
+	}
+}
+
+// orphan starts stopping everything: jobtop is gone. Each run gets its
+// stop signal and SIGKILL once its grace has passed; processes of no
+// known run get SIGTERM and SIGKILL after the longest grace.
+func (k *keeper) orphan() {
+	k.orphaned = true
+	now := time.Now()
+	longest := time.Duration(0)
+	t := k.scan()
+	for _, r := range k.runs {
+		r.killAt = now.Add(r.grace)
+		longest = max(longest, r.grace)
+		k.signalRun(r, t, r.stopSig)
+	}
+	signalAll(t.strays, syscall.SIGTERM)
+	k.strayKill = now.Add(longest)
+	k.conn.Close()
+}
+
+// finished reports whether nothing the keeper started is left, reaped
+// included.
+func (k *keeper) finished() bool {
+	if len(k.scan().all) > 0 {
+		return false
+	}
+	var ws unix.WaitStatus
+	pid, err := unix.Wait4(-1, &ws, unix.WNOHANG, nil)
+	return pid <= 0 && err == unix.ECHILD
+}
+
+func (r *run) closePidfd() {
+	if r.pidfd >= 0 {
+		unix.Close(r.pidfd)
+		r.pidfd = -1
+	}
+}
+
+func newToken() string {
+	b := make([]byte, 8)
+	rand.Read(b) //nolint:errcheck // never fails on Linux
+	return hex.EncodeToString(b)
+}
+
+// parseRunEnv splits a JOBTOP_RUN value into its token and run.
+func parseRunEnv(v string) (token string, id RunID, ok bool) {
+	tok, num, found := strings.Cut(v, ".")
+	if !found {
+		return "", 0, false
+	}
+	n, err := strconv.ParseUint(num, 10, 64)
+	return tok, RunID(n), err == nil
+}

@@ -1,0 +1,217 @@
+package keeper
+
+import (
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"jobtop/jobs/proc"
+)
+
+const patience = 20 * time.Second
+
+func eventually(t *testing.T, what string, cond func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(patience)
+	for !cond() {
+		if time.Now().After(deadline) {
+			t.Fatalf("timed out waiting for %s", what)
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+}
+
+func alive(pid int) bool {
+	p, err := proc.Get(pid)
+	return err == nil && !p.Zombie
+}
+
+// marked lists live processes with TEST_MARK=mark in their environment.
+func marked(mark string) []int {
+	procs, _ := proc.List()
+	var out []int
+	for _, p := range procs {
+		if v, ok := proc.Env(p.PID, "TEST_MARK"); ok && v == mark && !p.Zombie {
+			out = append(out, p.PID)
+		}
+	}
+	return out
+}
+
+type recorder struct{ events chan Event }
+
+func startKeeper(t *testing.T) (*Client, *recorder) {
+	t.Helper()
+	rec := &recorder{events: make(chan Event, 100)}
+	c, err := Start(func(ev Event) { rec.events <- ev }, func(error) {})
+	require.NoError(t, err)
+	return c, rec
+}
+
+func (r *recorder) next(t *testing.T) Event {
+	t.Helper()
+	select {
+	case ev := <-r.events:
+		return ev
+	case <-time.After(patience):
+		t.Fatal("no event from the keeper")
+	}
+	return Event{}
+}
+
+func spawnShell(t *testing.T, c *Client, run RunID, script, mark string, grace time.Duration) int {
+	t.Helper()
+	null, err := os.Open(os.DevNull)
+	require.NoError(t, err)
+	defer null.Close()
+	out, err := os.OpenFile(os.DevNull, os.O_WRONLY, 0)
+	require.NoError(t, err)
+	defer out.Close()
+	pid, start, err := c.Spawn(Spawn{Run: run, Path: "/bin/sh", Argv: []string{"sh", "-c", script},
+		Env: []string{"PATH=" + os.Getenv("PATH"), "TEST_MARK=" + mark}, Stdin: null, Stdout: out, Stderr: out,
+		StopSignal: syscall.SIGTERM, Grace: grace})
+	require.NoError(t, err)
+	require.NotZero(t, start)
+	return pid
+}
+
+// TestSignalLeavesAReusedPIDAlone: a process whose PID matches but whose
+// start time does not (what a reused PID looks like) gets no signal.
+func TestSignalLeavesAReusedPIDAlone(t *testing.T) {
+	cmd := exec.Command("sleep", "60")
+	require.NoError(t, cmd.Start())
+	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
+	p, err := proc.Get(cmd.Process.Pid)
+	require.NoError(t, err)
+
+	stranger := p
+	stranger.Start++
+	signalProc(stranger, syscall.SIGKILL)
+	time.Sleep(100 * time.Millisecond) // a signal, if sent, would have landed
+	assert.True(t, alive(p.PID), "the signal was meant for an earlier process with that PID")
+
+	signalProc(p, syscall.SIGKILL)
+	require.Error(t, cmd.Wait())
+	assert.Equal(t, syscall.SIGKILL, cmd.ProcessState.Sys().(syscall.WaitStatus).Signal())
+}
+
+// TestNoSignalToABarePID: every signal path goes through signalProc's
+// pidfd check or a pidfd of a main process the keeper has not reaped; a
+// bare kill(pid) exists only as the fallback for kernels without pidfds.
+// (os.Process is safe: it holds a pidfd and refuses to signal once
+// waited for.)
+func TestNoSignalToABarePID(t *testing.T) {
+	dirs := []string{".", "..", "../proc"}
+	for _, dir := range dirs {
+		files, err := filepath.Glob(filepath.Join(dir, "*.go"))
+		require.NoError(t, err)
+		for _, path := range files {
+			if strings.HasSuffix(path, "_test.go") {
+				continue
+			}
+			f, err := parser.ParseFile(token.NewFileSet(), path, nil, 0)
+			require.NoError(t, err)
+			ast.Inspect(f, func(n ast.Node) bool {
+				fn, ok := n.(*ast.FuncDecl)
+				if ok && fn.Name.Name == "signalWithoutPidfd" {
+					return false
+				}
+				call, ok := n.(*ast.CallExpr)
+				if !ok {
+					return true
+				}
+				sel, ok := call.Fun.(*ast.SelectorExpr)
+				if !ok {
+					return true
+				}
+				if x, ok := sel.X.(*ast.Ident); ok && (x.Name == "syscall" || x.Name == "unix") && (sel.Sel.Name == "Kill" || sel.Sel.Name == "Tgkill") {
+					t.Errorf("%s: %s.%s sends a signal to a bare PID", path, x.Name, sel.Sel.Name)
+				}
+				return true
+			})
+		}
+	}
+}
+
+// TestLifelineEndStopsEverything: when jobtop's end of the connection
+// closes (as when jobtop is killed), the keeper stops every run, waiting
+// out the grace of a process that ignores SIGTERM, and exits.
+func TestLifelineEndStopsEverything(t *testing.T) {
+	c, _ := startKeeper(t)
+	mark := "lifeline-" + t.Name()
+	spawnShell(t, c, 1, "sleep 600 & setsid sleep 600 & (sleep 600 &); wait", mark, time.Second)
+	spawnShell(t, c, 2, "trap '' TERM; sleep 600 & wait", mark, 300*time.Millisecond)
+	eventually(t, "both runs' processes", func() bool { return len(marked(mark)) >= 6 })
+	keeperPID := c.Identity().PID
+	require.NoError(t, c.Close())
+	assert.False(t, alive(keeperPID), "the keeper exited")
+	assert.Empty(t, marked(mark), "nothing of either run is left")
+}
+
+func TestExitThenEmptyWithWhatWasLeft(t *testing.T) {
+	c, rec := startKeeper(t)
+	t.Cleanup(func() { c.Close() })
+	mark := "left-" + t.Name()
+	spawnShell(t, c, 7, "setsid sleep 600 & sleep 600 & exit 4", mark, time.Second)
+	ev := rec.next(t)
+	assert.Equal(t, Event{Run: 7, Kind: Exited, Status: ev.Status, Left: 2}, ev)
+	assert.Equal(t, 4, ev.Status.ExitStatus())
+	assert.Len(t, marked(mark), 2, "the keeper reports, jobtop decides")
+	c.Signal(7, syscall.SIGTERM)
+	assert.Equal(t, Event{Run: 7, Kind: Empty}, rec.next(t))
+	assert.Empty(t, marked(mark))
+}
+
+// TestStraySignalsDoNotEndTheKeeper: the keeper lives as long as its
+// lifeline, whatever signals reach it (pkill jobtop, a closed terminal).
+func TestStraySignalsDoNotEndTheKeeper(t *testing.T) {
+	c, rec := startKeeper(t)
+	t.Cleanup(func() { c.Close() })
+	for _, sig := range []syscall.Signal{syscall.SIGTERM, syscall.SIGHUP, syscall.SIGINT, syscall.SIGQUIT} {
+		require.NoError(t, syscall.Kill(c.Identity().PID, sig))
+	}
+	time.Sleep(100 * time.Millisecond) // a deadly signal would have landed
+	require.True(t, alive(c.Identity().PID))
+	spawnShell(t, c, 1, "exit 0", "stray-"+t.Name(), time.Second)
+	assert.Equal(t, Exited, rec.next(t).Kind)
+}
+
+func TestLargeEnvironmentGoesInChunks(t *testing.T) {
+	c, rec := startKeeper(t)
+	t.Cleanup(func() { c.Close() })
+	null, _ := os.Open(os.DevNull)
+	defer null.Close()
+	r, w, err := os.Pipe()
+	require.NoError(t, err)
+	defer r.Close()
+	// Three variables of 100 KiB (the kernel's limit is 128 KiB each).
+	big := strings.Repeat("x", 100<<10)
+	_, _, err = c.Spawn(Spawn{Run: 1, Path: "/bin/sh", Argv: []string{"sh", "-c", `printf %s "$A$B$C" | wc -c`},
+		Env: []string{"PATH=" + os.Getenv("PATH"), "A=" + big, "B=" + big, "C=" + big}, Stdin: null, Stdout: w, Stderr: w})
+	w.Close()
+	require.NoError(t, err)
+	out := make([]byte, 64)
+	n, _ := r.Read(out)
+	assert.Equal(t, "307200", strings.TrimSpace(string(out[:n])))
+	assert.Equal(t, Exited, rec.next(t).Kind)
+}
+
+func TestSpawnFailureIsReported(t *testing.T) {
+	c, _ := startKeeper(t)
+	t.Cleanup(func() { c.Close() })
+	null, _ := os.Open(os.DevNull)
+	defer null.Close()
+	_, _, err := c.Spawn(Spawn{Run: 1, Path: "/nonexistent/prog", Argv: []string{"prog"}, Stdin: null, Stdout: null, Stderr: null})
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "no such file")
+}

@@ -1,0 +1,59 @@
+package keeper
+
+import (
+	"strings"
+	"syscall"
+
+	"jobtop/jobs/proc"
+)
+
+// ProcID names a process for good: its PID and start time.
+type ProcID struct {
+	PID   int    `json:"pid"`
+	Start uint64 `json:"start"`
+}
+
+// Alive reports whether the process is still the one named.
+func (id ProcID) Alive() bool {
+	p, err := proc.Get(id.PID)
+	return err == nil && p.Start == id.Start && !p.Zombie
+}
+
+// Leftovers finds the processes a keeper's runs left behind: every process
+// whose JOBTOP_RUN carries token, each of mains that is still the process
+// it names, and the members of the sessions those lead.
+func Leftovers(token string, mains []ProcID) []proc.Proc {
+	procs, err := proc.List()
+	if err != nil {
+		return nil
+	}
+	leaders := make(map[int]bool)
+	for _, m := range mains {
+		for _, p := range procs {
+			if p.PID == m.PID && p.Start == m.Start {
+				leaders[m.PID] = true
+			}
+		}
+	}
+	var out []proc.Proc
+	for _, p := range procs {
+		if p.Zombie {
+			continue
+		}
+		if leaders[p.SID] {
+			out = append(out, p)
+			continue
+		}
+		if token == "" {
+			continue
+		}
+		if v, ok := proc.Env(p.PID, EnvRun); ok && strings.HasPrefix(v, token+".") {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// SignalAll sends sig to each process that is still the one the process
+// table showed (checked through a pidfd, so a reused PID is left alone).
+func SignalAll(ps []proc.Proc, sig syscall.Signal) { signalAll(ps, sig) }

@@ -1,0 +1,54 @@
+package keeper
+
+import (
+	"net"
+	"os"
+	"os/exec"
+	"syscall"
+)
+
+// A keeper is jobtop itself, started again with argv[0] set to keeperArgv0
+// and keeperEnv in its environment. Every program that imports this
+// package (jobtop, and the test binaries of its packages) turns into a
+// keeper that way, before its main runs.
+const (
+	keeperArgv0 = "jobtop-keeper"
+	keeperEnv   = "JOBTOP_KEEPER"
+	protocol    = "1"
+	// lifelineFD is where the keeper finds its end of the connection.
+	lifelineFD = 3
+)
+
+func init() {
+	if len(os.Args) == 1 && os.Args[0] == keeperArgv0 && os.Getenv(keeperEnv) == protocol {
+		os.Exit(runKeeper())
+	}
+}
+
+func runKeeper() int {
+	f := os.NewFile(lifelineFD, "lifeline")
+	c, err := net.FileConn(f)
+	f.Close()
+	if err != nil {
+		return 2
+	}
+	uc, ok := c.(*net.UnixConn)
+	if !ok {
+		return 2
+	}
+	return serve(uc)
+}
+
+// keeperCommand is the command that starts a keeper on the given end of
+// the connection: this program again, in a session of its own (no
+// terminal, so no terminal's signals), with nothing on stdin, stdout or
+// stderr.
+func keeperCommand(lifeline *os.File) *exec.Cmd {
+	return &exec.Cmd{
+		Path:        selfPath(),
+		Args:        []string{keeperArgv0},
+		Env:         []string{keeperEnv + "=" + protocol},
+		ExtraFiles:  []*os.File{lifeline},
+		SysProcAttr: &syscall.SysProcAttr{Setsid: true},
+	}
+}

@@ -1,0 +1,197 @@
+package keeper
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net"
+	"os"
+	"syscall"
+
+	"golang.org/x/sys/unix"
+)
+
+// RunID names one run of a job for the keeper; jobtop picks them, unique
+// per keeper.
+type RunID uint64
+
+// request is what jobtop asks of the keeper.
+type request struct {
+	Op string `json:"op"` // opSpawn or opSignal
+
+	// opSpawn: start a run. Its stdin, stdout and stderr come with the
+	// message as three file descriptors.
+	Run  RunID    `json:"run,omitempty"`
+	Path string   `json:"path,omitempty"`
+	Argv []string `json:"argv,omitempty"`
+	Env  []string `json:"env,omitempty"`
+	Dir  string   `json:"dir,omitempty"`
+	// TTY makes stdin the run's controlling terminal.
+	TTY bool `json:"tty,omitempty"`
+	// StopSignal and GraceMS are how the keeper stops the run on its own
+	// when jobtop goes away.
+	StopSignal int   `json:"stop_signal,omitempty"`
+	GraceMS    int64 `json:"grace_ms,omitempty"`
+
+	// opSignal: send Signal to every process of each run in Runs.
+	Runs   []RunID `json:"runs,omitempty"`
+	Signal int     `json:"signal,omitempty"`
+}
+
+const (
+	opSpawn  = "spawn"
+	opSignal = "signal"
+)
+
+// event is what the keeper tells jobtop.
+type event struct {
+	Ev  string `json:"ev"`
+	Run RunID  `json:"run,omitempty"`
+	// evHello: the keeper's own identity and its token.
+	// evSpawned: the run's main process, or Err.
+	PID   int    `json:"pid,omitempty"`
+	Start uint64 `json:"start,omitempty"`
+	Err   string `json:"err,omitempty"`
+	Token string `json:"token,omitempty"`
+	// evExit: the main process's wait status, and how many processes of
+	// the run were still alive when it exited.
+	Status int `json:"status,omitempty"`
+	Left   int `json:"left,omitempty"`
+}
+
+const (
+	evHello   = "hello"
+	evSpawned = "spawned"
+	evExit    = "exit" // the main process exited (and was reaped)
+	evEmpty   = "empty"
+)
+
+// The connection is a SOCK_SEQPACKET socket pair, so messages keep their
+// bounds. A message larger than one datagram (a big environment) is sent
+// as chunks: the first byte of each says whether more follow. File
+// descriptors ride on the last chunk.
+const (
+	chunkSize = 32 << 10
+	maxFDs    = 3
+	// maxMessage bounds what a reader accepts, well above exec's own
+	// limit on argv and environment.
+	maxMessage = 16 << 20
+)
+
+// send writes one message, with fds on its last chunk.
+func send(c *net.UnixConn, v any, fds ...int) error {
+	body, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	for {
+		n := min(len(body), chunkSize)
+		more := n < len(body)
+		dgram := make([]byte, 1+n)
+		copy(dgram[1:], body[:n])
+		var oob []byte
+		if more {
+			dgram[0] = 1
+		} else if len(fds) > 0 {
+			oob = unix.UnixRights(fds...)
+		}
+		if _, _, err := c.WriteMsgUnix(dgram, oob, nil); err != nil {
+			return err
+		}
+		body = body[n:]
+		if !more {
+			return nil
+		}
+	}
+}
+
+// receiver reads whole messages from a connection.
+type receiver struct {
+	c   *net.UnixConn
+	buf []byte
+	oob []byte
+}
+
+func newReceiver(c *net.UnixConn) *receiver {
+	return &receiver{c: c, buf: make([]byte, 1+chunkSize), oob: make([]byte, unix.CmsgSpace(4*maxFDs))}
+}
+
+// errClosed is the peer hanging up.
+var errClosed = errors.New("connection closed")
+
+// receive reads the next message into v and returns the files that came
+// with it (close-on-exec, owned by the caller).
+func (r *receiver) receive(v any) ([]*os.File, error) {
+	var body []byte
+	for {
+		n, oobn, _, _, err := r.c.ReadMsgUnix(r.buf, r.oob)
+		if err != nil {
+			return nil, err
+		}
+		if n == 0 {
+			return nil, errClosed
+		}
+		files, err := parseRights(r.oob[:oobn])
+		if err != nil {
+			return nil, err
+		}
+		body = append(body, r.buf[1:n]...)
+		if len(body) > maxMessage {
+			closeAll(files)
+			return nil, fmt.Errorf("message larger than %d bytes", maxMessage)
+		}
+		if r.buf[0] == 1 {
+			closeAll(files) // only the last chunk carries files
+			continue
+		}
+		if err := json.Unmarshal(body, v); err != nil {
+			closeAll(files)
+			return nil, fmt.Errorf("bad message: %w", err)
+		}
+		return files, nil
+	}
+}
+
+func parseRights(oob []byte) ([]*os.File, error) {
+	if len(oob) == 0 {
+		return nil, nil
+	}
+	msgs, err := unix.ParseSocketControlMessage(oob)
+	if err != nil {
+		return nil, err
+	}
+	var files []*os.File
+	for _, m := range msgs {
+		fds, err := unix.ParseUnixRights(&m)
+		if err != nil {
+			continue
+		}
+		for _, fd := range fds {
+			syscall.CloseOnExec(fd)
+			files = append(files, os.NewFile(uintptr(fd), "received"))
+		}
+	}
+	return files, nil
+}
+
+func closeAll(files []*os.File) {
+	for _, f := range files {
+		f.Close()
+	}
+}
+
+// socketPair makes the connected pair jobtop and its keeper talk over.
+func socketPair() (mine *net.UnixConn, theirs *os.File, err error) {
+	fds, err := unix.Socketpair(unix.AF_UNIX, unix.SOCK_SEQPACKET|unix.SOCK_CLOEXEC, 0)
+	if err != nil {
+		return nil, nil, fmt.Errorf("socketpair: %w", err)
+	}
+	f := os.NewFile(uintptr(fds[0]), "keeper-conn")
+	defer f.Close()
+	c, err := net.FileConn(f)
+	if err != nil {
+		unix.Close(fds[1])
+		return nil, nil, err
+	}
+	return c.(*net.UnixConn), os.NewFile(uintptr(fds[1]), "keeper-lifeline"), nil
+}

@@ -1,0 +1,280 @@
+package jobs
+
+import (
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"jobtop/jobs/keeper"
+	"jobtop/jobs/proc"
+)
+
+// tree starts three sleepers the three ways a job leaves processes behind:
+// in its group, in a session of their own (setsid), and orphaned by a
+// subshell that exits at once.
+const tree = "sleep 600 & setsid sleep 600 & (sleep 600 &); "
+
+// startMarked starts spec with a TEST_MARK of its own and waits until at
+// least n processes carry it.
+func startMarked(t *testing.T, m *Manager, spec Spec, n int) (Info, string) {
+	t.Helper()
+	mark := newMark(t)
+	spec.Env = map[string]string{"TEST_MARK": mark}
+	info := start(t, m, spec)
+	eventually(t, "the job's processes to start", func() bool { return len(marked(mark)) >= n })
+	return info, mark
+}
+
+func requireNoneLeft(t *testing.T, mark string) {
+	t.Helper()
+	eventually(t, "every process of the job to be gone", func() bool { return len(marked(mark)) == 0 })
+}
+
+func TestEveryWayOfEndingStopsTheWholeTree(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		cmd   string
+		end   func(m *Manager, id ID) error
+		state State
+	}{
+		{"stop", tree + "wait", func(m *Manager, id ID) error { return m.Stop(id) }, StateKilled},
+		{"kill", tree + "wait", func(m *Manager, id ID) error { return m.Kill(id) }, StateKilled},
+		{"natural exit", tree + "sleep 0.3; exit 3", func(*Manager, ID) error { return nil }, StateFailed},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			m := newManager(t, Options{})
+			info, mark := startMarked(t, m, Spec{Command: tc.cmd}, 4)
+			require.NoError(t, tc.end(m, info.ID))
+			info = wait(t, m, info.ID)
+			assert.Equal(t, tc.state, info.State)
+			requireNoneLeft(t, mark)
+		})
+	}
+}
+
+func TestTimeoutStopsTheWholeTree(t *testing.T) {
+	m := newManager(t, Options{})
+	mark := newMark(t)
+	info := start(t, m, Spec{Command: tree + "wait", Timeout: 500 * time.Millisecond, Env: map[string]string{"TEST_MARK": mark}})
+	info = wait(t, m, info.ID)
+	assert.Equal(t, StateTimedOut, info.State)
+	requireNoneLeft(t, mark)
+}
+
+func TestRestartStopsTheWholeTreeOfTheOldRun(t *testing.T) {
+	m := newManager(t, Options{})
+	info, mark := startMarked(t, m, Spec{Command: tree + "wait"}, 4)
+	old := marked(mark)
+	_, err := m.Restart(info.ID)
+	require.NoError(t, err)
+	waitFor(t, m, info.ID, "the second run", func(i Info) bool { return i.Runs == 2 && i.State == StateRunning })
+	eventually(t, "the first run's processes to be gone", func() bool {
+		for _, pid := range old {
+			if alive(pid) {
+				return false
+			}
+		}
+		return true
+	})
+}
+
+// TestDaemonHoldingStdoutDoesNotKeepTheJobRunning: the main process exits
+// at once; a setsid daemon it started still holds stdout. The job ends
+// (it does not wait for the daemon's pipe), the daemon is stopped, and the
+// job's last line says so.
+func TestDaemonHoldingStdoutDoesNotKeepTheJobRunning(t *testing.T) {
+	m := newManager(t, Options{})
+	began := time.Now()
+	// A long grace: the daemon dies on SIGTERM, so the job must end well
+	// before it would run out.
+	info, mark := startMarked(t, m, Spec{Command: "setsid sleep 600 & echo started", Grace: time.Minute}, 1)
+	info = wait(t, m, info.ID)
+	assert.Less(t, time.Since(began), 30*time.Second, "ended by SIGTERM, not by the grace running out")
+	assert.Equal(t, StateSucceeded, info.State)
+	assert.Equal(t, []string{"started", "stopped 1 process left running"}, outputText(t, m, info.ID))
+	requireNoneLeft(t, mark)
+}
+
+// TestGraceReachesTheWholeTreeOnStop: dash runs "sh graceful.sh" as a
+// child; on SIGTERM the wrapper exits at once, but the script's trap must
+// still get its grace period to clean up.
+func TestGraceReachesTheWholeTreeOnStop(t *testing.T) {
+	dir := t.TempDir()
+	script := filepath.Join(dir, "graceful.sh")
+	require.NoError(t, os.WriteFile(script, []byte("trap 'sleep 1; echo cleanup done; exit 0' TERM\necho up\nwhile :; do sleep 0.05; done\n"), 0o600))
+	for _, shell := range []string{"sh", "bash"} {
+		t.Run(shell, func(t *testing.T) {
+			m := newManager(t, Options{})
+			info := start(t, m, Spec{Command: shell + " " + script + "; echo wrapper done"})
+			waitFor(t, m, info.ID, "up", func(i Info) bool { return i.LastLine == "up" })
+			require.NoError(t, m.Stop(info.ID))
+			info = wait(t, m, info.ID)
+			assert.Equal(t, StateKilled, info.State)
+			assert.Contains(t, outputText(t, m, info.ID), "cleanup done")
+			assert.Equal(t, Signal(syscall.SIGTERM), info.Signal, "no SIGKILL was needed")
+		})
+	}
+}
+
+func TestJobsHaveNoTerminalAndNoStdin(t *testing.T) {
+	m := newManager(t, Options{})
+	info := start(t, m, Spec{Command: "exec 2>&1; cat; echo read-done; echo hi > /dev/tty; echo status $?"})
+	info = wait(t, m, info.ID)
+	out := outputText(t, m, info.ID)
+	require.Len(t, out, 3, "%q", out)
+	assert.Equal(t, "read-done", out[0], "stdin is /dev/null: cat ends at once")
+	assert.Contains(t, out[1], "/dev/tty", "the shell names what failed")
+	assert.Equal(t, "status 2", out[2])
+}
+
+// TestReplaceStopsTheOldRunItsOwnWay: the old run is stopped with the old
+// spec's stop signal, not the new one's.
+func TestReplaceStopsTheOldRunItsOwnWay(t *testing.T) {
+	m := newManager(t, Options{})
+	info := start(t, m, Spec{
+		Command:    "trap 'echo got INT; exit 0' INT; trap 'echo got TERM; exit 0' TERM; echo up; while :; do sleep 0.05; done",
+		StopSignal: Signal(syscall.SIGINT),
+	})
+	waitFor(t, m, info.ID, "up", func(i Info) bool { return i.LastLine == "up" })
+	_, err := m.Replace(info.ID, Spec{Command: "echo new", StopSignal: Signal(syscall.SIGTERM)})
+	require.NoError(t, err)
+	info = wait(t, m, info.ID)
+	assert.Equal(t, StateSucceeded, info.State)
+	out := outputText(t, m, info.ID)
+	assert.Contains(t, out, "got INT")
+	assert.NotContains(t, out, "got TERM")
+	assert.Equal(t, "new", out[len(out)-1])
+}
+
+// TestShutdownEndsPendingRestarts: a job waiting out its restart backoff
+// is settled by Shutdown, so a waiter gets the final state.
+func TestShutdownEndsPendingRestarts(t *testing.T) {
+	m, err := NewManager(Options{LogDir: t.TempDir()})
+	require.NoError(t, err)
+	info, err := m.Start(Spec{Command: "exit 1", Restart: RestartPolicy{Mode: RestartAlways, Backoff: time.Hour}})
+	require.NoError(t, err)
+	waitFor(t, m, info.ID, "the restart to be pending", func(i Info) bool { return i.State == StateFailed })
+	waited := make(chan Info, 1)
+	go func() {
+		i, _ := m.Wait(context.Background(), info.ID)
+		waited <- i
+	}()
+	ctx, cancel := context.WithTimeout(context.Background(), patience)
+	defer cancel()
+	require.NoError(t, m.Shutdown(ctx))
+	select {
+	case i := <-waited:
+		assert.Equal(t, StateFailed, i.State)
+	case <-time.After(patience):
+		t.Fatal("Wait did not return after Shutdown")
+	}
+}
+
+// TestStopWhileStarting: a kill asked for while the keeper is starting the
+// process is carried out once it has started.
+func TestStopWhileStarting(t *testing.T) {
+	m := newManager(t, Options{MaxRunning: 1})
+	mark := newMark(t)
+	spec := Spec{Command: "exec sleep 600", Env: map[string]string{"TEST_MARK": mark}}
+	const n = 40
+	var ids []ID
+	for range n {
+		// Past the first, they wait queued and start one at a time, in
+		// the background, as slots free.
+		info, err := m.Start(spec)
+		require.NoError(t, err)
+		ids = append(ids, info.ID)
+	}
+	hits := 0
+	for done := 0; done < n; {
+		done = 0
+		for _, info := range m.List() {
+			switch {
+			case info.State == StateQueued && info.Reason == ReasonStarting:
+				hits++
+				require.NoError(t, m.Kill(info.ID))
+			case info.State == StateRunning:
+				require.NoError(t, m.Kill(info.ID))
+			case info.State.Done():
+				done++
+			}
+		}
+	}
+	for _, id := range ids {
+		assert.Equal(t, StateKilled, wait(t, m, id).State)
+	}
+	assert.Positive(t, hits, "some kills reached a job while it was starting")
+	requireNoneLeft(t, mark)
+}
+
+// TestKeeperDeathKillsItsRuns: if the keeper itself is killed, its runs
+// end (their processes have lost the one thing that follows them: they
+// are killed), and the next job starts under a new keeper.
+func TestKeeperDeathKillsItsRuns(t *testing.T) {
+	m := newManager(t, Options{})
+	info, mark := startMarked(t, m, Spec{Command: tree + "wait"}, 4)
+	first := m.keeperID.PID
+	require.NoError(t, syscall.Kill(first, syscall.SIGKILL))
+	info = wait(t, m, info.ID)
+	assert.Equal(t, StateKilled, info.State)
+	assert.Contains(t, info.Error, "keeper")
+	requireNoneLeft(t, mark)
+
+	again := start(t, m, Spec{Command: "echo again"})
+	assert.Equal(t, StateSucceeded, wait(t, m, again.ID).State)
+	assert.NotEqual(t, first, m.keeperID.PID)
+}
+
+// TestLeftoversOfADeadInstanceAreStopped: a record left by an instance
+// whose jobtop and keeper both died names its keeper's token and its main
+// processes; StopLeftovers stops those, their sessions and whatever
+// carries the token, and nothing else.
+func TestLeftoversOfADeadInstanceAreStopped(t *testing.T) {
+	mark := newMark(t)
+	startProc := func(token string, setsid bool, args ...string) *exec.Cmd {
+		cmd := exec.Command(args[0], args[1:]...)
+		cmd.Env = append(os.Environ(), "TEST_MARK="+mark)
+		if token != "" {
+			cmd.Env = append(cmd.Env, keeper.EnvRun+"="+token)
+		}
+		cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: setsid}
+		require.NoError(t, cmd.Start())
+		go cmd.Wait() //nolint:errcheck // reaped whenever it ends
+		t.Cleanup(func() { cmd.Process.Kill() })
+		return cmd
+	}
+	// A main process whose environment no longer says whose it is (as
+	// after setproctitle), with a child in its session.
+	main := startProc("", true, "sh", "-c", "sleep 600 & wait")
+	// A daemon that left the session but kept the token.
+	startProc("0123456789abcdef.3", true, "sleep", "600")
+	// Strangers: another instance's token, and no token at all.
+	other := startProc("fedcba9876543210.3", true, "sleep", "600")
+	plain := startProc("", false, "sleep", "600")
+	eventually(t, "the processes", func() bool { return len(marked(mark)) == 5 })
+
+	mp, err := proc.Get(main.Process.Pid)
+	require.NoError(t, err)
+	deadKeeper := keeper.Identity{PID: 1 << 22, Start: 1, Token: "0123456789abcdef"}
+	path := filepath.Join(t.TempDir(), "rec")
+	require.NoError(t, writeFileAtomic(path, record{Keeper: deadKeeper, Mains: []keeper.ProcID{{PID: mp.PID, Start: mp.Start}}}))
+
+	n, err := StopLeftovers(path)
+	require.NoError(t, err)
+	assert.Equal(t, 3, n, "the main, its child and the daemon")
+	eventually(t, "the leftovers to go", func() bool { return len(marked(mark)) == 2 })
+	assert.True(t, alive(other.Process.Pid))
+	assert.True(t, alive(plain.Process.Pid))
+	_, err = os.Stat(path)
+	assert.True(t, os.IsNotExist(err), "the record is used up")
+	n, err = StopLeftovers(path)
+	assert.NoError(t, err)
+	assert.Zero(t, n)
+}

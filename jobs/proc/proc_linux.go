@@ -1,0 +1,117 @@
+package proc
+
+import (
+	"bytes"
+	"errors"
+	"os"
+	"strconv"
+	"syscall"
+)
+
+// TicksPerSecond is the unit of Proc.CPU and Proc.Start: Linux reports
+// them in USER_HZ, 100 a second on every architecture Go supports.
+const TicksPerSecond = 100
+
+var pageSize = int64(os.Getpagesize())
+
+// List reads every process in the table. Processes that end while it
+// reads are left out.
+func List() ([]Proc, error) {
+	d, err := os.Open("/proc")
+	if err != nil {
+		return nil, err
+	}
+	names, err := d.Readdirnames(-1)
+	d.Close()
+	if err != nil {
+		return nil, err
+	}
+	out := make([]Proc, 0, len(names))
+	buf := make([]byte, 1024)
+	for _, name := range names {
+		pid, err := strconv.Atoi(name)
+		if err != nil {
+			continue
+		}
+		if p, err := readStat(pid, buf); err == nil {
+			out = append(out, p)
+		}
+	}
+	return out, nil
+}
+
+// Get reads one process.
+func Get(pid int) (Proc, error) {
+	return readStat(pid, make([]byte, 1024))
+}
+
+func readStat(pid int, buf []byte) (Proc, error) {
+	fd, err := syscall.Open("/proc/"+strconv.Itoa(pid)+"/stat", syscall.O_RDONLY|syscall.O_CLOEXEC, 0)
+	if err != nil {
+		return Proc{}, ErrGone
+	}
+	n, err := syscall.Read(fd, buf)
+	syscall.Close(fd)
+	if err != nil || n <= 0 {
+		return Proc{}, ErrGone
+	}
+	return parseStat(pid, buf[:n])
+}
+
+// parseStat reads a /proc/PID/stat line. The command name is in
+// parentheses and may hold spaces and parentheses; the fields after the
+// last ')' are: state ppid pgrp session tty_nr tpgid flags minflt cminflt
+// majflt cmajflt utime stime cutime cstime priority nice num_threads
+// itrealvalue starttime vsize rss ...
+func parseStat(pid int, b []byte) (Proc, error) {
+	i := bytes.LastIndexByte(b, ')')
+	if i < 0 {
+		return Proc{}, errors.New("malformed stat line")
+	}
+	var f [22][]byte
+	k := 0
+	for _, w := range bytes.Fields(b[i+1:]) {
+		if k == len(f) {
+			break
+		}
+		f[k] = w
+		k++
+	}
+	if k < len(f) {
+		return Proc{}, errors.New("short stat line")
+	}
+	num := func(j int) uint64 { v, _ := strconv.ParseUint(string(f[j]), 10, 64); return v }
+	return Proc{
+		PID:    pid,
+		PPID:   int(num(1)),
+		PGID:   int(num(2)),
+		SID:    int(num(3)),
+		Start:  num(19),
+		Zombie: len(f[0]) > 0 && f[0][0] == 'Z',
+		CPU:    num(11) + num(12) + num(13) + num(14),
+		RSS:    int64(num(21)) * pageSize,
+	}, nil
+}
+
+// Env returns the value of an environment variable as the process had it
+// when it started (what it passed to exec), if it had it. Another user's
+// processes cannot be read and report false.
+func Env(pid int, name string) (string, bool) {
+	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/environ")
+	if err != nil {
+		return "", false
+	}
+	prefix := name + "="
+	for len(b) > 0 {
+		entry := b
+		if j := bytes.IndexByte(b, 0); j >= 0 {
+			entry, b = b[:j], b[j+1:]
+		} else {
+			b = nil
+		}
+		if bytes.HasPrefix(entry, []byte(prefix)) {
+			return string(entry[len(prefix):]), true
+		}
+	}
+	return "", false
+}

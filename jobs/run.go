@@ -1,0 +1,254 @@
+package jobs
+
+import (
+	"fmt"
+	"os"
+	"sync"
+	"sync/atomic"
+	"syscall"
+	"time"
+
+	"jobtop/jobs/keeper"
+)
+
+const (
+	sigKill = syscall.SIGKILL
+	// drainTimeout bounds how long output is still read once no process of
+	// a run is left, in case something the keeper could not follow holds
+	// a pipe open.
+	drainTimeout = 2 * time.Second
+)
+
+func (s Signal) sys() syscall.Signal { return syscall.Signal(s) }
+
+// process is one run: its main process and everything it started. Fields
+// are guarded by Manager.mu, but for what the readers use.
+type process struct {
+	run  keeper.RunID
+	spec Spec // as the run started: its stop signal and grace apply to it
+	pid  int
+	// start is the main process's start time: with pid, it names it.
+	start uint64
+
+	launched chan struct{} // closed once the start succeeded or failed
+	spawned  bool          // the main process started
+	exited   bool          // the main process exited
+	exit     exitStatus    // how, once exited
+	left     int           // processes of the run alive when the main one exited
+	cleaning bool          // what the main process left is being stopped
+	empty    bool          // no process of the run is left
+	draining bool          // finishAfterDrain is under way
+
+	graceTimer   *time.Timer
+	timeoutTimer *time.Timer
+	readyTimer   *time.Timer
+
+	pipes   []*os.File
+	readers sync.WaitGroup
+	readyMu sync.Mutex
+	ready   atomic.Pointer[readiness] // nil when not watching output
+}
+
+func (p *process) stopTimers() {
+	for _, t := range []*time.Timer{p.graceTimer, p.timeoutTimer, p.readyTimer} {
+		if t != nil {
+			t.Stop()
+		}
+	}
+}
+
+type exitStatus struct {
+	code     int
+	signaled bool
+	signal   Signal
+}
+
+func exitFromWait(ws syscall.WaitStatus) exitStatus {
+	if ws.Signaled() {
+		return exitStatus{signaled: true, signal: Signal(ws.Signal())}
+	}
+	return exitStatus{code: ws.ExitStatus()}
+}
+
+// startedLocked records a run whose main process is up and starts reading
+// its output. A stop asked for while it was starting is carried out now.
+func (m *Manager) startedLocked(j *job, p *process, pid int, start uint64, outR, errR *os.File) {
+	p.spawned, p.pid, p.start = true, pid, start
+	m.recordKeeper()
+	j.pid, j.state, j.reason = pid, StateRunning, ""
+	p.pipes = []*os.File{outR, errR}
+	if p.spec.Timeout > 0 {
+		p.timeoutTimer = time.AfterFunc(p.spec.Timeout, func() {
+			m.mu.Lock()
+			defer m.mu.Unlock()
+			if j.proc == p {
+				m.endRunLocked(j, reqTimeout)
+			}
+		})
+	}
+	m.startReadinessLocked(j, p)
+	p.readers.Add(2)
+	go m.readStream(j, p, outR, Stdout)
+	go m.readStream(j, p, errR, Stderr)
+	m.changedLocked(j)
+	if j.request != reqNone {
+		req := j.request
+		j.request = reqNone
+		m.endRunLocked(j, req)
+	} else if m.closed {
+		m.endRunLocked(j, reqStop)
+	}
+	m.advanceLocked(j, p)
+}
+
+// startFailedLocked ends a run whose main process could not be started.
+func (m *Manager) startFailedLocked(j *job, p *process, reason string) {
+	delete(m.byRun, p.run)
+	j.proc = nil
+	m.active--
+	m.finishWithoutRunLocked(j, StateError, reason)
+	m.runs.Done()
+	m.scheduleLocked()
+}
+
+// keeperEvent takes the keeper's news of a run.
+func (m *Manager) keeperEvent(ev keeper.Event) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	j := m.byRun[ev.Run]
+	if j == nil || j.proc == nil || j.proc.run != ev.Run {
+		return
+	}
+	p := j.proc
+	switch ev.Kind {
+	case keeper.Exited:
+		p.exited, p.exit, p.left = true, exitFromWait(ev.Status), ev.Left
+		m.recordKeeper()
+	case keeper.Empty:
+		p.empty = true
+	}
+	m.advanceLocked(j, p)
+}
+
+// keeperLost ends every run when the keeper process dies: their
+// processes have lost their keeper, so they are killed.
+func (m *Manager) keeperLost(err error) {
+	m.keeperMu.Lock()
+	m.keeper.Store(nil)
+	lost := m.keeperID
+	m.keeperMu.Unlock()
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	for _, j := range m.byRun {
+		p := j.proc
+		if p == nil || !p.spawned || p.empty {
+			continue
+		}
+		if !p.exited {
+			p.exited, p.exit = true, exitStatus{signaled: true, signal: Signal(sigKill)}
+		}
+		j.errText = errKeeperGone.Error()
+		p.empty = true
+		m.advanceLocked(j, p)
+	}
+	go killRunsOf(lost.Token)
+}
+
+// advanceLocked moves a run on once the keeper reports: what a main
+// process that exited by itself left running is stopped the way a stop
+// stops it, and a run with no process left is drained and finished.
+func (m *Manager) advanceLocked(j *job, p *process) {
+	if !p.spawned {
+		return
+	}
+	if p.exited && !p.empty && j.request == reqNone && !p.cleaning {
+		p.cleaning = true
+		j.reason = "stopping " + plural(p.left, "process") + " left running"
+		m.stopSignalLocked(j, p)
+		if j.state == StateRunning {
+			j.state = StateStopping
+		}
+		m.changedLocked(j)
+	}
+	if p.empty && !p.draining {
+		p.draining = true
+		note := ""
+		if p.left > 0 && j.request == reqNone {
+			note = "stopped " + plural(p.left, "process") + " left running"
+		}
+		go m.finishAfterDrain(j, p, note)
+	}
+}
+
+// finishAfterDrain reads what is left in the run's pipes (bounded by
+// drainTimeout), then records the end of the run.
+func (m *Manager) finishAfterDrain(j *job, p *process, note string) {
+	defer m.runs.Done()
+	drained := make(chan struct{})
+	go func() {
+		p.readers.Wait()
+		close(drained)
+	}()
+	select {
+	case <-drained:
+	case <-time.After(drainTimeout):
+		for _, f := range p.pipes {
+			f.SetReadDeadline(time.Now()) //nolint:errcheck // unblocks the reader
+		}
+		<-drained
+	}
+	for _, f := range p.pipes {
+		f.Close()
+	}
+	j.store.Flush()
+	if note != "" {
+		j.store.AppendMeta(note)
+		j.log.Marker(note)
+	}
+	m.mu.Lock()
+	delete(m.byRun, p.run)
+	m.finishRunLocked(j, p, p.exit)
+	m.mu.Unlock()
+	m.hub.publish(j.id, EventOutput, Info{})
+}
+
+// stopSignalLocked sends the run's stop signal to all of it and arms the
+// SIGKILL that follows its grace.
+func (m *Manager) stopSignalLocked(j *job, p *process) {
+	j.sentSignal = p.spec.StopSignal
+	m.signalLocked(p, p.spec.StopSignal.sys())
+	if p.graceTimer != nil {
+		return
+	}
+	p.graceTimer = time.AfterFunc(p.spec.Grace, func() {
+		m.mu.Lock()
+		defer m.mu.Unlock()
+		if j.proc == p && !p.empty {
+			j.sentSignal = Signal(sigKill)
+			m.signalLocked(p, sigKill)
+		}
+	})
+}
+
+// signalLocked asks the keeper to signal every process of the run. Jobtop
+// itself never signals a job's process: only the keeper, which reaps
+// them, knows a PID is still theirs.
+func (m *Manager) signalLocked(p *process, sig syscall.Signal) {
+	if !p.spawned || p.empty {
+		return
+	}
+	if kc := m.keeper.Load(); kc != nil {
+		kc.Signal(p.run, sig)
+	}
+}
+
+// plural writes a count and a noun: "1 process", "2 processes".
+func plural(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	if noun == "process" {
+		return fmt.Sprintf("%d processes", n)
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
+}
