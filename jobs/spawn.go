@@ -40,6 +40,7 @@ type process struct {
 	readyTimer   *time.Timer
 	readyMu      sync.Mutex
 	ready        *readiness
+	side         sidecars // probes and stop command (proberun.go)
 }
 
 // signal sends sig to the process group and to descendants that left it.
@@ -53,6 +54,7 @@ func (p *process) stopTimers() {
 			t.Stop()
 		}
 	}
+	p.side.stopProbes()
 }
 
 type exitStatus struct {
@@ -117,6 +119,7 @@ func (m *Manager) spawnLocked(j *job) {
 		})
 	}
 	m.startReadinessLocked(j, p)
+	m.startProbesLocked(j, p)
 	m.changedLocked(j)
 
 	var readers sync.WaitGroup
@@ -146,7 +149,8 @@ func (m *Manager) command(j *job) (*exec.Cmd, error) {
 		}
 		cmd = &exec.Cmd{Path: path, Args: spec.Argv}
 	} else {
-		cmd = exec.Command("/bin/sh", "-c", spec.Command)
+		argv := spec.shellArgv(spec.Command)
+		cmd = exec.Command(argv[0], argv[1:]...)
 	}
 	cmd.Dir = spec.Dir
 	cmd.Env = m.environ(j)
@@ -277,5 +281,6 @@ func (m *Manager) reap(j *job, p *process, readers *sync.WaitGroup, pipes ...*os
 	m.mu.Lock()
 	m.finishRunLocked(j, p, exit)
 	m.mu.Unlock()
+	p.side.wait()
 	m.hub.publish(j.id, EventOutput, Info{})
 }
