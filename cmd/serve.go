@@ -58,6 +58,10 @@ func serve(cmd *cobra.Command, maxRunning int) error {
 	stderr := cmd.ErrOrStderr()
 	fmt.Fprintf(stderr, "jobtop: serving on %s (pid %d); logs in %s\n", path, os.Getpid(), in.mgr.LogDir())
 	if plan != nil {
+		printWarnings(stderr, plan)
+		for _, p := range in.ws.Problems() {
+			fmt.Fprintln(stderr, p)
+		}
 		fmt.Fprintf(stderr, "jobtop: running %s from %s (jobtop reload re-reads it)\n", plural(len(plan.Jobs), "job"), plan.Path)
 	}
 

@@ -47,6 +47,10 @@ func openTUI(cmd *cobra.Command, specs []jobs.Spec) error {
 	if in.ws != nil {
 		engine = localEngine{Manager: in.mgr, ws: in.ws}
 		cfg.JobFile = plan.Path
+		printWarnings(cmd.ErrOrStderr(), plan) // seen when the screen closes
+		if n := len(plan.Warnings) + len(in.ws.Problems()); n > 0 {
+			cfg.Notice = "loaded " + plan.Path + warningsNote(n)
+		}
 	}
 	return runLocalTUI(in.mgr, engine, cfg, specs, "", in.shutdown)
 }
@@ -79,7 +83,18 @@ func (e localEngine) Reload() (string, error) {
 	if err != nil {
 		return "", err
 	}
-	return res.String(), nil
+	return res.String() + warningsNote(len(res.Warnings)), nil
+}
+
+// warningsNote is what the status bar adds for a file with warnings.
+func warningsNote(n int) string {
+	switch n {
+	case 0:
+		return ""
+	case 1:
+		return " (1 warning: jobtop check shows it)"
+	}
+	return fmt.Sprintf(" (%d warnings: jobtop check shows them)", n)
 }
 
 // runLocalTUI starts the jobs on mgr (in dir when they name no directory),

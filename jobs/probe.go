@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 	"time"
 )
 
@@ -96,7 +97,7 @@ func (c ProbeCheck) withDefaults() ProbeCheck {
 }
 
 // String describes the check: the probe, and its timing where it is not
-// the default ("http: http://127.0.0.1/ (every 2s)").
+// the default ("http: http://127.0.0.1/, every 2s, 5 failures").
 func (c ProbeCheck) String() string {
 	if c.Probe == nil {
 		return ""
@@ -115,18 +116,7 @@ func (c ProbeCheck) String() string {
 	if c.Failures != 0 && c.Failures != DefaultProbeFailures {
 		extra = append(extra, fmt.Sprintf("%d failures", c.Failures))
 	}
-	for i, e := range extra {
-		if i == 0 {
-			s += " ("
-		} else {
-			s += ", "
-		}
-		s += e
-	}
-	if len(extra) > 0 {
-		s += ")"
-	}
-	return s
+	return strings.Join(append([]string{s}, extra...), ", ")
 }
 
 // check runs the probe once, bounded by the timeout.

@@ -46,6 +46,8 @@ type HTTP struct {
 func NewHTTP(rawURL string, status int, headers map[string]string) (*HTTP, error) {
 	u, err := url.Parse(rawURL)
 	switch {
+	case !strings.Contains(rawURL, "://"):
+		return nil, fmt.Errorf("%q: the URL must start with http:// or https://", rawURL)
 	case err != nil:
 		return nil, fmt.Errorf("%q is not a URL: %v", rawURL, errors.Unwrap(err))
 	case u.Scheme != "http" && u.Scheme != "https":

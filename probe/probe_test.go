@@ -232,7 +232,7 @@ func TestFailingHealthCheckRestartsTheJob(t *testing.T) {
 		Health:  fast(httpProbe(t, srv.URL+"/healthz", 0)),
 		Restart: jobs.RestartPolicy{Mode: jobs.RestartOnFailure, Backoff: 10 * time.Millisecond}})
 	info := waitFor(t, m, web.ID, "web to be healthy", func(i jobs.Info) bool { return i.Health == jobs.HealthHealthy })
-	assert.Equal(t, "http: "+srv.URL+"/healthz (every 50ms, timeout 2s)", info.HealthCheck)
+	assert.Equal(t, "http: "+srv.URL+"/healthz, every 50ms, timeout 2s", info.HealthCheck)
 
 	srv.healthy.Store(false)
 	// Three failures in a row: the job is stopped, and its policy starts
