@@ -65,11 +65,11 @@ func TestProcessComposeEveryField(t *testing.T) {
 	t.Setenv("FROM_ENV", "env")
 	t.Setenv("UNSET_VAR", "")
 	dir := inDir(t, map[string]string{
-		".env":             "DOTENV=yes\nFROM_ENV=dotenv-wins\nTIMEOUT=7\n",
-		"svc/":             "",
-		"svc/backend.env":  "FILE=backend\nGLOBAL=from-env-file\n",
-		"probes/":          "",
-		"other/":           "",
+		".env":            "DOTENV=yes\nFROM_ENV=dotenv-wins\nTIMEOUT=7\n",
+		"svc/":            "",
+		"svc/backend.env": "FILE=backend\nGLOBAL=from-env-file\n",
+		"probes/":         "",
+		"other/":          "",
 	})
 	src := `version: "0.5"
 is_strict: true
