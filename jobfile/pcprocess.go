@@ -274,10 +274,7 @@ func (p *pcFile) readAvailability(e entry) jobs.RestartPolicy {
 	if pol.Mode == jobs.RestartNever {
 		return pol
 	}
-	pol.Backoff = time.Duration(max(backoff, 1)) * time.Second
-	if backoff == 0 {
-		pol.Backoff = time.Millisecond
-	}
+	pol.Backoff = time.Duration(max(backoff, 1)) * time.Second // 0: the default
 	pol.MaxBackoff = pol.Backoff
 	pol.Max = maxRestarts
 	return pol
