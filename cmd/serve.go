@@ -20,10 +20,13 @@ func newServeCmd() *cobra.Command {
 		Long: `Run a jobtop instance without a screen: it serves the local API on its
 socket, for the CLI (jobtop run, ls, logs...) and for jobtop attach.
 
-It runs the jobs of its job file: -f FILE, else jobtop.yaml, jobtop.yml or
-a Procfile in the current directory (--no-file: none). A file with
-problems is reported, every one, and nothing starts. jobtop reload
-re-reads the file while it runs.
+It runs the jobs of its job file: -f FILE, else jobtop.yaml, jobtop.yml,
+a Procfile or process-compose.yml/.yaml in the current directory
+(--no-file: none), with the .env beside it (-e FILE instead,
+--no-env-file: none); a Procfile's PORT base is -p, its formation -m. A
+file with problems is reported, every one, and nothing starts; parts of
+it jobtop does not carry out are warnings. jobtop reload re-reads the
+file while it runs.
 
 SIGINT or SIGTERM stops every job with its grace rules, then exits; a
 second signal kills what is left at once. A socket that a live instance
