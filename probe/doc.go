@@ -17,6 +17,6 @@
 //     its own that is SIGKILLed when the check ends, times out or is
 //     cancelled: no probe process outlives its check.
 //   - A failed check says why in one line: the status and the start of
-//     the body, the dial error, the command's exit code and the last line
-//     it wrote.
+//     the body (not of an HTML error page), the dial error, the command's
+//     exit code and the last line it wrote.
 package probe

@@ -1,6 +1,7 @@
 package probe
 
 import (
+	"bytes"
 	"context"
 	"crypto/tls"
 	"errors"
@@ -83,9 +84,12 @@ func (h *HTTP) Check(ctx context.Context, _ jobs.ProbeTarget) error {
 		io.Copy(io.Discard, io.LimitReader(resp.Body, 64<<10)) //nolint:errcheck // draining only
 		return nil
 	}
-	peek, _ := io.ReadAll(io.LimitReader(resp.Body, bodyPeek))
 	msg := fmt.Sprintf("GET %s: status %s", h.URL, resp.Status)
-	if body := oneLine(string(peek)); body != "" {
+	if strings.HasPrefix(resp.Header.Get("Content-Type"), "text/html") {
+		return errors.New(msg) // an error page says nothing the status does not
+	}
+	peek, _ := io.ReadAll(io.LimitReader(resp.Body, bodyPeek))
+	if body := oneLine(string(bytes.ToValidUTF8(peek, nil))); body != "" {
 		msg += ": " + body
 	}
 	return errors.New(msg)

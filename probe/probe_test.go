@@ -283,3 +283,14 @@ func TestHealthChecksStartOnceTheJobIsReady(t *testing.T) {
 	waitFor(t, m, web.ID, "web to be healthy", func(i jobs.Info) bool { return i.Health == jobs.HealthHealthy })
 	assert.Zero(t, before, "no health check before the job was ready")
 }
+
+func TestHTTPErrorPagesAreLeftOutOfTheReason(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		w.WriteHeader(http.StatusBadGateway)
+		fmt.Fprintln(w, "<!DOCTYPE html><html><body>Bad gateway</body></html>")
+	}))
+	defer srv.Close()
+	err := httpProbe(t, srv.URL, 0).Check(context.Background(), jobs.ProbeTarget{})
+	require.EqualError(t, err, "GET "+srv.URL+": status 502 Bad Gateway")
+}
