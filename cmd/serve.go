@@ -10,6 +10,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"jobtop/jobs"
+	"jobtop/workspace"
 )
 
 func newServeCmd() *cobra.Command {
@@ -68,8 +69,14 @@ func serve(cmd *cobra.Command, maxRunning int) error {
 		fmt.Fprintf(stderr, "jobtop: running %s from %s (jobtop reload re-reads it)\n", plural(len(plan.Jobs), "job"), plan.Path)
 	}
 
-	sig := <-signals
-	fmt.Fprintf(stderr, "jobtop: %v: stopping jobs (again to kill them at once)\n", sig)
+	var exit *ExitError
+	select {
+	case sig := <-signals:
+		fmt.Fprintf(stderr, "jobtop: %v: stopping jobs (again to kill them at once)\n", sig)
+	case req := <-exitRequests(in):
+		exit = exitOnFailure(req)
+		fmt.Fprintf(stderr, "jobtop: %v: stopping jobs (a signal kills them at once)\n", exit.Err)
+	}
 	ctx, cancel := context.WithCancel(context.Background())
 	go func() {
 		select {
@@ -83,5 +90,23 @@ func serve(cmd *cobra.Command, maxRunning int) error {
 	if err != nil {
 		fmt.Fprintln(stderr, "jobtop: killed the jobs that were still stopping")
 	}
+	if exit != nil {
+		return exit
+	}
 	return nil
+}
+
+// exitRequests is the instance's job file's exit requests (see
+// workspace.ExitRequests); nil, never ready, without a job file.
+func exitRequests(in *servedInstance) <-chan workspace.ExitRequest {
+	if in.ws == nil {
+		return nil
+	}
+	return in.ws.ExitRequests()
+}
+
+// exitOnFailure is how jobtop ends when a job with process-compose's
+// restart: exit_on_failure failed: with that job's exit code.
+func exitOnFailure(req workspace.ExitRequest) *ExitError {
+	return &ExitError{Code: req.Code, Err: fmt.Errorf("job %s failed (exit %d) and its restart policy is exit_on_failure", req.Job, req.Code)}
 }

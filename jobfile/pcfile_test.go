@@ -275,7 +275,6 @@ processes:
 		`process-compose.yaml:7:5: processes.web.is_tty: not supported, ignored: jobtop runs jobs on pipes, not on a terminal (also on line 19)`,
 		`process-compose.yaml:8:5: processes.web.success_exit_codes: not supported, ignored: only exit code 0 counts as success`,
 		`process-compose.yaml:11:7: processes.web.readiness_probe.success_threshold: 2 is not supported: one passing check counts (process-compose does not use it either)`,
-		`process-compose.yaml:12:29: processes.web.availability.restart: exit_on_failure: jobtop does not shut down when the job fails; it is left failed, and what depends on it does not start`,
 		`process-compose.yaml:12:46: processes.web.availability.exit_on_end: not supported, ignored: jobtop does not shut down when a job ends`,
 		`process-compose.yaml:13:16: processes.web.shutdown.parent_only: not supported, ignored: jobtop signals the job's whole process tree`,
 		`process-compose.yaml:14:5: processes.web.namespace: a process in several namespaces is shown under the first, billing`,
@@ -286,6 +285,7 @@ processes:
 	}, got)
 	web, _ := plan.Job("billing/web")
 	assert.Equal(t, jobs.RestartNever, web.Spec.Restart.Mode)
+	assert.True(t, web.ExitOnFailure)
 
 	assert.Equal(t, []string{
 		`process-compose.yaml:4:5: processes.web: unknown key "commnad" (did you mean "command"?) (is_strict is on)`,

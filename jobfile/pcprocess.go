@@ -29,6 +29,7 @@ type pcSettings struct {
 	envFile                          textField
 	dotenvOff, noTemplates           bool
 	restart                          jobs.RestartPolicy
+	exitOnFailure                    bool
 	readiness, liveness              *pcProbe
 	readyLogLine                     string
 	stopSignal                       jobs.Signal
@@ -69,7 +70,7 @@ func (p *pcFile) readProcess(pe entry) {
 		},
 		"is_template_disabled": func(e entry) { s.noTemplates, _ = p.bool(e) },
 		"vars":                 func(e entry) { s.vars = p.readVars(e) },
-		"availability":         func(e entry) { s.restart = p.readAvailability(e) },
+		"availability":         func(e entry) { s.restart, s.exitOnFailure = p.readAvailability(e) },
 		"depends_on":           func(e entry) { proc.deps = p.readPCDependsOn(e) },
 		"readiness_probe":      func(e entry) { s.readiness = p.readPCProbe(e) },
 		"liveness_probe":       func(e entry) { s.liveness = p.readPCProbe(e) },
@@ -134,7 +135,7 @@ func (p *pcFile) readProcess(pe entry) {
 // vars, its environment layered.
 func (p *pcFile) buildJob(pe entry, proc *pcProcess, s *pcSettings, replica int) Job {
 	name := pcName(proc.namePrefix, proc.name, replica, s.replicas)
-	job := Job{Name: name, Autostart: !s.disabled}
+	job := Job{Name: name, Autostart: !s.disabled, ExitOnFailure: s.exitOnFailure}
 	job.Line, job.Col = position(pe.key)
 	vars := templateVars(p.vars, s.vars, replica)
 	render := func(f textField) string {
@@ -240,10 +241,11 @@ func (p *pcFile) checkNamespace(e entry, ns string) string {
 }
 
 // readAvailability reads availability: restart no, on_failure, always or
-// exit_on_failure, backoff_seconds (default 1, the same wait each time as
-// in process-compose) and max_restarts (default 0: no limit).
-func (p *pcFile) readAvailability(e entry) jobs.RestartPolicy {
-	pol := jobs.RestartPolicy{Mode: jobs.RestartNever}
+// exit_on_failure (no restart; jobtop exits when the job fails),
+// backoff_seconds (default 1, the same wait each time as in
+// process-compose) and max_restarts (default 0: no limit).
+func (p *pcFile) readAvailability(e entry) (pol jobs.RestartPolicy, exitOnFailure bool) {
+	pol = jobs.RestartPolicy{Mode: jobs.RestartNever}
 	backoff, maxRestarts := 1, 0
 	entries, _ := p.mapping(e)
 	p.readKnown(e.path, entries, fields{
@@ -260,8 +262,7 @@ func (p *pcFile) readAvailability(e entry) jobs.RestartPolicy {
 			case "always":
 				pol.Mode = jobs.RestartAlways
 			case "exit_on_failure":
-				pol.Mode = jobs.RestartNever
-				p.warn.add(e.value, "exit_on_failure", fmt.Sprintf("%s: exit_on_failure: jobtop does not shut down when the job fails; it is left failed, and what depends on it does not start", e.path))
+				pol.Mode, exitOnFailure = jobs.RestartNever, true
 			default:
 				p.errorf(e.value, "%s: %q is not a restart policy: use no, on_failure, always or exit_on_failure", e.path, s)
 			}
@@ -272,12 +273,12 @@ func (p *pcFile) readAvailability(e entry) jobs.RestartPolicy {
 		"exit_on_skipped": nil,
 	})
 	if pol.Mode == jobs.RestartNever {
-		return pol
+		return pol, exitOnFailure
 	}
 	pol.Backoff = time.Duration(max(backoff, 1)) * time.Second // 0: the default
 	pol.MaxBackoff = pol.Backoff
 	pol.Max = maxRestarts
-	return pol
+	return pol, false
 }
 
 // readPCDependsOn reads depends_on: NAME: {condition: process_...} (or

@@ -60,6 +60,10 @@ type Job struct {
 	Autostart bool
 	// Line and Col say where the job is defined in the file.
 	Line, Col int
+	// ExitOnFailure says jobtop stops every job and exits with this
+	// job's exit code when it fails (process-compose's restart:
+	// exit_on_failure); see workspace.
+	ExitOnFailure bool
 }
 
 // LogOptions are the file's log settings.

@@ -29,6 +29,8 @@ type Workspace struct {
 	ctx      context.Context // cancelled by Close: ends pending removals
 	cancel   context.CancelFunc
 	removals sync.WaitGroup
+	exits    chan ExitRequest // exitonfailure.go
+	watching bool             // for jobs with ExitOnFailure
 }
 
 // ManagerOptions are base with the plan's max_parallel and log settings
@@ -55,12 +57,14 @@ func ManagerOptions(plan *jobfile.Plan, base jobs.Options) jobs.Options {
 // jobs, Add (created, not started) for the others. On an error the jobs
 // started so far keep running; the caller shuts m down.
 func Open(m *jobs.Manager, plan *jobfile.Plan) (*Workspace, error) {
-	w := &Workspace{mgr: m, plan: plan, ids: make(map[string]jobs.ID, len(plan.Jobs))}
+	w := &Workspace{mgr: m, plan: plan, ids: make(map[string]jobs.ID, len(plan.Jobs)), exits: make(chan ExitRequest, 1)}
 	w.ctx, w.cancel = context.WithCancel(context.Background())
 	w.envCmds, w.problems = runEnvCommands(plan)
+	w.watchFailuresLocked(plan)
 	for _, j := range plan.StartOrder() {
 		if err := w.startLocked(j); err != nil {
 			w.cancel()
+			w.removals.Wait()
 			return nil, err
 		}
 	}
@@ -168,6 +172,7 @@ func (w *Workspace) Reload() (Result, error) {
 		}
 	}
 	w.plan = next
+	w.watchFailuresLocked(next)
 	return res, errors.Join(errs...)
 }
 
