@@ -311,3 +311,98 @@ func TestFindPrefersJobtopFilesThenProcessCompose(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, "Procfile", found)
 }
+
+// TestProcessComposeDocumentedExamples reads examples from
+// process-compose's documentation (health.md, configuration.md,
+// launcher.md), as written there.
+func TestProcessComposeDocumentedExamples(t *testing.T) {
+	inDir(t, map[string]string{".env": "VERSION='1.2.3'\nWAIT_SEC=60\n"})
+	t.Setenv("COMPOSE_SHELL", "")
+
+	// health.md: a liveness probe on a daemon, with a shutdown command
+	// (its template escaped as configuration.md shows).
+	plan, err := Parse("process-compose.yaml", []byte(`processes:
+  nginx:
+    command: "docker run -d --rm -p80:80 --name nginx_test nginx"
+    is_daemon: true
+    shutdown:
+      command: "docker stop nginx_test"
+      signal: 15
+      timeout_seconds: 5
+    liveness_probe:
+      exec:
+        command: '[ $(docker inspect -f {{ "{{.State.Running}}" }} nginx_test) = true ]'
+        working_dir: /tmp # if not specified the process working dir will be used
+      initial_delay_seconds: 5
+      period_seconds: 2
+      timeout_seconds: 5
+      success_threshold: 1
+      failure_threshold: 3
+`))
+	require.NoError(t, err)
+	nginx := plan.Jobs[0].Spec
+	assert.Equal(t, "docker stop nginx_test", nginx.StopCommand)
+	assert.Equal(t, 5*time.Second, nginx.Grace)
+	assert.Equal(t, jobs.ProbeCheck{
+		Probe:    &probe.Exec{Command: "[ $(docker inspect -f {{.State.Running}} nginx_test) = true ]", Dir: "/tmp"},
+		Interval: 2 * time.Second, Timeout: 5 * time.Second, InitialDelay: 5 * time.Second, Failures: 3,
+	}, nginx.Health)
+	require.Len(t, plan.Warnings, 1)
+	assert.Contains(t, plan.Warnings[0].Msg, "processes.nginx.is_daemon: not supported")
+
+	// health.md: a readiness probe over HTTP.
+	plan, err = Parse("process-compose.yaml", []byte(`processes:
+  nginx:
+    command: "docker run -d --rm -p80:80 --name nginx_test nginx"
+    shutdown:
+      command: "docker stop nginx_test"
+    readiness_probe:
+      http_get:
+        host: 127.0.0.1
+        scheme: http
+        path: "/"
+        port: 80
+      initial_delay_seconds: 5
+      period_seconds: 10
+      timeout_seconds: 5
+      success_threshold: 1
+      failure_threshold: 3
+`))
+	require.NoError(t, err)
+	assert.Equal(t, jobs.ProbeCheck{Probe: &probe.HTTP{URL: "http://127.0.0.1:80/", Status: 200},
+		Interval: 10 * time.Second, Timeout: 5 * time.Second, InitialDelay: 5 * time.Second, Failures: 3}, plan.Jobs[0].Spec.Ready.Probe)
+	assert.Equal(t, 10*time.Second, plan.Jobs[0].Spec.Grace)
+
+	// configuration.md: .env values expanded in the file.
+	plan, err = Parse("process-compose.yaml", []byte(`processes:
+  downloader:
+    command: "python3 data_downloader_${VERSION}.py -s 'data.source.B.uri'"
+    availability:
+      restart: "always"
+      backoff_seconds: ${WAIT_SEC}
+    environment:
+      - 'OUTPUT_DIR=/path/to/B/data'
+`))
+	require.NoError(t, err)
+	dl := plan.Jobs[0].Spec
+	assert.Equal(t, "python3 data_downloader_1.2.3.py -s 'data.source.B.uri'", dl.Command)
+	assert.Equal(t, jobs.RestartPolicy{Mode: jobs.RestartAlways, Backoff: time.Minute, MaxBackoff: time.Minute}, dl.Restart)
+	assert.Equal(t, "/path/to/B/data", dl.Env["OUTPUT_DIR"])
+
+	// launcher.md: terminate on failure, with the docs' own misspelt
+	// condition, which process-compose refuses too.
+	assert.Equal(t, []string{
+		`process-compose.yaml:11:20: processes.other_proc.depends_on.sanitycheck: "process_completed_successfuly" is not a condition (did you mean "process_completed_successfully"?): use process_started, process_completed, process_completed_successfully, process_healthy or process_log_ready`,
+	}, pcProblems(t, `processes:
+  sanitycheck:
+    command: "which go"
+    availability:
+      restart: "exit_on_failure"
+
+  other_proc:
+    command: "go test ./..."
+    depends_on:
+      sanitycheck:
+        condition: process_completed_successfuly
+`))
+}
