@@ -5,8 +5,9 @@
 // reload (Diff).
 //
 // It owns parsing and validation only: it starts nothing (process-compose's
-// env_cmds are handed to workspace to run) and imports no UI or HTTP code;
-// of jobtop's packages it imports jobs, and probe for the probes it builds.
+// env_cmds are handed to workspace to run) and imports no UI or API code;
+// of jobtop's packages it imports jobs, and probe for the probes it builds
+// (probe's HTTP client is the only network code it reaches).
 //
 // Decisions worth knowing:
 //   - Validation is strict and collects every error it can find before

@@ -92,7 +92,7 @@ func parseProcessCompose(y *yamlFile, data []byte) (*Plan, error) {
 		y.nodeReader = newNodeReader(y.file, body)
 		p.readTop(body)
 	} else {
-		p.readTop(p.body())
+		p.readTop(p.doc)
 	}
 	p.resolveDependencies()
 	y.plan.Order = y.checkDependencies()
@@ -103,12 +103,9 @@ func parseProcessCompose(y *yamlFile, data []byte) (*Plan, error) {
 	return &y.plan, nil
 }
 
-// body is the document the reader was made for.
-func (p *pcFile) body() ast.Node { return p.doc }
-
 // expansionDisabled reads disable_env_expansion from the file as written.
 func (p *pcFile) expansionDisabled() bool {
-	for _, e := range p.mappingEntries(p.body(), "", 0) {
+	for _, e := range p.mappingEntries(p.doc, "", 0) {
 		if e.name == pcExpansionKey {
 			b, ok := e.value.(*ast.BoolNode)
 			return ok && b.Value

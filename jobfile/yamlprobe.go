@@ -78,10 +78,10 @@ func (y *yamlFile) probeFields(c *jobs.ProbeCheck, kinds, settings *[]entry) fie
 
 // checkProbeKeys reports a probe given more than once, status without
 // http, and (when none may be missing) no probe at all.
-func (y *yamlFile) checkProbeKeys(e entry, kinds, settings []entry, what string) {
+func (y *yamlFile) checkProbeKeys(e entry, kinds, settings []entry) {
 	switch {
 	case len(kinds) > 1:
-		y.errorf(kinds[1].key, "%s: give one of %s, not both %s and %s", e.path, what, kinds[0].name, kinds[1].name)
+		y.errorf(kinds[1].key, "%s: give one of http, tcp or exec, not both %s and %s", e.path, kinds[0].name, kinds[1].name)
 	case len(kinds) == 0 && len(settings) > 0:
 		y.errorf(settings[0].key, "%s: %s applies to a probe: give http, tcp or exec", e.path, settings[0].name)
 	}
@@ -129,7 +129,7 @@ func (y *yamlFile) readReady(e entry) jobs.ReadyCheck {
 	case len(other) == 1 && len(settings) > 0:
 		y.errorf(settings[0].key, "%s: %s applies to a probe (http, tcp or exec), not to %s", e.path, settings[0].name, other[0].name)
 	default:
-		y.checkProbeKeys(e, kinds, settings, "http, tcp or exec")
+		y.checkProbeKeys(e, kinds, settings)
 	}
 	return rc
 }
@@ -144,7 +144,7 @@ func (y *yamlFile) readHealth(e entry) jobs.ProbeCheck {
 		y.errorf(e.key, "%s: give a probe: http: URL, tcp: HOST:PORT or exec: COMMAND", e.path)
 		return c
 	}
-	y.checkProbeKeys(e, kinds, settings, "http, tcp or exec")
+	y.checkProbeKeys(e, kinds, settings)
 	return c
 }
 
