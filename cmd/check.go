@@ -4,7 +4,10 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
+	"slices"
 	"sort"
+	"strconv"
 	"strings"
 	"text/tabwriter"
 
@@ -15,16 +18,24 @@ import (
 )
 
 func newCheckCmd() *cobra.Command {
-	return &cobra.Command{
+	cmd := &cobra.Command{
 		Use:   "check [FILE]",
 		Short: "Validate a job file and print its start order, running nothing",
-		Long: `check reads a job file (jobtop.yaml, jobtop.yml or a Procfile; by
-default the first of those in the current directory), reports every
-problem as FILE:LINE:COL: what is wrong, and otherwise prints the jobs in
-the order they would start, with what each waits for. Nothing is run.
-It exits 1 when the file has problems.`,
+		Long: `check reads a job file (jobtop.yaml, jobtop.yml, a Procfile or a
+process-compose file; by default the first of jobtop.yaml, jobtop.yml,
+Procfile, process-compose.yml and process-compose.yaml in the current
+directory), reports every problem as FILE:LINE:COL: what is wrong, and
+otherwise prints the jobs in the order they would start, with what each
+waits for, when it counts as ready and healthy, and how it restarts. Parts
+of the file jobtop does not carry out are listed on stderr as warnings.
+Nothing is run (nor process-compose's env_cmds). It exits 1 when the file
+has problems.`,
 		Args: cobra.MaximumNArgs(1),
 		RunE: func(c *cobra.Command, args []string) error {
+			opts, err := loadOptions(c)
+			if err != nil {
+				return err
+			}
 			path := ""
 			if len(args) == 1 {
 				path = args[0]
@@ -35,7 +46,7 @@ It exits 1 when the file has problems.`,
 				}
 				path = found
 			}
-			plan, err := jobfile.Load(path)
+			plan, err := jobfile.LoadWith(path, opts)
 			var problems jobfile.ErrorList
 			switch {
 			case errors.As(err, &problems):
@@ -46,9 +57,12 @@ It exits 1 when the file has problems.`,
 			case err != nil:
 				return &ExitError{Code: 1, Err: err}
 			}
+			printWarnings(c.ErrOrStderr(), plan)
 			return printPlan(c.OutOrStdout(), plan)
 		},
 	}
+	addLoadFlags(cmd)
+	return cmd
 }
 
 // plural is "1 job", "2 jobs", "2 processes".
@@ -68,19 +82,44 @@ func printPlan(w io.Writer, plan *jobfile.Plan) error {
 	if plan.MaxParallel > 0 {
 		limit = fmt.Sprintf("at most %d running at once", plan.MaxParallel)
 	}
-	fmt.Fprintf(w, "%s: %s, %s; start order:\n\n", plan.Path, plural(len(plan.Jobs), "job"), limit)
+	fmt.Fprintf(w, "%s: %s, %s; start order:\n", plan.Path, plural(len(plan.Jobs), "job"), limit)
+	describeEnv(w, plan)
+	fmt.Fprintln(w)
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "#\tJOB\tSTARTS\tWAITS FOR\tREADY WHEN\tRESTART\tCOMMAND")
+	health := slices.ContainsFunc(plan.Jobs, func(j jobfile.Job) bool { return j.Spec.Health.Probe != nil })
+	header := "#\tJOB\tSTARTS\tWAITS FOR\tREADY WHEN\tRESTART\tCOMMAND"
+	if health {
+		header = "#\tJOB\tSTARTS\tWAITS FOR\tREADY WHEN\tHEALTH\tRESTART\tCOMMAND"
+	}
+	fmt.Fprintln(tw, header)
 	for i, j := range plan.StartOrder() {
 		starts := "at once"
 		if !j.Autostart {
 			starts = "by hand"
 		}
-		fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%s\t%s\t%s\n", i+1, j.Name, starts,
-			describeDeps(j.Spec.DependsOn), describeReady(j.Spec.Ready),
-			describeRestart(j.Spec.Restart), describeCommand(plan, j.Spec))
+		cols := []string{strconv.Itoa(i + 1), j.Name, starts, describeDeps(j.Spec.DependsOn), describeReady(j.Spec.Ready)}
+		if health {
+			cols = append(cols, describeHealth(j.Spec))
+		}
+		cols = append(cols, describeRestart(j.Spec.Restart), describeCommand(plan, j.Spec))
+		fmt.Fprintln(tw, strings.Join(cols, "\t"))
 	}
 	return tw.Flush()
+}
+
+// describeEnv says where the jobs' variables come from beyond each job's
+// own: env files, env_cmds, and a Procfile's PORT and PS.
+func describeEnv(w io.Writer, plan *jobfile.Plan) {
+	if len(plan.EnvFiles) > 0 {
+		fmt.Fprintf(w, "every job reads %s\n", strings.Join(plan.EnvFiles, ", "))
+	}
+	if len(plan.EnvCommands) > 0 {
+		names := slices.Sorted(maps.Keys(plan.EnvCommands))
+		fmt.Fprintf(w, "env_cmds set %s when the jobs start (not run by check)\n", strings.Join(names, ", "))
+	}
+	if plan.Format == jobfile.FormatProcfile {
+		fmt.Fprintln(w, "each job gets PORT (below) and PS, its name and instance: web.1")
+	}
 }
 
 func describeDeps(deps map[string]jobs.Condition) string {
@@ -101,8 +140,21 @@ func describeReady(r jobs.ReadyCheck) string {
 		return "output ~ /" + r.LogPattern + "/"
 	case r.After > 0:
 		return "after " + r.After.String()
+	case r.Probe.Probe != nil:
+		return r.Probe.String()
 	}
 	return "running"
+}
+
+func describeHealth(spec jobs.Spec) string {
+	switch c := spec.Health; {
+	case c.Probe == nil:
+		return "-"
+	case c.Probe == spec.Ready.Probe.Probe && c == spec.Ready.Probe:
+		return "same probe as ready"
+	default:
+		return c.String()
+	}
 }
 
 func describeRestart(p jobs.RestartPolicy) string {
@@ -129,9 +181,15 @@ func describeCommand(plan *jobfile.Plan, spec jobs.Spec) string {
 	if r := []rune(cmd); len(r) > 60 {
 		cmd = string(r[:57]) + "..."
 	}
+	if plan.Format == jobfile.FormatProcfile {
+		cmd = "PORT=" + spec.Env["PORT"] + " " + cmd
+	}
 	if spec.Dir != plan.Dir {
 		dir := strings.TrimPrefix(spec.Dir, plan.Dir+"/")
 		cmd = "(in " + dir + ") " + cmd
+	}
+	if spec.StopCommand != "" {
+		cmd += "  (stops with: " + spec.StopCommand + ")"
 	}
 	return cmd
 }

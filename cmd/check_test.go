@@ -75,17 +75,18 @@ jobs.yaml:7:5: jobs.worker: unknown key "comand" (did you mean "cmd"?)
 func TestCheckFindsTheFileInTheCurrentDirectory(t *testing.T) {
 	dir := t.TempDir()
 	t.Chdir(dir)
+	t.Setenv("PORT", "")
 	_, _, err := runCheck(t)
 	var exit *ExitError
 	require.True(t, errors.As(err, &exit))
 	require.Equal(t, 1, exit.Code)
-	require.EqualError(t, err, "no job file in .: looked for jobtop.yaml, jobtop.yml, Procfile")
+	require.EqualError(t, err, "no job file in .: looked for jobtop.yaml, jobtop.yml, Procfile, process-compose.yml, process-compose.yaml")
 
 	require.NoError(t, os.WriteFile(filepath.Join(dir, "Procfile"), []byte("web: serve\n"), 0o644))
 	stdout, _, err := runCheck(t)
 	require.NoError(t, err)
 	require.Contains(t, stdout, "Procfile: 1 job, no limit on jobs running at once; start order:")
-	require.Contains(t, stdout, "1  web  at once  -          running     no       serve")
+	require.Contains(t, stdout, "1  web  at once  -          running     no       PORT=5000 serve")
 }
 
 func TestCheckTakesOneFile(t *testing.T) {

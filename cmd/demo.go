@@ -51,7 +51,7 @@ writing to stderr and a quick job that succeeds.`,
 			if err != nil {
 				return err
 			}
-			return runLocalTUI(mgr, mgr, withTerminal(cmd, ui.Config{}), specs, dir, mgr.Shutdown)
+			return runLocalTUI(mgr, mgr, withTerminal(cmd, ui.Config{}), specs, dir, mgr.Shutdown, nil)
 		},
 	}
 	addBellFlag(demo)

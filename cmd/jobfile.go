@@ -3,6 +3,7 @@ package cmd
 import (
 	"errors"
 	"fmt"
+	"io"
 	"path/filepath"
 	"strings"
 
@@ -16,19 +17,59 @@ import (
 // This file holds how an instance (jobtop serve, the TUI) finds and loads
 // its job file, and serves reloads of it.
 
-// The persistent flags that choose an instance's job file.
+// The flags that choose an instance's job file and how it is read.
 const (
-	fileFlag   = "file"
-	noFileFlag = "no-file"
+	fileFlag      = "file"
+	noFileFlag    = "no-file"
+	envFileFlag   = "env-file"
+	noEnvFileFlag = "no-env-file"
+	portFlag      = "port"
+	formationFlag = "formation"
 )
 
-// addFileFlags adds -f/--file and --no-file to a command that starts an
-// instance (the TUI, serve). They are not persistent flags: -f is
-// logs' --follow.
+// addFileFlags adds -f/--file and --no-file, and the flags of
+// addLoadFlags, to a command that starts an instance (the TUI, serve).
+// They are not persistent flags: -f is logs' --follow.
 func addFileFlags(cmd *cobra.Command) {
 	cmd.Flags().StringP(fileFlag, "f", "",
-		"run the jobs of job file `FILE` (default: jobtop.yaml, jobtop.yml or Procfile in the current directory)")
+		"run the jobs of job file `FILE` (default: jobtop.yaml, jobtop.yml, Procfile or process-compose.yml/.yaml in the current directory)")
 	cmd.Flags().Bool(noFileFlag, false, "run no job file, even if the current directory has one")
+	addLoadFlags(cmd)
+}
+
+// addLoadFlags adds the flags that change how a job file is read: its env
+// files, and a Procfile's ports and formation (foreman's -e, -p, -m).
+func addLoadFlags(cmd *cobra.Command) {
+	cmd.Flags().StringArrayP(envFileFlag, "e", nil,
+		"read variables for every job from env file `FILE` instead of the .env beside the job file (repeatable; later files win)")
+	cmd.Flags().Bool(noEnvFileFlag, false, "read no .env file")
+	cmd.Flags().IntP(portFlag, "p", 0,
+		"Procfile: the first job's PORT (default: PORT from .env or the environment, else 5000); +100 per process type, +1 per instance")
+	cmd.Flags().StringP(formationFlag, "m", "",
+		"Procfile: how many of each process type to run, e.g. `web=2,worker=1` (all=N: every type not named); instances are named web.1, web.2")
+}
+
+// loadOptions reads the flags of addLoadFlags.
+func loadOptions(cmd *cobra.Command) (jobfile.LoadOptions, error) {
+	var o jobfile.LoadOptions
+	o.EnvFiles, _ = cmd.Flags().GetStringArray(envFileFlag)
+	o.NoEnvFile, _ = cmd.Flags().GetBool(noEnvFileFlag)
+	o.Port, _ = cmd.Flags().GetInt(portFlag)
+	o.Formation, _ = cmd.Flags().GetString(formationFlag)
+	if o.NoEnvFile && len(o.EnvFiles) > 0 {
+		return o, &ExitError{Code: 2, Err: errors.New("--env-file and --no-env-file contradict each other: give one")}
+	}
+	return o, nil
+}
+
+// loadOptionsGiven says whether a flag of addLoadFlags was given.
+func loadOptionsGiven(cmd *cobra.Command) string {
+	for _, f := range []string{envFileFlag, noEnvFileFlag, portFlag, formationFlag} {
+		if cmd.Flags().Changed(f) {
+			return f
+		}
+	}
+	return ""
 }
 
 // loadJobFile loads the job file a new instance runs: -f FILE, else the
@@ -39,14 +80,21 @@ func addFileFlags(cmd *cobra.Command) {
 func loadJobFile(cmd *cobra.Command) (*jobfile.Plan, error) {
 	path, _ := cmd.Flags().GetString(fileFlag)
 	noFile, _ := cmd.Flags().GetBool(noFileFlag)
+	opts, err := loadOptions(cmd)
+	if err != nil {
+		return nil, err
+	}
+	given := loadOptionsGiven(cmd)
 	switch {
 	case noFile && path != "":
 		return nil, &ExitError{Code: 2, Err: errors.New("-f and --no-file contradict each other: give one")}
+	case noFile && given != "":
+		return nil, &ExitError{Code: 2, Err: fmt.Errorf("--%s applies to a job file, and --no-file runs none", given)}
 	case noFile:
 		return nil, nil
 	case path == "":
 		found, err := jobfile.Find(".")
-		if errors.Is(err, jobfile.ErrNotFound) {
+		if errors.Is(err, jobfile.ErrNotFound) && given == "" {
 			return nil, nil
 		}
 		if err != nil {
@@ -54,11 +102,19 @@ func loadJobFile(cmd *cobra.Command) (*jobfile.Plan, error) {
 		}
 		path = found
 	}
-	plan, err := jobfile.Load(path)
+	plan, err := jobfile.LoadWith(path, opts)
 	if err != nil {
 		return nil, &ExitError{Code: 1, Err: jobFileError(path, err, "nothing was started")}
 	}
 	return plan, nil
+}
+
+// printWarnings writes the parts of the file jobtop does not carry out,
+// one a line: "FILE:LINE:COL: warning: ...".
+func printWarnings(w io.Writer, plan *jobfile.Plan) {
+	for _, warning := range plan.Warnings {
+		fmt.Fprintln(w, warning.Warning())
+	}
 }
 
 // jobFileError says why a job file cannot be used: on one line when it
@@ -111,6 +167,7 @@ func (r fileReloader) Reload() (control.ReloadResponse, error) {
 		Added: nonNil(res.Added), Changed: nonNil(res.Changed),
 		Removed: nonNil(res.Removed), Unchanged: nonNil(res.Unchanged),
 		OptionsChanged: res.OptionsChanged,
+		Warnings:       res.Warnings,
 	}, nil
 }
 

@@ -36,9 +36,12 @@ with no job file.`,
 				return printJSON(cmd.OutOrStdout(), resp)
 			}
 			fmt.Fprintln(cmd.OutOrStdout(), resp.Summary)
+			for _, w := range resp.Warnings {
+				fmt.Fprintln(cmd.ErrOrStderr(), w)
+			}
 			return nil
 		},
 	}
-	cmd.Flags().BoolVar(&asJSON, "json", false, `print {"summary", "job_file", "added", "changed", "removed", "unchanged", "options_changed"}`)
+	cmd.Flags().BoolVar(&asJSON, "json", false, `print {"summary", "job_file", "added", "changed", "removed", "unchanged", "options_changed", "warnings"}`)
 	return cmd
 }

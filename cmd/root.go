@@ -56,10 +56,12 @@ func newRootCmd() *cobra.Command {
 		Short: "Run, watch and control long jobs from one terminal",
 		Long: `jobtop opens a terminal UI that runs and watches jobs.
 
-It runs the jobs of its job file: -f FILE, else jobtop.yaml, jobtop.yml or
-a Procfile in the current directory (--no-file: none); a file with
-problems is reported, every one, and nothing starts. R in the TUI reloads
-the file. Each COMMAND argument starts as one more shell job (/bin/sh -c);
+It runs the jobs of its job file: -f FILE, else jobtop.yaml, jobtop.yml,
+a Procfile or process-compose.yml/.yaml in the current directory
+(--no-file: none), with the .env beside it (-e FILE instead,
+--no-env-file: none); a Procfile's PORT base is -p, its formation -m.
+A file with problems is reported, every one, and nothing starts. R in the
+TUI reloads the file. Each COMMAND argument starts as one more shell job (/bin/sh -c);
 the words after "--" are one more job, run as they are, without a shell.
 
 Like jobtop serve, it serves its jobs on the socket for the CLI. When a

@@ -10,6 +10,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"jobtop/jobs"
+	"jobtop/workspace"
 )
 
 func newServeCmd() *cobra.Command {
@@ -20,10 +21,13 @@ func newServeCmd() *cobra.Command {
 		Long: `Run a jobtop instance without a screen: it serves the local API on its
 socket, for the CLI (jobtop run, ls, logs...) and for jobtop attach.
 
-It runs the jobs of its job file: -f FILE, else jobtop.yaml, jobtop.yml or
-a Procfile in the current directory (--no-file: none). A file with
-problems is reported, every one, and nothing starts. jobtop reload
-re-reads the file while it runs.
+It runs the jobs of its job file: -f FILE, else jobtop.yaml, jobtop.yml,
+a Procfile or process-compose.yml/.yaml in the current directory
+(--no-file: none), with the .env beside it (-e FILE instead,
+--no-env-file: none); a Procfile's PORT base is -p, its formation -m. A
+file with problems is reported, every one, and nothing starts; parts of
+it jobtop does not carry out are warnings. jobtop reload re-reads the
+file while it runs.
 
 SIGINT, SIGTERM or SIGHUP stops every job with its grace rules, then
 exits; a second signal kills what is left at once. If serve itself is
@@ -59,11 +63,21 @@ func serve(cmd *cobra.Command, maxRunning int) error {
 	stderr := cmd.ErrOrStderr()
 	fmt.Fprintf(stderr, "jobtop: serving on %s (pid %d); logs in %s\n", path, os.Getpid(), in.mgr.LogDir())
 	if plan != nil {
+		printWarnings(stderr, plan)
+		for _, p := range in.ws.Problems() {
+			fmt.Fprintln(stderr, p)
+		}
 		fmt.Fprintf(stderr, "jobtop: running %s from %s (jobtop reload re-reads it)\n", plural(len(plan.Jobs), "job"), plan.Path)
 	}
 
-	sig := <-signals
-	fmt.Fprintf(stderr, "jobtop: %v: stopping jobs (again to kill them at once)\n", sig)
+	var exit *ExitError
+	select {
+	case sig := <-signals:
+		fmt.Fprintf(stderr, "jobtop: %v: stopping jobs (again to kill them at once)\n", sig)
+	case req := <-exitRequests(in):
+		exit = exitOnFailure(req)
+		fmt.Fprintf(stderr, "jobtop: %v: stopping jobs (a signal kills them at once)\n", exit.Err)
+	}
 	ctx, cancel := context.WithCancel(context.Background())
 	go func() {
 		select {
@@ -77,5 +91,23 @@ func serve(cmd *cobra.Command, maxRunning int) error {
 	if err != nil {
 		fmt.Fprintln(stderr, "jobtop: killed the jobs that were still stopping")
 	}
+	if exit != nil {
+		return exit
+	}
 	return nil
+}
+
+// exitRequests is the instance's job file's exit requests (see
+// workspace.ExitRequests); nil, never ready, without a job file.
+func exitRequests(in *servedInstance) <-chan workspace.ExitRequest {
+	if in.ws == nil {
+		return nil
+	}
+	return in.ws.ExitRequests()
+}
+
+// exitOnFailure is how jobtop ends when a job with process-compose's
+// restart: exit_on_failure failed: with that job's exit code.
+func exitOnFailure(req workspace.ExitRequest) *ExitError {
+	return &ExitError{Code: req.Code, Err: fmt.Errorf("job %s failed (exit %d) and its restart policy is exit_on_failure", req.Job, req.Code)}
 }

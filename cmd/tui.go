@@ -47,8 +47,31 @@ func openTUI(cmd *cobra.Command, specs []jobs.Spec) error {
 	if in.ws != nil {
 		engine = localEngine{Manager: in.mgr, ws: in.ws}
 		cfg.JobFile = plan.Path
+		printWarnings(cmd.ErrOrStderr(), plan) // seen when the screen closes
+		if n := len(plan.Warnings) + len(in.ws.Problems()); n > 0 {
+			cfg.Notice = "loaded " + plan.Path + warningsNote(n)
+		}
 	}
-	return runLocalTUI(in.mgr, engine, cfg, specs, "", in.shutdown)
+	var exit *ExitError
+	quit, done := make(chan struct{}), make(chan struct{})
+	go func() {
+		select {
+		case req := <-exitRequests(in):
+			exit = exitOnFailure(req)
+			close(quit)
+		case <-done:
+		}
+	}()
+	err = runLocalTUI(in.mgr, engine, cfg, specs, "", in.shutdown, quit)
+	close(done)
+	select {
+	case <-quit:
+		if err == nil {
+			return exit
+		}
+	default:
+	}
+	return err
 }
 
 // bellFlag turns the bell on from the start (the b key toggles it).
@@ -79,13 +102,24 @@ func (e localEngine) Reload() (string, error) {
 	if err != nil {
 		return "", err
 	}
-	return res.String(), nil
+	return res.String() + warningsNote(len(res.Warnings)), nil
+}
+
+// warningsNote is what the status bar adds for a file with warnings.
+func warningsNote(n int) string {
+	switch n {
+	case 0:
+		return ""
+	case 1:
+		return " (1 warning: jobtop check shows it)"
+	}
+	return fmt.Sprintf(" (%d warnings: jobtop check shows them)", n)
 }
 
 // runLocalTUI starts the jobs on mgr (in dir when they name no directory),
-// runs the TUI over engine and, when the TUI ends, calls shutdown so that
-// no job outlives jobtop.
-func runLocalTUI(mgr *jobs.Manager, engine ui.Engine, cfg ui.Config, specs []jobs.Spec, dir string, shutdown func(context.Context) error) (err error) {
+// runs the TUI over engine until it quits or quit is closed and, when the
+// TUI ends, calls shutdown so that no job outlives jobtop.
+func runLocalTUI(mgr *jobs.Manager, engine ui.Engine, cfg ui.Config, specs []jobs.Spec, dir string, shutdown func(context.Context) error, quit <-chan struct{}) (err error) {
 	defer func() {
 		ctx, cancel := context.WithTimeout(context.Background(), shutdownTimeout)
 		defer cancel()
@@ -103,7 +137,7 @@ func runLocalTUI(mgr *jobs.Manager, engine ui.Engine, cfg ui.Config, specs []job
 	}
 	model := ui.New(engine, cfg)
 	defer model.Close()
-	return runProgram(model, nil)
+	return runProgram(model, quit)
 }
 
 // runProgram runs the TUI until it quits, the terminal closes (SIGHUP),

@@ -30,6 +30,10 @@ type ReloadResponse struct {
 	// OptionsChanged says max_parallel or the log settings changed; they
 	// apply when the instance starts again.
 	OptionsChanged bool `json:"options_changed"`
+	// Warnings are the file's parts jobtop does not carry out (fields of
+	// another tool's format), and env_cmds that failed: "FILE:LINE:COL:
+	// what".
+	Warnings []string `json:"warnings,omitempty"`
 }
 
 // ReloadError is a job file that could not be reloaded: nothing was

@@ -1,10 +1,13 @@
-// Package jobfile reads job files, jobtop.yaml (or .yml) and Procfile, into
-// a Plan: the jobs in file order as jobs.Spec values with their autostart
-// flags, the file's top-level options, and a start order that honours
-// depends_on. It also compares two plans for a reload (Diff).
+// Package jobfile reads job files, jobtop.yaml (or .yml), Procfile and
+// process-compose files, into a Plan: the jobs in file order as jobs.Spec
+// values with their autostart flags, the file's top-level options, and a
+// start order that honours depends_on. It also compares two plans for a
+// reload (Diff).
 //
-// It owns parsing and validation only: it starts nothing and imports no UI
-// or HTTP code; of jobtop's packages it imports only jobs.
+// It owns parsing and validation only: it starts nothing (process-compose's
+// env_cmds are handed to workspace to run) and imports no UI or API code;
+// of jobtop's packages it imports jobs, and probe for the probes it builds
+// (probe's HTTP client is the only network code it reaches).
 //
 // Decisions worth knowing:
 //   - Validation is strict and collects every error it can find before
@@ -26,4 +29,22 @@
 //     (default: the engine's, one minute).
 //   - Job names use letters, digits, ".", "_" and "-", and are not all
 //     digits (job IDs are numbers).
+//   - The .env beside a job file is read for every job, below the file's
+//     own env (foreman, honcho and process-compose do so); LoadOptions
+//     (-e, --no-env-file) replace or drop it, and a jobtop.yaml with a
+//     top-level env_file does without it.
+//   - A Procfile is read as foreman reads it: names of letters, digits,
+//     "-" and "_"; PORT = base + 100 per type before it + 1 per instance
+//     before it; PS=NAME.N; a formation names the instances NAME.N, and
+//     types it does not name run all= instances (none by default).
+//   - A process-compose file is told apart by its top-level processes:
+//     key. It is mapped from the format's documentation (pcfile.go):
+//     variables are expanded in its text first, as process-compose does;
+//     fields with no counterpart, and unknown keys, become Plan.Warnings
+//     (one per field, naming every line it is on) and the rest runs;
+//     is_strict makes unknown keys errors. Its defaults stay its own
+//     (bash, a 10 s grace, probes every 10 s, no restart limit).
+//   - A readiness_probe is jobtop's ready probe and also its health check
+//     (the same Probe value, so the passing ready check counts as the
+//     first health check), unless a liveness_probe is the health check.
 package jobfile

@@ -37,6 +37,21 @@ func (y *yamlFile) readEnvFiles(e entry) map[string]string {
 	return mergeEnv(layers...)
 }
 
+// envFileNames are the files an env_file entry names, as people read them.
+func (y *yamlFile) envFileNames(e entry) []string {
+	items := []ast.Node{e.value}
+	if seq, ok := e.value.(*ast.SequenceNode); ok {
+		items = seq.Values
+	}
+	var out []string
+	for _, v := range items {
+		if s, ok := scalarText(y.resolve(v)); ok {
+			out = append(out, y.display(s))
+		}
+	}
+	return out
+}
+
 func (y *yamlFile) readEnvFile(e entry, given string) map[string]string {
 	path := y.abs(given)
 	if env, done := y.envFiles[path]; done {

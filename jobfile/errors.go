@@ -33,6 +33,13 @@ func (e *Error) Error() string {
 	return b.String()
 }
 
+// Warning formats it as a warning: "FILE:LINE:COL: warning: msg".
+func (e *Error) Warning() string {
+	w := *e
+	w.Msg = "warning: " + e.Msg
+	return w.Error()
+}
+
 // ErrorList holds every problem found in a file, in file order. Load
 // returns one when the file is not valid.
 type ErrorList []*Error

@@ -12,14 +12,16 @@ import (
 // maxFileSize bounds a job file; anything larger is surely not one.
 const maxFileSize = 4 << 20
 
-// fileNames are the names Find looks for, in order.
-var fileNames = []string{"jobtop.yaml", "jobtop.yml", "Procfile"}
+// fileNames are the names Find looks for, in order (process-compose's own
+// order for its files).
+var fileNames = []string{"jobtop.yaml", "jobtop.yml", "Procfile", "process-compose.yml", "process-compose.yaml"}
 
 // ErrNotFound is returned by Find when a directory holds no job file.
 var ErrNotFound = errors.New("no job file")
 
 // Find returns the job file in dir: jobtop.yaml, else jobtop.yml, else
-// Procfile. It returns an error wrapping ErrNotFound when there is none.
+// Procfile, else process-compose.yml, else process-compose.yaml. It
+// returns an error wrapping ErrNotFound when there is none.
 func Find(dir string) (string, error) {
 	for _, name := range fileNames {
 		path := filepath.Join(dir, name)
@@ -35,29 +37,42 @@ func Find(dir string) (string, error) {
 }
 
 // Load reads and validates the job file at path, used as given: a file
-// named Procfile, Procfile.* or *.procfile is read as a Procfile, any
-// other as YAML. When the file is not valid the error is an ErrorList with
-// every problem found.
-func Load(path string) (*Plan, error) {
-	data, err := readSmallFile(path, maxFileSize)
-	if err != nil {
-		return nil, fmt.Errorf("%s %w", path, err)
-	}
-	return Parse(path, data)
-}
+// named Procfile, Procfile.* or *.procfile is read as a Procfile; a YAML
+// file with a top-level processes: key and no jobs: key as a
+// process-compose file; any other as a jobtop.yaml. When the file is not
+// valid the error is an ErrorList with every problem found.
+func Load(path string) (*Plan, error) { return LoadWith(path, LoadOptions{}) }
 
 // Parse is Load for a file whose content is already read. path still
 // decides the format, the directory relative paths start from, and the
 // name errors show; env files and directories are still read from disk.
-func Parse(path string, data []byte) (*Plan, error) {
+func Parse(path string, data []byte) (*Plan, error) { return ParseWith(path, data, LoadOptions{}) }
+
+// ParseWith is Parse with options from the command line.
+func ParseWith(path string, data []byte, o LoadOptions) (*Plan, error) {
 	dir, err := filepath.Abs(filepath.Dir(path))
 	if err != nil {
 		return nil, err
 	}
-	if IsProcfile(path) {
-		return parseProcfile(path, dir, data)
+	var plan *Plan
+	switch {
+	case IsProcfile(path):
+		plan, err = parseProcfile(path, dir, data, o)
+	default:
+		plan, err = parseYAML(path, dir, data, o)
 	}
-	return parseYAML(path, dir, data)
+	if err != nil {
+		return nil, err
+	}
+	if o.Formation != "" && plan.Format != FormatProcfile {
+		return nil, ErrorList{{File: "--formation", Msg: "applies to a Procfile only; " + path + " is not one"}}
+	}
+	if o.Port != 0 && plan.Format != FormatProcfile {
+		return nil, ErrorList{{File: "--port", Msg: "applies to a Procfile only; " + path + " is not one"}}
+	}
+	plan.Options = o
+	plan.Warnings = plan.Warnings.sorted()
+	return plan, nil
 }
 
 // IsProcfile reports whether a path names a Procfile: Procfile,

@@ -32,7 +32,7 @@ func TestFind(t *testing.T) {
 		dir := inDir(t, map[string]string{"Procfile.dev": "", "jobtop.json": ""})
 		_, err := Find(dir)
 		require.ErrorIs(t, err, ErrNotFound)
-		require.EqualError(t, err, "no job file in "+dir+": looked for jobtop.yaml, jobtop.yml, Procfile")
+		require.EqualError(t, err, "no job file in "+dir+": looked for jobtop.yaml, jobtop.yml, Procfile, process-compose.yml, process-compose.yaml")
 	})
 }
 

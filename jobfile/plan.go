@@ -7,8 +7,9 @@ type Format string
 
 // The job file formats.
 const (
-	FormatYAML     Format = "yaml"
-	FormatProcfile Format = "procfile"
+	FormatYAML           Format = "yaml"
+	FormatProcfile       Format = "procfile"
+	FormatProcessCompose Format = "process-compose"
 )
 
 // Plan is a validated job file: what to run, in which order, with which
@@ -25,6 +26,21 @@ type Plan struct {
 	// Env is the top-level env. It is already part of every job's
 	// Spec.Env; it is kept here to show it.
 	Env map[string]string
+	// EnvFiles are the env files read for every job (the default .env,
+	// -e files, a top-level env_file), as people read their paths.
+	EnvFiles []string
+	// EnvCommands are process-compose's env_cmds: variables whose values
+	// are the output of a command, run when the jobs start (see
+	// workspace), never when the file is only checked. They are not part
+	// of the jobs' specs.
+	EnvCommands map[string]string
+	// Warnings are parts of the file jobtop does not carry out (fields of
+	// another tool's format it has no counterpart for), each once, with
+	// its position. The rest of the file runs.
+	Warnings ErrorList
+	// Options are the command-line options the file was read with; a
+	// reload reads it with the same.
+	Options LoadOptions
 	// Log holds the log settings; zero fields mean the engine's defaults.
 	Log LogOptions
 	// Jobs are the jobs in file order.
@@ -44,6 +60,10 @@ type Job struct {
 	Autostart bool
 	// Line and Col say where the job is defined in the file.
 	Line, Col int
+	// ExitOnFailure says jobtop stops every job and exits with this
+	// job's exit code when it fails (process-compose's restart:
+	// exit_on_failure); see workspace.
+	ExitOnFailure bool
 }
 
 // LogOptions are the file's log settings.

@@ -10,6 +10,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"jobtop/jobs"
+	"jobtop/probe"
 )
 
 // TestReadmeExample keeps the job file documented in README.md valid and
@@ -34,6 +35,10 @@ func TestReadmeExample(t *testing.T) {
 	require.Equal(t, "8080", web.Spec.Env["PORT"])
 	require.Equal(t, "dev", web.Spec.Env["MODE"])
 	require.Equal(t, jobs.RestartPolicy{Mode: jobs.RestartAlways, Backoff: 500 * time.Millisecond, MaxBackoff: 30 * time.Second, Max: 10}, web.Spec.Restart)
+	require.Equal(t, jobs.ProbeCheck{Probe: &probe.HTTP{URL: "http://127.0.0.1:8080/healthz"}, Timeout: 2 * time.Second}, web.Spec.Ready.Probe)
+	require.Equal(t, map[string]jobs.Condition{"db": jobs.CondHealthy}, web.Spec.DependsOn)
+	db, _ := plan.Job("db")
+	require.Equal(t, "exec: pg_isready -q, every 5s", db.Spec.Health.String())
 	seed, _ := plan.Job("seed")
 	require.False(t, seed.Autostart)
 }

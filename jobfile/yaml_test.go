@@ -220,7 +220,7 @@ jobs:
     working_dir: /tmp
     stop: {signl: TERM}
 `, []string{
-			`jobtop.yaml:1:1: top level: unknown key "verison" (known keys: env, jobs, log, max_parallel)`,
+			`jobtop.yaml:1:1: top level: unknown key "verison" (known keys: env, env_file, jobs, log, max_parallel)`,
 			`jobtop.yaml:3:15: log: unknown key "colour" (known keys: dir, max_size, memory_lines)`,
 			`jobtop.yaml:6:5: jobs.a: unknown key "comand" (did you mean "cmd"?)`,
 			`jobtop.yaml:8:5: jobs.a: unknown key "working_dir" (did you mean "cwd"?)`,
@@ -322,8 +322,8 @@ jobs:
   d: {cmd: x, ready: {log: ""}}
 `, []string{
 			"jobtop.yaml:2:28: jobs.a.ready.log: bad regular expression: error parsing regexp: missing closing ): `(unclosed`",
-			"jobtop.yaml:3:15: jobs.b.ready: give log or after, not both",
-			"jobtop.yaml:4:15: jobs.c.ready: give log: REGEX (ready when an output line matches) or after: DURATION",
+			"jobtop.yaml:3:31: jobs.b.ready: give one of log, after, http, tcp or exec, not both log and after",
+			"jobtop.yaml:4:15: jobs.c.ready: give log: REGEX (ready when an output line matches), after: DURATION, or a probe: http: URL, tcp: HOST:PORT or exec: COMMAND",
 			"jobtop.yaml:5:28: jobs.d.ready.log: the pattern is empty",
 		}},
 		{"dependencies", `jobs:
@@ -340,7 +340,7 @@ jobs:
 `, []string{
 			`jobtop.yaml:5:7: jobs.web.depends_on.dbb: no job is named "dbb" (did you mean "db"?)`,
 			`jobtop.yaml:6:7: jobs.web.depends_on.queue: no job is named "queue"`,
-			`jobtop.yaml:7:12: jobs.web.depends_on.api: "finished" is not a condition: use started, ready or succeeded`,
+			`jobtop.yaml:7:12: jobs.web.depends_on.api: "finished" is not a condition: use started, ready, healthy, succeeded, completed`,
 		}},
 		{"cycles", `jobs:
   a: {cmd: x, depends_on: {b: started}}

@@ -11,36 +11,35 @@ import (
 	"github.com/goccy/go-yaml/parser"
 )
 
-// yamlFile reads one jobtop.yaml into a plan.
+// yamlFile reads one jobtop.yaml, or process-compose file, into a plan.
 type yamlFile struct {
 	*nodeReader
 	dir      string                       // the file's directory, absolute
+	opts     LoadOptions                  // from the command line
 	envFiles map[string]map[string]string // env files read so far, by absolute path
+	baseEnv  map[string]string            // the env files every job gets
 	plan     Plan
 	deps     map[string][]dependency // by job name
 }
 
-// parseYAML reads a jobtop.yaml held in data; path is the file's name as
-// given, dir its directory made absolute.
-func parseYAML(path, dir string, data []byte) (*Plan, error) {
-	f, err := parser.ParseBytes(data, 0)
+// parseYAML reads a YAML job file held in data; path is the file's name
+// as given, dir its directory made absolute. A mapping with processes:
+// and no jobs: is a process-compose file.
+func parseYAML(path, dir string, data []byte, o LoadOptions) (*Plan, error) {
+	body, err := parseDocument(path, data)
 	if err != nil {
-		return nil, ErrorList{syntaxError(path, err)}
-	}
-	var body ast.Node
-	switch {
-	case len(f.Docs) > 1:
-		line, col := position(f.Docs[1])
-		return nil, ErrorList{{File: path, Line: line, Col: col, Msg: "only one YAML document is allowed; remove the ---"}}
-	case len(f.Docs) == 1:
-		body = f.Docs[0].Body
+		return nil, err
 	}
 	y := &yamlFile{
 		nodeReader: newNodeReader(path, body),
 		dir:        dir,
+		opts:       o,
 		envFiles:   map[string]map[string]string{},
 		plan:       Plan{Path: path, Format: FormatYAML, Dir: dir},
 		deps:       map[string][]dependency{},
+	}
+	if isProcessCompose(body) {
+		return parseProcessCompose(y, data)
 	}
 	y.readTop(body)
 	y.plan.Order = y.checkDependencies()
@@ -48,6 +47,41 @@ func parseYAML(path, dir string, data []byte) (*Plan, error) {
 		return nil, err
 	}
 	return &y.plan, nil
+}
+
+// parseDocument parses the single YAML document of a file.
+func parseDocument(path string, data []byte) (ast.Node, error) {
+	f, err := parser.ParseBytes(data, 0)
+	if err != nil {
+		return nil, ErrorList{syntaxError(path, err)}
+	}
+	switch {
+	case len(f.Docs) > 1:
+		line, col := position(f.Docs[1])
+		return nil, ErrorList{{File: path, Line: line, Col: col, Msg: "only one YAML document is allowed; remove the ---"}}
+	case len(f.Docs) == 1:
+		return f.Docs[0].Body, nil
+	}
+	return nil, nil
+}
+
+// isProcessCompose says whether a document is a process-compose file: a
+// top-level mapping with processes: and no jobs:.
+func isProcessCompose(body ast.Node) bool {
+	var processes, jobs bool
+	var values []*ast.MappingValueNode
+	switch t := body.(type) {
+	case *ast.MappingNode:
+		values = t.Values
+	case *ast.MappingValueNode:
+		values = []*ast.MappingValueNode{t}
+	}
+	for _, mv := range values {
+		name, _ := keyText(mv.Key)
+		processes = processes || name == "processes"
+		jobs = jobs || name == "jobs"
+	}
+	return processes && !jobs
 }
 
 // syntaxError positions a parser error.
@@ -80,11 +114,18 @@ func (y *yamlFile) readTop(body ast.Node) {
 	}
 	entries := y.mappingEntries(top.value, "", 0)
 	var jobsEntry *entry
+	var topEnvFile map[string]string
+	hasEnvFile := false
 	fs := fields{
 		"jobs":         func(e entry) { jobsEntry = &e },
 		"max_parallel": func(e entry) { y.plan.MaxParallel, _ = y.count(e) },
 		"env":          func(e entry) { y.plan.Env = y.env(e) },
-		"log":          y.readLog,
+		"env_file": func(e entry) {
+			hasEnvFile = true
+			topEnvFile = y.readEnvFiles(e)
+			y.plan.EnvFiles = append(y.plan.EnvFiles, y.envFileNames(e)...)
+		},
+		"log": y.readLog,
 	}
 	var known []entry
 	for _, e := range entries {
@@ -93,6 +134,10 @@ func (y *yamlFile) readTop(body ast.Node) {
 		}
 	}
 	y.readFields("", known, fs)
+	dotenv := y.opts.defaultEnv(y.dir, hasEnvFile)
+	y.errs = append(y.errs, dotenv.errs...)
+	y.plan.EnvFiles = append(dotenv.files, y.plan.EnvFiles...)
+	y.baseEnv = mergeEnv(dotenv.env, topEnvFile)
 	if jobsEntry == nil {
 		y.errorf(top.value, "no jobs: key: name the jobs to run under jobs:")
 		return

@@ -3,7 +3,6 @@ package jobfile
 import (
 	"fmt"
 	"os"
-	"regexp"
 	"slices"
 	"strings"
 	"time"
@@ -69,9 +68,10 @@ func (y *yamlFile) readJob(je entry) Job {
 		"restart":     func(e entry) { spec.Restart = y.readRestart(e) },
 		"depends_on":  func(e entry) { spec.DependsOn = y.readDependsOn(je.name, e) },
 		"ready":       func(e entry) { spec.Ready = y.readReady(e) },
+		"health":      func(e entry) { spec.Health = y.readHealth(e) },
 		"description": func(e entry) { spec.Description, _ = y.text(e) },
 	})
-	spec.Env = mergeEnv(y.plan.Env, envFile, env)
+	spec.Env = mergeEnv(y.baseEnv, y.plan.Env, envFile, env)
 	unresolved := slices.ContainsFunc(entries, func(e entry) bool { return e.value == nil })
 	switch {
 	case unresolved: // an alias to nothing may have been the command
@@ -144,6 +144,14 @@ func (y *yamlFile) readStop(e entry, spec *jobs.Spec) {
 			spec.StopSignal = sig
 		},
 		"grace": func(e entry) { spec.Grace, _ = y.duration(e) },
+		"command": func(e entry) {
+			if s, ok := y.text(e); ok {
+				if strings.TrimSpace(s) == "" {
+					y.errorf(at(e), "%s: the command is empty", e.path)
+				}
+				spec.StopCommand = s
+			}
+		},
 	})
 }
 
@@ -211,49 +219,13 @@ func (y *yamlFile) readDependsOn(job string, e entry) map[string]jobs.Condition 
 		}
 		c := jobs.Condition(s)
 		switch c {
-		case jobs.CondStarted, jobs.CondReady, jobs.CondSucceeded:
+		case jobs.CondStarted, jobs.CondReady, jobs.CondHealthy, jobs.CondSucceeded, jobs.CondCompleted:
 		default:
-			y.errorf(at(d), "%s: %q is not a condition: use started, ready or succeeded", d.path, s)
+			y.errorf(at(d), "%s: %q is not a condition: use %s", d.path, s, jobs.Conditions)
 			continue
 		}
 		out[d.name] = c
 		y.deps[job] = append(y.deps[job], dependency{entry: d, cond: c})
 	}
 	return out
-}
-
-// readReady reads ready: {log: REGEX} or ready: {after: DURATION}.
-func (y *yamlFile) readReady(e entry) jobs.ReadyCheck {
-	var rc jobs.ReadyCheck
-	var given []string
-	entries, ok := y.mapping(e)
-	y.readFields(e.path, entries, fields{
-		"log": func(e entry) {
-			given = append(given, e.name)
-			s, ok := y.text(e)
-			if !ok {
-				return
-			}
-			if _, err := regexp.Compile(s); err != nil {
-				y.errorf(e.value, "%s: bad regular expression: %v", e.path, err)
-				return
-			}
-			if s == "" {
-				y.errorf(at(e), "%s: the pattern is empty", e.path)
-			}
-			rc.LogPattern = s
-		},
-		"after": func(e entry) {
-			given = append(given, e.name)
-			rc.After, _ = y.duration(e)
-		},
-	})
-	switch {
-	case !ok:
-	case len(given) == 0:
-		y.errorf(e.key, "%s: give log: REGEX (ready when an output line matches) or after: DURATION", e.path)
-	case len(given) > 1:
-		y.errorf(e.key, "%s: give log or after, not both", e.path)
-	}
-	return rc
 }

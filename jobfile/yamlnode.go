@@ -30,12 +30,13 @@ type anchorDef struct {
 // instead of stopping at the first.
 type nodeReader struct {
 	file    string
+	doc     ast.Node // the document read
 	anchors map[string][]anchorDef
 	errs    ErrorList
 }
 
 func newNodeReader(file string, doc ast.Node) *nodeReader {
-	r := &nodeReader{file: file, anchors: map[string][]anchorDef{}}
+	r := &nodeReader{file: file, doc: doc, anchors: map[string][]anchorDef{}}
 	ast.Walk(anchorCollector(r.anchors), doc)
 	return r
 }

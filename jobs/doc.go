@@ -56,4 +56,13 @@
 //     costs no OS thread and no buffer.
 //   - Escape sequences are stored exactly as written; making them safe for a
 //     terminal is the drawing side's job.
+//   - Ready and health probes are an interface (Probe); the HTTP, TCP and
+//     command probes live in jobtop/probe, so this package needs no network
+//     code. One goroutine per run runs them one check at a time, off the
+//     manager's lock; it is cancelled when the run is being stopped, and
+//     the run is reaped only once it (and a stop command) is over.
+//   - A health check starts once the run is ready. An unhealthy job is
+//     stopped (request reqUnhealthy) only when its restart policy restarts
+//     failed jobs, and the policy starts it again; a stop or kill someone
+//     asks for meanwhile wins, and no restart follows.
 package jobs

@@ -44,6 +44,18 @@ type Info struct {
 	// Readiness describes the job's ready check ("log: listening on",
 	// "after: 2s"); empty when it has none and is ready once running.
 	Readiness string `json:"readiness,omitempty"`
+	// ReadyError is why the ready probe has not passed, once it failed
+	// its number of checks in a row; "" when ready.
+	ReadyError string `json:"ready_error,omitempty"`
+	// Health is what the health check found while the job runs:
+	// "starting", "healthy" or "unhealthy"; "" without a health check or
+	// when the job does not run.
+	Health Health `json:"health,omitempty"`
+	// HealthCheck describes the health check ("http:
+	// http://127.0.0.1:8080/healthz"); "" for none.
+	HealthCheck string `json:"health_check,omitempty"`
+	// HealthError is the last failed health check while the job runs.
+	HealthError string `json:"health_error,omitempty"`
 	// Usage is the CPU and memory of the job's process tree, sampled
 	// every Options.SampleInterval while it runs.
 	Usage Usage `json:"usage"`

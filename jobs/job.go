@@ -14,7 +14,26 @@ const (
 	reqStop
 	reqKill
 	reqTimeout
+	// reqUnhealthy: the health check failed and the restart policy
+	// restarts failed jobs (proberun.go).
+	reqUnhealthy
 )
+
+// yieldsTo says whether a run being ended for r is to be recorded as ended
+// for req instead: a kill beats a stop, and what someone asks for beats
+// the engine's own stop of an unhealthy job (so no policy restart
+// follows).
+func (r endRequest) yieldsTo(req endRequest) bool {
+	switch r {
+	case reqNone:
+		return true
+	case reqStop:
+		return req == reqKill
+	case reqUnhealthy:
+		return req == reqStop || req == reqKill
+	}
+	return false
+}
 
 // job is a Spec and its runs. Every field but store and log is guarded by
 // Manager.mu.
@@ -34,6 +53,9 @@ type job struct {
 	ended      *time.Time
 	runs       int
 	ready      bool
+	readyErr   string // why the ready probe has not passed (proberun.go)
+	health     Health // "" without a health check
+	healthErr  string // the last failed health check
 	proc       *process
 	request    endRequest
 	sentSignal Signal
@@ -113,6 +135,7 @@ func (j *job) stateLocked() Info {
 		code := *j.exitCode
 		info.ExitCode = &code
 	}
+	j.probeInfoLocked(&info)
 	return info
 }
 
@@ -200,9 +223,10 @@ func (m *Manager) endRunLocked(j *job, req endRequest) {
 	if p == nil {
 		return
 	}
-	if j.request == reqNone || (req == reqKill && j.request == reqStop) {
+	if j.request.yieldsTo(req) {
 		j.request = req
 	}
+	p.side.stopProbes()
 	if !p.spawned {
 		return // startedLocked carries the request out
 	}

@@ -63,6 +63,7 @@ type Manager struct {
 
 	runs    sync.WaitGroup // one per live run, done when it is reaped
 	byRun   map[keeper.RunID]*job
+	aux     map[keeper.RunID]chan keeper.Event // commands beside jobs (aux.go)
 	nextRun keeper.RunID
 
 	// The keeper process that starts and watches every run; started on
@@ -105,7 +106,7 @@ func NewManager(opts Options) (*Manager, error) {
 	} else if err := os.MkdirAll(logDir, 0o700); err != nil {
 		return nil, fmt.Errorf("log directory: %w", err)
 	}
-	m := &Manager{opts: opts, logDir: logDir, jobs: make(map[ID]*job), byRun: make(map[keeper.RunID]*job),
+	m := &Manager{opts: opts, logDir: logDir, jobs: make(map[ID]*job), byRun: make(map[keeper.RunID]*job), aux: make(map[keeper.RunID]chan keeper.Event),
 		ingest: make(chan struct{}, max(1, runtime.GOMAXPROCS(0)-1))}
 	if opts.SampleInterval == 0 {
 		opts.SampleInterval = DefaultSampleInterval

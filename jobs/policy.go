@@ -103,8 +103,16 @@ func conditionLocked(d *job, cond Condition) (met bool, failed string) {
 		if (d.ready && d.state == StateRunning) || d.state == StateSucceeded {
 			return true, ""
 		}
+	case CondHealthy:
+		if (d.ready && d.state == StateRunning && (d.spec.Health.Probe == nil || d.health == HealthHealthy)) || d.state == StateSucceeded {
+			return true, ""
+		}
 	case CondSucceeded:
 		if d.state == StateSucceeded {
+			return true, ""
+		}
+	case CondCompleted:
+		if over && d.state != StateError {
 			return true, ""
 		}
 	}
@@ -152,6 +160,7 @@ func (m *Manager) startReadinessLocked(j *job, p *process) {
 		p.ready.Store(&readiness{pattern: regexp.MustCompile(rc.LogPattern), cursor: j.store.Stats().Last})
 	case rc.After > 0:
 		p.readyTimer = time.AfterFunc(rc.After, func() { m.markReady(j, p) })
+	case rc.Probe.Probe != nil: // the probe loop marks it ready (proberun.go)
 	default:
 		j.ready = true
 	}

@@ -43,6 +43,7 @@ type process struct {
 	timeoutTimer *time.Timer
 	readyTimer   *time.Timer
 
+	side    sidecars // probes and stop command (proberun.go)
 	pipes   []*os.File
 	readers sync.WaitGroup
 	readyMu sync.Mutex
@@ -55,6 +56,7 @@ func (p *process) stopTimers() {
 			t.Stop()
 		}
 	}
+	p.side.stopProbes()
 }
 
 type exitStatus struct {
@@ -87,6 +89,7 @@ func (m *Manager) startedLocked(j *job, p *process, pid int, start uint64, outR,
 		})
 	}
 	m.startReadinessLocked(j, p)
+	m.startProbesLocked(j, p)
 	p.readers.Add(2)
 	go m.readStream(j, p, outR, Stdout)
 	go m.readStream(j, p, errR, Stderr)
@@ -115,6 +118,9 @@ func (m *Manager) startFailedLocked(j *job, p *process, reason string) {
 func (m *Manager) keeperEvent(ev keeper.Event) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
+	if m.auxEventLocked(ev) {
+		return
+	}
 	j := m.byRun[ev.Run]
 	if j == nil || j.proc == nil || j.proc.run != ev.Run {
 		return
@@ -139,6 +145,7 @@ func (m *Manager) keeperLost(err error) {
 	m.keeperMu.Unlock()
 	m.mu.Lock()
 	defer m.mu.Unlock()
+	m.auxLostLocked()
 	for _, j := range m.byRun {
 		p := j.proc
 		if p == nil || !p.spawned || p.empty {
@@ -209,14 +216,21 @@ func (m *Manager) finishAfterDrain(j *job, p *process, note string) {
 	delete(m.byRun, p.run)
 	m.finishRunLocked(j, p, p.exit)
 	m.mu.Unlock()
+	p.side.wait() // its probes and stop command: they take the lock
 	m.hub.publish(j.id, EventOutput, Info{})
 }
 
-// stopSignalLocked sends the run's stop signal to all of it and arms the
-// SIGKILL that follows its grace.
+// stopSignalLocked asks the run to end its own way (its stop command when
+// it has one and its main process is alive, else its stop signal to all of
+// it) and arms the SIGKILL that follows its grace.
 func (m *Manager) stopSignalLocked(j *job, p *process) {
-	j.sentSignal = p.spec.StopSignal
-	m.signalLocked(p, p.spec.StopSignal.sys())
+	if p.spec.StopCommand != "" && !p.exited {
+		j.sentSignal = 0
+		m.runStopCommandLocked(j, p)
+	} else {
+		j.sentSignal = p.spec.StopSignal
+		m.signalLocked(p, p.spec.StopSignal.sys())
+	}
 	if p.graceTimer != nil {
 		return
 	}

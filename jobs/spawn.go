@@ -138,11 +138,12 @@ func resolveCommand(spec Spec) (path string, argv []string, err error) {
 			return "", nil, fmt.Errorf("working directory %q is not a directory", spec.Dir)
 		}
 	}
-	if len(spec.Argv) == 0 {
-		return "/bin/sh", []string{"/bin/sh", "-c", spec.Command}, nil
+	argv = spec.Argv
+	if len(argv) == 0 {
+		argv = spec.shellArgv(spec.Command)
 	}
-	path, err = lookProgram(spec.Argv[0], spec.Dir)
-	return path, spec.Argv, err
+	path, err = lookProgram(argv[0], spec.Dir)
+	return path, argv, err
 }
 
 // lookProgram resolves argv[0] like a shell would: names with a slash are

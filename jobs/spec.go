@@ -43,6 +43,16 @@ type Spec struct {
 	DependsOn map[string]Condition
 	// Ready says when a running job counts as ready.
 	Ready ReadyCheck
+	// Health is checked while the job runs, once it is ready (see
+	// ProbeCheck); none when its Probe is nil.
+	Health ProbeCheck
+	// StopCommand, when set, is run to stop the job instead of sending
+	// StopSignal: by Shell, in the job's directory and environment. What
+	// is left of the job after Grace is SIGKILLed as always.
+	StopCommand string
+	// Shell runs Command: a program and the flag that takes a command
+	// line, e.g. [bash -c]; empty means [/bin/sh -c].
+	Shell []string
 	// Description is free text for people.
 	Description string
 	// Origin says what started the job when it matters to a person, e.g.
@@ -77,29 +87,49 @@ type RestartPolicy struct {
 // Condition is what a dependency must reach before a dependant starts.
 type Condition string
 
-// The dependency conditions.
+// The dependency conditions. A dependency that can no longer reach its
+// condition (it ended and no restart is coming) fails the dependant.
 const (
-	CondStarted   Condition = "started"
-	CondReady     Condition = "ready"
+	// CondStarted: its process was started.
+	CondStarted Condition = "started"
+	// CondReady: it runs and its ready check passed, or it succeeded.
+	CondReady Condition = "ready"
+	// CondHealthy: CondReady, and its health check (if it has one)
+	// passed last: a job not checked yet, or found unhealthy, is not
+	// healthy until a check passes.
+	CondHealthy Condition = "healthy"
+	// CondSucceeded: it exited with code 0.
 	CondSucceeded Condition = "succeeded"
+	// CondCompleted: it ended, however (succeeded, failed, killed, timed
+	// out), with no restart coming; a job that could not start fails it.
+	CondCompleted Condition = "completed"
 )
 
+// Conditions lists every condition, for messages.
+const Conditions = "started, ready, healthy, succeeded, completed"
+
 // ReadyCheck says when a running job is ready: when an output line matches
-// LogPattern (a regular expression), or After has passed since it started.
-// With neither set, a job is ready once it is running.
+// LogPattern (a regular expression), After has passed since it started, or
+// Probe passes. With none set, a job is ready once it is running. At most
+// one is set.
 type ReadyCheck struct {
 	LogPattern string
 	After      time.Duration
+	// Probe is checked until it first passes (see ProbeCheck).
+	Probe ProbeCheck
 }
 
 // String describes the check as a job file would write it ("log:
-// listening on", "after: 2s"), or "" for none.
+// listening on", "after: 2s", "http: http://127.0.0.1:8080/"), or "" for
+// none.
 func (r ReadyCheck) String() string {
 	switch {
 	case r.LogPattern != "":
 		return "log: " + r.LogPattern
 	case r.After > 0:
 		return "after: " + r.After.String()
+	case r.Probe.Probe != nil:
+		return r.Probe.Probe.String()
 	}
 	return ""
 }
@@ -164,19 +194,52 @@ func (s Spec) Validate() error {
 		return err
 	}
 	for name, c := range s.DependsOn {
-		switch c {
-		case CondStarted, CondReady, CondSucceeded:
-		default:
-			return fmt.Errorf("dependency %q: condition %q is not one of started, ready, succeeded", name, c)
+		if !c.valid() {
+			return fmt.Errorf("dependency %q: condition %q is not one of %s", name, c, Conditions)
 		}
 	}
-	if s.Ready.LogPattern != "" {
-		if _, err := regexp.Compile(s.Ready.LogPattern); err != nil {
+	return s.validateChecks()
+}
+
+func (c Condition) valid() bool {
+	switch c {
+	case CondStarted, CondReady, CondHealthy, CondSucceeded, CondCompleted:
+		return true
+	}
+	return false
+}
+
+// validateChecks checks the ready and health checks and the stop command.
+func (s Spec) validateChecks() error {
+	r := s.Ready
+	if r.LogPattern != "" {
+		if _, err := regexp.Compile(r.LogPattern); err != nil {
 			return fmt.Errorf("ready pattern: %v", err)
 		}
 	}
-	if s.Ready.After < 0 {
-		return fmt.Errorf("ready delay %v is negative", s.Ready.After)
+	if r.After < 0 {
+		return fmt.Errorf("ready delay %v is negative", r.After)
+	}
+	given := 0
+	for _, set := range []bool{r.LogPattern != "", r.After > 0, r.Probe.Probe != nil} {
+		if set {
+			given++
+		}
+	}
+	if given > 1 {
+		return errors.New("give one ready check: a log pattern, a delay or a probe")
+	}
+	if err := r.Probe.validate("ready"); err != nil {
+		return err
+	}
+	if err := s.Health.validate("health"); err != nil {
+		return err
+	}
+	if strings.ContainsRune(s.StopCommand, 0) {
+		return errors.New("stop command contains a NUL byte")
+	}
+	if len(s.Shell) > 0 && strings.TrimSpace(s.Shell[0]) == "" {
+		return errors.New("the shell's program name is empty")
 	}
 	if err := checkLabel("origin", s.Origin); err != nil {
 		return err
@@ -224,5 +287,20 @@ func (s Spec) withDefaults() Spec {
 	if s.Restart.Mode == "" {
 		s.Restart.Mode = RestartNever
 	}
+	s.Ready.Probe = s.Ready.Probe.withDefaults()
+	s.Health = s.Health.withDefaults()
 	return s
+}
+
+// shell is the program and flag that run a command line.
+func (s Spec) shell() []string {
+	if len(s.Shell) == 0 {
+		return []string{"/bin/sh", "-c"}
+	}
+	return s.Shell
+}
+
+// shellArgv is the program and arguments that run a shell command line.
+func (s Spec) shellArgv(command string) []string {
+	return append(append([]string(nil), s.shell()...), command)
 }

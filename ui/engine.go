@@ -51,4 +51,7 @@ type Config struct {
 	// Terminal is where the bell is rung (BEL is written to it); nil
 	// means nowhere.
 	Terminal io.Writer
+	// Notice is the status bar's first notice (e.g. that the job file
+	// has warnings); "" for none.
+	Notice string
 }

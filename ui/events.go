@@ -57,6 +57,9 @@ func (m *Model) handleJobEvents(events []jobs.Event) tea.Cmd {
 			if existed && old.State != ev.Job.State {
 				cmds = append(cmds, m.noteTransition(ev.Job))
 			}
+			if existed && old.Health != ev.Job.Health {
+				cmds = append(cmds, m.noteHealth(old, ev.Job))
+			}
 			changed[ev.Job.ID] = true
 			if ev.Kind == jobs.EventOutput {
 				wrote[ev.Job.ID] = true
@@ -141,7 +144,10 @@ func (m *Model) noteTransition(info jobs.Info) tea.Cmd {
 		m.setNotice(fmt.Sprintf("%s failed (exit %d)", name, code), true)
 		failed = true
 	case jobs.StateKilled:
-		if info.Signal != 0 {
+		if info.Error != "" { // stopped by jobtop itself: unhealthy
+			m.setNotice(name+" stopped: "+info.Error, true)
+			failed = true
+		} else if info.Signal != 0 {
 			m.setNotice(fmt.Sprintf("%s killed (%s)", name, info.Signal), false)
 		} else {
 			m.setNotice(name+" killed", false)
@@ -158,6 +164,23 @@ func (m *Model) noteTransition(info jobs.Info) tea.Cmd {
 	}
 	if failed && m.bell {
 		return ringBell(m.cfg.Terminal)
+	}
+	return nil
+}
+
+// noteHealth puts a notice in the status bar when a running job's health
+// check finds it unhealthy (ringing the bell when it is on), or healthy
+// again.
+func (m *Model) noteHealth(old, info jobs.Info) tea.Cmd {
+	name := "job " + info.ID.String() + " " + label(info.Name)
+	switch {
+	case info.Health == jobs.HealthUnhealthy:
+		m.setNotice(name+" unhealthy: "+label(info.HealthError), true)
+		if m.bell {
+			return ringBell(m.cfg.Terminal)
+		}
+	case info.Health == jobs.HealthHealthy && old.Health == jobs.HealthUnhealthy:
+		m.setNotice(name+" healthy again", false)
 	}
 	return nil
 }

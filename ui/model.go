@@ -80,7 +80,7 @@ type notice struct {
 // events at once, so nothing that happens before the program starts is
 // missed; call Close when the program has ended.
 func New(engine Engine, cfg Config) *Model {
-	m := &Model{engine: engine, cfg: cfg, now: cfg.Now, bell: cfg.Bell}
+	m := &Model{engine: engine, cfg: cfg, now: cfg.Now, bell: cfg.Bell, notice: notice{text: cfg.Notice}}
 	if m.now == nil {
 		m.now = time.Now
 	}

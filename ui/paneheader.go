@@ -59,6 +59,9 @@ func (p *outputPane) headerParts() (mark, left, right string) {
 		if info.Runs > 1 {
 			b.WriteString(" · run " + strconv.Itoa(info.Runs))
 		}
+		if why := probeNote(info); why != "" {
+			b.WriteString(" · " + p.pal.muted.Open + label(why) + p.pal.muted.Close + title.Open)
+		}
 		if o := originText(info); o != "" {
 			b.WriteString("  " + p.pal.muted.Open + o + p.pal.muted.Close + title.Open)
 		}
@@ -68,6 +71,20 @@ func (p *outputPane) headerParts() (mark, left, right string) {
 
 	}
 	return mark, b.String(), " " + strings.Join(p.flags(), " ")
+}
+
+// probeNote is why a running job is not ready or not healthy, from its
+// probes ("not ready: GET ...: status 503"), or "" when nothing fails.
+func probeNote(info jobs.Info) string {
+	switch {
+	case !info.State.Active():
+		return ""
+	case info.Health == jobs.HealthUnhealthy:
+		return "unhealthy: " + info.HealthError
+	case info.ReadyError != "":
+		return "not ready: " + info.ReadyError
+	}
+	return ""
 }
 
 // flags are the pane's modes as the header shows them.
@@ -139,6 +156,7 @@ type headerKey struct {
 	below               uint64
 	search              string
 	filter              bool
+	status, probeNote   string // statusText (ready and health marks) and probeNote
 }
 
 func (p *outputPane) headerKey(width int, boxed bool) headerKey {
@@ -147,6 +165,7 @@ func (p *outputPane) headerKey(width int, boxed bool) headerKey {
 		id: p.job.ID, name: p.job.Name, command: p.job.Command, state: p.job.State,
 		exit: -1, signal: p.job.Signal, runs: p.job.Runs,
 		follow: p.follow, wrap: p.wrap, below: p.below,
+		status: statusText(p.job), probeNote: probeNote(p.job),
 	}
 	if p.job.ExitCode != nil {
 		k.exit = *p.job.ExitCode

@@ -26,4 +26,11 @@
 //   - max_parallel and the log settings apply when the manager is made
 //     (ManagerOptions); a reload that changes them says they apply when
 //     jobtop starts again.
+//   - A reload reads the file with the options it was first read with
+//     (Plan.Options: env files, a Procfile's port and formation).
+//   - process-compose's env_cmds run here, when the jobs start and on each
+//     reload (/bin/sh, 2 s each), never when a file is only checked. Their
+//     variables go under each file job's own; they are not part of the
+//     plan's specs, so a command whose output changes does not make every
+//     job "changed". One that fails leaves its variable unset (Problems).
 package workspace

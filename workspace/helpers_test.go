@@ -39,7 +39,14 @@ func open(t *testing.T, content string) *fixture {
 	t.Helper()
 	f := &fixture{t: t, path: filepath.Join(t.TempDir(), "jobtop.yaml")}
 	f.write(content)
-	plan, err := jobfile.Load(f.path)
+	return openFile(t, f.path, jobfile.LoadOptions{})
+}
+
+// openFile opens the job file at path, read with o.
+func openFile(t *testing.T, path string, o jobfile.LoadOptions) *fixture {
+	t.Helper()
+	f := &fixture{t: t, path: path}
+	plan, err := jobfile.LoadWith(f.path, o)
 	require.NoError(t, err)
 	f.mgr, err = jobs.NewManager(ManagerOptions(plan, jobs.Options{LogDir: t.TempDir()}))
 	require.NoError(t, err)

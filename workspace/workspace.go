@@ -19,14 +19,18 @@ var ErrClosed = errors.New("the job file is closed: jobtop is shutting down")
 type Workspace struct {
 	mgr *jobs.Manager
 
-	mu     sync.Mutex // held through a reload: one at a time
-	plan   *jobfile.Plan
-	ids    map[string]jobs.ID
-	closed bool
+	mu       sync.Mutex // held through a reload: one at a time
+	plan     *jobfile.Plan
+	ids      map[string]jobs.ID
+	closed   bool
+	envCmds  map[string]string // what the plan's env_cmds set (envcmds.go)
+	problems []string          // env_cmds that failed, at the last load
 
 	ctx      context.Context // cancelled by Close: ends pending removals
 	cancel   context.CancelFunc
 	removals sync.WaitGroup
+	exits    chan ExitRequest // exitonfailure.go
+	watching bool             // for jobs with ExitOnFailure
 }
 
 // ManagerOptions are base with the plan's max_parallel and log settings
@@ -53,11 +57,14 @@ func ManagerOptions(plan *jobfile.Plan, base jobs.Options) jobs.Options {
 // jobs, Add (created, not started) for the others. On an error the jobs
 // started so far keep running; the caller shuts m down.
 func Open(m *jobs.Manager, plan *jobfile.Plan) (*Workspace, error) {
-	w := &Workspace{mgr: m, plan: plan, ids: make(map[string]jobs.ID, len(plan.Jobs))}
+	w := &Workspace{mgr: m, plan: plan, ids: make(map[string]jobs.ID, len(plan.Jobs)), exits: make(chan ExitRequest, 1)}
 	w.ctx, w.cancel = context.WithCancel(context.Background())
+	w.envCmds, w.problems = runEnvCommands(plan)
+	w.watchFailuresLocked(plan)
 	for _, j := range plan.StartOrder() {
 		if err := w.startLocked(j); err != nil {
 			w.cancel()
+			w.removals.Wait()
 			return nil, err
 		}
 	}
@@ -69,6 +76,14 @@ func (w *Workspace) Path() string {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	return w.plan.Path
+}
+
+// Problems are what went wrong running the file's env_cmds at the last
+// load (each such variable is not set; the jobs still run).
+func (w *Workspace) Problems() []string {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return append([]string(nil), w.problems...)
 }
 
 // IDs maps the file's job names to their job IDs.
@@ -97,6 +112,17 @@ type Result struct {
 	// Path is the job file.
 	Path string
 	jobfile.Changes
+	// Warnings are the file's parts jobtop does not carry out, and
+	// env_cmds that failed, each "FILE:LINE:COL: warning: what".
+	Warnings []string
+}
+
+func warningLines(list jobfile.ErrorList) []string {
+	out := make([]string, len(list))
+	for i, w := range list {
+		out[i] = w.Warning()
+	}
+	return out
 }
 
 // String says what changed, for a status bar:
@@ -116,10 +142,13 @@ func (w *Workspace) Reload() (Result, error) {
 		return Result{}, ErrClosed
 	}
 	res := Result{Path: w.plan.Path}
-	next, err := jobfile.Load(w.plan.Path)
+	next, err := jobfile.LoadWith(w.plan.Path, w.plan.Options)
 	if err != nil {
 		return res, newFileError(w.plan.Path, err)
 	}
+	res.Warnings = warningLines(next.Warnings)
+	w.envCmds, w.problems = runEnvCommands(next)
+	res.Warnings = append(res.Warnings, w.problems...)
 	res.Changes = jobfile.Diff(w.livePlanLocked(), next)
 	var errs []error
 	for _, name := range res.Removed {
@@ -143,6 +172,7 @@ func (w *Workspace) Reload() (Result, error) {
 		}
 	}
 	w.plan = next
+	w.watchFailuresLocked(next)
 	return res, errors.Join(errs...)
 }
 
@@ -168,7 +198,7 @@ func (w *Workspace) startLocked(j jobfile.Job) error {
 	if !j.Autostart {
 		add = w.mgr.Add
 	}
-	info, err := add(j.Spec)
+	info, err := add(withEnv(j.Spec, w.envCmds))
 	if err != nil {
 		return fmt.Errorf("job %s: %w", j.Name, err)
 	}
@@ -181,7 +211,7 @@ func (w *Workspace) startLocked(j jobfile.Job) error {
 // starts by itself; a job never started stays so.
 func (w *Workspace) replaceLocked(j jobfile.Job) error {
 	id := w.ids[j.Name]
-	before, err := w.mgr.Replace(id, j.Spec)
+	before, err := w.mgr.Replace(id, withEnv(j.Spec, w.envCmds))
 	if err != nil {
 		return fmt.Errorf("job %s: %w", j.Name, err)
 	}

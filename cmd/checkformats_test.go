@@ -1,0 +1,100 @@
+package cmd
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+func TestCheckShowsProbesAndHealth(t *testing.T) {
+	t.Chdir(t.TempDir())
+	require.NoError(t, os.WriteFile("jobtop.yaml", []byte(`jobs:
+  db:
+    cmd: ./db
+    ready: {tcp: "127.0.0.1:5432", interval: 2s}
+  web:
+    cmd: ./web
+    depends_on: {db: healthy}
+    ready: {http: "http://127.0.0.1:8080/healthz"}
+    health: {exec: ./check, failures: 5}
+    restart: on-failure
+    stop: {command: ./web --drain}
+`), 0o644))
+	stdout, stderr, err := runCheck(t)
+	require.NoError(t, err)
+	assert.Empty(t, stderr)
+	assert.Equal(t, `jobtop.yaml: 2 jobs, no limit on jobs running at once; start order:
+
+#  JOB  STARTS   WAITS FOR    READY WHEN                           HEALTH                     RESTART                        COMMAND
+1  db   at once  -            tcp: 127.0.0.1:5432, every 2s        -                          no                             ./db
+2  web  at once  db: healthy  http: http://127.0.0.1:8080/healthz  exec: ./check, 5 failures  on-failure, backoff 1s, max 5  ./web  (stops with: ./web --drain)
+`, stdout)
+}
+
+func TestCheckProcfileWithFormationAndEnvFile(t *testing.T) {
+	t.Chdir(t.TempDir())
+	t.Setenv("PORT", "")
+	require.NoError(t, os.WriteFile("Procfile", []byte("web: bundle exec rails s -p $PORT\nworker: sidekiq\n"), 0o644))
+	require.NoError(t, os.WriteFile(".env", []byte("PORT=3000\n"), 0o644))
+	stdout, _, err := runCheck(t, "-m", "web=2,worker=1")
+	require.NoError(t, err)
+	assert.Equal(t, `Procfile: 3 jobs, no limit on jobs running at once; start order:
+every job reads .env
+each job gets PORT (below) and PS, its name and instance: web.1
+
+#  JOB       STARTS   WAITS FOR  READY WHEN  RESTART  COMMAND
+1  web.1     at once  -          running     no       PORT=3000 bundle exec rails s -p $PORT
+2  web.2     at once  -          running     no       PORT=3001 bundle exec rails s -p $PORT
+3  worker.1  at once  -          running     no       PORT=3100 sidekiq
+`, stdout)
+
+	stdout, _, err = runCheck(t, "--no-env-file", "--port", "8000")
+	require.NoError(t, err)
+	assert.Contains(t, stdout, "1  web     at once  -          running     no       PORT=8000 bundle exec rails s -p $PORT")
+
+	_, stderr, err := runCheck(t, "-m", "web=x")
+	var exit *ExitError
+	require.True(t, errors.As(err, &exit))
+	assert.Equal(t, "--formation: \"web=x\": the count must be a whole number, 0 or more\n", stderr)
+
+	_, _, err = runCheck(t, "-e", "a.env", "--no-env-file")
+	require.EqualError(t, err, "--env-file and --no-env-file contradict each other: give one")
+}
+
+func TestCheckProcessComposeWarnsAndRunsNothing(t *testing.T) {
+	dir := t.TempDir()
+	t.Chdir(dir)
+	require.NoError(t, os.WriteFile("process-compose.yaml", []byte(`version: "0.5"
+log_location: ./pc.log
+env_cmds:
+  RAN: "touch env-cmd-ran"
+processes:
+  web:
+    command: ./web
+    is_tty: true
+  worker:
+    command: ./worker
+    is_tty: true
+`), 0o644))
+	stdout, stderr, err := runCheck(t)
+	require.NoError(t, err)
+	assert.Contains(t, stdout, "process-compose.yaml: 2 jobs")
+	assert.Contains(t, stdout, "env_cmds set RAN when the jobs start (not run by check)")
+	assert.Equal(t, `process-compose.yaml:2:1: warning: log_location: not supported, ignored: jobtop writes each job's output to its own log file (see jobtop ls --json: log_path)
+process-compose.yaml:8:5: warning: processes.web.is_tty: not supported, ignored: jobtop runs jobs on pipes, not on a terminal (also on line 11)
+`, stderr)
+	_, err = os.Stat(filepath.Join(dir, "env-cmd-ran"))
+	assert.ErrorIs(t, err, os.ErrNotExist, "check runs nothing, env_cmds included")
+}
+
+func TestCheckExamples(t *testing.T) {
+	for _, f := range []string{"../testdata/process-compose/process-compose.yaml", "../testdata/procfile/Procfile", "../testdata/webapp/jobtop.yaml"} {
+		_, stderr, err := runCheck(t, f)
+		require.NoError(t, err, f)
+		assert.Empty(t, stderr, f)
+	}
+}

@@ -1,0 +1,377 @@
+package jobfile
+
+import (
+	"fmt"
+	"math"
+	"os"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/goccy/go-yaml/ast"
+
+	"jobtop/jobs"
+)
+
+// process-compose's defaults where they differ from jobtop's.
+const (
+	pcDefaultShell    = "bash"
+	pcDefaultShellArg = "-c"
+	pcDefaultGrace    = 10        // shutdown.timeout_seconds
+	pcDefaultPeriod   = 10        // probes' period_seconds
+	pcDefaultStatus   = 200       // http_get.status_code
+	pcDefaultNS       = "default" // a process's namespace when none is given
+	pcExpansionKey    = "disable_env_expansion"
+)
+
+// pcConditions maps process-compose's depends_on conditions to jobtop's.
+var pcConditions = map[string]jobs.Condition{
+	"process_started":                jobs.CondStarted,
+	"process_completed":              jobs.CondCompleted,
+	"process_completed_successfully": jobs.CondSucceeded,
+	"process_healthy":                jobs.CondHealthy,
+	"process_log_ready":              jobs.CondReady,
+}
+
+// pcFile reads a process-compose file into a plan (see doc.go).
+type pcFile struct {
+	*yamlFile
+	warn      *warnings
+	strict    bool
+	shell     []string
+	vars      map[string]any
+	dotenv    envLayer
+	globalEnv map[string]string
+	procs     []*pcProcess
+}
+
+// pcProcess is one entry of processes: and the jobs it became (one per
+// replica).
+type pcProcess struct {
+	name        string
+	key         ast.Node
+	jobs        []int // indexes into plan.Jobs
+	deps        []pcDep
+	readyLog    bool // has ready_log_line
+	readyProbe  bool // has readiness_probe
+	namePrefix  string
+	replicaBase string
+}
+
+// pcDep is one depends_on entry as written.
+type pcDep struct {
+	entry
+	cond jobs.Condition
+	raw  string
+}
+
+// parseProcessCompose reads a process-compose file: its variables are
+// expanded first (unless disable_env_expansion is set), then its fields
+// are mapped onto jobs.
+func parseProcessCompose(y *yamlFile, data []byte) (*Plan, error) {
+	p := &pcFile{yamlFile: y, warn: newWarnings(y.file)}
+	y.plan.Format = FormatProcessCompose
+	p.dotenv = y.opts.defaultEnv(y.dir, false)
+	y.errs = append(y.errs, p.dotenv.errs...)
+	y.plan.EnvFiles = p.dotenv.files
+	if !p.expansionDisabled() {
+		lookup := func(name string) (string, bool) {
+			if v, ok := p.dotenv.env[name]; ok {
+				return v, true
+			}
+			return os.LookupEnv(name)
+		}
+		text := expandVariables(string(data), lookup, func(line int, form string) {
+			p.warn.addAt(line, 0, "expansion "+form, fmt.Sprintf("%s is left as it is: jobtop expands $VAR, ${VAR}, ${VAR:-default} and ${VAR-default} (write $$ for a $)", form))
+		})
+		body, err := parseDocument(y.file, []byte(text))
+		if err != nil {
+			return nil, err
+		}
+		y.nodeReader = newNodeReader(y.file, body)
+		p.readTop(body)
+	} else {
+		p.readTop(p.doc)
+	}
+	p.resolveDependencies()
+	y.plan.Order = y.checkDependencies()
+	y.plan.Warnings = p.warn.list()
+	if err := y.errs.err(); err != nil {
+		return nil, err
+	}
+	return &y.plan, nil
+}
+
+// expansionDisabled reads disable_env_expansion from the file as written.
+func (p *pcFile) expansionDisabled() bool {
+	for _, e := range p.mappingEntries(p.doc, "", 0) {
+		if e.name == pcExpansionKey {
+			b, ok := e.value.(*ast.BoolNode)
+			return ok && b.Value
+		}
+	}
+	return false
+}
+
+// readTop reads the top level: the settings every process uses first,
+// then the processes.
+func (p *pcFile) readTop(body ast.Node) {
+	top := entry{value: p.resolve(body)}
+	entries := p.mappingEntries(top.value, "", 0)
+	for _, e := range entries {
+		if e.name == "is_strict" {
+			p.strict, _ = p.bool(e)
+		}
+	}
+	var processes *entry
+	p.shell = []string{pcDefaultShell, pcDefaultShellArg}
+	if s := os.Getenv("COMPOSE_SHELL"); s != "" {
+		p.shell[0] = s
+	}
+	p.readKnown("", entries, fields{
+		"version":           func(entry) {},
+		"name":              func(entry) {},
+		"is_strict":         func(entry) {},
+		"ordered_shutdown":  func(e entry) { p.bool(e) }, // jobtop always stops dependants first
+		pcExpansionKey:      func(e entry) { p.bool(e) },
+		"processes":         func(e entry) { processes = &e },
+		"environment":       func(e entry) { p.globalEnv = p.pcEnvironment(e) },
+		"shell":             p.readShell,
+		"vars":              func(e entry) { p.vars = p.readVars(e) },
+		"env_cmds":          p.readEnvCmds,
+		"log_length":        func(e entry) { p.plan.Log.MemoryLines, _ = p.count(e) },
+		"log_location":      nil,
+		"log_level":         nil,
+		"log_configuration": nil,
+		"log_format":        nil,
+		"is_tui_disabled":   nil,
+		"extends":           nil,
+		"mcp_server":        nil,
+	})
+	p.plan.Env = p.globalEnv
+	if processes == nil {
+		p.errorf(top.value, "no processes: key: name the processes to run under processes:")
+		return
+	}
+	p.readProcesses(*processes)
+}
+
+// readKnown reads a mapping's entries: a nil reader marks a field jobtop
+// does not support (a warning); an unknown key is a warning too, as
+// process-compose ignores it, or an error with is_strict: true.
+func (p *pcFile) readKnown(path string, entries []entry, fs fields) {
+	for _, e := range entries {
+		read, known := fs[e.name]
+		switch {
+		case known && read != nil:
+			if e.value != nil {
+				read(e)
+			}
+		case known:
+			p.warn.add(e.key, e.name, fmt.Sprintf("%s: not supported, ignored: %s", e.path, pcUnsupported[e.name]))
+		case p.strict:
+			p.errorf(e.key, "%s: unknown key %q%s (is_strict is on)", nonEmpty(path, "top level"), e.name, suggest(e.name, fs))
+		default:
+			p.warn.add(e.key, "unknown "+e.name, fmt.Sprintf("%s: unknown key %q%s, ignored", nonEmpty(path, "top level"), e.name, suggest(e.name, fs)))
+		}
+	}
+}
+
+func (p *pcFile) readShell(e entry) {
+	entries, _ := p.mapping(e)
+	p.readKnown(e.path, entries, fields{
+		"shell_command": func(e entry) {
+			if s, ok := p.text(e); ok && strings.TrimSpace(s) != "" {
+				p.shell[0] = s
+			}
+		},
+		"shell_argument": func(e entry) {
+			if s, ok := p.text(e); ok {
+				p.shell[1] = s
+			}
+		},
+		"elevated_shell_command":  nil,
+		"elevated_shell_argument": nil,
+	})
+}
+
+// pcEnvironment reads environment: a list of NAME=VALUE (or a mapping).
+func (p *pcFile) pcEnvironment(e entry) map[string]string {
+	seq, ok := e.value.(*ast.SequenceNode)
+	if !ok {
+		return p.env(e)
+	}
+	env := map[string]string{}
+	for i, v := range seq.Values {
+		item := entry{key: v, value: p.resolve(v), path: fmt.Sprintf("%s[%d]", e.path, i)}
+		s, ok := p.text(item)
+		if !ok {
+			continue
+		}
+		name, value, found := strings.Cut(s, "=")
+		if !found {
+			p.errorf(at(item), "%s: want NAME=VALUE, got %q", item.path, s)
+			continue
+		}
+		if msg := checkEnvName(name); msg != "" {
+			p.errorf(at(item), "%s: %s", item.path, msg)
+			continue
+		}
+		env[name] = value
+	}
+	return env
+}
+
+// readVars reads vars: for templates, as strings, numbers and booleans.
+func (p *pcFile) readVars(e entry) map[string]any {
+	entries, _ := p.mapping(e)
+	out := make(map[string]any, len(entries))
+	for _, v := range entries {
+		switch t := v.value.(type) {
+		case *ast.BoolNode:
+			out[v.name] = t.Value
+		case *ast.IntegerNode:
+			out[v.name] = t.Value
+		case *ast.FloatNode:
+			out[v.name] = t.Value
+		case *ast.NullNode:
+			out[v.name] = nil
+		default:
+			if s, ok := p.text(v); ok {
+				out[v.name] = s
+			}
+		}
+	}
+	return out
+}
+
+func (p *pcFile) readEnvCmds(e entry) {
+	entries, _ := p.mapping(e)
+	for _, v := range entries {
+		if msg := checkEnvName(v.name); msg != "" {
+			p.errorf(v.key, "%s: %s", e.path, msg)
+			continue
+		}
+		if s, ok := p.text(v); ok {
+			if p.plan.EnvCommands == nil {
+				p.plan.EnvCommands = map[string]string{}
+			}
+			p.plan.EnvCommands[v.name] = s
+		}
+	}
+}
+
+func (p *pcFile) readProcesses(e entry) {
+	entries, ok := p.mapping(e)
+	if !ok {
+		return
+	}
+	if len(entries) == 0 {
+		p.errorf(e.key, "processes: no processes given")
+		return
+	}
+	for _, pe := range entries {
+		if msg := checkName(pe.name); msg != "" {
+			p.errorf(pe.key, "processes: %s", strings.Replace(msg, "job name", "process name", 1))
+			continue
+		}
+		p.readProcess(pe)
+	}
+}
+
+// seconds reads a whole number of seconds (also written as a string of
+// digits, as a variable expands to).
+func (p *pcFile) seconds(e entry) (int, bool) {
+	if s, ok := e.value.(*ast.StringNode); ok {
+		n, err := strconv.Atoi(strings.TrimSpace(s.Value))
+		if err != nil || n < 0 || n > math.MaxInt32 {
+			p.errorf(e.value, "%s: want a whole number of seconds, got %q", e.path, s.Value)
+			return 0, false
+		}
+		return n, true
+	}
+	return p.count(e)
+}
+
+// pcName is a process's job name: NAMESPACE/NAME outside the default
+// namespace, and NAME-N for replica N of several.
+func pcName(prefix, name string, replica, replicas int) string {
+	if replicas > 1 {
+		width := len(strconv.Itoa(replicas - 1))
+		name = fmt.Sprintf("%s-%0*d", name, width, replica)
+	}
+	return prefix + name
+}
+
+// resolveDependencies turns each process's depends_on into its jobs'
+// DependsOn: a process name stands for all its replicas, NAME-N for one.
+func (p *pcFile) resolveDependencies() {
+	byName := map[string]*pcProcess{}
+	replica := map[string]int{} // job name without prefix -> index
+	for _, proc := range p.procs {
+		byName[proc.name] = proc
+		for _, i := range proc.jobs {
+			replica[strings.TrimPrefix(p.plan.Jobs[i].Name, proc.namePrefix)] = i
+		}
+	}
+	names := make([]string, 0, len(byName))
+	for n := range byName {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	for _, proc := range p.procs {
+		for _, d := range proc.deps {
+			var targets []int
+			if dep, ok := byName[d.name]; ok {
+				targets = dep.jobs
+				p.checkCondition(d, dep)
+			} else if i, ok := replica[d.name]; ok {
+				targets = []int{i}
+			} else {
+				hint := ""
+				if best := closest(d.name, names); best != "" {
+					hint = fmt.Sprintf(" (did you mean %q?)", best)
+				}
+				p.errorf(d.key, "%s: no process is named %q%s", d.path, d.name, hint)
+				continue
+			}
+			for _, own := range proc.jobs {
+				job := &p.plan.Jobs[own]
+				for _, t := range targets {
+					target := p.plan.Jobs[t].Name
+					if job.Spec.DependsOn == nil {
+						job.Spec.DependsOn = map[string]jobs.Condition{}
+					}
+					job.Spec.DependsOn[target] = d.cond
+					de := d.entry
+					de.name = target
+					p.deps[job.Name] = append(p.deps[job.Name], dependency{entry: de, cond: d.cond})
+				}
+			}
+		}
+	}
+}
+
+// checkCondition reports a condition the process depended on can never
+// meet: process_log_ready without its ready_log_line, process_healthy
+// without its readiness_probe.
+func (p *pcFile) checkCondition(d pcDep, dep *pcProcess) {
+	switch {
+	case d.raw == "process_log_ready" && !dep.readyLog:
+		p.errorf(at(d.entry), "%s: process_log_ready waits for %s's ready_log_line, and it has none", d.path, dep.name)
+	case d.raw == "process_healthy" && !dep.readyProbe:
+		p.errorf(at(d.entry), "%s: process_healthy waits for %s's readiness_probe, and it has none", d.path, dep.name)
+	}
+}
+
+// workDir resolves a working_dir against the file's directory, warning
+// when it does not exist (the job then cannot start, as in
+// process-compose).
+func (p *pcFile) workDir(e entry, given string) string {
+	dir := p.abs(given)
+	if st, err := os.Stat(dir); err != nil || !st.IsDir() {
+		p.warn.add(e.value, "dir "+dir, fmt.Sprintf("%s: directory %q does not exist: the job will not start", e.path, given))
+	}
+	return filepath.Clean(dir)
+}

@@ -1,0 +1,178 @@
+package jobfile
+
+import (
+	"fmt"
+	"net"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"time"
+
+	"jobtop/jobs"
+	"jobtop/probe"
+)
+
+// pcProbe is a readiness_probe or liveness_probe as read, before its
+// fields are rendered for each replica.
+type pcProbe struct {
+	e                        entry
+	execCommand, execDir     textField
+	host, path, scheme, port textField
+	isHTTP                   bool
+	headers                  map[string]string
+	status                   int
+	timing                   jobs.ProbeCheck
+}
+
+// readPCProbe reads a probe: exec {command, working_dir} or http_get
+// {host, port, path, scheme, headers, status_code}, with
+// initial_delay_seconds, period_seconds (default 10), timeout_seconds,
+// success_threshold and failure_threshold.
+func (p *pcFile) readPCProbe(e entry) *pcProbe {
+	pr := &pcProbe{e: e, status: pcDefaultStatus,
+		timing: jobs.ProbeCheck{Interval: pcDefaultPeriod * time.Second}}
+	entries, ok := p.mapping(e)
+	if !ok {
+		return nil
+	}
+	var kinds []string
+	secs := func(set func(time.Duration), min int) func(entry) {
+		return func(e entry) {
+			n, ok := p.seconds(e)
+			switch {
+			case !ok:
+			case n < min:
+				p.errorf(e.value, "%s: want %d or more", e.path, min)
+			default:
+				set(time.Duration(n) * time.Second)
+			}
+		}
+	}
+	text := func(f *textField) func(entry) {
+		return func(e entry) {
+			if v, ok := p.text(e); ok {
+				*f = textField{e: e, text: v, set: true}
+			}
+		}
+	}
+	p.readKnown(e.path, entries, fields{
+		"exec": func(e entry) {
+			kinds = append(kinds, e.name)
+			inner, _ := p.mapping(e)
+			p.readKnown(e.path, inner, fields{"command": text(&pr.execCommand), "working_dir": text(&pr.execDir)})
+			if !pr.execCommand.set {
+				p.errorf(e.key, "%s: give command", e.path)
+			}
+		},
+		"http_get": func(e entry) {
+			kinds = append(kinds, e.name)
+			pr.isHTTP = true
+			inner, _ := p.mapping(e)
+			p.readKnown(e.path, inner, fields{
+				"host": text(&pr.host), "path": text(&pr.path), "scheme": text(&pr.scheme),
+				"port": text(&pr.port), "num_port": text(&pr.port),
+				"headers": func(e entry) { pr.headers = p.headers(e) },
+				"status_code": func(e entry) {
+					if n, ok := p.count(e); ok {
+						pr.status = n
+					}
+				},
+			})
+			if !pr.port.set {
+				p.errorf(e.key, "%s: give port", e.path)
+			}
+		},
+		"initial_delay_seconds": secs(func(d time.Duration) { pr.timing.InitialDelay = d }, 0),
+		"period_seconds":        secs(func(d time.Duration) { pr.timing.Interval = d }, 1),
+		"timeout_seconds":       secs(func(d time.Duration) { pr.timing.Timeout = d }, 1),
+		"failure_threshold": func(e entry) {
+			if n, ok := p.seconds(e); ok && n >= 1 {
+				pr.timing.Failures = n
+			} else if ok {
+				p.errorf(e.value, "%s: want 1 or more", e.path)
+			}
+		},
+		"success_threshold": func(e entry) {
+			if n, ok := p.seconds(e); ok && n > 1 {
+				p.warn.add(e.key, "success_threshold", fmt.Sprintf("%s: %d is not supported: one passing check counts (process-compose does not use it either)", e.path, n))
+			}
+		},
+	})
+	switch {
+	case len(kinds) == 0:
+		p.errorf(e.key, "%s: give exec or http_get", e.path)
+	case len(kinds) > 1:
+		p.errorf(e.key, "%s: give exec or http_get, not both", e.path)
+	}
+	return pr
+}
+
+// headers reads http_get.headers: header names and their values.
+func (p *pcFile) headers(e entry) map[string]string {
+	entries, _ := p.mapping(e)
+	out := make(map[string]string, len(entries))
+	for _, h := range entries {
+		if h.name == "" || strings.ContainsAny(h.name, " :\t\r\n") {
+			p.errorf(h.key, "%s: %q is not a header name", e.path, h.name)
+			continue
+		}
+		if v, ok := p.text(h); ok {
+			out[h.name] = v
+		}
+	}
+	return out
+}
+
+// buildProbe makes the probe of one replica, its fields rendered; an exec
+// probe's working_dir is relative to the file, and defaults to the job's.
+func (p *pcFile) buildProbe(pr *pcProbe, render func(textField) string) jobs.ProbeCheck {
+	c := pr.timing
+	if pr.isHTTP && !pr.port.set {
+		return jobs.ProbeCheck{} // reported already
+	}
+	if pr.isHTTP {
+		scheme, host, path := "http", "127.0.0.1", "/"
+		if pr.scheme.set {
+			scheme = strings.ToLower(render(pr.scheme))
+		}
+		if pr.host.set {
+			host = render(pr.host)
+		}
+		if pr.path.set {
+			path = render(pr.path)
+			if !strings.HasPrefix(path, "/") {
+				path = "/" + path
+			}
+		}
+		port := strings.TrimSpace(render(pr.port))
+		if n, err := strconv.Atoi(port); err != nil || n < 1 || n > 65535 {
+			p.errorf(at(pr.port.e), "%s: %q is not a port (1-65535)", pr.port.e.path, port)
+			return jobs.ProbeCheck{}
+		}
+		u := scheme + "://" + net.JoinHostPort(host, port) + path
+		h, err := probe.NewHTTP(u, pr.status, pr.headers)
+		if err != nil {
+			p.errorf(pr.e.key, "%s: %v", pr.e.path, err)
+			return jobs.ProbeCheck{}
+		}
+		c.Probe = h
+		return c
+	}
+	if !pr.execCommand.set {
+		return jobs.ProbeCheck{}
+	}
+	dir := ""
+	if pr.execDir.set {
+		dir = filepath.Join(p.dir, render(pr.execDir))
+		if filepath.IsAbs(render(pr.execDir)) {
+			dir = filepath.Clean(render(pr.execDir))
+		}
+	}
+	ex, err := probe.NewExec(render(pr.execCommand), dir)
+	if err != nil {
+		p.errorf(at(pr.execCommand.e), "%s: %v", pr.execCommand.e.path, err)
+		return jobs.ProbeCheck{}
+	}
+	c.Probe = ex
+	return c
+}

@@ -1,0 +1,349 @@
+package jobfile
+
+import (
+	"fmt"
+	"regexp"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/goccy/go-yaml/ast"
+
+	"jobtop/jobs"
+)
+
+// textField is a field that may hold template actions: its entry (for
+// messages) and its text as written.
+type textField struct {
+	e    entry
+	text string
+	set  bool
+}
+
+// pcSettings are one process's fields as read, before they are rendered
+// for each replica.
+type pcSettings struct {
+	command, workingDir, description textField
+	entrypoint                       []string
+	env                              map[string]string
+	envFile                          textField
+	dotenvOff, noTemplates           bool
+	restart                          jobs.RestartPolicy
+	exitOnFailure                    bool
+	readiness, liveness              *pcProbe
+	readyLogLine                     string
+	stopSignal                       jobs.Signal
+	grace                            time.Duration
+	stopCommand                      string
+	disabled                         bool
+	namespace                        string
+	replicas                         int
+	vars                             map[string]any
+}
+
+// readProcess reads one process and adds its jobs (one per replica) to
+// the plan.
+func (p *pcFile) readProcess(pe entry) {
+	proc := &pcProcess{name: pe.name, key: pe.key}
+	entries, ok := p.mapping(pe)
+	if !ok {
+		return
+	}
+	s := pcSettings{grace: pcDefaultGrace * time.Second, replicas: 1,
+		restart: jobs.RestartPolicy{Mode: jobs.RestartNever}}
+	text := func(f *textField) func(entry) {
+		return func(e entry) {
+			if v, ok := p.text(e); ok {
+				*f = textField{e: e, text: v, set: true}
+			}
+		}
+	}
+	p.readKnown(pe.path, entries, fields{
+		"command":     text(&s.command),
+		"entrypoint":  func(e entry) { s.entrypoint = p.argv(e) },
+		"working_dir": text(&s.workingDir),
+		"description": text(&s.description),
+		"environment": func(e entry) { s.env = p.pcEnvironment(e) },
+		"env_file":    text(&s.envFile),
+		"is_dotenv_disabled": func(e entry) {
+			s.dotenvOff, _ = p.bool(e)
+		},
+		"is_template_disabled": func(e entry) { s.noTemplates, _ = p.bool(e) },
+		"vars":                 func(e entry) { s.vars = p.readVars(e) },
+		"availability":         func(e entry) { s.restart, s.exitOnFailure = p.readAvailability(e) },
+		"depends_on":           func(e entry) { proc.deps = p.readPCDependsOn(e) },
+		"readiness_probe":      func(e entry) { s.readiness = p.readPCProbe(e) },
+		"liveness_probe":       func(e entry) { s.liveness = p.readPCProbe(e) },
+		"ready_log_line": func(e entry) {
+			if v, ok := p.text(e); ok {
+				if v == "" {
+					p.errorf(at(e), "%s: the line is empty", e.path)
+				}
+				s.readyLogLine = v
+			}
+		},
+		"shutdown": func(e entry) { p.readShutdown(e, &s) },
+		"disabled": func(e entry) { s.disabled, _ = p.bool(e) },
+		"is_disabled": func(e entry) {
+			if v, ok := p.text(e); ok {
+				switch strings.TrimSpace(v) {
+				case "true":
+					s.disabled = true
+				case "false":
+				default:
+					p.warn.add(e.key, "is_disabled", fmt.Sprintf("%s: %q is neither true nor false, so it is ignored", e.path, v))
+				}
+			}
+		},
+		"namespace": func(e entry) { s.namespace = p.readNamespace(e) },
+		"replicas": func(e entry) {
+			if n, ok := p.count(e); ok {
+				if n == 0 || n > maxInstances {
+					p.errorf(e.value, "%s: want 1 to %d", e.path, maxInstances)
+					return
+				}
+				s.replicas = n
+			}
+		},
+		"extends": nil, "is_daemon": nil, "log_location": nil, "log_configuration": nil,
+		"disable_ansi_colors": nil, "is_foreground": nil, "is_tty": nil, "is_elevated": nil,
+		"is_interactive": nil, "launch_timeout_seconds": nil, "schedule": nil, "watch": nil,
+		"mcp": nil, "truncate_log": nil, "monitor_for": nil, "monitor_silence_threshold": nil,
+		"success_exit_codes": nil, "name": nil, "replica_num": nil, "replica_name": nil,
+		"executable": nil, "args": nil, "original_config": nil,
+	})
+	proc.readyLog, proc.readyProbe = s.readyLogLine != "", s.readiness != nil
+	switch {
+	case s.readyLogLine != "" && s.readiness != nil:
+		p.errorf(pe.key, "%s: give ready_log_line or readiness_probe, not both", pe.path)
+	case !s.command.set && len(s.entrypoint) == 0:
+		p.errorf(pe.key, "%s: nothing to run: give command", pe.path)
+	case s.command.set && len(s.entrypoint) > 0:
+		p.warn.add(pe.key, "entrypoint", fmt.Sprintf("%s: both command and entrypoint are given: command runs, as in process-compose", pe.path))
+	}
+	if s.namespace != "" && s.namespace != pcDefaultNS {
+		proc.namePrefix = s.namespace + "/"
+	}
+	for r := range s.replicas {
+		proc.jobs = append(proc.jobs, len(p.plan.Jobs))
+		p.plan.Jobs = append(p.plan.Jobs, p.buildJob(pe, proc, &s, r))
+	}
+	p.procs = append(p.procs, proc)
+}
+
+// buildJob makes the job of one replica: its fields rendered with the
+// vars, its environment layered.
+func (p *pcFile) buildJob(pe entry, proc *pcProcess, s *pcSettings, replica int) Job {
+	name := pcName(proc.namePrefix, proc.name, replica, s.replicas)
+	job := Job{Name: name, Autostart: !s.disabled, ExitOnFailure: s.exitOnFailure}
+	job.Line, job.Col = position(pe.key)
+	vars := templateVars(p.vars, s.vars, replica)
+	render := func(f textField) string {
+		if !f.set || s.noTemplates {
+			return f.text
+		}
+		out, err := renderTemplate(f.text, vars)
+		if err != nil {
+			p.errorf(at(f.e), "%s: %v", f.e.path, err)
+		}
+		return out
+	}
+	spec := &job.Spec
+	spec.Name = name
+	spec.Dir = p.dir
+	if s.workingDir.set {
+		spec.Dir = p.workDir(s.workingDir.e, render(s.workingDir))
+	}
+	if s.command.set {
+		spec.Command = render(s.command)
+		spec.Shell = p.shell
+		if strings.TrimSpace(s.command.text) == "" {
+			p.errorf(at(s.command.e), "%s: the command is empty", s.command.e.path)
+		}
+	} else {
+		spec.Argv = s.entrypoint
+	}
+	spec.Description = render(s.description)
+	spec.Restart = s.restart
+	spec.StopSignal, spec.Grace, spec.StopCommand = s.stopSignal, s.grace, s.stopCommand
+	if s.stopCommand != "" {
+		spec.Shell = p.shell
+	}
+	if s.readyLogLine != "" {
+		spec.Ready.LogPattern = regexp.QuoteMeta(s.readyLogLine)
+	}
+	if s.readiness != nil {
+		spec.Ready.Probe = p.buildProbe(s.readiness, render)
+		// process-compose keeps checking a ready process with its
+		// readiness probe, and restarts it (per availability) when it
+		// fails: jobtop's health check does that.
+		spec.Health = spec.Ready.Probe
+	}
+	if s.liveness != nil {
+		spec.Health = p.buildProbe(s.liveness, render)
+	}
+	var dotenv map[string]string
+	if !s.dotenvOff {
+		dotenv = p.dotenv.env
+	}
+	var envFile map[string]string
+	if s.envFile.set {
+		envFile = p.pcEnvFile(s.envFile, spec.Dir)
+	}
+	spec.Env = mergeEnv(map[string]string{"PC_PROC_NAME": proc.name, "PC_REPLICA_NUM": strconv.Itoa(replica)},
+		dotenv, p.globalEnv, envFile, s.env)
+	if len(p.errs) == 0 {
+		if err := spec.Validate(); err != nil {
+			p.errorf(pe.key, "%s: %v", pe.path, err)
+		}
+	}
+	return job
+}
+
+// pcEnvFile reads a process's env_file, relative to its working_dir.
+func (p *pcFile) pcEnvFile(f textField, dir string) map[string]string {
+	path := f.text
+	if !strings.HasPrefix(path, "/") {
+		path = dir + "/" + path
+	}
+	return p.readEnvFile(f.e, path)
+}
+
+func (p *pcFile) readNamespace(e entry) string {
+	if seq, ok := e.value.(*ast.SequenceNode); ok {
+		var names []string
+		for _, v := range seq.Values {
+			if s, ok := scalarText(p.resolve(v)); ok {
+				names = append(names, s)
+			}
+		}
+		if len(names) > 1 {
+			p.warn.add(e.key, "namespaces", fmt.Sprintf("%s: a process in several namespaces is shown under the first, %s", e.path, names[0]))
+		}
+		if len(names) == 0 {
+			return ""
+		}
+		return p.checkNamespace(e, names[0])
+	}
+	s, _ := p.text(e)
+	return p.checkNamespace(e, s)
+}
+
+func (p *pcFile) checkNamespace(e entry, ns string) string {
+	if ns == "" || ns == pcDefaultNS {
+		return ns
+	}
+	if msg := checkName(ns); msg != "" {
+		p.errorf(at(e), "%s: %s", e.path, strings.Replace(msg, "job name", "namespace", 1))
+		return ""
+	}
+	return ns
+}
+
+// readAvailability reads availability: restart no, on_failure, always or
+// exit_on_failure (no restart; jobtop exits when the job fails),
+// backoff_seconds (default 1, the same wait each time as in
+// process-compose) and max_restarts (default 0: no limit).
+func (p *pcFile) readAvailability(e entry) (pol jobs.RestartPolicy, exitOnFailure bool) {
+	pol = jobs.RestartPolicy{Mode: jobs.RestartNever}
+	backoff, maxRestarts := 1, 0
+	entries, _ := p.mapping(e)
+	p.readKnown(e.path, entries, fields{
+		"restart": func(e entry) {
+			s, ok := p.text(e)
+			if !ok {
+				return
+			}
+			switch s {
+			case "no":
+				pol.Mode = jobs.RestartNever
+			case "on_failure":
+				pol.Mode = jobs.RestartOnFailure
+			case "always":
+				pol.Mode = jobs.RestartAlways
+			case "exit_on_failure":
+				pol.Mode, exitOnFailure = jobs.RestartNever, true
+			default:
+				p.errorf(e.value, "%s: %q is not a restart policy: use no, on_failure, always or exit_on_failure", e.path, s)
+			}
+		},
+		"backoff_seconds": func(e entry) { backoff, _ = p.seconds(e) },
+		"max_restarts":    func(e entry) { maxRestarts, _ = p.seconds(e) },
+		"exit_on_end":     nil,
+		"exit_on_skipped": nil,
+	})
+	if pol.Mode == jobs.RestartNever {
+		return pol, exitOnFailure
+	}
+	pol.Backoff = time.Duration(max(backoff, 1)) * time.Second // 0: the default
+	pol.MaxBackoff = pol.Backoff
+	pol.Max = maxRestarts
+	return pol, false
+}
+
+// readPCDependsOn reads depends_on: NAME: {condition: process_...} (or
+// NAME: process_...); the condition defaults to process_started.
+func (p *pcFile) readPCDependsOn(e entry) []pcDep {
+	entries, _ := p.mapping(e)
+	var deps []pcDep
+	names := make([]string, 0, len(pcConditions))
+	for k := range pcConditions {
+		names = append(names, k)
+	}
+	for _, d := range entries {
+		raw := "process_started"
+		where := d
+		if s, ok := scalarText(d.value); ok {
+			raw = s
+		} else if !isNull(d.value) {
+			inner, _ := p.mapping(d)
+			p.readKnown(d.path, inner, fields{"condition": func(c entry) {
+				if s, ok := p.text(c); ok {
+					raw, where = s, c
+				}
+			}})
+		}
+		cond, ok := pcConditions[raw]
+		if !ok {
+			hint := ""
+			if best := closest(raw, names); best != "" {
+				hint = fmt.Sprintf(" (did you mean %q?)", best)
+			}
+			p.errorf(at(where), "%s: %q is not a condition%s: use process_started, process_completed, process_completed_successfully, process_healthy or process_log_ready", d.path, raw, hint)
+			continue
+		}
+		deps = append(deps, pcDep{entry: d, cond: cond, raw: raw})
+	}
+	return deps
+}
+
+// readShutdown reads shutdown: signal (a number or a name), timeout_seconds
+// (the grace period, default 10) and command.
+func (p *pcFile) readShutdown(e entry, s *pcSettings) {
+	entries, _ := p.mapping(e)
+	p.readKnown(e.path, entries, fields{
+		"signal": func(e entry) {
+			v, ok := p.text(e)
+			if !ok {
+				return
+			}
+			sig, err := jobs.ParseSignal(v)
+			if err != nil {
+				p.errorf(e.value, "%s: %v", e.path, err)
+				return
+			}
+			s.stopSignal = sig
+		},
+		"timeout_seconds": func(e entry) {
+			if n, ok := p.seconds(e); ok {
+				s.grace = time.Duration(n) * time.Second
+			}
+		},
+		"command": func(e entry) {
+			if v, ok := p.text(e); ok {
+				s.stopCommand = v
+			}
+		},
+		"parent_only": nil,
+	})
+}

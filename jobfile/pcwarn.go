@@ -1,0 +1,105 @@
+package jobfile
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/goccy/go-yaml/ast"
+)
+
+// warnings collects the parts of a file jobtop does not carry out: one
+// warning per field and reason, at the first place it is used, naming the
+// other lines it is on.
+type warnings struct {
+	file  string
+	order []string
+	first map[string]*Error
+	more  map[string][]int
+}
+
+func newWarnings(file string) *warnings {
+	return &warnings{file: file, first: map[string]*Error{}, more: map[string][]int{}}
+}
+
+// add records a warning about the field at n. group is what makes two
+// warnings the same (e.g. "is_tty"), msg what is said the first time.
+func (w *warnings) add(n ast.Node, group, msg string) {
+	line, col := position(n)
+	w.addAt(line, col, group, msg)
+}
+
+func (w *warnings) addAt(line, col int, group, msg string) {
+	if _, seen := w.first[group]; seen {
+		w.more[group] = append(w.more[group], line)
+		return
+	}
+	w.order = append(w.order, group)
+	w.first[group] = &Error{File: w.file, Line: line, Col: col, Msg: msg}
+}
+
+// list is the warnings in file order.
+func (w *warnings) list() ErrorList {
+	var out ErrorList
+	for _, g := range w.order {
+		e := *w.first[g]
+		if lines := w.more[g]; len(lines) > 0 {
+			text := make([]string, len(lines))
+			for i, l := range lines {
+				text[i] = strconv.Itoa(l)
+			}
+			e.Msg += fmt.Sprintf(" (also on line%s %s)", plural(len(lines)), strings.Join(text, ", "))
+		}
+		out = append(out, &e)
+	}
+	return out.sorted()
+}
+
+func plural(n int) string {
+	if n == 1 {
+		return ""
+	}
+	return "s"
+}
+
+// pcUnsupported says, for each process-compose field jobtop has no
+// counterpart for, what jobtop does instead. The field is ignored, with a
+// warning; the rest of the file runs.
+var pcUnsupported = map[string]string{
+	// top level
+	"log_location":      "jobtop writes each job's output to its own log file (see jobtop ls --json: log_path)",
+	"log_level":         "jobtop has no log level of its own",
+	"log_configuration": "jobtop keeps each job's output as it is, in memory and in its log file",
+	"log_format":        "jobtop keeps each job's output as it is, in memory and in its log file",
+	"is_tui_disabled":   "run jobtop serve for no TUI",
+	"extends":           "jobtop reads one file; merge the other into it",
+	"mcp_server":        "jobtop has its own agent API (jobtop run, ls, logs, wait)",
+	// processes
+	"is_daemon":                 "jobtop treats a job as ended when its command exits (and stops what it left)",
+	"disable_ansi_colors":       "jobtop keeps colours and strips other escape sequences",
+	"is_foreground":             "jobtop runs every job in the background and shows its output",
+	"is_tty":                    "jobtop runs jobs on pipes, not on a terminal",
+	"is_elevated":               "run jobtop itself with the rights the job needs",
+	"is_interactive":            "jobtop does not forward input to jobs",
+	"launch_timeout_seconds":    "jobtop reads a job's output until its processes are gone",
+	"schedule":                  "jobtop has no scheduled jobs",
+	"watch":                     "jobtop does not watch files; reload with R or jobtop reload",
+	"mcp":                       "jobtop has its own agent API (jobtop run, ls, logs, wait)",
+	"truncate_log":              "jobtop starts a new log file per session",
+	"monitor_for":               "jobtop marks jobs whose output arrived unseen in its table",
+	"monitor_silence_threshold": "jobtop marks jobs whose output arrived unseen in its table",
+	"success_exit_codes":        "only exit code 0 counts as success",
+	"name":                      "the job is named by its key under processes",
+	"replica_num":               "set by process-compose itself",
+	"replica_name":              "set by process-compose itself",
+	"executable":                "set by process-compose itself; use command or entrypoint",
+	"args":                      "set by process-compose itself; use command or entrypoint",
+	"original_config":           "set by process-compose itself",
+	// availability, shutdown, probes
+	"exit_on_end":             "jobtop does not shut down when a job ends",
+	"exit_on_skipped":         "jobtop does not shut down when a job cannot start",
+	"parent_only":             "jobtop signals the job's whole process tree",
+	"success_threshold":       "one passing check counts (process-compose does not use it either)",
+	"elevated_shell_command":  "jobtop runs no elevated jobs",
+	"elevated_shell_argument": "jobtop runs no elevated jobs",
+}

@@ -1,0 +1,47 @@
+package jobs
+
+import (
+	"context"
+	"fmt"
+	"strings"
+)
+
+// runStopCommandLocked runs the run's stop command beside it, in the job's
+// directory and environment, for at most the grace period (the grace timer
+// SIGKILLs the run after it anyway); its output goes to the job's output
+// as jobtop's own lines. If it cannot start, the stop signal is sent
+// instead. Like every command jobtop runs, it runs under the keeper, so
+// nothing it starts outlives it; the run is not finished before it is over.
+func (m *Manager) runStopCommandLocked(j *job, p *process) {
+	argv := p.spec.shellArgv(p.spec.StopCommand)
+	env, dir, grace := m.environ(j.id, p.spec), p.spec.Dir, p.spec.Grace
+	j.store.AppendMeta("── stopping with: " + p.spec.StopCommand + " ──")
+	p.side.wg.Add(1)
+	go func() {
+		defer p.side.wg.Done()
+		ctx, cancel := context.WithTimeout(context.Background(), grace)
+		defer cancel()
+		res, err := m.runAux(ctx, argv, env, dir)
+		for _, line := range strings.Split(strings.TrimRight(string(res.Output), "\n"), "\n") {
+			if line != "" {
+				j.store.AppendMeta("stop: " + line)
+			}
+		}
+		switch {
+		case err != nil:
+			j.store.AppendMeta("── stop command: could not start: " + err.Error() + " ──")
+			m.mu.Lock()
+			if j.proc == p {
+				j.sentSignal = p.spec.StopSignal
+				m.signalLocked(p, p.spec.StopSignal.sys())
+			}
+			m.mu.Unlock()
+		case ctx.Err() != nil:
+			j.store.AppendMeta(fmt.Sprintf("── stop command: still running after %v: killed ──", grace))
+		case res.Signal != 0:
+			j.store.AppendMeta("── stop command: killed by " + res.Signal.String() + " ──")
+		case res.Code != 0:
+			j.store.AppendMeta(fmt.Sprintf("── stop command: exited with code %d ──", res.Code))
+		}
+	}()
+}
