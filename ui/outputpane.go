@@ -182,13 +182,13 @@ func (p *outputPane) shows(id jobs.ID) bool {
 	return p.job.ID == id
 }
 
-// source is what the pane reads: the job's output, or with the filter on
-// only the search's matches.
+// source is what the pane reads: the job's output with jobtop's notes
+// (see notedSource), or with the filter on only the search's matches.
 func (p *outputPane) source() lineSource {
 	if p.search != nil && p.search.filter {
 		return filteredSource{s: p.search, src: p.base}
 	}
-	return p.base
+	return p.noted(p.base)
 }
 
 func (p *outputPane) bodyHeight() int { return max(p.height-1, 0) }

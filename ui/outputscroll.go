@@ -25,6 +25,10 @@ func (o *laidOut) keep(from, to int) {
 // or wrapped, stderr tinted, search matches marked, and in the "all" view
 // prefixed with the job's name.
 func (p *outputPane) layout(o *laidOut, l viewLine, maxRows int) {
+	if l.note != noteNone {
+		p.layoutNote(o, l, maxRows)
+		return
+	}
 	var prefix, blank string
 	prefixW := 0
 	if p.kind == allPane && p.names != nil {
