@@ -101,8 +101,10 @@ func stateSymbol(s jobs.State) string {
 		return "⧗"
 	case jobs.StateCreated:
 		return "◌"
+	case jobs.StateError:
+		return "⊘" // could not start ("!" is the row mark of an unseen end)
 	}
-	return "!"
+	return "?"
 }
 
 // stateLabel is a state as people read it ("timed out").

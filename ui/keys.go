@@ -124,7 +124,7 @@ func (m *Model) handleGlobalKey(k tea.KeyMsg) (tea.Cmd, bool) {
 	case key.Matches(k, m.km.Remove):
 		return m.act(actionRemove, cur.ID), true
 	default:
-		return nil, false
+		return nil, m.explainRefusal(k, cur)
 	}
 	return nil, true
 }
