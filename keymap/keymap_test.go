@@ -69,7 +69,7 @@ func TestNoConflictsWithinAContext(t *testing.T) {
 	km := DefaultKeyMap()
 	global := []key.Binding{
 		km.Add, km.Stop, km.Kill, km.Restart, km.Remove, km.Reload, km.Zoom, km.Help, km.Quit,
-		km.Split, km.AllView, km.NextPane, km.PrevPane, km.FocusPane, km.Pager, km.Bell,
+		km.Split, km.AllView, km.NextPane, km.PrevPane, km.FocusPane, km.Pager, km.Bell, km.Redraw,
 	}
 	table := []key.Binding{km.TableUp, km.TableDown, km.TableTop, km.TableBottom, km.FocusOutput, km.Mark, km.FilterJobs}
 	output := []key.Binding{km.LineUp, km.LineDown, km.HalfPageUp, km.HalfPageDown, km.Top, km.Bottom, km.Follow, km.Wrap, km.Search}

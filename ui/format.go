@@ -6,8 +6,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/charmbracelet/x/ansi"
-
 	"jobtop/jobs"
 	"jobtop/styles"
 )
@@ -202,10 +200,10 @@ func fit(text string, width int, alignRight bool) string {
 	if width <= 0 {
 		return ""
 	}
-	w := ansi.StringWidth(text)
+	w := textWidth(text)
 	if w > width {
-		text = ansi.Truncate(text, width, "…")
-		w = ansi.StringWidth(text)
+		text = truncateText(text, width, "…")
+		w = textWidth(text)
 	}
 	pad := strings.Repeat(" ", width-w)
 	if alignRight {
@@ -219,10 +217,10 @@ func cut(text string, width int) string {
 	if width <= 0 {
 		return ""
 	}
-	if ansi.StringWidth(text) <= width {
+	if textWidth(text) <= width {
 		return text
 	}
-	return ansi.Truncate(text, width, "…")
+	return truncateText(text, width, "…")
 }
 
 // plural writes "1 job", "3 jobs".

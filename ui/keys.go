@@ -26,6 +26,8 @@ func (m *Model) handleKey(k tea.KeyMsg) tea.Cmd {
 		return tea.Batch(cmds...)
 	}
 	switch {
+	case key.Matches(k, m.km.Redraw):
+		return tea.ClearScreen
 	case m.quit != quitNone:
 		return m.handleQuitKey(k)
 	case m.prompt != nil:
@@ -135,6 +137,7 @@ func (m *Model) updateKeys() {
 	for _, b := range m.km.All() {
 		b.SetEnabled(false)
 	}
+	m.km.Redraw.SetEnabled(true) // wherever you are
 	switch {
 	case m.quit == quitConfirm:
 		m.km.Yes.SetEnabled(true)

@@ -6,7 +6,6 @@ import (
 
 	"github.com/charmbracelet/bubbles/help"
 	tea "github.com/charmbracelet/bubbletea"
-	"github.com/charmbracelet/x/ansi"
 
 	"jobtop/jobs"
 	"jobtop/keymap"
@@ -173,7 +172,7 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 func (m *Model) helpView() string {
 	ls := strings.Split(m.help.View(m.km), "\n")
 	for i, l := range ls {
-		ls[i] = ansi.Truncate(l, m.width, "")
+		ls[i] = truncateText(l, m.width, "")
 	}
 	return strings.Join(ls, "\n")
 }

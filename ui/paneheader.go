@@ -4,8 +4,6 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/charmbracelet/x/ansi"
-
 	"jobtop/jobs"
 )
 
@@ -26,7 +24,7 @@ func (p *outputPane) drawHeader() string {
 	if p.focused {
 		title = p.pal.titleFocused
 	}
-	rightW := ansi.StringWidth(right)
+	rightW := textWidth(right)
 	if rightW >= p.width {
 		right, rightW = "", 0
 	}

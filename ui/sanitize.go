@@ -4,8 +4,6 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"github.com/charmbracelet/x/ansi"
-
 	"jobtop/styles"
 )
 
@@ -89,6 +87,15 @@ func layoutLine(dst []string, s string, f lineFormat) []string {
 			for j < len(s) && s[j] >= 0x20 && s[j] < 0x7f {
 				j++
 			}
+			if j < len(s) && s[j] >= 0x80 {
+				j-- // the last one may start a cluster with what follows (e and U+0301, # and U+FE0F)
+			}
+			if j == i {
+				n, cells := nextCluster(s[i:])
+				w.cluster(s[i:i+n], cells)
+				i += n
+				continue
+			}
 			w.ascii(s[i:j])
 			i = j
 		case c == '\t':
@@ -113,12 +120,9 @@ func layoutLine(dst []string, s string, f lineFormat) []string {
 			case r <= 0x9f:
 				i = skipC1(s, i+size, byte(r)) // C1 encoded as UTF-8
 			default:
-				cl, cw := ansi.FirstGraphemeCluster(s[i:], ansi.GraphemeWidth)
-				if len(cl) == 0 {
-					cl, cw = s[i:i+size], 1
-				}
-				w.cluster(cl, cw)
-				i += len(cl)
+				n, cells := nextCluster(s[i:])
+				w.cluster(s[i:i+n], cells)
+				i += n
 			}
 		}
 	}
