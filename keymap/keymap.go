@@ -15,6 +15,8 @@ type KeyMap struct {
 	// Output pane.
 	LineUp, LineDown, HalfPageUp, HalfPageDown, Top, Bottom, Follow, Wrap, FocusTable key.Binding
 	Search, NextMatch, PrevMatch, FilterMatches, ClearSearch                          key.Binding
+	// ScrollLeft and ScrollRight move a pane sideways while wrap is off.
+	ScrollLeft, ScrollRight key.Binding
 	// Everywhere.
 	Add, Stop, Kill, Restart, Remove, Zoom, Help, Quit key.Binding
 	// Reload re-reads the instance's job file (only when it has one).
@@ -62,6 +64,8 @@ func DefaultKeyMap() KeyMap {
 		PrevMatch:     b(k("N"), "N", "previous match"),
 		FilterMatches: b(k("&"), "&", "only matches"),
 		ClearSearch:   b(k("esc"), "esc", "clear search"),
+		ScrollLeft:    b(k("left", "h"), "←/h", "scroll left"),
+		ScrollRight:   b(k("right", "l"), "→/l", "scroll right"),
 		Add:           b(k("a"), "a", "add"),
 		Stop:          b(k("x"), "x", "stop"),
 		Kill:          b(k("X"), "X", "kill"),
@@ -99,7 +103,7 @@ func (k KeyMap) ShortHelp() []key.Binding {
 		k.Submit, k.Apply, k.NextField, k.ToggleRegex, k.Cancel, k.Yes, k.No, k.KillAll,
 		k.Add, k.Stop, k.Kill, k.Restart, k.Remove, k.Help, k.Quit, k.Reload,
 		k.NextMatch, k.PrevMatch, k.FilterMatches, k.ClearSearch, k.ClearFilter,
-		k.FocusOutput, k.Mark, k.Search, k.FilterJobs, k.Follow, k.Wrap, k.FocusTable,
+		k.FocusOutput, k.Mark, k.Search, k.FilterJobs, k.Follow, k.Wrap, k.ScrollRight, k.FocusTable,
 		k.Split, k.AllView, k.NextPane, k.FocusPane, k.Zoom, k.Pager,
 		k.TableUp, k.TableDown, k.LineUp, k.LineDown,
 	}
@@ -113,7 +117,7 @@ func (k KeyMap) FullHelp() [][]key.Binding {
 		{k.Split, k.AllView, k.NextPane, k.PrevPane, k.FocusPane, k.Zoom},
 		{k.TableUp, k.TableDown, k.TableTop, k.TableBottom, k.FocusOutput, k.Mark, k.FilterJobs, k.ClearFilter},
 		{k.LineUp, k.LineDown, k.HalfPageUp, k.HalfPageDown, k.Top, k.Bottom},
-		{k.Follow, k.Wrap, k.FocusTable, k.Search, k.NextMatch, k.PrevMatch, k.FilterMatches, k.ClearSearch},
+		{k.Follow, k.Wrap, k.ScrollLeft, k.ScrollRight, k.FocusTable, k.Search, k.NextMatch, k.PrevMatch, k.FilterMatches, k.ClearSearch},
 		{k.Submit, k.Apply, k.NextField, k.ToggleRegex, k.Cancel, k.Yes, k.No, k.KillAll, k.Redraw},
 	}
 }
@@ -124,7 +128,7 @@ func (k *KeyMap) All() []*key.Binding {
 		&k.TableUp, &k.TableDown, &k.TableTop, &k.TableBottom, &k.FocusOutput,
 		&k.Mark, &k.FilterJobs, &k.ClearFilter,
 		&k.LineUp, &k.LineDown, &k.HalfPageUp, &k.HalfPageDown, &k.Top, &k.Bottom,
-		&k.Follow, &k.Wrap, &k.FocusTable,
+		&k.Follow, &k.Wrap, &k.ScrollLeft, &k.ScrollRight, &k.FocusTable,
 		&k.Search, &k.NextMatch, &k.PrevMatch, &k.FilterMatches, &k.ClearSearch,
 		&k.Add, &k.Stop, &k.Kill, &k.Restart, &k.Remove, &k.Reload, &k.Zoom, &k.Help, &k.Quit,
 		&k.Split, &k.AllView, &k.NextPane, &k.PrevPane, &k.FocusPane, &k.Pager, &k.Bell, &k.Redraw,

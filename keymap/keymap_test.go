@@ -11,7 +11,7 @@ import (
 )
 
 // helpKeyNames maps the symbols used in help labels to key names.
-var helpKeyNames = map[string]string{"↑": "up", "↓": "down", "pgdn": "pgdown", "space": " "}
+var helpKeyNames = map[string]string{"↑": "up", "↓": "down", "←": "left", "→": "right", "pgdn": "pgdown", "space": " "}
 
 // helpKeys are the keys a help label names: "g/home", "/", or a range
 // "1-4".
@@ -72,7 +72,7 @@ func TestNoConflictsWithinAContext(t *testing.T) {
 		km.Split, km.AllView, km.NextPane, km.PrevPane, km.FocusPane, km.Pager, km.Bell, km.Redraw,
 	}
 	table := []key.Binding{km.TableUp, km.TableDown, km.TableTop, km.TableBottom, km.FocusOutput, km.Mark, km.FilterJobs}
-	output := []key.Binding{km.LineUp, km.LineDown, km.HalfPageUp, km.HalfPageDown, km.Top, km.Bottom, km.Follow, km.Wrap, km.Search}
+	output := []key.Binding{km.LineUp, km.LineDown, km.HalfPageUp, km.HalfPageDown, km.Top, km.Bottom, km.Follow, km.Wrap, km.ScrollLeft, km.ScrollRight, km.Search}
 	with := func(lists ...[]key.Binding) []key.Binding {
 		var all []key.Binding
 		for _, l := range lists {

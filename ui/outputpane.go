@@ -36,7 +36,9 @@ type outputPane struct {
 	// first row shown.
 	follow bool
 	wrap   bool
-	top    position
+	// xoff is how many cells each line is scrolled left by (wrap off).
+	xoff int
+	top  position
 	// below counts lines after the last one shown.
 	below uint64
 
@@ -91,7 +93,11 @@ func (p *outputPane) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		p.follow = !p.follow
 	case key.Matches(k, p.km.Wrap):
 		p.wrap = !p.wrap
-		p.top.row = 0
+		p.top.row, p.xoff = 0, 0
+	case key.Matches(k, p.km.ScrollLeft):
+		p.scrollSideways(-1)
+	case key.Matches(k, p.km.ScrollRight):
+		p.scrollSideways(1)
 	default:
 		return p, nil
 	}
@@ -113,6 +119,8 @@ func (p *outputPane) UpdateKeys(km *keymap.KeyMap) {
 	km.FilterMatches.SetEnabled(searching)
 	km.ClearSearch.SetEnabled(searching)
 	km.FocusTable.SetEnabled(p.focused && !searching)
+	km.ScrollLeft.SetEnabled(p.focused && !p.wrap && p.xoff > 0)
+	km.ScrollRight.SetEnabled(p.focused && !p.wrap)
 }
 
 // SetSize sets the pane's size; height counts the header row.
@@ -150,7 +158,7 @@ func (p *outputPane) SetJob(info jobs.Info, has bool, reader jobs.OutputReader) 
 		return
 	}
 	if !p.has || info.ID != p.job.ID {
-		p.follow, p.top, p.below, p.search = true, position{}, 0, nil
+		p.follow, p.top, p.below, p.search, p.xoff = true, position{}, 0, nil, 0
 	}
 	p.kind, p.job, p.has = jobPane, info, true
 	p.base = jobSource{id: info.ID, reader: reader}

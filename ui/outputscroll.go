@@ -40,6 +40,10 @@ func (p *outputPane) layout(o *laidOut, l viewLine, maxRows int) {
 		maxRows: maxRows,
 		keepSGR: p.pal.st.KeepJobColours,
 		widths:  &o.widths,
+		cutMark: !p.wrap,
+	}
+	if !p.wrap {
+		f.skip = p.xoff
 	}
 	switch l.Stream {
 	case jobs.Stderr:
@@ -259,6 +263,7 @@ func (p *outputPane) reveal(key lineKey) {
 	}
 	for _, k := range p.rowKeys {
 		if k == key {
+			p.revealColumn(key)
 			p.refresh() // it is on screen; redraw its marks
 			return
 		}
@@ -278,5 +283,6 @@ func (p *outputPane) reveal(key lineKey) {
 	} else {
 		p.follow = true
 	}
+	p.revealColumn(key)
 	p.refresh()
 }

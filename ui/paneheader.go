@@ -85,6 +85,8 @@ func (p *outputPane) flags() []string {
 	}
 	if p.wrap {
 		flags = append(flags, flag.Wrap("wrap"))
+	} else if p.xoff > 0 {
+		flags = append(flags, flag.Wrap("col "+strconv.Itoa(p.xoff+1)))
 	}
 	return flags
 }
@@ -130,6 +132,7 @@ type headerKey struct {
 	signal              jobs.Signal
 	runs, jobCount      int
 	follow, wrap        bool
+	xoff                int
 	below               uint64
 	search              string
 	filter              bool
@@ -140,7 +143,7 @@ func (p *outputPane) headerKey(width int, boxed bool) headerKey {
 		width: width, boxed: boxed, focused: p.focused, has: p.has, kind: p.kind,
 		id: p.job.ID, name: p.job.Name, command: p.job.Command, state: p.job.State,
 		exit: -1, signal: p.job.Signal, runs: p.job.Runs,
-		follow: p.follow, wrap: p.wrap, below: p.below,
+		follow: p.follow, wrap: p.wrap, xoff: p.xoff, below: p.below,
 	}
 	if p.job.ExitCode != nil {
 		k.exit = *p.job.ExitCode
