@@ -33,6 +33,9 @@ type KeyMap struct {
 	Yes, No key.Binding
 	// While jobs are being stopped on quit.
 	KillAll key.Binding
+	// ClosePanel closes what covers the screen: the full help, or the
+	// problems of a job file that could not be reloaded.
+	ClosePanel key.Binding
 }
 
 // DefaultKeyMap returns jobtop's default bindings, all enabled.
@@ -91,6 +94,7 @@ func DefaultKeyMap() KeyMap {
 		Yes:           b(k("y", "Y", "ctrl+c"), "y", "yes"),
 		No:            b(k("n", "N", "esc"), "n", "no"),
 		KillAll:       b(k("X", "ctrl+c"), "X", "kill all now"),
+		ClosePanel:    b(k("esc", "q", "?"), "esc/q", "close"),
 	}
 }
 
@@ -100,7 +104,7 @@ func DefaultKeyMap() KeyMap {
 // not shown.
 func (k KeyMap) ShortHelp() []key.Binding {
 	return []key.Binding{
-		k.Submit, k.Apply, k.NextField, k.ToggleRegex, k.Cancel, k.Yes, k.No, k.KillAll,
+		k.Submit, k.Apply, k.NextField, k.ToggleRegex, k.Cancel, k.Yes, k.No, k.KillAll, k.ClosePanel,
 		k.Add, k.Stop, k.Kill, k.Restart, k.Remove, k.Help, k.Quit, k.Reload,
 		k.NextMatch, k.PrevMatch, k.FilterMatches, k.ClearSearch, k.ClearFilter,
 		k.FocusOutput, k.Mark, k.Search, k.FilterJobs, k.Follow, k.Wrap, k.ScrollRight, k.FocusTable,
@@ -109,16 +113,17 @@ func (k KeyMap) ShortHelp() []key.Binding {
 	}
 }
 
-// FullHelp is the help shown by "?": one column per group, what acts on
-// jobs first, so a narrow terminal still shows it.
+// FullHelp is every binding, one column per group, what acts on jobs
+// first (help.KeyMap). The TUI's "?" shows its own panel, the keys
+// grouped by where they work.
 func (k KeyMap) FullHelp() [][]key.Binding {
 	return [][]key.Binding{
-		{k.Add, k.Stop, k.Kill, k.Restart, k.Remove, k.Reload, k.Pager, k.Bell, k.Help, k.Quit},
+		{k.Add, k.Stop, k.Kill, k.Restart, k.Remove, k.Reload, k.Pager, k.Bell, k.Redraw, k.Help, k.Quit},
 		{k.Split, k.AllView, k.NextPane, k.PrevPane, k.FocusPane, k.Zoom},
 		{k.TableUp, k.TableDown, k.TableTop, k.TableBottom, k.FocusOutput, k.Mark, k.FilterJobs, k.ClearFilter},
 		{k.LineUp, k.LineDown, k.HalfPageUp, k.HalfPageDown, k.Top, k.Bottom},
 		{k.Follow, k.Wrap, k.ScrollLeft, k.ScrollRight, k.FocusTable, k.Search, k.NextMatch, k.PrevMatch, k.FilterMatches, k.ClearSearch},
-		{k.Submit, k.Apply, k.NextField, k.ToggleRegex, k.Cancel, k.Yes, k.No, k.KillAll, k.Redraw},
+		{k.Submit, k.Apply, k.NextField, k.ToggleRegex, k.Cancel, k.Yes, k.No, k.KillAll, k.ClosePanel},
 	}
 }
 
@@ -133,5 +138,6 @@ func (k *KeyMap) All() []*key.Binding {
 		&k.Add, &k.Stop, &k.Kill, &k.Restart, &k.Remove, &k.Reload, &k.Zoom, &k.Help, &k.Quit,
 		&k.Split, &k.AllView, &k.NextPane, &k.PrevPane, &k.FocusPane, &k.Pager, &k.Bell, &k.Redraw,
 		&k.Submit, &k.NextField, &k.Cancel, &k.Apply, &k.ToggleRegex, &k.Yes, &k.No, &k.KillAll,
+		&k.ClosePanel,
 	}
 }

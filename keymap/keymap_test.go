@@ -88,6 +88,7 @@ func TestNoConflictsWithinAContext(t *testing.T) {
 		"search prompt":  {km.Apply, km.ToggleRegex, km.Cancel},
 		"confirm":        {km.Yes, km.No},
 		"stopping":       {km.KillAll},
+		"panel":          {km.ClosePanel, km.LineUp, km.LineDown, km.HalfPageUp, km.HalfPageDown, km.Top, km.Bottom, km.Redraw},
 	}
 	for name, bindings := range contexts {
 		seen := map[string]string{}

@@ -30,6 +30,8 @@ func (m *Model) handleKey(k tea.KeyMsg) tea.Cmd {
 		return tea.ClearScreen
 	case m.quit != quitNone:
 		return m.handleQuitKey(k)
+	case m.panel != nil:
+		return m.handlePanelKey(k)
 	case m.prompt != nil:
 		_, cmd := m.prompt.Update(k)
 		return cmd
@@ -89,7 +91,7 @@ func (m *Model) handleGlobalKey(k tea.KeyMsg) (tea.Cmd, bool) {
 	case key.Matches(k, m.km.Quit):
 		return m.requestQuit(), true
 	case key.Matches(k, m.km.Help):
-		m.help.ShowAll = !m.help.ShowAll
+		m.openHelp()
 	case key.Matches(k, m.km.Zoom):
 		m.zoom = !m.zoom
 	case key.Matches(k, m.km.Add):
@@ -145,6 +147,9 @@ func (m *Model) updateKeys() {
 		return
 	case m.quit == quitStopping:
 		m.km.KillAll.SetEnabled(m.liveJobs() > 0)
+		return
+	case m.panel != nil:
+		m.panel.UpdateKeys(&m.km)
 		return
 	case m.prompt != nil:
 		m.prompt.UpdateKeys(&m.km)

@@ -101,9 +101,13 @@ func requireShows(t *testing.T, m *Model, view, state, label string) {
 	t.Helper()
 	ls := lines(view)
 	last := ls[len(ls)-1]
+	if strings.Contains(state, "full help") {
+		require.True(t, strings.HasPrefix(ls[0], "keys — esc, q or ? closes"), "%s: the help covers the screen: %q", label, ls[0])
+		require.Contains(t, view, "job table", label)
+		require.Contains(t, last, "esc/q close", label)
+		return
+	}
 	switch state {
-	case "full help":
-		require.Contains(t, view, "help", label)
 	case "add prompt":
 		require.Contains(t, view, "add a job", label)
 		require.Contains(t, view, "command", label)

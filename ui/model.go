@@ -53,6 +53,7 @@ type Model struct {
 
 	prompt *addPrompt    // nil when closed
 	find   *searchPrompt // nil when closed
+	panel  *panel        // covers the screen when open: help, reload problems
 	help   help.Model
 
 	focus        focusArea
@@ -186,6 +187,9 @@ func (m *Model) View() string {
 		return ""
 	}
 	f := m.screen.frame
+	if m.panel != nil {
+		return m.panelScreen()
+	}
 	parts := make([]string, 0, 5)
 	if f.table > 0 {
 		parts = append(parts, m.table.View())
