@@ -5,6 +5,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/charmbracelet/x/ansi"
+	"github.com/clipperhouse/displaywidth"
 )
 
 // Terminals do not agree on how wide some text is. A grapheme cluster
@@ -29,10 +30,8 @@ func clusterWidth(cl string, graphemeWidth int) int {
 		return graphemeWidth
 	}
 	sum := 0
-	for i := 0; i < len(cl); {
-		_, size := utf8.DecodeRuneInString(cl[i:])
-		sum += ansi.StringWidth(cl[i : i+size])
-		i += size
+	for _, r := range cl {
+		sum += displaywidth.Rune(r)
 	}
 	return max(graphemeWidth, sum)
 }
@@ -47,6 +46,18 @@ func nextCluster(s string) (int, int) {
 		}
 		return 1, 1
 	}
+	if c >= 0x80 {
+		// A rune followed by ASCII (or nothing) is a cluster of its own:
+		// nothing in ASCII extends a cluster. The common case for
+		// jobtop's own marks (▸ ● … │).
+		r, size := utf8.DecodeRuneInString(s)
+		if size == len(s) || s[size] < 0x80 {
+			if r == utf8.RuneError && size == 1 {
+				return 1, 1 // drawn as U+FFFD
+			}
+			return size, displaywidth.Rune(r)
+		}
+	}
 	cl, gw := ansi.FirstGraphemeCluster(s, ansi.GraphemeWidth)
 	if len(cl) == 0 {
 		_, size := utf8.DecodeRuneInString(s)
@@ -55,19 +66,39 @@ func nextCluster(s string) (int, int) {
 	return len(cl), clusterWidth(cl, gw)
 }
 
-// textWidth is the cells a string drawn by jobtop may take on screen:
-// escape sequences take none, clusters as clusterWidth says.
-func textWidth(s string) int {
-	w := 0
+// measureText is the cells s may take on screen (escape sequences take
+// none, clusters as clusterWidth says), and the byte where the cells
+// first pass limit (len(s) when they never do).
+func measureText(s string, limit int) (width, over int) {
+	over = len(s)
 	for i := 0; i < len(s); {
-		if s[i] == 0x1b {
+		c := s[i]
+		switch {
+		case c >= 0x20 && c < 0x7f && (i+1 == len(s) || s[i+1] < 0x80):
+			width++
+			i++
+			if width > limit && over == len(s) {
+				over = i - 1
+			}
+			continue
+		case c == 0x1b:
 			i, _ = skipEscape(s, i)
 			continue
 		}
 		n, cells := nextCluster(s[i:])
-		w += cells
+		width += cells
+		if width > limit && over == len(s) {
+			over = i
+		}
 		i += n
 	}
+	return width, over
+}
+
+// textWidth is the cells a string drawn by jobtop may take on screen:
+// escape sequences take none, clusters as clusterWidth says.
+func textWidth(s string) int {
+	w, _ := measureText(s, int(^uint(0)>>1))
 	return w
 }
 
@@ -75,33 +106,26 @@ func textWidth(s string) int {
 // ending it with tail when it was cut. Escape sequences after the cut are
 // kept, so styles opened before it are still closed.
 func truncateText(s string, width int, tail string) string {
-	if textWidth(s) <= width {
-		return s
-	}
 	tailW := textWidth(tail)
 	if width < tailW {
 		tail, tailW = "", 0
 	}
-	limit := width - tailW
+	total, over := measureText(s, width-tailW)
+	if total <= width {
+		return s
+	}
 	var b strings.Builder
-	b.Grow(len(s))
-	w, cut := 0, false
-	for i := 0; i < len(s); {
+	b.Grow(over + len(tail) + 16)
+	b.WriteString(s[:over])
+	b.WriteString(tail)
+	for i := over; i < len(s); {
 		if s[i] == 0x1b {
 			end, _ := skipEscape(s, i)
 			b.WriteString(s[i:end])
 			i = end
 			continue
 		}
-		n, cells := nextCluster(s[i:])
-		if !cut && w+cells > limit {
-			b.WriteString(tail)
-			cut = true
-		}
-		if !cut {
-			b.WriteString(s[i : i+n])
-			w += cells
-		}
+		n, _ := nextCluster(s[i:])
 		i += n
 	}
 	return b.String()

@@ -3,8 +3,10 @@ package ui
 import (
 	"strings"
 	"testing"
+	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/x/ansi"
 	"github.com/stretchr/testify/require"
 )
 
@@ -68,4 +70,26 @@ func TestCtrlLRedraws(t *testing.T) {
 		require.NotNil(t, cmd, "after %v", keys)
 		require.Equal(t, tea.ClearScreen(), cmd(), "after %v", keys)
 	}
+}
+
+// BenchmarkTextWidth measures a table row with styles and marks, against
+// x/ansi's grapheme width measured in the same run (x-ansi below 1:
+// counting clusters at their widest costs nothing over it).
+func BenchmarkTextWidth(b *testing.B) {
+	row := "\x1b[1m▸◆• \x1b[0m  12 build-server     \x1b[32m● running\x1b[0m       12345   3m05s        2.5  120M   1234 " +
+		strings.Repeat("compiling internal/config ", 3)
+	const n = 20000
+	start := time.Now()
+	for i := 0; i < n; i++ {
+		_ = ansi.StringWidth(row)
+	}
+	baseline := float64(time.Since(start).Nanoseconds()) / n
+	count := 0
+	start = time.Now()
+	for b.Loop() {
+		_ = textWidth(row)
+		count++
+	}
+	per := float64(time.Since(start).Nanoseconds()) / float64(count)
+	b.ReportMetric(per/baseline, "x-ansi")
 }
