@@ -36,8 +36,10 @@ type outputPane struct {
 	// first row shown.
 	follow bool
 	wrap   bool
-	// xoff is how many cells each line is scrolled left by (wrap off).
+	// xoff is how many cells each line is scrolled left by (wrap off);
+	// cut says a row on screen is cut at the right edge.
 	xoff int
+	cut  bool
 	top  position
 	// below counts lines after the last one shown.
 	below uint64
@@ -120,7 +122,7 @@ func (p *outputPane) UpdateKeys(km *keymap.KeyMap) {
 	km.ClearSearch.SetEnabled(searching)
 	km.FocusTable.SetEnabled(p.focused && !searching)
 	km.ScrollLeft.SetEnabled(p.focused && !p.wrap && p.xoff > 0)
-	km.ScrollRight.SetEnabled(p.focused && !p.wrap)
+	km.ScrollRight.SetEnabled(p.focused && !p.wrap && p.cut)
 }
 
 // SetSize sets the pane's size; height counts the header row.

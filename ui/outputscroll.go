@@ -8,10 +8,11 @@ type laidOut struct {
 	rows   []string
 	widths []int
 	keys   []lineKey
+	cuts   int // rows cut at the pane's edge
 }
 
 func (o *laidOut) reset() {
-	o.rows, o.widths, o.keys = o.rows[:0], o.widths[:0], o.keys[:0]
+	o.rows, o.widths, o.keys, o.cuts = o.rows[:0], o.widths[:0], o.keys[:0], 0
 }
 
 // keep keeps the rows [from, to).
@@ -41,6 +42,7 @@ func (p *outputPane) layout(o *laidOut, l viewLine, maxRows int) {
 		keepSGR: p.pal.st.KeepJobColours,
 		widths:  &o.widths,
 		cutMark: !p.wrap,
+		cuts:    &o.cuts,
 	}
 	if !p.wrap {
 		f.skip = p.xoff
@@ -129,7 +131,7 @@ func (p *outputPane) bottom(src lineSource) position {
 // refresh reads and lays out the rows the pane shows.
 func (p *outputPane) refresh() {
 	o := laidOut{rows: p.rows[:0], widths: p.widths[:0], keys: p.rowKeys[:0]}
-	defer func() { p.rows, p.widths, p.rowKeys = o.rows, o.widths, o.keys }()
+	defer func() { p.rows, p.widths, p.rowKeys, p.cut = o.rows, o.widths, o.keys, o.cuts > 0 }()
 	h := p.bodyHeight()
 	if !p.has || h == 0 || p.width <= 0 {
 		return

@@ -216,7 +216,7 @@ func groupDigits(n uint64) string {
 // layoutNote lays out a note: the whole width, in its own style, never
 // searched.
 func (p *outputPane) layoutNote(o *laidOut, l viewLine, maxRows int) {
-	f := lineFormat{width: max(p.width, 1), wrap: p.wrap, maxRows: maxRows, widths: &o.widths, base: p.pal.muted, cutMark: !p.wrap}
+	f := lineFormat{width: max(p.width, 1), wrap: p.wrap, maxRows: maxRows, widths: &o.widths, base: p.pal.muted, cutMark: !p.wrap, cuts: &o.cuts}
 	if l.note == noteError {
 		f.base = p.pal.errText
 	}

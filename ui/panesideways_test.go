@@ -49,6 +49,7 @@ func TestPaneScrollsSidewaysLikeLessS(t *testing.T) {
 	long := "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWX" // 50 cells
 	p := sidewaysPane(t, "short\n"+long+"\n")
 	require.Equal(t, []string{"short", long[:19] + "…"}, paneRowsOf(p))
+	p.UpdateKeys(p.km)
 	require.False(t, p.km.ScrollLeft.Enabled(), "nothing to the left yet")
 	require.True(t, p.km.ScrollRight.Enabled())
 
@@ -64,6 +65,8 @@ func TestPaneScrollsSidewaysLikeLessS(t *testing.T) {
 	require.Equal(t, 30, p.xoff, "no further than the widest line's end")
 	require.Equal(t, []string{"", long[30:]}, paneRowsOf(p), "the end of the line, no marker")
 
+	p.UpdateKeys(p.km)
+	require.False(t, p.km.ScrollRight.Enabled(), "nothing cut on the right any more")
 	p.Update(keyMsg("h"))
 	require.Equal(t, 20, p.xoff)
 	p.Update(keyMsg("left"))
@@ -75,6 +78,15 @@ func TestPaneScrollsSidewaysLikeLessS(t *testing.T) {
 	p.Update(keyMsg("l"))
 	p.Update(keyMsg("w"))
 	require.Zero(t, p.xoff, "wrap on: nothing is cut, nothing to scroll")
+	p.UpdateKeys(p.km)
+	require.False(t, p.km.ScrollRight.Enabled())
+	require.False(t, p.km.ScrollLeft.Enabled())
+}
+
+// With nothing cut there is nothing to scroll to, and help does not
+// offer it.
+func TestNothingCutNothingToScroll(t *testing.T) {
+	p := sidewaysPane(t, "short\nfits in twenty cells\n")
 	p.UpdateKeys(p.km)
 	require.False(t, p.km.ScrollRight.Enabled())
 	require.False(t, p.km.ScrollLeft.Enabled())

@@ -32,6 +32,9 @@ func (w *rowBuilder) markCut() {
 		w.b.WriteString(cutMarker)
 		w.col++
 	}
+	if w.f.cuts != nil {
+		*w.f.cuts++
+	}
 }
 
 // hideCluster passes over a cluster left of the pane's edge (hidden of

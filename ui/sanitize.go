@@ -71,8 +71,9 @@ type lineFormat struct {
 	// without wrap.
 	skip int
 	// cutMark ends a row cut at the width with "…" in its last cell;
-	// only without wrap.
+	// only without wrap. cuts, when set, counts the rows cut.
 	cutMark bool
+	cuts    *int
 }
 
 // layoutLine sanitizes one line of job output (see sanitize) and appends
