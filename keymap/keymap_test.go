@@ -84,9 +84,9 @@ func TestNoConflictsWithinAContext(t *testing.T) {
 		"table":          with(table, []key.Binding{km.ClearFilter}, global),
 		"output":         with(output, []key.Binding{km.FocusTable}, global),
 		"output, search": with(output, []key.Binding{km.NextMatch, km.PrevMatch, km.FilterMatches, km.ClearSearch}, global),
-		"add prompt":     {km.Submit, km.NextField, km.Cancel},
-		"search prompt":  {km.Apply, km.ToggleRegex, km.Cancel},
-		"confirm":        {km.Yes, km.No},
+		"add prompt":     {km.Submit, km.NextField, km.Cancel, km.Redraw},
+		"search prompt":  {km.Apply, km.ToggleRegex, km.Cancel, km.Redraw},
+		"confirm":        {km.Yes, km.No, km.Redraw},
 		"stopping":       {km.KillAll},
 		"panel":          {km.ClosePanel, km.LineUp, km.LineDown, km.HalfPageUp, km.HalfPageDown, km.Top, km.Bottom, km.Redraw},
 	}
