@@ -74,6 +74,9 @@ type APIError struct {
 
 func (e *APIError) Error() string { return e.Message }
 
+// JobFileProblems lists a job file's problems (the TUI shows them all).
+func (e *APIError) JobFileProblems() []string { return e.Problems }
+
 // IsNotFound reports whether err is the server saying a job does not exist.
 func IsNotFound(err error) bool {
 	var apiErr *APIError

@@ -152,10 +152,14 @@ func TestTUIRunsAndReloadsAJobFile(t *testing.T) {
 		return strings.Contains(row(scr, "worker"), "● running") && row(scr, " seed ") == ""
 	})
 
-	write("jobs:\n  web: {cmd: echo, timeout: 5}\n")
+	write("jobs:\n  web: {cmd: echo, timeout: 5}\n  api: {cmdd: echo}\n")
 	s.keys("R")
-	s.waitText("cannot reload: " + file + ":2:29: jobs.web.timeout: 5 has no unit")
+	s.waitText("cannot reload jobtop.yaml: 3 problems; nothing was changed — esc closes",
+		file+":2:29: jobs.web.timeout: 5 has no unit", file+":3:3: jobs.api: nothing to run",
+		file+`:3:9: jobs.api: unknown key "cmdd"`)
 	require.Len(t, processesWith("4"+token), 1, "a broken file changes nothing")
+	s.keys("Escape")
+	s.waitFor("the problems closed", func(scr []string) bool { return strings.HasPrefix(scr[0], "    ID NAME") })
 
 	s.keys("q")
 	s.waitText("2 jobs running — stop them and quit? y/n")

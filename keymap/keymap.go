@@ -15,12 +15,16 @@ type KeyMap struct {
 	// Output pane.
 	LineUp, LineDown, HalfPageUp, HalfPageDown, Top, Bottom, Follow, Wrap, FocusTable key.Binding
 	Search, NextMatch, PrevMatch, FilterMatches, ClearSearch                          key.Binding
+	// ScrollLeft and ScrollRight move a pane sideways while wrap is off.
+	ScrollLeft, ScrollRight key.Binding
 	// Everywhere.
 	Add, Stop, Kill, Restart, Remove, Zoom, Help, Quit key.Binding
 	// Reload re-reads the instance's job file (only when it has one).
 	Reload                                        key.Binding
 	Split, AllView, NextPane, PrevPane, FocusPane key.Binding
 	Pager, Bell                                   key.Binding
+	// Redraw clears the terminal and draws the whole screen again.
+	Redraw key.Binding
 	// The add-a-job prompt.
 	Submit, NextField, Cancel key.Binding
 	// The search prompt (it also takes Cancel).
@@ -29,6 +33,9 @@ type KeyMap struct {
 	Yes, No key.Binding
 	// While jobs are being stopped on quit.
 	KillAll key.Binding
+	// ClosePanel closes what covers the screen: the full help, or the
+	// problems of a job file that could not be reloaded.
+	ClosePanel key.Binding
 }
 
 // DefaultKeyMap returns jobtop's default bindings, all enabled.
@@ -60,6 +67,8 @@ func DefaultKeyMap() KeyMap {
 		PrevMatch:     b(k("N"), "N", "previous match"),
 		FilterMatches: b(k("&"), "&", "only matches"),
 		ClearSearch:   b(k("esc"), "esc", "clear search"),
+		ScrollLeft:    b(k("left", "h"), "←/h", "scroll left"),
+		ScrollRight:   b(k("right", "l"), "→/l", "scroll right"),
 		Add:           b(k("a"), "a", "add"),
 		Stop:          b(k("x"), "x", "stop"),
 		Kill:          b(k("X"), "X", "kill"),
@@ -76,6 +85,7 @@ func DefaultKeyMap() KeyMap {
 		FocusPane:     b(k("1", "2", "3", "4"), "1-4", "focus pane"),
 		Pager:         b(k("o"), "o", "open log"),
 		Bell:          b(k("b"), "b", "bell"),
+		Redraw:        b(k("ctrl+l"), "ctrl+l", "redraw"),
 		Submit:        b(k("enter"), "enter", "start"),
 		NextField:     b(k("tab", "shift+tab"), "tab", "next field"),
 		Cancel:        b(k("esc", "ctrl+c"), "esc", "cancel"),
@@ -84,6 +94,7 @@ func DefaultKeyMap() KeyMap {
 		Yes:           b(k("y", "Y", "ctrl+c"), "y", "yes"),
 		No:            b(k("n", "N", "esc"), "n", "no"),
 		KillAll:       b(k("X", "ctrl+c"), "X", "kill all now"),
+		ClosePanel:    b(k("esc", "q", "?"), "esc/q", "close"),
 	}
 }
 
@@ -93,25 +104,26 @@ func DefaultKeyMap() KeyMap {
 // not shown.
 func (k KeyMap) ShortHelp() []key.Binding {
 	return []key.Binding{
-		k.Submit, k.Apply, k.NextField, k.ToggleRegex, k.Cancel, k.Yes, k.No, k.KillAll,
+		k.Submit, k.Apply, k.NextField, k.ToggleRegex, k.Cancel, k.Yes, k.No, k.KillAll, k.ClosePanel,
 		k.Add, k.Stop, k.Kill, k.Restart, k.Remove, k.Help, k.Quit, k.Reload,
 		k.NextMatch, k.PrevMatch, k.FilterMatches, k.ClearSearch, k.ClearFilter,
-		k.FocusOutput, k.Mark, k.Search, k.FilterJobs, k.Follow, k.Wrap, k.FocusTable,
+		k.FocusOutput, k.Mark, k.Search, k.FilterJobs, k.Follow, k.Wrap, k.ScrollRight, k.FocusTable,
 		k.Split, k.AllView, k.NextPane, k.FocusPane, k.Zoom, k.Pager,
 		k.TableUp, k.TableDown, k.LineUp, k.LineDown,
 	}
 }
 
-// FullHelp is the help shown by "?": one column per group, what acts on
-// jobs first, so a narrow terminal still shows it.
+// FullHelp is every binding, one column per group, what acts on jobs
+// first (help.KeyMap). The TUI's "?" shows its own panel, the keys
+// grouped by where they work.
 func (k KeyMap) FullHelp() [][]key.Binding {
 	return [][]key.Binding{
-		{k.Add, k.Stop, k.Kill, k.Restart, k.Remove, k.Reload, k.Pager, k.Bell, k.Help, k.Quit},
+		{k.Add, k.Stop, k.Kill, k.Restart, k.Remove, k.Reload, k.Pager, k.Bell, k.Redraw, k.Help, k.Quit},
 		{k.Split, k.AllView, k.NextPane, k.PrevPane, k.FocusPane, k.Zoom},
 		{k.TableUp, k.TableDown, k.TableTop, k.TableBottom, k.FocusOutput, k.Mark, k.FilterJobs, k.ClearFilter},
 		{k.LineUp, k.LineDown, k.HalfPageUp, k.HalfPageDown, k.Top, k.Bottom},
-		{k.Follow, k.Wrap, k.FocusTable, k.Search, k.NextMatch, k.PrevMatch, k.FilterMatches, k.ClearSearch},
-		{k.Submit, k.Apply, k.NextField, k.ToggleRegex, k.Cancel, k.Yes, k.No, k.KillAll},
+		{k.Follow, k.Wrap, k.ScrollLeft, k.ScrollRight, k.FocusTable, k.Search, k.NextMatch, k.PrevMatch, k.FilterMatches, k.ClearSearch},
+		{k.Submit, k.Apply, k.NextField, k.ToggleRegex, k.Cancel, k.Yes, k.No, k.KillAll, k.ClosePanel},
 	}
 }
 
@@ -121,10 +133,11 @@ func (k *KeyMap) All() []*key.Binding {
 		&k.TableUp, &k.TableDown, &k.TableTop, &k.TableBottom, &k.FocusOutput,
 		&k.Mark, &k.FilterJobs, &k.ClearFilter,
 		&k.LineUp, &k.LineDown, &k.HalfPageUp, &k.HalfPageDown, &k.Top, &k.Bottom,
-		&k.Follow, &k.Wrap, &k.FocusTable,
+		&k.Follow, &k.Wrap, &k.ScrollLeft, &k.ScrollRight, &k.FocusTable,
 		&k.Search, &k.NextMatch, &k.PrevMatch, &k.FilterMatches, &k.ClearSearch,
 		&k.Add, &k.Stop, &k.Kill, &k.Restart, &k.Remove, &k.Reload, &k.Zoom, &k.Help, &k.Quit,
-		&k.Split, &k.AllView, &k.NextPane, &k.PrevPane, &k.FocusPane, &k.Pager, &k.Bell,
+		&k.Split, &k.AllView, &k.NextPane, &k.PrevPane, &k.FocusPane, &k.Pager, &k.Bell, &k.Redraw,
 		&k.Submit, &k.NextField, &k.Cancel, &k.Apply, &k.ToggleRegex, &k.Yes, &k.No, &k.KillAll,
+		&k.ClosePanel,
 	}
 }

@@ -11,7 +11,7 @@ import (
 )
 
 // helpKeyNames maps the symbols used in help labels to key names.
-var helpKeyNames = map[string]string{"↑": "up", "↓": "down", "pgdn": "pgdown", "space": " "}
+var helpKeyNames = map[string]string{"↑": "up", "↓": "down", "←": "left", "→": "right", "pgdn": "pgdown", "space": " "}
 
 // helpKeys are the keys a help label names: "g/home", "/", or a range
 // "1-4".
@@ -69,10 +69,10 @@ func TestNoConflictsWithinAContext(t *testing.T) {
 	km := DefaultKeyMap()
 	global := []key.Binding{
 		km.Add, km.Stop, km.Kill, km.Restart, km.Remove, km.Reload, km.Zoom, km.Help, km.Quit,
-		km.Split, km.AllView, km.NextPane, km.PrevPane, km.FocusPane, km.Pager, km.Bell,
+		km.Split, km.AllView, km.NextPane, km.PrevPane, km.FocusPane, km.Pager, km.Bell, km.Redraw,
 	}
 	table := []key.Binding{km.TableUp, km.TableDown, km.TableTop, km.TableBottom, km.FocusOutput, km.Mark, km.FilterJobs}
-	output := []key.Binding{km.LineUp, km.LineDown, km.HalfPageUp, km.HalfPageDown, km.Top, km.Bottom, km.Follow, km.Wrap, km.Search}
+	output := []key.Binding{km.LineUp, km.LineDown, km.HalfPageUp, km.HalfPageDown, km.Top, km.Bottom, km.Follow, km.Wrap, km.ScrollLeft, km.ScrollRight, km.Search}
 	with := func(lists ...[]key.Binding) []key.Binding {
 		var all []key.Binding
 		for _, l := range lists {
@@ -84,10 +84,11 @@ func TestNoConflictsWithinAContext(t *testing.T) {
 		"table":          with(table, []key.Binding{km.ClearFilter}, global),
 		"output":         with(output, []key.Binding{km.FocusTable}, global),
 		"output, search": with(output, []key.Binding{km.NextMatch, km.PrevMatch, km.FilterMatches, km.ClearSearch}, global),
-		"add prompt":     {km.Submit, km.NextField, km.Cancel},
-		"search prompt":  {km.Apply, km.ToggleRegex, km.Cancel},
-		"confirm":        {km.Yes, km.No},
+		"add prompt":     {km.Submit, km.NextField, km.Cancel, km.Redraw},
+		"search prompt":  {km.Apply, km.ToggleRegex, km.Cancel, km.Redraw},
+		"confirm":        {km.Yes, km.No, km.Redraw},
 		"stopping":       {km.KillAll},
+		"panel":          {km.ClosePanel, km.LineUp, km.LineDown, km.HalfPageUp, km.HalfPageDown, km.Top, km.Bottom, km.Redraw},
 	}
 	for name, bindings := range contexts {
 		seen := map[string]string{}

@@ -2,8 +2,6 @@ package ui
 
 import (
 	"strconv"
-
-	"github.com/charmbracelet/x/ansi"
 )
 
 // colKind names a job table column.
@@ -99,4 +97,4 @@ func dropColumn(cols []column, kind colKind) []column {
 }
 
 // nameWidth measures a job name as the table draws it.
-func nameWidth(name string) int { return ansi.StringWidth(label(name)) }
+func nameWidth(name string) int { return textWidth(label(name)) }

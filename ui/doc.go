@@ -50,5 +50,16 @@
 //   - R reloads the instance's job file. It is offered only when
 //     Config.JobFile names one and the engine is a Reloader (an optional
 //     interface, so a bare *jobs.Manager stays an Engine); the status bar
-//     shows what changed, or why nothing did.
+//     shows what changed, and a panel lists every problem of a file that
+//     could not be reloaded.
+//   - Widths are counted per grapheme cluster at the most any terminal
+//     draws it (cellwidth.go), so no row ever reaches past the last
+//     column and wraps, whatever the terminal thinks of 👍🏽 or 👩‍💻.
+//   - In the prompts, rune input is text, never a key binding, also when
+//     a fast paste arrives as words that spell key names (textentry.go).
+//   - A panel (the "?" help, a reload's problems) covers the table and
+//     the panes until esc, q or ? closes it.
+//   - Panes add rows of their own around the output (notedSource): the
+//     number of older lines memory dropped, and why a job could not
+//     start. With wrap off, cut rows end in "…" and ←/→ scroll sideways.
 package ui

@@ -108,6 +108,7 @@ func (m *Model) openFind(t findTarget) {
 // turns regex on and off. The table's filter follows what is typed.
 func (m *Model) handleFindKey(k tea.KeyMsg) tea.Cmd {
 	f := m.find
+	k = asText(k)
 	switch {
 	case key.Matches(k, m.km.Cancel):
 		if f.target == findJobs {

@@ -6,8 +6,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/charmbracelet/x/ansi"
-
 	"jobtop/jobs"
 	"jobtop/styles"
 )
@@ -101,8 +99,10 @@ func stateSymbol(s jobs.State) string {
 		return "⧗"
 	case jobs.StateCreated:
 		return "◌"
+	case jobs.StateError:
+		return "⊘" // could not start ("!" is the row mark of an unseen end)
 	}
-	return "!"
+	return "?"
 }
 
 // stateLabel is a state as people read it ("timed out").
@@ -203,10 +203,10 @@ func fit(text string, width int, alignRight bool) string {
 	if width <= 0 {
 		return ""
 	}
-	w := ansi.StringWidth(text)
+	w := textWidth(text)
 	if w > width {
-		text = ansi.Truncate(text, width, "…")
-		w = ansi.StringWidth(text)
+		text = truncateText(text, width, "…")
+		w = textWidth(text)
 	}
 	pad := strings.Repeat(" ", width-w)
 	if alignRight {
@@ -220,10 +220,10 @@ func cut(text string, width int) string {
 	if width <= 0 {
 		return ""
 	}
-	if ansi.StringWidth(text) <= width {
+	if textWidth(text) <= width {
 		return text
 	}
-	return ansi.Truncate(text, width, "…")
+	return truncateText(text, width, "…")
 }
 
 // plural writes "1 job", "3 jobs".

@@ -148,13 +148,14 @@ func resize(width, height int) tea.WindowSizeMsg {
 // lines splits a view into its lines.
 func lines(view string) []string { return strings.Split(view, "\n") }
 
-// requireFits checks a frame: exactly height lines, none wider than width.
+// requireFits checks a frame: exactly height lines, none wider than width
+// on any terminal (textWidth counts each cluster at its widest).
 func requireFits(t testing.TB, view string, width, height int, label string) {
 	t.Helper()
 	ls := lines(view)
 	require.Len(t, ls, height, "%s: frame height", label)
 	for i, l := range ls {
-		require.LessOrEqual(t, ansi.StringWidth(l), width, "%s: line %d is too wide: %q", label, i, l)
+		require.LessOrEqual(t, textWidth(l), width, "%s: line %d is too wide: %q", label, i, l)
 	}
 }
 

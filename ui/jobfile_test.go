@@ -2,6 +2,8 @@ package ui
 
 import (
 	"errors"
+	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -78,4 +80,53 @@ func TestCreatedJobsShowAsNotStarted(t *testing.T) {
 	got, err := mgr.Get(info.ID)
 	require.NoError(t, err)
 	require.Equal(t, 1, got.Runs)
+}
+
+// problemsError is a reload error that lists the file's problems, as the
+// instance's and the API client's errors do.
+type problemsError struct{ problems []string }
+
+func (e problemsError) Error() string {
+	return "cannot reload: " + e.problems[0] + " (and more problems); nothing was changed"
+}
+func (e problemsError) JobFileProblems() []string { return e.problems }
+
+// A reload that finds problems lists every one of them, whole, in a
+// panel that esc closes; the status bar says it too.
+func TestReloadProblemsAreAllListedUntilEsc(t *testing.T) {
+	mgr := newManager(t)
+	start(t, mgr, "web", "exec sleep 60")
+	long := "/home/someone/projects/a/rather/deep/directory/jobtop.yaml:9:3: jobs.worker.depends_on: no job named \"dbb\" (did you mean \"db\"?)"
+	problems := []string{
+		`/tmp/jobtop.yaml:3:5: jobs.web: unknown key "cmdd" (did you mean "cmd"?)`,
+		"/tmp/jobtop.yaml:7:14: jobs.api.timeout: 5 has no unit (write 5s)",
+		long,
+	}
+	r := &scriptedReloader{Manager: mgr, err: fmt.Errorf("wrapped: %w", problemsError{problems})}
+	m := newSizedModel(t, r, Config{JobFile: "/tmp/jobtop.yaml"}, 80, 24)
+	pumpUntil(t, m, "running", func() bool { return m.liveJobs() == 1 })
+	before := m.View()
+
+	press(t, m, "R")
+	require.NotNil(t, m.panel, "the problems cover the screen")
+	view := m.View()
+	requireFits(t, view, 80, 24, "problems")
+	require.Contains(t, lines(view)[0], "cannot reload jobtop.yaml: 3 problems; nothing was changed — esc closes")
+	joined := strings.Join(lines(view), "\n")
+	require.Contains(t, joined, problems[0])
+	require.Contains(t, joined, problems[1])
+	require.Contains(t, strings.ReplaceAll(joined, "\n  ", ""), long, "a long problem is wrapped, not cut")
+	require.Contains(t, m.statusView(), "cannot reload jobtop.yaml: 3 problems")
+	require.Contains(t, m.helpView(), "esc/q close")
+
+	press(t, m, "esc")
+	require.Nil(t, m.panel)
+	require.Equal(t, 1, m.liveJobs(), "nothing changed")
+	require.Equal(t, lines(before)[:20], lines(m.View())[:20], "the screen is back as it was")
+
+	// A file that cannot be read has no problem list: one line.
+	r.err = errors.New("cannot reload: open /tmp/jobtop.yaml: permission denied; nothing was changed")
+	press(t, m, "R")
+	require.Nil(t, m.panel)
+	require.Contains(t, m.statusView(), "permission denied")
 }

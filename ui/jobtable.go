@@ -7,7 +7,6 @@ import (
 
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
-	"github.com/charmbracelet/x/ansi"
 
 	"jobtop/jobs"
 	"jobtop/keymap"
@@ -358,7 +357,7 @@ func (t *jobTable) rowView(info jobs.Info) string {
 		b.WriteString(rowSeq.Close)
 	}
 	if t.overflow {
-		return ansi.Truncate(b.String(), t.width, "")
+		return truncateText(b.String(), t.width, "")
 	}
 	return b.String()
 }

@@ -26,8 +26,12 @@ func (m *Model) handleKey(k tea.KeyMsg) tea.Cmd {
 		return tea.Batch(cmds...)
 	}
 	switch {
+	case key.Matches(k, m.km.Redraw):
+		return tea.ClearScreen
 	case m.quit != quitNone:
 		return m.handleQuitKey(k)
+	case m.panel != nil:
+		return m.handlePanelKey(k)
 	case m.prompt != nil:
 		_, cmd := m.prompt.Update(k)
 		return cmd
@@ -87,7 +91,7 @@ func (m *Model) handleGlobalKey(k tea.KeyMsg) (tea.Cmd, bool) {
 	case key.Matches(k, m.km.Quit):
 		return m.requestQuit(), true
 	case key.Matches(k, m.km.Help):
-		m.help.ShowAll = !m.help.ShowAll
+		m.openHelp()
 	case key.Matches(k, m.km.Zoom):
 		m.zoom = !m.zoom
 	case key.Matches(k, m.km.Add):
@@ -124,7 +128,7 @@ func (m *Model) handleGlobalKey(k tea.KeyMsg) (tea.Cmd, bool) {
 	case key.Matches(k, m.km.Remove):
 		return m.act(actionRemove, cur.ID), true
 	default:
-		return nil, false
+		return nil, m.explainRefusal(k, cur)
 	}
 	return nil, true
 }
@@ -135,6 +139,7 @@ func (m *Model) updateKeys() {
 	for _, b := range m.km.All() {
 		b.SetEnabled(false)
 	}
+	m.km.Redraw.SetEnabled(true) // wherever you are
 	switch {
 	case m.quit == quitConfirm:
 		m.km.Yes.SetEnabled(true)
@@ -142,6 +147,9 @@ func (m *Model) updateKeys() {
 		return
 	case m.quit == quitStopping:
 		m.km.KillAll.SetEnabled(m.liveJobs() > 0)
+		return
+	case m.panel != nil:
+		m.panel.UpdateKeys(&m.km)
 		return
 	case m.prompt != nil:
 		m.prompt.UpdateKeys(&m.km)

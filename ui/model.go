@@ -6,7 +6,6 @@ import (
 
 	"github.com/charmbracelet/bubbles/help"
 	tea "github.com/charmbracelet/bubbletea"
-	"github.com/charmbracelet/x/ansi"
 
 	"jobtop/jobs"
 	"jobtop/keymap"
@@ -54,6 +53,7 @@ type Model struct {
 
 	prompt *addPrompt    // nil when closed
 	find   *searchPrompt // nil when closed
+	panel  *panel        // covers the screen when open: help, reload problems
 	help   help.Model
 
 	focus        focusArea
@@ -173,7 +173,7 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 func (m *Model) helpView() string {
 	ls := strings.Split(m.help.View(m.km), "\n")
 	for i, l := range ls {
-		ls[i] = ansi.Truncate(l, m.width, "")
+		ls[i] = truncateText(l, m.width, "")
 	}
 	return strings.Join(ls, "\n")
 }
@@ -187,6 +187,9 @@ func (m *Model) View() string {
 		return ""
 	}
 	f := m.screen.frame
+	if m.panel != nil {
+		return m.panelScreen()
+	}
 	parts := make([]string, 0, 5)
 	if f.table > 0 {
 		parts = append(parts, m.table.View())

@@ -193,7 +193,7 @@ func TestOutputFollowScrollAndWrap(t *testing.T) {
 	rows := paneRows(m)
 	require.Len(t, rows, body)
 	require.Equal(t, "200", rows[body-2], "follow mode shows the newest lines")
-	require.Len(t, rows[body-1], 80, "a long line is cut at the pane edge")
+	require.Equal(t, strings.Repeat("0", 79)+"…", rows[body-1], "a long line is cut at the pane edge, with a mark")
 	require.Contains(t, m.View(), "following")
 
 	press(t, m, "enter")
@@ -334,12 +334,16 @@ func TestZoomAndHelpToggle(t *testing.T) {
 	requireFits(t, view, 80, 24, "zoomed")
 	require.NotContains(t, view, "STATUS")
 	require.Len(t, m.single.rows, 24-2-1, "the pane takes all but the status and help lines")
-	press(t, m, "z", "?")
+	press(t, m, "z")
+	before := m.View()
+	press(t, m, "?")
 	view = m.View()
 	requireFits(t, view, 80, 24, "full help")
-	require.Greater(t, m.screen.frame.help, 1)
-	require.Contains(t, view, "r restart")
-	require.Contains(t, view, "d remove")
+	require.NotNil(t, m.panel, "? covers the screen with the help")
+	require.Contains(t, view, "restart")
+	press(t, m, "?")
+	require.Nil(t, m.panel)
+	require.Equal(t, before, m.View(), "closing the help goes back to the screen as it was")
 }
 
 // Every key that help shows fires the binding it names, and only that one.

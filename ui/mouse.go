@@ -9,7 +9,7 @@ const wheelRows = 3
 // table's selection over the table), and on a click selects the row or
 // focuses the pane under it. Prompts and questions ignore the mouse.
 func (m *Model) handleMouse(msg tea.MouseMsg) {
-	if m.quit != quitNone || m.prompt != nil || m.find != nil {
+	if m.quit != quitNone || m.prompt != nil || m.find != nil || m.panel != nil {
 		return
 	}
 	wheel := 0

@@ -36,7 +36,11 @@ type outputPane struct {
 	// first row shown.
 	follow bool
 	wrap   bool
-	top    position
+	// xoff is how many cells each line is scrolled left by (wrap off);
+	// cut says a row on screen is cut at the right edge.
+	xoff int
+	cut  bool
+	top  position
 	// below counts lines after the last one shown.
 	below uint64
 
@@ -91,7 +95,11 @@ func (p *outputPane) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		p.follow = !p.follow
 	case key.Matches(k, p.km.Wrap):
 		p.wrap = !p.wrap
-		p.top.row = 0
+		p.top.row, p.xoff = 0, 0
+	case key.Matches(k, p.km.ScrollLeft):
+		p.scrollSideways(-1)
+	case key.Matches(k, p.km.ScrollRight):
+		p.scrollSideways(1)
 	default:
 		return p, nil
 	}
@@ -113,6 +121,8 @@ func (p *outputPane) UpdateKeys(km *keymap.KeyMap) {
 	km.FilterMatches.SetEnabled(searching)
 	km.ClearSearch.SetEnabled(searching)
 	km.FocusTable.SetEnabled(p.focused && !searching)
+	km.ScrollLeft.SetEnabled(p.focused && !p.wrap && p.xoff > 0)
+	km.ScrollRight.SetEnabled(p.focused && !p.wrap && p.cut)
 }
 
 // SetSize sets the pane's size; height counts the header row.
@@ -150,7 +160,7 @@ func (p *outputPane) SetJob(info jobs.Info, has bool, reader jobs.OutputReader) 
 		return
 	}
 	if !p.has || info.ID != p.job.ID {
-		p.follow, p.top, p.below, p.search = true, position{}, 0, nil
+		p.follow, p.top, p.below, p.search, p.xoff = true, position{}, 0, nil, 0
 	}
 	p.kind, p.job, p.has = jobPane, info, true
 	p.base = jobSource{id: info.ID, reader: reader}
@@ -182,13 +192,13 @@ func (p *outputPane) shows(id jobs.ID) bool {
 	return p.job.ID == id
 }
 
-// source is what the pane reads: the job's output, or with the filter on
-// only the search's matches.
+// source is what the pane reads: the job's output with jobtop's notes
+// (see notedSource), or with the filter on only the search's matches.
 func (p *outputPane) source() lineSource {
 	if p.search != nil && p.search.filter {
 		return filteredSource{s: p.search, src: p.base}
 	}
-	return p.base
+	return p.noted(p.base)
 }
 
 func (p *outputPane) bodyHeight() int { return max(p.height-1, 0) }

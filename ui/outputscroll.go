@@ -8,10 +8,11 @@ type laidOut struct {
 	rows   []string
 	widths []int
 	keys   []lineKey
+	cuts   int // rows cut at the pane's edge
 }
 
 func (o *laidOut) reset() {
-	o.rows, o.widths, o.keys = o.rows[:0], o.widths[:0], o.keys[:0]
+	o.rows, o.widths, o.keys, o.cuts = o.rows[:0], o.widths[:0], o.keys[:0], 0
 }
 
 // keep keeps the rows [from, to).
@@ -25,6 +26,10 @@ func (o *laidOut) keep(from, to int) {
 // or wrapped, stderr tinted, search matches marked, and in the "all" view
 // prefixed with the job's name.
 func (p *outputPane) layout(o *laidOut, l viewLine, maxRows int) {
+	if l.note != noteNone {
+		p.layoutNote(o, l, maxRows)
+		return
+	}
 	var prefix, blank string
 	prefixW := 0
 	if p.kind == allPane && p.names != nil {
@@ -36,6 +41,11 @@ func (p *outputPane) layout(o *laidOut, l viewLine, maxRows int) {
 		maxRows: maxRows,
 		keepSGR: p.pal.st.KeepJobColours,
 		widths:  &o.widths,
+		cutMark: !p.wrap,
+		cuts:    &o.cuts,
+	}
+	if !p.wrap {
+		f.skip = p.xoff
 	}
 	switch l.Stream {
 	case jobs.Stderr:
@@ -121,7 +131,7 @@ func (p *outputPane) bottom(src lineSource) position {
 // refresh reads and lays out the rows the pane shows.
 func (p *outputPane) refresh() {
 	o := laidOut{rows: p.rows[:0], widths: p.widths[:0], keys: p.rowKeys[:0]}
-	defer func() { p.rows, p.widths, p.rowKeys = o.rows, o.widths, o.keys }()
+	defer func() { p.rows, p.widths, p.rowKeys, p.cut = o.rows, o.widths, o.keys, o.cuts > 0 }()
 	h := p.bodyHeight()
 	if !p.has || h == 0 || p.width <= 0 {
 		return
@@ -255,6 +265,7 @@ func (p *outputPane) reveal(key lineKey) {
 	}
 	for _, k := range p.rowKeys {
 		if k == key {
+			p.revealColumn(key)
 			p.refresh() // it is on screen; redraw its marks
 			return
 		}
@@ -274,5 +285,6 @@ func (p *outputPane) reveal(key lineKey) {
 	} else {
 		p.follow = true
 	}
+	p.revealColumn(key)
 	p.refresh()
 }

@@ -4,8 +4,6 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/charmbracelet/x/ansi"
-
 	"jobtop/jobs"
 )
 
@@ -26,7 +24,7 @@ func (p *outputPane) drawHeader() string {
 	if p.focused {
 		title = p.pal.titleFocused
 	}
-	rightW := ansi.StringWidth(right)
+	rightW := textWidth(right)
 	if rightW >= p.width {
 		right, rightW = "", 0
 	}
@@ -108,6 +106,8 @@ func (p *outputPane) flags() []string {
 	}
 	if p.wrap {
 		flags = append(flags, flag.Wrap("wrap"))
+	} else if p.xoff > 0 {
+		flags = append(flags, flag.Wrap("col "+strconv.Itoa(p.xoff+1)))
 	}
 	return flags
 }
@@ -153,6 +153,7 @@ type headerKey struct {
 	signal              jobs.Signal
 	runs, jobCount      int
 	follow, wrap        bool
+	xoff                int
 	below               uint64
 	search              string
 	filter              bool
@@ -164,7 +165,7 @@ func (p *outputPane) headerKey(width int, boxed bool) headerKey {
 		width: width, boxed: boxed, focused: p.focused, has: p.has, kind: p.kind,
 		id: p.job.ID, name: p.job.Name, command: p.job.Command, state: p.job.State,
 		exit: -1, signal: p.job.Signal, runs: p.job.Runs,
-		follow: p.follow, wrap: p.wrap, below: p.below,
+		follow: p.follow, wrap: p.wrap, xoff: p.xoff, below: p.below,
 		status: statusText(p.job), probeNote: probeNote(p.job),
 	}
 	if p.job.ExitCode != nil {

@@ -2,8 +2,6 @@ package ui
 
 import (
 	"strings"
-
-	"github.com/charmbracelet/x/ansi"
 )
 
 // View draws the header and the rows: exactly height lines.
@@ -40,7 +38,7 @@ func (p *outputPane) bodyRowWidth(i int) int {
 	case i < len(p.widths):
 		return p.widths[i]
 	case i == 0 && p.has:
-		return ansi.StringWidth(cut(p.emptyText(), p.width))
+		return textWidth(cut(p.emptyText(), p.width))
 	}
 	return 0
 }
@@ -95,12 +93,12 @@ func (p *outputPane) box(width, height int) box {
 		mark = style.Wrap(chars[1]) + " "
 	}
 	right += " " + style.Wrap(chars[1])
-	rightW := ansi.StringWidth(right)
+	rightW := textWidth(right)
 	if rightW+len("▸ ")+1 >= inner {
 		right, rightW = "", 0
 	}
 	left = cut(left+" ", inner-rightW-2)
-	fill := max(inner-rightW-2-ansi.StringWidth(left), 0)
+	fill := max(inner-rightW-2-textWidth(left), 0)
 	x.top = style.Wrap(chars[0]) + mark + title.Wrap(left) + style.Wrap(strings.Repeat(chars[1], fill)) + right + style.Wrap(chars[2])
 	x.bot = style.Wrap(chars[4] + strings.Repeat(chars[1], inner) + chars[5])
 	p.header = headerCache{key: key, text: x.top, bottom: x.bot}

@@ -55,6 +55,8 @@ func (p *addPrompt) Init() tea.Cmd { return nil }
 // Update edits the focused field; enter submits, esc cancels.
 func (p *addPrompt) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	if k, ok := msg.(tea.KeyMsg); ok {
+		k = asText(k)
+		msg = k
 		switch {
 		case key.Matches(k, p.km.Cancel):
 			return p, func() tea.Msg { return addCancelledMsg{} }

@@ -1,14 +1,27 @@
 package ui
 
-import tea "github.com/charmbracelet/bubbletea"
+import (
+	"errors"
+	"path/filepath"
+
+	tea "github.com/charmbracelet/bubbletea"
+)
 
 // Reloader is an Engine that can re-read its instance's job file: the
 // in-process engine of an instance started with one, or a client of
 // another instance's API. Reload applies the file as it is now and says
 // what changed in a line ("reloaded jobtop.yaml: 1 added (api)"); a file
-// with problems changes nothing and is an error, also one line.
+// with problems changes nothing and is an error, also one line. When the
+// error (or one it wraps) has a JobFileProblems() []string method, the
+// TUI lists every problem in a panel.
 type Reloader interface {
 	Reload() (string, error)
+}
+
+// problemLister is an error that lists a job file's problems, each
+// "FILE:LINE:COL: what is wrong".
+type problemLister interface {
+	JobFileProblems() []string
 }
 
 // reloadDoneMsg reports the end of a reload, run off the Update goroutine.
@@ -39,10 +52,37 @@ func (m *Model) reload() tea.Cmd {
 
 // handleReloadDone shows what the reload did, or why it did nothing.
 func (m *Model) handleReloadDone(msg reloadDoneMsg) tea.Cmd {
+	var pl problemLister
+	if errors.As(msg.err, &pl) && len(pl.JobFileProblems()) > 0 {
+		m.showReloadProblems(pl.JobFileProblems())
+		return nil
+	}
 	if msg.err != nil {
 		m.setNotice(msg.err.Error(), true)
 		return nil
 	}
 	m.setNotice(msg.summary, false)
 	return nil
+}
+
+// showReloadProblems covers the screen with every problem of the job
+// file, as jobtop reload prints them, until esc closes it; the status bar
+// says it too.
+func (m *Model) showReloadProblems(problems []string) {
+	what := "cannot reload " + filepath.Base(m.cfg.JobFile) + ": " + plural(len(problems), "problem") + "; nothing was changed"
+	m.setNotice(what, true)
+	m.openPanel(newPanel(&m.km, m.pal, what+" — esc closes", func(width int) []string {
+		var out []string
+		for _, p := range problems {
+			// A problem too long for a row goes on, indented, on the next.
+			rows := layoutLine(nil, p, lineFormat{width: max(width-2, 1), wrap: true})
+			for i, r := range rows {
+				if i > 0 {
+					r = "  " + r
+				}
+				out = append(out, m.pal.errText.Wrap(r))
+			}
+		}
+		return append(out, "", m.pal.muted.Wrap("fix the file, then R reloads it"))
+	}))
 }

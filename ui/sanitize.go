@@ -1,10 +1,9 @@
 package ui
 
 import (
+	"bytes"
 	"strings"
 	"unicode/utf8"
-
-	"github.com/charmbracelet/x/ansi"
 
 	"jobtop/styles"
 )
@@ -68,6 +67,13 @@ type lineFormat struct {
 	mark  styles.Seq
 	// widths, when set, gets the width in cells of each row laid out.
 	widths *[]int
+	// skip hides the line's first cells (a pane scrolled sideways); only
+	// without wrap.
+	skip int
+	// cutMark ends a row cut at the width with "…" in its last cell;
+	// only without wrap. cuts, when set, counts the rows cut.
+	cutMark bool
+	cuts    *int
 }
 
 // layoutLine sanitizes one line of job output (see sanitize) and appends
@@ -88,6 +94,15 @@ func layoutLine(dst []string, s string, f lineFormat) []string {
 			j := i + 1
 			for j < len(s) && s[j] >= 0x20 && s[j] < 0x7f {
 				j++
+			}
+			if j < len(s) && s[j] >= 0x80 {
+				j-- // the last one may start a cluster with what follows (e and U+0301, # and U+FE0F)
+			}
+			if j == i {
+				n, cells := nextCluster(s[i:])
+				w.cluster(s[i:i+n], cells)
+				i += n
+				continue
 			}
 			w.ascii(s[i:j])
 			i = j
@@ -113,12 +128,9 @@ func layoutLine(dst []string, s string, f lineFormat) []string {
 			case r <= 0x9f:
 				i = skipC1(s, i+size, byte(r)) // C1 encoded as UTF-8
 			default:
-				cl, cw := ansi.FirstGraphemeCluster(s[i:], ansi.GraphemeWidth)
-				if len(cl) == 0 {
-					cl, cw = s[i:i+size], 1
-				}
-				w.cluster(cl, cw)
-				i += len(cl)
+				n, cells := nextCluster(s[i:])
+				w.cluster(s[i:i+n], cells)
+				i += n
 			}
 		}
 	}
@@ -130,7 +142,7 @@ type rowBuilder struct {
 	f       lineFormat
 	dst     []string
 	rows    int
-	b       strings.Builder
+	b       bytes.Buffer
 	col     int    // cells used in the current row
 	lineCol int    // cells since the start of the line, for tab stops
 	active  string // SGR sequences in effect since the last reset
@@ -139,6 +151,7 @@ type rowBuilder struct {
 	pos     int  // bytes of plain text written so far
 	mi      int  // the next or current mark
 	inMark  bool // the mark style is open
+	cut     cutPoint
 }
 
 func (w *rowBuilder) startRow() {
@@ -203,6 +216,9 @@ func (w *rowBuilder) room(n int) bool {
 	}
 	if !w.f.wrap || (w.f.maxRows > 0 && w.rows+1 >= w.f.maxRows) {
 		w.done = true
+		if w.f.cutMark && !w.f.wrap {
+			w.markCut()
+		}
 		return false
 	}
 	if n > w.f.width {
@@ -216,6 +232,18 @@ func (w *rowBuilder) room(n int) bool {
 func (w *rowBuilder) ascii(text string) {
 	for len(text) > 0 && !w.done {
 		n := len(text)
+		if w.f.marks != nil {
+			if edge := w.toMark(); edge >= 0 && edge < n {
+				n = edge
+			}
+		}
+		if hidden := w.f.skip - w.lineCol; hidden > 0 {
+			n = min(n, hidden)
+			w.lineCol += n
+			w.pos += n
+			text = text[n:]
+			continue
+		}
 		if w.f.width > 0 {
 			if free := w.f.width - w.col; free <= 0 {
 				if !w.room(1) {
@@ -225,10 +253,12 @@ func (w *rowBuilder) ascii(text string) {
 			} else if n > free {
 				n = free
 			}
-		}
-		if w.f.marks != nil {
-			if edge := w.toMark(); edge >= 0 && edge < n {
-				n = edge
+			if w.f.cutMark && !w.cut.set {
+				if keep := w.f.width - 1 - w.col; keep > 0 {
+					n = min(n, keep)
+				} else {
+					w.keepCut()
+				}
 			}
 		}
 		w.b.WriteString(text[:n])
@@ -240,6 +270,13 @@ func (w *rowBuilder) ascii(text string) {
 }
 
 func (w *rowBuilder) cluster(text string, cells int) {
+	if hidden := w.f.skip - w.lineCol; hidden > 0 {
+		w.hideCluster(text, cells, hidden)
+		return
+	}
+	if w.f.cutMark && !w.cut.set && w.f.width > 0 && w.col+cells > w.f.width-1 {
+		w.keepCut()
+	}
 	if !w.room(cells) {
 		return
 	}

@@ -42,6 +42,9 @@ func (m *Model) resize() {
 	if m.find != nil {
 		m.find.SetSize(m.width)
 	}
+	if m.panel != nil {
+		m.panel.SetSize(m.width, f.table+f.pane+f.prompt)
+	}
 	before := len(m.screen.panes)
 	s := screenLayout{frame: f, outputY: f.table}
 	area := rect{0, f.table, m.width, f.pane}

@@ -38,8 +38,9 @@ func (k lineKey) next() lineKey { return lineKey{k.arrival, k.seq + 1} }
 // wrote it and its key, the line's place in the pane's source.
 type viewLine struct {
 	jobs.Line
-	key lineKey
-	job jobs.ID
+	key  lineKey
+	job  jobs.ID
+	note noteKind // a row jobtop adds (see notedSource), not output
 }
 
 // lineSource is what an output pane reads: lines in increasing key order,

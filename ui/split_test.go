@@ -190,15 +190,15 @@ func TestSplitFallsBackWhenTooSmall(t *testing.T) {
 	require.Len(t, m.drawn(), 4)
 	m.Update(resize(60, 15))
 	require.Len(t, m.drawn(), 4, "60x15 still holds a 2x2 grid")
-	press(t, m, "?")
+	m.Update(resize(60, 11))
 	require.Less(t, len(m.drawn()), 4)
 	require.Equal(t, fmt.Sprintf("too small for 4 panes: showing %d (z zooms one)", len(m.drawn())), m.notice.text)
 	require.Contains(t, m.statusView(), fmt.Sprintf("split %d/4", len(m.drawn())))
-	requireFits(t, m.View(), 60, 15, "fallback")
+	requireFits(t, m.View(), 60, 11, "fallback")
 	for _, r := range m.screen.panes {
 		require.GreaterOrEqual(t, r.w, boxMinWidth)
 		require.GreaterOrEqual(t, r.h, boxMinHeight)
 	}
-	press(t, m, "?")
+	m.Update(resize(60, 15))
 	require.Len(t, m.drawn(), 4)
 }

@@ -3,8 +3,6 @@ package ui
 import (
 	"strconv"
 	"strings"
-
-	"github.com/charmbracelet/x/ansi"
 )
 
 // statusView is the status bar: the quit question or progress while
@@ -62,7 +60,7 @@ func (m *Model) statusView() string {
 		flags = append(flags, "bell")
 	}
 	right := m.st.StatusBar.Render(" [" + strings.Join(flags, " ") + "]")
-	rightW := ansi.StringWidth(right)
+	rightW := textWidth(right)
 	if rightW > m.width/2 {
 		right, rightW = "", 0
 	}
@@ -76,6 +74,6 @@ func (m *Model) statusView() string {
 		line += m.pal.muted.Wrap(" │ ") + style.Render(sanitize(m.notice.text, false))
 	}
 	line = cut(line, m.width-rightW)
-	pad := m.width - rightW - ansi.StringWidth(line)
+	pad := m.width - rightW - textWidth(line)
 	return line + strings.Repeat(" ", max(pad, 0)) + right
 }

@@ -43,3 +43,6 @@ func (e *FileError) Error() string {
 }
 
 func (e *FileError) Unwrap() error { return e.Err }
+
+// JobFileProblems lists the file's problems (the TUI shows them all).
+func (e *FileError) JobFileProblems() []string { return e.Problems }

@@ -1,0 +1,94 @@
+package e2e
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+)
+
+// wideText is text whose width terminals disagree on: skin-tone
+// modifiers (four cells in tmux 3.3, two in a terminal that draws
+// clusters), ZWJ sequences, flags, a keycap and a heart with VS16, CJK,
+// and combining marks.
+const wideText = "review done 👍🏽 family 👨‍👩‍👧 coder 👩🏽‍💻 flag 🇫🇷 🏳️‍🌈 key 1️⃣ heart ❤️ cjk 漢字 combining é ก่ end"
+
+// wideScript prints rows of wideText that reach past any pane edge, one
+// with a modifier right at the edge of an 80-column pane, then waits.
+const wideScript = `echo "first line"
+echo "$WIDE"
+echo "$WIDE $WIDE $WIDE"
+printf '%077d👍🏽 after the edge\n' 0
+i=0; while [ $i -lt 50 ]; do printf '👍🏽'; i=$((i+1)); done; echo
+exec sleep 600
+`
+
+// requireIntactFrame checks what breaks when a row wraps: the table
+// header is the first row, the help the last, the status bar above it,
+// and the table header, the pane header (once, text) and the first line
+// of output (at most once) are not drawn twice.
+func requireIntactFrame(t *testing.T, s *session, height int, what, once string) {
+	t.Helper()
+	s.waitFor(what+": an intact frame", func(scr []string) bool {
+		return len(scr) == height && strings.HasPrefix(scr[0], "    ID NAME") &&
+			strings.Contains(scr[height-1], "help") && strings.Contains(scr[height-2], "[")
+	})
+	scr := s.screen()
+	all := strings.Join(scr, "\n")
+	require.Equal(t, 1, strings.Count(all, "    ID NAME"), "%s: the table header is drawn once:\n%s", what, all)
+	require.Equal(t, 1, strings.Count(all, once), "%s: %q is drawn once:\n%s", what, once, all)
+	require.LessOrEqual(t, strings.Count(all, "first line"), 1, "%s: the first line is not drawn twice:\n%s", what, all)
+}
+
+// Rows of text that tmux draws wider than a grapheme count never reach
+// the last column: the frame stays whole through resizes, wrap, the all
+// view, the split view and an attached TUI; ctrl+l redraws everything.
+func TestWideClustersNeverWrapTheScreen(t *testing.T) {
+	bin := binary(t)
+	script := filepath.Join(t.TempDir(), "wide.sh")
+	require.NoError(t, os.WriteFile(script, []byte(wideScript), 0o600))
+	in := startServe(t, bin)
+	in.cli("run", "--name", "wide", "--env", "WIDE="+wideText, "--", "sh "+script+" 👍🏽 🇫🇷 漢字")
+	in.cli("run", "--name", "other", "--", "echo other; exec sleep 600")
+
+	s := newSession(t, 80, 24, in.sessionEnv(), bin, "attach")
+	s.waitText("00000000000", "other")
+	requireIntactFrame(t, s, 24, "80x24", "job 1 wide")
+
+	s.tmux("resize-window", "-t", s.name, "-x", "61", "-y", "20")
+	requireIntactFrame(t, s, 20, "61x20", "job 1 wide")
+	s.keys("Enter", "w")
+	s.waitText("wrap]")
+	requireIntactFrame(t, s, 20, "61x20 wrapped", "job 1 wide")
+	s.tmux("resize-window", "-t", s.name, "-x", "97", "-y", "30")
+	requireIntactFrame(t, s, 30, "97x30 wrapped", "job 1 wide")
+	s.keys("w", "A")
+	s.waitText("all jobs")
+	requireIntactFrame(t, s, 30, "all view", "all jobs")
+	s.keys("A", "s")
+	s.waitText("split 2/2")
+	s.waitFor("split view: an intact frame", func(scr []string) bool {
+		return strings.HasPrefix(scr[0], "    ID NAME") && strings.Contains(scr[29], "help") && strings.Count(strings.Join(scr, "\n"), "first line") == 1
+	})
+
+	// Something else writing to the terminal spoils the screen; ctrl+l
+	// draws it all again.
+	tty := strings.TrimSpace(s.tmux("display-message", "-p", "-t", s.name, "#{pane_tty}"))
+	f, err := os.OpenFile(tty, os.O_WRONLY, 0)
+	require.NoError(t, err)
+	_, err = f.WriteString("\x1b[5;1HSPOILED SPOILED SPOILED")
+	require.NoError(t, err)
+	require.NoError(t, f.Close())
+	s.waitText("SPOILED")
+	s.keys("C-l")
+	s.waitFor("ctrl+l to redraw", func(scr []string) bool { return !strings.Contains(strings.Join(scr, "\n"), "SPOILED") })
+	s.keys("s")
+	requireIntactFrame(t, s, 30, "after ctrl+l", "job 1 wide")
+
+	s.keys("q")
+	s.waitText("quit? y/n")
+	s.keys("y")
+	require.Equal(t, "0", s.waitExit())
+}

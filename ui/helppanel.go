@@ -1,0 +1,128 @@
+package ui
+
+import (
+	"strings"
+
+	"github.com/charmbracelet/bubbles/key"
+)
+
+// helpGroup is the keys that work in one place, under a title that says
+// where (and what opens it).
+type helpGroup struct {
+	title string
+	keys  []key.Binding
+}
+
+// helpGroups are every key of the screen, grouped by where they work,
+// whether or not they work this moment (n/N before any search, 1–4
+// before any split): the group of where the focus is first.
+func (m *Model) helpGroups() []helpGroup {
+	k := &m.km
+	table := helpGroup{"job table", []key.Binding{k.TableUp, k.TableDown, k.TableTop, k.TableBottom, k.FocusOutput, k.Mark, k.FilterJobs, k.ClearFilter}}
+	pane := helpGroup{"output pane (enter)", []key.Binding{k.LineUp, k.LineDown, k.HalfPageUp, k.HalfPageDown, k.Top, k.Bottom, k.Follow, k.Wrap, k.ScrollLeft, k.ScrollRight, k.Search, k.FocusTable}}
+	searching := helpGroup{"after a search (/ in a pane)", []key.Binding{k.NextMatch, k.PrevMatch, k.FilterMatches, k.ClearSearch}}
+	find := helpGroup{"in the / prompt", []key.Binding{k.Apply, k.ToggleRegex, k.Cancel}}
+	everywhere := []key.Binding{k.Add, k.Stop, k.Kill, k.Restart, k.Remove}
+	if m.canReload() {
+		everywhere = append(everywhere, k.Reload)
+	}
+	everywhere = append(everywhere, k.Pager, k.Split, k.AllView, k.NextPane, k.PrevPane, k.Zoom, k.Bell, k.Redraw, k.Help, k.Quit)
+	groups := []helpGroup{table, pane, searching, find}
+	if m.focus == focusOutput {
+		groups = []helpGroup{pane, searching, find, table}
+	}
+	return append(groups,
+		helpGroup{"everywhere", everywhere},
+		helpGroup{"split view (s)", []key.Binding{k.FocusPane, k.NextPane, k.PrevPane, k.Zoom}},
+		helpGroup{"add a job (a)", []key.Binding{k.Submit, k.NextField, k.Cancel}},
+		helpGroup{"quitting with jobs running", []key.Binding{k.Yes, k.No, k.KillAll}},
+		helpGroup{"this help", []key.Binding{k.ClosePanel, k.LineDown, k.LineUp}},
+	)
+}
+
+// helpColumnGap is the space between columns of the help.
+const helpColumnGap = 3
+
+// openHelp covers the screen with every key, grouped by where it works.
+func (m *Model) openHelp() {
+	groups := m.helpGroups()
+	m.openPanel(newPanel(&m.km, m.pal, "keys — esc, q or ? closes", func(width int) []string {
+		return m.layoutHelp(groups, width)
+	}))
+}
+
+// layoutHelp draws the groups as blocks (a title, then a key and what it
+// does per row) flowed into as many columns as the width holds, in
+// order, top to bottom and then left to right, the columns as even as
+// the blocks allow (so the help is as short as it can be).
+func (m *Model) layoutHelp(groups []helpGroup, width int) []string {
+	blocks := make([][]string, len(groups))
+	blockW := 0
+	for i, g := range groups {
+		keyW := 0
+		for _, b := range g.keys {
+			keyW = max(keyW, textWidth(b.Help().Key))
+		}
+		block := []string{m.pal.header.Wrap(g.title)}
+		for _, b := range g.keys {
+			h := b.Help()
+			block = append(block, "  "+m.pal.flag.Wrap(fit(h.Key, keyW, false))+"  "+h.Desc)
+		}
+		for _, l := range block {
+			blockW = max(blockW, textWidth(l))
+		}
+		blocks[i] = block
+	}
+	cols := max(1, (width+helpColumnGap)/(blockW+helpColumnGap))
+	total := 0
+	for _, b := range blocks {
+		total += len(b) + 1 // a blank row after each block
+	}
+	var columns [][]string
+	for target := (total + cols - 1) / cols; ; target++ {
+		columns = packBlocks(blocks, target)
+		if len(columns) <= cols {
+			break
+		}
+	}
+	height := 0
+	for _, c := range columns {
+		height = max(height, len(c))
+	}
+	out := make([]string, height)
+	for r := range out {
+		var b strings.Builder
+		for i, c := range columns {
+			cell := ""
+			if r < len(c) {
+				cell = c[r]
+			}
+			if i < len(columns)-1 {
+				cell = fit(cell, blockW+helpColumnGap, false)
+			}
+			b.WriteString(cell)
+		}
+		out[r] = strings.TrimRight(b.String(), " ")
+	}
+	for len(out) > 0 && out[len(out)-1] == "" {
+		out = out[:len(out)-1]
+	}
+	return out
+}
+
+// packBlocks puts blocks in columns in order, a blank row after each,
+// starting a new column when the next block would make one taller than
+// target rows.
+func packBlocks(blocks [][]string, target int) [][]string {
+	var columns [][]string
+	var col []string
+	for _, b := range blocks {
+		if len(col) > 0 && len(col)+len(b) > target {
+			columns = append(columns, col)
+			col = nil
+		}
+		col = append(col, b...)
+		col = append(col, "")
+	}
+	return append(columns, col)
+}

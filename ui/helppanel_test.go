@@ -1,0 +1,129 @@
+package ui
+
+import (
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/charmbracelet/x/ansi"
+	"github.com/stretchr/testify/require"
+)
+
+// helpText is the open help's lines, as plain text.
+func helpText(t *testing.T, m *Model) []string {
+	t.Helper()
+	require.NotNil(t, m.panel, "the help is open")
+	out := make([]string, len(m.panel.lines))
+	for i, l := range m.panel.lines {
+		out[i] = ansi.Strip(l)
+	}
+	return out
+}
+
+// group is the rows of the help group with the title, up to the blank
+// row after it (the help must be one column wide).
+func group(t *testing.T, rows []string, title string) string {
+	t.Helper()
+	for i, r := range rows {
+		if r == title {
+			end := i + 1
+			for end < len(rows) && rows[end] != "" {
+				end++
+			}
+			return strings.Join(rows[i+1:end], "\n")
+		}
+	}
+	t.Fatalf("no group %q in the help:\n%s", title, strings.Join(rows, "\n"))
+	return ""
+}
+
+// The help lists every key of the screen grouped by where it works, also
+// the keys that do nothing yet: n/N/& before any search, ctrl+r before
+// the / prompt opens, 1–4 before any split.
+func TestHelpListsEveryKeyByWhereItWorks(t *testing.T) {
+	mgr := newManager(t)
+	start(t, mgr, "web", "exec sleep 60")
+	m := newSizedModel(t, mgr, Config{}, 40, 200)
+	pumpUntil(t, m, "running", func() bool { return m.liveJobs() == 1 })
+	press(t, m, "?")
+	rows := helpText(t, m)
+	require.Equal(t, "job table", rows[0], "the focused table's keys come first")
+
+	line := func(key, desc string) *regexp.Regexp {
+		return regexp.MustCompile(`(?m)^  ` + regexp.QuoteMeta(key) + ` +` + regexp.QuoteMeta(desc) + `$`)
+	}
+	require.Regexp(t, line("n", "next match"), group(t, rows, "after a search (/ in a pane)"))
+	require.Regexp(t, line("N", "previous match"), group(t, rows, "after a search (/ in a pane)"))
+	require.Regexp(t, line("&", "only matches"), group(t, rows, "after a search (/ in a pane)"))
+	require.Regexp(t, line("ctrl+r", "regex"), group(t, rows, "in the / prompt"))
+	require.Regexp(t, line("1-4", "focus pane"), group(t, rows, "split view (s)"))
+	require.Regexp(t, line("←/h", "scroll left"), group(t, rows, "output pane (enter)"))
+	require.Regexp(t, line("ctrl+l", "redraw"), group(t, rows, "everywhere"))
+	require.NotRegexp(t, line("R", "reload file"), strings.Join(rows, "\n"), "no job file, no reload")
+
+	all := strings.Join(rows, "\n")
+	for _, b := range m.km.All() {
+		if b == &m.km.Reload {
+			continue
+		}
+		require.Regexp(t, line(b.Help().Key, b.Help().Desc), all, "%s is in the help", b.Help().Desc)
+	}
+
+	// With the output focused its keys come first.
+	press(t, m, "esc", "enter", "?")
+	require.Equal(t, "output pane (enter)", helpText(t, m)[0])
+
+	// R is listed where it works.
+	r := &scriptedReloader{Manager: mgr}
+	withFile := newSizedModel(t, r, Config{JobFile: "jobtop.yaml"}, 40, 200)
+	press(t, withFile, "?")
+	require.Regexp(t, line("R", "reload file"), group(t, helpText(t, withFile), "everywhere"))
+}
+
+// esc, q and ? close the help; ctrl+c closes it and asks to quit.
+func TestHelpClosesWithEscQAndQuestionMark(t *testing.T) {
+	mgr := newManager(t)
+	start(t, mgr, "web", "exec sleep 60")
+	m := newSizedModel(t, mgr, Config{}, 100, 30)
+	pumpUntil(t, m, "running", func() bool { return m.liveJobs() == 1 })
+	before := m.View()
+	for _, k := range []string{"esc", "q", "?"} {
+		press(t, m, "?")
+		require.NotNil(t, m.panel)
+		require.Contains(t, m.helpView(), "esc/q close")
+		press(t, m, k)
+		require.Nil(t, m.panel, "%s closes the help", k)
+		require.False(t, m.quitting)
+		require.Equal(t, quitNone, m.quit, "%s does not quit", k)
+		require.Equal(t, before, m.View(), "%s: the screen is as it was", k)
+	}
+	press(t, m, "?", "ctrl+c")
+	require.Nil(t, m.panel)
+	require.Equal(t, quitConfirm, m.quit, "ctrl+c asks to quit, as without the help")
+	press(t, m, "n")
+
+	// Keys under the help do nothing.
+	press(t, m, "?", "x", "a", "s")
+	require.Nil(t, m.prompt)
+	require.Equal(t, viewSingle, m.mode)
+	info, _ := m.table.Get(1)
+	require.True(t, info.State.Active())
+}
+
+// A help taller than the screen scrolls, and says where it is.
+func TestHelpScrollsWhenItDoesNotFit(t *testing.T) {
+	mgr := newManager(t)
+	m := newSizedModel(t, mgr, Config{}, 40, 12)
+	press(t, m, "?")
+	requireFits(t, m.View(), 40, 12, "help")
+	first := lines(m.View())[0]
+	require.Regexp(t, `1–\d+ of \d+$`, first)
+	require.Contains(t, lines(m.View())[1], "job table")
+	press(t, m, "j")
+	require.NotContains(t, lines(m.View())[1], "job table")
+	require.Regexp(t, `2–\d+ of \d+$`, lines(m.View())[0])
+	press(t, m, "G")
+	require.Contains(t, m.View(), "close", "the last group is in view")
+	press(t, m, "g")
+	require.Contains(t, lines(m.View())[1], "job table")
+}

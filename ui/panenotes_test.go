@@ -1,0 +1,139 @@
+package ui
+
+import (
+	"context"
+	"os"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+
+	"jobtop/jobs"
+)
+
+// smallStoreManager keeps only maxLines lines of each job in memory.
+func smallStoreManager(t *testing.T, maxLines int) *jobs.Manager {
+	t.Helper()
+	mgr, err := jobs.NewManager(jobs.Options{LogDir: t.TempDir(), Store: jobs.StoreOptions{MaxLines: maxLines}})
+	require.NoError(t, err)
+	t.Cleanup(func() {
+		ctx, cancel := context.WithTimeout(context.Background(), deadline)
+		defer cancel()
+		require.NoError(t, mgr.Shutdown(ctx))
+	})
+	return mgr
+}
+
+// Lines dropped from memory are not silently gone: the pane's first row
+// says how many there are and where they are.
+func TestDroppedLinesNoteTopsThePane(t *testing.T) {
+	mgr := smallStoreManager(t, 50)
+	start(t, mgr, "counter", "seq 1 16699")
+	m := newSizedModel(t, mgr, Config{}, 100, 30)
+	pumpUntil(t, m, "the job to end", func() bool { return m.stateCountForTest(jobs.StateSucceeded) == 1 })
+	const note = "16,649 older lines are in the log file — o opens it"
+	require.NotContains(t, m.View(), note, "following: the newest lines fill the pane")
+
+	press(t, m, "enter", "g")
+	rows := paneRows(m)
+	require.Equal(t, note, rows[0])
+	require.Equal(t, "16650", rows[1], "the oldest line held follows the note")
+	press(t, m, "k")
+	require.Equal(t, note, paneRows(m)[0], "nothing above the note")
+	press(t, m, "j")
+	require.Equal(t, "16650", paneRows(m)[0], "the note scrolls like a line")
+	press(t, m, "G")
+	require.Equal(t, "16699", paneRows(m)[len(paneRows(m))-1])
+
+	// A pane taller than what memory holds shows the note while following.
+	tall := newSizedModel(t, mgr, Config{}, 100, 80)
+	require.Equal(t, note, paneRows(tall)[0])
+	require.Equal(t, "16699", paneRows(tall)[50])
+}
+
+func TestDroppedLinesNoteTopsTheAllView(t *testing.T) {
+	mgr := smallStoreManager(t, 20)
+	start(t, mgr, "big", "seq 1 1020")
+	pumpDone := func(m *Model) {
+		pumpUntil(t, m, "the jobs to end", func() bool { return m.liveJobs() == 0 })
+	}
+	m := newSizedModel(t, mgr, Config{}, 120, 30)
+	pumpDone(m)
+	start(t, mgr, "small", "seq 1 10")
+	start(t, mgr, "mid", "seq 1 25")
+	pumpUntil(t, m, "three jobs to end", func() bool { return m.stateCountForTest(jobs.StateSucceeded) == 3 })
+
+	press(t, m, "A", "enter", "g")
+	rows := paneText(m.all)
+	require.Equal(t, "1,005 older lines are in the log files — o opens the selected job's (big 1,000, mid 5)", rows[0])
+	require.Equal(t, "big   │ 1001", rows[1])
+}
+
+// A job that could not start says why in its pane, not "(no output
+// yet)"; a run that could not start after others did says it after
+// their output.
+func TestPaneSaysWhyAJobCouldNotStart(t *testing.T) {
+	mgr := newManager(t)
+	info, err := mgr.Start(jobs.Spec{Name: "ghost", Argv: []string{"nosuchprog-jobtop-test"}})
+	require.NoError(t, err)
+	m := newSizedModel(t, mgr, Config{}, 200, 20)
+	pumpUntil(t, m, "the error", func() bool { return m.stateCountForTest(jobs.StateError) == 1 })
+	got, err := mgr.Get(info.ID)
+	require.NoError(t, err)
+	require.NotEmpty(t, got.Error)
+	require.Equal(t, []string{"could not start: " + got.Error}, paneRows(m))
+	require.NotContains(t, m.View(), "(no output yet)")
+
+	// A later run that cannot start (its directory is gone) says why
+	// after the lines of the run before.
+	dir := t.TempDir()
+	flaky, err := mgr.Start(jobs.Spec{Name: "flaky", Command: "echo first run", Dir: dir})
+	require.NoError(t, err)
+	pumpUntil(t, m, "the first run", func() bool {
+		j, _ := m.table.Get(flaky.ID)
+		return j.State == jobs.StateSucceeded
+	})
+	press(t, m, "j")
+	require.NoError(t, os.RemoveAll(dir))
+	press(t, m, "r")
+	pumpUntil(t, m, "the second run to fail", func() bool {
+		j, _ := m.table.Get(flaky.ID)
+		return j.State == jobs.StateError
+	})
+	got, err = mgr.Get(flaky.ID)
+	require.NoError(t, err)
+	require.Equal(t, []string{"first run", "── run 2 ──", "could not start: " + got.Error}, paneRows(m))
+}
+
+// The state symbols and the row marks are told apart without colour: no
+// state is drawn with the mark of a job that ended unseen.
+func TestStateSymbolsDifferFromRowMarks(t *testing.T) {
+	mgr := newManager(t)
+	m := newSizedModel(t, mgr, Config{}, 120, 20)
+	for i, s := range stateOrder {
+		info := jobs.Info{ID: jobs.ID(i + 1), Name: "job", State: s}
+		m.table.Upsert(info)
+		for _, a := range []attention{unseenEnd, unseenOutput} {
+			m.table.unseen[info.ID] = a
+			row := []rune(m.table.rowView(info))
+			mark := string(row[2])
+			require.NotEqual(t, " ", mark, "%s: the row is marked", s)
+			require.NotContains(t, statusText(info), mark, "%s: the state's symbol is the mark %q", s, mark)
+		}
+	}
+}
+
+// d on a job that has not ended says why it does nothing, as jobtop rm
+// does.
+func TestRemoveOnALiveJobSaysWhy(t *testing.T) {
+	mgr := newManager(t)
+	start(t, mgr, "web", "exec sleep 60")
+	m := newSizedModel(t, mgr, Config{}, 120, 20)
+	pumpUntil(t, m, "running", func() bool { return m.stateCountForTest(jobs.StateRunning) == 1 })
+	require.NotContains(t, m.helpView(), "d remove", "help shows only what works")
+	press(t, m, "d")
+	require.Contains(t, m.statusView(), "cannot remove job 1: it is running; stop it first with x")
+	require.Equal(t, 1, m.table.Len())
+
+	press(t, m, "enter", "d")
+	require.Contains(t, m.statusView(), "cannot remove job 1", "also from the pane")
+}

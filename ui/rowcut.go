@@ -1,0 +1,53 @@
+package ui
+
+// A row cut at the pane's edge (wrap off) ends with cutMarker in its last
+// cell, so cut text gives a sign; a pane scrolled sideways hides the
+// first cells of each line (lineFormat.skip), as less -S does.
+
+// cutMarker ends a row whose line goes on past the pane's edge.
+const cutMarker = "…"
+
+// cutPoint is the row as it was before content reached its last cell:
+// where the cut marker goes if the line turns out not to fit.
+type cutPoint struct {
+	len, col int
+	styled   bool
+	set      bool
+}
+
+// keepCut remembers the row as it is now, before content that reaches
+// its last cell.
+func (w *rowBuilder) keepCut() {
+	w.cut = cutPoint{len: w.b.Len(), col: w.col, styled: w.styled, set: true}
+}
+
+// markCut ends a row that is cut: what reached the last cell (if
+// anything) makes room for the marker.
+func (w *rowBuilder) markCut() {
+	if w.cut.set {
+		w.b.Truncate(w.cut.len)
+		w.col, w.styled = w.cut.col, w.cut.styled
+	}
+	if w.col < w.f.width {
+		w.b.WriteString(cutMarker)
+		w.col++
+	}
+	if w.f.cuts != nil {
+		*w.f.cuts++
+	}
+}
+
+// hideCluster passes over a cluster left of the pane's edge (hidden of
+// the line's cells are still hidden); the part of a wide one that
+// reaches past the edge is drawn as blanks.
+func (w *rowBuilder) hideCluster(text string, cells, hidden int) {
+	if w.f.marks != nil {
+		w.toMark()
+	}
+	w.lineCol += cells
+	w.pos += len(text)
+	for i := hidden; i < cells && w.room(1); i++ {
+		w.b.WriteByte(' ')
+		w.col++
+	}
+}
