@@ -22,7 +22,7 @@ func matrixModel(t *testing.T, cfg Config) *Model {
 	t.Cleanup(func() { _ = mgr.Shutdown(t.Context()) })
 	specs := []jobs.Spec{
 		{Name: "build-with-a-rather-long-name-that-never-ends", Command: `printf '\033[32mok\033[0m\t日本語のテキスト %0200d\n' 1; printf '[###   ] 50%%\r[####  ] 66%%'; exec sleep 60`},
-		{Name: "emoji 🚀 job", Command: `printf '🚀🚀🚀 wide 表 \033]0;title\007 \033[2J cleared?\n'; exec sleep 60`},
+		{Name: "emoji-job", Command: `printf '🚀🚀🚀 wide 表 \033]0;title\007 \033[2J cleared?\n'; exec sleep 60`},
 		{Name: "fails", Command: "echo 'something broke' >&2; exit 7"},
 		{Name: "succeeds", Command: "seq 1 500"},
 		{Name: "stopped", Command: "exec sleep 60"},
