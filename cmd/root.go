@@ -89,6 +89,8 @@ jobtop attach) and starts the COMMANDs there.`,
 	root.AddCommand(newKillCmd())
 	root.AddCommand(newRestartCmd())
 	root.AddCommand(newRmCmd())
+	root.AddCommand(newCleanCmd())
+	root.AddCommand(newShutdownCmd())
 	root.AddCommand(newReloadCmd())
 	root.AddCommand(newAttachCmd())
 	root.AddCommand(newCompletionCmd())

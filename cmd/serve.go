@@ -25,8 +25,8 @@ a Procfile in the current directory (--no-file: none). A file with
 problems is reported, every one, and nothing starts. jobtop reload
 re-reads the file while it runs.
 
-SIGINT or SIGTERM stops every job with its grace rules, then exits; a
-second signal kills what is left at once. A socket that a live instance
+SIGINT or SIGTERM (or jobtop shutdown) stops every job with its grace
+rules, then exits; a signal while they stop kills what is left at once. A socket that a live instance
 holds is never taken over: serve exits and names that instance.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
@@ -61,8 +61,12 @@ func serve(cmd *cobra.Command, maxRunning int) error {
 		fmt.Fprintf(stderr, "jobtop: running %s from %s (jobtop reload re-reads it)\n", plural(len(plan.Jobs), "job"), plan.Path)
 	}
 
-	sig := <-signals
-	fmt.Fprintf(stderr, "jobtop: %v: stopping jobs (again to kill them at once)\n", sig)
+	select {
+	case sig := <-signals:
+		fmt.Fprintf(stderr, "jobtop: %v: stopping jobs (again to kill them at once)\n", sig)
+	case <-in.srv.ShutdownRequested():
+		fmt.Fprintln(stderr, "jobtop: shutdown asked over the API: stopping jobs (SIGTERM kills them at once)")
+	}
 	ctx, cancel := context.WithCancel(context.Background())
 	go func() {
 		select {

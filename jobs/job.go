@@ -37,6 +37,7 @@ type job struct {
 	proc       *process
 	request    endRequest
 	sentSignal Signal
+	killAt     time.Time // when the grace period of a stop ends
 
 	restartPending bool        // a requested restart waits for this run to end
 	restartTimer   *time.Timer // a policy restart waits out its backoff
@@ -110,6 +111,10 @@ func (m *Manager) infoLocked(j *job) Info {
 	if j.exitCode != nil {
 		code := *j.exitCode
 		info.ExitCode = &code
+	}
+	if j.state == StateStopping && j.sentSignal != Signal(sigKill) && !j.killAt.IsZero() {
+		at := j.killAt
+		info.KillAt = &at
 	}
 	return info
 }
@@ -194,6 +199,7 @@ func (m *Manager) endRunLocked(j *job, req endRequest) {
 	} else if j.state == StateRunning {
 		j.sentSignal = j.spec.StopSignal
 		p.signal(j.spec.StopSignal.sys())
+		j.killAt = time.Now().Add(j.spec.Grace)
 		p.graceTimer = time.AfterFunc(j.spec.Grace, func() {
 			m.mu.Lock()
 			defer m.mu.Unlock()
