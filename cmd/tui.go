@@ -48,7 +48,7 @@ func openTUI(cmd *cobra.Command, specs []jobs.Spec) error {
 		engine = localEngine{Manager: in.mgr, ws: in.ws}
 		cfg.JobFile = plan.Path
 	}
-	return runLocalTUI(in.mgr, engine, cfg, specs, "", in.shutdown)
+	return runLocalTUI(in.mgr, engine, cfg, specs, "", in.shutdown, in.srv.ShutdownRequested())
 }
 
 // bellFlag turns the bell on from the start (the b key toggles it).
@@ -83,9 +83,10 @@ func (e localEngine) Reload() (string, error) {
 }
 
 // runLocalTUI starts the jobs on mgr (in dir when they name no directory),
-// runs the TUI over engine and, when the TUI ends, calls shutdown so that
-// no job outlives jobtop.
-func runLocalTUI(mgr *jobs.Manager, engine ui.Engine, cfg ui.Config, specs []jobs.Spec, dir string, shutdown func(context.Context) error) (err error) {
+// runs the TUI over engine with the first of them selected and, when the
+// TUI ends, calls shutdown so that no job outlives jobtop. When asked is
+// closed (jobtop shutdown), the TUI stops every job and quits.
+func runLocalTUI(mgr *jobs.Manager, engine ui.Engine, cfg ui.Config, specs []jobs.Spec, dir string, shutdown func(context.Context) error, asked <-chan struct{}) (err error) {
 	defer func() {
 		ctx, cancel := context.WithTimeout(context.Background(), shutdownTimeout)
 		defer cancel()
@@ -93,22 +94,27 @@ func runLocalTUI(mgr *jobs.Manager, engine ui.Engine, cfg ui.Config, specs []job
 			err = fmt.Errorf("stopping jobs: %w", serr)
 		}
 	}()
-	for _, s := range specs {
+	for i, s := range specs {
 		if s.Dir == "" {
 			s.Dir = dir
 		}
-		if _, err := mgr.Start(s); err != nil {
+		info, err := mgr.Start(s)
+		if err != nil {
 			return &ExitError{Code: 2, Err: fmt.Errorf("job %q: %w", s.DisplayName(), err)}
+		}
+		if i == 0 {
+			cfg.Select = info.ID
 		}
 	}
 	model := ui.New(engine, cfg)
 	defer model.Close()
-	return runProgram(model, nil)
+	return runProgram(model, nil, asked)
 }
 
 // runProgram runs the TUI until it quits, the terminal closes (SIGHUP),
-// or lost is closed (an attached instance went away).
-func runProgram(model tea.Model, lost <-chan struct{}) error {
+// or lost is closed (an attached instance went away). When asked is
+// closed, the TUI is told to stop every job and quit (ui.ShutdownMsg).
+func runProgram(model tea.Model, lost, asked <-chan struct{}) error {
 	p := tea.NewProgram(model, tea.WithAltScreen(), tea.WithFPS(120), tea.WithMouseCellMotion())
 
 	hup := make(chan os.Signal, 1)
@@ -119,12 +125,20 @@ func runProgram(model tea.Model, lost <-chan struct{}) error {
 		close(ended)
 	}()
 	go func() {
-		select {
-		case <-hup:
-			p.Kill()
-		case <-lost:
-			p.Quit()
-		case <-ended:
+		for {
+			select {
+			case <-hup:
+				p.Kill()
+				return
+			case <-lost:
+				p.Quit()
+				return
+			case <-asked:
+				asked = nil
+				p.Send(ui.ShutdownMsg{})
+			case <-ended:
+				return
+			}
 		}
 	}()
 

@@ -51,4 +51,7 @@ type Config struct {
 	// Terminal is where the bell is rung (BEL is written to it); nil
 	// means nowhere.
 	Terminal io.Writer
+	// Select is the job selected at the start (the job jobtop 'cmd' just
+	// started); 0 means the first.
+	Select jobs.ID
 }

@@ -107,6 +107,11 @@ func requireShows(t *testing.T, m *Model, view, state, label string) {
 	case "split 4 search prompt":
 		require.Contains(t, ls[len(ls)-3], "/ ", "%s: the prompt is above the status bar", label)
 		require.Contains(t, last, "esc cancel", label)
+	case "split 3", "split 4":
+		// The table has the focus with jobs marked (too narrow a screen
+		// for 3 to focus a pane): x, X, r and d act on the marked jobs,
+		// and may push quit off a narrow help bar.
+		require.Contains(t, last, "? help", "%s: the help bar is the last line", label)
 	default:
 		require.Contains(t, last, "quit", "%s: the help bar is the last line", label)
 	}

@@ -31,6 +31,7 @@ func (m *Model) reload() tea.Cmd {
 		return nil
 	}
 	m.setNotice("reloading "+m.cfg.JobFile+"…", false)
+	m.reloading = true
 	return func() tea.Msg {
 		summary, err := r.Reload()
 		return reloadDoneMsg{summary: summary, err: err}
@@ -39,6 +40,8 @@ func (m *Model) reload() tea.Cmd {
 
 // handleReloadDone shows what the reload did, or why it did nothing.
 func (m *Model) handleReloadDone(msg reloadDoneMsg) tea.Cmd {
+	m.reloading = false
+	m.takeNewJobs() // what the reload added is no news from outside
 	if msg.err != nil {
 		m.setNotice(msg.err.Error(), true)
 		return nil
