@@ -133,19 +133,28 @@ func isAssignment(w string) bool {
 // job has it, else base-2, base-3..., the smallest free one.
 func (m *Manager) uniqueNameLocked(base string) string {
 	// Of n jobs, at most n hold base or base-2...base-(n+1), so one of
-	// those is free.
+	// those is free. This runs under the lock for every unnamed job: no
+	// allocation per job looked at.
 	taken := make([]bool, len(m.order)+2)
-	for _, id := range m.order {
-		name := m.jobs[id].spec.DisplayName()
+	prefix := base + "-"
+	for _, j := range m.jobs {
+		name := j.spec.Name
 		if name == base {
 			taken[1] = true
 			continue
 		}
-		rest, ok := strings.CutPrefix(name, base+"-")
-		if !ok {
+		if len(name) <= len(prefix) || name[:len(prefix)] != prefix || name[len(prefix)] == '0' {
 			continue
 		}
-		if k, err := strconv.Atoi(rest); err == nil && k >= 2 && k < len(taken) && strconv.Itoa(k) == rest {
+		k := 0
+		for _, c := range name[len(prefix):] {
+			if c < '0' || c > '9' || k >= len(taken) {
+				k = 0
+				break
+			}
+			k = k*10 + int(c-'0')
+		}
+		if k >= 2 && k < len(taken) {
 			taken[k] = true
 		}
 	}

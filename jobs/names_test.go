@@ -1,6 +1,7 @@
 package jobs
 
 import (
+	"context"
 	"strings"
 	"testing"
 
@@ -94,8 +95,44 @@ func TestUnnamedJobsGetShortUniqueNames(t *testing.T) {
 	assert.Equal(t, "sleep", start(t, m, Spec{Command: "sleep 0"}).Name)
 	assert.Equal(t, "sleep-5", start(t, m, Spec{Command: "sleep 0"}).Name)
 
+	// Only base-N with N a number without leading zeros counts.
+	for _, name := range []string{"sleep-02", "sleep-6x", "sleep-", "sleep-99999999999999999999"} {
+		start(t, m, Spec{Name: name, Command: "true"})
+	}
+	assert.Equal(t, "sleep-6", start(t, m, Spec{Command: "sleep 0"}).Name)
+
 	// Replace without a name keeps the job's.
 	info, err := m.Replace(a.ID+1, Spec{Command: "echo other"})
 	require.NoError(t, err)
 	assert.Equal(t, "sleep-2", info.Name)
+}
+
+// BenchmarkDefaultName measures making a default name unique among 1,000
+// jobs that all have the same program, the worst case, against List of
+// the same 1,000 jobs as the baseline (the API's GET /v1/jobs).
+func BenchmarkDefaultName(b *testing.B) {
+	m, err := NewManager(Options{LogDir: b.TempDir(), SampleInterval: -1})
+	require.NoError(b, err)
+	b.Cleanup(func() { require.NoError(b, m.Shutdown(context.Background())) })
+	for k := 0; k < 1000; k++ {
+		_, err := m.Add(Spec{Command: "sleep 300"})
+		require.NoError(b, err)
+	}
+	b.Run("unique-name", func(b *testing.B) {
+		for i := 0; i < b.N; i++ {
+			m.mu.Lock()
+			name := m.uniqueNameLocked(defaultName(Spec{Command: "sleep 300"}))
+			m.mu.Unlock()
+			if name != "sleep-1001" {
+				b.Fatal(name)
+			}
+		}
+	})
+	b.Run("list-baseline", func(b *testing.B) {
+		for i := 0; i < b.N; i++ {
+			if len(m.List()) != 1000 {
+				b.Fatal("not 1000 jobs")
+			}
+		}
+	})
 }
