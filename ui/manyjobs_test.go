@@ -271,3 +271,29 @@ func TestShutdownMsgStopsEveryJobAndQuits(t *testing.T) {
 	}
 	require.Contains(t, texts, "bye", "the grace rules applied")
 }
+
+// addingReloader is a manager whose reload adds a job, as a job file that
+// gained one does.
+type addingReloader struct {
+	*jobs.Manager
+	t testing.TB
+}
+
+func (r addingReloader) Reload() (string, error) {
+	start(r.t, r.Manager, "cache", "exec sleep 60")
+	return "reloaded jobtop.yaml: 1 added (cache)", nil
+}
+
+// The job a reload adds is no news from outside: its events arrive after
+// the reload is done, and the summary stays.
+func TestReloadedJobsAreNotFromOutside(t *testing.T) {
+	mgr := newManager(t)
+	start(t, mgr, "web", "exec sleep 60")
+	m := newSizedModel(t, addingReloader{Manager: mgr, t: t}, Config{JobFile: "jobtop.yaml"}, 140, 20)
+	pumpUntil(t, m, "web", func() bool { return m.stateCountForTest(jobs.StateRunning) == 1 })
+	press(t, m, "R") // the reload runs; its job's events are still queued
+	require.Contains(t, m.statusView(), "reloaded jobtop.yaml: 1 added (cache)")
+	pumpUntil(t, m, "cache running", func() bool { return m.stateCountForTest(jobs.StateRunning) == 2 })
+	require.Contains(t, m.statusView(), "reloaded jobtop.yaml: 1 added (cache)")
+	require.NotContains(t, m.statusView(), "from outside")
+}
