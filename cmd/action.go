@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"sort"
+	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -11,30 +13,181 @@ import (
 	"jobtop/jobs"
 )
 
-// newActionCmd builds stop, kill, restart and rm: act on one job, wait
-// until the action has taken effect, print the job's resulting state.
-func newActionCmd(use, short, long string, act func(ctx context.Context, c *control.Client, id jobs.ID) (jobs.Info, error)) *cobra.Command {
-	var asJSON bool
-	cmd := jobCommand(use, short, long, func(cmd *cobra.Command, c *control.Client, id jobs.ID) error {
-		info, err := act(cmd.Context(), c, id)
-		if err != nil {
-			return err
-		}
-		if asJSON {
-			return printJSON(cmd.OutOrStdout(), info)
-		}
-		printOutcome(cmd.OutOrStdout(), cmd.Name(), info)
-		return nil
-	})
-	cmd.Flags().BoolVar(&asJSON, "json", false, "print the job as JSON")
+// action is one of stop, kill, restart and rm: what it is called, its
+// bulk verb on the API, and how it is done to one job.
+type action struct {
+	name, short, long string
+	verb              string // control.BulkStop...
+	done              string // "stopped": for "skipped 2 jobs that cannot be stopped"
+	one               func(ctx context.Context, c *control.Client, id jobs.ID) (jobs.Info, error)
+	// finished adds --finished: every job that has ended (rm).
+	finished bool
+}
+
+// selectOptions are the flags that pick jobs for a bulk action.
+type selectOptions struct {
+	all      bool
+	states   []string
+	name     string
+	finished bool
+	json     bool
+}
+
+func (o selectOptions) selecting() bool {
+	return o.all || len(o.states) > 0 || o.name != "" || o.finished
+}
+
+// newActionCmd builds stop, kill, restart and rm: act on one job or on
+// every job picked by the arguments and selectors, wait until the action
+// has taken effect, print each job's resulting state.
+func newActionCmd(a action) *cobra.Command {
+	var o selectOptions
+	use := a.name + " ID|NAME... | --all | --state STATE | --name GLOB"
+	if a.finished {
+		use = a.name + " ID|NAME... | --finished | --all | --state STATE | --name GLOB"
+	}
+	cmd := &cobra.Command{
+		Use:   use,
+		Short: a.short,
+		Long: a.long + `
+
+Several jobs: give several IDs or names, or pick them with --all, --state
+(a state, or several comma-separated; "ended" means succeeded, failed,
+killed, timed_out or error) and --name (a glob such as 'web-*'); --state
+and --name narrow each other and the jobs named. A job picked by a
+selector that the action does not apply to is skipped (and counted on
+stderr); a job named that it does not apply to is an error (exit 1), after
+the others are done.`,
+		ValidArgsFunction: completeJobs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if len(args) == 1 && !o.selecting() {
+				return actOnOne(cmd, a, args[0], o.json)
+			}
+			return actOnMany(cmd, a, args, o)
+		},
+	}
+	f := cmd.Flags()
+	f.BoolVar(&o.all, "all", false, "every job")
+	f.StringSliceVar(&o.states, "state", nil, "the jobs in `STATE` (running, failed, ended...; comma-separated for several)")
+	f.StringVar(&o.name, "name", "", "the jobs whose name matches `GLOB` (* ? [...])")
+	if a.finished {
+		f.BoolVar(&o.finished, "finished", false, "every job that has ended (succeeded, failed, killed, timed_out, error)")
+	}
+	f.BoolVar(&o.json, "json", false, "print the job as JSON (for several: {\"jobs\", \"skipped\", \"failed\"})")
 	return cmd
 }
 
-// printOutcome writes one line: "job 3 (web): killed by SIGTERM".
+// actOnOne is the action on one job argument: the job is printed, and an
+// action that does not apply is an error.
+func actOnOne(cmd *cobra.Command, a action, arg string, asJSON bool) error {
+	c := newClient(cmd)
+	id, err := resolveJob(cmd.Context(), c, arg)
+	if err != nil {
+		return err
+	}
+	info, err := a.one(cmd.Context(), c, id)
+	if err != nil {
+		return err
+	}
+	if asJSON {
+		return printJSON(cmd.OutOrStdout(), info)
+	}
+	printOutcome(cmd.OutOrStdout(), cmd.Name(), info)
+	return nil
+}
+
+// actOnMany is the action on every job the arguments and selectors pick,
+// through the API's bulk endpoint.
+func actOnMany(cmd *cobra.Command, a action, args []string, o selectOptions) error {
+	req := control.BulkRequest{All: o.all, State: strings.Join(o.states, ","), Name: o.name}
+	if o.finished {
+		if req.State != "" {
+			return fmt.Errorf("--finished is --state ended: give one of them")
+		}
+		req.State = "ended"
+	}
+	for _, arg := range args {
+		req.Jobs = append(req.Jobs, control.JobRef(arg))
+	}
+	switch {
+	case len(args) > 0 && o.all:
+		return fmt.Errorf("give job IDs or names, or --all, not both")
+	case !o.selecting() && len(args) == 0:
+		return fmt.Errorf("%s which jobs? give job IDs or names, or --all, --state STATE or --name GLOB", cmd.Name())
+	}
+	resp, err := newClient(cmd).Bulk(cmd.Context(), a.verb, req, a.verb != control.BulkRemove)
+	if err != nil {
+		return err
+	}
+	failed := len(resp.Failed) > 0
+	if o.json {
+		if err := printJSON(cmd.OutOrStdout(), resp); err != nil {
+			return err
+		}
+	} else {
+		for _, j := range resp.Jobs {
+			printOutcome(cmd.OutOrStdout(), cmd.Name(), j)
+		}
+		stderr := cmd.ErrOrStderr()
+		for _, f := range resp.Failed {
+			fmt.Fprintln(stderr, "jobtop:", f.Error)
+		}
+		if n := len(resp.Skipped); n > 0 {
+			fmt.Fprintf(stderr, "jobtop: skipped %s that cannot be %s: %s\n", plural(n, "job"), a.done, stateCounts(resp.Skipped))
+		} else if len(resp.Jobs) == 0 && !failed {
+			fmt.Fprintf(stderr, "jobtop: no job matches %s\n", describeSelection(o, args))
+		}
+	}
+	if failed {
+		return &ExitError{Code: 1}
+	}
+	return nil
+}
+
+// stateCounts says how many jobs are in each state: "2 running, 1 queued".
+func stateCounts(list []control.BulkRefusal) string {
+	counts := make(map[jobs.State]int)
+	for _, r := range list {
+		counts[r.State]++
+	}
+	states := make([]string, 0, len(counts))
+	for s := range counts {
+		states = append(states, string(s))
+	}
+	sort.Strings(states)
+	parts := make([]string, 0, len(states))
+	for _, s := range states {
+		parts = append(parts, fmt.Sprintf("%d %s", counts[jobs.State(s)], s))
+	}
+	return strings.Join(parts, ", ")
+}
+
+// describeSelection says which jobs were asked for, as typed.
+func describeSelection(o selectOptions, args []string) string {
+	var parts []string
+	if len(args) > 0 {
+		parts = append(parts, strings.Join(args, " "))
+	}
+	if o.all {
+		parts = append(parts, "--all (there are no jobs)")
+	}
+	if o.finished {
+		parts = append(parts, "--finished")
+	}
+	if len(o.states) > 0 {
+		parts = append(parts, "--state "+strings.Join(o.states, ","))
+	}
+	if o.name != "" {
+		parts = append(parts, "--name "+o.name)
+	}
+	return strings.Join(parts, " ")
+}
+
+// printOutcome writes one line: "job 3 (web): killed (SIGTERM)".
 func printOutcome(w io.Writer, verb string, j jobs.Info) {
 	state := string(j.State)
 	switch {
-	case verb == "rm":
+	case verb == "rm" || verb == "clean":
 		state = "removed"
 	case j.State == jobs.StateRunning:
 		state = fmt.Sprintf("running (pid %d, run %d)", j.PID, j.Runs)

@@ -35,7 +35,7 @@ Plain jobtop attaches by itself when a live instance holds its socket.`,
 }
 
 // attachTUI runs the TUI over a client of the instance on the socket,
-// after starting specs there. It ends with an error if the instance goes
+// after starting specs there (the first of them is selected). It ends with an error if the instance goes
 // away meanwhile.
 func attachTUI(cmd *cobra.Command, specs []jobs.Spec) error {
 	c := newClient(cmd)
@@ -49,14 +49,19 @@ func attachTUI(cmd *cobra.Command, specs []jobs.Spec) error {
 	if err != nil {
 		return err
 	}
-	for _, s := range specs {
-		if _, err := c.Start(s); err != nil {
+	cfg := withTerminal(cmd, attachedConfig(inst))
+	for i, s := range specs {
+		info, err := c.Start(s)
+		if err != nil {
 			return &ExitError{Code: 2, Err: fmt.Errorf("job %q: %w", s.DisplayName(), err)}
 		}
+		if i == 0 {
+			cfg.Select = info.ID
+		}
 	}
-	model := ui.New(c, withTerminal(cmd, attachedConfig(inst)))
+	model := ui.New(c, cfg)
 	defer model.Close()
-	if err := runProgram(model, c.Done()); err != nil {
+	if err := runProgram(model, c.Done(), nil); err != nil {
 		return err
 	}
 	if err := c.Err(); err != nil {

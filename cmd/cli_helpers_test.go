@@ -207,3 +207,15 @@ func (c *cli) logLines(id string, flags ...string) []string {
 	}
 	return strings.Split(out, "\n")
 }
+
+// states is `jobtop ls --json` as ID -> state.
+func (c *cli) states() map[jobs.ID]jobs.State {
+	c.t.Helper()
+	var list []jobs.Info
+	require.NoError(c.t, json.Unmarshal([]byte(c.ok("ls", "--json")), &list))
+	out := make(map[jobs.ID]jobs.State, len(list))
+	for _, j := range list {
+		out[j.ID] = j.State
+	}
+	return out
+}

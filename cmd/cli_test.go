@@ -321,8 +321,8 @@ func TestLsTableAndJSON(t *testing.T) {
 	row1, row2 := strings.Fields(lines[1]), strings.Fields(lines[2])
 	assert.Equal(t, []string{"1", "fails", "failed", "-"}, row1[:4])
 	assert.Equal(t, []string{"3", "exit", "3"}, row1[5:])
-	assert.Equal(t, []string{"2", "sleep", "60", "running", strconv.Itoa(pid)}, row2[:5])
-	assert.Equal(t, []string{"-", "sleep", "60"}, row2[6:])
+	assert.Equal(t, []string{"2", "sleep", "running", strconv.Itoa(pid)}, row2[:4], "named after its program")
+	assert.Equal(t, []string{"-", "sleep", "60"}, row2[5:])
 
 	var list []jobs.Info
 	require.NoError(t, json.Unmarshal([]byte(c.ok("ls", "--json")), &list))

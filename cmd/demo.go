@@ -33,7 +33,11 @@ func newDemoCmd() *cobra.Command {
 		Short: "Open the TUI on a set of sample jobs",
 		Long: `demo opens the TUI on sample jobs that need no setup: a build with a
 progress bar and colours, a failing test run, a chatty server, a linter
-writing to stderr and a quick job that succeeds.`,
+writing to stderr and a quick job that succeeds.
+
+It is a private session: no job file, and no socket unless --socket is
+given; then the demo serves its jobs there, to try the CLI on them
+(jobtop --socket S ls).`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			dir, err := writeDemoScripts()
@@ -45,13 +49,22 @@ writing to stderr and a quick job that succeeds.`,
 			for _, j := range demoJobs {
 				specs = append(specs, jobs.Spec{Name: j.name, Command: j.command, Grace: 3 * time.Second})
 			}
+			cfg := withTerminal(cmd, ui.Config{})
+			if cmd.Flags().Changed(socketFlag) {
+				// Served on the socket asked for, to try the CLI on.
+				in, err := startInstance(cmd, "demo", nil, jobs.Options{})
+				if err != nil {
+					return err
+				}
+				return runLocalTUI(in.mgr, in.mgr, cfg, specs, dir, in.shutdown, nil, in.srv.ShutdownRequested())
+			}
 			// A private session: no socket and no job file, so the demo
 			// runs the same whatever instance is around.
 			mgr, err := jobs.NewManager(jobs.Options{})
 			if err != nil {
 				return err
 			}
-			return runLocalTUI(mgr, mgr, withTerminal(cmd, ui.Config{}), specs, dir, mgr.Shutdown, nil)
+			return runLocalTUI(mgr, mgr, cfg, specs, dir, mgr.Shutdown, nil, nil)
 		},
 	}
 	addBellFlag(demo)

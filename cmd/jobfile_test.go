@@ -250,5 +250,6 @@ func TestRunDoesNotRunTheJobFileOfItsDirectory(t *testing.T) {
 	assert.Empty(t, inst.JobFile)
 	now := c.jobsByName()
 	assert.Len(t, now, 1)
-	assert.Contains(t, now, "echo one job")
+	require.Contains(t, now, "echo")
+	assert.Equal(t, "echo one job", now["echo"].Command)
 }

@@ -48,7 +48,7 @@ With --follow it goes on until no job is left that can write.`,
 	cmd.Args = func(cmd *cobra.Command, args []string) error {
 		if o.all {
 			if len(args) > 0 {
-				return fmt.Errorf("logs --all takes no job ID, got %d arguments", len(args))
+				return fmt.Errorf("logs --all takes no job ID, got %s", plural(len(args), "argument"))
 			}
 			return nil
 		}
@@ -124,6 +124,10 @@ func printLines(w io.Writer, lines []jobs.Line) error {
 // noteDropped tells people, on stderr, about lines no longer held.
 func noteDropped(cmd *cobra.Command, id jobs.ID, r control.OutputResponse) {
 	if r.Dropped > 0 {
-		fmt.Fprintf(cmd.ErrOrStderr(), "jobtop: %d lines are no longer held in memory here; every line is in the log file (jobtop status %d)\n", r.Dropped, id)
+		held := "lines are"
+		if r.Dropped == 1 {
+			held = "line is"
+		}
+		fmt.Fprintf(cmd.ErrOrStderr(), "jobtop: %d %s no longer held in memory here; every line is in the log file (jobtop status %d)\n", r.Dropped, held, id)
 	}
 }

@@ -33,7 +33,7 @@ array of job objects (the same objects as jobtop status --json).`,
 				if j.State.Active() {
 					pid = fmt.Sprint(j.PID)
 				}
-				fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%s\t%s\t%s\n", j.ID, truncate(j.Name, 24), j.State, pid,
+				fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%s\t%s\t%s\n", j.ID, truncate(j.Name, 24), stateText(j, now), pid,
 					formatRuntime(j.Runtime(now)), exitText(j), truncate(j.Command, 60))
 			}
 			return tw.Flush()

@@ -59,9 +59,10 @@ func resolveJob(ctx context.Context, c *control.Client, arg string) (jobs.ID, er
 	return 0, fmt.Errorf("no job %q: give a job ID (a number) or a job's name; `jobtop ls` lists them", arg)
 }
 
-// completeJobs completes a job argument with the instance's job IDs.
+// completeJobs completes a job argument with the instance's job IDs; a
+// command that takes one job (no Args check of its own) gets one.
 func completeJobs(cmd *cobra.Command, args []string, _ string) ([]string, cobra.ShellCompDirective) {
-	if len(args) > 0 {
+	if len(args) > 0 && cmd.Args != nil {
 		return nil, cobra.ShellCompDirectiveNoFileComp
 	}
 	ctx, cancel := context.WithTimeout(cmd.Context(), 2*time.Second)
@@ -98,7 +99,7 @@ func jobCommand(use, short, long string, run func(cmd *cobra.Command, c *control
 
 func exactlyOneJob(cmd *cobra.Command, args []string) error {
 	if len(args) != 1 {
-		return fmt.Errorf("%s takes one job ID (see jobtop ls), got %d arguments", cmd.Name(), len(args))
+		return fmt.Errorf("%s takes one job ID (see jobtop ls), got %s", cmd.Name(), plural(len(args), "argument"))
 	}
 	return nil
 }
@@ -120,6 +121,16 @@ func exitText(j jobs.Info) string {
 		return j.Signal.String()
 	}
 	return "-"
+}
+
+// stateText is a job's state, with the time left before SIGKILL for a
+// stopping job: "stopping (SIGKILL in 4s)".
+func stateText(j jobs.Info, now time.Time) string {
+	if j.State == jobs.StateStopping && j.KillAt != nil && j.KillAt.After(now) {
+		secs := (j.KillAt.Sub(now) + time.Second - 1) / time.Second
+		return fmt.Sprintf("%s (SIGKILL in %ds)", j.State, secs)
+	}
+	return string(j.State)
 }
 
 // formatRuntime writes a duration for a table: 850ms, 12.3s, 4m05s, 2h03m.

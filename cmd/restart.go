@@ -10,11 +10,16 @@ import (
 )
 
 func newRestartCmd() *cobra.Command {
-	return newActionCmd("restart ID", "Start a new run of a job under the same ID",
-		`Restart a job: stop it if it runs (with its grace rules), then start a
+	return newActionCmd(action{
+		name:  "restart",
+		short: "Start a new run of jobs under the same IDs",
+		long: `Restart a job: stop it if it runs (with its grace rules), then start a
 new run of the same command under the same ID. Returns once the new run
 has started (or is queued).`,
-		func(ctx context.Context, c *control.Client, id jobs.ID) (jobs.Info, error) {
+		verb: control.BulkRestart,
+		done: "restarted",
+		one: func(ctx context.Context, c *control.Client, id jobs.ID) (jobs.Info, error) {
 			return c.RestartJob(ctx, id, true)
-		})
+		},
+	})
 }

@@ -9,11 +9,38 @@ import (
 	"jobtop/jobs"
 )
 
+// rmAction is jobtop rm.
+var rmAction = action{
+	name:  "rm",
+	short: "Remove finished jobs from the list",
+	long: `Forget a finished job: it leaves the list (its log file stays on disk).
+A job that still runs must be stopped first. --finished (or jobtop clean)
+removes every job that has ended.`,
+	verb:     control.BulkRemove,
+	done:     "removed",
+	finished: true,
+	one: func(ctx context.Context, c *control.Client, id jobs.ID) (jobs.Info, error) {
+		return c.RemoveJob(ctx, id)
+	},
+}
+
 func newRmCmd() *cobra.Command {
-	return newActionCmd("rm ID", "Remove a finished job from the list",
-		`Forget a finished job: it leaves the list (its log file stays on disk).
-A job that still runs must be stopped first.`,
-		func(ctx context.Context, c *control.Client, id jobs.ID) (jobs.Info, error) {
-			return c.RemoveJob(ctx, id)
-		})
+	return newActionCmd(rmAction)
+}
+
+func newCleanCmd() *cobra.Command {
+	var asJSON bool
+	cmd := &cobra.Command{
+		Use:   "clean",
+		Short: "Remove every job that has ended",
+		Long: `Remove every job that has ended (succeeded, failed, killed, timed_out or
+error) from the list, as jobtop rm --finished does; their log files stay
+on disk. Jobs that run, wait or were never started are left alone.`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			return actOnMany(cmd, rmAction, nil, selectOptions{finished: true, json: asJSON})
+		},
+	}
+	cmd.Flags().BoolVar(&asJSON, "json", false, `print {"jobs", "skipped", "failed"} as JSON`)
+	return cmd
 }

@@ -94,6 +94,8 @@ jobtop attach) and starts the COMMANDs there.`,
 	root.AddCommand(newKillCmd())
 	root.AddCommand(newRestartCmd())
 	root.AddCommand(newRmCmd())
+	root.AddCommand(newCleanCmd())
+	root.AddCommand(newShutdownCmd())
 	root.AddCommand(newReloadCmd())
 	root.AddCommand(newAttachCmd())
 	root.AddCommand(newMCPCmd())
@@ -128,10 +130,16 @@ func specsFromArgs(args []string, dash int, names string) ([]jobs.Spec, error) {
 	}
 	list := strings.Split(names, ",")
 	if len(list) > len(specs) {
-		return nil, fmt.Errorf("--name gives %d names for %d jobs", len(list), len(specs))
+		return nil, fmt.Errorf("--name gives %s for %s", plural(len(list), "name"), plural(len(specs), "job"))
 	}
 	for i, n := range list {
 		specs[i].Name = strings.TrimSpace(n)
+		if specs[i].Name == "" {
+			continue // the job gets a default name
+		}
+		if err := jobs.CheckName(specs[i].Name); err != nil {
+			return nil, err
+		}
 	}
 	return specs, nil
 }

@@ -42,7 +42,13 @@ func TestSpecsFromArgs(t *testing.T) {
 			name: "shell jobs and an argv job", args: []string{"echo hi", "sleep", "5"}, dash: 1, names: "hi,nap",
 			want: []jobs.Spec{{Name: "hi", Command: "echo hi"}, {Name: "nap", Argv: []string{"sleep", "5"}}},
 		},
-		{name: "too many names", args: []string{"a"}, dash: -1, names: "x,y", err: "2 names for 1 jobs"},
+		{name: "too many names", args: []string{"a"}, dash: -1, names: "x,y", err: "--name gives 2 names for 1 job"},
+		{name: "a name that is a number", args: []string{"a", "b"}, dash: -1, names: "x,4", err: `job name "4" is a number`},
+		{name: "a name with a space", args: []string{"a"}, dash: -1, names: "has space", err: `job name "has space" may only use`},
+		{
+			name: "an empty name is the default", args: []string{"a", "b"}, dash: -1, names: ",b1",
+			want: []jobs.Spec{{Command: "a"}, {Name: "b1", Command: "b"}},
+		},
 		{name: "empty command", args: []string{" "}, dash: -1, err: "empty command"},
 	}
 	for _, tt := range tests {

@@ -55,7 +55,7 @@ says so on stderr): a job file in the current directory is not run.`,
 		},
 	}
 	f := cmd.Flags()
-	f.StringVar(&o.name, "name", "", "name the job (default: its command)")
+	f.StringVar(&o.name, "name", "", "name the job: letters, digits, \".\", \"_\", \"-\" (default: its program's name, made unique with -2, -3)")
 	f.StringVar(&o.cwd, "cwd", "", "run in `DIR` (default: the current directory)")
 	f.StringArrayVar(&o.env, "env", nil, "add `K=V` to the job's environment (repeatable)")
 	f.StringVar(&o.timeout, "timeout", "", "stop the job after `DUR` (e.g. 30s, 10m); it ends timed_out")
@@ -94,6 +94,11 @@ func (o runOptions) request(args []string) (control.StartRequest, error) {
 		Command: strings.Join(args, " "),
 		Cwd:     o.cwd,
 		Timeout: o.timeout,
+	}
+	if o.name != "" {
+		if err := jobs.CheckName(o.name); err != nil {
+			return req, err
+		}
 	}
 	if req.Cwd == "" {
 		wd, err := os.Getwd()

@@ -29,9 +29,10 @@ file with problems is reported, every one, and nothing starts; parts of
 it jobtop does not carry out are warnings. jobtop reload re-reads the
 file while it runs.
 
-SIGINT, SIGTERM or SIGHUP stops every job with its grace rules, then
-exits; a second signal kills what is left at once. If serve itself is
-killed (SIGKILL, a crash), its keeper process stops every job the same way. A socket that a live instance
+SIGINT, SIGTERM or SIGHUP (or jobtop shutdown) stops every job with its
+grace rules, then exits; a signal while they stop kills what is left at
+once. If serve itself is killed (SIGKILL, a crash), its keeper process
+stops every job the same way. A socket that a live instance
 holds is never taken over: serve exits and names that instance.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
@@ -77,6 +78,8 @@ func serve(cmd *cobra.Command, maxRunning int) error {
 	case req := <-exitRequests(in):
 		exit = exitOnFailure(req)
 		fmt.Fprintf(stderr, "jobtop: %v: stopping jobs (a signal kills them at once)\n", exit.Err)
+	case <-in.srv.ShutdownRequested():
+		fmt.Fprintln(stderr, "jobtop: shutdown asked over the API: stopping jobs (a signal kills them at once)")
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	go func() {

@@ -45,7 +45,7 @@ func printStatus(w io.Writer, j jobs.Info) {
 	field("name", j.Name)
 	field("command", j.Command)
 	field("cwd", j.Dir)
-	state := string(j.State)
+	state := stateText(j, time.Now())
 	if j.Reason != "" {
 		state += " (" + j.Reason + ")"
 	}
@@ -62,6 +62,6 @@ func printStatus(w io.Writer, j jobs.Info) {
 		field("runtime", formatRuntime(j.Runtime(time.Now())))
 	}
 	field("runs", fmt.Sprint(j.Runs))
-	field("output", fmt.Sprintf("%d lines, %s", j.Lines, jobs.FormatBytes(j.Bytes)))
+	field("output", plural(int(j.Lines), "line")+", "+jobs.FormatBytes(j.Bytes))
 	field("log", j.LogPath)
 }

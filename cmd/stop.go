@@ -10,11 +10,16 @@ import (
 )
 
 func newStopCmd() *cobra.Command {
-	return newActionCmd("stop ID", "Stop a job gracefully and wait until it has ended",
-		`Stop a job: its stop signal (SIGTERM unless it says otherwise) to its
+	return newActionCmd(action{
+		name:  "stop",
+		short: "Stop jobs gracefully and wait until they have ended",
+		long: `Stop a job: its stop signal (SIGTERM unless it says otherwise) to its
 whole process group, then SIGKILL after its grace period (5s by default).
 Returns once the job and everything it started have ended.`,
-		func(ctx context.Context, c *control.Client, id jobs.ID) (jobs.Info, error) {
+		verb: control.BulkStop,
+		done: "stopped",
+		one: func(ctx context.Context, c *control.Client, id jobs.ID) (jobs.Info, error) {
 			return c.StopJob(ctx, id, true)
-		})
+		},
+	})
 }

@@ -62,7 +62,7 @@ func openTUI(cmd *cobra.Command, specs []jobs.Spec) error {
 		case <-done:
 		}
 	}()
-	err = runLocalTUI(in.mgr, engine, cfg, specs, "", in.shutdown, quit)
+	err = runLocalTUI(in.mgr, engine, cfg, specs, "", in.shutdown, quit, in.srv.ShutdownRequested())
 	close(done)
 	select {
 	case <-quit:
@@ -117,9 +117,11 @@ func warningsNote(n int) string {
 }
 
 // runLocalTUI starts the jobs on mgr (in dir when they name no directory),
-// runs the TUI over engine until it quits or quit is closed and, when the
-// TUI ends, calls shutdown so that no job outlives jobtop.
-func runLocalTUI(mgr *jobs.Manager, engine ui.Engine, cfg ui.Config, specs []jobs.Spec, dir string, shutdown func(context.Context) error, quit <-chan struct{}) (err error) {
+// runs the TUI over engine with the first of them selected until it quits
+// or quit is closed and, when the TUI ends, calls shutdown so that no job
+// outlives jobtop. When asked is closed (jobtop shutdown), the TUI stops
+// every job and quits.
+func runLocalTUI(mgr *jobs.Manager, engine ui.Engine, cfg ui.Config, specs []jobs.Spec, dir string, shutdown func(context.Context) error, quit, asked <-chan struct{}) (err error) {
 	defer func() {
 		ctx, cancel := context.WithTimeout(context.Background(), shutdownTimeout)
 		defer cancel()
@@ -127,22 +129,27 @@ func runLocalTUI(mgr *jobs.Manager, engine ui.Engine, cfg ui.Config, specs []job
 			err = fmt.Errorf("stopping jobs: %w", serr)
 		}
 	}()
-	for _, s := range specs {
+	for i, s := range specs {
 		if s.Dir == "" {
 			s.Dir = dir
 		}
-		if _, err := mgr.Start(s); err != nil {
+		info, err := mgr.Start(s)
+		if err != nil {
 			return &ExitError{Code: 2, Err: fmt.Errorf("job %q: %w", s.DisplayName(), err)}
+		}
+		if i == 0 {
+			cfg.Select = info.ID
 		}
 	}
 	model := ui.New(engine, cfg)
 	defer model.Close()
-	return runProgram(model, quit)
+	return runProgram(model, quit, asked)
 }
 
 // runProgram runs the TUI until it quits, the terminal closes (SIGHUP),
-// or lost is closed (an attached instance went away).
-func runProgram(model tea.Model, lost <-chan struct{}) error {
+// or lost is closed (an attached instance went away). When asked is
+// closed, the TUI is told to stop every job and quit (ui.ShutdownMsg).
+func runProgram(model tea.Model, lost, asked <-chan struct{}) error {
 	p := tea.NewProgram(model, tea.WithAltScreen(), tea.WithFPS(120), tea.WithMouseCellMotion())
 
 	hup := make(chan os.Signal, 1)
@@ -153,12 +160,20 @@ func runProgram(model tea.Model, lost <-chan struct{}) error {
 		close(ended)
 	}()
 	go func() {
-		select {
-		case <-hup:
-			p.Kill()
-		case <-lost:
-			p.Quit()
-		case <-ended:
+		for {
+			select {
+			case <-hup:
+				p.Kill()
+				return
+			case <-lost:
+				p.Quit()
+				return
+			case <-asked:
+				asked = nil
+				p.Send(ui.ShutdownMsg{})
+			case <-ended:
+				return
+			}
 		}
 	}()
 

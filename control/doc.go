@@ -19,6 +19,9 @@
 //	GET    /v1/output                every job's lines in arrival order (see AllOutputQuery)
 //	GET    /v1/events                NDJSON: a snapshot, then event batches
 //	POST   /v1/reload                re-read the instance's job file (see Reloader)
+//	POST   /v1/jobs/stop             stop the jobs a BulkRequest picks (also kill,
+//	                                 restart, remove); ?wait=true as above
+//	POST   /v1/shutdown              stop every job, then the instance ends
 //
 // Decisions worth knowing:
 //   - The job object on the wire is jobs.Info's JSON. Durations in requests

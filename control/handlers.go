@@ -24,6 +24,10 @@ func (s *Server) handleList(w http.ResponseWriter, r *http.Request) {
 }
 
 func (s *Server) handleStart(w http.ResponseWriter, r *http.Request) {
+	if s.shuttingDown() {
+		writeError(w, errShuttingDown)
+		return
+	}
 	r.Body = http.MaxBytesReader(w, r.Body, MaxBodyBytes)
 	spec, err := DecodeStartRequest(r.Body)
 	if err != nil {

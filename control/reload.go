@@ -3,6 +3,7 @@ package control
 import (
 	"context"
 	"net/http"
+	"slices"
 )
 
 // Reloader re-reads an instance's job file and applies it to the running
@@ -91,13 +92,25 @@ func (c *Client) ReloadFile(ctx context.Context) (ReloadResponse, error) {
 }
 
 // Reload re-reads the attached instance's job file, for the TUI: it
-// returns the summary line, or the error (one line; see ReloadFile).
+// returns the summary line, or the error (one line; see ReloadFile). The
+// jobs the reload added are in the mirror when it returns, as a job
+// started through the client is, so the TUI can tell them from jobs
+// started elsewhere whose events are still on their way.
 func (c *Client) Reload() (string, error) {
 	ctx, cancel := context.WithTimeout(context.Background(), actionTimeout)
 	defer cancel()
 	resp, err := c.ReloadFile(ctx)
 	if err != nil {
 		return "", err
+	}
+	if len(resp.Added) > 0 {
+		if list, err := c.Jobs(ctx); err == nil {
+			for _, j := range list {
+				if slices.Contains(resp.Added, j.Name) {
+					c.remember(j)
+				}
+			}
+		}
 	}
 	return resp.Summary, nil
 }

@@ -121,3 +121,49 @@ func TestWaitForReadiness(t *testing.T) {
 	_, err = in.client.WaitReady(ctxT(t), 99, 0)
 	assert.True(t, IsNotFound(err), "%v", err)
 }
+
+// startingReloader adds a job to the manager, as a reload that finds a new
+// job in the file does.
+type startingReloader struct {
+	mgr  *jobs.Manager
+	name string
+}
+
+func (r *startingReloader) JobFile() string { return "/work/jobtop.yaml" }
+func (r *startingReloader) Reload() (ReloadResponse, error) {
+	if _, err := r.mgr.Start(jobs.Spec{Name: r.name, Command: "exec sleep 60"}); err != nil {
+		return ReloadResponse{}, err
+	}
+	return ReloadResponse{Summary: "reloaded jobtop.yaml: 1 added (" + r.name + ")", Added: []string{r.name}}, nil
+}
+
+// The jobs a reload added are in the attached mirror when Reload returns,
+// before their events (held back here by a long frame) arrive: the TUI
+// must not take them for jobs started elsewhere.
+func TestReloadPutsAddedJobsInTheMirror(t *testing.T) {
+	socket := filepath.Join(shortTempDir(t), "s.sock")
+	m, err := jobs.NewManager(jobs.Options{LogDir: t.TempDir(), FrameInterval: 5 * time.Second})
+	require.NoError(t, err)
+	t.Cleanup(func() { m.Shutdown(ctxT(t)) }) //nolint:errcheck // best effort
+	srv, err := ListenAndServe(m, socket, Instance{Kind: "serve"})
+	require.NoError(t, err)
+	t.Cleanup(func() { srv.Close() })
+	srv.SetReloader(&startingReloader{mgr: m, name: "api"})
+	c := NewClient(socket)
+	t.Cleanup(func() { c.Close() })
+	require.NoError(t, c.Attach(ctxT(t)))
+
+	// A first job's events go out at once; the next batch waits a frame.
+	_, err = m.Start(jobs.Spec{Name: "first", Command: "exec sleep 60"})
+	require.NoError(t, err)
+	require.Eventually(t, func() bool { return len(c.List()) == 1 }, testTimeout, 5*time.Millisecond)
+
+	summary, err := c.Reload()
+	require.NoError(t, err)
+	assert.Equal(t, "reloaded jobtop.yaml: 1 added (api)", summary)
+	var names []string
+	for _, j := range c.List() {
+		names = append(names, j.Name)
+	}
+	assert.Equal(t, []string{"first", "api"}, names)
+}

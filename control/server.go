@@ -43,6 +43,9 @@ type Server struct {
 
 	reloadMu sync.Mutex
 	reloader Reloader // nil: the instance has no job file
+
+	shutdownAsked chan struct{} // closed by POST /v1/shutdown
+	shutdownOnce  sync.Once
 }
 
 // NewServer makes a server for m. inst describes this instance to clients
@@ -59,7 +62,7 @@ func newServer(m manager, inst Instance) *Server {
 	if inst.LogDir == "" {
 		inst.LogDir = m.LogDir()
 	}
-	s := &Server{mgr: m, inst: inst, mux: http.NewServeMux()}
+	s := &Server{mgr: m, inst: inst, mux: http.NewServeMux(), shutdownAsked: make(chan struct{})}
 	s.base, s.cancel = context.WithCancel(context.Background())
 	s.routes()
 	// Errors are answered to clients; none is logged, since the instance
@@ -86,6 +89,10 @@ func (s *Server) routes() {
 	s.mux.HandleFunc("GET /v1/events", s.handleEvents)
 	s.mux.HandleFunc("POST /v1/reload", s.handleReload)
 	s.mux.HandleFunc("GET /v1/output", s.handleAllOutput)
+	for _, verb := range []string{BulkStop, BulkKill, BulkRestart, BulkRemove} {
+		s.mux.HandleFunc("POST /v1/jobs/"+verb, s.handleBulk(verb))
+	}
+	s.mux.HandleFunc("POST /v1/shutdown", s.handleShutdown)
 }
 
 // Handler is the API as an http.Handler (for tests with httptest).

@@ -55,7 +55,7 @@ type ReadyRequest struct {
 // Instance describes a running jobtop instance.
 type Instance struct {
 	PID     int       `json:"pid"`
-	Kind    string    `json:"kind"` // "serve" or "tui"
+	Kind    string    `json:"kind"` // "serve", "tui" or "demo" (jobtop demo --socket)
 	Socket  string    `json:"socket"`
 	Started time.Time `json:"started_at"`
 	LogDir  string    `json:"log_dir"`

@@ -94,19 +94,19 @@ func TestAttach(t *testing.T) {
 	s.waitFor("web to run again", func(scr []string) bool { return strings.Contains(row(scr, "web"), "● running") })
 	require.Equal(t, "running", in.state("web"))
 
-	in.cli("run", "--name", "later", "--", "echo later from outside")
-	s.waitText("later from outside")
+	in.cli("run", "--name", "later", "--", "echo later from outside; exec sleep 7"+token)
+	s.waitText("later from outside", "job 2 later started from outside this TUI")
 
 	s.keys("q")
-	s.waitText("1 job running — they keep running in jobtop serve (pid " + strconv.Itoa(in.cmd.Process.Pid) + "). quit? y/n")
+	s.waitText("2 jobs running — they keep running in jobtop serve (pid " + strconv.Itoa(in.cmd.Process.Pid) + "). quit? y/n")
 	s.keys("y")
 	require.Equal(t, "0", s.waitExit())
 	require.Equal(t, "running", in.state("web"), "quitting an attached TUI leaves the jobs running")
 	require.NotEmpty(t, processesWith("3"+token))
 }
 
-// Plain jobtop with a live instance on its socket attaches to it, and
-// starts its command-line jobs there.
+// Plain jobtop with a live instance on its socket attaches to it, starts
+// its command-line jobs there and selects the first of them.
 func TestPlainJobtopAttachesToALiveInstance(t *testing.T) {
 	bin := binary(t)
 	in := startServe(t, bin)
@@ -114,11 +114,13 @@ func TestPlainJobtopAttachesToALiveInstance(t *testing.T) {
 
 	s := newSession(t, 140, 30, in.sessionEnv(), bin, "--name", "extra", "echo extra from the command line")
 	s.waitText("web", "extra from the command line")
-	s.waitFor("extra to end", func(scr []string) bool { return strings.Contains(row(scr, "extra"), "✓ succeeded") })
+	scr := s.waitFor("extra to end", func(scr []string) bool { return strings.Contains(row(scr, "extra"), "✓ succeeded") })
 	require.Equal(t, "succeeded", in.state("extra"), "the command line's job ran in the live instance")
+	require.True(t, strings.HasPrefix(row(scr, " extra "), "▸"), "the job it started is selected: %q", row(scr, " extra "))
+	require.Contains(t, strings.Join(scr, "\n"), "job 2 extra")
 
 	s.keys("q")
-	s.waitText("they keep running in jobtop serve")
+	s.waitText("1 job running — it keeps running in jobtop serve")
 	s.keys("y")
 	require.Equal(t, "0", s.waitExit())
 	require.Equal(t, "running", in.state("web"))

@@ -23,11 +23,13 @@ func TestJobsStopRestartQuit(t *testing.T) {
 
 	scr := s.waitText("✓ succeeded", "✗ failed (4)")
 	s.waitFor("both sleepers running", func(scr []string) bool {
-		return strings.Contains(row(scr, "sleeper"), "● running") && strings.Contains(row(scr, "sleep 2"), "● running")
+		return strings.Contains(row(scr, "sleeper"), "● running") && strings.Contains(row(scr, " 4 sleep "), "● running")
 	})
 	require.True(t, strings.HasPrefix(scr[0], "    ID NAME"), "the table header is the first row: %q", scr[0])
 	require.Contains(t, row(scr, "hello "), "hello from e2e")
 	require.Contains(t, row(scr, "broken"), "bad")
+	// The unnamed job is named after its program, not its whole command.
+	require.NotContains(t, row(scr, " 4 sleep "), token)
 	require.Len(t, processesWith("2"+token), 1, "the argv job runs without a shell")
 	require.NotEmpty(t, processesWith("1"+token), "the shell job runs")
 

@@ -122,7 +122,7 @@ func readProcTypes(path string, data []byte) ([]procType, ErrorList) {
 // with the instance number in web.1).
 func checkProcName(name string) string {
 	for _, c := range name {
-		if c == '.' || !nameChar(c) {
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '-' || c == '_') {
 			return fmt.Sprintf("job name %q may only use letters, digits, \"-\" and \"_\" in a Procfile", name)
 		}
 	}

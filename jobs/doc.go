@@ -42,6 +42,9 @@
 // # Other decisions worth knowing
 //
 //   - IDs are small integers per Manager, starting at 1, never reused.
+//   - Names follow CheckName everywhere (job files, API, CLI, TUI). A job
+//     added without one is named after its program ("make", "server"),
+//     made unique among the jobs with -2, -3.
 //   - A job that ends after a stop or kill someone asked for ends "killed",
 //     whatever its exit status, so a person sees the outcome they caused; the
 //     exit code is still recorded. A timeout ends "timed_out".

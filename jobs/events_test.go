@@ -49,7 +49,7 @@ func TestEventsTellTheJobsLife(t *testing.T) {
 	events = collect(t, sub, func(ev []Event) bool { return has(ev, EventRemoved, info.ID, nil) })
 	for _, e := range events {
 		if e.Kind == EventRemoved {
-			assert.Equal(t, "echo hi", e.Job.Name, "a removed job's last snapshot comes with the event")
+			assert.Equal(t, "echo", e.Job.Name, "a removed job's last snapshot comes with the event")
 		}
 	}
 }

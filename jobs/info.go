@@ -36,6 +36,9 @@ type Info struct {
 	Error    string     `json:"error"`
 	Started  *time.Time `json:"started_at"`
 	Ended    *time.Time `json:"ended_at"`
+	// KillAt is when a stopping job gets SIGKILL if it has not exited by
+	// then (the end of its grace period); nil unless it is stopping.
+	KillAt *time.Time `json:"kill_at,omitempty"`
 	// Runs counts the runs started so far (1 for a job never restarted).
 	Runs int `json:"runs"`
 	// Restarts counts runs started by the restart policy.

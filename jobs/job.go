@@ -59,6 +59,7 @@ type job struct {
 	proc       *process
 	request    endRequest
 	sentSignal Signal
+	killAt     time.Time // when the grace period of a stop ends
 
 	restartPending bool        // a requested restart waits for this run to end
 	restartTimer   *time.Timer // a policy restart waits out its backoff
@@ -136,6 +137,10 @@ func (j *job) stateLocked() Info {
 		info.ExitCode = &code
 	}
 	j.probeInfoLocked(&info)
+	if j.state == StateStopping && j.sentSignal != Signal(sigKill) && !j.killAt.IsZero() {
+		at := j.killAt
+		info.KillAt = &at
+	}
 	return info
 }
 

@@ -122,7 +122,8 @@ func NewManager(opts Options) (*Manager, error) {
 func (m *Manager) LogDir() string { return m.logDir }
 
 // Start validates spec, creates a job and starts it, or queues it when the
-// concurrency limit is reached. A job that cannot be started (missing
+// concurrency limit is reached. A spec without a name gets its program's
+// base name, made unique with -2, -3... A job that cannot be started (missing
 // directory, unknown program) is still created, in state "error", with
 // the reason in Info.Error; err is only for an invalid spec.
 func (m *Manager) Start(spec Spec) (Info, error) { return m.add(spec, true) }
@@ -159,6 +160,9 @@ func (m *Manager) add(spec Spec, start bool) (Info, error) {
 		log.Close()
 		return Info{}, ErrShutdown
 	}
+	if j.spec.Name == "" {
+		j.spec.Name = m.uniqueNameLocked(defaultName(spec))
+	}
 	m.jobs[id] = j
 	// Jobs added at once may arrive here out of ID order.
 	at, _ := slices.BinarySearch(m.order, id)
@@ -185,6 +189,9 @@ func (m *Manager) Replace(id ID, spec Spec) (Info, error) {
 	if !ok {
 		m.mu.Unlock()
 		return Info{}, &NotFoundError{ID: id}
+	}
+	if spec.Name == "" {
+		spec.Name = j.spec.Name
 	}
 	j.spec = spec.withDefaults()
 	restart := j.state.Active() || j.state == StateQueued

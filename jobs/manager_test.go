@@ -18,7 +18,8 @@ import (
 func TestEchoCompletesWithOutput(t *testing.T) {
 	m := newManager(t, Options{})
 	info := start(t, m, Spec{Command: "echo hello world"})
-	assert.Equal(t, "echo hello world", info.Name, "name defaults to the command")
+	assert.Equal(t, "echo", info.Name, "name defaults to the program")
+	assert.Equal(t, "echo hello world", info.Command)
 	info = wait(t, m, info.ID)
 	assert.Equal(t, StateSucceeded, info.State)
 	require.NotNil(t, info.ExitCode)

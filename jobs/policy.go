@@ -32,6 +32,9 @@ func (m *Manager) applyRestartPolicyLocked(j *job) {
 	}
 	if pol.Max > 0 && j.autoRestarts >= pol.Max {
 		j.reason = fmt.Sprintf("gave up after %d restarts", pol.Max)
+		if pol.Max == 1 {
+			j.reason = "gave up after 1 restart"
+		}
 		return
 	}
 	delay := backoff(pol, j.autoRestarts)

@@ -20,6 +20,12 @@ func TestOnFailureRestartsUpToMax(t *testing.T) {
 	assert.Equal(t, StateFailed, info.State)
 	assert.Equal(t, 3, info.Runs, "the first run and two restarts")
 	assert.Equal(t, "gave up after 2 restarts", info.Reason)
+
+	one := start(t, m, Spec{
+		Command: "exit 3",
+		Restart: RestartPolicy{Mode: RestartOnFailure, Backoff: 10 * time.Millisecond, Max: 1},
+	})
+	assert.Equal(t, "gave up after 1 restart", wait(t, m, one.ID).Reason)
 	assert.Equal(t, []string{"attempt", "── run 2 ──", "attempt", "── run 3 ──", "attempt"}, outputText(t, m, info.ID))
 }
 

@@ -234,6 +234,7 @@ func (m *Manager) stopSignalLocked(j *job, p *process) {
 	if p.graceTimer != nil {
 		return
 	}
+	j.killAt = time.Now().Add(p.spec.Grace)
 	p.graceTimer = time.AfterFunc(p.spec.Grace, func() {
 		m.mu.Lock()
 		defer m.mu.Unlock()

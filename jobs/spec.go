@@ -19,7 +19,8 @@ const (
 // Spec says what to run and how to treat it. Exactly one of Command and Argv
 // is set.
 type Spec struct {
-	// Name is what people see; empty means the command line.
+	// Name is what people see; empty means one made up from the program's
+	// name when the job is added (see Manager.Start).
 	Name string
 	// Command is a shell command line, run by /bin/sh -c.
 	Command string
@@ -164,6 +165,11 @@ func (s Spec) Validate() error {
 		return ErrEmptyCommand
 	case hasArgv && strings.TrimSpace(s.Argv[0]) == "":
 		return errors.New("argv[0] is empty: name the program to run")
+	}
+	if s.Name != "" {
+		if err := CheckName(s.Name); err != nil {
+			return err
+		}
 	}
 	if strings.ContainsRune(s.Command, 0) {
 		return errors.New("command contains a NUL byte")

@@ -36,6 +36,10 @@ func (s State) Done() bool {
 	return false
 }
 
+// Ended reports whether the job ran, or tried to, and is over: Done but
+// not created (a created job has not run yet).
+func (s State) Ended() bool { return s.Done() && s != StateCreated }
+
 // Active reports whether the job has a live process.
 func (s State) Active() bool { return s == StateRunning || s == StateStopping }
 

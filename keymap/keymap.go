@@ -25,6 +25,8 @@ type KeyMap struct {
 	Pager, Bell                                   key.Binding
 	// Redraw clears the terminal and draws the whole screen again.
 	Redraw key.Binding
+	// HideEnded hides the jobs that have ended, and shows them again.
+	HideEnded key.Binding
 	// The add-a-job prompt.
 	Submit, NextField, Cancel key.Binding
 	// The search prompt (it also takes Cancel).
@@ -86,6 +88,7 @@ func DefaultKeyMap() KeyMap {
 		Pager:         b(k("o"), "o", "open log"),
 		Bell:          b(k("b"), "b", "bell"),
 		Redraw:        b(k("ctrl+l"), "ctrl+l", "redraw"),
+		HideEnded:     b(k("H"), "H", "hide ended"),
 		Submit:        b(k("enter"), "enter", "start"),
 		NextField:     b(k("tab", "shift+tab"), "tab", "next field"),
 		Cancel:        b(k("esc", "ctrl+c"), "esc", "cancel"),
@@ -108,7 +111,7 @@ func (k KeyMap) ShortHelp() []key.Binding {
 		k.Add, k.Stop, k.Kill, k.Restart, k.Remove, k.Help, k.Quit, k.Reload,
 		k.NextMatch, k.PrevMatch, k.FilterMatches, k.ClearSearch, k.ClearFilter,
 		k.FocusOutput, k.Mark, k.Search, k.FilterJobs, k.Follow, k.Wrap, k.ScrollRight, k.FocusTable,
-		k.Split, k.AllView, k.NextPane, k.FocusPane, k.Zoom, k.Pager,
+		k.Split, k.AllView, k.NextPane, k.FocusPane, k.Zoom, k.Pager, k.HideEnded,
 		k.TableUp, k.TableDown, k.LineUp, k.LineDown,
 	}
 }
@@ -120,7 +123,7 @@ func (k KeyMap) FullHelp() [][]key.Binding {
 	return [][]key.Binding{
 		{k.Add, k.Stop, k.Kill, k.Restart, k.Remove, k.Reload, k.Pager, k.Bell, k.Redraw, k.Help, k.Quit},
 		{k.Split, k.AllView, k.NextPane, k.PrevPane, k.FocusPane, k.Zoom},
-		{k.TableUp, k.TableDown, k.TableTop, k.TableBottom, k.FocusOutput, k.Mark, k.FilterJobs, k.ClearFilter},
+		{k.TableUp, k.TableDown, k.TableTop, k.TableBottom, k.FocusOutput, k.Mark, k.FilterJobs, k.ClearFilter, k.HideEnded},
 		{k.LineUp, k.LineDown, k.HalfPageUp, k.HalfPageDown, k.Top, k.Bottom},
 		{k.Follow, k.Wrap, k.ScrollLeft, k.ScrollRight, k.FocusTable, k.Search, k.NextMatch, k.PrevMatch, k.FilterMatches, k.ClearSearch},
 		{k.Submit, k.Apply, k.NextField, k.ToggleRegex, k.Cancel, k.Yes, k.No, k.KillAll, k.ClosePanel},
@@ -136,7 +139,7 @@ func (k *KeyMap) All() []*key.Binding {
 		&k.Follow, &k.Wrap, &k.ScrollLeft, &k.ScrollRight, &k.FocusTable,
 		&k.Search, &k.NextMatch, &k.PrevMatch, &k.FilterMatches, &k.ClearSearch,
 		&k.Add, &k.Stop, &k.Kill, &k.Restart, &k.Remove, &k.Reload, &k.Zoom, &k.Help, &k.Quit,
-		&k.Split, &k.AllView, &k.NextPane, &k.PrevPane, &k.FocusPane, &k.Pager, &k.Bell, &k.Redraw,
+		&k.Split, &k.AllView, &k.NextPane, &k.PrevPane, &k.FocusPane, &k.Pager, &k.Bell, &k.Redraw, &k.HideEnded,
 		&k.Submit, &k.NextField, &k.Cancel, &k.Apply, &k.ToggleRegex, &k.Yes, &k.No, &k.KillAll,
 		&k.ClosePanel,
 	}

@@ -62,6 +62,7 @@ func (m *Model) actQuietly(a action, id jobs.ID, quiet bool) tea.Cmd {
 
 // startJob starts a job from the add prompt as a command.
 func (m *Model) startJob(spec jobs.Spec) tea.Cmd {
+	m.starting++
 	engine := m.engine
 	return func() tea.Msg {
 		info, err := engine.Start(spec)
@@ -72,6 +73,9 @@ func (m *Model) startJob(spec jobs.Spec) tea.Cmd {
 // handleActionDone reports an action's outcome in the status bar; a job
 // just started is selected.
 func (m *Model) handleActionDone(msg actionDoneMsg) tea.Cmd {
+	if msg.Action == actionAdd && m.starting > 0 {
+		m.starting--
+	}
 	if m.quit == quitStopping && m.liveJobs() == 0 {
 		return m.quitNow()
 	}

@@ -34,7 +34,9 @@
 //     When the boxes would be smaller than their minimum, fewer are drawn
 //     and the status bar says "split 2/4"; the table keeps a smaller share
 //     of the rows. Global actions (x, X, r, d, o) apply to the focused
-//     pane's job, else to the selected row.
+//     pane's job, else to the selected row; with jobs marked and the table
+//     focused, x, X, r and d apply to every marked job the action fits,
+//     after a yes/no question that says how many (bulkConfirm).
 //   - Searches scan the output held in memory off the Update goroutine
 //     (scanCmd: bounded ReadAfter chunks) and keep only the matches' keys;
 //     new output is scanned as it arrives, one scan at a time per search.
@@ -47,6 +49,9 @@
 //   - Quitting with jobs running asks first. In local mode the jobs are
 //     then stopped with their grace rules and jobtop exits once none is
 //     left; in attached mode (Config.Attached) quitting leaves them running.
+//   - A job that appears without this TUI starting it (the add prompt, R)
+//     raises a notice "started from outside this TUI".
+//   - ShutdownMsg (jobtop shutdown) stops every job and quits, unasked.
 //   - R reloads the instance's job file. It is offered only when
 //     Config.JobFile names one and the engine is a Reloader (an optional
 //     interface, so a bare *jobs.Manager stays an Engine); the status bar

@@ -54,4 +54,7 @@ type Config struct {
 	// Notice is the status bar's first notice (e.g. that the job file
 	// has warnings); "" for none.
 	Notice string
+	// Select is the job selected at the start (the job jobtop 'cmd' just
+	// started); 0 means the first.
+	Select jobs.ID
 }

@@ -44,6 +44,7 @@ func (m *Model) handleJobEvents(events []jobs.Event) tea.Cmd {
 	wrote := make(map[jobs.ID]bool)
 	grew := make(map[jobs.ID]bool) // has output it did not have before
 	jobsChanged := false
+	var added []jobs.Info
 	for _, ev := range events {
 		switch ev.Kind {
 		case jobs.EventRemoved:
@@ -54,6 +55,9 @@ func (m *Model) handleJobEvents(events []jobs.Event) tea.Cmd {
 			old, existed := m.table.Upsert(ev.Job)
 			m.names.set(ev.Job.ID, ev.Job.Name)
 			jobsChanged = jobsChanged || !existed
+			if !existed {
+				added = append(added, ev.Job)
+			}
 			if existed && old.State != ev.Job.State {
 				cmds = append(cmds, m.noteTransition(ev.Job))
 			}
@@ -71,7 +75,8 @@ func (m *Model) handleJobEvents(events []jobs.Event) tea.Cmd {
 			}
 		}
 	}
-	if m.table.Filter() != "" {
+	m.noteArrivals(added)
+	if m.table.Filtering() {
 		m.table.Refilter() // states changed
 	}
 	if jobsChanged {

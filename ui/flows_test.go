@@ -101,7 +101,7 @@ func TestFlowStopRestartAndQuit(t *testing.T) {
 	waitScreen(t, tm, "● running")
 
 	sendKeys(tm, "q")
-	waitScreen(t, tm, "1 job running — stop them and quit? y/n")
+	waitScreen(t, tm, "1 job running — stop it and quit? y/n")
 	sendKeys(tm, "y")
 	teatest.RequireEqualOutput(t, finalScreen(t, tm))
 
@@ -163,7 +163,7 @@ func TestFlowQuitAnswerNoThenYes(t *testing.T) {
 	waitScreen(t, tm, "● running")
 
 	sendKeys(tm, "q")
-	waitScreen(t, tm, "stop them and quit? y/n")
+	waitScreen(t, tm, "1 job running — stop it and quit? y/n")
 	sendKeys(tm, "n")
 	waitScreen(t, tm, "● 1 running")
 	sendKeys(tm, "ctrl+c", "y")

@@ -226,6 +226,14 @@ func cut(text string, width int) string {
 	return truncateText(text, width, "…")
 }
 
+// pick is one when n is 1, else other: pick(n, "it", "them").
+func pick(n int, one, other string) string {
+	if n == 1 {
+		return one
+	}
+	return other
+}
+
 // plural writes "1 job", "3 jobs".
 func plural(n int, word string) string {
 	if n == 1 {

@@ -50,9 +50,9 @@ func (t *jobTable) Filter() string { return t.filter.text }
 func (t *jobTable) Refilter() {
 	t.rows = t.rows[:0]
 	clear(t.rowOf)
-	if t.filter.active() {
+	if t.Filtering() {
 		for i, j := range t.jobs {
-			if t.filter.match(j) {
+			if t.shows(j) {
 				t.rowOf[j.ID] = len(t.rows)
 				t.rows = append(t.rows, i)
 			}
@@ -69,7 +69,7 @@ func (t *jobTable) Refilter() {
 
 // rowIndex is the row a job is shown in.
 func (t *jobTable) rowIndex(id jobs.ID) (int, bool) {
-	if t.filter.active() {
+	if t.Filtering() {
 		i, ok := t.rowOf[id]
 		return i, ok
 	}

@@ -27,11 +27,12 @@ type jobTable struct {
 	selected jobs.ID // 0 when no job is shown
 	offset   int     // the first row shown
 
-	filter jobFilter
-	rows   []int // indices into jobs of the rows shown, with a filter
-	rowOf  map[jobs.ID]int
-	marked map[jobs.ID]bool
-	unseen map[jobs.ID]attention
+	filter    jobFilter
+	hideEnded bool  // ended jobs are hidden (H)
+	rows      []int // indices into jobs of the rows shown, when Filtering
+	rowOf     map[jobs.ID]int
+	marked    map[jobs.ID]bool
+	unseen    map[jobs.ID]attention
 
 	width, height int // height includes the header row
 	cols          []column
@@ -119,7 +120,7 @@ func (t *jobTable) SetNow(now time.Time) { t.now = now }
 
 // Len is the number of rows shown (the jobs that pass the filter).
 func (t *jobTable) Len() int {
-	if t.filter.active() {
+	if t.Filtering() {
 		return len(t.rows)
 	}
 	return len(t.jobs)
@@ -127,7 +128,7 @@ func (t *jobTable) Len() int {
 
 // row is the job in row i of the rows shown.
 func (t *jobTable) row(i int) jobs.Info {
-	if t.filter.active() {
+	if t.Filtering() {
 		return t.jobs[t.rows[i]]
 	}
 	return t.jobs[i]
@@ -280,6 +281,8 @@ func (t *jobTable) View() string {
 			b.WriteString(t.rowView(t.row(i)))
 		case i == 0 && t.filter.active():
 			b.WriteString(t.pal.muted.Wrap(cut("    no job matches /"+sanitize(t.filter.text, false)+" — esc shows every job", t.width)))
+		case i == 0 && t.hideEnded && len(t.jobs) > 0:
+			b.WriteString(t.pal.muted.Wrap(cut("    "+plural(len(t.jobs), "ended job")+" hidden — H shows them", t.width)))
 		case i == 0:
 			b.WriteString(t.pal.muted.Wrap(cut("    no jobs — a: add a job", t.width)))
 		}
@@ -296,7 +299,7 @@ func (t *jobTable) headerView() string {
 		}
 		b.WriteString(fit(c.title, c.width, c.right))
 	}
-	return t.pal.header.Wrap(cut(b.String(), t.width))
+	return t.pal.header.Wrap(t.withCount(b.String()))
 }
 
 func (t *jobTable) rowView(info jobs.Info) string {
@@ -370,7 +373,7 @@ func (t *jobTable) cell(info jobs.Info, c column) (string, styles.Seq) {
 	case colName:
 		return tableName(info, c.width), styles.Seq{}
 	case colStatus:
-		return statusText(info), t.pal.states[info.State]
+		return statusText(info) + killCountdown(info, t.now), t.pal.states[info.State]
 	case colPID:
 		if info.State.Active() && info.PID > 0 {
 			return strconv.Itoa(info.PID), styles.Seq{}

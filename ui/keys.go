@@ -32,6 +32,8 @@ func (m *Model) handleKey(k tea.KeyMsg) tea.Cmd {
 		return m.handleQuitKey(k)
 	case m.panel != nil:
 		return m.handlePanelKey(k)
+	case m.confirm != nil:
+		return m.handleConfirmKey(k)
 	case m.prompt != nil:
 		_, cmd := m.prompt.Update(k)
 		return cmd
@@ -108,6 +110,8 @@ func (m *Model) handleGlobalKey(k tea.KeyMsg) (tea.Cmd, bool) {
 		m.cycleFocus(-1)
 	case key.Matches(k, m.km.FocusPane):
 		m.focusPane(int(k.Runes[0] - '1'))
+	case key.Matches(k, m.km.HideEnded):
+		m.toggleHideEnded()
 	case key.Matches(k, m.km.Bell):
 		m.bell = !m.bell
 		if m.bell {
@@ -119,6 +123,8 @@ func (m *Model) handleGlobalKey(k tea.KeyMsg) (tea.Cmd, bool) {
 		return nil, false
 	case key.Matches(k, m.km.Pager):
 		return m.openPager(cur), true
+	case m.bulkMode() && m.matchesBulkKey(k):
+		return nil, true
 	case key.Matches(k, m.km.Stop):
 		return m.act(actionStop, cur.ID), true
 	case key.Matches(k, m.km.Kill):
@@ -150,6 +156,9 @@ func (m *Model) updateKeys() {
 		return
 	case m.panel != nil:
 		m.panel.UpdateKeys(&m.km)
+	case m.confirm != nil:
+		m.km.Yes.SetEnabled(true)
+		m.km.No.SetEnabled(true)
 		return
 	case m.prompt != nil:
 		m.prompt.UpdateKeys(&m.km)
@@ -180,4 +189,6 @@ func (m *Model) updateKeys() {
 		m.km.Remove.SetEnabled(cur.State.Done())
 		m.km.Pager.SetEnabled(cur.LogPath != "")
 	}
+	m.km.HideEnded.SetEnabled(m.table.HidingEnded() || m.table.Ended() > 0)
+	m.updateBulkKeys()
 }

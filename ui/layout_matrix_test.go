@@ -27,7 +27,7 @@ func matrixModel(t *testing.T, cfg Config) *Model {
 	t.Cleanup(func() { _ = mgr.Shutdown(t.Context()) })
 	specs := []jobs.Spec{
 		{Name: "build-with-a-rather-long-name-that-never-ends", Command: `printf '\033[32mok\033[0m\t日本語のテキスト %0200d\n' 1; printf '[###   ] 50%%\r[####  ] 66%%'; exec sleep 60`},
-		{Name: "emoji 🚀 job", Command: `printf '🚀🚀🚀 wide 表 \033]0;title\007 \033[2J cleared?\n'; printf '` + clusterText + `%.0s' $(seq 9); echo; exec sleep 60 # ` + clusterText},
+		{Name: "emoji-job", Command: `printf '🚀🚀🚀 wide 表 \033]0;title\007 \033[2J cleared?\n'; printf '` + clusterText + `%.0s' $(seq 9); echo; exec sleep 60 # ` + clusterText},
 		{Name: "fails", Command: "echo 'something broke' >&2; exit 7"},
 		{Name: "succeeds", Command: "seq 1 500"},
 		{Name: "stopped", Command: "exec sleep 60"},
@@ -116,6 +116,11 @@ func requireShows(t *testing.T, m *Model, view, state, label string) {
 	case "split 4 search prompt":
 		require.Contains(t, ls[len(ls)-3], "/ ", "%s: the prompt is above the status bar", label)
 		require.Contains(t, last, "esc cancel", label)
+	case "split 3", "split 4":
+		// The table has the focus with jobs marked (too narrow a screen
+		// for 3 to focus a pane): x, X, r and d act on the marked jobs,
+		// and may push quit off a narrow help bar.
+		require.Contains(t, last, "? help", "%s: the help bar is the last line", label)
 	default:
 		require.Contains(t, last, "quit", "%s: the help bar is the last line", label)
 	}

@@ -51,10 +51,11 @@ type Model struct {
 	back   viewMode // the view the "all" view returns to
 	active int      // the pane that has, or last had, the focus
 
-	prompt *addPrompt    // nil when closed
-	find   *searchPrompt // nil when closed
-	panel  *panel        // covers the screen when open: help, reload problems
-	help   help.Model
+	prompt  *addPrompt    // nil when closed
+	find    *searchPrompt // nil when closed
+	panel   *panel        // covers the screen when open: help, reload problems
+	confirm *bulkConfirm  // nil unless asking before acting on marked jobs
+	help    help.Model
 
 	focus        focusArea
 	zoom         bool
@@ -63,6 +64,8 @@ type Model struct {
 	quitting     bool // tea.Quit was returned
 	notice       notice
 	streamClosed bool
+	starting     int  // jobs started from the add prompt, not yet reported
+	reloading    bool // a reload of the job file is under way
 	ticking      bool
 	searchGen    uint64
 	width        int
@@ -111,6 +114,9 @@ func New(engine Engine, cfg Config) *Model {
 		m.table.Upsert(info)
 		m.names.set(info.ID, info.Name)
 	}
+	if cfg.Select != 0 {
+		m.table.Select(cfg.Select)
+	}
 	m.syncPanes()
 	m.updateKeys()
 	return m
@@ -144,6 +150,10 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		cmd = m.handleScanDone(msg)
 	case actionDoneMsg:
 		cmd = m.handleActionDone(msg)
+	case bulkDoneMsg:
+		cmd = m.handleBulkDone(msg)
+	case ShutdownMsg:
+		cmd = m.handleShutdown()
 	case reloadDoneMsg:
 		cmd = m.handleReloadDone(msg)
 	case pagerDoneMsg:

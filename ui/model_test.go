@@ -315,7 +315,7 @@ func TestAttachedQuitLeavesJobsRunning(t *testing.T) {
 	m := newSizedModel(t, mgr, Config{Attached: true, Instance: "work"}, 120, 20)
 	pumpUntil(t, m, "running", func() bool { return m.liveJobs() == 1 })
 	press(t, m, "q")
-	require.Contains(t, m.View(), "1 job running — they keep running in jobtop work. quit? y/n")
+	require.Contains(t, m.View(), "1 job running — it keeps running in jobtop work. quit? y/n")
 	press(t, m, "y")
 	require.True(t, m.quitting)
 	info, err := mgr.Get(1)

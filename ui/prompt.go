@@ -37,7 +37,7 @@ const labelWidth = len("command ") + 2
 
 func newAddPrompt(km *keymap.KeyMap, st *styles.Styles) *addPrompt {
 	p := &addPrompt{km: km, st: st}
-	for i, ph := range []string{"shell command, e.g. make -j8", "optional; defaults to the command"} {
+	for i, ph := range []string{"shell command, e.g. make -j8", "optional; defaults to the program's name"} {
 		in := textinput.New()
 		in.Prompt = ""
 		in.Placeholder = ph
@@ -82,6 +82,12 @@ func (p *addPrompt) submit() tea.Cmd {
 		return nil
 	}
 	spec := jobs.Spec{Command: command, Name: strings.TrimSpace(p.inputs[1].Value())}
+	if spec.Name != "" {
+		if err := jobs.CheckName(spec.Name); err != nil {
+			p.err = err.Error()
+			return nil
+		}
+	}
 	return func() tea.Msg { return addSubmittedMsg{spec: spec} }
 }
 

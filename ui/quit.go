@@ -86,14 +86,14 @@ func (m *Model) quitView() string {
 			if m.cfg.Instance != "" {
 				where = "jobtop " + m.cfg.Instance
 			}
-			return plural(live, "job") + " running — they keep running in " + where + ". quit? y/n"
+			return plural(live, "job") + " running — " + pick(live, "it keeps", "they keep") + " running in " + where + ". quit? y/n"
 		}
-		return plural(live, "job") + " running — stop them and quit? y/n"
+		return plural(live, "job") + " running — stop " + pick(live, "it", "them") + " and quit? y/n"
 	case quitStopping:
 		if live == 0 {
 			return "all jobs stopped — quitting"
 		}
-		return "stopping jobs… " + plural(live, "job") + " left — X kills them now"
+		return "stopping jobs… " + plural(live, "job") + " left — X kills " + pick(live, "it", "them") + " now"
 	}
 	return ""
 }

@@ -44,6 +44,7 @@ func (m *Model) reload() tea.Cmd {
 		return nil
 	}
 	m.setNotice("reloading "+m.cfg.JobFile+"…", false)
+	m.reloading = true
 	return func() tea.Msg {
 		summary, err := r.Reload()
 		return reloadDoneMsg{summary: summary, err: err}
@@ -52,6 +53,8 @@ func (m *Model) reload() tea.Cmd {
 
 // handleReloadDone shows what the reload did, or why it did nothing.
 func (m *Model) handleReloadDone(msg reloadDoneMsg) tea.Cmd {
+	m.reloading = false
+	m.takeNewJobs() // what the reload added is no news from outside
 	var pl problemLister
 	if errors.As(msg.err, &pl) && len(pl.JobFileProblems()) > 0 {
 		m.showReloadProblems(pl.JobFileProblems())

@@ -13,6 +13,9 @@ func (m *Model) statusView() string {
 	if m.quit != quitNone {
 		return m.st.Prompt.Render(cut(m.quitView(), m.width))
 	}
+	if m.confirm != nil {
+		return m.st.Prompt.Render(cut(m.confirm.question(), m.width))
+	}
 	counts := make([]int, len(stateOrder))
 	for _, j := range m.table.Jobs() {
 		for i, s := range stateOrder {
@@ -55,6 +58,9 @@ func (m *Model) statusView() string {
 	}
 	if m.zoom {
 		flags = append(flags, "zoom")
+	}
+	if m.table.HidingEnded() {
+		flags = append(flags, "ended hidden")
 	}
 	if m.bell {
 		flags = append(flags, "bell")

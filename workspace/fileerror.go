@@ -39,7 +39,11 @@ func (e *FileError) Error() string {
 	case 1:
 		return fmt.Sprintf("cannot reload: %s; nothing was changed", e.Problems[0])
 	}
-	return fmt.Sprintf("cannot reload: %s (and %d more problems); nothing was changed", e.Problems[0], len(e.Problems)-1)
+	more := "problems"
+	if len(e.Problems) == 2 {
+		more = "problem"
+	}
+	return fmt.Sprintf("cannot reload: %s (and %d more %s); nothing was changed", e.Problems[0], len(e.Problems)-1, more)
 }
 
 func (e *FileError) Unwrap() error { return e.Err }

@@ -1,0 +1,148 @@
+package cmd
+
+import (
+	"encoding/json"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"jobtop/control"
+	"jobtop/jobs"
+)
+
+// stop, kill and restart take several IDs and names; a job that the
+// action does not apply to is an error after the others are done.
+func TestActionsOnSeveralJobs(t *testing.T) {
+	c := newCLI(t)
+	c.serve()
+	c.startJob("exec sleep 60", "--name", "web")
+	c.startJob("exec sleep 60", "--name", "db")
+	c.startJob("exec sleep 60", "--name", "api")
+	done := c.startJob("true", "--name", "once")
+	c.ok("wait", done)
+
+	out := c.ok("stop", "web", "2")
+	assert.Equal(t, "job 1 (web): killed (SIGTERM)\njob 2 (db): killed (SIGTERM)\n", out)
+	assert.Equal(t, map[jobs.ID]jobs.State{1: jobs.StateKilled, 2: jobs.StateKilled, 3: jobs.StateRunning, 4: jobs.StateSucceeded}, c.states())
+
+	r := c.run("restart", "1", "db")
+	require.Equal(t, 0, r.code, r.stderr)
+	assert.Contains(t, r.stdout, "job 1 (web): running (pid ")
+	assert.Contains(t, r.stdout, "job 2 (db): running (pid ")
+	assert.Contains(t, r.stdout, ", run 2)")
+
+	r = c.run("kill", "web", "once", "api")
+	assert.Equal(t, 1, r.code, "once has ended: an error")
+	assert.Equal(t, "jobtop: cannot kill job 4: it is succeeded\n", r.stderr)
+	assert.Equal(t, "job 1 (web): killed (SIGKILL)\njob 3 (api): killed (SIGKILL)\n", r.stdout, "the others were killed")
+
+	// An unknown job: nothing is done.
+	r = c.run("kill", "db", "nosuch")
+	assert.Equal(t, 1, r.code)
+	assert.Equal(t, "jobtop: no job \"nosuch\": give a job ID (a number) or a job's name; GET /v1/jobs lists them\n", r.stderr)
+	assert.Equal(t, jobs.StateRunning, c.states()[2])
+
+	r = c.run("rm", "1", "db")
+	assert.Equal(t, 1, r.code)
+	assert.Equal(t, "job 1 (web): removed\n", r.stdout)
+	assert.Equal(t, "jobtop: cannot remove job 2: it is running; stop it first\n", r.stderr)
+}
+
+// --all, --state and --name pick jobs; what a selector picks that the
+// action does not apply to is skipped and counted on stderr.
+func TestActionSelectors(t *testing.T) {
+	c := newCLI(t)
+	c.serve()
+	for _, name := range []string{"web-1", "web-2", "worker"} {
+		c.startJob("exec sleep 60", "--name", name)
+	}
+	c.run("wait", c.startJob("exit 3", "--name", "web-3"))
+
+	r := c.run("stop", "--name", "web-*")
+	require.Equal(t, 0, r.code, r.stderr)
+	assert.Equal(t, "job 1 (web-1): killed (SIGTERM)\njob 2 (web-2): killed (SIGTERM)\n", r.stdout)
+	assert.Equal(t, "jobtop: skipped 1 job that cannot be stopped: 1 failed\n", r.stderr)
+
+	r = c.run("restart", "--state", "failed", "--json")
+	require.Equal(t, 0, r.code, r.stderr)
+	var resp control.BulkResponse
+	require.NoError(t, json.Unmarshal([]byte(r.stdout), &resp))
+	require.Len(t, resp.Jobs, 1)
+	assert.Equal(t, "web-3", resp.Jobs[0].Name)
+	assert.Equal(t, 2, resp.Jobs[0].Runs)
+	assert.Empty(t, resp.Skipped)
+	c.run("wait", "web-3")
+
+	r = c.run("kill", "--all")
+	require.Equal(t, 0, r.code, r.stderr)
+	assert.Equal(t, "job 3 (worker): killed (SIGKILL)\n", r.stdout)
+	assert.Equal(t, "jobtop: skipped 3 jobs that cannot be killed: 1 failed, 2 killed\n", r.stderr)
+
+	// Both selectors: jobs that match both.
+	r = c.run("rm", "--state", "killed", "--name", "web-*")
+	require.Equal(t, 0, r.code, r.stderr)
+	assert.Equal(t, "job 1 (web-1): removed\njob 2 (web-2): removed\n", r.stdout)
+
+	// Nothing matches: said on stderr, not an error.
+	r = c.run("stop", "--name", "db*")
+	assert.Equal(t, 0, r.code)
+	assert.Empty(t, r.stdout)
+	assert.Equal(t, "jobtop: no job matches --name db*\n", r.stderr)
+
+	for _, bad := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"stop"}, "jobtop: stop which jobs? give job IDs or names, or --all, --state STATE or --name GLOB\n"},
+		{[]string{"stop", "3", "--all"}, "jobtop: give job IDs or names, or --all, not both\n"},
+		{[]string{"stop", "--state", "sleeping"}, `jobtop: state "sleeping" is not one of queued, running, stopping, succeeded, failed, killed, timed_out, error, created, ended` + "\n"},
+		{[]string{"kill", "--name", "[x"}, `jobtop: name pattern "[x" is not valid: use *, ? and [...] as in shell patterns` + "\n"},
+		{[]string{"rm", "--finished", "--state", "failed"}, "jobtop: --finished is --state ended: give one of them\n"},
+	} {
+		r := c.run(bad.args...)
+		assert.Equal(t, 1, r.code, "%v", bad.args)
+		assert.Equal(t, bad.want, r.stderr, "%v", bad.args)
+	}
+	assert.Len(t, c.states(), 2, "no bad call changed anything")
+}
+
+// rm --finished and clean drop every job that has ended, and leave the
+// rest (running, or never started).
+func TestRmFinishedAndClean(t *testing.T) {
+	c := newCLI(t)
+	c.serve()
+	c.ok("wait", c.startJob("true"))
+	c.run("wait", c.startJob("false"))
+	c.startJob("exec sleep 60", "--name", "runs")
+	r := c.run("rm", "--finished")
+	require.Equal(t, 0, r.code, r.stderr)
+	assert.Equal(t, "job 1 (true): removed\njob 2 (false): removed\n", r.stdout)
+	assert.Empty(t, r.stderr, "the running job is not picked by --finished")
+	assert.Equal(t, map[jobs.ID]jobs.State{3: jobs.StateRunning}, c.states())
+
+	c.ok("wait", c.startJob("true"))
+	c.ok("kill", "runs")
+	r = c.run("clean")
+	require.Equal(t, 0, r.code, r.stderr)
+	assert.Equal(t, "job 3 (runs): removed\njob 4 (true): removed\n", r.stdout)
+	assert.Empty(t, c.states())
+
+	r = c.run("clean")
+	assert.Equal(t, 0, r.code, "nothing to clean is not an error")
+	assert.Equal(t, "jobtop: no job matches --finished\n", r.stderr)
+	assert.Equal(t, "{\n  \"jobs\": [],\n  \"skipped\": [],\n  \"failed\": []\n}\n", c.ok("clean", "--json"))
+}
+
+// One job keeps the one-job output: --json prints the job object.
+func TestActionOnOneJobKeepsItsShape(t *testing.T) {
+	c := newCLI(t)
+	c.serve()
+	c.startJob("exec sleep 60", "--name", "web")
+	var info jobs.Info
+	require.NoError(t, json.Unmarshal([]byte(c.ok("stop", "web", "--json")), &info))
+	assert.Equal(t, jobs.StateKilled, info.State)
+	r := c.run("stop", "web")
+	assert.Equal(t, 1, r.code)
+	assert.Equal(t, "jobtop: cannot stop job 1: it is killed\n", r.stderr)
+}

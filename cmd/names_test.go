@@ -1,0 +1,58 @@
+package cmd
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"jobtop/control"
+	"jobtop/jobs"
+)
+
+// Job names follow the job-file rules everywhere, with the same message;
+// a job given no name is named after its program.
+func TestJobNamesAreChecked(t *testing.T) {
+	c := newCLI(t)
+	c.serve()
+	for _, name := range []string{"4", "has space", "a/b"} {
+		r := c.run("run", "--name", name, "--", "true")
+		assert.Equal(t, 1, r.code, name)
+		assert.Equal(t, "jobtop: "+jobs.CheckName(name).Error()+"\n", r.stderr, name)
+	}
+	// The API says the same.
+	client := control.NewClient(c.socket)
+	defer client.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), testTimeout)
+	defer cancel()
+	_, err := client.StartJob(ctx, control.StartRequest{Name: "4", Command: "true"})
+	require.Error(t, err)
+	assert.Equal(t, jobs.CheckName("4").Error(), err.Error())
+	c.ok("wait", c.startJob("true"))
+	assert.Equal(t, map[jobs.ID]jobs.State{1: jobs.StateSucceeded}, c.states(), "no refused job was created")
+
+	// The TUI's command line checks them before the screen opens.
+	r := c.run("--name", "ok,4", "true", "false")
+	assert.Equal(t, 2, r.code)
+	assert.Equal(t, "jobtop: "+jobs.CheckName("4").Error()+"\n", r.stderr)
+	r = c.run("--name", "a,b", "true")
+	assert.Equal(t, 2, r.code)
+	assert.Equal(t, "jobtop: --name gives 2 names for 1 job\n", r.stderr)
+}
+
+func TestDefaultNamesAreShortAndUnique(t *testing.T) {
+	c := newCLI(t)
+	c.serve()
+	c.startJob("sleep 60 && echo a long command line")
+	c.startJob("sleep 61")
+	c.startJob("./scripts/fake-db --port 5433")
+	out := c.ok("ls")
+	lines := strings.Split(strings.TrimSpace(out), "\n")
+	require.Len(t, lines, 4)
+	assert.Regexp(t, `^1\s+sleep\s+(running|succeeded|failed)\s.*sleep 60 && echo a long command line$`, lines[1])
+	assert.Regexp(t, `^2\s+sleep-2\s`, lines[2])
+	assert.Regexp(t, `^3\s+fake-db\s`, lines[3])
+	assert.Equal(t, "sleep-2", c.status("sleep-2").Name)
+}

@@ -1,0 +1,76 @@
+package cmd
+
+import (
+	"context"
+	"os"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"jobtop/control"
+)
+
+// jobtop shutdown stops every job with its grace rules, and the instance
+// ends and lets go of the socket: a new one can take it at once.
+func TestShutdownEndsServeAndItsJobs(t *testing.T) {
+	c := newCLI(t)
+	serve := c.serve()
+	graceful := c.startJob("trap 'echo cleanup done; exit 0' TERM; echo up; while :; do sleep 0.05; done", "--name", "graceful")
+	c.startJob("exec sleep 60", "--name", "sleeper")
+	c.ok("wait", graceful, "--until", "^up$", "--timeout", "20s")
+	pids := []int{c.status("graceful").PID, c.status("sleeper").PID}
+	logPath := c.status("graceful").LogPath
+
+	r := c.run("shutdown")
+	require.Equal(t, 0, r.code, r.stderr)
+	assert.Equal(t, "jobtop serve (pid "+strconv.Itoa(serve.Process.Pid)+") shut down; 2 jobs stopped\n", r.stdout)
+	require.NoError(t, serve.Wait(), "serve exits 0")
+	for _, pid := range pids {
+		assert.False(t, processAlive(pid), "job process %d is gone", pid)
+	}
+	logged, err := os.ReadFile(logPath)
+	require.NoError(t, err)
+	assert.Contains(t, string(logged), "cleanup done", "the grace rules applied")
+
+	r = c.run("ls")
+	assert.Equal(t, 1, r.code)
+	assert.Contains(t, r.stderr, "no jobtop is listening on "+c.socket)
+
+	// The socket is free at once.
+	c.serve()
+	assert.Equal(t, "[]\n", c.ok("ls", "--json"))
+}
+
+func TestShutdownWithoutAnInstance(t *testing.T) {
+	c := newCLI(t)
+	r := c.run("shutdown")
+	assert.Equal(t, 1, r.code)
+	assert.Equal(t, "jobtop: no jobtop is listening on "+c.socket+" (start one with `jobtop serve`; `jobtop run` starts one for you)\n", r.stderr)
+}
+
+// ls and status show how long a stopping job has before SIGKILL.
+func TestStoppingJobShowsTimeToSIGKILL(t *testing.T) {
+	c := newCLI(t)
+	c.serve()
+	client := control.NewClient(c.socket)
+	defer client.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), testTimeout)
+	defer cancel()
+	info, err := client.StartJob(ctx, control.StartRequest{Name: "stubborn", Command: "trap '' TERM; echo up; while :; do sleep 0.1; done", Grace: "1m"})
+	require.NoError(t, err)
+	c.ok("wait", info.ID.String(), "--until", "^up$", "--timeout", "20s")
+	_, err = client.StopJob(ctx, info.ID, false)
+	require.NoError(t, err)
+
+	assert.Regexp(t, `^1\s+stubborn\s+stopping \(SIGKILL in (59|60)s\)\s`, strings.Split(c.ok("ls"), "\n")[1])
+	assert.Regexp(t, `state:\s+stopping \(SIGKILL in (59|60)s\)`, c.ok("status", "stubborn"))
+	got := c.status("stubborn")
+	require.NotNil(t, got.KillAt, "kill_at is in the JSON")
+	assert.WithinDuration(t, time.Now().Add(time.Minute), *got.KillAt, 5*time.Second)
+	c.ok("kill", "stubborn")
+	assert.Nil(t, c.status("stubborn").KillAt)
+}

@@ -1,0 +1,221 @@
+package control
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"net/url"
+	"path"
+	"slices"
+	"strings"
+
+	"jobtop/jobs"
+)
+
+// The bulk actions: POST /v1/jobs/{verb} with a BulkRequest.
+const (
+	BulkStop    = "stop"
+	BulkKill    = "kill"
+	BulkRestart = "restart"
+	BulkRemove  = "remove"
+)
+
+// BulkRequest picks the jobs of a bulk action. Jobs names them one by
+// one; without Jobs, All (or State, or Name) picks from every job. State
+// and Name then keep only the jobs that match both.
+type BulkRequest struct {
+	// Jobs are job IDs or names (a name means the newest job with it).
+	Jobs []JobRef `json:"jobs,omitempty"`
+	// All picks every job.
+	All bool `json:"all,omitempty"`
+	// State keeps the jobs in one of these states, comma-separated
+	// ("failed,timed_out"); "ended" stands for every state of a job that
+	// ran and is over (succeeded, failed, killed, timed_out, error).
+	State string `json:"state,omitempty"`
+	// Name keeps the jobs whose name matches this glob ("web-*"; * ? and
+	// [...] as in shell patterns).
+	Name string `json:"name,omitempty"`
+}
+
+// JobRef is a job as a client names it: its ID, or its name. On the wire
+// it is a number or a string.
+type JobRef string
+
+// UnmarshalJSON reads a number or a string.
+func (r *JobRef) UnmarshalJSON(b []byte) error {
+	var n json.Number
+	if err := json.Unmarshal(b, &n); err == nil {
+		*r = JobRef(n.String())
+		return nil
+	}
+	var s string
+	if err := json.Unmarshal(b, &s); err != nil {
+		return errors.New("a job is an ID (a number) or a name (a string)")
+	}
+	*r = JobRef(s)
+	return nil
+}
+
+// BulkResponse answers a bulk action.
+type BulkResponse struct {
+	// Jobs are the jobs acted on, in ID order, as they are after the
+	// action (with wait=true, once it has taken effect); a removed job
+	// as it was last.
+	Jobs []jobs.Info `json:"jobs"`
+	// Skipped are jobs picked by All, State or Name that the action does
+	// not apply to (stopping a job that has ended); not an error.
+	Skipped []BulkRefusal `json:"skipped"`
+	// Failed are jobs named in Jobs that the action does not apply to.
+	Failed []BulkRefusal `json:"failed"`
+}
+
+// BulkRefusal is a job a bulk action left alone, and why.
+type BulkRefusal struct {
+	ID    jobs.ID    `json:"id"`
+	Name  string     `json:"name"`
+	State jobs.State `json:"state"`
+	Error string     `json:"error"`
+}
+
+// decodeBulkRequest reads and checks a BulkRequest.
+func decodeBulkRequest(r io.Reader) (BulkRequest, error) {
+	dec := json.NewDecoder(r)
+	dec.DisallowUnknownFields()
+	var req BulkRequest
+	if err := dec.Decode(&req); err != nil {
+		if errors.Is(err, io.EOF) {
+			return req, badRequest(`empty body: say which jobs, e.g. {"jobs": [3, "web"]}, {"all": true}, {"state": "failed"} or {"name": "web-*"}`)
+		}
+		if strings.HasPrefix(err.Error(), "json: unknown field ") {
+			return req, badRequest("unknown field %s; known fields: jobs, all, state, name", strings.TrimPrefix(err.Error(), "json: unknown field "))
+		}
+		return req, jsonError(err)
+	}
+	if _, err := dec.Token(); !errors.Is(err, io.EOF) {
+		return req, badRequest("malformed JSON: the body must hold one object and nothing after it")
+	}
+	return req, req.check()
+}
+
+// check refuses a request that picks no jobs, or whose selectors cannot
+// be read.
+func (req BulkRequest) check() error {
+	switch {
+	case len(req.Jobs) > 0 && req.All:
+		return badRequest("give job IDs or names, or all, not both")
+	case len(req.Jobs) == 0 && !req.All && req.State == "" && req.Name == "":
+		return badRequest("say which jobs: job IDs or names, all, a state or a name pattern")
+	}
+	if _, err := parseStates(req.State); err != nil {
+		return err
+	}
+	if _, err := path.Match(req.Name, ""); err != nil {
+		return badRequest("name pattern %q is not valid: use *, ? and [...] as in shell patterns", req.Name)
+	}
+	return nil
+}
+
+// stateSelectors are the states a bulk request can pick, "ended" included.
+var stateSelectors = []jobs.State{
+	jobs.StateQueued, jobs.StateRunning, jobs.StateStopping, jobs.StateSucceeded, jobs.StateFailed,
+	jobs.StateKilled, jobs.StateTimedOut, jobs.StateError, jobs.StateCreated,
+}
+
+// parseStates reads a comma-separated list of states; nil means any.
+func parseStates(list string) (func(jobs.State) bool, error) {
+	if strings.TrimSpace(list) == "" {
+		return nil, nil
+	}
+	var want []jobs.State
+	ended := false
+	for _, s := range strings.Split(list, ",") {
+		s = strings.TrimSpace(s)
+		switch {
+		case s == "ended":
+			ended = true
+		case slices.Contains(stateSelectors, jobs.State(s)):
+			want = append(want, jobs.State(s))
+		default:
+			names := make([]string, 0, len(stateSelectors)+1)
+			for _, st := range stateSelectors {
+				names = append(names, string(st))
+			}
+			return nil, badRequest("state %q is not one of %s, ended", s, strings.Join(names, ", "))
+		}
+	}
+	return func(s jobs.State) bool { return ended && s.Ended() || slices.Contains(want, s) }, nil
+}
+
+// pick resolves the request against the jobs: the jobs it names (an
+// unknown one is an error and nothing is done) or every job, narrowed by
+// State and Name, in ID order. named says the jobs were named one by one.
+func (req BulkRequest) pick(list []jobs.Info) (picked []jobs.Info, named bool, err error) {
+	inState, _ := parseStates(req.State)
+	keep := func(j jobs.Info) bool {
+		if inState != nil && !inState(j.State) {
+			return false
+		}
+		if req.Name != "" {
+			if ok, _ := path.Match(req.Name, j.Name); !ok {
+				return false
+			}
+		}
+		return true
+	}
+	if len(req.Jobs) == 0 {
+		for _, j := range list {
+			if keep(j) {
+				picked = append(picked, j)
+			}
+		}
+		return picked, false, nil
+	}
+	seen := make(map[jobs.ID]bool)
+	for _, ref := range req.Jobs {
+		j, err := findJob(list, string(ref))
+		if err != nil {
+			return nil, true, err
+		}
+		if !seen[j.ID] && keep(j) {
+			seen[j.ID] = true
+			picked = append(picked, j)
+		}
+	}
+	slices.SortFunc(picked, func(a, b jobs.Info) int { return int(a.ID - b.ID) })
+	return picked, true, nil
+}
+
+// findJob finds a job by ID, or by name (the newest job with it).
+func findJob(list []jobs.Info, ref string) (jobs.Info, error) {
+	if id, err := jobs.ParseID(ref); err == nil {
+		for _, j := range list {
+			if j.ID == id {
+				return j, nil
+			}
+		}
+		return jobs.Info{}, &jobs.NotFoundError{ID: id}
+	}
+	for i := len(list) - 1; i >= 0; i-- {
+		if list[i].Name == ref {
+			return list[i], nil
+		}
+	}
+	return jobs.Info{}, &RequestError{Status: http.StatusNotFound,
+		Msg: fmt.Sprintf("no job %q: give a job ID (a number) or a job's name; GET /v1/jobs lists them", ref)}
+}
+
+// Bulk does a bulk action (BulkStop, BulkKill, BulkRestart, BulkRemove)
+// on the jobs req picks; with wait, it returns once the action has taken
+// effect on each.
+func (c *Client) Bulk(ctx context.Context, verb string, req BulkRequest, wait bool) (BulkResponse, error) {
+	var q url.Values
+	if wait {
+		q = url.Values{"wait": {"true"}}
+	}
+	var resp BulkResponse
+	err := c.call(ctx, http.MethodPost, "/v1/jobs/"+verb, q, req, &resp)
+	return resp, err
+}

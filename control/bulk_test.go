@@ -1,0 +1,221 @@
+package control
+
+import (
+	"bytes"
+	"encoding/json"
+	"io"
+	"net/http"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"jobtop/jobs"
+)
+
+// startNamed starts a named shell job through the API.
+func (in *instance) startNamed(t *testing.T, name, command string) jobs.Info {
+	t.Helper()
+	info, err := in.client.StartJob(ctxT(t), StartRequest{Name: name, Command: command, Grace: "5s"})
+	require.NoError(t, err)
+	return info
+}
+
+func ids(list []jobs.Info) []jobs.ID {
+	out := make([]jobs.ID, 0, len(list))
+	for _, j := range list {
+		out = append(out, j.ID)
+	}
+	return out
+}
+
+func refusedIDs(list []BulkRefusal) []jobs.ID {
+	out := make([]jobs.ID, 0, len(list))
+	for _, r := range list {
+		out = append(out, r.ID)
+	}
+	return out
+}
+
+// Selectors narrow each other: a state and a name glob together pick the
+// jobs that match both; jobs the action does not apply to are skipped,
+// not errors; wait=true answers once every picked job has ended.
+func TestBulkStopBySelectors(t *testing.T) {
+	in := startInstance(t)
+	web1 := in.startNamed(t, "web-1", "exec sleep 60")
+	web2 := in.startNamed(t, "web-2", "exec sleep 60")
+	done := in.startNamed(t, "web-3", "true")
+	db := in.startNamed(t, "db", "exec sleep 60")
+	in.waitEnded(t, done.ID)
+
+	resp, err := in.client.Bulk(ctxT(t), BulkStop, BulkRequest{Name: "web-*"}, true)
+	require.NoError(t, err)
+	assert.Equal(t, []jobs.ID{web1.ID, web2.ID}, ids(resp.Jobs))
+	for _, j := range resp.Jobs {
+		assert.Equal(t, jobs.StateKilled, j.State, "wait=true answers once it has ended")
+		assert.False(t, processAlive(j.PID))
+	}
+	assert.Equal(t, []jobs.ID{done.ID}, refusedIDs(resp.Skipped), "an ended job is skipped")
+	assert.Equal(t, jobs.StateSucceeded, resp.Skipped[0].State)
+	assert.Empty(t, resp.Failed)
+	still, err := in.client.Job(ctxT(t), db.ID)
+	require.NoError(t, err)
+	assert.Equal(t, jobs.StateRunning, still.State, "db does not match web-*")
+
+	// State and name together.
+	resp, err = in.client.Bulk(ctxT(t), BulkRestart, BulkRequest{State: "killed,succeeded", Name: "web-[12]"}, true)
+	require.NoError(t, err)
+	assert.Equal(t, []jobs.ID{web1.ID, web2.ID}, ids(resp.Jobs))
+	for _, j := range resp.Jobs {
+		assert.Equal(t, 2, j.Runs, "wait=true answers once the new run started")
+	}
+
+	// --all kills what runs and skips the rest.
+	resp, err = in.client.Bulk(ctxT(t), BulkKill, BulkRequest{All: true}, true)
+	require.NoError(t, err)
+	assert.Equal(t, []jobs.ID{web1.ID, web2.ID, db.ID}, ids(resp.Jobs))
+	assert.Equal(t, []jobs.ID{done.ID}, refusedIDs(resp.Skipped))
+
+	// Every job has ended: "ended" picks them all for removal.
+	resp, err = in.client.Bulk(ctxT(t), BulkRemove, BulkRequest{State: "ended"}, false)
+	require.NoError(t, err)
+	assert.Len(t, resp.Jobs, 4)
+	list, err := in.client.Jobs(ctxT(t))
+	require.NoError(t, err)
+	assert.Empty(t, list)
+}
+
+// Jobs named one by one: an unknown one fails the whole request before
+// anything is done; one the action does not apply to is listed as failed
+// while the others are acted on.
+func TestBulkNamedJobs(t *testing.T) {
+	in := startInstance(t)
+	a := in.startNamed(t, "a", "exec sleep 60")
+	b := in.startNamed(t, "b", "true")
+	c := in.startNamed(t, "c", "exec sleep 60")
+	in.waitEnded(t, b.ID)
+
+	_, err := in.client.Bulk(ctxT(t), BulkStop, BulkRequest{Jobs: []JobRef{"a", "nosuch"}}, false)
+	require.Error(t, err)
+	assert.True(t, IsNotFound(err))
+	assert.Contains(t, err.Error(), `no job "nosuch"`)
+	_, err = in.client.Bulk(ctxT(t), BulkStop, BulkRequest{Jobs: []JobRef{"99"}}, false)
+	assert.True(t, IsNotFound(err))
+	got, err := in.client.Job(ctxT(t), a.ID)
+	require.NoError(t, err)
+	assert.Equal(t, jobs.StateRunning, got.State, "nothing was done")
+
+	// IDs as numbers or strings, names, duplicates: each job once.
+	body := `{"jobs": [3, "a", "b", "1"]}`
+	res := postRaw(t, in, "/v1/jobs/kill?wait=true", body)
+	require.Equal(t, http.StatusOK, res.status, res.body)
+	var resp BulkResponse
+	require.NoError(t, json.Unmarshal([]byte(res.body), &resp))
+	assert.Equal(t, []jobs.ID{a.ID, c.ID}, ids(resp.Jobs))
+	require.Len(t, resp.Failed, 1)
+	assert.Equal(t, b.ID, resp.Failed[0].ID)
+	assert.Equal(t, "b", resp.Failed[0].Name)
+	assert.Equal(t, "cannot kill job 2: it is succeeded", resp.Failed[0].Error)
+	assert.Empty(t, resp.Skipped)
+}
+
+type rawResult struct {
+	status int
+	body   string
+}
+
+// postRaw posts a body to the instance as is; an error answer's body is
+// its message.
+func postRaw(t *testing.T, in *instance, path, body string) rawResult {
+	t.Helper()
+	req, err := http.NewRequestWithContext(ctxT(t), http.MethodPost, "http://jobtop"+path, strings.NewReader(body))
+	require.NoError(t, err)
+	resp, err := in.client.http.Do(req)
+	require.NoError(t, err)
+	defer resp.Body.Close()
+	b, err := io.ReadAll(resp.Body)
+	require.NoError(t, err)
+	var e errorResponse
+	if json.Unmarshal(b, &e) == nil && e.Error != "" {
+		return rawResult{status: resp.StatusCode, body: e.Error}
+	}
+	return rawResult{status: resp.StatusCode, body: string(b)}
+}
+
+func TestBulkRefusesBadRequests(t *testing.T) {
+	in := startInstance(t)
+	in.startNamed(t, "a", "exec sleep 60")
+	cases := map[string]string{
+		``:                                  "empty body: say which jobs",
+		`{}`:                                "say which jobs: job IDs or names, all, a state or a name pattern",
+		`{"jobs": ["a"], "all": true}`:      "give job IDs or names, or all, not both",
+		`{"state": "runing"}`:               `state "runing" is not one of queued, running, stopping`,
+		`{"name": "web-["}`:                 `name pattern "web-[" is not valid`,
+		`{"all": true, "force": true}`:      `unknown field "force"; known fields: jobs, all, state, name`,
+		`{"jobs": [true]}`:                  "a job is an ID (a number) or a name (a string)",
+		`{"all": true} {"all": true}`:       "must hold one object and nothing after it",
+		`{"all": "yes"}`:                    `field "all" must be`,
+		`{"jobs": "a"}`:                     `field "jobs" must be`,
+		`{"all": true, "state": "ended,x"}`: `state "x" is not one of`,
+	}
+	for body, want := range cases {
+		res := postRaw(t, in, "/v1/jobs/stop", body)
+		assert.Equal(t, http.StatusBadRequest, res.status, "%s: %s", body, res.body)
+		assert.Contains(t, res.body, want, body)
+	}
+	list, err := in.client.Jobs(ctxT(t))
+	require.NoError(t, err)
+	assert.Equal(t, jobs.StateRunning, list[0].State, "no bad request stopped anything")
+
+	res := postRaw(t, in, "/v1/jobs/stop?wait=maybe", `{"all": true}`)
+	assert.Equal(t, http.StatusBadRequest, res.status)
+	assert.Contains(t, res.body, `wait="maybe": use true or false`)
+}
+
+// A selector that matches nothing is not an error: the answer is empty.
+func TestBulkMatchingNothing(t *testing.T) {
+	in := startInstance(t)
+	resp, err := in.client.Bulk(ctxT(t), BulkRemove, BulkRequest{State: "ended"}, false)
+	require.NoError(t, err)
+	assert.Empty(t, resp.Jobs)
+	var raw bytes.Buffer
+	require.NoError(t, json.NewEncoder(&raw).Encode(resp))
+	assert.JSONEq(t, `{"jobs": [], "skipped": [], "failed": []}`, raw.String(), "empty lists, not null")
+}
+
+// POST /v1/shutdown stops every job, is answered once they have ended,
+// and asks the owner to end the instance; new jobs are refused meanwhile.
+func TestShutdownStopsJobsAndAsksTheOwner(t *testing.T) {
+	in := startInstance(t)
+	graceful := in.startNamed(t, "graceful", "trap 'echo bye; exit 0' TERM; echo up; while :; do sleep 0.05; done")
+	in.waitEnded(t, in.startNamed(t, "done", "true").ID)
+	sleeper := in.startNamed(t, "sleeper", "exec sleep 60")
+	require.Eventually(t, func() bool {
+		j, err := in.client.Job(ctxT(t), graceful.ID)
+		return err == nil && j.LastLine == "up"
+	}, testTimeout, 10*time.Millisecond)
+
+	// The owner: on the request, it shuts the manager down, as serve does.
+	go func() {
+		<-in.server.ShutdownRequested()
+		in.mgr.Shutdown(ctxT(t)) //nolint:errcheck // checked through the answer
+	}()
+	resp, err := in.client.Shutdown(ctxT(t))
+	require.NoError(t, err)
+	assert.Equal(t, 2, resp.Stopped)
+	assert.Equal(t, "serve", resp.Instance.Kind)
+	require.Len(t, resp.Jobs, 3)
+	for _, j := range resp.Jobs {
+		assert.True(t, j.State.Done(), "job %s is %s", j.Name, j.State)
+	}
+	assert.False(t, processAlive(sleeper.PID))
+	out, err := in.client.ReadOutput(ctxT(t), graceful.ID, OutputQuery{})
+	require.NoError(t, err)
+	assert.Contains(t, texts(out.Lines), "bye", "the grace rules applied")
+
+	_, err = in.client.StartJob(ctxT(t), StartRequest{Command: "true"})
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "shutting down")
+}

@@ -1,0 +1,74 @@
+package control
+
+import (
+	"context"
+	"errors"
+	"net/http"
+
+	"jobtop/jobs"
+)
+
+// ShutdownResponse answers POST /v1/shutdown once every job has ended.
+type ShutdownResponse struct {
+	// Instance is the instance that is shutting down.
+	Instance Instance `json:"instance"`
+	// Stopped counts the jobs that were live (running, stopping or
+	// queued) when the shutdown was asked for.
+	Stopped int `json:"stopped"`
+	// Jobs are every job, as they ended.
+	Jobs []jobs.Info `json:"jobs"`
+}
+
+// ShutdownRequested is closed when a client asks the instance to shut
+// down (POST /v1/shutdown). The instance's owner watches it: it stops
+// every job with its grace rules, as on SIGTERM, then closes the server
+// and ends. The request is answered once the jobs have ended.
+func (s *Server) ShutdownRequested() <-chan struct{} { return s.shutdownAsked }
+
+// shuttingDown reports whether a shutdown was asked for.
+func (s *Server) shuttingDown() bool {
+	select {
+	case <-s.shutdownAsked:
+		return true
+	default:
+		return false
+	}
+}
+
+// errShuttingDown refuses new jobs once a shutdown was asked for.
+var errShuttingDown = &RequestError{Status: http.StatusServiceUnavailable, Msg: "this jobtop is shutting down (jobtop shutdown): start the job in another instance"}
+
+func (s *Server) handleShutdown(w http.ResponseWriter, r *http.Request) {
+	live := 0
+	for _, j := range s.mgr.List() {
+		if j.State.Active() || j.State == jobs.StateQueued {
+			live++
+		}
+	}
+	s.shutdownOnce.Do(func() { close(s.shutdownAsked) })
+	// Not the server's base context: Close cancels that, and the owner
+	// closes the server once the jobs have ended, which is when this
+	// answer is due.
+	ctx := r.Context()
+	for _, j := range s.mgr.List() {
+		_, err := s.mgr.Wait(ctx, j.ID)
+		var notFound *jobs.NotFoundError
+		if err != nil && !errors.As(err, &notFound) {
+			writeError(w, err)
+			return
+		}
+	}
+	inst := s.inst
+	if rl := s.currentReloader(); rl != nil {
+		inst.JobFile = rl.JobFile()
+	}
+	writeJSON(w, http.StatusOK, ShutdownResponse{Instance: inst, Stopped: live, Jobs: s.mgr.List()})
+}
+
+// Shutdown asks the instance to stop every job and end; it returns once
+// the jobs have ended (the instance ends right after).
+func (c *Client) Shutdown(ctx context.Context) (ShutdownResponse, error) {
+	var resp ShutdownResponse
+	err := c.call(ctx, http.MethodPost, "/v1/shutdown", nil, nil, &resp)
+	return resp, err
+}

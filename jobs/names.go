@@ -1,0 +1,169 @@
+package jobs
+
+import (
+	"errors"
+	"fmt"
+	"path"
+	"strconv"
+	"strings"
+)
+
+// maxNameLen bounds a job name.
+const maxNameLen = 64
+
+// defaultNameLen bounds a name jobtop makes up from a command, before its
+// "-2" suffix: it is what the table's NAME column and the prefixes of
+// `logs --all` show.
+const defaultNameLen = 20
+
+// CheckName says what is wrong with a job name, or nil when nothing is.
+// Names are what depends_on, the table and the CLI use, so they are kept
+// to letters, digits, ".", "_" and "-", and are never a bare number (that
+// would read as a job ID). Job files, the API, the CLI and the TUI all
+// apply it, with the same message.
+func CheckName(name string) error {
+	switch {
+	case name == "":
+		return errors.New("a job name is empty")
+	case strings.Trim(name, "0123456789") == "":
+		return fmt.Errorf("job name %q is a number, which reads as a job ID: add a letter", name)
+	case len(name) > maxNameLen:
+		return fmt.Errorf("job name %.20q... is longer than %d characters", name, maxNameLen)
+	}
+	for _, c := range name {
+		if !nameChar(c) {
+			return fmt.Errorf("job name %q may only use letters, digits, \".\", \"_\" and \"-\"", name)
+		}
+	}
+	return nil
+}
+
+func nameChar(c rune) bool {
+	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '.' || c == '_' || c == '-'
+}
+
+// shellPrefixes are words that run the next word as the program, skipped
+// when a name is made up from a shell command.
+var shellPrefixes = map[string]bool{"exec": true, "env": true, "nohup": true, "time": true, "command": true}
+
+// defaultName is the name of a job that was given none: the base name of
+// its program ("make" for "make -j8", "server" for "./bin/server"), with
+// what a name may not hold left out; "job" when nothing is left.
+func defaultName(s Spec) string {
+	program := ""
+	if len(s.Argv) > 0 {
+		program = s.Argv[0]
+	} else {
+		for _, w := range shellWords(s.Command) {
+			if shellPrefixes[w] || isAssignment(w) {
+				continue
+			}
+			program = w
+			break
+		}
+	}
+	program = path.Base(program)
+	var b strings.Builder
+	for _, c := range program {
+		if nameChar(c) {
+			b.WriteRune(c)
+		}
+		if b.Len() >= defaultNameLen {
+			break
+		}
+	}
+	name := strings.Trim(b.String(), ".-")
+	if CheckName(name) != nil {
+		return "job"
+	}
+	return name
+}
+
+// shellWords splits the start of a shell command line into words, taking
+// quotes into account, up to the first operator (";", "&", "|", "<", ">",
+// "(" or ")"). It is no shell parser: enough to find the program.
+func shellWords(cmd string) []string {
+	var words []string
+	var w strings.Builder
+	inWord := false
+	var quote rune
+	for _, c := range cmd {
+		switch {
+		case quote != 0 && c == quote:
+			quote = 0
+		case quote != 0:
+			w.WriteRune(c)
+		case c == '\'', c == '"':
+			quote, inWord = c, true
+		case c == ' ' || c == '\t' || c == '\n' || strings.ContainsRune(";&|<>(){}", c):
+			if inWord {
+				words = append(words, w.String())
+				w.Reset()
+				inWord = false
+			}
+			if c != ' ' && c != '\t' && c != '\n' && (len(words) > 0 || c != '(' && c != '{') {
+				return words
+			}
+		default:
+			w.WriteRune(c)
+			inWord = true
+		}
+	}
+	if inWord {
+		words = append(words, w.String())
+	}
+	return words
+}
+
+// isAssignment reports whether a shell word sets a variable (NAME=value).
+func isAssignment(w string) bool {
+	name, _, ok := strings.Cut(w, "=")
+	if !ok || name == "" || name[0] >= '0' && name[0] <= '9' {
+		return false
+	}
+	for _, c := range name {
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_') {
+			return false
+		}
+	}
+	return true
+}
+
+// uniqueNameLocked makes base unique among the jobs: base itself when no
+// job has it, else base-2, base-3..., the smallest free one.
+func (m *Manager) uniqueNameLocked(base string) string {
+	// Of n jobs, at most n hold base or base-2...base-(n+1), so one of
+	// those is free. This runs under the lock for every unnamed job: no
+	// allocation per job looked at.
+	taken := make([]bool, len(m.order)+2)
+	prefix := base + "-"
+	for _, j := range m.jobs {
+		name := j.spec.Name
+		if name == base {
+			taken[1] = true
+			continue
+		}
+		if len(name) <= len(prefix) || name[:len(prefix)] != prefix || name[len(prefix)] == '0' {
+			continue
+		}
+		k := 0
+		for _, c := range name[len(prefix):] {
+			if c < '0' || c > '9' || k >= len(taken) {
+				k = 0
+				break
+			}
+			k = k*10 + int(c-'0')
+		}
+		if k >= 2 && k < len(taken) {
+			taken[k] = true
+		}
+	}
+	if !taken[1] {
+		return base
+	}
+	for k := 2; ; k++ {
+		if !taken[k] {
+			return base + "-" + strconv.Itoa(k)
+		}
+	}
+}

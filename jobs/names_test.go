@@ -1,0 +1,138 @@
+package jobs
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+func TestCheckName(t *testing.T) {
+	for _, ok := range []string{"web", "db-1", "a.b_c", "4x", "x4", "-", strings.Repeat("a", 64)} {
+		assert.NoError(t, CheckName(ok), ok)
+	}
+	cases := map[string]string{
+		"":                      "a job name is empty",
+		"4":                     `job name "4" is a number, which reads as a job ID: add a letter`,
+		"007":                   `job name "007" is a number`,
+		"has space":             `job name "has space" may only use letters, digits, ".", "_" and "-"`,
+		"a/b":                   `may only use letters`,
+		"é":                     `may only use letters`,
+		strings.Repeat("a", 65): "is longer than 64 characters",
+	}
+	for name, want := range cases {
+		err := CheckName(name)
+		require.Error(t, err, "%q", name)
+		assert.Contains(t, err.Error(), want)
+	}
+}
+
+func TestStartRefusesBadNames(t *testing.T) {
+	m := newManager(t, Options{})
+	for _, name := range []string{"4", "has space", "tab\there"} {
+		_, err := m.Start(Spec{Name: name, Command: "true"})
+		require.Error(t, err, "%q", name)
+		assert.Equal(t, CheckName(name).Error(), err.Error(), "the same message as a job file's")
+	}
+	assert.Empty(t, m.List())
+}
+
+func TestDefaultName(t *testing.T) {
+	cases := []struct {
+		spec Spec
+		want string
+	}{
+		{Spec{Command: "make -j8"}, "make"},
+		{Spec{Command: "  go test ./..."}, "go"},
+		{Spec{Command: "./scripts/fake-db --port 5433"}, "fake-db"},
+		{Spec{Command: "CI=1 GOFLAGS=-v exec npm run dev"}, "npm"},
+		{Spec{Command: "env FOO=1 nohup time python3 -m http.server"}, "python3"},
+		{Spec{Command: "'/opt/my tools/run.sh' a b"}, "run.sh"},
+		{Spec{Command: `"./my server" --port 8080`}, "myserver"},
+		{Spec{Command: "(cd web && make)"}, "cd"},
+		{Spec{Command: "{ make; }"}, "make"},
+		{Spec{Command: "> out.txt"}, "job"},
+		{Spec{Command: "echo hi|wc -l"}, "echo"},
+		{Spec{Command: "sleep 300; echo done"}, "sleep"},
+		{Spec{Argv: []string{"/usr/bin/python3.12", "x.py"}}, "python3.12"},
+		{Spec{Argv: []string{"./42"}}, "job"},
+		{Spec{Command: "ünïcødé"}, "ncd"},
+		{Spec{Command: "..."}, "job"},
+		{Spec{Command: "a-very-long-program-name-that-goes-on"}, "a-very-long-program"},
+	}
+	for _, c := range cases {
+		got := defaultName(c.spec)
+		assert.Equal(t, c.want, got, "%+v", c.spec)
+		assert.NoError(t, CheckName(got))
+		assert.LessOrEqual(t, len(got), defaultNameLen)
+	}
+}
+
+// A job started without a name gets its program's base name, made unique
+// with -2, -3; the whole command stays in Command.
+func TestUnnamedJobsGetShortUniqueNames(t *testing.T) {
+	m := newManager(t, Options{})
+	names := func() []string {
+		var out []string
+		for _, j := range m.List() {
+			out = append(out, j.Name)
+		}
+		return out
+	}
+	a := start(t, m, Spec{Command: "sleep 0.01 && echo a"})
+	start(t, m, Spec{Command: "sleep 0.01"})
+	start(t, m, Spec{Name: "sleep-3", Command: "true"})
+	start(t, m, Spec{Command: "/bin/sleep 0"})
+	start(t, m, Spec{Argv: []string{"true"}})
+	assert.Equal(t, []string{"sleep", "sleep-2", "sleep-3", "sleep-4", "true"}, names())
+	assert.Equal(t, "sleep 0.01 && echo a", a.Command)
+
+	// A freed name is used again.
+	wait(t, m, a.ID)
+	require.NoError(t, m.Remove(a.ID))
+	assert.Equal(t, "sleep", start(t, m, Spec{Command: "sleep 0"}).Name)
+	assert.Equal(t, "sleep-5", start(t, m, Spec{Command: "sleep 0"}).Name)
+
+	// Only base-N with N a number without leading zeros counts.
+	for _, name := range []string{"sleep-02", "sleep-6x", "sleep-", "sleep-99999999999999999999"} {
+		start(t, m, Spec{Name: name, Command: "true"})
+	}
+	assert.Equal(t, "sleep-6", start(t, m, Spec{Command: "sleep 0"}).Name)
+
+	// Replace without a name keeps the job's.
+	info, err := m.Replace(a.ID+1, Spec{Command: "echo other"})
+	require.NoError(t, err)
+	assert.Equal(t, "sleep-2", info.Name)
+}
+
+// BenchmarkDefaultName measures making a default name unique among 1,000
+// jobs that all have the same program, the worst case, against List of
+// the same 1,000 jobs as the baseline (the API's GET /v1/jobs).
+func BenchmarkDefaultName(b *testing.B) {
+	m, err := NewManager(Options{LogDir: b.TempDir(), SampleInterval: -1})
+	require.NoError(b, err)
+	b.Cleanup(func() { require.NoError(b, m.Shutdown(context.Background())) })
+	for k := 0; k < 1000; k++ {
+		_, err := m.Add(Spec{Command: "sleep 300"})
+		require.NoError(b, err)
+	}
+	b.Run("unique-name", func(b *testing.B) {
+		for i := 0; i < b.N; i++ {
+			m.mu.Lock()
+			name := m.uniqueNameLocked(defaultName(Spec{Command: "sleep 300"}))
+			m.mu.Unlock()
+			if name != "sleep-1001" {
+				b.Fatal(name)
+			}
+		}
+	})
+	b.Run("list-baseline", func(b *testing.B) {
+		for i := 0; i < b.N; i++ {
+			if len(m.List()) != 1000 {
+				b.Fatal("not 1000 jobs")
+			}
+		}
+	})
+}

@@ -1,0 +1,43 @@
+package ui
+
+import (
+	"strings"
+
+	"jobtop/jobs"
+)
+
+// noteArrivals says in the status bar which jobs appeared that this TUI
+// did not start: from jobtop run in another terminal, an agent, or a
+// reload asked for elsewhere. Jobs it starts itself (the add prompt, R)
+// get their own notice when the action is done.
+func (m *Model) noteArrivals(added []jobs.Info) {
+	if len(added) == 0 || m.starting > 0 || m.reloading {
+		return
+	}
+	if len(added) == 1 {
+		j := added[0]
+		m.setNotice("job "+j.ID.String()+" "+label(j.Name)+" started from outside this TUI", false)
+		return
+	}
+	names := make([]string, 0, len(added))
+	for _, j := range added {
+		names = append(names, j.ID.String()+" "+label(j.Name))
+	}
+	m.setNotice(plural(len(added), "job")+" started from outside this TUI: "+strings.Join(names, ", "), false)
+}
+
+// takeNewJobs puts the engine's jobs that the table lacks into it, so
+// their "added" events, still on their way, are not news from outside.
+func (m *Model) takeNewJobs() {
+	added := false
+	for _, info := range m.engine.List() {
+		if _, ok := m.table.Get(info.ID); !ok {
+			m.table.Upsert(info)
+			m.names.set(info.ID, info.Name)
+			added = true
+		}
+	}
+	if added {
+		m.syncAll()
+	}
+}

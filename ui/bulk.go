@@ -1,0 +1,194 @@
+package ui
+
+import (
+	"strconv"
+
+	"github.com/charmbracelet/bubbles/key"
+	tea "github.com/charmbracelet/bubbletea"
+
+	"jobtop/jobs"
+)
+
+// bulkConfirm is the question asked before an action on the marked jobs:
+// "stop 3 marked jobs? y/n".
+type bulkConfirm struct {
+	action action
+	ids    []jobs.ID // the marked jobs the action applies to
+	marked int       // how many jobs are marked
+}
+
+// bulkDoneMsg reports an action done on several jobs.
+type bulkDoneMsg struct {
+	action action
+	done   int
+	errs   []error
+}
+
+// bulkVerbs are an action's words: "stop" for the question, "stopping"
+// for the notice once asked.
+var bulkVerbs = map[action][2]string{
+	actionStop:    {"stop", "stopping"},
+	actionKill:    {"kill", "killed"},
+	actionRestart: {"restart", "restarting"},
+	actionRemove:  {"remove", "removed"},
+}
+
+// appliesTo reports whether an action does something to a job in its
+// state, as the keys for the selected job say.
+func appliesTo(a action, j jobs.Info) bool {
+	live := j.State.Active() || j.State == jobs.StateQueued
+	switch a {
+	case actionStop:
+		return live && j.State != jobs.StateStopping
+	case actionKill:
+		return live
+	case actionRemove:
+		return j.State.Done()
+	}
+	return true
+}
+
+// markedFor is the marked jobs an action applies to, and how many jobs
+// are marked.
+func (m *Model) markedFor(a action) ([]jobs.ID, int) {
+	marked := m.table.Marked()
+	var ids []jobs.ID
+	for _, id := range marked {
+		if j, ok := m.table.Get(id); ok && appliesTo(a, j) {
+			ids = append(ids, id)
+		}
+	}
+	return ids, len(marked)
+}
+
+// askBulk asks before acting on the marked jobs; when the action applies
+// to none of them, it says so instead.
+func (m *Model) askBulk(a action) {
+	ids, marked := m.markedFor(a)
+	if len(ids) == 0 {
+		m.setNotice("none of the "+plural(marked, "marked job")+" can be "+bulkPast(a)+" now", true)
+		return
+	}
+	m.confirm = &bulkConfirm{action: a, ids: ids, marked: marked}
+}
+
+// bulkPast is "stopped", "killed", "restarted", "removed".
+func bulkPast(a action) string {
+	switch a {
+	case actionStop:
+		return "stopped"
+	case actionKill:
+		return "killed"
+	case actionRestart:
+		return "restarted"
+	}
+	return "removed"
+}
+
+// question is the status line while asking.
+func (c *bulkConfirm) question() string {
+	verb := bulkVerbs[c.action][0]
+	if len(c.ids) == c.marked {
+		return verb + " " + plural(c.marked, "marked job") + "? y/n"
+	}
+	others := c.marked - len(c.ids)
+	return verb + " " + strconv.Itoa(len(c.ids)) + " of " + plural(c.marked, "marked job") +
+		" (" + strconv.Itoa(others) + " cannot be " + bulkPast(c.action) + " now)? y/n"
+}
+
+// handleConfirmKey answers the question: y acts on the jobs, n (or esc)
+// does nothing.
+func (m *Model) handleConfirmKey(k tea.KeyMsg) tea.Cmd {
+	c := m.confirm
+	switch {
+	case key.Matches(k, m.km.Yes):
+		m.confirm = nil
+		return m.actOnAll(c.action, c.ids)
+	case key.Matches(k, m.km.No):
+		m.confirm = nil
+	}
+	return nil
+}
+
+// actOnAll runs an action on several jobs as one command.
+func (m *Model) actOnAll(a action, ids []jobs.ID) tea.Cmd {
+	engine := m.engine
+	return func() tea.Msg {
+		msg := bulkDoneMsg{action: a}
+		for _, id := range ids {
+			var err error
+			switch a {
+			case actionStop:
+				err = engine.Stop(id)
+			case actionKill:
+				err = engine.Kill(id)
+			case actionRestart:
+				_, err = engine.Restart(id)
+			case actionRemove:
+				err = engine.Remove(id)
+			}
+			if err != nil {
+				msg.errs = append(msg.errs, err)
+			} else {
+				msg.done++
+			}
+		}
+		return msg
+	}
+}
+
+// handleBulkDone says what an action on several jobs did.
+func (m *Model) handleBulkDone(msg bulkDoneMsg) tea.Cmd {
+	text := bulkVerbs[msg.action][1] + " " + plural(msg.done, "job")
+	if len(msg.errs) > 0 {
+		m.setNotice(text+"; "+strconv.Itoa(len(msg.errs))+" refused: "+msg.errs[0].Error(), true)
+	} else {
+		m.setNotice(text, false)
+	}
+	return m.ensureTick()
+}
+
+// bulkMode reports whether x, X, r and d act on the marked jobs: jobs are
+// marked and the table has the focus (a pane's keys act on its own job).
+func (m *Model) bulkMode() bool {
+	return m.focus == focusTable && len(m.table.Marked()) > 0
+}
+
+// matchesBulkKey asks before acting when k is x, X, r or d in bulk mode.
+func (m *Model) matchesBulkKey(k tea.KeyMsg) bool {
+	for _, b := range []struct {
+		binding *key.Binding
+		action  action
+	}{{&m.km.Stop, actionStop}, {&m.km.Kill, actionKill}, {&m.km.Restart, actionRestart}, {&m.km.Remove, actionRemove}} {
+		if key.Matches(k, *b.binding) {
+			m.askBulk(b.action)
+			return true
+		}
+	}
+	return false
+}
+
+// updateBulkKeys enables x, X, r and d in bulk mode by what they can do
+// to the marked jobs, whatever the selected one's state.
+func (m *Model) updateBulkKeys() {
+	if !m.bulkMode() {
+		return
+	}
+	for a, b := range map[action]*key.Binding{actionStop: &m.km.Stop, actionKill: &m.km.Kill, actionRestart: &m.km.Restart, actionRemove: &m.km.Remove} {
+		ids, _ := m.markedFor(a)
+		b.SetEnabled(len(ids) > 0)
+	}
+}
+
+// toggleHideEnded hides or shows the jobs that have ended (H).
+func (m *Model) toggleHideEnded() {
+	hide := !m.table.HidingEnded()
+	m.table.SetHideEnded(hide)
+	if hide {
+		m.km.HideEnded.SetHelp("H", "show ended")
+		m.setNotice("hiding "+plural(m.table.Ended(), "ended job")+" — H shows them", false)
+	} else {
+		m.km.HideEnded.SetHelp("H", "hide ended")
+		m.setNotice("showing every job", false)
+	}
+}

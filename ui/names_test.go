@@ -1,0 +1,35 @@
+package ui
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/require"
+
+	"jobtop/jobs"
+)
+
+// A name typed in the add prompt follows the job-file rules, with their
+// message; the job is not started until it does.
+func TestAddPromptChecksTheName(t *testing.T) {
+	mgr := newManager(t)
+	m := newSizedModel(t, mgr, Config{}, 120, 30)
+	press(t, m, "a")
+	typeText(t, m, "sleep 60")
+	press(t, m, "tab")
+	for _, bad := range []string{"4", "has space"} {
+		typeText(t, m, bad)
+		press(t, m, "enter")
+		require.NotNil(t, m.prompt, "%q is refused", bad)
+		require.Contains(t, m.View(), jobs.CheckName(bad).Error())
+		require.Empty(t, mgr.List())
+		for range bad {
+			press(t, m, "backspace")
+		}
+	}
+	press(t, m, "enter")
+	require.Nil(t, m.prompt, "no name is fine")
+	list := mgr.List()
+	require.Len(t, list, 1)
+	require.Equal(t, "sleep", list[0].Name, "the default name is the program's")
+	require.Equal(t, "sleep 60", list[0].Command)
+}

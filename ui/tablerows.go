@@ -1,0 +1,79 @@
+package ui
+
+import (
+	"strconv"
+	"strings"
+	"time"
+
+	"jobtop/jobs"
+)
+
+// Filtering reports whether rows are picked: by the filter's text, or
+// because ended jobs are hidden.
+func (t *jobTable) Filtering() bool { return t.filter.active() || t.hideEnded }
+
+// shows reports whether a job passes the filter and the hiding of ended
+// jobs.
+func (t *jobTable) shows(j jobs.Info) bool {
+	if t.hideEnded && j.State.Ended() {
+		return false
+	}
+	return !t.filter.active() || t.filter.match(j)
+}
+
+// SetHideEnded hides or shows the jobs that have ended (H).
+func (t *jobTable) SetHideEnded(hide bool) {
+	t.hideEnded = hide
+	t.Refilter()
+}
+
+// HidingEnded reports whether ended jobs are hidden.
+func (t *jobTable) HidingEnded() bool { return t.hideEnded }
+
+// Ended counts the jobs that have ended, hidden or not.
+func (t *jobTable) Ended() int {
+	n := 0
+	for _, j := range t.jobs {
+		if j.State.Ended() {
+			n++
+		}
+	}
+	return n
+}
+
+// countText is "7 of 18" when the table shows fewer job rows than there
+// are jobs (its height, a filter or H hides some), else "".
+func (t *jobTable) countText() string {
+	shown := min(t.visibleRows(), t.Len()-t.offset)
+	if shown >= len(t.jobs) || len(t.jobs) == 0 {
+		return ""
+	}
+	return strconv.Itoa(max(shown, 0)) + " of " + strconv.Itoa(len(t.jobs))
+}
+
+// withCount is the header line, exactly the table's width, with the
+// count of rows shown at its right end when some are hidden and it fits.
+func (t *jobTable) withCount(header string) string {
+	count := t.countText()
+	if count == "" || t.width < len(count)+20 {
+		return cut(header, t.width)
+	}
+	return fit(strings.TrimRight(header, " "), t.width-len(count)-1, false) + " " + count
+}
+
+// killCountdown is " 4s" for a stopping job: the seconds left before
+// SIGKILL ends it; "" for other jobs, or once the grace period is over.
+func killCountdown(info jobs.Info, now time.Time) string {
+	if info.State != jobs.StateStopping || info.KillAt == nil || now.IsZero() {
+		return ""
+	}
+	left := info.KillAt.Sub(now)
+	if left <= 0 {
+		return ""
+	}
+	secs := int((left + time.Second - 1) / time.Second)
+	if secs >= 100 {
+		return " " + strconv.Itoa((secs+59)/60) + "m"
+	}
+	return " " + strconv.Itoa(secs) + "s"
+}
