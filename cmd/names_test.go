@@ -17,7 +17,7 @@ import (
 func TestJobNamesAreChecked(t *testing.T) {
 	c := newCLI(t)
 	c.serve()
-	for _, name := range []string{"4", "has space", "a/b"} {
+	for _, name := range []string{"4", "has space", "a//b"} {
 		r := c.run("run", "--name", name, "--", "true")
 		assert.Equal(t, 1, r.code, name)
 		assert.Equal(t, "jobtop: "+jobs.CheckName(name).Error()+"\n", r.stderr, name)

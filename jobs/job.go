@@ -130,6 +130,8 @@ func (j *job) stateLocked() Info {
 		Ready:     j.ready && j.state.Active(),
 		Readiness: j.spec.Ready.String(),
 		Usage:     j.usageLocked(),
+		Origin:    j.spec.Origin,
+		Client:    j.spec.Client,
 		Spec:      j.spec,
 	}
 	if j.exitCode != nil {

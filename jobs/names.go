@@ -31,9 +31,12 @@ func CheckName(name string) error {
 		return fmt.Errorf("job name %.20q... is longer than %d characters", name, maxNameLen)
 	}
 	for _, c := range name {
-		if !nameChar(c) {
-			return fmt.Errorf("job name %q may only use letters, digits, \".\", \"_\" and \"-\"", name)
+		if !nameChar(c) && c != '/' {
+			return fmt.Errorf("job name %q may only use letters, digits, \".\", \"_\" and \"-\" (and \"/\" between a namespace and a name)", name)
 		}
+	}
+	if strings.HasPrefix(name, "/") || strings.HasSuffix(name, "/") || strings.Contains(name, "//") {
+		return fmt.Errorf("job name %q has an empty part: \"/\" goes between a namespace and a name", name)
 	}
 	return nil
 }

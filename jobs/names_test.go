@@ -10,15 +10,17 @@ import (
 )
 
 func TestCheckName(t *testing.T) {
-	for _, ok := range []string{"web", "db-1", "a.b_c", "4x", "x4", "-", strings.Repeat("a", 64)} {
+	for _, ok := range []string{"web", "db-1", "a.b_c", "4x", "x4", "-", "ns/web", strings.Repeat("a", 64)} {
 		assert.NoError(t, CheckName(ok), ok)
 	}
 	cases := map[string]string{
 		"":                      "a job name is empty",
 		"4":                     `job name "4" is a number, which reads as a job ID: add a letter`,
 		"007":                   `job name "007" is a number`,
-		"has space":             `job name "has space" may only use letters, digits, ".", "_" and "-"`,
-		"a/b":                   `may only use letters`,
+		"has space":             `job name "has space" may only use letters, digits, ".", "_" and "-" (and "/" between a namespace and a name)`,
+		"/b":                    `has an empty part`,
+		"a//b":                  `has an empty part`,
+		"a/":                    `has an empty part`,
 		"é":                     `may only use letters`,
 		strings.Repeat("a", 65): "is longer than 64 characters",
 	}

@@ -217,7 +217,11 @@ func (m *Manager) keeperClient() (*keeper.Client, error) {
 	}
 	m.keeperID = kc.Identity()
 	m.keeper.Store(kc)
-	m.recordKeeper()
+	if m.opts.RecordPath != "" {
+		// At once, not debounced: the keeper's token alone finds every
+		// process of its runs, should jobtop and the keeper die now.
+		writeFileAtomic(m.opts.RecordPath, record{Keeper: m.keeperID}) //nolint:errcheck // best effort
+	}
 	return kc, nil
 }
 
