@@ -77,6 +77,9 @@ func (m *Manager) changedLocked(j *job) {
 		j.settledClosed = false
 	}
 	m.hub.publish(j.id, EventState, Info{})
+	if settled {
+		m.dropOldFinishedLocked()
+	}
 }
 
 func (m *Manager) infoLocked(j *job) Info {
@@ -100,6 +103,7 @@ func (m *Manager) infoLocked(j *job) Info {
 		Readiness:  j.spec.Ready.String(),
 		Usage:      j.usageLocked(),
 		LogPath:    j.log.path,
+		LogFiles:   j.log.Files(),
 		LogDropped: j.log.Dropped(),
 		Lines:      st.Last,
 		Bytes:      st.Bytes,

@@ -23,8 +23,15 @@ type Options struct {
 	// LogDir, when set, is used for log files as is instead of a new
 	// session directory under StateDir.
 	LogDir string
-	// LogCap bounds each job's log file (default 1 GiB).
+	// LogCap bounds each job's log file (default 1 GiB); it rotates there,
+	// so a job's log takes at most twice this.
 	LogCap int64
+	// Sessions bounds the session directories kept under StateDir/logs,
+	// pruned when a manager makes its own.
+	Sessions Retention
+	// KeepFinished is how many finished jobs are kept (default
+	// DefaultKeepFinished; negative: no limit); past it the oldest go.
+	KeepFinished int
 	// Store bounds each job's in-memory output.
 	Store StoreOptions
 	// Env is added to every job's environment (e.g. JOBTOP_SOCKET).
@@ -42,9 +49,10 @@ var ErrShutdown = errors.New("jobtop is shutting down")
 
 // Manager runs jobs. All its methods are safe for concurrent use.
 type Manager struct {
-	opts   Options
-	logDir string
-	hub    hub
+	opts    Options
+	logDir  string
+	logLock *os.File // held while the manager runs: the log directory is in use
+	hub     hub
 
 	mu     sync.Mutex
 	jobs   map[ID]*job
@@ -74,20 +82,11 @@ func NewManager(opts Options) (*Manager, error) {
 	if opts.MaxRunning < 0 {
 		return nil, fmt.Errorf("max running %d is negative", opts.MaxRunning)
 	}
-	logDir := opts.LogDir
-	if logDir == "" {
-		stateDir := opts.StateDir
-		if stateDir == "" {
-			stateDir = DefaultStateDir()
-		}
-		var err error
-		if logDir, err = newSessionLogDir(stateDir); err != nil {
-			return nil, err
-		}
-	} else if err := os.MkdirAll(logDir, 0o700); err != nil {
-		return nil, fmt.Errorf("log directory: %w", err)
+	logDir, logLock, err := openLogDir(opts)
+	if err != nil {
+		return nil, err
 	}
-	m := &Manager{opts: opts, logDir: logDir, jobs: make(map[ID]*job), nextID: 1,
+	m := &Manager{opts: opts, logDir: logDir, logLock: logLock, jobs: make(map[ID]*job), nextID: 1,
 		ingest: make(chan struct{}, max(1, runtime.GOMAXPROCS(0)-1))}
 	if opts.SampleInterval == 0 {
 		opts.SampleInterval = DefaultSampleInterval
@@ -116,7 +115,7 @@ func (m *Manager) add(spec Spec, start bool) (Info, error) {
 	if err := spec.Validate(); err != nil {
 		return Info{}, err
 	}
-	spec = spec.withDefaults()
+	spec = spec.WithDefaults()
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	if m.closed {
@@ -162,7 +161,7 @@ func (m *Manager) Replace(id ID, spec Spec) (Info, error) {
 		m.mu.Unlock()
 		return Info{}, &NotFoundError{ID: id}
 	}
-	j.spec = spec.withDefaults()
+	j.spec = spec.WithDefaults()
 	restart := j.state.Active() || j.state == StateQueued
 	info := m.infoLocked(j)
 	m.hub.publish(id, EventState, Info{})
@@ -294,16 +293,7 @@ func (m *Manager) Remove(id ID) error {
 	if !j.state.Done() || j.restartPending || j.restartTimer != nil {
 		return &InvalidActionError{ID: id, State: j.state, Action: "remove"}
 	}
-	last := m.infoLocked(j)
-	delete(m.jobs, id)
-	for i, oid := range m.order {
-		if oid == id {
-			m.order = append(m.order[:i], m.order[i+1:]...)
-			break
-		}
-	}
-	j.log.Close()
-	m.hub.publish(id, EventRemoved, last)
+	m.removeLocked(j)
 	return nil
 }
 
@@ -395,6 +385,7 @@ func (m *Manager) Shutdown(ctx context.Context) error {
 		j.log.Close()
 	}
 	m.mu.Unlock()
+	m.logLock.Close()
 	m.hub.closeAll()
 	return err
 }

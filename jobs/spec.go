@@ -9,11 +9,22 @@ import (
 	"time"
 )
 
-// Defaults applied to a Spec's zero fields.
+// Defaults applied to a Spec's zero fields. They live here only: the API,
+// the CLI and job files leave a field zero to get its default.
 const (
 	DefaultStopSignal = Signal(syscall.SIGTERM)
 	DefaultGrace      = 5 * time.Second
+	// DefaultRestartBackoff is the first wait before a policy restart; it
+	// doubles with each restart in a row, up to DefaultRestartMaxBackoff.
+	DefaultRestartBackoff    = time.Second
+	DefaultRestartMaxBackoff = time.Minute
+	// DefaultRestartMax is how many restarts in a row a policy makes
+	// before it leaves the job ended.
+	DefaultRestartMax = 5
 )
+
+// NoRestartLimit as RestartPolicy.Max restarts without end.
+const NoRestartLimit = -1
 
 // Spec says what to run and how to treat it. Exactly one of Command and Argv
 // is set.
@@ -58,8 +69,9 @@ const (
 
 // RestartPolicy restarts a job that ended on its own (never one that was
 // stopped or killed by request). Backoff starts at Backoff and doubles on each
-// consecutive restart up to MaxBackoff. After Max restarts (0: unlimited) the
-// job is left ended.
+// consecutive restart up to MaxBackoff. After Max restarts in a row the job
+// is left ended (NoRestartLimit: never). Zero fields take the defaults
+// (DefaultRestartBackoff, DefaultRestartMaxBackoff, DefaultRestartMax).
 type RestartPolicy struct {
 	Mode       RestartMode
 	Backoff    time.Duration
@@ -183,14 +195,15 @@ func (p RestartPolicy) validate() error {
 	if p.Backoff < 0 || p.MaxBackoff < 0 {
 		return errors.New("restart backoff is negative")
 	}
-	if p.Max < 0 {
-		return fmt.Errorf("restart max %d is negative", p.Max)
+	if p.Max < NoRestartLimit {
+		return fmt.Errorf("restart max %d is negative (%d means no limit)", p.Max, NoRestartLimit)
 	}
 	return nil
 }
 
-// withDefaults fills the zero fields that have defaults.
-func (s Spec) withDefaults() Spec {
+// WithDefaults fills the zero fields that have defaults: what the job
+// really runs with. A manager applies it to every spec it is given.
+func (s Spec) WithDefaults() Spec {
 	if s.StopSignal == 0 {
 		s.StopSignal = DefaultStopSignal
 	}
@@ -199,6 +212,17 @@ func (s Spec) withDefaults() Spec {
 	}
 	if s.Restart.Mode == "" {
 		s.Restart.Mode = RestartNever
+	}
+	if s.Restart.Mode != RestartNever {
+		if s.Restart.Backoff == 0 {
+			s.Restart.Backoff = DefaultRestartBackoff
+		}
+		if s.Restart.MaxBackoff == 0 {
+			s.Restart.MaxBackoff = max(DefaultRestartMaxBackoff, s.Restart.Backoff)
+		}
+		if s.Restart.Max == 0 {
+			s.Restart.Max = DefaultRestartMax
+		}
 	}
 	return s
 }
