@@ -75,7 +75,7 @@ func printPlan(w io.Writer, plan *jobfile.Plan) error {
 		}
 		fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%s\t%s\t%s\n", i+1, j.Name, starts,
 			describeDeps(j.Spec.DependsOn), describeReady(j.Spec.Ready),
-			describeRestart(j.Spec.Restart), describeCommand(plan, j.Spec))
+			describeRestart(j.Spec.WithDefaults().Restart), describeCommand(plan, j.Spec))
 	}
 	return tw.Flush()
 }
@@ -110,7 +110,7 @@ func describeRestart(p jobs.RestartPolicy) string {
 	if p.MaxBackoff > 0 {
 		s += fmt.Sprintf(" up to %v", p.MaxBackoff)
 	}
-	if p.Max > 0 {
+	if p.Max != jobs.NoRestartLimit {
 		return s + fmt.Sprintf(", max %d", p.Max)
 	}
 	return s + ", no max"
