@@ -336,16 +336,56 @@ func (s *OutputStore) AppendMeta(text string) {
 }
 
 // Flush commits the lines being built, as at the end of a run, and lets
-// go of what only writing needs (the spare slab, the partial buffers).
+// go of what only writing needs: the spare slab, the partial buffers, the
+// room the text and the index had for more. What the store then keeps
+// alive is its text and index, with no slack.
 func (s *OutputStore) Flush() {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.begin(2)
 	s.flushLocked()
-	s.slabs.dropSpare()
 	for i := range s.partial {
 		s.partial[i].buf = nil
 	}
+	s.repack()
+}
+
+// repack copies the held lines' text into new slabs, each as full as the
+// lines allow and the last cut to size, and the index into a ring of
+// their number.
+func (s *OutputStore) repack() {
+	s.slabs = newSlabPool(s.opts.MaxBytes)
+	s.slabs.next = s.slabs.maxSize
+	var cur *slab
+	ring := make([]entry, s.n)
+	for i := range ring {
+		e := *s.at(i)
+		if e.slab != nil {
+			text := e.text()
+			if cur == nil || len(cur.buf)-cur.used < len(text) {
+				cur = s.repackSlab(i)
+			}
+			e.off = uint32(cur.used)
+			cur.used += copy(cur.buf[cur.used:], text)
+			cur.lines++
+			e.slab = cur
+		}
+		ring[i] = e
+	}
+	s.ring, s.head = ring, 0
+}
+
+// repackSlab starts a slab for repack at line i: the largest size, or the
+// size of the text left when that is less (never less than line i).
+func (s *OutputStore) repackSlab(i int) *slab {
+	left := 0
+	for k := i; k < s.n && left < s.slabs.maxSize; k++ {
+		left += s.at(k).size()
+	}
+	sl := &slab{buf: make([]byte, max(min(left, s.slabs.maxSize), s.at(i).size()))}
+	s.slabs.held += len(sl.buf)
+	s.slabs.cur = sl
+	return sl
 }
 
 func (s *OutputStore) flushLocked() {

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"runtime"
+	"slices"
 	"strings"
 	"testing"
 
@@ -92,10 +93,22 @@ func TestFlushReleasesWhatOnlyWritingNeeds(t *testing.T) {
 	}
 	s.Append(Stdout, []byte("no newline yet"))
 	require.NotNil(t, s.slabs.spare, "a store at its bound keeps a spare")
-	before := s.Stats().Memory
+	before := s.Stats()
+	want := s.ReadAfter(0, 0)
 	s.Flush()
 	after := s.Stats()
 	assert.Nil(t, s.slabs.spare)
-	assert.Less(t, after.Memory, before)
-	assert.Equal(t, "no newline yet", s.LastLine())
+	assert.Less(t, after.Memory, before.Memory)
+	assert.Equal(t, int64(after.Retained*entrySize), after.Memory-int64(s.slabs.held), "the index has no room to spare")
+	assert.InDelta(t, after.Text, s.slabs.held, float64(len(line80)*after.Retained/(maxSlabSize/len(line80))), "the text is packed: at most a line's slack per slab")
+	assert.Equal(t, "no newline yet", s.LastLine(), "the partial line was committed")
+	got := s.ReadAfter(0, 0).Lines
+	// The partial line, committed, took the oldest line's place.
+	assert.True(t, slices.Equal(want.Lines[1:], got[:len(got)-1]), "every line kept as it was")
+	assert.Equal(t, "no newline yet", got[len(got)-1].Text)
+
+	// A new run after the flush writes on as before.
+	s.Append(Stdout, []byte("next run\n"))
+	assert.Equal(t, "next run", s.LastLine())
+	assert.LessOrEqual(t, s.Stats().Memory, memoryBound(s))
 }
