@@ -3,6 +3,7 @@ package cmd
 import (
 	"context"
 	"fmt"
+	"time"
 
 	"github.com/spf13/cobra"
 
@@ -38,15 +39,20 @@ func newServedManager(cmd *cobra.Command, kind string, opts jobs.Options) (*jobs
 // servedInstance is a running jobtop instance: its manager, served on the
 // socket, and the job file it runs, if any.
 type servedInstance struct {
-	mgr *jobs.Manager
-	srv *control.Server
-	ws  *workspace.Workspace // nil without a job file
+	mgr        *jobs.Manager
+	srv        *control.Server
+	ws         *workspace.Workspace // nil without a job file
+	stopMemory context.CancelFunc   // ends governMemory
 }
 
 // startInstance serves a new manager (see newServedManager) with the
 // plan's options under opts, then starts the plan's jobs (plan may be
 // nil) and serves reloads of its file.
 func startInstance(cmd *cobra.Command, kind string, plan *jobfile.Plan, opts jobs.Options) (*servedInstance, error) {
+	opts, err := retentionOptions(cmd, opts)
+	if err != nil {
+		return nil, err
+	}
 	if plan != nil {
 		opts = workspace.ManagerOptions(plan, opts)
 	}
@@ -55,6 +61,9 @@ func startInstance(cmd *cobra.Command, kind string, plan *jobfile.Plan, opts job
 		return nil, err
 	}
 	in := &servedInstance{mgr: m, srv: srv}
+	var memCtx context.Context
+	memCtx, in.stopMemory = context.WithCancel(context.Background())
+	governMemory(memCtx, m, time.Second)
 	if plan == nil {
 		return in, nil
 	}
@@ -75,5 +84,6 @@ func (in *servedInstance) shutdown(ctx context.Context) error {
 	}
 	err := in.mgr.Shutdown(ctx)
 	in.srv.Close()
+	in.stopMemory()
 	return err
 }
