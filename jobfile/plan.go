@@ -57,7 +57,7 @@ type LogOptions struct {
 	// engine's default.
 	MemoryLines int
 	// KeepSessions and MaxTotal bound the session log directories kept
-	// (jobs.Retention); 0: the engine's defaults.
+	// (jobs.Retention); 0: the engine's defaults, -1: no limit.
 	KeepSessions int
 	MaxTotal     int64
 }

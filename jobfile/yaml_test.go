@@ -279,9 +279,9 @@ jobs:
 			`jobtop.yaml:2:44: log.max_size: "lots" is not a size: write e.g. 500KiB, 64MiB or 1GiB`,
 			"jobtop.yaml:4:46: jobs.a.restart.max: -2 is negative",
 		}},
-		{"session retention", "log: {keep_sessions: 0, max_total: 0}\njobs: {a: {cmd: x}}\n", []string{
-			"jobtop.yaml:1:22: log.keep_sessions: must be at least 1 (the running session is always kept)",
-			"jobtop.yaml:1:36: log.max_total: must be more than 0",
+		{"session retention", "log: {keep_sessions: -1, max_total: -1GiB}\njobs: {a: {cmd: x}}\n", []string{
+			"jobtop.yaml:1:22: log.keep_sessions: -1 is negative",
+			`jobtop.yaml:1:37: log.max_total: "-1GiB" is not a size: write e.g. 500KiB, 64MiB or 1GiB`,
 		}},
 		{"command", `jobs:
   both:
@@ -400,6 +400,9 @@ func TestParseScalarForms(t *testing.T) {
 		{"session retention", "log: {keep_sessions: 7, max_total: 500MiB}\njobs: {a: {cmd: x}}", func(t *testing.T, p *Plan) {
 			require.Equal(t, LogOptions{KeepSessions: 7, MaxTotal: 500 << 20}, p.Log)
 			require.Equal(t, jobs.Retention{Sessions: 7, MaxTotal: 500 << 20}, p.ManagerOptions().Sessions)
+		}},
+		{"no session limits", "log: {keep_sessions: 0, max_total: 0}\njobs: {a: {cmd: x}}", func(t *testing.T, p *Plan) {
+			require.Equal(t, jobs.Retention{Sessions: -1, MaxTotal: -1}, p.ManagerOptions().Sessions, "0 means no limit")
 		}},
 		{"size in bytes", "log: {max_size: 1048576}\njobs: {a: {cmd: x}}", func(t *testing.T, p *Plan) {
 			require.Equal(t, int64(1<<20), p.Log.MaxSize)

@@ -69,3 +69,16 @@ func (m *Manager) removeLocked(j *job) {
 	j.log.Close()
 	m.hub.publish(j.id, EventRemoved, last)
 }
+
+// Idle reports whether no job is running, stopping, queued or waiting out
+// a restart backoff: nothing would happen without someone asking.
+func (m *Manager) Idle() bool {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	for _, j := range m.jobs {
+		if !m.settledLocked(j) {
+			return false
+		}
+	}
+	return true
+}
