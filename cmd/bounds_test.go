@@ -151,3 +151,27 @@ func TestKeepFinishedAndLogRetentionFlags(t *testing.T) {
 	assert.Equal(t, 1, r.code)
 	assert.Contains(t, r.stderr, `--log-max-total: "lots" is not a size`)
 }
+
+// With XDG_RUNTIME_DIR unset, the socket is under the shared temp dir:
+// when someone else made its directory first, run refuses it (secrets in
+// --env never leave) and starts no instance there.
+func TestRunRefusesAnUntrustedSocketDirectory(t *testing.T) {
+	c := newCLI(t)
+	tmp := filepath.Join(c.dir, "tmp")
+	sockDir := filepath.Join(tmp, "jobtop-"+strconv.Itoa(os.Getuid()))
+	require.NoError(t, os.MkdirAll(sockDir, 0o700))
+	require.NoError(t, os.Chmod(sockDir, 0o777))
+	var env []string
+	for _, kv := range c.env {
+		if !strings.HasPrefix(kv, control.SocketEnv+"=") && !strings.HasPrefix(kv, "XDG_RUNTIME_DIR=") && !strings.HasPrefix(kv, "TMPDIR=") {
+			env = append(env, kv)
+		}
+	}
+	c.env = append(env, "TMPDIR="+tmp)
+	r := c.run("run", "--env", "TOKEN=secret", "--", "true")
+	assert.Equal(t, 1, r.code)
+	assert.Equal(t, "jobtop: refusing to use the socket "+filepath.Join(sockDir, "default.sock")+": its directory "+sockDir+
+		" has mode 0777, so other users could replace the socket; chmod 700 "+sockDir+", or use --socket in a directory of your own with mode 0700\n", r.stderr)
+	_, err := os.Stat(filepath.Join(sockDir, "default.sock"))
+	assert.True(t, os.IsNotExist(err), "no instance was started there")
+}
