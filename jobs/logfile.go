@@ -113,8 +113,12 @@ func (l *logFile) rotate() {
 	}
 	l.f, l.written, l.midLine = f, 0, false
 	l.rotations++
-	l.write([]byte(fmt.Sprintf("[jobtop] log rotated at %s (it reached %s): the output before this line is in %s; older output is gone\n",
-		time.Now().Format(time.RFC3339), FormatBytes(l.cap), filepath.Base(l.path)+rotatedSuffix)))
+	gone := ""
+	if l.rotations > 1 {
+		gone = "; older output is gone"
+	}
+	l.write([]byte(fmt.Sprintf("[jobtop] log rotated at %s (it reached %s): the output before this line is in %s%s\n",
+		time.Now().Format(time.RFC3339), FormatBytes(l.cap), filepath.Base(l.path)+rotatedSuffix, gone)))
 }
 
 // Marker writes a line of jobtop's own, on a line of its own, e.g. where a

@@ -16,7 +16,7 @@ import (
 )
 
 // rotationMarker matches the line a rotated log begins with.
-var rotationMarker = regexp.MustCompile(`^\[jobtop\] log rotated at [^\n]*; older output is gone\n`)
+var rotationMarker = regexp.MustCompile(`^\[jobtop\] log rotated at [^\n]*: the output before this line is in [^\n]*\n`)
 
 // readLog reads a job's log files, oldest first, each without the
 // rotation marker it begins with, and requires each to be within cap.
@@ -58,7 +58,8 @@ func TestLogRotatesKeepingTheNewestOutput(t *testing.T) {
 	assert.Greater(t, len(got), minLogCap, "two files' worth is kept")
 	current, err := os.ReadFile(info.LogPath)
 	require.NoError(t, err)
-	assert.Regexp(t, `older output is gone\n[0-9]+\n`, string(current), "the marker is a line of its own, and lines are whole")
+	assert.Regexp(t, `^\[jobtop\] log rotated at \S+ \(it reached 4 KiB\): the output before this line is in 1.log.1; older output is gone\n[0-9]+\n`, string(current),
+		"the marker is a line of its own, and lines are whole")
 	assert.Zero(t, info.LogDropped)
 	matches, _ := filepath.Glob(info.LogPath + "*")
 	assert.Len(t, matches, 2, "at most two files per job")
