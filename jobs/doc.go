@@ -20,4 +20,15 @@
 //     not advance their cursor.
 //   - Escape sequences are stored exactly as written; making them safe for a
 //     terminal is the drawing side's job.
+//   - The store copies only committed line text, packed into slabs of at
+//     most 64 KiB that empty oldest first, and counts the slabs whole
+//     against MaxBytes (StoreStats.Memory is every byte kept alive); a
+//     finished run is repacked with no slack. Reads pick lines before they
+//     copy any (Select).
+//   - A job's log rotates at its cap (<id>.log.1 keeps the file before),
+//     begins each run with a separator line, and is opened fresh, never
+//     appended to. A manager locks its log directory while it runs and, on
+//     start, prunes other session directories past Options.Sessions.
+//   - Defaults live in Spec.WithDefaults and Options: stop signal, grace,
+//     restart backoff and limit; finished jobs kept (KeepFinished).
 package jobs
