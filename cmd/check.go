@@ -75,7 +75,7 @@ func printPlan(w io.Writer, plan *jobfile.Plan) error {
 		}
 		fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%s\t%s\t%s\n", i+1, j.Name, starts,
 			describeDeps(j.Spec.DependsOn), describeReady(j.Spec.Ready),
-			describeRestart(j.Spec.WithDefaults().Restart), describeCommand(plan, j.Spec))
+			describeRestart(j.Spec.Restart.WithDefaults()), describeCommand(plan, j.Spec))
 	}
 	return tw.Flush()
 }

@@ -22,7 +22,7 @@
 //   - Anchors, aliases and merge keys (<<: *defaults) work; top-level keys
 //     starting with "x-" are ignored so they can hold anchors.
 //   - restart: what a policy does not give is left to the engine's
-//     defaults (jobs.Spec.WithDefaults: backoff 1s doubling up to 1m, max
+//     defaults (jobs.RestartPolicy.WithDefaults: backoff 1s doubling up to 1m, max
 //     5), as for jobs started through the API; max: 0 means no limit
 //     (jobs.NoRestartLimit).
 //   - Job names use letters, digits, ".", "_" and "-", and are not all

@@ -174,7 +174,7 @@ func (y *yamlFile) readRestart(e entry) jobs.RestartPolicy {
 		return p
 	}
 	// What is not given stays zero: the engine's defaults apply
-	// (jobs.Spec.WithDefaults), as for jobs started through the API.
+	// (jobs.RestartPolicy.WithDefaults), as for jobs started through the API.
 	if backoff != nil && p.Backoff == 0 {
 		y.errorf(backoff.value, "%s: must be more than 0 (default %v)", backoff.path, jobs.DefaultRestartBackoff)
 	}

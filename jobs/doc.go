@@ -29,6 +29,8 @@
 //     begins each run with a separator line, and is opened fresh, never
 //     appended to. A manager locks its log directory while it runs and, on
 //     start, prunes other session directories past Options.Sessions.
-//   - Defaults live in Spec.WithDefaults and Options: stop signal, grace,
-//     restart backoff and limit; finished jobs kept (KeepFinished).
+//   - Defaults live in one place each: a spec's (stop signal, grace,
+//     restart backoff and limit) are filled by Spec.withDefaults and
+//     RestartPolicy.WithDefaults; a manager's (finished jobs kept, session
+//     retention) by its Options.
 package jobs

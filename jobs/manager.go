@@ -115,7 +115,7 @@ func (m *Manager) add(spec Spec, start bool) (Info, error) {
 	if err := spec.Validate(); err != nil {
 		return Info{}, err
 	}
-	spec = spec.WithDefaults()
+	spec = spec.withDefaults()
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	if m.closed {
@@ -161,7 +161,7 @@ func (m *Manager) Replace(id ID, spec Spec) (Info, error) {
 		m.mu.Unlock()
 		return Info{}, &NotFoundError{ID: id}
 	}
-	j.spec = spec.WithDefaults()
+	j.spec = spec.withDefaults()
 	restart := j.state.Active() || j.state == StateQueued
 	info := m.infoLocked(j)
 	m.hub.publish(id, EventState, Info{})

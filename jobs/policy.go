@@ -46,7 +46,7 @@ func (m *Manager) applyRestartPolicyLocked(j *job) {
 }
 
 // backoff is Backoff doubled per earlier consecutive restart, capped at
-// MaxBackoff; p has its defaults (Spec.WithDefaults).
+// MaxBackoff; p has its defaults (RestartPolicy.WithDefaults).
 func backoff(p RestartPolicy, attempt int) time.Duration {
 	ceiling := p.MaxBackoff
 	d := p.Backoff

@@ -69,7 +69,7 @@ func TestBackoffDoublesUpToTheCeiling(t *testing.T) {
 		got = append(got, backoff(p, i))
 	}
 	assert.Equal(t, []time.Duration{time.Second, 2 * time.Second, 4 * time.Second, 5 * time.Second, 5 * time.Second}, got)
-	def := Spec{Restart: RestartPolicy{Mode: RestartAlways}}.WithDefaults().Restart
+	def := Spec{Restart: RestartPolicy{Mode: RestartAlways}}.withDefaults().Restart
 	assert.Equal(t, time.Minute, backoff(def, 30), "default ceiling")
 	assert.Equal(t, 4*time.Second, backoff(def, 2), "default first wait, doubled")
 }
@@ -78,14 +78,14 @@ func TestBackoffDoublesUpToTheCeiling(t *testing.T) {
 // mode restarts after 1s, doubling to 1m, at most 5 times in a row.
 func TestRestartDefaultsLiveInTheSpec(t *testing.T) {
 	for _, mode := range []RestartMode{RestartAlways, RestartOnFailure} {
-		got := Spec{Command: "x", Restart: RestartPolicy{Mode: mode}}.WithDefaults()
+		got := Spec{Command: "x", Restart: RestartPolicy{Mode: mode}}.withDefaults()
 		assert.Equal(t, RestartPolicy{Mode: mode, Backoff: time.Second, MaxBackoff: time.Minute, Max: 5}, got.Restart)
 		assert.Equal(t, 5*time.Second, got.Grace)
 		assert.Equal(t, DefaultStopSignal, got.StopSignal)
 	}
-	got := Spec{Restart: RestartPolicy{Mode: RestartAlways, Backoff: 2 * time.Minute, Max: NoRestartLimit}}.WithDefaults().Restart
+	got := Spec{Restart: RestartPolicy{Mode: RestartAlways, Backoff: 2 * time.Minute, Max: NoRestartLimit}}.withDefaults().Restart
 	assert.Equal(t, RestartPolicy{Mode: RestartAlways, Backoff: 2 * time.Minute, MaxBackoff: 2 * time.Minute, Max: NoRestartLimit}, got, "no limit stays; the ceiling is never under the first wait")
-	assert.Equal(t, RestartPolicy{Mode: RestartNever}, Spec{}.WithDefaults().Restart, "no policy, no backoff")
+	assert.Equal(t, RestartPolicy{Mode: RestartNever}, Spec{}.withDefaults().Restart, "no policy, no backoff")
 	assert.Error(t, Spec{Command: "x", Restart: RestartPolicy{Max: -2}}.Validate())
 }
 

@@ -201,28 +201,35 @@ func (p RestartPolicy) validate() error {
 	return nil
 }
 
-// WithDefaults fills the zero fields that have defaults: what the job
-// really runs with. A manager applies it to every spec it is given.
-func (s Spec) WithDefaults() Spec {
+// withDefaults fills the zero fields that have defaults.
+func (s Spec) withDefaults() Spec {
 	if s.StopSignal == 0 {
 		s.StopSignal = DefaultStopSignal
 	}
 	if s.Grace == 0 {
 		s.Grace = DefaultGrace
 	}
-	if s.Restart.Mode == "" {
-		s.Restart.Mode = RestartNever
-	}
-	if s.Restart.Mode != RestartNever {
-		if s.Restart.Backoff == 0 {
-			s.Restart.Backoff = DefaultRestartBackoff
-		}
-		if s.Restart.MaxBackoff == 0 {
-			s.Restart.MaxBackoff = max(DefaultRestartMaxBackoff, s.Restart.Backoff)
-		}
-		if s.Restart.Max == 0 {
-			s.Restart.Max = DefaultRestartMax
-		}
-	}
+	s.Restart = s.Restart.WithDefaults()
 	return s
+}
+
+// WithDefaults is the policy with its zero fields filled: how a job
+// really restarts. A manager applies it to every spec it is given.
+func (p RestartPolicy) WithDefaults() RestartPolicy {
+	if p.Mode == "" {
+		p.Mode = RestartNever
+	}
+	if p.Mode == RestartNever {
+		return p
+	}
+	if p.Backoff == 0 {
+		p.Backoff = DefaultRestartBackoff
+	}
+	if p.MaxBackoff == 0 {
+		p.MaxBackoff = max(DefaultRestartMaxBackoff, p.Backoff)
+	}
+	if p.Max == 0 {
+		p.Max = DefaultRestartMax
+	}
+	return p
 }
