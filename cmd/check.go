@@ -101,7 +101,7 @@ func printPlan(w io.Writer, plan *jobfile.Plan) error {
 		if health {
 			cols = append(cols, describeHealth(j.Spec))
 		}
-		cols = append(cols, describeRestart(j.Spec.Restart), describeCommand(plan, j.Spec))
+		cols = append(cols, describeRestart(j.Spec.Restart.WithDefaults()), describeCommand(plan, j.Spec))
 		fmt.Fprintln(tw, strings.Join(cols, "\t"))
 	}
 	return tw.Flush()
@@ -165,7 +165,7 @@ func describeRestart(p jobs.RestartPolicy) string {
 	if p.MaxBackoff > 0 {
 		s += fmt.Sprintf(" up to %v", p.MaxBackoff)
 	}
-	if p.Max > 0 {
+	if p.Max != jobs.NoRestartLimit {
 		return s + fmt.Sprintf(", max %d", p.Max)
 	}
 	return s + ", no max"

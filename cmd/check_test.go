@@ -45,10 +45,10 @@ func TestCheckDescribesPolicies(t *testing.T) {
 	require.NoError(t, err)
 	require.Contains(t, stdout, "../testdata/webapp/jobtop.yaml: 5 jobs, at most 8 running at once; start order:")
 	for _, row := range []string{
-		`1  db       at once  -                              output ~ /ready to accept connections/  on-failure, backoff 1s, max 5            printf 'db: starting\n' ...`,
-		`3  worker   at once  migrate: succeeded             running                                 always, backoff 500ms up to 10s, max 10  n=0 ...`,
-		`4  web      at once  db: ready, migrate: succeeded  output ~ /listening on/                 on-failure, backoff 1s, max 5 `,
-		`5  seed     by hand  db: ready                      running                                 no                                       sh -c printf 'seed: 100 sample users\n'`,
+		`1  db       at once  -                              output ~ /ready to accept connections/  on-failure, backoff 1s up to 1m0s, max 5  printf 'db: starting\n' ...`,
+		`3  worker   at once  migrate: succeeded             running                                 always, backoff 500ms up to 10s, max 10   n=0 ...`,
+		`4  web      at once  db: ready, migrate: succeeded  output ~ /listening on/                 on-failure, backoff 1s up to 1m0s, max 5 `,
+		`5  seed     by hand  db: ready                      running                                 no                                        sh -c printf 'seed: 100 sample users\n'`,
 	} {
 		require.Contains(t, stdout, row)
 	}

@@ -53,7 +53,7 @@ func TestStatusJSONFields(t *testing.T) {
 	assert.EqualValues(t, 4, fields["bytes"])
 	logBytes, err := os.ReadFile(fields["log_path"].(string))
 	require.NoError(t, err)
-	assert.Equal(t, "out\n", string(logBytes))
+	assert.Regexp(t, `^\[jobtop\] ── run 1 · started \S+ ──\nout\n$`, string(logBytes), "the run's separator, then its output")
 
 	// exit_code is null while the job runs.
 	running := c.startJob("sleep 60")

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"net"
+	"time"
 
 	"github.com/spf13/cobra"
 
@@ -16,9 +17,10 @@ import (
 // servedInstance is a running jobtop instance: its manager, served on the
 // socket, and the job file it runs, if any.
 type servedInstance struct {
-	mgr *jobs.Manager
-	srv *control.Server
-	ws  *workspace.Workspace // nil without a job file
+	mgr        *jobs.Manager
+	srv        *control.Server
+	ws         *workspace.Workspace // nil without a job file
+	stopMemory context.CancelFunc   // ends governMemory
 }
 
 // startInstance makes the job manager of a jobtop instance (kind "serve"
@@ -31,6 +33,10 @@ type servedInstance struct {
 // once every job of the plan is in place, so a client never sees half a
 // job file.
 func startInstance(cmd *cobra.Command, kind string, plan *jobfile.Plan, opts jobs.Options) (*servedInstance, error) {
+	opts, err := retentionOptions(cmd, opts)
+	if err != nil {
+		return nil, err
+	}
 	if plan != nil {
 		opts = workspace.ManagerOptions(plan, opts)
 	}
@@ -57,6 +63,9 @@ func startInstance(cmd *cobra.Command, kind string, plan *jobfile.Plan, opts job
 		return nil, err
 	}
 	in := &servedInstance{mgr: m, srv: control.NewServer(m, control.Instance{Kind: kind, Socket: path})}
+	var memCtx context.Context
+	memCtx, in.stopMemory = context.WithCancel(context.Background())
+	governMemory(memCtx, m, time.Second)
 	if plan != nil {
 		if in.ws, err = workspace.Open(m, plan); err != nil {
 			l.Close()
@@ -82,5 +91,6 @@ func (in *servedInstance) shutdown(ctx context.Context) error {
 	}
 	err := in.mgr.Shutdown(ctx)
 	in.srv.Close()
+	in.stopMemory()
 	return err
 }

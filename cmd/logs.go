@@ -19,6 +19,7 @@ type logsOptions struct {
 	stdout, stderr bool
 	json           bool
 	all            bool
+	raw            bool
 }
 
 func newLogsCmd() *cobra.Command {
@@ -27,12 +28,19 @@ func newLogsCmd() *cobra.Command {
 		`Print a job's output: the lines the instance holds (its newest 10,000 by
 default; the whole output is in the job's log file, see jobtop status).
 
-With --json, an object {"lines": [{"seq", "stream", "text"}...],
-"next_cursor": C, "dropped": N, "partial": [...], "state", "ended"}. Pass
-next_cursor back as --cursor to get only the lines not yet returned;
-"dropped" counts lines the instance no longer holds between the cursor and
-the first line returned, and "partial" holds lines still being written
-(not covered by the cursor).
+On a terminal, lines are shown as in the TUI: colours kept, every other
+escape sequence removed and control characters shown as \xNN, so output
+cannot clear the screen, move the cursor, retitle the terminal or write
+the clipboard. --raw, or a pipe, prints the bytes as the job wrote them.
+
+With --json, one answer of the API: {"lines": [{"seq", "stream",
+"text"}...], "next_cursor": C, "more": B, "dropped": N, "partial": [...],
+"state", "ended"}, at most 1,000 lines (--tail N: N, up to 10,000) and 4
+MiB of text. Pass next_cursor back as --cursor to get only the lines not
+yet returned ("more": true says more follow at once); "dropped" counts
+lines the instance no longer holds between the cursor and the first line
+returned, and "partial" holds lines still being written (not covered by
+the cursor).
 
 --follow prints lines as they come until the job ends (with --json, one
 object per line of output).
@@ -68,6 +76,7 @@ With --follow it goes on until no job is left that can write.`,
 	f.BoolVar(&o.stderr, "stderr", false, "only lines the job wrote to stderr")
 	f.BoolVar(&o.json, "json", false, "print JSON (with --follow: one object per line)")
 	f.BoolVar(&o.all, "all", false, "every job's lines, in the order they arrived")
+	f.BoolVar(&o.raw, "raw", false, "print the bytes as the job wrote them, escape sequences too, also on a terminal")
 	cmd.MarkFlagsMutuallyExclusive("stdout", "stderr")
 	cmd.MarkFlagsMutuallyExclusive("all", "stdout")
 	cmd.MarkFlagsMutuallyExclusive("all", "stderr")
@@ -87,34 +96,52 @@ func logs(cmd *cobra.Command, c *control.Client, id jobs.ID, o logsOptions) erro
 		q.Stream = "stderr"
 	}
 	out := cmd.OutOrStdout()
+	text := newTextOut(out, o.raw)
 	if o.follow {
 		return c.FollowOutput(cmd.Context(), id, q, func(r control.OutputResponse) error {
 			if o.json {
 				return json.NewEncoder(out).Encode(r)
 			}
 			noteDropped(cmd, id, r)
-			return printLines(out, r.Lines)
+			return printLines(out, r.Lines, text)
 		})
 	}
-	r, err := c.ReadOutput(cmd.Context(), id, q)
-	if err != nil {
-		return err
-	}
 	if o.json {
+		r, err := c.ReadOutput(cmd.Context(), id, q)
+		if err != nil {
+			return err
+		}
 		return printJSON(out, r)
 	}
-	noteDropped(cmd, id, r)
-	if err := printLines(out, r.Lines); err != nil {
-		return err
+	// For people, every line asked for: answer after answer.
+	printed := 0
+	for {
+		r, err := c.ReadOutput(cmd.Context(), id, q)
+		if err != nil {
+			return err
+		}
+		if printed == 0 {
+			noteDropped(cmd, id, r)
+		}
+		if err := printLines(out, r.Lines, text); err != nil {
+			return err
+		}
+		printed += len(r.Lines)
+		if !r.More || (o.tail > 0 && printed >= o.tail) {
+			// Lines still being written (a prompt, a progress bar) are
+			// shown too; a later --cursor read returns them once complete.
+			return printLines(out, r.Partial, text)
+		}
+		q = control.OutputQuery{Cursor: r.NextCursor, Stream: q.Stream}
+		if o.tail > 0 {
+			q.Max = o.tail - printed
+		}
 	}
-	// Lines still being written (a prompt, a progress bar) are shown too;
-	// a later --cursor read returns them once complete.
-	return printLines(out, r.Partial)
 }
 
-func printLines(w io.Writer, lines []jobs.Line) error {
+func printLines(w io.Writer, lines []jobs.Line, text textOut) error {
 	for _, l := range lines {
-		if _, err := fmt.Fprintln(w, l.Text); err != nil {
+		if _, err := fmt.Fprintln(w, text.line(l.Text)); err != nil {
 			return err
 		}
 	}

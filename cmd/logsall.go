@@ -20,13 +20,13 @@ func logsAll(cmd *cobra.Command, c *control.Client, o logsOptions) error {
 	}
 	q := control.AllOutputQuery{Cursor: o.cursor, Tail: o.tail}
 	out := cmd.OutOrStdout()
-	p := newPrefixer()
+	p := newPrefixer(newTextOut(out, o.raw))
 	list, err := c.Jobs(cmd.Context())
 	if err != nil {
 		return err
 	}
 	for _, j := range list {
-		p.width = min(max(p.width, ansi.StringWidth(j.Name)), prefixMax)
+		p.width = min(max(p.width, ansi.StringWidth(p.text.label(j.Name))), prefixMax)
 	}
 	if o.follow {
 		return c.FollowAllOutput(cmd.Context(), q, func(r control.AllOutputResponse) error {
@@ -36,14 +36,32 @@ func logsAll(cmd *cobra.Command, c *control.Client, o logsOptions) error {
 			return p.print(out, r.Lines)
 		})
 	}
-	r, err := c.ReadAllOutput(cmd.Context(), q)
-	if err != nil {
-		return err
-	}
 	if o.json {
+		r, err := c.ReadAllOutput(cmd.Context(), q)
+		if err != nil {
+			return err
+		}
 		return printJSON(out, r)
 	}
-	return p.print(out, r.Lines)
+	// For people, every line asked for: answer after answer.
+	printed := 0
+	for {
+		r, err := c.ReadAllOutput(cmd.Context(), q)
+		if err != nil {
+			return err
+		}
+		if err := p.print(out, r.Lines); err != nil {
+			return err
+		}
+		printed += len(r.Lines)
+		if !r.More || (o.tail > 0 && printed >= o.tail) {
+			return nil
+		}
+		q = control.AllOutputQuery{Cursor: r.NextCursor}
+		if o.tail > 0 {
+			q.Max = o.tail - printed
+		}
+	}
 }
 
 // prefixer writes lines behind their job's name, padded to the longest
@@ -52,23 +70,24 @@ func logsAll(cmd *cobra.Command, c *control.Client, o logsOptions) error {
 // that takes colours (and NO_COLOR is not set).
 type prefixer struct {
 	st    styles.Styles
+	text  textOut
 	width int
 }
 
-func newPrefixer() *prefixer { return &prefixer{st: styles.Default()} }
+func newPrefixer(text textOut) *prefixer { return &prefixer{st: styles.Default(), text: text} }
 
 // prefixMax bounds the width names are padded to.
 const prefixMax = 24
 
 func (p *prefixer) print(w io.Writer, lines []control.JobLine) error {
 	for _, l := range lines {
-		p.width = min(max(p.width, ansi.StringWidth(l.Name)), prefixMax)
+		p.width = min(max(p.width, ansi.StringWidth(p.text.label(l.Name))), prefixMax)
 	}
 	for _, l := range lines {
-		name := ansi.Truncate(l.Name, p.width, "…")
+		name := ansi.Truncate(p.text.label(l.Name), p.width, "…")
 		pad := p.width - ansi.StringWidth(name)
 		name = p.st.JobName(int(l.Job)).Render(name)
-		if _, err := fmt.Fprintf(w, "%s%*s | %s\n", name, pad, "", l.Text); err != nil {
+		if _, err := fmt.Fprintf(w, "%s%*s | %s\n", name, pad, "", p.text.line(l.Text)); err != nil {
 			return err
 		}
 	}

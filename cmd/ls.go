@@ -25,6 +25,7 @@ array of job objects (the same objects as jobtop status --json).`,
 			if asJSON {
 				return printJSON(cmd.OutOrStdout(), list)
 			}
+			text := newTextOut(cmd.OutOrStdout(), false)
 			tw := tabwriter.NewWriter(cmd.OutOrStdout(), 0, 4, 2, ' ', 0)
 			fmt.Fprintln(tw, "ID\tNAME\tSTATE\tPID\tTIME\tEXIT\tCOMMAND")
 			now := time.Now()
@@ -33,8 +34,8 @@ array of job objects (the same objects as jobtop status --json).`,
 				if j.State.Active() {
 					pid = fmt.Sprint(j.PID)
 				}
-				fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%s\t%s\t%s\n", j.ID, truncate(j.Name, 24), stateText(j, now), pid,
-					formatRuntime(j.Runtime(now)), exitText(j), truncate(j.Command, 60))
+				fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%s\t%s\t%s\n", j.ID, truncate(text.label(j.Name), 24), stateText(j, now), pid,
+					formatRuntime(j.Runtime(now)), exitText(j), truncate(text.label(j.Command), 60))
 			}
 			return tw.Flush()
 		},

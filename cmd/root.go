@@ -102,6 +102,7 @@ jobtop attach) and starts the COMMANDs there.`,
 	root.AddCommand(newCompletionCmd())
 	root.Flags().StringVar(&names, "name", "", "names for the jobs, comma-separated, in order")
 	addFileFlags(root)
+	addRetentionFlags(root)
 	addBellFlag(root)
 	root.AddCommand(newDemoCmd())
 	return root

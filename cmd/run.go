@@ -141,14 +141,14 @@ func autoStartServer(ctx context.Context, cmd *cobra.Command, c *control.Client)
 	defer logFile.Close()
 	// A job file in the caller's directory is not run: an agent asked
 	// for one job, not for a dev environment.
-	server := exec.Command(exe, "serve", "--socket", c.Socket(), "--no-file")
+	server := exec.Command(exe, "serve", "--socket", c.Socket(), "--no-file", "--idle-exit", autoIdleExit.String())
 	server.Stdout, server.Stderr = logFile, logFile
 	server.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
 	if err := server.Start(); err != nil {
 		return fmt.Errorf("cannot start a jobtop instance: %w", err)
 	}
-	fmt.Fprintf(cmd.ErrOrStderr(), "jobtop: no instance was listening on %s; started one in the background (jobtop serve, pid %d, log %s)\n",
-		c.Socket(), server.Process.Pid, logPath)
+	fmt.Fprintf(cmd.ErrOrStderr(), "jobtop: no instance was listening on %s; started one in the background (jobtop serve, pid %d, log %s; it exits after %v with no job and no client)\n",
+		c.Socket(), server.Process.Pid, logPath, autoIdleExit)
 	exited := make(chan error, 1)
 	go func() { exited <- server.Wait() }()
 

@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/signal"
 	"syscall"
+	"time"
 
 	"github.com/spf13/cobra"
 
@@ -15,6 +16,7 @@ import (
 
 func newServeCmd() *cobra.Command {
 	var maxRunning int
+	var idleExit time.Duration
 	cmd := &cobra.Command{
 		Use:   "serve",
 		Short: "Run a headless jobtop instance in the foreground",
@@ -33,18 +35,24 @@ SIGINT, SIGTERM or SIGHUP (or jobtop shutdown) stops every job with its
 grace rules, then exits; a signal while they stop kills what is left at
 once. If serve itself is killed (SIGKILL, a crash), its keeper process
 stops every job the same way. A socket that a live instance
-holds is never taken over: serve exits and names that instance.`,
+holds is never taken over: serve exits and names that instance.
+
+With --idle-exit DUR it also exits once it has had no job running, queued
+or waiting to restart, and no client connected, for DUR; the serve that
+jobtop run starts in the background does so after 30m.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			return serve(cmd, maxRunning)
+			return serve(cmd, maxRunning, idleExit)
 		},
 	}
 	addFileFlags(cmd)
+	addRetentionFlags(cmd)
+	cmd.Flags().DurationVar(&idleExit, "idle-exit", 0, "exit after `DUR` with no job running or queued and no client connected (0: never)")
 	cmd.Flags().IntVar(&maxRunning, "max-running", 0, "run at most N jobs at once; the rest wait queued (default: the job file's max_parallel, else no limit)")
 	return cmd
 }
 
-func serve(cmd *cobra.Command, maxRunning int) error {
+func serve(cmd *cobra.Command, maxRunning int, idleExit time.Duration) error {
 	// The job file is checked before anything starts.
 	plan, err := loadJobFile(cmd)
 	if err != nil {
@@ -71,6 +79,8 @@ func serve(cmd *cobra.Command, maxRunning int) error {
 		fmt.Fprintf(stderr, "jobtop: running %s from %s (jobtop reload re-reads it)\n", plural(len(plan.Jobs), "job"), plan.Path)
 	}
 
+	watchCtx, stopWatch := context.WithCancel(context.Background())
+	defer stopWatch()
 	var exit *ExitError
 	select {
 	case sig := <-signals:
@@ -80,6 +90,8 @@ func serve(cmd *cobra.Command, maxRunning int) error {
 		fmt.Fprintf(stderr, "jobtop: %v: stopping jobs (a signal kills them at once)\n", exit.Err)
 	case <-in.srv.ShutdownRequested():
 		fmt.Fprintln(stderr, "jobtop: shutdown asked over the API: stopping jobs (a signal kills them at once)")
+	case <-idleWhen(watchCtx, in, idleExit):
+		fmt.Fprintf(stderr, "jobtop: no job and no client for %v (--idle-exit): exiting\n", idleExit)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	go func() {

@@ -106,7 +106,7 @@ func TestServeStopsItsJobsOnSIGTERM(t *testing.T) {
 	require.Len(t, logs, 1)
 	b, err := os.ReadFile(logs[0])
 	require.NoError(t, err)
-	assert.True(t, strings.HasPrefix(string(b), "ready\n"), string(b))
+	assert.Regexp(t, `^\[jobtop\] ── run 1 · started \S+ ──\nready\n`, string(b))
 	assert.Contains(t, string(b), "got TERM\n", "the job got its stop signal")
 }
 

@@ -27,7 +27,7 @@ log_path, lines, bytes, dropped_lines, last_line.`,
 			if asJSON {
 				return printJSON(cmd.OutOrStdout(), info)
 			}
-			printStatus(cmd.OutOrStdout(), info)
+			printStatus(cmd.OutOrStdout(), info, newTextOut(cmd.OutOrStdout(), false))
 			return nil
 		})
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print the job as JSON")
@@ -35,10 +35,10 @@ log_path, lines, bytes, dropped_lines, last_line.`,
 }
 
 // printStatus writes a job for people, one field a line.
-func printStatus(w io.Writer, j jobs.Info) {
+func printStatus(w io.Writer, j jobs.Info, text textOut) {
 	field := func(name, value string) {
 		if value != "" {
-			fmt.Fprintf(w, "%-9s %s\n", name+":", value)
+			fmt.Fprintf(w, "%-9s %s\n", name+":", text.label(value))
 		}
 	}
 	field("id", j.ID.String())
@@ -64,4 +64,7 @@ func printStatus(w io.Writer, j jobs.Info) {
 	field("runs", fmt.Sprint(j.Runs))
 	field("output", plural(int(j.Lines), "line")+", "+jobs.FormatBytes(j.Bytes))
 	field("log", j.LogPath)
+	if len(j.LogFiles) > 1 {
+		field("earlier", j.LogFiles[0]+" (the log rotated at its cap)")
+	}
 }

@@ -23,6 +23,7 @@ type waitOptions struct {
 	until   string
 	ready   bool
 	timeout time.Duration
+	raw     bool
 }
 
 func newWaitCmd() *cobra.Command {
@@ -47,6 +48,7 @@ With --timeout, give up after DUR and exit 124; the job keeps running.`,
 	cmd.Flags().StringVar(&o.until, "until", "", "return once an output line matches `REGEX`")
 	cmd.Flags().BoolVar(&o.ready, "ready", false, "return once the job is ready; exit 1 if it ends first")
 	cmd.Flags().DurationVar(&o.timeout, "timeout", 0, "give up after `DUR` (exit 124); the job keeps running")
+	cmd.Flags().BoolVar(&o.raw, "raw", false, "print the matching line's bytes as they are, also on a terminal (see jobtop logs)")
 	cmd.MarkFlagsMutuallyExclusive("until", "ready")
 	return cmd
 }
@@ -109,6 +111,7 @@ func waitUntil(cmd *cobra.Command, c *control.Client, id jobs.ID, o waitOptions)
 		defer cancel()
 	}
 	first := true
+	text := newTextOut(cmd.OutOrStdout(), o.raw)
 	var last control.OutputResponse
 	err = c.FollowOutput(ctx, id, control.OutputQuery{}, func(r control.OutputResponse) error {
 		last = r
@@ -119,7 +122,7 @@ func waitUntil(cmd *cobra.Command, c *control.Client, id jobs.ID, o waitOptions)
 		}
 		for _, l := range append(lines, r.Partial...) {
 			if l.Stream != jobs.Meta && re.MatchString(l.Text) {
-				fmt.Fprintln(cmd.OutOrStdout(), l.Text)
+				fmt.Fprintln(cmd.OutOrStdout(), text.line(l.Text))
 				return errMatched
 			}
 		}

@@ -1,29 +1,35 @@
 package control
 
 import (
-	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
 	"net/http"
 	"net/url"
-	"slices"
 	"time"
 
 	"jobtop/jobs"
 )
 
 // GET /v1/output: every job's lines as one stream, in the order they
-// arrived (jobs.Line.Arrival, one counter for all of an instance's jobs;
-// the lines of one read of a job's output may share it, and go by their
-// sequence number). The cursor is an arrival: a read returns the lines
-// that arrived after it. Only lines still held in memory are returned; lines being built
-// (no newline yet) are not.
+// arrived (jobs.Line.Arrival: one counter for all of an instance's jobs,
+// a number per line). The cursor is an arrival: a read returns the lines
+// that arrived after it. Only lines still held in memory are returned;
+// lines being built (no newline yet) are not.
+//
+// A read first takes the instance's newest arrival H: every line that
+// arrived up to H is committed once its store is read, so lines up to H
+// can be handed out in order with none missing. Each job's lines after
+// the cursor are read a batch at a time and merged by arrival until the
+// answer reaches its bounds (then it says More) or H.
 
 // AllOutputQuery is the query of GET /v1/output.
 type AllOutputQuery struct {
 	// Cursor: return lines that arrived after this one (0: from the start).
 	Cursor uint64
+	// Max caps the lines in one answer, as for one job's output (0:
+	// DefaultOutputLines, or Tail when given; at most MaxOutputLines).
+	Max int
 	// Tail, when > 0, asks for the newest Tail lines instead (then
 	// reading goes on after them when following).
 	Tail int
@@ -36,7 +42,7 @@ type AllOutputQuery struct {
 
 // Values encodes the query for a URL.
 func (q AllOutputQuery) Values() url.Values {
-	return OutputQuery{Cursor: q.Cursor, Tail: q.Tail, Follow: q.Follow, Timeout: q.Timeout}.Values()
+	return OutputQuery{Cursor: q.Cursor, Max: q.Max, Tail: q.Tail, Follow: q.Follow, Timeout: q.Timeout}.Values()
 }
 
 // ParseAllOutputQuery reads and checks a query of GET /v1/output.
@@ -48,10 +54,10 @@ func ParseAllOutputQuery(v url.Values) (AllOutputQuery, error) {
 	switch {
 	case o.Stream != "":
 		return AllOutputQuery{}, badRequest("stream applies to one job's output (GET /v1/jobs/{id}/output)")
-	case o.Max > 0 || o.Wait:
-		return AllOutputQuery{}, badRequest("max and wait apply to one job's output (GET /v1/jobs/{id}/output)")
+	case o.Wait:
+		return AllOutputQuery{}, badRequest("wait applies to one job's output (GET /v1/jobs/{id}/output); use follow=true")
 	}
-	return AllOutputQuery{Cursor: o.Cursor, Tail: o.Tail, Follow: o.Follow, Timeout: o.Timeout}, nil
+	return AllOutputQuery{Cursor: o.Cursor, Max: o.Max, Tail: o.Tail, Follow: o.Follow, Timeout: o.Timeout}, nil
 }
 
 // JobLine is a line of the all-jobs stream: the job that wrote it, its
@@ -63,75 +69,15 @@ type JobLine struct {
 }
 
 // AllOutputResponse answers GET /v1/output. NextCursor is the arrival of
-// the last line returned (the cursor given when none was). Ended says no
-// job could write more when the read was made: every job had ended with
-// no restart pending.
+// the last line returned (the cursor given when none was); More says the
+// answer stopped at its bounds and more lines follow at once. Ended says no job
+// could write more when the read was made (every job had ended with no
+// restart pending) and every line was returned.
 type AllOutputResponse struct {
 	Lines      []JobLine `json:"lines"`
 	NextCursor uint64    `json:"next_cursor"`
+	More       bool      `json:"more"`
 	Ended      bool      `json:"ended"`
-}
-
-// allReader reads every job's new lines in passes and hands them out in
-// arrival order. A line is handed out only once every line that arrived
-// before it is sure to have been read: a line committed before a pass
-// begins is seen by that pass, so the lines up to the newest arrival seen
-// in one pass are complete in the next.
-type allReader struct {
-	mgr     outputLister
-	cursors map[jobs.ID]uint64 // per job, the last sequence number read
-	after   uint64             // hand out only lines that arrived after this
-	pending []JobLine
-	horizon uint64 // newest arrival seen by the pass before
-}
-
-// outputLister is what an allReader reads: the jobs and their output.
-type outputLister interface {
-	List() []jobs.Info
-	Output(jobs.ID) (jobs.OutputReader, error)
-}
-
-func newAllReader(m outputLister, after uint64) *allReader {
-	return &allReader{mgr: m, cursors: make(map[jobs.ID]uint64), after: after}
-}
-
-// pass reads what every job wrote since the last pass and returns the
-// lines now complete, in arrival order.
-func (r *allReader) pass() []JobLine {
-	horizon := r.horizon
-	for _, info := range r.mgr.List() {
-		out, err := r.mgr.Output(info.ID)
-		if err != nil {
-			continue // removed meanwhile
-		}
-		c := out.ReadAfter(r.cursors[info.ID], 0)
-		r.cursors[info.ID] = c.Next
-		for _, l := range c.Lines {
-			r.horizon = max(r.horizon, l.Arrival)
-			if l.Arrival > r.after {
-				r.pending = append(r.pending, JobLine{Job: info.ID, Name: info.Name, Line: l})
-			}
-		}
-	}
-	// Lines of one read of a job's output may share their arrival: those
-	// go by sequence number.
-	slices.SortFunc(r.pending, func(a, b JobLine) int {
-		return cmp.Or(cmp.Compare(a.Arrival, b.Arrival), cmp.Compare(a.Job, b.Job), cmp.Compare(a.Seq, b.Seq))
-	})
-	n, _ := slices.BinarySearchFunc(r.pending, horizon+1, func(l JobLine, a uint64) int { return cmp.Compare(l.Arrival, a) })
-	ready := slices.Clone(r.pending[:n])
-	r.pending = slices.Delete(r.pending, 0, n)
-	if len(ready) > 0 {
-		r.after = ready[len(ready)-1].Arrival
-	}
-	return ready
-}
-
-// settle makes two passes: the second hands out every line the first
-// read. Lines that arrive during the second stay pending until the next
-// settle (their arrival is an event that brings one when following).
-func (r *allReader) settle() []JobLine {
-	return append(r.pass(), r.pass()...)
 }
 
 // allEnded reports whether no job can write more.
@@ -152,55 +98,192 @@ func (s *Server) handleAllOutput(w http.ResponseWriter, r *http.Request) {
 	}
 	ctx, cancel := s.requestContext(r, q.Timeout)
 	defer cancel()
-	var sub jobs.EventStream
-	if q.Follow {
-		sub = s.mgr.Subscribe() // before the first read: no change is missed
-		defer sub.Close()
-	}
-	rd := newAllReader(s.mgr, q.Cursor)
-	ended := allEnded(s.mgr) // before reading: an ended answer holds every line
-	lines := rd.settle()
-	if q.Tail > 0 && len(lines) > q.Tail {
-		lines = lines[len(lines)-q.Tail:]
-	}
-	resp := AllOutputResponse{Lines: nonNil(lines), NextCursor: max(rd.after, q.Cursor), Ended: ended}
 	if !q.Follow {
-		writeJSON(w, http.StatusOK, resp)
+		j := startJSON(w)
+		s.writeAllPage(j, q.Cursor, q.Tail, lineLimit(q.Max, q.Tail))
+		j.end() //nolint:errcheck // the client may be gone
 		return
 	}
-	s.streamAllOutput(ctx, w, rd, resp, sub)
-}
-
-// streamAllOutput writes NDJSON: the first read, then the new lines after
-// each change, until no job can write more, the manager shuts down, or
-// ctx ends.
-func (s *Server) streamAllOutput(ctx context.Context, w http.ResponseWriter, rd *allReader, resp AllOutputResponse, sub jobs.EventStream) {
-	send := ndjsonWriter[AllOutputResponse](w)
-	if !send(resp) {
+	release, err := s.openStream()
+	if err != nil {
+		writeError(w, err)
 		return
 	}
-	for !resp.Ended {
+	defer release()
+	sub := s.mgr.Subscribe() // before the first read: no change is missed
+	defer sub.Close()
+	j, flush := startNDJSON(w)
+	end := s.writeAllPage(j, q.Cursor, q.Tail, lineLimit(q.Max, q.Tail))
+	if j.end() != nil {
+		return
+	}
+	flush()
+	for !end.ended {
 		closed := false
-		select {
-		case _, ok := <-sub.C():
-			closed = !ok
-		case <-ctx.Done():
+		if !end.more {
+			select {
+			case _, ok := <-sub.C():
+				closed = !ok
+			case <-ctx.Done():
+				return
+			}
+		}
+		if !closed && !anyLineAfter(s.mgr, end.next) && !allEnded(s.mgr) {
+			continue
+		}
+		end = s.writeAllPage(j, end.next, 0, lineLimit(q.Max, 0))
+		if closed {
+			end.ended = true
+		}
+		if j.end() != nil {
 			return
 		}
-		ended := closed || allEnded(s.mgr)
-		lines := rd.settle()
-		resp = AllOutputResponse{Lines: nonNil(lines), NextCursor: rd.after, Ended: ended}
-		if (len(lines) > 0 || ended) && !send(resp) {
-			return
-		}
+		flush()
 	}
 }
 
-func nonNil(lines []JobLine) []JobLine {
-	if lines == nil {
-		return []JobLine{}
+// anyLineAfter reports whether a job holds a line that arrived after a.
+func anyLineAfter(m manager, a uint64) bool {
+	if m.Arrivals() <= a {
+		return false
 	}
-	return lines
+	for _, info := range m.List() {
+		if out, err := selectorOf(m, info.ID); err == nil && out.CountArrived(a, 0) > 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// jobCursor is one job's place in a merge: the batch read and where the
+// next one starts.
+type jobCursor struct {
+	id    jobs.ID
+	name  string
+	out   selector
+	batch []jobs.Line
+	next  uint64 // Seq after which the next batch starts
+	more  bool   // lines up to the horizon follow the batch
+}
+
+// writeAllPage writes one AllOutputResponse: the lines that arrived after
+// `after` (or the newest tail of them), in arrival order, up to limit
+// lines and MaxOutputBytes.
+func (s *Server) writeAllPage(j *jsonWriter, after uint64, tail, limit int) pageEnd {
+	ended := allEnded(s.mgr) // before reading: an ended answer holds every line
+	horizon := s.mgr.Arrivals()
+	var cursors []*jobCursor
+	if horizon <= after {
+		return s.writeNoLines(j, after, ended)
+	}
+	for _, info := range s.mgr.List() {
+		if out, err := selectorOf(s.mgr, info.ID); err == nil {
+			cursors = append(cursors, &jobCursor{id: info.ID, name: info.Name, out: out})
+		}
+	}
+	if tail > 0 {
+		after = tailStart(cursors, after, horizon, min(tail, MaxOutputLines))
+	}
+	// Each job's batches share the answer's batch budget.
+	perJob := jobs.Selection{ArrivalUpTo: horizon,
+		Max:      max(batchLines/max(len(cursors), 1), 8),
+		MaxBytes: max(batchBytes/max(len(cursors), 1), 16<<10)}
+	for _, c := range cursors {
+		sel := perJob
+		sel.ArrivalAfter = after
+		c.fill(sel)
+	}
+	j.raw(`{"lines":[`)
+	count, size := 0, 0
+	end := pageEnd{next: after}
+	for j.err == nil {
+		c := earliest(cursors)
+		if c == nil {
+			break
+		}
+		l := c.batch[0]
+		if count == limit || size+len(l.Text) > MaxOutputBytes {
+			end.more = true
+			break
+		}
+		if count > 0 {
+			j.raw(",")
+		}
+		j.value(JobLine{Job: c.id, Name: c.name, Line: l})
+		count++
+		size += len(l.Text)
+		end.next = l.Arrival
+		c.batch = c.batch[1:]
+		if len(c.batch) == 0 && c.more {
+			sel := perJob
+			sel.After = c.next
+			c.fill(sel)
+		}
+	}
+	end.ended = ended && !end.more
+	j.raw("]")
+	j.uint("next_cursor", end.next)
+	j.bool("more", end.more)
+	j.bool("ended", end.ended)
+	j.raw("}")
+	return end
+}
+
+// writeNoLines answers a read after the newest arrival.
+func (s *Server) writeNoLines(j *jsonWriter, after uint64, ended bool) pageEnd {
+	j.raw(`{"lines":[]`)
+	j.uint("next_cursor", after)
+	j.bool("more", false)
+	j.bool("ended", ended)
+	j.raw("}")
+	return pageEnd{next: after, ended: ended}
+}
+
+func (c *jobCursor) fill(sel jobs.Selection) {
+	ch := c.out.Select(sel)
+	if len(ch.Lines) == 0 && ch.More {
+		sel.Max, sel.MaxBytes = 1, 0 // a line longer than a batch
+		ch = c.out.Select(sel)
+	}
+	c.batch, c.next, c.more = ch.Lines, ch.Next, ch.More
+}
+
+// earliest is the cursor whose next line arrived first; nil when every
+// batch is spent.
+func earliest(cursors []*jobCursor) *jobCursor {
+	var best *jobCursor
+	for _, c := range cursors {
+		if len(c.batch) > 0 && (best == nil || c.batch[0].Arrival < best.batch[0].Arrival) {
+			best = c
+		}
+	}
+	return best
+}
+
+// tailStart is the arrival after which the newest n lines (up to
+// horizon, after after) arrived: the largest t >= after with at least n
+// lines in (t, horizon], or after when there are fewer.
+func tailStart(cursors []*jobCursor, after, horizon uint64, n int) uint64 {
+	count := func(t uint64) int {
+		total := 0
+		for _, c := range cursors {
+			total += c.out.CountArrived(t, horizon)
+		}
+		return total
+	}
+	if horizon <= after || count(after) <= n {
+		return after
+	}
+	lo, hi := after, horizon // count(lo) > n >= count(hi)
+	for hi-lo > 1 {
+		mid := lo + (hi-lo)/2
+		if count(mid) > n {
+			lo = mid
+		} else {
+			hi = mid
+		}
+	}
+	return hi
 }
 
 // ReadAllOutput reads every job's lines once, in arrival order (q.Follow

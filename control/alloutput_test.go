@@ -135,74 +135,10 @@ func TestAllOutputRefusesOneJobsQueries(t *testing.T) {
 	in := startInstance(t)
 	srv := httptest.NewServer(in.server.Handler())
 	defer srv.Close()
-	for _, q := range []string{"stream=stdout", "max=3", "wait=true", "cursor=x"} {
+	for _, q := range []string{"stream=stdout", "wait=true", "cursor=x", "max=-1"} {
 		resp, err := http.Get(srv.URL + "/v1/output?" + q)
 		require.NoError(t, err)
 		resp.Body.Close()
 		assert.Equal(t, http.StatusBadRequest, resp.StatusCode, q)
 	}
-}
-
-// stagedStore is an OutputReader whose lines become visible when the test
-// says, and which calls a hook before each read.
-type stagedStore struct {
-	jobs.OutputReader
-	lines   []jobs.Line
-	visible int
-	onRead  func()
-}
-
-func (s *stagedStore) ReadAfter(cursor uint64, _ int) jobs.Chunk {
-	if s.onRead != nil {
-		s.onRead()
-	}
-	c := jobs.Chunk{Next: cursor}
-	for _, l := range s.lines[:s.visible] {
-		if l.Seq > cursor {
-			c.Lines = append(c.Lines, l)
-			c.Next = l.Seq
-		}
-	}
-	return c
-}
-
-type stagedManager struct{ stores []*stagedStore }
-
-func (m stagedManager) List() []jobs.Info {
-	var out []jobs.Info
-	for i := range m.stores {
-		out = append(out, jobs.Info{ID: jobs.ID(i + 1), Name: fmt.Sprint("job", i+1)})
-	}
-	return out
-}
-
-func (m stagedManager) Output(id jobs.ID) (jobs.OutputReader, error) { return m.stores[id-1], nil }
-
-// A line that arrives between the reads of one pass, before a line of a
-// job read later in that pass, still comes out first.
-func TestAllReaderHoldsLinesUntilEarlierOnesAreRead(t *testing.T) {
-	a := &stagedStore{lines: []jobs.Line{{Seq: 1, Text: "a1", Arrival: 1}, {Seq: 2, Text: "a2", Arrival: 2}}, visible: 1}
-	b := &stagedStore{lines: []jobs.Line{{Seq: 1, Text: "b1", Arrival: 3}}}
-	first := true
-	b.onRead = func() {
-		if first { // after a was read: a2 arrives, then b1
-			a.visible, b.visible, first = 2, 1, false
-		}
-	}
-	rd := newAllReader(stagedManager{stores: []*stagedStore{a, b}}, 0)
-	assert.Empty(t, rd.pass(), "nothing is sure yet")
-	assert.Equal(t, []string{"job1(1): a1", "job1(1): a2", "job2(2): b1"}, jobLineTexts(rd.pass()))
-	assert.Empty(t, rd.pending)
-}
-
-// The lines of one read share their arrival: they come out together, in
-// sequence order, and a cursor at their arrival skips them all.
-func TestAllReaderLinesSharingAnArrival(t *testing.T) {
-	a := &stagedStore{lines: []jobs.Line{{Seq: 1, Text: "a1", Arrival: 1}, {Seq: 2, Text: "a2", Arrival: 3}, {Seq: 3, Text: "a3", Arrival: 3}, {Seq: 4, Text: "a4", Arrival: 3}}, visible: 4}
-	b := &stagedStore{lines: []jobs.Line{{Seq: 1, Text: "b1", Arrival: 2}, {Seq: 2, Text: "b2", Arrival: 2}, {Seq: 3, Text: "b3", Arrival: 4}}, visible: 3}
-	m := stagedManager{stores: []*stagedStore{a, b}}
-	rd := newAllReader(m, 0)
-	assert.Equal(t, []string{"job1(1): a1", "job2(2): b1", "job2(2): b2", "job1(1): a2", "job1(1): a3", "job1(1): a4", "job2(2): b3"}, jobLineTexts(rd.settle()))
-	rd = newAllReader(m, 2)
-	assert.Equal(t, []string{"job1(1): a2", "job1(1): a3", "job1(1): a4", "job2(2): b3"}, jobLineTexts(rd.settle()))
 }

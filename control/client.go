@@ -33,12 +33,13 @@ type Client struct {
 }
 
 // NewClient makes a client for the instance on socket. It does not connect
-// until a call needs it.
+// until a call needs it, and then only to a socket it trusts: in a
+// directory of this user's with mode 0700, served by a process of this
+// user's (else calls fail with an *UntrustedSocketError).
 func NewClient(socket string) *Client {
 	transport := &http.Transport{
 		DialContext: func(ctx context.Context, _, _ string) (net.Conn, error) {
-			var d net.Dialer
-			return d.DialContext(ctx, "unix", socket)
+			return dialTrusted(ctx, socket)
 		},
 		MaxIdleConns:    4,
 		IdleConnTimeout: 30 * time.Second,
@@ -290,6 +291,10 @@ func (c *Client) open(ctx context.Context, method, path string, q url.Values, in
 	}
 	resp, err := c.http.Do(req)
 	if err != nil {
+		var untrusted *UntrustedSocketError
+		if errors.As(err, &untrusted) {
+			return nil, untrusted
+		}
 		var opErr *net.OpError
 		if errors.As(err, &opErr) && opErr.Op == "dial" {
 			return nil, &NotRunningError{Path: c.socket, Err: err}

@@ -33,6 +33,13 @@
 //     is never taken over.
 //   - Connections from a uid other than the server's are answered 403 and
 //     closed (SO_PEERCRED), on top of the 0600 socket in a 0700 directory.
+//     The client, for its part, connects only to a socket in a directory
+//     of its user's with mode 0700 and served by its user (trust.go).
+//   - Answers are bounded (outputpage.go): an output read returns at most
+//     MaxOutputLines lines and MaxOutputBytes of text (DefaultOutputLines
+//     when the query names no max), says "more" when cut, and is copied out
+//     of the stores a batch at a time while its JSON is written. At most
+//     MaxStreams follow/wait/event requests are open at once (limits.go).
 //   - Waiting (long-poll output, wait, stop/kill/restart with wait=true) is
 //     driven by the manager's event subscription, never by polling.
 //   - Client satisfies the TUI's engine interface for attach: it keeps a

@@ -11,6 +11,12 @@ import (
 // or the server closes. The subscription is made before the snapshot, so
 // no change is missed (some may be told twice).
 func (s *Server) handleEvents(w http.ResponseWriter, r *http.Request) {
+	release, err := s.openStream()
+	if err != nil {
+		writeError(w, err)
+		return
+	}
+	defer release()
 	sub := s.mgr.Subscribe()
 	defer sub.Close()
 	ctx, cancel := s.requestContext(r, 0)

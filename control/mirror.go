@@ -156,11 +156,20 @@ func (m *mirror) fetch(ctx context.Context, id jobs.ID) {
 	if info.Lines > cursor+mirrorFetchLines {
 		q = OutputQuery{Tail: mirrorFetchLines}
 	}
-	resp, err := m.client.ReadOutput(ctx, id, q)
-	if err != nil {
-		return // removed meanwhile, or the stream is ending
+	// An answer may stop short of the lines asked for (its byte bound):
+	// the rest is fetched at once.
+	for fetched := 0; fetched < mirrorFetchLines; {
+		resp, err := m.client.ReadOutput(ctx, id, q)
+		if err != nil {
+			return // removed meanwhile, or the stream is ending
+		}
+		store.apply(resp)
+		fetched += len(resp.Lines)
+		if !resp.More || len(resp.Lines) == 0 {
+			return
+		}
+		q = OutputQuery{Cursor: resp.NextCursor, Max: mirrorFetchLines - fetched}
 	}
-	store.apply(resp)
 }
 
 func (m *mirror) upsert(info jobs.Info) *mirrorStore {

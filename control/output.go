@@ -16,10 +16,13 @@ import (
 type OutputQuery struct {
 	// Cursor: return lines after this sequence number (0: from the start).
 	Cursor uint64
-	// Max caps the lines in one answer (0: no cap).
+	// Max caps the lines in one answer: 0 means DefaultOutputLines (or
+	// Tail, when given); at most MaxOutputLines. An answer also stops at
+	// MaxOutputBytes of text; then it says More.
 	Max int
-	// Tail, when > 0, asks for the newest Tail lines instead of the lines
-	// after Cursor (then reading goes on after them when following).
+	// Tail, when > 0, asks for the newest Tail lines (at most
+	// MaxOutputLines) instead of the lines after Cursor (then reading goes
+	// on after them when following).
 	Tail int
 	// Stream keeps only lines of "stdout" or "stderr" ("": all, including
 	// jobtop's own "meta" lines). The cursor still moves past the others.
@@ -128,132 +131,90 @@ func (s *Server) handleOutput(w http.ResponseWriter, r *http.Request) {
 	// Watch before the first read, so no change after it is missed.
 	var watch *jobWatch
 	if q.Wait || q.Follow {
+		release, err := s.openStream()
+		if err != nil {
+			writeError(w, err)
+			return
+		}
+		defer release()
 		watch = s.watch(id)
 		defer watch.close()
 	}
-	resp, err := s.readOutput(id, q, q.Cursor, q.Tail > 0)
+	page, err := s.readPage(id, q, q.Cursor, q.Tail > 0)
 	if err != nil {
 		writeError(w, err)
 		return
 	}
 	switch {
 	case q.Follow:
-		s.streamOutput(ctx, w, id, q, resp, watch)
+		s.streamOutput(ctx, w, id, q, page, watch)
 	case q.Wait && q.Tail == 0:
-		writeJSON(w, http.StatusOK, s.pollOutput(ctx, id, q, resp, watch))
+		page = s.pollOutput(ctx, id, q, page, watch)
+		fallthrough
 	default:
-		writeJSON(w, http.StatusOK, resp)
+		j := startJSON(w)
+		page.write(j)
+		j.end() //nolint:errcheck // the client may be gone
 	}
 }
 
 // pollOutput waits until a read has lines (or a drop) to return, or the job
 // ended, or ctx ended; it returns the last read.
-func (s *Server) pollOutput(ctx context.Context, id jobs.ID, q OutputQuery, resp OutputResponse, watch *jobWatch) OutputResponse {
-	for len(resp.Lines) == 0 && resp.Dropped == 0 && !resp.Ended {
+func (s *Server) pollOutput(ctx context.Context, id jobs.ID, q OutputQuery, page *outputPage, watch *jobWatch) *outputPage {
+	for page.empty() {
 		werr := watch.next(ctx)
 		if werr != nil && !errors.Is(werr, errStreamClosed) {
-			return resp
+			return page
 		}
-		next, err := s.readOutput(id, q, resp.NextCursor, false)
+		next, err := s.readPage(id, q, page.first.Next, false)
 		if err != nil {
-			return OutputResponse{Lines: []jobs.Line{}, NextCursor: resp.NextCursor, Ended: true, Error: err.Error()}
+			return page // removed meanwhile: what was read stands
 		}
-		resp = next
+		page = next
 		if werr != nil {
-			return resp
+			return page
 		}
 	}
-	return resp
+	return page
 }
 
 // streamOutput writes NDJSON answers: the first read, then one per change
 // that brings lines, a drop or a new partial line, until the job ends or
-// ctx does. A removed job ends the stream with an answer holding Error.
-func (s *Server) streamOutput(ctx context.Context, w http.ResponseWriter, id jobs.ID, q OutputQuery, resp OutputResponse, watch *jobWatch) {
-	send := ndjsonWriter[OutputResponse](w)
-	if !send(resp) {
+// ctx does. An answer cut by its bounds (More) is followed at once by the
+// next. A removed job ends the stream with an answer holding Error.
+func (s *Server) streamOutput(ctx context.Context, w http.ResponseWriter, id jobs.ID, q OutputQuery, page *outputPage, watch *jobWatch) {
+	j, flush := startNDJSON(w)
+	end := page.write(j)
+	if j.end() != nil {
 		return
 	}
-	for !resp.Ended {
-		werr := watch.next(ctx)
-		if werr != nil && !errors.Is(werr, errStreamClosed) {
-			return
+	flush()
+	for !end.ended {
+		var werr error
+		if !end.more {
+			werr = watch.next(ctx)
+			if werr != nil && !errors.Is(werr, errStreamClosed) {
+				return
+			}
 		}
 		// After the manager shut down (all jobs reaped), one last read
 		// tells the follower how its job ended.
-		next, err := s.readOutput(id, q, resp.NextCursor, false)
+		next, err := s.readPage(id, q, end.next, false)
 		if err != nil {
-			send(OutputResponse{Lines: []jobs.Line{}, NextCursor: resp.NextCursor, Ended: true, Error: err.Error()})
+			j.value(OutputResponse{Lines: []jobs.Line{}, NextCursor: end.next, Partial: []jobs.Line{}, Ended: true, Error: err.Error()})
+			j.end() //nolint:errcheck // the stream ends here anyway
 			return
 		}
-		changed := len(next.Lines) > 0 || next.Dropped > 0 || next.Ended || !slices.Equal(next.Partial, resp.Partial)
-		resp = next
-		if (changed || werr != nil) && !send(resp) {
+		if next.empty() && slices.Equal(next.first.Partial, end.partial) && werr == nil {
+			continue
+		}
+		end = next.write(j)
+		if j.end() != nil {
 			return
 		}
+		flush()
 		if werr != nil {
 			return
 		}
 	}
-}
-
-// readOutput reads once: the newest q.Tail lines when tail, else the lines
-// after cursor, filtered to q.Stream.
-func (s *Server) readOutput(id jobs.ID, q OutputQuery, cursor uint64, tail bool) (OutputResponse, error) {
-	// Whether the job is over is decided before reading, so an ended
-	// answer holds every line the job wrote.
-	info, ended, err := settled(s.mgr, id)
-	if err != nil {
-		return OutputResponse{}, err
-	}
-	out, err := s.mgr.Output(id)
-	if err != nil {
-		return OutputResponse{}, err
-	}
-	var c jobs.Chunk
-	switch {
-	case tail && q.Stream != "":
-		c = out.Tail(0)
-		c.Lines = lastN(filterLines(c.Lines, q.Stream), q.Tail)
-	case tail:
-		c = out.Tail(q.Tail)
-	default:
-		c = out.ReadAfter(cursor, q.Max)
-		c.Lines = filterLines(c.Lines, q.Stream)
-	}
-	if ended && c.Next < out.Stats().Last {
-		ended = false // capped by Max: more lines follow
-	}
-	lines := c.Lines
-	if lines == nil {
-		lines = []jobs.Line{}
-	}
-	partial := filterLines(c.Partial, q.Stream)
-	if partial == nil {
-		partial = []jobs.Line{}
-	}
-	return OutputResponse{
-		Lines: lines, NextCursor: c.Next, Dropped: c.Dropped, Partial: partial,
-		State: info.State, Ended: ended,
-	}, nil
-}
-
-func filterLines(lines []jobs.Line, stream string) []jobs.Line {
-	if stream == "" {
-		return lines
-	}
-	out := lines[:0:0]
-	for _, l := range lines {
-		if l.Stream.String() == stream {
-			out = append(out, l)
-		}
-	}
-	return out
-}
-
-func lastN(lines []jobs.Line, n int) []jobs.Line {
-	if n > 0 && len(lines) > n {
-		return lines[len(lines)-n:]
-	}
-	return lines
 }

@@ -27,6 +27,7 @@ type manager interface {
 	Remove(jobs.ID) error
 	Wait(context.Context, jobs.ID) (jobs.Info, error)
 	LogDir() string
+	Arrivals() uint64
 }
 
 // Server serves one jobs.Manager over HTTP+JSON. Create it with NewServer,
@@ -46,6 +47,8 @@ type Server struct {
 
 	shutdownAsked chan struct{} // closed by POST /v1/shutdown
 	shutdownOnce  sync.Once
+	streams       chan struct{} // one token per open stream; MaxStreams at most
+	conns         connCounter
 }
 
 // NewServer makes a server for m. inst describes this instance to clients
@@ -62,14 +65,16 @@ func newServer(m manager, inst Instance) *Server {
 	if inst.LogDir == "" {
 		inst.LogDir = m.LogDir()
 	}
-	s := &Server{mgr: m, inst: inst, mux: http.NewServeMux(), shutdownAsked: make(chan struct{})}
+	s := &Server{mgr: m, inst: inst, mux: http.NewServeMux(), shutdownAsked: make(chan struct{}), streams: make(chan struct{}, MaxStreams)}
 	s.base, s.cancel = context.WithCancel(context.Background())
 	s.routes()
 	// Errors are answered to clients; none is logged, since the instance
 	// may be a TUI that owns the terminal.
 	s.http = &http.Server{
 		Handler:           s.Handler(),
-		ReadHeaderTimeout: 10 * time.Second,
+		ReadHeaderTimeout: ReadHeaderTimeout,
+		IdleTimeout:       IdleTimeout,
+		ConnState:         s.conns.track,
 		ErrorLog:          log.New(io.Discard, "", 0),
 	}
 	return s

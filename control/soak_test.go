@@ -26,7 +26,7 @@ var soakJobs = []StartRequest{
 	{Command: "yes 'firehose 0123456789 abcdefghijklmnopqrstuvwxyz' | head -c 8M"},
 	{Command: `i=0; while [ $i -lt 2000 ]; do printf '\r[%-20s] %d' "$(printf '#%.0s' $(seq $((i % 20 + 1))))" $i; i=$((i+1)); done; echo`},
 	{Command: "setsid sleep 600 & (sleep 600 &); echo daemonised; sleep 1"},
-	{Command: "echo crash; exit 3", Restart: &RestartRequest{Mode: "always", Backoff: "100ms", MaxBackoff: "400ms", Max: 0}},
+	{Command: "echo crash; exit 3", Restart: &RestartRequest{Mode: "always", Backoff: "100ms", MaxBackoff: "400ms", Max: new(int)}}, // 0: no limit
 	{Command: "trap '' TERM; echo stubborn; sleep 600 & wait", Grace: "300ms"},
 	{Command: "exec sleep 600"},
 }

@@ -96,14 +96,22 @@ func Listen(path string) (net.Listener, error) {
 	return &peerCheckListener{Listener: l, uid: os.Getuid(), lock: lock}, nil
 }
 
-// prepareSocketDir makes dir 0700 if it is missing. When strict (the
-// default directory, shared by convention), an existing dir must be a real
-// directory owned by us, and is made 0700.
-func prepareSocketDir(dir string, strict bool) error {
+// prepareSocketDir makes dir 0700 if it is missing. An existing dir must
+// be a real directory owned by us with mode 0700, as clients require (see
+// checkSocketDir); the default directory (ours by convention) is made
+// 0700, any other is left to its owner to fix.
+func prepareSocketDir(dir string, isDefault bool) error {
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return fmt.Errorf("cannot create socket directory: %w", err)
 	}
-	if !strict {
+	if !isDefault {
+		if err := checkSocketDir(filepath.Join(dir, "x")); err != nil {
+			var untrusted *UntrustedSocketError
+			if errors.As(err, &untrusted) {
+				return fmt.Errorf("cannot serve in %s: %s (clients would refuse it); %s", dir, untrusted.Reason, untrusted.Fix)
+			}
+			return err
+		}
 		return nil
 	}
 	st, err := os.Lstat(dir)

@@ -38,12 +38,14 @@ type StartRequest struct {
 	Client string `json:"client,omitempty"`
 }
 
-// RestartRequest is a jobs.RestartPolicy on the wire.
+// RestartRequest is a jobs.RestartPolicy on the wire, written as a job
+// file writes it: what is left out takes the engine's default, and max 0
+// means no limit.
 type RestartRequest struct {
 	Mode       string `json:"mode,omitempty"`
 	Backoff    string `json:"backoff,omitempty"`
 	MaxBackoff string `json:"max_backoff,omitempty"`
-	Max        int    `json:"max,omitempty"`
+	Max        *int   `json:"max,omitempty"`
 }
 
 // ReadyRequest is a jobs.ReadyCheck on the wire.
@@ -65,13 +67,16 @@ type Instance struct {
 
 // OutputResponse answers an output read. Lines are the committed lines
 // after the cursor (in the asked stream only, when filtered); NextCursor is
-// what to pass next time; Dropped counts lines the server no longer holds
-// between the cursor and Lines[0]; Partial holds lines still being built,
-// not covered by the cursor. Ended says the job had ended (and no restart
-// was pending) before the read, so no more lines will follow.
+// what to pass next time; More says the answer stopped at its bounds
+// (lines, MaxOutputBytes) and more lines follow at once; Dropped counts
+// lines the server no longer holds between the cursor and Lines[0];
+// Partial holds lines still being built, not covered by the cursor. Ended
+// says the job had ended (and no restart was pending) before the read, and
+// every line was returned, so no more lines will follow.
 type OutputResponse struct {
 	Lines      []jobs.Line `json:"lines"`
 	NextCursor uint64      `json:"next_cursor"`
+	More       bool        `json:"more"`
 	Dropped    uint64      `json:"dropped"`
 	Partial    []jobs.Line `json:"partial"`
 	State      jobs.State  `json:"state"`
@@ -210,7 +215,17 @@ func (r StartRequest) Spec() (jobs.Spec, error) {
 		}
 	}
 	if r.Restart != nil {
-		spec.Restart = jobs.RestartPolicy{Mode: jobs.RestartMode(r.Restart.Mode), Max: r.Restart.Max}
+		spec.Restart = jobs.RestartPolicy{Mode: jobs.RestartMode(r.Restart.Mode)}
+		if m := r.Restart.Max; m != nil {
+			switch {
+			case *m < 0:
+				return jobs.Spec{}, badRequest("restart.max %d is negative: give a count, or 0 for no limit", *m)
+			case *m == 0:
+				spec.Restart.Max = jobs.NoRestartLimit
+			default:
+				spec.Restart.Max = *m
+			}
+		}
 		if spec.Restart.Backoff, err = parseDuration("restart.backoff", r.Restart.Backoff); err != nil {
 			return jobs.Spec{}, err
 		}
@@ -269,7 +284,7 @@ func SpecRequest(s jobs.Spec) StartRequest {
 	}
 	if s.Restart != (jobs.RestartPolicy{}) {
 		req.Restart = &RestartRequest{
-			Mode: string(s.Restart.Mode), Max: s.Restart.Max,
+			Mode: string(s.Restart.Mode), Max: restartMax(s.Restart.Max),
 			Backoff:    formatDuration(s.Restart.Backoff),
 			MaxBackoff: formatDuration(s.Restart.MaxBackoff),
 		}
@@ -284,6 +299,18 @@ func SpecRequest(s jobs.Spec) StartRequest {
 		}
 	}
 	return req
+}
+
+// restartMax writes a policy's Max as a request does: nil for the
+// default, 0 for no limit.
+func restartMax(n int) *int {
+	switch n {
+	case 0:
+		return nil
+	case jobs.NoRestartLimit:
+		n = 0
+	}
+	return &n
 }
 
 func formatDuration(d time.Duration) string {

@@ -104,7 +104,7 @@ func TestSplitScrollSearchPagerMouse(t *testing.T) {
 	// o reads the whole log in less, and q comes back to the same view.
 	s.keys("o")
 	s.waitFor("less on the log file", func(scr []string) bool {
-		return strings.HasPrefix(scr[0], "entry 1") && !strings.Contains(strings.Join(scr, "\n"), "split 2/2")
+		return strings.HasPrefix(scr[0], "[jobtop] ── run 1 · started") && strings.HasPrefix(scr[1], "entry 1") && !strings.Contains(strings.Join(scr, "\n"), "split 2/2")
 	})
 	s.keys("q")
 	scr = s.waitText("split 2/2", "/error match 1/5")

@@ -82,6 +82,7 @@ const statusScript = `"$@"; echo $? > "$JOBTOP_E2E_STATUS"`
 func newSession(t testing.TB, width, height int, env []string, argv ...string) *session {
 	t.Helper()
 	dir := t.TempDir()
+	require.NoError(t, os.Chmod(dir, 0o700)) // the socket's directory must be private
 	s := &session{
 		t:      t,
 		socket: fmt.Sprintf("jobtop-e2e-%d-%d", os.Getpid(), time.Now().UnixNano()),

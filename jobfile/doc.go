@@ -24,9 +24,10 @@
 //     as text (timeout: "5s" is fine, timeout: 5 is an error: no unit).
 //   - Anchors, aliases and merge keys (<<: *defaults) work; top-level keys
 //     starting with "x-" are ignored so they can hold anchors.
-//   - restart: a policy other than "no" gets backoff 1s and max 5 unless
-//     given; max: 0 means no limit. Backoff doubles up to max_backoff
-//     (default: the engine's, one minute).
+//   - restart: what a policy does not give is left to the engine's
+//     defaults (jobs.RestartPolicy.WithDefaults: backoff 1s doubling up to 1m, max
+//     5), as for jobs started through the API; max: 0 means no limit
+//     (jobs.NoRestartLimit).
 //   - Job names use letters, digits, ".", "_" and "-", and are not all
 //     digits (job IDs are numbers).
 //   - The .env beside a job file is read for every job, below the file's

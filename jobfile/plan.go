@@ -76,6 +76,10 @@ type LogOptions struct {
 	// MemoryLines caps the lines each job keeps in memory; 0: the
 	// engine's default.
 	MemoryLines int
+	// KeepSessions and MaxTotal bound the session log directories kept
+	// (jobs.Retention); 0: the engine's defaults, -1: no limit.
+	KeepSessions int
+	MaxTotal     int64
 }
 
 // Job returns the job with that name.
@@ -107,5 +111,6 @@ func (p *Plan) ManagerOptions() jobs.Options {
 		LogDir:     p.Log.Dir,
 		LogCap:     p.Log.MaxSize,
 		Store:      jobs.StoreOptions{MaxLines: p.Log.MemoryLines},
+		Sessions:   jobs.Retention{Sessions: p.Log.KeepSessions, MaxTotal: p.Log.MaxTotal},
 	}
 }

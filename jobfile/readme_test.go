@@ -29,7 +29,7 @@ func TestReadmeExample(t *testing.T) {
 	plan, err := Parse("jobtop.yaml", []byte(example))
 	require.NoError(t, err)
 	require.Equal(t, []string{"db", "web", "seed"}, plan.Order)
-	require.Equal(t, LogOptions{Dir: filepath.Join(dir, ".jobtop/logs"), MaxSize: 64 << 20, MemoryLines: 5000}, plan.Log)
+	require.Equal(t, LogOptions{Dir: filepath.Join(dir, ".jobtop/logs"), MaxSize: 64 << 20, MemoryLines: 5000, KeepSessions: 10, MaxTotal: 1 << 30}, plan.Log)
 	web, _ := plan.Job("web")
 	require.Equal(t, filepath.Join(dir, "services/web"), web.Spec.Dir)
 	require.Equal(t, "8080", web.Spec.Env["PORT"])

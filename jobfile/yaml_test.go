@@ -109,7 +109,7 @@ jobs:
 				Timeout:    90 * time.Second,
 				StopSignal: jobs.Signal(syscall.SIGINT),
 				Grace:      250 * time.Millisecond,
-				Restart:    jobs.RestartPolicy{Mode: jobs.RestartAlways, Backoff: 100 * time.Millisecond, MaxBackoff: 2 * time.Second, Max: 0},
+				Restart:    jobs.RestartPolicy{Mode: jobs.RestartAlways, Backoff: 100 * time.Millisecond, MaxBackoff: 2 * time.Second, Max: jobs.NoRestartLimit},
 				DependsOn:  map[string]jobs.Condition{"db": jobs.CondReady, "setup": jobs.CondSucceeded},
 				Ready:      jobs.ReadyCheck{LogPattern: `listening on :\d+`},
 			},
@@ -121,7 +121,7 @@ jobs:
 				Command: "echo starting\nexec sleep 100\n",
 				Dir:     dir,
 				Env:     map[string]string{"A": "top", "G": "global"},
-				Restart: jobs.RestartPolicy{Mode: jobs.RestartOnFailure, Backoff: time.Second, Max: 5},
+				Restart: jobs.RestartPolicy{Mode: jobs.RestartOnFailure}, // the engine's defaults apply
 				Ready:   jobs.ReadyCheck{After: 2 * time.Second},
 			},
 		},
@@ -166,7 +166,7 @@ jobs:
 	b, _ := plan.Job("b")
 	require.Equal(t, 10*time.Second, a.Spec.Timeout)
 	require.Equal(t, 20*time.Second, b.Spec.Timeout, "a key written in the job wins over the merged one")
-	require.Equal(t, jobs.RestartPolicy{Mode: jobs.RestartOnFailure, Backoff: time.Second, Max: 2}, b.Spec.Restart)
+	require.Equal(t, jobs.RestartPolicy{Mode: jobs.RestartOnFailure, Max: 2}, b.Spec.Restart)
 	require.Equal(t, map[string]string{"MODE": "test"}, a.Spec.Env)
 }
 
@@ -221,7 +221,7 @@ jobs:
     stop: {signl: TERM}
 `, []string{
 			`jobtop.yaml:1:1: top level: unknown key "verison" (known keys: env, env_file, jobs, log, max_parallel)`,
-			`jobtop.yaml:3:15: log: unknown key "colour" (known keys: dir, max_size, memory_lines)`,
+			`jobtop.yaml:3:15: log: unknown key "colour" (known keys: dir, keep_sessions, max_size, max_total, memory_lines)`,
 			`jobtop.yaml:6:5: jobs.a: unknown key "comand" (did you mean "cmd"?)`,
 			`jobtop.yaml:8:5: jobs.a: unknown key "working_dir" (did you mean "cwd"?)`,
 			`jobtop.yaml:9:12: jobs.a.stop: unknown key "signl" (did you mean "signal"?)`,
@@ -278,6 +278,10 @@ jobs:
 			"jobtop.yaml:2:21: log.memory_lines: 99999999999 is too large",
 			`jobtop.yaml:2:44: log.max_size: "lots" is not a size: write e.g. 500KiB, 64MiB or 1GiB`,
 			"jobtop.yaml:4:46: jobs.a.restart.max: -2 is negative",
+		}},
+		{"session retention", "log: {keep_sessions: -1, max_total: -1GiB}\njobs: {a: {cmd: x}}\n", []string{
+			"jobtop.yaml:1:22: log.keep_sessions: -1 is negative",
+			`jobtop.yaml:1:37: log.max_total: "-1GiB" is not a size: write e.g. 500KiB, 64MiB or 1GiB`,
 		}},
 		{"command", `jobs:
   both:
@@ -393,6 +397,13 @@ func TestParseScalarForms(t *testing.T) {
 		name, src string
 		check     func(t *testing.T, p *Plan)
 	}{
+		{"session retention", "log: {keep_sessions: 7, max_total: 500MiB}\njobs: {a: {cmd: x}}", func(t *testing.T, p *Plan) {
+			require.Equal(t, LogOptions{KeepSessions: 7, MaxTotal: 500 << 20}, p.Log)
+			require.Equal(t, jobs.Retention{Sessions: 7, MaxTotal: 500 << 20}, p.ManagerOptions().Sessions)
+		}},
+		{"no session limits", "log: {keep_sessions: 0, max_total: 0}\njobs: {a: {cmd: x}}", func(t *testing.T, p *Plan) {
+			require.Equal(t, jobs.Retention{Sessions: -1, MaxTotal: -1}, p.ManagerOptions().Sessions, "0 means no limit")
+		}},
 		{"size in bytes", "log: {max_size: 1048576}\njobs: {a: {cmd: x}}", func(t *testing.T, p *Plan) {
 			require.Equal(t, int64(1<<20), p.Log.MaxSize)
 		}},

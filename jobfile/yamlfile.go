@@ -1,6 +1,7 @@
 package jobfile
 
 import (
+	"cmp"
 	"errors"
 	"maps"
 	"path/filepath"
@@ -155,6 +156,17 @@ func (y *yamlFile) readLog(e entry) {
 		},
 		"max_size":     func(e entry) { y.plan.Log.MaxSize, _ = y.size(e) },
 		"memory_lines": func(e entry) { y.plan.Log.MemoryLines, _ = y.count(e) },
+		// 0 means no limit, as restart's max does.
+		"keep_sessions": func(e entry) {
+			if n, ok := y.count(e); ok {
+				y.plan.Log.KeepSessions = cmp.Or(n, -1)
+			}
+		},
+		"max_total": func(e entry) {
+			if n, ok := y.size(e); ok {
+				y.plan.Log.MaxTotal = cmp.Or(n, -1)
+			}
+		},
 	})
 }
 

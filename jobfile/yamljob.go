@@ -5,18 +5,10 @@ import (
 	"os"
 	"slices"
 	"strings"
-	"time"
 
 	"github.com/goccy/go-yaml/ast"
 
 	"jobtop/jobs"
-)
-
-// Restart defaults for a job file: a restarting job waits a second at
-// first, and a job that keeps failing is given up on after five tries.
-const (
-	defaultBackoff     = time.Second
-	defaultMaxRestarts = 5
 )
 
 // dependency is one depends_on entry, kept with its position for the
@@ -158,8 +150,7 @@ func (y *yamlFile) readStop(e entry, spec *jobs.Spec) {
 // readRestart reads restart: a policy name alone, or a mapping.
 func (y *yamlFile) readRestart(e entry) jobs.RestartPolicy {
 	var p jobs.RestartPolicy
-	var given, backoff, maxBackoff *entry
-	maxRestarts := -1
+	var given, backoff, maxBackoff, maxRestarts *entry
 	policy := func(e entry) {
 		given = &e
 		s, ok := y.text(e)
@@ -181,7 +172,7 @@ func (y *yamlFile) readRestart(e entry) jobs.RestartPolicy {
 			"policy":      policy,
 			"backoff":     func(e entry) { backoff = &e; p.Backoff, _ = y.duration(e) },
 			"max_backoff": func(e entry) { maxBackoff = &e; p.MaxBackoff, _ = y.duration(e) },
-			"max":         func(e entry) { maxRestarts, _ = y.count(e) },
+			"max":         func(e entry) { maxRestarts = &e; p.Max, _ = y.count(e) },
 		})
 		if given == nil {
 			y.errorf(e.key, "%s: give a policy: no, on-failure or always", e.path)
@@ -190,18 +181,20 @@ func (y *yamlFile) readRestart(e entry) jobs.RestartPolicy {
 	if p.Mode == jobs.RestartNever || p.Mode == "" {
 		return p
 	}
-	switch {
-	case backoff == nil:
-		p.Backoff = defaultBackoff
-	case p.Backoff == 0:
-		y.errorf(backoff.value, "%s: must be more than 0 (default %v)", backoff.path, defaultBackoff)
+	// What is not given stays zero: the engine's defaults apply
+	// (jobs.RestartPolicy.WithDefaults), as for jobs started through the API.
+	if backoff != nil && p.Backoff == 0 {
+		y.errorf(backoff.value, "%s: must be more than 0 (default %v)", backoff.path, jobs.DefaultRestartBackoff)
 	}
-	if maxBackoff != nil && p.MaxBackoff < p.Backoff {
-		y.errorf(maxBackoff.value, "%s: %v is less than backoff %v", maxBackoff.path, p.MaxBackoff, p.Backoff)
+	first := p.Backoff
+	if backoff == nil {
+		first = jobs.DefaultRestartBackoff
 	}
-	p.Max = maxRestarts
-	if maxRestarts < 0 {
-		p.Max = defaultMaxRestarts
+	if maxBackoff != nil && p.MaxBackoff < first {
+		y.errorf(maxBackoff.value, "%s: %v is less than backoff %v", maxBackoff.path, p.MaxBackoff, first)
+	}
+	if maxRestarts != nil && p.Max == 0 {
+		p.Max = jobs.NoRestartLimit
 	}
 	return p
 }

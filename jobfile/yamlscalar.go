@@ -118,7 +118,7 @@ func (r *nodeReader) size(e entry) (int64, bool) {
 		r.errorf(at(e), "%s: want a size like 64MiB, got %s", e.path, kind(e.value))
 		return 0, false
 	}
-	v, err := parseSize(text)
+	v, err := ParseSize(text)
 	if err != nil {
 		r.errorf(e.value, "%s: %v", e.path, err)
 		return 0, false
@@ -132,7 +132,9 @@ var sizeUnits = map[string]int64{
 	"KIB": 1 << 10, "MIB": 1 << 20, "GIB": 1 << 30,
 }
 
-func parseSize(text string) (int64, error) {
+// ParseSize reads a byte count as a job file writes it: a whole number,
+// or one with a unit (B, KB, KiB, MB, MiB, GB, GiB).
+func ParseSize(text string) (int64, error) {
 	t := strings.TrimSpace(text)
 	i := strings.IndexFunc(t, func(c rune) bool { return c < '0' || c > '9' })
 	if i < 0 {

@@ -91,3 +91,35 @@ func BenchmarkGigabyteHeap(b *testing.B) {
 		b.ReportMetric(float64(peak-base)/float64(DefaultMaxBytes), "heap/store-cap")
 	}
 }
+
+// progressJob writes 10,000 lines, each rewritten 1,000 times with "\r"
+// before its newline (about 270 MB).
+const progressJob = `awk 'BEGIN { for (i = 0; i < 10000; i++) { for (k = 1; k <= 1000; k++) printf "line %05d: %4d/1000 done\r", i, k; printf "line %05d finished\n", i } }'`
+
+// BenchmarkCarriageReturnHeap runs progressJob through the manager and
+// reports the heap after GC that the finished job keeps, in MiB and as a
+// ratio to the store's cap + 4 MiB (x-bound, target <= 1).
+func BenchmarkCarriageReturnHeap(b *testing.B) {
+	for b.Loop() {
+		m, err := NewManager(Options{LogDir: b.TempDir(), LogCap: 64 << 20})
+		if err != nil {
+			b.Fatal(err)
+		}
+		base := heapInUse()
+		info, err := m.Start(Spec{Command: progressJob})
+		if err != nil {
+			b.Fatal(err)
+		}
+		info, err = m.Wait(context.Background(), info.ID)
+		if err != nil || info.Lines != 10_000 {
+			b.Fatalf("job: %v, %d lines", err, info.Lines)
+		}
+		kept := heapInUse() - base
+		out, _ := m.Output(info.ID)
+		st := out.Stats()
+		m.Shutdown(context.Background()) //nolint:errcheck // benchmark
+		b.ReportMetric(float64(kept)/(1<<20), "heap-MiB")
+		b.ReportMetric(float64(st.Memory)/(1<<20), "store-MiB")
+		b.ReportMetric(float64(kept)/float64(DefaultMaxBytes+4<<20), "x-bound")
+	}
+}

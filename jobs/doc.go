@@ -68,4 +68,17 @@
 //     stopped (request reqUnhealthy) only when its restart policy restarts
 //     failed jobs, and the policy starts it again; a stop or kill someone
 //     asks for meanwhile wins, and no restart follows.
+//   - The store copies only committed line text, packed into slabs of at
+//     most 64 KiB that empty oldest first, and counts the slabs whole
+//     against MaxBytes (StoreStats.Memory is every byte kept alive); a
+//     finished run is repacked with no slack. Reads pick lines before they
+//     copy any (Select).
+//   - A job's log rotates at its cap (<id>.log.1 keeps the file before),
+//     begins each run with a separator line, and is opened fresh, never
+//     appended to. A manager locks its log directory while it runs and, on
+//     start, prunes other session directories past Options.Sessions.
+//   - Defaults live in one place each: a spec's (stop signal, grace,
+//     restart backoff and limit) are filled by Spec.withDefaults and
+//     RestartPolicy.WithDefaults; a manager's (finished jobs kept, session
+//     retention) by its Options.
 package jobs

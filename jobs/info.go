@@ -62,8 +62,12 @@ type Info struct {
 	// Usage is the CPU and memory of the job's process tree, sampled
 	// every Options.SampleInterval while it runs.
 	Usage Usage `json:"usage"`
-	// LogPath names the file holding every byte the job wrote.
-	LogPath    string `json:"log_path"`
+	// LogPath names the file the job's output is written to. It rotates
+	// at its cap: LogFiles lists the files holding the newest output,
+	// oldest first (LogPath.1, then LogPath).
+	LogPath  string   `json:"log_path"`
+	LogFiles []string `json:"log_files,omitempty"`
+	// LogDropped counts bytes the log file lost to write errors.
 	LogDropped int64  `json:"log_dropped,omitempty"`
 	Lines      uint64 `json:"lines"`
 	Bytes      int64  `json:"bytes"`

@@ -100,6 +100,9 @@ func (m *Manager) changedLocked(j *job) {
 		j.settledClosed = false
 	}
 	m.hub.publish(j.id, EventState, Info{})
+	if settled {
+		m.dropOldFinishedLocked()
+	}
 }
 
 // infoLocked is the job's snapshot.
@@ -151,6 +154,7 @@ func (j *job) stateLocked() Info {
 func (j *job) addOutputStats(info *Info) {
 	st := j.store.Stats()
 	info.LogPath = j.log.path
+	info.LogFiles = j.log.Files()
 	info.LogDropped = j.log.Dropped()
 	info.Lines = st.Last
 	info.Bytes = st.Bytes

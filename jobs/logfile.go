@@ -1,6 +1,7 @@
 package jobs
 
 import (
+	"bytes"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -12,76 +13,169 @@ import (
 // DefaultLogCap is the per-job log file size bound.
 const DefaultLogCap = 1 << 30
 
-// logFile writes every byte of a job's output, both streams, up to a cap.
-// Past the cap it writes one marker line and counts what it drops.
+// minLogCap is the smallest cap a log file takes: room for its marker
+// lines and some output.
+const minLogCap = 4 << 10
+
+// rotatedSuffix names the file that holds a log's output before its last
+// rotation.
+const rotatedSuffix = ".1"
+
+// logFile writes every byte of a job's output, both streams, to its file.
+// When the file reaches its cap it becomes <file>.1 (replacing the one
+// before) and a new file begins with a marker line: the newest output is
+// kept, and a job's log takes at most twice its cap. Nothing it is given
+// can make it panic; bytes it cannot write (a full disk) are counted.
 type logFile struct {
-	mu      sync.Mutex
-	path    string
-	f       *os.File
-	written int64
-	cap     int64
-	dropped int64
-	err     error // first write error; later writes are dropped
+	mu        sync.Mutex
+	path      string
+	f         *os.File
+	written   int64 // bytes in the current file
+	cap       int64
+	rotations int
+	midLine   bool  // the last byte written was not a newline
+	dropped   int64 // bytes lost to write errors
+	err       error // first error; later writes are dropped
 }
 
+// openLogFile starts a fresh log at path: whatever an earlier session
+// left there (path, path.1) is replaced, never appended to.
 func openLogFile(path string, cap int64) (*logFile, error) {
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o600)
+	if err := os.Remove(path + rotatedSuffix); err != nil && !os.IsNotExist(err) {
+		return nil, err
+	}
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o600)
 	if err != nil {
 		return nil, err
 	}
-	st, err := f.Stat()
-	if err != nil {
-		f.Close()
-		return nil, err
-	}
-	return &logFile{path: path, f: f, written: st.Size(), cap: cap}, nil
+	return &logFile{path: path, f: f, cap: max(cap, minLogCap)}, nil
 }
 
-// Write never fails: errors and bytes past the cap are counted as dropped.
+// Write writes p, rotating the file whenever it is full. It never fails:
+// bytes an error kept from the disk are counted as dropped.
 func (l *logFile) Write(p []byte) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	if l.f == nil || l.err != nil || l.dropped > 0 {
-		l.dropped += int64(len(p))
-		return
+	for len(p) > 0 {
+		if l.f == nil || l.err != nil {
+			l.dropped += int64(len(p))
+			return
+		}
+		room := l.cap - l.written
+		if room <= 0 {
+			l.rotate()
+			continue
+		}
+		if int64(len(p)) <= room {
+			l.write(p)
+			return
+		}
+		// This write fills the file: it ends after the last whole line
+		// that fits (a line longer than the room is split), and the rest
+		// goes on in a new file.
+		n := int(room)
+		if k := bytes.LastIndexByte(p[:n], '\n'); k >= 0 {
+			n = k + 1
+		}
+		l.write(p[:n])
+		p = p[n:]
+		if l.err == nil {
+			l.rotate()
+		}
 	}
-	room := l.cap - l.written
-	if int64(len(p)) > room {
-		l.write(p[:room])
-		l.dropped += int64(len(p)) - room
-		l.write([]byte(fmt.Sprintf("\n[jobtop] log file reached its cap of %s; further output is not written here\n", FormatBytes(l.cap))))
-		return
-	}
-	l.write(p)
 }
 
+// write writes to the current file; the caller checked the room.
 func (l *logFile) write(p []byte) {
-	if l.err != nil {
-		l.dropped += int64(len(p))
-		return
-	}
 	n, err := l.f.Write(p)
 	l.written += int64(n)
+	if n > 0 {
+		l.midLine = p[n-1] != '\n'
+	}
 	if err != nil {
 		l.err = err
 		l.dropped += int64(len(p) - n)
 	}
 }
 
-// Marker writes a line of jobtop's own, e.g. where a new run begins; it is
-// written even past the cap so the file says what happened.
+// rotate moves the full file to path.1 and starts a new one that says so.
+func (l *logFile) rotate() {
+	l.f.Close()
+	l.f = nil
+	if err := os.Rename(l.path, l.path+rotatedSuffix); err != nil {
+		l.err = err
+		return
+	}
+	f, err := os.OpenFile(l.path, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o600)
+	if err != nil {
+		l.err = err
+		return
+	}
+	l.f, l.written, l.midLine = f, 0, false
+	l.rotations++
+	gone := ""
+	if l.rotations > 1 {
+		gone = "; older output is gone"
+	}
+	l.write([]byte(fmt.Sprintf("[jobtop] log rotated at %s (it reached %s): the output before this line is in %s%s\n",
+		time.Now().Format(time.RFC3339), FormatBytes(l.cap), filepath.Base(l.path)+rotatedSuffix, gone)))
+}
+
+// Marker writes a line of jobtop's own, on a line of its own, e.g. where a
+// new run begins. A marker is never split by a rotation.
 func (l *logFile) Marker(text string) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	if l.f != nil && l.err == nil {
-		l.write([]byte("[jobtop] " + text + "\n"))
+	text = "[jobtop] " + text[:min(len(text), minLogCap/2)] + "\n"
+	line := text
+	if l.midLine {
+		line = "\n" + text
 	}
+	if l.f != nil && l.err == nil && int64(len(line)) > l.cap-l.written {
+		l.rotate()
+		line = text
+	}
+	if l.f == nil || l.err != nil {
+		l.dropped += int64(len(line))
+		return
+	}
+	l.write([]byte(line))
 }
 
+// RunSeparator marks where run number run of the job begins.
+func (l *logFile) RunSeparator(run int, at time.Time) {
+	l.Marker(fmt.Sprintf("── run %d · started %s ──", run, at.Format(time.RFC3339)))
+}
+
+// markRunStart writes where a new run begins: a separator line with the
+// run's number and time in the log, and for a restart a marker line in
+// the output.
+func (j *job) markRunStart(at time.Time) {
+	if j.runs > 1 {
+		j.store.AppendMeta(fmt.Sprintf("── run %d ──", j.runs))
+	}
+	j.log.RunSeparator(j.runs, at)
+}
+
+// Dropped counts the bytes lost to write errors.
 func (l *logFile) Dropped() int64 {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	return l.dropped
+}
+
+// Files lists the log's files that exist, oldest output first: the
+// rotated one, then the current one.
+func (l *logFile) Files() []string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	switch {
+	case l.path == "":
+		return nil
+	case l.rotations > 0:
+		return []string{l.path + rotatedSuffix, l.path}
+	}
+	return []string{l.path}
 }
 
 func (l *logFile) Close() error {
@@ -104,17 +198,6 @@ func DefaultStateDir() string {
 		return filepath.Join(home, ".local", "state", "jobtop")
 	}
 	return filepath.Join(os.TempDir(), "jobtop-"+strconv.Itoa(os.Getuid()), "state")
-}
-
-// newSessionLogDir makes a fresh directory for one manager's logs under
-// stateDir/logs, named by start time and PID so instances never collide.
-func newSessionLogDir(stateDir string) (string, error) {
-	name := time.Now().Format("20060102-150405") + "-" + strconv.Itoa(os.Getpid())
-	dir := filepath.Join(stateDir, "logs", name)
-	if err := os.MkdirAll(dir, 0o700); err != nil {
-		return "", fmt.Errorf("log directory: %w", err)
-	}
-	return dir, nil
 }
 
 // FormatBytes writes a byte count for people: "512 B", "1.5 KiB", "1 GiB".

@@ -26,8 +26,15 @@ type Options struct {
 	// LogDir, when set, is used for log files as is instead of a new
 	// session directory under StateDir.
 	LogDir string
-	// LogCap bounds each job's log file (default 1 GiB).
+	// LogCap bounds each job's log file (default 1 GiB); it rotates there,
+	// so a job's log takes at most twice this.
 	LogCap int64
+	// Sessions bounds the session directories kept under StateDir/logs,
+	// pruned when a manager makes its own.
+	Sessions Retention
+	// KeepFinished is how many finished jobs are kept (default
+	// DefaultKeepFinished; negative: no limit); past it the oldest go.
+	KeepFinished int
 	// Store bounds each job's in-memory output.
 	Store StoreOptions
 	// Env is added to every job's environment (e.g. JOBTOP_SOCKET).
@@ -49,9 +56,10 @@ var ErrShutdown = errors.New("jobtop is shutting down")
 
 // Manager runs jobs. All its methods are safe for concurrent use.
 type Manager struct {
-	opts   Options
-	logDir string
-	hub    hub
+	opts    Options
+	logDir  string
+	logLock *os.File // held while the manager runs: the log directory is in use
+	hub     hub
 
 	mu     sync.Mutex
 	jobs   map[ID]*job
@@ -93,20 +101,11 @@ func NewManager(opts Options) (*Manager, error) {
 	if opts.MaxRunning < 0 {
 		return nil, fmt.Errorf("max running %d is negative", opts.MaxRunning)
 	}
-	logDir := opts.LogDir
-	if logDir == "" {
-		stateDir := opts.StateDir
-		if stateDir == "" {
-			stateDir = DefaultStateDir()
-		}
-		var err error
-		if logDir, err = newSessionLogDir(stateDir); err != nil {
-			return nil, err
-		}
-	} else if err := os.MkdirAll(logDir, 0o700); err != nil {
-		return nil, fmt.Errorf("log directory: %w", err)
+	logDir, logLock, err := openLogDir(opts)
+	if err != nil {
+		return nil, err
 	}
-	m := &Manager{opts: opts, logDir: logDir, jobs: make(map[ID]*job), byRun: make(map[keeper.RunID]*job), aux: make(map[keeper.RunID]chan keeper.Event),
+	m := &Manager{opts: opts, logDir: logDir, logLock: logLock, jobs: make(map[ID]*job), byRun: make(map[keeper.RunID]*job), aux: make(map[keeper.RunID]chan keeper.Event),
 		ingest: make(chan struct{}, max(1, runtime.GOMAXPROCS(0)-1))}
 	if opts.SampleInterval == 0 {
 		opts.SampleInterval = DefaultSampleInterval
@@ -333,16 +332,7 @@ func (m *Manager) Remove(id ID) error {
 	if !j.state.Done() || j.restartPending || j.restartTimer != nil {
 		return &InvalidActionError{ID: id, State: j.state, Action: "remove"}
 	}
-	last := m.infoLocked(j)
-	delete(m.jobs, id)
-	for i, oid := range m.order {
-		if oid == id {
-			m.order = append(m.order[:i], m.order[i+1:]...)
-			break
-		}
-	}
-	j.log.Close()
-	m.hub.publish(id, EventRemoved, last)
+	m.removeLocked(j)
 	return nil
 }
 
@@ -440,6 +430,7 @@ func (m *Manager) Shutdown(ctx context.Context) error {
 		j.log.Close()
 	}
 	m.mu.Unlock()
+	m.logLock.Close()
 	m.hub.closeAll()
 	return err
 }

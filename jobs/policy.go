@@ -7,14 +7,9 @@ import (
 	"time"
 )
 
-const (
-	// policyResetAfter: a run that lasts this long resets the count of
-	// consecutive policy restarts (and so the backoff).
-	policyResetAfter = 10 * time.Second
-	// defaultMaxBackoff caps the doubling backoff when the policy names no
-	// ceiling.
-	defaultMaxBackoff = time.Minute
-)
+// policyResetAfter: a run that lasts this long resets the count of
+// consecutive policy restarts (and so the backoff).
+const policyResetAfter = 10 * time.Second
 
 // applyRestartPolicyLocked schedules a restart of a job that ended on its
 // own, if its policy says so, after the backoff. A job that reached its
@@ -53,12 +48,10 @@ func (m *Manager) applyRestartPolicyLocked(j *job) {
 	j.restartTimer = t
 }
 
-// backoff is Backoff doubled per earlier consecutive restart, capped.
+// backoff is Backoff doubled per earlier consecutive restart, capped at
+// MaxBackoff; p has its defaults (RestartPolicy.WithDefaults).
 func backoff(p RestartPolicy, attempt int) time.Duration {
 	ceiling := p.MaxBackoff
-	if ceiling == 0 {
-		ceiling = max(defaultMaxBackoff, p.Backoff)
-	}
 	d := p.Backoff
 	for i := 0; i < attempt && d < ceiling; i++ {
 		d *= 2

@@ -39,7 +39,7 @@ func TestOnFailureLeavesSuccessAlone(t *testing.T) {
 
 func TestAlwaysRestartsSuccessToo(t *testing.T) {
 	m := newManager(t, Options{})
-	info := start(t, m, Spec{Command: "true", Restart: RestartPolicy{Mode: RestartAlways, Max: 3}})
+	info := start(t, m, Spec{Command: "true", Restart: RestartPolicy{Mode: RestartAlways, Backoff: 10 * time.Millisecond, Max: 3}})
 	info = wait(t, m, info.ID)
 	assert.Equal(t, 4, info.Runs)
 }
@@ -75,8 +75,36 @@ func TestBackoffDoublesUpToTheCeiling(t *testing.T) {
 		got = append(got, backoff(p, i))
 	}
 	assert.Equal(t, []time.Duration{time.Second, 2 * time.Second, 4 * time.Second, 5 * time.Second, 5 * time.Second}, got)
-	assert.Equal(t, time.Minute, backoff(RestartPolicy{Backoff: time.Second}, 30), "default ceiling")
-	assert.Zero(t, backoff(RestartPolicy{}, 3))
+	def := Spec{Restart: RestartPolicy{Mode: RestartAlways}}.withDefaults().Restart
+	assert.Equal(t, time.Minute, backoff(def, 30), "default ceiling")
+	assert.Equal(t, 4*time.Second, backoff(def, 2), "default first wait, doubled")
+}
+
+// Every restart default lives in the Spec: a policy that names only its
+// mode restarts after 1s, doubling to 1m, at most 5 times in a row.
+func TestRestartDefaultsLiveInTheSpec(t *testing.T) {
+	for _, mode := range []RestartMode{RestartAlways, RestartOnFailure} {
+		got := Spec{Command: "x", Restart: RestartPolicy{Mode: mode}}.withDefaults()
+		assert.Equal(t, RestartPolicy{Mode: mode, Backoff: time.Second, MaxBackoff: time.Minute, Max: 5}, got.Restart)
+		assert.Equal(t, 5*time.Second, got.Grace)
+		assert.Equal(t, DefaultStopSignal, got.StopSignal)
+	}
+	got := Spec{Restart: RestartPolicy{Mode: RestartAlways, Backoff: 2 * time.Minute, Max: NoRestartLimit}}.withDefaults().Restart
+	assert.Equal(t, RestartPolicy{Mode: RestartAlways, Backoff: 2 * time.Minute, MaxBackoff: 2 * time.Minute, Max: NoRestartLimit}, got, "no limit stays; the ceiling is never under the first wait")
+	assert.Equal(t, RestartPolicy{Mode: RestartNever}, Spec{}.withDefaults().Restart, "no policy, no backoff")
+	assert.Error(t, Spec{Command: "x", Restart: RestartPolicy{Max: -2}}.Validate())
+}
+
+// A job that always restarts, given only its mode, waits the default
+// backoff between runs instead of restarting at once.
+func TestAlwaysRestartsAtTheDefaultPace(t *testing.T) {
+	m := newManager(t, Options{})
+	info := start(t, m, Spec{Command: "true", Restart: RestartPolicy{Mode: RestartAlways}})
+	info = waitFor(t, m, info.ID, "the first restart to be scheduled", func(i Info) bool { return i.Reason != "" })
+	assert.Equal(t, "restarting in 1s (attempt 1)", info.Reason)
+	info = waitFor(t, m, info.ID, "the second", func(i Info) bool { return strings.Contains(i.Reason, "attempt 2") })
+	assert.Equal(t, "restarting in 2s (attempt 2)", info.Reason)
+	assert.Equal(t, 2, info.Runs)
 }
 
 func TestDependantWaitsForReadyLine(t *testing.T) {

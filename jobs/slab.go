@@ -1,76 +1,101 @@
 package jobs
 
-import "unsafe"
-
-// Slab sizes: a store's first slab is small, and each new one doubles up to
+// Slab sizes: a store's first slab is small and each new one doubles up to
 // the largest, so a quiet job costs little and a firehose few allocations.
+// The largest is small enough that the slab being filled, counted whole,
+// is a small part of a store's bound.
 const (
 	minSlabSize = 4 << 10
-	maxSlabSize = 1 << 20
+	maxSlabSize = 64 << 10
 )
 
-// slab holds the bytes of many committed lines: each read is copied into
-// the current slab once and its lines are substrings of it. When the last
-// of its lines is evicted the slab is reused, so a job writing as fast as
-// it can makes no garbage. Because slab bytes are rewritten on reuse, text
-// leaves the store only as copies.
+// slab holds the text of consecutive committed lines, packed: only
+// committed text is copied in (never raw reads, with their "\r"
+// rewrites), so every byte of a slab up to used belongs to a held line,
+// and slabs empty in the order they were filled. A slab is counted whole
+// against the store's bound while any of its lines is held.
 type slab struct {
 	buf   []byte
 	used  int
 	lines int // held lines whose text lies in buf
 }
 
-// slabPool is one store's slabs: the one being filled and spares.
+// slabPool is one store's slabs: the one being filled, and one spare of
+// the largest size so a store at its bound reuses memory instead of
+// making garbage.
 type slabPool struct {
-	cur  *slab
-	free []*slab
-	next int // size of the next slab to allocate
+	cur     *slab
+	spare   *slab
+	held    int // bytes of the slabs holding lines, plus cur: what the bound counts
+	next    int // size of the next slab to allocate
+	maxSize int // the largest slab (maxSlabSize, less for small stores)
 }
 
-// put copies p into the current slab (a new one when it does not fit) and
-// returns it as a string backed by the slab, and the slab.
-func (sp *slabPool) put(p []byte) (string, *slab) {
-	if len(p) == 0 {
-		return "", nil
-	}
-	if sp.cur == nil || len(sp.cur.buf)-sp.cur.used < len(p) {
-		old := sp.cur
-		sp.cur = sp.get(len(p))
-		if old != nil && old.lines == 0 {
-			sp.recycle(old)
-		}
-	}
+func newSlabPool(maxBytes int) slabPool {
+	// A store with a small bound gets slabs of a sixteenth of it, so
+	// counting them whole still leaves room for lines.
+	size := min(maxSlabSize, max(maxBytes/16, min(64, maxBytes)))
+	return slabPool{maxSize: size, next: min(minSlabSize, size)}
+}
+
+// put copies text into the current slab (a new one when it does not fit)
+// and returns the slab and the offset of the copy. The caller counts the
+// line in s.lines.
+func (sp *slabPool) put(text []byte) (*slab, uint32) {
 	c := sp.cur
-	copy(c.buf[c.used:], p)
-	s := unsafe.String(&c.buf[c.used], len(p))
-	c.used += len(p)
-	return s, c
+	if c == nil || len(c.buf)-c.used < len(text) {
+		c = sp.fresh(len(text))
+	}
+	off := c.used
+	c.used += copy(c.buf[off:], text)
+	return c, uint32(off)
 }
 
-func (sp *slabPool) get(n int) *slab {
-	if k := len(sp.free); k > 0 && n <= len(sp.free[k-1].buf) {
-		s := sp.free[k-1]
-		sp.free = sp.free[:k-1]
-		return s
+// fresh makes a new current slab with room for n bytes; the old one is
+// let go if no line is in it.
+func (sp *slabPool) fresh(n int) *slab {
+	if old := sp.cur; old != nil && old.lines == 0 {
+		sp.held -= len(old.buf)
+		sp.recycle(old)
 	}
-	size := max(sp.next, minSlabSize)
-	sp.next = min(size*2, maxSlabSize)
-	return &slab{buf: make([]byte, max(size, n))}
+	var s *slab
+	if sp.spare != nil && n <= len(sp.spare.buf) {
+		s, sp.spare = sp.spare, nil
+	} else {
+		size := sp.next
+		sp.next = min(size*2, sp.maxSize)
+		s = &slab{buf: make([]byte, max(size, n))}
+	}
+	sp.held += len(s.buf)
+	sp.cur = s
+	return s
 }
 
 // release notes that a line in s was evicted.
 func (sp *slabPool) release(s *slab) {
 	s.lines--
 	if s.lines == 0 && s != sp.cur {
+		sp.held -= len(s.buf)
 		sp.recycle(s)
 	}
 }
 
-// recycle keeps an emptied slab of the largest size as a spare (two at
-// most); others are left to the garbage collector.
+// recycle keeps an emptied slab of the largest size as the spare; others
+// are left to the garbage collector.
 func (sp *slabPool) recycle(s *slab) {
-	if len(s.buf) == maxSlabSize && len(sp.free) < 2 {
+	if sp.spare == nil && len(s.buf) == sp.maxSize {
 		s.used = 0
-		sp.free = append(sp.free, s)
+		sp.spare = s
 	}
+}
+
+// dropSpare lets the spare go, e.g. once a run has ended.
+func (sp *slabPool) dropSpare() { sp.spare = nil }
+
+// memory is every byte the slabs keep alive, the spare included.
+func (sp *slabPool) memory() int {
+	if sp.spare != nil {
+		return sp.held + len(sp.spare.buf)
+	}
+	return sp.held
 }

@@ -22,11 +22,8 @@ const ReasonStarting = "starting"
 // launch is done the job stays queued with the reason "starting".
 func (m *Manager) startRunLocked(j *job) {
 	j.runs++
-	if j.runs > 1 {
-		j.store.AppendMeta(fmt.Sprintf("── run %d ──", j.runs))
-		j.log.Marker(fmt.Sprintf("run %d started at %s", j.runs, time.Now().Format(time.RFC3339)))
-	}
 	now := time.Now()
+	j.markRunStart(now)
 	j.pid, j.exitCode, j.signal, j.errText, j.reason = 0, nil, 0, "", ReasonStarting
 	j.started, j.ended = &now, nil
 	j.request, j.sentSignal, j.ready = reqNone, 0, false

@@ -10,11 +10,22 @@ import (
 	"unicode"
 )
 
-// Defaults applied to a Spec's zero fields.
+// Defaults applied to a Spec's zero fields. They live here only: the API,
+// the CLI and job files leave a field zero to get its default.
 const (
 	DefaultStopSignal = Signal(syscall.SIGTERM)
 	DefaultGrace      = 5 * time.Second
+	// DefaultRestartBackoff is the first wait before a policy restart; it
+	// doubles with each restart in a row, up to DefaultRestartMaxBackoff.
+	DefaultRestartBackoff    = time.Second
+	DefaultRestartMaxBackoff = time.Minute
+	// DefaultRestartMax is how many restarts in a row a policy makes
+	// before it leaves the job ended.
+	DefaultRestartMax = 5
 )
+
+// NoRestartLimit as RestartPolicy.Max restarts without end.
+const NoRestartLimit = -1
 
 // Spec says what to run and how to treat it. Exactly one of Command and Argv
 // is set.
@@ -76,8 +87,9 @@ const (
 
 // RestartPolicy restarts a job that ended on its own (never one that was
 // stopped or killed by request). Backoff starts at Backoff and doubles on each
-// consecutive restart up to MaxBackoff. After Max restarts (0: unlimited) the
-// job is left ended.
+// consecutive restart up to MaxBackoff. After Max restarts in a row the job
+// is left ended (NoRestartLimit: never). Zero fields take the defaults
+// (DefaultRestartBackoff, DefaultRestartMaxBackoff, DefaultRestartMax).
 type RestartPolicy struct {
 	Mode       RestartMode
 	Backoff    time.Duration
@@ -276,8 +288,8 @@ func (p RestartPolicy) validate() error {
 	if p.Backoff < 0 || p.MaxBackoff < 0 {
 		return errors.New("restart backoff is negative")
 	}
-	if p.Max < 0 {
-		return fmt.Errorf("restart max %d is negative", p.Max)
+	if p.Max < NoRestartLimit {
+		return fmt.Errorf("restart max %d is negative (%d means no limit)", p.Max, NoRestartLimit)
 	}
 	return nil
 }
@@ -290,9 +302,7 @@ func (s Spec) withDefaults() Spec {
 	if s.Grace == 0 {
 		s.Grace = DefaultGrace
 	}
-	if s.Restart.Mode == "" {
-		s.Restart.Mode = RestartNever
-	}
+	s.Restart = s.Restart.WithDefaults()
 	s.Ready.Probe = s.Ready.Probe.withDefaults()
 	s.Health = s.Health.withDefaults()
 	return s
@@ -309,4 +319,25 @@ func (s Spec) shell() []string {
 // shellArgv is the program and arguments that run a shell command line.
 func (s Spec) shellArgv(command string) []string {
 	return append(append([]string(nil), s.shell()...), command)
+}
+
+// WithDefaults is the policy with its zero fields filled: how a job
+// really restarts. A manager applies it to every spec it is given.
+func (p RestartPolicy) WithDefaults() RestartPolicy {
+	if p.Mode == "" {
+		p.Mode = RestartNever
+	}
+	if p.Mode == RestartNever {
+		return p
+	}
+	if p.Backoff == 0 {
+		p.Backoff = DefaultRestartBackoff
+	}
+	if p.MaxBackoff == 0 {
+		p.MaxBackoff = max(DefaultRestartMaxBackoff, p.Backoff)
+	}
+	if p.Max == 0 {
+		p.Max = DefaultRestartMax
+	}
+	return p
 }

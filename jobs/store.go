@@ -1,9 +1,10 @@
 package jobs
 
 import (
-	"strings"
+	"bytes"
 	"sync"
 	"sync/atomic"
+	"unsafe"
 )
 
 // Store limits used when StoreOptions leaves them zero.
@@ -13,16 +14,19 @@ const (
 	DefaultMaxLineBytes = 16 << 10
 )
 
+// maxLineBytesLimit is the longest line a store can hold: a line's length
+// shares its index word with the stream.
+const maxLineBytesLimit = 1 << 30
+
 // Line is one line of a job's output.
 type Line struct {
 	// Seq numbers committed lines from 1, across runs; 0 for a partial line.
 	Seq    uint64 `json:"seq"`
 	Stream Stream `json:"stream"`
 	Text   string `json:"text"`
-	// Arrival orders lines across all the jobs of one Manager: lines
-	// from a later read have a larger Arrival, whichever job wrote them;
-	// lines from one read share it (order those by Seq). 0 for a partial
-	// line.
+	// Arrival orders lines across all the jobs of one Manager: a line
+	// committed later has a larger Arrival, whichever job wrote it, and no
+	// two lines share one (numbers may be skipped). 0 for a partial line.
 	Arrival uint64 `json:"arrival,omitempty"`
 }
 
@@ -31,11 +35,14 @@ type Chunk struct {
 	// Lines are the committed lines after the cursor, oldest first.
 	Lines []Line
 	// Next is the cursor to pass next time: the Seq of the last line
-	// returned, or the cursor given when nothing was returned.
+	// returned or passed over, or the cursor given when there was none.
 	Next uint64
 	// Dropped counts lines between the cursor and Lines[0] that the store
 	// no longer holds.
 	Dropped uint64
+	// More says lines that the read would select follow Next: it was cut
+	// by its line or byte limit.
+	More bool
 	// Partial holds the lines being built (no newline yet), at most one per
 	// stream. They are not covered by the cursor: a later read returns them
 	// again, complete, once their newline arrives.
@@ -49,6 +56,11 @@ type StoreStats struct {
 	Dropped  uint64 // lines evicted by the bounds
 	Bytes    int64  // bytes appended in all
 	Retained int    // lines held
+	// Text is the bytes of text of the lines held.
+	Text int64
+	// Memory is every byte the store keeps alive for them: its slabs
+	// counted whole, its spare, the line index and the lines being built.
+	Memory int64
 }
 
 // OutputReader is the read side of a job's output: what a UI or an API
@@ -62,7 +74,10 @@ type OutputReader interface {
 
 // StoreOptions bound an OutputStore. Zero fields take the defaults.
 type StoreOptions struct {
-	MaxLines     int
+	MaxLines int
+	// MaxBytes bounds the memory holding the lines' text, counted as it
+	// is really kept alive (see StoreStats.Memory): the index of lines
+	// (MaxLines of them at most) and one spare slab come on top.
 	MaxBytes     int
 	MaxLineBytes int
 }
@@ -76,7 +91,7 @@ type OutputStore struct {
 	ring     []entry // circular; grows up to opts.MaxLines
 	head     int     // index of the oldest line in ring
 	n        int     // lines held
-	held     int     // text bytes held
+	text     int     // text bytes held
 	nextSeq  uint64
 	dropped  uint64
 	total    int64
@@ -84,22 +99,31 @@ type OutputStore struct {
 	lastPart Stream         // stream whose partial was touched last
 	slabs    slabPool
 	clock    *atomic.Uint64 // shared by a Manager's stores, for Arrival
-	arrival  uint64         // Arrival of the lines the current call commits
+	arrivals arrivalBlock
 }
 
-// entry is a held line and the slab its text lies in (nil: its own).
+// entry is a held line: where its text lies, its stream and its arrival.
+// Its Seq follows from its place in the ring.
 type entry struct {
-	Line
-	slab *slab
+	slab    *slab
+	off     uint32
+	word    uint32 // text length << 2 | stream
+	arrival uint64
 }
 
-// copied is the line with its text copied out of its slab, safe to hand
-// out: slab bytes are rewritten when the slab is reused.
-func (e entry) copied() Line {
-	if e.slab != nil {
-		e.Text = strings.Clone(e.Text)
+// entrySize is what the index costs per line.
+const entrySize = int(unsafe.Sizeof(entry{}))
+
+func (e *entry) size() int      { return int(e.word >> 2) }
+func (e *entry) stream() Stream { return Stream(e.word & 3) }
+
+// text is the line's bytes in its slab: copy them before the store's lock
+// is released, since slab bytes are rewritten when the slab is reused.
+func (e *entry) text() []byte {
+	if e.slab == nil {
+		return nil
 	}
-	return e.Line
+	return e.slab.buf[e.off : int(e.off)+e.size()]
 }
 
 // index maps a position among the held lines (0: oldest) to the ring.
@@ -111,9 +135,22 @@ func (s *OutputStore) index(i int) int {
 	return i
 }
 
+// at is the held line at position i (0: oldest).
+func (s *OutputStore) at(i int) *entry { return &s.ring[s.index(i)] }
+
 type partialLine struct {
 	buf []byte
 	cr  bool // a "\r" arrived and was not yet followed by anything
+}
+
+// arrivalBlock hands out the Arrival numbers of the lines one call
+// commits: a block reserved from the shared clock, so lines get their own
+// numbers without an atomic operation each. What a call leaves of its
+// block is given up when it returns, so every number at most the clock's
+// value belongs to a line committed, or to a call holding its store's lock.
+type arrivalBlock struct {
+	next, end uint64 // numbers left: [next, end)
+	want      uint64 // size of the block to reserve when it runs out
 }
 
 // NewOutputStore returns an empty store.
@@ -127,10 +164,24 @@ func NewOutputStore(o StoreOptions) *OutputStore {
 	if o.MaxLineBytes <= 0 {
 		o.MaxLineBytes = DefaultMaxLineBytes
 	}
-	if o.MaxLineBytes > o.MaxBytes {
-		o.MaxLineBytes = o.MaxBytes
+	o.MaxLineBytes = min(o.MaxLineBytes, o.MaxBytes, maxLineBytesLimit)
+	return &OutputStore{opts: o, nextSeq: 1, clock: new(atomic.Uint64), slabs: newSlabPool(o.MaxBytes)}
+}
+
+// begin starts a call that commits lines: about lines of them.
+func (s *OutputStore) begin(lines int) {
+	s.arrivals = arrivalBlock{want: uint64(max(lines, 1))}
+}
+
+func (s *OutputStore) nextArrival() uint64 {
+	a := &s.arrivals
+	if a.next == a.end {
+		end := s.clock.Add(a.want) + 1
+		a.next, a.end = end-a.want, end
+		a.want = max(a.want, 64)
 	}
-	return &OutputStore{opts: o, nextSeq: 1, clock: new(atomic.Uint64)}
+	a.next++
+	return a.next - 1
 }
 
 // Append adds raw output from one stream (Stdout or Stderr).
@@ -140,60 +191,57 @@ func (s *OutputStore) Append(stream Stream, p []byte) {
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.arrival = s.clock.Add(1)
+	s.begin(bytes.Count(p, []byte{'\n'}) + len(p)/s.opts.MaxLineBytes + 2)
 	s.total += int64(len(p))
-	// One copy per call, into a slab: committed lines are substrings of
-	// it, so a chunk of many lines costs no allocation of its own.
-	chunk, sl := s.slabs.put(p)
 	pl := &s.partial[stream]
 	s.lastPart = stream
-	for len(chunk) > 0 {
+	for len(p) > 0 {
 		if pl.cr {
-			switch chunk[0] {
+			switch p[0] {
 			case '\n':
 				pl.cr = false
 				s.commitPartial(stream)
-				chunk = chunk[1:]
+				p = p[1:]
 				continue
 			case '\r':
-				chunk = chunk[1:]
+				p = p[1:]
 				continue
 			}
 			pl.cr = false
 			pl.buf = pl.buf[:0]
 		}
-		i := indexLineEnd(chunk)
+		i := indexLineEnd(p)
 		if i < 0 {
-			s.extendPartial(stream, chunk)
+			s.extendPartial(stream, p)
 			return
 		}
 		if len(pl.buf) == 0 && i <= s.opts.MaxLineBytes {
-			if chunk[i] == '\n' {
-				s.commit(stream, chunk[:i], sl)
+			if p[i] == '\n' {
+				s.commit(stream, p[:i])
 			} else {
-				pl.buf = append(pl.buf, chunk[:i]...)
+				s.appendPartial(pl, p[:i])
 				pl.cr = true
 			}
 		} else {
-			s.extendPartial(stream, chunk[:i])
-			if chunk[i] == '\n' {
+			s.extendPartial(stream, p[:i])
+			if p[i] == '\n' {
 				s.commitPartial(stream)
 			} else {
 				pl.cr = true
 			}
 		}
-		chunk = chunk[i+1:]
+		p = p[i+1:]
 	}
 }
 
 // indexLineEnd finds the first '\n' or '\r'.
-func indexLineEnd(s string) int {
-	nl := strings.IndexByte(s, '\n')
-	scan := s
+func indexLineEnd(p []byte) int {
+	nl := bytes.IndexByte(p, '\n')
+	scan := p
 	if nl >= 0 {
-		scan = s[:nl]
+		scan = p[:nl]
 	}
-	if cr := strings.IndexByte(scan, '\r'); cr >= 0 {
+	if cr := bytes.IndexByte(scan, '\r'); cr >= 0 {
 		return cr
 	}
 	return nl
@@ -201,73 +249,77 @@ func indexLineEnd(s string) int {
 
 // extendPartial adds text to the stream's partial line, committing full
 // MaxLineBytes pieces as lines so a line without newline is never held whole.
-func (s *OutputStore) extendPartial(stream Stream, text string) {
+func (s *OutputStore) extendPartial(stream Stream, text []byte) {
 	pl := &s.partial[stream]
 	for len(pl.buf)+len(text) > s.opts.MaxLineBytes {
 		room := s.opts.MaxLineBytes - len(pl.buf)
-		pl.buf = append(pl.buf, text[:room]...)
+		s.appendPartial(pl, text[:room])
 		text = text[room:]
 		s.commitPartial(stream)
+	}
+	s.appendPartial(pl, text)
+}
+
+// appendPartial adds text to a partial line, whose buffer grows by
+// doubling up to MaxLineBytes and no further.
+func (s *OutputStore) appendPartial(pl *partialLine, text []byte) {
+	if need := len(pl.buf) + len(text); need > cap(pl.buf) {
+		buf := make([]byte, len(pl.buf), min(max(need, 2*cap(pl.buf), 64), s.opts.MaxLineBytes))
+		copy(buf, pl.buf)
+		pl.buf = buf
 	}
 	pl.buf = append(pl.buf, text...)
 }
 
 func (s *OutputStore) commitPartial(stream Stream) {
 	pl := &s.partial[stream]
-	s.commit(stream, string(pl.buf), nil)
+	s.commit(stream, pl.buf)
 	pl.buf = pl.buf[:0]
 	pl.cr = false
 }
 
-// commit adds a complete line and evicts the oldest lines past the bounds.
-func (s *OutputStore) commit(stream Stream, text string, sl *slab) {
+// commit copies a complete line into the slabs and evicts the oldest
+// lines past the bounds.
+func (s *OutputStore) commit(stream Stream, text []byte) {
 	if s.n == len(s.ring) {
 		if len(s.ring) < s.opts.MaxLines {
 			s.grow()
 		} else {
-			// The oldest slot is written next: no need to clear it.
-			s.evict(false)
+			s.evict()
 		}
 	}
-	s.ring[s.index(s.n)] = entry{Line{Seq: s.nextSeq, Stream: stream, Text: text, Arrival: s.arrival}, sl}
-	if sl != nil {
-		sl.lines++
+	e := entry{word: uint32(len(text))<<2 | uint32(stream), arrival: s.nextArrival()}
+	if len(text) > 0 {
+		e.slab, e.off = s.slabs.put(text)
+		e.slab.lines++
 	}
+	*s.at(s.n) = e
 	s.nextSeq++
 	s.n++
-	s.held += len(text)
-	for s.held > s.opts.MaxBytes && s.n > 1 {
-		s.evict(true)
+	s.text += len(text)
+	for s.slabs.held > s.opts.MaxBytes && s.n > 1 {
+		s.evict()
 	}
 }
 
 func (s *OutputStore) grow() {
-	size := 2 * len(s.ring)
-	if size < 64 {
-		size = 64
-	}
-	if size > s.opts.MaxLines {
-		size = s.opts.MaxLines
-	}
+	size := min(max(2*len(s.ring), 64), s.opts.MaxLines)
 	ring := make([]entry, size)
 	for i := 0; i < s.n; i++ {
-		ring[i] = s.ring[s.index(i)]
+		ring[i] = *s.at(i)
 	}
 	s.ring = ring
 	s.head = 0
 }
 
-// evict drops the oldest line; clear also releases its text for the
-// garbage collector.
-func (s *OutputStore) evict(clear bool) {
-	old := &s.ring[s.head]
-	s.held -= len(old.Text)
+// evict drops the oldest line.
+func (s *OutputStore) evict() {
+	old := s.at(0)
+	s.text -= old.size()
 	if old.slab != nil {
 		s.slabs.release(old.slab)
 	}
-	if clear {
-		*old = entry{}
-	}
+	*old = entry{}
 	s.head = s.index(1)
 	s.n--
 	s.dropped++
@@ -278,17 +330,62 @@ func (s *OutputStore) evict(clear bool) {
 func (s *OutputStore) AppendMeta(text string) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.arrival = s.clock.Add(1)
+	s.begin(3)
 	s.flushLocked()
-	s.commit(Meta, text, nil)
+	s.commit(Meta, []byte(text[:min(len(text), s.opts.MaxLineBytes)]))
 }
 
-// Flush commits the lines being built, as at the end of a run.
+// Flush commits the lines being built, as at the end of a run, and lets
+// go of what only writing needs: the spare slab, the partial buffers, the
+// room the text and the index had for more. What the store then keeps
+// alive is its text and index, with no slack.
 func (s *OutputStore) Flush() {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.arrival = s.clock.Add(1)
+	s.begin(2)
 	s.flushLocked()
+	for i := range s.partial {
+		s.partial[i].buf = nil
+	}
+	s.repack()
+}
+
+// repack copies the held lines' text into new slabs, each as full as the
+// lines allow and the last cut to size, and the index into a ring of
+// their number.
+func (s *OutputStore) repack() {
+	s.slabs = newSlabPool(s.opts.MaxBytes)
+	s.slabs.next = s.slabs.maxSize
+	var cur *slab
+	ring := make([]entry, s.n)
+	for i := range ring {
+		e := *s.at(i)
+		if e.slab != nil {
+			text := e.text()
+			if cur == nil || len(cur.buf)-cur.used < len(text) {
+				cur = s.repackSlab(i)
+			}
+			e.off = uint32(cur.used)
+			cur.used += copy(cur.buf[cur.used:], text)
+			cur.lines++
+			e.slab = cur
+		}
+		ring[i] = e
+	}
+	s.ring, s.head = ring, 0
+}
+
+// repackSlab starts a slab for repack at line i: the largest size, or the
+// size of the text left when that is less (never less than line i).
+func (s *OutputStore) repackSlab(i int) *slab {
+	left := 0
+	for k := i; k < s.n && left < s.slabs.maxSize; k++ {
+		left += s.at(k).size()
+	}
+	sl := &slab{buf: make([]byte, max(min(left, s.slabs.maxSize), s.at(i).size()))}
+	s.slabs.held += len(sl.buf)
+	s.slabs.cur = sl
+	return sl
 }
 
 func (s *OutputStore) flushLocked() {
@@ -303,76 +400,34 @@ func (s *OutputStore) flushLocked() {
 // ReadAfter returns up to max committed lines with Seq greater than cursor
 // (max <= 0 means no limit), plus the lines being built.
 func (s *OutputStore) ReadAfter(cursor uint64, max int) Chunk {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	first := s.nextSeq - uint64(s.n)
-	c := Chunk{Next: cursor}
-	start := cursor + 1
-	if start < first {
-		c.Dropped = first - start
-		start = first
-	}
-	if start < s.nextSeq {
-		count := s.nextSeq - start
-		if max > 0 && count > uint64(max) {
-			count = uint64(max)
-		}
-		c.Lines = s.copyLines(int(start-first), int(count))
-		c.Next = start + count - 1
-	} else if c.Dropped > 0 {
-		c.Next = start - 1
-	}
-	c.Partial = s.partialsLocked()
-	return c
+	return s.Select(Selection{After: cursor, Max: max, Partial: true})
 }
 
 // Tail returns the newest n committed lines (all when n <= 0) and the
 // lines being built. Next is the newest line's Seq.
 func (s *OutputStore) Tail(n int) Chunk {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	count := s.n
-	if n > 0 && n < count {
-		count = n
+	if n <= 0 {
+		n = maxLineBytesLimit
 	}
-	return Chunk{
-		Lines:   s.copyLines(s.n-count, count),
-		Next:    s.nextSeq - 1,
-		Partial: s.partialsLocked(),
-	}
-}
-
-func (s *OutputStore) copyLines(offset, count int) []Line {
-	if count <= 0 {
-		return nil
-	}
-	out := make([]Line, count)
-	for i := range out {
-		out[i] = s.ring[s.index(offset+i)].copied()
-	}
-	return out
-}
-
-func (s *OutputStore) partialsLocked() []Line {
-	var out []Line
-	for _, st := range []Stream{Stdout, Stderr} {
-		if len(s.partial[st].buf) > 0 {
-			out = append(out, Line{Stream: st, Text: string(s.partial[st].buf)})
-		}
-	}
-	return out
+	return s.Select(Selection{Tail: n, Partial: true})
 }
 
 // Stats describes what the store holds.
 func (s *OutputStore) Stats() StoreStats {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	mem := s.slabs.memory() + len(s.ring)*entrySize
+	for _, p := range s.partial {
+		mem += cap(p.buf)
+	}
 	return StoreStats{
 		First:    s.nextSeq - uint64(s.n),
 		Last:     s.nextSeq - 1,
 		Dropped:  s.dropped,
 		Bytes:    s.total,
 		Retained: s.n,
+		Text:     int64(s.text),
+		Memory:   int64(mem),
 	}
 }
 
@@ -387,5 +442,5 @@ func (s *OutputStore) LastLine() string {
 	if s.n == 0 {
 		return ""
 	}
-	return s.ring[s.index(s.n-1)].copied().Text
+	return string(s.at(s.n - 1).text())
 }

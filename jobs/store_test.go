@@ -67,8 +67,10 @@ func TestStoreStreamsKeepSeparatePartials(t *testing.T) {
 	s.Append(Stdout, []byte("done\n"))
 	c := s.ReadAfter(0, 0)
 	require.Len(t, c.Lines, 2)
-	assert.Equal(t, Line{Seq: 1, Stream: Stderr, Text: "err line", Arrival: 2}, c.Lines[0])
-	assert.Equal(t, Line{Seq: 2, Stream: Stdout, Text: "out-done", Arrival: 3}, c.Lines[1])
+	assert.Equal(t, Line{Seq: 1, Stream: Stderr, Text: "err line", Arrival: c.Lines[0].Arrival}, c.Lines[0])
+	assert.Equal(t, Line{Seq: 2, Stream: Stdout, Text: "out-done", Arrival: c.Lines[1].Arrival}, c.Lines[1])
+	assert.NotZero(t, c.Lines[0].Arrival)
+	assert.Less(t, c.Lines[0].Arrival, c.Lines[1].Arrival, "the line committed first arrived first")
 }
 
 func TestStoreCapsLineLength(t *testing.T) {
@@ -104,7 +106,7 @@ func TestStoreEvictsOldestAndCountsDrops(t *testing.T) {
 		s.Append(Stdout, []byte(fmt.Sprintf("line %d\n", i)))
 	}
 	st := s.Stats()
-	assert.Equal(t, StoreStats{First: 151, Last: 250, Dropped: 150, Bytes: st.Bytes, Retained: 100}, st)
+	assert.Equal(t, StoreStats{First: 151, Last: 250, Dropped: 150, Bytes: st.Bytes, Retained: 100, Text: 800, Memory: st.Memory}, st)
 
 	c := s.ReadAfter(0, 10)
 	assert.Equal(t, uint64(150), c.Dropped, "lines 1-150 are gone")
@@ -216,6 +218,14 @@ func FuzzStoreAppend(f *testing.F) {
 			if len(l.Text) > 5 || strings.ContainsAny(l.Text, "\r\n") {
 				t.Fatalf("bad line %q", l.Text)
 			}
+		}
+		for i := 1; i < len(c.Lines); i++ {
+			if c.Lines[i].Arrival <= c.Lines[i-1].Arrival {
+				t.Fatalf("arrival %d after %d", c.Lines[i].Arrival, c.Lines[i-1].Arrival)
+			}
+		}
+		if st.Memory > memoryBound(s) {
+			t.Fatalf("memory %d past the bound %d", st.Memory, memoryBound(s))
 		}
 	})
 }

@@ -167,8 +167,8 @@ func TestFlowPagerOpensTheLogAndComesBack(t *testing.T) {
 	require.Eventually(t, func() bool { _, err := os.Stat(out); return err == nil }, deadline, 10*time.Millisecond)
 	b, err := os.ReadFile(out)
 	require.NoError(t, err)
-	require.Equal(t, 500, strings.Count(string(b), "\n"), "the pager got the whole log")
-	require.True(t, strings.HasPrefix(string(b), "1\n2\n3\n"))
+	require.Equal(t, 501, strings.Count(string(b), "\n"), "the pager got the whole log: the run's separator line and 500 lines")
+	require.Regexp(t, `^\[jobtop\] ── run 1 · started \S+ ──\n1\n2\n3\n`, string(b))
 
 	tm.Send(viewProbe{})
 	require.Equal(t, before, <-probe.views, "the TUI is back as it was")

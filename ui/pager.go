@@ -18,15 +18,20 @@ const defaultPager = "less -R"
 type pagerDoneMsg struct{ err error }
 
 // pagerCommand runs pager (a command line, as $PAGER is written; empty
-// means defaultPager) on a file, through the shell.
-func pagerCommand(pager, path string) *exec.Cmd {
+// means defaultPager) on a log's files, through the shell: one file is
+// its argument; the files of a rotated log (oldest first) are piped into
+// it as one text.
+func pagerCommand(pager string, files ...string) *exec.Cmd {
 	if strings.TrimSpace(pager) == "" {
 		pager = defaultPager
 	}
-	return exec.Command("/bin/sh", "-c", pager+` "$1"`, "jobtop-pager", path)
+	if len(files) == 1 {
+		return exec.Command("/bin/sh", "-c", pager+` "$1"`, "jobtop-pager", files[0])
+	}
+	return exec.Command("/bin/sh", append([]string{"-c", `cat -- "$@" | ` + pager, "jobtop-pager"}, files...)...)
 }
 
-// openPager opens a job's whole log file in $PAGER: the program lets go
+// openPager opens a job's log in $PAGER (both files when it rotated): the program lets go
 // of the terminal until the pager ends (tea.ExecProcess), then draws
 // again as it was.
 func (m *Model) openPager(info jobs.Info) tea.Cmd {
@@ -34,7 +39,11 @@ func (m *Model) openPager(info jobs.Info) tea.Cmd {
 		m.setNotice("job "+info.ID.String()+" has no log file", true)
 		return nil
 	}
-	c := pagerCommand(os.Getenv("PAGER"), info.LogPath)
+	files := info.LogFiles
+	if len(files) == 0 {
+		files = []string{info.LogPath}
+	}
+	c := pagerCommand(os.Getenv("PAGER"), files...)
 	return tea.ExecProcess(c, func(err error) tea.Msg { return pagerDoneMsg{err: err} })
 }
 

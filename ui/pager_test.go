@@ -24,4 +24,13 @@ func TestPagerCommand(t *testing.T) {
 
 	c = pagerCommand("", log)
 	require.Equal(t, []string{"/bin/sh", "-c", `less -R "$1"`, "jobtop-pager", log}, c.Args, "less -R by default")
+
+	// A rotated log's two files reach the pager as one text, oldest first.
+	older := filepath.Join(dir, "it's a log.log.1")
+	require.NoError(t, os.WriteFile(older, []byte("older line\n"), 0o600))
+	c = pagerCommand(`cat > "`+out+`"`, older, log)
+	require.NoError(t, c.Run())
+	b, err = os.ReadFile(out)
+	require.NoError(t, err)
+	require.Equal(t, "older line\nevery line\n", string(b))
 }

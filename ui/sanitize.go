@@ -3,9 +3,9 @@ package ui
 import (
 	"bytes"
 	"strings"
-	"unicode/utf8"
 
 	"jobtop/styles"
+	"jobtop/termtext"
 )
 
 // tabWidth is the distance between tab stops in job output.
@@ -24,22 +24,15 @@ const sgrReset = "\x1b[0m"
 // label makes a name or command line safe for one row: as sanitize, with
 // each line break shown as " ⏎ " so a multi-line command stays readable.
 func label(s string) string {
-	if strings.Contains(s, "\n") {
-		lines := strings.Split(strings.TrimSpace(s), "\n")
-		for i, l := range lines {
-			lines[i] = strings.TrimSpace(l)
-		}
-		s = strings.Join(lines, " ⏎ ")
-	}
-	return sanitize(s, false)
+	return sanitize(termtext.OneLine(s), false)
 }
 
 // sanitize makes one line of job output safe to draw on one row of any
 // width: SGR colour sequences are kept when keepSGR is set; every other
 // escape sequence (CSI, OSC, DCS, APC, PM, SOS, two-byte escapes), bare
 // ESC, C0 controls and C1 controls (7-bit, UTF-8 encoded or raw 8-bit)
-// are removed; tabs become spaces up to the next tab stop; bytes that are
-// not UTF-8 become U+FFFD.
+// are removed (termtext tells them apart); tabs become spaces up to the
+// next tab stop; bytes that are not UTF-8 become U+FFFD.
 func sanitize(s string, keepSGR bool) string {
 	rows := layoutLine(nil, s, lineFormat{keepSGR: keepSGR})
 	if len(rows) == 0 {
@@ -88,51 +81,20 @@ func layoutLine(dst []string, s string, f lineFormat) []string {
 	w := rowBuilder{f: f, dst: dst}
 	w.startRow()
 	for i := 0; i < len(s) && !w.done; {
-		c := s[i]
-		switch {
-		case c >= 0x20 && c < 0x7f:
-			j := i + 1
-			for j < len(s) && s[j] >= 0x20 && s[j] < 0x7f {
-				j++
-			}
-			if j < len(s) && s[j] >= 0x80 {
-				j-- // the last one may start a cluster with what follows (e and U+0301, # and U+FE0F)
-			}
-			if j == i {
-				n, cells := nextCluster(s[i:])
-				w.cluster(s[i:i+n], cells)
-				i += n
-				continue
-			}
-			w.ascii(s[i:j])
-			i = j
-		case c == '\t':
+		t := termtext.Next(s, i)
+		switch t.Kind {
+		case termtext.Text:
+			w.ascii(s[i:t.End])
+		case termtext.Tab:
 			w.tab()
-			i++
-		case c == 0x1b:
-			end, sgr := skipEscape(s, i)
-			if sgr {
-				w.sgr(s[i:end])
-			}
-			i = end
-		case c < 0x80:
-			i++ // other C0 controls and DEL
-		default:
-			r, size := utf8.DecodeRuneInString(s[i:])
-			switch {
-			case r == utf8.RuneError && size == 1 && c <= 0x9f:
-				i = skipC1(s, i+1, c) // raw 8-bit C1
-			case r == utf8.RuneError && size == 1:
-				w.cluster("\uFFFD", 1)
-				i++
-			case r <= 0x9f:
-				i = skipC1(s, i+size, byte(r)) // C1 encoded as UTF-8
-			default:
-				n, cells := nextCluster(s[i:])
-				w.cluster(s[i:i+n], cells)
-				i += n
-			}
+		case termtext.SGR:
+			w.sgr(s[i:t.End])
+		case termtext.Invalid:
+			w.cluster("\uFFFD", 1)
+		case termtext.Cluster:
+			w.cluster(s[i:t.End], t.Width)
 		}
+		i = t.End // other escapes and controls are dropped
 	}
 	return w.finish()
 }
@@ -325,88 +287,4 @@ func (w *rowBuilder) sgr(seq string) {
 func (w *rowBuilder) finish() []string {
 	w.endRow()
 	return w.dst
-}
-
-// skipEscape reads the escape sequence starting with ESC at s[i] and
-// returns where it ends and whether it is an SGR sequence. A bare ESC (at
-// the end, or before a byte that starts no sequence) ends right after the
-// ESC.
-func skipEscape(s string, i int) (end int, sgr bool) {
-	j := i + 1
-	if j >= len(s) {
-		return j, false
-	}
-	switch c := s[j]; {
-	case c == '[':
-		return skipCSI(s, j+1)
-	case c == ']' || c == 'P' || c == 'X' || c == '^' || c == '_':
-		return skipString(s, j+1), false
-	case c >= 0x20 && c <= 0x2f: // intermediates, then a final byte
-		k := j
-		for k < len(s) && s[k] >= 0x20 && s[k] <= 0x2f {
-			k++
-		}
-		if k < len(s) && s[k] >= 0x30 && s[k] <= 0x7e {
-			k++
-		}
-		return k, false
-	case c >= 0x30 && c <= 0x7e: // two-byte escape (ESC 7, ESC c, ...)
-		return j + 1, false
-	}
-	return j, false
-}
-
-// skipCSI reads a control sequence whose parameters start at s[k]. It is
-// SGR when its final byte is "m" with only digits, ";" and ":" before it.
-// A byte that cannot be part of a CSI ends it early (that byte is kept).
-func skipCSI(s string, k int) (end int, sgr bool) {
-	plain := true
-	for k < len(s) && s[k] >= 0x30 && s[k] <= 0x3f {
-		if c := s[k]; c != ';' && c != ':' && (c < '0' || c > '9') {
-			plain = false // private markers such as ? > < =
-		}
-		k++
-	}
-	params := k
-	for k < len(s) && s[k] >= 0x20 && s[k] <= 0x2f {
-		k++
-	}
-	if k < len(s) && s[k] >= 0x40 && s[k] <= 0x7e {
-		return k + 1, plain && params == k && s[k] == 'm'
-	}
-	return k, false
-}
-
-// skipString skips a control string (OSC, DCS, SOS, PM, APC) whose body
-// starts at s[k], through its terminator: BEL, ESC \, or ST as a raw byte
-// or UTF-8 encoded. An unterminated string runs to the end of the line.
-func skipString(s string, k int) int {
-	for ; k < len(s); k++ {
-		switch s[k] {
-		case 0x07, 0x9c:
-			return k + 1
-		case 0x1b:
-			if k+1 < len(s) && s[k+1] == '\\' {
-				return k + 2
-			}
-		case 0xc2:
-			if k+1 < len(s) && s[k+1] == 0x9c {
-				return k + 2
-			}
-		}
-	}
-	return k
-}
-
-// skipC1 skips a C1 control c whose encoding ended at s[k], with the
-// control sequence or string it introduces.
-func skipC1(s string, k int, c byte) int {
-	switch c {
-	case 0x9b: // CSI
-		end, _ := skipCSI(s, k)
-		return end
-	case 0x9d, 0x90, 0x98, 0x9e, 0x9f: // OSC, DCS, SOS, PM, APC
-		return skipString(s, k)
-	}
-	return k
 }

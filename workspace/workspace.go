@@ -50,6 +50,12 @@ func ManagerOptions(plan *jobfile.Plan, base jobs.Options) jobs.Options {
 	if base.Store.MaxLines == 0 {
 		base.Store.MaxLines = file.Store.MaxLines
 	}
+	if base.Sessions.Sessions == 0 {
+		base.Sessions.Sessions = file.Sessions.Sessions
+	}
+	if base.Sessions.MaxTotal == 0 {
+		base.Sessions.MaxTotal = file.Sessions.MaxTotal
+	}
 	return base
 }
 

@@ -1,0 +1,298 @@
+package control
+
+import (
+	"bufio"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"jobtop/jobs"
+)
+
+// readAllPages reads a job's output from cursor on, answer by answer,
+// checking each against the bounds, until an answer says no more.
+func readAllPages(t *testing.T, in *instance, id jobs.ID, q OutputQuery) (lines []jobs.Line, answers int) {
+	t.Helper()
+	for {
+		resp, err := in.client.ReadOutput(ctxT(t), id, q)
+		require.NoError(t, err)
+		answers++
+		size := 0
+		for _, l := range resp.Lines {
+			size += len(l.Text)
+		}
+		require.LessOrEqual(t, len(resp.Lines), lineLimit(q.Max, q.Tail))
+		require.LessOrEqual(t, size, MaxOutputBytes)
+		lines = append(lines, resp.Lines...)
+		if !resp.More {
+			require.True(t, resp.Ended)
+			return lines, answers
+		}
+		require.False(t, resp.Ended, "an answer with more to come has not ended")
+		q = OutputQuery{Cursor: resp.NextCursor, Max: q.Max, Stream: q.Stream}
+	}
+}
+
+func TestOutputAnswersAreBoundedInLines(t *testing.T) {
+	in := startInstance(t)
+	id := in.startJob(t, "seq 1 25000").ID
+	in.waitEnded(t, id)
+
+	resp, err := in.client.ReadOutput(ctxT(t), id, OutputQuery{})
+	require.NoError(t, err)
+	assert.Len(t, resp.Lines, DefaultOutputLines, "max defaults to 1,000")
+	assert.True(t, resp.More)
+	assert.False(t, resp.Ended)
+	assert.Equal(t, uint64(15000), resp.Dropped, "the store holds the newest 10,000")
+	assert.Equal(t, resp.Lines[len(resp.Lines)-1].Seq, resp.NextCursor)
+
+	resp, err = in.client.ReadOutput(ctxT(t), id, OutputQuery{Max: 50_000})
+	require.NoError(t, err)
+	assert.Len(t, resp.Lines, MaxOutputLines, "max is capped at 10,000")
+	resp, err = in.client.ReadOutput(ctxT(t), id, OutputQuery{Tail: 20_000})
+	require.NoError(t, err)
+	assert.Len(t, resp.Lines, MaxOutputLines, "tail is capped at 10,000")
+	assert.Equal(t, "25000", resp.Lines[len(resp.Lines)-1].Text)
+	resp, err = in.client.ReadOutput(ctxT(t), id, OutputQuery{Tail: 5, Max: 2})
+	require.NoError(t, err)
+	assert.Equal(t, []string{"24996", "24997"}, texts(resp.Lines), "max cuts a tail, which goes on by cursor")
+	assert.True(t, resp.More)
+
+	lines, answers := readAllPages(t, in, id, OutputQuery{Cursor: 15000})
+	assert.Equal(t, 10, answers)
+	require.Len(t, lines, 10000)
+	for i, l := range lines {
+		require.Equal(t, uint64(15001+i), l.Seq, "every line once, in order")
+	}
+}
+
+func TestOutputAnswersAreBoundedInBytes(t *testing.T) {
+	in := startInstance(t)
+	// 600 lines of 16,000 bytes: 9.6 MB, all held in memory.
+	id := in.startJob(t, `i=0; while [ $i -lt 600 ]; do printf "%05d%015995d\n" $i 0; i=$((i+1)); done`).ID
+	in.waitEnded(t, id)
+	resp, err := in.client.ReadOutput(ctxT(t), id, OutputQuery{Max: MaxOutputLines})
+	require.NoError(t, err)
+	assert.Len(t, resp.Lines, MaxOutputBytes/16000, "an answer stops before the line that would pass 4 MiB")
+	assert.True(t, resp.More)
+
+	lines, answers := readAllPages(t, in, id, OutputQuery{Max: MaxOutputLines})
+	assert.Equal(t, 3, answers)
+	require.Len(t, lines, 600)
+	for i, l := range lines {
+		require.Equal(t, fmt.Sprintf("%05d", i), l.Text[:5])
+	}
+
+	// Following does the same: each answer within bounds, every line once.
+	var followed []jobs.Line
+	err = in.client.FollowOutput(ctxT(t), id, OutputQuery{Max: MaxOutputLines}, func(r OutputResponse) error {
+		size := 0
+		for _, l := range r.Lines {
+			size += len(l.Text)
+		}
+		if size > MaxOutputBytes {
+			return fmt.Errorf("an answer of %d bytes", size)
+		}
+		followed = append(followed, r.Lines...)
+		return nil
+	})
+	require.NoError(t, err)
+	assert.Len(t, followed, 600)
+}
+
+// A read picks its lines before it copies any: a tail of one stream out
+// of a full store costs what it returns, not the store's size.
+func TestOutputReadsSelectBeforeCopying(t *testing.T) {
+	in := startInstance(t)
+	id := in.startJob(t, `yes "$(printf '%01000d' 0)" | head -n 10000; echo last >&2`).ID
+	in.waitEnded(t, id)
+	h := in.server.Handler()
+	for _, target := range []string{
+		"/v1/jobs/1/output?tail=10&stream=stderr",
+		"/v1/jobs/1/output?tail=10",
+		"/v1/jobs/1/output?cursor=9990&stream=stderr",
+		"/v1/output?tail=10",
+	} {
+		var before, after runtime.MemStats
+		runtime.ReadMemStats(&before)
+		rec := httptest.NewRecorder()
+		h.ServeHTTP(rec, httptest.NewRequest(http.MethodGet, target, nil))
+		runtime.ReadMemStats(&after)
+		require.Equal(t, http.StatusOK, rec.Code, rec.Body.String())
+		assert.Less(t, after.TotalAlloc-before.TotalAlloc, uint64(1<<20), "%s allocates far less than the 10 MB the store holds", target)
+	}
+	_ = id
+}
+
+// Every line of every job comes out once, in arrival order, however the
+// answers are cut.
+func TestAllOutputAnswersAreBounded(t *testing.T) {
+	in := startInstance(t)
+	var ids []jobs.ID
+	for _, c := range []string{"seq 1 4000", "seq 1 4000 >&2", "seq 1 4000"} {
+		ids = append(ids, in.startJob(t, c).ID)
+	}
+	for _, id := range ids {
+		in.waitEnded(t, id)
+	}
+	first, err := in.client.ReadAllOutput(ctxT(t), AllOutputQuery{})
+	require.NoError(t, err)
+	assert.Len(t, first.Lines, DefaultOutputLines)
+	assert.True(t, first.More)
+	assert.False(t, first.Ended)
+
+	var all []JobLine
+	q := AllOutputQuery{Max: 2500}
+	for answers := 0; ; answers++ {
+		require.Less(t, answers, 10)
+		resp, err := in.client.ReadAllOutput(ctxT(t), q)
+		require.NoError(t, err)
+		require.LessOrEqual(t, len(resp.Lines), 2500)
+		all = append(all, resp.Lines...)
+		if !resp.More {
+			assert.True(t, resp.Ended)
+			break
+		}
+		q.Cursor = resp.NextCursor
+	}
+	require.Len(t, all, 12000)
+	seen := map[jobs.ID]uint64{}
+	for i, l := range all {
+		if i > 0 {
+			require.Less(t, all[i-1].Arrival, l.Arrival)
+		}
+		require.Equal(t, seen[l.Job]+1, l.Seq, "job %d's lines in order, none twice", l.Job)
+		seen[l.Job] = l.Seq
+	}
+
+	resp, err := in.client.ReadAllOutput(ctxT(t), AllOutputQuery{Tail: 20_000})
+	require.NoError(t, err)
+	assert.Len(t, resp.Lines, MaxOutputLines, "tail is capped")
+	assert.Equal(t, all[len(all)-MaxOutputLines:], resp.Lines, "the newest 10,000")
+	resp, err = in.client.ReadAllOutput(ctxT(t), AllOutputQuery{Tail: 3})
+	require.NoError(t, err)
+	assert.Equal(t, all[len(all)-3:], resp.Lines)
+}
+
+// Past MaxStreams open streams, one more is refused with a message that
+// says what to do; ending one makes room.
+func TestStreamsAreCapped(t *testing.T) {
+	in := startInstance(t)
+	in.server.streams = make(chan struct{}, 2)
+	id := in.startJob(t, "sleep 1000").ID
+	var bodies []io.Closer
+	for i := 0; i < 2; i++ {
+		body, err := in.client.open(ctxT(t), http.MethodGet, jobPath(id, "output"), OutputQuery{Follow: true}.Values(), nil)
+		require.NoError(t, err)
+		bodies = append(bodies, body)
+	}
+	_, err := in.client.open(ctxT(t), http.MethodGet, "/v1/events", nil, nil)
+	var apiErr *APIError
+	require.ErrorAs(t, err, &apiErr)
+	assert.Equal(t, http.StatusServiceUnavailable, apiErr.Status)
+	assert.Contains(t, apiErr.Message, "already serves 2 streams")
+	resp, err := in.client.ReadOutput(ctxT(t), id, OutputQuery{})
+	require.NoError(t, err, "plain reads are not streams")
+	assert.Empty(t, resp.Lines)
+
+	bodies[0].Close()
+	require.Eventually(t, func() bool {
+		body, err := in.client.open(ctxT(t), http.MethodGet, "/v1/events", nil, nil)
+		if err == nil {
+			bodies = append(bodies, body)
+		}
+		return err == nil
+	}, testTimeout, 20*time.Millisecond)
+	for _, b := range bodies[1:] {
+		b.Close()
+	}
+}
+
+// A connection that does not finish its request head, or sits idle
+// between requests, is closed.
+func TestServerTimeouts(t *testing.T) {
+	assert.Equal(t, ReadHeaderTimeout, NewServer(newManager(t, ""), Instance{}).http.ReadHeaderTimeout)
+	socket := filepath.Join(shortTempDir(t), "s.sock")
+	srv := NewServer(newManager(t, socket), Instance{})
+	srv.http.ReadHeaderTimeout = 200 * time.Millisecond
+	srv.http.IdleTimeout = 300 * time.Millisecond
+	l, err := Listen(socket)
+	require.NoError(t, err)
+	go srv.Serve(l) //nolint:errcheck // ends with Close
+	t.Cleanup(func() { srv.Close() })
+
+	closed := func(conn net.Conn, r *bufio.Reader) bool {
+		conn.SetReadDeadline(time.Now().Add(testTimeout)) //nolint:errcheck // test
+		_, err := r.ReadByte()
+		return err == io.EOF
+	}
+	slow, err := net.Dial("unix", socket)
+	require.NoError(t, err)
+	defer slow.Close()
+	_, err = slow.Write([]byte("GET /v1/jobs HTTP/1.1\r\nHost: x\r\n")) // no end of head
+	require.NoError(t, err)
+	r := bufio.NewReader(slow)
+	assert.True(t, closed(slow, r), "a half-sent request head is cut off")
+
+	idle, err := net.Dial("unix", socket)
+	require.NoError(t, err)
+	defer idle.Close()
+	_, err = idle.Write([]byte("GET /v1/jobs HTTP/1.1\r\nHost: x\r\n\r\n"))
+	require.NoError(t, err)
+	r = bufio.NewReader(idle)
+	resp, err := http.ReadResponse(r, nil)
+	require.NoError(t, err)
+	var list []jobs.Info
+	require.NoError(t, json.NewDecoder(resp.Body).Decode(&list))
+	resp.Body.Close()
+	assert.True(t, closed(idle, r), "an idle kept-alive connection is closed")
+}
+
+// A policy given through the API with only its mode gets the engine's
+// defaults: a restart after 1s, then 2s, not 200 a second.
+func TestRestartAlwaysThroughTheAPIWaitsItsBackoff(t *testing.T) {
+	in := startInstance(t)
+	info, err := in.client.StartJob(ctxT(t), StartRequest{Command: "true", Restart: &RestartRequest{Mode: "always"}})
+	require.NoError(t, err)
+	var got jobs.Info
+	require.Eventually(t, func() bool {
+		got, err = in.client.Job(ctxT(t), info.ID)
+		return err == nil && strings.Contains(got.Reason, "attempt 2")
+	}, testTimeout, 10*time.Millisecond)
+	assert.Equal(t, "restarting in 2s (attempt 2)", got.Reason)
+	assert.Equal(t, 2, got.Runs, "two runs: the first and one restart after a second")
+	spec, err := in.mgr.Get(info.ID)
+	require.NoError(t, err)
+	assert.Equal(t, jobs.RestartPolicy{Mode: jobs.RestartAlways, Backoff: time.Second, MaxBackoff: time.Minute, Max: 5}, spec.Spec.Restart)
+	_, err = in.client.StopJob(ctxT(t), info.ID, true)
+	require.NoError(t, err)
+}
+
+// restart.max reads as in a job file: left out, the default; 0, no limit.
+func TestRestartMaxOnTheWire(t *testing.T) {
+	for body, want := range map[string]int{
+		`{"command": "x", "restart": {"mode": "always"}}`:           0,
+		`{"command": "x", "restart": {"mode": "always", "max": 0}}`: jobs.NoRestartLimit,
+		`{"command": "x", "restart": {"mode": "always", "max": 3}}`: 3,
+	} {
+		spec, err := DecodeStartRequest(strings.NewReader(body))
+		require.NoError(t, err, body)
+		assert.Equal(t, want, spec.Restart.Max, body)
+		again, err := SpecRequest(spec).Spec()
+		require.NoError(t, err)
+		assert.Equal(t, spec, again, "a spec goes over the wire and back unchanged")
+	}
+	_, err := DecodeStartRequest(strings.NewReader(`{"command": "x", "restart": {"mode": "always", "max": -1}}`))
+	assert.ErrorContains(t, err, "restart.max -1 is negative: give a count, or 0 for no limit")
+}

@@ -1,0 +1,197 @@
+package jobs
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// rotationMarker matches the line a rotated log begins with.
+var rotationMarker = regexp.MustCompile(`^\[jobtop\] log rotated at [^\n]*: the output before this line is in [^\n]*\n`)
+
+// readLog reads a job's log files, oldest first, each without the
+// rotation marker it begins with, and requires each to be within cap.
+func readLog(t *testing.T, files []string, cap int64) string {
+	t.Helper()
+	var b strings.Builder
+	for i, f := range files {
+		data, err := os.ReadFile(f)
+		require.NoError(t, err)
+		require.LessOrEqual(t, int64(len(data)), cap, "%s is within the cap", f)
+		text := string(data)
+		if i > 0 {
+			require.Regexp(t, rotationMarker, text, "%s begins with the rotation marker", f)
+		}
+		b.WriteString(rotationMarker.ReplaceAllString(text, ""))
+	}
+	return b.String()
+}
+
+func seqOutput(from, to int) string {
+	var b strings.Builder
+	for i := from; i <= to; i++ {
+		fmt.Fprintf(&b, "%d\n", i)
+	}
+	return b.String()
+}
+
+// At its cap the log rotates: the newest output is kept in <id>.log, the
+// output before it in <id>.log.1, each within the cap, and rotation
+// happens between lines.
+func TestLogRotatesKeepingTheNewestOutput(t *testing.T) {
+	m := newManager(t, Options{LogCap: minLogCap})
+	info := wait(t, m, start(t, m, Spec{Command: "seq 1 100000"}).ID)
+	require.Equal(t, []string{info.LogPath + ".1", info.LogPath}, info.LogFiles)
+	got := readLog(t, info.LogFiles, minLogCap)
+	assert.True(t, strings.HasSuffix(got, seqOutput(99800, 100000)), "the newest output is kept")
+	_, body, _ := strings.Cut(got, "\n") // .1 may begin with the run separator or mid-run
+	assert.True(t, strings.HasSuffix(seqOutput(1, 100000), body), "what is kept is the end of the output, every byte in order")
+	assert.Greater(t, len(got), minLogCap, "two files' worth is kept")
+	current, err := os.ReadFile(info.LogPath)
+	require.NoError(t, err)
+	assert.Regexp(t, `^\[jobtop\] log rotated at \S+ \(it reached 4 KiB\): the output before this line is in 1.log.1; older output is gone\n[0-9]+\n`, string(current),
+		"the marker is a line of its own, and lines are whole")
+	assert.Zero(t, info.LogDropped)
+	matches, _ := filepath.Glob(info.LogPath + "*")
+	assert.Len(t, matches, 2, "at most two files per job")
+	assert.Equal(t, uint64(100000), info.Lines, "memory still gets every line")
+}
+
+// Each run begins with a separator line that gives its number and time;
+// runs past the cap keep rotating, never failing.
+func TestLogRunSeparators(t *testing.T) {
+	m := newManager(t, Options{LogCap: minLogCap})
+	id := start(t, m, Spec{Command: "printf 'no newline'"}).ID
+	wait(t, m, id)
+	_, err := m.Restart(id)
+	require.NoError(t, err)
+	wait(t, m, id)
+	b, err := os.ReadFile(filepath.Join(m.LogDir(), "1.log"))
+	require.NoError(t, err)
+	assert.Regexp(t, `^\[jobtop\] ── run 1 · started \S+ ──\nno newline\n\[jobtop\] ── run 2 · started \S+ ──\nno newline$`, string(b))
+
+	// A restart past the cap rotates.
+	_, err = m.Restart(id)
+	require.NoError(t, err)
+	info := wait(t, m, id)
+	for run := 4; run <= 40; run++ {
+		_, err := m.Replace(id, Spec{Command: "seq 1 300"})
+		require.NoError(t, err)
+		_, err = m.Restart(id)
+		require.NoError(t, err)
+		info = wait(t, m, id)
+	}
+	require.Equal(t, StateSucceeded, info.State)
+	got := readLog(t, info.LogFiles, minLogCap)
+	assert.Regexp(t, `\[jobtop\] ── run 40 · started \S+ ──\n`+regexp.QuoteMeta(seqOutput(1, 300))+`$`, got)
+}
+
+// A fixed log directory that an earlier session used starts fresh: its
+// files are replaced, not appended to past a cap nobody counted, and a
+// live instance's directory is refused.
+func TestFixedLogDirStartsFresh(t *testing.T) {
+	dir := t.TempDir()
+	first, err := NewManager(Options{LogDir: dir, LogCap: 1 << 20, SampleInterval: -1})
+	require.NoError(t, err)
+	for i := 0; i < 3; i++ {
+		wait(t, first, start(t, first, Spec{Command: "seq 1 50000"}).ID)
+	}
+	_, err = NewManager(Options{LogDir: dir})
+	var inUse *LogDirInUseError
+	require.True(t, errors.As(err, &inUse), "a live instance's log directory is refused: %v", err)
+	assert.Contains(t, err.Error(), "give this instance a log.dir of its own")
+	require.NoError(t, first.Shutdown(context.Background()))
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "notes.txt"), []byte("mine"), 0o600))
+
+	second := newManager(t, Options{LogDir: dir, LogCap: minLogCap})
+	info := wait(t, second, start(t, second, Spec{Command: "echo fresh"}).ID)
+	b, err := os.ReadFile(info.LogPath)
+	require.NoError(t, err)
+	assert.Regexp(t, `^\[jobtop\] ── run 1 · started \S+ ──\nfresh\n$`, string(b), "job 1's log holds this session's output only")
+	for _, gone := range []string{"2.log", "3.log"} {
+		_, err := os.Stat(filepath.Join(dir, gone))
+		assert.True(t, os.IsNotExist(err), "%s of the earlier session is gone", gone)
+	}
+	_, err = os.Stat(filepath.Join(dir, "notes.txt"))
+	assert.NoError(t, err, "files that are not job logs are left alone")
+}
+
+// FuzzLogFile writes random sizes under random caps, with run separators
+// and sessions starting again on the same file: the writer never panics,
+// no file passes the cap, at most two files exist, and what they hold is
+// the newest output, in order.
+func FuzzLogFile(f *testing.F) {
+	f.Add([]byte("a\nbb\nccc\n"), uint16(1), uint16(0), []byte{3, 200, 7, 0, 9})
+	f.Add([]byte("no newlines at all, just bytes"), uint16(10), uint16(3), []byte{255, 255, 1})
+	dir := f.TempDir() // one per fuzz worker; emptied for each input
+	f.Fuzz(func(t *testing.T, data []byte, capK, sessions uint16, ops []byte) {
+		path := filepath.Join(dir, "1.log")
+		os.Remove(path)
+		os.Remove(path + rotatedSuffix)
+		cap := int64(capK%64)*512 + 1 // below the minimum, too
+		var want []byte               // what the current session wrote
+		var l *logFile
+		open := func() {
+			if l != nil {
+				l.Close()
+			}
+			var err error
+			l, err = openLogFile(path, cap)
+			require.NoError(t, err)
+			want = want[:0]
+		}
+		open()
+		at := time.Date(2025, 1, 2, 3, 4, 5, 0, time.UTC)
+		run := 0
+		for i, op := range ops {
+			switch {
+			case op == 0 && sessions > 0:
+				sessions--
+				open()
+			case op < 16:
+				run++
+				l.RunSeparator(run, at)
+				sep := fmt.Sprintf("[jobtop] ── run %d · started %s ──\n", run, at.Format(time.RFC3339))
+				if len(want) > 0 && want[len(want)-1] != '\n' {
+					sep = "\n" + sep
+				}
+				want = append(want, sep...)
+			default:
+				n := min(int(op)*(i+1)*7, len(data))
+				l.Write(data[:n])
+				want = append(want, data[:n]...)
+				data = data[n:]
+			}
+		}
+		l.Close()
+		matches, _ := filepath.Glob(filepath.Join(dir, "*"))
+		require.LessOrEqual(t, len(matches), 2)
+		files := l.Files()
+		var got []byte
+		for _, name := range files {
+			b, err := os.ReadFile(name)
+			require.NoError(t, err)
+			require.LessOrEqual(t, int64(len(b)), max(cap, minLogCap), "%s within the cap", name)
+			if loc := rotationMarker.FindIndex(b); loc != nil && loc[0] == 0 {
+				b = b[loc[1]:]
+			}
+			got = append(got, b...)
+		}
+		require.Zero(t, l.Dropped())
+		// A marker that would not fit rotates early, dropping the
+		// newline written before it: compare without that case's "\n".
+		if !strings.HasSuffix(string(want), string(got)) {
+			require.True(t, strings.HasSuffix(strings.ReplaceAll(string(want), "\n[jobtop] ──", "[jobtop] ──"), strings.ReplaceAll(string(got), "\n[jobtop] ──", "[jobtop] ──")),
+				"the files hold the newest output: got %q, want a suffix of %q", got, want)
+		}
+	})
+}

@@ -1,0 +1,146 @@
+package jobs
+
+import "sort"
+
+// StreamSet is a set of streams a read keeps; the zero value keeps all.
+type StreamSet uint8
+
+// StreamsOf is the set of the given streams.
+func StreamsOf(streams ...Stream) StreamSet {
+	var set StreamSet
+	for _, st := range streams {
+		set |= 1 << st
+	}
+	return set
+}
+
+// Has reports whether the set keeps st.
+func (set StreamSet) Has(st Stream) bool { return set == 0 || set&(1<<st) != 0 }
+
+// Selection says which lines a Select returns. Lines are picked by their
+// index before any text is copied, so a read costs what it returns, not
+// what the store holds.
+type Selection struct {
+	// After is the cursor: lines with a larger Seq.
+	After uint64
+	// Tail, when > 0, starts at the Tail-th newest selected line instead
+	// (still after After); Dropped is then 0.
+	Tail int
+	// Streams keeps only lines of these streams (zero: all). Lines of
+	// other streams are passed over: Next moves past them.
+	Streams StreamSet
+	// Max caps the lines returned (0: no cap).
+	Max int
+	// MaxBytes caps the text returned, in bytes (0: no cap). A line that
+	// does not fit ends the read there (More), even the first one.
+	MaxBytes int
+	// ArrivalAfter, when > 0, skips lines that arrived at or before it.
+	ArrivalAfter uint64
+	// ArrivalUpTo, when > 0, stops before lines that arrived after it.
+	ArrivalUpTo uint64
+	// Partial adds the lines being built (in Streams).
+	Partial bool
+}
+
+// Select returns the lines sel picks, oldest first.
+func (s *OutputStore) Select(sel Selection) Chunk {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	first := s.nextSeq - uint64(s.n)
+	c := Chunk{Next: sel.After}
+	lo := 0
+	if sel.After >= first {
+		lo = int(min(sel.After-first+1, uint64(s.n)))
+	} else if sel.Tail == 0 {
+		c.Dropped = first - sel.After - 1
+		c.Next = first - 1
+	}
+	if sel.ArrivalAfter > 0 {
+		lo = max(lo, s.arrivedAfter(sel.ArrivalAfter))
+		if lo > 0 {
+			c.Next = max(c.Next, first+uint64(lo)-1)
+		}
+	}
+	hi := s.n
+	if sel.ArrivalUpTo > 0 {
+		hi = min(hi, s.arrivedAfter(sel.ArrivalUpTo))
+	}
+	if sel.Tail > 0 {
+		lo = s.tailStart(lo, hi, sel.Tail, sel.Streams)
+	}
+	count, size := 0, 0
+	for i := lo; i < hi; i++ {
+		e := s.at(i)
+		if !sel.Streams.Has(e.stream()) {
+			c.Next = first + uint64(i)
+			continue
+		}
+		if (sel.Max > 0 && count == sel.Max) || (sel.MaxBytes > 0 && size+e.size() > sel.MaxBytes) {
+			c.More = true
+			break
+		}
+		if c.Lines == nil {
+			room := hi - i
+			if sel.Max > 0 {
+				room = min(room, sel.Max)
+			}
+			if sel.Streams != 0 {
+				room = min(room, 64) // most may be passed over
+			}
+			c.Lines = make([]Line, 0, room)
+		}
+		c.Lines = append(c.Lines, Line{Seq: first + uint64(i), Stream: e.stream(), Text: string(e.text()), Arrival: e.arrival})
+		c.Next = first + uint64(i)
+		count++
+		size += e.size()
+	}
+	if sel.Partial {
+		c.Partial = s.partialsLocked(sel.Streams)
+	}
+	return c
+}
+
+// arrivedAfter is the position of the oldest held line that arrived after
+// a (s.n when none did). Arrivals grow along the ring.
+func (s *OutputStore) arrivedAfter(a uint64) int {
+	return sort.Search(s.n, func(i int) bool { return s.at(i).arrival > a })
+}
+
+// tailStart walks back from hi over the lines in streams and returns the
+// position of the n-th newest, or lo when there are fewer.
+func (s *OutputStore) tailStart(lo, hi, n int, streams StreamSet) int {
+	if streams == 0 {
+		return max(lo, hi-n)
+	}
+	for i := hi - 1; i >= lo; i-- {
+		if streams.Has(s.at(i).stream()) {
+			n--
+			if n == 0 {
+				return i
+			}
+		}
+	}
+	return lo
+}
+
+// CountArrived counts the held lines that arrived after after and at or
+// before upTo (0: no bound).
+func (s *OutputStore) CountArrived(after, upTo uint64) int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	hi := s.n
+	if upTo > 0 {
+		hi = s.arrivedAfter(upTo)
+	}
+	return max(hi-s.arrivedAfter(after), 0)
+}
+
+func (s *OutputStore) partialsLocked(streams StreamSet) []Line {
+	var out []Line
+	for _, st := range []Stream{Stdout, Stderr} {
+		if len(s.partial[st].buf) > 0 && streams.Has(st) {
+			out = append(out, Line{Stream: st, Text: string(s.partial[st].buf)})
+		}
+	}
+	return out
+}
