@@ -29,9 +29,9 @@ func TestCheckShowsProbesAndHealth(t *testing.T) {
 	assert.Empty(t, stderr)
 	assert.Equal(t, `jobtop.yaml: 2 jobs, no limit on jobs running at once; start order:
 
-#  JOB  STARTS   WAITS FOR    READY WHEN                           HEALTH                     RESTART                        COMMAND
-1  db   at once  -            tcp: 127.0.0.1:5432, every 2s        -                          no                             ./db
-2  web  at once  db: healthy  http: http://127.0.0.1:8080/healthz  exec: ./check, 5 failures  on-failure, backoff 1s, max 5  ./web  (stops with: ./web --drain)
+#  JOB  STARTS   WAITS FOR    READY WHEN                           HEALTH                     RESTART                                   COMMAND
+1  db   at once  -            tcp: 127.0.0.1:5432, every 2s        -                          no                                        ./db
+2  web  at once  db: healthy  http: http://127.0.0.1:8080/healthz  exec: ./check, 5 failures  on-failure, backoff 1s up to 1m0s, max 5  ./web  (stops with: ./web --drain)
 `, stdout)
 }
 

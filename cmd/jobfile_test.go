@@ -155,6 +155,8 @@ jobs:
 	})
 	assert.Equal(t, before["keep"].PID, after["keep"].PID, "an unchanged job is left alone")
 	assert.Equal(t, before["change"].ID, after["change"].ID)
+	// Running is no promise that its first line was read yet.
+	require.Eventually(t, func() bool { return len(c.logLines("change", "--stdout")) == 2 }, testTimeout, 20*time.Millisecond)
 	assert.Equal(t, []string{"v1", "v2"}, c.logLines("change", "--stdout"))
 	assert.Equal(t, jobs.StateRunning, after["other"].State, "jobs not from the file are never touched")
 	assert.Equal(t, other, after["other"].ID.String())

@@ -34,6 +34,7 @@ func TestScale(t *testing.T) {
 	}
 	bin := binary(t)
 	dir := t.TempDir()
+	require.NoError(t, os.Chmod(dir, 0o700)) // a socket's directory must be private
 	sock := filepath.Join(dir, "s.sock")
 	mark := fmt.Sprintf("scale-%d-%d", os.Getpid(), time.Now().UnixNano())
 	serve := exec.Command(bin, "serve", "--no-file", "--socket", sock)

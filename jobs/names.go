@@ -32,11 +32,11 @@ func CheckName(name string) error {
 	}
 	for _, c := range name {
 		if !nameChar(c) && c != '/' {
-			return fmt.Errorf("job name %q may only use letters, digits, \".\", \"_\" and \"-\" (and \"/\" between a namespace and a name)", name)
+			return fmt.Errorf("job name %q may only use letters, digits, \".\", \"_\", \"-\" and \"/\"", name)
 		}
 	}
 	if strings.HasPrefix(name, "/") || strings.HasSuffix(name, "/") || strings.Contains(name, "//") {
-		return fmt.Errorf("job name %q has an empty part: \"/\" goes between a namespace and a name", name)
+		return fmt.Errorf("job name %q has an empty part: \"/\" goes between a namespace and a name (ns/web)", name)
 	}
 	return nil
 }

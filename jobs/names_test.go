@@ -17,7 +17,7 @@ func TestCheckName(t *testing.T) {
 		"":                      "a job name is empty",
 		"4":                     `job name "4" is a number, which reads as a job ID: add a letter`,
 		"007":                   `job name "007" is a number`,
-		"has space":             `job name "has space" may only use letters, digits, ".", "_" and "-" (and "/" between a namespace and a name)`,
+		"has space":             `job name "has space" may only use letters, digits, ".", "_", "-" and "/"`,
 		"/b":                    `has an empty part`,
 		"a//b":                  `has an empty part`,
 		"a/":                    `has an empty part`,

@@ -18,7 +18,7 @@ type helpGroup struct {
 // before any split): the group of where the focus is first.
 func (m *Model) helpGroups() []helpGroup {
 	k := &m.km
-	table := helpGroup{"job table", []key.Binding{k.TableUp, k.TableDown, k.TableTop, k.TableBottom, k.FocusOutput, k.Mark, k.FilterJobs, k.ClearFilter}}
+	table := helpGroup{"job table", []key.Binding{k.TableUp, k.TableDown, k.TableTop, k.TableBottom, k.FocusOutput, k.Mark, k.FilterJobs, k.ClearFilter, k.HideEnded}}
 	pane := helpGroup{"output pane (enter)", []key.Binding{k.LineUp, k.LineDown, k.HalfPageUp, k.HalfPageDown, k.Top, k.Bottom, k.Follow, k.Wrap, k.ScrollLeft, k.ScrollRight, k.Search, k.FocusTable}}
 	searching := helpGroup{"after a search (/ in a pane)", []key.Binding{k.NextMatch, k.PrevMatch, k.FilterMatches, k.ClearSearch}}
 	find := helpGroup{"in the / prompt", []key.Binding{k.Apply, k.ToggleRegex, k.Cancel}}

@@ -156,6 +156,7 @@ func (m *Model) updateKeys() {
 		return
 	case m.panel != nil:
 		m.panel.UpdateKeys(&m.km)
+		return
 	case m.confirm != nil:
 		m.km.Yes.SetEnabled(true)
 		m.km.No.SetEnabled(true)
