@@ -9,7 +9,7 @@ import (
 	"sort"
 	"strconv"
 
-	"golang.org/x/sys/unix"
+	"jobtop/jobs/proc"
 )
 
 // Session retention defaults: what stays under the state directory's logs/.
@@ -99,8 +99,8 @@ func sessionLive(dir, name string) bool {
 	if err != nil || pid <= 0 {
 		return false
 	}
-	err = unix.Kill(pid, 0)
-	return err == nil || errors.Is(err, unix.EPERM)
+	p, err := proc.Get(pid)
+	return err == nil && !p.Zombie
 }
 
 // dirSize adds up the sizes of the files under dir.

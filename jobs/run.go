@@ -168,7 +168,8 @@ func (m *Manager) advanceLocked(j *job, p *process) {
 	if !p.spawned {
 		return
 	}
-	if p.exited && !p.empty && j.request == reqNone && !p.cleaning {
+	// (With nothing left, Empty follows Exited at once.)
+	if p.exited && !p.empty && p.left > 0 && j.request == reqNone && !p.cleaning {
 		p.cleaning = true
 		j.reason = "stopping " + plural(p.left, "process") + " left running"
 		m.stopSignalLocked(j, p)

@@ -242,7 +242,8 @@ func TestReadOutputDroppedAndLogSearch(t *testing.T) {
 	require.Empty(t, s.Matches, "lines 10-19 are gone from memory")
 	e.ok("search_output", map[string]any{"id": id, "pattern": "^1[0-9]$", "in_log": true}, &s)
 	require.Len(t, s.Matches, 10)
-	require.Equal(t, SearchMatch{Job: id, Name: "long", Line: 10, Text: "10"}, s.Matches[0])
+	// Line 1 of the log file is the run's separator.
+	require.Equal(t, SearchMatch{Job: id, Name: "long", Line: 11, Text: "10"}, s.Matches[0])
 	require.Equal(t, "log", s.Searched)
 }
 
