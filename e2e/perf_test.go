@@ -5,6 +5,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"regexp"
 	"slices"
 	"strconv"
@@ -154,4 +155,45 @@ func median(d []time.Duration) time.Duration {
 func pct(sorted []time.Duration, p int) time.Duration {
 	i := (len(sorted)*p + 99) / 100
 	return sorted[min(max(i-1, 0), len(sorted)-1)]
+}
+
+// TestPerfKeyLatencyThousandJobs is the key-latency measurement with 1,000
+// jobs in the TUI, 100 of them writing as fast as they can (their logs
+// capped at 16 MiB, so the disk is not the limit): key -> frame p95,
+// target at most 40 ms. It also checks that the status bar counts every
+// job and that filtering the table finds one job among them.
+func TestPerfKeyLatencyThousandJobs(t *testing.T) {
+	perfOnly(t)
+	bin := binary(t)
+	dir := t.TempDir()
+	var b strings.Builder
+	b.WriteString("log: {max_size: 16MiB}\njobs:\n")
+	for i := range 1000 {
+		cmd := "exec sleep 600"
+		if i%10 == 0 {
+			cmd = "yes '" + line80 + "'"
+		}
+		fmt.Fprintf(&b, "  job%04d: {cmd: %q}\n", i, cmd)
+	}
+	file := filepath.Join(dir, "jobtop.yaml")
+	require.NoError(t, os.WriteFile(file, []byte(b.String()), 0o600))
+	s := newSession(t, 200, 50, strings.Fields(os.Getenv("JOBTOP_PERF_ENV")), bin, "-f", file)
+	s.waitText("● 1000 running")
+	time.Sleep(3 * time.Second) // let the writers reach full speed
+	lat := keyLatencies(t, s, 100)
+	slices.Sort(lat)
+	t.Logf("1,000 jobs, 100 firehose: key->frame p50 %v  p95 %v  p99 %v  max %v  (n=%d)",
+		pct(lat, 50), pct(lat, 95), pct(lat, 99), lat[len(lat)-1], len(lat))
+
+	s.keys("/")
+	s.tmux("send-keys", "-t", s.name, "-l", "job0777")
+	s.waitFor("the filter to find job0777", func(scr []string) bool {
+		return strings.Contains(strings.Join(scr, "\n"), "1 of 1000") && row(scr, "job0777") != ""
+	})
+	s.keys("Escape") // alone: Escape and q in one go read as alt+q
+	s.waitFor("the prompt to close", func(scr []string) bool { return !strings.Contains(strings.Join(scr, "\n"), "filter jobs /") })
+	s.keys("q")
+	s.waitText("stop them and quit?")
+	s.keys("y")
+	s.waitExit()
 }

@@ -97,3 +97,100 @@ func BenchmarkListWhileStarting(b *testing.B) {
 	b.ReportMetric(float64(busy)/float64(b.N)/1e3, "us-p99-starting")
 	b.ReportMetric(float64(busy)/float64(idle), "x-idle")
 }
+
+// BenchmarkThroughput100 runs 100 jobs at once, each writing 8 MiB of
+// 80-column lines, and reports the time against the same 100 writers
+// each piped through `cat > file` in the same run (x-cat; goal <= 1.5).
+func BenchmarkThroughput100(b *testing.B) {
+	const n = 100
+	dir := b.TempDir()
+	m, err := NewManager(Options{LogDir: dir, SampleInterval: -1})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer m.Shutdown(context.Background()) //nolint:errcheck // benchmark
+	writer := "yes '" + line80 + "' | head -c 8M"
+	var cat, ours time.Duration
+	for i := 0; b.Loop(); i++ {
+		t0 := time.Now()
+		sh := fmt.Sprintf("for i in $(seq %d); do (%s | cat > %s/cat-%d-$i) & done; wait", n, writer, dir, i)
+		if err := exec.Command("bash", "-c", sh).Run(); err != nil {
+			b.Fatal(err)
+		}
+		cat += time.Since(t0)
+
+		t0 = time.Now()
+		var ids []ID
+		for range n {
+			info, err := m.Start(Spec{Command: writer})
+			if err != nil {
+				b.Fatal(err)
+			}
+			ids = append(ids, info.ID)
+		}
+		for _, id := range ids {
+			info, err := m.Wait(context.Background(), id)
+			if err != nil || info.Bytes != 8<<20 {
+				b.Fatalf("job %d: %v, %d bytes", id, err, info.Bytes)
+			}
+		}
+		ours += time.Since(t0)
+		for _, id := range ids {
+			m.Remove(id) //nolint:errcheck // benchmark
+		}
+	}
+	b.ReportMetric(float64(ours)/float64(b.N)/1e6, "ms/op-jobtop")
+	b.ReportMetric(float64(cat)/float64(b.N)/1e6, "ms/op-cat")
+	b.ReportMetric(float64(ours)/float64(cat), "x-cat")
+}
+
+// BenchmarkStopCurve starts N sleeping jobs that exit on SIGTERM and
+// times Shutdown, for N = 100, 300 and 1,000; us/job staying flat means
+// stopping is linear.
+func BenchmarkStopCurve(b *testing.B) {
+	for _, n := range []int{100, 300, 1000} {
+		b.Run(fmt.Sprint(n), func(b *testing.B) {
+			var took time.Duration
+			for b.Loop() {
+				b.StopTimer()
+				m, err := NewManager(Options{LogDir: b.TempDir(), SampleInterval: -1})
+				if err != nil {
+					b.Fatal(err)
+				}
+				for range n {
+					if _, err := m.Start(Spec{Command: "exec sleep 300"}); err != nil {
+						b.Fatal(err)
+					}
+				}
+				b.StartTimer()
+				t0 := time.Now()
+				if err := m.Shutdown(context.Background()); err != nil {
+					b.Fatal(err)
+				}
+				took += time.Since(t0)
+			}
+			b.ReportMetric(float64(took)/float64(b.N)/1e6, "ms/stop-all")
+			b.ReportMetric(float64(took)/float64(b.N*n)/1e3, "us/job")
+		})
+	}
+}
+
+// BenchmarkList1000 is List() with 1,000 jobs (created, not started: the
+// cost is the snapshot, not the processes).
+func BenchmarkList1000(b *testing.B) {
+	m, err := NewManager(Options{LogDir: b.TempDir(), SampleInterval: -1})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer m.Shutdown(context.Background()) //nolint:errcheck // benchmark
+	for i := range 1000 {
+		if _, err := m.Add(Spec{Name: fmt.Sprintf("job%d", i), Command: "exec sleep 300 --some --args"}); err != nil {
+			b.Fatal(err)
+		}
+	}
+	for b.Loop() {
+		if len(m.List()) != 1000 {
+			b.Fatal("not 1,000")
+		}
+	}
+}

@@ -191,10 +191,18 @@ func (s *OutputStore) Append(stream Stream, p []byte) {
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.begin(bytes.Count(p, []byte{'\n'}) + len(p)/s.opts.MaxLineBytes + 2)
+	// A guess at the lines, not a count (that would be one more pass
+	// over every byte): arrivals past it come in further blocks.
+	s.begin(len(p)/32 + 2)
 	s.total += int64(len(p))
 	pl := &s.partial[stream]
 	s.lastPart = stream
+	// Most output has no "\r" at all: then a line ends at its "\n",
+	// found in one pass.
+	lineEnd := indexLineEnd
+	if bytes.IndexByte(p, '\r') < 0 {
+		lineEnd = indexNewline
+	}
 	for len(p) > 0 {
 		if pl.cr {
 			switch p[0] {
@@ -210,7 +218,7 @@ func (s *OutputStore) Append(stream Stream, p []byte) {
 			pl.cr = false
 			pl.buf = pl.buf[:0]
 		}
-		i := indexLineEnd(p)
+		i := lineEnd(p)
 		if i < 0 {
 			s.extendPartial(stream, p)
 			return
@@ -234,7 +242,10 @@ func (s *OutputStore) Append(stream Stream, p []byte) {
 	}
 }
 
-// indexLineEnd finds the first '\n' or '\r'.
+// indexNewline finds the first "\n".
+func indexNewline(p []byte) int { return bytes.IndexByte(p, '\n') }
+
+// indexLineEnd finds the first "\n" or "\r".
 func indexLineEnd(p []byte) int {
 	nl := bytes.IndexByte(p, '\n')
 	scan := p

@@ -1,6 +1,7 @@
 package jobs
 
 import (
+	"bytes"
 	"fmt"
 	"math/rand/v2"
 	"runtime"
@@ -111,4 +112,15 @@ func TestFlushReleasesWhatOnlyWritingNeeds(t *testing.T) {
 	s.Append(Stdout, []byte("next run\n"))
 	assert.Equal(t, "next run", s.LastLine())
 	assert.LessOrEqual(t, s.Stats().Memory, memoryBound(s))
+}
+
+// BenchmarkStoreAppend appends 256 KiB reads of 80-column lines to a store
+// at its bound, as a firehose job's reader does (MB/s).
+func BenchmarkStoreAppend(b *testing.B) {
+	chunk := bytes.Repeat([]byte(line80+"\n"), 256<<10/80)
+	s := NewOutputStore(StoreOptions{})
+	b.SetBytes(int64(len(chunk)))
+	for b.Loop() {
+		s.Append(Stdout, chunk)
+	}
 }
