@@ -105,30 +105,48 @@ func TestServeKilledLeavesNothing(t *testing.T) {
 // killed, so nothing cleans up; the next instance on the socket stops what
 // they left and says so.
 func TestNextInstanceStopsWhatADeadOneLeft(t *testing.T) {
-	c := newCLI(t)
-	first := c.serve()
-	mark := c.startTrees(t)
-	keeper := keeperOf(t, first.Process.Pid)
-	require.NoError(t, syscall.Kill(keeper, syscall.SIGSTOP)) // so it cannot clean up first
-	require.NoError(t, first.Process.Signal(syscall.SIGKILL))
-	first.Wait() //nolint:errcheck // killed on purpose
-	require.NoError(t, syscall.Kill(keeper, syscall.SIGKILL))
-	require.Len(t, markedProcs(mark), 8, "nothing stopped them")
+	for _, tc := range []struct {
+		name       string
+		keeperDies bool
+	}{
+		{"the keeper killed too", true},
+		// A job can stop its keeper; the next instance does not wait for
+		// a stopped keeper to clean up.
+		{"the keeper left stopped", false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			c := newCLI(t)
+			first := c.serve()
+			mark := c.startTrees(t)
+			keeper := keeperOf(t, first.Process.Pid)
+			require.NoError(t, syscall.Kill(keeper, syscall.SIGSTOP)) // so it cannot clean up first
+			require.NoError(t, first.Process.Signal(syscall.SIGKILL))
+			first.Wait() //nolint:errcheck // killed on purpose
+			if tc.keeperDies {
+				require.NoError(t, syscall.Kill(keeper, syscall.SIGKILL))
+			} else {
+				t.Cleanup(func() { syscall.Kill(keeper, syscall.SIGKILL) }) //nolint:errcheck // should be gone
+			}
+			require.Len(t, markedProcs(mark), 8, "nothing stopped them")
 
-	second := exec.Command(binary, "serve", "--no-file")
-	second.Env = c.env
-	stderr, err := second.StderrPipe()
-	require.NoError(t, err)
-	require.NoError(t, second.Start())
-	t.Cleanup(func() {
-		second.Process.Signal(syscall.SIGTERM) //nolint:errcheck // may have exited
-		second.Wait()                          //nolint:errcheck // stopped on purpose
-	})
-	line, err := bufio.NewReader(stderr).ReadString('\n')
-	require.NoError(t, err)
-	assert.Equal(t, "jobtop: stopped 8 processes left running by a previous instance on "+c.socket+" that died\n", line)
-	requireNoneLeft(t, mark, testTimeout)
-	go io.Copy(io.Discard, stderr) //nolint:errcheck // the rest is of no interest
+			second := exec.Command(binary, "serve", "--no-file")
+			second.Env = c.env
+			stderr, err := second.StderrPipe()
+			require.NoError(t, err)
+			require.NoError(t, second.Start())
+			t.Cleanup(func() {
+				second.Process.Signal(syscall.SIGTERM) //nolint:errcheck // may have exited
+				second.Wait()                          //nolint:errcheck // stopped on purpose
+			})
+			line, err := bufio.NewReader(stderr).ReadString('\n')
+			require.NoError(t, err)
+			assert.Equal(t, "jobtop: stopped 8 processes left running by a previous instance on "+c.socket+" that died\n", line)
+			requireNoneLeft(t, mark, testTimeout)
+			go io.Copy(io.Discard, stderr) //nolint:errcheck // the rest is of no interest
+			p, err := proc.Get(keeper)
+			assert.True(t, err != nil || p.Zombie, "the stopped keeper was killed")
+		})
+	}
 }
 
 // TestAsPIDOneReapsOrphans: in a PID namespace of its own (a container),

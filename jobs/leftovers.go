@@ -13,9 +13,14 @@ import (
 	"jobtop/jobs/proc"
 )
 
-// leftoverGrace is how long StopLeftovers waits after SIGTERM before it
-// sends SIGKILL.
-const leftoverGrace = 3 * time.Second
+const (
+	// leftoverGrace is how long StopLeftovers waits after SIGTERM before
+	// it sends SIGKILL.
+	leftoverGrace = 3 * time.Second
+	// leftoverKeeperWait is how long StopLeftovers lets a previous keeper
+	// that is still stopping its runs finish before it takes over.
+	leftoverKeeperWait = 10 * time.Second
+)
 
 // record is what a manager writes to Options.RecordPath.
 type record struct {
@@ -100,16 +105,18 @@ func (m *Manager) closeKeeper() {
 	}
 }
 
-// killRunsOf kills every process left by the runs of a keeper that died.
-func killRunsOf(token string) {
-	keeper.SignalAll(keeper.Leftovers(token, nil), syscall.SIGKILL)
+// killRunsOf kills every process left by the runs of a keeper that died:
+// its main processes and their sessions, and whatever carries its token.
+func killRunsOf(token string, mains []keeper.ProcID) {
+	keeper.SignalAll(keeper.Leftovers(token, mains), syscall.SIGKILL)
 }
 
 // StopLeftovers stops what an earlier manager's jobs left running when
 // that manager and its keeper both died (say, both were SIGKILLed): the
 // processes its record at path names, and every process that carries its
-// keeper's token. They get SIGTERM, then SIGKILL after a grace. If the
-// earlier keeper is still alive it is left to finish its own cleanup. It
+// keeper's token. They get SIGTERM, then SIGKILL after a grace. An earlier
+// keeper that is still alive gets leftoverKeeperWait to finish its own
+// cleanup (none if it is stopped), then is killed and this does it. It
 // returns how many processes it stopped; a missing record is no error.
 func StopLeftovers(path string) (int, error) {
 	b, err := os.ReadFile(path)
@@ -124,8 +131,10 @@ func StopLeftovers(path string) (int, error) {
 	if err := json.Unmarshal(b, &rec); err != nil {
 		return 0, fmt.Errorf("%s: %w", path, err)
 	}
-	if (keeper.ProcID{PID: rec.Keeper.PID, Start: rec.Keeper.Start}).Alive() {
-		return 0, nil // it stops them itself: its lifeline is gone
+	if !oldKeeperDone(rec.Keeper) {
+		// Stopped (a job can stop its keeper) or stuck: it will not clean
+		// up, so it goes, and this does.
+		keeper.SignalAll(keeperProc(rec.Keeper), syscall.SIGKILL)
 	}
 	left := keeper.Leftovers(rec.Keeper.Token, rec.Mains)
 	if len(left) == 0 {
@@ -138,6 +147,31 @@ func StopLeftovers(path string) (int, error) {
 	}
 	keeper.SignalAll(left, syscall.SIGKILL)
 	return len(left), nil
+}
+
+// oldKeeperDone waits, up to leftoverKeeperWait, for a previous keeper
+// that is still alive (its lifeline gone, it stops its runs itself) to
+// finish, and reports whether it did. A stopped keeper is not waited for.
+func oldKeeperDone(id keeper.Identity) bool {
+	deadline := time.Now().Add(leftoverKeeperWait)
+	for {
+		p, err := proc.Get(id.PID)
+		if err != nil || p.Start != id.Start || p.Zombie {
+			return true
+		}
+		if p.Stopped || time.Now().After(deadline) {
+			return false
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+// keeperProc is the keeper id names, if it is still that process.
+func keeperProc(id keeper.Identity) []proc.Proc {
+	if p, err := proc.Get(id.PID); err == nil && p.Start == id.Start {
+		return []proc.Proc{p}
+	}
+	return nil
 }
 
 func anyAlive(ps []proc.Proc) bool {

@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"os"
+	"strconv"
+	"strings"
 	"os/exec"
 	"path/filepath"
 	"syscall"
@@ -286,4 +288,49 @@ func TestLeftoversOfADeadInstanceAreStopped(t *testing.T) {
 	n, err = StopLeftovers(path)
 	assert.NoError(t, err)
 	assert.Zero(t, n)
+}
+
+// withArg lists live processes whose command line has arg: found without
+// the environment (which env -i clears) and without asking jobtop.
+func withArg(arg string) []int {
+	procs, _ := proc.List()
+	var out []int
+	for _, p := range procs {
+		b, err := os.ReadFile("/proc/" + strconv.Itoa(p.PID) + "/cmdline")
+		if err == nil && !p.Zombie && strings.Contains(string(b), "\x00"+arg) {
+			out = append(out, p.PID)
+		}
+	}
+	return out
+}
+
+// TestKeeperStoppedByItsJob: a job can stop its keeper (its parent) with
+// SIGSTOP. Jobtop notices the silence, kills the keeper, ends its runs
+// with what they left, and starts the next job under a new keeper.
+func TestKeeperStoppedByItsJob(t *testing.T) {
+	m := newManager(t, Options{})
+	arg := "600" + strconv.FormatInt(time.Now().UnixNano()%1e6, 10)
+	info := start(t, m, Spec{Command: "kill -STOP $PPID; exec sleep " + arg})
+	eventually(t, "the sleep", func() bool { return len(withArg(arg)) == 1 })
+	info = waitWithin(t, m, info.ID, patience+keeper.MaxSilence)
+	assert.Equal(t, StateKilled, info.State)
+	assert.Contains(t, info.Error, "stopped answering")
+	eventually(t, "the job's process to go", func() bool { return len(withArg(arg)) == 0 })
+	again := start(t, m, Spec{Command: "echo again"})
+	assert.Equal(t, StateSucceeded, wait(t, m, again.ID).State)
+}
+
+// TestKeeperDeathReachesClearedEnvironments: processes that dropped their
+// environment but stayed in the job's session are still found and killed
+// when the keeper dies.
+func TestKeeperDeathReachesClearedEnvironments(t *testing.T) {
+	m := newManager(t, Options{})
+	arg := "600" + strconv.FormatInt(time.Now().UnixNano()%1e6, 10)
+	a := start(t, m, Spec{Command: "exec env -i sleep " + arg + "1"})
+	b := start(t, m, Spec{Command: "env -i sleep " + arg + "2 & exec sleep " + arg + "3"})
+	eventually(t, "the sleeps", func() bool { return len(withArg(arg)) == 3 })
+	require.NoError(t, syscall.Kill(m.keeperID.PID, syscall.SIGKILL))
+	wait(t, m, a.ID)
+	wait(t, m, b.ID)
+	eventually(t, "every sleep to go", func() bool { return len(withArg(arg)) == 0 })
 }

@@ -3,6 +3,7 @@ package jobs
 import (
 	"fmt"
 	"os"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"syscall"
@@ -136,13 +137,29 @@ func (m *Manager) keeperEvent(ev keeper.Event) {
 	m.advanceLocked(j, p)
 }
 
-// keeperLost ends every run when the keeper process dies: their
-// processes have lost their keeper, so they are killed.
+// keeperLost ends every run when the keeper process dies (or was killed
+// for going silent): their processes have lost the one thing that follows
+// them, so what is left of them is killed first, then the runs end.
 func (m *Manager) keeperLost(err error) {
 	m.keeperMu.Lock()
 	m.keeper.Store(nil)
 	lost := m.keeperID
 	m.keeperMu.Unlock()
+
+	m.mu.Lock()
+	var mains []keeper.ProcID
+	for _, j := range m.byRun {
+		if p := j.proc; p != nil && p.spawned && !p.empty {
+			mains = append(mains, keeper.ProcID{PID: p.pid, Start: p.start})
+		}
+	}
+	m.mu.Unlock()
+	killRunsOf(lost.Token, mains) // a look at the process table: not under the lock
+
+	why := errKeeperGone.Error()
+	if strings.Contains(err.Error(), "killed") {
+		why = "jobtop's keeper process stopped answering (" + err.Error() + "); the job's processes were killed"
+	}
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	m.auxLostLocked()
@@ -154,11 +171,10 @@ func (m *Manager) keeperLost(err error) {
 		if !p.exited {
 			p.exited, p.exit = true, exitStatus{signaled: true, signal: Signal(sigKill)}
 		}
-		j.errText = errKeeperGone.Error()
+		j.errText = why
 		p.empty = true
 		m.advanceLocked(j, p)
 	}
-	go killRunsOf(lost.Token)
 }
 
 // advanceLocked moves a run on once the keeper reports: what a main

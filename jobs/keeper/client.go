@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"time"
 )
@@ -60,6 +61,11 @@ type Identity struct {
 // ErrGone is returned once the keeper process has died.
 var ErrGone = errors.New("jobtop's keeper process is gone")
 
+// MaxSilence is how long the keeper may say nothing (it sends a
+// heartbeat every second) before the client takes it for stopped or stuck
+// and kills it; its runs then end as when it dies.
+const MaxSilence = 10 * time.Second
+
 // Client is jobtop's side of one keeper process. Its methods are safe for
 // concurrent use; Signal never blocks.
 type Client struct {
@@ -72,12 +78,17 @@ type Client struct {
 
 	writeMu sync.Mutex
 
+	lastHeard atomic.Int64 // unix nanoseconds of the keeper's last message
+	waitOnce  sync.Once
+	waitErr   error
+
 	mu       sync.Mutex
 	waiting  map[RunID]chan event
 	signals  map[syscall.Signal][]RunID
 	wake     chan struct{}
 	lost     error
 	closed   bool
+	silent   bool          // killed for saying nothing
 	done     chan struct{} // closed when the reader has ended
 	writerOK chan struct{} // closed when the signal writer has ended
 }
@@ -110,9 +121,44 @@ func Start(onEvent func(Event), onLost func(error)) (*Client, error) {
 	}
 	c.id = Identity{PID: hello.PID, Start: hello.Start, Token: hello.Token}
 	c.warning = hello.Err
+	c.lastHeard.Store(time.Now().UnixNano())
 	go c.read(r)
 	go c.writeSignals()
+	go c.watch()
 	return c, nil
+}
+
+// watch kills the keeper if it goes silent (a job stopped it with
+// SIGSTOP, or it is stuck): its runs must not wait for it for ever. The
+// reader then sees the connection end, as when the keeper dies.
+func (c *Client) watch() {
+	t := time.NewTicker(MaxSilence / 10)
+	defer t.Stop()
+	for {
+		select {
+		case <-c.done:
+			return
+		case <-t.C:
+			c.mu.Lock()
+			closing := c.closed // its lifeline is cut: it stops the runs, silently
+			if !closing && time.Since(time.Unix(0, c.lastHeard.Load())) > MaxSilence {
+				c.silent = true
+				c.mu.Unlock()
+				c.cmd.Process.Kill() //nolint:errcheck // it may have died meanwhile
+				return
+			}
+			c.mu.Unlock()
+			if closing {
+				return
+			}
+		}
+	}
+}
+
+// wait reaps the keeper process once.
+func (c *Client) wait() error {
+	c.waitOnce.Do(func() { c.waitErr = c.cmd.Wait() })
+	return c.waitErr
 }
 
 // Identity is the keeper process's.
@@ -210,14 +256,22 @@ func (c *Client) read(r *receiver) {
 		closeAll(files)
 		if err != nil {
 			c.mu.Lock()
-			closed := c.closed
+			closed, silent := c.closed, c.silent
 			c.lost = ErrGone
 			c.mu.Unlock()
-			if !closed && c.onLost != nil {
+			if closed {
+				return
+			}
+			c.wait() //nolint:errcheck // it is gone; its status says nothing more
+			if silent {
+				err = fmt.Errorf("it said nothing for %v (stopped or stuck), so it was killed", MaxSilence)
+			}
+			if c.onLost != nil {
 				c.onLost(fmt.Errorf("%w: %v", ErrGone, err))
 			}
 			return
 		}
+		c.lastHeard.Store(time.Now().UnixNano())
 		switch ev.Ev {
 		case evSpawned:
 			c.mu.Lock()
@@ -245,5 +299,5 @@ func (c *Client) Close() error {
 	<-c.done
 	<-c.writerOK
 	c.conn.Close()
-	return c.cmd.Wait()
+	return c.wait()
 }

@@ -25,6 +25,11 @@ const EnvRun = "JOBTOP_RUN"
 // processes it is stopping.
 const orphanTick = 50 * time.Millisecond
 
+// heartbeat is how often the keeper tells jobtop it is alive and not
+// stuck: a job can stop its keeper (kill -STOP $PPID), and jobtop must
+// notice (see MaxSilence).
+const heartbeat = time.Second
+
 // keeper is the state of the keeper process: the runs it started and the
 // processes they left.
 type keeper struct {
@@ -103,8 +108,12 @@ func serve(conn *net.UnixConn) int {
 	reqs := make(chan incoming)
 	go readRequests(conn, reqs)
 	var tick <-chan time.Time
+	beat := time.NewTicker(heartbeat)
+	defer beat.Stop()
 	for {
 		select {
+		case <-beat.C:
+			k.send(event{Ev: evAlive})
 		case in, ok := <-reqs:
 			if !ok {
 				reqs = nil

@@ -21,18 +21,22 @@ func (id ProcID) Alive() bool {
 
 // Leftovers finds the processes a keeper's runs left behind: every process
 // whose JOBTOP_RUN carries token, each of mains that is still the process
-// it names, and the members of the sessions those lead.
+// it names, and the members of the sessions they started (a run's session
+// ID is its main PID); a session whose leader is gone counts only members
+// that started after it, so a session ID reused since is left alone.
 func Leftovers(token string, mains []ProcID) []proc.Proc {
 	procs, err := proc.List()
 	if err != nil {
 		return nil
 	}
-	leaders := make(map[int]bool)
+	sessions := make(map[int]uint64, len(mains)) // ID -> its leader's start
 	for _, m := range mains {
-		for _, p := range procs {
-			if p.PID == m.PID && p.Start == m.Start {
-				leaders[m.PID] = true
-			}
+		sessions[m.PID] = m.Start
+	}
+	alive := make(map[int]bool) // sessions whose leader is the one named
+	for _, p := range procs {
+		if start, ok := sessions[p.PID]; ok && p.Start == start {
+			alive[p.PID] = true
 		}
 	}
 	var out []proc.Proc
@@ -40,7 +44,7 @@ func Leftovers(token string, mains []ProcID) []proc.Proc {
 		if p.Zombie {
 			continue
 		}
-		if leaders[p.SID] {
+		if start, ok := sessions[p.SID]; ok && (alive[p.SID] || p.Start >= start) {
 			out = append(out, p)
 			continue
 		}

@@ -60,6 +60,7 @@ type event struct {
 }
 
 const (
+	evAlive   = "alive" // sent every heartbeat: the keeper is not stuck
 	evHello   = "hello"
 	evSpawned = "spawned"
 	evExit    = "exit" // the main process exited (and was reaped)

@@ -21,6 +21,9 @@ type Proc struct {
 	Start uint64
 	// Zombie is true for a process that exited and was not reaped yet.
 	Zombie bool
+	// Stopped is true for a process stopped by a signal (SIGSTOP, SIGTSTP)
+	// or a tracer.
+	Stopped bool
 	// CPU is the CPU time used by the process and its reaped children, in
 	// clock ticks (TicksPerSecond a second).
 	CPU uint64

@@ -82,14 +82,15 @@ func parseStat(pid int, b []byte) (Proc, error) {
 	}
 	num := func(j int) uint64 { v, _ := strconv.ParseUint(string(f[j]), 10, 64); return v }
 	return Proc{
-		PID:    pid,
-		PPID:   int(num(1)),
-		PGID:   int(num(2)),
-		SID:    int(num(3)),
-		Start:  num(19),
-		Zombie: len(f[0]) > 0 && f[0][0] == 'Z',
-		CPU:    num(11) + num(12) + num(13) + num(14),
-		RSS:    int64(num(21)) * pageSize,
+		PID:     pid,
+		PPID:    int(num(1)),
+		PGID:    int(num(2)),
+		SID:     int(num(3)),
+		Start:   num(19),
+		Zombie:  len(f[0]) > 0 && f[0][0] == 'Z',
+		Stopped: len(f[0]) > 0 && (f[0][0] == 'T' || f[0][0] == 't'),
+		CPU:     num(11) + num(12) + num(13) + num(14),
+		RSS:     int64(num(21)) * pageSize,
 	}, nil
 }
 
