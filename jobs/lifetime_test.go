@@ -4,10 +4,10 @@ import (
 	"context"
 	"errors"
 	"os"
-	"strconv"
-	"strings"
 	"os/exec"
 	"path/filepath"
+	"strconv"
+	"strings"
 	"syscall"
 	"testing"
 	"time"
@@ -333,4 +333,44 @@ func TestKeeperDeathReachesClearedEnvironments(t *testing.T) {
 	wait(t, m, a.ID)
 	wait(t, m, b.ID)
 	eventually(t, "every sleep to go", func() bool { return len(withArg(arg)) == 0 })
+}
+
+// TestHoppingProcessesAreCaught: a process that forks itself and exits,
+// again and again, can slip past one look at the process table; the
+// keeper kills what it finds of a run that ended, so the chain ends with
+// its job however the job ends.
+func TestHoppingProcessesAreCaught(t *testing.T) {
+	for _, end := range []string{"natural exit", "kill", "stop"} {
+		t.Run(end, func(t *testing.T) {
+			dir := t.TempDir()
+			hop, count := filepath.Join(dir, "hop.sh"), filepath.Join(dir, "count")
+			script := "trap '' TERM; echo $$ >> " + count + "; sh " + hop + " & exit 0\n"
+			require.NoError(t, os.WriteFile(hop, []byte(script), 0o600))
+			hops := func() int {
+				b, _ := os.ReadFile(count)
+				return strings.Count(string(b), "\n")
+			}
+			m := newManager(t, Options{})
+			cmd := "sh " + hop
+			if end != "natural exit" {
+				cmd += "; exec sleep 600"
+			}
+			info := start(t, m, Spec{Command: cmd, Grace: 300 * time.Millisecond})
+			eventually(t, "the hopping", func() bool { return hops() > 5 })
+			switch end {
+			case "kill":
+				require.NoError(t, m.Kill(info.ID))
+			case "stop":
+				require.NoError(t, m.Stop(info.ID))
+			}
+			wait(t, m, info.ID)
+			// Each hop writes a line: the chain has ended when no line
+			// comes for a second (it hops about a hundred times one).
+			eventually(t, "the hopping to end", func() bool {
+				before := hops()
+				time.Sleep(time.Second)
+				return hops() == before
+			})
+		})
+	}
 }

@@ -194,3 +194,44 @@ func BenchmarkList1000(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkShortJobsBeside1000 runs 200 short jobs one after another
+// (start to end) beside 1,000 sleeping ones, against the same with none
+// beside them (x-alone; flat means a job's end does not cost a look at
+// every process).
+func BenchmarkShortJobsBeside1000(b *testing.B) {
+	short := func(m *Manager) time.Duration {
+		t0 := time.Now()
+		for range 200 {
+			info, err := m.Start(Spec{Command: "echo hi"})
+			if err != nil {
+				b.Fatal(err)
+			}
+			m.Wait(context.Background(), info.ID) //nolint:errcheck // benchmark
+		}
+		return time.Since(t0)
+	}
+	alone, err := NewManager(Options{LogDir: b.TempDir(), SampleInterval: -1})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer alone.Shutdown(context.Background()) //nolint:errcheck // benchmark
+	crowd, err := NewManager(Options{LogDir: b.TempDir(), SampleInterval: -1})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer crowd.Shutdown(context.Background()) //nolint:errcheck // benchmark
+	for range 1000 {
+		if _, err := crowd.Start(Spec{Command: "exec sleep 300"}); err != nil {
+			b.Fatal(err)
+		}
+	}
+	var a, c time.Duration
+	for b.Loop() {
+		a += short(alone)
+		c += short(crowd)
+	}
+	b.ReportMetric(float64(a)/float64(b.N*200)/1e6, "ms/job-alone")
+	b.ReportMetric(float64(c)/float64(b.N*200)/1e6, "ms/job-beside-1000")
+	b.ReportMetric(float64(c)/float64(a), "x-alone")
+}

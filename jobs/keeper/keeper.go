@@ -25,6 +25,10 @@ const EnvRun = "JOBTOP_RUN"
 // processes it is stopping.
 const orphanTick = 50 * time.Millisecond
 
+// settleDelay is how long the keeper waits after a child exits before it
+// looks at the process table, so that many exits cost one look.
+const settleDelay = 5 * time.Millisecond
+
 // heartbeat is how often the keeper tells jobtop it is alive and not
 // stuck: a job can stop its keeper (kill -STOP $PPID), and jobtop must
 // notice (see MaxSilence).
@@ -42,6 +46,14 @@ type keeper struct {
 	// seen caches which run an adopted process (a child of the keeper
 	// that is no run's main process) belongs to; nil for none.
 	seen map[procKey]*run
+	// table is the process table as last read (tree.go); ended remembers
+	// runs that ended, so what is found of them later is killed.
+	table procCache
+	ended endedRuns
+	// exited are runs whose main process was reaped and not yet reported;
+	// settleAt fires when the process table is to be looked at.
+	exited   []*run
+	settleAt *time.Timer
 
 	// Set once jobtop is gone: everything is being stopped.
 	orphaned   bool
@@ -95,6 +107,8 @@ func serve(conn *net.UnixConn) int {
 		byPID: make(map[int]*run),
 		bySID: make(map[int]*run),
 		seen:  make(map[procKey]*run),
+		table: newProcCache(),
+		ended: newEndedRuns(),
 	}
 	hello := event{Ev: evHello, PID: k.pid, Token: k.token}
 	if self, err := proc.Get(k.pid); err == nil {
@@ -125,9 +139,12 @@ func serve(conn *net.UnixConn) int {
 			}
 			k.handle(in)
 		case <-chld:
-			k.reap()
+			k.reapChildren()
+		case <-k.settleC():
+			k.settle()
 		case <-tick:
-			k.reap()
+			k.reapChildren()
+			k.settle()
 		}
 		if k.orphaned && k.finished() {
 			return 0
@@ -214,10 +231,10 @@ func (k *keeper) spawn(req request, files []*os.File) {
 	k.send(event{Ev: evSpawned, Run: r.id, PID: pid, Start: r.start})
 }
 
-// reap collects every exited child, reports runs whose main process
-// exited and runs that have no process left.
-func (k *keeper) reap() {
-	var exited []*run
+// reapChildren collects every exited child, notes runs whose main
+// process exited, and asks for a look at the process table soon.
+func (k *keeper) reapChildren() {
+	reaped := false
 	for {
 		var ws unix.WaitStatus
 		pid, err := unix.Wait4(-1, &ws, unix.WNOHANG, nil)
@@ -227,20 +244,39 @@ func (k *keeper) reap() {
 		if pid <= 0 || err != nil {
 			break
 		}
+		reaped = true
 		if r := k.byPID[pid]; r != nil {
 			delete(k.byPID, pid)
 			r.exited, r.status = true, ws
 			r.closePidfd()
-			exited = append(exited, r)
+			k.exited = append(k.exited, r)
 		}
 	}
-	if len(exited) == 0 && !k.draining() && !k.orphaned {
-		return
+	if reaped || k.orphaned {
+		k.scanSoon()
 	}
+}
+
+// scanSoon arms the settle timer: exits that come close together are
+// settled with one look at the process table.
+func (k *keeper) scanSoon() {
+	if k.settleAt == nil {
+		k.settleAt = time.NewTimer(settleDelay)
+	}
+}
+
+// settle looks at the process table once and acts on it: reports runs
+// whose main process exited (with what they left) and runs that have no
+// process left, kills what is found of runs that ended (a process that
+// forks and exits again and again can slip past one look), and once
+// jobtop is gone, SIGKILLs what its grace has run out for.
+func (k *keeper) settle() {
+	k.settleAt = nil
 	t := k.scan()
-	for _, r := range exited {
+	for _, r := range k.exited {
 		k.send(event{Ev: evExit, Run: r.id, Status: int(r.status), Left: len(t.members[r])})
 	}
+	k.exited = k.exited[:0]
 	now := time.Now()
 	for _, r := range k.runs {
 		if !r.exited {
@@ -249,6 +285,7 @@ func (k *keeper) reap() {
 		members := t.members[r]
 		if len(members) == 0 {
 			k.send(event{Ev: evEmpty, Run: r.id})
+			k.ended.add(r)
 			delete(k.runs, r.id)
 			delete(k.bySID, r.pid)
 			continue
@@ -258,6 +295,7 @@ func (k *keeper) reap() {
 			signalAll(members, syscall.SIGKILL)
 		}
 	}
+	signalAll(t.endedRuns, syscall.SIGKILL)
 	if k.orphaned {
 		for _, r := range k.runs {
 			if !r.exited && (r.killed || !now.Before(r.killAt)) {
@@ -271,15 +309,12 @@ func (k *keeper) reap() {
 	}
 }
 
-// draining reports whether a run's main process exited while others of
-// the run still live.
-func (k *keeper) draining() bool {
-	for _, r := range k.runs {
-		if r.exited {
-			return true
-		}
+// settleC is the settle timer's channel, nil when it is not armed.
+func (k *keeper) settleC() <-chan time.Time {
+	if k.settleAt == nil {
+		return nil
 	}
-	return false
+	return k.settleAt.C
 }
 
 // signalRuns sends sig to every process of the given runs, after one

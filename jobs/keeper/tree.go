@@ -2,6 +2,7 @@ package keeper
 
 import (
 	"syscall"
+	"time"
 
 	"golang.org/x/sys/unix"
 
@@ -11,11 +12,18 @@ import (
 // tree is one look at the keeper's descendants, sorted by run.
 type tree struct {
 	members map[*run][]proc.Proc
+	// endedRuns are descendants of runs that ended: found after their
+	// run was seen empty (a process that forks and exits again and again
+	// can slip past one look). They are killed.
+	endedRuns []proc.Proc
 	// strays are descendants of no known run: processes that left a
-	// run's session and environment, of a run that has ended.
+	// run's session and cleared their environment.
 	strays []proc.Proc
 	all    []proc.Proc
 }
+
+// endedRun stands for any run that has ended, in attributions.
+var endedRun = &run{}
 
 // scan reads the process table once and sorts every live descendant of
 // the keeper by the run it belongs to. Each child of the keeper is a run's
@@ -23,10 +31,7 @@ type tree struct {
 // belongs to the child's run.
 func (k *keeper) scan() tree {
 	t := tree{members: make(map[*run][]proc.Proc)}
-	procs, err := proc.List()
-	if err != nil {
-		return t
-	}
+	procs := k.table.read()
 	kids := proc.Children(procs)
 	seen := make(map[procKey]*run, len(k.seen))
 	for _, i := range kids[k.pid] {
@@ -41,10 +46,13 @@ func (k *keeper) scan() tree {
 				continue
 			}
 			t.all = append(t.all, p)
-			if r != nil {
-				t.members[r] = append(t.members[r], p)
-			} else {
+			switch r {
+			case nil:
 				t.strays = append(t.strays, p)
+			case endedRun:
+				t.endedRuns = append(t.endedRuns, p)
+			default:
+				t.members[r] = append(t.members[r], p)
 			}
 		}
 	}
@@ -54,7 +62,8 @@ func (k *keeper) scan() tree {
 
 // attribute finds the run a child of the keeper belongs to: its main
 // process, else the run whose session it is in, else the run its
-// environment names. seen collects the answers for the next scan.
+// environment names; endedRun for a run that has ended, nil for none.
+// seen collects the answers for the next scan.
 func (k *keeper) attribute(p proc.Proc, seen map[procKey]*run) *run {
 	if r := k.byPID[p.PID]; r != nil && r.start == p.Start {
 		return r
@@ -68,11 +77,20 @@ func (k *keeper) attribute(p proc.Proc, seen map[procKey]*run) *run {
 		if v, ok := proc.Env(p.PID, EnvRun); ok {
 			if tok, id, ok := parseRunEnv(v); ok && tok == k.token {
 				r = k.runs[id]
+				if r == nil && k.ended.runs[id] {
+					r = endedRun
+				}
 			}
 		}
+		// The session of a run that ended, last: a process whose
+		// environment names its run is that run's, even in a session
+		// whose ID was reused.
+		if r == nil && k.ended.session(p) {
+			r = endedRun
+		}
 	}
-	if r != nil && k.runs[r.id] != r {
-		r = nil // its run has ended
+	if r != nil && r != endedRun && k.runs[r.id] != r {
+		r = endedRun // its run has ended since
 	}
 	seen[key] = r
 	return r
@@ -109,4 +127,111 @@ func signalWithoutPidfd(p proc.Proc, sig syscall.Signal) {
 	if now, err := proc.Get(p.PID); err == nil && now.Start == p.Start {
 		syscall.Kill(p.PID, sig) //nolint:errcheck // it may have exited
 	}
+}
+
+// cacheMaxAge is how old what the process table said of a process may be
+// before it is read again.
+const cacheMaxAge = time.Second
+
+// procCache is the process table as last read. Each look lists the
+// processes (one read of a directory) but reads a process's own entry
+// only when it is new, when its parent has gone (it was re-parented), or
+// when what was read is older than cacheMaxAge: with thousands of
+// processes, most looks read few. What is signalled is checked afresh
+// (signalProc), so a stale entry never misdirects a signal.
+type procCache struct {
+	byPID map[int]cachedProc
+}
+
+type cachedProc struct {
+	p    proc.Proc
+	read time.Time
+}
+
+func newProcCache() procCache { return procCache{byPID: make(map[int]cachedProc)} }
+
+// read is the process table now.
+func (c *procCache) read() []proc.Proc {
+	pids, err := proc.PIDs()
+	if err != nil {
+		return nil
+	}
+	now := time.Now()
+	present := make(map[int]bool, len(pids))
+	for _, pid := range pids {
+		present[pid] = true
+	}
+	next := make(map[int]cachedProc, len(pids))
+	out := make([]proc.Proc, 0, len(pids))
+	for _, pid := range pids {
+		e, ok := c.byPID[pid]
+		if !ok || e.p.Zombie || now.Sub(e.read) > cacheMaxAge || (e.p.PPID != 0 && !present[e.p.PPID]) {
+			p, err := proc.Get(pid)
+			if err != nil {
+				continue
+			}
+			e = cachedProc{p: p, read: now}
+		}
+		next[pid] = e
+		out = append(out, e.p)
+	}
+	c.byPID = next
+	return out
+}
+
+// The keeper remembers the newest maxEnded runs that ended, for
+// endedMemory: long enough for anything that slipped past a look to be
+// found, short enough that a session ID is not reused meanwhile.
+const (
+	maxEnded    = 4096
+	endedMemory = 10 * time.Minute
+)
+
+// endedRuns are the runs that ended: their IDs and sessions (a session's
+// ID is its run's main PID, with that process's start time).
+type endedRuns struct {
+	runs     map[RunID]bool
+	sessions map[int]uint64
+	order    []endedAt
+}
+
+type endedAt struct {
+	r  *run
+	at time.Time
+}
+
+func newEndedRuns() endedRuns {
+	return endedRuns{runs: make(map[RunID]bool), sessions: make(map[int]uint64)}
+}
+
+func (e *endedRuns) add(r *run) {
+	e.forget(time.Now())
+	if len(e.order) == maxEnded {
+		e.drop()
+	}
+	e.order = append(e.order, endedAt{r, time.Now()})
+	e.runs[r.id] = true
+	e.sessions[r.pid] = r.start
+}
+
+// forget drops what ended more than endedMemory ago.
+func (e *endedRuns) forget(now time.Time) {
+	for len(e.order) > 0 && now.Sub(e.order[0].at) > endedMemory {
+		e.drop()
+	}
+}
+
+func (e *endedRuns) drop() {
+	old := e.order[0].r
+	e.order = e.order[1:]
+	delete(e.runs, old.id)
+	if e.sessions[old.pid] == old.start {
+		delete(e.sessions, old.pid)
+	}
+}
+
+// session reports whether p is in the session of a run that ended.
+func (e *endedRuns) session(p proc.Proc) bool {
+	start, ok := e.sessions[p.SID]
+	return ok && p.Start >= start
 }

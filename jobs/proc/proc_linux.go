@@ -17,6 +17,23 @@ var pageSize = int64(os.Getpagesize())
 // List reads every process in the table. Processes that end while it
 // reads are left out.
 func List() ([]Proc, error) {
+	pids, err := PIDs()
+	if err != nil {
+		return nil, err
+	}
+	out := make([]Proc, 0, len(pids))
+	buf := make([]byte, 1024)
+	for _, pid := range pids {
+		if p, err := readStat(pid, buf); err == nil {
+			out = append(out, p)
+		}
+	}
+	return out, nil
+}
+
+// PIDs lists the processes in the table: one read of a directory, much
+// cheaper than reading each (see List).
+func PIDs() ([]int, error) {
 	d, err := os.Open("/proc")
 	if err != nil {
 		return nil, err
@@ -26,18 +43,13 @@ func List() ([]Proc, error) {
 	if err != nil {
 		return nil, err
 	}
-	out := make([]Proc, 0, len(names))
-	buf := make([]byte, 1024)
+	pids := make([]int, 0, len(names))
 	for _, name := range names {
-		pid, err := strconv.Atoi(name)
-		if err != nil {
-			continue
-		}
-		if p, err := readStat(pid, buf); err == nil {
-			out = append(out, p)
+		if pid, err := strconv.Atoi(name); err == nil {
+			pids = append(pids, pid)
 		}
 	}
-	return out, nil
+	return pids, nil
 }
 
 // Get reads one process.
