@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"syscall"
 	"testing"
@@ -201,4 +202,20 @@ func childOf(t *testing.T, pid int) int {
 		return false
 	}, testTimeout, 10*time.Millisecond)
 	return child
+}
+
+// TestWaitUntilSeesOnlyTheCurrentRun: after a restart, wait --until must
+// not match a line the previous run wrote, however many lines came after
+// it (the first answer of a read holds at most 1,000).
+func TestWaitUntilSeesOnlyTheCurrentRun(t *testing.T) {
+	c := newCLI(t)
+	c.serve()
+	flag := filepath.Join(c.dir, "second-run")
+	id := c.startJob(`if [ -e ` + flag + ` ]; then echo run2 starting; exec sleep 600; fi; echo READY run1; seq 1 1010; exec sleep 600`)
+	c.ok("wait", id, "--until", "^1010$", "--timeout", "20s")
+	require.NoError(t, os.WriteFile(flag, nil, 0o600))
+	c.ok("restart", id)
+	c.ok("wait", id, "--until", "run2 starting", "--timeout", "20s")
+	r := c.run("wait", id, "--until", "READY", "--timeout", "1s")
+	assert.Equal(t, 124, r.code, "no line of this run matches; stdout %q", r.stdout)
 }

@@ -110,17 +110,16 @@ func waitUntil(cmd *cobra.Command, c *control.Client, id jobs.ID, o waitOptions)
 		ctx, cancel = context.WithTimeout(ctx, o.timeout)
 		defer cancel()
 	}
-	first := true
 	text := newTextOut(cmd.OutOrStdout(), o.raw)
+	// Only the current run's lines count: read from where it began.
+	job, err := c.Job(ctx, id)
+	if err != nil {
+		return err
+	}
 	var last control.OutputResponse
-	err = c.FollowOutput(ctx, id, control.OutputQuery{}, func(r control.OutputResponse) error {
+	err = c.FollowOutput(ctx, id, control.OutputQuery{Cursor: job.RunCursor}, func(r control.OutputResponse) error {
 		last = r
-		lines := r.Lines
-		if first {
-			lines = currentRun(lines)
-			first = false
-		}
-		for _, l := range append(lines, r.Partial...) {
+		for _, l := range append(r.Lines, r.Partial...) {
 			if l.Stream != jobs.Meta && re.MatchString(l.Text) {
 				fmt.Fprintln(cmd.OutOrStdout(), text.line(l.Text))
 				return errMatched
@@ -139,16 +138,6 @@ func waitUntil(cmd *cobra.Command, c *control.Client, id jobs.ID, o waitOptions)
 	return &ExitError{Code: 1, Err: fmt.Errorf("job %d ended (%s) before an output line matched %q", id, last.State, o.until)}
 }
 
-// currentRun drops the lines of runs before the latest restart: those
-// before the last line jobtop wrote itself (the restart marker).
-func currentRun(lines []jobs.Line) []jobs.Line {
-	for i := len(lines) - 1; i >= 0; i-- {
-		if lines[i].Stream == jobs.Meta {
-			return lines[i+1:]
-		}
-	}
-	return lines
-}
 
 // jobExit turns how a job ended into jobtop's exit: its exit code, 124
 // for timed_out, 128+N for a signal, 125 if it could not start.

@@ -3,6 +3,7 @@ package control
 import (
 	"bufio"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"net"
@@ -295,4 +296,37 @@ func TestRestartMaxOnTheWire(t *testing.T) {
 	}
 	_, err := DecodeStartRequest(strings.NewReader(`{"command": "x", "restart": {"mode": "always", "max": -1}}`))
 	assert.ErrorContains(t, err, "restart.max -1 is negative: give a count, or 0 for no limit")
+}
+
+// A client that stops reading a stream loses it once a write has waited
+// StreamWriteTimeout, and its slot is free again; a quiet stream that the
+// client still reads is not cut.
+func TestStreamsOfClientsThatStopReadingEnd(t *testing.T) {
+	in := startInstance(t)
+	in.server.streams = make(chan struct{}, 1)
+	old := streamWriteTimeout
+	streamWriteTimeout = 300 * time.Millisecond
+	t.Cleanup(func() { streamWriteTimeout = old })
+
+	quiet := in.startJob(t, "sleep 1; echo late; exec sleep 1000").ID
+	stop := errors.New("stop")
+	err := in.client.FollowOutput(ctxT(t), quiet, OutputQuery{}, func(r OutputResponse) error {
+		if len(r.Lines) > 0 {
+			return stop
+		}
+		return nil
+	})
+	require.ErrorIs(t, err, stop, "the line written after a quiet second arrives")
+
+	fire := in.startJob(t, "yes 'never read'").ID
+	stalled, err := in.client.open(ctxT(t), http.MethodGet, jobPath(fire, "output"), OutputQuery{Follow: true}.Values(), nil)
+	require.NoError(t, err)
+	defer stalled.Close()
+	require.Eventually(t, func() bool {
+		body, err := in.client.open(ctxT(t), http.MethodGet, "/v1/events", nil, nil)
+		if err == nil {
+			body.Close()
+		}
+		return err == nil
+	}, testTimeout, 50*time.Millisecond, "the stalled stream's slot is freed")
 }

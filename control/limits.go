@@ -18,8 +18,20 @@ const (
 	// MaxStreams caps the requests that stay open (follow=true,
 	// wait=true, the event stream) at once per instance; past it they are
 	// answered 503.
-	MaxStreams = 64
+	MaxStreams = 256
+	// StreamWriteTimeout ends a stream whose client has not taken what
+	// was written for this long (it stopped reading), freeing its slot.
+	StreamWriteTimeout = 30 * time.Second
 )
+
+// streamWriteTimeout is StreamWriteTimeout (a variable for the tests).
+var streamWriteTimeout = StreamWriteTimeout
+
+// streamWriteDeadline gives the next write to a stream StreamWriteTimeout
+// to reach the client.
+func streamWriteDeadline(w http.ResponseWriter) {
+	http.NewResponseController(w).SetWriteDeadline(time.Now().Add(streamWriteTimeout)) //nolint:errcheck // not every writer has deadlines
+}
 
 // openStream takes one of the server's stream slots, or says why not.
 // Call the returned function when the stream ends.

@@ -123,7 +123,7 @@ func (j *jsonWriter) end() error {
 func startJSON(w http.ResponseWriter) *jsonWriter {
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(http.StatusOK)
-	return newJSONWriter(w)
+	return newJSONWriter(deadlineWriter{w})
 }
 
 // startNDJSON answers 200 with an NDJSON stream to be written; flush
@@ -132,11 +132,22 @@ func startNDJSON(w http.ResponseWriter) (*jsonWriter, func()) {
 	w.Header().Set("Content-Type", "application/x-ndjson")
 	w.WriteHeader(http.StatusOK)
 	flusher, _ := w.(http.Flusher)
-	return newJSONWriter(w), func() {
+	return newJSONWriter(deadlineWriter{w}), func() {
 		if flusher != nil {
+			streamWriteDeadline(w)
 			flusher.Flush()
 		}
 	}
+}
+
+// deadlineWriter gives each write StreamWriteTimeout to reach the client,
+// so one that stopped reading cannot hold its request (and a stream slot)
+// for ever.
+type deadlineWriter struct{ w http.ResponseWriter }
+
+func (d deadlineWriter) Write(p []byte) (int, error) {
+	streamWriteDeadline(d.w)
+	return d.w.Write(p)
 }
 
 // outputPage is one answer to a job's output read. Its first batch is

@@ -328,10 +328,12 @@ func ndjsonWriter[T any](w http.ResponseWriter) func(T) bool {
 	w.WriteHeader(http.StatusOK)
 	flusher, _ := w.(http.Flusher)
 	return func(v T) bool {
+		streamWriteDeadline(w)
 		if _, err := w.Write(encodeJSON(v)); err != nil {
 			return false
 		}
 		if flusher != nil {
+			streamWriteDeadline(w)
 			flusher.Flush()
 		}
 		return true

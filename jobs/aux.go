@@ -22,8 +22,9 @@ const (
 
 // CommandResult is how a command that jobtop ran beside a job ended.
 type CommandResult struct {
-	// Output is the end of what it wrote, stdout and stderr together.
-	Output []byte
+	// Stdout and Stderr are the ends of what it wrote (auxOutputKept
+	// bytes of each at most).
+	Stdout, Stderr []byte
 	// Code is its exit code, or -1 when a signal ended it.
 	Code   int
 	Signal Signal
@@ -50,9 +51,16 @@ func (m *Manager) runAux(ctx context.Context, argv, env []string, dir string) (C
 	if err != nil {
 		return CommandResult{}, err
 	}
-	r, w, err := os.Pipe()
+	outR, outW, err := os.Pipe()
 	if err != nil {
 		null.Close()
+		return CommandResult{}, err
+	}
+	errR, errW, err := os.Pipe()
+	if err != nil {
+		null.Close()
+		outR.Close()
+		outW.Close()
 		return CommandResult{}, err
 	}
 	events := make(chan keeper.Event, 2) // Exited, then Empty
@@ -67,15 +75,18 @@ func (m *Manager) runAux(ctx context.Context, argv, env []string, dir string) (C
 		m.mu.Unlock()
 	}()
 	_, _, err = kc.Spawn(keeper.Spawn{Run: run, Path: path, Argv: argv, Env: env, Dir: dir,
-		Stdin: null, Stdout: w, Stderr: w, StopSignal: syscall.SIGKILL})
+		Stdin: null, Stdout: outW, Stderr: errW, StopSignal: syscall.SIGKILL})
 	null.Close()
-	w.Close()
+	outW.Close()
+	errW.Close()
 	if err != nil {
-		r.Close()
+		outR.Close()
+		errR.Close()
 		return CommandResult{}, err
 	}
-	output := make(chan []byte, 1)
-	go func() { output <- readTail(r, auxOutputKept) }()
+	stdout, stderr := make(chan []byte, 1), make(chan []byte, 1)
+	go func() { stdout <- readTail(outR, auxOutputKept) }()
+	go func() { stderr <- readTail(errR, auxOutputKept) }()
 
 	var res CommandResult
 	cancelled := ctx.Done()
@@ -99,10 +110,24 @@ func (m *Manager) runAux(ctx context.Context, argv, env []string, dir string) (C
 			kc.Signal(run, syscall.SIGKILL)
 		}
 	}
-	r.SetReadDeadline(time.Now().Add(auxDrain)) //nolint:errcheck // a pipe supports deadlines
-	res.Output = <-output
-	r.Close()
+	for _, r := range []*os.File{outR, errR} {
+		r.SetReadDeadline(time.Now().Add(auxDrain)) //nolint:errcheck // a pipe supports deadlines
+	}
+	res.Stdout, res.Stderr = <-stdout, <-stderr
+	outR.Close()
+	errR.Close()
 	return res, nil
+}
+
+// RunCommand runs argv, in dir with env, the way jobtop runs jobs and
+// their probes: under the keeper, in a session of its own, so nothing it
+// starts outlives it or jobtop. It returns once every process it started
+// is gone (what it leaves when it exits is killed; ctx's end kills it);
+// an error means it could not start. Jobs' output stores and logs are
+// not involved: it is for commands jobtop runs for its own use (e.g. a
+// job file's env_cmds).
+func (m *Manager) RunCommand(ctx context.Context, argv, env []string, dir string) (CommandResult, error) {
+	return m.runAux(ctx, argv, env, dir)
 }
 
 // auxEventLocked passes the keeper's news of a command run beside a job to

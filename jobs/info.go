@@ -41,6 +41,9 @@ type Info struct {
 	KillAt *time.Time `json:"kill_at,omitempty"`
 	// Runs counts the runs started so far (1 for a job never restarted).
 	Runs int `json:"runs"`
+	// RunCursor is the output cursor just before the current run's first
+	// line: reading after it gives only this run's output.
+	RunCursor uint64 `json:"run_cursor"`
 	// Restarts counts runs started by the restart policy.
 	Restarts int  `json:"restarts"`
 	Ready    bool `json:"ready"`

@@ -52,6 +52,7 @@ type job struct {
 	started    *time.Time
 	ended      *time.Time
 	runs       int
+	runCursor  uint64 // the output cursor before the current run's first line
 	ready      bool
 	readyErr   string // why the ready probe has not passed (proberun.go)
 	health     Health // "" without a health check
@@ -129,6 +130,7 @@ func (j *job) stateLocked() Info {
 		Started:   j.started,
 		Ended:     j.ended,
 		Runs:      j.runs,
+		RunCursor: j.runCursor,
 		Restarts:  max(j.runs-1, 0),
 		Ready:     j.ready && j.state.Active(),
 		Readiness: j.spec.Ready.String(),
@@ -223,6 +225,7 @@ func (m *Manager) finishWithoutRunLocked(j *job, state State, reason string) {
 	j.errText = reason
 	j.reason = ""
 	j.ended = &now
+	j.log.Park()
 	m.changedLocked(j)
 }
 

@@ -374,3 +374,66 @@ func TestHoppingProcessesAreCaught(t *testing.T) {
 		})
 	}
 }
+
+// TestEachVariableOnce: a job's programs see the value jobtop gives a
+// variable, whatever reads it: C's getenv and Go take the first of two
+// entries, the shell the last, so jobtop's environment has each name
+// once (JOBTOP_RUN too, for a job started inside another jobtop's job).
+func TestEachVariableOnce(t *testing.T) {
+	t.Setenv("JOBTOP_TEST_VAR", "inherited")
+	t.Setenv(keeper.EnvRun, "outer.1")
+	m := newManager(t, Options{Env: map[string]string{"JOBTOP_SOCKET": "/tmp/inner.sock"}})
+	t.Setenv("JOBTOP_SOCKET", "/tmp/outer.sock")
+	info := start(t, m, Spec{Argv: []string{"env"}, Env: map[string]string{"JOBTOP_TEST_VAR": "the job's"}})
+	wait(t, m, info.ID)
+	count := map[string]int{}
+	values := map[string]string{}
+	for _, line := range outputText(t, m, info.ID) {
+		k, v, _ := strings.Cut(line, "=")
+		count[k]++
+		values[k] = v
+	}
+	for _, k := range []string{"JOBTOP_TEST_VAR", "JOBTOP_SOCKET", keeper.EnvRun, "JOBTOP_JOB_ID"} {
+		assert.Equal(t, 1, count[k], k)
+	}
+	assert.Equal(t, "the job's", values["JOBTOP_TEST_VAR"])
+	assert.Equal(t, "/tmp/inner.sock", values["JOBTOP_SOCKET"])
+	assert.NotEqual(t, "outer.1", values[keeper.EnvRun])
+}
+
+// TestEndedJobsHoldNoFileOpen: a finished job's log file is closed (it is
+// opened again, appending, when the job runs again), so many finished
+// jobs cost no file descriptors.
+func TestEndedJobsHoldNoFileOpen(t *testing.T) {
+	dir := t.TempDir()
+	m := newManager(t, Options{LogDir: dir})
+	openLogs := func() int {
+		n := 0
+		entries, _ := os.ReadDir("/proc/self/fd")
+		for _, e := range entries {
+			target, err := os.Readlink("/proc/self/fd/" + e.Name())
+			if err == nil && strings.HasPrefix(target, dir) && strings.Contains(target, ".log") {
+				n++
+			}
+		}
+		return n
+	}
+	var ids []ID
+	for i := range 30 {
+		ids = append(ids, start(t, m, Spec{Command: "echo run-" + strconv.Itoa(i)}).ID)
+	}
+	_, err := m.Add(Spec{Command: "echo later"})
+	require.NoError(t, err)
+	for _, id := range ids {
+		wait(t, m, id)
+	}
+	assert.Zero(t, openLogs(), "log files open after the jobs ended")
+
+	_, err = m.Restart(ids[0])
+	require.NoError(t, err)
+	info := wait(t, m, ids[0])
+	log := readFile(t, info.LogPath)
+	assert.Contains(t, log, "run-0\n")
+	assert.Equal(t, 2, strings.Count(log, "run-0\n"), "the second run appended to the first's log:\n%s", log)
+	assert.Zero(t, openLogs())
+}

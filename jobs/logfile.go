@@ -34,6 +34,7 @@ type logFile struct {
 	cap       int64
 	rotations int
 	midLine   bool  // the last byte written was not a newline
+	parked    bool  // closed between runs: reopened on the next write
 	dropped   int64 // bytes lost to write errors
 	err       error // first error; later writes are dropped
 }
@@ -56,6 +57,7 @@ func openLogFile(path string, cap int64) (*logFile, error) {
 func (l *logFile) Write(p []byte) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
+	l.unpark()
 	for len(p) > 0 {
 		if l.f == nil || l.err != nil {
 			l.dropped += int64(len(p))
@@ -71,11 +73,14 @@ func (l *logFile) Write(p []byte) {
 			return
 		}
 		// This write fills the file: it ends after the last whole line
-		// that fits (a line longer than the room is split), and the rest
-		// goes on in a new file.
+		// that fits, and the rest goes on in a new file. A line is split
+		// only when it is longer than a whole file.
 		n := int(room)
 		if k := bytes.LastIndexByte(p[:n], '\n'); k >= 0 {
 			n = k + 1
+		} else if end := bytes.IndexByte(p, '\n'); l.written > 0 && !l.midLine && end >= 0 && int64(end) < l.cap {
+			l.rotate() // the line goes whole into the next file
+			continue
 		}
 		l.write(p[:n])
 		p = p[n:]
@@ -126,6 +131,7 @@ func (l *logFile) rotate() {
 func (l *logFile) Marker(text string) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
+	l.unpark()
 	text = "[jobtop] " + text[:min(len(text), minLogCap/2)] + "\n"
 	line := text
 	if l.midLine {
@@ -178,9 +184,34 @@ func (l *logFile) Files() []string {
 	return []string{l.path}
 }
 
+// Park closes the file between runs, so a finished job holds no file
+// descriptor; the next write opens it again, appending.
+func (l *logFile) Park() {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.f != nil && l.err == nil {
+		l.f.Close()
+		l.f, l.parked = nil, true
+	}
+}
+
+func (l *logFile) unpark() {
+	if !l.parked {
+		return
+	}
+	l.parked = false
+	f, err := os.OpenFile(l.path, os.O_WRONLY|os.O_APPEND, 0o600)
+	if err != nil {
+		l.err = err
+		return
+	}
+	l.f = f
+}
+
 func (l *logFile) Close() error {
 	l.mu.Lock()
 	defer l.mu.Unlock()
+	l.parked = false
 	if l.f == nil {
 		return nil
 	}

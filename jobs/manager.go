@@ -172,6 +172,7 @@ func (m *Manager) add(spec Spec, start bool) (Info, error) {
 		m.awaitLaunchLocked(j)
 	} else {
 		j.state = StateCreated
+		j.log.Park()
 		m.changedLocked(j)
 	}
 	return m.infoLocked(j), nil

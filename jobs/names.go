@@ -30,6 +30,12 @@ func CheckName(name string) error {
 	case len(name) > maxNameLen:
 		return fmt.Errorf("job name %.20q... is longer than %d characters", name, maxNameLen)
 	}
+	switch {
+	case strings.HasPrefix(name, "-"):
+		return fmt.Errorf("job name %q starts with \"-\", which reads as a flag: start it with a letter or digit", name)
+	case strings.Trim(name, ".") == "":
+		return fmt.Errorf("job name %q is only dots: add a letter", name)
+	}
 	for _, c := range name {
 		if !nameChar(c) && c != '/' {
 			return fmt.Errorf("job name %q may only use letters, digits, \".\", \"_\", \"-\" and \"/\"", name)
@@ -45,6 +51,11 @@ func nameChar(c rune) bool {
 	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '.' || c == '_' || c == '-'
 }
 
+// interpreters run a script named by their first argument; a job running
+// one is named after the script.
+var interpreters = map[string]bool{"sh": true, "bash": true, "zsh": true, "dash": true,
+	"python": true, "python3": true, "node": true, "ruby": true, "perl": true}
+
 // shellPrefixes are words that run the next word as the program, skipped
 // when a name is made up from a shell command.
 var shellPrefixes = map[string]bool{"exec": true, "env": true, "nohup": true, "time": true, "command": true}
@@ -57,11 +68,16 @@ func defaultName(s Spec) string {
 	if len(s.Argv) > 0 {
 		program = s.Argv[0]
 	} else {
-		for _, w := range shellWords(s.Command) {
-			if shellPrefixes[w] || isAssignment(w) {
+		words := shellWords(s.Command)
+		for i, w := range words {
+			if shellPrefixes[w] || isAssignment(w) || strings.HasPrefix(w, "-") {
 				continue
 			}
 			program = w
+			// "sh build.sh", "python3 tool.py": the script says more.
+			if interpreters[path.Base(w)] && i+1 < len(words) && !strings.HasPrefix(words[i+1], "-") {
+				program = words[i+1]
+			}
 			break
 		}
 	}

@@ -10,7 +10,7 @@ import (
 )
 
 func TestCheckName(t *testing.T) {
-	for _, ok := range []string{"web", "db-1", "a.b_c", "4x", "x4", "-", "ns/web", strings.Repeat("a", 64)} {
+	for _, ok := range []string{"web", "db-1", "a.b_c", "4x", "x4", "a-", "ns/web", strings.Repeat("a", 64)} {
 		assert.NoError(t, CheckName(ok), ok)
 	}
 	cases := map[string]string{
@@ -18,6 +18,10 @@ func TestCheckName(t *testing.T) {
 		"4":                     `job name "4" is a number, which reads as a job ID: add a letter`,
 		"007":                   `job name "007" is a number`,
 		"has space":             `job name "has space" may only use letters, digits, ".", "_", "-" and "/"`,
+		"-x":                    `starts with "-", which reads as a flag`,
+		"-":                     `starts with "-"`,
+		".":                     `is only dots`,
+		"..":                    `is only dots`,
 		"/b":                    `has an empty part`,
 		"a//b":                  `has an empty part`,
 		"a/":                    `has an empty part`,
@@ -63,6 +67,10 @@ func TestDefaultName(t *testing.T) {
 		{Spec{Command: "ünïcødé"}, "ncd"},
 		{Spec{Command: "..."}, "job"},
 		{Spec{Command: "a-very-long-program-name-that-goes-on"}, "a-very-long-program"},
+		{Spec{Command: "exec env -i sleep 5"}, "sleep"},
+		{Spec{Command: "sh scripts/build.sh --fast"}, "build.sh"},
+		{Spec{Command: "python3 -m http.server"}, "python3"},
+		{Spec{Command: "node server.js"}, "server.js"},
 	}
 	for _, c := range cases {
 		got := defaultName(c.spec)

@@ -234,6 +234,7 @@ func (m *Manager) finishAfterDrain(j *job, p *process, note string) {
 	m.finishRunLocked(j, p, p.exit)
 	m.mu.Unlock()
 	p.side.wait() // its probes and stop command: they take the lock
+	j.log.Park()  // an ended job holds no file open
 	m.hub.publish(j.id, EventOutput, Info{})
 }
 

@@ -24,6 +24,7 @@ func (m *Manager) startRunLocked(j *job) {
 	j.runs++
 	now := time.Now()
 	j.markRunStart(now)
+	j.runCursor = j.store.Stats().Last
 	j.pid, j.exitCode, j.signal, j.errText, j.reason = 0, nil, 0, "", ReasonStarting
 	j.started, j.ended = &now, nil
 	j.request, j.sentSignal, j.ready = reqNone, 0, false
@@ -176,19 +177,49 @@ func lookProgram(prog, dir string) (string, error) {
 
 // environ is the inherited environment plus the manager's and the spec's
 // additions and JOBTOP_JOB_ID; later entries win.
+//
+// Each variable appears once: C's getenv and Go's os.Getenv take the
+// first of two, the shell the last, so a duplicate would give a job's
+// programs different values.
 func (m *Manager) environ(id ID, spec Spec) []string {
-	env := os.Environ()
-	for _, add := range []map[string]string{m.opts.Env, spec.Env} {
-		keys := make([]string, 0, len(add))
-		for k := range add {
-			keys = append(keys, k)
-		}
-		sort.Strings(keys)
-		for _, k := range keys {
-			env = append(env, k+"="+add[k])
+	vars := map[string]string{"JOBTOP_JOB_ID": id.String()}
+	for _, add := range []map[string]string{spec.Env, m.opts.Env} {
+		for k, v := range add {
+			if _, set := vars[k]; !set {
+				vars[k] = v
+			}
 		}
 	}
-	return append(env, "JOBTOP_JOB_ID="+id.String())
+	return mergeEnv(os.Environ(), vars)
+}
+
+// mergeEnv is env with vars set: a variable of env that vars sets is
+// replaced in place, the others are added after it in name order.
+func mergeEnv(env []string, vars map[string]string) []string {
+	out := make([]string, 0, len(env)+len(vars))
+	done := make(map[string]bool, len(vars))
+	for _, kv := range env {
+		k, _, _ := strings.Cut(kv, "=")
+		if v, ok := vars[k]; ok {
+			if !done[k] {
+				out = append(out, k+"="+v)
+				done[k] = true
+			}
+			continue
+		}
+		out = append(out, kv)
+	}
+	keys := make([]string, 0, len(vars))
+	for k := range vars {
+		if !done[k] {
+			keys = append(keys, k)
+		}
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		out = append(out, k+"="+vars[k])
+	}
+	return out
 }
 
 // keeperClient is the manager's keeper, started on first use (and again

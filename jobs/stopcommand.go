@@ -16,32 +16,39 @@ func (m *Manager) runStopCommandLocked(j *job, p *process) {
 	argv := p.spec.shellArgv(p.spec.StopCommand)
 	env, dir, grace := m.environ(j.id, p.spec), p.spec.Dir, p.spec.Grace
 	j.store.AppendMeta("── stopping with: " + p.spec.StopCommand + " ──")
+	j.log.Marker("── stopping with: " + p.spec.StopCommand + " ──")
 	p.side.wg.Add(1)
 	go func() {
 		defer p.side.wg.Done()
 		ctx, cancel := context.WithTimeout(context.Background(), grace)
 		defer cancel()
 		res, err := m.runAux(ctx, argv, env, dir)
-		for _, line := range strings.Split(strings.TrimRight(string(res.Output), "\n"), "\n") {
-			if line != "" {
-				j.store.AppendMeta("stop: " + line)
+		note := func(text string) { // in the output and the log file alike
+			j.store.AppendMeta(text)
+			j.log.Marker(text)
+		}
+		for _, out := range [][]byte{res.Stdout, res.Stderr} {
+			for _, line := range strings.Split(strings.TrimRight(string(out), "\n"), "\n") {
+				if line != "" {
+					note("stop: " + line)
+				}
 			}
 		}
 		switch {
 		case err != nil:
-			j.store.AppendMeta("── stop command: could not start: " + err.Error() + " ──")
+			note("── stop command: could not start: " + err.Error() + " ──")
 			m.mu.Lock()
 			if j.proc == p {
 				j.sentSignal = p.spec.StopSignal
 				m.signalLocked(p, p.spec.StopSignal.sys())
 			}
 			m.mu.Unlock()
-		case ctx.Err() != nil:
-			j.store.AppendMeta(fmt.Sprintf("── stop command: still running after %v: killed ──", grace))
+		case res.Signal == Signal(sigKill) && ctx.Err() != nil:
+			note(fmt.Sprintf("── stop command: still running after %v: killed ──", grace))
 		case res.Signal != 0:
-			j.store.AppendMeta("── stop command: killed by " + res.Signal.String() + " ──")
+			note("── stop command: killed by " + res.Signal.String() + " ──")
 		case res.Code != 0:
-			j.store.AppendMeta(fmt.Sprintf("── stop command: exited with code %d ──", res.Code))
+			note(fmt.Sprintf("── stop command: exited with code %d ──", res.Code))
 		}
 	}()
 }

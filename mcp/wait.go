@@ -241,15 +241,14 @@ var errMatched = errors.New("matched")
 func (s *Server) waitMatch(ctx context.Context, id jobs.ID, re *regexp.Regexp, timeout time.Duration) (*OutputLine, string, error) {
 	wctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
-	first := true
 	var found *OutputLine
-	err := s.opts.Client.FollowOutput(wctx, id, control.OutputQuery{}, func(r control.OutputResponse) error {
-		lines := r.Lines
-		if first {
-			lines = currentRun(lines)
-			first = false
-		}
-		for _, l := range append(lines, r.Partial...) {
+	// Only the current run's lines count: read from where it began.
+	job, err := s.opts.Client.Job(wctx, id)
+	if err != nil {
+		return nil, "", err
+	}
+	err = s.opts.Client.FollowOutput(wctx, id, control.OutputQuery{Cursor: job.RunCursor}, func(r control.OutputResponse) error {
+		for _, l := range append(r.Lines, r.Partial...) {
 			if l.Stream != jobs.Meta && re.MatchString(plain(l.Text)) {
 				ol := outputLine(l, maxLineBytes)
 				found = &ol
@@ -271,16 +270,6 @@ func (s *Server) waitMatch(ctx context.Context, id jobs.ID, re *regexp.Regexp, t
 	return nil, "", err
 }
 
-// currentRun drops the lines of runs before the latest restart: those
-// before the last line jobtop wrote itself (the restart marker).
-func currentRun(lines []jobs.Line) []jobs.Line {
-	for i := len(lines) - 1; i >= 0; i-- {
-		if lines[i].Stream == jobs.Meta {
-			return lines[i+1:]
-		}
-	}
-	return lines
-}
 
 // Bounds of the last lines shown when a wait did not find its line.
 const (

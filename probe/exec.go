@@ -53,13 +53,17 @@ func (e *Exec) Check(ctx context.Context, t jobs.ProbeTarget) error {
 	switch {
 	case err != nil:
 		return fmt.Errorf("%s: cannot start: %v", e.Command, err)
+	case res.Code == 0 && res.Signal == 0:
+		return nil // even if ctx ended just after
 	case ctx.Err() != nil:
 		return ctx.Err()
-	case res.Code == 0:
-		return nil
 	}
 	msg := e.Command + ": " + describeExit(res)
-	if last := lastLine(res.Output); last != "" {
+	last := lastLine(res.Stderr)
+	if last == "" {
+		last = lastLine(res.Stdout)
+	}
+	if last != "" {
 		msg += ": " + last
 	}
 	return errors.New(msg)

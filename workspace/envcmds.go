@@ -4,7 +4,7 @@ import (
 	"context"
 	"fmt"
 	"maps"
-	"os/exec"
+	"os"
 	"sort"
 	"strings"
 	"syscall"
@@ -19,10 +19,11 @@ import (
 const envCommandTimeout = 2 * time.Second
 
 // runEnvCommands runs a plan's env_cmds (process-compose) with /bin/sh in
-// the file's directory, each for at most envCommandTimeout, and returns
+// the file's directory, each for at most envCommandTimeout, through the
+// manager (as jobs run: nothing they start outlives them), and returns
 // the variables they set: each command's output, trimmed. A command that
 // fails sets nothing, and says why in problems.
-func runEnvCommands(plan *jobfile.Plan) (env map[string]string, problems []string) {
+func runEnvCommands(m *jobs.Manager, plan *jobfile.Plan) (env map[string]string, problems []string) {
 	if len(plan.EnvCommands) == 0 {
 		return nil, nil
 	}
@@ -33,7 +34,7 @@ func runEnvCommands(plan *jobfile.Plan) (env map[string]string, problems []strin
 	sort.Strings(names)
 	env = make(map[string]string, len(names))
 	for _, name := range names {
-		out, err := runEnvCommand(plan.Dir, plan.EnvCommands[name])
+		out, err := runEnvCommand(m, plan.Dir, plan.EnvCommands[name])
 		if err != nil {
 			problems = append(problems, fmt.Sprintf("%s: warning: env_cmds.%s: %v; %s is not set", plan.Path, name, err, name))
 			continue
@@ -43,25 +44,21 @@ func runEnvCommands(plan *jobfile.Plan) (env map[string]string, problems []strin
 	return env, problems
 }
 
-func runEnvCommand(dir, command string) (string, error) {
+func runEnvCommand(m *jobs.Manager, dir, command string) (string, error) {
 	ctx, cancel := context.WithTimeout(context.Background(), envCommandTimeout)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, "/bin/sh", "-c", command)
-	cmd.Dir = dir
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
-	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
-	cmd.WaitDelay = 500 * time.Millisecond
-	out, err := cmd.Output()
-	if cmd.Process != nil {
-		syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) //nolint:errcheck // what it left, if anything
-	}
+	res, err := m.RunCommand(ctx, []string{"/bin/sh", "-c", command}, os.Environ(), dir)
 	switch {
-	case ctx.Err() != nil:
-		return "", fmt.Errorf("%q did not end within %v", command, envCommandTimeout)
 	case err != nil:
-		return "", fmt.Errorf("%q: %v", command, err)
+		return "", fmt.Errorf("%q: cannot start: %v", command, err)
+	case res.Signal == jobs.Signal(syscall.SIGKILL) && ctx.Err() != nil:
+		return "", fmt.Errorf("%q did not end within %v", command, envCommandTimeout)
+	case res.Signal != 0:
+		return "", fmt.Errorf("%q: killed by %v", command, res.Signal)
+	case res.Code != 0:
+		return "", fmt.Errorf("%q: exit status %d", command, res.Code)
 	}
-	return strings.TrimSpace(string(out)), nil
+	return strings.TrimSpace(string(res.Stdout)), nil
 }
 
 // withEnv is spec with the variables under its own environment.

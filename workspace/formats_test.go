@@ -1,12 +1,14 @@
 package workspace
 
 import (
+	"fmt"
 	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -121,4 +123,26 @@ processes:
 	info := f.job("show")
 	f.eventually("show to end", func() bool { info = f.job("show"); return info.State.Done() })
 	assert.Equal(t, []string{"good=fine bad=unset"}, f.output(info.ID))
+}
+
+// env_cmds run as jobs do: what one starts and leaves behind (a daemon
+// that left its session) does not outlive it.
+func TestEnvCommandsLeaveNothingRunning(t *testing.T) {
+	dir := t.TempDir()
+	arg := fmt.Sprintf("77%d", time.Now().UnixNano()%1e6)
+	path := filepath.Join(dir, "process-compose.yaml")
+	require.NoError(t, os.WriteFile(path, []byte(`env_cmds:
+  LEAK: "setsid sh -c 'exec sleep `+arg+`' </dev/null >/dev/null 2>&1 & echo v"
+processes:
+  show:
+    command: "echo leak=$${LEAK}"
+`), 0o600))
+	f := openFile(t, path, jobfile.LoadOptions{})
+	info := f.job("show")
+	f.eventually("show to end", func() bool { info = f.job("show"); return info.State.Done() })
+	assert.Equal(t, []string{"leak=v"}, f.output(info.ID))
+	f.eventually("the env command's daemon to be gone", func() bool {
+		out, _ := exec.Command("pgrep", "-f", "sleep "+arg).Output()
+		return len(out) == 0
+	})
 }

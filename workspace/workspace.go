@@ -65,7 +65,7 @@ func ManagerOptions(plan *jobfile.Plan, base jobs.Options) jobs.Options {
 func Open(m *jobs.Manager, plan *jobfile.Plan) (*Workspace, error) {
 	w := &Workspace{mgr: m, plan: plan, ids: make(map[string]jobs.ID, len(plan.Jobs)), exits: make(chan ExitRequest, 1)}
 	w.ctx, w.cancel = context.WithCancel(context.Background())
-	w.envCmds, w.problems = runEnvCommands(plan)
+	w.envCmds, w.problems = runEnvCommands(m, plan)
 	w.watchFailuresLocked(plan)
 	for _, j := range plan.StartOrder() {
 		if err := w.startLocked(j); err != nil {
@@ -153,7 +153,7 @@ func (w *Workspace) Reload() (Result, error) {
 		return res, newFileError(w.plan.Path, err)
 	}
 	res.Warnings = warningLines(next.Warnings)
-	w.envCmds, w.problems = runEnvCommands(next)
+	w.envCmds, w.problems = runEnvCommands(w.mgr, next)
 	res.Warnings = append(res.Warnings, w.problems...)
 	res.Changes = jobfile.Diff(w.livePlanLocked(), next)
 	var errs []error

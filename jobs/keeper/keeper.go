@@ -200,7 +200,7 @@ func (k *keeper) spawn(req request, files []*os.File) {
 		fail("run " + strconv.FormatUint(uint64(req.Run), 10) + " exists already")
 		return
 	}
-	env := append(req.Env[:len(req.Env):len(req.Env)], EnvRun+"="+k.token+"."+strconv.FormatUint(uint64(req.Run), 10))
+	env := withVar(req.Env, EnvRun, k.token+"."+strconv.FormatUint(uint64(req.Run), 10))
 	attr := &syscall.ProcAttr{
 		Dir:   req.Dir,
 		Env:   env,
@@ -384,6 +384,19 @@ func newToken() string {
 	b := make([]byte, 8)
 	rand.Read(b) //nolint:errcheck // never fails on Linux
 	return hex.EncodeToString(b)
+}
+
+// withVar is env with name set to value, once: a job started inside
+// another jobtop's job inherits that one's JOBTOP_RUN, and getenv (like
+// the keeper reading /proc/PID/environ) takes the first.
+func withVar(env []string, name, value string) []string {
+	out := make([]string, 0, len(env)+1)
+	for _, kv := range env {
+		if !strings.HasPrefix(kv, name+"=") {
+			out = append(out, kv)
+		}
+	}
+	return append(out, name+"="+value)
 }
 
 // parseRunEnv splits a JOBTOP_RUN value into its token and run.
