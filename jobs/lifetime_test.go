@@ -437,3 +437,28 @@ func TestEndedJobsHoldNoFileOpen(t *testing.T) {
 	assert.Equal(t, 2, strings.Count(log, "run-0\n"), "the second run appended to the first's log:\n%s", log)
 	assert.Zero(t, openLogs())
 }
+
+// TestRemovedJobsLogsStayWithinTheTotal: the logs of removed jobs stay on
+// disk, but within the session's total (log.max_total): past it the
+// oldest go, so job after job for days does not fill the disk.
+func TestRemovedJobsLogsStayWithinTheTotal(t *testing.T) {
+	dir := t.TempDir()
+	m := newManager(t, Options{LogDir: dir, KeepFinished: 1, Sessions: Retention{MaxTotal: 10 << 10}})
+	var last Info
+	for i := range 6 {
+		last = start(t, m, Spec{Command: "head -c 4096 /dev/zero | tr '\\0' x; echo " + strconv.Itoa(i)})
+		wait(t, m, last.ID)
+	}
+	var total int64
+	logs, _ := filepath.Glob(filepath.Join(dir, "*.log*"))
+	for _, f := range logs {
+		st, err := os.Stat(f)
+		require.NoError(t, err)
+		if f != last.LogPath {
+			total += st.Size()
+		}
+	}
+	assert.LessOrEqual(t, total, int64(10<<10), "removed jobs' logs: %v", logs)
+	assert.Greater(t, total, int64(4<<10), "the newest removed logs are kept")
+	assert.FileExists(t, last.LogPath, "a kept job's log is never removed")
+}

@@ -71,6 +71,7 @@ type Manager struct {
 
 	runs    sync.WaitGroup // one per live run, done when it is reaped
 	byRun   map[keeper.RunID]*job
+	removed removedLogs                        // log files of removed jobs (retention.go)
 	aux     map[keeper.RunID]chan keeper.Event // commands beside jobs (aux.go)
 	nextRun keeper.RunID
 

@@ -1,5 +1,7 @@
 package jobs
 
+import "os"
+
 // DefaultKeepFinished bounds the finished jobs a manager keeps.
 const DefaultKeepFinished = 500
 
@@ -56,9 +58,11 @@ func (j *job) endedBefore(k *job) bool {
 	return j.id < k.id
 }
 
-// removeLocked forgets a job; its log file stays on disk.
+// removeLocked forgets a job; its log file stays on disk (see
+// removedLogs).
 func (m *Manager) removeLocked(j *job) {
 	last := m.infoLocked(j)
+	m.removed.add(j.log.Files(), m.opts.retention().MaxTotal)
 	delete(m.jobs, j.id)
 	for i, oid := range m.order {
 		if oid == j.id {
@@ -81,4 +85,31 @@ func (m *Manager) Idle() bool {
 		}
 	}
 	return true
+}
+
+// removedLogs are the log files of the jobs a manager removed, oldest
+// first. They stay on disk for people to read, but within the session
+// they take at most Retention.MaxTotal together: past it the oldest go,
+// so an instance that runs job after job for days does not fill the disk.
+type removedLogs struct {
+	files []string
+	sizes []int64
+	total int64
+}
+
+// add notes a removed job's files and removes the oldest noted files
+// while all of them take more than max bytes (no limit when max < 0).
+func (r *removedLogs) add(files []string, max int64) {
+	for _, f := range files {
+		if st, err := os.Stat(f); err == nil {
+			r.files = append(r.files, f)
+			r.sizes = append(r.sizes, st.Size())
+			r.total += st.Size()
+		}
+	}
+	for max >= 0 && r.total > max && len(r.files) > 0 {
+		os.Remove(r.files[0])
+		r.total -= r.sizes[0]
+		r.files, r.sizes = r.files[1:], r.sizes[1:]
+	}
 }
