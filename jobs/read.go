@@ -66,6 +66,7 @@ func (m *Manager) readStream(j *job, p *process, f *os.File, stream Stream) {
 			return true
 		})
 		if n > 0 {
+			p.read.Add(int64(n))
 			m.ingestOutput(j, p, stream, (*buf)[:n])
 		}
 		if buf != nil {

@@ -46,6 +46,7 @@ type process struct {
 
 	side    sidecars // probes and stop command (proberun.go)
 	pipes   []*os.File
+	read    atomic.Int64 // bytes read from the pipes
 	readers sync.WaitGroup
 	readyMu sync.Mutex
 	ready   atomic.Pointer[readiness] // nil when not watching output
@@ -213,13 +214,23 @@ func (m *Manager) finishAfterDrain(j *job, p *process, note string) {
 		p.readers.Wait()
 		close(drained)
 	}()
-	select {
-	case <-drained:
-	case <-time.After(drainTimeout):
-		for _, f := range p.pipes {
-			f.SetReadDeadline(time.Now()) //nolint:errcheck // unblocks the reader
+	// Read what the pipes hold, however long that takes; stop only once
+	// nothing has come for drainTimeout and the pipes are still open
+	// (something outside the run holds them).
+	for seen := p.read.Load(); ; {
+		select {
+		case <-drained:
+		case <-time.After(drainTimeout):
+			if now := p.read.Load(); now != seen {
+				seen = now
+				continue
+			}
+			for _, f := range p.pipes {
+				f.SetReadDeadline(time.Now()) //nolint:errcheck // unblocks the reader
+			}
+			<-drained
 		}
-		<-drained
+		break
 	}
 	for _, f := range p.pipes {
 		f.Close()
