@@ -31,6 +31,7 @@ Plain jobtop attaches by itself when a live instance holds its socket.`,
 		},
 	}
 	addBellFlag(attach)
+	addLocalFlag(attach)
 	return attach
 }
 
@@ -38,6 +39,9 @@ Plain jobtop attaches by itself when a live instance holds its socket.`,
 // after starting specs there (the first of them is selected). It ends with an error if the instance goes
 // away meanwhile.
 func attachTUI(cmd *cobra.Command, specs []jobs.Spec) error {
+	if hosts, _ := hostsOf(cmd); len(hosts) > 0 {
+		return attachHosts(cmd, specs, hosts)
+	}
 	c := newClient(cmd)
 	defer c.Close()
 	ctx, cancel := context.WithTimeout(cmd.Context(), attachTimeout)
