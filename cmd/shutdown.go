@@ -55,8 +55,12 @@ func shutdown(cmd *cobra.Command, asJSON bool) error {
 // socket: the instance has closed it and let go of its lock.
 func waitInstanceGone(ctx context.Context, c *control.Client, pid int) error {
 	deadline := time.Now().Add(instanceExitTimeout)
+	probeTimeout := time.Second
+	if c.Host() != nil {
+		probeTimeout = attachTimeout // each probe is an ssh connection
+	}
 	for {
-		probe, cancel := context.WithTimeout(ctx, time.Second)
+		probe, cancel := context.WithTimeout(ctx, probeTimeout)
 		_, err := c.Instance(probe)
 		cancel()
 		var notRunning *control.NotRunningError
