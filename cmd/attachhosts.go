@@ -36,6 +36,15 @@ func attachHosts(cmd *cobra.Command, specs []jobs.Spec, hosts []control.Host) er
 	}
 	defer engine.Close()
 	cfg := withTerminal(cmd, ui.Config{Attached: true, Instance: "on " + strings.Join(names, ", ")})
+	if len(clients) == 1 {
+		// One host: R reloads its job file, as in a plain attach.
+		inst, err := clients[0].Instance(ctx)
+		if err != nil {
+			return err
+		}
+		cfg.Instance = fmt.Sprintf("%s (pid %d) on %s", inst.Kind, inst.PID, names[0])
+		cfg.JobFile = inst.JobFile
+	}
 	for i, s := range specs {
 		info, err := engine.Start(s)
 		if err != nil {

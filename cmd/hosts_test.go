@@ -78,16 +78,15 @@ func TestDialStdioBridgesTheSocket(t *testing.T) {
 	require.NoError(t, err)
 	stdout, err := cmd.StdoutPipe()
 	require.NoError(t, err)
-	var stderr strings.Builder
+	var stderr strings.Builder // read once dial-stdio has ended
 	cmd.Stderr = &stderr
 	require.NoError(t, cmd.Start())
 	t.Cleanup(func() { c.run("shutdown") })
 
 	r := bufio.NewReader(stdout)
 	line, err := r.ReadString('\n')
-	require.NoError(t, err, stderr.String())
+	require.NoError(t, err)
 	assert.Equal(t, "jobtop-api 1\n", line)
-	assert.Contains(t, stderr.String(), "started one in the background")
 
 	_, err = io.WriteString(stdin, "GET /v1/instance HTTP/1.1\r\nHost: jobtop\r\nConnection: close\r\n\r\n")
 	require.NoError(t, err)
@@ -97,4 +96,5 @@ func TestDialStdioBridgesTheSocket(t *testing.T) {
 	assert.Contains(t, string(answer), `"api_version":1`)
 	assert.Contains(t, string(answer), `"socket":"`+c.socket+`"`)
 	require.NoError(t, cmd.Wait(), "dial-stdio ends when the socket's side does")
+	assert.Contains(t, stderr.String(), "started one in the background")
 }

@@ -106,10 +106,11 @@ func (h Host) bin() string {
 // sshArgs are ssh's arguments for one connection: no terminal, no
 // forwarding of any kind (a user's config may forward ports or the agent
 // to this host; none of it is needed, and a second forward of the same
-// port would fail), BatchMode unless a person may be asked, then the host
-// and the far command.
+// port would fail), no RemoteCommand or LocalCommand of the user's config
+// (the channel carries jobtop's bytes only), BatchMode unless a person
+// may be asked, then the host and the far command.
 func (h Host) sshArgs(batch bool) []string {
-	args := []string{"-T", "-x", "-a", "-o", "ClearAllForwardings=yes"}
+	args := []string{"-T", "-x", "-a", "-o", "ClearAllForwardings=yes", "-o", "RemoteCommand=none", "-o", "PermitLocalCommand=no"}
 	if batch {
 		args = append(args, "-o", "BatchMode=yes")
 	}

@@ -70,7 +70,7 @@ func TestRemoteCommand(t *testing.T) {
 func TestSSHArgs(t *testing.T) {
 	h := Host{Addr: "b", User: "me", Port: "2222"}
 	args := h.sshArgs(true)
-	assert.Equal(t, []string{"-T", "-x", "-a", "-o", "ClearAllForwardings=yes", "-o", "BatchMode=yes", "-p", "2222", "-l", "me", "--", "b", "jobtop dial-stdio --api 1"}, args)
+	assert.Equal(t, []string{"-T", "-x", "-a", "-o", "ClearAllForwardings=yes", "-o", "RemoteCommand=none", "-o", "PermitLocalCommand=no", "-o", "BatchMode=yes", "-p", "2222", "-l", "me", "--", "b", "jobtop dial-stdio --api 1"}, args)
 	assert.NotContains(t, strings.Join(Host{Addr: "b"}.sshArgs(false), " "), "BatchMode", "a first interactive connection may ask")
 }
 

@@ -295,6 +295,10 @@ func hostActionError(j hostJob, err error) error {
 	return err
 }
 
+// Reload re-reads the job file of the first host's instance (a TUI offers
+// it with one host only; see Client.Reload).
+func (h *Hosts) Reload() (string, error) { return h.hosts[0].client.Reload() }
+
 // Subscribe returns a stream of every host's events, with the engine's
 // IDs; an empty batch says a host's connection changed.
 func (h *Hosts) Subscribe() jobs.EventStream {

@@ -2,6 +2,7 @@ package e2e
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -14,6 +15,7 @@ import (
 	"testing"
 	"time"
 
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -241,4 +243,31 @@ func TestSSHAttachTwoHosts(t *testing.T) {
 	assert.Equal(t, "running", there.state("far"), "quitting leaves the far jobs running")
 	require.Eventually(t, func() bool { return len(h.sshProcesses(0)) == 0 }, deadline, 20*time.Millisecond,
 		"the session's ssh has exited")
+}
+
+// jobtop mcp --host (here $JOBTOP_HOST): an agent's tools act on the far
+// instance, which dial-stdio starts; a relative cwd means nothing there
+// and is refused.
+func TestSSHMCP(t *testing.T) {
+	bin := binary(t)
+	h := startSSHD(t)
+	h.installJobtop(t, bin)
+	r := newRemote(t, bin, h)
+	r.shutdownOnCleanup()
+	env := append(append(append(os.Environ(), r.env...), h.env...), "JOBTOP_HOST="+h.url)
+	cs := mcpSession(t, bin, env)
+
+	run := callTool(t, cs, "run_job", map[string]any{"name": "far", "command": "echo hello from afar; echo in $PWD", "wait_for": "exit"})
+	require.Equal(t, "succeeded", run["job"].(map[string]any)["state"])
+	out := callTool(t, cs, "read_output", map[string]any{"id": "far"})
+	lines := out["lines"].([]any)
+	require.Equal(t, "hello from afar", lines[0].(map[string]any)["text"])
+	assert.Regexp(t, `(?m)^1\s+far\s+succeeded`, r.ok("ls"), "the job ran in the far instance")
+
+	ctx, cancel := context.WithTimeout(context.Background(), deadline)
+	defer cancel()
+	res, err := cs.CallTool(ctx, &sdk.CallToolParams{Name: "run_job", Arguments: map[string]any{"command": "make", "cwd": "src"}})
+	require.NoError(t, err)
+	require.True(t, res.IsError)
+	assert.Contains(t, res.Content[0].(*sdk.TextContent).Text, `cwd "src": the jobs run on host 127.0.0.1:`+strconv.Itoa(h.port)+", so give an absolute path there")
 }

@@ -134,3 +134,21 @@ func TestNoHostColumnForOneInstance(t *testing.T) {
 	assert.NotContains(t, strings.Split(m.View(), "\n")[0], "HOST")
 	assert.Equal(t, "", m.hostsView())
 }
+
+// o opens a job's log only when the file is on this machine: a job on
+// another host says where its log is, and nothing runs.
+func TestPagerOfAJobOnAnotherHost(t *testing.T) {
+	m, e, _ := hostsModel(t, 160, nil)
+	far := hostedEvent(e, jobs.EventState, 1, jobs.StateRunning)
+	far.Job.LogPath = "/nowhere/on/this/machine/web.log"
+	far.Job.LogFiles = nil
+	m.Update(jobEventsMsg{events: []jobs.Event{far}})
+	_, cmd := m.Update(keyMsg("o"))
+	assert.Nil(t, cmd, "no pager runs")
+	assert.Contains(t, m.statusView(), "job 3 web on build-box: its log file is on build-box (/nowhere/on/this/machine/web.log)")
+
+	// A job of a host whose log is here (the same machine) opens.
+	m.Update(keyMsg("j"))
+	_, cmd = m.Update(keyMsg("o"))
+	assert.NotNil(t, cmd, "the pager runs")
+}
