@@ -98,3 +98,16 @@ func TestDialStdioBridgesTheSocket(t *testing.T) {
 	require.NoError(t, cmd.Wait(), "dial-stdio ends when the socket's side does")
 	assert.Contains(t, stderr.String(), "started one in the background")
 }
+
+// A job reaches its own instance with the CLI, even when the instance
+// was started where $JOBTOP_HOST points the user's commands elsewhere.
+func TestJobsIgnoreTheUsersJobtopHost(t *testing.T) {
+	c := newCLI(t)
+	plain := c.env
+	c.env = append(c.env, hostEnv+"=ssh://elsewhere.invalid")
+	c.serve()
+	c.env = plain
+	id := c.startJob(binary+" ls", "--name", "inner")
+	c.ok("wait", id, "--timeout", "30s")
+	assert.Regexp(t, `(?m)^1\s+inner\s+running`, strings.Join(c.logLines(id), "\n"), "the job listed its own instance's jobs")
+}
