@@ -34,9 +34,9 @@ var multiHostCommands = map[string]bool{"attach": true, "jobtop": true}
 // every command.
 func addHostFlags(root *cobra.Command) {
 	f := root.PersistentFlags()
-	f.StringArray(hostFlag, nil, "reach the jobtop instance on another machine over ssh: `ssh://[user@]host[:port]` (default $"+hostEnv+"); attach takes it more than once")
-	f.String(remoteBinFlag, "", "jobtop's `PATH` on the --host machine (default: jobtop, on its PATH)")
-	f.String(remoteSocketFlag, "", "the instance's socket on the --host machine (default: the one jobtop finds there)")
+	f.StringArray(hostFlag, nil, "talk to the instance on another machine, over `ssh://[user@]host[:port]` (default $"+hostEnv+"); attach takes several")
+	f.String(remoteBinFlag, "", "where jobtop is on the --host machine: its `PATH` there (default: jobtop, found on the far PATH)")
+	f.String(remoteSocketFlag, "", "the instance's socket on the --host machine, as a `PATH` there (default: the one jobtop finds there)")
 }
 
 // addLocalFlag adds --local, for the commands that show several hosts.

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"slices"
+	"strings"
 	"sync"
 	"time"
 
@@ -70,7 +71,7 @@ func AttachHosts(ctx context.Context, names []string, clients []*Client) (*Hosts
 		h.hosts = append(h.hosts, &hostEntry{name: names[i], client: c, ids: make(map[jobs.ID]jobs.ID)})
 		if err := c.Attach(ctx); err != nil {
 			h.closeClients()
-			if names[i] == LocalHostName {
+			if names[i] == LocalHostName || strings.Contains(err.Error(), names[i]) {
 				return nil, err
 			}
 			return nil, fmt.Errorf("host %s: %w", names[i], err)
