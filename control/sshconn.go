@@ -155,9 +155,11 @@ func (c *sshConn) fail(ctx context.Context, noise string, readErr error) error {
 	case <-c.exited:
 	case <-time.After(sshCloseWait):
 		c.kill()
+		<-c.exited
 	}
 	c.stderr.wait(time.Second)
-	msg := strings.TrimSpace(c.stderr.String())
+	// A far jobtop's own error reads "jobtop: ..."; this one adds its own.
+	msg := strings.TrimPrefix(strings.TrimSpace(c.stderr.String()), "jobtop: ")
 	if msg == "" {
 		msg = strings.TrimSpace(noise) // what a far shell or program said on stdout
 	}
