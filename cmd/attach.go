@@ -24,13 +24,19 @@ jobtop TUI in another terminal): the same screen and keys, live. Quitting
 leaves its jobs running, and the quit prompt says so. R reloads the
 instance's job file, if it has one.
 
-Plain jobtop attaches by itself when a live instance holds its socket.`,
+Plain jobtop attaches by itself when a live instance holds its socket.
+
+With --host ssh://HOST (more than once for several machines, and --local
+for this one's instance too) it shows the instances of other machines,
+reached over ssh, in one table with a HOST column; a host whose
+connection drops is shown disconnected and reconnected every 2s.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			return attachTUI(cmd, nil)
 		},
 	}
 	addBellFlag(attach)
+	addLocalFlag(attach)
 	return attach
 }
 
@@ -38,6 +44,9 @@ Plain jobtop attaches by itself when a live instance holds its socket.`,
 // after starting specs there (the first of them is selected). It ends with an error if the instance goes
 // away meanwhile.
 func attachTUI(cmd *cobra.Command, specs []jobs.Spec) error {
+	if hosts, _ := hostsOf(cmd); len(hosts) > 0 {
+		return attachHosts(cmd, specs, hosts)
+	}
 	c := newClient(cmd)
 	defer c.Close()
 	ctx, cancel := context.WithTimeout(cmd.Context(), attachTimeout)

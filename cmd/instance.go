@@ -57,6 +57,9 @@ func startInstance(cmd *cobra.Command, kind string, plan *jobfile.Plan, opts job
 		opts.Env = make(map[string]string)
 	}
 	opts.Env[control.SocketEnv] = path
+	// A job talks to this instance, even where $JOBTOP_HOST points the
+	// user's own commands at another machine.
+	opts.Env[hostEnv] = ""
 	m, err := jobs.NewManager(opts)
 	if err != nil {
 		l.Close()

@@ -1,6 +1,7 @@
 package cmd
 
 import (
+	"bufio"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -139,13 +140,16 @@ func logs(cmd *cobra.Command, c *control.Client, id jobs.ID, o logsOptions) erro
 	}
 }
 
+// printLines prints lines, one write for all of them (stdout is not
+// buffered: a write per line made following a busy job cost a system
+// call per line).
 func printLines(w io.Writer, lines []jobs.Line, text textOut) error {
+	bw := bufio.NewWriterSize(w, 64<<10)
 	for _, l := range lines {
-		if _, err := fmt.Fprintln(w, text.line(l.Text)); err != nil {
-			return err
-		}
+		bw.WriteString(text.line(l.Text)) //nolint:errcheck // Flush reports it
+		bw.WriteByte('\n')                //nolint:errcheck // as above
 	}
-	return nil
+	return bw.Flush()
 }
 
 // noteDropped tells people, on stderr, about lines no longer held.

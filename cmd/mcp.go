@@ -45,10 +45,12 @@ $` + mcpTokenEnv + `, or else one made up and printed on stderr.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			c := newClient(cmd)
-			srv := mcp.New(mcp.Options{
-				Client:         c,
-				EnsureInstance: func(ctx context.Context) error { return autoStartServer(ctx, cmd, c) },
-			})
+			opts := mcp.Options{Client: c}
+			if c.Host() == nil {
+				// On a host, dial-stdio starts the instance.
+				opts.EnsureInstance = func(ctx context.Context) error { return autoStartServer(ctx, cmd, c) }
+			}
+			srv := mcp.New(opts)
 			if httpAddr != "" {
 				return serveMCPHTTP(cmd, srv, httpAddr)
 			}

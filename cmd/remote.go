@@ -15,8 +15,8 @@ import (
 )
 
 // This file holds what the API client commands (run, ls, status, logs,
-// wait, stop, kill, restart, rm) share: the socket, the client, job IDs,
-// and printing.
+// wait, stop, kill, restart, rm) share: the socket, job IDs, and
+// printing (the client: hosts.go).
 
 // socketFlag is the persistent flag that names the instance's socket.
 const socketFlag = "socket"
@@ -35,10 +35,6 @@ func socketPath(cmd *cobra.Command) string {
 		flag = f.Value.String()
 	}
 	return control.ResolveSocketPath(flag)
-}
-
-func newClient(cmd *cobra.Command) *control.Client {
-	return control.NewClient(socketPath(cmd))
 }
 
 // resolveJob reads a job argument: an ID ("3"), or the name of a job (the

@@ -84,6 +84,10 @@ jobtop attach) and starts the COMMANDs there.`,
 	}
 	root.AddCommand(newCheckCmd())
 	addSocketFlag(root)
+	addHostFlags(root)
+	addLocalFlag(root)
+	root.PersistentPreRunE = checkHostFlags
+	root.AddCommand(newDialStdioCmd())
 	root.AddCommand(newServeCmd())
 	root.AddCommand(newRunCmd())
 	root.AddCommand(newLsCmd())

@@ -64,15 +64,15 @@ says so on stderr): a job file in the current directory is not run.`,
 }
 
 func run(cmd *cobra.Command, o runOptions, args []string) error {
-	req, err := o.request(args)
+	c := newClient(cmd)
+	req, err := o.request(args, c.Host())
 	if err != nil {
 		return err
 	}
-	c := newClient(cmd)
 	ctx := cmd.Context()
 	info, err := c.StartJob(ctx, req)
 	var notRunning *control.NotRunningError
-	if errors.As(err, &notRunning) && !errors.Is(err, syscall.EACCES) {
+	if errors.As(err, &notRunning) && !errors.Is(err, syscall.EACCES) && c.Host() == nil {
 		if err := autoStartServer(ctx, cmd, c); err != nil {
 			return err
 		}
@@ -88,7 +88,10 @@ func run(cmd *cobra.Command, o runOptions, args []string) error {
 	return nil
 }
 
-func (o runOptions) request(args []string) (control.StartRequest, error) {
+// request is the job to start. On a host (not nil), the job runs in the
+// directory --cwd names there, which must be absolute, or else in the
+// instance's.
+func (o runOptions) request(args []string, host *control.Host) (control.StartRequest, error) {
 	req := control.StartRequest{
 		Name:    o.name,
 		Command: strings.Join(args, " "),
@@ -100,14 +103,20 @@ func (o runOptions) request(args []string) (control.StartRequest, error) {
 			return req, err
 		}
 	}
-	if req.Cwd == "" {
+	switch {
+	case host != nil && req.Cwd != "" && !filepath.IsAbs(req.Cwd):
+		return req, fmt.Errorf("--cwd %q: with --host, give an absolute path on %s (a relative one means nothing there)", req.Cwd, host.Name())
+	case host != nil:
+	case req.Cwd == "":
 		wd, err := os.Getwd()
 		if err != nil {
 			return req, fmt.Errorf("cannot tell the current directory: %w (give --cwd)", err)
 		}
 		req.Cwd = wd
-	} else if abs, err := filepath.Abs(req.Cwd); err == nil {
-		req.Cwd = abs
+	default:
+		if abs, err := filepath.Abs(req.Cwd); err == nil {
+			req.Cwd = abs
+		}
 	}
 	for _, kv := range o.env {
 		k, v, ok := strings.Cut(kv, "=")

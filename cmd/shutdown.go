@@ -34,7 +34,7 @@ go of the socket, so a new one can take it at once.`,
 }
 
 func shutdown(cmd *cobra.Command, asJSON bool) error {
-	c := newClient(cmd)
+	c := newClientNoStart(cmd) // over ssh, the poll below must not start a new one
 	defer c.Close()
 	resp, err := c.Shutdown(cmd.Context())
 	if err != nil {
@@ -55,8 +55,12 @@ func shutdown(cmd *cobra.Command, asJSON bool) error {
 // socket: the instance has closed it and let go of its lock.
 func waitInstanceGone(ctx context.Context, c *control.Client, pid int) error {
 	deadline := time.Now().Add(instanceExitTimeout)
+	probeTimeout := time.Second
+	if c.Host() != nil {
+		probeTimeout = attachTimeout // each probe is an ssh connection
+	}
 	for {
-		probe, cancel := context.WithTimeout(ctx, time.Second)
+		probe, cancel := context.WithTimeout(ctx, probeTimeout)
 		_, err := c.Instance(probe)
 		cancel()
 		var notRunning *control.NotRunningError

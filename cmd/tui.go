@@ -28,6 +28,12 @@ const shutdownTimeout = 15 * time.Second
 // to that one instead (and starts the command line's jobs there); an
 // explicit -f is then an error, since the file would not be run.
 func openTUI(cmd *cobra.Command, specs []jobs.Spec) error {
+	if hosts, _ := hostsOf(cmd); len(hosts) > 0 {
+		if cmd.Flags().Changed(fileFlag) {
+			return &ExitError{Code: 2, Err: fmt.Errorf("-f runs a job file here; with --host, jobtop attaches to the instance there (run the file on that machine: ssh HOST jobtop serve -f FILE)")}
+		}
+		return attachHosts(cmd, specs, hosts)
+	}
 	plan, err := loadJobFile(cmd)
 	if err != nil {
 		return err

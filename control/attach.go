@@ -110,11 +110,12 @@ func (c *Client) Subscribe() jobs.EventStream {
 }
 
 // Start starts a job on the instance. A job with no working directory
-// runs in this process's, as with jobtop run, not in the instance's.
+// runs in this process's, as with jobtop run, not in the instance's; on
+// a Host, where this directory means nothing, in the instance's.
 func (c *Client) Start(spec jobs.Spec) (jobs.Info, error) {
 	ctx, cancel := context.WithTimeout(context.Background(), actionTimeout)
 	defer cancel()
-	if abs, err := filepath.Abs(spec.Dir); err == nil {
+	if abs, err := filepath.Abs(spec.Dir); err == nil && c.host == nil {
 		spec.Dir = abs
 	}
 	info, err := c.StartJob(ctx, SpecRequest(spec))

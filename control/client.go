@@ -25,7 +25,11 @@ import (
 // let a TUI drive the instance as if it were in-process.
 type Client struct {
 	socket string
+	host   *Host // nil: the instance on this machine's socket
 	http   *http.Client
+	// reconnect keeps an attached mirror trying again when its events
+	// stream breaks (see SetReconnect).
+	reconnect bool
 
 	mirrorOnce sync.Once
 	mirror     atomic.Pointer[mirror]
@@ -47,8 +51,21 @@ func NewClient(socket string) *Client {
 	return &Client{socket: socket, http: &http.Client{Transport: transport}}
 }
 
-// Socket is the path the client connects to.
+// Socket is the path the client connects to (on the far side, for a
+// client of a Host; "" there means its default).
 func (c *Client) Socket() string { return c.socket }
+
+// Host is the host the client reaches over ssh; nil for this machine's
+// instance.
+func (c *Client) Host() *Host { return c.host }
+
+// where names the instance in messages: its socket, or its host.
+func (c *Client) where() string {
+	if c.host != nil {
+		return "host " + c.host.Name()
+	}
+	return c.socket
+}
 
 // NotRunningError says no instance answers on the socket.
 type NotRunningError struct {
@@ -262,7 +279,7 @@ func (c *Client) call(ctx context.Context, method, path string, q url.Values, in
 	}
 	defer body.Close()
 	if err := json.NewDecoder(body).Decode(out); err != nil {
-		return fmt.Errorf("unreadable answer from %s: %w", c.socket, err)
+		return fmt.Errorf("unreadable answer from %s: %w", c.where(), err)
 	}
 	return nil
 }
@@ -291,9 +308,8 @@ func (c *Client) open(ctx context.Context, method, path string, q url.Values, in
 	}
 	resp, err := c.http.Do(req)
 	if err != nil {
-		var untrusted *UntrustedSocketError
-		if errors.As(err, &untrusted) {
-			return nil, untrusted
+		if known := dialFailure(err); known != nil {
+			return nil, known
 		}
 		var opErr *net.OpError
 		if errors.As(err, &opErr) && opErr.Op == "dial" {
@@ -302,7 +318,7 @@ func (c *Client) open(ctx context.Context, method, path string, q url.Values, in
 		if ctx.Err() != nil {
 			return nil, ctx.Err()
 		}
-		return nil, fmt.Errorf("talking to %s: %w", c.socket, err)
+		return nil, fmt.Errorf("talking to %s: %w", c.where(), err)
 	}
 	if resp.StatusCode/100 == 2 {
 		return resp.Body, nil

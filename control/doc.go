@@ -5,7 +5,7 @@
 //
 // Endpoints (all JSON; errors are {"error": "..."} with a 4xx/5xx status):
 //
-//	GET    /v1/instance              who serves this socket (pid, kind, since)
+//	GET    /v1/instance              who serves this socket (pid, kind, since, api_version)
 //	GET    /v1/jobs                  every job, oldest first
 //	POST   /v1/jobs                  start a job from a StartRequest
 //	GET    /v1/jobs/{id}             one job
@@ -46,4 +46,29 @@
 //     local mirror of every job and its output, fed by the event stream and
 //     bulk cursor reads in its own goroutine, so drawing never waits on the
 //     socket.
+//   - Other machines (host.go, sshconn.go, hostclient.go): a client of a
+//     Host differs from a local one only in where its net.Conn comes
+//     from. It runs the user's own ssh with `jobtop dial-stdio` on the
+//     far side, which connects to the instance's socket there, trusting
+//     it as a local client would, writes one line, "jobtop-api N", and
+//     then bridges the channel to the socket byte for byte
+//     (dialstdio.go). The socket speaks HTTP/1.1 and HTTP/2 without TLS
+//     (prior knowledge); a client over ssh speaks HTTP/2, so one ssh
+//     connection carries all its requests and streams at once, instead of
+//     an ssh handshake per request (ssh's ControlMaster would need the
+//     user's config and leave a master process behind). Its pings notice
+//     a host that vanished.
+//   - The API has a version (version.go): GET /v1/instance reports it, and
+//     the banner carries the far instance's. A client refuses an older far
+//     end naming both versions; a jobtop older than dial-stdio is told by
+//     its "unknown flag: --api" (the flag comes first, so an old jobtop
+//     stops there instead of taking "dial-stdio" for a job to run).
+//   - With SetReconnect, an attached mirror that loses its events stream
+//     says so (Connection) and connects again every ReconnectDelay, then
+//     brings itself up to the snapshot: the same instance keeps its jobs
+//     and their output goes on from the mirror's cursors; another one (PID
+//     and start differ) replaces them (reconnect.go).
+//   - Hosts is the TUI's engine over several instances: jobs get IDs of
+//     its own, carry their host (jobs.Info.Host, HostID) and every action
+//     goes to the job's own host (hosts.go).
 package control

@@ -32,6 +32,13 @@ type mirror struct {
 	pendMu  sync.Mutex
 	pending []Event
 	wake    chan struct{}
+
+	// With the client's reconnect on (reconnect.go): the instance first
+	// attached to, and how the connection is.
+	inst        Instance
+	conn        ConnState
+	connChanged chan struct{}
+	streamStop  context.CancelFunc // ends the current events stream
 }
 
 // startMirror opens the event stream, loads every job and its output, and
@@ -39,7 +46,16 @@ type mirror struct {
 func startMirror(ctx context.Context, c *Client) (*mirror, error) {
 	streamCtx, cancel := context.WithCancel(context.Background())
 	stop := context.AfterFunc(ctx, cancel) // ctx bounds only the start
-	events, err := c.Events(streamCtx)
+	var inst Instance
+	var err error
+	if c.reconnect {
+		// Reconnecting must tell the same instance from a new one.
+		inst, err = c.Instance(streamCtx)
+	}
+	var events *EventReader
+	if err == nil {
+		events, err = c.Events(streamCtx)
+	}
 	if !stop() || err != nil {
 		cancel()
 		if err == nil {
@@ -48,13 +64,17 @@ func startMirror(ctx context.Context, c *Client) (*mirror, error) {
 		return nil, err
 	}
 	m := &mirror{
-		client: c,
-		cancel: cancel,
-		done:   make(chan struct{}),
-		infos:  make(map[jobs.ID]jobs.Info),
-		stores: make(map[jobs.ID]*mirrorStore),
-		subs:   make(map[*remoteStream]struct{}),
-		wake:   make(chan struct{}, 1),
+		client:      c,
+		cancel:      cancel,
+		done:        make(chan struct{}),
+		infos:       make(map[jobs.ID]jobs.Info),
+		stores:      make(map[jobs.ID]*mirrorStore),
+		subs:        make(map[*remoteStream]struct{}),
+		wake:        make(chan struct{}, 1),
+		inst:        inst,
+		conn:        ConnState{Connected: true},
+		connChanged: make(chan struct{}, 1),
+		streamStop:  func() {},
 	}
 	initial := make([]Event, len(events.Snapshot))
 	for i, info := range events.Snapshot {
@@ -89,6 +109,29 @@ func (m *mirror) read(events *EventReader) error {
 // subscriber's stream.
 func (m *mirror) work(ctx context.Context, readerDone <-chan error) {
 	var err error
+	for readerDone != nil {
+		err = m.drain(ctx, readerDone)
+		readerDone = nil
+		if m.client.reconnect && ctx.Err() == nil {
+			readerDone = m.reconnect(ctx, err)
+		}
+	}
+	if ctx.Err() != nil {
+		err = ctx.Err()
+	}
+	m.mu.Lock()
+	m.err = &NotRunningError{Path: m.client.socket, Err: err}
+	for s := range m.subs {
+		s.end()
+	}
+	close(m.done)
+	m.mu.Unlock()
+}
+
+// drain applies queued events until the reader stops, and returns why it
+// stopped.
+func (m *mirror) drain(ctx context.Context, readerDone <-chan error) error {
+	var err error
 	for running := true; running; {
 		select {
 		case <-m.wake:
@@ -103,16 +146,7 @@ func (m *mirror) work(ctx context.Context, readerDone <-chan error) {
 			m.apply(ctx, batch)
 		}
 	}
-	if ctx.Err() != nil {
-		err = ctx.Err()
-	}
-	m.mu.Lock()
-	m.err = &NotRunningError{Path: m.client.socket, Err: err}
-	for s := range m.subs {
-		s.end()
-	}
-	close(m.done)
-	m.mu.Unlock()
+	return err
 }
 
 // apply records a batch of events, fetches the output they announce, and

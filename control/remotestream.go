@@ -22,6 +22,7 @@ type remoteStream struct {
 	pending []jobs.Event
 	index   map[eventKey]int
 	ended   bool // the source is gone: deliver what is pending, then close
+	kicked  bool // deliver a batch even if it is empty (see kick)
 }
 
 type eventKey struct {
@@ -73,6 +74,16 @@ func (s *remoteStream) note(events []jobs.Event) {
 	s.poke()
 }
 
+// kick makes the stream deliver a batch soon even with no event in it:
+// the subscriber looks again at what is not an event (a host's
+// connection).
+func (s *remoteStream) kick() {
+	s.mu.Lock()
+	s.kicked = true
+	s.mu.Unlock()
+	s.poke()
+}
+
 // end tells the stream its source is gone.
 func (s *remoteStream) end() {
 	s.mu.Lock()
@@ -98,11 +109,14 @@ func (s *remoteStream) pump() {
 			return
 		}
 		s.mu.Lock()
-		batch, ended := s.pending, s.ended
-		s.pending = nil
+		batch, ended, kicked := s.pending, s.ended, s.kicked
+		s.pending, s.kicked = nil, false
 		clear(s.index)
 		s.mu.Unlock()
-		if len(batch) > 0 {
+		if kicked && batch == nil {
+			batch = []jobs.Event{}
+		}
+		if len(batch) > 0 || kicked {
 			select {
 			case s.out <- batch:
 			case <-s.done:

@@ -65,12 +65,19 @@ func newServer(m manager, inst Instance) *Server {
 	if inst.LogDir == "" {
 		inst.LogDir = m.LogDir()
 	}
+	inst.APIVersion = APIVersion
 	s := &Server{mgr: m, inst: inst, mux: http.NewServeMux(), shutdownAsked: make(chan struct{}), streams: make(chan struct{}, MaxStreams)}
 	s.base, s.cancel = context.WithCancel(context.Background())
 	s.routes()
+	// HTTP/1.1 for local clients and curl; HTTP/2 without TLS (prior
+	// knowledge) for clients over ssh, which multiplex on one channel.
+	protocols := new(http.Protocols)
+	protocols.SetHTTP1(true)
+	protocols.SetUnencryptedHTTP2(true)
 	// Errors are answered to clients; none is logged, since the instance
 	// may be a TUI that owns the terminal.
 	s.http = &http.Server{
+		Protocols:         protocols,
 		Handler:           s.Handler(),
 		ReadHeaderTimeout: ReadHeaderTimeout,
 		IdleTimeout:       IdleTimeout,

@@ -63,6 +63,9 @@ type Instance struct {
 	LogDir  string    `json:"log_dir"`
 	// JobFile is the instance's job file (absolute); "" when it has none.
 	JobFile string `json:"job_file,omitempty"`
+	// APIVersion is the API the instance speaks (see APIVersion); 0 from
+	// an instance older than versions.
+	APIVersion int `json:"api_version"`
 }
 
 // OutputResponse answers an output read. Lines are the committed lines

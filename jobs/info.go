@@ -81,6 +81,12 @@ type Info struct {
 	Client string `json:"client,omitempty"`
 	// Spec is what the job runs; not part of the API's JSON.
 	Spec Spec `json:"-"`
+	// Host is where the job runs when a client shows the jobs of several
+	// instances at once (jobtop attach --host): the host's name ("b",
+	// "local"), and HostID the job's ID there (ID is then the client's
+	// own). Empty for an instance's own jobs; never set by a Manager.
+	Host   string `json:"host,omitempty"`
+	HostID ID     `json:"-"`
 }
 
 // Runtime is how long the current or last run took (so far).

@@ -150,8 +150,19 @@ func unknownJob(ref JobRef, list []jobs.Info) error {
 	return errors.New(b.String())
 }
 
-// workDir turns a cwd argument into the absolute directory of a job.
+// workDir turns a cwd argument into the absolute directory of a job. On
+// another host, this machine's directories mean nothing: a cwd must be
+// absolute there, and without one the job runs in the instance's.
 func (s *Server) workDir(cwd string) (string, error) {
+	if host := s.opts.Client.Host(); host != nil {
+		if cwd != "" && !filepath.IsAbs(cwd) {
+			return "", fmt.Errorf("cwd %q: the jobs run on host %s, so give an absolute path there (neither this machine's directories nor its ~ mean anything on it); without cwd a job runs in the instance's directory there", cwd, host.Name())
+		}
+		if cwd == "" {
+			return "", nil
+		}
+		return filepath.Clean(cwd), nil
+	}
 	base := s.opts.Dir
 	if base == "" {
 		wd, err := os.Getwd()

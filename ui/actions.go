@@ -93,7 +93,7 @@ func (m *Model) handleActionDone(msg actionDoneMsg) tea.Cmd {
 	if msg.quiet {
 		return nil
 	}
-	name := "job " + msg.JobID.String()
+	name := m.jobRef(msg.JobID)
 	switch msg.Action {
 	case actionAdd:
 		m.table.Upsert(msg.Info)

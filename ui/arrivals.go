@@ -16,12 +16,12 @@ func (m *Model) noteArrivals(added []jobs.Info) {
 	}
 	if len(added) == 1 {
 		j := added[0]
-		m.setNotice("job "+j.ID.String()+" "+label(j.Name)+" started from outside this TUI", false)
+		m.setNotice(jobLabel(j)+" started from outside this TUI", false)
 		return
 	}
 	names := make([]string, 0, len(added))
 	for _, j := range added {
-		names = append(names, j.ID.String()+" "+label(j.Name))
+		names = append(names, strings.TrimPrefix(jobLabel(j), "job "))
 	}
 	m.setNotice(plural(len(added), "job")+" started from outside this TUI: "+strings.Join(names, ", "), false)
 }

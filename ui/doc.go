@@ -67,4 +67,10 @@
 //   - Panes add rows of their own around the output (notedSource): the
 //     number of older lines memory dropped, and why a job could not
 //     start. With wrap off, cut rows end in "…" and ←/→ scroll sideways.
+//   - Over a HostsEngine (jobtop attach --host a --host b), the table has
+//     a HOST column after the ID, each job shows its ID on its own host,
+//     notices and pane headers say "job 3 web on b", and the status bar
+//     shows each host, "b: disconnected, retrying in 2s" for one that
+//     dropped (hosts.go). A log file on another host is not opened in the
+//     pager; a notice says where it is.
 package ui

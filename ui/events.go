@@ -136,7 +136,7 @@ func (m *Model) noteTransition(info jobs.Info) tea.Cmd {
 	if !info.State.Done() {
 		return nil
 	}
-	name := "job " + info.ID.String() + " " + label(info.Name)
+	name := jobLabel(info)
 	failed := false
 	switch info.State {
 	case jobs.StateSucceeded:
@@ -177,7 +177,7 @@ func (m *Model) noteTransition(info jobs.Info) tea.Cmd {
 // check finds it unhealthy (ringing the bell when it is on), or healthy
 // again.
 func (m *Model) noteHealth(old, info jobs.Info) tea.Cmd {
-	name := "job " + info.ID.String() + " " + label(info.Name)
+	name := jobLabel(info)
 	switch {
 	case info.Health == jobs.HealthUnhealthy:
 		m.setNotice(name+" unhealthy: "+label(info.HealthError), true)

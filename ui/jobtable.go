@@ -97,11 +97,8 @@ func (t *jobTable) SetSize(width, height int) {
 }
 
 func (t *jobTable) relayout() {
-	maxID := 0
-	if n := len(t.jobs); n > 0 {
-		maxID = int(t.jobs[n-1].ID)
-	}
-	t.cols = layoutColumns(t.width, maxID, t.longestName)
+	maxID, hostWidth := tableIDs(t.jobs)
+	t.cols = withHostColumn(t.width, maxID, t.longestName, hostWidth)
 	used := markerWidth
 	for i, c := range t.cols {
 		used += c.width
@@ -369,7 +366,9 @@ func (t *jobTable) rowView(info jobs.Info) string {
 func (t *jobTable) cell(info jobs.Info, c column) (string, styles.Seq) {
 	switch c.kind {
 	case colID:
-		return info.ID.String(), styles.Seq{}
+		return shownID(info).String(), styles.Seq{}
+	case colHost:
+		return label(info.Host), styles.Seq{}
 	case colName:
 		return tableName(info, c.width), styles.Seq{}
 	case colStatus:

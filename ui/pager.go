@@ -36,7 +36,11 @@ func pagerCommand(pager string, files ...string) *exec.Cmd {
 // again as it was.
 func (m *Model) openPager(info jobs.Info) tea.Cmd {
 	if info.LogPath == "" {
-		m.setNotice("job "+info.ID.String()+" has no log file", true)
+		m.setNotice("job "+shownID(info).String()+" has no log file", true)
+		return nil
+	}
+	if remoteLog(info) {
+		m.setNotice(jobLabel(info)+": its log file is on "+label(info.Host)+" ("+label(info.LogPath)+"); jobtop logs --host shows it", true)
 		return nil
 	}
 	files := info.LogFiles

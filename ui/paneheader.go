@@ -52,7 +52,7 @@ func (p *outputPane) headerParts() (mark, left, right string) {
 	} else {
 		info := p.job
 		state := p.pal.states[info.State]
-		b.WriteString("job " + info.ID.String() + " " + label(info.Name) + "  ")
+		b.WriteString(jobLabel(info) + "  ")
 		b.WriteString(state.Open + statusText(info) + state.Close + title.Open)
 		if info.Runs > 1 {
 			b.WriteString(" · run " + strconv.Itoa(info.Runs))

@@ -35,6 +35,9 @@ func (m *Model) statusView() string {
 		parts = append(parts, m.pal.muted.Wrap("no jobs"))
 	}
 	left := strings.Join(parts, "  ")
+	if hosts := m.hostsView(); hosts != "" {
+		left += m.pal.muted.Wrap(" │ ") + hosts
+	}
 
 	if f := m.table.Filter(); f != "" {
 		left += m.pal.muted.Wrap(" │ ") + "/" + sanitize(f, false) + " " + strconv.Itoa(m.table.Len()) + "/" + strconv.Itoa(len(m.table.Jobs()))

@@ -1,0 +1,74 @@
+package cmd
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"jobtop/control"
+	"jobtop/jobs"
+	"jobtop/ui"
+)
+
+// attachHosts runs the TUI over the instances of hosts (and, with
+// --local, this machine's), one table for all, after starting specs on
+// the first host (the first of them is selected). A host that drops is
+// shown disconnected and reconnected; the TUI ends only when quit.
+func attachHosts(cmd *cobra.Command, specs []jobs.Spec, hosts []control.Host) error {
+	var names []string
+	var clients []*control.Client
+	for _, h := range hosts {
+		h.Interactive = true // ssh may ask for a passphrase before the TUI starts
+		names = append(names, h.Name())
+		clients = append(clients, control.NewHostClient(h))
+	}
+	if local, _ := cmd.Flags().GetBool(localFlag); local {
+		names = append(names, control.LocalHostName)
+		clients = append(clients, control.NewClient(socketPath(cmd)))
+	}
+	ctx, cancel := context.WithTimeout(cmd.Context(), attachTimeout)
+	defer cancel()
+	engine, err := control.AttachHosts(ctx, names, clients)
+	if err != nil {
+		return err
+	}
+	defer engine.Close()
+	cfg := withTerminal(cmd, ui.Config{Attached: true, Instance: "on " + strings.Join(names, ", ")})
+	if len(clients) == 1 {
+		// One host: R reloads its job file, as in a plain attach.
+		inst, err := clients[0].Instance(ctx)
+		if err != nil {
+			return err
+		}
+		cfg.Instance = fmt.Sprintf("%s (pid %d) on %s", inst.Kind, inst.PID, names[0])
+		cfg.JobFile = inst.JobFile
+	}
+	for i, s := range specs {
+		info, err := engine.Start(s)
+		if err != nil {
+			return &ExitError{Code: 2, Err: fmt.Errorf("job %q on %s: %w", s.DisplayName(), names[0], err)}
+		}
+		if i == 0 {
+			cfg.Select = info.ID
+		}
+	}
+	model := ui.New(hostsEngine{engine}, cfg)
+	defer model.Close()
+	return runProgram(model, nil, nil)
+}
+
+// hostsEngine is a control.Hosts as the TUI's engine: it also says how
+// each host's connection is (ui.HostsEngine).
+type hostsEngine struct{ *control.Hosts }
+
+// HostStatus reports each host's connection.
+func (e hostsEngine) HostStatus() []ui.HostStatus {
+	st := e.Status()
+	out := make([]ui.HostStatus, len(st))
+	for i, s := range st {
+		out[i] = ui.HostStatus{Name: s.Name, Connected: s.Connected, RetryAt: s.RetryAt}
+	}
+	return out
+}

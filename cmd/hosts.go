@@ -1,0 +1,133 @@
+package cmd
+
+import (
+	"errors"
+	"fmt"
+	"os"
+
+	"github.com/spf13/cobra"
+
+	"jobtop/control"
+)
+
+// This file holds --host: reaching the instance on another machine over
+// ssh, for every client command, attach and mcp.
+
+// Flags and the variable of remote use.
+const (
+	hostFlag         = "host"
+	hostEnv          = "JOBTOP_HOST"
+	remoteBinFlag    = "remote-bin"
+	remoteSocketFlag = "remote-socket"
+	localFlag        = "local"
+)
+
+// localCommands run here and nowhere else: --host makes no sense for
+// them, and $JOBTOP_HOST is not theirs to follow (dial-stdio runs on the
+// far side, where it may be set too).
+var localCommands = map[string]bool{"serve": true, "check": true, "demo": true, "completion": true, "dial-stdio": true}
+
+// multiHostCommands show several hosts at once.
+var multiHostCommands = map[string]bool{"attach": true, "jobtop": true}
+
+// addHostFlags adds --host, --remote-bin and --remote-socket to root, for
+// every command.
+func addHostFlags(root *cobra.Command) {
+	f := root.PersistentFlags()
+	f.StringArray(hostFlag, nil, "talk to the instance on another machine, over `ssh://[user@]host[:port]` (default $"+hostEnv+"); attach takes several")
+	f.String(remoteBinFlag, "", "where jobtop is on the --host machine: its `PATH` there (default: jobtop, found on the far PATH)")
+	f.String(remoteSocketFlag, "", "the instance's socket on the --host machine, as a `PATH` there (default: the one jobtop finds there)")
+}
+
+// addLocalFlag adds --local, for the commands that show several hosts.
+func addLocalFlag(c *cobra.Command) {
+	c.Flags().Bool(localFlag, false, "with --host: show this machine's instance (on the socket) too, as host \"local\"")
+}
+
+// isLocalCommand reports whether cmd, or a command it is part of, runs
+// only here.
+func isLocalCommand(cmd *cobra.Command) bool {
+	for c := cmd; c != nil; c = c.Parent() {
+		if localCommands[c.Name()] {
+			return true
+		}
+	}
+	return false
+}
+
+// hostsOf reads the hosts a command reaches: every --host, else
+// $JOBTOP_HOST; none for a command that runs only here.
+func hostsOf(cmd *cobra.Command) ([]control.Host, error) {
+	if isLocalCommand(cmd) {
+		return nil, nil
+	}
+	values, _ := cmd.Flags().GetStringArray(hostFlag)
+	if !cmd.Flags().Changed(hostFlag) {
+		if env := os.Getenv(hostEnv); env != "" {
+			values = []string{env}
+		}
+	}
+	bin, _ := cmd.Flags().GetString(remoteBinFlag)
+	socket, _ := cmd.Flags().GetString(remoteSocketFlag)
+	var hosts []control.Host
+	for _, v := range values {
+		h, err := control.ParseHost(v)
+		if err != nil {
+			if !cmd.Flags().Changed(hostFlag) {
+				return nil, fmt.Errorf("$%s=%w", hostEnv, err)
+			}
+			return nil, fmt.Errorf("--%s %w", hostFlag, err)
+		}
+		h.Bin, h.Socket = bin, socket
+		hosts = append(hosts, h)
+	}
+	return hosts, nil
+}
+
+// checkHostFlags refuses, before a command runs, what --host cannot mean
+// for it.
+func checkHostFlags(cmd *cobra.Command, _ []string) error {
+	changed := func(name string) bool { f := cmd.Flags().Lookup(name); return f != nil && f.Changed }
+	if isLocalCommand(cmd) {
+		for _, name := range []string{hostFlag, remoteBinFlag, remoteSocketFlag} {
+			if changed(name) {
+				return &ExitError{Code: 2, Err: fmt.Errorf("--%s is for the commands that talk to an instance; jobtop %s runs here (run it on the other machine: ssh HOST jobtop %s)", name, cmd.Name(), cmd.Name())}
+			}
+		}
+		return nil
+	}
+	hosts, err := hostsOf(cmd)
+	if err != nil {
+		return &ExitError{Code: 2, Err: err}
+	}
+	switch {
+	case len(hosts) > 1 && !multiHostCommands[cmd.Name()]:
+		return &ExitError{Code: 2, Err: fmt.Errorf("--host is given %d times; only jobtop attach shows several hosts at once", len(hosts))}
+	case len(hosts) == 0 && (changed(remoteBinFlag) || changed(remoteSocketFlag)):
+		return &ExitError{Code: 2, Err: errors.New("--remote-bin and --remote-socket are about the --host machine; give --host ssh://HOST too")}
+	case len(hosts) > 0 && changed(socketFlag) && !changed(localFlag):
+		return &ExitError{Code: 2, Err: errors.New("--socket names a socket on this machine; with --host, name the far one with --remote-socket (or add --local to attach to show this machine's instance too)")}
+	}
+	return nil
+}
+
+// newClient makes the client of the instance a command talks to: on the
+// --host machine over ssh, or on this machine's socket.
+func newClient(cmd *cobra.Command) *control.Client {
+	hosts, _ := hostsOf(cmd) // checked by checkHostFlags
+	if len(hosts) > 0 {
+		return control.NewHostClient(hosts[0])
+	}
+	return control.NewClient(socketPath(cmd))
+}
+
+// newClientNoStart is newClient, except that on a --host machine without
+// an instance none is started (the client gets a NotRunningError).
+func newClientNoStart(cmd *cobra.Command) *control.Client {
+	hosts, _ := hostsOf(cmd)
+	if len(hosts) > 0 {
+		hosts[0].NoStart = true
+		return control.NewHostClient(hosts[0])
+	}
+	return control.NewClient(socketPath(cmd))
+}

@@ -1,0 +1,124 @@
+package control
+
+import (
+	"context"
+	"net"
+	"net/http"
+	"os"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"jobtop/jobs"
+)
+
+// bridgedClient is a client whose connections are BridgeStdio runs on
+// pipes, as jobtop dial-stdio runs at the far end of ssh, with the same
+// transport as NewHostClient's. dials counts the connections made.
+func bridgedClient(t *testing.T, socket string, dials *atomic.Int32) *Client {
+	t.Helper()
+	protocols := new(http.Protocols)
+	protocols.SetUnencryptedHTTP2(true)
+	transport := &http.Transport{
+		Protocols: protocols,
+		DialContext: func(ctx context.Context, _, _ string) (net.Conn, error) {
+			dials.Add(1)
+			inR, inW, err := os.Pipe()
+			if err != nil {
+				return nil, err
+			}
+			outR, outW, err := os.Pipe()
+			if err != nil {
+				return nil, err
+			}
+			go func() {
+				BridgeStdio(context.Background(), socket, APIVersion, inR, outW) //nolint:errcheck // ends with the pipes
+				inR.Close()
+				outW.Close()
+			}()
+			c := &pipeConn{r: outR, w: inW, name: "bridge"}
+			v, noise, err := c.readBanner(ctx)
+			if err != nil {
+				c.Close()
+				return nil, err
+			}
+			if v != APIVersion || noise != "" {
+				c.Close()
+				return nil, &VersionError{Host: "bridge", Far: v}
+			}
+			return c, nil
+		},
+	}
+	c := &Client{socket: socket, host: &Host{Addr: "bridge"}, http: &http.Client{Transport: transport}}
+	t.Cleanup(func() { c.Close() })
+	return c
+}
+
+// The API goes through dial-stdio's bridge untouched: calls, a follow
+// stream that runs while other calls are made, and the event stream of
+// an attached mirror, all on one connection (HTTP/2 streams).
+func TestBridgeCarriesTheAPIOnOneConnection(t *testing.T) {
+	in := startInstance(t)
+	var dials atomic.Int32
+	c := bridgedClient(t, in.socket, &dials)
+	ctx := ctxT(t)
+
+	inst, err := c.Instance(ctx)
+	require.NoError(t, err)
+	assert.Equal(t, APIVersion, inst.APIVersion)
+
+	info, err := c.StartJob(ctx, StartRequest{Command: "for i in 1 2 3; do echo line-$i; sleep 0.2; done"})
+	require.NoError(t, err)
+	require.NoError(t, c.Attach(ctx))
+
+	var followed []string
+	followDone := make(chan error, 1)
+	go func() {
+		followDone <- c.FollowOutput(ctx, info.ID, OutputQuery{}, func(r OutputResponse) error {
+			for _, l := range r.Lines {
+				followed = append(followed, l.Text)
+			}
+			return nil
+		})
+	}()
+	// Calls made while the stream runs.
+	for range 5 {
+		_, err := c.Jobs(ctx)
+		require.NoError(t, err)
+	}
+	require.NoError(t, <-followDone)
+	assert.Equal(t, []string{"line-1", "line-2", "line-3"}, followed)
+
+	require.Eventually(t, func() bool {
+		got, err := c.Get(info.ID)
+		return err == nil && got.State == jobs.StateSucceeded
+	}, testTimeout, 10*time.Millisecond, "the mirror holds the job's end")
+	out, err := c.Output(info.ID)
+	require.NoError(t, err)
+	assert.Equal(t, "line-3", out.LastLine())
+	assert.Equal(t, int32(1), dials.Load(), "every call and stream shared one connection")
+}
+
+// A socket the bridge does not trust is refused on the far side, as the
+// CLI refuses it.
+func TestBridgeRefusesAnUntrustedSocket(t *testing.T) {
+	dir := shortTempDir(t)
+	require.NoError(t, os.Chmod(dir, 0o755))
+	err := BridgeStdio(ctxT(t), dir+"/s.sock", APIVersion, strings.NewReader(""), &strings.Builder{})
+	var untrusted *UntrustedSocketError
+	require.ErrorAs(t, err, &untrusted)
+	assert.Contains(t, err.Error(), "mode 0755")
+}
+
+// No instance on the socket: the bridge says so before writing anything.
+func TestBridgeWithoutAnInstance(t *testing.T) {
+	var out strings.Builder
+	err := BridgeStdio(ctxT(t), shortTempDir(t)+"/s.sock", APIVersion, strings.NewReader(""), &out)
+	var notRunning *NotRunningError
+	require.ErrorAs(t, err, &notRunning)
+	assert.Empty(t, out.String(), "no banner: the client sees the failure")
+}

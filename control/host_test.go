@@ -1,0 +1,99 @@
+package control
+
+import (
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+func TestParseHost(t *testing.T) {
+	for _, c := range []struct {
+		in               string
+		user, addr, port string
+		name             string
+	}{
+		{"ssh://b", "", "b", "", "b"},
+		{"ssh://me@build-box", "me", "build-box", "", "me@build-box"},
+		{"ssh://me@10.0.0.7:2222", "me", "10.0.0.7", "2222", "me@10.0.0.7:2222"},
+		{"ssh://127.0.0.1/", "", "127.0.0.1", "", "127.0.0.1"},
+		{"ssh://[::1]:22", "", "::1", "22", "[::1]:22"},
+		{"ssh://[::1]", "", "::1", "", "[::1]"},
+	} {
+		h, err := ParseHost(c.in)
+		require.NoError(t, err, c.in)
+		assert.Equal(t, c.user, h.User, c.in)
+		assert.Equal(t, c.addr, h.Addr, c.in)
+		assert.Equal(t, c.port, h.Port, c.in)
+		assert.Equal(t, c.name, h.Name(), c.in)
+		assert.Equal(t, c.in, h.URL)
+	}
+}
+
+func TestParseHostRefusals(t *testing.T) {
+	for _, c := range []struct{ in, says string }{
+		{"b", "write it as ssh://[user@]host[:port]"},
+		{"b:22", "write it as ssh://"},
+		{"tcp://b:2375", "over ssh only"},
+		{"ssh://", "no host name"},
+		{"ssh://me:secret@b", "leave the password out"},
+		{"ssh://b/run/jobtop.sock", "the far socket is --remote-socket"},
+		{"ssh://b?x=1", "no path or query"},
+		{"ssh://b:0", "from 1 to 65535"},
+		{"ssh://b:99999", "from 1 to 65535"},
+		{"ssh://b:", "an empty port"},
+		{"ssh://-oProxyCommand=sh", `cannot start with "-"`},
+		{"ssh://-x@b", `cannot start with "-"`},
+		{"ssh://a'b@host", "characters no host name has"},
+	} {
+		_, err := ParseHost(c.in)
+		require.Error(t, err, c.in)
+		assert.Contains(t, err.Error(), c.says, c.in)
+		assert.Contains(t, err.Error(), c.in, "the error quotes what was given")
+	}
+}
+
+// The far command is one line for the far shell: the program and the
+// socket are quoted, a leading ~/ stays for the far shell to expand, and
+// --api comes before anything an old jobtop could take for a job.
+func TestRemoteCommand(t *testing.T) {
+	h := Host{Addr: "b"}
+	assert.Equal(t, "jobtop dial-stdio --api 1", h.remoteCommand())
+	h = Host{Addr: "b", Bin: "~/go/bin/job top", Socket: "/run/it's.sock", NoStart: true}
+	assert.Equal(t, `~/'go/bin/job top' dial-stdio --api 1 --socket '/run/it'\''s.sock' --no-start`, h.remoteCommand())
+	assert.Equal(t, "'$(reboot)'", shellWord("$(reboot)"))
+	assert.Equal(t, "''", shellWord(""))
+}
+
+func TestSSHArgs(t *testing.T) {
+	h := Host{Addr: "b", User: "me", Port: "2222"}
+	args := h.sshArgs(true)
+	assert.Equal(t, []string{"-T", "-x", "-a", "-o", "ClearAllForwardings=yes", "-o", "RemoteCommand=none", "-o", "PermitLocalCommand=no", "-o", "BatchMode=yes", "-p", "2222", "-l", "me", "--", "b", "jobtop dial-stdio --api 1"}, args)
+	assert.NotContains(t, strings.Join(Host{Addr: "b"}.sshArgs(false), " "), "BatchMode", "a first interactive connection may ask")
+}
+
+func TestBanner(t *testing.T) {
+	v, ok := parseBanner(strings.TrimSuffix(banner(7), "\n"))
+	require.True(t, ok)
+	assert.Equal(t, 7, v)
+	for _, bad := range []string{"", "jobtop-api", "jobtop-api x", "jobtop-api -1", "hello"} {
+		_, ok := parseBanner(bad)
+		assert.False(t, ok, bad)
+	}
+}
+
+func TestVersionErrorNamesBothVersions(t *testing.T) {
+	err := error(&VersionError{Host: "b", URL: "ssh://b", Far: 0})
+	assert.Contains(t, err.Error(), "speaks API version 0")
+	assert.Contains(t, err.Error(), "this jobtop speaks version 1")
+	assert.Contains(t, err.Error(), "upgrade jobtop on b")
+	var v *VersionError
+	assert.True(t, errors.As(dialFailure(&wrapped{err}), &v), "the client returns it as it is")
+}
+
+type wrapped struct{ err error }
+
+func (w *wrapped) Error() string { return "Get http://jobtop/v1/jobs: " + w.err.Error() }
+func (w *wrapped) Unwrap() error { return w.err }

@@ -1,0 +1,76 @@
+package control
+
+import (
+	"context"
+	"errors"
+	"net"
+	"net/http"
+	"sync/atomic"
+	"time"
+)
+
+// Health checks of a channel over ssh: a ping goes out after
+// hostPingAfter without a frame from the far end, and the channel is
+// dropped when its answer takes longer than hostPingTimeout (a host
+// that vanished without closing the connection).
+const (
+	hostPingAfter   = 15 * time.Second
+	hostPingTimeout = 15 * time.Second
+)
+
+// NewHostClient makes a client for the jobtop instance on a host reached
+// over ssh (see Host). Nothing runs until a call needs it. One ssh
+// connection then carries every request of the client, streams included,
+// at once: HTTP/2 without TLS inside the channel, which ssh encrypts, as
+// the instance's socket also speaks it. A connection that breaks is
+// replaced by a new one on the next call.
+//
+// The client's transport is the only thing that differs from NewClient's:
+// where the net.Conn comes from.
+func NewHostClient(h Host) *Client {
+	var interactive atomic.Bool
+	interactive.Store(h.Interactive)
+	protocols := new(http.Protocols)
+	protocols.SetUnencryptedHTTP2(true)
+	transport := &http.Transport{
+		DialContext: func(ctx context.Context, _, _ string) (net.Conn, error) {
+			// Only the first connection may ask a person anything: later
+			// ones are made while a TUI owns the terminal.
+			return dialSSH(ctx, h, !interactive.Swap(false))
+		},
+		Protocols: protocols,
+		HTTP2: &http.HTTP2Config{
+			SendPingTimeout: hostPingAfter,
+			PingTimeout:     hostPingTimeout,
+		},
+	}
+	return &Client{socket: h.Socket, host: &h, http: &http.Client{Transport: transport}}
+}
+
+// SetReconnect makes an attached mirror outlive a broken events stream:
+// it says so (Connection) and connects again every ReconnectDelay,
+// keeping its jobs and output, until Close. Without it, the mirror ends
+// (Done) when it loses the instance. Call it before Attach.
+func (c *Client) SetReconnect(on bool) { c.reconnect = on }
+
+// dialFailure is the error a failed dial carried, when it already says
+// what went wrong in a person's words: an untrusted socket, a host that
+// could not be reached, a far jobtop too old, no instance on a host.
+func dialFailure(err error) error {
+	var untrusted *UntrustedSocketError
+	var hostErr *HostError
+	var version *VersionError
+	var notRunning *NotRunningError
+	// NotRunningError first: it wraps what the far side said.
+	switch {
+	case errors.As(err, &notRunning):
+		return notRunning
+	case errors.As(err, &untrusted):
+		return untrusted
+	case errors.As(err, &version):
+		return version
+	case errors.As(err, &hostErr):
+		return hostErr
+	}
+	return nil
+}

@@ -1,0 +1,315 @@
+package control
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"net"
+	"os"
+	"os/exec"
+	"strings"
+	"sync"
+	"time"
+)
+
+// sshProgram is the ssh client run for a Host: the user's own, found on
+// the PATH, so their config, keys, agent and known_hosts apply.
+const sshProgram = "ssh"
+
+// Exit statuses of jobtop dial-stdio that a client tells apart.
+const (
+	// DialNoInstance: --no-start was given and no instance runs.
+	DialNoInstance = 3
+	// DialClientTooOld: the client's API version (--api) is older than
+	// the far end serves.
+	DialClientTooOld = 4
+)
+
+// sshCloseWait is how long a closed channel's ssh gets to exit before it
+// is killed.
+const sshCloseWait = 5 * time.Second
+
+// HostError says why a host could not be reached over ssh, in words a
+// person can act on (ssh's own message, when ssh failed).
+type HostError struct {
+	Host string
+	Msg  string
+}
+
+func (e *HostError) Error() string { return e.Msg }
+
+// sshConn is an ssh process running jobtop dial-stdio on the far side, as
+// a net.Conn: writes go to its stdin, reads come from its stdout. Its
+// stderr is kept (the last few KiB) to explain a failure.
+type sshConn struct {
+	pipeConn // r is ssh's stdout, w its stdin
+	host     Host
+	proc     *os.Process
+	stderr   *tailBuffer
+
+	exited    chan struct{} // closed once ssh has exited
+	state     *os.ProcessState
+	closeOnce sync.Once
+}
+
+// dialSSH runs ssh to h with jobtop dial-stdio on the far side and
+// returns the channel once the far end has announced an API version this
+// jobtop accepts. batch runs ssh with BatchMode (no question on the
+// terminal).
+func dialSSH(ctx context.Context, h Host, batch bool) (net.Conn, error) {
+	inR, inW, err := os.Pipe()
+	if err != nil {
+		return nil, err
+	}
+	outR, outW, err := os.Pipe()
+	if err != nil {
+		inR.Close()
+		inW.Close()
+		return nil, err
+	}
+	errR, errW, err := os.Pipe()
+	if err != nil {
+		inR.Close()
+		inW.Close()
+		outR.Close()
+		outW.Close()
+		return nil, err
+	}
+	cmd := exec.Command(sshProgram, h.sshArgs(batch)...)
+	// *os.File for all three: exec copies nothing, and Wait returns when
+	// ssh exits even if a ControlMaster it forked keeps stderr open.
+	cmd.Stdin, cmd.Stdout, cmd.Stderr = inR, outW, errW
+	err = cmd.Start()
+	inR.Close()
+	outW.Close()
+	errW.Close()
+	if err != nil {
+		inW.Close()
+		outR.Close()
+		errR.Close()
+		return nil, &HostError{Host: h.Name(), Msg: fmt.Sprintf("cannot run ssh to reach host %s (install OpenSSH's client): %v", h.Name(), err)}
+	}
+	c := &sshConn{pipeConn: pipeConn{r: outR, w: inW, name: h.Name()}, host: h, proc: cmd.Process, stderr: newTailBuffer(4 << 10), exited: make(chan struct{})}
+	go c.stderr.fill(errR)
+	go func() {
+		cmd.Wait() //nolint:errcheck // the state says how it ended
+		c.state = cmd.ProcessState
+		close(c.exited)
+	}()
+	version, noise, err := c.readBanner(ctx)
+	if err != nil {
+		return nil, c.fail(ctx, noise, err)
+	}
+	if version < MinAPIVersion {
+		c.Close()
+		return nil, &VersionError{Host: h.Name(), URL: h.URL, Far: version}
+	}
+	return c, nil
+}
+
+// readBanner reads the far end's banner, within ctx, and returns the
+// API version it announces. Lines before it (a shell startup file there
+// that prints, up to maxNoise bytes) are skipped and returned as noise.
+func (c *pipeConn) readBanner(ctx context.Context) (version int, noise string, err error) {
+	if d, ok := ctx.Deadline(); ok {
+		c.r.SetReadDeadline(d) //nolint:errcheck // pipes have deadlines
+	}
+	stop := context.AfterFunc(ctx, func() { c.r.SetReadDeadline(time.Now()) }) //nolint:errcheck // as above
+	var seen, line []byte
+	b := make([]byte, 1)
+	for len(seen)+len(line) < maxNoise {
+		n, err := c.r.Read(b)
+		if n == 1 && b[0] != '\n' {
+			line = append(line, b[0])
+		}
+		if n == 1 && b[0] == '\n' {
+			if v, ok := parseBanner(string(line)); ok {
+				if !stop() {
+					return 0, string(seen), ctx.Err()
+				}
+				c.r.SetReadDeadline(time.Time{}) //nolint:errcheck // as above
+				return v, string(seen), nil
+			}
+			seen = append(append(seen, line...), '\n')
+			line = line[:0]
+		}
+		if err != nil {
+			stop()
+			return 0, string(append(seen, line...)), err
+		}
+	}
+	stop()
+	return 0, string(append(seen, line...)), fmt.Errorf("no jobtop-api line in the first %d bytes", maxNoise)
+}
+
+// fail explains why no banner came: ssh's own failure, a far jobtop that
+// is missing or too old, or dial-stdio's own error. It ends the process.
+func (c *sshConn) fail(ctx context.Context, noise string, readErr error) error {
+	name := c.host.Name()
+	if ctx.Err() != nil {
+		c.kill()
+		return fmt.Errorf("no answer from jobtop on host %s in time (ssh %s): %w", name, strings.Join(c.host.sshArgs(true), " "), ctx.Err())
+	}
+	c.Close()
+	select {
+	case <-c.exited:
+	case <-time.After(sshCloseWait):
+		c.kill()
+		<-c.exited
+	}
+	c.stderr.wait(time.Second)
+	// A far jobtop's own error reads "jobtop: ..."; this one adds its own.
+	msg := strings.TrimPrefix(strings.TrimSpace(c.stderr.String()), "jobtop: ")
+	if msg == "" {
+		msg = strings.TrimSpace(noise) // what a far shell or program said on stdout
+	}
+	code := -1
+	if c.state != nil {
+		code = c.state.ExitCode()
+	}
+	switch {
+	case code == 255:
+		if msg == "" {
+			msg = "ssh exited with status 255"
+		}
+		return &HostError{Host: name, Msg: fmt.Sprintf("ssh to %s failed: %s", name, msg)}
+	case strings.Contains(msg, `unknown command "dial-stdio"`) || strings.Contains(msg, "unknown flag: --api"):
+		return &VersionError{Host: name, URL: c.host.URL, Far: 0}
+	case code == 127 && c.host.Bin == "":
+		return &HostError{Host: name, Msg: fmt.Sprintf("jobtop is not on the PATH of host %s (%s): install jobtop on host %s, or pass --remote-bin PATH", name, lastLine(msg), name)}
+	case code == 127:
+		return &HostError{Host: name, Msg: fmt.Sprintf("no program %s on host %s (%s): install jobtop on host %s, or pass --remote-bin PATH with its path there", c.host.Bin, name, lastLine(msg), name)}
+	case code == 126:
+		return &HostError{Host: name, Msg: fmt.Sprintf("%s on host %s cannot be run (%s): pass --remote-bin PATH with jobtop's path there", c.host.bin(), name, lastLine(msg))}
+	case code == DialNoInstance:
+		where := "host " + name
+		if c.host.Socket != "" {
+			where += ", " + c.host.Socket
+		}
+		return &NotRunningError{Path: where, Err: &HostError{Host: name, Msg: msg}}
+	case code == DialClientTooOld:
+		return &HostError{Host: name, Msg: fmt.Sprintf("host %s: %s", name, msg)}
+	case msg != "":
+		return &HostError{Host: name, Msg: fmt.Sprintf("jobtop dial-stdio on host %s failed (exit status %d): %s", name, code, msg)}
+	}
+	return &HostError{Host: name, Msg: fmt.Sprintf("jobtop dial-stdio on host %s ended without answering (exit status %d, %v)", name, code, readErr)}
+}
+
+// lastLine is the last line of s: a shell's "command not found" comes
+// after whatever a startup file printed.
+func lastLine(s string) string {
+	s = strings.TrimSpace(s)
+	if i := strings.LastIndexByte(s, '\n'); i >= 0 {
+		return strings.TrimSpace(s[i+1:])
+	}
+	return s
+}
+
+func (c *sshConn) kill() {
+	c.proc.Kill() //nolint:errcheck // may have exited
+	c.Close()
+}
+
+// Close ends the channel: the far dial-stdio sees the end of its input and
+// exits, and so does ssh; one that has not within sshCloseWait is killed.
+func (c *sshConn) Close() error {
+	c.closeOnce.Do(func() {
+		c.pipeConn.Close()
+		go func() {
+			select {
+			case <-c.exited:
+			case <-time.After(sshCloseWait):
+				c.proc.Kill() //nolint:errcheck // may have exited meanwhile
+			}
+		}()
+	})
+	return nil
+}
+
+// pipeConn is a net.Conn made of two pipes: reads come from r, writes
+// go to w.
+type pipeConn struct {
+	r, w *os.File
+	name string // the far end, for RemoteAddr
+}
+
+// Read reads from the far end.
+func (c *pipeConn) Read(p []byte) (int, error) { return c.r.Read(p) }
+
+// Write writes to the far end.
+func (c *pipeConn) Write(p []byte) (int, error) { return c.w.Write(p) }
+
+// Close closes both pipes.
+func (c *pipeConn) Close() error {
+	c.w.Close()
+	return c.r.Close()
+}
+
+// LocalAddr and RemoteAddr name the far end; a pipe has no address.
+func (c *pipeConn) LocalAddr() net.Addr  { return sshAddr("local") }
+func (c *pipeConn) RemoteAddr() net.Addr { return sshAddr(c.name) }
+
+// SetDeadline sets both deadlines.
+func (c *pipeConn) SetDeadline(t time.Time) error {
+	if err := c.r.SetReadDeadline(t); err != nil {
+		return err
+	}
+	return c.w.SetWriteDeadline(t)
+}
+
+// SetReadDeadline bounds reads.
+func (c *pipeConn) SetReadDeadline(t time.Time) error { return c.r.SetReadDeadline(t) }
+
+// SetWriteDeadline bounds writes.
+func (c *pipeConn) SetWriteDeadline(t time.Time) error { return c.w.SetWriteDeadline(t) }
+
+// sshAddr is a net.Addr naming a host reached over ssh.
+type sshAddr string
+
+func (a sshAddr) Network() string { return "ssh" }
+func (a sshAddr) String() string  { return string(a) }
+
+// tailBuffer keeps the last max bytes written to it.
+type tailBuffer struct {
+	mu   sync.Mutex
+	max  int
+	buf  []byte
+	done chan struct{}
+}
+
+func newTailBuffer(max int) *tailBuffer {
+	return &tailBuffer{max: max, done: make(chan struct{})}
+}
+
+// fill copies r into the buffer until EOF, then closes r.
+func (b *tailBuffer) fill(r io.ReadCloser) {
+	defer close(b.done)
+	defer r.Close()
+	chunk := make([]byte, 1024)
+	for {
+		n, err := r.Read(chunk)
+		b.mu.Lock()
+		b.buf = append(b.buf, chunk[:n]...)
+		if len(b.buf) > b.max {
+			b.buf = append(b.buf[:0], b.buf[len(b.buf)-b.max:]...)
+		}
+		b.mu.Unlock()
+		if err != nil {
+			return
+		}
+	}
+}
+
+// wait waits until the writer is done, at most d.
+func (b *tailBuffer) wait(d time.Duration) {
+	select {
+	case <-b.done:
+	case <-time.After(d):
+	}
+}
+
+func (b *tailBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return string(b.buf)
+}

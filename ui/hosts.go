@@ -1,0 +1,97 @@
+package ui
+
+import (
+	"os"
+	"strconv"
+	"strings"
+	"time"
+
+	"jobtop/jobs"
+)
+
+// HostStatus is how one host of a HostsEngine is connected.
+type HostStatus struct {
+	Name      string
+	Connected bool
+	// RetryAt is when the next attempt to connect is due, while not
+	// connected; zero while an attempt is under way.
+	RetryAt time.Time
+}
+
+// HostsEngine is an engine over the jobs of several hosts (jobtop attach
+// --host a --host b): each job carries its host (jobs.Info.Host, and
+// HostID, its ID there, which the table shows). The status bar shows
+// each host's connection; the engine's event stream sends a batch, empty
+// if need be, when one changes, and each second while one is down.
+type HostsEngine interface {
+	Engine
+	HostStatus() []HostStatus
+}
+
+// shownID is the ID a job is shown with: its ID on its host, when the
+// engine holds several hosts' jobs.
+func shownID(info jobs.Info) jobs.ID {
+	if info.Host != "" {
+		return info.HostID
+	}
+	return info.ID
+}
+
+// jobLabel names a job in notices and headers: "job 3 web", and
+// "job 3 web on b" when it runs on a host of several.
+func jobLabel(info jobs.Info) string {
+	s := "job " + shownID(info).String() + " " + label(info.Name)
+	if info.Host != "" {
+		s += " on " + label(info.Host)
+	}
+	return s
+}
+
+// hostsView is the status bar's part about hosts: each host's name, and
+// for one that is down, "b: disconnected, retrying in 2s" (then
+// "reconnecting" during the attempt). It is "" for an engine of one
+// instance.
+func (m *Model) hostsView() string {
+	he, ok := m.engine.(HostsEngine)
+	if !ok {
+		return ""
+	}
+	var parts []string
+	for _, h := range he.HostStatus() {
+		name := label(h.Name)
+		if h.Connected {
+			parts = append(parts, m.pal.muted.Wrap(name))
+			continue
+		}
+		what := "reconnecting"
+		if !h.RetryAt.IsZero() {
+			left := max(h.RetryAt.Sub(m.now()), time.Second)
+			what = "retrying in " + strconv.Itoa(int((left+time.Second-1)/time.Second)) + "s"
+		}
+		parts = append(parts, m.pal.errText.Wrap(name+": disconnected, "+what))
+	}
+	return strings.Join(parts, " ")
+}
+
+// jobRef names a job of the table by ID: "job 3", or "job 3 on b".
+func (m *Model) jobRef(id jobs.ID) string {
+	info, ok := m.table.Get(id)
+	if !ok {
+		return "job " + id.String()
+	}
+	s := "job " + shownID(info).String()
+	if info.Host != "" {
+		s += " on " + label(info.Host)
+	}
+	return s
+}
+
+// remoteLog reports whether a job's log file is on another host: the job
+// runs on a host of several and its log is not on this machine.
+func remoteLog(info jobs.Info) bool {
+	if info.Host == "" {
+		return false
+	}
+	_, err := os.Stat(info.LogPath)
+	return err != nil
+}
