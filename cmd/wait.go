@@ -138,7 +138,6 @@ func waitUntil(cmd *cobra.Command, c *control.Client, id jobs.ID, o waitOptions)
 	return &ExitError{Code: 1, Err: fmt.Errorf("job %d ended (%s) before an output line matched %q", id, last.State, o.until)}
 }
 
-
 // jobExit turns how a job ended into jobtop's exit: its exit code, 124
 // for timed_out, 128+N for a signal, 125 if it could not start.
 func jobExit(j jobs.Info) error {

@@ -270,7 +270,6 @@ func (s *Server) waitMatch(ctx context.Context, id jobs.ID, re *regexp.Regexp, t
 	return nil, "", err
 }
 
-
 // Bounds of the last lines shown when a wait did not find its line.
 const (
 	lastLinesCount = 10
