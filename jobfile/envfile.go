@@ -1,6 +1,7 @@
 package jobfile
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -96,6 +97,14 @@ func readSmallFile(path string, limit int64) ([]byte, error) {
 	return io.ReadAll(io.LimitReader(f, limit))
 }
 
+// utf8BOM is the byte order mark some Windows editors put first in a
+// UTF-8 file.
+const utf8BOM = "\ufeff"
+
+// withoutBOM is data without a leading UTF-8 byte order mark, which no
+// format jobtop reads means as text (dotenv, foreman and YAML skip it).
+func withoutBOM(data []byte) []byte { return bytes.TrimPrefix(data, []byte(utf8BOM)) }
+
 // parseEnvFile reads KEY=VALUE lines: blank lines and lines starting with
 // # are skipped, "export " before a name is allowed, a value in single
 // quotes is taken as is, one in double quotes understands \n, \t, \", \\
@@ -103,7 +112,7 @@ func readSmallFile(path string, limit int64) ([]byte, error) {
 func parseEnvFile(path string, data []byte) (map[string]string, ErrorList) {
 	env := map[string]string{}
 	var errs ErrorList
-	for i, raw := range strings.Split(string(data), "\n") {
+	for i, raw := range strings.Split(string(withoutBOM(data)), "\n") {
 		line := strings.TrimSpace(strings.TrimSuffix(raw, "\r"))
 		if line == "" || strings.HasPrefix(line, "#") {
 			continue

@@ -54,6 +54,7 @@ func ParseWith(path string, data []byte, o LoadOptions) (*Plan, error) {
 	if err != nil {
 		return nil, err
 	}
+	data = withoutBOM(data)
 	var plan *Plan
 	switch {
 	case IsProcfile(path):
