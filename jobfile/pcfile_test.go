@@ -50,8 +50,9 @@ func TestProcessComposeExample(t *testing.T) {
 
 	worker, _ := plan.Job("background/worker")
 	assert.Equal(t, map[string]jobs.Condition{"queue": jobs.CondReady, "web": jobs.CondHealthy}, worker.Spec.DependsOn)
-	assert.Equal(t, jobs.RestartPolicy{Mode: jobs.RestartAlways, Backoff: time.Second, MaxBackoff: time.Second}, worker.Spec.Restart,
+	assert.Equal(t, jobs.RestartPolicy{Mode: jobs.RestartAlways, Backoff: time.Second, MaxBackoff: time.Second, Max: jobs.NoRestartLimit}, worker.Spec.Restart,
 		"no max_restarts: no limit")
+	assert.Equal(t, jobs.NoRestartLimit, worker.Spec.Restart.WithDefaults().Max, "not jobtop's default of 5")
 	assert.Contains(t, worker.Spec.Command, "n=$((n+1))")
 	assert.Equal(t, "worker", worker.Spec.Env["PC_PROC_NAME"])
 
@@ -386,7 +387,7 @@ func TestProcessComposeDocumentedExamples(t *testing.T) {
 	require.NoError(t, err)
 	dl := plan.Jobs[0].Spec
 	assert.Equal(t, "python3 data_downloader_1.2.3.py -s 'data.source.B.uri'", dl.Command)
-	assert.Equal(t, jobs.RestartPolicy{Mode: jobs.RestartAlways, Backoff: time.Minute, MaxBackoff: time.Minute}, dl.Restart)
+	assert.Equal(t, jobs.RestartPolicy{Mode: jobs.RestartAlways, Backoff: time.Minute, MaxBackoff: time.Minute, Max: jobs.NoRestartLimit}, dl.Restart)
 	assert.Equal(t, "/path/to/B/data", dl.Env["OUTPUT_DIR"])
 
 	// launcher.md: terminate on failure, with the docs' own misspelt
@@ -405,4 +406,19 @@ func TestProcessComposeDocumentedExamples(t *testing.T) {
       sanitycheck:
         condition: process_completed_successfuly
 `))
+}
+
+// process-compose restarts without end unless max_restarts is above 0;
+// jobtop's own default of 5 must not creep in.
+func TestProcessComposeMaxRestarts(t *testing.T) {
+	inDir(t, nil)
+	for src, want := range map[string]int{
+		"":                  jobs.NoRestartLimit,
+		"max_restarts: 0\n": jobs.NoRestartLimit,
+		"max_restarts: 7\n": 7,
+	} {
+		plan, err := Parse("process-compose.yaml", []byte("processes:\n  w:\n    command: exit 1\n    availability:\n      restart: on_failure\n      "+src))
+		require.NoError(t, err, src)
+		assert.Equal(t, want, plan.Jobs[0].Spec.Restart.WithDefaults().Max, src)
+	}
 }

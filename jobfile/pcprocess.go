@@ -243,7 +243,8 @@ func (p *pcFile) checkNamespace(e entry, ns string) string {
 // readAvailability reads availability: restart no, on_failure, always or
 // exit_on_failure (no restart; jobtop exits when the job fails),
 // backoff_seconds (default 1, the same wait each time as in
-// process-compose) and max_restarts (default 0: no limit).
+// process-compose) and max_restarts (absent or 0: no limit, as in
+// process-compose, where jobtop's own default would be 5).
 func (p *pcFile) readAvailability(e entry) (pol jobs.RestartPolicy, exitOnFailure bool) {
 	pol = jobs.RestartPolicy{Mode: jobs.RestartNever}
 	backoff, maxRestarts := 1, 0
@@ -278,6 +279,9 @@ func (p *pcFile) readAvailability(e entry) (pol jobs.RestartPolicy, exitOnFailur
 	pol.Backoff = time.Duration(max(backoff, 1)) * time.Second // 0: the default
 	pol.MaxBackoff = pol.Backoff
 	pol.Max = maxRestarts
+	if maxRestarts <= 0 {
+		pol.Max = jobs.NoRestartLimit
+	}
 	return pol, false
 }
 
