@@ -18,6 +18,7 @@ func newStatusCmd() *cobra.Command {
 the job object: id, name, command, cwd, state (queued, running, stopping,
 succeeded, failed, killed, timed_out, error), exit_code (null until it
 exited), signal, error, pid, started_at, ended_at, runs, restarts,
+ready, readiness, ready_error, health, health_check, health_error,
 log_path, lines, bytes, dropped_lines, last_line.`,
 		func(cmd *cobra.Command, c *control.Client, id jobs.ID) error {
 			info, err := c.Job(cmd.Context(), id)
@@ -57,6 +58,8 @@ func printStatus(w io.Writer, j jobs.Info, text textOut) {
 		field("exit", exitText(j))
 	}
 	field("error", j.Error)
+	field("ready", readyText(j))
+	field("health", healthText(j))
 	if j.Started != nil {
 		field("started", j.Started.Format(time.DateTime))
 		field("runtime", formatRuntime(j.Runtime(time.Now())))
@@ -67,4 +70,35 @@ func printStatus(w io.Writer, j jobs.Info, text textOut) {
 	if len(j.LogFiles) > 1 {
 		field("earlier", j.LogFiles[0]+" (the log rotated at its cap)")
 	}
+}
+
+// readyText is the state of a job's ready check and the check: "yes
+// (http: ...)", "not yet: connection refused (tcp: ...)"; "" when it has
+// none.
+func readyText(j jobs.Info) string {
+	switch {
+	case j.Readiness == "":
+		return ""
+	case j.Ready:
+		return "yes (" + j.Readiness + ")"
+	case j.ReadyError != "":
+		return "not yet: " + j.ReadyError + " (" + j.Readiness + ")"
+	case j.State.Active():
+		return "not yet (" + j.Readiness + ")"
+	}
+	return "no (" + j.Readiness + ")"
+}
+
+// healthText is what a job's health check found, and the check:
+// "unhealthy: exit 1 (exec: ...)"; "" when it has none.
+func healthText(j jobs.Info) string {
+	switch {
+	case j.HealthCheck == "":
+		return ""
+	case j.Health == "":
+		return "not checked: the job does not run (" + j.HealthCheck + ")"
+	case j.Health == jobs.HealthUnhealthy && j.HealthError != "":
+		return "unhealthy: " + j.HealthError + " (" + j.HealthCheck + ")"
+	}
+	return string(j.Health) + " (" + j.HealthCheck + ")"
 }

@@ -23,6 +23,7 @@ type JobSummary struct {
 	Signal   string `json:"signal,omitempty" jsonschema:"the signal that ended it"`
 	Error    string `json:"error,omitempty" jsonschema:"why it could not start, or why it is queued"`
 	Ready    bool   `json:"ready,omitempty" jsonschema:"its ready check passed (a job without one is ready once running)"`
+	Health   string `json:"health,omitempty" jsonschema:"what its health check finds while it runs: starting, healthy or unhealthy; absent without one"`
 	Runtime  string `json:"runtime,omitempty" jsonschema:"how long the current or last run took so far"`
 	Lines    uint64 `json:"lines" jsonschema:"output lines written so far; the newest line's cursor"`
 	LastLine string `json:"last_line,omitempty" jsonschema:"its newest output line, cut to 200 bytes"`
@@ -35,18 +36,21 @@ type JobSummary struct {
 // JobDetail is one job in full, for job_status.
 type JobDetail struct {
 	JobSummary
-	Command   string `json:"command"`
-	Cwd       string `json:"cwd,omitempty"`
-	PID       int    `json:"pid,omitempty"`
-	StartedAt string `json:"started_at,omitempty"`
-	EndedAt   string `json:"ended_at,omitempty"`
-	Runs      int    `json:"runs" jsonschema:"runs started so far (restarts add one)"`
-	Readiness string `json:"readiness,omitempty" jsonschema:"its ready check, e.g. log: listening on"`
-	Dropped   uint64 `json:"dropped_lines,omitempty" jsonschema:"old lines memory no longer holds (the log file has them)"`
-	LogPath   string `json:"log_path" jsonschema:"the file holding every byte the job wrote"`
-	CPU       string `json:"cpu,omitempty" jsonschema:"CPU use of its process tree, percent of one core"`
-	Memory    string `json:"memory,omitempty" jsonschema:"resident memory of its process tree"`
-	Client    string `json:"client,omitempty" jsonschema:"the MCP client that started it"`
+	Command     string `json:"command"`
+	Cwd         string `json:"cwd,omitempty"`
+	PID         int    `json:"pid,omitempty"`
+	StartedAt   string `json:"started_at,omitempty"`
+	EndedAt     string `json:"ended_at,omitempty"`
+	Runs        int    `json:"runs" jsonschema:"runs started so far (restarts add one)"`
+	Readiness   string `json:"readiness,omitempty" jsonschema:"its ready check, e.g. log: listening on"`
+	ReadyError  string `json:"ready_error,omitempty" jsonschema:"why its ready check has not passed yet, once it failed its checks in a row"`
+	HealthCheck string `json:"health_check,omitempty" jsonschema:"its health check, e.g. http: http://127.0.0.1:8080/healthz"`
+	HealthError string `json:"health_error,omitempty" jsonschema:"its last failed health check"`
+	Dropped     uint64 `json:"dropped_lines,omitempty" jsonschema:"old lines memory no longer holds (the log file has them)"`
+	LogPath     string `json:"log_path" jsonschema:"the file holding every byte the job wrote"`
+	CPU         string `json:"cpu,omitempty" jsonschema:"CPU use of its process tree, percent of one core"`
+	Memory      string `json:"memory,omitempty" jsonschema:"resident memory of its process tree"`
+	Client      string `json:"client,omitempty" jsonschema:"the MCP client that started it"`
 }
 
 // lastLineBytes bounds LastLine.
@@ -55,7 +59,7 @@ const lastLineBytes = 200
 func summarize(j jobs.Info, now time.Time) JobSummary {
 	s := JobSummary{
 		ID: int(j.ID), Name: j.Name, State: string(j.State),
-		Ready: j.Ready, Lines: j.Lines, Origin: j.Origin, hasCheck: j.Readiness != "",
+		Ready: j.Ready, Health: string(j.Health), Lines: j.Lines, Origin: j.Origin, hasCheck: j.Readiness != "",
 		LastLine: cutText(plain(j.LastLine), lastLineBytes),
 	}
 	if j.ExitCode != nil && j.State.Done() {
@@ -81,6 +85,7 @@ func detail(j jobs.Info, now time.Time) JobDetail {
 	d := JobDetail{
 		JobSummary: summarize(j, now),
 		Command:    j.Command, Cwd: j.Dir, Runs: j.Runs, Readiness: j.Readiness,
+		ReadyError: j.ReadyError, HealthCheck: j.HealthCheck, HealthError: j.HealthError,
 		Dropped: j.Dropped, LogPath: j.LogPath, Client: j.Client,
 	}
 	if j.State.Active() {
@@ -118,16 +123,21 @@ func (s JobSummary) line() string {
 	return b.String()
 }
 
-// outcome is the state with how it ended or that it is ready: "failed
-// (exit 2)", "killed (KILL)", "running, ready".
+// outcome is the state with how it ended or that it is ready or
+// unhealthy: "failed (exit 2)", "killed (KILL)", "running, ready",
+// "running, unhealthy".
 func (s JobSummary) outcome() string {
 	switch {
+	case s.Health == string(jobs.HealthUnhealthy) && s.State == string(jobs.StateRunning):
+		return s.State + ", unhealthy"
 	case s.Signal != "":
 		return s.State + " (" + s.Signal + ")"
 	case s.ExitCode != nil && s.State != string(jobs.StateSucceeded):
 		return fmt.Sprintf("%s (exit %d)", s.State, *s.ExitCode)
 	case s.Ready && s.hasCheck && s.State == string(jobs.StateRunning):
 		return s.State + ", ready"
+	case s.hasCheck && s.State == string(jobs.StateRunning):
+		return s.State + ", not ready yet"
 	}
 	return s.State
 }
@@ -153,13 +163,40 @@ func (d JobDetail) text() string {
 	}
 	b.WriteString("\n")
 	if d.Readiness != "" {
-		fmt.Fprintf(&b, "ready check: %s\n", d.Readiness)
+		fmt.Fprintf(&b, "ready check: %s: %s\n", d.Readiness, d.readyState())
+	}
+	if d.HealthCheck != "" {
+		fmt.Fprintf(&b, "health check: %s: %s\n", d.HealthCheck, d.healthState())
 	}
 	if d.Client != "" {
 		fmt.Fprintf(&b, "started by: %s\n", d.Client)
 	}
 	fmt.Fprintf(&b, "log file: %s", d.LogPath)
 	return b.String()
+}
+
+// readyState says whether the ready check passed, and why not.
+func (d JobDetail) readyState() string {
+	switch {
+	case d.Ready:
+		return "passed"
+	case d.ReadyError != "":
+		return "not passed yet (" + d.ReadyError + ")"
+	case d.State == string(jobs.StateRunning):
+		return "not passed yet"
+	}
+	return "not passed"
+}
+
+// healthState is what the health check found.
+func (d JobDetail) healthState() string {
+	switch {
+	case d.Health == "":
+		return "not checked (the job does not run)"
+	case d.HealthError != "" && d.Health == string(jobs.HealthUnhealthy):
+		return "unhealthy (" + d.HealthError + ")"
+	}
+	return d.Health
 }
 
 // plain is a line of output as a model should read it: escape sequences

@@ -33,7 +33,7 @@ Give command (run by /bin/sh -c) or argv (no shell). wait_for waits in the same 
 	}, s.listJobs)
 	addTool(srv, &sdk.Tool{
 		Name:        "job_status",
-		Description: "One job in full: state, exit code, command, cwd, pid, CPU and memory, run count, lines written, its log file.",
+		Description: "One job in full: state, exit code, command, cwd, pid, CPU and memory, run count, lines written, its log file, and its ready and health checks with what they found.",
 		InputSchema: inputSchema[JobInput](nil),
 		Annotations: &sdk.ToolAnnotations{ReadOnlyHint: true},
 	}, s.jobStatus)

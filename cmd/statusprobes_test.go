@@ -1,0 +1,52 @@
+package cmd
+
+import (
+	"net"
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"jobtop/jobs"
+)
+
+// jobtop status says what a job's probes found: whether its ready check
+// passed (and why not), what its health check finds (and why it failed).
+func TestStatusShowsProbes(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	require.NoError(t, err)
+	closed := ln.Addr().String()
+	require.NoError(t, ln.Close())
+	c := newCLI(t)
+	dir := filepath.Join(c.dir, "app")
+	require.NoError(t, os.Mkdir(dir, 0o700))
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "jobtop.yaml"), []byte(`jobs:
+  waiting:
+    cmd: exec sleep 60
+    ready: {tcp: "`+closed+`", interval: 20ms, failures: 2}
+  sick:
+    cmd: exec sleep 60
+    health: {exec: "exit 3", interval: 20ms, failures: 2}
+  fine:
+    cmd: exec sleep 60
+    ready: {exec: "true", interval: 20ms}
+    health: {exec: "true", interval: 20ms}
+`), 0o600))
+	c.serveIn(dir)
+	require.Eventually(t, func() bool {
+		return c.status("waiting").ReadyError != "" && c.status("sick").Health == jobs.HealthUnhealthy &&
+			c.status("fine").Health == jobs.HealthHealthy
+	}, testTimeout, 50*time.Millisecond)
+
+	assert.Regexp(t, `(?m)^ready: +not yet: .*connection refused \(tcp: 127\.0\.0\.1:\d+\)$`, c.ok("status", "waiting"))
+	assert.Regexp(t, `(?m)^health: +unhealthy: .*exit 3 \(exec: exit 3, every 20ms, 2 failures\)$`, c.ok("status", "sick"))
+	fine := c.ok("status", "fine")
+	assert.Regexp(t, `(?m)^ready: +yes \(exec: true\)$`, fine)
+	assert.Regexp(t, `(?m)^health: +healthy \(exec: true, every 20ms\)$`, fine)
+
+	c.ok("kill", "fine")
+	assert.Regexp(t, `(?m)^health: +not checked: the job does not run`, c.ok("status", "fine"))
+}
