@@ -30,6 +30,7 @@ type StartRequest struct {
 	Grace       string            `json:"grace,omitempty"`
 	Restart     *RestartRequest   `json:"restart,omitempty"`
 	Ready       *ReadyRequest     `json:"ready,omitempty"`
+	Health      *ProbeRequest     `json:"health,omitempty"`
 	DependsOn   map[string]string `json:"depends_on,omitempty"`
 	Description string            `json:"description,omitempty"`
 	// Origin and Client say who starts the job: "mcp" and the MCP
@@ -48,10 +49,12 @@ type RestartRequest struct {
 	Max        *int   `json:"max,omitempty"`
 }
 
-// ReadyRequest is a jobs.ReadyCheck on the wire.
+// ReadyRequest is a jobs.ReadyCheck on the wire: log_pattern, after, or
+// a probe (http, tcp or exec, with its timing).
 type ReadyRequest struct {
 	LogPattern string `json:"log_pattern,omitempty"`
 	After      string `json:"after,omitempty"`
+	ProbeRequest
 }
 
 // Instance describes a running jobtop instance.
@@ -241,6 +244,16 @@ func (r StartRequest) Spec() (jobs.Spec, error) {
 		if spec.Ready.After, err = parseDuration("ready.after", r.Ready.After); err != nil {
 			return jobs.Spec{}, err
 		}
+		if r.Ready.given() {
+			if spec.Ready.Probe, err = r.Ready.check("ready"); err != nil {
+				return jobs.Spec{}, err
+			}
+		}
+	}
+	if r.Health != nil {
+		if spec.Health, err = r.Health.check("health"); err != nil {
+			return jobs.Spec{}, err
+		}
 	}
 	if len(r.DependsOn) > 0 {
 		spec.DependsOn = make(map[string]jobs.Condition, len(r.DependsOn))
@@ -293,7 +306,11 @@ func SpecRequest(s jobs.Spec) StartRequest {
 		}
 	}
 	if s.Ready != (jobs.ReadyCheck{}) {
-		req.Ready = &ReadyRequest{LogPattern: s.Ready.LogPattern, After: formatDuration(s.Ready.After)}
+		req.Ready = &ReadyRequest{LogPattern: s.Ready.LogPattern, After: formatDuration(s.Ready.After),
+			ProbeRequest: probeRequest(s.Ready.Probe)}
+	}
+	if h := probeRequest(s.Health); h.given() {
+		req.Health = &h
 	}
 	if len(s.DependsOn) > 0 {
 		req.DependsOn = make(map[string]string, len(s.DependsOn))

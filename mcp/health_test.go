@@ -55,3 +55,36 @@ func TestJobStatusShowsProbes(t *testing.T) {
 	require.Equal(t, "unhealthy", l.Jobs[1].Health)
 	require.Contains(t, text, "2 sick running, unhealthy")
 }
+
+// run_job takes a ready check (here a TCP port opened late), and
+// wait_for "ready" waits for it; a wait that runs out says why the check
+// fails. Without a check, "ready" answers at once and says what it meant.
+func TestRunJobReadyProbe(t *testing.T) {
+	e := newEnv(t)
+	addr := closedPort(t)
+	var out RunJobOutput
+	text := e.ok("run_job", map[string]any{"name": "db", "command": "exec sleep 60",
+		"ready": map[string]any{"tcp": addr}, "wait_for": "ready", "wait_timeout": 4}, &out)
+	require.Equal(t, "timed_out", out.Wait.Outcome)
+	require.Equal(t, "tcp: "+addr, e.job(out.Job.ID).Readiness)
+	require.Contains(t, text, "db running, not ready yet")
+	require.Contains(t, text, "its ready check (tcp: "+addr+") fails: ")
+	require.Contains(t, text, "connection refused")
+
+	ln, err := net.Listen("tcp", addr)
+	require.NoError(t, err)
+	defer ln.Close()
+	var w WaitResult
+	e.ok("wait_job", map[string]any{"id": "db", "until": "ready"}, &w)
+	require.Equal(t, "ready", w.Outcome)
+	require.True(t, w.Job.Ready)
+
+	text = e.ok("run_job", map[string]any{"command": "exec sleep 60", "wait_for": "ready"}, &out)
+	require.Equal(t, "ready", out.Wait.Outcome)
+	require.Contains(t, text, `the job has no ready check, so "ready" only means it started`)
+
+	require.Contains(t, e.toolErr("run_job", map[string]any{"command": "true", "ready": map[string]any{"tcp": addr, "log": "up"}}),
+		"ready: give exactly one of log (a regex), http (a URL), tcp (HOST:PORT), exec (a command) or after")
+	require.Contains(t, e.toolErr("run_job", map[string]any{"command": "true", "ready": map[string]any{"http": "127.0.0.1:80"}}),
+		"the job did not start: ready: ")
+}

@@ -18,7 +18,7 @@ func (s *Server) addTools(srv *sdk.Server) {
 	addTool(srv, &sdk.Tool{
 		Name: "run_job",
 		Description: `Start a shell command as a background job in jobtop, where the person sees it live. Use it for anything that may run longer than a few seconds: builds, tests, dev servers, watchers.
-Give command (run by /bin/sh -c) or argv (no shell). wait_for waits in the same call: a regex an output line must match (e.g. "listening on|ready in"), "ready" (its ready check passed; without one: once it runs), or "exit" (until it ends). The answer has the job's ID, its state and, after wait_for, the matching line or why the wait ended; then read_output reads its output.`,
+Give command (run by /bin/sh -c) or argv (no shell). wait_for waits in the same call: a regex an output line must match (e.g. "listening on|ready in"), "ready" (its ready check passed: give ready, e.g. {"http": "http://127.0.0.1:3000/"} or {"tcp": "127.0.0.1:5432"}; without one: once it runs), or "exit" (until it ends). The answer has the job's ID, its state and, after wait_for, the matching line or why the wait ended; then read_output reads its output.`,
 		InputSchema: inputSchema[RunJobInput](func(p map[string]*jsonschema.Schema) {
 			p["wait_timeout"].Description = `how long wait_for waits at most (default 60s, at most 10m); the job keeps running when it passes`
 		}),
@@ -81,9 +81,10 @@ type JobOutput struct {
 type RunJobInput struct {
 	Command     string            `json:"command,omitempty" jsonschema:"a shell command line, run by /bin/sh -c; give this or argv"`
 	Argv        []string          `json:"argv,omitempty" jsonschema:"a program and its arguments, run without a shell; give this or command"`
-	Name        string            `json:"name,omitempty" jsonschema:"a short name (web, tests) to refer to the job by later; default: its command"`
+	Name        string            `json:"name,omitempty" jsonschema:"a short name (web, tests) to refer to the job by later; default: its program's name"`
 	Cwd         string            `json:"cwd,omitempty" jsonschema:"working directory; a relative one starts from where jobtop mcp runs (the default)"`
 	Env         map[string]string `json:"env,omitempty" jsonschema:"environment variables to add"`
+	Ready       *ReadyArg         `json:"ready,omitempty" jsonschema:"when the job is ready (what wait_for ready waits for): one of log, http, tcp, exec or after; default: once it runs"`
 	Timeout     Duration          `json:"timeout,omitempty" jsonschema:"stop the job after this long (default: never)"`
 	WaitFor     string            `json:"wait_for,omitempty" jsonschema:"wait before answering: a regex an output line must match, ready, or exit"`
 	WaitTimeout Duration          `json:"wait_timeout,omitempty"`
@@ -121,8 +122,12 @@ func (s *Server) runJob(ctx context.Context, req *sdk.CallToolRequest, in RunJob
 	if err != nil {
 		return "", RunJobOutput{}, err
 	}
+	ready, err := in.Ready.readyRequest()
+	if err != nil {
+		return "", RunJobOutput{}, err
+	}
 	start := control.StartRequest{
-		Name: in.Name, Command: in.Command, Argv: in.Argv, Cwd: cwd, Env: in.Env,
+		Name: in.Name, Command: in.Command, Argv: in.Argv, Cwd: cwd, Env: in.Env, Ready: ready,
 		Origin: "mcp", Client: clientName(req),
 	}
 	if in.Timeout > 0 {

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"regexp"
 	"regexp/syntax"
+	"slices"
 	"strings"
 	"time"
 
@@ -218,7 +219,15 @@ func (s *Server) wait(ctx context.Context, id jobs.ID, until waitUntil, timeout 
 	}
 	res.Waited = formatDuration(time.Since(began))
 	res.Job = summarize(info, time.Now())
-	res.Note = strings.TrimPrefix(res.Note+"; "+res.why(until, timeout), "; ")
+	notes := []string{res.Note, res.why(until, timeout)}
+	switch {
+	case until.kind != untilReady:
+	case info.Readiness == "" && res.Outcome == "ready":
+		notes = append(notes, noCheckNote)
+	case info.ReadyError != "" && res.Outcome != "ready":
+		notes = append(notes, fmt.Sprintf("its ready check (%s) fails: %s", info.Readiness, info.ReadyError))
+	}
+	res.Note = strings.Join(slices.DeleteFunc(notes, func(n string) bool { return n == "" }), "; ")
 	if res.Outcome != "matched" && res.Outcome != "ready" {
 		res.LastLines = s.lastLines(ctx, id)
 	}
