@@ -237,7 +237,7 @@ func (s *Server) actionTool(name string) func(context.Context, *sdk.CallToolRequ
 		if err != nil {
 			return "", JobOutput{}, err
 		}
-		c := s.opts.Client
+		c, id := s.opts.Client, info.ID
 		var verb string
 		switch name {
 		case "stop_job":
@@ -252,6 +252,13 @@ func (s *Server) actionTool(name string) func(context.Context, *sdk.CallToolRequ
 		case "remove_job":
 			info, err = c.RemoveJob(ctx, info.ID)
 			verb = "removed"
+		}
+		if err != nil && (name == "stop_job" || name == "kill_job") {
+			// Ending a job that has ended is done already, not a mistake.
+			if now, jerr := c.Job(ctx, id); jerr == nil && now.State.Done() {
+				sum := summarize(now, time.Now())
+				return "job " + sum.line() + "\n(it had already ended: nothing to " + strings.TrimSuffix(name, "_job") + ")", JobOutput{Job: sum}, nil
+			}
 		}
 		if err != nil {
 			return "", JobOutput{}, s.apiError(err)

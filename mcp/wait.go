@@ -79,7 +79,7 @@ func compilePattern(field, p string) (*regexp.Regexp, error) {
 		msg += fmt.Sprintf(" at byte %d (%q)", at, p[at:min(len(p), at+20)])
 	}
 	switch se.Code {
-	case syntax.ErrInvalidPerlOp, syntax.ErrInvalidEscape:
+	case syntax.ErrInvalidPerlOp, syntax.ErrInvalidEscape, syntax.ErrInvalidNamedCapture:
 		msg += "; the syntax is Go's RE2: no lookahead, lookbehind or backreferences"
 	case syntax.ErrMissingParen, syntax.ErrUnexpectedParen, syntax.ErrMissingBracket, syntax.ErrMissingRepeatArgument, syntax.ErrInvalidRepeatOp:
 		msg += `; escape a literal ( ) [ ] * + ? with a backslash, e.g. \(`
@@ -332,10 +332,12 @@ func (r WaitResult) text() string {
 	var b strings.Builder
 	switch r.Outcome {
 	case "matched":
-		fmt.Fprintf(&b, "matched after %s, line %d: %s\n", r.Waited, r.Matched.Seq, r.Matched.Text)
-		if r.Matched.Seq > 0 {
-			fmt.Fprintf(&b, "read_output with cursor %d reads what came after it, cursor 0 everything\n", r.Matched.Seq)
+		if r.Matched.Seq == 0 {
+			fmt.Fprintf(&b, "matched after %s, the line being written (no newline yet): %s\n", r.Waited, r.Matched.Text)
+			break
 		}
+		fmt.Fprintf(&b, "matched after %s, line %d: %s\n", r.Waited, r.Matched.Seq, r.Matched.Text)
+		fmt.Fprintf(&b, "read_output with cursor %d reads what came after it, cursor 0 everything\n", r.Matched.Seq)
 	case "ready":
 		fmt.Fprintf(&b, "ready after %s\n", r.Waited)
 	case "exited":
