@@ -84,6 +84,12 @@ func (s *Server) readOutput(ctx context.Context, _ *sdk.CallToolRequest, in Read
 	if in.Tail > 0 && in.Cursor > 0 {
 		return "", ReadOutputResult{}, fmt.Errorf("give either cursor (the lines after it) or tail (the newest lines), not both")
 	}
+	// Lines only ever grow: a cursor past them is not one this job gave
+	// (another job's, or a log file's line number), and would hide every
+	// line up to it.
+	if in.Cursor > info.Lines {
+		return "", ReadOutputResult{}, fmt.Errorf("cursor %d is past job %d's last line (%d): pass the next_cursor of your last read_output of this job, or 0 to read from the oldest line held (log file line numbers from search_output are not cursors)", in.Cursor, info.ID, info.Lines)
+	}
 	var notes []string
 	maxLines := capArg(in.MaxLines, DefaultMaxLines, MaxMaxLines, "max_lines", &notes)
 	maxBytes := capArg(in.MaxBytes, DefaultMaxBytes, MaxMaxBytes, "max_bytes", &notes)

@@ -34,7 +34,7 @@ type SearchInput struct {
 	ID         *JobRef `json:"id,omitempty" jsonschema:"the job to search; leave it out to search every job"`
 	Pattern    string  `json:"pattern" jsonschema:"a regular expression (Go RE2 syntax); (?i) ignores case"`
 	MaxMatches int     `json:"max_matches,omitempty" jsonschema:"at most this many matching lines (default 50, at most 500)"`
-	InLog      bool    `json:"in_log,omitempty" jsonschema:"search the log files (every line each job wrote) instead of what memory holds"`
+	InLog      bool    `json:"in_log,omitempty" jsonschema:"search the log files (every line each job wrote, up to the log's cap, which keeps the newest) instead of what memory holds"`
 }
 
 // SearchMatch is one matching line.
@@ -43,6 +43,7 @@ type SearchMatch struct {
 	Name   string `json:"name"`
 	Line   uint64 `json:"line" jsonschema:"in memory: the line's cursor (read_output with cursor line-1 reads from it); in a log file: its line number"`
 	Stream string `json:"stream,omitempty" jsonschema:"stderr, or jobtop for jobtop's own notes; absent for stdout (and in log files, which hold both)"`
+	File   string `json:"file,omitempty" jsonschema:"the log file Line is in, when the job's log rotated into two files"`
 	Text   string `json:"text"`
 }
 
@@ -154,12 +155,32 @@ func (f *finder) searchMemory(ctx context.Context, c *control.Client, j jobs.Inf
 // maxLogLine bounds what is read of one log file line.
 const maxLogLine = 64 << 10
 
-// searchLog reads job j's log file line by line.
+// searchLog reads job j's log files, oldest first (the log rotates at
+// its cap: the older part is LogPath.1), line by line.
 func (f *finder) searchLog(ctx context.Context, j jobs.Info) error {
-	if j.LogPath == "" {
-		return nil
+	files := j.LogFiles
+	if len(files) == 0 && j.LogPath != "" {
+		files = []string{j.LogPath}
 	}
-	file, err := os.Open(j.LogPath)
+	for _, path := range files {
+		if f.full() {
+			return nil
+		}
+		shown := ""
+		if len(files) > 1 {
+			shown = path
+		}
+		if err := f.searchLogFile(ctx, j, path, shown); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// searchLogFile searches one log file of job j; shown is the file as
+// matches name it ("" when the job has one).
+func (f *finder) searchLogFile(ctx context.Context, j jobs.Info, path, shown string) error {
+	file, err := os.Open(path)
 	if err != nil {
 		return fmt.Errorf("cannot read job %d's log file here (%v); is the jobtop instance on another machine?", j.ID, err)
 	}
@@ -172,7 +193,7 @@ func (f *finder) searchLog(ctx context.Context, j jobs.Info) error {
 			n++
 			text := plain(strings.TrimRight(string(line), "\r\n"))
 			if loc := f.re.FindStringIndex(text); loc != nil {
-				if !f.add(SearchMatch{Job: int(j.ID), Name: j.Name, Line: n, Text: around(text, loc)}) {
+				if !f.add(SearchMatch{Job: int(j.ID), Name: j.Name, Line: n, File: shown, Text: around(text, loc)}) {
 					return nil
 				}
 			}
@@ -219,7 +240,11 @@ func (r SearchResult) text(jobsSearched int) string {
 	}
 	b.WriteString(" (job name:line: text)\n")
 	for _, m := range r.Matches {
-		fmt.Fprintf(&b, "%d %s:%d: ", m.Job, m.Name, m.Line)
+		if m.File != "" {
+			fmt.Fprintf(&b, "%d %s:%s:%d: ", m.Job, m.Name, m.File, m.Line)
+		} else {
+			fmt.Fprintf(&b, "%d %s:%d: ", m.Job, m.Name, m.Line)
+		}
 		if m.Stream != "" {
 			b.WriteString("[" + m.Stream + "] ")
 		}

@@ -1,0 +1,64 @@
+package mcp
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+
+	"jobtop/control"
+	"jobtop/jobs"
+)
+
+// search_output with in_log: true searches every file of a log that
+// rotated at its cap, oldest first, naming the file of each match.
+func TestLogSearchReadsTheRotatedFile(t *testing.T) {
+	dir, err := os.MkdirTemp("", "jt")
+	require.NoError(t, err)
+	t.Cleanup(func() { os.RemoveAll(dir) })
+	socket := filepath.Join(dir, "s.sock")
+	mgr, err := jobs.NewManager(jobs.Options{LogDir: filepath.Join(dir, "logs"), LogCap: 8 << 10, Store: jobs.StoreOptions{MaxLines: 100}})
+	require.NoError(t, err)
+	srv, err := control.ListenAndServe(mgr, socket, control.Instance{Kind: "serve"})
+	require.NoError(t, err)
+	api := control.NewClient(socket)
+	t.Cleanup(func() {
+		ctx, cancel := context.WithTimeout(context.Background(), deadline)
+		defer cancel()
+		api.Close()
+		srv.Close()
+		mgr.Shutdown(ctx) //nolint:errcheck // best effort in cleanup
+	})
+	e := &env{t: t, mgr: mgr, api: api, dir: t.TempDir()}
+	e.srv = New(Options{Client: api, Dir: e.dir})
+	e.session, _ = connect(t, e.srv, "test-agent")
+
+	// About 13 KiB: the log rotates once, the first lines go to .1.
+	id := e.run("long", "seq -f 'line %05g' 1 2000")
+	info := e.waitEnded(id)
+	require.Len(t, info.LogFiles, 2, "the log rotated")
+
+	var s SearchResult
+	text := e.ok("search_output", map[string]any{"id": id, "pattern": "^line 0(1000|1999)$", "in_log": true}, &s)
+	require.Len(t, s.Matches, 2, text)
+	require.Equal(t, info.LogFiles[0], s.Matches[0].File, "line 1000 is in the older file")
+	require.Equal(t, "line 01000", s.Matches[0].Text)
+	require.Equal(t, info.LogFiles[1], s.Matches[1].File)
+	require.Contains(t, text, "1 long:"+info.LogFiles[0]+":")
+}
+
+// A cursor past a job's lines (another job's, or a log line number) is
+// an error that says what a cursor is, not an endless "no new lines".
+func TestReadOutputCursorPastTheEnd(t *testing.T) {
+	e := newEnv(t)
+	id := e.run("five", "seq 1 5")
+	e.waitEnded(id)
+	msg := e.toolErr("read_output", map[string]any{"id": id, "cursor": 999})
+	require.Contains(t, msg, "cursor 999 is past job 1's last line (5): pass the next_cursor of your last read_output of this job, or 0")
+	var r ReadOutputResult
+	e.ok("read_output", map[string]any{"id": id, "cursor": 5}, &r)
+	require.Empty(t, r.Lines)
+	require.True(t, r.Ended)
+}
