@@ -36,6 +36,9 @@ type waitUntil struct {
 	kind    untilKind
 	re      *regexp.Regexp
 	pattern string
+	// after: only lines after this cursor match (0: from the start of
+	// the current run).
+	after uint64
 }
 
 // parseUntil reads "exit", "ready" or a regular expression.
@@ -145,6 +148,7 @@ func (l OutputLine) text() string {
 type WaitInput struct {
 	ID      JobRef   `json:"id"`
 	Until   string   `json:"until,omitempty" jsonschema:"exit (default): until the job ends; ready: until its ready check passes; anything else is a regex an output line of its current run must match"`
+	Cursor  uint64   `json:"cursor,omitempty" jsonschema:"with a regex: only lines after this cursor count (the next_cursor of your last read_output), so a watcher's next 'compiled' line is waited for, not the last one; default: from the start of the current run"`
 	Timeout Duration `json:"timeout,omitempty" jsonschema:"how long to wait at most (default 60s, at most 10m); the job keeps running when it passes"`
 }
 
@@ -163,9 +167,16 @@ func (s *Server) waitJob(ctx context.Context, _ *sdk.CallToolRequest, in WaitInp
 	if err != nil {
 		return "", WaitResult{}, err
 	}
+	if in.Cursor > 0 && until.kind != untilMatch {
+		return "", WaitResult{}, errors.New("cursor applies to a regex until: exit and ready do not read lines")
+	}
+	until.after = in.Cursor
 	info, err := s.resolve(ctx, in.ID)
 	if err != nil {
 		return "", WaitResult{}, err
+	}
+	if in.Cursor > info.Lines {
+		return "", WaitResult{}, fmt.Errorf("cursor %d is past job %d's last line (%d): pass the next_cursor of your last read_output of this job", in.Cursor, info.ID, info.Lines)
 	}
 	res, err := s.wait(ctx, info.ID, until, time.Duration(in.Timeout))
 	if err != nil {
@@ -206,7 +217,7 @@ func (s *Server) wait(ctx context.Context, id jobs.ID, until waitUntil, timeout 
 			res.Outcome = "timed_out"
 		}
 	case untilMatch:
-		res.Matched, res.Outcome, err = s.waitMatch(ctx, id, until.re, timeout)
+		res.Matched, res.Outcome, err = s.waitMatch(ctx, id, until, timeout)
 		if err == nil {
 			info, err = s.opts.Client.Job(ctx, id)
 		}
@@ -245,9 +256,10 @@ func pick(cond bool, yes, no string) string {
 var errMatched = errors.New("matched")
 
 // waitMatch follows the job's output from the start of its current run
-// until a line matches re (or the line being written does), the job
-// ends, or timeout passes.
-func (s *Server) waitMatch(ctx context.Context, id jobs.ID, re *regexp.Regexp, timeout time.Duration) (*OutputLine, string, error) {
+// (or until.after, when later) until a line matches until.re (or the line
+// being written does), the job ends, or timeout passes.
+func (s *Server) waitMatch(ctx context.Context, id jobs.ID, until waitUntil, timeout time.Duration) (*OutputLine, string, error) {
+	re := until.re
 	wctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 	var found *OutputLine
@@ -256,7 +268,7 @@ func (s *Server) waitMatch(ctx context.Context, id jobs.ID, re *regexp.Regexp, t
 	if err != nil {
 		return nil, "", err
 	}
-	err = s.opts.Client.FollowOutput(wctx, id, control.OutputQuery{Cursor: job.RunCursor}, func(r control.OutputResponse) error {
+	err = s.opts.Client.FollowOutput(wctx, id, control.OutputQuery{Cursor: max(job.RunCursor, until.after)}, func(r control.OutputResponse) error {
 		for _, l := range append(r.Lines, r.Partial...) {
 			if l.Stream != jobs.Meta && re.MatchString(plain(l.Text)) {
 				ol := outputLine(l, maxLineBytes)

@@ -31,3 +31,29 @@ func TestAnswersSayWhatHappened(t *testing.T) {
 	msg := e.toolErr("wait_job", map[string]any{"id": id, "until": "(?<=x)y"})
 	require.Contains(t, msg, "the syntax is Go's RE2: no lookahead, lookbehind or backreferences")
 }
+
+// A watcher prints the same line after each rebuild: wait_job with the
+// cursor of the last read waits for the next one, not the one already
+// seen.
+func TestWaitJobAfterACursor(t *testing.T) {
+	e := newEnv(t)
+	fifo := mkfifo(t)
+	var run RunJobOutput
+	e.ok("run_job", map[string]any{"name": "watch", "command": "echo 'compiled ok (1)'; read l < " + fifo + "; echo 'compiled ok (2)'; exec sleep 60",
+		"wait_for": "compiled ok"}, &run)
+	require.Equal(t, "compiled ok (1)", run.Wait.Matched.Text)
+
+	done := make(chan WaitResult, 1)
+	go func() {
+		var w WaitResult
+		e.ok("wait_job", map[string]any{"id": "watch", "until": "compiled ok", "cursor": run.Wait.Matched.Seq}, &w)
+		done <- w
+	}()
+	writeFifo(t, fifo, "rebuild\n")
+	w := <-done
+	require.Equal(t, "matched", w.Outcome)
+	require.Equal(t, "compiled ok (2)", w.Matched.Text)
+
+	require.Contains(t, e.toolErr("wait_job", map[string]any{"id": "watch", "cursor": 1}), "cursor applies to a regex until")
+	require.Contains(t, e.toolErr("wait_job", map[string]any{"id": "watch", "until": "x", "cursor": 50}), "cursor 50 is past job 1's last line (2)")
+}
