@@ -142,7 +142,7 @@ func (s *Server) runJob(ctx context.Context, req *sdk.CallToolRequest, in RunJob
 	if in.WaitFor == "" {
 		return text + "\nread_output reads its output; wait_job waits for a line or its end.", out, nil
 	}
-	res, err := s.wait(ctx, info.ID, until, time.Duration(in.WaitTimeout))
+	res, err := s.wait(ctx, req, info.ID, until, time.Duration(in.WaitTimeout))
 	if err != nil {
 		return "", RunJobOutput{}, fmt.Errorf("job %d started, but waiting for it failed: %w", info.ID, err)
 	}

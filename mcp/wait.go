@@ -162,7 +162,7 @@ type WaitResult struct {
 	Note      string       `json:"note,omitempty"`
 }
 
-func (s *Server) waitJob(ctx context.Context, _ *sdk.CallToolRequest, in WaitInput) (string, WaitResult, error) {
+func (s *Server) waitJob(ctx context.Context, req *sdk.CallToolRequest, in WaitInput) (string, WaitResult, error) {
 	until, err := parseUntil("until", in.Until)
 	if err != nil {
 		return "", WaitResult{}, err
@@ -178,7 +178,7 @@ func (s *Server) waitJob(ctx context.Context, _ *sdk.CallToolRequest, in WaitInp
 	if in.Cursor > info.Lines {
 		return "", WaitResult{}, fmt.Errorf("cursor %d is past job %d's last line (%d): pass the next_cursor of your last read_output of this job", in.Cursor, info.ID, info.Lines)
 	}
-	res, err := s.wait(ctx, info.ID, until, time.Duration(in.Timeout))
+	res, err := s.wait(ctx, req, info.ID, until, time.Duration(in.Timeout))
 	if err != nil {
 		return "", WaitResult{}, err
 	}
@@ -186,8 +186,8 @@ func (s *Server) waitJob(ctx context.Context, _ *sdk.CallToolRequest, in WaitInp
 }
 
 // wait waits for until on job id, at most timeout (0: the default; capped
-// at maxWait).
-func (s *Server) wait(ctx context.Context, id jobs.ID, until waitUntil, timeout time.Duration) (WaitResult, error) {
+// at maxWait), telling req's client how long it has waited when it asked.
+func (s *Server) wait(ctx context.Context, req *sdk.CallToolRequest, id jobs.ID, until waitUntil, timeout time.Duration) (WaitResult, error) {
 	var res WaitResult
 	switch {
 	case timeout <= 0:
@@ -197,6 +197,8 @@ func (s *Server) wait(ctx context.Context, id jobs.ID, until waitUntil, timeout 
 		timeout = maxWait
 	}
 	began := time.Now()
+	stop := postProgress(ctx, req, until.describe(id), timeout)
+	defer stop()
 	var info jobs.Info
 	var err error
 	switch until.kind {
@@ -250,6 +252,17 @@ func pick(cond bool, yes, no string) string {
 		return yes
 	}
 	return no
+}
+
+// describe says what a wait waits for: "job 3 to end".
+func (u waitUntil) describe(id jobs.ID) string {
+	switch u.kind {
+	case untilReady:
+		return fmt.Sprintf("job %d to be ready", id)
+	case untilMatch:
+		return fmt.Sprintf("a line of job %d matching %q", id, u.pattern)
+	}
+	return fmt.Sprintf("job %d to end", id)
 }
 
 // errMatched ends the output stream once a line matched.
