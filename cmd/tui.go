@@ -156,9 +156,7 @@ func runLocalTUI(mgr *jobs.Manager, engine ui.Engine, cfg ui.Config, specs []job
 // or lost is closed (an attached instance went away). When asked is
 // closed, the TUI is told to stop every job and quit (ui.ShutdownMsg).
 func runProgram(model tea.Model, lost, asked <-chan struct{}) error {
-	input, closeInput := inputOption()
-	defer closeInput()
-	p := tea.NewProgram(model, append(input, tea.WithAltScreen(), tea.WithFPS(120), tea.WithMouseCellMotion())...)
+	p := tea.NewProgram(&runeJoiner{Model: model}, tea.WithAltScreen(), tea.WithFPS(120), tea.WithMouseCellMotion())
 
 	hup := make(chan os.Signal, 1)
 	signal.Notify(hup, syscall.SIGHUP)
