@@ -28,9 +28,7 @@ func List() ([]Proc, error) {
 		if p.PID == 0 {
 			continue // the kernel
 		}
-		if ps, err := process.NewProcess(int32(p.PID)); err == nil {
-			p.CPU, p.RSS = psutilUsage(ps)
-		}
+		p.CPU, p.RSS = psutilUsage(&process.Process{Pid: int32(p.PID)})
 		out = append(out, p)
 	}
 	return out, nil
@@ -58,9 +56,8 @@ func Get(pid int) (Proc, error) {
 		return Proc{}, ErrGone
 	}
 	p := fromKinfo(k)
-	if ps, err := process.NewProcess(int32(pid)); err == nil {
-		p.CPU, p.RSS = psutilUsage(ps)
-	}
+	// The table said it exists: no need for gopsutil to ask again.
+	p.CPU, p.RSS = psutilUsage(&process.Process{Pid: int32(pid)})
 	return p, nil
 }
 
