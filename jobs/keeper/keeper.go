@@ -123,7 +123,7 @@ func serve(conn *net.UnixConn) int {
 		hello.Start = self.Start
 	}
 	if srErr != nil && srErr != errNoSubreaper {
-		hello.Err = "cannot become a child subreaper: processes that leave a job's session are not followed"
+		hello.Err = "cannot become a child subreaper: a process that leaves a job's session is followed only by its JOBTOP_RUN variable"
 	}
 	k.send(hello)
 
