@@ -34,7 +34,7 @@ func runInit() int {
 		Files: []uintptr{0, 1, 2},
 		Sys:   &syscall.SysProcAttr{Setpgid: true},
 	}
-	if _, err := unix.IoctlGetTermios(0, unix.TCGETS); err == nil {
+	if _, err := unix.IoctlGetTermios(0, ioctlReadTermios); err == nil {
 		attr.Sys.Foreground, attr.Sys.Ctty = true, 0
 	}
 	child, err := syscall.ForkExec(exe, os.Args, attr)

@@ -2,7 +2,6 @@ package control
 
 import (
 	"bufio"
-	"errors"
 	"fmt"
 	"io"
 	"net"
@@ -10,8 +9,6 @@ import (
 	"os"
 	"sync"
 	"time"
-
-	"golang.org/x/sys/unix"
 )
 
 // peerCheckListener refuses connections from a uid other than uid: they get
@@ -66,28 +63,4 @@ func refuse(conn net.Conn, msg string) {
 		return
 	}
 	fmt.Fprintf(conn, "HTTP/1.1 403 Forbidden\r\nContent-Type: application/json\r\nContent-Length: %d\r\nConnection: close\r\n\r\n%s", len(body), body)
-}
-
-// peerUID reads the uid of the process at the other end of a unix socket.
-func peerUID(conn net.Conn) (int, error) {
-	uc, ok := conn.(*net.UnixConn)
-	if !ok {
-		return -1, errors.New("not a unix socket connection")
-	}
-	raw, err := uc.SyscallConn()
-	if err != nil {
-		return -1, err
-	}
-	var cred *unix.Ucred
-	var credErr error
-	err = raw.Control(func(fd uintptr) {
-		cred, credErr = unix.GetsockoptUcred(int(fd), unix.SOL_SOCKET, unix.SO_PEERCRED)
-	})
-	if err != nil {
-		return -1, err
-	}
-	if credErr != nil {
-		return -1, credErr
-	}
-	return int(cred.Uid), nil
 }

@@ -5,8 +5,6 @@ import (
 	"runtime"
 	"sync"
 	"syscall"
-
-	"golang.org/x/sys/unix"
 )
 
 const (
@@ -30,9 +28,7 @@ func newOutputPipe() (r, w *os.File, err error) {
 		return nil, nil, err
 	}
 	if rc, err := r.SyscallConn(); err == nil {
-		rc.Control(func(fd uintptr) { //nolint:errcheck // best effort
-			unix.FcntlInt(fd, unix.F_SETPIPE_SZ, pipeSize) //nolint:errcheck // best effort
-		})
+		rc.Control(growPipe) //nolint:errcheck // best effort
 	}
 	return r, w, nil
 }

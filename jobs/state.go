@@ -129,7 +129,9 @@ func (s *Signal) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-var signalNames = map[syscall.Signal]string{
+// signalNames are the signals every Unix has, and this system's own
+// (signals_*.go).
+var signalNames = withOSSignals(map[syscall.Signal]string{
 	syscall.SIGHUP: "SIGHUP", syscall.SIGINT: "SIGINT", syscall.SIGQUIT: "SIGQUIT",
 	syscall.SIGILL: "SIGILL", syscall.SIGTRAP: "SIGTRAP", syscall.SIGABRT: "SIGABRT",
 	syscall.SIGBUS: "SIGBUS", syscall.SIGFPE: "SIGFPE", syscall.SIGKILL: "SIGKILL",
@@ -139,7 +141,14 @@ var signalNames = map[syscall.Signal]string{
 	syscall.SIGTSTP: "SIGTSTP", syscall.SIGTTIN: "SIGTTIN", syscall.SIGTTOU: "SIGTTOU",
 	syscall.SIGURG: "SIGURG", syscall.SIGXCPU: "SIGXCPU", syscall.SIGXFSZ: "SIGXFSZ",
 	syscall.SIGVTALRM: "SIGVTALRM", syscall.SIGPROF: "SIGPROF", syscall.SIGWINCH: "SIGWINCH",
-	syscall.SIGIO: "SIGIO", syscall.SIGPWR: "SIGPWR", syscall.SIGSYS: "SIGSYS",
+	syscall.SIGIO: "SIGIO", syscall.SIGSYS: "SIGSYS",
+})
+
+func withOSSignals(names map[syscall.Signal]string) map[syscall.Signal]string {
+	for sig, name := range osSignalNames {
+		names[sig] = name
+	}
+	return names
 }
 
 // ParseSignal reads "SIGTERM", "TERM", "term" or "15".

@@ -8,9 +8,13 @@
 //     controlling terminal) with the stdin, stdout and stderr jobtop hands
 //     it over the connection. It copies no output: the pipes go straight
 //     from the job to jobtop.
-//   - It is a child subreaper (PR_SET_CHILD_SUBREAPER), so double-forked
-//     and setsid descendants re-parent to it instead of to init: it can
-//     always find them, and it reaps them.
+//   - It is a child subreaper (PR_SET_CHILD_SUBREAPER on Linux,
+//     PROC_REAP_ACQUIRE on FreeBSD), so double-forked and setsid
+//     descendants re-parent to it instead of to init: it can always find
+//     them, and it reaps them. macOS has no subreaper: orphans go to
+//     launchd, and the keeper finds them in the process table by their
+//     run's session or their JOBTOP_RUN variable (tree.go: adopt); one
+//     that left the session and dropped the variable is lost to it.
 //   - It sorts its descendants into runs: a run's main process and
 //     everything below it; an adopted process by its session (a run's
 //     session ID is its main PID), else by the JOBTOP_RUN variable every
@@ -18,7 +22,8 @@
 //     session and dropped its environment before its parent died is of no
 //     known run; those are stopped when the instance ends.
 //   - It signals only what it has just found in the process table, through
-//     a pidfd opened and checked against the process's start time, so a
+//     a pidfd opened and checked against the process's start time (where
+//     there are no pidfds, the start time is checked just before kill), so a
 //     reused PID never receives a signal meant for a process that is gone.
 //     It reaps everything itself, so no PID it signals can be reused
 //     behind its back.

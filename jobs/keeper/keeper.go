@@ -40,9 +40,12 @@ type keeper struct {
 	conn  *net.UnixConn
 	pid   int
 	token string
-	runs  map[RunID]*run
-	byPID map[int]*run // main processes not yet reaped
-	bySID map[int]*run // sessions of runs not yet empty
+	// subreaper is false where orphans go to init (macOS): the keeper
+	// then finds them by session and environment (tree.go: adopt).
+	subreaper bool
+	runs      map[RunID]*run
+	byPID     map[int]*run // main processes not yet reaped
+	bySID     map[int]*run // sessions of runs not yet empty
 	// seen caches which run an adopted process (a child of the keeper
 	// that is no run's main process) belongs to; nil for none.
 	seen map[procKey]*run
@@ -85,7 +88,11 @@ type procKey struct {
 func serve(conn *net.UnixConn) int {
 	// Double-forked and setsid descendants re-parent to the keeper, so it
 	// can always find and reap them.
-	subreaper := unix.Prctl(unix.PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) == nil
+	srErr := errNoSubreaper
+	if os.Getenv(noSubreaperEnv) == "" {
+		srErr = becomeSubreaper()
+	}
+	subreaper := srErr == nil
 	// The keeper lives exactly as long as its lifeline: stray signals do
 	// not end it (it has no terminal: it runs in a session of its own).
 	// They are caught and dropped, not ignored: an ignored signal stays
@@ -100,22 +107,23 @@ func serve(conn *net.UnixConn) int {
 	signal.Notify(chld, syscall.SIGCHLD)
 
 	k := &keeper{
-		conn:  conn,
-		pid:   os.Getpid(),
-		token: newToken(),
-		runs:  make(map[RunID]*run),
-		byPID: make(map[int]*run),
-		bySID: make(map[int]*run),
-		seen:  make(map[procKey]*run),
-		table: newProcCache(),
-		ended: newEndedRuns(),
+		conn:      conn,
+		pid:       os.Getpid(),
+		token:     newToken(),
+		subreaper: subreaper,
+		runs:      make(map[RunID]*run),
+		byPID:     make(map[int]*run),
+		bySID:     make(map[int]*run),
+		seen:      make(map[procKey]*run),
+		table:     newProcCache(),
+		ended:     newEndedRuns(),
 	}
 	hello := event{Ev: evHello, PID: k.pid, Token: k.token}
 	if self, err := proc.Get(k.pid); err == nil {
 		hello.Start = self.Start
 	}
-	if !subreaper {
-		hello.Err = "cannot become a child subreaper: processes that leave a job's session are not followed"
+	if srErr != nil && srErr != errNoSubreaper {
+		hello.Err = "cannot become a child subreaper: a process that leaves a job's session is followed only by its JOBTOP_RUN variable"
 	}
 	k.send(hello)
 
@@ -124,6 +132,13 @@ func serve(conn *net.UnixConn) int {
 	var tick <-chan time.Time
 	beat := time.NewTicker(heartbeat)
 	defer beat.Stop()
+	// Without a subreaper, no SIGCHLD says that the last process of a run
+	// whose main process exited has gone: look again while there is one.
+	var poll *time.Ticker
+	if !subreaper {
+		poll = time.NewTicker(orphanTick)
+		defer poll.Stop()
+	}
 	for {
 		select {
 		case <-beat.C:
@@ -141,6 +156,8 @@ func serve(conn *net.UnixConn) int {
 		case <-chld:
 			k.reapChildren()
 		case <-k.settleC():
+			k.settle()
+		case <-k.pollC(poll):
 			k.settle()
 		case <-tick:
 			k.reapChildren()
@@ -219,7 +236,7 @@ func (k *keeper) spawn(req request, files []*os.File) {
 	}
 	// The main process is the keeper's child and not reaped yet: its PID
 	// cannot have been reused.
-	if fd, err := unix.PidfdOpen(pid, 0); err == nil {
+	if fd, err := pidfdOpen(pid); err == nil {
 		r.pidfd = fd
 	}
 	if p, err := proc.Get(pid); err == nil {
@@ -317,6 +334,20 @@ func (k *keeper) settleC() <-chan time.Time {
 	return k.settleAt.C
 }
 
+// pollC is poll's channel while a run whose main process exited still
+// has processes, nil otherwise (and always where there is a subreaper).
+func (k *keeper) pollC(poll *time.Ticker) <-chan time.Time {
+	if poll == nil {
+		return nil
+	}
+	for _, r := range k.runs {
+		if r.exited {
+			return poll.C
+		}
+	}
+	return nil
+}
+
 // signalRuns sends sig to every process of the given runs, after one
 // look at the process table.
 func (k *keeper) signalRuns(ids []RunID, sig syscall.Signal) {
@@ -335,7 +366,9 @@ func (k *keeper) signalRuns(ids []RunID, sig syscall.Signal) {
 
 func (k *keeper) signalRun(r *run, t tree, sig syscall.Signal) {
 	if r.pidfd >= 0 {
-		unix.PidfdSendSignal(r.pidfd, sig, nil, 0) //nolint:errcheck // it may have exited
+		pidfdSignal(r.pidfd, sig) //nolint:errcheck // it may have exited
+	} else if !r.exited {
+		signalWithoutPidfd(proc.Proc{PID: r.pid, Start: r.start}, sig)
 	}
 	for _, p := range t.members[r] {
 		if p.PID != r.pid || r.exited {

@@ -39,6 +39,9 @@ func runKeeper() int {
 	return serve(uc)
 }
 
+// keeperTestEnv is added to a keeper's environment; tests set it.
+var keeperTestEnv []string
+
 // keeperCommand is the command that starts a keeper on the given end of
 // the connection: this program again, in a session of its own (no
 // terminal, so no terminal's signals), with nothing on stdin, stdout or
@@ -47,7 +50,7 @@ func keeperCommand(lifeline *os.File) *exec.Cmd {
 	return &exec.Cmd{
 		Path:        selfPath(),
 		Args:        []string{keeperArgv0},
-		Env:         []string{keeperEnv + "=" + protocol},
+		Env:         append([]string{keeperEnv + "=" + protocol}, keeperTestEnv...),
 		ExtraFiles:  []*os.File{lifeline},
 		SysProcAttr: &syscall.SysProcAttr{Setsid: true},
 	}

@@ -56,8 +56,74 @@ func (k *keeper) scan() tree {
 			}
 		}
 	}
+	if !k.subreaper {
+		k.adopt(procs, kids, seen, &t)
+	}
 	k.seen = seen
 	return t
+}
+
+// adopt adds to t, where there is no subreaper, the processes of runs
+// that left the keeper's tree (their parent died and init took them): a
+// process in a live run's session, or whose environment names a run of
+// this keeper, with everything below it. What is neither is left alone:
+// it is not the keeper's to stop. Nor is a session of a run that ended
+// trusted here, since outside the keeper's tree its ID may have been
+// reused by anyone.
+func (k *keeper) adopt(procs []proc.Proc, kids map[int][]int, seen map[procKey]*run, t *tree) {
+	counted := make(map[int]bool, len(t.all))
+	for _, p := range t.all {
+		counted[p.PID] = true
+	}
+	counted[k.pid] = true
+	for i, root := range procs {
+		if counted[root.PID] || root.Zombie {
+			continue
+		}
+		r := k.attributeOutside(root, seen)
+		if r == nil {
+			continue
+		}
+		for _, j := range append([]int{i}, proc.Descendants(procs, kids, root.PID)...) {
+			p := procs[j]
+			if counted[p.PID] || p.Zombie {
+				continue
+			}
+			counted[p.PID] = true
+			t.all = append(t.all, p)
+			if r == endedRun {
+				t.endedRuns = append(t.endedRuns, p)
+			} else {
+				t.members[r] = append(t.members[r], p)
+			}
+		}
+	}
+}
+
+// attributeOutside is attribute for a process outside the keeper's tree:
+// by a live run's session (its ID cannot be reused while the session has
+// members), else by its environment.
+func (k *keeper) attributeOutside(p proc.Proc, seen map[procKey]*run) *run {
+	if r := k.bySID[p.SID]; r != nil {
+		return r
+	}
+	key := procKey{p.PID, p.Start}
+	r, known := k.seen[key]
+	if !known {
+		if v, ok := proc.Env(p.PID, EnvRun); ok {
+			if tok, id, ok := parseRunEnv(v); ok && tok == k.token {
+				r = k.runs[id]
+				if r == nil && k.ended.runs[id] {
+					r = endedRun
+				}
+			}
+		}
+	}
+	if r != nil && r != endedRun && k.runs[r.id] != r {
+		r = endedRun // its run has ended since
+	}
+	seen[key] = r
+	return r
 }
 
 // attribute finds the run a child of the keeper belongs to: its main
@@ -106,7 +172,7 @@ func signalAll(ps []proc.Proc, sig syscall.Signal) {
 // pidfd and checks the start time through it first, so a PID reused since
 // the scan is left alone.
 func signalProc(p proc.Proc, sig syscall.Signal) {
-	fd, err := unix.PidfdOpen(p.PID, 0)
+	fd, err := pidfdOpen(p.PID)
 	if err != nil {
 		if err == unix.ENOSYS {
 			signalWithoutPidfd(p, sig)
@@ -117,10 +183,11 @@ func signalProc(p proc.Proc, sig syscall.Signal) {
 	if now, err := proc.Get(p.PID); err != nil || now.Start != p.Start {
 		return
 	}
-	unix.PidfdSendSignal(fd, sig, nil, 0) //nolint:errcheck // it may have exited
+	pidfdSignal(fd, sig) //nolint:errcheck // it may have exited
 }
 
-// signalWithoutPidfd is for kernels before 5.3: the start time is checked
+// signalWithoutPidfd is for kernels before 5.3 and systems without
+// pidfds (macOS, the BSDs): the start time is checked
 // just before the signal, which narrows the PID-reuse window to a few
 // microseconds instead of closing it.
 func signalWithoutPidfd(p proc.Proc, sig syscall.Signal) {

@@ -67,8 +67,8 @@ const (
 	evEmpty   = "empty"
 )
 
-// The connection is a SOCK_SEQPACKET socket pair, so messages keep their
-// bounds. A message larger than one datagram (a big environment) is sent
+// The connection is a SOCK_SEQPACKET socket pair where the system has it
+// (else see wirestream.go), so messages keep their bounds. A message larger than one datagram (a big environment) is sent
 // as chunks: the first byte of each says whether more follow. File
 // descriptors ride on the last chunk.
 const (
@@ -81,6 +81,9 @@ const (
 
 // send writes one message, with fds on its last chunk.
 func send(c *net.UnixConn, v any, fds ...int) error {
+	if socketType == unix.SOCK_STREAM {
+		return sendStream(c, v, fds...)
+	}
 	body, err := json.Marshal(v)
 	if err != nil {
 		return err
@@ -123,6 +126,9 @@ var errClosed = errors.New("connection closed")
 // receive reads the next message into v and returns the files that came
 // with it (close-on-exec, owned by the caller).
 func (r *receiver) receive(v any) ([]*os.File, error) {
+	if socketType == unix.SOCK_STREAM {
+		return r.receiveStream(v)
+	}
 	var body []byte
 	for {
 		n, oobn, _, _, err := r.c.ReadMsgUnix(r.buf, r.oob)
@@ -183,7 +189,7 @@ func closeAll(files []*os.File) {
 
 // socketPair makes the connected pair jobtop and its keeper talk over.
 func socketPair() (mine *net.UnixConn, theirs *os.File, err error) {
-	fds, err := unix.Socketpair(unix.AF_UNIX, unix.SOCK_SEQPACKET|unix.SOCK_CLOEXEC, 0)
+	fds, err := socketpair()
 	if err != nil {
 		return nil, nil, fmt.Errorf("socketpair: %w", err)
 	}

@@ -15,21 +15,28 @@ type Proc struct {
 	PPID int
 	PGID int
 	SID  int
-	// Start is when the process started, in clock ticks since boot. A PID
-	// and its Start together identify a process even after the PID has
-	// been reused.
+	// Start is when the process started: in clock ticks since boot on
+	// Linux, in microseconds (macOS) or milliseconds (elsewhere) since the
+	// epoch. Only its order means anything across systems. A PID and its
+	// Start together identify a process even after the PID has been
+	// reused.
 	Start uint64
 	// Zombie is true for a process that exited and was not reaped yet.
 	Zombie bool
 	// Stopped is true for a process stopped by a signal (SIGSTOP, SIGTSTP)
 	// or a tracer.
 	Stopped bool
-	// CPU is the CPU time used by the process and its reaped children, in
-	// clock ticks (TicksPerSecond a second).
+	// CPU is the CPU time used by the process (on Linux, and its reaped
+	// children too), in clock ticks (TicksPerSecond a second).
 	CPU uint64
 	// RSS is its resident memory in bytes.
 	RSS int64
 }
+
+// TicksPerSecond is the unit of Proc.CPU (and of Proc.Start on Linux):
+// Linux reports them in USER_HZ, 100 a second on every architecture Go
+// supports; the other systems' readers convert to it.
+const TicksPerSecond = 100
 
 // ErrGone is returned for a process that does not exist (any more).
 var ErrGone = errors.New("no such process")

@@ -8,10 +8,6 @@ import (
 	"syscall"
 )
 
-// TicksPerSecond is the unit of Proc.CPU and Proc.Start: Linux reports
-// them in USER_HZ, 100 a second on every architecture Go supports.
-const TicksPerSecond = 100
-
 var pageSize = int64(os.Getpagesize())
 
 // List reads every process in the table. Processes that end while it

@@ -1,0 +1,32 @@
+package control
+
+import (
+	"errors"
+	"net"
+
+	"golang.org/x/sys/unix"
+)
+
+// peerUID reads the uid of the process at the other end of a unix socket.
+func peerUID(conn net.Conn) (int, error) {
+	uc, ok := conn.(*net.UnixConn)
+	if !ok {
+		return -1, errors.New("not a unix socket connection")
+	}
+	raw, err := uc.SyscallConn()
+	if err != nil {
+		return -1, err
+	}
+	var cred *unix.Ucred
+	var credErr error
+	err = raw.Control(func(fd uintptr) {
+		cred, credErr = unix.GetsockoptUcred(int(fd), unix.SOL_SOCKET, unix.SO_PEERCRED)
+	})
+	if err != nil {
+		return -1, err
+	}
+	if credErr != nil {
+		return -1, credErr
+	}
+	return int(cred.Uid), nil
+}

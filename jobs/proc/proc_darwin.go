@@ -1,0 +1,84 @@
+package proc
+
+import (
+	"github.com/shirou/gopsutil/v4/process"
+	"golang.org/x/sys/unix"
+)
+
+// On macOS the table comes from sysctl kern.proc (one call for all
+// processes); CPU time, resident memory and the environment from gopsutil
+// (libproc and kern.procargs2), whose own state reading would run ps.
+
+// Process states in kinfo_proc's p_stat (sys/proc.h).
+const (
+	darwinStopped = 4 // SSTOP
+	darwinZombie  = 5 // SZOMB
+)
+
+// List reads every process in the table. Processes that end while it
+// reads are left out.
+func List() ([]Proc, error) {
+	kps, err := unix.SysctlKinfoProcSlice("kern.proc.all")
+	if err != nil {
+		return nil, err
+	}
+	out := make([]Proc, 0, len(kps))
+	for i := range kps {
+		p := fromKinfo(&kps[i])
+		if p.PID == 0 {
+			continue // the kernel
+		}
+		p.CPU, p.RSS = psutilUsage(&process.Process{Pid: int32(p.PID)})
+		out = append(out, p)
+	}
+	return out, nil
+}
+
+// PIDs lists the processes in the table.
+func PIDs() ([]int, error) {
+	kps, err := unix.SysctlKinfoProcSlice("kern.proc.all")
+	if err != nil {
+		return nil, err
+	}
+	pids := make([]int, 0, len(kps))
+	for i := range kps {
+		if pid := int(kps[i].Proc.P_pid); pid != 0 {
+			pids = append(pids, pid)
+		}
+	}
+	return pids, nil
+}
+
+// Get reads one process.
+func Get(pid int) (Proc, error) {
+	k, err := unix.SysctlKinfoProc("kern.proc.pid", pid)
+	if err != nil || int(k.Proc.P_pid) != pid {
+		return Proc{}, ErrGone
+	}
+	p := fromKinfo(k)
+	// The table said it exists: no need for gopsutil to ask again.
+	p.CPU, p.RSS = psutilUsage(&process.Process{Pid: int32(pid)})
+	return p, nil
+}
+
+// fromKinfo is a Proc without CPU and memory. The session is asked for
+// apart: kinfo_proc holds only a kernel pointer to it.
+func fromKinfo(k *unix.KinfoProc) Proc {
+	p := Proc{
+		PID:     int(k.Proc.P_pid),
+		PPID:    int(k.Eproc.Ppid),
+		PGID:    int(k.Eproc.Pgid),
+		Start:   uint64(k.Proc.P_starttime.Sec)*1e6 + uint64(k.Proc.P_starttime.Usec),
+		Zombie:  k.Proc.P_stat == darwinZombie,
+		Stopped: k.Proc.P_stat == darwinStopped,
+	}
+	if sid, err := unix.Getsid(p.PID); err == nil {
+		p.SID = sid
+	}
+	return p
+}
+
+// Env returns the value of an environment variable as the process had it
+// when it started, if it had it (kern.procargs2). Another user's
+// processes cannot be read and report false.
+func Env(pid int, name string) (string, bool) { return psutilEnv(pid, name) }

@@ -1,0 +1,104 @@
+//go:build unix
+
+package proc
+
+import (
+	"os"
+	"os/exec"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
+)
+
+// The gopsutil reader is what FreeBSD uses (and macOS, for CPU, memory and
+// the environment). Here it is held against this system's own reader, on
+// real processes: the same parents, groups, sessions and states.
+
+func TestPsutilAgreesWithTheSystemsReader(t *testing.T) {
+	// A child in a session of its own, with a marked environment.
+	leader := exec.Command("sleep", "30")
+	leader.Env = append(os.Environ(), "PSUTIL_TEST_MARK=on")
+	leader.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
+	require.NoError(t, leader.Start())
+	t.Cleanup(func() { leader.Process.Kill(); leader.Wait() })
+	// A stopped child.
+	stopped := exec.Command("sleep", "30")
+	require.NoError(t, stopped.Start())
+	t.Cleanup(func() { stopped.Process.Kill(); stopped.Wait() })
+	require.NoError(t, stopped.Process.Signal(syscall.SIGSTOP))
+	// A zombie: exited, not reaped.
+	zombie := exec.Command("true")
+	require.NoError(t, zombie.Start())
+	t.Cleanup(func() { zombie.Wait() })
+
+	waitFor(t, func() bool { p, err := Get(stopped.Process.Pid); return err == nil && p.Stopped })
+	waitFor(t, func() bool { p, err := Get(zombie.Process.Pid); return err == nil && p.Zombie })
+
+	for _, pid := range []int{os.Getpid(), leader.Process.Pid, stopped.Process.Pid, zombie.Process.Pid} {
+		want, err := Get(pid)
+		require.NoError(t, err)
+		got, err := psutilGet(pid)
+		require.NoError(t, err)
+		require.Equal(t, want.PID, got.PID)
+		require.Equal(t, want.PPID, got.PPID, "pid %d", pid)
+		require.Equal(t, want.PGID, got.PGID, "pid %d", pid)
+		require.Equal(t, want.SID, got.SID, "pid %d", pid)
+		require.Equal(t, want.Zombie, got.Zombie, "pid %d", pid)
+		require.Equal(t, want.Stopped, got.Stopped, "pid %d", pid)
+		require.NotZero(t, got.Start)
+	}
+	me, err := psutilGet(os.Getpid())
+	require.NoError(t, err)
+	require.Positive(t, me.RSS)
+	lead, err := psutilGet(leader.Process.Pid)
+	require.NoError(t, err)
+	require.Equal(t, leader.Process.Pid, lead.SID, "setsid: its own session")
+	require.GreaterOrEqual(t, lead.Start, me.Start, "started after this process")
+
+	v, ok := psutilEnv(leader.Process.Pid, "PSUTIL_TEST_MARK")
+	require.True(t, ok)
+	require.Equal(t, "on", v)
+	_, ok = psutilEnv(leader.Process.Pid, "PSUTIL_TEST_MAR")
+	require.False(t, ok, "a prefix of a name is not the name")
+
+	procs, err := psutilList()
+	require.NoError(t, err)
+	kids := Children(procs)
+	var below []int
+	for _, i := range Descendants(procs, kids, os.Getpid()) {
+		below = append(below, procs[i].PID)
+	}
+	require.Subset(t, below, []int{leader.Process.Pid, stopped.Process.Pid, zombie.Process.Pid})
+}
+
+func TestPsutilCountsCPUTime(t *testing.T) {
+	spin := exec.Command("sh", "-c", "while :; do :; done")
+	require.NoError(t, spin.Start())
+	t.Cleanup(func() { spin.Process.Kill(); spin.Wait() })
+	// A busy loop earns at least 20 ticks (0.2 s of CPU) soon, even on a
+	// loaded machine; both readers must see it.
+	waitFor(t, func() bool { p, err := Get(spin.Process.Pid); return err == nil && p.CPU >= 20 })
+	p, err := psutilGet(spin.Process.Pid)
+	require.NoError(t, err)
+	require.GreaterOrEqual(t, p.CPU, uint64(20))
+}
+
+func TestPsutilGetOfAGoneProcess(t *testing.T) {
+	cmd := exec.Command("true")
+	require.NoError(t, cmd.Run())
+	_, err := psutilGet(cmd.Process.Pid)
+	require.ErrorIs(t, err, ErrGone)
+}
+
+func waitFor(t *testing.T, cond func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for !cond() {
+		if time.Now().After(deadline) {
+			t.Fatal("condition not met within 10s")
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
