@@ -44,17 +44,17 @@ type process struct {
 	timeoutTimer *time.Timer
 	readyTimer   *time.Timer
 
-	side    sidecars // probes and stop command (proberun.go)
-	pipes   []*os.File
+	side  sidecars // probes and stop command (proberun.go)
+	pipes []*os.File
 	// input is what Manager.Input writes to: a TTY job's terminal master
 	// (also in pipes) or stdin's pipe; nil when the job has no input.
 	input *os.File
 	// cols and rows are a TTY job's terminal size.
 	cols, rows int
-	read    atomic.Int64 // bytes read from the pipes
-	readers sync.WaitGroup
-	readyMu sync.Mutex
-	ready   atomic.Pointer[readiness] // nil when not watching output
+	read       atomic.Int64 // bytes read from the pipes
+	readers    sync.WaitGroup
+	readyMu    sync.Mutex
+	ready      atomic.Pointer[readiness] // nil when not watching output
 }
 
 func (p *process) stopTimers() {
