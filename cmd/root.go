@@ -94,6 +94,7 @@ jobtop attach) and starts the COMMANDs there.`,
 	root.AddCommand(newStatusCmd())
 	root.AddCommand(newLogsCmd())
 	root.AddCommand(newWaitCmd())
+	root.AddCommand(newSendCmd())
 	root.AddCommand(newStopCmd())
 	root.AddCommand(newKillCmd())
 	root.AddCommand(newRestartCmd())

@@ -28,6 +28,8 @@ type manager interface {
 	Wait(context.Context, jobs.ID) (jobs.Info, error)
 	LogDir() string
 	Arrivals() uint64
+	Input(jobs.ID, []byte) error
+	Resize(id jobs.ID, cols, rows int) error
 }
 
 // Server serves one jobs.Manager over HTTP+JSON. Create it with NewServer,
@@ -98,6 +100,8 @@ func (s *Server) routes() {
 	s.mux.HandleFunc("POST /v1/jobs/{id}/restart", s.handleRestart)
 	s.mux.HandleFunc("GET /v1/jobs/{id}/wait", s.handleWait)
 	s.mux.HandleFunc("GET /v1/jobs/{id}/output", s.handleOutput)
+	s.mux.HandleFunc("POST /v1/jobs/{id}/input", s.handleInput)
+	s.mux.HandleFunc("POST /v1/jobs/{id}/resize", s.handleResize)
 	s.mux.HandleFunc("GET /v1/events", s.handleEvents)
 	s.mux.HandleFunc("POST /v1/reload", s.handleReload)
 	s.mux.HandleFunc("GET /v1/output", s.handleAllOutput)

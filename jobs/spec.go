@@ -251,6 +251,9 @@ func (s Spec) Validate() error {
 	default:
 		return fmt.Errorf("stdin %q is not one of null, pipe", string(s.Stdin))
 	}
+	if s.TTY && s.Stdin == StdinPipe {
+		return errors.New("stdin: pipe is for jobs on pipes; a tty job reads its terminal")
+	}
 	if err := s.Restart.validate(); err != nil {
 		return err
 	}
