@@ -85,6 +85,12 @@ type Info struct {
 	Cols  int       `json:"cols,omitempty"`
 	Rows  int       `json:"rows,omitempty"`
 	Stdin StdinMode `json:"stdin,omitempty"`
+	// Screen says a TTY job draws a screen (a full-screen program, see
+	// Manager.Screen) rather than lines; CatchingUp that its emulator
+	// fell behind and dropped output, and shows the screen again once
+	// the program redraws.
+	Screen     bool `json:"screen,omitempty"`
+	CatchingUp bool `json:"catching_up,omitempty"`
 	// Spec is what the job runs; not part of the API's JSON.
 	Spec Spec `json:"-"`
 	// Host is where the job runs when a client shows the jobs of several

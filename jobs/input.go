@@ -85,6 +85,9 @@ func (m *Manager) Resize(id ID, cols, rows int) error {
 		return nil
 	}
 	p.cols, p.rows = cols, rows
+	if p.term != nil {
+		p.term.resize(cols, rows)
+	}
 	if !p.spawned || p.input == nil {
 		return nil // it starts at the new size
 	}

@@ -146,6 +146,9 @@ func (j *job) stateLocked() Info {
 	if j.spec.TTY {
 		info.Cols, info.Rows = j.termSize()
 	}
+	if p := j.proc; p != nil && p.term != nil {
+		info.Screen, info.CatchingUp = p.term.mode()
+	}
 	if j.exitCode != nil {
 		code := *j.exitCode
 		info.ExitCode = &code

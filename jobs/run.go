@@ -49,8 +49,10 @@ type process struct {
 	// input is what Manager.Input writes to: a TTY job's terminal master
 	// (also in pipes) or stdin's pipe; nil when the job has no input.
 	input *os.File
-	// cols and rows are a TTY job's terminal size.
+	// cols and rows are a TTY job's terminal size; term its screen
+	// mode (screen.go), nil for a pipe job.
 	cols, rows int
+	term       *termState
 	read       atomic.Int64 // bytes read from the pipes
 	readers    sync.WaitGroup
 	readyMu    sync.Mutex
@@ -86,6 +88,9 @@ func (m *Manager) startedLocked(j *job, p *process, pid int, start uint64, files
 	m.recordKeeper()
 	j.pid, j.state, j.reason = pid, StateRunning, ""
 	p.input = files.input
+	if files.TTY {
+		p.term = &termState{}
+	}
 	if p.spec.Timeout > 0 {
 		p.timeoutTimer = time.AfterFunc(p.spec.Timeout, func() {
 			m.mu.Lock()
@@ -246,6 +251,9 @@ func (m *Manager) finishAfterDrain(j *job, p *process, note string) {
 	}
 	if p.input != nil {
 		p.input.Close() // the master was in pipes: closed twice is harmless
+	}
+	if p.term != nil {
+		p.term.end() // not under the lock: its emulator's goroutine takes it
 	}
 	j.store.Flush()
 	if note != "" {
