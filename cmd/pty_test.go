@@ -1,7 +1,11 @@
 package cmd
 
 import (
+	"encoding/json"
 	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
 	"strings"
 	"syscall"
 	"testing"
@@ -9,6 +13,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"jobtop/control"
 )
 
 // waitLog polls jobtop logs until its output holds want.
@@ -76,4 +82,47 @@ func TestServeKilledLeavesNothingOfTTYJobs(t *testing.T) {
 	require.NoError(t, serve.Process.Signal(syscall.SIGKILL))
 	serve.Wait() //nolint:errcheck // killed on purpose
 	requireNoneLeft(t, mark, 10*time.Second)
+}
+
+// fullscreenProgram builds the PTY tests' full-screen program next to the
+// jobtop binary.
+func fullscreenProgram(t *testing.T) string {
+	t.Helper()
+	path := filepath.Join(filepath.Dir(binary), "fullscreen")
+	if _, err := os.Stat(path); err == nil {
+		return path
+	}
+	out, err := exec.Command("go", "build", "-o", path, "jobtop/e2e/testdata/fullscreen").CombinedOutput()
+	require.NoError(t, err, "%s", out)
+	return path
+}
+
+// TestAgentDrivesAFullScreenProgram is the agent's loop with the CLI:
+// start a program on a terminal, read its screen, type into it, read
+// again, and end it by its own key.
+func TestAgentDrivesAFullScreenProgram(t *testing.T) {
+	c := newCLI(t)
+	c.serve()
+	id := c.startJob(fullscreenProgram(t), "--tty")
+	var screen control.ScreenResponse
+	require.Eventually(t, func() bool {
+		require.NoError(t, json.Unmarshal([]byte(c.ok("screen", id, "--json")), &screen))
+		return screen.Screen && strings.HasPrefix(screen.Lines[49], "└")
+	}, testTimeout, 20*time.Millisecond)
+	assert.True(t, screen.AltScreen)
+	assert.Contains(t, screen.Lines[0], "fullscreen 200x50")
+	assert.True(t, c.status(id).Screen)
+
+	c.ok("send", id, `hi\x03`)
+	require.Eventually(t, func() bool { return strings.Contains(c.ok("screen", id), "keys: hi^C") }, testTimeout, 20*time.Millisecond)
+	out := strings.Split(c.ok("screen", id, "--ansi"), "\n")
+	assert.Contains(t, out[2], "\x1b[31mred", "colours with --ansi")
+	assert.Len(t, out, 51, "50 rows and the last newline")
+
+	c.ok("send", id, "q")
+	c.ok("wait", id)
+	lines := c.logLines(id)
+	assert.Equal(t, "fullscreen: bye", lines[len(lines)-1])
+	assert.False(t, c.status(id).Screen)
+	assert.True(t, strings.HasSuffix(c.ok("screen", id), "\nfullscreen: bye\n"), "back to lines: the tail")
 }

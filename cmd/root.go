@@ -101,6 +101,7 @@ jobtop attach) and starts the COMMANDs there.`,
 	root.AddCommand(newLogsCmd())
 	root.AddCommand(newWaitCmd())
 	root.AddCommand(newSendCmd())
+	root.AddCommand(newScreenCmd())
 	root.AddCommand(newStopCmd())
 	root.AddCommand(newKillCmd())
 	root.AddCommand(newRestartCmd())

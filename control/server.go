@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"jobtop/jobs"
+	"jobtop/vtscreen"
 )
 
 // manager is what the server needs of a *jobs.Manager.
@@ -30,6 +31,7 @@ type manager interface {
 	Arrivals() uint64
 	Input(jobs.ID, []byte) error
 	Resize(id jobs.ID, cols, rows int) error
+	Screen(jobs.ID) (vtscreen.Snapshot, error)
 }
 
 // Server serves one jobs.Manager over HTTP+JSON. Create it with NewServer,
@@ -102,6 +104,7 @@ func (s *Server) routes() {
 	s.mux.HandleFunc("GET /v1/jobs/{id}/output", s.handleOutput)
 	s.mux.HandleFunc("POST /v1/jobs/{id}/input", s.handleInput)
 	s.mux.HandleFunc("POST /v1/jobs/{id}/resize", s.handleResize)
+	s.mux.HandleFunc("GET /v1/jobs/{id}/screen", s.handleScreen)
 	s.mux.HandleFunc("GET /v1/events", s.handleEvents)
 	s.mux.HandleFunc("POST /v1/reload", s.handleReload)
 	s.mux.HandleFunc("GET /v1/output", s.handleAllOutput)
