@@ -8,11 +8,15 @@ import (
 	"jobtop/vtscreen"
 )
 
-// screenPollInterval is how soon a pane whose screen just changed looks
-// again: the emulator draws off the job's read path, so the frame a job
-// event finds can be one write short of what the program drew, and a
-// quiet program sends no event after its last write.
-const screenPollInterval = 40 * time.Millisecond
+// screenFrame is the least time between two frames of a screen pane: a
+// program that redraws faster is shown at about 30 frames a second, as a
+// terminal multiplexer shows it, so that drawing it costs less than the
+// program does; a frame after a quiet spell (the echo of a key) is drawn
+// at once. It is also how soon a pane whose screen changed looks again:
+// the emulator draws off the job's read path, so the frame a job event
+// finds can be one write short of what the program drew, and a quiet
+// program sends no event after its last write.
+const screenFrame = 33 * time.Millisecond
 
 // screenPollMsg asks the screen panes on screen for newer frames.
 type screenPollMsg struct{}
@@ -32,28 +36,28 @@ func (m *Model) syncScreens() {
 	}
 }
 
-// pollScreens arms the poll when a screen on screen showed a new frame
-// since the last look, so its last frame is never missed.
+// pollScreens arms the poll while a screen on screen has a frame due or
+// just showed a new one, so its last frame is never missed.
 func (m *Model) pollScreens() tea.Cmd {
-	changed := false
-	for _, p := range m.drawn() {
-		if p.scr != nil && p.scr.fresh {
-			p.scr.fresh = false
-			changed = true
-		}
-	}
-	if !changed || m.screenPolling {
+	if m.screenPolling {
 		return nil
 	}
-	m.screenPolling = true
-	return tea.Tick(screenPollInterval, func(time.Time) tea.Msg { return screenPollMsg{} })
+	for _, p := range m.drawn() {
+		if p.scr != nil && (p.scr.fresh || p.scr.due) {
+			m.screenPolling = true
+			return tea.Tick(screenFrame, func(time.Time) tea.Msg { return screenPollMsg{} })
+		}
+	}
+	return nil
 }
 
-// handleScreenPoll looks for new frames of the screens on screen.
+// handleScreenPoll draws the frames due, and looks for new frames, of the
+// screens on screen.
 func (m *Model) handleScreenPoll() {
 	m.screenPolling = false
 	for _, p := range m.drawn() {
 		if p.scr != nil {
+			p.scr.fresh = false
 			p.refresh()
 		}
 	}

@@ -2,6 +2,7 @@ package ui
 
 import (
 	"strings"
+	"time"
 
 	"github.com/charmbracelet/x/ansi"
 
@@ -24,8 +25,22 @@ type paneScreen struct {
 	width, height int
 	cursor        bool
 	err           string
-	// fresh says the rows show a frame the model has not polled after.
-	fresh bool
+	// fresh says the rows show a frame the model has not polled after;
+	// due that the job wrote since the rows were laid out, too soon
+	// after the last frame to draw again (drawn, when).
+	fresh, due bool
+	drawn      time.Time
+}
+
+// screenWritten is a screen pane's part of a job event: the job wrote.
+// The new frame is drawn now when the last one is older than
+// screenFrame, else when the poll comes.
+func (p *outputPane) screenWritten() {
+	if time.Since(p.scr.drawn) < screenFrame {
+		p.scr.due = true
+		return
+	}
+	p.refresh()
 }
 
 // SetScreen puts the pane in screen mode over read (nil: back to lines).
@@ -75,28 +90,40 @@ func (p *outputPane) refreshScreen() {
 		p.rowKeys = p.rowKeys[:0]
 		return
 	}
+	s.due = false
 	cursor := p.showsCursor() && snap.CursorVisible
 	h, w := p.bodyHeight(), p.width
 	if s.laid && snap.Seq == s.snap.Seq && cursor == s.cursor && s.width == w && s.height == h {
 		return
 	}
-	s.fresh = s.fresh || snap.Seq != s.snap.Seq
+	if snap.Seq != s.snap.Seq {
+		s.fresh, s.drawn = true, time.Now()
+	}
 	s.snap, s.cursor, s.laid, s.err, s.width, s.height = snap, cursor, true, "", w, h
 	rows, widths := p.rows[:0], p.widths[:0]
 	keep := p.pal.st.KeepJobColours
 	for y := 0; y < h && y < snap.Rows; y++ {
-		line := snap.Lines[y]
-		if keep {
-			line = snap.ANSI[y]
+		// The frame says how wide its coloured rows are: measuring is
+		// for the rows that change here.
+		line, width := snap.ANSI[y], -1
+		if y < len(snap.Widths) {
+			width = snap.Widths[y]
+		}
+		if !keep {
+			line, width = snap.Lines[y], -1
 		}
 		if cursor && y == snap.CursorY && snap.CursorX < w {
-			line = withCursor(line, snap.Lines[y], snap.CursorX, p.pal.cursor.Open, p.pal.cursor.Close)
+			line, width = withCursor(line, snap.Lines[y], snap.CursorX, p.pal.cursor.Open, p.pal.cursor.Close), -1
 		}
-		if ansi.StringWidth(line) > w {
+		if width < 0 {
+			width = ansi.StringWidth(line)
+		}
+		if width > w {
 			line = ansi.Truncate(line, w, "")
+			width = ansi.StringWidth(line)
 		}
 		rows = append(rows, line)
-		widths = append(widths, ansi.StringWidth(line))
+		widths = append(widths, width)
 	}
 	p.rows, p.widths, p.rowKeys, p.cut = rows, widths, p.rowKeys[:0], false
 }

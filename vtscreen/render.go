@@ -7,11 +7,12 @@ import (
 )
 
 // renderRow writes one row of w cells as plain text and as text with SGR
-// sequences. Blanks at the end of the row that a terminal would draw in
-// the default colours are left out of both. The continuation cell of a
-// wide character is skipped, so the character fills its two columns.
-// Hyperlinks are dropped: a pane shows SGR and nothing else.
-func renderRow(plain, styled *strings.Builder, cell func(x int) *uv.Cell, w int) {
+// sequences, and returns the columns they take. Blanks at the end of the
+// row that a terminal would draw in the default colours are left out of
+// both. The continuation cell of a wide character is skipped, so the
+// character fills its two columns. Hyperlinks are dropped: a pane shows
+// SGR and nothing else.
+func renderRow(plain, styled *strings.Builder, cell func(x int) *uv.Cell, w int) int {
 	end := w
 	for end > 0 {
 		c := cell(end - 1)
@@ -22,6 +23,7 @@ func renderRow(plain, styled *strings.Builder, cell func(x int) *uv.Cell, w int)
 		break
 	}
 	var pen uv.Style
+	cols := 0
 	for x := 0; x < end; x++ {
 		c := cell(x)
 		if c == nil || c.IsZero() {
@@ -31,6 +33,7 @@ func renderRow(plain, styled *strings.Builder, cell func(x int) *uv.Cell, w int)
 		if text == "" {
 			text = " "
 		}
+		cols += max(c.Width, 1)
 		if !c.Style.Equal(&pen) {
 			if !pen.IsZero() {
 				styled.WriteString("\x1b[m")
@@ -46,4 +49,5 @@ func renderRow(plain, styled *strings.Builder, cell func(x int) *uv.Cell, w int)
 	if !pen.IsZero() {
 		styled.WriteString("\x1b[m")
 	}
+	return cols
 }

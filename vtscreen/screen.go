@@ -53,6 +53,9 @@ type Snapshot struct {
 	// ANSI are the same rows with SGR sequences for colours and
 	// attributes, reset at the end of each row; nothing but SGR.
 	ANSI []string
+	// Widths are the columns each row of ANSI takes (a row of Lines
+	// takes as many, or fewer when it ends in coloured blanks).
+	Widths []int
 	// CursorX and CursorY are the cursor's column and row, from 0.
 	CursorX, CursorY int
 	// CursorVisible is false when the program hid the cursor.
@@ -174,6 +177,7 @@ func (s *Screen) Snapshot() Snapshot {
 	snap := Snapshot{
 		Lines:         make([]string, h),
 		ANSI:          make([]string, h),
+		Widths:        make([]int, h),
 		CursorVisible: !e.CursorHidden(),
 		Cols:          w,
 		Rows:          h,
@@ -185,7 +189,7 @@ func (s *Screen) Snapshot() Snapshot {
 	snap.CursorX, snap.CursorY = min(max(pos.X, 0), w-1), min(max(pos.Y, 0), h-1)
 	var plain, styled strings.Builder
 	for y := range h {
-		renderRow(&plain, &styled, func(x int) *uv.Cell { return e.CellAt(x, y) }, w)
+		snap.Widths[y] = renderRow(&plain, &styled, func(x int) *uv.Cell { return e.CellAt(x, y) }, w)
 		snap.Lines[y], snap.ANSI[y] = strings.TrimRight(plain.String(), " "), styled.String()
 		plain.Reset()
 		styled.Reset()

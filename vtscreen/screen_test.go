@@ -42,12 +42,21 @@ func TestBoxDrawingAndWideCharacters(t *testing.T) {
 	require.Equal(t, 2, snap.CursorY)
 }
 
+func TestWideCharacterAtTheEndOfARow(t *testing.T) {
+	s := newScreen(t, 10, 1)
+	s.Write([]byte("ab日"))
+	snap := s.Snapshot()
+	require.Equal(t, "ab日", snap.Lines[0])
+	require.Equal(t, 4, snap.Widths[0], "the wide character's second column counts")
+}
+
 func TestBackgroundBlanksAreKeptPlainBlanksTrimmed(t *testing.T) {
 	s := newScreen(t, 10, 1)
 	s.Write([]byte("a\x1b[44m  \x1b[m   "))
 	snap := s.Snapshot()
 	require.Equal(t, "a", snap.Lines[0])
 	require.Equal(t, "a\x1b[44m  \x1b[m", snap.ANSI[0])
+	require.Equal(t, 3, snap.Widths[0])
 }
 
 func TestAltScreenEnterAndLeave(t *testing.T) {
@@ -169,6 +178,7 @@ func TestFullFrame(t *testing.T) {
 	require.Equal(t, "┌"+strings.Repeat("─", 198)+"┐", snap.Lines[0])
 	for y, l := range snap.ANSI {
 		require.Equal(t, 200, ansi.StringWidth(l), "row %d", y)
+		require.Equal(t, 200, snap.Widths[y], "row %d", y)
 	}
 	require.Contains(t, snap.Lines[6], "日本語")
 }
