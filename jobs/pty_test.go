@@ -177,3 +177,17 @@ func TestTTYJobsLeaveNothingBehind(t *testing.T) {
 		requireNoneLeft(t, mark)
 	})
 }
+
+// A TTY job's TERM names its terminal, not the one jobtop runs in; a
+// spec's own TERM wins.
+func TestTTYJobTerm(t *testing.T) {
+	t.Setenv("TERM", "screen")
+	m := newManager(t, Options{})
+	tty := start(t, m, Spec{TTY: true, Command: "echo $TERM"})
+	own := start(t, m, Spec{TTY: true, Command: "echo $TERM", Env: map[string]string{"TERM": "dumb"}})
+	pipes := start(t, m, Spec{Command: "echo $TERM"})
+	for id, want := range map[ID]string{tty.ID: "xterm-256color", own.ID: "dumb", pipes.ID: "screen"} {
+		wait(t, m, id)
+		assert.Equal(t, []string{want}, outputText(t, m, id))
+	}
+}
