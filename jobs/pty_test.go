@@ -191,3 +191,23 @@ func TestTTYJobTerm(t *testing.T) {
 		assert.Equal(t, []string{want}, outputText(t, m, id))
 	}
 }
+
+func TestCloseInput(t *testing.T) {
+	m := newManager(t, Options{})
+	pipe := start(t, m, Spec{Stdin: StdinPipe, Command: "sort; echo end"})
+	require.NoError(t, m.Input(pipe.ID, []byte("b\na\n")))
+	require.NoError(t, m.CloseInput(pipe.ID))
+	wait(t, m, pipe.ID)
+	assert.Equal(t, []string{"a", "b", "end"}, outputText(t, m, pipe.ID))
+
+	tty := start(t, m, Spec{TTY: true, Command: "stty -echo; echo ready; cat; echo end"})
+	waitOutput(t, m, tty.ID, "ready")
+	require.NoError(t, m.Input(tty.ID, []byte("x\r")))
+	require.NoError(t, m.CloseInput(tty.ID))
+	wait(t, m, tty.ID)
+	assert.Equal(t, []string{"ready", "x", "end"}, outputText(t, m, tty.ID))
+
+	open := start(t, m, Spec{Stdin: StdinPipe, Command: "sleep 600"})
+	require.NoError(t, m.CloseInput(open.ID))
+	assert.EqualError(t, m.Input(open.ID, []byte("x")), "cannot send input to job 3: its input was closed (it ended, or its stdin got EOF)")
+}
