@@ -158,6 +158,15 @@ func TestTTYJobsLeaveNothingBehind(t *testing.T) {
 		assert.Equal(t, StateTimedOut, info.State)
 		requireNoneLeft(t, mark)
 	})
+	t.Run("restart", func(t *testing.T) {
+		m := newManager(t, Options{})
+		info, mark := startMarked(t, m, Spec{TTY: true, Command: tree + "wait"}, 4)
+		old := marked(mark)
+		_, err := m.Restart(info.ID)
+		require.NoError(t, err)
+		waitFor(t, m, info.ID, "the second run", func(i Info) bool { return i.Runs == 2 && i.State == StateRunning })
+		requireAllDead(t, old)
+	})
 	t.Run("shutdown", func(t *testing.T) {
 		m, err := NewManager(Options{LogDir: t.TempDir()})
 		require.NoError(t, err)
