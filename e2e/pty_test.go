@@ -222,11 +222,12 @@ func TestFullScreenProgramsInASplit(t *testing.T) {
 	require.Equal(t, "0", s.waitExit())
 }
 
-// A prompt is answered by typing in input mode.
+// A prompt is answered by typing in input mode, also one that asks on
+// /dev/tty (a terminal job's own terminal, not jobtop's).
 func TestPromptAnsweredInInputMode(t *testing.T) {
 	bin := binary(t)
 	s := newSession(t, 120, 30, nil, bin, "--name", "ask",
-		`printf 'Overwrite? [y/N] '; read a; echo "answer=$a"; sleep 60`)
+		`printf 'Overwrite? [y/N] ' > /dev/tty; read a < /dev/tty; echo "answer=$a"; sleep 60`)
 	s.waitText("Overwrite? [y/N]")
 	s.keys("Enter", "Enter") // focus the pane; enter on a terminal job types into it
 	s.waitText("INPUT")
@@ -301,4 +302,24 @@ func TestQuitLeavesNoTerminalJob(t *testing.T) {
 	s.keys("q", "y")
 	require.Equal(t, "0", s.waitExit())
 	waitNoneLeft(t, token, deadline)
+}
+
+// jobtop attach draws a screen-mode job of the instance and types into
+// it: the same screen, at the attached pane's size, over the API.
+func TestAttachShowsScreensAndTypes(t *testing.T) {
+	bin, fs := binary(t), fullscreen(t)
+	in := startServe(t, bin)
+	in.cli("run", "--tty", "--name", "full", "--", fs)
+	s := newSession(t, 110, 30, in.sessionEnv(), bin, "attach")
+	s.waitText("job 1 full")
+	scr := waitBoxes(s, "the box drawn to fit the attached pane", 0)
+	cols, _, _ := boxFits(scr, 0)
+	require.Equal(t, 110, cols)
+	s.keys("Enter", "i")
+	s.waitText("INPUT")
+	s.keys("x", "y", "C-c")
+	s.waitText("keys: xy^C")
+	s.keys("C-a", "q", "y")
+	require.Equal(t, "0", s.waitExit())
+	require.Equal(t, "running", in.state("full"), "the job keeps running in the instance")
 }
