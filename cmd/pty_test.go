@@ -126,3 +126,14 @@ func TestAgentDrivesAFullScreenProgram(t *testing.T) {
 	assert.False(t, c.status(id).Screen)
 	assert.True(t, strings.HasSuffix(c.ok("screen", id), "\nfullscreen: bye\n"), "back to lines: the tail")
 }
+
+func TestSendEOF(t *testing.T) {
+	c := newCLI(t)
+	c.serve()
+	id := c.startJob("sort", "--stdin", "pipe")
+	c.ok("send", id, `pear\napple\n`, "--eof")
+	c.ok("wait", id)
+	assert.Equal(t, []string{"apple", "pear"}, c.logLines(id))
+	r := c.run("send", id, "--eof")
+	assert.Contains(t, r.stderr, "it is succeeded")
+}

@@ -11,6 +11,7 @@ import (
 type sendOptions struct {
 	enter bool
 	raw   bool
+	eof   bool
 }
 
 func newSendCmd() *cobra.Command {
@@ -28,11 +29,13 @@ ctrl+d, which ends a terminal's input), \0. Any other backslash is an
 error; --raw sends TEXT as it is.
 
 --enter ends the input with the enter key: \r on a terminal, \n on a
-pipe. Send returns once the job has taken the bytes, or fails if it
-does not read them within a few seconds.`,
+pipe. --eof then ends the job's input: its stdin pipe is closed (it
+reads EOF), or a terminal gets ctrl+d. Send returns once the job has
+taken the bytes, or fails if it does not read them within a few seconds.`,
 		Example: `  jobtop send 3 --enter y              # answer "Overwrite? [y/N]"
   jobtop send 3 '\x03'                  # ctrl+c
-  jobtop send web --enter 'npm test'`,
+  jobtop send web --enter 'npm test'
+  jobtop send sorter "$(cat names.txt)" --eof   # a --stdin pipe job reads it all, then EOF`,
 		Args: func(cmd *cobra.Command, args []string) error {
 			if len(args) < 1 || len(args) > 2 {
 				return fmt.Errorf("send takes a job ID and the text to send (see jobtop send --help), got %s", plural(len(args), "argument"))
@@ -46,6 +49,7 @@ does not read them within a few seconds.`,
 	}
 	cmd.Flags().BoolVar(&o.enter, "enter", false, "end with the enter key (\\r on a terminal, \\n on a pipe)")
 	cmd.Flags().BoolVar(&o.raw, "raw", false, "send TEXT as it is: backslashes are not escapes")
+	cmd.Flags().BoolVar(&o.eof, "eof", false, "then end the job's input (EOF on a stdin pipe, ctrl+d on a terminal)")
 	return cmd
 }
 
@@ -54,8 +58,8 @@ func send(cmd *cobra.Command, args []string, o sendOptions) error {
 	if len(args) == 2 {
 		text = args[1]
 	}
-	if text == "" && !o.enter {
-		return errors.New("nothing to send: give TEXT, or --enter for the enter key")
+	if text == "" && !o.enter && !o.eof {
+		return errors.New("nothing to send: give TEXT, --enter for the enter key, or --eof to end the input")
 	}
 	b := []byte(text)
 	if !o.raw {
@@ -77,7 +81,15 @@ func send(cmd *cobra.Command, args []string, o sendOptions) error {
 		}
 		b = append(b, enterKey(info.TTY)...)
 	}
-	return c.SendInput(ctx, id, b)
+	if len(b) > 0 {
+		if err := c.SendInput(ctx, id, b); err != nil {
+			return err
+		}
+	}
+	if o.eof {
+		return c.CloseInput(ctx, id)
+	}
+	return nil
 }
 
 // enterKey is what the enter key sends: a terminal turns "\r" into the

@@ -17,10 +17,12 @@ const MaxInputBytes = 64 << 10
 
 // InputRequest is the body of POST /v1/jobs/{id}/input: the bytes to
 // write to a job's terminal or stdin, as text (UTF-8, taken as is: "\r"
-// is enter on a terminal, "\u0003" ctrl+c) or as base64, one of the two.
+// is enter on a terminal, "\u0003" ctrl+c) or as base64, one of the two;
+// then, with EOF, the end of its input (jobs.Manager.CloseInput).
 type InputRequest struct {
 	Text   *string `json:"text,omitempty"`
 	Base64 string  `json:"base64,omitempty"`
+	EOF    bool    `json:"eof,omitempty"`
 }
 
 // InputResponse answers an input request: how many bytes the job got.
@@ -48,8 +50,10 @@ func (r InputRequest) bytes() ([]byte, error) {
 			return nil, badRequest("base64: %v", err)
 		}
 		return b, nil
+	case r.EOF:
+		return nil, nil
 	}
-	return nil, badRequest(`give the input as {"text": "y\n"} or {"base64": "eQo="}`)
+	return nil, badRequest(`give the input as {"text": "y\n"} or {"base64": "eQo="}, or {"eof": true} to end it`)
 }
 
 // decodeBody reads one JSON object of type T from a request body.
@@ -85,6 +89,9 @@ func (s *Server) handleInput(w http.ResponseWriter, r *http.Request) {
 	}
 	if err == nil {
 		err = s.mgr.Input(id, b)
+	}
+	if err == nil && req.EOF {
+		err = s.mgr.CloseInput(id)
 	}
 	if err != nil {
 		writeError(w, err)
@@ -138,6 +145,13 @@ func (c *Client) SendInput(ctx context.Context, id jobs.ID, b []byte) error {
 		b = b[n:]
 	}
 	return nil
+}
+
+// CloseInput ends a job's input: EOF on a stdin pipe, ctrl+d on a
+// terminal.
+func (c *Client) CloseInput(ctx context.Context, id jobs.ID) error {
+	var resp InputResponse
+	return c.call(ctx, http.MethodPost, jobPath(id, "input"), nil, InputRequest{EOF: true}, &resp)
 }
 
 // ResizeJob sets a TTY job's terminal size.

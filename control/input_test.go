@@ -108,3 +108,16 @@ func TestInputErrorAnswers(t *testing.T) {
 		})
 	}
 }
+
+func TestInputEOF(t *testing.T) {
+	socket := filepath.Join(shortTempDir(t), "s.sock")
+	h := NewServer(newManager(t, socket), Instance{Kind: "serve"}).Handler()
+	code, body := call(t, h, "POST", "/v1/jobs", `{"command": "wc -l", "stdin": "pipe"}`)
+	require.Equal(t, 201, code, body)
+	code, body = call(t, h, "POST", "/v1/jobs/1/input", `{"text": "a\nb\n", "eof": true}`)
+	require.Equal(t, 200, code, body)
+	require.Eventually(t, func() bool {
+		_, body := call(t, h, "GET", "/v1/jobs/1", "")
+		return strings.Contains(body, `"state":"succeeded"`) && strings.Contains(body, `"last_line":"2"`)
+	}, testTimeout, 10*time.Millisecond)
+}

@@ -102,9 +102,13 @@ func (c *Client) ReadScreen(ctx context.Context, id jobs.ID, ansi bool) (ScreenR
 	return resp, err
 }
 
-// Screen is a job's screen (the engine's face of ReadScreen, for an
-// attached TUI), colours included.
+// Screen is a job's screen, colours included: the engine's face of
+// ReadScreen, for an attached TUI, answered from the mirror's copy (see
+// screenCache) so that it does not wait on the instance.
 func (c *Client) Screen(id jobs.ID) (vtscreen.Snapshot, error) {
+	if m, err := c.attached(); err == nil {
+		return m.screen(id)
+	}
 	ctx, cancel := context.WithTimeout(context.Background(), actionTimeout)
 	defer cancel()
 	resp, err := c.ReadScreen(ctx, id, true)

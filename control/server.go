@@ -30,6 +30,7 @@ type manager interface {
 	LogDir() string
 	Arrivals() uint64
 	Input(jobs.ID, []byte) error
+	CloseInput(jobs.ID) error
 	Resize(id jobs.ID, cols, rows int) error
 	Screen(jobs.ID) (vtscreen.Snapshot, error)
 }

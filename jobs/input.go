@@ -43,7 +43,7 @@ func (m *Manager) Input(id ID, b []byte) error {
 		return &InvalidActionError{ID: id, Action: "send input to",
 			Why: fmt.Sprintf("it did not read its input within %v (%d of %d bytes were sent)", inputTimeout, n, len(b))}
 	case errors.Is(err, os.ErrClosed):
-		return &InvalidActionError{ID: id, Action: "send input to", Why: "it ended"}
+		return &InvalidActionError{ID: id, Action: "send input to", Why: "its input was closed (it ended, or its stdin got EOF)"}
 	}
 	return &InvalidActionError{ID: id, Action: "send input to",
 		Why: fmt.Sprintf("writing its input failed after %d of %d bytes: %v", n, len(b), err)}
@@ -60,6 +60,33 @@ func inputFileLocked(j *job) (*os.File, error) {
 			Why: "it runs on pipes with stdin on /dev/null; start it with a terminal (tty) or with stdin: pipe"}
 	}
 	return p.input, nil
+}
+
+// CloseInput ends a job's input: a pipe job's stdin pipe is closed, so it
+// reads EOF; a TTY job is sent the end-of-file character (ctrl+d, which
+// ends input at the start of a line). Input after it is refused for a
+// pipe job.
+func (m *Manager) CloseInput(id ID) error {
+	m.mu.Lock()
+	j, ok := m.jobs[id]
+	if !ok {
+		m.mu.Unlock()
+		return &NotFoundError{ID: id}
+	}
+	m.awaitLaunchLocked(j)
+	f, err := inputFileLocked(j)
+	tty := j.proc != nil && j.proc.term != nil
+	m.mu.Unlock()
+	switch {
+	case err != nil:
+		return err
+	case tty:
+		return m.Input(id, []byte{4})
+	}
+	if err := f.Close(); err != nil && !errors.Is(err, os.ErrClosed) {
+		return err
+	}
+	return nil
 }
 
 // Resize sets a TTY job's terminal size: its programs get SIGWINCH and

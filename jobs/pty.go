@@ -8,6 +8,11 @@ import (
 	"golang.org/x/sys/unix"
 )
 
+// ttyTerm is the TERM of a TTY job: what its terminal is (the emulator
+// of screen mode, and the TUI's pane, speak xterm's sequences with 256
+// colours), whatever terminal jobtop itself runs in.
+const ttyTerm = "xterm-256color"
+
 // maxTermSize bounds a TTY job's columns and rows: more is a mistake,
 // not a terminal.
 const maxTermSize = 10_000

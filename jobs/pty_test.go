@@ -158,6 +158,15 @@ func TestTTYJobsLeaveNothingBehind(t *testing.T) {
 		assert.Equal(t, StateTimedOut, info.State)
 		requireNoneLeft(t, mark)
 	})
+	t.Run("restart", func(t *testing.T) {
+		m := newManager(t, Options{})
+		info, mark := startMarked(t, m, Spec{TTY: true, Command: tree + "wait"}, 4)
+		old := marked(mark)
+		_, err := m.Restart(info.ID)
+		require.NoError(t, err)
+		waitFor(t, m, info.ID, "the second run", func(i Info) bool { return i.Runs == 2 && i.State == StateRunning })
+		requireAllDead(t, old)
+	})
 	t.Run("shutdown", func(t *testing.T) {
 		m, err := NewManager(Options{LogDir: t.TempDir()})
 		require.NoError(t, err)
@@ -176,4 +185,38 @@ func TestTTYJobsLeaveNothingBehind(t *testing.T) {
 		assert.Equal(t, Signal(syscall.SIGKILL), info.Signal)
 		requireNoneLeft(t, mark)
 	})
+}
+
+// A TTY job's TERM names its terminal, not the one jobtop runs in; a
+// spec's own TERM wins.
+func TestTTYJobTerm(t *testing.T) {
+	t.Setenv("TERM", "screen")
+	m := newManager(t, Options{})
+	tty := start(t, m, Spec{TTY: true, Command: "echo $TERM"})
+	own := start(t, m, Spec{TTY: true, Command: "echo $TERM", Env: map[string]string{"TERM": "dumb"}})
+	pipes := start(t, m, Spec{Command: "echo $TERM"})
+	for id, want := range map[ID]string{tty.ID: "xterm-256color", own.ID: "dumb", pipes.ID: "screen"} {
+		wait(t, m, id)
+		assert.Equal(t, []string{want}, outputText(t, m, id))
+	}
+}
+
+func TestCloseInput(t *testing.T) {
+	m := newManager(t, Options{})
+	pipe := start(t, m, Spec{Stdin: StdinPipe, Command: "sort; echo end"})
+	require.NoError(t, m.Input(pipe.ID, []byte("b\na\n")))
+	require.NoError(t, m.CloseInput(pipe.ID))
+	wait(t, m, pipe.ID)
+	assert.Equal(t, []string{"a", "b", "end"}, outputText(t, m, pipe.ID))
+
+	tty := start(t, m, Spec{TTY: true, Command: "stty -echo; echo ready; cat; echo end"})
+	waitOutput(t, m, tty.ID, "ready")
+	require.NoError(t, m.Input(tty.ID, []byte("x\r")))
+	require.NoError(t, m.CloseInput(tty.ID))
+	wait(t, m, tty.ID)
+	assert.Equal(t, []string{"ready", "x", "end"}, outputText(t, m, tty.ID))
+
+	open := start(t, m, Spec{Stdin: StdinPipe, Command: "sleep 600"})
+	require.NoError(t, m.CloseInput(open.ID))
+	assert.EqualError(t, m.Input(open.ID, []byte("x")), "cannot send input to job 3: its input was closed (it ended, or its stdin got EOF)")
 }

@@ -28,7 +28,6 @@ type termState struct {
 	mu     sync.Mutex
 	feed   *screenFeed // nil in line mode
 	closed bool        // the run has ended: no new feed
-
 }
 
 // storeTerminal stores a chunk of a TTY run's output, scanning it for

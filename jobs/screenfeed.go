@@ -3,14 +3,37 @@ package jobs
 import (
 	"sync"
 	"sync/atomic"
+	"time"
 
 	"jobtop/vtscreen"
 )
 
 // maxScreenBacklog bounds the bytes waiting for a job's terminal
 // emulator: about twenty full redraws of a 200x50 screen in colour. Past
-// it the waiting bytes are dropped and the emulator catches up.
+// it the waiting bytes are dropped but for the newest catchUpTail, and
+// the emulator catches up from those.
 const maxScreenBacklog = 1 << 20
+
+// catchUpTail is what is kept of a backlog that overflowed: more than a
+// screen of scrolling lines, or a full redraw, of a 200x50 terminal.
+const catchUpTail = 64 << 10
+
+// The emulator may use at most about a quarter of a core per screen-mode
+// job (x/vt scrolls at a few hundred KB/s): it takes at most
+// emulatorBatch bytes at once, written emulatorPiece at a time (a closed
+// feed stops between two), then rests emulatorRest times as long as the
+// batch took, up to maxEmulatorRest, while what comes meanwhile waits
+// (and overflows into catching up).
+const (
+	emulatorBatch   = 64 << 10
+	emulatorPiece   = 8 << 10
+	emulatorRest    = 3
+	maxEmulatorRest = 500 * time.Millisecond
+)
+
+// minRedrawInterval spaces the redraws asked of a job that keeps
+// overflowing its emulator: each one costs a look at the process table.
+const minRedrawInterval = time.Second
 
 // screenFeed hands a screen-mode job's output to its terminal emulator,
 // off the job's read path: push copies and queues, never waits; one
@@ -35,6 +58,7 @@ type screenFeed struct {
 	catchingUp atomic.Bool
 	wake       chan struct{}
 	done       chan struct{}
+	lastRedraw time.Time // the writing goroutine's
 }
 
 func newScreenFeed(cols, rows int, redraw, changed func()) *screenFeed {
@@ -56,10 +80,10 @@ func (f *screenFeed) push(b []byte) {
 	}
 	dropped := false
 	if f.queued+len(b) > maxScreenBacklog {
-		f.queue, f.queued, f.lost = nil, 0, true
+		f.keepTail(b)
+		f.lost = true
 		dropped = !f.catchingUp.Swap(true)
-	}
-	if len(b) <= maxScreenBacklog {
+	} else {
 		f.queue = append(f.queue, append([]byte(nil), b...))
 		f.queued += len(b)
 	}
@@ -71,6 +95,29 @@ func (f *screenFeed) push(b []byte) {
 	case f.wake <- struct{}{}:
 	default:
 	}
+}
+
+// keepTail replaces the backlog with the newest catchUpTail bytes of it
+// and b.
+func (f *screenFeed) keepTail(b []byte) {
+	tail := make([]byte, 0, catchUpTail)
+	if len(b) < catchUpTail {
+		need := catchUpTail - len(b)
+		var older [][]byte
+		for i := len(f.queue) - 1; i >= 0 && need > 0; i-- {
+			c := f.queue[i]
+			if len(c) > need {
+				c = c[len(c)-need:]
+			}
+			older = append(older, c)
+			need -= len(c)
+		}
+		for i := len(older) - 1; i >= 0; i-- {
+			tail = append(tail, older[i]...)
+		}
+	}
+	tail = append(tail, b[max(0, len(b)-catchUpTail):]...)
+	f.queue, f.queued = [][]byte{tail}, len(tail)
 }
 
 // setAlt records that the program is on the alternate screen, so that a
@@ -101,14 +148,19 @@ func (f *screenFeed) close() {
 
 func (f *screenFeed) run() {
 	defer close(f.done)
-	for range f.wake {
+	for {
 		f.mu.Lock()
-		batch, lost, alt, closed := f.queue, f.lost, f.alt, f.closed
-		f.queue, f.queued, f.lost = nil, 0, false
+		batch, lost, alt, closed := f.take(), f.lost, f.alt, f.closed
+		f.lost = false
 		f.mu.Unlock()
 		if closed {
 			return
 		}
+		if len(batch) == 0 && !lost {
+			<-f.wake
+			continue
+		}
+		began := time.Now()
 		if lost {
 			// What it drew is stale and what came between is gone:
 			// start from a blank terminal in the right screen.
@@ -117,16 +169,73 @@ func (f *screenFeed) run() {
 				f.screen.Write([]byte("\x1b[?1049h"))
 			}
 		}
-		for _, b := range batch {
-			f.screen.Write(b)
+		for len(batch) > 0 && !f.isClosed() {
+			n := min(len(batch), emulatorPiece)
+			f.screen.Write(batch[:n])
+			batch = batch[n:]
 		}
+		f.rest(time.Since(began))
 		f.mu.Lock()
 		idle := f.queued == 0 && !f.lost
 		f.mu.Unlock()
 		if idle && f.catchingUp.Load() {
 			f.catchingUp.Store(false)
-			f.redraw()
+			if time.Since(f.lastRedraw) >= minRedrawInterval {
+				f.lastRedraw = time.Now()
+				f.redraw()
+			}
 			f.changed()
+		}
+	}
+}
+
+// take removes up to emulatorBatch bytes from the front of the queue.
+func (f *screenFeed) take() []byte {
+	var out []byte
+	for len(f.queue) > 0 && len(out) < emulatorBatch {
+		c := f.queue[0]
+		n := min(len(c), emulatorBatch-len(out))
+		if out == nil && n == len(c) {
+			out = c // the whole first chunk: no copy
+		} else {
+			out = append(out, c[:n]...)
+		}
+		if n == len(c) {
+			f.queue = f.queue[1:]
+		} else {
+			f.queue[0] = c[n:]
+		}
+		f.queued -= n
+	}
+	return out
+}
+
+func (f *screenFeed) isClosed() bool {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.closed
+}
+
+// rest waits after a batch for emulatorRest times what it took, or
+// until the feed is closed. Pushes meanwhile only queue.
+func (f *screenFeed) rest(took time.Duration) {
+	d := min(took*emulatorRest, maxEmulatorRest)
+	if d < time.Millisecond {
+		return
+	}
+	t := time.NewTimer(d)
+	defer t.Stop()
+	for {
+		select {
+		case <-t.C:
+			return
+		case <-f.wake:
+			f.mu.Lock()
+			closed := f.closed
+			f.mu.Unlock()
+			if closed {
+				return
+			}
 		}
 	}
 }

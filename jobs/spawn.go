@@ -207,8 +207,14 @@ func lookProgram(prog, dir string) (string, error) {
 // Each variable appears once: C's getenv and Go's os.Getenv take the
 // first of two, the shell the last, so a duplicate would give a job's
 // programs different values.
+//
+// A TTY job's TERM names the terminal it is on, not jobtop's:
+// ttyTerm, unless its spec sets one.
 func (m *Manager) environ(id ID, spec Spec) []string {
 	vars := map[string]string{"JOBTOP_JOB_ID": id.String()}
+	if _, own := spec.Env["TERM"]; spec.TTY && !own {
+		vars["TERM"] = ttyTerm
+	}
 	for _, add := range []map[string]string{spec.Env, m.opts.Env} {
 		for k, v := range add {
 			if _, set := vars[k]; !set {

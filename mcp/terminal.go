@@ -38,6 +38,7 @@ type SendInputInput struct {
 	Text  string   `json:"text,omitempty" jsonschema:"text to type, as is"`
 	Keys  []string `json:"keys,omitempty" jsonschema:"named keys to press after text, in order: enter, tab, esc, backspace, delete, space, up, down, left, right, home, end, pageup, pagedown, ctrl+a ... ctrl+z"`
 	Enter bool     `json:"enter,omitempty" jsonschema:"press enter at the end"`
+	EOF   bool     `json:"eof,omitempty" jsonschema:"then end the job's input: EOF for a stdin pipe (a program reading all its input, like sort, then finishes), ctrl+d on a terminal"`
 }
 
 // SendInputOutput is send_input's answer.
@@ -71,11 +72,18 @@ func (s *Server) sendInput(ctx context.Context, _ *sdk.CallToolRequest, in SendI
 	if in.Enter {
 		b = append(b, enterKey(info)...)
 	}
-	if len(b) == 0 {
-		return "", SendInputOutput{}, errors.New("nothing to type: give text, keys or enter: true")
+	if len(b) == 0 && !in.EOF {
+		return "", SendInputOutput{}, errors.New("nothing to type: give text, keys, enter: true or eof: true")
 	}
-	if err := s.opts.Client.SendInput(ctx, info.ID, b); err != nil {
-		return "", SendInputOutput{}, s.apiError(err)
+	if len(b) > 0 {
+		if err := s.opts.Client.SendInput(ctx, info.ID, b); err != nil {
+			return "", SendInputOutput{}, s.apiError(err)
+		}
+	}
+	if in.EOF {
+		if err := s.opts.Client.CloseInput(ctx, info.ID); err != nil {
+			return "", SendInputOutput{}, s.apiError(err)
+		}
 	}
 	out := SendInputOutput{Job: summarize(info, time.Now()), Bytes: len(b)}
 	return fmt.Sprintf("typed %d bytes into job %d; read_screen shows the result", len(b), info.ID), out, nil

@@ -7,6 +7,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"jobtop/control"
 )
 
 // TestAgentAnswersAPrompt is the loop a model follows with an
@@ -50,6 +52,18 @@ func TestAgentDrivesAFullScreenProgramWithKeys(t *testing.T) {
 	require.True(t, *scr.Matched, text)
 	e.ok("send_input", map[string]any{"id": run.Job.ID, "text": "q"}, nil)
 	assert.Equal(t, "succeeded", string(e.waitEnded(run.Job.ID).State))
+}
+
+func TestSendInputToAStdinPipe(t *testing.T) {
+	e := newEnv(t)
+	info, err := e.api.StartJob(ctxT(t), control.StartRequest{Command: "sort", Stdin: "pipe"})
+	require.NoError(t, err)
+	e.ok("send_input", map[string]any{"id": int(info.ID), "text": "b\na", "enter": true, "eof": true}, nil)
+	assert.Equal(t, "succeeded", string(e.waitEnded(int(info.ID)).State))
+	var out ReadOutputResult
+	e.ok("read_output", map[string]any{"id": int(info.ID)}, &out)
+	require.Len(t, out.Lines, 2)
+	assert.Equal(t, "a", out.Lines[0].Text)
 }
 
 func TestTerminalToolRefusals(t *testing.T) {
