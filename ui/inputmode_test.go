@@ -67,6 +67,19 @@ func TestInputModeCtrlCReachesTheJob(t *testing.T) {
 	require.False(t, m.input.on(), "the job ended: input mode ended with it")
 }
 
+// The help panel lists input mode's keys, under where they work.
+func TestHelpListsInputMode(t *testing.T) {
+	m := newSizedModel(t, newManager(t), Config{}, 120, 40)
+	press(t, m, "?")
+	view := m.View()
+	require.Contains(t, view, "typing into a terminal job's pane")
+	require.Contains(t, view, "i/enter")
+	require.Contains(t, view, "type into job")
+	require.Contains(t, view, "ctrl+a")
+	require.Contains(t, view, "leave input mode")
+	require.Contains(t, view, "terminal/pipes")
+}
+
 // Input mode is only for a job on a terminal that runs.
 func TestInputModeNeedsARunningTerminalJob(t *testing.T) {
 	mgr := newManager(t)
