@@ -220,3 +220,13 @@ func TestCloseInput(t *testing.T) {
 	require.NoError(t, m.CloseInput(open.ID))
 	assert.EqualError(t, m.Input(open.ID, []byte("x")), "cannot send input to job 3: its input was closed (it ended, or its stdin got EOF)")
 }
+
+// A resize that comes while the run is starting (the TUI sizes a new
+// job's pane at once) is the size the job sees.
+func TestTTYJobResizedWhileStarting(t *testing.T) {
+	m := newManager(t, Options{})
+	info := start(t, m, Spec{TTY: true, Command: "sleep 0.2; stty size"})
+	require.NoError(t, m.Resize(info.ID, 81, 23))
+	wait(t, m, info.ID)
+	assert.Equal(t, []string{"23 81"}, outputText(t, m, info.ID))
+}

@@ -50,13 +50,16 @@ type process struct {
 	// (also in pipes) or stdin's pipe; nil when the job has no input.
 	input *os.File
 	// cols and rows are a TTY job's terminal size; term its screen
-	// mode (screen.go), nil for a pipe job.
-	cols, rows int
-	term       *termState
-	read       atomic.Int64 // bytes read from the pipes
-	readers    sync.WaitGroup
-	readyMu    sync.Mutex
-	ready      atomic.Pointer[readiness] // nil when not watching output
+	// mode (screen.go), nil for a pipe job. openCols and openRows are
+	// the size its terminal is opened at (set before launch, then only
+	// read, without the lock).
+	cols, rows         int
+	openCols, openRows int
+	term               *termState
+	read               atomic.Int64 // bytes read from the pipes
+	readers            sync.WaitGroup
+	readyMu            sync.Mutex
+	ready              atomic.Pointer[readiness] // nil when not watching output
 }
 
 func (p *process) stopTimers() {
@@ -90,6 +93,10 @@ func (m *Manager) startedLocked(j *job, p *process, pid int, start uint64, files
 	p.input = files.input
 	if files.TTY {
 		p.term = &termState{}
+		if p.cols != p.openCols || p.rows != p.openRows {
+			// Resized while it was starting.
+			setWinsize(files.outR, p.cols, p.rows) //nolint:errcheck // it runs at the old size
+		}
 	}
 	if p.spec.Timeout > 0 {
 		p.timeoutTimer = time.AfterFunc(p.spec.Timeout, func() {

@@ -31,6 +31,7 @@ func (m *Manager) startRunLocked(j *job) {
 	m.nextRun++
 	p := &process{run: m.nextRun, spec: j.spec, launched: make(chan struct{})}
 	p.cols, p.rows = j.termSize()
+	p.openCols, p.openRows = p.cols, p.rows
 	j.proc = p
 	m.byRun[p.run] = j
 	m.active++
@@ -99,7 +100,7 @@ func (m *Manager) prepare(j *job, p *process) (*spawnFiles, error) {
 		StopSignal: spec.StopSignal.sys(), Grace: spec.Grace,
 	}}
 	if spec.TTY {
-		if err := s.openTerminal(p.cols, p.rows); err != nil {
+		if err := s.openTerminal(p.openCols, p.openRows); err != nil {
 			return nil, err
 		}
 		return s, nil
