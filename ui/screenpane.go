@@ -115,17 +115,29 @@ func (p *outputPane) refreshScreen() {
 		if cursor && y == snap.CursorY && snap.CursorX < w {
 			line, width = withCursor(line, snap.Lines[y], snap.CursorX, p.pal.cursor.Open, p.pal.cursor.Close), -1
 		}
-		if width < 0 {
-			width = ansi.StringWidth(line)
+		if width < 0 || !plainASCII(snap.Lines[y]) {
+			// Counted as the rest of jobtop counts (each cluster at the
+			// most any terminal draws it), so that no row ever wraps.
+			width = textWidth(line)
 		}
 		if width > w {
-			line = ansi.Truncate(line, w, "")
-			width = ansi.StringWidth(line)
+			line = truncateText(line, w, "")
+			width = textWidth(line)
 		}
 		rows = append(rows, line)
 		widths = append(widths, width)
 	}
 	p.rows, p.widths, p.rowKeys, p.cut = rows, widths, p.rowKeys[:0], false
+}
+
+// plainASCII reports whether s is printable ASCII only.
+func plainASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] < 0x20 || s[i] >= 0x7f {
+			return false
+		}
+	}
+	return true
 }
 
 // withCursor draws the cursor at column x of a row: the cell there in

@@ -77,6 +77,18 @@ func TestScreenModeInSplitView(t *testing.T) {
 	require.Contains(t, view, "│└──────┘")
 }
 
+// A cluster some terminals draw wider than the program's terminal counts
+// it (👨‍👩‍👧: two cells in x/vt, up to six elsewhere) is counted at its
+// widest, so the row is cut rather than wrapped.
+func TestScreenRowsNeverWrap(t *testing.T) {
+	mgr := newManager(t)
+	startTTY(t, mgr, "wide", `while [ "$(stty size)" = "50 200" ]; do sleep 0.05; done; `+
+		`printf '\033[?1049h\033[H👨‍👩‍👧👨‍👩‍👧👨‍👩‍👧👨‍👩‍👧👨‍👩‍👧👨‍👩‍👧👨‍👩‍👧👨‍👩‍👧👨‍👩‍👧👨‍👩‍👧\r\nend'; sleep 60`)
+	m := newSizedModel(t, mgr, Config{Styles: colourStyles(t)}, 40, 12)
+	pumpUntil(t, m, "the screen", func() bool { return screenShows(m, "end") })
+	requireFits(t, m.View(), 40, 12, "wide clusters")
+}
+
 func TestWithCursor(t *testing.T) {
 	for _, c := range []struct {
 		line, plain string

@@ -21,10 +21,7 @@ func (m *Model) syncTermSizes() {
 	want := make(map[jobs.ID]termSize, 4)
 	for _, p := range m.drawn() {
 		id := p.JobID()
-		// Only once its run has started: a size sent while it starts
-		// can be lost on its way to the terminal being made.
-		if info, ok := m.table.Get(id); ok && id != 0 && info.TTY && info.PID != 0 && info.State.Active() &&
-			p.width > 0 && p.bodyHeight() > 0 {
+		if info, ok := m.table.Get(id); ok && id != 0 && info.TTY && p.width > 0 && p.bodyHeight() > 0 {
 			if _, dup := want[id]; !dup {
 				want[id] = termSize{p.width, p.bodyHeight()}
 			}
