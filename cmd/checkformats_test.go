@@ -75,17 +75,17 @@ env_cmds:
 processes:
   web:
     command: ./web
-    is_tty: true
+    is_elevated: true
   worker:
     command: ./worker
-    is_tty: true
+    is_elevated: true
 `), 0o644))
 	stdout, stderr, err := runCheck(t)
 	require.NoError(t, err)
 	assert.Contains(t, stdout, "process-compose.yaml: 2 jobs")
 	assert.Contains(t, stdout, "env_cmds set RAN when the jobs start (not run by check)")
 	assert.Equal(t, `process-compose.yaml:2:1: warning: log_location: not supported, ignored: jobtop writes each job's output to its own log file (see jobtop ls --json: log_path)
-process-compose.yaml:8:5: warning: processes.web.is_tty: not supported, ignored: jobtop runs jobs on pipes, not on a terminal (also on line 11)
+process-compose.yaml:8:5: warning: processes.web.is_elevated: not supported, ignored: run jobtop itself with the rights the job needs (also on line 11)
 `, stderr)
 	_, err = os.Stat(filepath.Join(dir, "env-cmd-ran"))
 	assert.ErrorIs(t, err, os.ErrNotExist, "check runs nothing, env_cmds included")

@@ -51,6 +51,7 @@ func Execute() int {
 
 func newRootCmd() *cobra.Command {
 	var names string
+	var pipes bool
 	root := &cobra.Command{
 		Use:   "jobtop [flags] [COMMAND...] [-- PROGRAM ARGS...]",
 		Short: "Run, watch and control long jobs from one terminal",
@@ -63,6 +64,8 @@ a Procfile or process-compose.yml/.yaml in the current directory
 A file with problems is reported, every one, and nothing starts. R in the
 TUI reloads the file. Each COMMAND argument starts as one more shell job (/bin/sh -c);
 the words after "--" are one more job, run as they are, without a shell.
+These jobs run on a terminal (colours, prompts, full-screen programs;
+i on a job's pane types into it) unless --pipes is given.
 
 Like jobtop serve, it serves its jobs on the socket for the CLI. When a
 live instance already holds the socket, jobtop attaches to it instead (see
@@ -79,6 +82,9 @@ jobtop attach) and starts the COMMANDs there.`,
 			if err != nil {
 				return &ExitError{Code: 2, Err: err}
 			}
+			for i := range specs {
+				specs[i].TTY = !pipes // a person watching may type into it
+			}
 			return openTUI(cmd, specs)
 		},
 	}
@@ -94,6 +100,8 @@ jobtop attach) and starts the COMMANDs there.`,
 	root.AddCommand(newStatusCmd())
 	root.AddCommand(newLogsCmd())
 	root.AddCommand(newWaitCmd())
+	root.AddCommand(newSendCmd())
+	root.AddCommand(newScreenCmd())
 	root.AddCommand(newStopCmd())
 	root.AddCommand(newKillCmd())
 	root.AddCommand(newRestartCmd())
@@ -105,6 +113,7 @@ jobtop attach) and starts the COMMANDs there.`,
 	root.AddCommand(newMCPCmd())
 	root.AddCommand(newCompletionCmd())
 	root.Flags().StringVar(&names, "name", "", "names for the jobs, comma-separated, in order")
+	root.Flags().BoolVar(&pipes, "pipes", false, "run the COMMANDs on pipes (stdout and stderr apart) rather than on a terminal")
 	addFileFlags(root)
 	addRetentionFlags(root)
 	addBellFlag(root)

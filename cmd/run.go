@@ -26,6 +26,8 @@ type runOptions struct {
 	env     []string
 	timeout string
 	json    bool
+	tty     bool
+	stdin   string
 }
 
 func newRunCmd() *cobra.Command {
@@ -43,7 +45,8 @@ works; with --json, the job as JSON. If no instance is listening, run
 starts a background "jobtop serve --no-file" on the socket first (and
 says so on stderr): a job file in the current directory is not run.`,
 		Example: `  id=$(jobtop run --name web -- npm run dev)
-  jobtop run --timeout 10m --env CI=1 -- go test ./...`,
+  jobtop run --timeout 10m --env CI=1 -- go test ./...
+  id=$(jobtop run --tty -- npm init); jobtop screen $id; jobtop send --enter $id 'my-app'`,
 		Args: func(cmd *cobra.Command, args []string) error {
 			if len(args) == 0 {
 				return errors.New("nothing to run: give the command after --, e.g. jobtop run -- make test")
@@ -60,6 +63,8 @@ says so on stderr): a job file in the current directory is not run.`,
 	f.StringArrayVar(&o.env, "env", nil, "add `K=V` to the job's environment (repeatable)")
 	f.StringVar(&o.timeout, "timeout", "", "stop the job after `DUR` (e.g. 30s, 10m); it ends timed_out")
 	f.BoolVar(&o.json, "json", false, "print the new job as JSON")
+	f.BoolVar(&o.tty, "tty", false, "run on a terminal (200x50): colours, prompts and full-screen programs; answer with jobtop send, read with jobtop screen")
+	f.StringVar(&o.stdin, "stdin", "null", "what a job on pipes reads: null (/dev/null) or pipe (written by jobtop send)")
 	return cmd
 }
 
@@ -97,7 +102,16 @@ func (o runOptions) request(args []string, host *control.Host) (control.StartReq
 		Command: strings.Join(args, " "),
 		Cwd:     o.cwd,
 		Timeout: o.timeout,
+		TTY:     o.tty,
 	}
+	stdin, err := jobs.ParseStdin(o.stdin)
+	if err != nil {
+		return req, fmt.Errorf("--stdin: %w", err)
+	}
+	if o.tty && stdin == jobs.StdinPipe {
+		return req, errors.New("--stdin pipe is for jobs on pipes: a --tty job reads its terminal")
+	}
+	req.Stdin = string(stdin)
 	if o.name != "" {
 		if err := jobs.CheckName(o.name); err != nil {
 			return req, err

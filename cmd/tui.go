@@ -95,6 +95,17 @@ func withTerminal(cmd *cobra.Command, cfg ui.Config) ui.Config {
 	return cfg
 }
 
+// The engines the TUI runs over type into TTY jobs and draw their
+// screens: locally, and attached to one host or several.
+var (
+	_ ui.TerminalEngine = localEngine{}
+	_ ui.ScreenEngine   = localEngine{}
+	_ ui.TerminalEngine = (*control.Client)(nil)
+	_ ui.ScreenEngine   = (*control.Client)(nil)
+	_ ui.TerminalEngine = hostsEngine{}
+	_ ui.ScreenEngine   = hostsEngine{}
+)
+
 // localEngine is the TUI's engine in an instance with a job file: the
 // manager, and reloads of the file (ui.Reloader).
 type localEngine struct {

@@ -19,6 +19,7 @@ const mirrorFetchLines = 4096
 // finds the lines there.
 type mirror struct {
 	client *Client
+	ctx    context.Context // ends when the mirror is closed
 	cancel context.CancelFunc
 	done   chan struct{} // closed when the mirror stops
 	err    error         // why it stopped; set before done closes
@@ -28,6 +29,8 @@ type mirror struct {
 	order  []jobs.ID
 	stores map[jobs.ID]*mirrorStore
 	subs   map[*remoteStream]struct{}
+
+	screens screenCache // screens of jobs in screen mode (screencache.go)
 
 	pendMu  sync.Mutex
 	pending []Event
@@ -65,6 +68,7 @@ func startMirror(ctx context.Context, c *Client) (*mirror, error) {
 	}
 	m := &mirror{
 		client:      c,
+		ctx:         streamCtx,
 		cancel:      cancel,
 		done:        make(chan struct{}),
 		infos:       make(map[jobs.ID]jobs.Info),
@@ -171,6 +175,9 @@ func (m *mirror) apply(ctx context.Context, batch []Event) {
 	}
 	for id := range fetch {
 		m.fetch(ctx, id)
+		if info, _, err := m.get(id); err == nil && info.Screen {
+			m.fetchScreen(id) //nolint:errcheck // a screen that cannot be read is read again on the next look
+		}
 	}
 	m.publish(out)
 }
@@ -221,6 +228,7 @@ func (m *mirror) upsert(info jobs.Info) *mirrorStore {
 }
 
 func (m *mirror) forget(id jobs.ID) {
+	m.screens.forget(id)
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	if _, ok := m.stores[id]; !ok {
@@ -287,4 +295,5 @@ func (m *mirror) get(id jobs.ID) (jobs.Info, *mirrorStore, error) {
 func (m *mirror) close() {
 	m.cancel()
 	<-m.done
+	m.screens.wg.Wait()
 }

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"jobtop/jobs"
+	"jobtop/vtscreen"
 )
 
 // manager is what the server needs of a *jobs.Manager.
@@ -28,6 +29,10 @@ type manager interface {
 	Wait(context.Context, jobs.ID) (jobs.Info, error)
 	LogDir() string
 	Arrivals() uint64
+	Input(jobs.ID, []byte) error
+	CloseInput(jobs.ID) error
+	Resize(id jobs.ID, cols, rows int) error
+	Screen(jobs.ID) (vtscreen.Snapshot, error)
 }
 
 // Server serves one jobs.Manager over HTTP+JSON. Create it with NewServer,
@@ -98,6 +103,9 @@ func (s *Server) routes() {
 	s.mux.HandleFunc("POST /v1/jobs/{id}/restart", s.handleRestart)
 	s.mux.HandleFunc("GET /v1/jobs/{id}/wait", s.handleWait)
 	s.mux.HandleFunc("GET /v1/jobs/{id}/output", s.handleOutput)
+	s.mux.HandleFunc("POST /v1/jobs/{id}/input", s.handleInput)
+	s.mux.HandleFunc("POST /v1/jobs/{id}/resize", s.handleResize)
+	s.mux.HandleFunc("GET /v1/jobs/{id}/screen", s.handleScreen)
 	s.mux.HandleFunc("GET /v1/events", s.handleEvents)
 	s.mux.HandleFunc("POST /v1/reload", s.handleReload)
 	s.mux.HandleFunc("GET /v1/output", s.handleAllOutput)

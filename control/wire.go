@@ -37,6 +37,10 @@ type StartRequest struct {
 	// client's name for a coding agent's jobs.
 	Origin string `json:"origin,omitempty"`
 	Client string `json:"client,omitempty"`
+	// TTY runs the job on a terminal (jobs.Spec.TTY); Stdin "pipe" gives a
+	// pipe job a stdin that POST /v1/jobs/{id}/input writes to.
+	TTY   bool   `json:"tty,omitempty"`
+	Stdin string `json:"stdin,omitempty"`
 }
 
 // RestartRequest is a jobs.RestartPolicy on the wire, written as a job
@@ -175,7 +179,7 @@ func jsonError(err error) error {
 		return badRequest("field %q must be %s, not a %s", field, typeName(typ.Type.String()), typ.Value)
 	case strings.HasPrefix(err.Error(), "json: unknown field "):
 		name := strings.TrimPrefix(err.Error(), "json: unknown field ")
-		return badRequest("unknown field %s; known fields: name, command, argv, cwd, env, timeout, stop_signal, grace, restart, ready, depends_on, description, origin, client", name)
+		return badRequest("unknown field %s; known fields: name, command, argv, cwd, env, timeout, stop_signal, grace, restart, ready, depends_on, description, origin, client, tty, stdin", name)
 	}
 	return badRequest("malformed JSON: %v", err)
 }
@@ -207,8 +211,13 @@ func (r StartRequest) Spec() (jobs.Spec, error) {
 		Description: r.Description,
 		Origin:      r.Origin,
 		Client:      r.Client,
+		TTY:         r.TTY,
 	}
 	var err error
+	if spec.Stdin, err = jobs.ParseStdin(r.Stdin); err != nil {
+		return jobs.Spec{}, badRequest("%v", err)
+	}
+
 	if spec.Timeout, err = parseDuration("timeout", r.Timeout); err != nil {
 		return jobs.Spec{}, err
 	}
@@ -292,6 +301,8 @@ func SpecRequest(s jobs.Spec) StartRequest {
 		Description: s.Description,
 		Origin:      s.Origin,
 		Client:      s.Client,
+		TTY:         s.TTY,
+		Stdin:       string(s.Stdin),
 		Timeout:     formatDuration(s.Timeout),
 		Grace:       formatDuration(s.Grace),
 	}

@@ -84,12 +84,13 @@ func TestKilledTUILeavesNothing(t *testing.T) {
 	waitNoneLeft(t, token, 5*time.Second)
 }
 
-// TestJobOpeningTheTerminalFails: jobs have no controlling terminal, so a
-// job that opens /dev/tty (a password prompt) fails at once with the
-// system's error in its output, and never draws on jobtop's screen.
+// TestJobOpeningTheTerminalFails: jobs on pipes have no controlling
+// terminal, so a job that opens /dev/tty (a password prompt) fails at
+// once with the system's error in its output, and never draws on
+// jobtop's screen. (A job on a terminal opens its own: see pty_test.go.)
 func TestJobOpeningTheTerminalFails(t *testing.T) {
 	bin := binary(t)
-	s := newSession(t, 120, 30, nil, bin, "--name", "prompt",
+	s := newSession(t, 120, 30, nil, bin, "--pipes", "--name", "prompt",
 		"w=SCRIB; echo ${w}BLE > /dev/tty; read answer < /dev/tty; echo answered $?")
 	scr := s.waitFor("the job to end", func(scr []string) bool {
 		return strings.Contains(strings.Join(scr, "\n"), "answered 2") && strings.Contains(row(scr, "prompt"), "succeeded")

@@ -26,8 +26,15 @@ import (
 // time to start and to stop them all, and that nothing is left running.
 // JOBTOP_SCALE=1 runs it with 1,000 jobs and checks the time bounds too
 // (against a shell doing the same in the same run); otherwise 100 jobs and
-// no time bounds (CI machines are too noisy for them).
+// no time bounds (CI machines are too noisy for them). It runs for jobs
+// on pipes and for jobs on terminals (a pty each: its master is read
+// through the poller too, so threads must not grow either).
 func TestScale(t *testing.T) {
+	t.Run("pipes", func(t *testing.T) { scale(t, false) })
+	t.Run("tty", func(t *testing.T) { scale(t, true) })
+}
+
+func scale(t *testing.T, tty bool) {
 	n, full := 100, os.Getenv("JOBTOP_SCALE") != ""
 	if full {
 		n = 1000
@@ -55,7 +62,7 @@ func TestScale(t *testing.T) {
 	began := time.Now()
 	for i := range n {
 		_, err := client.StartJob(ctx, control.StartRequest{Command: "exec sleep 300", Name: fmt.Sprintf("s%d", i),
-			Env: map[string]string{"TEST_MARK": mark}})
+			Env: map[string]string{"TEST_MARK": mark}, TTY: tty})
 		require.NoError(t, err)
 	}
 	started := time.Since(began)

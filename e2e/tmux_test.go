@@ -33,6 +33,9 @@ func TestMain(m *testing.M) {
 	if buildDir != "" {
 		os.RemoveAll(buildDir)
 	}
+	if helperDir != "" {
+		os.RemoveAll(helperDir)
+	}
 	os.Exit(code)
 }
 

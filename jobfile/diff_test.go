@@ -74,6 +74,8 @@ func TestDiffSeesEveryField(t *testing.T) {
 		"depends_on":  func(s *jobs.Spec) { s.DependsOn = map[string]jobs.Condition{"db": jobs.CondReady} },
 		"ready":       func(s *jobs.Spec) { s.Ready.After = time.Second },
 		"description": func(s *jobs.Spec) { s.Description = "new words" },
+		"tty":         func(s *jobs.Spec) { s.TTY = true },
+		"stdin":       func(s *jobs.Spec) { s.Stdin = jobs.StdinPipe },
 	}
 	for name, edit := range edits {
 		t.Run(name, func(t *testing.T) {

@@ -45,6 +45,10 @@
 //     (one per field, naming every line it is on) and the rest runs;
 //     is_strict makes unknown keys errors. Its defaults stay its own
 //     (bash, a 10 s grace, probes every 10 s, no restart limit).
+//   - tty: true runs a job on a terminal (jobs.Spec.TTY); a top-level tty
+//     is every job's default, but a job with stdin: pipe and no tty of its
+//     own runs on pipes. process-compose's is_tty and is_interactive both
+//     map to tty.
 //   - A readiness_probe is jobtop's ready probe and also its health check
 //     (the same Probe value, so the passing ready check counts as the
 //     first health check), unless a liveness_probe is the health check.

@@ -249,7 +249,7 @@ processes:
     commnad: ./web
     command: ./web
     is_daemon: true
-    is_tty: true
+    is_elevated: true
     success_exit_codes: [130]
     readiness_probe:
       exec: {command: "curl -f localhost"}
@@ -261,7 +261,7 @@ processes:
   worker:
     command: "echo ${NAME^^} ${OTHER,,}"
     entrypoint: [./worker]
-    is_tty: true
+    is_elevated: true
 `
 	plan, err := Parse("process-compose.yaml", []byte(src))
 	require.NoError(t, err)
@@ -273,7 +273,7 @@ processes:
 		`process-compose.yaml:1:1: log_level: not supported, ignored: jobtop has no log level of its own`,
 		`process-compose.yaml:4:5: processes.web: unknown key "commnad" (did you mean "command"?), ignored`,
 		`process-compose.yaml:6:5: processes.web.is_daemon: not supported, ignored: jobtop treats a job as ended when its command exits (and stops what it left)`,
-		`process-compose.yaml:7:5: processes.web.is_tty: not supported, ignored: jobtop runs jobs on pipes, not on a terminal (also on line 19)`,
+		`process-compose.yaml:7:5: processes.web.is_elevated: not supported, ignored: run jobtop itself with the rights the job needs (also on line 19)`,
 		`process-compose.yaml:8:5: processes.web.success_exit_codes: not supported, ignored: only exit code 0 counts as success`,
 		`process-compose.yaml:11:7: processes.web.readiness_probe.success_threshold: 2 is not supported: one passing check counts (process-compose does not use it either)`,
 		`process-compose.yaml:12:46: processes.web.availability.exit_on_end: not supported, ignored: jobtop does not shut down when a job ends`,

@@ -36,6 +36,7 @@ type pcSettings struct {
 	grace                            time.Duration
 	stopCommand                      string
 	disabled                         bool
+	tty                              bool
 	namespace                        string
 	replicas                         int
 	vars                             map[string]any
@@ -96,6 +97,10 @@ func (p *pcFile) readProcess(pe entry) {
 			}
 		},
 		"namespace": func(e entry) { s.namespace = p.readNamespace(e) },
+		// A terminal is what both ask for: colours and isatty for
+		// is_tty, typing into the job for is_interactive.
+		"is_tty":         func(e entry) { s.tty = s.tty || p.isTrue(e) },
+		"is_interactive": func(e entry) { s.tty = s.tty || p.isTrue(e) },
 		"replicas": func(e entry) {
 			if n, ok := p.count(e); ok {
 				if n == 0 || n > maxInstances {
@@ -106,8 +111,8 @@ func (p *pcFile) readProcess(pe entry) {
 			}
 		},
 		"extends": nil, "is_daemon": nil, "log_location": nil, "log_configuration": nil,
-		"disable_ansi_colors": nil, "is_foreground": nil, "is_tty": nil, "is_elevated": nil,
-		"is_interactive": nil, "launch_timeout_seconds": nil, "schedule": nil, "watch": nil,
+		"disable_ansi_colors": nil, "is_foreground": nil, "is_elevated": nil,
+		"launch_timeout_seconds": nil, "schedule": nil, "watch": nil,
 		"mcp": nil, "truncate_log": nil, "monitor_for": nil, "monitor_silence_threshold": nil,
 		"success_exit_codes": nil, "name": nil, "replica_num": nil, "replica_name": nil,
 		"executable": nil, "args": nil, "original_config": nil,
@@ -129,6 +134,12 @@ func (p *pcFile) readProcess(pe entry) {
 		p.plan.Jobs = append(p.plan.Jobs, p.buildJob(pe, proc, &s, r))
 	}
 	p.procs = append(p.procs, proc)
+}
+
+// isTrue reads a boolean field; what is not one is reported.
+func (p *pcFile) isTrue(e entry) bool {
+	v, _ := p.bool(e)
+	return v
 }
 
 // buildJob makes the job of one replica: its fields rendered with the
@@ -164,6 +175,7 @@ func (p *pcFile) buildJob(pe entry, proc *pcProcess, s *pcSettings, replica int)
 		spec.Argv = s.entrypoint
 	}
 	spec.Description = render(s.description)
+	spec.TTY = s.tty
 	spec.Restart = s.restart
 	spec.StopSignal, spec.Grace, spec.StopCommand = s.stopSignal, s.grace, s.stopCommand
 	if s.stopCommand != "" {

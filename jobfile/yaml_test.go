@@ -220,7 +220,7 @@ jobs:
     working_dir: /tmp
     stop: {signl: TERM}
 `, []string{
-			`jobtop.yaml:1:1: top level: unknown key "verison" (known keys: env, env_file, jobs, log, max_parallel)`,
+			`jobtop.yaml:1:1: top level: unknown key "verison" (known keys: env, env_file, jobs, log, max_parallel, tty)`,
 			`jobtop.yaml:3:15: log: unknown key "colour" (known keys: dir, keep_sessions, max_size, max_total, memory_lines)`,
 			`jobtop.yaml:6:5: jobs.a: unknown key "comand" (did you mean "cmd"?)`,
 			`jobtop.yaml:8:5: jobs.a: unknown key "working_dir" (did you mean "cwd"?)`,

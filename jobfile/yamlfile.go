@@ -21,6 +21,7 @@ type yamlFile struct {
 	baseEnv  map[string]string            // the env files every job gets
 	plan     Plan
 	deps     map[string][]dependency // by job name
+	tty      bool                    // the top-level tty: every job's default
 }
 
 // parseYAML reads a YAML job file held in data; path is the file's name
@@ -127,6 +128,7 @@ func (y *yamlFile) readTop(body ast.Node) {
 			y.plan.EnvFiles = append(y.plan.EnvFiles, y.envFileNames(e)...)
 		},
 		"log": y.readLog,
+		"tty": func(e entry) { y.tty, _ = y.bool(e) },
 	}
 	var known []entry
 	for _, e := range entries {

@@ -26,7 +26,7 @@ func (y *yamlFile) readJob(je entry) Job {
 	spec := &job.Spec
 	spec.Name = je.name
 	spec.Dir = y.dir
-	var cmd, argv *entry
+	var cmd, argv, tty, stdin *entry
 	var envFile, env map[string]string
 	entries, ok := y.mapping(je)
 	if !ok {
@@ -62,7 +62,21 @@ func (y *yamlFile) readJob(je entry) Job {
 		"ready":       func(e entry) { spec.Ready = y.readReady(e) },
 		"health":      func(e entry) { spec.Health = y.readHealth(e) },
 		"description": func(e entry) { spec.Description, _ = y.text(e) },
+		"tty": func(e entry) {
+			tty = &e
+			spec.TTY, _ = y.bool(e)
+		},
+		"stdin": func(e entry) {
+			stdin = &e
+			if s, ok := y.text(e); ok {
+				var err error
+				if spec.Stdin, err = jobs.ParseStdin(s); err != nil {
+					y.errorf(e.value, "%s: %v", e.path, err)
+				}
+			}
+		},
 	})
+	y.readTTY(spec, tty, stdin)
 	spec.Env = mergeEnv(y.baseEnv, y.plan.Env, envFile, env)
 	unresolved := slices.ContainsFunc(entries, func(e entry) bool { return e.value == nil })
 	switch {
@@ -79,6 +93,20 @@ func (y *yamlFile) readJob(je entry) Job {
 		}
 	}
 	return job
+}
+
+// readTTY settles whether a job runs on a terminal: its own tty, else
+// the top-level default, but for a job that asks for stdin: pipe (pipes
+// then, unless it says tty: true itself, which is an error).
+func (y *yamlFile) readTTY(spec *jobs.Spec, tty, stdin *entry) {
+	switch {
+	case tty == nil && spec.Stdin == jobs.StdinPipe:
+	case tty == nil:
+		spec.TTY = y.tty
+	case spec.TTY && spec.Stdin == jobs.StdinPipe:
+		y.errorf(stdin.key, "%s: stdin: pipe is for jobs on pipes; a tty job reads its terminal", stdin.path)
+		spec.Stdin = jobs.StdinNull
+	}
 }
 
 // argv reads a list of scalars: the program, then its arguments.

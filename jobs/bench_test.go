@@ -8,6 +8,8 @@ import (
 	"strconv"
 	"testing"
 	"time"
+
+	"github.com/creack/pty"
 )
 
 // w64 writes 64 MiB of 80-column lines.
@@ -122,4 +124,72 @@ func BenchmarkCarriageReturnHeap(b *testing.B) {
 		b.ReportMetric(float64(st.Memory)/(1<<20), "store-MiB")
 		b.ReportMetric(float64(kept)/float64(DefaultMaxBytes+4<<20), "x-bound")
 	}
+}
+
+// BenchmarkCaptureTTY runs W64 as a TTY job and, in the same iterations,
+// into `cat > /dev/null`, as the same job on pipes, and on a bare
+// pseudo-terminal read by a plain loop (the floor: the kernel's terminal
+// layer hands a reader a few KiB at a time), and reports the TTY job's
+// time as ratios to each: x-cat, x-pipes and x-pty. (The terminal turns
+// each "\n" into "\r\n": the TTY job stores 1/81 more bytes.)
+func BenchmarkCaptureTTY(b *testing.B) {
+	m, err := NewManager(Options{LogDir: b.TempDir()})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer m.Shutdown(context.Background()) //nolint:errcheck // benchmark
+	runJob := func(tty bool) time.Duration {
+		t0 := time.Now()
+		info, err := m.Start(Spec{Command: w64, TTY: tty})
+		if err != nil {
+			b.Fatal(err)
+		}
+		info, err = m.Wait(context.Background(), info.ID)
+		if err != nil || info.Bytes < 64<<20 || info.State != StateSucceeded {
+			b.Fatalf("job (tty %v): %v, %s, %d bytes", tty, err, info.State, info.Bytes)
+		}
+		took := time.Since(t0)
+		if err := m.Remove(info.ID); err != nil {
+			b.Fatal(err)
+		}
+		return took
+	}
+	var catTime, pipeTime, ttyTime, ptyTime time.Duration
+	for b.Loop() {
+		t0 := time.Now()
+		if err := exec.Command("/bin/sh", "-c", w64+" | cat > /dev/null").Run(); err != nil {
+			b.Fatal(err)
+		}
+		catTime += time.Since(t0)
+		pipeTime += runJob(false)
+		ttyTime += runJob(true)
+		ptyTime += barePTY(b, w64)
+	}
+	b.ReportMetric(float64(ttyTime)/float64(catTime), "x-cat")
+	b.ReportMetric(float64(ttyTime)/float64(pipeTime), "x-pipes")
+	b.ReportMetric(float64(ttyTime)/float64(ptyTime), "x-pty")
+	b.ReportMetric(float64(pipeTime)/float64(catTime), "pipes-x-cat")
+	b.ReportMetric(float64(catTime.Milliseconds())/float64(b.N), "cat-ms/op")
+}
+
+// barePTY times command on a pseudo-terminal of jobtop's default size
+// whose master a plain loop reads to the end, and discards.
+func barePTY(b *testing.B, command string) time.Duration {
+	t0 := time.Now()
+	cmd := exec.Command("/bin/sh", "-c", command)
+	f, err := pty.StartWithSize(cmd, &pty.Winsize{Cols: DefaultCols, Rows: DefaultRows})
+	if err != nil {
+		b.Fatal(err)
+	}
+	buf := make([]byte, readBufSize)
+	for {
+		if _, err := f.Read(buf); err != nil {
+			break // EIO once the terminal is hung up
+		}
+	}
+	f.Close()
+	if err := cmd.Wait(); err != nil {
+		b.Fatal(err)
+	}
+	return time.Since(t0)
 }

@@ -12,8 +12,9 @@
 // Every process a job starts stays under jobtop's control until jobtop has
 // seen it die, however jobtop itself ends. A Manager starts one keeper
 // process (package keeper: jobtop re-executed), which starts every run's
-// main process in a session of its own with no controlling terminal and
-// stdin on /dev/null, is the child subreaper of everything they start, and
+// main process in a session of its own (with no controlling terminal and
+// stdin on /dev/null, unless it is a TTY job or takes stdin from a pipe:
+// see below), is the child subreaper of everything they start, and
 // signals only processes it has just found in the process table, through
 // pidfds checked against their start time. Jobtop never signals a job's
 // PID itself. Stdout and stderr are pipes from the job straight to jobtop.
@@ -77,6 +78,19 @@
 //     begins each run with a separator line, and is opened fresh, never
 //     appended to. A manager locks its log directory while it runs and, on
 //     start, prunes other session directories past Options.Sessions.
+//   - A TTY job (Spec.TTY) runs on a pseudo-terminal that jobtop opens:
+//     the keeper makes the slave the main process's stdin, stdout, stderr
+//     and controlling terminal, jobtop keeps the master and reads it like
+//     a pipe (non-blocking, in Go's poller), as one stream, Stdout. The
+//     terminal turns "\n" into "\r\n", which the store takes as a line
+//     end, not a rewrite. Input writes to the master (what a person would
+//     type: "\x03" is an interrupt); Resize sets its size (SIGWINCH), and
+//     a job keeps its size across runs. Closing the master when the run
+//     has ended hangs up what is left, but the keeper's tree kill is what
+//     guarantees nothing stays.
+//   - A pipe job with Spec.Stdin StdinPipe gets a pipe on stdin that
+//     Input writes to; it is closed only when the run ends. Input gives up
+//     after inputTimeout on a job that does not read.
 //   - Defaults live in one place each: a spec's (stop signal, grace,
 //     restart backoff and limit) are filled by Spec.withDefaults and
 //     RestartPolicy.WithDefaults; a manager's (finished jobs kept, session

@@ -17,8 +17,29 @@ import (
 
 // TestMain fails the run if any goroutine outlives the tests: every test
 // shuts its manager down, which must leave nothing behind.
+//
+// testBinDir holds programs the tests build (see fullscreen).
 func TestMain(m *testing.M) {
-	goleak.VerifyTestMain(m)
+	dir, err := os.MkdirTemp("", "jobtop-jobs-test")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	testBinDir = dir
+	goleak.VerifyTestMain(removingAfter{m, dir})
+}
+
+var testBinDir string
+
+// removingAfter runs the tests, then removes a directory.
+type removingAfter struct {
+	m   *testing.M
+	dir string
+}
+
+func (r removingAfter) Run() int {
+	defer os.RemoveAll(r.dir)
+	return r.m.Run()
 }
 
 // patience bounds every wait in these tests: generous, since CI machines

@@ -79,6 +79,18 @@ type Info struct {
 	// Origin and Client say who started the job (Spec.Origin, Spec.Client).
 	Origin string `json:"origin,omitempty"`
 	Client string `json:"client,omitempty"`
+	// TTY says the job runs on a terminal, of Cols x Rows; Stdin is
+	// "pipe" for a pipe job whose stdin takes input (Spec.Stdin).
+	TTY   bool      `json:"tty,omitempty"`
+	Cols  int       `json:"cols,omitempty"`
+	Rows  int       `json:"rows,omitempty"`
+	Stdin StdinMode `json:"stdin,omitempty"`
+	// Screen says a TTY job draws a screen (a full-screen program, see
+	// Manager.Screen) rather than lines; CatchingUp that its emulator
+	// fell behind and dropped output, and shows the screen again once
+	// the program redraws.
+	Screen     bool `json:"screen,omitempty"`
+	CatchingUp bool `json:"catching_up,omitempty"`
 	// Spec is what the job runs; not part of the API's JSON.
 	Spec Spec `json:"-"`
 	// Host is where the job runs when a client shows the jobs of several
@@ -120,9 +132,15 @@ type InvalidActionError struct {
 	ID     ID
 	State  State
 	Action string
+	// Why, when set, says what stands in the way instead of the state
+	// ("it runs on pipes with stdin on /dev/null; ...").
+	Why string
 }
 
 func (e *InvalidActionError) Error() string {
+	if e.Why != "" {
+		return "cannot " + e.Action + " job " + e.ID.String() + ": " + e.Why
+	}
 	msg := "cannot " + e.Action + " job " + e.ID.String() + ": it is " + string(e.State)
 	if e.State.Active() || e.State == StateQueued {
 		if e.Action == "remove" {

@@ -62,6 +62,8 @@ type job struct {
 	sentSignal Signal
 	killAt     time.Time // when the grace period of a stop ends
 
+	cols, rows int // a TTY job's terminal size; 0 for the default
+
 	restartPending bool        // a requested restart waits for this run to end
 	restartTimer   *time.Timer // a policy restart waits out its backoff
 	autoRestarts   int         // policy restarts since the last long run
@@ -137,7 +139,15 @@ func (j *job) stateLocked() Info {
 		Usage:     j.usageLocked(),
 		Origin:    j.spec.Origin,
 		Client:    j.spec.Client,
+		TTY:       j.spec.TTY,
+		Stdin:     j.spec.Stdin,
 		Spec:      j.spec,
+	}
+	if j.spec.TTY {
+		info.Cols, info.Rows = j.termSize()
+	}
+	if p := j.proc; p != nil && p.term != nil {
+		info.Screen, info.CatchingUp = p.term.mode()
 	}
 	if j.exitCode != nil {
 		code := *j.exitCode

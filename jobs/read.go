@@ -81,7 +81,11 @@ func (m *Manager) ingestOutput(j *job, p *process, stream Stream, b []byte) {
 	// three yes jobs on 2 cores).
 	j.log.Write(b) // a system call, not the CPU: outside the slot
 	m.ingest <- struct{}{}
-	j.store.Append(stream, b)
+	if p.term != nil {
+		m.storeTerminal(j, p, b)
+	} else {
+		j.store.Append(stream, b)
+	}
 	<-m.ingest
 	m.hub.publish(j.id, EventOutput, Info{})
 	m.checkReadyLine(j, p)

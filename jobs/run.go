@@ -44,12 +44,22 @@ type process struct {
 	timeoutTimer *time.Timer
 	readyTimer   *time.Timer
 
-	side    sidecars // probes and stop command (proberun.go)
-	pipes   []*os.File
-	read    atomic.Int64 // bytes read from the pipes
-	readers sync.WaitGroup
-	readyMu sync.Mutex
-	ready   atomic.Pointer[readiness] // nil when not watching output
+	side  sidecars // probes and stop command (proberun.go)
+	pipes []*os.File
+	// input is what Manager.Input writes to: a TTY job's terminal master
+	// (also in pipes) or stdin's pipe; nil when the job has no input.
+	input *os.File
+	// cols and rows are a TTY job's terminal size; term its screen
+	// mode (screen.go), nil for a pipe job. openCols and openRows are
+	// the size its terminal is opened at (set before launch, then only
+	// read, without the lock).
+	cols, rows         int
+	openCols, openRows int
+	term               *termState
+	read               atomic.Int64 // bytes read from the pipes
+	readers            sync.WaitGroup
+	readyMu            sync.Mutex
+	ready              atomic.Pointer[readiness] // nil when not watching output
 }
 
 func (p *process) stopTimers() {
@@ -76,11 +86,18 @@ func exitFromWait(ws syscall.WaitStatus) exitStatus {
 
 // startedLocked records a run whose main process is up and starts reading
 // its output. A stop asked for while it was starting is carried out now.
-func (m *Manager) startedLocked(j *job, p *process, pid int, start uint64, outR, errR *os.File) {
+func (m *Manager) startedLocked(j *job, p *process, pid int, start uint64, files *spawnFiles) {
 	p.spawned, p.pid, p.start = true, pid, start
 	m.recordKeeper()
 	j.pid, j.state, j.reason = pid, StateRunning, ""
-	p.pipes = []*os.File{outR, errR}
+	p.input = files.input
+	if files.TTY {
+		p.term = &termState{}
+		if p.cols != p.openCols || p.rows != p.openRows {
+			// Resized while it was starting.
+			setWinsize(files.outR, p.cols, p.rows) //nolint:errcheck // it runs at the old size
+		}
+	}
 	if p.spec.Timeout > 0 {
 		p.timeoutTimer = time.AfterFunc(p.spec.Timeout, func() {
 			m.mu.Lock()
@@ -92,9 +109,13 @@ func (m *Manager) startedLocked(j *job, p *process, pid int, start uint64, outR,
 	}
 	m.startReadinessLocked(j, p)
 	m.startProbesLocked(j, p)
-	p.readers.Add(2)
-	go m.readStream(j, p, outR, Stdout)
-	go m.readStream(j, p, errR, Stderr)
+	for stream, f := range []*os.File{Stdout: files.outR, Stderr: files.errR} {
+		if f != nil {
+			p.pipes = append(p.pipes, f)
+			p.readers.Add(1)
+			go m.readStream(j, p, f, Stream(stream))
+		}
+	}
 	m.changedLocked(j)
 	if j.request != reqNone {
 		req := j.request
@@ -234,6 +255,12 @@ func (m *Manager) finishAfterDrain(j *job, p *process, note string) {
 	}
 	for _, f := range p.pipes {
 		f.Close()
+	}
+	if p.input != nil {
+		p.input.Close() // the master was in pipes: closed twice is harmless
+	}
+	if p.term != nil {
+		p.term.end() // not under the lock: its emulator's goroutine takes it
 	}
 	j.store.Flush()
 	if note != "" {

@@ -30,6 +30,8 @@ func (m *Manager) startRunLocked(j *job) {
 	j.request, j.sentSignal, j.ready = reqNone, 0, false
 	m.nextRun++
 	p := &process{run: m.nextRun, spec: j.spec, launched: make(chan struct{})}
+	p.cols, p.rows = j.termSize()
+	p.openCols, p.openRows = p.cols, p.rows
 	j.proc = p
 	m.byRun[p.run] = j
 	m.active++
@@ -74,13 +76,16 @@ func (m *Manager) launch(j *job, p *process) {
 		m.startFailedLocked(j, p, err.Error())
 		return
 	}
-	m.startedLocked(j, p, pid, start, spawn.outR, spawn.errR)
+	m.startedLocked(j, p, pid, start, spawn)
 }
 
-// spawnFiles is a Spawn with the files made for it.
+// spawnFiles is a Spawn with the files made for it: jobtop's ends of the
+// output pipes (or the terminal's master, in outR), and what Manager.Input
+// writes to (the master, or stdin's pipe), nil for none.
 type spawnFiles struct {
 	keeper.Spawn
 	outR, errR *os.File
+	input      *os.File
 }
 
 // prepare resolves what the run executes and makes its pipes.
@@ -94,7 +99,17 @@ func (m *Manager) prepare(j *job, p *process) (*spawnFiles, error) {
 		Run: p.run, Path: path, Argv: argv, Env: m.environ(j.id, spec), Dir: spec.Dir,
 		StopSignal: spec.StopSignal.sys(), Grace: spec.Grace,
 	}}
-	if s.Stdin, err = os.Open(os.DevNull); err != nil {
+	if spec.TTY {
+		if err := s.openTerminal(p.openCols, p.openRows); err != nil {
+			return nil, err
+		}
+		return s, nil
+	}
+	if spec.Stdin == StdinPipe {
+		if s.Stdin, s.input, err = os.Pipe(); err != nil {
+			return nil, fmt.Errorf("cannot make a pipe for stdin: %w", err)
+		}
+	} else if s.Stdin, err = os.Open(os.DevNull); err != nil {
 		return nil, fmt.Errorf("cannot open %s: %w", os.DevNull, err)
 	}
 	if s.outR, s.Stdout, err = newOutputPipe(); err == nil {
@@ -108,16 +123,28 @@ func (m *Manager) prepare(j *job, p *process) (*spawnFiles, error) {
 	return s, nil
 }
 
+// openTerminal makes a pseudo-terminal whose slave is the run's stdin,
+// stdout, stderr and controlling terminal.
+func (s *spawnFiles) openTerminal(cols, rows int) error {
+	master, slave, err := openPTY(cols, rows)
+	if err != nil {
+		return err
+	}
+	s.Stdin, s.Stdout, s.Stderr, s.TTY = slave, slave, slave, true
+	s.outR, s.input = master, master
+	return nil
+}
+
 func (s *spawnFiles) closeChildEnds() {
 	for _, f := range []*os.File{s.Stdin, s.Stdout, s.Stderr} {
 		if f != nil {
-			f.Close()
+			f.Close() //nolint:errcheck // a terminal's slave is all three: closed once
 		}
 	}
 }
 
 func (s *spawnFiles) closeOurEnds() {
-	for _, f := range []*os.File{s.outR, s.errR} {
+	for _, f := range []*os.File{s.outR, s.errR, s.input} {
 		if f != nil {
 			f.Close()
 		}
@@ -181,8 +208,14 @@ func lookProgram(prog, dir string) (string, error) {
 // Each variable appears once: C's getenv and Go's os.Getenv take the
 // first of two, the shell the last, so a duplicate would give a job's
 // programs different values.
+//
+// A TTY job's TERM names the terminal it is on, not jobtop's:
+// ttyTerm, unless its spec sets one.
 func (m *Manager) environ(id ID, spec Spec) []string {
 	vars := map[string]string{"JOBTOP_JOB_ID": id.String()}
+	if _, own := spec.Env["TERM"]; spec.TTY && !own {
+		vars["TERM"] = ttyTerm
+	}
 	for _, add := range []map[string]string{spec.Env, m.opts.Env} {
 		for k, v := range add {
 			if _, set := vars[k]; !set {

@@ -22,6 +22,36 @@ const (
 	// DefaultRestartMax is how many restarts in a row a policy makes
 	// before it leaves the job ended.
 	DefaultRestartMax = 5
+	// DefaultCols and DefaultRows are a TTY job's terminal size until
+	// someone resizes it (Manager.Resize): a wide terminal, so lines are
+	// not wrapped early.
+	DefaultCols = 200
+	DefaultRows = 50
+)
+
+// StdinMode says what a job reads on stdin when it runs on pipes.
+type StdinMode string
+
+// ParseStdin reads a stdin mode as job files, the API and the CLI write
+// it: "null" (or "") or "pipe".
+func ParseStdin(s string) (StdinMode, error) {
+	switch s {
+	case "", "null":
+		return StdinNull, nil
+	case string(StdinPipe):
+		return StdinPipe, nil
+	}
+	return "", fmt.Errorf("stdin %q is not one of null, pipe", s)
+}
+
+// The stdin modes.
+const (
+	// StdinNull ("" or "null"): /dev/null, so a job that reads stdin sees
+	// EOF at once instead of hanging.
+	StdinNull StdinMode = ""
+	// StdinPipe: a pipe that Manager.Input writes to and that is never
+	// closed before the run ends.
+	StdinPipe StdinMode = "pipe"
 )
 
 // NoRestartLimit as RestartPolicy.Max restarts without end.
@@ -73,6 +103,14 @@ type Spec struct {
 	// Client names the program behind Origin (an MCP client's name,
 	// "claude-code"); empty when unknown.
 	Client string
+	// TTY runs the job on a pseudo-terminal: stdin, stdout and stderr are
+	// its slave, which is its controlling terminal, so it sees isatty
+	// true, keeps its colours and can be typed into (Manager.Input). Its
+	// output is one stream (Stdout). Size: DefaultCols x DefaultRows
+	// until Manager.Resize.
+	TTY bool
+	// Stdin is what a pipe job reads; a TTY job reads its terminal.
+	Stdin StdinMode
 }
 
 // RestartMode names when a job that ended on its own is started again.
@@ -207,6 +245,14 @@ func (s Spec) Validate() error {
 		if strings.ContainsRune(v, 0) {
 			return fmt.Errorf("environment variable %s contains a NUL byte", k)
 		}
+	}
+	switch s.Stdin {
+	case StdinNull, StdinPipe:
+	default:
+		return fmt.Errorf("stdin %q is not one of null, pipe", string(s.Stdin))
+	}
+	if s.TTY && s.Stdin == StdinPipe {
+		return errors.New("stdin: pipe is for jobs on pipes; a tty job reads its terminal")
 	}
 	if err := s.Restart.validate(); err != nil {
 		return err

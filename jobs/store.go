@@ -346,6 +346,15 @@ func (s *OutputStore) AppendMeta(text string) {
 	s.commit(Meta, []byte(text[:min(len(text), s.opts.MaxLineBytes)]))
 }
 
+// BreakLine commits the lines being built, if any, as newlines would: a
+// TTY job's full-screen session starts and ends on a line of its own.
+func (s *OutputStore) BreakLine() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.begin(2)
+	s.flushLocked()
+}
+
 // Flush commits the lines being built, as at the end of a run, and lets
 // go of what only writing needs: the spare slab, the partial buffers, the
 // room the text and the index had for more. What the store then keeps

@@ -17,6 +17,9 @@ type KeyMap struct {
 	Search, NextMatch, PrevMatch, FilterMatches, ClearSearch                          key.Binding
 	// ScrollLeft and ScrollRight move a pane sideways while wrap is off.
 	ScrollLeft, ScrollRight key.Binding
+	// Input enters input mode on a TTY job's pane: every key goes to the
+	// job until LeaveInput.
+	Input, LeaveInput key.Binding
 	// Everywhere.
 	Add, Stop, Kill, Restart, Remove, Zoom, Help, Quit key.Binding
 	// Reload re-reads the instance's job file (only when it has one).
@@ -27,8 +30,8 @@ type KeyMap struct {
 	Redraw key.Binding
 	// HideEnded hides the jobs that have ended, and shows them again.
 	HideEnded key.Binding
-	// The add-a-job prompt.
-	Submit, NextField, Cancel key.Binding
+	// The add-a-job prompt; ToggleTTY chooses a terminal or pipes.
+	Submit, NextField, Cancel, ToggleTTY key.Binding
 	// The search prompt (it also takes Cancel).
 	Apply, ToggleRegex key.Binding
 	// Yes/no questions (quit with jobs running).
@@ -71,6 +74,8 @@ func DefaultKeyMap() KeyMap {
 		ClearSearch:   b(k("esc"), "esc", "clear search"),
 		ScrollLeft:    b(k("left", "h"), "←/h", "scroll left"),
 		ScrollRight:   b(k("right", "l"), "→/l", "scroll right"),
+		Input:         b(k("i", "enter"), "i/enter", "type into job"),
+		LeaveInput:    b(k("ctrl+a"), "ctrl+a", "leave input mode"),
 		Add:           b(k("a"), "a", "add"),
 		Stop:          b(k("x"), "x", "stop"),
 		Kill:          b(k("X"), "X", "kill"),
@@ -92,6 +97,7 @@ func DefaultKeyMap() KeyMap {
 		Submit:        b(k("enter"), "enter", "start"),
 		NextField:     b(k("tab", "shift+tab"), "tab", "next field"),
 		Cancel:        b(k("esc", "ctrl+c"), "esc", "cancel"),
+		ToggleTTY:     b(k("ctrl+t"), "ctrl+t", "terminal/pipes"),
 		Apply:         b(k("enter"), "enter", "search"),
 		ToggleRegex:   b(k("ctrl+r"), "ctrl+r", "regex"),
 		Yes:           b(k("y", "Y", "ctrl+c"), "y", "yes"),
@@ -107,8 +113,9 @@ func DefaultKeyMap() KeyMap {
 // not shown.
 func (k KeyMap) ShortHelp() []key.Binding {
 	return []key.Binding{
-		k.Submit, k.Apply, k.NextField, k.ToggleRegex, k.Cancel, k.Yes, k.No, k.KillAll, k.ClosePanel,
-		k.Add, k.Stop, k.Kill, k.Restart, k.Remove, k.Help, k.Quit, k.Reload,
+		k.LeaveInput,
+		k.Submit, k.Apply, k.NextField, k.ToggleTTY, k.ToggleRegex, k.Cancel, k.Yes, k.No, k.KillAll, k.ClosePanel,
+		k.Input, k.Add, k.Stop, k.Kill, k.Restart, k.Remove, k.Help, k.Quit, k.Reload,
 		k.NextMatch, k.PrevMatch, k.FilterMatches, k.ClearSearch, k.ClearFilter,
 		k.FocusOutput, k.Mark, k.Search, k.FilterJobs, k.Follow, k.Wrap, k.ScrollRight, k.FocusTable,
 		k.Split, k.AllView, k.NextPane, k.FocusPane, k.Zoom, k.Pager, k.HideEnded,
@@ -126,7 +133,8 @@ func (k KeyMap) FullHelp() [][]key.Binding {
 		{k.TableUp, k.TableDown, k.TableTop, k.TableBottom, k.FocusOutput, k.Mark, k.FilterJobs, k.ClearFilter, k.HideEnded},
 		{k.LineUp, k.LineDown, k.HalfPageUp, k.HalfPageDown, k.Top, k.Bottom},
 		{k.Follow, k.Wrap, k.ScrollLeft, k.ScrollRight, k.FocusTable, k.Search, k.NextMatch, k.PrevMatch, k.FilterMatches, k.ClearSearch},
-		{k.Submit, k.Apply, k.NextField, k.ToggleRegex, k.Cancel, k.Yes, k.No, k.KillAll, k.ClosePanel},
+		{k.Input, k.LeaveInput},
+		{k.Submit, k.Apply, k.NextField, k.ToggleTTY, k.ToggleRegex, k.Cancel, k.Yes, k.No, k.KillAll, k.ClosePanel},
 	}
 }
 
@@ -136,11 +144,11 @@ func (k *KeyMap) All() []*key.Binding {
 		&k.TableUp, &k.TableDown, &k.TableTop, &k.TableBottom, &k.FocusOutput,
 		&k.Mark, &k.FilterJobs, &k.ClearFilter,
 		&k.LineUp, &k.LineDown, &k.HalfPageUp, &k.HalfPageDown, &k.Top, &k.Bottom,
-		&k.Follow, &k.Wrap, &k.ScrollLeft, &k.ScrollRight, &k.FocusTable,
+		&k.Follow, &k.Wrap, &k.ScrollLeft, &k.ScrollRight, &k.FocusTable, &k.Input, &k.LeaveInput,
 		&k.Search, &k.NextMatch, &k.PrevMatch, &k.FilterMatches, &k.ClearSearch,
 		&k.Add, &k.Stop, &k.Kill, &k.Restart, &k.Remove, &k.Reload, &k.Zoom, &k.Help, &k.Quit,
 		&k.Split, &k.AllView, &k.NextPane, &k.PrevPane, &k.FocusPane, &k.Pager, &k.Bell, &k.Redraw, &k.HideEnded,
-		&k.Submit, &k.NextField, &k.Cancel, &k.Apply, &k.ToggleRegex, &k.Yes, &k.No, &k.KillAll,
+		&k.Submit, &k.NextField, &k.Cancel, &k.ToggleTTY, &k.Apply, &k.ToggleRegex, &k.Yes, &k.No, &k.KillAll,
 		&k.ClosePanel,
 	}
 }

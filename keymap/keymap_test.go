@@ -72,7 +72,7 @@ func TestNoConflictsWithinAContext(t *testing.T) {
 		km.Split, km.AllView, km.NextPane, km.PrevPane, km.FocusPane, km.Pager, km.Bell, km.Redraw,
 	}
 	table := []key.Binding{km.TableUp, km.TableDown, km.TableTop, km.TableBottom, km.FocusOutput, km.Mark, km.FilterJobs}
-	output := []key.Binding{km.LineUp, km.LineDown, km.HalfPageUp, km.HalfPageDown, km.Top, km.Bottom, km.Follow, km.Wrap, km.ScrollLeft, km.ScrollRight, km.Search}
+	output := []key.Binding{km.LineUp, km.LineDown, km.HalfPageUp, km.HalfPageDown, km.Top, km.Bottom, km.Follow, km.Wrap, km.ScrollLeft, km.ScrollRight, km.Search, km.Input}
 	with := func(lists ...[]key.Binding) []key.Binding {
 		var all []key.Binding
 		for _, l := range lists {
@@ -84,10 +84,11 @@ func TestNoConflictsWithinAContext(t *testing.T) {
 		"table":          with(table, []key.Binding{km.ClearFilter}, global),
 		"output":         with(output, []key.Binding{km.FocusTable}, global),
 		"output, search": with(output, []key.Binding{km.NextMatch, km.PrevMatch, km.FilterMatches, km.ClearSearch}, global),
-		"add prompt":     {km.Submit, km.NextField, km.Cancel, km.Redraw},
+		"add prompt":     {km.Submit, km.NextField, km.Cancel, km.ToggleTTY, km.Redraw},
 		"search prompt":  {km.Apply, km.ToggleRegex, km.Cancel, km.Redraw},
 		"confirm":        {km.Yes, km.No, km.Redraw},
 		"stopping":       {km.KillAll},
+		"input mode":     {km.LeaveInput},
 		"panel":          {km.ClosePanel, km.LineUp, km.LineDown, km.HalfPageUp, km.HalfPageDown, km.Top, km.Bottom, km.Redraw},
 	}
 	for name, bindings := range contexts {

@@ -44,14 +44,18 @@ func TestBadInput(t *testing.T) {
 		{"search_output", map[string]any{"pattern": "a[b"}, `missing closing ] at byte 1 ("[b")`},
 		{"search_output", map[string]any{"pattern": strings.Repeat("a", 1<<20)}, "pattern is 1048576 bytes long; a pattern of at most 4096 bytes"},
 		{"search_output", map[string]any{"pattern": "x", "id": 99}, "no job has ID 99. The jobs are (ID name state):\n1 web running"},
+		{"run_job", map[string]any{"command": "true", "tty": "yes"}, `validating /properties/tty: type: yes has type "string", want "boolean"`},
+		{"send_input", map[string]any{"id": id, "keys": "enter"}, `validating /properties/keys: type: enter has type "string", want one of "null, array"`},
+		{"send_input", map[string]any{"id": id, "text": strings.Repeat("x", 1<<20)}, "text is 1048576 bytes; at most 65536 at once"},
+		{"read_screen", map[string]any{"id": id, "timeout": "later"}, `"later" is not a duration`},
 	}
 	for _, c := range cases {
 		msg := e.toolErr(c.tool, c.args)
 		require.Contains(t, msg, c.want, "%s %v", c.tool, c.args)
 	}
 
-	_, err := e.session.CallTool(ctxT(t), &sdk.CallToolParams{Name: "send_input", Arguments: map[string]any{"id": id}})
-	require.ErrorContains(t, err, `unknown tool "send_input"`)
+	_, err := e.session.CallTool(ctxT(t), &sdk.CallToolParams{Name: "type_keys", Arguments: map[string]any{"id": id}})
+	require.ErrorContains(t, err, `unknown tool "type_keys"`)
 
 	var l ListJobsOutput
 	e.ok("list_jobs", nil, &l)

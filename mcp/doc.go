@@ -25,7 +25,10 @@
 //     jobtop mcp runs: the instance must be on the same machine.
 //   - Jobs started here carry origin "mcp" and the MCP client's name (from
 //     its initialize), which the TUI shows.
-//   - PTY jobs will bring send_input and read_screen: they belong in
-//     tools.go beside the others, with run_job growing a tty argument;
-//     until the job engine has PTYs they are not offered.
+//   - run_job's tty: true runs a job on a terminal; send_input types into
+//     it (text as is, then named keys, sent as a terminal sends them, the
+//     arrows in the program's cursor mode) and read_screen reads its
+//     screen as plain rows (terminal.go), optionally waiting for a regex
+//     over the rows, polling the API: the wait is the model's, and a
+//     prompt has no line end to wait for in read_output.
 package mcp

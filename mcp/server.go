@@ -60,7 +60,8 @@ The loop:
 1. run_job starts it; give wait_for to wait in the same call: a regex for the line that says it is up (e.g. "listening on"), "ready", or "exit" to wait for it to finish.
 2. read_output reads its output; pass the next_cursor of your previous read as cursor to get only new lines. Each call returns at most 200 lines / 16 KiB; "more" says there is more to read.
 3. wait_job waits for a line, readiness or the exit; job_status and list_jobs tell you how jobs are doing; search_output finds lines (in_log: true also searches output memory no longer holds).
-4. stop_job (graceful) or kill_job (now) ends a job and everything it started; restart_job runs it again after a change; remove_job tidies away a finished job.
+4. For an interactive program (it asks questions, is a REPL or a full-screen TUI), run_job with tty: true; read_screen shows what its terminal shows (wait_for waits for a prompt), send_input types into it (text, named keys like enter or ctrl+c).
+5. stop_job (graceful) or kill_job (now) ends a job and everything it started; restart_job runs it again after a change; remove_job tidies away a finished job.
 
 Name jobs (name: "web") and refer to them by ID or name. Jobs keep running after this conversation ends: stop the ones you started when you no longer need them. list_jobs also shows the person's own jobs: leave those alone unless asked.`
 

@@ -28,6 +28,7 @@ type JobSummary struct {
 	Lines    uint64 `json:"lines" jsonschema:"output lines written so far; the newest line's cursor"`
 	LastLine string `json:"last_line,omitempty" jsonschema:"its newest output line, cut to 200 bytes"`
 	Origin   string `json:"origin,omitempty" jsonschema:"mcp for jobs started by a coding agent; empty for the person's own"`
+	TTY      bool   `json:"tty,omitempty" jsonschema:"it runs on a terminal: send_input types into it, read_screen shows it"`
 	// hasCheck says the job has a ready check, so the text form says
 	// when it passed (every other running job is ready).
 	hasCheck bool
@@ -59,7 +60,7 @@ const lastLineBytes = 200
 func summarize(j jobs.Info, now time.Time) JobSummary {
 	s := JobSummary{
 		ID: int(j.ID), Name: j.Name, State: string(j.State),
-		Ready: j.Ready, Health: string(j.Health), Lines: j.Lines, Origin: j.Origin, hasCheck: j.Readiness != "",
+		Ready: j.Ready, Health: string(j.Health), Lines: j.Lines, Origin: j.Origin, TTY: j.TTY, hasCheck: j.Readiness != "",
 		LastLine: cutText(plain(j.LastLine), lastLineBytes),
 	}
 	if j.ExitCode != nil && j.State.Done() {

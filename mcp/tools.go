@@ -12,13 +12,12 @@ import (
 	"jobtop/control"
 )
 
-// addTools registers every tool. PTY jobs will add send_input and
-// read_screen here.
+// addTools registers every tool.
 func (s *Server) addTools(srv *sdk.Server) {
 	addTool(srv, &sdk.Tool{
 		Name: "run_job",
 		Description: `Start a shell command as a background job in jobtop, where the person sees it live. Use it for anything that may run longer than a few seconds: builds, tests, dev servers, watchers.
-Give command (run by /bin/sh -c) or argv (no shell). wait_for waits in the same call: a regex an output line must match (e.g. "listening on|ready in"), "ready" (its ready check passed: give ready, e.g. {"http": "http://127.0.0.1:3000/"} or {"tcp": "127.0.0.1:5432"}; without one: once it runs), or "exit" (until it ends). The answer has the job's ID, its state and, after wait_for, the matching line or why the wait ended; then read_output reads its output.`,
+Give command (run by /bin/sh -c) or argv (no shell). tty: true runs it on a terminal, for interactive programs (prompts, REPLs, installers, full-screen TUIs): then send_input types into it and read_screen shows its screen. wait_for waits in the same call: a regex an output line must match (e.g. "listening on|ready in"), "ready" (its ready check passed: give ready, e.g. {"http": "http://127.0.0.1:3000/"} or {"tcp": "127.0.0.1:5432"}; without one: once it runs), or "exit" (until it ends). The answer has the job's ID, its state and, after wait_for, the matching line or why the wait ended; then read_output reads its output.`,
 		InputSchema: inputSchema[RunJobInput](func(p map[string]*jsonschema.Schema) {
 			p["wait_timeout"].Description = `how long wait_for waits at most (default 60s, at most 10m); the job keeps running when it passes`
 		}),
@@ -38,6 +37,7 @@ Give command (run by /bin/sh -c) or argv (no shell). wait_for waits in the same 
 		Annotations: &sdk.ToolAnnotations{ReadOnlyHint: true},
 	}, s.jobStatus)
 	s.addOutputTools(srv)
+	s.addTerminalTools(srv)
 	for _, a := range []struct{ name, desc string }{
 		{"stop_job", "Stop a job gracefully: its stop signal (SIGTERM unless set otherwise) to its whole process tree, then SIGKILL after its grace period (5s by default). Returns once it has ended."},
 		{"kill_job", "Kill a job now: SIGKILL to its whole process tree, children and daemons included. Returns once it has ended."},
@@ -88,6 +88,7 @@ type RunJobInput struct {
 	Timeout     Duration          `json:"timeout,omitempty" jsonschema:"stop the job after this long (default: never)"`
 	WaitFor     string            `json:"wait_for,omitempty" jsonschema:"wait before answering: a regex an output line must match, ready, or exit"`
 	WaitTimeout Duration          `json:"wait_timeout,omitempty"`
+	TTY         bool              `json:"tty,omitempty" jsonschema:"run it on a terminal (200x50): for programs that ask questions, REPLs, full-screen programs, or that only show colours and progress on a terminal; type into it with send_input, see it with read_screen"`
 }
 
 // RunJobOutput is run_job's answer.
@@ -128,7 +129,7 @@ func (s *Server) runJob(ctx context.Context, req *sdk.CallToolRequest, in RunJob
 	}
 	start := control.StartRequest{
 		Name: in.Name, Command: in.Command, Argv: in.Argv, Cwd: cwd, Env: in.Env, Ready: ready,
-		Origin: "mcp", Client: clientName(req),
+		Origin: "mcp", Client: clientName(req), TTY: in.TTY,
 	}
 	if in.Timeout > 0 {
 		start.Timeout = time.Duration(in.Timeout).String()

@@ -15,8 +15,7 @@ import (
 
 // Every tool is listed with a description and an input schema from its Go
 // type (job arguments take an ID or a name; enums and minimums where they
-// apply), an output schema, and no PTY tool is offered before PTY jobs
-// exist. The server's instructions give the loop.
+// apply), an output schema. The server's instructions give the loop.
 func TestToolsSchemasAndInstructions(t *testing.T) {
 	e := newEnv(t)
 	res, err := e.session.ListTools(ctxT(t), nil)
@@ -36,16 +35,16 @@ func TestToolsSchemasAndInstructions(t *testing.T) {
 	for n := range schemas {
 		names = append(names, n)
 	}
-	require.ElementsMatch(t, []string{"run_job", "list_jobs", "job_status", "read_output", "wait_job", "stop_job", "kill_job", "restart_job", "remove_job", "search_output"}, names)
+	require.ElementsMatch(t, []string{"run_job", "list_jobs", "job_status", "read_output", "wait_job", "stop_job", "kill_job", "restart_job", "remove_job", "search_output", "send_input", "read_screen"}, names)
 
 	run := schemas["run_job"]
-	for _, p := range []string{"command", "argv", "name", "cwd", "env", "timeout", "wait_for", "wait_timeout"} {
+	for _, p := range []string{"command", "argv", "name", "cwd", "env", "timeout", "wait_for", "wait_timeout", "tty"} {
 		require.Contains(t, run.Properties, p)
 		require.NotEmpty(t, run.Properties[p].Description, p)
 	}
 	require.Empty(t, run.Required, "every run_job argument is optional")
 	require.ElementsMatch(t, []string{"string", "number"}, run.Properties["timeout"].Types)
-	for _, tool := range []string{"job_status", "read_output", "wait_job", "stop_job", "kill_job", "restart_job", "remove_job"} {
+	for _, tool := range []string{"job_status", "read_output", "wait_job", "stop_job", "kill_job", "restart_job", "remove_job", "send_input", "read_screen"} {
 		require.Equal(t, []string{"id"}, schemas[tool].Required[:1], tool)
 		require.ElementsMatch(t, []string{"integer", "string"}, schemas[tool].Properties["id"].Types, tool)
 	}
@@ -54,7 +53,7 @@ func TestToolsSchemasAndInstructions(t *testing.T) {
 	require.Contains(t, schemas["list_jobs"].Properties["state"].Enum, "running")
 
 	inst := e.session.InitializeResult().Instructions
-	for _, want := range []string{"longer than a few seconds", "run_job", "wait_for", "next_cursor", "kill_job", "the person"} {
+	for _, want := range []string{"longer than a few seconds", "run_job", "wait_for", "next_cursor", "kill_job", "the person", "tty: true", "send_input", "read_screen"} {
 		require.Contains(t, inst, want)
 	}
 }

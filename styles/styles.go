@@ -29,6 +29,8 @@ type Palette struct {
 	// MatchBg and MatchCurrentBg mark search matches, and the match
 	// jumped to.
 	MatchBg, MatchCurrentBg lipgloss.AdaptiveColor
+	// Input marks where keys go to a job (input mode).
+	Input lipgloss.AdaptiveColor
 	// Jobs are the colours job names are told apart by (the "all" view's
 	// prefixes), used in turn by job ID.
 	Jobs []lipgloss.AdaptiveColor
@@ -57,6 +59,7 @@ func DefaultPalette() Palette {
 		Stderr:         c("166", "216"),
 		MatchBg:        c("229", "58"),
 		MatchCurrentBg: c("214", "130"),
+		Input:          c("127", "213"),
 		Jobs: []lipgloss.AdaptiveColor{
 			c("26", "75"), c("28", "114"), c("127", "176"), c("130", "180"),
 			c("30", "80"), c("91", "141"), c("166", "209"), c("64", "150"),
@@ -107,6 +110,12 @@ type Styles struct {
 	Marked, Unseen lipgloss.Style
 	// JobNames style job names by job (see JobName).
 	JobNames []lipgloss.Style
+	// Input marks input mode, where keys go to a job: the status bar's
+	// and the pane's "INPUT" flag; InputBorder the box of the pane typed
+	// into.
+	Input, InputBorder lipgloss.Style
+	// Cursor draws a screen-mode job's cursor in its focused pane.
+	Cursor lipgloss.Style
 	// KeepJobColours says whether SGR colours in job output reach the
 	// screen: false when colours are off (NO_COLOR, or a terminal without
 	// colour).
@@ -175,6 +184,9 @@ func New(p Palette, colour bool) Styles {
 		MatchCurrent:  bg(base.Bold(true).Underline(true), p.MatchCurrentBg),
 		Marked:        fg(base.Bold(true), p.Accent),
 		Unseen:        fg(base.Bold(true), p.Stopping),
+		Input:         fg(base.Bold(true).Reverse(true), p.Input),
+		InputBorder:   fg(base.Bold(true), p.Input),
+		Cursor:        base.Reverse(true),
 	}
 	for _, c := range p.Jobs {
 		st.JobNames = append(st.JobNames, fg(base, c))

@@ -113,7 +113,10 @@ func (m *Model) paneEvents(p *outputPane, changed, wrote map[jobs.ID]bool) tea.C
 	if fresh && p.search != nil {
 		cmd = p.search.scan(p.base)
 	}
-	if dirty && m.isDrawn(p) {
+	switch {
+	case dirty && m.isDrawn(p) && p.scr != nil:
+		p.screenWritten()
+	case dirty && m.isDrawn(p):
 		p.refresh()
 	}
 	return cmd

@@ -22,6 +22,7 @@ type palette struct {
 	match, matchCurrent          styles.Seq
 	marked, unseen               styles.Seq
 	flag, paused                 styles.Seq
+	input, inputBorder, cursor   styles.Seq
 	jobNames                     []styles.Seq
 }
 
@@ -47,6 +48,9 @@ func newPalette(st *styles.Styles) *palette {
 		marked:        styles.SeqOf(st.Marked),
 		flag:          styles.SeqOf(st.Flag),
 		paused:        styles.SeqOf(st.Paused),
+		input:         styles.SeqOf(st.Input),
+		inputBorder:   styles.SeqOf(st.InputBorder),
+		cursor:        styles.SeqOf(st.Cursor),
 		unseen:        styles.SeqOf(st.Unseen),
 		jobNames:      names,
 		st:            st,

@@ -34,7 +34,8 @@ func (m *Model) helpGroups() []helpGroup {
 	return append(groups,
 		helpGroup{"everywhere", everywhere},
 		helpGroup{"split view (s)", []key.Binding{k.FocusPane, k.NextPane, k.PrevPane, k.Zoom}},
-		helpGroup{"add a job (a)", []key.Binding{k.Submit, k.NextField, k.Cancel}},
+		helpGroup{"typing into a terminal job's pane", []key.Binding{k.Input, k.LeaveInput}},
+		helpGroup{"add a job (a)", []key.Binding{k.Submit, k.NextField, k.ToggleTTY, k.Cancel}},
 		helpGroup{"quitting with jobs running", []key.Binding{k.Yes, k.No, k.KillAll}},
 		helpGroup{"this help", []key.Binding{k.ClosePanel, k.LineDown, k.LineUp}},
 	)

@@ -7,13 +7,17 @@ import (
 	"jobtop/jobs"
 )
 
-// handleKey routes a key: an open question or prompt takes every key;
-// otherwise global keys come first, then the focused child's.
+// handleKey routes a key: in input mode every key is the job's; an open
+// question or prompt takes every key; otherwise global keys come first,
+// then the focused child's.
 //
 // The terminal reader delivers runes that arrive in one read (a held key,
 // keys sent by a script) as one message; outside the prompts each rune is
 // a key of its own.
 func (m *Model) handleKey(k tea.KeyMsg) tea.Cmd {
+	if m.input.on() {
+		return m.handleInputKey(k)
+	}
 	if k.Type == tea.KeyRunes && len(k.Runes) > 1 && !k.Paste && m.prompt == nil && m.find == nil {
 		var cmds []tea.Cmd
 		for _, r := range k.Runes {
@@ -65,6 +69,8 @@ func (m *Model) handlePaneKey(k tea.KeyMsg) tea.Cmd {
 	switch {
 	case key.Matches(k, m.km.FocusTable):
 		m.setFocus(focusTable)
+	case key.Matches(k, m.km.Input):
+		m.enterInput()
 	case key.Matches(k, m.km.Search):
 		m.openFind(findInPane)
 	case key.Matches(k, m.km.ClearSearch):
@@ -145,8 +151,11 @@ func (m *Model) updateKeys() {
 	for _, b := range m.km.All() {
 		b.SetEnabled(false)
 	}
-	m.km.Redraw.SetEnabled(true) // wherever you are
+	m.km.Redraw.SetEnabled(!m.input.on()) // wherever you are, but a job typed into gets ctrl+l
 	switch {
+	case m.input.on():
+		m.km.LeaveInput.SetEnabled(true)
+		return
 	case m.quit == quitConfirm:
 		m.km.Yes.SetEnabled(true)
 		m.km.No.SetEnabled(true)
@@ -170,6 +179,8 @@ func (m *Model) updateKeys() {
 	}
 	m.table.UpdateKeys(&m.km)
 	m.activePane().UpdateKeys(&m.km)
+	_, typable := m.canType()
+	m.km.Input.SetEnabled(typable)
 	hasJobs := len(m.table.Jobs()) > 0
 	m.km.Add.SetEnabled(true)
 	m.km.Zoom.SetEnabled(true)

@@ -71,6 +71,14 @@ type Model struct {
 	width        int
 	height       int
 	screen       screenLayout
+	// tty sends input and terminal sizes to TTY jobs; input is input
+	// mode; sizes are the terminal sizes last sent, per job.
+	tty   ttyWriter
+	input inputMode
+	sizes map[jobs.ID]termSize
+	// screenPolling says a look for new frames of the screens on screen
+	// is due (screenmode.go).
+	screenPolling bool
 }
 
 // notice is the status bar's last message.
@@ -108,6 +116,8 @@ func New(engine Engine, cfg Config) *Model {
 	m.table = newJobTable(&m.km, m.pal)
 	m.single = newOutputPane(&m.km, m.pal)
 	m.names = newJobNames(m.pal)
+	m.tty.engine = m.terminal()
+	m.sizes = make(map[jobs.ID]termSize)
 	m.stream = engine.Subscribe()
 	m.table.SetNow(m.now())
 	for _, info := range engine.List() {
@@ -124,7 +134,10 @@ func New(engine Engine, cfg Config) *Model {
 
 // Close ends the model's event subscription. It is safe to call more than
 // once.
-func (m *Model) Close() { m.stream.Close() }
+func (m *Model) Close() {
+	m.stream.Close()
+	m.tty.close()
+}
 
 // Init starts listening for job events and the run-time clock.
 func (m *Model) Init() tea.Cmd {
@@ -140,7 +153,11 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case tea.KeyMsg:
 		cmd = m.handleKey(msg)
 	case tea.MouseMsg:
-		m.handleMouse(msg)
+		cmd = m.handleMouse(msg)
+	case ttyInputErrMsg:
+		m.setNotice(msg.err.Error(), true)
+	case screenPollMsg:
+		m.handleScreenPoll()
 	case jobEventsMsg:
 		cmd = m.handleJobEvents(msg.events)
 	case eventsClosedMsg:
@@ -171,9 +188,15 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		}
 	}
 	m.syncPanes()
+	m.syncScreens()
+	m.syncInput()
 	m.updateKeys()
 	m.resize()
+	m.syncTermSizes()
 	m.markSeen()
+	if poll := m.pollScreens(); poll != nil {
+		cmd = tea.Batch(cmd, poll)
+	}
 	return m, cmd
 }
 

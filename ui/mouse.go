@@ -7,10 +7,16 @@ const wheelRows = 3
 
 // handleMouse scrolls the pane under the pointer with the wheel (the
 // table's selection over the table), and on a click selects the row or
-// focuses the pane under it. Prompts and questions ignore the mouse.
-func (m *Model) handleMouse(msg tea.MouseMsg) {
+// focuses the pane under it. Prompts and questions ignore the mouse. In
+// input mode, what happens over the pane typed into is the job's.
+func (m *Model) handleMouse(msg tea.MouseMsg) tea.Cmd {
 	if m.quit != quitNone || m.prompt != nil || m.find != nil || m.panel != nil {
-		return
+		return nil
+	}
+	if m.input.on() {
+		if cmd, ok := m.handleInputMouse(msg); ok {
+			return cmd
+		}
 	}
 	wheel := 0
 	switch msg.Button {
@@ -20,22 +26,22 @@ func (m *Model) handleMouse(msg tea.MouseMsg) {
 		wheel = 1
 	case tea.MouseButtonLeft:
 		if msg.Action != tea.MouseActionPress {
-			return
+			return nil
 		}
 	default:
-		return
+		return nil
 	}
 	f := m.screen.frame
 	if msg.Y < f.table {
 		if wheel != 0 {
 			m.table.moveBy(wheel)
-			return
+			return nil
 		}
 		if id, ok := m.table.RowAt(msg.Y); ok {
 			m.table.Select(id)
 		}
 		m.setFocus(focusTable)
-		return
+		return nil
 	}
 	for i, p := range m.drawn() {
 		if !m.screen.panes[i].contains(msg.X, msg.Y) {
@@ -54,6 +60,7 @@ func (m *Model) handleMouse(msg tea.MouseMsg) {
 			}
 			m.setFocus(focusOutput)
 		}
-		return
+		return nil
 	}
+	return nil
 }

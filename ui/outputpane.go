@@ -51,6 +51,11 @@ type outputPane struct {
 	height  int // includes the header row
 	focused bool
 	header  headerCache
+	// scr is set while the job is in screen mode: the pane draws its
+	// terminal's screen instead of lines (screenpane.go).
+	scr *paneScreen
+	// typing says keys go to the job (input mode).
+	typing bool
 }
 
 // position is a row of the output: a line and a row within it (only
@@ -74,8 +79,8 @@ func (p *outputPane) Init() tea.Cmd { return nil }
 // Update scrolls and toggles modes on the pane's keys.
 func (p *outputPane) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	k, ok := msg.(tea.KeyMsg)
-	if !ok {
-		return p, nil
+	if !ok || p.scr != nil {
+		return p, nil // a screen does not scroll
 	}
 	half := max(p.bodyHeight()/2, 1)
 	switch {
@@ -109,6 +114,10 @@ func (p *outputPane) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 
 // UpdateKeys enables the pane's keys when it has the focus.
 func (p *outputPane) UpdateKeys(km *keymap.KeyMap) {
+	if p.scr != nil {
+		p.screenKeys(km)
+		return
+	}
 	for _, b := range []*key.Binding{
 		&km.LineUp, &km.LineDown, &km.HalfPageUp, &km.HalfPageDown,
 		&km.Top, &km.Bottom, &km.Follow, &km.Wrap, &km.Search,
@@ -134,7 +143,13 @@ func (p *outputPane) SetSize(width, height int) {
 }
 
 // SetFocused says whether the pane has the focus.
-func (p *outputPane) SetFocused(f bool) { p.focused = f }
+func (p *outputPane) SetFocused(f bool) {
+	if f != p.focused && p.scr != nil {
+		p.focused = f
+		p.refresh() // only the focused pane draws the cursor
+	}
+	p.focused = f
+}
 
 // Following reports whether follow mode is on.
 func (p *outputPane) Following() bool { return p.follow }
@@ -155,12 +170,12 @@ func (p *outputPane) JobID() jobs.ID {
 // refreshes.
 func (p *outputPane) SetJob(info jobs.Info, has bool, reader jobs.OutputReader) {
 	if !has || reader == nil {
-		p.job, p.has, p.base, p.search = jobs.Info{}, false, nil, nil
+		p.job, p.has, p.base, p.search, p.scr = jobs.Info{}, false, nil, nil, nil
 		p.rows, p.widths, p.rowKeys = p.rows[:0], p.widths[:0], p.rowKeys[:0]
 		return
 	}
 	if !p.has || info.ID != p.job.ID {
-		p.follow, p.top, p.below, p.search, p.xoff = true, position{}, 0, nil, 0
+		p.follow, p.top, p.below, p.search, p.xoff, p.scr = true, position{}, 0, nil, 0, nil
 	}
 	p.kind, p.job, p.has = jobPane, info, true
 	p.base = jobSource{id: info.ID, reader: reader}

@@ -130,6 +130,10 @@ func (p *outputPane) bottom(src lineSource) position {
 
 // refresh reads and lays out the rows the pane shows.
 func (p *outputPane) refresh() {
+	if p.scr != nil && p.has && p.width > 0 && p.bodyHeight() > 0 {
+		p.refreshScreen()
+		return
+	}
 	o := laidOut{rows: p.rows[:0], widths: p.widths[:0], keys: p.rowKeys[:0]}
 	defer func() { p.rows, p.widths, p.rowKeys, p.cut = o.rows, o.widths, o.keys, o.cuts > 0 }()
 	h := p.bodyHeight()

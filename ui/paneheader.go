@@ -89,6 +89,12 @@ func probeNote(info jobs.Info) string {
 func (p *outputPane) flags() []string {
 	flag := p.pal.flag
 	var flags []string
+	if p.typing {
+		flags = append(flags, p.pal.input.Wrap(" INPUT "), p.km.LeaveInput.Help().Key+" leaves")
+	}
+	if p.scr != nil {
+		return append(flags, p.screenFlags()...)
+	}
 	if s := p.search; s != nil {
 		flags = append(flags, flag.Wrap(p.searchFlag()))
 		if s.filter {
@@ -158,6 +164,8 @@ type headerKey struct {
 	search              string
 	filter              bool
 	status, probeNote   string // statusText (ready and health marks) and probeNote
+	typing, screen      bool
+	catchingUp          bool
 }
 
 func (p *outputPane) headerKey(width int, boxed bool) headerKey {
@@ -167,6 +175,7 @@ func (p *outputPane) headerKey(width int, boxed bool) headerKey {
 		exit: -1, signal: p.job.Signal, runs: p.job.Runs,
 		follow: p.follow, wrap: p.wrap, xoff: p.xoff, below: p.below,
 		status: statusText(p.job), probeNote: probeNote(p.job),
+		typing: p.typing, screen: p.scr != nil, catchingUp: p.job.CatchingUp,
 	}
 	if p.job.ExitCode != nil {
 		k.exit = *p.job.ExitCode

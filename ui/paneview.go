@@ -57,10 +57,12 @@ func (p *outputPane) emptyText() string {
 }
 
 // Borders of the panes of a split view: the focused pane's is heavy, so
-// it shows without colour too.
+// it shows without colour too; the pane typed into (input mode) is
+// double.
 var (
 	borderLight = [6]string{"╭", "─", "╮", "│", "╰", "╯"}
 	borderHeavy = [6]string{"┏", "━", "┓", "┃", "┗", "┛"}
+	borderInput = [6]string{"╔", "═", "╗", "║", "╚", "╝"}
 )
 
 // box is a pane drawn in a box of width × height cells, with the header
@@ -75,7 +77,10 @@ type box struct {
 
 func (p *outputPane) box(width, height int) box {
 	chars, style := borderLight, p.pal.border
-	if p.focused {
+	switch {
+	case p.typing:
+		chars, style = borderInput, p.pal.inputBorder
+	case p.focused:
 		chars, style = borderHeavy, p.pal.borderFocused
 	}
 	x := box{p: p, width: width, height: height, side: style.Wrap(chars[3])}

@@ -23,7 +23,9 @@ type addSubmittedMsg struct{ spec jobs.Spec }
 type addCancelledMsg struct{}
 
 // addPrompt asks for a command line and an optional name. An empty
-// command is refused inline.
+// command is refused inline. The job runs on a terminal (a TTY job: a
+// person starting a job from the TUI may want to type into it, and its
+// colours stay) unless ToggleTTY chooses pipes.
 type addPrompt struct {
 	km      *keymap.KeyMap
 	st      *styles.Styles
@@ -31,6 +33,7 @@ type addPrompt struct {
 	focused int
 	err     string
 	width   int
+	pipes   bool
 }
 
 const labelWidth = len("command ") + 2
@@ -62,6 +65,9 @@ func (p *addPrompt) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			return p, func() tea.Msg { return addCancelledMsg{} }
 		case key.Matches(k, p.km.Submit):
 			return p, p.submit()
+		case key.Matches(k, p.km.ToggleTTY):
+			p.pipes = !p.pipes
+			return p, nil
 		case key.Matches(k, p.km.NextField):
 			p.inputs[p.focused].Blur()
 			p.focused = 1 - p.focused
@@ -81,7 +87,7 @@ func (p *addPrompt) submit() tea.Cmd {
 		p.err = "type a command to run (esc cancels)"
 		return nil
 	}
-	spec := jobs.Spec{Command: command, Name: strings.TrimSpace(p.inputs[1].Value())}
+	spec := jobs.Spec{Command: command, Name: strings.TrimSpace(p.inputs[1].Value()), TTY: !p.pipes}
 	if spec.Name != "" {
 		if err := jobs.CheckName(spec.Name); err != nil {
 			p.err = err.Error()
@@ -96,6 +102,7 @@ func (p *addPrompt) UpdateKeys(km *keymap.KeyMap) {
 	km.Submit.SetEnabled(true)
 	km.NextField.SetEnabled(true)
 	km.Cancel.SetEnabled(true)
+	km.ToggleTTY.SetEnabled(true)
 }
 
 // SetSize sets the prompt's width; its height is promptHeight.
@@ -109,8 +116,14 @@ func (p *addPrompt) SetSize(width, _ int) {
 // View draws the prompt: exactly promptHeight lines.
 func (p *addPrompt) View() string {
 	title := p.st.Prompt.Render(cut("add a job", p.width))
+	on := "  on a terminal (" + p.km.ToggleTTY.Help().Key + ": pipes)"
+	if p.pipes {
+		on = "  on pipes (" + p.km.ToggleTTY.Help().Key + ": terminal)"
+	}
 	if p.err != "" {
 		title += p.st.PromptError.Render(cut("  ✗ "+p.err, p.width-len("add a job")))
+	} else {
+		title += p.st.PromptLabel.Render(cut(on, p.width-len("add a job")))
 	}
 	lines := []string{title}
 	for i, label := range []string{"command", "name"} {

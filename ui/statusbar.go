@@ -35,6 +35,9 @@ func (m *Model) statusView() string {
 		parts = append(parts, m.pal.muted.Wrap("no jobs"))
 	}
 	left := strings.Join(parts, "  ")
+	if m.input.on() {
+		left = m.inputStatus() + m.pal.muted.Wrap(" │ ") + left
+	}
 	if hosts := m.hostsView(); hosts != "" {
 		left += m.pal.muted.Wrap(" │ ") + hosts
 	}

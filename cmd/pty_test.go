@@ -1,0 +1,139 @@
+package cmd
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"jobtop/control"
+)
+
+// waitLog polls jobtop logs until its output holds want.
+func (c *cli) waitLog(id, want string) {
+	c.t.Helper()
+	require.Eventually(c.t, func() bool { return strings.Contains(c.ok("logs", id), want) }, testTimeout, 20*time.Millisecond,
+		"job %s never wrote %q", id, want)
+}
+
+func TestSendAnswersAPrompt(t *testing.T) {
+	c := newCLI(t)
+	c.serve()
+	id := c.startJob(`bash -c "read -p 'Overwrite? [y/N] ' a; echo answer=\$a"`, "--tty")
+	info := c.status(id)
+	assert.True(t, info.TTY)
+	c.waitLog(id, "Overwrite? [y/N] ")
+	c.ok("send", id, "--enter", "y")
+	c.ok("wait", id)
+	assert.Equal(t, []string{"Overwrite? [y/N] y", "answer=y"}, c.logLines(id))
+}
+
+func TestSendToStdinPipe(t *testing.T) {
+	c := newCLI(t)
+	c.serve()
+	id := c.startJob("read a; echo got=$a; cat", "--stdin", "pipe")
+	c.ok("send", id, `first\nsecond`, "--enter")
+	c.waitLog(id, "second")
+	assert.Equal(t, []string{"got=first", "second"}, c.logLines(id))
+}
+
+func TestSendRefusals(t *testing.T) {
+	c := newCLI(t)
+	c.serve()
+	pipes := c.startJob("sleep 600")
+	r := c.run("send", pipes, "x")
+	assert.NotEqual(t, 0, r.code)
+	assert.Contains(t, r.stderr, "cannot send input to job "+pipes+": it runs on pipes with stdin on /dev/null")
+
+	done := c.startJob("true", "--tty")
+	c.ok("wait", done)
+	r = c.run("send", done, "x")
+	assert.Contains(t, r.stderr, "cannot send input to job "+done+": it is succeeded")
+
+	r = c.run("send", done, `\q`)
+	assert.Contains(t, r.stderr, `unknown escape \q`)
+	r = c.run("send", done)
+	assert.Contains(t, r.stderr, "nothing to send")
+	r = c.run("run", "--tty", "--stdin", "pipe", "--", "true")
+	assert.Contains(t, r.stderr, "--stdin pipe is for jobs on pipes")
+	r = c.run("run", "--stdin", "file", "--", "true")
+	assert.Contains(t, r.stderr, `stdin "file" is not one of null, pipe`)
+}
+
+// TestServeKilledLeavesNothingOfTTYJobs: TTY jobs hang up with their
+// terminal's master, but that is not what is relied on: the keeper stops
+// them as it stops pipe jobs.
+func TestServeKilledLeavesNothingOfTTYJobs(t *testing.T) {
+	c := newCLI(t)
+	serve := c.serve()
+	mark := fmt.Sprintf("%s-%d", t.Name(), time.Now().UnixNano())
+	// One ignores the hang-up: only the keeper's stop ends it.
+	c.startJob("trap '' HUP; "+jobTree, "--tty", "--env", "TEST_MARK="+mark)
+	c.startJob(jobTree, "--tty", "--env", "TEST_MARK="+mark)
+	require.Eventually(t, func() bool { return len(markedProcs(mark)) == 8 }, testTimeout, 10*time.Millisecond)
+	require.NoError(t, serve.Process.Signal(syscall.SIGKILL))
+	serve.Wait() //nolint:errcheck // killed on purpose
+	requireNoneLeft(t, mark, 10*time.Second)
+}
+
+// fullscreenProgram builds the PTY tests' full-screen program next to the
+// jobtop binary.
+func fullscreenProgram(t *testing.T) string {
+	t.Helper()
+	path := filepath.Join(filepath.Dir(binary), "fullscreen")
+	if _, err := os.Stat(path); err == nil {
+		return path
+	}
+	out, err := exec.Command("go", "build", "-o", path, "jobtop/e2e/testdata/fullscreen").CombinedOutput()
+	require.NoError(t, err, "%s", out)
+	return path
+}
+
+// TestAgentDrivesAFullScreenProgram is the agent's loop with the CLI:
+// start a program on a terminal, read its screen, type into it, read
+// again, and end it by its own key.
+func TestAgentDrivesAFullScreenProgram(t *testing.T) {
+	c := newCLI(t)
+	c.serve()
+	id := c.startJob(fullscreenProgram(t), "--tty")
+	var screen control.ScreenResponse
+	require.Eventually(t, func() bool {
+		require.NoError(t, json.Unmarshal([]byte(c.ok("screen", id, "--json")), &screen))
+		return screen.Screen && strings.HasPrefix(screen.Lines[49], "└")
+	}, testTimeout, 20*time.Millisecond)
+	assert.True(t, screen.AltScreen)
+	assert.Contains(t, screen.Lines[0], "fullscreen 200x50")
+	assert.True(t, c.status(id).Screen)
+
+	c.ok("send", id, `hi\x03`)
+	require.Eventually(t, func() bool { return strings.Contains(c.ok("screen", id), "keys: hi^C") }, testTimeout, 20*time.Millisecond)
+	out := strings.Split(c.ok("screen", id, "--ansi"), "\n")
+	assert.Contains(t, out[2], "\x1b[31mred", "colours with --ansi")
+	assert.Len(t, out, 51, "50 rows and the last newline")
+
+	c.ok("send", id, "q")
+	c.ok("wait", id)
+	lines := c.logLines(id)
+	assert.Equal(t, "fullscreen: bye", lines[len(lines)-1])
+	assert.False(t, c.status(id).Screen)
+	assert.True(t, strings.HasSuffix(c.ok("screen", id), "\nfullscreen: bye\n"), "back to lines: the tail")
+}
+
+func TestSendEOF(t *testing.T) {
+	c := newCLI(t)
+	c.serve()
+	id := c.startJob("sort", "--stdin", "pipe")
+	c.ok("send", id, `pear\napple\n`, "--eof")
+	c.ok("wait", id)
+	assert.Equal(t, []string{"apple", "pear"}, c.logLines(id))
+	r := c.run("send", id, "--eof")
+	assert.Contains(t, r.stderr, "it is succeeded")
+}

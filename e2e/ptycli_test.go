@@ -1,0 +1,42 @@
+package e2e
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
+)
+
+// A job on a terminal writes what it likes to it (line mode keeps the
+// bytes, as for pipes), but neither jobtop logs nor jobtop screen lets
+// a clipboard write, a title change or a screen clear reach the
+// terminal of whoever reads them; --ansi keeps colours and only them.
+func TestTTYJobOutputCannotReachTheTerminal(t *testing.T) {
+	bin := binary(t)
+	in := startServe(t, bin)
+	in.cli("run", "--tty", "--name", "tty", "--", "printf '\\033[31mred\\033[0m out\\033]52;c;ZXZpbA==\\007\\033]0;owned\\007\\033[2J\\033[Hdone\\n'")
+	in.cli("wait", "1")
+
+	s := newSession(t, 200, 50, append(in.sessionEnv(), "PS1=$ ", "J="+bin), "sh")
+	s.tmux("set-option", "-g", "set-clipboard", "on")
+	title := func() string {
+		return strings.TrimSpace(s.tmux("display-message", "-p", "-t", s.name, "#{pane_title}"))
+	}
+	s.keys("echo BEFORE''MARK", "Enter")
+	s.waitText("BEFOREMARK")
+	for _, c := range []string{"$J logs 1", "$J screen 1", "$J screen 1 --ansi"} {
+		mark := strings.ReplaceAll(strings.TrimPrefix(c, "$J "), " ", "_")
+		s.keys(c+"; echo END''OF "+mark, "Enter")
+		s.waitText("ENDOF " + mark)
+	}
+	scr := strings.Join(s.screen(), "\n")
+	require.Contains(t, scr, "BEFOREMARK", "the screen was not cleared")
+	require.NotContains(t, title(), "owned", "the title was not changed")
+	require.Empty(t, s.tmux("list-buffers"), "the clipboard was not written")
+	require.Equal(t, 3, strings.Count(scr, "red outdone"), "each command printed the line, its sequences stripped")
+
+	// The same bytes, passed through, are obeyed: the test would see them.
+	s.keys("$J logs 1 --raw", "Enter")
+	require.Eventually(t, func() bool { return strings.Contains(title(), "owned") }, deadline, 50*time.Millisecond, "--raw retitles the window")
+}

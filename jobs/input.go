@@ -1,0 +1,136 @@
+package jobs
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"time"
+)
+
+// inputTimeout bounds how long Input waits for a job to take its input: a
+// job that does not read its terminal or stdin fills the kernel's buffer
+// (4 KiB for a terminal, 1 MiB for a pipe), and a caller must not hang
+// on it.
+const inputTimeout = 5 * time.Second
+
+// Input writes b to the job's terminal (a TTY job: as if typed, so
+// "\x03" is ctrl+c and "\r" is enter) or to its stdin pipe (a job
+// started with Stdin: StdinPipe). It is an *InvalidActionError for a
+// job that does not run or reads no input, and for a job that has not
+// taken the bytes within a few seconds (the error says how many it took).
+func (m *Manager) Input(id ID, b []byte) error {
+	m.mu.Lock()
+	j, ok := m.jobs[id]
+	if !ok {
+		m.mu.Unlock()
+		return &NotFoundError{ID: id}
+	}
+	m.awaitLaunchLocked(j)
+	f, err := inputFileLocked(j)
+	m.mu.Unlock()
+	if err != nil {
+		return err
+	}
+	if len(b) == 0 {
+		return nil
+	}
+	f.SetWriteDeadline(time.Now().Add(inputTimeout)) //nolint:errcheck // a pipe or terminal takes deadlines
+	n, err := f.Write(b)
+	switch {
+	case err == nil:
+		return nil
+	case errors.Is(err, os.ErrDeadlineExceeded):
+		return &InvalidActionError{ID: id, Action: "send input to",
+			Why: fmt.Sprintf("it did not read its input within %v (%d of %d bytes were sent)", inputTimeout, n, len(b))}
+	case errors.Is(err, os.ErrClosed):
+		return &InvalidActionError{ID: id, Action: "send input to", Why: "its input was closed (it ended, or its stdin got EOF)"}
+	}
+	return &InvalidActionError{ID: id, Action: "send input to",
+		Why: fmt.Sprintf("writing its input failed after %d of %d bytes: %v", n, len(b), err)}
+}
+
+// inputFileLocked is what Input writes to, or why there is nothing.
+func inputFileLocked(j *job) (*os.File, error) {
+	p := j.proc
+	if p == nil || !p.spawned || p.exited || !j.state.Active() {
+		return nil, &InvalidActionError{ID: j.id, State: j.state, Action: "send input to"}
+	}
+	if p.input == nil {
+		return nil, &InvalidActionError{ID: j.id, State: j.state, Action: "send input to",
+			Why: "it runs on pipes with stdin on /dev/null; start it with a terminal (tty) or with stdin: pipe"}
+	}
+	return p.input, nil
+}
+
+// CloseInput ends a job's input: a pipe job's stdin pipe is closed, so it
+// reads EOF; a TTY job is sent the end-of-file character (ctrl+d, which
+// ends input at the start of a line). Input after it is refused for a
+// pipe job.
+func (m *Manager) CloseInput(id ID) error {
+	m.mu.Lock()
+	j, ok := m.jobs[id]
+	if !ok {
+		m.mu.Unlock()
+		return &NotFoundError{ID: id}
+	}
+	m.awaitLaunchLocked(j)
+	f, err := inputFileLocked(j)
+	tty := j.proc != nil && j.proc.term != nil
+	m.mu.Unlock()
+	switch {
+	case err != nil:
+		return err
+	case tty:
+		return m.Input(id, []byte{4})
+	}
+	if err := f.Close(); err != nil && !errors.Is(err, os.ErrClosed) {
+		return err
+	}
+	return nil
+}
+
+// Resize sets a TTY job's terminal size: its programs get SIGWINCH and
+// see the new size. A job that does not run keeps the size for its next
+// run. It is an *InvalidActionError for a job on pipes.
+func (m *Manager) Resize(id ID, cols, rows int) error {
+	if err := checkTermSize(cols, rows); err != nil {
+		return err
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	j, ok := m.jobs[id]
+	if !ok {
+		return &NotFoundError{ID: id}
+	}
+	if !j.spec.TTY {
+		return &InvalidActionError{ID: id, State: j.state, Action: "resize",
+			Why: "it runs on pipes, not on a terminal"}
+	}
+	j.cols, j.rows = cols, rows
+	p := j.proc
+	if p == nil || !p.spec.TTY || (p.cols == cols && p.rows == rows) {
+		return nil
+	}
+	p.cols, p.rows = cols, rows
+	if p.term != nil {
+		p.term.resize(cols, rows)
+	}
+	if !p.spawned || p.input == nil {
+		return nil // it starts at the new size
+	}
+	// An ioctl, not slow work: fine under the lock. A terminal closed
+	// meanwhile (the run is ending) is no error.
+	if err := setWinsize(p.input, cols, rows); err != nil && !errors.Is(err, os.ErrClosed) {
+		return err
+	}
+	m.hub.publish(j.id, EventState, Info{})
+	return nil
+}
+
+// termSize is the size the job's next run starts at.
+func (j *job) termSize() (cols, rows int) {
+	if j.cols == 0 {
+		return DefaultCols, DefaultRows
+	}
+	return j.cols, j.rows
+}

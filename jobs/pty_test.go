@@ -1,0 +1,232 @@
+package jobs
+
+import (
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// partialOrLast is the line being built, else the last committed line.
+func partialOrLast(t *testing.T, m *Manager, id ID) string {
+	t.Helper()
+	out, err := m.Output(id)
+	require.NoError(t, err)
+	c := out.Tail(1)
+	if len(c.Partial) > 0 {
+		return c.Partial[len(c.Partial)-1].Text
+	}
+	if len(c.Lines) > 0 {
+		return c.Lines[len(c.Lines)-1].Text
+	}
+	return ""
+}
+
+func waitOutput(t *testing.T, m *Manager, id ID, want string) {
+	t.Helper()
+	eventually(t, "output "+want, func() bool { return strings.Contains(strings.Join(outputText(t, m, id), "\n"), want) })
+}
+
+func TestTTYJobSeesATerminalOfItsSize(t *testing.T) {
+	m := newManager(t, Options{})
+	info := start(t, m, Spec{TTY: true, Command: "test -t 0 && test -t 1 && test -t 2 && echo isatty; stty size; echo hi > /dev/tty && echo devtty"})
+	assert.True(t, info.TTY)
+	assert.Equal(t, DefaultCols, info.Cols)
+	assert.Equal(t, DefaultRows, info.Rows)
+	info = wait(t, m, info.ID)
+	require.Equal(t, StateSucceeded, info.State, info.Error)
+	assert.Equal(t, []string{"isatty", "50 200", "hi", "devtty"}, outputText(t, m, info.ID),
+		"the terminal's \\r\\n ends lines and blanks none")
+}
+
+func TestTTYJobKeepsItsColours(t *testing.T) {
+	m := newManager(t, Options{})
+	info := start(t, m, Spec{TTY: true, Command: "ls --color=auto -d /; printf '\\033[31mred\\033[0m\\n'"})
+	wait(t, m, info.ID)
+	out := outputText(t, m, info.ID)
+	require.Len(t, out, 2, "%q", out)
+	assert.Contains(t, out[0], "\x1b[", "ls colours a directory on a terminal")
+	assert.Equal(t, "\x1b[31mred\x1b[0m", out[1])
+}
+
+func TestTTYJobAnswersAPrompt(t *testing.T) {
+	m := newManager(t, Options{})
+	info := start(t, m, Spec{TTY: true, Shell: []string{"bash", "-c"}, Command: "read -p 'Overwrite? [y/N] ' a; echo \"answer=$a\""})
+	eventually(t, "the prompt", func() bool { return partialOrLast(t, m, info.ID) == "Overwrite? [y/N] " })
+	require.NoError(t, m.Input(info.ID, []byte("y\r")))
+	info = wait(t, m, info.ID)
+	assert.Equal(t, StateSucceeded, info.State)
+	assert.Equal(t, []string{"Overwrite? [y/N] y", "answer=y"}, outputText(t, m, info.ID))
+}
+
+func TestTTYJobCtrlCIsAnInterrupt(t *testing.T) {
+	m := newManager(t, Options{})
+	info := start(t, m, Spec{TTY: true, Shell: []string{"bash", "-c"}, Command: "trap 'echo got INT; exit 7' INT; echo up; while :; do sleep 0.05; done"})
+	waitOutput(t, m, info.ID, "up")
+	require.NoError(t, m.Input(info.ID, []byte{3}))
+	info = wait(t, m, info.ID)
+	assert.Equal(t, StateFailed, info.State)
+	assert.Equal(t, []string{"up", "^Cgot INT"}, outputText(t, m, info.ID), "the terminal echoes ^C, as a terminal does")
+}
+
+func TestTTYJobSeesResize(t *testing.T) {
+	m := newManager(t, Options{})
+	info := start(t, m, Spec{TTY: true, Shell: []string{"bash", "-c"}, Command: "trap 'stty size' WINCH; echo up; while :; do sleep 0.05; done"})
+	waitOutput(t, m, info.ID, "up")
+	require.NoError(t, m.Resize(info.ID, 80, 24))
+	waitOutput(t, m, info.ID, "24 80")
+	got, err := m.Get(info.ID)
+	require.NoError(t, err)
+	assert.Equal(t, [2]int{80, 24}, [2]int{got.Cols, got.Rows})
+	// The next run starts at the size the job was given.
+	_, err = m.Restart(info.ID)
+	require.NoError(t, err)
+	waitFor(t, m, info.ID, "the second run", func(i Info) bool { return i.Runs == 2 && i.State == StateRunning })
+	_, err = m.Replace(info.ID, Spec{TTY: true, Command: "stty size"})
+	require.NoError(t, err)
+	// Replace keeps the job, and so its size.
+	eventually(t, "the new run's size", func() bool {
+		out := outputText(t, m, info.ID)
+		return len(out) > 0 && out[len(out)-1] == "24 80"
+	})
+}
+
+func TestInputToStdinPipe(t *testing.T) {
+	m := newManager(t, Options{})
+	info := start(t, m, Spec{Stdin: StdinPipe, Command: "read a; echo got=$a; read b; echo got=$b"})
+	assert.Equal(t, StdinPipe, info.Stdin)
+	require.NoError(t, m.Input(info.ID, []byte("hello\n")))
+	require.NoError(t, m.Input(info.ID, []byte("world\n")))
+	info = wait(t, m, info.ID)
+	assert.Equal(t, []string{"got=hello", "got=world"}, outputText(t, m, info.ID))
+}
+
+func TestInputRefusals(t *testing.T) {
+	m := newManager(t, Options{})
+	pipes := start(t, m, Spec{Command: "sleep 600"})
+	err := m.Input(pipes.ID, []byte("x"))
+	require.ErrorAs(t, err, new(*InvalidActionError))
+	assert.Contains(t, err.Error(), "stdin on /dev/null")
+	err = m.Resize(pipes.ID, 80, 24)
+	assert.EqualError(t, err, "cannot resize job 1: it runs on pipes, not on a terminal")
+
+	done := start(t, m, Spec{TTY: true, Command: "true"})
+	wait(t, m, done.ID)
+	err = m.Input(done.ID, []byte("x"))
+	assert.EqualError(t, err, "cannot send input to job 2: it is succeeded")
+	assert.NoError(t, m.Resize(done.ID, 100, 30), "kept for the next run")
+	assert.Error(t, m.Resize(done.ID, 0, 30))
+	assert.ErrorAs(t, m.Input(99, nil), new(*NotFoundError))
+
+	// A job that does not read: Input gives up, and says how much went.
+	stuck := start(t, m, Spec{TTY: true, Command: "stty -icanon; sleep 600"})
+	eventually(t, "stty to run", func() bool { i, _ := m.Get(stuck.ID); return i.State == StateRunning })
+	err = m.Input(stuck.ID, make([]byte, 1<<20))
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "did not read its input within")
+}
+
+func TestTTYJobsLeaveNothingBehind(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		cmd   string
+		end   func(m *Manager, id ID) error
+		state State
+	}{
+		{"stop", tree + "wait", func(m *Manager, id ID) error { return m.Stop(id) }, StateKilled},
+		{"kill", tree + "wait", func(m *Manager, id ID) error { return m.Kill(id) }, StateKilled},
+		{"natural exit", tree + "sleep 0.3; exit 3", func(*Manager, ID) error { return nil }, StateFailed},
+		{"ctrl+c", "trap 'exit 9' INT; " + tree + "while :; do sleep 0.05; done", func(m *Manager, id ID) error { return m.Input(id, []byte{3}) }, StateFailed},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			m := newManager(t, Options{})
+			info, mark := startMarked(t, m, Spec{TTY: true, Command: tc.cmd}, 4)
+			require.NoError(t, tc.end(m, info.ID))
+			info = wait(t, m, info.ID)
+			assert.Equal(t, tc.state, info.State)
+			requireNoneLeft(t, mark)
+		})
+	}
+	t.Run("timeout", func(t *testing.T) {
+		m := newManager(t, Options{})
+		mark := newMark(t)
+		info := start(t, m, Spec{TTY: true, Command: tree + "wait", Timeout: 500 * time.Millisecond, Env: map[string]string{"TEST_MARK": mark}})
+		info = wait(t, m, info.ID)
+		assert.Equal(t, StateTimedOut, info.State)
+		requireNoneLeft(t, mark)
+	})
+	t.Run("restart", func(t *testing.T) {
+		m := newManager(t, Options{})
+		info, mark := startMarked(t, m, Spec{TTY: true, Command: tree + "wait"}, 4)
+		old := marked(mark)
+		_, err := m.Restart(info.ID)
+		require.NoError(t, err)
+		waitFor(t, m, info.ID, "the second run", func(i Info) bool { return i.Runs == 2 && i.State == StateRunning })
+		requireAllDead(t, old)
+	})
+	t.Run("shutdown", func(t *testing.T) {
+		m, err := NewManager(Options{LogDir: t.TempDir()})
+		require.NoError(t, err)
+		mark := newMark(t)
+		start(t, m, Spec{TTY: true, Command: tree + "wait", Env: map[string]string{"TEST_MARK": mark}})
+		eventually(t, "the job's processes to start", func() bool { return len(marked(mark)) >= 4 })
+		require.NoError(t, m.Shutdown(t.Context()))
+		requireNoneLeft(t, mark)
+	})
+	t.Run("a process that ignores SIGHUP and SIGTERM", func(t *testing.T) {
+		m := newManager(t, Options{})
+		info, mark := startMarked(t, m, Spec{TTY: true, Grace: 200 * time.Millisecond,
+			Command: "trap '' HUP TERM; sleep 600 & wait"}, 2)
+		require.NoError(t, m.Stop(info.ID))
+		info = wait(t, m, info.ID)
+		assert.Equal(t, Signal(syscall.SIGKILL), info.Signal)
+		requireNoneLeft(t, mark)
+	})
+}
+
+// A TTY job's TERM names its terminal, not the one jobtop runs in; a
+// spec's own TERM wins.
+func TestTTYJobTerm(t *testing.T) {
+	t.Setenv("TERM", "screen")
+	m := newManager(t, Options{})
+	tty := start(t, m, Spec{TTY: true, Command: "echo $TERM"})
+	own := start(t, m, Spec{TTY: true, Command: "echo $TERM", Env: map[string]string{"TERM": "dumb"}})
+	pipes := start(t, m, Spec{Command: "echo $TERM"})
+	for id, want := range map[ID]string{tty.ID: "xterm-256color", own.ID: "dumb", pipes.ID: "screen"} {
+		wait(t, m, id)
+		assert.Equal(t, []string{want}, outputText(t, m, id))
+	}
+}
+
+func TestCloseInput(t *testing.T) {
+	m := newManager(t, Options{})
+	pipe := start(t, m, Spec{Stdin: StdinPipe, Command: "sort; echo end"})
+	require.NoError(t, m.Input(pipe.ID, []byte("b\na\n")))
+	require.NoError(t, m.CloseInput(pipe.ID))
+	wait(t, m, pipe.ID)
+	assert.Equal(t, []string{"a", "b", "end"}, outputText(t, m, pipe.ID))
+
+	tty := start(t, m, Spec{TTY: true, Command: "stty -echo; echo ready; cat; echo end"})
+	waitOutput(t, m, tty.ID, "ready")
+	require.NoError(t, m.Input(tty.ID, []byte("x\r")))
+	require.NoError(t, m.CloseInput(tty.ID))
+	wait(t, m, tty.ID)
+	assert.Equal(t, []string{"ready", "x", "end"}, outputText(t, m, tty.ID))
+
+	open := start(t, m, Spec{Stdin: StdinPipe, Command: "sleep 600"})
+	require.NoError(t, m.CloseInput(open.ID))
+	assert.EqualError(t, m.Input(open.ID, []byte("x")), "cannot send input to job 3: its input was closed (it ended, or its stdin got EOF)")
+}
+
+// A resize that comes while the run is starting (the TUI sizes a new
+// job's pane at once) is the size the job sees.
+func TestTTYJobResizedWhileStarting(t *testing.T) {
+	m := newManager(t, Options{})
+	info := start(t, m, Spec{TTY: true, Command: "sleep 0.2; stty size"})
+	require.NoError(t, m.Resize(info.ID, 81, 23))
+	wait(t, m, info.ID)
+	assert.Equal(t, []string{"23 81"}, outputText(t, m, info.ID))
+}

@@ -1,0 +1,217 @@
+package jobs
+
+import (
+	"os"
+	"sync"
+	"syscall"
+
+	"golang.org/x/sys/unix"
+
+	"jobtop/termtext"
+	"jobtop/vtscreen"
+)
+
+// termState is a TTY run's screen mode: what its reader saw of the
+// alternate screen and cursor addressing, and the emulator fed while the
+// run draws a screen.
+//
+// The run enters screen mode when it takes the alternate screen, or
+// addresses the cursor (CUP with a position, or clears the whole
+// display) outside it: a full-screen program that skips the alternate
+// screen. It leaves when it gives the alternate screen back (or resets
+// the terminal), or when the run ends. Its output goes to the store all
+// along (line mode's view of it stays readable: search, logs, cursors);
+// the emulator gets it too, off the read path (screenFeed).
+type termState struct {
+	det vtscreen.Detector // the reader's alone
+
+	mu     sync.Mutex
+	feed   *screenFeed // nil in line mode
+	closed bool        // the run has ended: no new feed
+}
+
+// storeTerminal stores a chunk of a TTY run's output, scanning it for
+// screen mode, and feeds the emulator while in it. It runs on the run's
+// reader.
+func (m *Manager) storeTerminal(j *job, p *process, b []byte) {
+	t := p.term
+	for len(b) > 0 {
+		n, ev := t.det.Next(b)
+		part := b[:n]
+		b = b[n:]
+		j.store.Append(Stdout, part)
+		if ev == vtscreen.EnterAlt || ev == vtscreen.LeaveAlt {
+			j.store.BreakLine()
+		}
+		t.mu.Lock()
+		feed := t.feed
+		t.mu.Unlock()
+		if feed != nil {
+			feed.push(part)
+		}
+		switch ev {
+		case vtscreen.EnterAlt:
+			if feed == nil {
+				feed = m.enterScreen(j, p)
+				if feed != nil {
+					feed.push([]byte("\x1b[?1049h"))
+				}
+			}
+			if feed != nil {
+				feed.setAlt(true)
+			}
+		case vtscreen.CursorAddressed:
+			if feed == nil {
+				if feed = m.enterScreen(j, p); feed != nil {
+					feed.push(part)
+				}
+			}
+		case vtscreen.LeaveAlt:
+			if feed != nil {
+				m.leaveScreen(j, p)
+			}
+		}
+	}
+}
+
+// enterScreen starts the run's emulator at its terminal's size.
+func (m *Manager) enterScreen(j *job, p *process) *screenFeed {
+	m.mu.Lock()
+	cols, rows := p.cols, p.rows
+	m.mu.Unlock()
+	t := p.term
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.closed {
+		return nil
+	}
+	changed := func() { m.hub.publish(j.id, EventState, Info{}) }
+	t.feed = newScreenFeed(cols, rows, func() { m.redraw(p) }, changed)
+	t.feed.screen.SetReply(func(b []byte) { answerTerminal(p.input, b) })
+	changed()
+	return t.feed
+}
+
+// leaveScreen ends screen mode: the run is back to lines.
+func (m *Manager) leaveScreen(j *job, p *process) {
+	if p.term.stop() {
+		m.hub.publish(j.id, EventState, Info{})
+	}
+}
+
+// stop ends screen mode, if on, and reports whether it was.
+func (t *termState) stop() bool {
+	t.mu.Lock()
+	feed := t.feed
+	t.feed = nil
+	t.mu.Unlock()
+	if feed == nil {
+		return false
+	}
+	feed.close()
+	return true
+}
+
+// mode reports whether the run is in screen mode, and its emulator
+// catching up.
+func (t *termState) mode() (screen, catchingUp bool) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.feed == nil {
+		return false, false
+	}
+	return true, t.feed.catchingUp.Load()
+}
+
+// resize resizes the emulator with the terminal.
+func (t *termState) resize(cols, rows int) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.feed != nil {
+		t.feed.screen.Resize(cols, rows)
+	}
+}
+
+// end ends screen mode for good: the run has ended.
+func (t *termState) end() {
+	t.mu.Lock()
+	t.closed = true
+	t.mu.Unlock()
+	t.stop()
+}
+
+// redraw asks a screen-mode run for a full frame: SIGWINCH to all its
+// processes, whose default action is to ignore it.
+func (m *Manager) redraw(p *process) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.signalLocked(p, syscall.SIGWINCH)
+}
+
+// answerTerminal writes the emulator's answer to a program's query
+// (cursor position, device attributes) to its terminal, as a terminal
+// would; it never waits: a terminal that is full drops it.
+func answerTerminal(master *os.File, b []byte) {
+	rc, err := master.SyscallConn()
+	if err != nil {
+		return
+	}
+	rc.Write(func(fd uintptr) bool { //nolint:errcheck // a lost answer is a lost answer
+		unix.Write(int(fd), b) //nolint:errcheck // as above
+		return true
+	})
+}
+
+// Screen is the job's screen as a terminal would show it now. For a TTY
+// job in screen mode (Info.Screen) it is its terminal emulator's; for
+// any other job, the newest lines of its output that fit its terminal
+// (Cols x Rows, or DefaultCols x DefaultRows for a pipe job), with the
+// cursor after the last, colours kept in ANSI and every other escape
+// sequence removed.
+func (m *Manager) Screen(id ID) (vtscreen.Snapshot, error) {
+	m.mu.Lock()
+	j, ok := m.jobs[id]
+	if !ok {
+		m.mu.Unlock()
+		return vtscreen.Snapshot{}, &NotFoundError{ID: id}
+	}
+	var feed *screenFeed
+	if p := j.proc; p != nil && p.term != nil {
+		p.term.mu.Lock()
+		feed = p.term.feed
+		p.term.mu.Unlock()
+	}
+	cols, rows := j.termSize()
+	m.mu.Unlock()
+	if feed != nil {
+		return feed.screen.Snapshot(), nil
+	}
+	return tailScreen(j.store, cols, rows), nil
+}
+
+// tailScreen is the newest lines of a store as a screen of rows lines.
+func tailScreen(store *OutputStore, cols, rows int) vtscreen.Snapshot {
+	c := store.Tail(rows)
+	lines := append(c.Lines, c.Partial...)
+	if len(lines) > rows {
+		lines = lines[len(lines)-rows:]
+	}
+	snap := vtscreen.Snapshot{
+		Lines: make([]string, rows), ANSI: make([]string, rows),
+		Cols: cols, Rows: rows, CursorVisible: true,
+		Seq: uint64(store.Stats().Bytes),
+	}
+	for i, l := range lines {
+		snap.Lines[i] = termtext.Visible(l.Text, false)
+		snap.ANSI[i] = termtext.Visible(l.Text, true)
+	}
+	if n := len(lines); n > 0 {
+		snap.CursorY = n - 1
+		if len(c.Partial) == 0 && n < rows {
+			snap.CursorY = n // after the last line's newline
+		} else {
+			snap.CursorX = min(len([]rune(snap.Lines[n-1])), cols-1)
+		}
+	}
+	return snap
+}

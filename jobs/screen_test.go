@@ -1,0 +1,132 @@
+package jobs
+
+import (
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"jobtop/vtscreen"
+)
+
+var (
+	fullscreenOnce sync.Once
+	fullscreenPath string
+	fullscreenErr  error
+)
+
+// fullscreen builds the PTY tests' full-screen program once.
+func fullscreen(t *testing.T) string {
+	t.Helper()
+	fullscreenOnce.Do(func() {
+		dir, err := filepath.Abs(filepath.Join("..", "e2e", "testdata", "fullscreen"))
+		if err != nil {
+			fullscreenErr = err
+			return
+		}
+		fullscreenPath = filepath.Join(testBinDir, "fullscreen")
+		out, err := exec.Command("go", "build", "-o", fullscreenPath, dir).CombinedOutput()
+		if err != nil {
+			fullscreenErr = err
+			t.Log(string(out))
+		}
+	})
+	require.NoError(t, fullscreenErr)
+	return fullscreenPath
+}
+
+// screenOf polls the job's screen until pred holds and returns it.
+func screenOf(t *testing.T, m *Manager, id ID, what string, pred func(vtscreen.Snapshot) bool) vtscreen.Snapshot {
+	t.Helper()
+	var snap vtscreen.Snapshot
+	eventually(t, what, func() bool {
+		var err error
+		snap, err = m.Screen(id)
+		require.NoError(t, err)
+		return pred(snap)
+	})
+	return snap
+}
+
+func TestFullScreenProgramIsDrawnTypedIntoResizedAndLeft(t *testing.T) {
+	m := newManager(t, Options{})
+	sub := m.Subscribe()
+	sawScreen := make(chan bool, 1)
+	go func() {
+		saw := false
+		for batch := range sub.C() {
+			for _, ev := range batch {
+				saw = saw || ev.Job.Screen
+			}
+		}
+		sawScreen <- saw
+	}()
+	info := start(t, m, Spec{TTY: true, Argv: []string{fullscreen(t)}})
+	waitFor(t, m, info.ID, "screen mode", func(i Info) bool { return i.Screen })
+	snap := screenOf(t, m, info.ID, "the box", func(s vtscreen.Snapshot) bool {
+		return strings.Contains(s.Lines[0], "fullscreen 200x50") && strings.HasPrefix(s.Lines[49], "└")
+	})
+	assert.True(t, snap.AltScreen)
+	assert.Equal(t, [2]int{200, 50}, [2]int{snap.Cols, snap.Rows})
+	assert.Equal(t, "│wide: 日本語 end", strings.TrimRight(strings.TrimSuffix(snap.Lines[3], "│"), " "))
+	assert.Contains(t, snap.ANSI[2], "\x1b[31mred", "colours reach the screen")
+
+	require.NoError(t, m.Input(info.ID, []byte("ab\x03")))
+	screenOf(t, m, info.ID, "the keys, the cursor after them", func(s vtscreen.Snapshot) bool {
+		return strings.Contains(s.Lines[1], "keys: ab^C") && s.CursorY == 1 && s.CursorX == 11
+	})
+
+	require.NoError(t, m.Resize(info.ID, 100, 30))
+	snap = screenOf(t, m, info.ID, "the resized box", func(s vtscreen.Snapshot) bool {
+		return strings.Contains(s.Lines[0], "fullscreen 100x30") && s.Rows == 30 && strings.HasPrefix(s.Lines[29], "└")
+	})
+	assert.Equal(t, 100, snap.Cols)
+
+	require.NoError(t, m.Input(info.ID, []byte("q")))
+	info = wait(t, m, info.ID)
+	assert.Equal(t, StateSucceeded, info.State)
+	assert.False(t, info.Screen, "back to lines")
+	out := outputText(t, m, info.ID)
+	assert.Equal(t, "fullscreen: bye", out[len(out)-1], "the store has it all, as lines")
+	snap, err := m.Screen(info.ID)
+	require.NoError(t, err)
+	assert.False(t, snap.AltScreen)
+	assert.Equal(t, "fullscreen: bye", snap.Lines[snap.CursorY-1], "a line-mode screen is the tail")
+
+	sub.Close()
+	assert.True(t, <-sawScreen, "an event said the job draws a screen")
+}
+
+func TestLineModeScreenIsTheTail(t *testing.T) {
+	m := newManager(t, Options{})
+	info := start(t, m, Spec{TTY: true, Command: "stty -echo; read go; for i in 1 2 3 4 5; do echo line $i; done; printf '\\033[32mok\\033[0m\\033]0;title\\007 $ '"})
+	require.NoError(t, m.Resize(info.ID, 20, 3))
+	require.NoError(t, m.Input(info.ID, []byte("\r")))
+	wait(t, m, info.ID)
+	snap, err := m.Screen(info.ID)
+	require.NoError(t, err)
+	assert.Equal(t, []string{"line 4", "line 5", "ok $ "}, snap.Lines)
+	assert.Equal(t, "\x1b[32mok\x1b[0m $ ", snap.ANSI[2], "colours kept, the title change gone")
+	assert.Equal(t, [2]int{5, 2}, [2]int{snap.CursorX, snap.CursorY})
+	assert.False(t, snap.AltScreen)
+}
+
+func TestScreenFeedCatchesUpAndAsksForARedraw(t *testing.T) {
+	var redraws, changes atomic.Int32
+	f := newScreenFeed(20, 2, func() { redraws.Add(1) }, func() { changes.Add(1) })
+	defer f.close()
+	f.setAlt(true)
+	f.push([]byte("stale"))
+	f.push(make([]byte, maxScreenBacklog+1)) // more than the backlog: what waits is dropped
+	f.push([]byte("\x1b[Hfresh"))
+	eventually(t, "the feed to catch up", func() bool { return redraws.Load() == 1 && !f.catchingUp.Load() })
+	snap := f.screen.Snapshot()
+	assert.True(t, snap.AltScreen, "reset onto the alternate screen")
+	assert.Equal(t, "fresh", snap.Lines[0])
+	assert.Equal(t, int32(2), changes.Load(), "catching up, then caught up")
+}

@@ -1,0 +1,155 @@
+package ui
+
+import (
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
+
+	"jobtop/jobs"
+)
+
+// startTTY starts a shell job on a terminal.
+func startTTY(t testing.TB, mgr *jobs.Manager, name, command string) jobs.Info {
+	t.Helper()
+	info, err := mgr.Start(jobs.Spec{Name: name, Command: command, TTY: true, Grace: 3 * time.Second})
+	require.NoError(t, err)
+	return info
+}
+
+// A prompt on a terminal job is answered by typing into its pane; only
+// the leave key is jobtop's while typing.
+func TestInputModeAnswersAPrompt(t *testing.T) {
+	mgr := newManager(t)
+	startTTY(t, mgr, "ask", `printf 'Overwrite? [y/N] '; read a; echo "answer=$a"; sleep 60`)
+	m := newSizedModel(t, mgr, Config{}, 100, 30)
+	pumpUntil(t, m, "the question", func() bool { return strings.Contains(m.View(), "Overwrite? [y/N]") })
+
+	require.NotContains(t, m.helpView(), "type into job", "the table has the focus")
+	press(t, m, "enter")
+	require.Contains(t, m.helpView(), "i/enter type into job")
+	press(t, m, "i")
+	view := m.View()
+	require.Contains(t, view, " INPUT  keys go to job 1 ask · ctrl+a leaves", "the status bar says where keys go")
+	require.Contains(t, lines(view)[m.screen.outputY], "INPUT", "so does the pane's header")
+	require.Contains(t, m.helpView(), "ctrl+a leave input mode")
+	require.NotContains(t, m.helpView(), "quit")
+
+	press(t, m, "q", "y") // q is the job's now, not quit
+	press(t, m, "enter")
+	pumpUntil(t, m, "the answer", func() bool { return strings.Contains(m.View(), "answer=qy") })
+	require.Equal(t, quitNone, m.quit)
+
+	press(t, m, "ctrl+a")
+	require.False(t, m.input.on())
+	require.NotContains(t, m.View(), "INPUT")
+	press(t, m, "q")
+	require.NotEqual(t, quitNone, m.quit, "q is jobtop's again")
+}
+
+// ctrl+c in input mode is the job's: its terminal turns it into SIGINT
+// for the job, and jobtop neither quits nor asks.
+func TestInputModeCtrlCReachesTheJob(t *testing.T) {
+	mgr := newManager(t)
+	startTTY(t, mgr, "trap", `trap 'echo got-INT; exit 7' INT; echo ready; while :; do sleep 0.1; done`)
+	m := newSizedModel(t, mgr, Config{}, 100, 30)
+	pumpUntil(t, m, "ready", func() bool { return strings.Contains(m.View(), "ready") })
+	press(t, m, "enter", "enter") // focus the pane, then type into it
+	require.True(t, m.input.on())
+	press(t, m, "ctrl+c")
+	pumpUntil(t, m, "the job to end on SIGINT", func() bool {
+		v := m.View()
+		return strings.Contains(v, "got-INT") && strings.Contains(v, "failed (7)")
+	})
+	require.Equal(t, quitNone, m.quit)
+	require.False(t, m.input.on(), "the job ended: input mode ended with it")
+}
+
+// The help panel lists input mode's keys, under where they work.
+func TestHelpListsInputMode(t *testing.T) {
+	m := newSizedModel(t, newManager(t), Config{}, 120, 40)
+	press(t, m, "?")
+	view := m.View()
+	require.Contains(t, view, "typing into a terminal job's pane")
+	require.Contains(t, view, "i/enter")
+	require.Contains(t, view, "type into job")
+	require.Contains(t, view, "ctrl+a")
+	require.Contains(t, view, "leave input mode")
+	require.Contains(t, view, "terminal/pipes")
+}
+
+// Input mode is only for a job on a terminal that runs.
+func TestInputModeNeedsARunningTerminalJob(t *testing.T) {
+	mgr := newManager(t)
+	start(t, mgr, "pipes", "echo on-pipes; sleep 60")
+	m := newSizedModel(t, mgr, Config{}, 100, 30)
+	pumpUntil(t, m, "output", func() bool { return strings.Contains(m.View(), "on-pipes") })
+	press(t, m, "enter", "i")
+	require.False(t, m.input.on())
+	require.NotContains(t, m.helpView(), "type into job")
+}
+
+// In a split view, one pane is typed into while the others keep
+// updating; its box is drawn double.
+func TestInputModeInSplitView(t *testing.T) {
+	mgr := newManager(t)
+	startTTY(t, mgr, "echo", `while read l; do echo "got:$l"; done`)
+	start(t, mgr, "ticker", `i=0; while :; do i=$((i+1)); echo "tick $i"; sleep 0.05; done`)
+	m := newSizedModel(t, mgr, Config{}, 120, 30)
+	pumpUntil(t, m, "both running", func() bool { return strings.Contains(m.View(), "● 2 running") })
+	press(t, m, "s")
+	press(t, m, "enter") // focuses job 1's pane, the selected job
+	press(t, m, "i")
+	require.True(t, m.input.on())
+	view := m.View()
+	require.Contains(t, view, "╔", "the pane typed into has a double box")
+	require.Contains(t, view, "║")
+	typeText(t, m, "hello")
+	press(t, m, "enter")
+	pumpUntil(t, m, "the echo and more ticks", func() bool {
+		v := m.View()
+		return strings.Contains(v, "got:hello") && strings.Contains(v, "tick 20")
+	})
+	require.True(t, m.input.on())
+	requireFits(t, m.View(), 120, 30, "split, typing")
+}
+
+// A terminal job's terminal is the size of the pane that shows it, and
+// follows it when the terminal or the layout changes; off screen it is
+// 200x50 again.
+func TestTerminalFollowsThePane(t *testing.T) {
+	mgr := newManager(t)
+	size := `while :; do echo "size $(stty size)"; sleep 0.1; done`
+	a := startTTY(t, mgr, "a", size)
+	b := startTTY(t, mgr, "b", size)
+	m := newSizedModel(t, mgr, Config{}, 100, 30)
+	body := func() (int, int) { return m.single.width, m.single.bodyHeight() }
+	w, h := body()
+	waitSize := func(id jobs.ID, cols, rows int) {
+		t.Helper()
+		pumpUntil(t, m, "the terminal size", func() bool {
+			info, err := mgr.Get(id)
+			return err == nil && info.Cols == cols && info.Rows == rows
+		})
+	}
+	waitSize(a.ID, w, h)
+	pumpUntil(t, m, "the job to see it", func() bool {
+		return strings.Contains(m.View(), "size "+strconv.Itoa(h)+" "+strconv.Itoa(w))
+	})
+
+	m.Update(resize(80, 24))
+	w, h = body()
+	waitSize(a.ID, w, h)
+
+	press(t, m, "j") // b is shown, a is not
+	waitSize(b.ID, w, h)
+	waitSize(a.ID, 200, 50)
+
+	press(t, m, "s") // both side by side, each in its box
+	require.Len(t, m.split, 2)
+	for _, p := range m.split {
+		waitSize(p.JobID(), p.width, p.bodyHeight())
+	}
+}

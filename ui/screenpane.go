@@ -1,0 +1,179 @@
+package ui
+
+import (
+	"strings"
+	"time"
+
+	"github.com/charmbracelet/x/ansi"
+
+	"jobtop/keymap"
+	"jobtop/vtscreen"
+)
+
+// screenSource reads the screen of a job in screen mode.
+type screenSource func() (vtscreen.Snapshot, error)
+
+// paneScreen is what a pane in screen mode keeps: where it reads the
+// screen, and the frame and cursor its rows were laid out from, so a
+// refresh with nothing new costs a comparison.
+type paneScreen struct {
+	read screenSource
+	snap vtscreen.Snapshot
+	// laid says the pane's rows hold snap, laid out at width x height,
+	// with the cursor or without.
+	laid          bool
+	width, height int
+	cursor        bool
+	err           string
+	// fresh says the rows show a frame the model has not polled after;
+	// due that the job wrote since the rows were laid out, too soon
+	// after the last frame to draw again (drawn, when).
+	fresh, due bool
+	drawn      time.Time
+}
+
+// screenWritten is a screen pane's part of a job event: the job wrote.
+// The new frame is drawn now when the last one is older than
+// screenFrame, else when the poll comes.
+func (p *outputPane) screenWritten() {
+	if time.Since(p.scr.drawn) < screenFrame {
+		p.scr.due = true
+		return
+	}
+	p.refresh()
+}
+
+// SetScreen puts the pane in screen mode over read (nil: back to lines).
+func (p *outputPane) SetScreen(read screenSource) {
+	switch {
+	case read == nil && p.scr == nil:
+		return
+	case read == nil:
+		p.scr = nil
+	case p.scr == nil:
+		p.scr = &paneScreen{read: read}
+	default:
+		p.scr.read = read
+		return
+	}
+	p.refresh()
+}
+
+// InScreen reports whether the pane draws a job's screen.
+func (p *outputPane) InScreen() bool { return p.scr != nil }
+
+// screenModes are the input modes of the screen shown (zero in line
+// mode).
+func (p *outputPane) screenModes() vtscreen.InputModes {
+	if p.scr == nil {
+		return vtscreen.InputModes{}
+	}
+	return p.scr.snap.Modes
+}
+
+// showsCursor says whether the pane draws the program's cursor: only the
+// pane with the focus does, as a terminal multiplexer shows one cursor.
+func (p *outputPane) showsCursor() bool { return p.focused }
+
+// refreshScreen lays out the screen's rows: the top-left of the screen
+// that fits the pane (the job's terminal follows the pane's size, so
+// normally all of it), cut to the pane's width, the cursor drawn in
+// reverse video.
+func (p *outputPane) refreshScreen() {
+	s := p.scr
+	snap, err := s.read()
+	if err != nil {
+		s.laid, s.err = false, err.Error()
+		text := cut("(screen unavailable: "+sanitize(s.err, false)+")", p.width)
+		p.rows = append(p.rows[:0], p.pal.muted.Wrap(text))
+		p.widths = append(p.widths[:0], textWidth(text))
+		p.rowKeys = p.rowKeys[:0]
+		return
+	}
+	s.due = false
+	cursor := p.showsCursor() && snap.CursorVisible
+	h, w := p.bodyHeight(), p.width
+	if s.laid && snap.Seq == s.snap.Seq && cursor == s.cursor && s.width == w && s.height == h {
+		return
+	}
+	if snap.Seq != s.snap.Seq {
+		s.fresh, s.drawn = true, time.Now()
+	}
+	s.snap, s.cursor, s.laid, s.err, s.width, s.height = snap, cursor, true, "", w, h
+	rows, widths := p.rows[:0], p.widths[:0]
+	keep := p.pal.st.KeepJobColours
+	for y := 0; y < h && y < snap.Rows; y++ {
+		// The frame says how wide its coloured rows are: measuring is
+		// for the rows that change here.
+		line, width := snap.ANSI[y], -1
+		if y < len(snap.Widths) {
+			width = snap.Widths[y]
+		}
+		if !keep {
+			line, width = snap.Lines[y], -1
+		}
+		if cursor && y == snap.CursorY && snap.CursorX < w {
+			line, width = withCursor(line, snap.Lines[y], snap.CursorX, p.pal.cursor.Open, p.pal.cursor.Close), -1
+		}
+		if width < 0 || !plainASCII(snap.Lines[y]) {
+			// Counted as the rest of jobtop counts (each cluster at the
+			// most any terminal draws it), so that no row ever wraps.
+			width = textWidth(line)
+		}
+		if width > w {
+			line = truncateText(line, w, "")
+			width = textWidth(line)
+		}
+		rows = append(rows, line)
+		widths = append(widths, width)
+	}
+	p.rows, p.widths, p.rowKeys, p.cut = rows, widths, p.rowKeys[:0], false
+}
+
+// plainASCII reports whether s is printable ASCII only.
+func plainASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] < 0x20 || s[i] >= 0x7f {
+			return false
+		}
+	}
+	return true
+}
+
+// withCursor draws the cursor at column x of a row: the cell there in
+// reverse video (a blank past the row's end). line is the row as drawn,
+// plain the same without SGR. Without a cursor style (no colours), the
+// cell is drawn as it is.
+func withCursor(line, plain string, x int, open, closeSeq string) string {
+	if open == "" {
+		return line
+	}
+	under := ansi.Cut(plain, x, x+2)
+	if one := ansi.Truncate(under, 1, ""); one != "" {
+		under = one // not a wide character
+	}
+	w := ansi.StringWidth(under)
+	if w == 0 {
+		under, w = " ", 1
+	}
+	before := ansi.Truncate(line, x, "")
+	if pad := x - ansi.StringWidth(before); pad > 0 {
+		before += strings.Repeat(" ", pad)
+	}
+	return before + open + under + closeSeq + ansi.TruncateLeft(line, x+w, "")
+}
+
+// screenFlags are the header's flags of a pane in screen mode.
+func (p *outputPane) screenFlags() []string {
+	if p.job.CatchingUp {
+		return []string{p.pal.paused.Wrap("screen catching up")}
+	}
+	return []string{p.pal.flag.Wrap("screen")}
+}
+
+// screenKeys enables the keys of a focused pane in screen mode: a screen
+// neither scrolls nor is searched, so only leaving for the table is left
+// (input mode's key is the model's).
+func (p *outputPane) screenKeys(km *keymap.KeyMap) {
+	km.FocusTable.SetEnabled(p.focused)
+}

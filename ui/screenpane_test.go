@@ -1,0 +1,106 @@
+package ui
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/charmbracelet/x/ansi"
+	"github.com/stretchr/testify/require"
+)
+
+// boxScreen is a small full-screen program: it takes the alternate
+// screen, draws a box in colour with wide characters in it and leaves
+// the cursor in the box; it leaves the alternate screen when its fifo is
+// written.
+func boxScreen(fifo string) string {
+	return `printf '\033[?1049h\033[H\033[2J\033[38;5;208m┌──────┐\033[m\r\n│\033[31m日本\033[m x│\r\n└──────┘\033[2;8H'; ` +
+		`read x < ` + fifo + `; printf '\033[?1049lback to lines\n'; sleep 60`
+}
+
+// screenShows reports whether a pane in screen mode shows text, after
+// looking for new frames as the screen poll does (the emulator draws off
+// the job's read path, so an event can come before its frame).
+func screenShows(m *Model, text string) bool {
+	m.Update(screenPollMsg{})
+	for _, p := range m.drawn() {
+		if p.InScreen() && strings.Contains(ansi.Strip(m.View()), text) {
+			return true
+		}
+	}
+	return false
+}
+
+func TestScreenModeDrawsTheScreenAndLeavesIt(t *testing.T) {
+	mgr := newManager(t)
+	fifo := mkfifo(t, "leave")
+	startTTY(t, mgr, "full", "echo before; "+boxScreen(fifo))
+	m := newSizedModel(t, mgr, Config{Styles: colourStyles(t)}, 60, 20)
+	pumpUntil(t, m, "the screen", func() bool { return screenShows(m, "│日本 x│") })
+	view := m.View()
+	requireFits(t, view, 60, 20, "screen")
+	plain := lines(ansi.Strip(view))
+	y := m.screen.outputY
+	require.Contains(t, plain[y], "screen", "the header says the pane shows a screen")
+	require.Equal(t, "┌──────┐", strings.TrimRight(plain[y+1], " "), "the screen from its top-left corner, not the lines before it")
+	require.Equal(t, "│日本 x│", strings.TrimRight(plain[y+2], " "), "a wide character takes two columns, as on a terminal")
+	require.Equal(t, "└──────┘", strings.TrimRight(plain[y+3], " "))
+	require.Contains(t, view, "\x1b[38;5;208m┌──────┐", "the program's colours reach the pane")
+	require.Contains(t, view, "\x1b[31m日本")
+	require.NotContains(t, view, "\x1b[7m", "no cursor: the pane has no focus")
+
+	press(t, m, "enter")
+	require.Contains(t, lines(m.View())[y+2], "x\x1b[7m│\x1b[0m", "the focused pane draws the cursor on its cell")
+	press(t, m, "k", "g") // a screen does not scroll
+	require.Equal(t, "┌──────┐", strings.TrimRight(lines(ansi.Strip(m.View()))[y+1], " "))
+
+	writeFifo(t, fifo, "\n")
+	pumpUntil(t, m, "line mode again", func() bool {
+		return !m.single.InScreen() && strings.Contains(m.View(), "back to lines")
+	})
+	require.Contains(t, m.View(), "before")
+}
+
+func TestScreenModeInSplitView(t *testing.T) {
+	mgr := newManager(t)
+	startTTY(t, mgr, "full", boxScreen(mkfifo(t, "never")))
+	startTTY(t, mgr, "lines", `i=0; while :; do i=$((i+1)); echo "tick $i"; sleep 0.05; done`)
+	m := newSizedModel(t, mgr, Config{}, 100, 24)
+	pumpUntil(t, m, "two running", func() bool { return strings.Contains(m.View(), "● 2 running") })
+	press(t, m, "s")
+	require.Len(t, m.split, 2)
+	pumpUntil(t, m, "the screen beside the ticks", func() bool {
+		return screenShows(m, "││日本 x│") && strings.Contains(m.View(), "tick 10")
+	})
+	view := m.View()
+	requireFits(t, view, 100, 24, "split")
+	require.Contains(t, view, "│┌──────┐")
+	require.Contains(t, view, "│└──────┘")
+}
+
+// A cluster some terminals draw wider than the program's terminal counts
+// it (👨‍👩‍👧: two cells in x/vt, up to six elsewhere) is counted at its
+// widest, so the row is cut rather than wrapped.
+func TestScreenRowsNeverWrap(t *testing.T) {
+	mgr := newManager(t)
+	startTTY(t, mgr, "wide", `while [ "$(stty size)" = "50 200" ]; do sleep 0.05; done; `+
+		`printf '\033[?1049h\033[H👨‍👩‍👧👨‍👩‍👧👨‍👩‍👧👨‍👩‍👧👨‍👩‍👧👨‍👩‍👧👨‍👩‍👧👨‍👩‍👧👨‍👩‍👧👨‍👩‍👧\r\nend'; sleep 60`)
+	m := newSizedModel(t, mgr, Config{Styles: colourStyles(t)}, 40, 12)
+	pumpUntil(t, m, "the screen", func() bool { return screenShows(m, "end") })
+	requireFits(t, m.View(), 40, 12, "wide clusters")
+}
+
+func TestWithCursor(t *testing.T) {
+	for _, c := range []struct {
+		line, plain string
+		x           int
+		want        string
+	}{
+		{"abc", "abc", 1, "a<b>c"},
+		{"abc", "abc", 5, "abc  < >"},
+		{"\x1b[31mred\x1b[m", "red", 1, "\x1b[31mr\x1b[m<e>\x1b[31md\x1b[m"},
+		{"日本x", "日本x", 2, "日<本>x"},
+	} {
+		require.Equal(t, c.want, withCursor(c.line, c.plain, c.x, "<", ">"), "%q at %d", c.line, c.x)
+	}
+	require.Equal(t, "abc", withCursor("abc", "abc", 1, "", ""), "no colours: no cursor")
+}

@@ -1,0 +1,165 @@
+package vtscreen
+
+import "bytes"
+
+// Event is what a Detector saw in a PTY byte stream.
+type Event int
+
+// The events a Detector reports.
+const (
+	// None: nothing that changes how the stream is shown.
+	None Event = iota
+	// EnterAlt: the program took the alternate screen (?1049h, ?1047h,
+	// ?47h): from here on it draws a screen, not lines.
+	EnterAlt
+	// LeaveAlt: the program gave the alternate screen back (the same
+	// modes reset, or a full reset ESC c while on it).
+	LeaveAlt
+	// CursorAddressed: outside the alternate screen, the program moved
+	// the cursor to an absolute position (CUP/HVP with a position) or
+	// erased the whole display (ED 2): a full-screen program that skips
+	// the alternate screen. Reported each time; the caller decides.
+	CursorAddressed
+)
+
+// maxParams bounds the parameter bytes a Detector keeps of one control
+// sequence; longer ones are not mode changes it cares about.
+const maxParams = 32
+
+// Detector scans a PTY's output for the alternate screen and the input
+// modes, across read boundaries, at the cost of a byte search for ESC in
+// plain text. The zero value is ready: a stream on the main screen with
+// no modes set. It is not safe for concurrent use.
+type Detector struct {
+	state  uint8 // ground, esc, csi
+	params [maxParams]byte
+	n      int
+	long   bool
+	alt    bool
+	modes  InputModes
+}
+
+const (
+	ground uint8 = iota
+	escape
+	csi
+)
+
+// Alt reports whether the stream is on the alternate screen.
+func (d *Detector) Alt() bool { return d.alt }
+
+// Modes returns the input modes the stream has set so far.
+func (d *Detector) Modes() InputModes { return d.modes }
+
+// Next scans p up to and including the first sequence that is an Event
+// other than None, and returns how many bytes it consumed and the event.
+// With no event in p it consumes all of p and returns None. Callers loop:
+//
+//	for len(p) > 0 {
+//		n, ev := d.Next(p)
+//		handle(p[:n], ev) // p[:n] ends with the sequence that caused ev
+//		p = p[n:]
+//	}
+func (d *Detector) Next(p []byte) (int, Event) {
+	for i := 0; i < len(p); i++ {
+		switch d.state {
+		case ground:
+			j := bytes.IndexByte(p[i:], 0x1b)
+			if j < 0 {
+				return len(p), None
+			}
+			i += j
+			d.state = escape
+		case escape:
+			switch b := p[i]; b {
+			case '[':
+				d.state, d.n, d.long = csi, 0, false
+			case 0x1b:
+				// ESC ESC: the second one starts afresh.
+			case 'c':
+				d.state = ground
+				if d.alt {
+					d.alt, d.modes = false, InputModes{}
+					return i + 1, LeaveAlt
+				}
+				d.modes = InputModes{}
+			default:
+				d.state = ground
+			}
+		case csi:
+			b := p[i]
+			switch {
+			case b >= 0x40 && b <= 0x7e:
+				d.state = ground
+				if ev := d.finish(b); ev != None {
+					return i + 1, ev
+				}
+			case b >= 0x20 && b <= 0x3f:
+				if d.n < maxParams {
+					d.params[d.n] = b
+					d.n++
+				} else {
+					d.long = true
+				}
+			case b == 0x1b:
+				d.state = escape
+			case b == 0x18 || b == 0x1a:
+				d.state = ground // CAN, SUB abort the sequence
+			}
+		}
+	}
+	return len(p), None
+}
+
+// finish acts on a complete CSI sequence with final byte f.
+func (d *Detector) finish(f byte) Event {
+	if d.long {
+		return None
+	}
+	par := d.params[:d.n]
+	switch {
+	case (f == 'h' || f == 'l') && len(par) > 0 && par[0] == '?':
+		on := f == 'h'
+		ev := None
+		for _, n := range numbers(par[1:]) {
+			d.modes.setDEC(n, on)
+			if n == 1049 || n == 1047 || n == 47 {
+				if on && !d.alt {
+					d.alt, ev = true, EnterAlt
+				} else if !on && d.alt {
+					d.alt, ev = false, LeaveAlt
+				}
+			}
+		}
+		return ev
+	case d.alt:
+		return None
+	case (f == 'H' || f == 'f') && len(par) > 0:
+		return CursorAddressed
+	case f == 'J' && string(par) == "2":
+		return CursorAddressed
+	}
+	return None
+}
+
+// numbers parses "1;1049;25" into its numbers; an empty field is 0 and
+// anything not a digit or ';' makes the whole list empty.
+func numbers(p []byte) []int {
+	var out []int
+	n := 0
+	for _, b := range p {
+		switch {
+		case b >= '0' && b <= '9':
+			n = n*10 + int(b-'0')
+			if n > 1<<20 {
+				return nil
+			}
+		case b == ';':
+			out = append(out, n)
+			n = 0
+		default:
+			return nil
+		}
+	}
+	return append(out, n)
+}

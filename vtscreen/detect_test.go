@@ -1,0 +1,139 @@
+package vtscreen
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+)
+
+type seen struct {
+	at int // offset just past the sequence
+	ev Event
+}
+
+// scan runs a Detector over p cut into pieces of size step and returns
+// the events with the offsets they were reported at.
+func scan(d *Detector, p []byte, step int) []seen {
+	var out []seen
+	off := 0
+	for len(p) > 0 {
+		piece := p[:min(step, len(p))]
+		for len(piece) > 0 {
+			n, ev := d.Next(piece)
+			require.Positive(nil, n)
+			off += n
+			if ev != None {
+				out = append(out, seen{off, ev})
+			}
+			piece = piece[n:]
+			p = p[n:]
+		}
+	}
+	return out
+}
+
+func TestDetectorEvents(t *testing.T) {
+	cases := []struct {
+		name string
+		in   string
+		want []Event
+		alt  bool
+	}{
+		{"plain text", "hello\r\nworld\x1b[31mred\x1b[m\x1b[2K\x1b[1A", nil, false},
+		{"1049 in and out", "a\x1b[?1049hdraw\x1b[?1049lb", []Event{EnterAlt, LeaveAlt}, false},
+		{"47 and 1047", "\x1b[?47h\x1b[?47l\x1b[?1047h", []Event{EnterAlt, LeaveAlt, EnterAlt}, true},
+		{"in a list", "\x1b[?1;1049;25h", []Event{EnterAlt}, true},
+		{"twice is once", "\x1b[?1049h\x1b[?1049h", []Event{EnterAlt}, true},
+		{"leave when not in", "\x1b[?1049l", nil, false},
+		{"full reset leaves", "\x1b[?1049h\x1bc", []Event{EnterAlt, LeaveAlt}, false},
+		{"cursor addressed", "\x1b[5;10Hx\x1b[2J\x1b[Hy\x1b[3;4f", []Event{CursorAddressed, CursorAddressed, CursorAddressed}, false},
+		{"home alone is not addressing", "\x1b[H", nil, false},
+		{"addressing on the alt screen is no event", "\x1b[?1049h\x1b[5;5H\x1b[2J", []Event{EnterAlt}, true},
+		{"not a private mode", "\x1b[1049h", nil, false},
+		{"aborted by CAN", "\x1b[?10\x18" + "49h", nil, false},
+		{"ESC restarts", "\x1b[?10\x1b[?1049h", []Event{EnterAlt}, true},
+		{"overlong params", "\x1b[?" + strings.Repeat("1;", 40) + "1049h", nil, false},
+		{"OSC text is not CSI", "\x1b]0;[?1049h\x07", nil, false},
+	}
+	for _, c := range cases {
+		for _, step := range []int{1, 2, 3, 7, 1 << 20} {
+			var d Detector
+			var got []Event
+			for _, s := range scan(&d, []byte(c.in), step) {
+				got = append(got, s.ev)
+			}
+			require.Equal(t, c.want, got, "%s, pieces of %d", c.name, step)
+			require.Equal(t, c.alt, d.Alt(), "%s, pieces of %d", c.name, step)
+		}
+	}
+}
+
+func TestDetectorSplitsAtTheSequence(t *testing.T) {
+	in := []byte("before\x1b[?1049hscreen\x1b[?1049lafter")
+	var d Detector
+	got := scan(&d, in, 1<<20)
+	require.Equal(t, []seen{
+		{len("before\x1b[?1049h"), EnterAlt},
+		{len("before\x1b[?1049hscreen\x1b[?1049l"), LeaveAlt},
+	}, got)
+}
+
+func TestDetectorModes(t *testing.T) {
+	var d Detector
+	scan(&d, []byte("\x1b[?2004h\x1b[?1;1000;1006h\x1b[?1000l"), 3)
+	require.Equal(t, InputModes{AppCursor: true, BracketedPaste: true, MouseSGR: true}, d.Modes())
+	scan(&d, []byte("\x1bc"), 1)
+	require.Equal(t, InputModes{}, d.Modes(), "a full reset resets the modes")
+}
+
+// BenchmarkDetectorW64 scans 80-column text with SGR the way a PTY job's
+// read path does, against bytes.Count over the same buffer as a baseline
+// (one pass over memory): compare the two ns/op in one run.
+func BenchmarkDetectorW64(b *testing.B) {
+	line := "\x1b[32mok\x1b[m " + strings.Repeat("x", 74) + "\r\n"
+	buf := []byte(strings.Repeat(line, 32<<10/len(line)))
+	b.Run("detector", func(b *testing.B) {
+		b.SetBytes(int64(len(buf)))
+		var d Detector
+		for b.Loop() {
+			for p := buf; len(p) > 0; {
+				n, _ := d.Next(p)
+				p = p[n:]
+			}
+		}
+	})
+	b.Run("baseline-bytes.Count", func(b *testing.B) {
+		b.SetBytes(int64(len(buf)))
+		for b.Loop() {
+			_ = bytes.Count(buf, []byte{'\n'})
+		}
+	})
+}
+
+// BenchmarkScreen measures what screen mode costs per full 200x50 redraw:
+// feeding the emulator, and building the frame the pane draws.
+func BenchmarkScreen(b *testing.B) {
+	frames := make([][]byte, 8)
+	for i := range frames {
+		frames[i] = frame(200, 50, i)
+	}
+	b.Run("write-frame", func(b *testing.B) {
+		s := New(200, 50)
+		defer s.Close()
+		b.SetBytes(int64(len(frames[0])))
+		for i := 0; b.Loop(); i++ {
+			s.Write(frames[i%len(frames)])
+		}
+	})
+	b.Run("write-frame+snapshot", func(b *testing.B) {
+		s := New(200, 50)
+		defer s.Close()
+		b.SetBytes(int64(len(frames[0])))
+		for i := 0; b.Loop(); i++ {
+			s.Write(frames[i%len(frames)])
+			_ = s.Snapshot()
+		}
+	})
+}

@@ -1,0 +1,199 @@
+// Package vtscreen is the terminal emulator behind screen mode: a PTY job
+// that takes the alternate screen (a full-screen program: htop, vim, a
+// coding agent's own TUI) is fed into a Screen, and its pane draws the
+// Screen's Snapshot exactly as a terminal would.
+//
+// The emulator is github.com/charmbracelet/x/vt, chosen by measurement
+// against github.com/hinshun/vt10x (vtscreen/emucompare, a module of its
+// own): about as fast on full 200x50 redraws, and the only one of the two
+// that lays out wide characters as a terminal does.
+//
+// vtscreen also holds the Detector, the cheap scanner the job's read path
+// uses to see a program enter and leave the alternate screen and which
+// input modes (application cursor keys, bracketed paste, mouse) it asked
+// for, across read boundaries, without emulating anything.
+//
+// It imports no jobtop package and nothing of the UI: jobs/ feeds it, ui/
+// reads Snapshots.
+package vtscreen
+
+import (
+	"io"
+	"strings"
+	"sync"
+
+	uv "github.com/charmbracelet/ultraviolet"
+	"github.com/charmbracelet/x/ansi"
+	"github.com/charmbracelet/x/vt"
+)
+
+// Screen is a terminal of a fixed size that a byte stream draws on. One
+// goroutine may Write while any number call Snapshot, Resize and Modes.
+// Close releases it.
+type Screen struct {
+	mu    sync.Mutex
+	emu   *vt.Emulator
+	modes InputModes
+	seq   uint64
+
+	snap    Snapshot // cached for seq snap.Seq
+	hasSnap bool
+
+	reply   func([]byte)
+	replyMu sync.Mutex
+	done    chan struct{}
+}
+
+// Snapshot is one frame of a Screen. Its slices are shared between the
+// callers that got the same frame: read them, never change them.
+type Snapshot struct {
+	// Lines are the rows as plain text, trailing blanks trimmed, a wide
+	// character once (it fills two columns).
+	Lines []string
+	// ANSI are the same rows with SGR sequences for colours and
+	// attributes, reset at the end of each row; nothing but SGR.
+	ANSI []string
+	// Widths are the columns each row of ANSI takes (a row of Lines
+	// takes as many, or fewer when it ends in coloured blanks).
+	Widths []int
+	// CursorX and CursorY are the cursor's column and row, from 0.
+	CursorX, CursorY int
+	// CursorVisible is false when the program hid the cursor.
+	CursorVisible bool
+	// Cols and Rows are the screen's size.
+	Cols, Rows int
+	// AltScreen is true while the program is on the alternate screen.
+	AltScreen bool
+	// Modes are the input modes the program asked for.
+	Modes InputModes
+	// Seq changes whenever the screen may have changed (a write or a
+	// resize); equal Seqs are equal frames.
+	Seq uint64
+}
+
+// New returns a blank cols x rows Screen. Sizes below 1 are taken as 1.
+func New(cols, rows int) *Screen {
+	cols, rows = max(cols, 1), max(rows, 1)
+	s := &Screen{emu: vt.NewEmulator(cols, rows), done: make(chan struct{})}
+	s.emu.SetCallbacks(vt.Callbacks{
+		EnableMode:  func(m ansi.Mode) { s.modes.set(m, true) },
+		DisableMode: func(m ansi.Mode) { s.modes.set(m, false) },
+	})
+	go s.answer()
+	return s
+}
+
+// SetReply sets where the Screen's answers to the program's queries go
+// (device attributes, cursor position reports: what a terminal writes
+// back). jobs/ points it at the PTY so a program that asks gets its
+// answer; without it answers are dropped. f runs on the Screen's own
+// goroutine and should not block for long: Write waits for it.
+func (s *Screen) SetReply(f func([]byte)) {
+	s.replyMu.Lock()
+	s.reply = f
+	s.replyMu.Unlock()
+}
+
+// answer drains the emulator's answer pipe, which would otherwise block
+// Write on the first query, and hands the answers to the reply function.
+func (s *Screen) answer() {
+	defer close(s.done)
+	buf := make([]byte, 256)
+	for {
+		n, err := s.emu.Read(buf)
+		if n > 0 {
+			s.replyMu.Lock()
+			f := s.reply
+			s.replyMu.Unlock()
+			if f != nil {
+				f(append([]byte(nil), buf[:n]...))
+			}
+		}
+		if err != nil {
+			return
+		}
+	}
+}
+
+// Write draws p. It never fails; escape sequences split across calls are
+// put together.
+func (s *Screen) Write(p []byte) {
+	if len(p) == 0 {
+		return
+	}
+	s.mu.Lock()
+	_, _ = s.emu.Write(p)
+	s.seq++
+	s.mu.Unlock()
+}
+
+// Resize changes the screen's size, as a terminal window's resize does.
+func (s *Screen) Resize(cols, rows int) {
+	cols, rows = max(cols, 1), max(rows, 1)
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if cols == s.emu.Width() && rows == s.emu.Height() {
+		return
+	}
+	s.emu.Resize(cols, rows)
+	s.seq++
+}
+
+// Size returns the screen's columns and rows.
+func (s *Screen) Size() (cols, rows int) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.emu.Width(), s.emu.Height()
+}
+
+// Modes returns the input modes the program asked for so far.
+func (s *Screen) Modes() InputModes {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.modes
+}
+
+// Close stops the Screen's answering goroutine. A Screen is still drawn
+// on after Close; its answers are dropped.
+func (s *Screen) Close() {
+	// Closing the answer pipe's writing end ends answer's Read with EOF;
+	// the emulator's own Close would race with that Read.
+	if w, ok := s.emu.InputPipe().(interface{ CloseWithError(error) error }); ok {
+		_ = w.CloseWithError(io.EOF)
+	}
+	<-s.done
+}
+
+// Snapshot returns the current frame. A frame is built once per change,
+// whoever asks for it.
+func (s *Screen) Snapshot() Snapshot {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.hasSnap && s.snap.Seq == s.seq {
+		return s.snap
+	}
+	e := s.emu
+	w, h := e.Width(), e.Height()
+	snap := Snapshot{
+		Lines:         make([]string, h),
+		ANSI:          make([]string, h),
+		Widths:        make([]int, h),
+		CursorVisible: !e.CursorHidden(),
+		Cols:          w,
+		Rows:          h,
+		AltScreen:     e.IsAltScreen(),
+		Modes:         s.modes,
+		Seq:           s.seq,
+	}
+	pos := e.CursorPosition()
+	snap.CursorX, snap.CursorY = min(max(pos.X, 0), w-1), min(max(pos.Y, 0), h-1)
+	var plain, styled strings.Builder
+	for y := range h {
+		snap.Widths[y] = renderRow(&plain, &styled, func(x int) *uv.Cell { return e.CellAt(x, y) }, w)
+		snap.Lines[y], snap.ANSI[y] = strings.TrimRight(plain.String(), " "), styled.String()
+		plain.Reset()
+		styled.Reset()
+	}
+	s.snap, s.hasSnap = snap, true
+	return snap
+}
