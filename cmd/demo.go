@@ -60,7 +60,7 @@ given; then the demo serves its jobs there, to try the CLI on them
 			}
 			// A private session: no socket and no job file, so the demo
 			// runs the same whatever instance is around.
-			mgr, err := jobs.NewManager(jobs.Options{})
+			mgr, err := jobs.NewManager(jobs.Options{Emulator: newEmulator})
 			if err != nil {
 				return err
 			}

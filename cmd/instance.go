@@ -11,6 +11,7 @@ import (
 	"jobtop/control"
 	"jobtop/jobfile"
 	"jobtop/jobs"
+	"jobtop/vtscreen/vtemu"
 	"jobtop/workspace"
 )
 
@@ -60,6 +61,7 @@ func startInstance(cmd *cobra.Command, kind string, plan *jobfile.Plan, opts job
 	// A job talks to this instance, even where $JOBTOP_HOST points the
 	// user's own commands at another machine.
 	opts.Env[hostEnv] = ""
+	opts.Emulator = newEmulator
 	m, err := jobs.NewManager(opts)
 	if err != nil {
 		l.Close()
@@ -97,3 +99,6 @@ func (in *servedInstance) shutdown(ctx context.Context) error {
 	in.stopMemory()
 	return err
 }
+
+// newEmulator is the terminal emulator TTY jobs draw on in screen mode.
+func newEmulator(cols, rows int) jobs.Emulator { return vtemu.New(cols, rows) }

@@ -17,6 +17,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"jobtop/jobs"
+	"jobtop/vtscreen/vtemu"
 )
 
 // testTimeout is generous: the tests must pass on a loaded 2-core machine.
@@ -43,8 +44,9 @@ func shortTempDir(t *testing.T) string {
 func newManager(t *testing.T, socket string) *jobs.Manager {
 	t.Helper()
 	m, err := jobs.NewManager(jobs.Options{
-		LogDir: t.TempDir(),
-		Env:    map[string]string{SocketEnv: socket},
+		Emulator: func(c, r int) jobs.Emulator { return vtemu.New(c, r) },
+		LogDir:   t.TempDir(),
+		Env:      map[string]string{SocketEnv: socket},
 	})
 	require.NoError(t, err)
 	t.Cleanup(func() {

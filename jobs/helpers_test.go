@@ -13,6 +13,7 @@ import (
 
 	"go.uber.org/goleak"
 	"jobtop/jobs/proc"
+	"jobtop/vtscreen/vtemu"
 )
 
 // TestMain fails the run if any goroutine outlives the tests: every test
@@ -50,6 +51,9 @@ func newManager(t *testing.T, opts Options) *Manager {
 	t.Helper()
 	if opts.LogDir == "" {
 		opts.LogDir = t.TempDir()
+	}
+	if opts.Emulator == nil {
+		opts.Emulator = testEmulator
 	}
 	m, err := NewManager(opts)
 	require.NoError(t, err)
@@ -198,3 +202,6 @@ func readFile(t *testing.T, path string) string {
 	require.NoError(t, err)
 	return string(b)
 }
+
+// testEmulator is the emulator jobtop gives its managers (cmd/).
+func testEmulator(cols, rows int) Emulator { return vtemu.New(cols, rows) }

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"jobtop/jobs/keeper"
+	"jobtop/vtscreen"
 )
 
 // Options configure a Manager. Zero fields take defaults.
@@ -49,6 +50,28 @@ type Options struct {
 	// keeper and the main processes of its runs, so that if jobtop and
 	// its keeper both die, StopLeftovers can stop what they left.
 	RecordPath string
+	// Emulator makes the terminal emulator a TTY run draws on while it is
+	// in screen mode (a full-screen program). Without one, TTY runs stay
+	// in line mode and Screen shows their newest lines. jobtop passes
+	// vtemu.New; the engine imports no emulator of its own.
+	Emulator func(cols, rows int) Emulator
+}
+
+// Emulator is a terminal of a fixed size that a run's output draws on in
+// screen mode. One goroutine writes while others take Snapshots and
+// resize it.
+type Emulator interface {
+	// Write draws p; escape sequences split across calls are joined.
+	Write(p []byte)
+	// Resize changes the terminal's size.
+	Resize(cols, rows int)
+	// Snapshot returns the current frame.
+	Snapshot() vtscreen.Snapshot
+	// SetReply sets where answers to the program's queries (cursor
+	// position, device attributes) go.
+	SetReply(f func([]byte))
+	// Close releases what the emulator holds; it is not written after.
+	Close()
 }
 
 // ErrShutdown is returned for actions on a Manager that was shut down.

@@ -82,11 +82,11 @@ func (m *Manager) enterScreen(j *job, p *process) *screenFeed {
 	t := p.term
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	if t.closed {
+	if t.closed || m.opts.Emulator == nil {
 		return nil
 	}
 	changed := func() { m.hub.publish(j.id, EventState, Info{}) }
-	t.feed = newScreenFeed(cols, rows, func() { m.redraw(p) }, changed)
+	t.feed = newScreenFeed(m.opts.Emulator(cols, rows), func() { m.redraw(p) }, changed)
 	t.feed.screen.SetReply(func(b []byte) { answerTerminal(p.input, b) })
 	changed()
 	return t.feed

@@ -118,7 +118,7 @@ func TestLineModeScreenIsTheTail(t *testing.T) {
 
 func TestScreenFeedCatchesUpAndAsksForARedraw(t *testing.T) {
 	var redraws, changes atomic.Int32
-	f := newScreenFeed(20, 2, func() { redraws.Add(1) }, func() { changes.Add(1) })
+	f := newScreenFeed(testEmulator(20, 2), func() { redraws.Add(1) }, func() { changes.Add(1) })
 	defer f.close()
 	f.setAlt(true)
 	f.push([]byte("stale"))
@@ -129,4 +129,22 @@ func TestScreenFeedCatchesUpAndAsksForARedraw(t *testing.T) {
 	assert.True(t, snap.AltScreen, "reset onto the alternate screen")
 	assert.Equal(t, "fresh", snap.Lines[0])
 	assert.Equal(t, int32(2), changes.Load(), "catching up, then caught up")
+}
+
+// A manager given no emulator (jobs used as a library) keeps TTY runs in
+// line mode: the full-screen program runs, its output is lines, and
+// Screen shows the tail.
+func TestWithoutAnEmulatorATTYRunStaysInLines(t *testing.T) {
+	m := newManager(t, Options{})
+	m.opts.Emulator = nil // newManager gives one; take it back before any run
+	info := start(t, m, Spec{TTY: true, Argv: []string{fullscreen(t)}})
+	waitFor(t, m, info.ID, "the box drawn, as lines", func(i Info) bool { return strings.Contains(i.LastLine, "└") || i.Lines > 3 })
+	snap, err := m.Screen(info.ID)
+	require.NoError(t, err)
+	assert.False(t, snap.AltScreen, "no emulator, no screen")
+	info, err = m.Get(info.ID)
+	require.NoError(t, err)
+	assert.False(t, info.Screen)
+	require.NoError(t, m.Input(info.ID, []byte("q")))
+	assert.Equal(t, StateSucceeded, wait(t, m, info.ID).State)
 }

@@ -4,8 +4,6 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
-
-	"jobtop/vtscreen"
 )
 
 // maxScreenBacklog bounds the bytes waiting for a job's terminal
@@ -43,7 +41,7 @@ const minRedrawInterval = time.Second
 // (redraw: SIGWINCH to its processes, which a full-screen program answers
 // with a full frame).
 type screenFeed struct {
-	screen *vtscreen.Screen
+	screen Emulator
 	redraw func()
 	// changed is called when catchingUp changes, on either goroutine.
 	changed func()
@@ -61,8 +59,8 @@ type screenFeed struct {
 	lastRedraw time.Time // the writing goroutine's
 }
 
-func newScreenFeed(cols, rows int, redraw, changed func()) *screenFeed {
-	f := &screenFeed{screen: vtscreen.New(cols, rows), redraw: redraw, changed: changed,
+func newScreenFeed(screen Emulator, redraw, changed func()) *screenFeed {
+	f := &screenFeed{screen: screen, redraw: redraw, changed: changed,
 		wake: make(chan struct{}, 1), done: make(chan struct{})}
 	go f.run()
 	return f

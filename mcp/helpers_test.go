@@ -16,6 +16,7 @@ import (
 
 	"jobtop/control"
 	"jobtop/jobs"
+	"jobtop/vtscreen/vtemu"
 )
 
 // deadline is generous: the tests run on a loaded 2-core machine.
@@ -40,7 +41,8 @@ func newInstance(t testing.TB, store jobs.StoreOptions) (*jobs.Manager, *control
 	require.NoError(t, err)
 	t.Cleanup(func() { os.RemoveAll(dir) })
 	socket := filepath.Join(dir, "s.sock")
-	mgr, err := jobs.NewManager(jobs.Options{LogDir: filepath.Join(dir, "logs"), Store: store, Env: map[string]string{control.SocketEnv: socket}})
+	mgr, err := jobs.NewManager(jobs.Options{LogDir: filepath.Join(dir, "logs"), Store: store, Env: map[string]string{control.SocketEnv: socket},
+		Emulator: func(c, r int) jobs.Emulator { return vtemu.New(c, r) }})
 	require.NoError(t, err)
 	srv, err := control.ListenAndServe(mgr, socket, control.Instance{Kind: "serve"})
 	require.NoError(t, err)

@@ -3,8 +3,8 @@ package termtext
 import (
 	"unicode/utf8"
 
-	"github.com/charmbracelet/x/ansi"
 	"github.com/clipperhouse/displaywidth"
+	"github.com/clipperhouse/uax29/v2/graphemes"
 )
 
 // Terminals do not agree on how wide some text is. A grapheme cluster
@@ -57,7 +57,8 @@ func NextCluster(s string) (int, int) {
 			return size, displaywidth.Rune(r)
 		}
 	}
-	cl, gw := ansi.FirstGraphemeCluster(s, ansi.GraphemeWidth)
+	cl := graphemes.FromString(s).First()
+	gw := displaywidth.String(cl)
 	if len(cl) == 0 {
 		_, size := utf8.DecodeRuneInString(s)
 		return size, 1

@@ -122,7 +122,7 @@ func (d *Detector) finish(f byte) Event {
 		on := f == 'h'
 		ev := None
 		for _, n := range numbers(par[1:]) {
-			d.modes.setDEC(n, on)
+			d.modes.SetDEC(n, on)
 			if n == 1049 || n == 1047 || n == 47 {
 				if on && !d.alt {
 					d.alt, ev = true, EnterAlt

@@ -1,7 +1,5 @@
 package vtscreen
 
-import "github.com/charmbracelet/x/ansi"
-
 // MouseTracking is the kind of mouse reports a program asked for.
 type MouseTracking int
 
@@ -26,8 +24,8 @@ type InputModes struct {
 	MouseSGR bool
 }
 
-// setDEC applies DEC private mode n set (h) or reset (l).
-func (m *InputModes) setDEC(n int, on bool) {
+// SetDEC applies DEC private mode n set (h) or reset (l).
+func (m *InputModes) SetDEC(n int, on bool) {
 	switch n {
 	case 1:
 		m.AppCursor = on
@@ -50,12 +48,5 @@ func (m *InputModes) setDEC(n int, on bool) {
 		} else if m.Mouse == level {
 			m.Mouse = MouseOff
 		}
-	}
-}
-
-// set applies a mode change reported by the emulator.
-func (m *InputModes) set(mode ansi.Mode, on bool) {
-	if d, ok := mode.(ansi.DECMode); ok {
-		m.setDEC(int(d), on)
 	}
 }

@@ -1,21 +1,16 @@
-// Package vtscreen is the terminal emulator behind screen mode: a PTY job
+// Package vtemu is the terminal emulator behind screen mode: a PTY job
 // that takes the alternate screen (a full-screen program: htop, vim, a
 // coding agent's own TUI) is fed into a Screen, and its pane draws the
-// Screen's Snapshot exactly as a terminal would.
+// Screen's vtscreen.Snapshot exactly as a terminal would.
 //
 // The emulator is github.com/charmbracelet/x/vt, chosen by measurement
 // against github.com/hinshun/vt10x (vtscreen/emucompare, a module of its
 // own): about as fast on full 200x50 redraws, and the only one of the two
 // that lays out wide characters as a terminal does.
 //
-// vtscreen also holds the Detector, the cheap scanner the job's read path
-// uses to see a program enter and leave the alternate screen and which
-// input modes (application cursor keys, bracketed paste, mouse) it asked
-// for, across read boundaries, without emulating anything.
-//
-// It imports no jobtop package and nothing of the UI: jobs/ feeds it, ui/
-// reads Snapshots.
-package vtscreen
+// It is a package of its own so that jobs/ stays free of charm
+// libraries: cmd/ hands vtemu.New to the manager (jobs.Options.Emulator).
+package vtemu
 
 import (
 	"io"
@@ -25,6 +20,8 @@ import (
 	uv "github.com/charmbracelet/ultraviolet"
 	"github.com/charmbracelet/x/ansi"
 	"github.com/charmbracelet/x/vt"
+
+	"jobtop/vtscreen"
 )
 
 // Screen is a terminal of a fixed size that a byte stream draws on. One
@@ -33,10 +30,10 @@ import (
 type Screen struct {
 	mu    sync.Mutex
 	emu   *vt.Emulator
-	modes InputModes
+	modes vtscreen.InputModes
 	seq   uint64
 
-	snap    Snapshot // cached for seq snap.Seq
+	snap    vtscreen.Snapshot // cached for seq snap.Seq
 	hasSnap bool
 
 	reply   func([]byte)
@@ -44,40 +41,13 @@ type Screen struct {
 	done    chan struct{}
 }
 
-// Snapshot is one frame of a Screen. Its slices are shared between the
-// callers that got the same frame: read them, never change them.
-type Snapshot struct {
-	// Lines are the rows as plain text, trailing blanks trimmed, a wide
-	// character once (it fills two columns).
-	Lines []string
-	// ANSI are the same rows with SGR sequences for colours and
-	// attributes, reset at the end of each row; nothing but SGR.
-	ANSI []string
-	// Widths are the columns each row of ANSI takes (a row of Lines
-	// takes as many, or fewer when it ends in coloured blanks).
-	Widths []int
-	// CursorX and CursorY are the cursor's column and row, from 0.
-	CursorX, CursorY int
-	// CursorVisible is false when the program hid the cursor.
-	CursorVisible bool
-	// Cols and Rows are the screen's size.
-	Cols, Rows int
-	// AltScreen is true while the program is on the alternate screen.
-	AltScreen bool
-	// Modes are the input modes the program asked for.
-	Modes InputModes
-	// Seq changes whenever the screen may have changed (a write or a
-	// resize); equal Seqs are equal frames.
-	Seq uint64
-}
-
 // New returns a blank cols x rows Screen. Sizes below 1 are taken as 1.
 func New(cols, rows int) *Screen {
 	cols, rows = max(cols, 1), max(rows, 1)
 	s := &Screen{emu: vt.NewEmulator(cols, rows), done: make(chan struct{})}
 	s.emu.SetCallbacks(vt.Callbacks{
-		EnableMode:  func(m ansi.Mode) { s.modes.set(m, true) },
-		DisableMode: func(m ansi.Mode) { s.modes.set(m, false) },
+		EnableMode:  func(m ansi.Mode) { setMode(&s.modes, m, true) },
+		DisableMode: func(m ansi.Mode) { setMode(&s.modes, m, false) },
 	})
 	go s.answer()
 	return s
@@ -147,7 +117,7 @@ func (s *Screen) Size() (cols, rows int) {
 }
 
 // Modes returns the input modes the program asked for so far.
-func (s *Screen) Modes() InputModes {
+func (s *Screen) Modes() vtscreen.InputModes {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.modes
@@ -166,7 +136,7 @@ func (s *Screen) Close() {
 
 // Snapshot returns the current frame. A frame is built once per change,
 // whoever asks for it.
-func (s *Screen) Snapshot() Snapshot {
+func (s *Screen) Snapshot() vtscreen.Snapshot {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.hasSnap && s.snap.Seq == s.seq {
@@ -174,7 +144,7 @@ func (s *Screen) Snapshot() Snapshot {
 	}
 	e := s.emu
 	w, h := e.Width(), e.Height()
-	snap := Snapshot{
+	snap := vtscreen.Snapshot{
 		Lines:         make([]string, h),
 		ANSI:          make([]string, h),
 		Widths:        make([]int, h),
@@ -196,4 +166,11 @@ func (s *Screen) Snapshot() Snapshot {
 	}
 	s.snap, s.hasSnap = snap, true
 	return snap
+}
+
+// setMode applies a mode change the emulator reports.
+func setMode(m *vtscreen.InputModes, mode ansi.Mode, on bool) {
+	if d, ok := mode.(ansi.DECMode); ok {
+		m.SetDEC(int(d), on)
+	}
 }

@@ -1,4 +1,4 @@
-package vtscreen
+package vtemu
 
 import (
 	"strings"
@@ -9,6 +9,8 @@ import (
 	"github.com/charmbracelet/x/ansi"
 	"github.com/stretchr/testify/require"
 	"go.uber.org/goleak"
+
+	"jobtop/vtscreen"
 )
 
 func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
@@ -137,9 +139,9 @@ func TestHyperlinksAndTitlesDoNotReachTheFrame(t *testing.T) {
 func TestInputModes(t *testing.T) {
 	s := newScreen(t, 10, 2)
 	s.Write([]byte("\x1b[?1h\x1b[?2004h\x1b[?1002h\x1b[?1006h"))
-	require.Equal(t, InputModes{AppCursor: true, BracketedPaste: true, Mouse: MouseButton, MouseSGR: true}, s.Snapshot().Modes)
+	require.Equal(t, vtscreen.InputModes{AppCursor: true, BracketedPaste: true, Mouse: vtscreen.MouseButton, MouseSGR: true}, s.Snapshot().Modes)
 	s.Write([]byte("\x1b[?1002l\x1b[?1l"))
-	require.Equal(t, InputModes{BracketedPaste: true, MouseSGR: true}, s.Modes())
+	require.Equal(t, vtscreen.InputModes{BracketedPaste: true, MouseSGR: true}, s.Modes())
 }
 
 func TestConcurrentWriteAndSnapshot(t *testing.T) {

@@ -1,4 +1,4 @@
-package vtscreen
+package vtemu
 
 import (
 	"fmt"
