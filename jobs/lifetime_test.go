@@ -310,7 +310,12 @@ func withArg(arg string) []int {
 func TestKeeperStoppedByItsJob(t *testing.T) {
 	m := newManager(t, Options{})
 	arg := "600" + strconv.FormatInt(time.Now().UnixNano()%1e6, 10)
-	info := start(t, m, Spec{Command: "kill -STOP $PPID; exec sleep " + arg})
+	// The job stops the keeper once its start is confirmed (the test
+	// says so with a file): stopped before, the start itself fails.
+	goAhead := filepath.Join(t.TempDir(), "go")
+	info := start(t, m, Spec{Command: "while [ ! -e " + goAhead + " ]; do sleep 0.05; done; kill -STOP $PPID; exec sleep " + arg})
+	waitFor(t, m, info.ID, "running", func(i Info) bool { return i.State == StateRunning })
+	require.NoError(t, os.WriteFile(goAhead, nil, 0o600))
 	eventually(t, "the sleep", func() bool { return len(withArg(arg)) == 1 })
 	info = waitWithin(t, m, info.ID, patience+keeper.MaxSilence)
 	assert.Equal(t, StateKilled, info.State)
