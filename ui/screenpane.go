@@ -34,9 +34,10 @@ type paneScreen struct {
 
 // screenWritten is a screen pane's part of a job event: the job wrote.
 // The new frame is drawn now when the last one is older than
-// screenFrame, else when the poll comes.
+// screenFrame, or when keys go to the job (its echo is what the person
+// waits for); else when the poll comes.
 func (p *outputPane) screenWritten() {
-	if time.Since(p.scr.drawn) < screenFrame {
+	if !p.typing && time.Since(p.scr.drawn) < screenFrame {
 		p.scr.due = true
 		return
 	}
