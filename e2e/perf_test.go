@@ -61,7 +61,9 @@ func TestPerfW64(t *testing.T) {
 		require.NoError(t, err)
 		base = append(base, parseTook(t, string(out)))
 
-		s := newSession(t, 200, 50, nil, bin, "--name", "w64", w64(""))
+		// On pipes, as this measurement always was: a terminal job's W64
+		// is TestPerfPTYW64's.
+		s := newSession(t, 200, 50, nil, bin, "--pipes", "--name", "w64", w64(""))
 		scr := s.waitFor("W64 to end", func(scr []string) bool {
 			return strings.Contains(row(scr, "w64"), "✓ succeeded") && tookRE.MatchString(strings.Join(scr, "\n"))
 		})
@@ -101,7 +103,9 @@ func TestPerfKeyLatency(t *testing.T) {
 		{"4 firehose jobs, 1 pane", []string{"--name", "fire1,fire2,fire3,fire4", yes, yes, yes, yes}, false},
 		{"4 firehose jobs, 4 panes", []string{"--name", "fire1,fire2,fire3,fire4", yes, yes, yes, yes}, true},
 	} {
-		s := newSession(t, 200, 50, strings.Fields(os.Getenv("JOBTOP_PERF_ENV")), append([]string{bin}, c.argv...)...)
+		// The jobs on pipes, as this measurement always had them (with
+		// them on terminals see TestPerfPTYKeyEcho).
+		s := newSession(t, 200, 50, strings.Fields(os.Getenv("JOBTOP_PERF_ENV")), append([]string{bin, "--pipes"}, c.argv...)...)
 		running := fmt.Sprintf("● %d running", len(c.argv)-2)
 		s.waitFor(running, func(scr []string) bool {
 			return strings.Contains(strings.Join(scr, "\n"), running)

@@ -67,6 +67,17 @@ func fullscreenBox(scr []string, x int) (top, bottom, cols, rows int, ok bool) {
 	return 0, 0, 0, 0, false
 }
 
+// rowIs reports whether a row of the screen is text, trailing blanks
+// aside (a job's line, not a command that contains it).
+func rowIs(scr []string, text string) bool {
+	for _, r := range scr {
+		if strings.TrimRight(r, " ") == text {
+			return true
+		}
+	}
+	return false
+}
+
 // cells splits a screen row into its columns: a wide character takes
 // two, the second "".
 func cells(row string) []string {
@@ -244,8 +255,8 @@ func TestPromptAnsweredInInputMode(t *testing.T) {
 func TestCtrlCInInputModeReachesTheJob(t *testing.T) {
 	bin := binary(t)
 	s := newSession(t, 120, 30, nil, bin, "--name", "trap",
-		`trap 'echo got-INT; exit 7' INT; echo ready; while :; do sleep 0.1; done`)
-	s.waitText("ready")
+		`trap 'echo got-INT; exit 7' INT; echo "rea""dy"; while :; do sleep 0.1; done`)
+	s.waitFor("ready", func(scr []string) bool { return rowIs(scr, "ready") })
 	s.keys("Enter", "i")
 	s.waitText("INPUT")
 	s.keys("C-c")
@@ -261,7 +272,9 @@ func TestTerminalJobSeesATerminalAndKeepsColours(t *testing.T) {
 	bin := binary(t)
 	s := newSession(t, 120, 30, nil, bin, "--name", "tty",
 		`while :; do if [ -t 1 ]; then printf '\033[31mis-a-tty\033[m %s\n' "$(stty size)"; fi; sleep 0.2; done`)
-	s.waitText("is-a-tty")
+	s.waitFor("the job's line", func(scr []string) bool { // the command holds "is-a-tty" too
+		return regexp.MustCompile(`is-a-tty \d+ \d+`).MatchString(strings.Join(scr, "\n"))
+	})
 	colours := s.screenWithColours()
 	require.Regexp(t, `\x1b\[31m(\x1b\[[0-9;]*m)*is-a-tty`, colours)
 	// The pane is the whole width and the rows below its header.

@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -53,9 +54,9 @@ func TestInputModeAnswersAPrompt(t *testing.T) {
 // for the job, and jobtop neither quits nor asks.
 func TestInputModeCtrlCReachesTheJob(t *testing.T) {
 	mgr := newManager(t)
-	startTTY(t, mgr, "trap", `trap 'echo got-INT; exit 7' INT; echo ready; while :; do sleep 0.1; done`)
+	startTTY(t, mgr, "trap", `trap 'echo got-INT; exit 7' INT; echo "rea""dy"; while :; do sleep 0.1; done`)
 	m := newSizedModel(t, mgr, Config{}, 100, 30)
-	pumpUntil(t, m, "ready", func() bool { return strings.Contains(m.View(), "ready") })
+	pumpUntil(t, m, "ready", func() bool { return slices.Contains(paneRows(m), "ready") })
 	press(t, m, "enter", "enter") // focus the pane, then type into it
 	require.True(t, m.input.on())
 	press(t, m, "ctrl+c")

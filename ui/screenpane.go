@@ -27,20 +27,32 @@ type paneScreen struct {
 	err           string
 	// fresh says the rows show a frame the model has not polled after;
 	// due that the job wrote since the rows were laid out, too soon
-	// after the last frame to draw again (drawn, when).
+	// after the last frame to draw again (drawn, when); behind counts the
+	// polls still to make after the job wrote and no new frame was found
+	// (the emulator draws off the read path, after the event).
 	fresh, due bool
+	behind     int
 	drawn      time.Time
 }
 
+// behindLooks is how many polls look for a frame the job's output event
+// announced and the emulator had not drawn yet: about 100 ms.
+const behindLooks = 3
+
 // screenWritten is a screen pane's part of a job event: the job wrote.
 // The new frame is drawn now when the last one is older than
-// screenFrame, else when the poll comes.
+// screenFrame, or when keys go to the job (its echo is what the person
+// waits for); else when the poll comes.
 func (p *outputPane) screenWritten() {
-	if time.Since(p.scr.drawn) < screenFrame {
+	if !p.typing && time.Since(p.scr.drawn) < screenFrame {
 		p.scr.due = true
 		return
 	}
+	seq := p.scr.snap.Seq
 	p.refresh()
+	if p.scr != nil && p.scr.snap.Seq == seq {
+		p.scr.behind = behindLooks
+	}
 }
 
 // SetScreen puts the pane in screen mode over read (nil: back to lines).

@@ -57,7 +57,7 @@ func TestScreenModeDrawsTheScreenAndLeavesIt(t *testing.T) {
 	pumpUntil(t, m, "line mode again", func() bool {
 		return !m.single.InScreen() && strings.Contains(m.View(), "back to lines")
 	})
-	require.Contains(t, m.View(), "before")
+	require.Contains(t, paneRows(m), "before", "the lines from before the screen are back")
 }
 
 func TestScreenModeInSplitView(t *testing.T) {

@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"errors"
 	"fmt"
 
 	tea "github.com/charmbracelet/bubbletea"
@@ -47,8 +48,12 @@ type ttyReq struct {
 type ttyWriter struct {
 	engine TerminalEngine
 	reqs   chan ttyReq
+	ended  chan struct{} // closed by close: what is still queued is dropped
 	closed bool
 }
+
+// errTTYClosed is the outcome of input dropped when the UI ended.
+var errTTYClosed = errors.New("the screen closed before the input was sent")
 
 // ttyInputErrMsg reports input a job did not get.
 type ttyInputErrMsg struct {
@@ -60,16 +65,26 @@ func (w *ttyWriter) start() {
 	if w.reqs != nil {
 		return
 	}
-	w.reqs = make(chan ttyReq, ttyQueueLen)
-	go func(reqs <-chan ttyReq, e TerminalEngine) {
+	w.reqs, w.ended = make(chan ttyReq, ttyQueueLen), make(chan struct{})
+	go func(reqs <-chan ttyReq, ended <-chan struct{}, e TerminalEngine) {
 		for r := range reqs {
+			select {
+			case <-ended:
+				// The UI is gone: a job that does not read its input
+				// would hold each of these for seconds.
+				if r.done != nil {
+					r.done <- errTTYClosed
+				}
+				continue
+			default:
+			}
 			if r.done != nil {
 				r.done <- e.Input(r.id, r.input)
 				continue
 			}
 			_ = e.Resize(r.id, r.cols, r.rows) // a job that ended keeps no size
 		}
-	}(w.reqs, w.engine)
+	}(w.reqs, w.ended, w.engine)
 }
 
 // input queues bytes for a job; the command it returns reports an error
@@ -117,9 +132,10 @@ func (w *ttyWriter) resize(id jobs.ID, cols, rows int) bool {
 	}
 }
 
-// close ends the goroutine once what is queued is sent.
+// close ends the goroutine; what is still queued is dropped.
 func (w *ttyWriter) close() {
 	if !w.closed && w.reqs != nil {
+		close(w.ended)
 		close(w.reqs)
 	}
 	w.closed = true
