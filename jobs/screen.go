@@ -86,7 +86,8 @@ func (m *Manager) enterScreen(j *job, p *process) *screenFeed {
 		return nil
 	}
 	changed := func() { m.hub.publish(j.id, EventState, Info{}) }
-	t.feed = newScreenFeed(m.opts.Emulator(cols, rows), func() { m.redraw(p) }, changed)
+	drew := func() { m.hub.publish(j.id, EventOutput, Info{}) }
+	t.feed = newScreenFeed(m.opts.Emulator(cols, rows), func() { m.redraw(p) }, changed, drew)
 	t.feed.screen.SetReply(func(b []byte) { answerTerminal(p.input, b) })
 	changed()
 	return t.feed

@@ -7,6 +7,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -118,7 +119,7 @@ func TestLineModeScreenIsTheTail(t *testing.T) {
 
 func TestScreenFeedCatchesUpAndAsksForARedraw(t *testing.T) {
 	var redraws, changes atomic.Int32
-	f := newScreenFeed(testEmulator(20, 2), func() { redraws.Add(1) }, func() { changes.Add(1) })
+	f := newScreenFeed(testEmulator(20, 2), func() { redraws.Add(1) }, func() { changes.Add(1) }, func() {})
 	defer f.close()
 	f.setAlt(true)
 	f.push([]byte("stale"))
@@ -147,4 +148,21 @@ func TestWithoutAnEmulatorATTYRunStaysInLines(t *testing.T) {
 	assert.False(t, info.Screen)
 	require.NoError(t, m.Input(info.ID, []byte("q")))
 	assert.Equal(t, StateSucceeded, wait(t, m, info.ID).State)
+}
+
+// The feed says when it has drawn, after the frame is there: the output
+// event the reader published came before it, so a pane that refreshed on
+// that one would show the frame before.
+func TestScreenFeedSaysWhenItDrew(t *testing.T) {
+	seen := make(chan string, 16)
+	var f *screenFeed
+	f = newScreenFeed(testEmulator(20, 2), func() {}, func() {}, func() { seen <- f.screen.Snapshot().Lines[0] })
+	defer f.close()
+	f.push([]byte("echo: x"))
+	select {
+	case line := <-seen:
+		assert.Equal(t, "echo: x", line, "drawn before it is announced")
+	case <-time.After(patience):
+		t.Fatal("the feed never said it drew")
+	}
 }

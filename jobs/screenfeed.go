@@ -45,6 +45,9 @@ type screenFeed struct {
 	redraw func()
 	// changed is called when catchingUp changes, on either goroutine.
 	changed func()
+	// drew is called on the writing goroutine after each batch is drawn:
+	// the output event that announced the bytes came before the frame.
+	drew func()
 
 	mu     sync.Mutex
 	queue  [][]byte
@@ -59,8 +62,8 @@ type screenFeed struct {
 	lastRedraw time.Time // the writing goroutine's
 }
 
-func newScreenFeed(screen Emulator, redraw, changed func()) *screenFeed {
-	f := &screenFeed{screen: screen, redraw: redraw, changed: changed,
+func newScreenFeed(screen Emulator, redraw, changed, drew func()) *screenFeed {
+	f := &screenFeed{screen: screen, redraw: redraw, changed: changed, drew: drew,
 		wake: make(chan struct{}, 1), done: make(chan struct{})}
 	go f.run()
 	return f
@@ -172,6 +175,7 @@ func (f *screenFeed) run() {
 			f.screen.Write(batch[:n])
 			batch = batch[n:]
 		}
+		f.drew()
 		f.rest(time.Since(began))
 		f.mu.Lock()
 		idle := f.queued == 0 && !f.lost

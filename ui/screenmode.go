@@ -36,15 +36,14 @@ func (m *Model) syncScreens() {
 	}
 }
 
-// pollScreens arms the poll while a screen on screen has a frame due,
-// just showed a new one, or has not yet drawn what its job wrote, so its
-// last frame is never missed.
+// pollScreens arms the poll while a screen on screen has a frame due or
+// just showed a new one, so its last frame is never missed.
 func (m *Model) pollScreens() tea.Cmd {
 	if m.screenPolling {
 		return nil
 	}
 	for _, p := range m.drawn() {
-		if p.scr != nil && (p.scr.fresh || p.scr.due || p.scr.behind > 0) {
+		if p.scr != nil && (p.scr.fresh || p.scr.due) {
 			m.screenPolling = true
 			return tea.Tick(screenFrame, func(time.Time) tea.Msg { return screenPollMsg{} })
 		}
@@ -57,17 +56,9 @@ func (m *Model) pollScreens() tea.Cmd {
 func (m *Model) handleScreenPoll() {
 	m.screenPolling = false
 	for _, p := range m.drawn() {
-		if s := p.scr; s != nil {
-			seq := s.snap.Seq
-			s.fresh = false
+		if p.scr != nil {
+			p.scr.fresh = false
 			p.refresh()
-			switch {
-			case p.scr == nil:
-			case s.snap.Seq != seq:
-				s.behind = 0
-			case s.behind > 0:
-				s.behind--
-			}
 		}
 	}
 }

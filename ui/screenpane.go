@@ -27,17 +27,10 @@ type paneScreen struct {
 	err           string
 	// fresh says the rows show a frame the model has not polled after;
 	// due that the job wrote since the rows were laid out, too soon
-	// after the last frame to draw again (drawn, when); behind counts the
-	// polls still to make after the job wrote and no new frame was found
-	// (the emulator draws off the read path, after the event).
+	// after the last frame to draw again (drawn, when).
 	fresh, due bool
-	behind     int
 	drawn      time.Time
 }
-
-// behindLooks is how many polls look for a frame the job's output event
-// announced and the emulator had not drawn yet: about 100 ms.
-const behindLooks = 3
 
 // screenWritten is a screen pane's part of a job event: the job wrote.
 // The new frame is drawn now when the last one is older than
@@ -48,11 +41,7 @@ func (p *outputPane) screenWritten() {
 		p.scr.due = true
 		return
 	}
-	seq := p.scr.snap.Seq
 	p.refresh()
-	if p.scr != nil && p.scr.snap.Seq == seq {
-		p.scr.behind = behindLooks
-	}
 }
 
 // SetScreen puts the pane in screen mode over read (nil: back to lines).
