@@ -21,12 +21,15 @@ const catchUpTail = 64 << 10
 // emulatorBatch bytes at once, written emulatorPiece at a time (a closed
 // feed stops between two), then rests emulatorRest times as long as the
 // batch took, up to maxEmulatorRest, while what comes meanwhile waits
-// (and overflows into catching up).
+// (and overflows into catching up). A batch under emulatorRestFrom (a
+// key's echo, a status line) never rests: it took wall time only when
+// the machine was busy, and resting then would hold the next echo back.
 const (
-	emulatorBatch   = 64 << 10
-	emulatorPiece   = 8 << 10
-	emulatorRest    = 3
-	maxEmulatorRest = 500 * time.Millisecond
+	emulatorRestFrom = 4 << 10
+	emulatorBatch    = 64 << 10
+	emulatorPiece    = 8 << 10
+	emulatorRest     = 3
+	maxEmulatorRest  = 500 * time.Millisecond
 )
 
 // minRedrawInterval spaces the redraws asked of a job that keeps
@@ -161,7 +164,7 @@ func (f *screenFeed) run() {
 			<-f.wake
 			continue
 		}
-		began := time.Now()
+		began, size := time.Now(), len(batch)
 		if lost {
 			// What it drew is stale and what came between is gone:
 			// start from a blank terminal in the right screen.
@@ -176,7 +179,9 @@ func (f *screenFeed) run() {
 			batch = batch[n:]
 		}
 		f.drew()
-		f.rest(time.Since(began))
+		if size >= emulatorRestFrom {
+			f.rest(time.Since(began))
+		}
 		f.mu.Lock()
 		idle := f.queued == 0 && !f.lost
 		f.mu.Unlock()
