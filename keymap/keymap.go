@@ -27,6 +27,9 @@ type KeyMap struct {
 	Redraw key.Binding
 	// HideEnded hides the jobs that have ended, and shows them again.
 	HideEnded key.Binding
+	// Timeline shows the jobs' runs across time in place of the output;
+	// TimeZoomIn and TimeZoomOut change the time it spans.
+	Timeline, TimeZoomIn, TimeZoomOut key.Binding
 	// The add-a-job prompt.
 	Submit, NextField, Cancel key.Binding
 	// The search prompt (it also takes Cancel).
@@ -89,6 +92,9 @@ func DefaultKeyMap() KeyMap {
 		Bell:          b(k("b"), "b", "bell"),
 		Redraw:        b(k("ctrl+l"), "ctrl+l", "redraw"),
 		HideEnded:     b(k("H"), "H", "hide ended"),
+		Timeline:      b(k("T"), "T", "timeline"),
+		TimeZoomIn:    b(k("+", "="), "+", "zoom in time"),
+		TimeZoomOut:   b(k("-"), "-", "zoom out time"),
 		Submit:        b(k("enter"), "enter", "start"),
 		NextField:     b(k("tab", "shift+tab"), "tab", "next field"),
 		Cancel:        b(k("esc", "ctrl+c"), "esc", "cancel"),
@@ -111,7 +117,7 @@ func (k KeyMap) ShortHelp() []key.Binding {
 		k.Add, k.Stop, k.Kill, k.Restart, k.Remove, k.Help, k.Quit, k.Reload,
 		k.NextMatch, k.PrevMatch, k.FilterMatches, k.ClearSearch, k.ClearFilter,
 		k.FocusOutput, k.Mark, k.Search, k.FilterJobs, k.Follow, k.Wrap, k.ScrollRight, k.FocusTable,
-		k.Split, k.AllView, k.NextPane, k.FocusPane, k.Zoom, k.Pager, k.HideEnded,
+		k.Split, k.AllView, k.Timeline, k.TimeZoomIn, k.TimeZoomOut, k.NextPane, k.FocusPane, k.Zoom, k.Pager, k.HideEnded,
 		k.TableUp, k.TableDown, k.LineUp, k.LineDown,
 	}
 }
@@ -122,7 +128,7 @@ func (k KeyMap) ShortHelp() []key.Binding {
 func (k KeyMap) FullHelp() [][]key.Binding {
 	return [][]key.Binding{
 		{k.Add, k.Stop, k.Kill, k.Restart, k.Remove, k.Reload, k.Pager, k.Bell, k.Redraw, k.Help, k.Quit},
-		{k.Split, k.AllView, k.NextPane, k.PrevPane, k.FocusPane, k.Zoom},
+		{k.Split, k.AllView, k.Timeline, k.TimeZoomIn, k.TimeZoomOut, k.NextPane, k.PrevPane, k.FocusPane, k.Zoom},
 		{k.TableUp, k.TableDown, k.TableTop, k.TableBottom, k.FocusOutput, k.Mark, k.FilterJobs, k.ClearFilter, k.HideEnded},
 		{k.LineUp, k.LineDown, k.HalfPageUp, k.HalfPageDown, k.Top, k.Bottom},
 		{k.Follow, k.Wrap, k.ScrollLeft, k.ScrollRight, k.FocusTable, k.Search, k.NextMatch, k.PrevMatch, k.FilterMatches, k.ClearSearch},
@@ -140,6 +146,7 @@ func (k *KeyMap) All() []*key.Binding {
 		&k.Search, &k.NextMatch, &k.PrevMatch, &k.FilterMatches, &k.ClearSearch,
 		&k.Add, &k.Stop, &k.Kill, &k.Restart, &k.Remove, &k.Reload, &k.Zoom, &k.Help, &k.Quit,
 		&k.Split, &k.AllView, &k.NextPane, &k.PrevPane, &k.FocusPane, &k.Pager, &k.Bell, &k.Redraw, &k.HideEnded,
+		&k.Timeline, &k.TimeZoomIn, &k.TimeZoomOut,
 		&k.Submit, &k.NextField, &k.Cancel, &k.Apply, &k.ToggleRegex, &k.Yes, &k.No, &k.KillAll,
 		&k.ClosePanel,
 	}

@@ -33,6 +33,7 @@ func (m *Model) helpGroups() []helpGroup {
 	}
 	return append(groups,
 		helpGroup{"everywhere", everywhere},
+		helpGroup{"timeline (T)", []key.Binding{k.Timeline, k.TimeZoomIn, k.TimeZoomOut, k.FocusOutput}},
 		helpGroup{"split view (s)", []key.Binding{k.FocusPane, k.NextPane, k.PrevPane, k.Zoom}},
 		helpGroup{"add a job (a)", []key.Binding{k.Submit, k.NextField, k.Cancel}},
 		helpGroup{"quitting with jobs running", []key.Binding{k.Yes, k.No, k.KillAll}},

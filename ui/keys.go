@@ -40,6 +40,9 @@ func (m *Model) handleKey(k tea.KeyMsg) tea.Cmd {
 	case m.find != nil:
 		return m.handleFindKey(k)
 	}
+	if m.timeline != nil && m.handleTimelineKey(k) {
+		return nil
+	}
 	if cmd, ok := m.handleGlobalKey(k); ok {
 		return cmd
 	}
@@ -112,6 +115,8 @@ func (m *Model) handleGlobalKey(k tea.KeyMsg) (tea.Cmd, bool) {
 		m.focusPane(int(k.Runes[0] - '1'))
 	case key.Matches(k, m.km.HideEnded):
 		m.toggleHideEnded()
+	case key.Matches(k, m.km.Timeline):
+		m.toggleTimeline()
 	case key.Matches(k, m.km.Bell):
 		m.bell = !m.bell
 		if m.bell {
@@ -192,4 +197,5 @@ func (m *Model) updateKeys() {
 	}
 	m.km.HideEnded.SetEnabled(m.table.HidingEnded() || m.table.Ended() > 0)
 	m.updateBulkKeys()
+	m.timelineKeys()
 }

@@ -55,7 +55,9 @@ type Model struct {
 	find    *searchPrompt // nil when closed
 	panel   *panel        // covers the screen when open: help, reload problems
 	confirm *bulkConfirm  // nil unless asking before acting on marked jobs
-	help    help.Model
+	// timeline shows in place of the output when not nil (T).
+	timeline *timeline
+	help     help.Model
 
 	focus        focusArea
 	zoom         bool
@@ -204,7 +206,10 @@ func (m *Model) View() string {
 	if f.table > 0 {
 		parts = append(parts, m.table.View())
 	}
-	if f.pane > 0 {
+	switch {
+	case f.pane > 0 && m.timeline != nil:
+		parts = append(parts, m.timeline.View(m.table, m.now()))
+	case f.pane > 0:
 		parts = append(parts, m.outputView())
 	}
 	switch {
