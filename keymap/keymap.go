@@ -30,6 +30,9 @@ type KeyMap struct {
 	// Timeline shows the jobs' runs across time in place of the output;
 	// TimeZoomIn and TimeZoomOut change the time it spans.
 	Timeline, TimeZoomIn, TimeZoomOut key.Binding
+	// Select starts a line selection in the output pane; Copy copies it,
+	// CopyVisible the lines on screen (or a filtered search's matches).
+	Select, Copy, CopyVisible key.Binding
 	// The add-a-job prompt.
 	Submit, NextField, Cancel key.Binding
 	// The search prompt (it also takes Cancel).
@@ -95,6 +98,9 @@ func DefaultKeyMap() KeyMap {
 		Timeline:      b(k("T"), "T", "timeline"),
 		TimeZoomIn:    b(k("+", "="), "+", "zoom in time"),
 		TimeZoomOut:   b(k("-"), "-", "zoom out time"),
+		Select:        b(k("v"), "v", "select lines"),
+		Copy:          b(k("y"), "y", "copy selection"),
+		CopyVisible:   b(k("Y"), "Y", "copy shown lines"),
 		Submit:        b(k("enter"), "enter", "start"),
 		NextField:     b(k("tab", "shift+tab"), "tab", "next field"),
 		Cancel:        b(k("esc", "ctrl+c"), "esc", "cancel"),
@@ -116,7 +122,7 @@ func (k KeyMap) ShortHelp() []key.Binding {
 		k.Submit, k.Apply, k.NextField, k.ToggleRegex, k.Cancel, k.Yes, k.No, k.KillAll, k.ClosePanel,
 		k.Add, k.Stop, k.Kill, k.Restart, k.Remove, k.Help, k.Quit, k.Reload,
 		k.NextMatch, k.PrevMatch, k.FilterMatches, k.ClearSearch, k.ClearFilter,
-		k.FocusOutput, k.Mark, k.Search, k.FilterJobs, k.Follow, k.Wrap, k.ScrollRight, k.FocusTable,
+		k.Copy, k.FocusOutput, k.Mark, k.Search, k.FilterJobs, k.Follow, k.Wrap, k.ScrollRight, k.FocusTable,
 		k.Split, k.AllView, k.Timeline, k.TimeZoomIn, k.TimeZoomOut, k.NextPane, k.FocusPane, k.Zoom, k.Pager, k.HideEnded,
 		k.TableUp, k.TableDown, k.LineUp, k.LineDown,
 	}
@@ -132,6 +138,7 @@ func (k KeyMap) FullHelp() [][]key.Binding {
 		{k.TableUp, k.TableDown, k.TableTop, k.TableBottom, k.FocusOutput, k.Mark, k.FilterJobs, k.ClearFilter, k.HideEnded},
 		{k.LineUp, k.LineDown, k.HalfPageUp, k.HalfPageDown, k.Top, k.Bottom},
 		{k.Follow, k.Wrap, k.ScrollLeft, k.ScrollRight, k.FocusTable, k.Search, k.NextMatch, k.PrevMatch, k.FilterMatches, k.ClearSearch},
+		{k.Select, k.Copy, k.CopyVisible},
 		{k.Submit, k.Apply, k.NextField, k.ToggleRegex, k.Cancel, k.Yes, k.No, k.KillAll, k.ClosePanel},
 	}
 }
@@ -146,7 +153,7 @@ func (k *KeyMap) All() []*key.Binding {
 		&k.Search, &k.NextMatch, &k.PrevMatch, &k.FilterMatches, &k.ClearSearch,
 		&k.Add, &k.Stop, &k.Kill, &k.Restart, &k.Remove, &k.Reload, &k.Zoom, &k.Help, &k.Quit,
 		&k.Split, &k.AllView, &k.NextPane, &k.PrevPane, &k.FocusPane, &k.Pager, &k.Bell, &k.Redraw, &k.HideEnded,
-		&k.Timeline, &k.TimeZoomIn, &k.TimeZoomOut,
+		&k.Timeline, &k.TimeZoomIn, &k.TimeZoomOut, &k.Select, &k.Copy, &k.CopyVisible,
 		&k.Submit, &k.NextField, &k.Cancel, &k.Apply, &k.ToggleRegex, &k.Yes, &k.No, &k.KillAll,
 		&k.ClosePanel,
 	}

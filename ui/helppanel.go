@@ -21,15 +21,16 @@ func (m *Model) helpGroups() []helpGroup {
 	table := helpGroup{"job table", []key.Binding{k.TableUp, k.TableDown, k.TableTop, k.TableBottom, k.FocusOutput, k.Mark, k.FilterJobs, k.ClearFilter, k.HideEnded}}
 	pane := helpGroup{"output pane (enter)", []key.Binding{k.LineUp, k.LineDown, k.HalfPageUp, k.HalfPageDown, k.Top, k.Bottom, k.Follow, k.Wrap, k.ScrollLeft, k.ScrollRight, k.Search, k.FocusTable}}
 	searching := helpGroup{"after a search (/ in a pane)", []key.Binding{k.NextMatch, k.PrevMatch, k.FilterMatches, k.ClearSearch}}
+	copying := helpGroup{"copy (in a pane)", []key.Binding{k.Select, k.Copy, k.CopyVisible}}
 	find := helpGroup{"in the / prompt", []key.Binding{k.Apply, k.ToggleRegex, k.Cancel}}
 	everywhere := []key.Binding{k.Add, k.Stop, k.Kill, k.Restart, k.Remove}
 	if m.canReload() {
 		everywhere = append(everywhere, k.Reload)
 	}
 	everywhere = append(everywhere, k.Pager, k.Split, k.AllView, k.NextPane, k.PrevPane, k.Zoom, k.Bell, k.Redraw, k.Help, k.Quit)
-	groups := []helpGroup{table, pane, searching, find}
+	groups := []helpGroup{table, pane, searching, copying, find}
 	if m.focus == focusOutput {
-		groups = []helpGroup{pane, searching, find, table}
+		groups = []helpGroup{pane, searching, copying, find, table}
 	}
 	return append(groups,
 		helpGroup{"everywhere", everywhere},

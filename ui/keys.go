@@ -65,6 +65,10 @@ func (m *Model) handleKey(k tea.KeyMsg) tea.Cmd {
 // handlePaneKey handles a key for the focused pane.
 func (m *Model) handlePaneKey(k tea.KeyMsg) tea.Cmd {
 	p := m.activePane()
+	if cmd, ok := m.handleCopyKey(p, k); ok {
+		return cmd
+	}
+	defer p.followSearch()
 	switch {
 	case key.Matches(k, m.km.FocusTable):
 		m.setFocus(focusTable)
@@ -175,6 +179,7 @@ func (m *Model) updateKeys() {
 	}
 	m.table.UpdateKeys(&m.km)
 	m.activePane().UpdateKeys(&m.km)
+	m.copyKeys(m.activePane())
 	hasJobs := len(m.table.Jobs()) > 0
 	m.km.Add.SetEnabled(true)
 	m.km.Zoom.SetEnabled(true)

@@ -173,6 +173,7 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		}
 	}
 	m.syncPanes()
+	m.activePane().followSearch()
 	m.updateKeys()
 	m.resize()
 	m.markSeen()

@@ -28,7 +28,8 @@ type outputPane struct {
 	job    jobs.Info // the job shown (job panes)
 	has    bool
 	base   searchableSource
-	search *paneSearch // nil when there is none
+	search *paneSearch    // nil when there is none
+	sel    *lineSelection // nil unless selecting lines to copy (v)
 	// names gives job names for the "all" view's prefixes.
 	names *jobNames
 
@@ -160,7 +161,7 @@ func (p *outputPane) SetJob(info jobs.Info, has bool, reader jobs.OutputReader) 
 		return
 	}
 	if !p.has || info.ID != p.job.ID {
-		p.follow, p.top, p.below, p.search, p.xoff = true, position{}, 0, nil, 0
+		p.follow, p.top, p.below, p.search, p.xoff, p.sel = true, position{}, 0, nil, 0, nil
 	}
 	p.kind, p.job, p.has = jobPane, info, true
 	p.base = jobSource{id: info.ID, reader: reader}

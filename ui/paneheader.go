@@ -95,6 +95,9 @@ func (p *outputPane) flags() []string {
 			flags = append(flags, flag.Wrap("filter"))
 		}
 	}
+	if p.sel != nil {
+		flags = append(flags, flag.Wrap("select"))
+	}
 	if p.follow {
 		flags = append(flags, flag.Wrap("following"))
 	} else {
@@ -143,21 +146,21 @@ type headerCache struct {
 
 // headerKey is everything a header is drawn from.
 type headerKey struct {
-	width               int
-	boxed, focused, has bool
-	kind                paneKind
-	id                  jobs.ID
-	name, command       string
-	state               jobs.State
-	exit                int
-	signal              jobs.Signal
-	runs, jobCount      int
-	follow, wrap        bool
-	xoff                int
-	below               uint64
-	search              string
-	filter              bool
-	status, probeNote   string // statusText (ready and health marks) and probeNote
+	width                   int
+	boxed, focused, has     bool
+	kind                    paneKind
+	id                      jobs.ID
+	name, command           string
+	state                   jobs.State
+	exit                    int
+	signal                  jobs.Signal
+	runs, jobCount          int
+	follow, wrap, selecting bool
+	xoff                    int
+	below                   uint64
+	search                  string
+	filter                  bool
+	status, probeNote       string // statusText (ready and health marks) and probeNote
 }
 
 func (p *outputPane) headerKey(width int, boxed bool) headerKey {
@@ -165,7 +168,7 @@ func (p *outputPane) headerKey(width int, boxed bool) headerKey {
 		width: width, boxed: boxed, focused: p.focused, has: p.has, kind: p.kind,
 		id: p.job.ID, name: p.job.Name, command: p.job.Command, state: p.job.State,
 		exit: -1, signal: p.job.Signal, runs: p.job.Runs,
-		follow: p.follow, wrap: p.wrap, xoff: p.xoff, below: p.below,
+		follow: p.follow, wrap: p.wrap, xoff: p.xoff, below: p.below, selecting: p.sel != nil,
 		status: statusText(p.job), probeNote: probeNote(p.job),
 	}
 	if p.job.ExitCode != nil {

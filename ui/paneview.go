@@ -25,7 +25,7 @@ func (p *outputPane) View() string {
 func (p *outputPane) bodyRow(i int) (string, bool) {
 	switch {
 	case i < len(p.rows):
-		return p.rows[i], true
+		return p.shownRow(i), true
 	case i == 0 && p.has:
 		return p.pal.muted.Wrap(cut(p.emptyText(), p.width)), true
 	}
