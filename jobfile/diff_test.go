@@ -74,6 +74,7 @@ func TestDiffSeesEveryField(t *testing.T) {
 		"depends_on":  func(s *jobs.Spec) { s.DependsOn = map[string]jobs.Condition{"db": jobs.CondReady} },
 		"ready":       func(s *jobs.Spec) { s.Ready.After = time.Second },
 		"description": func(s *jobs.Spec) { s.Description = "new words" },
+		"notify":      func(s *jobs.Spec) { s.Notify.Quiet = time.Minute },
 	}
 	for name, edit := range edits {
 		t.Run(name, func(t *testing.T) {

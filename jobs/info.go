@@ -81,6 +81,8 @@ type Info struct {
 	Bytes      int64  `json:"bytes"`
 	Dropped    uint64 `json:"dropped_lines"`
 	LastLine   string `json:"last_line"`
+	// NotifyQuiet is Spec.Notify.Quiet as text ("30s"); "" for none.
+	NotifyQuiet string `json:"notify_quiet,omitempty"`
 	// Origin and Client say who started the job (Spec.Origin, Spec.Client).
 	Origin string `json:"origin,omitempty"`
 	Client string `json:"client,omitempty"`

@@ -149,6 +149,9 @@ func (j *job) stateLocked() Info {
 	if info.Ready {
 		info.ReadyAt = j.history.readyAt()
 	}
+	if q := j.spec.Notify.Quiet; q > 0 {
+		info.NotifyQuiet = q.String()
+	}
 	j.probeInfoLocked(&info)
 	if j.state == StateStopping && j.sentSignal != Signal(sigKill) && !j.killAt.IsZero() {
 		at := j.killAt
