@@ -33,6 +33,8 @@ type KeyMap struct {
 	// Select starts a line selection in the output pane; Copy copies it,
 	// CopyVisible the lines on screen (or a filtered search's matches).
 	Select, Copy, CopyVisible key.Binding
+	// QuietAlert turns the quiet alert of the job on or off.
+	QuietAlert key.Binding
 	// The add-a-job prompt.
 	Submit, NextField, Cancel key.Binding
 	// The search prompt (it also takes Cancel).
@@ -101,6 +103,7 @@ func DefaultKeyMap() KeyMap {
 		Select:        b(k("v"), "v", "select lines"),
 		Copy:          b(k("y"), "y", "copy selection"),
 		CopyVisible:   b(k("Y"), "Y", "copy shown lines"),
+		QuietAlert:    b(k("m"), "m", "quiet alert"),
 		Submit:        b(k("enter"), "enter", "start"),
 		NextField:     b(k("tab", "shift+tab"), "tab", "next field"),
 		Cancel:        b(k("esc", "ctrl+c"), "esc", "cancel"),
@@ -133,7 +136,7 @@ func (k KeyMap) ShortHelp() []key.Binding {
 // grouped by where they work.
 func (k KeyMap) FullHelp() [][]key.Binding {
 	return [][]key.Binding{
-		{k.Add, k.Stop, k.Kill, k.Restart, k.Remove, k.Reload, k.Pager, k.Bell, k.Redraw, k.Help, k.Quit},
+		{k.Add, k.Stop, k.Kill, k.Restart, k.Remove, k.Reload, k.Pager, k.Bell, k.QuietAlert, k.Redraw, k.Help, k.Quit},
 		{k.Split, k.AllView, k.Timeline, k.TimeZoomIn, k.TimeZoomOut, k.NextPane, k.PrevPane, k.FocusPane, k.Zoom},
 		{k.TableUp, k.TableDown, k.TableTop, k.TableBottom, k.FocusOutput, k.Mark, k.FilterJobs, k.ClearFilter, k.HideEnded},
 		{k.LineUp, k.LineDown, k.HalfPageUp, k.HalfPageDown, k.Top, k.Bottom},
@@ -154,6 +157,7 @@ func (k *KeyMap) All() []*key.Binding {
 		&k.Add, &k.Stop, &k.Kill, &k.Restart, &k.Remove, &k.Reload, &k.Zoom, &k.Help, &k.Quit,
 		&k.Split, &k.AllView, &k.NextPane, &k.PrevPane, &k.FocusPane, &k.Pager, &k.Bell, &k.Redraw, &k.HideEnded,
 		&k.Timeline, &k.TimeZoomIn, &k.TimeZoomOut, &k.Select, &k.Copy, &k.CopyVisible,
+		&k.QuietAlert,
 		&k.Submit, &k.NextField, &k.Cancel, &k.Apply, &k.ToggleRegex, &k.Yes, &k.No, &k.KillAll,
 		&k.ClosePanel,
 	}

@@ -44,15 +44,18 @@ func (m *Model) handleJobEvents(events []jobs.Event) tea.Cmd {
 	wrote := make(map[jobs.ID]bool)
 	grew := make(map[jobs.ID]bool) // has output it did not have before
 	jobsChanged := false
+	now := m.now()
 	var added []jobs.Info
 	for _, ev := range events {
 		switch ev.Kind {
 		case jobs.EventRemoved:
+			m.table.activity.forget(ev.Job.ID)
 			m.table.Remove(ev.Job.ID)
 			m.names.forget(ev.Job.ID)
 			jobsChanged = true
 		default:
 			old, existed := m.table.Upsert(ev.Job)
+			m.table.activity.sample(ev.Job, now)
 			m.names.set(ev.Job.ID, ev.Job.Name)
 			jobsChanged = jobsChanged || !existed
 			if !existed {
@@ -75,6 +78,7 @@ func (m *Model) handleJobEvents(events []jobs.Event) tea.Cmd {
 			}
 		}
 	}
+	cmds = append(cmds, m.checkSpoke(now))
 	m.noteArrivals(added)
 	if m.table.Filtering() {
 		m.table.Refilter() // states changed
@@ -167,8 +171,8 @@ func (m *Model) noteTransition(info jobs.Info) tea.Cmd {
 	if !m.onScreen(info.ID) {
 		m.table.Note(info.ID, unseenEnd)
 	}
-	if failed && m.bell {
-		return ringBell(m.cfg.Terminal)
+	if failed {
+		return m.alert(m.notice.text)
 	}
 	return nil
 }
@@ -224,6 +228,10 @@ func (m *Model) ensureTick() tea.Cmd {
 
 func (m *Model) handleTick() tea.Cmd {
 	m.ticking = false
-	m.table.SetNow(m.now())
-	return m.ensureTick()
+	now := m.now()
+	m.table.SetNow(now)
+	for _, j := range m.table.Jobs() {
+		m.table.activity.sample(j, now)
+	}
+	return tea.Batch(m.ensureTick(), m.checkQuiet(now))
 }

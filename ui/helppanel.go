@@ -27,7 +27,7 @@ func (m *Model) helpGroups() []helpGroup {
 	if m.canReload() {
 		everywhere = append(everywhere, k.Reload)
 	}
-	everywhere = append(everywhere, k.Pager, k.Split, k.AllView, k.NextPane, k.PrevPane, k.Zoom, k.Bell, k.Redraw, k.Help, k.Quit)
+	everywhere = append(everywhere, k.Pager, k.Split, k.AllView, k.Timeline, k.NextPane, k.PrevPane, k.Zoom, k.Bell, k.QuietAlert, k.Redraw, k.Help, k.Quit)
 	groups := []helpGroup{table, pane, searching, copying, find}
 	if m.focus == focusOutput {
 		groups = []helpGroup{pane, searching, copying, find, table}

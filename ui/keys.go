@@ -132,6 +132,8 @@ func (m *Model) handleGlobalKey(k tea.KeyMsg) (tea.Cmd, bool) {
 		return nil, false
 	case key.Matches(k, m.km.Pager):
 		return m.openPager(cur), true
+	case key.Matches(k, m.km.QuietAlert):
+		m.toggleQuiet(cur)
 	case m.bulkMode() && m.matchesBulkKey(k):
 		return nil, true
 	case key.Matches(k, m.km.Stop):
@@ -199,6 +201,7 @@ func (m *Model) updateKeys() {
 		m.km.Restart.SetEnabled(true)
 		m.km.Remove.SetEnabled(cur.State.Done())
 		m.km.Pager.SetEnabled(cur.LogPath != "")
+		m.km.QuietAlert.SetEnabled(true)
 	}
 	m.km.HideEnded.SetEnabled(m.table.HidingEnded() || m.table.Ended() > 0)
 	m.updateBulkKeys()

@@ -57,6 +57,7 @@ type Model struct {
 	confirm *bulkConfirm  // nil unless asking before acting on marked jobs
 	// timeline shows in place of the output when not nil (T).
 	timeline *timeline
+	quiet    *quietWatch
 	help     help.Model
 
 	focus        focusArea
@@ -108,12 +109,16 @@ func New(engine Engine, cfg Config) *Model {
 	m.help.Styles.Ellipsis = m.st.HelpSep
 
 	m.table = newJobTable(&m.km, m.pal)
+	m.table.activity = newActivity()
+	m.quiet = newQuietWatch()
+	m.table.quiet = m.quiet
 	m.single = newOutputPane(&m.km, m.pal)
 	m.names = newJobNames(m.pal)
 	m.stream = engine.Subscribe()
 	m.table.SetNow(m.now())
 	for _, info := range engine.List() {
 		m.table.Upsert(info)
+		m.table.activity.sample(info, m.now())
 		m.names.set(info.ID, info.Name)
 	}
 	if cfg.Select != 0 {
