@@ -75,8 +75,14 @@ func (m *Model) handlePaneKey(k tea.KeyMsg) tea.Cmd {
 	case key.Matches(k, m.km.Search):
 		m.openFind(findInPane)
 	case key.Matches(k, m.km.ClearSearch):
-		p.search = nil
+		p.search, p.logSearch = nil, nil
 		p.refresh()
+	case key.Matches(k, m.km.LogSearch):
+		return m.toggleLogSearch(p)
+	case key.Matches(k, m.km.NextMatch) && p.logSearch != nil:
+		m.jumpLogMatch(p, true)
+	case key.Matches(k, m.km.PrevMatch) && p.logSearch != nil:
+		m.jumpLogMatch(p, false)
 	case key.Matches(k, m.km.NextMatch):
 		m.jumpToMatch(p, true)
 	case key.Matches(k, m.km.PrevMatch):

@@ -155,6 +155,8 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.setNotice("the job engine stopped sending events", true)
 	case scanDoneMsg:
 		cmd = m.handleScanDone(msg)
+	case logScanMsg:
+		cmd = m.handleLogScan(msg)
 	case actionDoneMsg:
 		cmd = m.handleActionDone(msg)
 	case bulkDoneMsg:

@@ -89,7 +89,9 @@ func probeNote(info jobs.Info) string {
 func (p *outputPane) flags() []string {
 	flag := p.pal.flag
 	var flags []string
-	if s := p.search; s != nil {
+	if ls := p.logSearch; ls != nil {
+		flags = append(flags, flag.Wrap(ls.flag()))
+	} else if s := p.search; s != nil {
 		flags = append(flags, flag.Wrap(p.searchFlag()))
 		if s.filter {
 			flags = append(flags, flag.Wrap("filter"))
@@ -179,6 +181,9 @@ func (p *outputPane) headerKey(width int, boxed bool) headerKey {
 	}
 	if p.search != nil {
 		k.search, k.filter = p.searchFlag(), p.search.filter
+	}
+	if p.logSearch != nil {
+		k.search = p.logSearch.flag()
 	}
 	return k
 }
