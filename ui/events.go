@@ -231,7 +231,9 @@ func (m *Model) handleTick() tea.Cmd {
 	now := m.now()
 	m.table.SetNow(now)
 	for _, j := range m.table.Jobs() {
-		m.table.activity.sample(j, now)
+		if j.State.Active() { // the others' changes came as events
+			m.table.activity.sample(j, now)
+		}
 	}
 	return tea.Batch(m.ensureTick(), m.checkQuiet(now))
 }

@@ -35,8 +35,13 @@ func newQuietWatch() *quietWatch {
 
 // after is a job's quiet time: m's choice, else its spec's; 0 for none.
 func (q *quietWatch) after(info jobs.Info) time.Duration {
-	if d, ok := q.set[info.ID]; ok {
-		return d
+	if len(q.set) > 0 {
+		if d, ok := q.set[info.ID]; ok {
+			return d
+		}
+	}
+	if info.NotifyQuiet == "" {
+		return 0
 	}
 	d, _ := time.ParseDuration(info.NotifyQuiet)
 	return d
@@ -71,9 +76,15 @@ func (m *Model) toggleQuiet(info jobs.Info) {
 func (m *Model) checkQuiet(now time.Time) tea.Cmd {
 	var cmds []tea.Cmd
 	for _, info := range m.table.Jobs() {
+		if !info.State.Active() {
+			if len(m.quiet.since) > 0 {
+				delete(m.quiet.since, info.ID)
+			}
+			continue
+		}
 		after := m.quiet.after(info)
 		act := m.table.activity.jobs[info.ID]
-		if after <= 0 || act == nil || !info.State.Active() {
+		if after <= 0 || act == nil {
 			delete(m.quiet.since, info.ID)
 			continue
 		}

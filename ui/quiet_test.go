@@ -87,16 +87,26 @@ func TestNotificationsOnFailure(t *testing.T) {
 	mgr := newManager(t)
 	var term lockedBuffer
 	m := newSizedModel(t, mgr, Config{Notify: true, NotifyOSC777: true, Terminal: &term}, 100, 20)
-	start(t, mgr, "broken", "exit 3")
-	for end := time.Now().Add(deadline); !strings.Contains(term.String(), "\x1b]9;"); {
-		require.True(t, time.Now().Before(end), "no notification")
+	fifo := filepath.Join(t.TempDir(), "fifo")
+	require.NoError(t, syscall.Mkfifo(fifo, 0o600))
+	start(t, mgr, "broken", "read x < "+fifo+"; exit 3")
+	pumpUntil(t, m, "running", func() bool { return m.stateCountForTest(jobs.StateRunning) == 1 })
+	require.NoError(t, os.WriteFile(fifo, []byte("now\n"), 0o600))
+	// The batch that says it failed: its commands alert. (The commands
+	// of the others would only wait for more events.)
+	var alert tea.Cmd
+	for end := time.Now().Add(deadline); alert == nil; {
+		require.True(t, time.Now().Before(end), "the job did not fail")
 		select {
 		case batch := <-m.stream.C():
 			_, cmd := m.Update(jobEventsMsg{events: batch})
-			runQuickCmds(cmd)
+			if m.stateCountForTest(jobs.StateFailed) == 1 {
+				alert = cmd
+			}
 		case <-time.After(50 * time.Millisecond):
 		}
 	}
+	runQuickCmds(alert)
 	require.Contains(t, term.String(), "\x1b]9;job 1 broken failed (exit 3)\a")
 	require.Contains(t, term.String(), "\x1b]777;notify;jobtop;job 1 broken failed (exit 3)\a")
 	require.NotContains(t, term.String(), "\a\a", "no bell: it is off")

@@ -53,8 +53,11 @@ func (a *activity) sample(info jobs.Info, now time.Time) {
 	sec := now.Unix()
 	j := a.jobs[info.ID]
 	if j == nil {
-		j = &jobActivity{last: sec, total: info.Lines, bytes: info.Bytes, spoke: now}
+		j = &jobActivity{last: sec, total: info.Lines, bytes: info.Bytes, spoke: now, drawnAt: [2]int64{-1, -1}}
 		a.jobs[info.ID] = j
+	}
+	if info.Lines == j.total && info.Bytes == j.bytes && (!info.State.Active() || info.Usage.CPU == 0) {
+		return // nothing to count: the sparklines drawn stand
 	}
 	if sec > j.last {
 		for s := max(j.last+1, sec-activitySeconds+1); s <= sec; s++ {
