@@ -55,7 +55,7 @@ func (m *Model) handleJobEvents(events []jobs.Event) tea.Cmd {
 			jobsChanged = true
 		default:
 			old, existed := m.table.Upsert(ev.Job)
-			m.table.activity.sample(ev.Job, now)
+			m.table.activity.sample(&ev.Job, now)
 			m.names.set(ev.Job.ID, ev.Job.Name)
 			jobsChanged = jobsChanged || !existed
 			if !existed {
@@ -230,9 +230,10 @@ func (m *Model) handleTick() tea.Cmd {
 	m.ticking = false
 	now := m.now()
 	m.table.SetNow(now)
-	for _, j := range m.table.Jobs() {
-		if j.State.Active() { // the others' changes came as events
-			m.table.activity.sample(j, now)
+	list := m.table.Jobs()
+	for i := range list { // by index: an Info is large to copy
+		if list[i].State.Active() { // the others' changes came as events
+			m.table.activity.sample(&list[i], now)
 		}
 	}
 	return tea.Batch(m.ensureTick(), m.checkQuiet(now))

@@ -118,7 +118,7 @@ func New(engine Engine, cfg Config) *Model {
 	m.table.SetNow(m.now())
 	for _, info := range engine.List() {
 		m.table.Upsert(info)
-		m.table.activity.sample(info, m.now())
+		m.table.activity.sample(&info, m.now())
 		m.names.set(info.ID, info.Name)
 	}
 	if cfg.Select != 0 {

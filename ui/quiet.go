@@ -34,7 +34,7 @@ func newQuietWatch() *quietWatch {
 }
 
 // after is a job's quiet time: m's choice, else its spec's; 0 for none.
-func (q *quietWatch) after(info jobs.Info) time.Duration {
+func (q *quietWatch) after(info *jobs.Info) time.Duration {
 	if len(q.set) > 0 {
 		if d, ok := q.set[info.ID]; ok {
 			return d
@@ -57,7 +57,7 @@ func (q *quietWatch) isQuiet(id jobs.ID) bool {
 // time, or defaultQuiet) or off.
 func (m *Model) toggleQuiet(info jobs.Info) {
 	name := jobLabel(info)
-	if m.quiet.after(info) > 0 {
+	if m.quiet.after(&info) > 0 {
 		m.quiet.set[info.ID] = 0
 		delete(m.quiet.since, info.ID)
 		m.setNotice("quiet alert off for "+name, false)
@@ -75,7 +75,9 @@ func (m *Model) toggleQuiet(info jobs.Info) {
 // those that spoke again; it runs with the once-a-second tick.
 func (m *Model) checkQuiet(now time.Time) tea.Cmd {
 	var cmds []tea.Cmd
-	for _, info := range m.table.Jobs() {
+	list := m.table.Jobs()
+	for i := range list { // by index: an Info is large to copy
+		info := &list[i]
 		if !info.State.Active() {
 			if len(m.quiet.since) > 0 {
 				delete(m.quiet.since, info.ID)
@@ -92,7 +94,7 @@ func (m *Model) checkQuiet(now time.Time) tea.Cmd {
 			continue
 		}
 		m.quiet.since[info.ID] = act.spoke
-		text := jobLabel(info) + " has written nothing for " + formatSpan(now.Sub(act.spoke).Truncate(time.Second))
+		text := jobLabel(*info) + " has written nothing for " + formatSpan(now.Sub(act.spoke).Truncate(time.Second))
 		m.setNotice(text, true)
 		cmds = append(cmds, m.alert(text))
 	}

@@ -49,7 +49,7 @@ func newActivity() *activity { return &activity{jobs: make(map[jobs.ID]*jobActiv
 
 // sample records a job's snapshot at now: the lines written since the
 // last sample go to now's second, and its CPU% is now's second's.
-func (a *activity) sample(info jobs.Info, now time.Time) {
+func (a *activity) sample(info *jobs.Info, now time.Time) {
 	sec := now.Unix()
 	j := a.jobs[info.ID]
 	if j == nil {

@@ -14,7 +14,7 @@ import (
 func TestSparklineCountsLinesPerSecond(t *testing.T) {
 	a := newActivity()
 	info := jobs.Info{ID: 1, State: jobs.StateRunning}
-	a.sample(info, at(-60*time.Second))
+	a.sample(&info, at(-60*time.Second))
 	// Ten lines a second for the first half of the minute, then one a
 	// second, then nothing for the last 12 seconds.
 	for s := -59; s <= -12; s++ {
@@ -23,7 +23,7 @@ func TestSparklineCountsLinesPerSecond(t *testing.T) {
 		} else {
 			info.Lines++
 		}
-		a.sample(info, at(time.Duration(s)*time.Second))
+		a.sample(&info, at(time.Duration(s)*time.Second))
 	}
 	got := a.sparkline(1, fixedNow, 12, false)
 	require.Equal(t, 12, len([]rune(got)))
@@ -32,10 +32,10 @@ func TestSparklineCountsLinesPerSecond(t *testing.T) {
 	// A minute later it is all gone.
 	assert.Equal(t, strings.Repeat(" ", 12), a.sparkline(1, at(time.Minute), 12, false))
 	// Samples of the same second add up; nothing was counted per line.
-	a.sample(info, at(2*time.Minute))
+	a.sample(&info, at(2*time.Minute))
 	info.Lines += 500
-	a.sample(info, at(2*time.Minute+100*time.Millisecond))
-	a.sample(info, at(2*time.Minute+900*time.Millisecond))
+	a.sample(&info, at(2*time.Minute+100*time.Millisecond))
+	a.sample(&info, at(2*time.Minute+900*time.Millisecond))
 	assert.Equal(t, uint32(500), a.jobs[1].lines[(fixedNow.Unix()+120)%activitySeconds])
 }
 
@@ -47,7 +47,7 @@ func TestSparklineCPU(t *testing.T) {
 		if s > -30 {
 			info.Usage.CPU = 50
 		}
-		a.sample(info, at(time.Duration(s)*time.Second))
+		a.sample(&info, at(time.Duration(s)*time.Second))
 	}
 	// CPU is scaled to at least 100%: 50% is half height.
 	assert.Equal(t, "      ▄▄▄▄▄▄", a.sparkline(1, fixedNow, 12, true))
