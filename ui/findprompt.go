@@ -58,7 +58,7 @@ func (p *searchPrompt) UpdateKeys(km *keymap.KeyMap) {
 	km.Apply.SetEnabled(true)
 	km.Cancel.SetEnabled(true)
 	km.ToggleRegex.SetEnabled(p.target == findInPane)
-	km.PromptLogSearch.SetEnabled(p.target == findInPane)
+	km.LogInPrompt.SetEnabled(p.target == findInPane)
 	km.Redraw.SetEnabled(p.target != findInPane) // ctrl+l toggles the log file there (and redraws)
 }
 
@@ -139,7 +139,7 @@ func (m *Model) handleFindKey(k tea.KeyMsg) tea.Cmd {
 			cmd = tea.Batch(cmd, m.startLogSearch(p, mt))
 		}
 		return cmd
-	case key.Matches(k, m.km.PromptLogSearch) && f.target == findInPane:
+	case key.Matches(k, m.km.LogInPrompt) && f.target == findInPane:
 		f.log = !f.log
 		return tea.ClearScreen // ctrl+l redraws everywhere else: here too
 	case key.Matches(k, m.km.ToggleRegex):

@@ -22,7 +22,7 @@ func (m *Model) helpGroups() []helpGroup {
 	pane := helpGroup{"output pane (enter)", []key.Binding{k.LineUp, k.LineDown, k.HalfPageUp, k.HalfPageDown, k.Top, k.Bottom, k.Follow, k.Wrap, k.ScrollLeft, k.ScrollRight, k.Search, k.FocusTable}}
 	searching := helpGroup{"after a search (/ in a pane)", []key.Binding{k.NextMatch, k.PrevMatch, k.FilterMatches, k.LogSearch, k.ClearSearch}}
 	copying := helpGroup{"copy (in a pane)", []key.Binding{k.Select, k.Copy, k.CopyVisible}}
-	find := helpGroup{"in the / prompt", []key.Binding{k.Apply, k.ToggleRegex, k.PromptLogSearch, k.Cancel}}
+	find := helpGroup{"in the / prompt", []key.Binding{k.Apply, k.ToggleRegex, k.LogInPrompt, k.Cancel}}
 	everywhere := []key.Binding{k.Add, k.Stop, k.Kill, k.Restart, k.Remove}
 	if m.canReload() {
 		everywhere = append(everywhere, k.Reload)
