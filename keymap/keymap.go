@@ -127,7 +127,7 @@ func DefaultKeyMap() KeyMap {
 // not shown.
 func (k KeyMap) ShortHelp() []key.Binding {
 	return []key.Binding{
-		k.Submit, k.Apply, k.NextField, k.ToggleRegex, k.LogInPrompt, k.Cancel, k.Yes, k.No, k.KillAll, k.ClosePanel,
+		k.Submit, k.Apply, k.NextField, k.ToggleRegex, k.Cancel, k.Yes, k.No, k.KillAll, k.ClosePanel, k.LogInPrompt,
 		k.Add, k.Stop, k.Kill, k.Restart, k.Remove, k.Help, k.Quit, k.Reload,
 		k.NextMatch, k.PrevMatch, k.FilterMatches, k.ClearSearch, k.ClearFilter,
 		k.Copy, k.FocusOutput, k.Mark, k.Search, k.FilterJobs, k.Follow, k.Wrap, k.ScrollRight, k.FocusTable,

@@ -55,6 +55,9 @@ func (m *Model) handleJobEvents(events []jobs.Event) tea.Cmd {
 			jobsChanged = true
 		default:
 			old, existed := m.table.Upsert(ev.Job)
+			if !existed {
+				m.table.activity.begin(ev.Job.ID, now) // all its lines are new
+			}
 			m.table.activity.sample(&ev.Job, now)
 			m.names.set(ev.Job.ID, ev.Job.Name)
 			jobsChanged = jobsChanged || !existed

@@ -78,6 +78,13 @@ func (a *activity) sample(info *jobs.Info, now time.Time) {
 	j.drawnAt = [2]int64{-1, -1}
 }
 
+// begin starts counting a job that is new: every line it has counts.
+func (a *activity) begin(id jobs.ID, now time.Time) {
+	if a.jobs[id] == nil {
+		a.jobs[id] = &jobActivity{last: now.Unix(), spoke: now, drawnAt: [2]int64{-1, -1}}
+	}
+}
+
 // forget drops a removed job.
 func (a *activity) forget(id jobs.ID) { delete(a.jobs, id) }
 

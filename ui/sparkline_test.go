@@ -75,8 +75,8 @@ func TestSparklineOfARealJob(t *testing.T) {
 	mgr := newManager(t)
 	now := time.Now()
 	clock := func() time.Time { return now }
-	start(t, mgr, "writer", "for i in $(seq 1 300); do echo line $i; done; exec sleep 600")
 	m := newSizedModel(t, mgr, Config{Now: clock}, 200, 20)
+	start(t, mgr, "writer", "for i in $(seq 1 300); do echo line $i; done; exec sleep 600")
 	pumpUntil(t, m, "300 lines", func() bool {
 		info, _ := m.table.Get(1)
 		return info.Lines == 300
