@@ -233,11 +233,16 @@ func (m *Model) handleTick() tea.Cmd {
 	m.ticking = false
 	now := m.now()
 	m.table.SetNow(now)
+	cmds := []tea.Cmd{m.ensureTick(), m.checkSpoke(now)}
 	list := m.table.Jobs()
 	for i := range list { // by index: an Info is large to copy
-		if list[i].State.Active() { // the others' changes came as events
+		switch {
+		case list[i].State.Active(): // the others' changes came as events
 			m.table.activity.sample(&list[i], now)
+			cmds = append(cmds, m.checkQuiet(&list[i], now))
+		case len(m.quiet.since) > 0:
+			delete(m.quiet.since, list[i].ID) // ended quiet
 		}
 	}
-	return tea.Batch(m.ensureTick(), m.checkQuiet(now))
+	return tea.Batch(cmds...)
 }

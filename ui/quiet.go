@@ -71,34 +71,22 @@ func (m *Model) toggleQuiet(info jobs.Info) {
 	m.setNotice("quiet alert on for "+name+": after "+formatSpan(d)+" without output", false)
 }
 
-// checkQuiet raises the alerts of jobs that went quiet by now, and of
-// those that spoke again; it runs with the once-a-second tick.
-func (m *Model) checkQuiet(now time.Time) tea.Cmd {
-	var cmds []tea.Cmd
-	list := m.table.Jobs()
-	for i := range list { // by index: an Info is large to copy
-		info := &list[i]
-		if !info.State.Active() {
-			if len(m.quiet.since) > 0 {
-				delete(m.quiet.since, info.ID)
-			}
-			continue
-		}
-		after := m.quiet.after(info)
-		act := m.table.activity.jobs[info.ID]
-		if after <= 0 || act == nil {
-			delete(m.quiet.since, info.ID)
-			continue
-		}
-		if m.quiet.isQuiet(info.ID) || now.Sub(act.spoke) < after {
-			continue
-		}
-		m.quiet.since[info.ID] = act.spoke
-		text := jobLabel(*info) + " has written nothing for " + formatSpan(now.Sub(act.spoke).Truncate(time.Second))
-		m.setNotice(text, true)
-		cmds = append(cmds, m.alert(text))
+// checkQuiet raises the alert of a running job that went quiet by now;
+// the tick calls it for each running job.
+func (m *Model) checkQuiet(info *jobs.Info, now time.Time) tea.Cmd {
+	after := m.quiet.after(info)
+	act := m.table.activity.jobs[info.ID]
+	if after <= 0 || act == nil {
+		delete(m.quiet.since, info.ID)
+		return nil
 	}
-	return tea.Batch(append(cmds, m.checkSpoke(now))...)
+	if m.quiet.isQuiet(info.ID) || now.Sub(act.spoke) < after {
+		return nil
+	}
+	m.quiet.since[info.ID] = act.spoke
+	text := jobLabel(*info) + " has written nothing for " + formatSpan(now.Sub(act.spoke).Truncate(time.Second))
+	m.setNotice(text, true)
+	return m.alert(text)
 }
 
 // checkSpoke ends the quiet alerts of jobs that wrote since; it runs with
