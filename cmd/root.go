@@ -97,6 +97,7 @@ jobtop attach) and starts the COMMANDs there.`,
 	root.AddCommand(newServeCmd())
 	root.AddCommand(newRunCmd())
 	root.AddCommand(newLsCmd())
+	root.AddCommand(newTraceCmd())
 	root.AddCommand(newStatusCmd())
 	root.AddCommand(newLogsCmd())
 	root.AddCommand(newWaitCmd())

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"os/signal"
+	"strings"
 	"syscall"
 	"time"
 
@@ -83,14 +84,35 @@ func openTUI(cmd *cobra.Command, specs []jobs.Spec) error {
 // bellFlag turns the bell on from the start (the b key toggles it).
 const bellFlag = "bell"
 
+// notifyFlag sends terminal notifications.
+const notifyFlag = "notify"
+
 func addBellFlag(c *cobra.Command) {
 	c.Flags().Bool(bellFlag, false, "ring the terminal bell when a job fails (b toggles it)")
+	c.Flags().Bool(notifyFlag, false, "send terminal notifications (OSC 9, and OSC 777 where the terminal takes it) when a job fails or goes quiet")
+}
+
+// terminalTakesOSC777 reports whether the terminal announces, in the
+// environment, that it shows OSC 777 notifications: VTE-based terminals
+// (GNOME Terminal, Tilix…), rxvt-unicode, foot, Ghostty, WezTerm.
+func terminalTakesOSC777() bool {
+	if os.Getenv("VTE_VERSION") != "" {
+		return true
+	}
+	term := os.Getenv("TERM")
+	switch os.Getenv("TERM_PROGRAM") {
+	case "ghostty", "WezTerm":
+		return true
+	}
+	return strings.HasPrefix(term, "rxvt-unicode") || strings.HasPrefix(term, "foot")
 }
 
 // withTerminal completes a TUI configuration with the terminal it runs in
 // and the --bell flag.
 func withTerminal(cmd *cobra.Command, cfg ui.Config) ui.Config {
 	cfg.Bell, _ = cmd.Flags().GetBool(bellFlag)
+	cfg.Notify, _ = cmd.Flags().GetBool(notifyFlag)
+	cfg.NotifyOSC777 = cfg.Notify && terminalTakesOSC777()
 	cfg.Terminal = os.Stdout
 	return cfg
 }

@@ -76,6 +76,7 @@ func TestDiffSeesEveryField(t *testing.T) {
 		"description": func(s *jobs.Spec) { s.Description = "new words" },
 		"tty":         func(s *jobs.Spec) { s.TTY = true },
 		"stdin":       func(s *jobs.Spec) { s.Stdin = jobs.StdinPipe },
+		"notify":      func(s *jobs.Spec) { s.Notify.Quiet = time.Minute },
 	}
 	for name, edit := range edits {
 		t.Run(name, func(t *testing.T) {

@@ -437,3 +437,14 @@ func TestParseScalarForms(t *testing.T) {
 		})
 	}
 }
+
+func TestParseNotify(t *testing.T) {
+	inDir(t, nil)
+	plan, err := Parse("jobtop.yaml", []byte("jobs:\n  agent: {cmd: run-agent, notify: {quiet: 45s}}\n  build: {cmd: make}\n"))
+	require.NoError(t, err)
+	require.Equal(t, 45*time.Second, plan.Jobs[0].Spec.Notify.Quiet)
+	require.Zero(t, plan.Jobs[1].Spec.Notify.Quiet)
+
+	require.Contains(t, problems(t, "jobs:\n  a: {cmd: x, notify: {quiet: 0s}}\n")[0], "jobs.a.notify.quiet: want a time above zero")
+	require.Contains(t, problems(t, "jobs:\n  a: {cmd: x, notify: {loud: 1s}}\n")[0], "loud")
+}

@@ -75,6 +75,7 @@ func (y *yamlFile) readJob(je entry) Job {
 				}
 			}
 		},
+		"notify": func(e entry) { spec.Notify = y.readNotify(e) },
 	})
 	y.readTTY(spec, tty, stdin)
 	spec.Env = mergeEnv(y.baseEnv, y.plan.Env, envFile, env)
@@ -249,4 +250,21 @@ func (y *yamlFile) readDependsOn(job string, e entry) map[string]jobs.Condition 
 		y.deps[job] = append(y.deps[job], dependency{entry: d, cond: c})
 	}
 	return out
+}
+
+// readNotify reads when to tell the person watching: {quiet: 30s}.
+func (y *yamlFile) readNotify(e entry) jobs.NotifyPolicy {
+	var p jobs.NotifyPolicy
+	entries, _ := y.mapping(e)
+	y.readFields(e.path, entries, fields{
+		"quiet": func(e entry) {
+			d, ok := y.duration(e)
+			if ok && d <= 0 {
+				y.errorf(e.value, "%s: want a time above zero, like 30s", e.path)
+				return
+			}
+			p.Quiet = d
+		},
+	})
+	return p
 }

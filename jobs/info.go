@@ -47,6 +47,11 @@ type Info struct {
 	// Restarts counts runs started by the restart policy.
 	Restarts int  `json:"restarts"`
 	Ready    bool `json:"ready"`
+	// ReadyAt is when the current run became ready; nil until it has.
+	ReadyAt *time.Time `json:"ready_at,omitempty"`
+	// History is the job's ended runs, oldest first: the newest
+	// MaxRunHistory of them. It is shared: do not change it.
+	History []RunRecord `json:"history,omitempty"`
 	// Readiness describes the job's ready check ("log: listening on",
 	// "after: 2s"); empty when it has none and is ready once running.
 	Readiness string `json:"readiness,omitempty"`
@@ -76,6 +81,8 @@ type Info struct {
 	Bytes      int64  `json:"bytes"`
 	Dropped    uint64 `json:"dropped_lines"`
 	LastLine   string `json:"last_line"`
+	// NotifyQuiet is Spec.Notify.Quiet as text ("30s"); "" for none.
+	NotifyQuiet string `json:"notify_quiet,omitempty"`
 	// Origin and Client say who started the job (Spec.Origin, Spec.Client).
 	Origin string `json:"origin,omitempty"`
 	Client string `json:"client,omitempty"`

@@ -71,6 +71,8 @@ type job struct {
 	settled       chan struct{} // closed while the job is settled
 	settledClosed bool
 
+	history runHistory // the runs' start, readiness and end
+
 	usage        Usage // of the current run's process tree
 	sampledAt    time.Time
 	sampledPID   int
@@ -135,6 +137,7 @@ func (j *job) stateLocked() Info {
 		RunCursor: j.runCursor,
 		Restarts:  max(j.runs-1, 0),
 		Ready:     j.ready && j.state.Active(),
+		History:   j.history.snapshot(),
 		Readiness: j.spec.Ready.String(),
 		Usage:     j.usageLocked(),
 		Origin:    j.spec.Origin,
@@ -152,6 +155,12 @@ func (j *job) stateLocked() Info {
 	if j.exitCode != nil {
 		code := *j.exitCode
 		info.ExitCode = &code
+	}
+	if info.Ready {
+		info.ReadyAt = j.history.readyAt()
+	}
+	if q := j.spec.Notify.Quiet; q > 0 {
+		info.NotifyQuiet = q.String()
 	}
 	j.probeInfoLocked(&info)
 	if j.state == StateStopping && j.sentSignal != Signal(sigKill) && !j.killAt.IsZero() {
@@ -235,6 +244,7 @@ func (m *Manager) finishWithoutRunLocked(j *job, state State, reason string) {
 	j.errText = reason
 	j.reason = ""
 	j.ended = &now
+	j.history.end(now, state, nil, 0)
 	j.log.Park()
 	m.changedLocked(j)
 }
@@ -298,6 +308,7 @@ func (m *Manager) finishRunLocked(j *job, p *process, exit exitStatus) {
 	default:
 		j.state = StateFailed
 	}
+	j.history.end(now, j.state, j.exitCode, j.signal)
 	if ran := now.Sub(*j.started); ran >= policyResetAfter {
 		j.autoRestarts = 0
 	}

@@ -159,6 +159,7 @@ func (m *Manager) startReadinessLocked(j *job, p *process) {
 	case rc.Probe.Probe != nil: // the probe loop marks it ready (proberun.go)
 	default:
 		j.ready = true
+		j.history.ready(time.Now())
 	}
 }
 
@@ -193,6 +194,7 @@ func (m *Manager) markReady(j *job, p *process) {
 		return
 	}
 	j.ready = true
+	j.history.ready(time.Now())
 	m.changedLocked(j)
 	m.scheduleLocked()
 }

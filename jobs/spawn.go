@@ -27,6 +27,7 @@ func (m *Manager) startRunLocked(j *job) {
 	j.runCursor = j.store.Stats().Last
 	j.pid, j.exitCode, j.signal, j.errText, j.reason = 0, nil, 0, "", ReasonStarting
 	j.started, j.ended = &now, nil
+	j.history.begin(j.runs, now)
 	j.request, j.sentSignal, j.ready = reqNone, 0, false
 	m.nextRun++
 	p := &process{run: m.nextRun, spec: j.spec, launched: make(chan struct{})}

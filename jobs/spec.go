@@ -111,6 +111,18 @@ type Spec struct {
 	TTY bool
 	// Stdin is what a pipe job reads; a TTY job reads its terminal.
 	Stdin StdinMode
+	// Notify says when a person watching is to be told about the job.
+	Notify NotifyPolicy
+}
+
+// NotifyPolicy says when a person watching the job is told about it (the
+// TUI raises a notice, a mark and, with --notify, a terminal
+// notification).
+type NotifyPolicy struct {
+	// Quiet: the job ran this long without writing anything (an agent
+	// waiting for an answer, a stuck build); 0 means never. The TUI says
+	// so again when it writes after being quiet.
+	Quiet time.Duration
 }
 
 // RestartMode names when a job that ended on its own is started again.
@@ -228,6 +240,9 @@ func (s Spec) Validate() error {
 		if strings.ContainsRune(a, 0) {
 			return errors.New("argv contains a NUL byte")
 		}
+	}
+	if s.Notify.Quiet < 0 {
+		return fmt.Errorf("notify quiet %v is negative", s.Notify.Quiet)
 	}
 	if s.Timeout < 0 {
 		return fmt.Errorf("timeout %v is negative", s.Timeout)

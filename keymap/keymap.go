@@ -30,6 +30,17 @@ type KeyMap struct {
 	Redraw key.Binding
 	// HideEnded hides the jobs that have ended, and shows them again.
 	HideEnded key.Binding
+	// Timeline shows the jobs' runs across time in place of the output;
+	// TimeZoomIn and TimeZoomOut change the time it spans.
+	Timeline, TimeZoomIn, TimeZoomOut key.Binding
+	// Select starts a line selection in the output pane; Copy copies it,
+	// CopyVisible the lines on screen (or a filtered search's matches).
+	Select, Copy, CopyVisible key.Binding
+	// QuietAlert turns the quiet alert of the job on or off.
+	QuietAlert key.Binding
+	// LogSearch searches the job's whole log file for the pane's search
+	// (L in the pane, ctrl+l in its / prompt), and back.
+	LogSearch, LogInPrompt key.Binding
 	// The add-a-job prompt; ToggleTTY chooses a terminal or pipes.
 	Submit, NextField, Cancel, ToggleTTY key.Binding
 	// The search prompt (it also takes Cancel).
@@ -94,6 +105,15 @@ func DefaultKeyMap() KeyMap {
 		Bell:          b(k("b"), "b", "bell"),
 		Redraw:        b(k("ctrl+l"), "ctrl+l", "redraw"),
 		HideEnded:     b(k("H"), "H", "hide ended"),
+		Timeline:      b(k("T"), "T", "timeline"),
+		TimeZoomIn:    b(k("+", "="), "+", "zoom in time"),
+		TimeZoomOut:   b(k("-"), "-", "zoom out time"),
+		Select:        b(k("v"), "v", "select lines"),
+		Copy:          b(k("y"), "y", "copy selection"),
+		CopyVisible:   b(k("Y"), "Y", "copy shown lines"),
+		QuietAlert:    b(k("m"), "m", "quiet alert"),
+		LogSearch:     b(k("L"), "L", "search the log file"),
+		LogInPrompt:   b(k("ctrl+l"), "ctrl+l", "in the log file"),
 		Submit:        b(k("enter"), "enter", "start"),
 		NextField:     b(k("tab", "shift+tab"), "tab", "next field"),
 		Cancel:        b(k("esc", "ctrl+c"), "esc", "cancel"),
@@ -114,11 +134,11 @@ func DefaultKeyMap() KeyMap {
 func (k KeyMap) ShortHelp() []key.Binding {
 	return []key.Binding{
 		k.LeaveInput,
-		k.Submit, k.Apply, k.NextField, k.ToggleTTY, k.ToggleRegex, k.Cancel, k.Yes, k.No, k.KillAll, k.ClosePanel,
+		k.Submit, k.Apply, k.NextField, k.ToggleTTY, k.ToggleRegex, k.Cancel, k.Yes, k.No, k.KillAll, k.ClosePanel, k.LogInPrompt,
 		k.Input, k.Add, k.Stop, k.Kill, k.Restart, k.Remove, k.Help, k.Quit, k.Reload,
 		k.NextMatch, k.PrevMatch, k.FilterMatches, k.ClearSearch, k.ClearFilter,
-		k.FocusOutput, k.Mark, k.Search, k.FilterJobs, k.Follow, k.Wrap, k.ScrollRight, k.FocusTable,
-		k.Split, k.AllView, k.NextPane, k.FocusPane, k.Zoom, k.Pager, k.HideEnded,
+		k.Copy, k.FocusOutput, k.Mark, k.Search, k.FilterJobs, k.Follow, k.Wrap, k.ScrollRight, k.FocusTable,
+		k.Split, k.AllView, k.Timeline, k.TimeZoomIn, k.TimeZoomOut, k.NextPane, k.FocusPane, k.Zoom, k.Pager, k.HideEnded,
 		k.TableUp, k.TableDown, k.LineUp, k.LineDown,
 	}
 }
@@ -128,13 +148,14 @@ func (k KeyMap) ShortHelp() []key.Binding {
 // grouped by where they work.
 func (k KeyMap) FullHelp() [][]key.Binding {
 	return [][]key.Binding{
-		{k.Add, k.Stop, k.Kill, k.Restart, k.Remove, k.Reload, k.Pager, k.Bell, k.Redraw, k.Help, k.Quit},
-		{k.Split, k.AllView, k.NextPane, k.PrevPane, k.FocusPane, k.Zoom},
+		{k.Add, k.Stop, k.Kill, k.Restart, k.Remove, k.Reload, k.Pager, k.Bell, k.QuietAlert, k.Redraw, k.Help, k.Quit},
+		{k.Split, k.AllView, k.Timeline, k.TimeZoomIn, k.TimeZoomOut, k.NextPane, k.PrevPane, k.FocusPane, k.Zoom},
 		{k.TableUp, k.TableDown, k.TableTop, k.TableBottom, k.FocusOutput, k.Mark, k.FilterJobs, k.ClearFilter, k.HideEnded},
 		{k.LineUp, k.LineDown, k.HalfPageUp, k.HalfPageDown, k.Top, k.Bottom},
-		{k.Follow, k.Wrap, k.ScrollLeft, k.ScrollRight, k.FocusTable, k.Search, k.NextMatch, k.PrevMatch, k.FilterMatches, k.ClearSearch},
+		{k.Follow, k.Wrap, k.ScrollLeft, k.ScrollRight, k.FocusTable, k.Search, k.NextMatch, k.PrevMatch, k.FilterMatches, k.LogSearch, k.ClearSearch},
+		{k.Select, k.Copy, k.CopyVisible},
 		{k.Input, k.LeaveInput},
-		{k.Submit, k.Apply, k.NextField, k.ToggleTTY, k.ToggleRegex, k.Cancel, k.Yes, k.No, k.KillAll, k.ClosePanel},
+		{k.Submit, k.Apply, k.NextField, k.ToggleTTY, k.ToggleRegex, k.LogInPrompt, k.Cancel, k.Yes, k.No, k.KillAll, k.ClosePanel},
 	}
 }
 
@@ -148,6 +169,8 @@ func (k *KeyMap) All() []*key.Binding {
 		&k.Search, &k.NextMatch, &k.PrevMatch, &k.FilterMatches, &k.ClearSearch,
 		&k.Add, &k.Stop, &k.Kill, &k.Restart, &k.Remove, &k.Reload, &k.Zoom, &k.Help, &k.Quit,
 		&k.Split, &k.AllView, &k.NextPane, &k.PrevPane, &k.FocusPane, &k.Pager, &k.Bell, &k.Redraw, &k.HideEnded,
+		&k.Timeline, &k.TimeZoomIn, &k.TimeZoomOut, &k.Select, &k.Copy, &k.CopyVisible,
+		&k.QuietAlert, &k.LogSearch, &k.LogInPrompt,
 		&k.Submit, &k.NextField, &k.Cancel, &k.ToggleTTY, &k.Apply, &k.ToggleRegex, &k.Yes, &k.No, &k.KillAll,
 		&k.ClosePanel,
 	}

@@ -29,7 +29,9 @@ func bigFixture(tb testing.TB, jobCount, outputLines int) *jobs.Manager {
 	mgr, err := jobs.NewManager(jobs.Options{
 		LogDir:     tb.TempDir(),
 		MaxRunning: 64,
-		Store:      jobs.StoreOptions{MaxLines: max(outputLines, 1), MaxBytes: 64 << 20},
+		// Every job is kept: job 1 is the one measured.
+		KeepFinished: -1,
+		Store:        jobs.StoreOptions{MaxLines: max(outputLines, 1), MaxBytes: 64 << 20},
 	})
 	require.NoError(tb, err)
 	tb.Cleanup(func() { _ = mgr.Shutdown(context.Background()) })

@@ -48,6 +48,10 @@ type Config struct {
 	Now func() time.Time
 	// Bell starts with the bell on: a job that fails rings it.
 	Bell bool
+	// Notify sends a terminal notification (OSC 9) when a job fails or
+	// goes quiet, and NotifyOSC777 an OSC 777 one as well (for terminals
+	// that announce they take it).
+	Notify, NotifyOSC777 bool
 	// Terminal is where the bell is rung (BEL is written to it); nil
 	// means nowhere.
 	Terminal io.Writer

@@ -44,15 +44,21 @@ func (m *Model) handleJobEvents(events []jobs.Event) tea.Cmd {
 	wrote := make(map[jobs.ID]bool)
 	grew := make(map[jobs.ID]bool) // has output it did not have before
 	jobsChanged := false
+	now := m.now()
 	var added []jobs.Info
 	for _, ev := range events {
 		switch ev.Kind {
 		case jobs.EventRemoved:
+			m.table.activity.forget(ev.Job.ID)
 			m.table.Remove(ev.Job.ID)
 			m.names.forget(ev.Job.ID)
 			jobsChanged = true
 		default:
 			old, existed := m.table.Upsert(ev.Job)
+			if !existed {
+				m.table.activity.begin(ev.Job.ID, now) // all its lines are new
+			}
+			m.table.activity.sample(&ev.Job, now)
 			m.names.set(ev.Job.ID, ev.Job.Name)
 			jobsChanged = jobsChanged || !existed
 			if !existed {
@@ -75,6 +81,7 @@ func (m *Model) handleJobEvents(events []jobs.Event) tea.Cmd {
 			}
 		}
 	}
+	cmds = append(cmds, m.checkSpoke(now))
 	m.noteArrivals(added)
 	if m.table.Filtering() {
 		m.table.Refilter() // states changed
@@ -170,8 +177,8 @@ func (m *Model) noteTransition(info jobs.Info) tea.Cmd {
 	if !m.onScreen(info.ID) {
 		m.table.Note(info.ID, unseenEnd)
 	}
-	if failed && m.bell {
-		return ringBell(m.cfg.Terminal)
+	if failed {
+		return m.alert(m.notice.text)
 	}
 	return nil
 }
@@ -227,6 +234,18 @@ func (m *Model) ensureTick() tea.Cmd {
 
 func (m *Model) handleTick() tea.Cmd {
 	m.ticking = false
-	m.table.SetNow(m.now())
-	return m.ensureTick()
+	now := m.now()
+	m.table.SetNow(now)
+	cmds := []tea.Cmd{m.ensureTick(), m.checkSpoke(now)}
+	list := m.table.Jobs()
+	for i := range list { // by index: an Info is large to copy
+		switch {
+		case list[i].State.Active(): // the others' changes came as events
+			m.table.activity.sample(&list[i], now)
+			cmds = append(cmds, m.checkQuiet(&list[i], now))
+		case len(m.quiet.since) > 0:
+			delete(m.quiet.since, list[i].ID) // ended quiet
+		}
+	}
+	return tea.Batch(cmds...)
 }

@@ -29,6 +29,7 @@ type searchPrompt struct {
 	target findTarget
 	input  textinput.Model
 	regex  bool
+	log    bool // search the job's log file (ctrl+l)
 	err    string
 	width  int
 	// before is the table's filter when the prompt opened (esc restores
@@ -57,6 +58,8 @@ func (p *searchPrompt) UpdateKeys(km *keymap.KeyMap) {
 	km.Apply.SetEnabled(true)
 	km.Cancel.SetEnabled(true)
 	km.ToggleRegex.SetEnabled(p.target == findInPane)
+	km.LogInPrompt.SetEnabled(p.target == findInPane)
+	km.Redraw.SetEnabled(p.target != findInPane) // ctrl+l toggles the log file there (and redraws)
 }
 
 // SetSize sets the prompt's width. The text field takes up to half of it,
@@ -86,6 +89,9 @@ func (p *searchPrompt) View() string {
 	line := p.st.Prompt.Render(label) + p.input.View()
 	if p.regex {
 		line += p.st.Flag.Render("  [regex]")
+	}
+	if p.log {
+		line += p.st.Flag.Render("  [log file]")
 	}
 	if p.err != "" {
 		line += p.st.PromptError.Render("  ✗ " + p.err)
@@ -126,7 +132,16 @@ func (m *Model) handleFindKey(k tea.KeyMsg) tea.Cmd {
 			return nil
 		}
 		m.find = nil
-		return m.applySearch(m.activePane(), mt)
+		p := m.activePane()
+		p.logSearch = nil
+		cmd := m.applySearch(p, mt)
+		if f.log {
+			cmd = tea.Batch(cmd, m.startLogSearch(p, mt))
+		}
+		return cmd
+	case key.Matches(k, m.km.LogInPrompt) && f.target == findInPane:
+		f.log = !f.log
+		return tea.ClearScreen // ctrl+l redraws everywhere else: here too
 	case key.Matches(k, m.km.ToggleRegex):
 		f.regex = !f.regex
 		if f.input.Value() != "" {

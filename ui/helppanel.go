@@ -20,19 +20,21 @@ func (m *Model) helpGroups() []helpGroup {
 	k := &m.km
 	table := helpGroup{"job table", []key.Binding{k.TableUp, k.TableDown, k.TableTop, k.TableBottom, k.FocusOutput, k.Mark, k.FilterJobs, k.ClearFilter, k.HideEnded}}
 	pane := helpGroup{"output pane (enter)", []key.Binding{k.LineUp, k.LineDown, k.HalfPageUp, k.HalfPageDown, k.Top, k.Bottom, k.Follow, k.Wrap, k.ScrollLeft, k.ScrollRight, k.Search, k.FocusTable}}
-	searching := helpGroup{"after a search (/ in a pane)", []key.Binding{k.NextMatch, k.PrevMatch, k.FilterMatches, k.ClearSearch}}
-	find := helpGroup{"in the / prompt", []key.Binding{k.Apply, k.ToggleRegex, k.Cancel}}
+	searching := helpGroup{"after a search (/ in a pane)", []key.Binding{k.NextMatch, k.PrevMatch, k.FilterMatches, k.LogSearch, k.ClearSearch}}
+	copying := helpGroup{"copy (in a pane)", []key.Binding{k.Select, k.Copy, k.CopyVisible}}
+	find := helpGroup{"in the / prompt", []key.Binding{k.Apply, k.ToggleRegex, k.LogInPrompt, k.Cancel}}
 	everywhere := []key.Binding{k.Add, k.Stop, k.Kill, k.Restart, k.Remove}
 	if m.canReload() {
 		everywhere = append(everywhere, k.Reload)
 	}
-	everywhere = append(everywhere, k.Pager, k.Split, k.AllView, k.NextPane, k.PrevPane, k.Zoom, k.Bell, k.Redraw, k.Help, k.Quit)
-	groups := []helpGroup{table, pane, searching, find}
+	everywhere = append(everywhere, k.Pager, k.Split, k.AllView, k.Timeline, k.NextPane, k.PrevPane, k.Zoom, k.Bell, k.QuietAlert, k.Redraw, k.Help, k.Quit)
+	groups := []helpGroup{table, pane, searching, copying, find}
 	if m.focus == focusOutput {
-		groups = []helpGroup{pane, searching, find, table}
+		groups = []helpGroup{pane, searching, copying, find, table}
 	}
 	return append(groups,
 		helpGroup{"everywhere", everywhere},
+		helpGroup{"timeline (T)", []key.Binding{k.Timeline, k.TimeZoomIn, k.TimeZoomOut, k.FocusOutput}},
 		helpGroup{"split view (s)", []key.Binding{k.FocusPane, k.NextPane, k.PrevPane, k.Zoom}},
 		helpGroup{"typing into a terminal job's pane", []key.Binding{k.Input, k.LeaveInput}},
 		helpGroup{"add a job (a)", []key.Binding{k.Submit, k.NextField, k.ToggleTTY, k.Cancel}},

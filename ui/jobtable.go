@@ -40,6 +40,8 @@ type jobTable struct {
 	overflow      bool // the columns are wider than the table; rows are cut
 	focused       bool
 	now           time.Time
+	activity      *activity   // the sparklines' data; nil for none
+	quiet         *quietWatch // the jobs marked quiet; nil for none
 }
 
 func newJobTable(km *keymap.KeyMap, pal *palette) *jobTable {
@@ -98,7 +100,7 @@ func (t *jobTable) SetSize(width, height int) {
 
 func (t *jobTable) relayout() {
 	maxID, hostWidth := tableIDs(t.jobs)
-	t.cols = withHostColumn(t.width, maxID, t.longestName, hostWidth)
+	t.cols = withActivityColumns(withHostColumn(t.width, maxID, t.longestName, hostWidth))
 	used := markerWidth
 	for i, c := range t.cols {
 		used += c.width
@@ -332,6 +334,8 @@ func (t *jobTable) rowView(info jobs.Info) string {
 		mark("!", t.pal.states[info.State])
 	case a&unseenOutput != 0:
 		mark("•", t.pal.unseen)
+	case t.quiet != nil && t.quiet.isQuiet(info.ID):
+		mark("…", t.pal.paused)
 	default:
 		b.WriteByte(' ')
 	}
@@ -397,6 +401,8 @@ func (t *jobTable) cell(info jobs.Info, c column) (string, styles.Seq) {
 		return formatCount(info.Lines), styles.Seq{}
 	case colOutput:
 		return t.outputCell(info, c.width)
+	case colActivity, colCPUSpark:
+		return t.sparkCell(info, c), t.pal.muted
 	}
 	return "", styles.Seq{}
 }

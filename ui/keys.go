@@ -44,6 +44,9 @@ func (m *Model) handleKey(k tea.KeyMsg) tea.Cmd {
 	case m.find != nil:
 		return m.handleFindKey(k)
 	}
+	if m.timeline != nil && m.handleTimelineKey(k) {
+		return nil
+	}
 	if cmd, ok := m.handleGlobalKey(k); ok {
 		return cmd
 	}
@@ -66,6 +69,10 @@ func (m *Model) handleKey(k tea.KeyMsg) tea.Cmd {
 // handlePaneKey handles a key for the focused pane.
 func (m *Model) handlePaneKey(k tea.KeyMsg) tea.Cmd {
 	p := m.activePane()
+	if cmd, ok := m.handleCopyKey(p, k); ok {
+		return cmd
+	}
+	defer p.followSearch()
 	switch {
 	case key.Matches(k, m.km.FocusTable):
 		m.setFocus(focusTable)
@@ -74,8 +81,14 @@ func (m *Model) handlePaneKey(k tea.KeyMsg) tea.Cmd {
 	case key.Matches(k, m.km.Search):
 		m.openFind(findInPane)
 	case key.Matches(k, m.km.ClearSearch):
-		p.search = nil
+		p.search, p.logSearch = nil, nil
 		p.refresh()
+	case key.Matches(k, m.km.LogSearch):
+		return m.toggleLogSearch(p)
+	case key.Matches(k, m.km.NextMatch) && p.logSearch != nil:
+		m.jumpLogMatch(p, true)
+	case key.Matches(k, m.km.PrevMatch) && p.logSearch != nil:
+		m.jumpLogMatch(p, false)
 	case key.Matches(k, m.km.NextMatch):
 		m.jumpToMatch(p, true)
 	case key.Matches(k, m.km.PrevMatch):
@@ -118,6 +131,8 @@ func (m *Model) handleGlobalKey(k tea.KeyMsg) (tea.Cmd, bool) {
 		m.focusPane(int(k.Runes[0] - '1'))
 	case key.Matches(k, m.km.HideEnded):
 		m.toggleHideEnded()
+	case key.Matches(k, m.km.Timeline):
+		m.toggleTimeline()
 	case key.Matches(k, m.km.Bell):
 		m.bell = !m.bell
 		if m.bell {
@@ -129,6 +144,8 @@ func (m *Model) handleGlobalKey(k tea.KeyMsg) (tea.Cmd, bool) {
 		return nil, false
 	case key.Matches(k, m.km.Pager):
 		return m.openPager(cur), true
+	case key.Matches(k, m.km.QuietAlert):
+		m.toggleQuiet(cur)
 	case m.bulkMode() && m.matchesBulkKey(k):
 		return nil, true
 	case key.Matches(k, m.km.Stop):
@@ -181,6 +198,7 @@ func (m *Model) updateKeys() {
 	m.activePane().UpdateKeys(&m.km)
 	_, typable := m.canType()
 	m.km.Input.SetEnabled(typable)
+	m.copyKeys(m.activePane())
 	hasJobs := len(m.table.Jobs()) > 0
 	m.km.Add.SetEnabled(true)
 	m.km.Zoom.SetEnabled(true)
@@ -200,7 +218,9 @@ func (m *Model) updateKeys() {
 		m.km.Restart.SetEnabled(true)
 		m.km.Remove.SetEnabled(cur.State.Done())
 		m.km.Pager.SetEnabled(cur.LogPath != "")
+		m.km.QuietAlert.SetEnabled(true)
 	}
 	m.km.HideEnded.SetEnabled(m.table.HidingEnded() || m.table.Ended() > 0)
 	m.updateBulkKeys()
+	m.timelineKeys()
 }

@@ -55,7 +55,10 @@ type Model struct {
 	find    *searchPrompt // nil when closed
 	panel   *panel        // covers the screen when open: help, reload problems
 	confirm *bulkConfirm  // nil unless asking before acting on marked jobs
-	help    help.Model
+	// timeline shows in place of the output when not nil (T).
+	timeline *timeline
+	quiet    *quietWatch
+	help     help.Model
 
 	focus        focusArea
 	zoom         bool
@@ -114,6 +117,9 @@ func New(engine Engine, cfg Config) *Model {
 	m.help.Styles.Ellipsis = m.st.HelpSep
 
 	m.table = newJobTable(&m.km, m.pal)
+	m.table.activity = newActivity()
+	m.quiet = newQuietWatch()
+	m.table.quiet = m.quiet
 	m.single = newOutputPane(&m.km, m.pal)
 	m.names = newJobNames(m.pal)
 	m.tty.engine = m.terminal()
@@ -122,6 +128,7 @@ func New(engine Engine, cfg Config) *Model {
 	m.table.SetNow(m.now())
 	for _, info := range engine.List() {
 		m.table.Upsert(info)
+		m.table.activity.sample(&info, m.now())
 		m.names.set(info.ID, info.Name)
 	}
 	if cfg.Select != 0 {
@@ -165,6 +172,8 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.setNotice("the job engine stopped sending events", true)
 	case scanDoneMsg:
 		cmd = m.handleScanDone(msg)
+	case logScanMsg:
+		cmd = m.handleLogScan(msg)
 	case actionDoneMsg:
 		cmd = m.handleActionDone(msg)
 	case bulkDoneMsg:
@@ -190,6 +199,7 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	m.syncPanes()
 	m.syncScreens()
 	m.syncInput()
+	m.activePane().followSearch()
 	m.updateKeys()
 	m.resize()
 	m.syncTermSizes()
@@ -227,7 +237,10 @@ func (m *Model) View() string {
 	if f.table > 0 {
 		parts = append(parts, m.table.View())
 	}
-	if f.pane > 0 {
+	switch {
+	case f.pane > 0 && m.timeline != nil:
+		parts = append(parts, m.timeline.View(m.table, m.now()))
+	case f.pane > 0:
 		parts = append(parts, m.outputView())
 	}
 	switch {

@@ -34,8 +34,8 @@ func TestJobsAppearWithTheirStates(t *testing.T) {
 	})
 	view := m.View()
 	requireFits(t, view, 120, 30, "three jobs")
-	require.Regexp(t, `▸\s+1 ok\s+✓ succeeded .* 0 \s+1 hello`, view)
-	require.Regexp(t, `  !\s+3 broken\s+✗ failed \(3\) .* 3 \s+1 oops`, view, "job 3 ended off screen: its row is marked")
+	require.Regexp(t, `▸\s+1 ok\s+✓ succeeded .* 0 \s+1\s+[ ▁▂▃▄▅▆▇█]*hello`, view)
+	require.Regexp(t, `  !\s+3 broken\s+✗ failed \(3\) .* 3 \s+1\s+[ ▁▂▃▄▅▆▇█]*oops`, view, "job 3 ended off screen: its row is marked")
 	require.Contains(t, view, "● 1 running  ✓ 1 succeeded  ✗ 1 failed")
 }
 

@@ -28,7 +28,10 @@ type outputPane struct {
 	job    jobs.Info // the job shown (job panes)
 	has    bool
 	base   searchableSource
-	search *paneSearch // nil when there is none
+	search *paneSearch    // nil when there is none
+	sel    *lineSelection // nil unless selecting lines to copy (v)
+	// logSearch, when on, searches the job's log files and is the source.
+	logSearch *logSearch
 	// names gives job names for the "all" view's prefixes.
 	names *jobNames
 
@@ -129,6 +132,7 @@ func (p *outputPane) UpdateKeys(km *keymap.KeyMap) {
 	km.PrevMatch.SetEnabled(searching)
 	km.FilterMatches.SetEnabled(searching)
 	km.ClearSearch.SetEnabled(searching)
+	km.LogSearch.SetEnabled(searching && p.kind == jobPane)
 	km.FocusTable.SetEnabled(p.focused && !searching)
 	km.ScrollLeft.SetEnabled(p.focused && !p.wrap && p.xoff > 0)
 	km.ScrollRight.SetEnabled(p.focused && !p.wrap && p.cut)
@@ -175,7 +179,8 @@ func (p *outputPane) SetJob(info jobs.Info, has bool, reader jobs.OutputReader) 
 		return
 	}
 	if !p.has || info.ID != p.job.ID {
-		p.follow, p.top, p.below, p.search, p.xoff, p.scr = true, position{}, 0, nil, 0, nil
+		p.follow, p.top, p.below, p.search, p.xoff, p.scr, p.sel = true, position{}, 0, nil, 0, nil, nil
+		p.logSearch = nil
 	}
 	p.kind, p.job, p.has = jobPane, info, true
 	p.base = jobSource{id: info.ID, reader: reader}
@@ -210,6 +215,9 @@ func (p *outputPane) shows(id jobs.ID) bool {
 // source is what the pane reads: the job's output with jobtop's notes
 // (see notedSource), or with the filter on only the search's matches.
 func (p *outputPane) source() lineSource {
+	if p.logSearch != nil {
+		return p.logSearch
+	}
 	if p.search != nil && p.search.filter {
 		return filteredSource{s: p.search, src: p.base}
 	}

@@ -95,11 +95,16 @@ func (p *outputPane) flags() []string {
 	if p.scr != nil {
 		return append(flags, p.screenFlags()...)
 	}
-	if s := p.search; s != nil {
+	if ls := p.logSearch; ls != nil {
+		flags = append(flags, flag.Wrap(ls.flag()))
+	} else if s := p.search; s != nil {
 		flags = append(flags, flag.Wrap(p.searchFlag()))
 		if s.filter {
 			flags = append(flags, flag.Wrap("filter"))
 		}
+	}
+	if p.sel != nil {
+		flags = append(flags, flag.Wrap("select"))
 	}
 	if p.follow {
 		flags = append(flags, flag.Wrap("following"))
@@ -149,23 +154,23 @@ type headerCache struct {
 
 // headerKey is everything a header is drawn from.
 type headerKey struct {
-	width               int
-	boxed, focused, has bool
-	kind                paneKind
-	id                  jobs.ID
-	name, command       string
-	state               jobs.State
-	exit                int
-	signal              jobs.Signal
-	runs, jobCount      int
-	follow, wrap        bool
-	xoff                int
-	below               uint64
-	search              string
-	filter              bool
-	status, probeNote   string // statusText (ready and health marks) and probeNote
-	typing, screen      bool
-	catchingUp          bool
+	width                   int
+	boxed, focused, has     bool
+	kind                    paneKind
+	id                      jobs.ID
+	name, command           string
+	state                   jobs.State
+	exit                    int
+	signal                  jobs.Signal
+	runs, jobCount          int
+	follow, wrap, selecting bool
+	xoff                    int
+	below                   uint64
+	search                  string
+	filter                  bool
+	status, probeNote       string // statusText (ready and health marks) and probeNote
+	typing, screen          bool
+	catchingUp              bool
 }
 
 func (p *outputPane) headerKey(width int, boxed bool) headerKey {
@@ -173,7 +178,7 @@ func (p *outputPane) headerKey(width int, boxed bool) headerKey {
 		width: width, boxed: boxed, focused: p.focused, has: p.has, kind: p.kind,
 		id: p.job.ID, name: p.job.Name, command: p.job.Command, state: p.job.State,
 		exit: -1, signal: p.job.Signal, runs: p.job.Runs,
-		follow: p.follow, wrap: p.wrap, xoff: p.xoff, below: p.below,
+		follow: p.follow, wrap: p.wrap, xoff: p.xoff, below: p.below, selecting: p.sel != nil,
 		status: statusText(p.job), probeNote: probeNote(p.job),
 		typing: p.typing, screen: p.scr != nil, catchingUp: p.job.CatchingUp,
 	}
@@ -185,6 +190,9 @@ func (p *outputPane) headerKey(width int, boxed bool) headerKey {
 	}
 	if p.search != nil {
 		k.search, k.filter = p.searchFlag(), p.search.filter
+	}
+	if p.logSearch != nil {
+		k.search = p.logSearch.flag()
 	}
 	return k
 }

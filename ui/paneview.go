@@ -25,7 +25,7 @@ func (p *outputPane) View() string {
 func (p *outputPane) bodyRow(i int) (string, bool) {
 	switch {
 	case i < len(p.rows):
-		return p.rows[i], true
+		return p.shownRow(i), true
 	case i == 0 && p.has:
 		return p.pal.muted.Wrap(cut(p.emptyText(), p.width)), true
 	}
@@ -46,6 +46,10 @@ func (p *outputPane) bodyRowWidth(i int) int {
 // emptyText is what the body says when it has no lines.
 func (p *outputPane) emptyText() string {
 	switch {
+	case p.logSearch != nil && !p.logSearch.complete:
+		return "(searching the log file…)"
+	case p.logSearch != nil:
+		return "(no line of the log file matches " + p.logSearch.m.label() + ")"
 	case p.search != nil && p.search.filter && !p.search.complete:
 		return "(searching…)"
 	case p.search != nil && p.search.filter:

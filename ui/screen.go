@@ -36,6 +36,9 @@ func (m *Model) resize() {
 		prompt: promptLines, zoom: m.zoom, split: m.mode == viewSplit && len(panes) > 1,
 	})
 	m.table.SetSize(m.width, f.table)
+	if m.timeline != nil {
+		m.timeline.SetSize(m.width, f.pane)
+	}
 	if m.prompt != nil {
 		m.prompt.SetSize(m.width, f.prompt)
 	}

@@ -229,7 +229,7 @@ func (m *Model) currentJob() (jobs.Info, bool) {
 
 // onScreen reports whether a job's output is drawn.
 func (m *Model) onScreen(id jobs.ID) bool {
-	if m.screen.frame.pane == 0 || m.panel != nil {
+	if m.screen.frame.pane == 0 || m.panel != nil || m.timeline != nil {
 		return false
 	}
 	for _, p := range m.drawn() {
@@ -242,7 +242,7 @@ func (m *Model) onScreen(id jobs.ID) bool {
 
 // markSeen clears the marks of what was not seen for the jobs on screen.
 func (m *Model) markSeen() {
-	if m.screen.frame.pane == 0 || m.panel != nil {
+	if m.screen.frame.pane == 0 || m.panel != nil || m.timeline != nil {
 		return
 	}
 	for _, p := range m.drawn() {

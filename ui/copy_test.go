@@ -1,0 +1,117 @@
+package ui
+
+import (
+	"bytes"
+	"encoding/base64"
+	"fmt"
+	"regexp"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+
+	"jobtop/jobs"
+)
+
+var osc52Seq = regexp.MustCompile("\x1b]52;c;([A-Za-z0-9+/=]*)\a")
+
+// clipboard is what the OSC 52 sequences written to the terminal put on
+// the clipboard, one entry per copy.
+func clipboard(t *testing.T, term *bytes.Buffer) []string {
+	t.Helper()
+	var out []string
+	for _, m := range osc52Seq.FindAllStringSubmatch(term.String(), -1) {
+		b, err := base64.StdEncoding.DecodeString(m[1])
+		require.NoError(t, err)
+		out = append(out, string(b))
+	}
+	return out
+}
+
+// copyModel is a model over one finished job that wrote n numbered lines
+// in colour (every 100th says HIT), its output focused, at 100x30.
+func copyModel(t *testing.T, n int, term *bytes.Buffer) *Model {
+	t.Helper()
+	mgr := newManager(t)
+	start(t, mgr, "counter", fmt.Sprintf(`for i in $(seq 1 %d); do if [ $((i %% 100)) = 0 ]; then printf '\033[31mline %%d HIT\033[0m\n' $i; else echo "line $i"; fi; done`, n))
+	m := newSizedModel(t, mgr, Config{Terminal: term}, 100, 30)
+	pumpUntil(t, m, "the job to end", func() bool { return m.stateCountForTest(jobs.StateSucceeded) == 1 })
+	press(t, m, "enter")
+	return m
+}
+
+func TestCopySelectionGoesToTheClipboardWithoutColours(t *testing.T) {
+	var term bytes.Buffer
+	m := copyModel(t, 1000, &term)
+	p := m.single
+
+	press(t, m, "v")
+	require.NotNil(t, p.sel)
+	require.Contains(t, p.headerView(), "select")
+	press(t, m, "k", "k")
+	press(t, m, "y")
+	require.Nil(t, p.sel, "y ends the selection")
+	require.Equal(t, []string{"line 998\nline 999\nline 1000 HIT\n"}, clipboard(t, &term))
+	require.Equal(t, "copied 3 lines selected", m.notice.text)
+	require.Contains(t, m.View(), "copied 3 lines selected")
+
+	// g goes to the oldest line, j moves the end down; esc cancels.
+	term.Reset()
+	press(t, m, "v", "g", "j")
+	require.Contains(t, paneText(p), "line 1")
+	press(t, m, "esc")
+	require.Nil(t, p.sel)
+	require.Equal(t, focusOutput, m.focus, "esc leaves the selection, not the pane")
+	require.Empty(t, term.String())
+
+	// A selection made with search: from a HIT to the next one, colours
+	// left out.
+	search(t, m, "hit")
+	require.Contains(t, p.headerView(), "match 1/10", "paused at the top: the first match")
+	press(t, m, "v", "n")
+	press(t, m, "y")
+	got := clipboard(t, &term)
+	require.Len(t, got, 1)
+	require.Equal(t, 101, bytes.Count([]byte(got[0]), []byte("\n")))
+	require.Regexp(t, `^line 100 HIT\nline 101\n(.|\n)*line 200 HIT\n$`, got[0])
+	require.NotContains(t, got[0], "\x1b")
+}
+
+func TestCopyVisibleAndMatches(t *testing.T) {
+	var term bytes.Buffer
+	m := copyModel(t, 1000, &term)
+	p := m.single
+	press(t, m, "Y")
+	got := clipboard(t, &term)
+	require.Len(t, got, 1)
+	shown := paneText(p)
+	want := ""
+	for _, l := range shown {
+		want += l + "\n"
+	}
+	require.Equal(t, want, got[0], "Y copies the lines on screen")
+	require.Equal(t, fmt.Sprintf("copied %d lines on screen", len(shown)), m.notice.text)
+
+	term.Reset()
+	search(t, m, "hit")
+	press(t, m, "&")
+	press(t, m, "Y")
+	got = clipboard(t, &term)
+	require.Len(t, got, 1)
+	want = ""
+	for i := 100; i <= 1000; i += 100 {
+		want += fmt.Sprintf("line %d HIT\n", i)
+	}
+	require.Equal(t, want, got[0], "with & on, Y copies every match, on screen or not")
+	require.Equal(t, "copied 10 lines matching hit", m.notice.text)
+}
+
+func TestCopyIsBounded(t *testing.T) {
+	var term bytes.Buffer
+	m := copyModel(t, 20000, &term)
+	press(t, m, "v", "g", "y")
+	got := clipboard(t, &term)
+	require.Len(t, got, 1)
+	require.LessOrEqual(t, len(got[0]), copyMaxBytes)
+	require.Greater(t, len(got[0]), copyMaxBytes-20)
+	require.Contains(t, m.notice.text, "stopped at the 64 KiB")
+}

@@ -1,0 +1,85 @@
+package ui
+
+import (
+	"context"
+	"strings"
+	"testing"
+	"time"
+
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/stretchr/testify/require"
+
+	"jobtop/jobs"
+)
+
+// logSearchModel is a model over a job that wrote 5,000 lines (every
+// 500th a HIT) to a store that keeps only the newest 100, its pane
+// focused.
+func logSearchModel(t *testing.T) *Model {
+	t.Helper()
+	mgr, err := jobs.NewManager(jobs.Options{LogDir: t.TempDir(), Store: jobs.StoreOptions{MaxLines: 100}})
+	require.NoError(t, err)
+	t.Cleanup(func() {
+		ctx, cancel := context.WithTimeout(context.Background(), deadline)
+		defer cancel()
+		require.NoError(t, mgr.Shutdown(ctx))
+	})
+	start(t, mgr, "long", `for i in $(seq 1 5000); do if [ $((i % 500)) = 0 ]; then echo "line $i HIT"; else echo "line $i"; fi; done`)
+	m := newSizedModel(t, mgr, Config{}, 100, 30)
+	pumpUntil(t, m, "the job to end", func() bool { return m.stateCountForTest(jobs.StateSucceeded) == 1 })
+	press(t, m, "enter")
+	return m
+}
+
+// pumpLogScan runs the log scans until the search is complete.
+func pumpLogScan(t *testing.T, m *Model) {
+	t.Helper()
+	end := time.Now().Add(deadline)
+	for ls := m.activePane().logSearch; ls != nil && !ls.complete; {
+		require.True(t, time.Now().Before(end), "the log scan did not end")
+		_, cmd := m.Update(ls.scan()())
+		_ = cmd // the next scan: run above, from where this one stopped
+	}
+}
+
+func TestLogSearchFindsWhatMemoryDropped(t *testing.T) {
+	m := logSearchModel(t)
+	p := m.single
+	search(t, m, "hit")
+	require.Contains(t, p.headerView(), "/hit match 1/1", "memory holds only the last 100 lines: one HIT")
+
+	press(t, m, "L")
+	require.NotNil(t, p.logSearch)
+	pumpLogScan(t, m)
+	require.Contains(t, p.headerView(), "/hit match 1/10 (log)")
+	rows := paneText(p)
+	require.Equal(t, "line 500 HIT", rows[0], "the first match, read back from disk")
+	require.Equal(t, "line 5000 HIT", rows[9])
+	press(t, m, "n", "n")
+	require.Contains(t, p.headerView(), "match 3/10 (log)")
+	press(t, m, "N", "N", "N")
+	require.Contains(t, p.headerView(), "match 10/10 (log)")
+	require.Equal(t, "search wrapped to the last match", m.notice.text)
+
+	press(t, m, "L")
+	require.Nil(t, p.logSearch, "L again: back to the output in memory")
+	require.Contains(t, p.headerView(), "/hit match 1/1")
+	require.Contains(t, strings.Join(paneText(p), "\n"), "line 5000 HIT")
+}
+
+func TestLogSearchFromThePrompt(t *testing.T) {
+	m := logSearchModel(t)
+	p := m.single
+	press(t, m, "/")
+	typeText(t, m, "re:line 1\\d\\d\\d HIT")
+	_, cmd := m.Update(keyMsg("ctrl+l"))
+	require.Equal(t, tea.ClearScreen(), cmd(), "ctrl+l still redraws too")
+	require.Contains(t, m.View(), "[log file]")
+	press(t, m, "enter")
+	pumpLogScan(t, m)
+	require.Contains(t, p.headerView(), "match 1/2 (log)")
+	require.Equal(t, []string{"line 1000 HIT", "line 1500 HIT"}, paneText(p)[:2])
+	press(t, m, "esc")
+	require.Nil(t, p.logSearch)
+	require.Nil(t, p.search)
+}

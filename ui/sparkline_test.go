@@ -1,0 +1,90 @@
+package ui
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"jobtop/jobs"
+)
+
+func TestSparklineCountsLinesPerSecond(t *testing.T) {
+	a := newActivity()
+	info := jobs.Info{ID: 1, State: jobs.StateRunning}
+	a.sample(&info, at(-60*time.Second))
+	// Ten lines a second for the first half of the minute, then one a
+	// second, then nothing for the last 12 seconds.
+	for s := -59; s <= -12; s++ {
+		if s <= -30 {
+			info.Lines += 10
+		} else {
+			info.Lines++
+		}
+		a.sample(&info, at(time.Duration(s)*time.Second))
+	}
+	got := a.sparkline(1, fixedNow, 12, false)
+	require.Equal(t, 12, len([]rune(got)))
+	assert.Equal(t, "██████▁▁▁▁  ", got, "5 seconds a cell, scaled to the busiest")
+
+	// A minute later it is all gone.
+	assert.Equal(t, strings.Repeat(" ", 12), a.sparkline(1, at(time.Minute), 12, false))
+	// Samples of the same second add up; nothing was counted per line.
+	a.sample(&info, at(2*time.Minute))
+	info.Lines += 500
+	a.sample(&info, at(2*time.Minute+100*time.Millisecond))
+	a.sample(&info, at(2*time.Minute+900*time.Millisecond))
+	assert.Equal(t, uint32(500), a.jobs[1].lines[(fixedNow.Unix()+120)%activitySeconds])
+}
+
+func TestSparklineCPU(t *testing.T) {
+	a := newActivity()
+	info := jobs.Info{ID: 1, State: jobs.StateRunning}
+	for s := -59; s <= 0; s++ {
+		info.Usage.CPU = 0
+		if s > -30 {
+			info.Usage.CPU = 50
+		}
+		a.sample(&info, at(time.Duration(s)*time.Second))
+	}
+	// CPU is scaled to at least 100%: 50% is half height.
+	assert.Equal(t, "      ▄▄▄▄▄▄", a.sparkline(1, fixedNow, 12, true))
+}
+
+// TestSparklineColumnsWhenWide: the columns show only where the output
+// keeps room, the CPU one only wider still; the frame always fits.
+func TestSparklineColumnsWhenWide(t *testing.T) {
+	list := timelineJobs()
+	for _, c := range []struct {
+		width      int
+		lines, cpu bool
+	}{{80, false, false}, {110, false, false}, {120, true, false}, {140, true, true}, {220, true, true}} {
+		m := newTimelineModel(t, c.width, 24, list...)
+		head := lines(m.View())[0]
+		assert.Equal(t, c.lines, strings.Contains(head, "LINES/S 1m"), "%d columns: %q", c.width, head)
+		assert.Equal(t, c.cpu, strings.Contains(head, "CPU% 1m"), "%d columns: %q", c.width, head)
+		requireFits(t, m.View(), c.width, 24, "sparklines")
+	}
+}
+
+// TestSparklineOfARealJob: a job that writes shows activity in its row,
+// sampled from the events and the tick.
+func TestSparklineOfARealJob(t *testing.T) {
+	mgr := newManager(t)
+	now := time.Now()
+	clock := func() time.Time { return now }
+	m := newSizedModel(t, mgr, Config{Now: clock}, 200, 20)
+	start(t, mgr, "writer", "for i in $(seq 1 300); do echo line $i; done; exec sleep 600")
+	pumpUntil(t, m, "300 lines", func() bool {
+		info, _ := m.table.Get(1)
+		return info.Lines == 300
+	})
+	now = now.Add(time.Second)
+	m.Update(tickMsg{})
+	row := lines(m.View())[1]
+	require.Contains(t, row, "█", "the second it wrote in is the busiest: %q", row)
+	col := strings.Index(lines(m.View())[0], "LINES/S 1m")
+	require.Positive(t, col)
+}
