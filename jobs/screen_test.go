@@ -148,3 +148,26 @@ func TestWithoutAnEmulatorATTYRunStaysInLines(t *testing.T) {
 	require.NoError(t, m.Input(info.ID, []byte("q")))
 	assert.Equal(t, StateSucceeded, wait(t, m, info.ID).State)
 }
+
+// A program that asks for its input modes before it takes the screen
+// (the mouse, bracketed paste, application cursor keys: as it starts) or
+// that stays in lines (a shell asks for bracketed paste at each prompt)
+// is typed into by those modes: the screen says so.
+func TestScreenKeepsTheModesAskedForBeforeIt(t *testing.T) {
+	m := newManager(t, Options{})
+	want := vtscreen.InputModes{AppCursor: true, BracketedPaste: true, Mouse: vtscreen.MouseNormal, MouseSGR: true}
+	for _, tc := range []struct{ name, command string }{
+		{"before the alternate screen", `printf '\033[?1h\033[?2004h\033[?1000h\033[?1006h\033[?1049hdrawn'; sleep 600`},
+		{"before the cursor is addressed", `printf '\033[?1h\033[?2004h\033[?1000h\033[?1006h'; sleep 0.2; printf '\033[2;1Hdrawn'; sleep 600`},
+		{"in lines", `printf '\033[?1h\033[?2004h\033[?1000h\033[?1006hdrawn'; sleep 600`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			info := start(t, m, Spec{TTY: true, Command: tc.command})
+			snap := screenOf(t, m, info.ID, "the drawing", func(s vtscreen.Snapshot) bool {
+				return strings.Contains(strings.Join(s.Lines, "\n"), "drawn")
+			})
+			assert.Equal(t, want, snap.Modes)
+			require.NoError(t, m.Kill(info.ID))
+		})
+	}
+}
