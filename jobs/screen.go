@@ -46,9 +46,14 @@ func (m *Manager) storeTerminal(j *job, p *process, b []byte) {
 		}
 		t.mu.Lock()
 		feed := t.feed
-		t.modes = t.det.Modes()
+		modes := t.det.Modes()
+		newModes := modes != t.modes
+		t.modes = modes
 		t.mu.Unlock()
 		if feed != nil {
+			if newModes {
+				feed.setModes(modes)
+			}
 			feed.push(part)
 		}
 		// A new emulator starts with the modes the program asked for
@@ -59,7 +64,8 @@ func (m *Manager) storeTerminal(j *job, p *process, b []byte) {
 			if feed == nil {
 				feed = m.enterScreen(j, p)
 				if feed != nil {
-					feed.push(append([]byte("\x1b[?1049h"), t.det.Modes().Sequence()...))
+					feed.setModes(modes)
+					feed.push(append([]byte("\x1b[?1049h"), modes.Sequence()...))
 				}
 			}
 			if feed != nil {
@@ -70,7 +76,8 @@ func (m *Manager) storeTerminal(j *job, p *process, b []byte) {
 				if feed = m.enterScreen(j, p); feed != nil {
 					// The modes after part, then part: part's own mode
 					// changes end where they did.
-					feed.push(append(t.det.Modes().Sequence(), part...))
+					feed.setModes(modes)
+					feed.push(append(modes.Sequence(), part...))
 				}
 			}
 		case vtscreen.LeaveAlt:

@@ -131,6 +131,23 @@ func TestScreenFeedCatchesUpAndAsksForARedraw(t *testing.T) {
 	assert.Equal(t, int32(2), changes.Load(), "catching up, then caught up")
 }
 
+// Catching up keeps the input modes the program asked for: it asked once,
+// as it started, and its redraw does not ask again.
+func TestScreenFeedCatchingUpKeepsTheModes(t *testing.T) {
+	f := newScreenFeed(testEmulator(20, 2), func() {}, func() {})
+	defer f.close()
+	modes := vtscreen.InputModes{AppCursor: true, BracketedPaste: true, Mouse: vtscreen.MouseAny, MouseSGR: true}
+	f.setAlt(true)
+	f.setModes(modes)
+	f.push(append([]byte("\x1b[?1049h"), modes.Sequence()...))
+	f.push(make([]byte, maxScreenBacklog+1))
+	f.push([]byte("\x1b[Hfresh"))
+	eventually(t, "the feed to catch up", func() bool {
+		return !f.catchingUp.Load() && f.screen.Snapshot().Lines[0] == "fresh"
+	})
+	assert.Equal(t, modes, f.screen.Snapshot().Modes)
+}
+
 // A manager given no emulator (jobs used as a library) keeps TTY runs in
 // line mode: the full-screen program runs, its output is lines, and
 // Screen shows the tail.
