@@ -46,6 +46,15 @@ func TestAPIAnswersAPromptAndReadsTheScreen(t *testing.T) {
 	assert.Equal(t, [2]int{200, 50}, [2]int{screen.Cols, screen.Rows})
 	assert.False(t, screen.Screen)
 	assert.Nil(t, screen.ANSI, "colours only with ansi=1")
+	// Every field the README lists is there, false ones too: an agent
+	// reads "catching_up" without guarding against its absence.
+	_, body = call(t, h, "GET", path+"/screen", "")
+	var fields map[string]any
+	require.NoError(t, json.Unmarshal([]byte(body), &fields))
+	for _, f := range []string{"lines", "cols", "rows", "cursor_x", "cursor_y", "cursor_visible",
+		"screen", "alt_screen", "catching_up", "modes", "seq", "state"} {
+		assert.Contains(t, fields, f)
+	}
 
 	code, body = call(t, h, "POST", path+"/input", `{"text": "y\r"}`)
 	require.Equal(t, 200, code, body)

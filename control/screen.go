@@ -26,7 +26,7 @@ type ScreenResponse struct {
 	CursorVisible bool       `json:"cursor_visible"`
 	Screen        bool       `json:"screen"`
 	AltScreen     bool       `json:"alt_screen"`
-	CatchingUp    bool       `json:"catching_up,omitempty"`
+	CatchingUp    bool       `json:"catching_up"`
 	Modes         Modes      `json:"modes"`
 	Seq           uint64     `json:"seq"`
 	State         jobs.State `json:"state"`

@@ -13,9 +13,15 @@ import (
 // colours), whatever terminal jobtop itself runs in.
 const ttyTerm = "xterm-256color"
 
-// maxTermSize bounds a TTY job's columns and rows: more is a mistake,
-// not a terminal.
-const maxTermSize = 10_000
+// maxTermSide bounds a TTY job's columns and rows, and maxTermCells
+// their product: more is a mistake, not a terminal (an 8K screen in a
+// small font is about 1000x250). The bound is memory: in screen mode the
+// emulator keeps about 250 bytes a cell (a main and an alternate screen),
+// so 250,000 cells are about 60 MiB, where 10,000x10,000 would be 24 GiB.
+const (
+	maxTermSide  = 2_000
+	maxTermCells = 250_000
+)
 
 // openPTY makes a TTY job's pseudo-terminal at the given size. The master
 // is jobtop's: non-blocking and in Go's poller, so reading and writing it
@@ -69,8 +75,9 @@ func setWinsize(master *os.File, cols, rows int) error {
 
 // checkTermSize refuses a size no terminal has.
 func checkTermSize(cols, rows int) error {
-	if cols < 1 || rows < 1 || cols > maxTermSize || rows > maxTermSize {
-		return fmt.Errorf("terminal size %dx%d is out of range: columns and rows go from 1 to %d", cols, rows, maxTermSize)
+	if cols < 1 || rows < 1 || cols > maxTermSide || rows > maxTermSide || cols*rows > maxTermCells {
+		return fmt.Errorf("terminal size %dx%d is out of range: columns and rows go from 1 to %d, and at most %d cells in all",
+			cols, rows, maxTermSide, maxTermCells)
 	}
 	return nil
 }

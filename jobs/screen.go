@@ -26,8 +26,9 @@ type termState struct {
 	det vtscreen.Detector // the reader's alone
 
 	mu     sync.Mutex
-	feed   *screenFeed // nil in line mode
-	closed bool        // the run has ended: no new feed
+	feed   *screenFeed         // nil in line mode
+	closed bool                // the run has ended: no new feed
+	modes  vtscreen.InputModes // det's, for line mode's screen
 }
 
 // storeTerminal stores a chunk of a TTY run's output, scanning it for
@@ -45,16 +46,26 @@ func (m *Manager) storeTerminal(j *job, p *process, b []byte) {
 		}
 		t.mu.Lock()
 		feed := t.feed
+		modes := t.det.Modes()
+		newModes := modes != t.modes
+		t.modes = modes
 		t.mu.Unlock()
 		if feed != nil {
+			if newModes {
+				feed.setModes(modes)
+			}
 			feed.push(part)
 		}
+		// A new emulator starts with the modes the program asked for
+		// before it (as it started, or at a shell's prompt): the keys,
+		// pastes and mouse typed into it are encoded by them.
 		switch ev {
 		case vtscreen.EnterAlt:
 			if feed == nil {
 				feed = m.enterScreen(j, p)
 				if feed != nil {
-					feed.push([]byte("\x1b[?1049h"))
+					feed.setModes(modes)
+					feed.push(append([]byte("\x1b[?1049h"), modes.Sequence()...))
 				}
 			}
 			if feed != nil {
@@ -63,7 +74,10 @@ func (m *Manager) storeTerminal(j *job, p *process, b []byte) {
 		case vtscreen.CursorAddressed:
 			if feed == nil {
 				if feed = m.enterScreen(j, p); feed != nil {
-					feed.push(part)
+					// The modes after part, then part: part's own mode
+					// changes end where they did.
+					feed.setModes(modes)
+					feed.push(append(modes.Sequence(), part...))
 				}
 			}
 		case vtscreen.LeaveAlt:
@@ -168,7 +182,8 @@ func answerTerminal(master *os.File, b []byte) {
 // any other job, the newest lines of its output that fit its terminal
 // (Cols x Rows, or DefaultCols x DefaultRows for a pipe job), with the
 // cursor after the last, colours kept in ANSI and every other escape
-// sequence removed.
+// sequence removed, and for a running TTY job the input modes it asked
+// for (a shell asks for bracketed paste at its prompt).
 func (m *Manager) Screen(id ID) (vtscreen.Snapshot, error) {
 	m.mu.Lock()
 	j, ok := m.jobs[id]
@@ -177,9 +192,10 @@ func (m *Manager) Screen(id ID) (vtscreen.Snapshot, error) {
 		return vtscreen.Snapshot{}, &NotFoundError{ID: id}
 	}
 	var feed *screenFeed
+	var modes vtscreen.InputModes
 	if p := j.proc; p != nil && p.term != nil {
 		p.term.mu.Lock()
-		feed = p.term.feed
+		feed, modes = p.term.feed, p.term.modes
 		p.term.mu.Unlock()
 	}
 	cols, rows := j.termSize()
@@ -187,7 +203,9 @@ func (m *Manager) Screen(id ID) (vtscreen.Snapshot, error) {
 	if feed != nil {
 		return feed.screen.Snapshot(), nil
 	}
-	return tailScreen(j.store, cols, rows), nil
+	snap := tailScreen(j.store, cols, rows)
+	snap.Modes = modes
+	return snap, nil
 }
 
 // tailScreen is the newest lines of a store as a screen of rows lines.

@@ -132,6 +132,23 @@ func TestScreenFeedCatchesUpAndAsksForARedraw(t *testing.T) {
 	assert.Equal(t, int32(2), changes.Load(), "catching up, then caught up")
 }
 
+// Catching up keeps the input modes the program asked for: it asked once,
+// as it started, and its redraw does not ask again.
+func TestScreenFeedCatchingUpKeepsTheModes(t *testing.T) {
+	f := newScreenFeed(testEmulator(20, 2), func() {}, func() {}, func() {})
+	defer f.close()
+	modes := vtscreen.InputModes{AppCursor: true, BracketedPaste: true, Mouse: vtscreen.MouseAny, MouseSGR: true}
+	f.setAlt(true)
+	f.setModes(modes)
+	f.push(append([]byte("\x1b[?1049h"), modes.Sequence()...))
+	f.push(make([]byte, maxScreenBacklog+1))
+	f.push([]byte("\x1b[Hfresh"))
+	eventually(t, "the feed to catch up", func() bool {
+		return !f.catchingUp.Load() && f.screen.Snapshot().Lines[0] == "fresh"
+	})
+	assert.Equal(t, modes, f.screen.Snapshot().Modes)
+}
+
 // A manager given no emulator (jobs used as a library) keeps TTY runs in
 // line mode: the full-screen program runs, its output is lines, and
 // Screen shows the tail.
@@ -164,5 +181,28 @@ func TestScreenFeedSaysWhenItDrew(t *testing.T) {
 		assert.Equal(t, "echo: x", line, "drawn before it is announced")
 	case <-time.After(patience):
 		t.Fatal("the feed never said it drew")
+	}
+}
+
+// A program that asks for its input modes before it takes the screen
+// (the mouse, bracketed paste, application cursor keys: as it starts) or
+// that stays in lines (a shell asks for bracketed paste at each prompt)
+// is typed into by those modes: the screen says so.
+func TestScreenKeepsTheModesAskedForBeforeIt(t *testing.T) {
+	m := newManager(t, Options{})
+	want := vtscreen.InputModes{AppCursor: true, BracketedPaste: true, Mouse: vtscreen.MouseNormal, MouseSGR: true}
+	for _, tc := range []struct{ name, command string }{
+		{"before the alternate screen", `printf '\033[?1h\033[?2004h\033[?1000h\033[?1006h\033[?1049hdrawn'; sleep 600`},
+		{"before the cursor is addressed", `printf '\033[?1h\033[?2004h\033[?1000h\033[?1006h'; sleep 0.2; printf '\033[2;1Hdrawn'; sleep 600`},
+		{"in lines", `printf '\033[?1h\033[?2004h\033[?1000h\033[?1006hdrawn'; sleep 600`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			info := start(t, m, Spec{TTY: true, Command: tc.command})
+			snap := screenOf(t, m, info.ID, "the drawing", func(s vtscreen.Snapshot) bool {
+				return strings.Contains(strings.Join(s.Lines, "\n"), "drawn")
+			})
+			assert.Equal(t, want, snap.Modes)
+			require.NoError(t, m.Kill(info.ID))
+		})
 	}
 }

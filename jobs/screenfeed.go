@@ -4,6 +4,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"jobtop/vtscreen"
 )
 
 // maxScreenBacklog bounds the bytes waiting for a job's terminal
@@ -55,8 +57,9 @@ type screenFeed struct {
 	mu     sync.Mutex
 	queue  [][]byte
 	queued int
-	lost   bool // bytes were dropped since the last write
-	alt    bool // the program is on the alternate screen (for a reset)
+	lost   bool                // bytes were dropped since the last write
+	alt    bool                // the program is on the alternate screen (for a reset)
+	modes  vtscreen.InputModes // the input modes it asked for (for a reset)
 	closed bool
 
 	catchingUp atomic.Bool
@@ -132,6 +135,15 @@ func (f *screenFeed) setAlt(on bool) {
 	f.mu.Unlock()
 }
 
+// setModes records the input modes the program asked for, so that a
+// reset keeps them: a program asks for the mouse or bracketed paste once,
+// as it starts, and a redraw does not ask again.
+func (f *screenFeed) setModes(m vtscreen.InputModes) {
+	f.mu.Lock()
+	f.modes = m
+	f.mu.Unlock()
+}
+
 // close stops the feed and releases the emulator; it waits for the
 // writing goroutine.
 func (f *screenFeed) close() {
@@ -154,7 +166,7 @@ func (f *screenFeed) run() {
 	defer close(f.done)
 	for {
 		f.mu.Lock()
-		batch, lost, alt, closed := f.take(), f.lost, f.alt, f.closed
+		batch, lost, alt, modes, closed := f.take(), f.lost, f.alt, f.modes, f.closed
 		f.lost = false
 		f.mu.Unlock()
 		if closed {
@@ -167,11 +179,13 @@ func (f *screenFeed) run() {
 		began, size := time.Now(), len(batch)
 		if lost {
 			// What it drew is stale and what came between is gone:
-			// start from a blank terminal in the right screen.
+			// start from a blank terminal in the right screen, with
+			// the modes the program asked for.
 			f.screen.Write([]byte("\x1bc"))
 			if alt {
 				f.screen.Write([]byte("\x1b[?1049h"))
 			}
+			f.screen.Write(modes.Sequence())
 		}
 		for len(batch) > 0 && !f.isClosed() {
 			n := min(len(batch), emulatorPiece)

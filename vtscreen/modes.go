@@ -50,3 +50,30 @@ func (m *InputModes) SetDEC(n int, on bool) {
 		}
 	}
 }
+
+// Sequence is what sets m on a terminal whose modes are all off: DEC
+// private mode sets, nothing for a mode that is off.
+func (m InputModes) Sequence() []byte {
+	var b []byte
+	set := func(n string) { b = append(b, "\x1b[?"+n+"h"...) }
+	if m.AppCursor {
+		set("1")
+	}
+	if m.BracketedPaste {
+		set("2004")
+	}
+	switch m.Mouse {
+	case MouseX10:
+		set("9")
+	case MouseNormal:
+		set("1000")
+	case MouseButton:
+		set("1002")
+	case MouseAny:
+		set("1003")
+	}
+	if m.MouseSGR {
+		set("1006")
+	}
+	return b
+}
