@@ -6,8 +6,9 @@ import (
 )
 
 // On macOS the table comes from sysctl kern.proc (one call for all
-// processes); CPU time, resident memory and the environment from gopsutil
-// (libproc and kern.procargs2), whose own state reading would run ps.
+// processes); CPU time and resident memory from gopsutil (libproc), whose
+// own state reading would run ps; the environment from kern.procargs2
+// (gopsutil's Environ answers "not implemented" on macOS).
 
 // Process states in kinfo_proc's p_stat (sys/proc.h).
 const (
@@ -81,4 +82,10 @@ func fromKinfo(k *unix.KinfoProc) Proc {
 // Env returns the value of an environment variable as the process had it
 // when it started, if it had it (kern.procargs2). Another user's
 // processes cannot be read and report false.
-func Env(pid int, name string) (string, bool) { return psutilEnv(pid, name) }
+func Env(pid int, name string) (string, bool) {
+	b, err := unix.SysctlRaw("kern.procargs2", pid)
+	if err != nil {
+		return "", false
+	}
+	return lookupEnv(envFromProcargs2(b), name)
+}

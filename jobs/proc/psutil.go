@@ -10,7 +10,8 @@ import (
 )
 
 // This file reads the process table through gopsutil, the way the BSDs
-// do (proc_freebsd.go; proc_darwin.go for CPU, memory and environment).
+// do (proc_freebsd.go; proc_darwin.go for CPU and memory). gopsutil reads no
+// environment on either (its Environ answers "not implemented" there).
 // It builds on Linux too, where its tests hold it against /proc.
 
 // psutilPIDs lists the processes in the table.
@@ -84,19 +85,6 @@ func psutilUsage(p *process.Process) (cpu uint64, rss int64) {
 		rss = int64(m.RSS)
 	}
 	return cpu, rss
-}
-
-// psutilEnv is Env through gopsutil.
-func psutilEnv(pid int, name string) (string, bool) {
-	p, err := process.NewProcess(int32(pid))
-	if err != nil {
-		return "", false
-	}
-	env, err := p.Environ()
-	if err != nil {
-		return "", false
-	}
-	return lookupEnv(env, name)
 }
 
 // lookupEnv finds name's value in a list of KEY=VALUE entries: the first,
