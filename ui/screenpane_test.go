@@ -128,3 +128,21 @@ func TestCopyFromAScreenCopiesWhatItShows(t *testing.T) {
 	press(t, m, "y")
 	require.Empty(t, term.String())
 }
+
+func TestASelectionEndsWhenThePaneTurnsToAScreen(t *testing.T) {
+	var term bytes.Buffer
+	mgr := newManager(t)
+	fifo := mkfifo(t, "draw")
+	startTTY(t, mgr, "full", "echo before; read x < "+fifo+"; "+boxScreen(mkfifo(t, "leave")))
+	m := newSizedModel(t, mgr, Config{Terminal: &term}, 60, 20)
+	pumpUntil(t, m, "the line", func() bool { return strings.Contains(strings.Join(paneRows(m), "\n"), "before") })
+	press(t, m, "enter", "v")
+	require.NotNil(t, m.single.sel)
+
+	writeFifo(t, fifo, "\n")
+	pumpUntil(t, m, "the screen", func() bool { return screenShows(m, "│日本 x│") })
+	require.Nil(t, m.single.sel, "the lines selected are no longer shown")
+	require.NotContains(t, m.single.headerView(), "select")
+	press(t, m, "y")
+	require.Empty(t, clipboard(t, &term), "y copies nothing the pane does not show")
+}
