@@ -169,6 +169,27 @@ func (p *outputPane) visibleText() (text string, n int, cut bool) {
 	return p.selectedText()
 }
 
+// screenText is the rows of a pane in screen mode as shown, without
+// colours, cursor or trailing blanks; blank rows at the bottom are left
+// out. A screen has no lines of output: its rows are all there is.
+func (p *outputPane) screenText() (text string, n int, cut bool) {
+	rows := make([]string, 0, len(p.rows))
+	for _, r := range p.rows {
+		rows = append(rows, strings.TrimRight(plainText(ansi.Strip(r)), " "))
+	}
+	for len(rows) > 0 && rows[len(rows)-1] == "" {
+		rows = rows[:len(rows)-1]
+	}
+	var b strings.Builder
+	for _, r := range rows {
+		if !appendLine(&b, r) {
+			return b.String(), n, true
+		}
+		n++
+	}
+	return b.String(), n, false
+}
+
 // matchedText is every line the pane's search matched, as plain text.
 func (p *outputPane) matchedText() (text string, n int, cut bool) {
 	src := filteredSource{s: p.search, src: p.base}
@@ -211,6 +232,9 @@ func (m *Model) handleCopyKey(p *outputPane, k tea.KeyMsg) (tea.Cmd, bool) {
 		text, n, cut := p.selectedText()
 		p.sel = nil
 		return m.copyText(text, n, cut, "selected"), true
+	case key.Matches(k, m.km.CopyVisible) && p.InScreen():
+		text, n, cut := p.screenText()
+		return m.copyText(text, n, cut, "on screen"), true
 	case key.Matches(k, m.km.CopyVisible):
 		text, n, cut := p.visibleText()
 		what := "on screen"
@@ -280,7 +304,7 @@ func (m *Model) copyKeys(p *outputPane) {
 	if !p.focused || !p.has {
 		return
 	}
-	m.km.Select.SetEnabled(true)
+	m.km.Select.SetEnabled(!p.InScreen()) // a screen has no lines to select: Y copies it
 	m.km.CopyVisible.SetEnabled(true)
 	m.km.Copy.SetEnabled(p.sel != nil)
 	if p.sel != nil {

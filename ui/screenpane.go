@@ -45,6 +45,8 @@ func (p *outputPane) screenWritten() {
 }
 
 // SetScreen puts the pane in screen mode over read (nil: back to lines).
+// A line selection ends when the screen comes: its lines are no longer
+// shown, and y must not copy what the pane does not show.
 func (p *outputPane) SetScreen(read screenSource) {
 	switch {
 	case read == nil && p.scr == nil:
@@ -52,7 +54,7 @@ func (p *outputPane) SetScreen(read screenSource) {
 	case read == nil:
 		p.scr = nil
 	case p.scr == nil:
-		p.scr = &paneScreen{read: read}
+		p.scr, p.sel = &paneScreen{read: read}, nil
 	default:
 		p.scr.read = read
 		return

@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"bytes"
 	"strings"
 	"testing"
 
@@ -103,4 +104,45 @@ func TestWithCursor(t *testing.T) {
 		require.Equal(t, c.want, withCursor(c.line, c.plain, c.x, "<", ">"), "%q at %d", c.line, c.x)
 	}
 	require.Equal(t, "abc", withCursor("abc", "abc", 1, "", ""), "no colours: no cursor")
+}
+
+func TestCopyFromAScreenCopiesWhatItShows(t *testing.T) {
+	var term bytes.Buffer
+	mgr := newManager(t)
+	fifo := mkfifo(t, "leave")
+	startTTY(t, mgr, "full", "echo before; "+boxScreen(fifo))
+	m := newSizedModel(t, mgr, Config{Styles: colourStyles(t), Terminal: &term}, 60, 20)
+	pumpUntil(t, m, "the screen", func() bool { return screenShows(m, "│日本 x│") })
+	press(t, m, "enter")
+
+	press(t, m, "Y")
+	got := clipboard(t, &term)
+	require.Equal(t, []string{"┌──────┐\n│日本 x│\n└──────┘\n"}, got,
+		"Y on a screen copies its rows as shown, without colours, cursor or trailing blanks")
+	require.Equal(t, "copied 3 lines on screen", m.notice.text)
+
+	term.Reset()
+	press(t, m, "v")
+	require.Nil(t, m.single.sel, "a screen has no lines to select")
+	require.False(t, m.km.Select.Enabled(), "the help does not offer v on a screen")
+	press(t, m, "y")
+	require.Empty(t, term.String())
+}
+
+func TestASelectionEndsWhenThePaneTurnsToAScreen(t *testing.T) {
+	var term bytes.Buffer
+	mgr := newManager(t)
+	fifo := mkfifo(t, "draw")
+	startTTY(t, mgr, "full", "echo before; read x < "+fifo+"; "+boxScreen(mkfifo(t, "leave")))
+	m := newSizedModel(t, mgr, Config{Terminal: &term}, 60, 20)
+	pumpUntil(t, m, "the line", func() bool { return strings.Contains(strings.Join(paneRows(m), "\n"), "before") })
+	press(t, m, "enter", "v")
+	require.NotNil(t, m.single.sel)
+
+	writeFifo(t, fifo, "\n")
+	pumpUntil(t, m, "the screen", func() bool { return screenShows(m, "│日本 x│") })
+	require.Nil(t, m.single.sel, "the lines selected are no longer shown")
+	require.NotContains(t, m.single.headerView(), "select")
+	press(t, m, "y")
+	require.Empty(t, clipboard(t, &term), "y copies nothing the pane does not show")
 }
