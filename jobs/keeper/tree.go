@@ -100,6 +100,26 @@ func (k *keeper) adopt(procs []proc.Proc, kids map[int][]int, seen map[procKey]*
 	}
 }
 
+// runByEnv is the run a process's JOBTOP_RUN names, if it is one of this
+// keeper's: endedRun for a run that has ended, nil for none.
+func (k *keeper) runByEnv(pid int) *run {
+	v, ok := proc.Env(pid, EnvRun)
+	if !ok {
+		return nil
+	}
+	tok, id, ok := parseRunEnv(v)
+	if !ok || tok != k.token {
+		return nil
+	}
+	if r := k.runs[id]; r != nil {
+		return r
+	}
+	if k.ended.runs[id] {
+		return endedRun
+	}
+	return nil
+}
+
 // attributeOutside is attribute for a process outside the keeper's tree:
 // by a live run's session (its ID cannot be reused while the session has
 // members), else by its environment.
@@ -110,14 +130,7 @@ func (k *keeper) attributeOutside(p proc.Proc, seen map[procKey]*run) *run {
 	key := procKey{p.PID, p.Start}
 	r, known := k.seen[key]
 	if !known {
-		if v, ok := proc.Env(p.PID, EnvRun); ok {
-			if tok, id, ok := parseRunEnv(v); ok && tok == k.token {
-				r = k.runs[id]
-				if r == nil && k.ended.runs[id] {
-					r = endedRun
-				}
-			}
-		}
+		r = k.runByEnv(p.PID)
 	}
 	if r != nil && r != endedRun && k.runs[r.id] != r {
 		r = endedRun // its run has ended since
@@ -140,14 +153,7 @@ func (k *keeper) attribute(p proc.Proc, seen map[procKey]*run) *run {
 	key := procKey{p.PID, p.Start}
 	r, known := k.seen[key]
 	if !known {
-		if v, ok := proc.Env(p.PID, EnvRun); ok {
-			if tok, id, ok := parseRunEnv(v); ok && tok == k.token {
-				r = k.runs[id]
-				if r == nil && k.ended.runs[id] {
-					r = endedRun
-				}
-			}
-		}
+		r = k.runByEnv(p.PID)
 		// The session of a run that ended, last: a process whose
 		// environment names its run is that run's, even in a session
 		// whose ID was reused.
