@@ -19,7 +19,7 @@ import (
 
 func newCheckCmd() *cobra.Command {
 	cmd := &cobra.Command{
-		Use:   "check [FILE]",
+		Use:   "check [FILE | -f FILE]",
 		Short: "Validate a job file and print its start order, running nothing",
 		Long: `check reads a job file (jobtop.yaml, jobtop.yml, a Procfile or a
 process-compose file; by default the first of jobtop.yaml, jobtop.yml,
@@ -36,10 +36,13 @@ has problems.`,
 			if err != nil {
 				return err
 			}
-			path := ""
-			if len(args) == 1 {
+			path, _ := c.Flags().GetString(fileFlag)
+			switch {
+			case path != "" && len(args) == 1:
+				return &ExitError{Code: 2, Err: fmt.Errorf("give the job file once: -f %s or %s, not both", path, args[0])}
+			case len(args) == 1:
 				path = args[0]
-			} else {
+			case path == "":
 				found, err := jobfile.Find(".")
 				if err != nil {
 					return &ExitError{Code: 1, Err: err}
@@ -61,6 +64,7 @@ has problems.`,
 			return printPlan(c.OutOrStdout(), plan)
 		},
 	}
+	cmd.Flags().StringP(fileFlag, "f", "", "check job file `FILE` (the same as giving it as the argument)")
 	addLoadFlags(cmd)
 	return cmd
 }

@@ -93,3 +93,24 @@ func TestCheckTakesOneFile(t *testing.T) {
 	_, _, err := runCheck(t, "a.yaml", "b.yaml")
 	require.EqualError(t, err, "accepts at most 1 arg(s), received 2")
 }
+
+// check takes the job file as -f/--file too, as the TUI and serve do,
+// and the same plan comes out; the file given twice is refused.
+func TestCheckTakesFileFlag(t *testing.T) {
+	want, _, err := runCheck(t, "../testdata/monorepo/jobtop.yaml")
+	require.NoError(t, err)
+	for _, args := range [][]string{
+		{"-f", "../testdata/monorepo/jobtop.yaml"},
+		{"--file", "../testdata/monorepo/jobtop.yaml"},
+		{"--file=../testdata/monorepo/jobtop.yaml"},
+	} {
+		got, stderr, err := runCheck(t, args...)
+		require.NoError(t, err, "%v: %s", args, stderr)
+		require.Equal(t, want, got, "%v", args)
+	}
+	_, _, err = runCheck(t, "-f", "../testdata/monorepo/jobtop.yaml", "../testdata/webapp/jobtop.yaml")
+	var exit *ExitError
+	require.ErrorAs(t, err, &exit)
+	require.Equal(t, 2, exit.Code)
+	require.ErrorContains(t, err, "give the job file once")
+}
