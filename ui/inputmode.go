@@ -6,6 +6,7 @@ import (
 
 	"jobtop/jobs"
 	"jobtop/ui/termkeys"
+	"jobtop/vtscreen"
 )
 
 // inputMode is the state of input mode: the job every key goes to, as
@@ -84,7 +85,11 @@ func (m *Model) handleInputKey(k tea.KeyMsg) tea.Cmd {
 		m.leaveInput()
 		return nil
 	}
-	b := termkeys.Key(k, m.input.pane.screenModes())
+	modes := m.input.pane.screenModes()
+	if k.Paste && !m.input.pane.InScreen() {
+		modes = m.lineModes()
+	}
+	b := termkeys.Key(k, modes)
 	if len(b) == 0 {
 		return nil
 	}
@@ -96,6 +101,23 @@ func (m *Model) handleInputKey(k tea.KeyMsg) tea.Cmd {
 	m.input.pane.follow = true
 	m.input.pane.refresh()
 	return m.tty.input(m.input.id, b)
+}
+
+// lineModes are the input modes a job in line mode asked for, as the
+// engine saw them (a shell asks for bracketed paste at its prompt); none
+// when the engine cannot say. It is asked for a paste only: a paste into
+// a program that asked for ?2004 must come bracketed, or each of its
+// lines runs as typed.
+func (m *Model) lineModes() vtscreen.InputModes {
+	se, ok := m.engine.(ScreenEngine)
+	if !ok {
+		return vtscreen.InputModes{}
+	}
+	snap, err := se.Screen(m.input.id)
+	if err != nil {
+		return vtscreen.InputModes{}
+	}
+	return snap.Modes
 }
 
 // handleInputMouse sends a mouse event over the pane typed into to the
