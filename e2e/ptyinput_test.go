@@ -10,6 +10,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/require"
 )
@@ -166,6 +167,37 @@ func TestAddPromptChoosesTerminalOrPipes(t *testing.T) {
 	require.False(t, list[1].TTY, "ctrl+t chose pipes: %s", out)
 	s.keys("q", "y")
 	require.Equal(t, "0", s.waitExit())
+}
+
+// jobtop attach resizes a terminal job to its pane while it shows it,
+// and gives the job back the size it had when it ends: the default of a
+// job no pane shows, not the attached pane's.
+func TestAttachGivesTheTerminalSizeBack(t *testing.T) {
+	bin, probe := binary(t), ttyecho(t)
+	in := startServe(t, bin)
+	in.cli("run", "--tty", "--name", "probe", "--", probe)
+	size := func() string {
+		m := regexp.MustCompile(`size (\d+x\d+)`).FindAllStringSubmatch(in.cli("logs", "probe"), -1)
+		if len(m) == 0 {
+			return ""
+		}
+		return m[len(m)-1][1]
+	}
+	require.Eventually(t, func() bool { return size() == "200x50" }, deadline, 50*time.Millisecond, "the default size")
+
+	s := newSession(t, 110, 30, in.sessionEnv(), bin, "attach")
+	s.waitText("job 1 probe")
+	require.Eventually(t, func() bool { return strings.HasPrefix(size(), "110x") }, deadline, 50*time.Millisecond,
+		"the attached pane's size; the job says %s", size())
+	s.keys("q", "y")
+	require.Equal(t, "0", s.waitExit())
+	require.Eventually(t, func() bool { return size() == "200x50" }, deadline, 50*time.Millisecond,
+		"the size it had, back; the job says %s", size())
+	var list []struct{ Cols, Rows int }
+	require.NoError(t, json.Unmarshal([]byte(in.cli("ls", "--json")), &list))
+	require.Equal(t, 200, list[0].Cols)
+	require.Equal(t, 50, list[0].Rows)
+	require.Equal(t, "running", in.state("probe"))
 }
 
 // hexBytes is s as tmux send-keys -H takes it: a key per byte, in hex,

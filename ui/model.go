@@ -79,6 +79,9 @@ type Model struct {
 	tty   ttyWriter
 	input inputMode
 	sizes map[jobs.ID]termSize
+	// lent are the jobs an attached TUI resized, to give back their
+	// sizes when it ends (termsize.go).
+	lent map[jobs.ID]*lentSize
 	// screenPolling says a look for new frames of the screens on screen
 	// is due (screenmode.go).
 	screenPolling bool
@@ -144,6 +147,7 @@ func New(engine Engine, cfg Config) *Model {
 func (m *Model) Close() {
 	m.stream.Close()
 	m.tty.close()
+	m.restoreTermSizes()
 }
 
 // Init starts listening for job events and the run-time clock.

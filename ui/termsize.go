@@ -1,6 +1,10 @@
 package ui
 
-import "jobtop/jobs"
+import (
+	"time"
+
+	"jobtop/jobs"
+)
 
 // termSize is a TTY job's terminal size.
 type termSize struct{ cols, rows int }
@@ -33,6 +37,7 @@ func (m *Model) syncTermSizes() {
 		}
 		if _, ok := m.table.Get(id); !ok {
 			delete(m.sizes, id) // removed
+			delete(m.lent, id)
 		} else if was != offScreenSize {
 			want[id] = offScreenSize
 		}
@@ -40,6 +45,70 @@ func (m *Model) syncTermSizes() {
 	for id, sz := range want {
 		if m.sizes[id] != sz && m.tty.resize(id, sz.cols, sz.rows) {
 			m.sizes[id] = sz
+			m.noteLent(id, sz)
 		}
+	}
+}
+
+// restoreTimeout bounds how long an attached TUI, ending, waits for the
+// instance to take back its jobs' terminal sizes.
+const restoreTimeout = 2 * time.Second
+
+// lentSize is what an attached TUI did to a job's terminal: the size it
+// had before the TUI first resized it, and every size the TUI gave it.
+type lentSize struct {
+	before termSize
+	sent   map[termSize]bool
+}
+
+// noteLent records that an attached TUI sized a job's terminal.
+func (m *Model) noteLent(id jobs.ID, sz termSize) {
+	if !m.cfg.Attached {
+		return // the jobs end with this TUI
+	}
+	if m.lent == nil {
+		m.lent = make(map[jobs.ID]*lentSize)
+	}
+	l := m.lent[id]
+	if l == nil {
+		l = &lentSize{before: offScreenSize, sent: make(map[termSize]bool)}
+		if info, ok := m.table.Get(id); ok && info.Cols > 0 && info.Rows > 0 {
+			l.before = termSize{info.Cols, info.Rows}
+		}
+		m.lent[id] = l
+	}
+	l.sent[sz] = true
+}
+
+// restoreTermSizes gives each running job an attached TUI resized back
+// the terminal size it had before (the instance's own TUI's pane, or the
+// off-screen default): the instance goes on showing it, and its own
+// TUI, having sent that size already, would not send it again. A job
+// someone else resized since keeps that size. It waits for the input
+// and sizes still queued, then for the instance, at most restoreTimeout.
+func (m *Model) restoreTermSizes() {
+	t := m.terminal()
+	if t == nil || len(m.lent) == 0 {
+		return
+	}
+	end := time.Now().Add(restoreTimeout)
+	m.tty.wait(restoreTimeout)
+	done := make(chan struct{})
+	lent := m.lent
+	m.lent = nil
+	go func() {
+		defer close(done)
+		for id, l := range lent {
+			info, err := m.engine.Get(id)
+			now := termSize{info.Cols, info.Rows}
+			if err != nil || !info.TTY || !info.State.Active() || now == l.before || !l.sent[now] {
+				continue
+			}
+			_ = t.Resize(id, l.before.cols, l.before.rows) // an instance gone keeps no size
+		}
+	}()
+	select {
+	case <-done:
+	case <-time.After(time.Until(end)):
 	}
 }

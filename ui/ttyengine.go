@@ -3,6 +3,7 @@ package ui
 import (
 	"errors"
 	"fmt"
+	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
 
@@ -49,6 +50,7 @@ type ttyWriter struct {
 	engine TerminalEngine
 	reqs   chan ttyReq
 	ended  chan struct{} // closed by close: what is still queued is dropped
+	exited chan struct{} // closed when the goroutine has returned
 	closed bool
 }
 
@@ -65,8 +67,9 @@ func (w *ttyWriter) start() {
 	if w.reqs != nil {
 		return
 	}
-	w.reqs, w.ended = make(chan ttyReq, ttyQueueLen), make(chan struct{})
-	go func(reqs <-chan ttyReq, ended <-chan struct{}, e TerminalEngine) {
+	w.reqs, w.ended, w.exited = make(chan ttyReq, ttyQueueLen), make(chan struct{}), make(chan struct{})
+	go func(reqs <-chan ttyReq, ended <-chan struct{}, exited chan<- struct{}, e TerminalEngine) {
+		defer close(exited)
 		for r := range reqs {
 			select {
 			case <-ended:
@@ -84,7 +87,7 @@ func (w *ttyWriter) start() {
 			}
 			_ = e.Resize(r.id, r.cols, r.rows) // a job that ended keeps no size
 		}
-	}(w.reqs, w.ended, w.engine)
+	}(w.reqs, w.ended, w.exited, w.engine)
 }
 
 // input queues bytes for a job; the command it returns reports an error
@@ -129,6 +132,18 @@ func (w *ttyWriter) resize(id jobs.ID, cols, rows int) bool {
 		return true
 	default:
 		return false
+	}
+}
+
+// wait waits, at most d, for the goroutine to end after close: the
+// input or size it was sending when closed has reached the engine.
+func (w *ttyWriter) wait(d time.Duration) {
+	if w.exited == nil {
+		return
+	}
+	select {
+	case <-w.exited:
+	case <-time.After(d):
 	}
 }
 
