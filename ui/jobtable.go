@@ -407,8 +407,16 @@ func (t *jobTable) cell(info jobs.Info, c column) (string, styles.Seq) {
 	return "", styles.Seq{}
 }
 
-// outputCell is the job's last output line, or why it has none.
+// outputCell is the job's last output line, or why it has none. A job
+// in screen mode says so instead: its last line is pieces of a screen
+// put together (the cursor moves between them stripped).
 func (t *jobTable) outputCell(info jobs.Info, width int) (string, styles.Seq) {
+	switch {
+	case info.Screen && info.CatchingUp:
+		return sanitizeCut(screenCellCatchingUp, width), t.pal.muted
+	case info.Screen:
+		return sanitizeCut(screenCell, width), t.pal.muted
+	}
 	if info.LastLine != "" {
 		return sanitizeCut(info.LastLine, width), styles.Seq{}
 	}
@@ -420,6 +428,12 @@ func (t *jobTable) outputCell(info jobs.Info, width int) (string, styles.Seq) {
 	}
 	return "", styles.Seq{}
 }
+
+// What the OUTPUT column says of a job in screen mode.
+const (
+	screenCell           = "[screen]"
+	screenCellCatchingUp = "[screen, catching up]"
+)
 
 // sanitizeCut is text made safe and cut to one row of width cells.
 func sanitizeCut(s string, width int) string {

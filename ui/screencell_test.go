@@ -1,0 +1,39 @@
+package ui
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+)
+
+// The table's OUTPUT column says a full-screen program draws a screen,
+// rather than showing pieces of it run together; back in line mode it
+// shows the job's last line again.
+func TestOutputColumnOfAScreenJob(t *testing.T) {
+	mgr := newManager(t)
+	startTTY(t, mgr, "curses", `printf '\033[?1049h\033[2J\033[3;5Hleft\033[3;40Hright\033[1;1H\033[7mTOP\033[m\033[9;9H'; `+
+		`read a; printf '\033[?1049l'; echo "back to lines"; sleep 60`)
+	m := newSizedModel(t, mgr, Config{}, 120, 30)
+	jobRow := func() string {
+		for _, l := range lines(m.View()) {
+			if strings.Contains(l, "curses") && strings.Contains(l, "running") {
+				return l
+			}
+		}
+		return ""
+	}
+	pumpUntil(t, m, "screen mode", func() bool {
+		info, _ := m.table.Get(1)
+		return info.Screen && jobRow() != ""
+	})
+	row := jobRow()
+	require.Contains(t, row, "[screen]")
+	for _, piece := range []string{"left", "right", "TOP", "\x1b"} {
+		require.NotContains(t, row, piece, "no piece of the screen in %q", row)
+	}
+
+	require.NoError(t, mgr.Input(1, []byte("\r")))
+	pumpUntil(t, m, "line mode", func() bool { return strings.Contains(jobRow(), "back to lines") })
+	require.NotContains(t, jobRow(), "[screen]")
+}
