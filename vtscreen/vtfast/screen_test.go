@@ -1,0 +1,309 @@
+package vtfast
+
+import (
+	"strings"
+	"sync"
+	"testing"
+	"time"
+	"unsafe"
+
+	"github.com/charmbracelet/x/ansi"
+	"github.com/stretchr/testify/require"
+	"go.uber.org/goleak"
+
+	"jobtop/vtscreen"
+)
+
+func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
+
+func newScreen(t *testing.T, cols, rows int) *Screen {
+	t.Helper()
+	s := New(cols, rows)
+	t.Cleanup(s.Close)
+	return s
+}
+
+func TestColoursAndAttributes(t *testing.T) {
+	s := newScreen(t, 40, 3)
+	s.Write([]byte("\x1b[31mred\x1b[m \x1b[1;38;5;208mbold\x1b[m \x1b[48;2;1;2;3mbg\x1b[m end"))
+	snap := s.Snapshot()
+	require.Equal(t, "red bold bg end", snap.Lines[0])
+	require.Equal(t, "\x1b[31mred\x1b[m \x1b[1;38;5;208mbold\x1b[m \x1b[48;2;1;2;3mbg\x1b[m end", snap.ANSI[0])
+	require.Equal(t, "red bold bg end", ansi.Strip(snap.ANSI[0]))
+}
+
+func TestBoxDrawingAndWideCharacters(t *testing.T) {
+	s := newScreen(t, 12, 4)
+	s.Write([]byte("┌────┐\r\n│日本│x\r\n└────┘"))
+	snap := s.Snapshot()
+	require.Equal(t, []string{"┌────┐", "│日本│x", "└────┘", ""}, snap.Lines)
+	require.Equal(t, 7, ansi.StringWidth(snap.ANSI[1]), "a wide character fills two columns")
+	for y := range snap.Rows {
+		require.Equal(t, snap.Lines[y], ansi.Strip(snap.ANSI[y]))
+	}
+	require.Equal(t, 6, snap.CursorX)
+	require.Equal(t, 2, snap.CursorY)
+}
+
+func TestWideCharacterAtTheEndOfARow(t *testing.T) {
+	s := newScreen(t, 10, 1)
+	s.Write([]byte("ab日"))
+	snap := s.Snapshot()
+	require.Equal(t, "ab日", snap.Lines[0])
+	require.Equal(t, 4, snap.Widths[0], "the wide character's second column counts")
+}
+
+func TestBackgroundBlanksAreKeptPlainBlanksTrimmed(t *testing.T) {
+	s := newScreen(t, 10, 1)
+	s.Write([]byte("a\x1b[44m  \x1b[m   "))
+	snap := s.Snapshot()
+	require.Equal(t, "a", snap.Lines[0])
+	require.Equal(t, "a\x1b[44m  \x1b[m", snap.ANSI[0])
+	require.Equal(t, 3, snap.Widths[0])
+}
+
+func TestAltScreenEnterAndLeave(t *testing.T) {
+	s := newScreen(t, 20, 3)
+	s.Write([]byte("shell$ prog"))
+	s.Write([]byte("\x1b[?1049h\x1b[H\x1b[2JFULL\x1b[?25l"))
+	snap := s.Snapshot()
+	require.True(t, snap.AltScreen)
+	require.False(t, snap.CursorVisible)
+	require.Equal(t, "FULL", snap.Lines[0])
+	s.Write([]byte("\x1b[?25h\x1b[?1049l"))
+	snap = s.Snapshot()
+	require.False(t, snap.AltScreen)
+	require.True(t, snap.CursorVisible)
+	require.Equal(t, "shell$ prog", snap.Lines[0])
+}
+
+func TestResizeAndSeq(t *testing.T) {
+	s := newScreen(t, 20, 5)
+	a := s.Snapshot()
+	require.Equal(t, a.Seq, s.Snapshot().Seq, "no change, same frame")
+	s.Resize(30, 7)
+	b := s.Snapshot()
+	require.NotEqual(t, a.Seq, b.Seq)
+	require.Equal(t, 30, b.Cols)
+	require.Equal(t, 7, b.Rows)
+	require.Len(t, b.Lines, 7)
+	s.Resize(30, 7)
+	require.Equal(t, b.Seq, s.Snapshot().Seq, "same size is no change")
+	s.Write([]byte("x"))
+	require.NotEqual(t, b.Seq, s.Snapshot().Seq)
+	s.Resize(0, -3)
+	cols, rows := s.Size()
+	require.Equal(t, [2]int{1, 1}, [2]int{cols, rows})
+}
+
+func TestQueriesAreAnsweredAndNeverBlock(t *testing.T) {
+	s := newScreen(t, 20, 5)
+	// No reply set: answers are dropped, Write must not block on them.
+	done := make(chan struct{})
+	go func() {
+		for range 100 {
+			s.Write([]byte("\x1b[6n\x1b[c"))
+		}
+		close(done)
+	}()
+	select {
+	case <-done:
+	case <-time.After(10 * time.Second):
+		t.Fatal("Write blocked on the emulator's answers")
+	}
+
+	got := make(chan []byte, 8)
+	s.SetReply(func(b []byte) { got <- b })
+	s.Write([]byte("\x1b[3;5H\x1b[6n"))
+	// Answers to the earlier queries may still be on their way.
+	deadline := time.After(10 * time.Second)
+	for {
+		select {
+		case b := <-got:
+			if strings.Contains(string(b), "\x1b[3;5R") {
+				return
+			}
+		case <-deadline:
+			t.Fatal("no cursor position report")
+		}
+	}
+}
+
+func TestHyperlinksAndTitlesDoNotReachTheFrame(t *testing.T) {
+	s := newScreen(t, 30, 2)
+	s.Write([]byte("\x1b]0;evil title\x07\x1b]8;;http://x\x1b\\link\x1b]8;;\x1b\\ \x1b]52;c;aGVsbG8=\x07ok"))
+	snap := s.Snapshot()
+	require.Equal(t, "link ok", snap.Lines[0])
+	require.Equal(t, "link ok", snap.ANSI[0])
+}
+
+func TestInputModes(t *testing.T) {
+	s := newScreen(t, 10, 2)
+	s.Write([]byte("\x1b[?1h\x1b[?2004h\x1b[?1002h\x1b[?1006h"))
+	require.Equal(t, vtscreen.InputModes{AppCursor: true, BracketedPaste: true, Mouse: vtscreen.MouseButton, MouseSGR: true}, s.Snapshot().Modes)
+	s.Write([]byte("\x1b[?1002l\x1b[?1l"))
+	require.Equal(t, vtscreen.InputModes{BracketedPaste: true, MouseSGR: true}, s.Modes())
+}
+
+func TestConcurrentWriteAndSnapshot(t *testing.T) {
+	s := newScreen(t, 80, 24)
+	var wg sync.WaitGroup
+	stop := make(chan struct{})
+	for range 3 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for {
+				select {
+				case <-stop:
+					return
+				default:
+				}
+				snap := s.Snapshot()
+				require.Len(t, snap.Lines, snap.Rows)
+			}
+		}()
+	}
+	for i := range 50 {
+		s.Write(frame(80, 24, i))
+		if i%10 == 0 {
+			s.Resize(80-i/10, 24)
+		}
+	}
+	close(stop)
+	wg.Wait()
+}
+
+func TestFullFrame(t *testing.T) {
+	s := newScreen(t, 200, 50)
+	s.Write(frame(200, 50, 0))
+	snap := s.Snapshot()
+	require.Equal(t, "┌"+strings.Repeat("─", 198)+"┐", snap.Lines[0])
+	for y, l := range snap.ANSI {
+		require.Equal(t, 200, ansi.StringWidth(l), "row %d", y)
+		require.Equal(t, 200, snap.Widths[y], "row %d", y)
+	}
+	require.Contains(t, snap.Lines[6], "日本語")
+}
+
+// TestWhereXVTDiffers covers what x/vt, the differential tests'
+// reference, draws otherwise than xterm does: each want was checked by
+// writing the same bytes to a tmux 3.3a pane (capture-pane).
+func TestWhereXVTDiffers(t *testing.T) {
+	cases := []struct {
+		name       string
+		cols, rows int
+		in         []string // written one after another
+		want       []string
+		x, y       int
+	}{
+		{"ED 1 erases up to the cursor only", 12, 4,
+			[]string{"aaaaaaaaaaaa\r\nbbbbbbbbbbbb\r\ncccccccccccc\r\ndddddddddddd\x1b[2;6H\x1b[K\x1b[3;4H\x1b[1K\x1b[4;3H\x1b[2K\x1b[1;7H\x1b[1J\x1b[3;9H\x1b[J"},
+			[]string{"       aaaaa", "bbbbb", "    cccc", ""}, 8, 2},
+		{"insert mode inserts", 12, 2,
+			[]string{"abcdefghijkl\x1b[1;3H\x1b[2@XY\x1b[1;8H\x1b[3P\x1b[2;1H0123456789\x1b[2;2H\x1b[4h__\x1b[4l"},
+			[]string{"abXYcdeij", "0__123456789"}, 3, 1},
+		{"lines deleted in a scroll region", 10, 6,
+			[]string{"1\r\n2\r\n3\r\n4\r\n5\r\n6\x1b[3;1H\x1b[2LX\x1b[5;1H\x1b[MY\x1b[2;5r\x1b[2;1H\x1b[3MW\x1b[r"},
+			[]string{"1", "W", "", "", "", ""}, 0, 0},
+		{"a wide character at the last column wraps", 5, 3,
+			[]string{"abcd日ef\r\n\x1b[2;5H本"},
+			[]string{"abcd", "日ef", "本"}, 2, 2},
+		{"deleting a wide character", 12, 2,
+			[]string{"日本語x\x1b[1;3H\x1b[2P"},
+			[]string{"日語x", ""}, 2, 0},
+		{"writing over half a wide character", 12, 2,
+			[]string{"日本語x\x1b[1;4Hy"},
+			[]string{"日 y語x", ""}, 4, 0},
+		{"CSI s and u save and restore", 20, 4,
+			[]string{"\x1b[2;3H\x1b[31m\x1b7\x1b[4;9Hx\x1b8y\x1b[m\x1b[3;3H\x1b[sz\x1b[1;1H\x1b[uw"},
+			[]string{"", "  y", "  w", "        x"}, 3, 2},
+		{"ESC E and ESC D", 8, 3,
+			[]string{"a\x1bEb\x1bDc\x1bEd\x1bEe"},
+			[]string{" c", "d", "e"}, 1, 2},
+		{"controls inside a sequence act", 10, 3,
+			[]string{"a\x1b[2\r;3Hb\x1b[\x18c\x1b[1\x1b[2;2Hd"},
+			[]string{"a", " dbc", ""}, 2, 1},
+		{"shift out to a line-drawing G1", 12, 1,
+			[]string{"\x0e\x1b)0q\x0fq"},
+			[]string{"─q"}, 2, 0},
+		{"a combining mark in the next write", 12, 1,
+			[]string{"e", "\u0301", "a", "\u0308", " ok"},
+			[]string{"e\u0301a\u0308 ok"}, 5, 0},
+		{"the alternate screen keeps the cursor", 10, 3,
+			[]string{"main\x1b[?1049h"},
+			[]string{"", "", ""}, 4, 0},
+	}
+	for _, c := range cases {
+		s := newScreen(t, c.cols, c.rows)
+		for _, in := range c.in {
+			s.Write([]byte(in))
+		}
+		snap := s.Snapshot()
+		require.Equal(t, c.want, snap.Lines, c.name)
+		require.Equal(t, [2]int{c.x, c.y}, [2]int{snap.CursorX, snap.CursorY}, c.name)
+	}
+}
+
+func TestErasingKeepsTheBackground(t *testing.T) {
+	s := newScreen(t, 6, 2)
+	s.Write([]byte("\x1b[44m\x1b[2J\x1b[m\x1b[2;3Hx\x1b[41m\x1b[K\x1b[m"))
+	snap := s.Snapshot()
+	require.Equal(t, "\x1b[44m      \x1b[m", snap.ANSI[0])
+	require.Equal(t, "\x1b[44m  \x1b[mx\x1b[41m   \x1b[m", snap.ANSI[1])
+	require.Equal(t, []string{"", "  x"}, snap.Lines)
+}
+
+func TestSnapshotRendersOnlyChangedRows(t *testing.T) {
+	s := newScreen(t, 20, 4)
+	s.Write([]byte("one\r\ntwo\r\nthree"))
+	a := s.Snapshot()
+	s.Write([]byte("\x1b[2;1HTWO"))
+	b := s.Snapshot()
+	require.Equal(t, []string{"one", "TWO", "three", ""}, b.Lines)
+	require.Equal(t, []string{"one", "two", "three", ""}, a.Lines, "an earlier frame is not changed")
+	for _, y := range []int{0, 2} {
+		require.Same(t, unsafe.StringData(a.ANSI[y]), unsafe.StringData(b.ANSI[y]), "row %d was not rendered again", y)
+	}
+	s.Write([]byte("\x1b[H\n\n\n\n")) // scrolls: rows move with their rendering
+	c := s.Snapshot()
+	require.Equal(t, []string{"TWO", "three", "", ""}, c.Lines)
+	require.Same(t, unsafe.StringData(b.ANSI[1]), unsafe.StringData(c.ANSI[0]))
+}
+
+func TestResizeKeepsContent(t *testing.T) {
+	s := newScreen(t, 10, 4)
+	s.Write([]byte("abcdefghij\r\n日本語日本\r\nthird\r\nfourth"))
+	s.Resize(5, 2)
+	snap := s.Snapshot()
+	require.Equal(t, []string{"abcde", "日本"}, snap.Lines, "a wide character cut in two is dropped")
+	require.Equal(t, [2]int{4, 1}, [2]int{snap.CursorX, snap.CursorY}, "the cursor stays on the screen")
+	s.Resize(12, 3)
+	snap = s.Snapshot()
+	require.Equal(t, []string{"abcde", "日本", ""}, snap.Lines)
+	s.Write([]byte("\x1b[3;12Hx"))
+	require.Equal(t, []string{"abcde", "日本", "           x"}, s.Snapshot().Lines[:3], "the new size is drawn on")
+}
+
+func TestRepeatIsBounded(t *testing.T) {
+	s := newScreen(t, 10, 3)
+	s.Write([]byte("a\x1b[999999999b"))
+	snap := s.Snapshot()
+	// At most a screenful of repeats, then the last wrap scrolls.
+	require.Equal(t, []string{"aaaaaaaaaa", "aaaaaaaaaa", "a"}, snap.Lines)
+}
+
+func TestDeviceAttributes(t *testing.T) {
+	s := newScreen(t, 10, 3)
+	got := make(chan string, 4)
+	s.SetReply(func(b []byte) { got <- string(b) })
+	s.Write([]byte("\x1b[c\x1b[>c\x1b[5n\x1b[2;3H\x1b[?6n"))
+	for _, want := range []string{"\x1b[?62;1;6;22c", "\x1b[>1;10;0c", "\x1b[0n", "\x1b[?2;3R"} {
+		select {
+		case b := <-got:
+			require.Equal(t, want, b)
+		case <-time.After(10 * time.Second):
+			t.Fatalf("no answer %q", want)
+		}
+	}
+}
