@@ -11,7 +11,7 @@ import (
 	"jobtop/control"
 	"jobtop/jobfile"
 	"jobtop/jobs"
-	"jobtop/vtscreen/vtemu"
+	"jobtop/vtscreen/vtfast"
 	"jobtop/workspace"
 )
 
@@ -101,4 +101,4 @@ func (in *servedInstance) shutdown(ctx context.Context) error {
 }
 
 // newEmulator is the terminal emulator TTY jobs draw on in screen mode.
-func newEmulator(cols, rows int) jobs.Emulator { return vtemu.New(cols, rows) }
+func newEmulator(cols, rows int) jobs.Emulator { return vtfast.New(cols, rows) }

@@ -17,7 +17,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"jobtop/jobs"
-	"jobtop/vtscreen/vtemu"
+	"jobtop/vtscreen/vtfast"
 )
 
 // testTimeout is generous: the tests must pass on a loaded 2-core machine.
@@ -44,7 +44,7 @@ func shortTempDir(t *testing.T) string {
 func newManager(t *testing.T, socket string) *jobs.Manager {
 	t.Helper()
 	m, err := jobs.NewManager(jobs.Options{
-		Emulator: func(c, r int) jobs.Emulator { return vtemu.New(c, r) },
+		Emulator: func(c, r int) jobs.Emulator { return vtfast.New(c, r) },
 		LogDir:   t.TempDir(),
 		Env:      map[string]string{SocketEnv: socket},
 	})

@@ -13,7 +13,7 @@ import (
 
 	"go.uber.org/goleak"
 	"jobtop/jobs/proc"
-	"jobtop/vtscreen/vtemu"
+	"jobtop/vtscreen/vtfast"
 )
 
 // TestMain fails the run if any goroutine outlives the tests: every test
@@ -204,4 +204,4 @@ func readFile(t *testing.T, path string) string {
 }
 
 // testEmulator is the emulator jobtop gives its managers (cmd/).
-func testEmulator(cols, rows int) Emulator { return vtemu.New(cols, rows) }
+func testEmulator(cols, rows int) Emulator { return vtfast.New(cols, rows) }

@@ -53,7 +53,7 @@ type Options struct {
 	// Emulator makes the terminal emulator a TTY run draws on while it is
 	// in screen mode (a full-screen program). Without one, TTY runs stay
 	// in line mode and Screen shows their newest lines. jobtop passes
-	// vtemu.New; the engine imports no emulator of its own.
+	// vtfast.New; the engine imports no emulator of its own.
 	Emulator func(cols, rows int) Emulator
 }
 

@@ -16,8 +16,9 @@ const ttyTerm = "xterm-256color"
 // maxTermSide bounds a TTY job's columns and rows, and maxTermCells
 // their product: more is a mistake, not a terminal (an 8K screen in a
 // small font is about 1000x250). The bound is memory: in screen mode the
-// emulator keeps about 250 bytes a cell (a main and an alternate screen),
-// so 250,000 cells are about 60 MiB, where 10,000x10,000 would be 24 GiB.
+// emulator keeps about 50 bytes a cell (a main and an alternate screen,
+// and the rows' text for snapshots), so 250,000 cells are about 12 MiB,
+// where 10,000x10,000 would be 5 GiB.
 const (
 	maxTermSide  = 2_000
 	maxTermCells = 250_000

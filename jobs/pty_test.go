@@ -119,7 +119,7 @@ func TestInputRefusals(t *testing.T) {
 	assert.EqualError(t, err, "cannot send input to job 2: it is succeeded")
 	assert.NoError(t, m.Resize(done.ID, 100, 30), "kept for the next run")
 	assert.Error(t, m.Resize(done.ID, 0, 30))
-	// In screen mode the emulator holds every cell (about 250 bytes
+	// In screen mode the emulator holds every cell (about 50 bytes
 	// each): a size no terminal has would take gigabytes.
 	assert.ErrorContains(t, m.Resize(done.ID, 10_000, 10_000), "out of range")
 	assert.ErrorContains(t, m.Resize(done.ID, 2000, 2000), "at most 250000 cells")

@@ -16,7 +16,7 @@ import (
 
 	"jobtop/control"
 	"jobtop/jobs"
-	"jobtop/vtscreen/vtemu"
+	"jobtop/vtscreen/vtfast"
 )
 
 // deadline is generous: the tests run on a loaded 2-core machine.
@@ -42,7 +42,7 @@ func newInstance(t testing.TB, store jobs.StoreOptions) (*jobs.Manager, *control
 	t.Cleanup(func() { os.RemoveAll(dir) })
 	socket := filepath.Join(dir, "s.sock")
 	mgr, err := jobs.NewManager(jobs.Options{LogDir: filepath.Join(dir, "logs"), Store: store, Env: map[string]string{control.SocketEnv: socket},
-		Emulator: func(c, r int) jobs.Emulator { return vtemu.New(c, r) }})
+		Emulator: func(c, r int) jobs.Emulator { return vtfast.New(c, r) }})
 	require.NoError(t, err)
 	srv, err := control.ListenAndServe(mgr, socket, control.Instance{Kind: "serve"})
 	require.NoError(t, err)

@@ -17,7 +17,7 @@ import (
 
 	"jobtop/jobs"
 	"jobtop/styles"
-	"jobtop/vtscreen/vtemu"
+	"jobtop/vtscreen/vtfast"
 )
 
 // Every test draws with the ASCII profile, so views are plain text,
@@ -35,7 +35,7 @@ const deadline = 20 * time.Second
 // ends.
 func newManager(t testing.TB) *jobs.Manager {
 	t.Helper()
-	mgr, err := jobs.NewManager(jobs.Options{LogDir: t.TempDir(), Emulator: func(c, r int) jobs.Emulator { return vtemu.New(c, r) }})
+	mgr, err := jobs.NewManager(jobs.Options{LogDir: t.TempDir(), Emulator: func(c, r int) jobs.Emulator { return vtfast.New(c, r) }})
 	require.NoError(t, err)
 	t.Cleanup(func() {
 		ctx, cancel := context.WithTimeout(context.Background(), deadline)

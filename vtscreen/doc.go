@@ -5,7 +5,7 @@
 // screen (or address the cursor) and which input modes (application
 // cursor keys, bracketed paste, mouse) it asked for, across read
 // boundaries, without emulating anything. The emulator itself is
-// vtscreen/vtemu.
+// vtscreen/vtfast.
 //
 // It imports no jobtop package and nothing of the UI: jobs/ feeds it, ui/
 // reads Snapshots.

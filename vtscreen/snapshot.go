@@ -1,6 +1,6 @@
 package vtscreen
 
-// Snapshot is one frame of a terminal screen (vtemu.Screen draws them). Its slices are shared between the
+// Snapshot is one frame of a terminal screen (vtfast.Screen draws them). Its slices are shared between the
 // callers that got the same frame: read them, never change them.
 type Snapshot struct {
 	// Lines are the rows as plain text, trailing blanks trimmed, a wide
