@@ -5,6 +5,7 @@ import (
 	"os"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -252,14 +253,22 @@ func TestServerCloseEndsStreams(t *testing.T) {
 	in := startInstance(t)
 	info := in.startJob(t, "sleep 60")
 	errs := make(chan error, 1)
+	opened := make(chan struct{})
+	var once sync.Once
 	go func() {
-		errs <- in.client.FollowOutput(ctxT(t), info.ID, OutputQuery{}, func(OutputResponse) error { return nil })
+		errs <- in.client.FollowOutput(ctxT(t), info.ID, OutputQuery{}, func(OutputResponse) error {
+			once.Do(func() { close(opened) })
+			return nil
+		})
 	}()
-	// The stream is open once the server has a watcher; closing must end it.
-	require.Eventually(t, func() bool {
-		_, err := in.client.ReadOutput(ctxT(t), info.ID, OutputQuery{})
-		return err == nil
-	}, testTimeout, 10*time.Millisecond)
+	// The stream is open once its first answer has come; closing must end it.
+	select {
+	case <-opened:
+	case err := <-errs:
+		t.Fatalf("follow ended before it opened: %v", err)
+	case <-time.After(testTimeout):
+		t.Fatal("follow stream did not open")
+	}
 	require.NoError(t, in.server.Close())
 	select {
 	case err := <-errs:

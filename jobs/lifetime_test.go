@@ -356,7 +356,10 @@ func TestHoppingProcessesAreCaught(t *testing.T) {
 				return strings.Count(string(b), "\n")
 			}
 			m := newManager(t, Options{})
-			cmd := "sh " + hop
+			// The job outlives the first hops, so the chain is under way
+			// (the keeper may otherwise catch it at once, as it should);
+			// then it ends by itself or sleeps to be killed or stopped.
+			cmd := "sh " + hop + "; while [ $(wc -l < " + count + ") -le 5 ]; do sleep 0.05; done"
 			if end != "natural exit" {
 				cmd += "; exec sleep 600"
 			}
