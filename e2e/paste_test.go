@@ -75,6 +75,9 @@ func TestLongPasteArrivesWhole(t *testing.T) {
 		t.Fatalf("the command differs from byte %d (of %d; got %d): want %q, got %q", i, len(command), len(got),
 			command[i:min(len(command), i+40)], got[i:min(len(got), i+40)])
 	}
+	// The TUI may not have seen the job end yet when the API has it:
+	// q would then ask first.
+	s.waitText("✓ succeeded")
 	s.keys("q")
 	require.Equal(t, "0", s.waitExit())
 }

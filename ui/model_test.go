@@ -309,6 +309,24 @@ func TestQuitAsksThenStopsEveryJob(t *testing.T) {
 	}
 }
 
+// TestQuitQuestionWhenTheLastJobEnds: a job that ends while "stop them
+// and quit?" is up leaves a question that still makes sense, and y quits.
+func TestQuitQuestionWhenTheLastJobEnds(t *testing.T) {
+	mgr := newManager(t)
+	info := start(t, mgr, "one", "exec sleep 60")
+	m := newSizedModel(t, mgr, Config{}, 100, 20)
+	pumpUntil(t, m, "running", func() bool { return m.liveJobs() == 1 })
+	press(t, m, "q")
+	require.Contains(t, m.View(), "1 job running — stop it and quit? y/n")
+	require.NoError(t, mgr.Kill(info.ID))
+	pumpUntil(t, m, "the job to end", func() bool { return m.liveJobs() == 0 })
+	view := m.View()
+	require.Contains(t, view, "no job is running now — quit? y/n")
+	require.NotContains(t, view, "0 jobs")
+	press(t, m, "y")
+	require.True(t, m.quitting)
+}
+
 func TestAttachedQuitLeavesJobsRunning(t *testing.T) {
 	mgr := newManager(t)
 	start(t, mgr, "one", "exec sleep 60")

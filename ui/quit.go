@@ -81,6 +81,9 @@ func (m *Model) quitView() string {
 	live := m.liveJobs()
 	switch m.quit {
 	case quitConfirm:
+		if live == 0 { // every job ended while the question was up
+			return "no job is running now — quit? y/n"
+		}
 		if m.cfg.Attached {
 			where := "the jobtop you attached to"
 			if m.cfg.Instance != "" {
