@@ -16,6 +16,8 @@ import (
 	"syscall"
 	"time"
 
+	fastjson "github.com/segmentio/encoding/json"
+
 	"jobtop/jobs"
 )
 
@@ -278,7 +280,14 @@ func (c *Client) call(ctx context.Context, method, path string, q url.Values, in
 		return err
 	}
 	defer body.Close()
-	if err := json.NewDecoder(body).Decode(out); err != nil {
+	// Read whole, then decoded by segmentio's decoder (encoding/json's
+	// behaviour, 1.5-2x as fast): the list of 1,000 jobs is what
+	// `jobtop ls` spends most of its time on.
+	b, err := io.ReadAll(body)
+	if err == nil {
+		err = fastjson.Unmarshal(b, out)
+	}
+	if err != nil {
 		return fmt.Errorf("unreadable answer from %s: %w", c.where(), err)
 	}
 	return nil

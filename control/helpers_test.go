@@ -33,7 +33,7 @@ type instance struct {
 
 // shortTempDir is a temp dir with a short path: unix socket paths are
 // limited to about 100 bytes, and t.TempDir's can be longer.
-func shortTempDir(t *testing.T) string {
+func shortTempDir(t testing.TB) string {
 	t.Helper()
 	dir, err := os.MkdirTemp("", "jt")
 	require.NoError(t, err)
@@ -41,7 +41,7 @@ func shortTempDir(t *testing.T) string {
 	return dir
 }
 
-func newManager(t *testing.T, socket string) *jobs.Manager {
+func newManager(t testing.TB, socket string) *jobs.Manager {
 	t.Helper()
 	m, err := jobs.NewManager(jobs.Options{
 		Emulator: func(c, r int) jobs.Emulator { return vtfast.New(c, r) },
@@ -58,7 +58,7 @@ func newManager(t *testing.T, socket string) *jobs.Manager {
 }
 
 // startInstance serves a fresh manager on a socket in a new temp dir.
-func startInstance(t *testing.T) *instance {
+func startInstance(t testing.TB) *instance {
 	t.Helper()
 	socket := filepath.Join(shortTempDir(t), "s.sock")
 	m := newManager(t, socket)

@@ -1,7 +1,6 @@
 package control
 
 import (
-	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -10,6 +9,8 @@ import (
 	"path/filepath"
 	"strings"
 	"time"
+
+	fastjson "github.com/segmentio/encoding/json"
 
 	"jobtop/jobs"
 )
@@ -371,12 +372,13 @@ func ndjsonWriter[T any](w http.ResponseWriter) func(T) bool {
 	}
 }
 
+// encodeJSON is v as one line of JSON, HTML characters unescaped. It uses
+// segmentio's encoder, encoding/json's behaviour at about twice its speed:
+// the job list of 1,000 jobs is half a megabyte.
 func encodeJSON(v any) []byte {
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(v); err != nil {
+	b, err := fastjson.Append(make([]byte, 0, 512), v, 0)
+	if err != nil {
 		return append(errorBody("cannot encode the answer: "+err.Error()), '\n')
 	}
-	return buf.Bytes()
+	return append(b, '\n')
 }
