@@ -24,6 +24,20 @@ import (
 // subshell that exits at once.
 const tree = "sleep 600 & setsid sleep 600 & (sleep 600 &); "
 
+// exitOnUSR1 is a job that leaves a tree and exits 3 by itself when
+// exitNow tells it to: once the test has seen its processes (after a fixed
+// delay instead, a loaded machine could end the job first, and the keeper
+// would rightly stop the tree before the test saw it).
+const exitOnUSR1 = "trap 'exit 3' USR1; " + tree + "while :; do sleep 0.05; done"
+
+func exitNow(m *Manager, id ID) error {
+	info, err := m.Get(id)
+	if err != nil {
+		return err
+	}
+	return syscall.Kill(info.PID, syscall.SIGUSR1)
+}
+
 // startMarked starts spec with a TEST_MARK of its own and waits until at
 // least n processes carry it.
 func startMarked(t *testing.T, m *Manager, spec Spec, n int) (Info, string) {
@@ -49,7 +63,7 @@ func TestEveryWayOfEndingStopsTheWholeTree(t *testing.T) {
 	}{
 		{"stop", tree + "wait", func(m *Manager, id ID) error { return m.Stop(id) }, StateKilled},
 		{"kill", tree + "wait", func(m *Manager, id ID) error { return m.Kill(id) }, StateKilled},
-		{"natural exit", tree + "sleep 0.3; exit 3", func(*Manager, ID) error { return nil }, StateFailed},
+		{"natural exit", exitOnUSR1, exitNow, StateFailed},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			m := newManager(t, Options{})

@@ -143,7 +143,7 @@ func TestTTYJobsLeaveNothingBehind(t *testing.T) {
 	}{
 		{"stop", tree + "wait", func(m *Manager, id ID) error { return m.Stop(id) }, StateKilled},
 		{"kill", tree + "wait", func(m *Manager, id ID) error { return m.Kill(id) }, StateKilled},
-		{"natural exit", tree + "sleep 0.3; exit 3", func(*Manager, ID) error { return nil }, StateFailed},
+		{"natural exit", exitOnUSR1, exitNow, StateFailed},
 		{"ctrl+c", "trap 'exit 9' INT; " + tree + "while :; do sleep 0.05; done", func(m *Manager, id ID) error { return m.Input(id, []byte{3}) }, StateFailed},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
