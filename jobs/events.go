@@ -57,6 +57,7 @@ type EventStream interface {
 type Subscription struct {
 	out      chan []Event
 	wake     chan struct{}
+	urgent   chan struct{} // hub.hurry: end the frame's wait now
 	done     chan struct{}
 	stopped  chan struct{}
 	once     sync.Once
@@ -167,13 +168,36 @@ func (s *Subscription) pump() {
 			return
 		}
 		// Hold the next batch back for a frame, so fast writers are
-		// coalesced into at most one batch per frame.
+		// coalesced into at most one batch per frame; an echo (hurry)
+		// cuts the wait short. A hurry from before this batch went out
+		// is spent.
+		select {
+		case <-s.urgent:
+		default:
+		}
 		timer.Reset(s.interval)
 		select {
 		case <-timer.C:
+		case <-s.urgent:
+			timer.Stop() // Go 1.23 timers: nothing stale is left in C
 		case <-s.done:
 			return
 		}
+	}
+}
+
+// echoWindow is how long after input to a job its output is news that
+// cannot wait for the frame: the echo of a key, the answer to a prompt.
+const echoWindow = 500 * time.Millisecond
+
+// publishOutput tells subscribers that the job wrote output. Output soon
+// after input to the job (an echo) ends their frame's wait, so a key
+// typed into a job shows as soon as the job echoes it, even while other
+// jobs' output keeps the batches a frame apart.
+func (m *Manager) publishOutput(j *job) {
+	m.hub.publish(j.id, EventOutput, Info{})
+	if typed := j.typedAt.Load(); typed != 0 && time.Since(time.Unix(0, typed)) < echoWindow {
+		m.hub.hurry()
 	}
 }
 
@@ -187,6 +211,7 @@ func (h *hub) subscribe(interval time.Duration, snapshot func(ID) (Info, bool)) 
 	s := &Subscription{
 		out:      make(chan []Event),
 		wake:     make(chan struct{}, 1),
+		urgent:   make(chan struct{}, 1),
 		done:     make(chan struct{}),
 		stopped:  make(chan struct{}),
 		interval: interval,
@@ -215,6 +240,19 @@ func (h *hub) publish(id ID, kind EventKind, last Info) {
 	defer h.mu.RUnlock()
 	for s := range h.subs {
 		s.note(id, kind, last)
+	}
+}
+
+// hurry ends every subscription's wait for the next frame: the changes
+// noted so far go out at once.
+func (h *hub) hurry() {
+	h.mu.RLock()
+	defer h.mu.RUnlock()
+	for s := range h.subs {
+		select {
+		case s.urgent <- struct{}{}:
+		default:
+		}
 	}
 }
 

@@ -1,6 +1,7 @@
 package jobs
 
 import (
+	"slices"
 	"testing"
 	"time"
 
@@ -144,4 +145,30 @@ func TestArrivalOrdersLinesAcrossJobs(t *testing.T) {
 	require.Len(t, lb, 1)
 	assert.Less(t, la[0].Arrival, lb[0].Arrival, "a1 came before b1")
 	assert.Less(t, lb[0].Arrival, la[1].Arrival, "b1 came before a2")
+}
+
+// TestEchoSkipsTheFrameWait: output soon after input to a job (the echo
+// of a key) goes out at once, not after the frame's wait that keeps fast
+// writers to one batch a frame. The frame here is 10 s: without the
+// hurry, the echo would come 10 s after the batch before it.
+func TestEchoSkipsTheFrameWait(t *testing.T) {
+	const frame = 10 * time.Second
+	m := newManager(t, Options{FrameInterval: frame})
+	info := start(t, m, Spec{Command: "exec cat", Stdin: StdinPipe})
+	waitFor(t, m, info.ID, "running", func(i Info) bool { return i.State == StateRunning })
+	sub := m.Subscribe()
+	defer sub.Close()
+	// A batch (another job added), and the wait for the next frame
+	// starts.
+	start(t, m, Spec{Command: "exec sleep 60"})
+	<-sub.C()
+	sent := time.Now()
+	require.NoError(t, m.Input(info.ID, []byte("hello\n")))
+	for {
+		batch := <-sub.C()
+		if slices.ContainsFunc(batch, func(ev Event) bool { return ev.Kind == EventOutput && ev.Job.ID == info.ID }) {
+			break
+		}
+	}
+	assert.Less(t, time.Since(sent), frame/2, "the echo waited for the frame")
 }

@@ -34,6 +34,7 @@ func (m *Manager) Input(id ID, b []byte) error {
 	if len(b) == 0 {
 		return nil
 	}
+	j.typedAt.Store(time.Now().UnixNano())
 	f.SetWriteDeadline(time.Now().Add(inputTimeout)) //nolint:errcheck // a pipe or terminal takes deadlines
 	n, err := f.Write(b)
 	switch {

@@ -2,6 +2,7 @@ package jobs
 
 import (
 	"fmt"
+	"sync/atomic"
 	"time"
 )
 
@@ -63,6 +64,8 @@ type job struct {
 	killAt     time.Time // when the grace period of a stop ends
 
 	cols, rows int // a TTY job's terminal size; 0 for the default
+
+	typedAt atomic.Int64 // when Input last wrote to it (UnixNano); see publishOutput
 
 	restartPending bool        // a requested restart waits for this run to end
 	restartTimer   *time.Timer // a policy restart waits out its backoff

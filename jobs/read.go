@@ -87,7 +87,7 @@ func (m *Manager) ingestOutput(j *job, p *process, stream Stream, b []byte) {
 		j.store.Append(stream, b)
 	}
 	<-m.ingest
-	m.hub.publish(j.id, EventOutput, Info{})
+	m.publishOutput(j)
 	m.checkReadyLine(j, p)
 	// A reader of a job that writes as fast as it can is always runnable;
 	// yielding after each chunk keeps it from holding a P for a whole time

@@ -100,7 +100,7 @@ func (m *Manager) enterScreen(j *job, p *process) *screenFeed {
 		return nil
 	}
 	changed := func() { m.hub.publish(j.id, EventState, Info{}) }
-	drew := func() { m.hub.publish(j.id, EventOutput, Info{}) }
+	drew := func() { m.publishOutput(j) }
 	t.feed = newScreenFeed(m.opts.Emulator(cols, rows), func() { m.redraw(p) }, changed, drew)
 	t.feed.screen.SetReply(func(b []byte) { answerTerminal(p.input, b) })
 	changed()
