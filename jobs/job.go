@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"sync/atomic"
 	"time"
+
+	"jobtop/vtscreen"
 )
 
 // endRequest records why a run is being ended, which decides its final
@@ -66,6 +68,8 @@ type job struct {
 	cols, rows int // a TTY job's terminal size; 0 for the default
 
 	typedAt atomic.Int64 // when Input last wrote to it (UnixNano); see publishOutput
+
+	lastScreen *vtscreen.Snapshot // the last run ended on this screen (termState.end)
 
 	restartPending bool        // a requested restart waits for this run to end
 	restartTimer   *time.Timer // a policy restart waits out its backoff
@@ -154,6 +158,8 @@ func (j *job) stateLocked() Info {
 	}
 	if p := j.proc; p != nil && p.term != nil {
 		info.Screen, info.CatchingUp = p.term.mode()
+	} else if j.lastScreen != nil {
+		info.Screen = true
 	}
 	if j.exitCode != nil {
 		code := *j.exitCode
@@ -284,6 +290,11 @@ func (m *Manager) endRunLocked(j *job, req endRequest) {
 func (m *Manager) finishRunLocked(j *job, p *process, exit exitStatus) {
 	now := time.Now()
 	p.stopTimers()
+	if p.term != nil {
+		p.term.mu.Lock()
+		j.lastScreen = p.term.last
+		p.term.mu.Unlock()
+	}
 	j.proc = nil
 	j.ended = &now
 	j.reason = ""

@@ -4,6 +4,7 @@ import (
 	"os"
 	"sync"
 	"syscall"
+	"time"
 
 	"golang.org/x/sys/unix"
 
@@ -22,6 +23,10 @@ import (
 // the terminal), or when the run ends. Its output goes to the store all
 // along (line mode's view of it stays readable: search, logs, cursors);
 // the emulator gets it too, off the read path (screenFeed).
+//
+// A run that ends on the alternate screen (a full-screen program that
+// crashed, or was stopped) keeps its last screen, as a terminal would
+// show it: its lines, cursor moves stripped, would read as a jumble.
 type termState struct {
 	det vtscreen.Detector // the reader's alone
 
@@ -29,6 +34,7 @@ type termState struct {
 	feed   *screenFeed         // nil in line mode
 	closed bool                // the run has ended: no new feed
 	modes  vtscreen.InputModes // det's, for line mode's screen
+	last   *vtscreen.Snapshot  // the screen it ended on, if on the alternate screen (end)
 }
 
 // storeTerminal stores a chunk of a TTY run's output, scanning it for
@@ -147,13 +153,29 @@ func (t *termState) resize(cols, rows int) {
 	}
 }
 
-// end ends screen mode for good: the run has ended.
+// end ends screen mode for good: the run has ended. On the alternate
+// screen, what the emulator was given is drawn first (for at most
+// lastScreenWait) and the screen kept as the run's last.
 func (t *termState) end() {
 	t.mu.Lock()
 	t.closed = true
+	feed := t.feed
 	t.mu.Unlock()
+	if feed != nil && feed.onAlt() {
+		feed.drain(lastScreenWait)
+		snap := feed.screen.Snapshot()
+		snap.CursorVisible = false // nothing types there any more
+		t.mu.Lock()
+		t.last = &snap
+		t.mu.Unlock()
+	}
 	t.stop()
 }
+
+// lastScreenWait bounds how long a run's end waits for its emulator to
+// draw what it was given: a backlog is at most maxScreenBacklog bytes,
+// milliseconds of drawing.
+const lastScreenWait = time.Second
 
 // redraw asks a screen-mode run for a full frame: SIGWINCH to all its
 // processes, whose default action is to ignore it.
@@ -192,6 +214,7 @@ func (m *Manager) Screen(id ID) (vtscreen.Snapshot, error) {
 		return vtscreen.Snapshot{}, &NotFoundError{ID: id}
 	}
 	var feed *screenFeed
+	last := j.lastScreen
 	var modes vtscreen.InputModes
 	if p := j.proc; p != nil && p.term != nil {
 		p.term.mu.Lock()
@@ -202,6 +225,9 @@ func (m *Manager) Screen(id ID) (vtscreen.Snapshot, error) {
 	m.mu.Unlock()
 	if feed != nil {
 		return feed.screen.Snapshot(), nil
+	}
+	if last != nil {
+		return *last, nil
 	}
 	snap := tailScreen(j.store, cols, rows)
 	snap.Modes = modes

@@ -103,6 +103,42 @@ func TestFullScreenProgramIsDrawnTypedIntoResizedAndLeft(t *testing.T) {
 	assert.True(t, <-sawScreen, "an event said the job draws a screen")
 }
 
+// TestARunEndingOnTheAlternateScreenKeepsIt: a full-screen program that
+// ends without giving the alternate screen back (it crashed, or was
+// killed) leaves its last screen, as a terminal shows it, not its lines
+// with the cursor moves stripped; the next run starts in lines again. A
+// program that addressed the cursor outside the alternate screen ends in
+// lines, as before.
+func TestARunEndingOnTheAlternateScreenKeepsIt(t *testing.T) {
+	m := newManager(t, Options{})
+	draw := `printf '\033[?1049h\033[2J\033[Htop line\033[5;5Hbox here'`
+	info := start(t, m, Spec{TTY: true, Command: draw + "; read go; exit 3"})
+	waitFor(t, m, info.ID, "screen mode", func(i Info) bool { return i.Screen })
+	screenOf(t, m, info.ID, "the drawing", func(s vtscreen.Snapshot) bool { return strings.HasPrefix(s.Lines[4], "    box here") })
+	require.NoError(t, m.Input(info.ID, []byte("\r")))
+	info = wait(t, m, info.ID)
+	assert.Equal(t, StateFailed, info.State)
+	assert.True(t, info.Screen, "the pane keeps the screen it ended on")
+	snap, err := m.Screen(info.ID)
+	require.NoError(t, err)
+	assert.True(t, snap.AltScreen)
+	assert.Equal(t, "top line", strings.TrimRight(snap.Lines[0], " "))
+	assert.Equal(t, "    box here", strings.TrimRight(snap.Lines[4], " "))
+	assert.False(t, snap.CursorVisible, "no cursor: nothing types there any more")
+
+	_, err = m.Restart(info.ID)
+	require.NoError(t, err)
+	waitFor(t, m, info.ID, "the next run, in lines", func(i Info) bool { return i.Runs == 2 && i.State == StateRunning && !i.Screen })
+
+	other := start(t, m, Spec{TTY: true, Command: `printf '\033[2J\033[Hcleared\n'; read go; echo after`})
+	waitFor(t, m, other.ID, "screen mode", func(i Info) bool { return i.Screen })
+	require.NoError(t, m.Input(other.ID, []byte("\r")))
+	other = wait(t, m, other.ID)
+	assert.False(t, other.Screen, "off the alternate screen, an ended run is lines")
+	out := outputText(t, m, other.ID)
+	assert.Equal(t, "after", out[len(out)-1])
+}
+
 func TestLineModeScreenIsTheTail(t *testing.T) {
 	m := newManager(t, Options{})
 	info := start(t, m, Spec{TTY: true, Command: "stty -echo; read go; for i in 1 2 3 4 5; do echo line $i; done; printf '\\033[32mok\\033[0m\\033]0;title\\007 $ '"})

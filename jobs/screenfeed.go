@@ -54,13 +54,14 @@ type screenFeed struct {
 	// the output event that announced the bytes came before the frame.
 	drew func()
 
-	mu     sync.Mutex
-	queue  [][]byte
-	queued int
-	lost   bool                // bytes were dropped since the last write
-	alt    bool                // the program is on the alternate screen (for a reset)
-	modes  vtscreen.InputModes // the input modes it asked for (for a reset)
-	closed bool
+	mu      sync.Mutex
+	queue   [][]byte
+	queued  int
+	lost    bool                // bytes were dropped since the last write
+	alt     bool                // the program is on the alternate screen (for a reset)
+	modes   vtscreen.InputModes // the input modes it asked for (for a reset)
+	closed  bool
+	writing bool // run is drawing a batch taken from the queue
 
 	catchingUp atomic.Bool
 	wake       chan struct{}
@@ -144,6 +145,28 @@ func (f *screenFeed) setModes(m vtscreen.InputModes) {
 	f.mu.Unlock()
 }
 
+// onAlt reports whether the program is on the alternate screen.
+func (f *screenFeed) onAlt() bool {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.alt
+}
+
+// drain waits until the emulator has drawn everything queued, or for at
+// most d.
+func (f *screenFeed) drain(d time.Duration) {
+	deadline := time.Now().Add(d)
+	for time.Now().Before(deadline) {
+		f.mu.Lock()
+		done := f.queued == 0 && !f.lost && !f.writing
+		f.mu.Unlock()
+		if done {
+			return
+		}
+		time.Sleep(time.Millisecond)
+	}
+}
+
 // close stops the feed and releases the emulator; it waits for the
 // writing goroutine.
 func (f *screenFeed) close() {
@@ -168,6 +191,7 @@ func (f *screenFeed) run() {
 		f.mu.Lock()
 		batch, lost, alt, modes, closed := f.take(), f.lost, f.alt, f.modes, f.closed
 		f.lost = false
+		f.writing = len(batch) > 0 || lost
 		f.mu.Unlock()
 		if closed {
 			return
@@ -192,6 +216,9 @@ func (f *screenFeed) run() {
 			f.screen.Write(batch[:n])
 			batch = batch[n:]
 		}
+		f.mu.Lock()
+		f.writing = false
+		f.mu.Unlock()
 		f.drew()
 		if size >= emulatorRestFrom {
 			f.rest(time.Since(began))

@@ -34,6 +34,7 @@ func (m *Manager) startRunLocked(j *job) {
 	p.cols, p.rows = j.termSize()
 	p.openCols, p.openRows = p.cols, p.rows
 	j.proc = p
+	j.lastScreen = nil
 	m.byRun[p.run] = j
 	m.active++
 	m.runs.Add(1)
