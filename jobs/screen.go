@@ -17,9 +17,10 @@ import (
 // run draws a screen.
 //
 // The run enters screen mode when it takes the alternate screen, or
-// addresses the cursor (CUP with a position, or clears the whole
-// display) outside it: a full-screen program that skips the alternate
-// screen. It leaves when it gives the alternate screen back (or resets
+// addresses the cursor (CUP to a position other than home) outside it: a
+// full-screen program that skips the alternate screen. A clear (clear,
+// ctrl+l at a shell's prompt) is no full-screen program: in line mode it
+// ends the line it cut. It leaves when it gives the alternate screen back (or resets
 // the terminal), or when the run ends. Its output goes to the store all
 // along (line mode's view of it stays readable: search, logs, cursors);
 // the emulator gets it too, off the read path (screenFeed).
@@ -47,8 +48,8 @@ func (m *Manager) storeTerminal(j *job, p *process, b []byte) {
 		part := b[:n]
 		b = b[n:]
 		j.store.Append(Stdout, part)
-		if ev == vtscreen.EnterAlt || ev == vtscreen.LeaveAlt {
-			j.store.BreakLine()
+		if ev == vtscreen.EnterAlt || ev == vtscreen.LeaveAlt || ev == vtscreen.Cleared {
+			j.store.BreakLine() // a clear starts afresh: what follows is not the line before
 		}
 		t.mu.Lock()
 		feed := t.feed

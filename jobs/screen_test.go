@@ -12,6 +12,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"jobtop/termtext"
 	"jobtop/vtscreen"
 )
 
@@ -130,13 +131,35 @@ func TestARunEndingOnTheAlternateScreenKeepsIt(t *testing.T) {
 	require.NoError(t, err)
 	waitFor(t, m, info.ID, "the next run, in lines", func(i Info) bool { return i.Runs == 2 && i.State == StateRunning && !i.Screen })
 
-	other := start(t, m, Spec{TTY: true, Command: `printf '\033[2J\033[Hcleared\n'; read go; echo after`})
+	other := start(t, m, Spec{TTY: true, Command: `printf '\033[2J\033[3;1Hplaced\n'; read go; echo after`})
 	waitFor(t, m, other.ID, "screen mode", func(i Info) bool { return i.Screen })
 	require.NoError(t, m.Input(other.ID, []byte("\r")))
 	other = wait(t, m, other.ID)
 	assert.False(t, other.Screen, "off the alternate screen, an ended run is lines")
 	out := outputText(t, m, other.ID)
 	assert.Equal(t, "after", out[len(out)-1])
+}
+
+// TestAClearIsNoFullScreenProgram: clear (or ctrl+l at a shell's prompt)
+// on the main screen leaves the job in lines, and what follows starts a
+// line of its own.
+func TestAClearIsNoFullScreenProgram(t *testing.T) {
+	m := newManager(t, Options{})
+	info := start(t, m, Spec{TTY: true, Command: `printf 'prompt$ '; printf '\033[H\033[2J\033[3J'; printf 'prompt$ '; read go; echo after`})
+	eventually(t, "both prompts", func() bool {
+		return strings.Count(strings.Join(outputText(t, m, info.ID), "\n"), "prompt$") == 2
+	})
+	got, err := m.Get(info.ID)
+	require.NoError(t, err)
+	assert.False(t, got.Screen, "a clear is no full-screen program")
+	require.NoError(t, m.Input(info.ID, []byte("\r")))
+	wait(t, m, info.ID)
+	var out []string
+	for _, l := range outputText(t, m, info.ID) {
+		out = append(out, termtext.Visible(l, false))
+	}
+	require.GreaterOrEqual(t, len(out), 3)
+	assert.Equal(t, []string{"prompt$ ", "prompt$ ", "after"}, out[len(out)-3:])
 }
 
 func TestLineModeScreenIsTheTail(t *testing.T) {

@@ -28,7 +28,7 @@ func TestAllViewOrdersLinesByArrival(t *testing.T) {
 	for i, step := range []struct {
 		id    jobs.ID
 		lines uint64
-	}{{1, 1}, {2, 1}, {1, 2}, {2, 2}} {
+	}{{1, 1}, {2, 1}, {1, 2}, {2, 3}} { // b3 is written before a3 is let go: b2 alone could race it
 		pumpUntil(t, m, fmt.Sprintf("step %d", i), func() bool { return lineCount(step.id) >= step.lines })
 		writeFifo(t, f[i], "go\n")
 	}

@@ -16,10 +16,14 @@ const (
 	// modes reset, or a full reset ESC c while on it).
 	LeaveAlt
 	// CursorAddressed: outside the alternate screen, the program moved
-	// the cursor to an absolute position (CUP/HVP with a position) or
-	// erased the whole display (ED 2): a full-screen program that skips
-	// the alternate screen. Reported each time; the caller decides.
+	// the cursor to an absolute position other than home (CUP/HVP): a
+	// full-screen program that skips the alternate screen. Reported each
+	// time; the caller decides.
 	CursorAddressed
+	// Cleared: outside the alternate screen, the program erased the
+	// whole display (ED 2: clear, tput clear, ctrl+l at a shell's
+	// prompt). Not a full-screen program: what follows is lines again.
+	Cleared
 )
 
 // maxParams bounds the parameter bytes a Detector keeps of one control
@@ -134,12 +138,23 @@ func (d *Detector) finish(f byte) Event {
 		return ev
 	case d.alt:
 		return None
-	case (f == 'H' || f == 'f') && len(par) > 0:
+	case (f == 'H' || f == 'f') && len(par) > 0 && !home(par):
 		return CursorAddressed
 	case f == 'J' && string(par) == "2":
-		return CursorAddressed
+		return Cleared
 	}
 	return None
+}
+
+// home reports whether CUP parameters name the top left cell ("1;1",
+// "1", ";", "0;0"...): where clear puts the cursor, no addressing.
+func home(par []byte) bool {
+	for _, n := range numbers(par) {
+		if n > 1 {
+			return false
+		}
+	}
+	return len(numbers(par)) > 0
 }
 
 // numbers parses "1;1049;25" into its numbers; an empty field is 0 and
