@@ -1,6 +1,7 @@
 package jobs
 
 import (
+	"fmt"
 	"os"
 	"sync"
 	"syscall"
@@ -91,6 +92,10 @@ func (m *Manager) storeTerminal(j *job, p *process, b []byte) {
 			if feed != nil {
 				m.leaveScreen(j, p)
 			}
+		case vtscreen.CursorQuery, vtscreen.StatusQuery, vtscreen.AttributesQuery:
+			if feed == nil { // in screen mode the emulator answers
+				answerTerminal(p.input, m.lineModeAnswer(j, p, ev))
+			}
 		}
 	}
 }
@@ -177,6 +182,30 @@ func (t *termState) end() {
 // draw what it was given: a backlog is at most maxScreenBacklog bytes,
 // milliseconds of drawing.
 const lastScreenWait = time.Second
+
+// lineModeAnswer is what a terminal answers a query with, for a run in
+// line mode: its terminal as a fresh one the run's lines were written to
+// (the cursor after them, on the last row once they fill the screen), and
+// the same device a screen-mode run's emulator says it is. A program that
+// asks before it draws (an inline TUI placing itself below the cursor, a
+// shell asking what the terminal is) gets its answer instead of waiting
+// for one that never comes.
+func (m *Manager) lineModeAnswer(j *job, p *process, ev vtscreen.Event) []byte {
+	switch ev {
+	case vtscreen.StatusQuery:
+		return []byte("\x1b[0n")
+	case vtscreen.AttributesQuery:
+		return []byte("\x1b[?62;1;6;22c")
+	}
+	m.mu.Lock()
+	cols, rows := p.cols, p.rows
+	since := j.runCursor
+	m.mu.Unlock()
+	lines := j.store.Stats().Last - since
+	row := min(lines+1, uint64(rows))
+	col := min(termtext.Width(j.store.Partial(Stdout))+1, cols)
+	return fmt.Appendf(nil, "\x1b[%d;%dR", row, col)
+}
 
 // redraw asks a screen-mode run for a full frame: SIGWINCH to all its
 // processes, whose default action is to ignore it.

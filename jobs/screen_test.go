@@ -265,3 +265,39 @@ func TestScreenKeepsTheModesAskedForBeforeIt(t *testing.T) {
 		})
 	}
 }
+
+// TestATerminalsLineEditsArePlayed: on a terminal, a line editor's
+// backspaces, cursor moves and erases are played back in the line (being
+// typed, and once done), as the terminal showed it; a pipe job's output
+// keeps its bytes.
+func TestATerminalsLineEditsArePlayed(t *testing.T) {
+	m := newManager(t, Options{})
+	edits := `printf 'prompt$ echo helloo\b\033[K'; read go; printf '\r\nprompt$ echo hello\b\b\bXllo\b\b\b\n'`
+	info := start(t, m, Spec{TTY: true, Command: "stty -echo; " + edits})
+	eventually(t, "the prompt, as typed", func() bool {
+		out := outputText(t, m, info.ID)
+		return len(out) > 0 && out[len(out)-1] == "prompt$ echo hello"
+	})
+	require.NoError(t, m.Input(info.ID, []byte("\r")))
+	wait(t, m, info.ID)
+	out := outputText(t, m, info.ID)
+	assert.Equal(t, []string{"prompt$ echo hello", "prompt$ echo heXllo"}, out[len(out)-2:])
+
+	pipe := start(t, m, Spec{Command: `printf 'a\bb\033[K\n'`})
+	wait(t, m, pipe.ID)
+	assert.Equal(t, []string{"a\bb\x1b[K"}, outputText(t, m, pipe.ID))
+}
+
+// TestLineModeAnswersTerminalQueries: a program that asks the terminal
+// where the cursor is, or what it is, before (or without) drawing a
+// screen gets an answer, as from a fresh terminal its lines went to.
+func TestLineModeAnswersTerminalQueries(t *testing.T) {
+	m := newManager(t, Options{})
+	cmd := `stty raw -echo; printf 'one\r\ntwo\r\nab\033[6n'; IFS= read -r -d R pos; printf '\033[5n'; IFS= read -r -d n ok;` +
+		` printf '\033[c'; IFS= read -r -d c da; printf '\r\n<%s><%s><%s>\r\n' "${pos#?}" "${ok#?}" "${da#?}"`
+	info := start(t, m, Spec{TTY: true, Argv: []string{"bash", "-c", cmd}})
+	info = wait(t, m, info.ID)
+	assert.Equal(t, StateSucceeded, info.State)
+	out := outputText(t, m, info.ID)
+	assert.Equal(t, "<[3;3><[0><[?62;1;6;22>", out[len(out)-1])
+}

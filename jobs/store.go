@@ -5,6 +5,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"unsafe"
+
+	"jobtop/termtext"
 )
 
 // Store limits used when StoreOptions leaves them zero.
@@ -96,6 +98,7 @@ type OutputStore struct {
 	dropped  uint64
 	total    int64
 	partial  [2]partialLine // stdout, stderr
+	terminal bool           // a terminal's lines: line edits are played (SetTerminal)
 	lastPart Stream         // stream whose partial was touched last
 	slabs    slabPool
 	clock    *atomic.Uint64 // shared by a Manager's stores, for Arrival
@@ -289,9 +292,32 @@ func (s *OutputStore) commitPartial(stream Stream) {
 	pl.cr = false
 }
 
+// SetTerminal says whether the output is a terminal's (a TTY job's): then
+// a line is kept as the terminal showed it once its line editor was done
+// (backspaces, cursor moves and erases along the line played:
+// termtext.EditLine), and so is the line being built.
+func (s *OutputStore) SetTerminal(on bool) {
+	s.mu.Lock()
+	s.terminal = on
+	s.mu.Unlock()
+}
+
+// shown is a line's text as it is kept and read: on a terminal, its line
+// edits played, unless that would make it longer than a line may be.
+func (s *OutputStore) shown(text []byte) []byte {
+	if !s.terminal || !termtext.HasLineEdits(text) {
+		return text
+	}
+	if edited := termtext.EditLine(string(text)); len(edited) <= s.opts.MaxLineBytes {
+		return []byte(edited)
+	}
+	return text
+}
+
 // commit copies a complete line into the slabs and evicts the oldest
 // lines past the bounds.
 func (s *OutputStore) commit(stream Stream, text []byte) {
+	text = s.shown(text)
 	if s.n == len(s.ring) {
 		if len(s.ring) < s.opts.MaxLines {
 			s.grow()
@@ -451,13 +477,21 @@ func (s *OutputStore) Stats() StoreStats {
 	}
 }
 
+// Partial is the line being built on stream, as it is shown (see
+// SetTerminal); empty when the last line ended.
+func (s *OutputStore) Partial(stream Stream) string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return string(s.shown(s.partial[stream].buf))
+}
+
 // LastLine is the newest text: the line being built on the stream written
 // last, or else the newest committed line.
 func (s *OutputStore) LastLine() string {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if p := s.partial[s.lastPart].buf; len(p) > 0 {
-		return string(p)
+		return string(s.shown(p))
 	}
 	if s.n == 0 {
 		return ""

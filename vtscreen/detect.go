@@ -24,6 +24,14 @@ const (
 	// whole display (ED 2: clear, tput clear, ctrl+l at a shell's
 	// prompt). Not a full-screen program: what follows is lines again.
 	Cleared
+	// CursorQuery, StatusQuery, AttributesQuery: the program asked the
+	// terminal where the cursor is (DSR 6), whether it is well (DSR 5)
+	// or what it is (DA1), and waits for the answer. Reported on either
+	// screen: a terminal emulator answers them, and in line mode the
+	// caller must.
+	CursorQuery
+	StatusQuery
+	AttributesQuery
 )
 
 // maxParams bounds the parameter bytes a Detector keeps of one control
@@ -136,6 +144,12 @@ func (d *Detector) finish(f byte) Event {
 			}
 		}
 		return ev
+	case f == 'n' && string(par) == "6":
+		return CursorQuery
+	case f == 'n' && string(par) == "5":
+		return StatusQuery
+	case f == 'c' && (len(par) == 0 || string(par) == "0"):
+		return AttributesQuery
 	case d.alt:
 		return None
 	case (f == 'H' || f == 'f') && len(par) > 0 && !home(par):

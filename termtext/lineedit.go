@@ -1,0 +1,248 @@
+package termtext
+
+import (
+	"bytes"
+	"strings"
+)
+
+// HasLineEdits reports whether a line holds what a terminal would edit
+// the line with (see EditLine): a backspace, or a CSI sequence that moves
+// the cursor along the line or erases, deletes or inserts in it.
+func HasLineEdits(b []byte) bool {
+	if bytes.IndexByte(b, '\b') >= 0 {
+		return true
+	}
+	for i := bytes.IndexByte(b, 0x1b); i >= 0; {
+		if i+1 < len(b) && b[i+1] == '[' {
+			k := i + 2
+			for k < len(b) && (b[k] >= '0' && b[k] <= '9' || b[k] == ';') {
+				k++
+			}
+			if k < len(b) && strings.IndexByte("CDGKP@X", b[k]) >= 0 {
+				return true
+			}
+		}
+		next := bytes.IndexByte(b[i+1:], 0x1b)
+		if next < 0 {
+			break
+		}
+		i += 1 + next
+	}
+	return false
+}
+
+// EditLine plays back, within one line, the edits a terminal makes when a
+// line editor (a shell's prompt, readline, a REPL, the terminal's own echo
+// of an erase) redraws the line being typed: backspace, cursor left and
+// right (CSI D, C), to a column (CSI G), erase in line (CSI K), delete,
+// insert and erase characters (CSI P, @, X). It returns the line as a
+// terminal shows it: its colours (SGR) kept, other escape sequences and
+// controls dropped. A line without such an edit (HasLineEdits) is
+// returned as it is.
+func EditLine(s string) string {
+	if !HasLineEdits([]byte(s)) {
+		return s
+	}
+	var e lineEditor
+	for i := 0; i < len(s); {
+		t := Next(s, i)
+		switch t.Kind {
+		case Text:
+			for _, c := range []byte(s[i:t.End]) {
+				e.write(string(c), 1)
+			}
+		case Cluster:
+			e.write(s[i:t.End], t.Width)
+		case Tab:
+			e.x = (e.x/8 + 1) * 8
+		case SGR:
+			e.sgr(s[i:t.End])
+		case Control:
+			switch s[i] {
+			case '\b':
+				e.x = max(e.x-1, 0)
+			case '\r':
+				e.x = 0
+			}
+		case Invalid:
+			e.write("\uFFFD", 1)
+		case Escape:
+			e.csi(s[i:t.End])
+		}
+		i = t.End
+	}
+	return e.String()
+}
+
+// Width is the cells text takes on one line: its escape sequences and
+// controls none, a tab to the next multiple of 8.
+func Width(s string) int {
+	w := 0
+	for i := 0; i < len(s); {
+		t := Next(s, i)
+		switch t.Kind {
+		case Text:
+			w += t.End - i
+		case Cluster:
+			w += t.Width
+		case Tab:
+			w = (w/8 + 1) * 8
+		case Invalid:
+			w++
+		}
+		i = t.End
+	}
+	return w
+}
+
+// maxPen bounds the SGR sequences a pen keeps: past it, only the newest.
+const maxPen = 128
+
+// editCell is one cell of an edited line: its text drawn with pen (the
+// SGR sequences in effect). A wide character's right half has width 0.
+type editCell struct {
+	pen, text string
+	width     int
+}
+
+var blankCell = editCell{text: " ", width: 1}
+
+// lineEditor is a terminal one line high and as wide as it needs.
+type lineEditor struct {
+	cells []editCell
+	x     int
+	pen   string
+}
+
+// write draws text of width cells at the cursor and moves past it.
+func (e *lineEditor) write(text string, width int) {
+	switch width {
+	case 0: // a combining mark on its own: joins the cell before
+		if e.x > 0 && e.x <= len(e.cells) {
+			e.cells[e.x-1].text += text
+		}
+	case 2:
+		e.set(e.x, editCell{pen: e.pen, text: text, width: 2})
+		e.set(e.x+1, editCell{pen: e.pen, width: 0})
+		e.x += 2
+	default:
+		e.set(e.x, editCell{pen: e.pen, text: text, width: 1})
+		e.x++
+	}
+}
+
+// set puts c at column i; a wide character it cuts in half is blanked.
+func (e *lineEditor) set(i int, c editCell) {
+	for len(e.cells) <= i {
+		e.cells = append(e.cells, blankCell)
+	}
+	old := e.cells[i]
+	if old.width == 0 && c.width != 0 && i > 0 {
+		e.cells[i-1] = blankCell // its left half
+	}
+	if old.width == 2 && i+1 < len(e.cells) {
+		e.cells[i+1] = blankCell // its right half
+	}
+	e.cells[i] = c
+}
+
+// sgr changes the pen.
+func (e *lineEditor) sgr(seq string) {
+	switch {
+	case seq == "\x1b[m" || seq == "\x1b[0m":
+		e.pen = ""
+	case len(e.pen)+len(seq) > maxPen:
+		e.pen = seq
+	default:
+		e.pen += seq
+	}
+}
+
+// csi carries out the line edits among escape sequences; it ignores the
+// rest.
+func (e *lineEditor) csi(seq string) {
+	if len(seq) < 3 || seq[1] != '[' {
+		return
+	}
+	params, final := seq[2:len(seq)-1], seq[len(seq)-1]
+	n := 0
+	for _, c := range []byte(params) {
+		if c < '0' || c > '9' {
+			if final != 'K' || c != ';' {
+				return // private or several parameters: not a line edit
+			}
+			continue
+		}
+		n = min(n*10+int(c-'0'), 1<<16)
+	}
+	count := max(n, 1)
+	switch final {
+	case 'D':
+		e.x = max(e.x-count, 0)
+	case 'C':
+		e.x += count
+	case 'G':
+		e.x = count - 1
+	case 'K':
+		switch n {
+		case 0:
+			if e.x < len(e.cells) {
+				e.set(e.x, blankCell) // a wide character cut in half
+				e.cells = e.cells[:e.x]
+			}
+		case 1:
+			for i := 0; i <= e.x && i < len(e.cells); i++ {
+				e.set(i, blankCell)
+			}
+		case 2:
+			e.cells = e.cells[:0]
+		}
+	case 'P':
+		if e.x < len(e.cells) {
+			e.set(e.x, blankCell)
+			e.cells = append(e.cells[:e.x], e.cells[min(e.x+count, len(e.cells)):]...)
+			if e.x < len(e.cells) && e.cells[e.x].width == 0 {
+				e.cells[e.x] = blankCell
+			}
+		}
+	case '@':
+		if e.x < len(e.cells) {
+			if e.cells[e.x].width == 0 { // a wide character cut in half
+				e.cells[e.x-1], e.cells[e.x] = blankCell, blankCell
+			}
+			blanks := make([]editCell, count)
+			for i := range blanks {
+				blanks[i] = blankCell
+			}
+			e.cells = append(e.cells[:e.x], append(blanks, e.cells[e.x:]...)...)
+		}
+	case 'X':
+		for i := e.x; i < e.x+count && i < len(e.cells); i++ {
+			e.set(i, blankCell)
+		}
+	}
+}
+
+// String is the line as drawn, each change of pen written as a reset and
+// the new pen.
+func (e *lineEditor) String() string {
+	var b strings.Builder
+	pen := ""
+	for _, c := range e.cells {
+		if c.width == 0 {
+			continue
+		}
+		if c.pen != pen {
+			if pen != "" {
+				b.WriteString("\x1b[0m")
+			}
+			b.WriteString(c.pen)
+			pen = c.pen
+		}
+		b.WriteString(c.text)
+	}
+	if pen != "" {
+		b.WriteString("\x1b[0m")
+	}
+	return b.String()
+}

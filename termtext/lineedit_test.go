@@ -1,0 +1,66 @@
+package termtext
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+)
+
+func TestEditLine(t *testing.T) {
+	for _, tc := range []struct{ name, in, want string }{
+		{"no edit: as it is", "\x1b[31mred\x1b[0m \x1b[?25l plain", "\x1b[31mred\x1b[0m \x1b[?25l plain"},
+		{"backspace and erase to the end (readline's erase)", "bash$ echo helloo\b\x1b[K", "bash$ echo hello"},
+		{"cursor left, then an insert redrawn", "bash$ echo hello\b\b\bXllo\b\b\b", "bash$ echo heXllo"},
+		{"the terminal's echo of an erase", "name? bob\b \b^C", "name? bo^C"},
+		{"other sequences dropped", "\x1b[?2004hbash$ ls\b\b\x1b[K", "bash$ "},
+		{"CSI D, C and G", "abcdef\x1b[3DX\x1b[CY\x1b[1GZ", "ZbcXeY"},
+		{"past the end: blanks", "ab\x1b[3Cc", "ab   c"},
+		{"delete and insert characters", "abcdef\x1b[4D\x1b[2P\x1b[1G\x1b[2@", "  abef"},
+		{"erase characters and the start of the line", "abcdef\x1b[3D\x1b[2X\x1b[1G\x1b[C\x1b[1K", "  c  f"},
+		{"erase the whole line", "abc\x1b[2Kd", "   d"},
+		{"colours follow their cells", "\x1b[31mabc\x1b[0m\b\b\bX", "X\x1b[31mbc\x1b[0m"},
+		{"a wide character overwritten whole", "日本\b\bx", "日x "},
+		{"a wide character cut in half", "日本\bx", "日 x"},
+		{"tab moves the cursor", "a\tb\b\bc", "a      cb"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			assert.Equal(t, tc.want, EditLine(tc.in))
+		})
+	}
+}
+
+func TestHasLineEdits(t *testing.T) {
+	for in, want := range map[string]bool{
+		"plain":                   false,
+		"\x1b[31mred\x1b[0m":      false,
+		"\x1b[?1049h\x1b[5;5H":    false,
+		"a\bb":                    true,
+		"\x1b[K":                  true,
+		"\x1b[0m\x1b[12D":         true,
+		"\x1b[31m\x1b[?25l\x1b[P": true,
+		"\x1b":                    false,
+		"\x1b[":                   false,
+	} {
+		assert.Equal(t, want, HasLineEdits([]byte(in)), "%q", in)
+	}
+}
+
+// FuzzEditLine: any line edits to a line with no escape sequence but
+// SGR, no control, and no more cells than it has bytes.
+func FuzzEditLine(f *testing.F) {
+	f.Add("bash$ echo helloo\b\x1b[K")
+	f.Add("日本\bx\x1b[2@\x1b[3P")
+	f.Fuzz(func(t *testing.T, s string) {
+		out := EditLine(s)
+		if !HasLineEdits([]byte(s)) {
+			return
+		}
+		for i := 0; i < len(out); {
+			tok := Next(out, i)
+			if tok.Kind == Escape || tok.Kind == Control {
+				t.Fatalf("%q edits to %q, with %q in it", s, out, out[i:tok.End])
+			}
+			i = tok.End
+		}
+	})
+}
