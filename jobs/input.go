@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"os"
 	"time"
+
+	"golang.org/x/sys/unix"
 )
 
 // inputTimeout bounds how long Input waits for a job to take its input: a
@@ -35,6 +37,7 @@ func (m *Manager) Input(id ID, b []byte) error {
 		return nil
 	}
 	j.typedAt.Store(time.Now().UnixNano())
+	j.lastTyped.Store(uint32(b[len(b)-1]) + 1)
 	f.SetWriteDeadline(time.Now().Add(inputTimeout)) //nolint:errcheck // a pipe or terminal takes deadlines
 	n, err := f.Write(b)
 	switch {
@@ -81,6 +84,10 @@ func (m *Manager) CloseInput(id ID) error {
 	switch {
 	case err != nil:
 		return err
+	case tty && midLine(j, f):
+		// The first ctrl+d only hands the line typed so far to the
+		// program; the second, on an empty line, is the end of input.
+		return m.Input(id, []byte{4, 4})
 	case tty:
 		return m.Input(id, []byte{4})
 	}
@@ -88,6 +95,27 @@ func (m *Manager) CloseInput(id ID) error {
 		return err
 	}
 	return nil
+}
+
+// midLine reports whether a TTY job's terminal has a line typed but not
+// yet ended, in canonical mode (where ctrl+d ends input only at the start
+// of a line).
+func midLine(j *job, term *os.File) bool {
+	last := j.lastTyped.Load()
+	if last == 0 || last-1 == '\r' || last-1 == '\n' || last-1 == 4 {
+		return false
+	}
+	rc, err := term.SyscallConn()
+	if err != nil {
+		return false
+	}
+	canonical := false
+	rc.Control(func(fd uintptr) { //nolint:errcheck // false on error
+		if t, err := unix.IoctlGetTermios(int(fd), ioctlReadTermios); err == nil {
+			canonical = t.Lflag&unix.ICANON != 0
+		}
+	})
+	return canonical
 }
 
 // Resize sets a TTY job's terminal size: its programs get SIGWINCH and

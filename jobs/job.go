@@ -67,7 +67,8 @@ type job struct {
 
 	cols, rows int // a TTY job's terminal size; 0 for the default
 
-	typedAt atomic.Int64 // when Input last wrote to it (UnixNano); see publishOutput
+	typedAt   atomic.Int64  // when Input last wrote to it (UnixNano); see publishOutput
+	lastTyped atomic.Uint32 // the last byte Input wrote, plus one (0: none yet); see midLine
 
 	lastScreen *vtscreen.Snapshot // the last run ended on this screen (termState.end)
 

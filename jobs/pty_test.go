@@ -235,3 +235,28 @@ func TestTTYJobResizedWhileStarting(t *testing.T) {
 	wait(t, m, info.ID)
 	assert.Equal(t, []string{"23 81"}, outputText(t, m, info.ID))
 }
+
+// TestEOFAfterAPartLine: ending a terminal job's input after text with no
+// line end still ends it (a canonical terminal's first ctrl+d only hands
+// the line over); after a line end, or for a raw-mode program, one
+// ctrl+d is sent.
+func TestEOFAfterAPartLine(t *testing.T) {
+	m := newManager(t, Options{})
+	info := start(t, m, Spec{TTY: true, Command: "wc -c"})
+	waitFor(t, m, info.ID, "running", func(i Info) bool { return i.State == StateRunning })
+	require.NoError(t, m.Input(info.ID, []byte("abc")))
+	require.NoError(t, m.CloseInput(info.ID))
+	info = wait(t, m, info.ID)
+	assert.Equal(t, StateSucceeded, info.State)
+	out := outputText(t, m, info.ID)
+	assert.True(t, strings.HasSuffix(strings.TrimSpace(out[len(out)-1]), "3"), "wc counted 3 bytes: %q", out)
+
+	raw := start(t, m, Spec{TTY: true, Command: "stty raw -echo; echo ready; od -An -c -N 5"})
+	eventually(t, "raw mode", func() bool { return strings.Contains(strings.Join(outputText(t, m, raw.ID), "\n"), "ready") })
+	require.NoError(t, m.Input(raw.ID, []byte("ab")))
+	require.NoError(t, m.CloseInput(raw.ID))
+	require.NoError(t, m.Input(raw.ID, []byte("yz")))
+	raw = wait(t, m, raw.ID)
+	out = outputText(t, m, raw.ID)
+	assert.Contains(t, strings.Join(out, "\n"), `a   b 004   y   z`, "one ctrl+d to a raw-mode program")
+}
