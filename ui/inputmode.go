@@ -86,7 +86,7 @@ func (m *Model) handleInputKey(k tea.KeyMsg) tea.Cmd {
 		return nil
 	}
 	modes := m.input.pane.screenModes()
-	if k.Paste && !m.input.pane.InScreen() {
+	if (k.Paste || termkeys.ModeDependent(k)) && !m.input.pane.InScreen() {
 		modes = m.lineModes()
 	}
 	b := termkeys.Key(k, modes)
@@ -105,9 +105,10 @@ func (m *Model) handleInputKey(k tea.KeyMsg) tea.Cmd {
 
 // lineModes are the input modes a job in line mode asked for, as the
 // engine saw them (a shell asks for bracketed paste at its prompt); none
-// when the engine cannot say. It is asked for a paste only: a paste into
-// a program that asked for ?2004 must come bracketed, or each of its
-// lines runs as typed.
+// when the engine cannot say. It is asked only for what they change: a
+// paste into a program that asked for ?2004 must come bracketed, or each
+// of its lines runs as typed; a cursor key to one that asked for
+// application cursor keys (?1) is ESC O A, not ESC [ A.
 func (m *Model) lineModes() vtscreen.InputModes {
 	se, ok := m.engine.(ScreenEngine)
 	if !ok {

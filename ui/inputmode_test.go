@@ -154,3 +154,20 @@ func TestTerminalFollowsThePane(t *testing.T) {
 		waitSize(p.JobID(), p.width, p.bodyHeight())
 	}
 }
+
+// A job in line mode that asked for application cursor keys (?1h: a line
+// editor with keypad transmit on) gets ESC O A for up, as from a
+// terminal; one that did not, ESC [ A.
+func TestInputModeCursorKeysFollowTheJobsModes(t *testing.T) {
+	mgr := newManager(t)
+	startTTY(t, mgr, "keys", `stty raw -echo; printf '\033[?1h'; echo "rea""dy"; od -An -c -N 4; printf '\033[?1l'; echo "aga""in"; od -An -c -N 4; sleep 60`)
+	m := newSizedModel(t, mgr, Config{}, 100, 30)
+	pumpUntil(t, m, "ready", func() bool { return slices.Contains(paneRows(m), "ready") })
+	press(t, m, "enter", "i")
+	require.True(t, m.input.on())
+	press(t, m, "up", "x")
+	pumpUntil(t, m, "the application form", func() bool { return strings.Contains(m.View(), `033   O   A   x`) })
+	pumpUntil(t, m, "again", func() bool { return slices.Contains(paneRows(m), "again") })
+	press(t, m, "up", "x")
+	pumpUntil(t, m, "the normal form", func() bool { return strings.Contains(m.View(), `033   [   A   x`) })
+}

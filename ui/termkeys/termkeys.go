@@ -31,6 +31,13 @@ var cursorKeys = map[tea.KeyType]byte{
 	tea.KeyHome: 'H', tea.KeyEnd: 'F',
 }
 
+// ModeDependent reports whether how k is sent depends on the program's
+// input modes other than the mouse's: a cursor key (application cursor
+// keys) or a paste (bracketed paste).
+func ModeDependent(k tea.KeyMsg) bool {
+	return k.Paste || cursorKeys[k.Type] != 0
+}
+
 // modified are keys with modifiers: CSI 1;mod final, mod as xterm counts
 // it (2 shift, 5 ctrl, 6 ctrl+shift).
 var modified = map[tea.KeyType]string{
