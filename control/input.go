@@ -5,6 +5,7 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"net/http"
 
@@ -130,7 +131,9 @@ func (s *Server) handleResize(w http.ResponseWriter, r *http.Request) {
 
 // SendInput writes b to a job's terminal or stdin, in requests of at
 // most MaxInputBytes.
+// A request that fails after others went says how many bytes went before.
 func (c *Client) SendInput(ctx context.Context, id jobs.ID, b []byte) error {
+	total, sent := len(b), 0
 	for first := true; first || len(b) > 0; first = false {
 		n := min(len(b), MaxInputBytes)
 		req := InputRequest{Base64: base64.StdEncoding.EncodeToString(b[:n])}
@@ -140,9 +143,13 @@ func (c *Client) SendInput(ctx context.Context, id jobs.ID, b []byte) error {
 		}
 		var resp InputResponse
 		if err := c.call(ctx, http.MethodPost, jobPath(id, "input"), nil, req, &resp); err != nil {
+			if sent > 0 {
+				return fmt.Errorf("%w (before this request, %d of the %d bytes had gone, %d at a time)", err, sent, total, MaxInputBytes)
+			}
 			return err
 		}
 		b = b[n:]
+		sent += n
 	}
 	return nil
 }

@@ -130,3 +130,17 @@ func TestInputEOF(t *testing.T) {
 		return strings.Contains(body, `"state":"succeeded"`) && strings.Contains(body, `"last_line":"2"`)
 	}, testTimeout, 10*time.Millisecond)
 }
+
+// TestSendInputSaysWhatWentBefore: input larger than one request that a
+// job stops taking part way fails with how many bytes had gone before the
+// request that failed, not only that request's count.
+func TestSendInputSaysWhatWentBefore(t *testing.T) {
+	in := startInstance(t)
+	info, err := in.client.StartJob(ctxT(t), StartRequest{Command: "exec sleep 60", Stdin: "pipe"})
+	require.NoError(t, err)
+	err = in.client.SendInput(ctxT(t), info.ID, make([]byte, 4<<20)) // more than any pipe holds
+	require.Error(t, err)
+	assert.Regexp(t, `before this request, [1-9][0-9]* of the 4194304 bytes had gone, 65536 at a time`, err.Error())
+	var apiErr *APIError
+	assert.ErrorAs(t, err, &apiErr, "still the API's answer")
+}
