@@ -18,8 +18,10 @@ type KeyMap struct {
 	// ScrollLeft and ScrollRight move a pane sideways while wrap is off.
 	ScrollLeft, ScrollRight key.Binding
 	// Input enters input mode on a TTY job's pane: every key goes to the
-	// job until LeaveInput.
-	Input, LeaveInput key.Binding
+	// job until LeaveInput. TypeLeaveKey, the leave key outside input
+	// mode, types it into the job (the leave key twice sends it, as
+	// screen's and tmux's prefix do) and enters input mode.
+	Input, LeaveInput, TypeLeaveKey key.Binding
 	// Everywhere.
 	Add, Stop, Kill, Restart, Remove, Zoom, Help, Quit key.Binding
 	// Reload re-reads the instance's job file (only when it has one).
@@ -87,6 +89,7 @@ func DefaultKeyMap() KeyMap {
 		ScrollRight:   b(k("right", "l"), "→/l", "scroll right"),
 		Input:         b(k("i", "enter"), "i/enter", "type into job"),
 		LeaveInput:    b(k("ctrl+a"), "ctrl+a", "leave input mode"),
+		TypeLeaveKey:  b(k("ctrl+a"), "ctrl+a", "type ctrl+a into job"),
 		Add:           b(k("a"), "a", "add"),
 		Stop:          b(k("x"), "x", "stop"),
 		Kill:          b(k("X"), "X", "kill"),
@@ -154,7 +157,7 @@ func (k KeyMap) FullHelp() [][]key.Binding {
 		{k.LineUp, k.LineDown, k.HalfPageUp, k.HalfPageDown, k.Top, k.Bottom},
 		{k.Follow, k.Wrap, k.ScrollLeft, k.ScrollRight, k.FocusTable, k.Search, k.NextMatch, k.PrevMatch, k.FilterMatches, k.LogSearch, k.ClearSearch},
 		{k.Select, k.Copy, k.CopyVisible},
-		{k.Input, k.LeaveInput},
+		{k.Input, k.LeaveInput, k.TypeLeaveKey},
 		{k.Submit, k.Apply, k.NextField, k.ToggleTTY, k.ToggleRegex, k.LogInPrompt, k.Cancel, k.Yes, k.No, k.KillAll, k.ClosePanel},
 	}
 }
@@ -165,7 +168,7 @@ func (k *KeyMap) All() []*key.Binding {
 		&k.TableUp, &k.TableDown, &k.TableTop, &k.TableBottom, &k.FocusOutput,
 		&k.Mark, &k.FilterJobs, &k.ClearFilter,
 		&k.LineUp, &k.LineDown, &k.HalfPageUp, &k.HalfPageDown, &k.Top, &k.Bottom,
-		&k.Follow, &k.Wrap, &k.ScrollLeft, &k.ScrollRight, &k.FocusTable, &k.Input, &k.LeaveInput,
+		&k.Follow, &k.Wrap, &k.ScrollLeft, &k.ScrollRight, &k.FocusTable, &k.Input, &k.LeaveInput, &k.TypeLeaveKey,
 		&k.Search, &k.NextMatch, &k.PrevMatch, &k.FilterMatches, &k.ClearSearch,
 		&k.Add, &k.Stop, &k.Kill, &k.Restart, &k.Remove, &k.Reload, &k.Zoom, &k.Help, &k.Quit,
 		&k.Split, &k.AllView, &k.NextPane, &k.PrevPane, &k.FocusPane, &k.Pager, &k.Bell, &k.Redraw, &k.HideEnded,

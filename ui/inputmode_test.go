@@ -78,6 +78,7 @@ func TestHelpListsInputMode(t *testing.T) {
 	require.Contains(t, view, "type into job")
 	require.Contains(t, view, "ctrl+a")
 	require.Contains(t, view, "leave input mode")
+	require.Contains(t, view, "type ctrl+a into job")
 	require.Contains(t, view, "terminal/pipes")
 }
 
@@ -170,4 +171,19 @@ func TestInputModeCursorKeysFollowTheJobsModes(t *testing.T) {
 	pumpUntil(t, m, "again", func() bool { return slices.Contains(paneRows(m), "again") })
 	press(t, m, "up", "x")
 	pumpUntil(t, m, "the normal form", func() bool { return strings.Contains(m.View(), `033   [   A   x`) })
+}
+
+// ctrl+a leaves input mode; a second ctrl+a types one into the job (a
+// shell's start of line, screen's prefix) and goes on typing.
+func TestCtrlATwiceTypesCtrlA(t *testing.T) {
+	mgr := newManager(t)
+	startTTY(t, mgr, "keys", `stty raw -echo; echo "rea""dy"; od -An -c -N 2; sleep 60`)
+	m := newSizedModel(t, mgr, Config{}, 100, 30)
+	pumpUntil(t, m, "ready", func() bool { return slices.Contains(paneRows(m), "ready") })
+	press(t, m, "enter", "i", "ctrl+a")
+	require.False(t, m.input.on(), "ctrl+a leaves")
+	press(t, m, "ctrl+a")
+	require.True(t, m.input.on(), "typing on")
+	press(t, m, "x")
+	pumpUntil(t, m, "ctrl+a, then x", func() bool { return strings.Contains(m.View(), `001   x`) })
 }

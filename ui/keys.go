@@ -5,6 +5,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"jobtop/jobs"
+	"jobtop/ui/termkeys"
 )
 
 // handleKey routes a key: in input mode every key is the job's; an open
@@ -78,6 +79,11 @@ func (m *Model) handlePaneKey(k tea.KeyMsg) tea.Cmd {
 		m.setFocus(focusTable)
 	case key.Matches(k, m.km.Input):
 		m.enterInput()
+	case key.Matches(k, m.km.TypeLeaveKey):
+		m.enterInput()
+		if m.input.on() {
+			return m.tty.input(m.input.id, termkeys.Key(k, m.input.pane.screenModes()))
+		}
 	case key.Matches(k, m.km.Search):
 		m.openFind(findInPane)
 	case key.Matches(k, m.km.ClearSearch):
@@ -198,6 +204,7 @@ func (m *Model) updateKeys() {
 	m.activePane().UpdateKeys(&m.km)
 	_, typable := m.canType()
 	m.km.Input.SetEnabled(typable)
+	m.km.TypeLeaveKey.SetEnabled(typable)
 	m.copyKeys(m.activePane())
 	hasJobs := len(m.table.Jobs()) > 0
 	m.km.Add.SetEnabled(true)
