@@ -22,9 +22,12 @@ import (
 // full-screen program that skips the alternate screen. A clear (clear,
 // ctrl+l at a shell's prompt) is no full-screen program: in line mode it
 // ends the line it cut. It leaves when it gives the alternate screen back (or resets
-// the terminal), or when the run ends. Its output goes to the store all
-// along (line mode's view of it stays readable: search, logs, cursors);
-// the emulator gets it too, off the read path (screenFeed).
+// the terminal), or when the run ends. Its output on the main screen goes
+// to the store as lines (line mode's view of it stays readable: search,
+// logs, cursors); what it draws on the alternate screen does not (its
+// cursor moves stripped, it would read as a jumble: the screen is what
+// shows it), though the log file keeps every byte. The emulator gets the
+// output while in screen mode, off the read path (screenFeed).
 //
 // A run that ends on the alternate screen (a full-screen program that
 // crashed, or was stopped) keeps its last screen, as a terminal would
@@ -45,10 +48,15 @@ type termState struct {
 func (m *Manager) storeTerminal(j *job, p *process, b []byte) {
 	t := p.term
 	for len(b) > 0 {
+		onAlt := t.det.Alt()
 		n, ev := t.det.Next(b)
 		part := b[:n]
 		b = b[n:]
-		j.store.Append(Stdout, part)
+		if onAlt && m.opts.Emulator != nil {
+			j.store.Skip(len(part)) // a screen's drawing: no lines to read
+		} else {
+			j.store.Append(Stdout, part)
+		}
 		if ev == vtscreen.EnterAlt || ev == vtscreen.LeaveAlt || ev == vtscreen.Cleared {
 			j.store.BreakLine() // a clear starts afresh: what follows is not the line before
 		}

@@ -301,3 +301,21 @@ func TestLineModeAnswersTerminalQueries(t *testing.T) {
 	out := outputText(t, m, info.ID)
 	assert.Equal(t, "<[3;3><[0><[?62;1;6;22>", out[len(out)-1])
 }
+
+// TestAScreensDrawingIsNoLines: what a full-screen program draws on the
+// alternate screen is shown by its screen, not kept as lines (its cursor
+// moves stripped, it reads as a jumble); the lines before and after it
+// are, and its bytes count.
+func TestAScreensDrawingIsNoLines(t *testing.T) {
+	m := newManager(t, Options{})
+	info := start(t, m, Spec{TTY: true, Command: `echo before; printf '\033[?1049h\033[5;5Hdrawn\033[1;1Hhere\033[?1049l'; echo after`})
+	info = wait(t, m, info.ID)
+	var shown []string
+	for _, l := range outputText(t, m, info.ID) {
+		if v := termtext.Visible(l, false); v != "" {
+			shown = append(shown, v)
+		}
+	}
+	assert.Equal(t, []string{"before", "after"}, shown)
+	assert.Greater(t, info.Bytes, int64(len("before\r\nafter\r\n")+len("drawnhere")), "the screen's bytes count")
+}

@@ -372,6 +372,14 @@ func (s *OutputStore) AppendMeta(text string) {
 	s.commit(Meta, []byte(text[:min(len(text), s.opts.MaxLineBytes)]))
 }
 
+// Skip counts output that is not kept as lines (a full-screen program's
+// drawing on the alternate screen): Stats().Bytes includes it.
+func (s *OutputStore) Skip(n int) {
+	s.mu.Lock()
+	s.total += int64(n)
+	s.mu.Unlock()
+}
+
 // BreakLine commits the lines being built, if any, as newlines would: a
 // TTY job's full-screen session starts and ends on a line of its own.
 func (s *OutputStore) BreakLine() {
