@@ -60,6 +60,8 @@ type Model struct {
 	quiet    *quietWatch
 	help     help.Model
 	helpBar  helpBar
+	// statusBar is the status bar as last drawn (statusbar.go).
+	statusBar statusBar
 
 	focus        focusArea
 	zoom         bool
