@@ -29,14 +29,10 @@ func (m *Model) helpView() string {
 	sig = strconv.AppendInt(sig, int64(m.help.Width), 10)
 	if m.help.ShowAll {
 		sig = append(sig, 'F')
-		for _, g := range m.km.FullHelp() {
-			sig = append(sig, '|')
-			sig = appendBindingsSig(sig, g)
-		}
-	} else {
-		sig = append(sig, 'S')
-		sig = appendBindingsSig(sig, m.km.ShortHelp())
 	}
+	// Every binding, not only those the bar lists: the same for the short
+	// and the full bar, and no copy of the bindings as ShortHelp makes.
+	sig = appendBindingsSig(sig, m.km.All())
 	b.sig = sig
 	if string(sig) == b.key && b.lines > 0 {
 		return b.text
@@ -49,9 +45,9 @@ func (m *Model) helpView() string {
 	return b.text
 }
 
-// appendBindingsSig appends what the help bar shows of bs: the enabled
-// bindings' keys and descriptions.
-func appendBindingsSig(sig []byte, bs []key.Binding) []byte {
+// appendBindingsSig appends what the help bar may show of bs: which are
+// enabled, and their keys and descriptions.
+func appendBindingsSig(sig []byte, bs []*key.Binding) []byte {
 	for _, k := range bs {
 		if !k.Enabled() {
 			sig = append(sig, '-')
