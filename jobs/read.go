@@ -57,6 +57,7 @@ func (m *Manager) readStream(j *job, p *process, f *os.File, stream Stream) {
 			if rerr == syscall.EAGAIN {
 				readBufs.Put(buf)
 				buf = nil
+				p.readAll()
 				return false // wait in the poller
 			}
 			return true
@@ -69,6 +70,7 @@ func (m *Manager) readStream(j *job, p *process, f *os.File, stream Stream) {
 			readBufs.Put(buf)
 		}
 		if err != nil || rerr != nil || n <= 0 {
+			p.readAll()
 			return
 		}
 	}

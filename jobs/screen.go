@@ -88,6 +88,20 @@ func (m *Manager) storeTerminal(j *job, p *process, b []byte) {
 	}
 }
 
+// readAll tells a TTY run's emulator that its reader has read all there
+// is for now: what it stored is drawn.
+func (p *process) readAll() {
+	if p.term == nil {
+		return
+	}
+	p.term.mu.Lock()
+	feed := p.term.feed
+	p.term.mu.Unlock()
+	if feed != nil {
+		feed.flush()
+	}
+}
+
 // enterScreen starts the run's emulator at its terminal's size.
 func (m *Manager) enterScreen(j *job, p *process) *screenFeed {
 	m.mu.Lock()
