@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/lipgloss"
@@ -78,8 +79,12 @@ func BenchmarkScreenFrame(b *testing.B) {
 	b.Run("frame", func(b *testing.B) {
 		for i := 0; i < b.N; i++ {
 			e.scr.Write(frames[i%len(frames)])
+			m.single.scr.drawn = time.Time{} // the last frame is old enough
 			m.Update(screenPollMsg{})
 			last = renderLines(last, m.View(), 200)
+		}
+		if want := fmt.Sprintf("│%d.0 ", (b.N-1)%len(frames)); !strings.Contains(ansi.Strip(m.View()), want) {
+			b.Fatalf("the last frame (%q) is not drawn:\n%s", want, ansi.Strip(m.View()))
 		}
 	})
 	b.Run("event", func(b *testing.B) {
