@@ -100,6 +100,10 @@ const maxLogLater = 64 << 10
 // output out a few KB a read, and a write per read is a system call that
 // the Go scheduler may hand the thread's work off around.
 func (t *termState) logLater(log *logFile, b []byte) {
+	if len(t.log) == 0 && len(b) >= maxLogLater {
+		log.Write(b) // a system call, not the CPU: outside the slot
+		return
+	}
 	t.log = append(t.log, b...)
 	if len(t.log) >= maxLogLater {
 		t.flushLog(log)
@@ -121,6 +125,7 @@ func (p *process) readAll(j *job) {
 		return
 	}
 	p.term.flushLog(j.log)
+	p.term.log = nil // an idle run keeps no buffer
 	p.term.mu.Lock()
 	feed := p.term.feed
 	p.term.mu.Unlock()
