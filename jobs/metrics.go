@@ -42,6 +42,23 @@ func treeUsage(procs []proc.Proc, kids map[int][]int, main int) (cpu uint64, rss
 	return cpu, rss
 }
 
+// runProcs reads the processes treeUsage may count: those below the
+// keeper, which starts every run and, as a child subreaper, gets back
+// whatever a run leaves behind. It reads the whole table only where the
+// keeper is not a subreaper or the system cannot list a process's
+// children.
+func (m *Manager) runProcs() ([]proc.Proc, error) {
+	kc := m.keeper.Load()
+	if kc == nil || kc.Warning() != "" || kc.Identity().PID <= 1 {
+		return proc.List()
+	}
+	procs, ok, err := proc.Tree(kc.Identity().PID)
+	if !ok {
+		return proc.List()
+	}
+	return procs, err
+}
+
 // sampler measures the process trees of running jobs every interval, off
 // every job's and every subscriber's goroutine.
 func (m *Manager) sampler(interval time.Duration, stop <-chan struct{}) {
@@ -77,7 +94,7 @@ func (m *Manager) sampleOnce() {
 		return
 	}
 	now := time.Now()
-	procs, err := proc.List()
+	procs, err := m.runProcs()
 	if err != nil {
 		return
 	}

@@ -26,6 +26,17 @@ func TestUsageCoversTheProcessTree(t *testing.T) {
 	assert.Equal(t, Usage{}, wait(t, m, busy.ID).Usage, "an ended job uses nothing")
 }
 
+// A process the run left behind (its parent gone, so the keeper's child
+// now) still counts: the sample reads what is below the keeper, not only
+// what is below the main process.
+func TestUsageCountsWhatTheRunLeftBehind(t *testing.T) {
+	m := newManager(t, Options{SampleInterval: 100 * time.Millisecond})
+	left := start(t, m, Spec{Command: "(yes > /dev/null &); exec sleep 1000"})
+	waitFor(t, m, left.ID, "the orphan's CPU to show", func(i Info) bool { return i.Usage.CPU > 20 })
+	require.NoError(t, m.Kill(left.ID))
+	wait(t, m, left.ID)
+}
+
 func TestSamplingCanBeTurnedOff(t *testing.T) {
 	m := newManager(t, Options{SampleInterval: -1})
 	assert.Nil(t, m.stopSampler)

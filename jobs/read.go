@@ -57,6 +57,7 @@ func (m *Manager) readStream(j *job, p *process, f *os.File, stream Stream) {
 			if rerr == syscall.EAGAIN {
 				readBufs.Put(buf)
 				buf = nil
+				p.readAll(j)
 				return false // wait in the poller
 			}
 			return true
@@ -69,6 +70,7 @@ func (m *Manager) readStream(j *job, p *process, f *os.File, stream Stream) {
 			readBufs.Put(buf)
 		}
 		if err != nil || rerr != nil || n <= 0 {
+			p.readAll(j)
 			return
 		}
 	}
@@ -79,7 +81,11 @@ func (m *Manager) ingestOutput(j *job, p *process, stream Stream, b []byte) {
 	// readers at once, firehose jobs would leave nothing for the UI or
 	// API goroutines (key latency p95 ~30-50 ms instead of 70-110 ms with
 	// three yes jobs on 2 cores).
-	j.log.Write(b) // a system call, not the CPU: outside the slot
+	if p.term != nil {
+		p.term.logLater(j.log, b)
+	} else {
+		j.log.Write(b) // a system call, not the CPU: outside the slot
+	}
 	m.ingest <- struct{}{}
 	if p.term != nil {
 		m.storeTerminal(j, p, b)

@@ -34,6 +34,9 @@ import (
 // show it: its lines, cursor moves stripped, would read as a jumble.
 type termState struct {
 	det vtscreen.Detector // the reader's alone
+	// log is output read, not yet in the log file (logLater); the
+	// reader's alone.
+	log []byte
 
 	mu     sync.Mutex
 	feed   *screenFeed         // nil in line mode
@@ -105,6 +108,49 @@ func (m *Manager) storeTerminal(j *job, p *process, b []byte) {
 				answerTerminal(p.input, m.lineModeAnswer(j, p, ev))
 			}
 		}
+	}
+}
+
+// maxLogLater bounds what a TTY run's reader keeps back from the log
+// file until it has read all there is (logLater).
+const maxLogLater = 64 << 10
+
+// logLater writes b to the log file when the reader has read all there is
+// for now (readAll), or when maxLogLater waits: a terminal hands its
+// output out a few KB a read, and a write per read is a system call that
+// the Go scheduler may hand the thread's work off around.
+func (t *termState) logLater(log *logFile, b []byte) {
+	if len(t.log) == 0 && len(b) >= maxLogLater {
+		log.Write(b) // a system call, not the CPU: outside the slot
+		return
+	}
+	t.log = append(t.log, b...)
+	if len(t.log) >= maxLogLater {
+		t.flushLog(log)
+	}
+}
+
+func (t *termState) flushLog(log *logFile) {
+	if len(t.log) > 0 {
+		log.Write(t.log) // a system call, not the CPU: outside the slot
+		t.log = t.log[:0]
+	}
+}
+
+// readAll is a TTY run's reader catching up once it has read all there
+// is for now, or ends: what it read goes to the log file, and its
+// emulator's writer is woken to draw it.
+func (p *process) readAll(j *job) {
+	if p.term == nil {
+		return
+	}
+	p.term.flushLog(j.log)
+	p.term.log = nil // an idle run keeps no buffer
+	p.term.mu.Lock()
+	feed := p.term.feed
+	p.term.mu.Unlock()
+	if feed != nil {
+		feed.flush()
 	}
 }
 

@@ -76,7 +76,15 @@ func newScreenFeed(screen Emulator, redraw, changed, drew func()) *screenFeed {
 	return f
 }
 
-// push queues a copy of b for the emulator; it never blocks.
+// wakeAt is how much may wait for the emulator before push wakes its
+// writer: a program's frame comes in pieces of a few KB, read back to
+// back, and waking the writer for each costs a thread's wake-up (most of
+// jobtop's CPU while a program redraws all the time); the reader wakes it
+// (flush) when it has read all there is.
+const wakeAt = 32 << 10
+
+// push queues a copy of b for the emulator; it never blocks. The writer
+// is woken when enough waits, or by flush.
 func (f *screenFeed) push(b []byte) {
 	if len(b) == 0 {
 		return
@@ -95,10 +103,19 @@ func (f *screenFeed) push(b []byte) {
 		f.queue = append(f.queue, append([]byte(nil), b...))
 		f.queued += len(b)
 	}
+	wake := f.queued >= wakeAt
 	f.mu.Unlock()
 	if dropped {
 		f.changed()
 	}
+	if wake || dropped {
+		f.flush()
+	}
+}
+
+// flush wakes the writer for what was pushed: the reader calls it when
+// it has read all there is for now.
+func (f *screenFeed) flush() {
 	select {
 	case f.wake <- struct{}{}:
 	default:

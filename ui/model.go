@@ -59,6 +59,9 @@ type Model struct {
 	timeline *timeline
 	quiet    *quietWatch
 	help     help.Model
+	helpBar  helpBar
+	// statusBar is the status bar as last drawn (statusbar.go).
+	statusBar statusBar
 
 	focus        focusArea
 	zoom         bool
@@ -213,19 +216,6 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	}
 	return m, cmd
 }
-
-// helpView is the help bar, short or full. Its lines are cut to the
-// width: bubbles/help adds an item that does not fit when not even its
-// ellipsis fits.
-func (m *Model) helpView() string {
-	ls := strings.Split(m.help.View(m.km), "\n")
-	for i, l := range ls {
-		ls[i] = truncateText(l, m.width, "")
-	}
-	return strings.Join(ls, "\n")
-}
-
-func (m *Model) helpLines() int { return strings.Count(m.helpView(), "\n") + 1 }
 
 // View draws the whole screen: exactly the terminal's height in lines,
 // none wider than it.

@@ -10,8 +10,16 @@ func (p *outputPane) View() string {
 		return ""
 	}
 	var b strings.Builder
-	b.WriteString(p.headerView())
+	header := p.headerView()
 	h := p.bodyHeight()
+	// A screen's rows are long (a colour change every few cells): one
+	// allocation, not a dozen of growing copies, per frame.
+	size := len(header) + h
+	for _, r := range p.rows[:min(len(p.rows), h)] {
+		size += len(r)
+	}
+	b.Grow(size + 64)
+	b.WriteString(header)
 	for i := 0; i < h; i++ {
 		b.WriteByte('\n')
 		if row, ok := p.bodyRow(i); ok {

@@ -52,11 +52,18 @@ func (m *Model) pollScreens() tea.Cmd {
 }
 
 // handleScreenPoll draws the frames due, and looks for new frames, of the
-// screens on screen.
+// screens on screen. A screen that a job event drew less than screenFrame
+// ago is looked at again at the next poll, so that a program redrawing
+// all the time is drawn about 30 times a second, not at every event and
+// every poll besides.
 func (m *Model) handleScreenPoll() {
 	m.screenPolling = false
 	for _, p := range m.drawn() {
-		if p.scr != nil {
+		switch {
+		case p.scr == nil:
+		case !p.typing && time.Since(p.scr.drawn) < screenFrame:
+			p.scr.due = true
+		default:
 			p.scr.fresh = false
 			p.refresh()
 		}

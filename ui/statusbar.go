@@ -71,7 +71,12 @@ func (m *Model) statusView() string {
 	if m.bell {
 		flags = append(flags, "bell")
 	}
-	right := m.st.StatusBar.Render(" [" + strings.Join(flags, " ") + "]")
+	flagText := strings.Join(flags, " ")
+	c := &m.statusBar
+	if c.width == m.width && c.left == left && c.flags == flagText && c.notice == m.notice && c.text != "" {
+		return c.text
+	}
+	right := m.st.StatusBar.Render(" [" + flagText + "]")
 	rightW := textWidth(right)
 	if rightW > m.width/2 {
 		right, rightW = "", 0
@@ -87,5 +92,17 @@ func (m *Model) statusView() string {
 	}
 	line = cut(line, m.width-rightW)
 	pad := m.width - rightW - textWidth(line)
-	return line + strings.Repeat(" ", max(pad, 0)) + right
+	c.width, c.left, c.flags, c.notice = m.width, left, flagText, m.notice
+	c.text = line + strings.Repeat(" ", max(pad, 0)) + right
+	return c.text
+}
+
+// statusBar is the status bar as last drawn and what it was drawn from:
+// what it says changes far less often than frames are drawn, and styling
+// and measuring it is most of its cost.
+type statusBar struct {
+	width       int
+	left, flags string
+	notice      notice
+	text        string
 }
