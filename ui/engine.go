@@ -29,6 +29,14 @@ type Engine interface {
 	Subscribe() jobs.EventStream
 }
 
+// StartCanceller is an engine that may still be starting jobs of its
+// own, behind the first frame (a job file's, in a local instance):
+// CancelStarts ends that, when a quit stops every job. It may block
+// while one start finishes; the UI calls it in a command.
+type StartCanceller interface {
+	CancelStarts()
+}
+
 // Config tunes a Model. The zero value is a local session with the
 // default keys and styles.
 type Config struct {

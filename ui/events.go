@@ -83,6 +83,7 @@ func (m *Model) handleJobEvents(events []jobs.Event) tea.Cmd {
 	}
 	cmds = append(cmds, m.checkSpoke(now))
 	m.noteArrivals(added)
+	cmds = append(cmds, m.stopLate(added))
 	if m.table.Filtering() {
 		m.table.Refilter() // states changed
 	}

@@ -31,6 +31,9 @@ type Workspace struct {
 	removals sync.WaitGroup
 	exits    chan ExitRequest // exitonfailure.go
 	watching bool             // for jobs with ExitOnFailure
+
+	starting bool          // Start was called
+	started  chan struct{} // closed when Start has returned
 }
 
 // ManagerOptions are base with the plan's max_parallel and log settings
@@ -63,18 +66,51 @@ func ManagerOptions(plan *jobfile.Plan, base jobs.Options) jobs.Options {
 // jobs, Add (created, not started) for the others. On an error the jobs
 // started so far keep running; the caller shuts m down.
 func Open(m *jobs.Manager, plan *jobfile.Plan) (*Workspace, error) {
-	w := &Workspace{mgr: m, plan: plan, ids: make(map[string]jobs.ID, len(plan.Jobs)), exits: make(chan ExitRequest, 1)}
+	w := New(m, plan)
+	if err := w.Start(); err != nil {
+		w.cancel()
+		w.removals.Wait()
+		return nil, err
+	}
+	return w, nil
+}
+
+// New prepares the plan on m (its env_cmds run) without starting any of
+// its jobs: Start does that. Until Start returns, Reload waits for it.
+func New(m *jobs.Manager, plan *jobfile.Plan) *Workspace {
+	w := &Workspace{mgr: m, plan: plan, ids: make(map[string]jobs.ID, len(plan.Jobs)), exits: make(chan ExitRequest, 1), started: make(chan struct{})}
 	w.ctx, w.cancel = context.WithCancel(context.Background())
 	w.envCmds, w.problems = runEnvCommands(m, plan)
 	w.watchFailuresLocked(plan)
-	for _, j := range plan.StartOrder() {
-		if err := w.startLocked(j); err != nil {
-			w.cancel()
-			w.removals.Wait()
-			return nil, err
+	return w
+}
+
+// Start starts the plan's jobs in start order (Open's work), once: a
+// second call does nothing. It takes the lock one job at a time, so IDs
+// and Close answer while a long file starts (Close makes it stop early,
+// with ErrClosed). On an error the jobs started so far keep running.
+func (w *Workspace) Start() error {
+	w.mu.Lock()
+	if w.starting {
+		w.mu.Unlock()
+		return nil
+	}
+	w.starting = true
+	order := w.plan.StartOrder()
+	w.mu.Unlock()
+	defer close(w.started)
+	for _, j := range order {
+		w.mu.Lock()
+		err := ErrClosed
+		if !w.closed {
+			err = w.startLocked(j)
+		}
+		w.mu.Unlock()
+		if err != nil {
+			return err
 		}
 	}
-	return w, nil
+	return nil
 }
 
 // Path is the job file as it was given.
@@ -142,6 +178,11 @@ func (r Result) String() string {
 // restart with their new spec, unchanged ones are left alone. A file that
 // cannot be read or is not valid changes nothing and is a *FileError.
 func (w *Workspace) Reload() (Result, error) {
+	select { // the file's first start must be over: its IDs are the base
+	case <-w.started:
+	case <-w.ctx.Done():
+		return Result{}, ErrClosed
+	}
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	if w.closed {
