@@ -137,7 +137,7 @@ func withTerminal(cmd *cobra.Command, cfg ui.Config) ui.Config {
 var (
 	_ ui.TerminalEngine = localEngine{}
 	_ ui.ScreenEngine   = localEngine{}
-	_ ui.StartCanceller = localEngine{}
+	_ ui.OwnStarter     = localEngine{}
 	_ ui.TerminalEngine = (*control.Client)(nil)
 	_ ui.ScreenEngine   = (*control.Client)(nil)
 	_ ui.TerminalEngine = hostsEngine{}
@@ -164,6 +164,9 @@ func (e localEngine) Reload() (string, error) {
 // way, when the TUI stops every job to quit; the file cannot be reloaded
 // after it.
 func (e localEngine) CancelStarts() { e.ws.Close() }
+
+// OwnStarts says how far the start of the file's jobs is.
+func (e localEngine) OwnStarts() (started, total int, done bool) { return e.ws.Progress() }
 
 // warningsNote is what the status bar adds for a file with warnings.
 func warningsNote(n int) string {

@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"strconv"
 	"strings"
 
 	"jobtop/jobs"
@@ -11,7 +12,7 @@ import (
 // reload asked for elsewhere. Jobs it starts itself (the add prompt, R)
 // get their own notice when the action is done.
 func (m *Model) noteArrivals(added []jobs.Info) {
-	if len(added) == 0 || m.starting > 0 || m.reloading {
+	if len(added) == 0 || m.starting > 0 || m.reloading || m.ownStarting {
 		return
 	}
 	if len(added) == 1 {
@@ -24,6 +25,30 @@ func (m *Model) noteArrivals(added []jobs.Info) {
 		names = append(names, strings.TrimPrefix(jobLabel(j), "job "))
 	}
 	m.setNotice(plural(len(added), "job")+" started from outside this TUI: "+strings.Join(names, ", "), false)
+}
+
+// ownStartsUnderWay reports whether the engine still starts jobs of its
+// own. Once it is done, the table takes them all in at once: their
+// "added" events still on their way are no news from outside either.
+func (m *Model) ownStartsUnderWay() bool {
+	if !m.ownStarting {
+		return false
+	}
+	if _, _, done := m.engine.(OwnStarter).OwnStarts(); done {
+		m.ownStarting = false
+		m.takeNewJobs()
+	}
+	return m.ownStarting
+}
+
+// ownStartsText is the status bar's word on the engine's own start:
+// "starting 537/1000 jobs", "" when it is done.
+func (m *Model) ownStartsText() string {
+	if !m.ownStarting {
+		return ""
+	}
+	started, total, _ := m.engine.(OwnStarter).OwnStarts()
+	return "starting " + strconv.Itoa(started) + "/" + strconv.Itoa(total) + " jobs"
 }
 
 // takeNewJobs puts the engine's jobs that the table lacks into it, so

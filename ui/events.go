@@ -43,6 +43,7 @@ func (m *Model) handleJobEvents(events []jobs.Event) tea.Cmd {
 	changed := make(map[jobs.ID]bool)
 	wrote := make(map[jobs.ID]bool)
 	grew := make(map[jobs.ID]bool) // has output it did not have before
+	m.ownStartsUnderWay()          // once done, its jobs are no news from outside
 	jobsChanged := false
 	now := m.now()
 	var added []jobs.Info
@@ -235,6 +236,7 @@ func (m *Model) ensureTick() tea.Cmd {
 
 func (m *Model) handleTick() tea.Cmd {
 	m.ticking = false
+	m.ownStartsUnderWay()
 	now := m.now()
 	m.table.SetNow(now)
 	cmds := []tea.Cmd{m.ensureTick(), m.checkSpoke(now)}

@@ -61,7 +61,7 @@ func (m *Model) stopAll() tea.Cmd {
 		return m.quitNow()
 	}
 	var cancel tea.Cmd
-	if c, ok := m.engine.(StartCanceller); ok {
+	if c, ok := m.engine.(OwnStarter); ok {
 		cancel = func() tea.Msg { c.CancelStarts(); return nil }
 	}
 	return tea.Batch(cancel, m.endAll(actionStop))

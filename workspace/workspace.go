@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"path/filepath"
 	"sync"
+	"sync/atomic"
 
 	"jobtop/jobfile"
 	"jobtop/jobs"
@@ -34,6 +35,9 @@ type Workspace struct {
 
 	starting bool          // Start was called
 	started  chan struct{} // closed when Start has returned
+	done     atomic.Int64  // jobs Start has put in place (Progress)
+	over     atomic.Bool   // Start has returned
+	total    int           // the jobs of the first plan: what Start starts
 }
 
 // ManagerOptions are base with the plan's max_parallel and log settings
@@ -78,7 +82,7 @@ func Open(m *jobs.Manager, plan *jobfile.Plan) (*Workspace, error) {
 // New prepares the plan on m (its env_cmds run) without starting any of
 // its jobs: Start does that. Until Start returns, Reload waits for it.
 func New(m *jobs.Manager, plan *jobfile.Plan) *Workspace {
-	w := &Workspace{mgr: m, plan: plan, ids: make(map[string]jobs.ID, len(plan.Jobs)), exits: make(chan ExitRequest, 1), started: make(chan struct{})}
+	w := &Workspace{mgr: m, plan: plan, ids: make(map[string]jobs.ID, len(plan.Jobs)), exits: make(chan ExitRequest, 1), started: make(chan struct{}), total: len(plan.Jobs)}
 	w.ctx, w.cancel = context.WithCancel(context.Background())
 	w.envCmds, w.problems = runEnvCommands(m, plan)
 	w.watchFailuresLocked(plan)
@@ -98,7 +102,10 @@ func (w *Workspace) Start() error {
 	w.starting = true
 	order := w.plan.StartOrder()
 	w.mu.Unlock()
-	defer close(w.started)
+	defer func() {
+		w.over.Store(true)
+		close(w.started)
+	}()
 	for _, j := range order {
 		w.mu.Lock()
 		err := ErrClosed
@@ -109,8 +116,16 @@ func (w *Workspace) Start() error {
 		if err != nil {
 			return err
 		}
+		w.done.Add(1)
 	}
 	return nil
+}
+
+// Progress says how many of the file's jobs Start has put in place, of
+// how many, and whether it has returned. It takes no lock: a UI may ask
+// on every frame.
+func (w *Workspace) Progress() (started, total int, over bool) {
+	return int(w.done.Load()), w.total, w.over.Load()
 }
 
 // Path is the job file as it was given.

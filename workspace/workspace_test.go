@@ -349,9 +349,13 @@ func TestReloadWaitsForTheStart(t *testing.T) {
 		defer cancel()
 		require.NoError(t, m.Shutdown(ctx))
 	}()
+	started, total, over := w.Progress()
+	assert.Equal(t, []any{0, len(plan.Jobs), false}, []any{started, total, over})
 	reloaded := make(chan error, 1)
 	go func() { _, err := w.Reload(); reloaded <- err }()
 	require.NoError(t, w.Start())
+	started, total, over = w.Progress()
+	assert.Equal(t, []any{len(plan.Jobs), len(plan.Jobs), true}, []any{started, total, over})
 	require.NoError(t, <-reloaded)
 	assert.Len(t, m.List(), len(plan.Jobs), "a job started twice")
 }
