@@ -44,7 +44,7 @@ func (m *Model) handleJobEvents(events []jobs.Event) tea.Cmd {
 	wrote := make(map[jobs.ID]bool)
 	grew := make(map[jobs.ID]bool) // has output it did not have before
 	m.ownStartsUnderWay()          // once done, its jobs are no news from outside
-	jobsChanged := false
+	jobsChanged, refilter := false, false
 	now := m.now()
 	var added []jobs.Info
 	for _, ev := range events {
@@ -68,6 +68,8 @@ func (m *Model) handleJobEvents(events []jobs.Event) tea.Cmd {
 			if existed && old.State != ev.Job.State {
 				cmds = append(cmds, m.noteTransition(ev.Job))
 			}
+			// What the filter looks at; output alone changes none of it.
+			refilter = refilter || existed && (old.State != ev.Job.State || old.Name != ev.Job.Name || old.Command != ev.Job.Command)
 			if existed && old.Health != ev.Job.Health {
 				cmds = append(cmds, m.noteHealth(old, ev.Job))
 			}
@@ -85,8 +87,8 @@ func (m *Model) handleJobEvents(events []jobs.Event) tea.Cmd {
 	cmds = append(cmds, m.checkSpoke(now))
 	m.noteArrivals(added)
 	cmds = append(cmds, m.stopLate(added))
-	if m.table.Filtering() {
-		m.table.Refilter() // states changed
+	if refilter && m.table.Filtering() {
+		m.table.Refilter()
 	}
 	if jobsChanged {
 		m.syncAll()
