@@ -4,6 +4,8 @@ import (
 	"strconv"
 	"strings"
 
+	tea "github.com/charmbracelet/bubbletea"
+
 	"jobtop/jobs"
 )
 
@@ -27,18 +29,19 @@ func (m *Model) noteArrivals(added []jobs.Info) {
 	m.setNotice(plural(len(added), "job")+" started from outside this TUI: "+strings.Join(names, ", "), false)
 }
 
-// ownStartsUnderWay reports whether the engine still starts jobs of its
-// own. Once it is done, the table takes them all in at once: their
-// "added" events still on their way are no news from outside either.
-func (m *Model) ownStartsUnderWay() bool {
+// finishOwnStarts sees whether the engine is done starting jobs of its
+// own. Once it is, the table takes them all in at once: their "added"
+// events still on their way are no news from outside either. While
+// every job is being stopped, those it takes in are stopped too.
+func (m *Model) finishOwnStarts() tea.Cmd {
 	if !m.ownStarting {
-		return false
+		return nil
 	}
-	if _, _, done := m.engine.(OwnStarter).OwnStarts(); done {
-		m.ownStarting = false
-		m.takeNewJobs()
+	if _, _, done := m.engine.(OwnStarter).OwnStarts(); !done {
+		return nil
 	}
-	return m.ownStarting
+	m.ownStarting = false
+	return m.stopLate(m.takeNewJobs())
 }
 
 // ownStartsText is the status bar's word on the engine's own start:
@@ -53,16 +56,16 @@ func (m *Model) ownStartsText() string {
 
 // takeNewJobs puts the engine's jobs that the table lacks into it, so
 // their "added" events, still on their way, are not news from outside.
-func (m *Model) takeNewJobs() {
-	added := false
+func (m *Model) takeNewJobs() (added []jobs.Info) {
 	for _, info := range m.engine.List() {
 		if _, ok := m.table.Get(info.ID); !ok {
 			m.table.Upsert(info)
 			m.names.set(info.ID, info.Name)
-			added = true
+			added = append(added, info)
 		}
 	}
-	if added {
+	if len(added) > 0 {
 		m.syncAll()
 	}
+	return added
 }

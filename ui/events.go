@@ -42,8 +42,8 @@ func (m *Model) handleJobEvents(events []jobs.Event) tea.Cmd {
 	cmds := []tea.Cmd{waitForEvents(m.stream), m.ensureTick()}
 	changed := make(map[jobs.ID]bool)
 	wrote := make(map[jobs.ID]bool)
-	grew := make(map[jobs.ID]bool) // has output it did not have before
-	m.ownStartsUnderWay()          // once done, its jobs are no news from outside
+	grew := make(map[jobs.ID]bool)           // has output it did not have before
+	cmds = append(cmds, m.finishOwnStarts()) // once done, its jobs are no news from outside
 	jobsChanged, refilter := false, false
 	now := m.now()
 	var added []jobs.Info
@@ -238,10 +238,9 @@ func (m *Model) ensureTick() tea.Cmd {
 
 func (m *Model) handleTick() tea.Cmd {
 	m.ticking = false
-	m.ownStartsUnderWay()
 	now := m.now()
 	m.table.SetNow(now)
-	cmds := []tea.Cmd{m.ensureTick(), m.checkSpoke(now)}
+	cmds := []tea.Cmd{m.finishOwnStarts(), m.ensureTick(), m.checkSpoke(now)}
 	list := m.table.Jobs()
 	for i := range list { // by index: an Info is large to copy
 		switch {
