@@ -22,6 +22,7 @@ type servedInstance struct {
 	srv        *control.Server
 	ws         *workspace.Workspace // nil without a job file
 	stopMemory context.CancelFunc   // ends governMemory
+	l          net.Listener         // the socket, answered once the plan's jobs are in place
 }
 
 // startInstance makes the job manager of a jobtop instance (kind "serve"
@@ -34,6 +35,23 @@ type servedInstance struct {
 // once every job of the plan is in place, so a client never sees half a
 // job file.
 func startInstance(cmd *cobra.Command, kind string, plan *jobfile.Plan, opts jobs.Options) (*servedInstance, error) {
+	in, err := openInstance(cmd, kind, plan, opts)
+	if err != nil {
+		return nil, err
+	}
+	if err := in.startJobs(); err != nil {
+		in.shutdown(context.Background()) //nolint:errcheck // the error that matters is err
+		return nil, err
+	}
+	return in, nil
+}
+
+// openInstance is startInstance up to the plan's jobs: the manager is
+// made and the socket held, but no job of the plan has started and the
+// socket is not answered until startJobs. The TUI starts them behind its
+// first frame: a file of a thousand jobs takes tens of seconds to start
+// on a busy machine, and the screen must not stay blank meanwhile.
+func openInstance(cmd *cobra.Command, kind string, plan *jobfile.Plan, opts jobs.Options) (*servedInstance, error) {
 	opts, err := retentionOptions(cmd, opts)
 	if err != nil {
 		return nil, err
@@ -67,20 +85,28 @@ func startInstance(cmd *cobra.Command, kind string, plan *jobfile.Plan, opts job
 		l.Close()
 		return nil, err
 	}
-	in := &servedInstance{mgr: m, srv: control.NewServer(m, control.Instance{Kind: kind, Socket: path})}
+	in := &servedInstance{mgr: m, srv: control.NewServer(m, control.Instance{Kind: kind, Socket: path}), l: l}
 	var memCtx context.Context
 	memCtx, in.stopMemory = context.WithCancel(context.Background())
 	governMemory(memCtx, m, time.Second)
 	if plan != nil {
-		if in.ws, err = workspace.Open(m, plan); err != nil {
-			l.Close()
-			in.shutdown(context.Background()) //nolint:errcheck // the error that matters is err
-			return nil, fmt.Errorf("starting the jobs of %s: %w", plan.Path, err)
-		}
+		in.ws = workspace.New(m, plan)
 		in.srv.SetReloader(fileReloader{in.ws})
 	}
-	go serveUntilClosed(in.srv, l)
 	return in, nil
+}
+
+// startJobs starts the plan's jobs, then answers the socket. On an error
+// the socket is closed unanswered and the caller shuts the instance down.
+func (in *servedInstance) startJobs() error {
+	if in.ws != nil {
+		if err := in.ws.Start(); err != nil {
+			in.l.Close()
+			return fmt.Errorf("starting the jobs of %s: %w", in.ws.Path(), err)
+		}
+	}
+	go serveUntilClosed(in.srv, in.l)
+	return nil
 }
 
 func serveUntilClosed(s *control.Server, l net.Listener) {

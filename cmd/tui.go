@@ -39,7 +39,7 @@ func openTUI(cmd *cobra.Command, specs []jobs.Spec) error {
 	if err != nil {
 		return err
 	}
-	in, err := startInstance(cmd, "tui", plan, jobs.Options{})
+	in, err := openInstance(cmd, "tui", plan, jobs.Options{})
 	var inUse *control.InUseError
 	switch {
 	case errors.As(err, &inUse) && cmd.Flags().Changed(fileFlag):
@@ -61,12 +61,27 @@ func openTUI(cmd *cobra.Command, specs []jobs.Spec) error {
 	}
 	var exit *ExitError
 	quit, done := make(chan struct{}), make(chan struct{})
+	// The file's jobs start behind the first frame, and show as they do.
+	started := make(chan error, 1)
+	go func() { started <- in.startJobs() }()
 	go func() {
-		select {
-		case req := <-exitRequests(in):
-			exit = exitOnFailure(req)
-			close(quit)
-		case <-done:
+		for {
+			select {
+			case req := <-exitRequests(in):
+				exit = exitOnFailure(req)
+				close(quit)
+				return
+			case err := <-started:
+				started = nil
+				if err == nil || errors.Is(err, workspace.ErrClosed) { // closed: jobtop is quitting
+					continue
+				}
+				exit = &ExitError{Code: 1, Err: err}
+				close(quit)
+				return
+			case <-done:
+				return
+			}
 		}
 	}()
 	err = runLocalTUI(in.mgr, engine, cfg, specs, "", in.shutdown, quit, in.srv.ShutdownRequested())
@@ -122,6 +137,7 @@ func withTerminal(cmd *cobra.Command, cfg ui.Config) ui.Config {
 var (
 	_ ui.TerminalEngine = localEngine{}
 	_ ui.ScreenEngine   = localEngine{}
+	_ ui.OwnStarter     = localEngine{}
 	_ ui.TerminalEngine = (*control.Client)(nil)
 	_ ui.ScreenEngine   = (*control.Client)(nil)
 	_ ui.TerminalEngine = hostsEngine{}
@@ -143,6 +159,14 @@ func (e localEngine) Reload() (string, error) {
 	}
 	return res.String() + warningsNote(len(res.Warnings)), nil
 }
+
+// CancelStarts ends the start of the file's jobs, if it is still under
+// way, when the TUI stops every job to quit; the file cannot be reloaded
+// after it.
+func (e localEngine) CancelStarts() { e.ws.Close() }
+
+// OwnStarts says how far the start of the file's jobs is.
+func (e localEngine) OwnStarts() (started, total int, done bool) { return e.ws.Progress() }
 
 // warningsNote is what the status bar adds for a file with warnings.
 func warningsNote(n int) string {

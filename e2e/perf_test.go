@@ -181,8 +181,15 @@ func TestPerfKeyLatencyThousandJobs(t *testing.T) {
 	}
 	file := filepath.Join(dir, "jobtop.yaml")
 	require.NoError(t, os.WriteFile(file, []byte(b.String()), 0o600))
+	launched := time.Now()
 	s := newSession(t, 200, 50, strings.Fields(os.Getenv("JOBTOP_PERF_ENV")), bin, "-f", file)
-	s.waitText("● 1000 running")
+	// The screen is drawn at once, and shows the jobs as they start;
+	// starting them all, with the writers among them at full speed, takes
+	// minutes on a small machine (the engine's pace, not the TUI's).
+	s.waitFor("the first frame", func(scr []string) bool { return runningCount(scr) >= 0 })
+	t.Logf("first frame after %v", time.Since(launched).Round(time.Millisecond))
+	s.waitForWithin(10*time.Minute, "● 1000 running", func(scr []string) bool { return runningCount(scr) == 1000 })
+	t.Logf("1000 running after %v", time.Since(launched).Round(time.Millisecond))
 	time.Sleep(3 * time.Second) // let the writers reach full speed
 	lat := keyLatencies(t, s, 100)
 	slices.Sort(lat)

@@ -165,7 +165,14 @@ func (s *session) screenWithColours() string {
 // waitFor polls the screen until cond holds, failing after the deadline.
 func (s *session) waitFor(what string, cond func(screen []string) bool) []string {
 	s.t.Helper()
-	end := time.Now().Add(deadline)
+	return s.waitForWithin(deadline, what, cond)
+}
+
+// waitForWithin is waitFor with a deadline of its own, for what is slow
+// by nature (a thousand jobs starting on a busy machine).
+func (s *session) waitForWithin(d time.Duration, what string, cond func(screen []string) bool) []string {
+	s.t.Helper()
+	end := time.Now().Add(d)
 	for {
 		scr := s.screen()
 		if cond(scr) {

@@ -29,6 +29,20 @@ type Engine interface {
 	Subscribe() jobs.EventStream
 }
 
+// OwnStarter is an engine that starts jobs of its own behind the first
+// frame (a job file's, in a local instance). Its jobs show as they start;
+// they are not news "from outside this TUI", and the status bar says how
+// far the start is.
+type OwnStarter interface {
+	// OwnStarts says how many of its own jobs the engine has started, of
+	// how many, and whether it is done. It is asked on the Update
+	// goroutine and must answer at once.
+	OwnStarts() (started, total int, done bool)
+	// CancelStarts ends the start, when a quit stops every job. It may
+	// block while one start finishes; the UI calls it in a command.
+	CancelStarts()
+}
+
 // Config tunes a Model. The zero value is a local session with the
 // default keys and styles.
 type Config struct {

@@ -42,8 +42,9 @@ func (m *Model) handleJobEvents(events []jobs.Event) tea.Cmd {
 	cmds := []tea.Cmd{waitForEvents(m.stream), m.ensureTick()}
 	changed := make(map[jobs.ID]bool)
 	wrote := make(map[jobs.ID]bool)
-	grew := make(map[jobs.ID]bool) // has output it did not have before
-	jobsChanged := false
+	grew := make(map[jobs.ID]bool)           // has output it did not have before
+	cmds = append(cmds, m.finishOwnStarts()) // once done, its jobs are no news from outside
+	jobsChanged, refilter := false, false
 	now := m.now()
 	var added []jobs.Info
 	for _, ev := range events {
@@ -67,6 +68,8 @@ func (m *Model) handleJobEvents(events []jobs.Event) tea.Cmd {
 			if existed && old.State != ev.Job.State {
 				cmds = append(cmds, m.noteTransition(ev.Job))
 			}
+			// What the filter looks at; output alone changes none of it.
+			refilter = refilter || existed && (old.State != ev.Job.State || old.Name != ev.Job.Name || old.Command != ev.Job.Command)
 			if existed && old.Health != ev.Job.Health {
 				cmds = append(cmds, m.noteHealth(old, ev.Job))
 			}
@@ -83,8 +86,9 @@ func (m *Model) handleJobEvents(events []jobs.Event) tea.Cmd {
 	}
 	cmds = append(cmds, m.checkSpoke(now))
 	m.noteArrivals(added)
-	if m.table.Filtering() {
-		m.table.Refilter() // states changed
+	cmds = append(cmds, m.stopLate(added))
+	if refilter && m.table.Filtering() {
+		m.table.Refilter()
 	}
 	if jobsChanged {
 		m.syncAll()
@@ -236,7 +240,7 @@ func (m *Model) handleTick() tea.Cmd {
 	m.ticking = false
 	now := m.now()
 	m.table.SetNow(now)
-	cmds := []tea.Cmd{m.ensureTick(), m.checkSpoke(now)}
+	cmds := []tea.Cmd{m.finishOwnStarts(), m.ensureTick(), m.checkSpoke(now)}
 	list := m.table.Jobs()
 	for i := range list { // by index: an Info is large to copy
 		switch {

@@ -9,43 +9,67 @@ import (
 // jobNames are the "all" view's line prefixes: each job's name in its own
 // colour, padded to the longest name (within limits).
 type jobNames struct {
-	pal   *palette
-	names map[jobs.ID]string
-	width int
-	cache map[jobs.ID][2]string
-	cw    int // prefix width the cache was built for
+	pal    *palette
+	names  map[jobs.ID]string
+	widths map[jobs.ID]int // each name's width, measured once
+	width  int             // the widest
+	cache  map[jobs.ID][2]string
+	cw     int // prefix width the cache was built for
 }
 
 // namePrefixMax bounds the name in the "all" view's prefixes.
 const namePrefixMax = 16
 
 func newJobNames(pal *palette) *jobNames {
-	return &jobNames{pal: pal, names: map[jobs.ID]string{}, cache: map[jobs.ID][2]string{}}
+	return &jobNames{pal: pal, names: map[jobs.ID]string{}, widths: map[jobs.ID]int{}, cache: map[jobs.ID][2]string{}}
 }
 
-// set records a job's name.
+// set records a job's name. It is called for every event of a job: only
+// a name not seen before is measured.
 func (n *jobNames) set(id jobs.ID, name string) {
-	if n.names[id] == name {
+	if old, ok := n.names[id]; ok && old == name {
 		return
 	}
 	n.names[id] = name
-	n.measure()
+	old, w := n.widths[id], nameWidth(name)
+	n.widths[id] = w
+	delete(n.cache, id)
+	switch {
+	case w > n.width:
+		n.setWidth(w)
+	case old == n.width && w < old:
+		n.remeasure() // it may have been the widest
+	}
 }
 
 // forget drops a job's name.
 func (n *jobNames) forget(id jobs.ID) {
-	if _, ok := n.names[id]; ok {
-		delete(n.names, id)
-		n.measure()
+	if _, ok := n.names[id]; !ok {
+		return
+	}
+	w := n.widths[id]
+	delete(n.names, id)
+	delete(n.widths, id)
+	delete(n.cache, id)
+	if w == n.width {
+		n.remeasure()
 	}
 }
 
-func (n *jobNames) measure() {
-	n.width = 0
-	for _, name := range n.names {
-		n.width = max(n.width, nameWidth(name))
+// remeasure finds the widest name again, from the widths measured.
+func (n *jobNames) remeasure() {
+	widest := 0
+	for _, w := range n.widths {
+		widest = max(widest, w)
 	}
-	clear(n.cache)
+	n.setWidth(widest)
+}
+
+func (n *jobNames) setWidth(w int) {
+	if w != n.width {
+		n.width = w
+		clear(n.cache)
+	}
 }
 
 // prefix is a job's prefix in a pane of paneWidth cells, the blank prefix

@@ -37,7 +37,11 @@ type jobTable struct {
 	width, height int // height includes the header row
 	cols          []column
 	longestName   int
-	overflow      bool // the columns are wider than the table; rows are cut
+	nameWidths    map[jobs.ID]int // each job's NAME width, measured once per name
+	idsDirty      bool            // jobs came or went: maxID and hostWidth are stale
+	maxID         int             // the widest ID shown (tableIDs)
+	hostWidth     int             // the HOST column's width, 0 for none
+	overflow      bool            // the columns are wider than the table; rows are cut
 	focused       bool
 	now           time.Time
 	activity      *activity   // the sparklines' data; nil for none
@@ -48,6 +52,7 @@ func newJobTable(km *keymap.KeyMap, pal *palette) *jobTable {
 	return &jobTable{
 		km: km, pal: pal, index: make(map[jobs.ID]int), focused: true,
 		rowOf: make(map[jobs.ID]int), marked: make(map[jobs.ID]bool), unseen: make(map[jobs.ID]attention),
+		nameWidths: make(map[jobs.ID]int),
 	}
 }
 
@@ -99,8 +104,11 @@ func (t *jobTable) SetSize(width, height int) {
 }
 
 func (t *jobTable) relayout() {
-	maxID, hostWidth := tableIDs(t.jobs)
-	t.cols = withActivityColumns(withHostColumn(t.width, maxID, t.longestName, hostWidth))
+	if t.idsDirty {
+		t.maxID, t.hostWidth = tableIDs(t.jobs)
+		t.idsDirty = false
+	}
+	t.cols = withActivityColumns(withHostColumn(t.width, t.maxID, t.longestName, t.hostWidth))
 	used := markerWidth
 	for i, c := range t.cols {
 		used += c.width
@@ -161,12 +169,19 @@ func (t *jobTable) Upsert(info jobs.Info) (old jobs.Info, existed bool) {
 	if i, ok := t.index[info.ID]; ok {
 		old = t.jobs[i]
 		t.jobs[i] = info
+		if old.Name != info.Name || old.Origin != info.Origin {
+			t.measureName(info)
+			t.relayout()
+		}
 		return old, true
 	}
 	n := len(t.jobs)
+	t.idsDirty = true
+	t.measureName(info)
 	if n == 0 || t.jobs[n-1].ID < info.ID {
 		t.jobs = append(t.jobs, info)
 		t.index[info.ID] = n
+		t.appended()
 	} else {
 		at := 0
 		for at < n && t.jobs[at].ID < info.ID {
@@ -176,13 +191,50 @@ func (t *jobTable) Upsert(info jobs.Info) (old jobs.Info, existed bool) {
 		copy(t.jobs[at+1:], t.jobs[at:])
 		t.jobs[at] = info
 		t.reindex(at)
+		t.Refilter()
 	}
-	if w := tableNameWidth(info); w > t.longestName {
-		t.longestName = w
-	}
-	t.Refilter()
 	t.relayout()
 	return jobs.Info{}, false
+}
+
+// measureName measures a job's NAME cell once per name, and keeps the
+// longest.
+func (t *jobTable) measureName(info jobs.Info) {
+	old, had := t.nameWidths[info.ID]
+	w := tableNameWidth(info)
+	t.nameWidths[info.ID] = w
+	switch {
+	case w > t.longestName:
+		t.longestName = w
+	case had && old == t.longestName && w < old:
+		t.remeasureNames() // it may have been the longest
+	}
+}
+
+// remeasureNames finds the longest name again, from the widths measured.
+func (t *jobTable) remeasureNames() {
+	t.longestName = 0
+	for _, w := range t.nameWidths {
+		t.longestName = max(t.longestName, w)
+	}
+}
+
+// appended filters the job just added as the last row: the others' rows
+// stay as they are (a file of a thousand jobs arrives one by one).
+func (t *jobTable) appended() {
+	if !t.Filtering() {
+		t.Refilter() // cheap: no rows to pick
+		return
+	}
+	last := len(t.jobs) - 1
+	if t.shows(t.jobs[last]) {
+		t.rowOf[t.jobs[last].ID] = len(t.rows)
+		t.rows = append(t.rows, last)
+	}
+	if t.selected == 0 && t.Len() > 0 {
+		t.selected = t.row(0).ID
+	}
+	t.scrollToSelection()
 }
 
 // Remove drops a job. When it was selected, the job now in its row (or
@@ -199,10 +251,12 @@ func (t *jobTable) Remove(id jobs.ID) {
 	t.jobs = append(t.jobs[:i], t.jobs[i+1:]...)
 	t.reindex(i)
 	wasSelected := t.selected == id
-	t.longestName = 0
-	for _, j := range t.jobs {
-		t.longestName = max(t.longestName, tableNameWidth(j))
+	w := t.nameWidths[id]
+	delete(t.nameWidths, id)
+	if w == t.longestName {
+		t.remeasureNames()
 	}
+	t.idsDirty = true
 	if wasSelected {
 		t.selected = 0
 	}

@@ -88,6 +88,9 @@ type Model struct {
 	// screenPolling says a look for new frames of the screens on screen
 	// is due (screenmode.go).
 	screenPolling bool
+	// ownStarting says the engine is still starting jobs of its own
+	// (OwnStarter, arrivals.go).
+	ownStarting bool
 }
 
 // notice is the status bar's last message.
@@ -131,6 +134,10 @@ func New(engine Engine, cfg Config) *Model {
 	m.tty.engine = m.terminal()
 	m.sizes = make(map[jobs.ID]termSize)
 	m.stream = engine.Subscribe()
+	if s, ok := engine.(OwnStarter); ok {
+		_, _, done := s.OwnStarts()
+		m.ownStarting = !done
+	}
 	m.table.SetNow(m.now())
 	for _, info := range engine.List() {
 		m.table.Upsert(info)

@@ -60,7 +60,25 @@ func (m *Model) stopAll() tea.Cmd {
 	if m.liveJobs() == 0 {
 		return m.quitNow()
 	}
-	return m.endAll(actionStop)
+	var cancel tea.Cmd
+	if c, ok := m.engine.(OwnStarter); ok {
+		cancel = func() tea.Msg { c.CancelStarts(); return nil }
+	}
+	return tea.Batch(cancel, m.endAll(actionStop))
+}
+
+// stopLate stops, while every job is being stopped, the jobs that came
+// after the stop began (started by the engine or an agent meanwhile), so
+// the quit does not wait on them for ever.
+func (m *Model) stopLate(added []jobs.Info) tea.Cmd {
+	if m.quit != quitStopping {
+		return nil
+	}
+	var cmds []tea.Cmd
+	for _, j := range added {
+		cmds = append(cmds, m.actQuietly(actionStop, j.ID, true))
+	}
+	return tea.Batch(cmds...)
 }
 
 // endAll stops or kills every job that has not ended, including jobs

@@ -42,6 +42,9 @@ func (m *Model) statusView() string {
 		left += m.pal.muted.Wrap(" │ ") + hosts
 	}
 
+	if starting := m.ownStartsText(); starting != "" {
+		left += m.pal.muted.Wrap(" │ ") + starting
+	}
 	if f := m.table.Filter(); f != "" {
 		left += m.pal.muted.Wrap(" │ ") + "/" + sanitize(f, false) + " " + strconv.Itoa(m.table.Len()) + "/" + strconv.Itoa(len(m.table.Jobs()))
 	}

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"path/filepath"
 	"sync"
+	"sync/atomic"
 
 	"jobtop/jobfile"
 	"jobtop/jobs"
@@ -31,6 +32,12 @@ type Workspace struct {
 	removals sync.WaitGroup
 	exits    chan ExitRequest // exitonfailure.go
 	watching bool             // for jobs with ExitOnFailure
+
+	starting bool          // Start was called
+	started  chan struct{} // closed when Start has returned
+	done     atomic.Int64  // jobs Start has put in place (Progress)
+	over     atomic.Bool   // Start has returned
+	total    int           // the jobs of the first plan: what Start starts
 }
 
 // ManagerOptions are base with the plan's max_parallel and log settings
@@ -63,18 +70,62 @@ func ManagerOptions(plan *jobfile.Plan, base jobs.Options) jobs.Options {
 // jobs, Add (created, not started) for the others. On an error the jobs
 // started so far keep running; the caller shuts m down.
 func Open(m *jobs.Manager, plan *jobfile.Plan) (*Workspace, error) {
-	w := &Workspace{mgr: m, plan: plan, ids: make(map[string]jobs.ID, len(plan.Jobs)), exits: make(chan ExitRequest, 1)}
+	w := New(m, plan)
+	if err := w.Start(); err != nil {
+		w.cancel()
+		w.removals.Wait()
+		return nil, err
+	}
+	return w, nil
+}
+
+// New prepares the plan on m (its env_cmds run) without starting any of
+// its jobs: Start does that. Until Start returns, Reload waits for it.
+func New(m *jobs.Manager, plan *jobfile.Plan) *Workspace {
+	w := &Workspace{mgr: m, plan: plan, ids: make(map[string]jobs.ID, len(plan.Jobs)), exits: make(chan ExitRequest, 1), started: make(chan struct{}), total: len(plan.Jobs)}
 	w.ctx, w.cancel = context.WithCancel(context.Background())
 	w.envCmds, w.problems = runEnvCommands(m, plan)
 	w.watchFailuresLocked(plan)
-	for _, j := range plan.StartOrder() {
-		if err := w.startLocked(j); err != nil {
-			w.cancel()
-			w.removals.Wait()
-			return nil, err
-		}
+	return w
+}
+
+// Start starts the plan's jobs in start order (Open's work), once: a
+// second call does nothing. It takes the lock one job at a time, so IDs
+// and Close answer while a long file starts (Close makes it stop early,
+// with ErrClosed). On an error the jobs started so far keep running.
+func (w *Workspace) Start() error {
+	w.mu.Lock()
+	if w.starting {
+		w.mu.Unlock()
+		return nil
 	}
-	return w, nil
+	w.starting = true
+	order := w.plan.StartOrder()
+	w.mu.Unlock()
+	defer func() {
+		w.over.Store(true)
+		close(w.started)
+	}()
+	for _, j := range order {
+		w.mu.Lock()
+		err := ErrClosed
+		if !w.closed {
+			err = w.startLocked(j)
+		}
+		w.mu.Unlock()
+		if err != nil {
+			return err
+		}
+		w.done.Add(1)
+	}
+	return nil
+}
+
+// Progress says how many of the file's jobs Start has put in place, of
+// how many, and whether it has returned. It takes no lock: a UI may ask
+// on every frame.
+func (w *Workspace) Progress() (started, total int, over bool) {
+	return int(w.done.Load()), w.total, w.over.Load()
 }
 
 // Path is the job file as it was given.
@@ -142,6 +193,11 @@ func (r Result) String() string {
 // restart with their new spec, unchanged ones are left alone. A file that
 // cannot be read or is not valid changes nothing and is a *FileError.
 func (w *Workspace) Reload() (Result, error) {
+	select { // the file's first start must be over: its IDs are the base
+	case <-w.started:
+	case <-w.ctx.Done():
+		return Result{}, ErrClosed
+	}
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	if w.closed {

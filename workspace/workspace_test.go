@@ -3,8 +3,12 @@ package workspace
 import (
 	"context"
 	"errors"
+	"fmt"
 	"os"
+	"path/filepath"
+	"strings"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -290,4 +294,68 @@ func TestOpenFailsOnAShutManager(t *testing.T) {
 	_, err = Open(m, plan)
 	assert.True(t, errors.Is(err, jobs.ErrShutdown), "%v", err)
 	assert.ErrorContains(t, err, "job a: ")
+}
+
+// A file started in the background (New, then Start): Close makes the
+// start stop early, with ErrClosed, and leaves the rest of the file
+// unstarted.
+func TestCloseEndsAStartUnderWay(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("jobs:\n")
+	for i := range 200 {
+		fmt.Fprintf(&b, "  j%03d: {cmd: \"exec sleep 600\"}\n", i)
+	}
+	plan, err := jobfile.Parse(t.TempDir()+"/jobtop.yaml", []byte(b.String()))
+	require.NoError(t, err)
+	m, err := jobs.NewManager(jobs.Options{LogDir: t.TempDir()})
+	require.NoError(t, err)
+	defer func() {
+		ctx, cancel := context.WithTimeout(context.Background(), patience)
+		defer cancel()
+		require.NoError(t, m.Shutdown(ctx))
+	}()
+	w := New(m, plan)
+	done := make(chan error, 1)
+	go func() { done <- w.Start() }()
+	require.Eventually(t, func() bool { return len(w.IDs()) > 0 }, patience, time.Millisecond)
+	w.Close()
+	select {
+	case err := <-done:
+		// Close may come after the last start on a fast machine.
+		if err != nil {
+			assert.ErrorIs(t, err, ErrClosed)
+		}
+	case <-time.After(patience):
+		t.Fatal("Start did not end after Close")
+	}
+	assert.Equal(t, len(w.IDs()), len(m.List()), "a job started after Close")
+	_, err = w.Reload()
+	assert.ErrorIs(t, err, ErrClosed)
+}
+
+// Reload waits for the file's first start to be over: its jobs are what
+// the reload compares the file with, so none is started twice.
+func TestReloadWaitsForTheStart(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "jobtop.yaml")
+	require.NoError(t, os.WriteFile(path, []byte(before), 0o600))
+	plan, err := jobfile.LoadWith(path, jobfile.LoadOptions{})
+	require.NoError(t, err)
+	m, err := jobs.NewManager(jobs.Options{LogDir: t.TempDir()})
+	require.NoError(t, err)
+	w := New(m, plan)
+	defer func() {
+		w.Close()
+		ctx, cancel := context.WithTimeout(context.Background(), patience)
+		defer cancel()
+		require.NoError(t, m.Shutdown(ctx))
+	}()
+	started, total, over := w.Progress()
+	assert.Equal(t, []any{0, len(plan.Jobs), false}, []any{started, total, over})
+	reloaded := make(chan error, 1)
+	go func() { _, err := w.Reload(); reloaded <- err }()
+	require.NoError(t, w.Start())
+	started, total, over = w.Progress()
+	assert.Equal(t, []any{len(plan.Jobs), len(plan.Jobs), true}, []any{started, total, over})
+	require.NoError(t, <-reloaded)
+	assert.Len(t, m.List(), len(plan.Jobs), "a job started twice")
 }
