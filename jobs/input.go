@@ -141,6 +141,7 @@ func (m *Manager) Resize(id ID, cols, rows int) error {
 		return nil
 	}
 	p.cols, p.rows = cols, rows
+	j.store.SetTerminal(true, cols)
 	if p.term != nil {
 		p.term.resize(cols, rows)
 	}

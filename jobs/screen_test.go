@@ -319,3 +319,18 @@ func TestAScreensDrawingIsNoLines(t *testing.T) {
 	assert.Equal(t, []string{"before", "after"}, shown)
 	assert.Greater(t, info.Bytes, int64(len("before\r\nafter\r\n")+len("drawnhere")), "the screen's bytes count")
 }
+
+// TestACarriageReturnOnAWrappedLine: a "\r" goes back to the start of the
+// terminal row the cursor is on, so a typed line that wrapped (readline
+// writes "\r" at the wrap) keeps its rows before that one; on a line that
+// did not wrap, a "\r" still starts it again (progress bars).
+func TestACarriageReturnOnAWrappedLine(t *testing.T) {
+	m := newManager(t, Options{})
+	info := start(t, m, Spec{TTY: true, Command: `stty -echo; read go; printf '$ %s\r%s\r\n' "$(printf 'x%.0s' $(seq 19))" xEND; printf '10%%\r20%%\r\n'`})
+	require.NoError(t, m.Resize(info.ID, 20, 10))
+	require.NoError(t, m.Input(info.ID, []byte("\r")))
+	wait(t, m, info.ID)
+	out := outputText(t, m, info.ID)
+	require.GreaterOrEqual(t, len(out), 2)
+	assert.Equal(t, []string{"$ " + strings.Repeat("x", 19) + "END", "20%"}, out[len(out)-2:])
+}

@@ -99,6 +99,7 @@ type OutputStore struct {
 	total    int64
 	partial  [2]partialLine // stdout, stderr
 	terminal bool           // a terminal's lines: line edits are played (SetTerminal)
+	cols     int            // the terminal's width, for a "\r" on a wrapped line
 	lastPart Stream         // stream whose partial was touched last
 	slabs    slabPool
 	clock    *atomic.Uint64 // shared by a Manager's stores, for Arrival
@@ -219,7 +220,7 @@ func (s *OutputStore) Append(stream Stream, p []byte) {
 				continue
 			}
 			pl.cr = false
-			pl.buf = pl.buf[:0]
+			s.carriageReturn(pl)
 		}
 		i := lineEnd(p)
 		if i < 0 {
@@ -296,10 +297,30 @@ func (s *OutputStore) commitPartial(stream Stream) {
 // a line is kept as the terminal showed it once its line editor was done
 // (backspaces, cursor moves and erases along the line played:
 // termtext.EditLine), and so is the line being built.
-func (s *OutputStore) SetTerminal(on bool) {
+//
+// cols is the terminal's width: a "\r" goes back to the start of the row
+// the cursor is on, so a line that wrapped (a long command typed at a
+// shell's prompt, which readline follows with "\r" at the wrap) keeps
+// its rows before that one.
+func (s *OutputStore) SetTerminal(on bool, cols int) {
 	s.mu.Lock()
-	s.terminal = on
+	s.terminal, s.cols = on, cols
 	s.mu.Unlock()
+}
+
+// carriageReturn starts the line being built again, as text after a
+// "\r" overwrites it; on a terminal, only its last row.
+func (s *OutputStore) carriageReturn(pl *partialLine) {
+	if s.terminal && s.cols > 0 && len(pl.buf) > s.cols {
+		line := termtext.EditLine(string(pl.buf))
+		if w := termtext.Width(line); w > s.cols {
+			if keep := termtext.CutCells(line, (w-1)/s.cols*s.cols); len(keep) < len(pl.buf) {
+				pl.buf = append(pl.buf[:0], keep...)
+				return
+			}
+		}
+	}
+	pl.buf = pl.buf[:0]
 }
 
 // shown is a line's text as it is kept and read: on a terminal, its line

@@ -203,8 +203,12 @@ func TestStoreConcurrentReaders(t *testing.T) {
 func FuzzStoreAppend(f *testing.F) {
 	f.Add([]byte("a\r\nb\rc\n"), uint8(3))
 	f.Add([]byte("\x00\xff\r\r\n\n"), uint8(1))
+	f.Add([]byte("ab\x1b[31mcd\rx\b\x1b[K\n"), uint8(0x81))
 	f.Fuzz(func(t *testing.T, data []byte, split uint8) {
 		s := NewOutputStore(StoreOptions{MaxLines: 8, MaxLineBytes: 5, MaxBytes: 20})
+		if split&0x80 != 0 { // a terminal's: line edits played, "\r" by rows
+			s.SetTerminal(true, int(split%3)+1)
+		}
 		step := int(split%7) + 1
 		for i := 0; i < len(data); i += step {
 			s.Append(Stream(i%2), data[i:min(i+step, len(data))])

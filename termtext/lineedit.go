@@ -95,6 +95,43 @@ func Width(s string) int {
 	return w
 }
 
+// CutCells is the start of s that takes n cells (Width), its colours
+// kept, and a reset after them if it has any.
+func CutCells(s string, n int) string {
+	w, sgr := 0, false
+	var b strings.Builder
+	for i := 0; i < len(s) && w < n; {
+		t := Next(s, i)
+		cells := 0
+		switch t.Kind {
+		case Text:
+			t.End = min(t.End, i+n-w) // ASCII: a cell a byte
+			cells = t.End - i
+		case Cluster:
+			cells = t.Width
+		case Invalid:
+			cells = 1
+		case Tab:
+			cells = (w/8+1)*8 - w
+		case SGR:
+			sgr = true
+		case Escape, Control:
+			i = t.End
+			continue
+		}
+		if w+cells > n {
+			break
+		}
+		b.WriteString(s[i:t.End])
+		w += cells
+		i = t.End
+	}
+	if sgr {
+		b.WriteString("\x1b[0m")
+	}
+	return b.String()
+}
+
 // maxPen bounds the SGR sequences a pen keeps: past it, only the newest.
 const maxPen = 128
 

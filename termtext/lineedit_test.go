@@ -64,3 +64,21 @@ func FuzzEditLine(f *testing.F) {
 		}
 	})
 }
+
+func TestCutCells(t *testing.T) {
+	for _, tc := range []struct {
+		in   string
+		n    int
+		want string
+	}{
+		{"abcdef", 4, "abcd"},
+		{"abc", 10, "abc"},
+		{"\x1b[32m$ \x1b[0mecho", 4, "\x1b[32m$ \x1b[0mec\x1b[0m"},
+		{"日本語", 3, "日"},
+		{"日本語", 4, "日本"},
+		{"a\tb", 9, "a\tb"},
+		{"a\x1b[Kb\x07c", 2, "ab"},
+	} {
+		assert.Equal(t, tc.want, CutCells(tc.in, tc.n), "%q %d", tc.in, tc.n)
+	}
+}
