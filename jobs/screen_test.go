@@ -113,7 +113,10 @@ func TestFullScreenProgramIsDrawnTypedIntoResizedAndLeft(t *testing.T) {
 func TestARunEndingOnTheAlternateScreenKeepsIt(t *testing.T) {
 	m := newManager(t, Options{})
 	draw := `printf '\033[?1049h\033[2J\033[Htop line\033[5;5Hbox here'`
-	info := start(t, m, Spec{TTY: true, Command: draw + "; read go; exit 3"})
+	// It draws when told, so its next run waits in lines.
+	info := start(t, m, Spec{TTY: true, Command: "stty -echo; read first; " + draw + "; read go; exit 3"})
+	waitFor(t, m, info.ID, "running", func(i Info) bool { return i.State == StateRunning })
+	require.NoError(t, m.Input(info.ID, []byte("\r")))
 	waitFor(t, m, info.ID, "screen mode", func(i Info) bool { return i.Screen })
 	screenOf(t, m, info.ID, "the drawing", func(s vtscreen.Snapshot) bool { return strings.HasPrefix(s.Lines[4], "    box here") })
 	require.NoError(t, m.Input(info.ID, []byte("\r")))
@@ -333,4 +336,16 @@ func TestACarriageReturnOnAWrappedLine(t *testing.T) {
 	out := outputText(t, m, info.ID)
 	require.GreaterOrEqual(t, len(out), 2)
 	assert.Equal(t, []string{"$ " + strings.Repeat("x", 19) + "END", "20%"}, out[len(out)-2:])
+}
+
+// TestACarriageReturnKeepsTheRow: on a terminal a "\r" moves the cursor,
+// it erases nothing: a line editor that goes back to the start and moves
+// right over the prompt (bash's ctrl+u) keeps the prompt.
+func TestACarriageReturnKeepsTheRow(t *testing.T) {
+	m := newManager(t, Options{})
+	info := start(t, m, Spec{TTY: true, Command: `printf 'A$ echo z\r\033[C\033[C\033[Kls\r\n'; printf 'D$ abc\r\033[C\033[C\033[C\033[1@X\r\n'; printf 'E$ abcdef\r\033[4G\033[2P\033[1X\r\n'; printf '100 files\r5 files\r\n'`})
+	wait(t, m, info.ID)
+	out := outputText(t, m, info.ID)
+	require.GreaterOrEqual(t, len(out), 4)
+	assert.Equal(t, []string{"A$ls", "D$ Xabc", "E$  def", "5 fileses"}, out[len(out)-4:])
 }

@@ -2,6 +2,7 @@ package jobs
 
 import (
 	"bytes"
+	"strconv"
 	"sync"
 	"sync/atomic"
 	"unsafe"
@@ -308,16 +309,22 @@ func (s *OutputStore) SetTerminal(on bool, cols int) {
 	s.mu.Unlock()
 }
 
-// carriageReturn starts the line being built again, as text after a
-// "\r" overwrites it; on a terminal, only its last row.
+// carriageReturn is a "\r" with more of the line after it. Off a
+// terminal, the line starts again (a progress bar's next frame). On one,
+// the cursor goes back to the start of the row it is on, over the text
+// there (a line editor moves right over the prompt, or rewrites the row
+// a long line wrapped to): the line is kept as it shows, edits played, and
+// a move to that column, so it stays no longer than the line it shows.
 func (s *OutputStore) carriageReturn(pl *partialLine) {
-	if s.terminal && s.cols > 0 && len(pl.buf) > s.cols {
-		line := termtext.EditLine(string(pl.buf))
-		if w := termtext.Width(line); w > s.cols {
-			if keep := termtext.CutCells(line, (w-1)/s.cols*s.cols); len(keep) < len(pl.buf) {
-				pl.buf = append(pl.buf[:0], keep...)
-				return
-			}
+	if s.terminal {
+		line, x := termtext.EditLineCursor(string(pl.buf))
+		start := 0
+		if s.cols > 0 && x > 0 {
+			start = (x - 1) / s.cols * s.cols
+		}
+		if kept := line + "\x1b[" + strconv.Itoa(start+1) + "G"; len(kept) <= s.opts.MaxLineBytes {
+			pl.buf = append(pl.buf[:0], kept...)
+			return
 		}
 	}
 	pl.buf = pl.buf[:0]

@@ -40,8 +40,14 @@ func HasLineEdits(b []byte) bool {
 // controls dropped. A line without such an edit (HasLineEdits) is
 // returned as it is.
 func EditLine(s string) string {
+	out, _ := EditLineCursor(s)
+	return out
+}
+
+// EditLineCursor is EditLine, and the column the cursor ends on.
+func EditLineCursor(s string) (string, int) {
 	if !HasLineEdits([]byte(s)) {
-		return s
+		return s, Width(s)
 	}
 	var e lineEditor
 	for i := 0; i < len(s); {
@@ -71,7 +77,7 @@ func EditLine(s string) string {
 		}
 		i = t.End
 	}
-	return e.String()
+	return e.String(), e.x
 }
 
 // Width is the cells text takes on one line: its escape sequences and
