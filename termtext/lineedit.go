@@ -6,10 +6,12 @@ import (
 )
 
 // HasLineEdits reports whether a line holds what a terminal would edit
-// the line with (see EditLine): a backspace, or a CSI sequence that moves
-// the cursor along the line or erases, deletes or inserts in it.
+// the line with (see EditLine): a backspace, a bell (a terminal shows
+// none: a line editor rings it on a tab with no completion), or a CSI
+// sequence that moves the cursor along the line or erases, deletes or
+// inserts in it.
 func HasLineEdits(b []byte) bool {
-	if bytes.IndexByte(b, '\b') >= 0 {
+	if bytes.IndexByte(b, '\b') >= 0 || bytes.IndexByte(b, '\a') >= 0 && hasBell(string(b)) {
 		return true
 	}
 	for i := bytes.IndexByte(b, 0x1b); i >= 0; {
@@ -27,6 +29,19 @@ func HasLineEdits(b []byte) bool {
 			break
 		}
 		i += 1 + next
+	}
+	return false
+}
+
+// hasBell reports whether s rings a bell: a BEL of its own, not one that
+// ends an OSC string (a title, a hyperlink).
+func hasBell(s string) bool {
+	for i := 0; i < len(s); {
+		t := Next(s, i)
+		if t.Kind == Control && s[i] == '\a' {
+			return true
+		}
+		i = t.End
 	}
 	return false
 }

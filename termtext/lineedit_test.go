@@ -22,6 +22,7 @@ func TestEditLine(t *testing.T) {
 		{"a wide character overwritten whole", "日本\b\bx", "日x "},
 		{"a wide character cut in half", "日本\bx", "日 x"},
 		{"tab moves the cursor", "a\tb\b\bc", "a      cb"},
+		{"a bell shows nothing", ">>> os.path.is\a", ">>> os.path.is"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			assert.Equal(t, tc.want, EditLine(tc.in))
@@ -35,6 +36,8 @@ func TestHasLineEdits(t *testing.T) {
 		"\x1b[31mred\x1b[0m":      false,
 		"\x1b[?1049h\x1b[5;5H":    false,
 		"a\bb":                    true,
+		"ring\a":                  true,
+		"\x1b]0;title\a":          false,
 		"\x1b[K":                  true,
 		"\x1b[0m\x1b[12D":         true,
 		"\x1b[31m\x1b[?25l\x1b[P": true,

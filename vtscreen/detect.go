@@ -16,9 +16,10 @@ const (
 	// modes reset, or a full reset ESC c while on it).
 	LeaveAlt
 	// CursorAddressed: outside the alternate screen, the program moved
-	// the cursor to an absolute position other than home (CUP/HVP): a
-	// full-screen program that skips the alternate screen. Reported each
-	// time; the caller decides.
+	// the cursor to an absolute position other than home (CUP/HVP), or
+	// home and then drew (anything but a clear): a full-screen program
+	// that skips the alternate screen. Reported each time; the caller
+	// decides.
 	CursorAddressed
 	// Cleared: outside the alternate screen, the program erased the
 	// whole display (ED 2: clear, tput clear, ctrl+l at a shell's
@@ -49,6 +50,7 @@ type Detector struct {
 	long   bool
 	alt    bool
 	modes  InputModes
+	home   bool // the cursor went home, and no other sequence came yet
 }
 
 const (
@@ -152,10 +154,22 @@ func (d *Detector) finish(f byte) Event {
 		return AttributesQuery
 	case d.alt:
 		return None
-	case (f == 'H' || f == 'f') && len(par) > 0 && !home(par):
+	}
+	// Home then a clear is a clear (clear, ctrl+l; busybox's clear is
+	// ESC[H ESC[J); home then anything else draws from the top left: a
+	// full-screen program that skips the alternate screen (procps top
+	// redraws its frames so).
+	wasHome := d.home
+	d.home = false
+	switch {
+	case (f == 'H' || f == 'f') && (len(par) == 0 || home(par)):
+		d.home = true
+	case f == 'H' || f == 'f':
 		return CursorAddressed
-	case f == 'J' && string(par) == "2":
+	case f == 'J' && (string(par) == "2" || wasHome && (len(par) == 0 || string(par) == "0")):
 		return Cleared
+	case wasHome:
+		return CursorAddressed
 	}
 	return None
 }
