@@ -338,6 +338,8 @@ func tailScreen(store *OutputStore, cols, rows int) vtscreen.Snapshot {
 		snap.CursorY = n - 1
 		if len(c.Partial) == 0 && n < rows {
 			snap.CursorY = n // after the last line's newline
+		} else if len(c.Partial) > 0 {
+			snap.CursorX = min(store.PartialCursor(c.Partial[len(c.Partial)-1].Stream), cols-1)
 		} else {
 			snap.CursorX = min(len([]rune(snap.Lines[n-1])), cols-1)
 		}

@@ -349,3 +349,16 @@ func TestACarriageReturnKeepsTheRow(t *testing.T) {
 	require.GreaterOrEqual(t, len(out), 4)
 	assert.Equal(t, []string{"A$ls", "D$ Xabc", "E$  def", "5 fileses"}, out[len(out)-4:])
 }
+
+// TestLineModeCursorIsTheLineEditors: a line-mode screen's cursor is
+// where the line editor left it on the line being typed, not its end.
+func TestLineModeCursorIsTheLineEditors(t *testing.T) {
+	m := newManager(t, Options{})
+	info := start(t, m, Spec{TTY: true, Command: `stty -echo; printf '$ echo abcdef\b\b\b'; read go`})
+	snap := screenOf(t, m, info.ID, "the line, the cursor on d", func(s vtscreen.Snapshot) bool {
+		return s.Lines[s.CursorY] == "$ echo abcdef" && s.CursorX == 10
+	})
+	assert.True(t, snap.CursorVisible)
+	require.NoError(t, m.Input(info.ID, []byte("\r")))
+	wait(t, m, info.ID)
+}

@@ -521,6 +521,20 @@ func (s *OutputStore) Partial(stream Stream) string {
 	return string(s.shown(s.partial[stream].buf))
 }
 
+// PartialCursor is the column of the cursor on the line being built on
+// stream: where a terminal's line editor left it (see SetTerminal), else
+// after its text.
+func (s *OutputStore) PartialCursor(stream Stream) int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	line := string(s.partial[stream].buf)
+	if !s.terminal {
+		return termtext.Width(line)
+	}
+	_, x := termtext.EditLineCursor(line)
+	return x
+}
+
 // LastLine is the newest text: the line being built on the stream written
 // last, or else the newest committed line.
 func (s *OutputStore) LastLine() string {
