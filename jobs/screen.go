@@ -1,6 +1,7 @@
 package jobs
 
 import (
+	"bytes"
 	"fmt"
 	"os"
 	"sync"
@@ -55,12 +56,19 @@ func (m *Manager) storeTerminal(j *job, p *process, b []byte) {
 		n, ev := t.det.Next(b)
 		part := b[:n]
 		b = b[n:]
-		if onAlt && m.opts.Emulator != nil {
+		switch {
+		case onAlt && m.opts.Emulator != nil:
 			j.store.Skip(len(part)) // a screen's drawing: no lines to read
-		} else {
+		case ev == vtscreen.EnterAlt && m.opts.Emulator != nil:
+			// The line goes on where it was when the screen is given
+			// back (1049 restores the cursor): the switch is no text.
+			seq := bytes.LastIndexByte(part, 0x1b)
+			j.store.Append(Stdout, part[:seq])
+			j.store.Skip(len(part) - seq)
+		default:
 			j.store.Append(Stdout, part)
 		}
-		if ev == vtscreen.EnterAlt || ev == vtscreen.LeaveAlt || ev == vtscreen.Cleared {
+		if ev == vtscreen.Cleared || (ev == vtscreen.EnterAlt || ev == vtscreen.LeaveAlt) && m.opts.Emulator == nil {
 			j.store.BreakLine() // a clear starts afresh: what follows is not the line before
 		}
 		t.mu.Lock()

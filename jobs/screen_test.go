@@ -362,3 +362,13 @@ func TestLineModeCursorIsTheLineEditors(t *testing.T) {
 	require.NoError(t, m.Input(info.ID, []byte("\r")))
 	wait(t, m, info.ID)
 }
+
+// TestAScreenVisitLeavesTheLine: a line that a full-screen visit cut
+// goes on after it, as on a terminal (1049 restores the cursor), and
+// the visit leaves no empty line.
+func TestAScreenVisitLeavesTheLine(t *testing.T) {
+	m := newManager(t, Options{})
+	info := start(t, m, Spec{TTY: true, Command: `printf 'p1 partial-before'; printf '\033[?1049h\033[H\033[2Jdrawn1\033[3;3Hdrawn2\033[?1049l'; printf ' rest-after\r\n'`})
+	wait(t, m, info.ID)
+	assert.Equal(t, []string{"p1 partial-before rest-after"}, outputText(t, m, info.ID))
+}
