@@ -124,7 +124,7 @@ func TestAgentDrivesAFullScreenProgram(t *testing.T) {
 	lines := c.logLines(id)
 	assert.Equal(t, "fullscreen: bye", lines[len(lines)-1])
 	assert.False(t, c.status(id).Screen)
-	assert.True(t, strings.HasSuffix(c.ok("screen", id), "\nfullscreen: bye\n"), "back to lines: the tail")
+	assert.True(t, strings.HasSuffix("\n"+c.ok("screen", id), "\nfullscreen: bye\n"), "back to lines: the tail")
 }
 
 func TestSendEOF(t *testing.T) {

@@ -33,9 +33,10 @@ func TestUsageColumns(t *testing.T) {
 	_, err = mgr.Start(jobs.Spec{Name: "done", Command: "true"})
 	require.NoError(t, err)
 	m := newSizedModel(t, mgr, Config{}, 120, 20)
-	pumpUntil(t, m, "a sample with CPU", func() bool {
+	pumpUntil(t, m, "a sample with CPU, and true ended", func() bool {
 		info, _ := m.table.Get(1)
-		return info.Usage.CPU > 20 && info.Usage.RSS > 0
+		done, _ := m.table.Get(2)
+		return info.Usage.CPU > 20 && info.Usage.RSS > 0 && done.State.Done()
 	})
 	header := lines(m.View())[0]
 	require.Contains(t, header, "CPU%")
