@@ -43,8 +43,23 @@ func (c *cli) startTrees(t *testing.T) string {
 	for range 2 {
 		c.startJob(jobTree, "--env", "TEST_MARK="+mark)
 	}
-	require.Eventually(t, func() bool { return len(markedProcs(mark)) == 8 }, testTimeout, 10*time.Millisecond)
+	require.Eventually(t, func() bool { return treesComplete(mark) }, testTimeout, 10*time.Millisecond)
 	return mark
+}
+
+// treesComplete reports whether the two trees are whole and settled:
+// their 6 sleeps and 2 shells, and no subshell still on its way to fork
+// the orphan (a test that went on then could see a process appear after
+// it looked).
+func treesComplete(mark string) bool {
+	pids := markedProcs(mark)
+	sleeps := 0
+	for _, pid := range pids {
+		if comm, _ := os.ReadFile(fmt.Sprintf("/proc/%d/comm", pid)); strings.TrimSpace(string(comm)) == "sleep" {
+			sleeps++
+		}
+	}
+	return len(pids) == 8 && sleeps == 6
 }
 
 func requireNoneLeft(t *testing.T, mark string, within time.Duration) {
@@ -128,7 +143,11 @@ func TestNextInstanceStopsWhatADeadOneLeft(t *testing.T) {
 			} else {
 				t.Cleanup(func() { syscall.Kill(keeper, syscall.SIGKILL) }) //nolint:errcheck // should be gone
 			}
-			require.Len(t, markedProcs(mark), 8, "nothing stopped them")
+			// A look at the process table can miss a process that is
+			// being read as it looks: nothing stopped them if all 8 are
+			// there again.
+			require.Eventually(t, func() bool { return treesComplete(mark) }, testTimeout, 10*time.Millisecond,
+				"nothing stopped them: %v", markedProcs(mark))
 
 			second := exec.Command(binary, "serve", "--no-file")
 			second.Env = c.env

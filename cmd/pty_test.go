@@ -78,7 +78,7 @@ func TestServeKilledLeavesNothingOfTTYJobs(t *testing.T) {
 	// One ignores the hang-up: only the keeper's stop ends it.
 	c.startJob("trap '' HUP; "+jobTree, "--tty", "--env", "TEST_MARK="+mark)
 	c.startJob(jobTree, "--tty", "--env", "TEST_MARK="+mark)
-	require.Eventually(t, func() bool { return len(markedProcs(mark)) == 8 }, testTimeout, 10*time.Millisecond)
+	require.Eventually(t, func() bool { return treesComplete(mark) }, testTimeout, 10*time.Millisecond)
 	require.NoError(t, serve.Process.Signal(syscall.SIGKILL))
 	serve.Wait() //nolint:errcheck // killed on purpose
 	requireNoneLeft(t, mark, 10*time.Second)
