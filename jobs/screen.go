@@ -265,7 +265,7 @@ func (m *Manager) lineModeAnswer(j *job, p *process, ev vtscreen.Event) []byte {
 	m.mu.Unlock()
 	lines := j.store.Stats().Last - since
 	row := min(lines+1, uint64(rows))
-	col := min(termtext.Width(j.store.Partial(Stdout))+1, cols)
+	col := j.store.PartialCursor(Stdout)%max(cols, 1) + 1 // on the row a long line wrapped to
 	return fmt.Appendf(nil, "\x1b[%d;%dR", row, col)
 }
 

@@ -513,14 +513,6 @@ func (s *OutputStore) Stats() StoreStats {
 	}
 }
 
-// Partial is the line being built on stream, as it is shown (see
-// SetTerminal); empty when the last line ended.
-func (s *OutputStore) Partial(stream Stream) string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return string(s.shown(s.partial[stream].buf))
-}
-
 // PartialCursor is the column of the cursor on the line being built on
 // stream: where a terminal's line editor left it (see SetTerminal), else
 // after its text.
