@@ -276,3 +276,19 @@ func TestFirehoseAppendAllocatesNothing(t *testing.T) {
 	allocs := testing.AllocsPerRun(200, func() { s.Append(Stdout, chunk) })
 	assert.Zero(t, allocs)
 }
+
+// TestTerminalCarriageReturnFloodStaysOneLine: a terminal's progress bar
+// redrawn with "\r" a hundred thousand times, no newline, keeps one line
+// being built no longer than what it shows (each "\r" compacts it).
+func TestTerminalCarriageReturnFloodStaysOneLine(t *testing.T) {
+	s := NewOutputStore(StoreOptions{})
+	s.SetTerminal(true, 80)
+	for i := range 100_000 {
+		s.Append(Stdout, []byte(fmt.Sprintf("\rprogress %6d", i)))
+	}
+	c := s.ReadAfter(0, 0)
+	require.Empty(t, c.Lines, "no line was committed")
+	require.Len(t, c.Partial, 1)
+	assert.Equal(t, "progress  99999", c.Partial[0].Text)
+	assert.Less(t, s.Stats().Memory, int64(64<<10), "the line being built stays small")
+}
