@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"sync"
+	"sync/atomic"
 	"time"
 )
 
@@ -26,17 +27,21 @@ const rotatedSuffix = ".1"
 // before) and a new file begins with a marker line: the newest output is
 // kept, and a job's log takes at most twice its cap. Nothing it is given
 // can make it panic; bytes it cannot write (a full disk) are counted.
+//
+// A write can block for as long as the disk is behind (seconds, under a
+// flood), holding mu: what others read of a log (Files, Dropped) takes no
+// lock, so a slow disk holds up the job's reader and nothing else.
 type logFile struct {
 	mu        sync.Mutex
-	path      string
+	path      string // set once
 	f         *os.File
 	written   int64 // bytes in the current file
 	cap       int64
-	rotations int
-	midLine   bool  // the last byte written was not a newline
-	parked    bool  // closed between runs: reopened on the next write
-	dropped   int64 // bytes lost to write errors
-	err       error // first error; later writes are dropped
+	rotations atomic.Int64
+	midLine   bool         // the last byte written was not a newline
+	parked    bool         // closed between runs: reopened on the next write
+	dropped   atomic.Int64 // bytes lost to write errors
+	err       error        // first error; later writes are dropped
 }
 
 // openLogFile starts a fresh log at path: whatever an earlier session
@@ -60,7 +65,7 @@ func (l *logFile) Write(p []byte) {
 	l.unpark()
 	for len(p) > 0 {
 		if l.f == nil || l.err != nil {
-			l.dropped += int64(len(p))
+			l.dropped.Add(int64(len(p)))
 			return
 		}
 		room := l.cap - l.written
@@ -99,14 +104,21 @@ func (l *logFile) write(p []byte) {
 	}
 	if err != nil {
 		l.err = err
-		l.dropped += int64(len(p) - n)
+		l.dropped.Add(int64(len(p) - n))
 	}
 }
 
 // rotate moves the full file to path.1 and starts a new one that says so.
+// The old path.1 is removed first: a rename over an existing file makes
+// ext4 push the renamed file's data to the disk (its replace-via-rename
+// safeguard), which takes seconds while the disk is behind.
 func (l *logFile) rotate() {
 	l.f.Close()
 	l.f = nil
+	if err := os.Remove(l.path + rotatedSuffix); err != nil && !os.IsNotExist(err) {
+		l.err = err
+		return
+	}
 	if err := os.Rename(l.path, l.path+rotatedSuffix); err != nil {
 		l.err = err
 		return
@@ -117,9 +129,8 @@ func (l *logFile) rotate() {
 		return
 	}
 	l.f, l.written, l.midLine = f, 0, false
-	l.rotations++
 	gone := ""
-	if l.rotations > 1 {
+	if l.rotations.Add(1) > 1 {
 		gone = "; older output is gone"
 	}
 	l.write([]byte(fmt.Sprintf("[jobtop] log rotated at %s (it reached %s): the output before this line is in %s%s\n",
@@ -142,7 +153,7 @@ func (l *logFile) Marker(text string) {
 		line = text
 	}
 	if l.f == nil || l.err != nil {
-		l.dropped += int64(len(line))
+		l.dropped.Add(int64(len(line)))
 		return
 	}
 	l.write([]byte(line))
@@ -165,20 +176,16 @@ func (j *job) markRunStart(at time.Time) {
 
 // Dropped counts the bytes lost to write errors.
 func (l *logFile) Dropped() int64 {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.dropped
+	return l.dropped.Load()
 }
 
 // Files lists the log's files that exist, oldest output first: the
 // rotated one, then the current one.
 func (l *logFile) Files() []string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
 	switch {
 	case l.path == "":
 		return nil
-	case l.rotations > 0:
+	case l.rotations.Load() > 0:
 		return []string{l.path + rotatedSuffix, l.path}
 	}
 	return []string{l.path}

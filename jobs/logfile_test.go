@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -194,4 +195,60 @@ func FuzzLogFile(f *testing.F) {
 				"the files hold the newest output: got %q, want a suffix of %q", got, want)
 		}
 	})
+}
+
+// TestAStuckLogWriteHoldsUpOnlyItsJob: a log write blocks for as long as
+// the disk is behind (seconds, when a flood fills the page cache). Only
+// that job's reader may wait for it: the list, the job's own snapshot,
+// events and every other job's input and output go on.
+func TestAStuckLogWriteHoldsUpOnlyItsJob(t *testing.T) {
+	m := newManager(t, Options{})
+	stuck := start(t, m, Spec{Command: "while :; do echo flood; done"})
+	other := start(t, m, Spec{Command: "exec cat", Stdin: StdinPipe})
+	waitFor(t, m, stuck.ID, "the flood's output", func(i Info) bool { return i.Lines > 0 })
+	m.mu.Lock()
+	log := m.jobs[stuck.ID].log
+	m.mu.Unlock()
+	events := m.Subscribe()
+	defer events.Close()
+
+	log.mu.Lock() // the disk is behind: the job's next log write waits
+	released := false
+	release := func() {
+		if !released {
+			released = true
+			log.mu.Unlock()
+		}
+	}
+	defer release()
+	answered := make(chan error, 1)
+	go func() {
+		m.List()
+		if _, err := m.Get(stuck.ID); err != nil {
+			answered <- err
+			return
+		}
+		answered <- m.Input(other.ID, []byte("still here\n"))
+	}()
+	select {
+	case err := <-answered:
+		require.NoError(t, err)
+	case <-time.After(patience):
+		t.Fatal("the manager waited for a stuck log write")
+	}
+	waitFor(t, m, other.ID, "the other job's echo", func(Info) bool {
+		return slices.Contains(outputText(t, m, other.ID), "still here")
+	})
+	eventually(t, "an event about the other job", func() bool {
+		select {
+		case batch := <-events.C():
+			return slices.ContainsFunc(batch, func(ev Event) bool { return ev.Job.ID == other.ID })
+		default:
+			return false
+		}
+	})
+
+	release()
+	before := waitFor(t, m, stuck.ID, "", func(Info) bool { return true }).Bytes
+	waitFor(t, m, stuck.ID, "the flood to go on once the disk catches up", func(i Info) bool { return i.Bytes > before })
 }
