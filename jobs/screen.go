@@ -146,20 +146,22 @@ func (t *termState) flushLog(log *logFile) {
 }
 
 // readAll is a TTY run's reader catching up once it has read all there
-// is for now, or ends: what it read goes to the log file, and its
-// emulator's writer is woken to draw it.
+// is for now, or ends: its emulator's writer is woken to draw what it
+// read, and that goes to the log file.
 func (p *process) readAll(j *job) {
 	if p.term == nil {
 		return
 	}
-	p.term.flushLog(j.log)
-	p.term.log = nil // an idle run keeps no buffer
 	p.term.mu.Lock()
 	feed := p.term.feed
 	p.term.mu.Unlock()
 	if feed != nil {
 		feed.flush()
 	}
+	// After the screen: a write to a disk that is behind can block for
+	// seconds, and an echo must not wait for it.
+	p.term.flushLog(j.log)
+	p.term.log = nil // an idle run keeps no buffer
 }
 
 // enterScreen starts the run's emulator at its terminal's size.
