@@ -138,6 +138,8 @@ var (
 	_ ui.TerminalEngine = localEngine{}
 	_ ui.ScreenEngine   = localEngine{}
 	_ ui.OwnStarter     = localEngine{}
+	_ ui.OutputHolder   = localEngine{}
+	_ ui.OutputHolder   = (*jobs.Manager)(nil)
 	_ ui.TerminalEngine = (*control.Client)(nil)
 	_ ui.ScreenEngine   = (*control.Client)(nil)
 	_ ui.TerminalEngine = hostsEngine{}

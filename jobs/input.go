@@ -38,6 +38,8 @@ func (m *Manager) Input(id ID, b []byte) error {
 	}
 	j.typedAt.Store(time.Now().UnixNano())
 	j.lastTyped.Store(uint32(b[len(b)-1]) + 1)
+	// The other jobs' output waits a moment while j echoes.
+	m.HoldOutput()
 	f.SetWriteDeadline(time.Now().Add(inputTimeout)) //nolint:errcheck // a pipe or terminal takes deadlines
 	n, err := f.Write(b)
 	switch {

@@ -109,6 +109,7 @@ type Manager struct {
 
 	arrival atomic.Uint64 // clock of every job's store: Line.Arrival
 	ingest  chan struct{} // at most GOMAXPROCS-1 readers store output at once
+	hold    outputHold    // readers wait while a frame for a person is drawn (hold.go)
 
 	stopSampler chan struct{}
 	samplerDone chan struct{}

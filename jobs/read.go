@@ -42,6 +42,7 @@ func (m *Manager) readStream(j *job, p *process, f *os.File, stream Stream) {
 		return
 	}
 	for {
+		m.waitHold(j)
 		var buf *[]byte
 		var n int
 		var rerr error

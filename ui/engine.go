@@ -43,6 +43,14 @@ type OwnStarter interface {
 	CancelStarts()
 }
 
+// OutputHolder is an engine that can hold its jobs' output back for a
+// moment, so the frame answering a key or a click is drawn first (see
+// jobs.Manager.HoldOutput). Keys typed into a job need no call: the
+// engine holds the others' output when it takes input.
+type OutputHolder interface {
+	HoldOutput()
+}
+
 // Config tunes a Model. The zero value is a local session with the
 // default keys and styles.
 type Config struct {

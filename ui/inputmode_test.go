@@ -187,3 +187,32 @@ func TestCtrlATwiceTypesCtrlA(t *testing.T) {
 	press(t, m, "x")
 	pumpUntil(t, m, "ctrl+a, then x", func() bool { return strings.Contains(m.View(), `001   x`) })
 }
+
+// holdCounter is a manager that counts the holds the UI asks of it.
+type holdCounter struct {
+	*jobs.Manager
+	holds int
+}
+
+func (h *holdCounter) HoldOutput() { h.holds++ }
+
+// A key or a click for jobtop asks the engine to hold output back while
+// its frame is drawn; a key typed into a job does not (the engine holds
+// the other jobs' output when it takes the input).
+func TestKeysForJobtopHoldOutputBack(t *testing.T) {
+	mgr := newManager(t)
+	startTTY(t, mgr, "echo", `echo "rea""dy"; exec cat`)
+	e := &holdCounter{Manager: mgr}
+	m := newSizedModel(t, e, Config{}, 100, 30)
+	pumpUntil(t, m, "ready", func() bool { return slices.Contains(paneRows(m), "ready") })
+	press(t, m, "z")
+	require.Equal(t, 1, e.holds)
+	press(t, m, "z", "enter")
+	require.Equal(t, 3, e.holds)
+	press(t, m, "i")
+	require.True(t, m.input.on())
+	holds := e.holds
+	press(t, m, "a", "b", "enter")
+	pumpUntil(t, m, "the echo", func() bool { return slices.Contains(paneRows(m), "ab") })
+	require.Equal(t, holds, e.holds, "keys typed into the job")
+}

@@ -172,8 +172,10 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case tea.WindowSizeMsg:
 		m.width, m.height = msg.Width, msg.Height
 	case tea.KeyMsg:
+		m.holdOutput()
 		cmd = m.handleKey(msg)
 	case tea.MouseMsg:
+		m.holdOutput()
 		cmd = m.handleMouse(msg)
 	case ttyInputErrMsg:
 		m.setNotice(msg.err.Error(), true)
@@ -222,6 +224,15 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		cmd = tea.Batch(cmd, poll)
 	}
 	return m, cmd
+}
+
+// holdOutput asks the engine to hold its jobs' output back while the
+// frame answering a person is drawn, unless the key goes to a job (the
+// engine holds the others when it takes the input).
+func (m *Model) holdOutput() {
+	if h, ok := m.engine.(OutputHolder); ok && !m.input.on() {
+		h.HoldOutput()
+	}
 }
 
 // View draws the whole screen: exactly the terminal's height in lines,
