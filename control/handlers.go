@@ -283,7 +283,11 @@ func writeError(w http.ResponseWriter, err error) {
 }
 
 func writeJSON(w http.ResponseWriter, status int, v any) {
+	b := encodeJSON(v)
 	w.Header().Set("Content-Type", "application/json")
+	// With its length, the answer goes whole rather than in chunks, and
+	// the client reads it into one buffer of the right size.
+	w.Header().Set("Content-Length", strconv.Itoa(len(b)))
 	w.WriteHeader(status)
-	w.Write(encodeJSON(v)) //nolint:errcheck // the client may be gone
+	w.Write(b) //nolint:errcheck // the client may be gone
 }
