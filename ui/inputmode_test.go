@@ -216,3 +216,37 @@ func TestKeysForJobtopHoldOutputBack(t *testing.T) {
 	pumpUntil(t, m, "the echo", func() bool { return slices.Contains(paneRows(m), "ab") })
 	require.Equal(t, holds, e.holds, "keys typed into the job")
 }
+
+// Typing into a prompt on a terminal in line mode shows the cursor where
+// the job's line editing leaves it, as a terminal would; only while keys
+// go to the job, and only on the line being built.
+func TestInputModeShowsTheCursorOnAPrompt(t *testing.T) {
+	mgr := newManager(t)
+	startTTY(t, mgr, "ask", `printf 'name? xyz\b\b'; read a; echo "got=$a"; sleep 60`)
+	m := newSizedModel(t, mgr, Config{Styles: colourStyles(t)}, 80, 20)
+	pumpUntil(t, m, "the prompt", func() bool { return slices.Contains(paneRows(m), "name? xyz") })
+	press(t, m, "enter")
+	require.NotContains(t, m.View(), "\x1b[7m", "no cursor before input mode")
+
+	press(t, m, "i")
+	require.True(t, m.input.on())
+	cursorRow := func() string {
+		for _, l := range lines(m.View()) {
+			if strings.Contains(l, "\x1b[7m") {
+				return l
+			}
+		}
+		return ""
+	}
+	require.Contains(t, cursorRow(), "name? x\x1b[7my\x1b[0mz", "the cursor where the program's backspaces left it")
+	press(t, m, "Q")
+	pumpUntil(t, m, "the echo", func() bool { return strings.Contains(cursorRow(), "name? xQ\x1b[7mz\x1b[0m") })
+	press(t, m, "W", "E")
+	pumpUntil(t, m, "the echo past the end", func() bool { return strings.Contains(cursorRow(), "name? xQWE\x1b[7m \x1b[0m") })
+
+	press(t, m, "ctrl+a")
+	require.Empty(t, cursorRow(), "no cursor once keys are jobtop's again")
+	press(t, m, "i", "enter")
+	pumpUntil(t, m, "the answer", func() bool { return slices.Contains(paneRows(m), "got=QWE") })
+	require.Empty(t, cursorRow(), "the cursor is below the last whole line: not drawn")
+}

@@ -144,6 +144,7 @@ func (p *outputPane) refresh() {
 	if p.follow {
 		p.top = p.bottomView(src, h, &o)
 		p.below = 0
+		p.drawLineCursor(&o)
 		return
 	}
 	lines := src.from(p.top.key, h)

@@ -1,0 +1,50 @@
+package ui
+
+import (
+	"github.com/charmbracelet/x/ansi"
+
+	"jobtop/jobs"
+)
+
+// partialCursor is a reader that knows where a terminal's line editing
+// left the cursor on the line being built (*jobs.OutputStore does).
+type partialCursor interface {
+	PartialCursor(stream jobs.Stream) int
+}
+
+// drawLineCursor draws, in the pane typed into (input mode), the cursor
+// of a job on a terminal whose output is lines: on the line it is building
+// (a shell's or a REPL's prompt), where the job's line editing left it,
+// as a terminal would. o holds the rows of the bottom of the output.
+func (p *outputPane) drawLineCursor(o *laidOut) {
+	if !p.typing || p.kind != jobPane || p.logSearch != nil || p.search != nil && p.search.filter || len(o.rows) == 0 {
+		return
+	}
+	src, ok := p.base.(jobSource)
+	if !ok {
+		return
+	}
+	pc, ok := src.reader.(partialCursor)
+	if !ok {
+		return
+	}
+	last := len(o.keys) - 1
+	key := o.keys[last]
+	if key.seq <= src.reader.Stats().Last {
+		return // the last row is a whole line: the cursor is below the view
+	}
+	first := last
+	for first > 0 && o.keys[first-1] == key {
+		first--
+	}
+	col := pc.PartialCursor(jobs.Stdout) // a terminal has one stream
+	row, x := last, col-p.xoff
+	if p.wrap {
+		row, x = first+col/max(p.width, 1), col%max(p.width, 1)
+	}
+	if row > last || x < 0 || x >= p.width {
+		return // past the rows drawn, or scrolled out of sight
+	}
+	o.rows[row] = withCursor(o.rows[row], ansi.Strip(o.rows[row]), x, p.pal.cursor.Open, p.pal.cursor.Close)
+	o.widths[row] = textWidth(o.rows[row])
+}
