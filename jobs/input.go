@@ -1,9 +1,11 @@
 package jobs
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"os"
+	"sync"
 	"time"
 
 	"golang.org/x/sys/unix"
@@ -29,6 +31,7 @@ func (m *Manager) Input(id ID, b []byte) error {
 	}
 	m.awaitLaunchLocked(j)
 	f, err := inputFileLocked(j)
+	p := j.proc
 	m.mu.Unlock()
 	if err != nil {
 		return err
@@ -37,7 +40,7 @@ func (m *Manager) Input(id ID, b []byte) error {
 		return nil
 	}
 	j.typedAt.Store(time.Now().UnixNano())
-	j.lastTyped.Store(uint32(b[len(b)-1]) + 1)
+	p.typedLine.add(b)
 	// The other jobs' output waits a moment while j echoes.
 	m.HoldOutput()
 	f.SetWriteDeadline(time.Now().Add(inputTimeout)) //nolint:errcheck // a pipe or terminal takes deadlines
@@ -81,12 +84,13 @@ func (m *Manager) CloseInput(id ID) error {
 	}
 	m.awaitLaunchLocked(j)
 	f, err := inputFileLocked(j)
-	tty := j.proc != nil && j.proc.term != nil
+	p := j.proc
+	tty := p != nil && p.term != nil
 	m.mu.Unlock()
 	switch {
 	case err != nil:
 		return err
-	case tty && midLine(j, f):
+	case tty && midLine(p, f):
 		// The first ctrl+d only hands the line typed so far to the
 		// program; the second, on an empty line, is the end of input.
 		return m.Input(id, []byte{4, 4})
@@ -102,9 +106,8 @@ func (m *Manager) CloseInput(id ID) error {
 // midLine reports whether a TTY job's terminal has a line typed but not
 // yet ended, in canonical mode (where ctrl+d ends input only at the start
 // of a line).
-func midLine(j *job, term *os.File) bool {
-	last := j.lastTyped.Load()
-	if last == 0 || last-1 == '\r' || last-1 == '\n' || last-1 == 4 {
+func midLine(p *process, term *os.File) bool {
+	if !p.typedLine.pending() {
 		return false
 	}
 	rc, err := term.SyscallConn()
@@ -165,4 +168,55 @@ func (j *job) termSize() (cols, rows int) {
 		return DefaultCols, DefaultRows
 	}
 	return j.cols, j.rows
+}
+
+// typedLine follows the line typed into a terminal and not yet ended, as
+// a canonical terminal edits it (erase, word erase, kill), so that an end
+// of input is sent as the terminal needs it (see midLine).
+type typedLine struct {
+	mu   sync.Mutex
+	line []byte // at most a terminal's line: 4 KiB
+}
+
+// maxTypedLine is the most a canonical terminal keeps of a line.
+const maxTypedLine = 4 << 10
+
+// add follows b typed.
+func (t *typedLine) add(b []byte) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	for _, c := range b {
+		switch c {
+		case '\r', '\n', 4, 3, 0x1c, 0x1a, 0x15:
+			// A line end, ctrl+d (hands the line over), ctrl+c, ctrl+\
+			// and ctrl+z (flush it), ctrl+u (kills it).
+			t.line = t.line[:0]
+		case 0x7f, 8: // erase: a character, all its UTF-8 bytes
+			for len(t.line) > 0 {
+				last := t.line[len(t.line)-1]
+				t.line = t.line[:len(t.line)-1]
+				if last&0xc0 != 0x80 {
+					break
+				}
+			}
+		case 0x17: // word erase: the blanks before the cursor, then a word
+			t.line = bytes.TrimRight(t.line, " \t")
+			if i := bytes.LastIndexAny(t.line, " \t"); i >= 0 {
+				t.line = t.line[:i+1]
+			} else {
+				t.line = t.line[:0]
+			}
+		default:
+			if len(t.line) < maxTypedLine {
+				t.line = append(t.line, c)
+			}
+		}
+	}
+}
+
+// pending reports whether a line was typed and not ended.
+func (t *typedLine) pending() bool {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return len(t.line) > 0
 }

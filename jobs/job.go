@@ -67,8 +67,7 @@ type job struct {
 
 	cols, rows int // a TTY job's terminal size; 0 for the default
 
-	typedAt   atomic.Int64  // when Input last wrote to it (UnixNano); see publishOutput
-	lastTyped atomic.Uint32 // the last byte Input wrote, plus one (0: none yet); see midLine
+	typedAt atomic.Int64 // when Input last wrote to it (UnixNano); see publishOutput
 
 	lastScreen *vtscreen.Snapshot // the last run ended on this screen (termState.end)
 

@@ -48,12 +48,27 @@ func openPTY(cols, rows int) (master, slave *os.File, err error) {
 		return nil, nil, fmt.Errorf("cannot set up a pseudo-terminal: %w", err)
 	}
 	master = os.NewFile(uintptr(fd), "pty-master")
+	setUTF8(pts)
 	if err := setWinsize(master, cols, rows); err != nil {
 		master.Close()
 		pts.Close()
 		return nil, nil, err
 	}
 	return master, pts, nil
+}
+
+// setUTF8 tells the terminal its input is UTF-8, as terminal emulators
+// and tmux do: a backspace in a canonical line (cat, read, a prompt
+// without line editing) erases a whole character, not one of its bytes.
+func setUTF8(pts *os.File) {
+	if utf8Input == 0 {
+		return
+	}
+	fd := int(pts.Fd())
+	if t, err := unix.IoctlGetTermios(fd, ioctlReadTermios); err == nil {
+		t.Iflag |= utf8Input
+		unix.IoctlSetTermios(fd, ioctlWriteTermios, t) //nolint:errcheck // best effort
+	}
 }
 
 // setWinsize sets the terminal's size; the kernel sends SIGWINCH to its

@@ -1,6 +1,7 @@
 package jobs
 
 import (
+	"fmt"
 	"strings"
 	"syscall"
 	"testing"
@@ -259,4 +260,23 @@ func TestEOFAfterAPartLine(t *testing.T) {
 	raw = wait(t, m, raw.ID)
 	out = outputText(t, m, raw.ID)
 	assert.Contains(t, strings.Join(out, "\n"), `a   b 004   y   z`, "one ctrl+d to a raw-mode program")
+}
+
+// TestEOFAfterAnErasedLine: a line typed and then erased (backspace, word
+// erase, ctrl+u) leaves nothing to hand over, so ending input sends one
+// ctrl+d: a second would end the next read too.
+func TestEOFAfterAnErasedLine(t *testing.T) {
+	m := newManager(t, Options{})
+	for _, typed := range []string{"日本\x7f\x7f", "abc\x7f\x7f\x7f", "ab cd\x17\x17", "abc\x15", "abc\r"} {
+		info := start(t, m, Spec{TTY: true, Command: `cat >/dev/null; echo next; read x; echo "got=$x"`})
+		waitFor(t, m, info.ID, "running", func(i Info) bool { return i.State == StateRunning })
+		require.NoError(t, m.Input(info.ID, []byte(typed)))
+		require.NoError(t, m.CloseInput(info.ID))
+		eventually(t, fmt.Sprintf("cat to end after %q: %q", typed, outputText(t, m, info.ID)), func() bool {
+			return strings.Contains(strings.Join(outputText(t, m, info.ID), "\n"), "next") // 日 erased leaves the cursor a column in
+		})
+		require.NoError(t, m.Input(info.ID, []byte("zz\r")))
+		wait(t, m, info.ID)
+		assert.Contains(t, outputText(t, m, info.ID), "got=zz", "typed %q: the read after it was not ended", typed)
+	}
 }

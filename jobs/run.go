@@ -48,7 +48,8 @@ type process struct {
 	pipes []*os.File
 	// input is what Manager.Input writes to: a TTY job's terminal master
 	// (also in pipes) or stdin's pipe; nil when the job has no input.
-	input *os.File
+	input     *os.File
+	typedLine typedLine // what Input typed of a line not yet ended; see midLine
 	// cols and rows are a TTY job's terminal size; term its screen
 	// mode (screen.go), nil for a pipe job. openCols and openRows are
 	// the size its terminal is opened at (set before launch, then only

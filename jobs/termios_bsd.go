@@ -4,5 +4,9 @@ package jobs
 
 import "golang.org/x/sys/unix"
 
-// ioctlReadTermios reads a terminal's settings.
-const ioctlReadTermios = unix.TIOCGETA
+// ioctlReadTermios reads a terminal's settings, ioctlWriteTermios sets
+// them.
+const (
+	ioctlReadTermios  = unix.TIOCGETA
+	ioctlWriteTermios = unix.TIOCSETA
+)

@@ -2,5 +2,13 @@ package jobs
 
 import "golang.org/x/sys/unix"
 
-// ioctlReadTermios reads a terminal's settings.
-const ioctlReadTermios = unix.TCGETS
+// ioctlReadTermios reads a terminal's settings, ioctlWriteTermios sets
+// them.
+const (
+	ioctlReadTermios  = unix.TCGETS
+	ioctlWriteTermios = unix.TCSETS
+)
+
+// utf8Input is the input flag that makes a canonical terminal erase a
+// whole UTF-8 character with one backspace.
+const utf8Input = unix.IUTF8
