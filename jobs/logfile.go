@@ -30,10 +30,13 @@ const rotatedSuffix = ".1"
 //
 // A write can block for as long as the disk is behind (seconds, under a
 // flood), holding mu: what others read of a log (Files, Dropped) takes no
-// lock, so a slow disk holds up the job's reader and nothing else.
+// lock, and markers from under the manager's lock are queued (MarkerSoon),
+// so a slow disk holds up the job's reader and nothing else.
 type logFile struct {
 	mu        sync.Mutex
-	path      string // set once
+	queueMu   sync.Mutex // never held across a write
+	queued    []string   // markers not written yet (MarkerSoon)
+	path      string     // set once
 	f         *os.File
 	written   int64 // bytes in the current file
 	cap       int64
@@ -63,6 +66,7 @@ func (l *logFile) Write(p []byte) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	l.unpark()
+	l.writeQueued()
 	for len(p) > 0 {
 		if l.f == nil || l.err != nil {
 			l.dropped.Add(int64(len(p)))
@@ -138,10 +142,42 @@ func (l *logFile) rotate() {
 }
 
 // Marker writes a line of jobtop's own, on a line of its own, e.g. where a
-// new run begins. A marker is never split by a rotation.
+// new run begins. A marker is never split by a rotation. It waits for the
+// disk: under the manager's lock, use MarkerSoon.
 func (l *logFile) Marker(text string) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
+	l.writeQueued()
+	l.marker(text)
+}
+
+// MarkerSoon is Marker for a caller that holds the manager's lock: the
+// marker is queued, written before any later output or marker, and soon
+// by itself, so a disk that is behind does not hold the caller up.
+func (l *logFile) MarkerSoon(text string) {
+	l.queueMu.Lock()
+	l.queued = append(l.queued, text)
+	l.queueMu.Unlock()
+	go func() {
+		l.mu.Lock()
+		defer l.mu.Unlock()
+		l.writeQueued()
+	}()
+}
+
+// writeQueued writes the queued markers; the caller holds mu.
+func (l *logFile) writeQueued() {
+	l.queueMu.Lock()
+	queued := l.queued
+	l.queued = nil
+	l.queueMu.Unlock()
+	for _, text := range queued {
+		l.marker(text)
+	}
+}
+
+// marker writes a marker line; the caller holds mu.
+func (l *logFile) marker(text string) {
 	l.unpark()
 	text = "[jobtop] " + text[:min(len(text), minLogCap/2)] + "\n"
 	line := text
@@ -159,9 +195,10 @@ func (l *logFile) Marker(text string) {
 	l.write([]byte(line))
 }
 
-// RunSeparator marks where run number run of the job begins.
+// RunSeparator marks where run number run of the job begins (soon: see
+// MarkerSoon).
 func (l *logFile) RunSeparator(run int, at time.Time) {
-	l.Marker(fmt.Sprintf("── run %d · started %s ──", run, at.Format(time.RFC3339)))
+	l.MarkerSoon(fmt.Sprintf("── run %d · started %s ──", run, at.Format(time.RFC3339)))
 }
 
 // markRunStart writes where a new run begins: a separator line with the
@@ -196,6 +233,7 @@ func (l *logFile) Files() []string {
 func (l *logFile) Park() {
 	l.mu.Lock()
 	defer l.mu.Unlock()
+	l.writeQueued()
 	if l.f != nil && l.err == nil {
 		l.f.Close()
 		l.f, l.parked = nil, true
@@ -218,6 +256,7 @@ func (l *logFile) unpark() {
 func (l *logFile) Close() error {
 	l.mu.Lock()
 	defer l.mu.Unlock()
+	l.writeQueued()
 	l.parked = false
 	if l.f == nil {
 		return nil

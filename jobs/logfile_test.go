@@ -200,10 +200,12 @@ func FuzzLogFile(f *testing.F) {
 // TestAStuckLogWriteHoldsUpOnlyItsJob: a log write blocks for as long as
 // the disk is behind (seconds, when a flood fills the page cache). Only
 // that job's reader may wait for it: the list, the job's own snapshot,
-// events and every other job's input and output go on.
+// events, stopping it with its stop command (which marks the log) and
+// every other job's input and output go on.
 func TestAStuckLogWriteHoldsUpOnlyItsJob(t *testing.T) {
 	m := newManager(t, Options{})
-	stuck := start(t, m, Spec{Command: "while :; do echo flood; done"})
+	stuck := start(t, m, Spec{Command: "echo $$ >pid; while :; do echo flood; done", Dir: t.TempDir(),
+		StopCommand: "kill $(cat pid)", Grace: patience})
 	other := start(t, m, Spec{Command: "exec cat", Stdin: StdinPipe})
 	waitFor(t, m, stuck.ID, "the flood's output", func(i Info) bool { return i.Lines > 0 })
 	m.mu.Lock()
@@ -228,7 +230,11 @@ func TestAStuckLogWriteHoldsUpOnlyItsJob(t *testing.T) {
 			answered <- err
 			return
 		}
-		answered <- m.Input(other.ID, []byte("still here\n"))
+		if err := m.Input(other.ID, []byte("still here\n")); err != nil {
+			answered <- err
+			return
+		}
+		answered <- m.Stop(stuck.ID)
 	}()
 	select {
 	case err := <-answered:
@@ -249,6 +255,10 @@ func TestAStuckLogWriteHoldsUpOnlyItsJob(t *testing.T) {
 	})
 
 	release()
-	before := waitFor(t, m, stuck.ID, "", func(Info) bool { return true }).Bytes
-	waitFor(t, m, stuck.ID, "the flood to go on once the disk catches up", func(i Info) bool { return i.Bytes > before })
+	wait(t, m, stuck.ID)
+	log.mu.Lock()
+	defer log.mu.Unlock()
+	b, err := os.ReadFile(log.path)
+	require.NoError(t, err)
+	assert.Contains(t, string(b), "[jobtop] ── stopping with: ", "the stop's marker, once the disk caught up")
 }

@@ -201,7 +201,7 @@ func (m *Manager) recordHealth(j *job, p *process, err error, failures, threshol
 	case j.health == HealthUnhealthy && before != HealthUnhealthy:
 		msg := fmt.Sprintf("unhealthy: %s (%d checks failed in a row)", j.healthErr, failures)
 		j.store.AppendMeta("── " + msg + " ──")
-		j.log.Marker(msg)
+		j.log.MarkerSoon(msg)
 		if restartsFailed(j.spec.Restart) {
 			j.errText = msg
 			m.endRunLocked(j, reqUnhealthy)
@@ -209,7 +209,7 @@ func (m *Manager) recordHealth(j *job, p *process, err error, failures, threshol
 		}
 	case j.health == HealthHealthy && before == HealthUnhealthy:
 		j.store.AppendMeta("── healthy again ──")
-		j.log.Marker("healthy again")
+		j.log.MarkerSoon("healthy again")
 	}
 	m.changedLocked(j)
 	m.scheduleLocked() // dependants waiting for it to be healthy

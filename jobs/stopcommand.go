@@ -16,7 +16,7 @@ func (m *Manager) runStopCommandLocked(j *job, p *process) {
 	argv := p.spec.shellArgv(p.spec.StopCommand)
 	env, dir, grace := m.environ(j.id, p.spec), p.spec.Dir, p.spec.Grace
 	j.store.AppendMeta("── stopping with: " + p.spec.StopCommand + " ──")
-	j.log.Marker("── stopping with: " + p.spec.StopCommand + " ──")
+	j.log.MarkerSoon("── stopping with: " + p.spec.StopCommand + " ──")
 	p.side.wg.Add(1)
 	go func() {
 		defer p.side.wg.Done()

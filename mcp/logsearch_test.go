@@ -47,6 +47,16 @@ func TestLogSearchReadsTheRotatedFile(t *testing.T) {
 	require.Equal(t, "line 01000", s.Matches[0].Text)
 	require.Equal(t, info.LogFiles[1], s.Matches[1].File)
 	require.Contains(t, text, "1 long:"+info.LogFiles[0]+":")
+
+	// While the log rotates, its older file is gone for a moment: the
+	// search reads what is there.
+	require.NoError(t, os.Remove(info.LogFiles[0]))
+	text = e.ok("search_output", map[string]any{"id": id, "pattern": "^line 0(1000|1999)$", "in_log": true}, &s)
+	require.Len(t, s.Matches, 1, text)
+	require.Equal(t, "line 01999", s.Matches[0].Text)
+	require.NoError(t, os.Remove(info.LogFiles[1]))
+	require.Contains(t, e.toolErr("search_output", map[string]any{"id": id, "pattern": "x", "in_log": true}),
+		"is the jobtop instance on another machine?", "no file at all")
 }
 
 // A cursor past a job's lines (another job's, or a log line number) is

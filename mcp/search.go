@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"regexp"
 	"strings"
@@ -162,6 +163,8 @@ func (f *finder) searchLog(ctx context.Context, j jobs.Info) error {
 	if len(files) == 0 && j.LogPath != "" {
 		files = []string{j.LogPath}
 	}
+	var missing error
+	found := false
 	for _, path := range files {
 		if f.full() {
 			return nil
@@ -170,9 +173,20 @@ func (f *finder) searchLog(ctx context.Context, j jobs.Info) error {
 		if len(files) > 1 {
 			shown = path
 		}
-		if err := f.searchLogFile(ctx, j, path, shown); err != nil {
+		err := f.searchLogFile(ctx, j, path, shown)
+		switch {
+		case errors.Is(err, fs.ErrNotExist):
+			// Gone for a moment while the log rotates; every one gone
+			// is a log on another machine.
+			missing = err
+		case err != nil:
 			return err
+		default:
+			found = true
 		}
+	}
+	if !found && missing != nil {
+		return fmt.Errorf("cannot read job %d's log file here (%v); is the jobtop instance on another machine?", j.ID, missing)
 	}
 	return nil
 }
@@ -182,6 +196,9 @@ func (f *finder) searchLog(ctx context.Context, j jobs.Info) error {
 func (f *finder) searchLogFile(ctx context.Context, j jobs.Info, path, shown string) error {
 	file, err := os.Open(path)
 	if err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
+			return err
+		}
 		return fmt.Errorf("cannot read job %d's log file here (%v); is the jobtop instance on another machine?", j.ID, err)
 	}
 	defer file.Close()
