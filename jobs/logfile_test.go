@@ -262,3 +262,26 @@ func TestAStuckLogWriteHoldsUpOnlyItsJob(t *testing.T) {
 	require.NoError(t, err)
 	assert.Contains(t, string(b), "[jobtop] ── stopping with: ", "the stop's marker, once the disk caught up")
 }
+
+// TestAStuckLogLosesNothingAtTheEnd: a run whose main process exited while
+// its reader waited on a stuck log write is not cut off after the drain's
+// timeout: what is still in its pipe is read once the disk catches up.
+func TestAStuckLogLosesNothingAtTheEnd(t *testing.T) {
+	m := newManager(t, Options{})
+	const lines = 100_000 // about 590 KB: within the pipe's 1 MiB
+	info := start(t, m, Spec{Command: fmt.Sprintf("sleep 0.2; seq 1 %d", lines)})
+	m.mu.Lock()
+	j := m.jobs[info.ID]
+	m.mu.Unlock()
+	j.log.mu.Lock() // the disk is behind
+	eventually(t, "the job's process to exit, its output unread", func() bool {
+		m.mu.Lock()
+		defer m.mu.Unlock()
+		return j.proc != nil && j.proc.exited
+	})
+	time.Sleep(drainTimeout + time.Second) // past the drain's timeout, with no read progress
+	j.log.mu.Unlock()
+	info = wait(t, m, info.ID)
+	assert.Equal(t, StateSucceeded, info.State)
+	assert.Equal(t, uint64(lines), info.Lines, "every line, though the log was stuck past the drain's timeout")
+}

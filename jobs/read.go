@@ -64,8 +64,10 @@ func (m *Manager) readStream(j *job, p *process, f *os.File, stream Stream) {
 			return true
 		})
 		if n > 0 {
+			p.storing.Add(1)
 			p.read.Add(int64(n))
 			m.ingestOutput(j, p, stream, (*buf)[:n])
+			p.storing.Add(-1)
 		}
 		if buf != nil {
 			readBufs.Put(buf)

@@ -58,6 +58,7 @@ type process struct {
 	openCols, openRows int
 	term               *termState
 	read               atomic.Int64 // bytes read from the pipes
+	storing            atomic.Int32 // readers storing what they read (blocked on a slow disk, say)
 	readers            sync.WaitGroup
 	readyMu            sync.Mutex
 	ready              atomic.Pointer[readiness] // nil when not watching output
@@ -243,7 +244,9 @@ func (m *Manager) finishAfterDrain(j *job, p *process, note string) {
 		select {
 		case <-drained:
 		case <-time.After(drainTimeout):
-			if now := p.read.Load(); now != seen {
+			// A reader still storing what it read is not done, however
+			// long a slow disk keeps it.
+			if now := p.read.Load(); now != seen || p.storing.Load() > 0 {
 				seen = now
 				continue
 			}
