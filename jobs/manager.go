@@ -150,13 +150,29 @@ func (m *Manager) LogDir() string { return m.logDir }
 // base name, made unique with -2, -3... A job that cannot be started (missing
 // directory, unknown program) is still created, in state "error", with
 // the reason in Info.Error; err is only for an invalid spec.
-func (m *Manager) Start(spec Spec) (Info, error) { return m.add(spec, true) }
+func (m *Manager) Start(spec Spec) (Info, error) { return m.add(spec, startNow) }
+
+// StartSoon is Start without waiting for the job's process to start: the
+// Info it returns is the queued job's, with no PID yet. A caller that
+// starts many jobs and needs only their IDs (a job file's start) lets
+// their launches overlap, rather than wait out one keeper round trip
+// after another.
+func (m *Manager) StartSoon(spec Spec) (Info, error) { return m.add(spec, startSoon) }
 
 // Add creates a job without starting it: it stays "created" until Restart
 // starts it.
-func (m *Manager) Add(spec Spec) (Info, error) { return m.add(spec, false) }
+func (m *Manager) Add(spec Spec) (Info, error) { return m.add(spec, startNot) }
 
-func (m *Manager) add(spec Spec, start bool) (Info, error) {
+// How add starts the job it adds.
+type startMode int
+
+const (
+	startNot  startMode = iota // created, not started
+	startNow                   // started, its launch waited for
+	startSoon                  // started, its launch not waited for
+)
+
+func (m *Manager) add(spec Spec, start startMode) (Info, error) {
 	if err := spec.Validate(); err != nil {
 		return Info{}, err
 	}
@@ -192,10 +208,13 @@ func (m *Manager) add(spec Spec, start bool) (Info, error) {
 	at, _ := slices.BinarySearch(m.order, id)
 	m.order = slices.Insert(m.order, at, id)
 	m.hub.publish(id, EventAdded, Info{})
-	if start {
+	switch start {
+	case startNow:
 		m.enqueueLocked(j)
 		m.awaitLaunchLocked(j)
-	} else {
+	case startSoon:
+		m.enqueueLocked(j)
+	default:
 		j.state = StateCreated
 		j.log.Park()
 		m.changedLocked(j)

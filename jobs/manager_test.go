@@ -5,6 +5,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"syscall"
@@ -424,4 +425,18 @@ func TestReplaceRestartsARunningJobWithTheNewSpec(t *testing.T) {
 	assert.Equal(t, "echo new", got.Command)
 	_, err = m.Replace(done.ID, Spec{})
 	assert.ErrorIs(t, err, ErrEmptyCommand)
+}
+
+// StartSoon hands back the queued job at once; its process starts as
+// Start's does, without the caller waiting for it.
+func TestStartSoonDoesNotWaitForTheLaunch(t *testing.T) {
+	m := newManager(t, Options{})
+	info, err := m.StartSoon(Spec{Command: "echo hi; exec sleep 600"})
+	require.NoError(t, err)
+	assert.Equal(t, StateQueued, info.State)
+	assert.Equal(t, ReasonStarting, info.Reason)
+	assert.Zero(t, info.PID)
+	info = waitFor(t, m, info.ID, "the job to run", func(i Info) bool { return i.State == StateRunning })
+	assert.NotZero(t, info.PID)
+	eventually(t, "its output", func() bool { return slices.Contains(outputText(t, m, info.ID), "hi") })
 }

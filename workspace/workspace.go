@@ -256,7 +256,7 @@ func (w *Workspace) livePlanLocked() *jobfile.Plan {
 // startLocked creates a file job: started, or only added when its
 // autostart is off.
 func (w *Workspace) startLocked(j jobfile.Job) error {
-	add := w.mgr.Start
+	add := w.mgr.StartSoon
 	if !j.Autostart {
 		add = w.mgr.Add
 	}
