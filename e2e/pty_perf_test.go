@@ -19,20 +19,26 @@ import (
 //
 //	JOBTOP_PERF=1 go test ./e2e/ -run PerfPTY -v -timeout 30m
 
-// TestPerfPTYW64 runs W64 three ways, alternately, in one run: into
-// cat > /dev/null (the floor), in a bare tmux pane 200x50 (a terminal
-// drawing every line), and as a terminal job of jobtop in tmux 200x50,
-// selected and followed. It reports the medians and the ratios (target:
-// jobtop at most 0.5x the bare tmux pane).
+// TestPerfPTYW64 runs W64 four ways, alternately, in one run: into
+// cat > /dev/null (the floor), on a terminal read into nothing (ptydrain:
+// the kernel's terminal layer, the floor for any terminal program), in a
+// bare tmux pane 200x50 (a terminal drawing every line), and as a
+// terminal job of jobtop in tmux 200x50, selected and followed. It
+// reports the medians and the ratios (target: jobtop at most 0.5x the
+// bare tmux pane).
 func TestPerfPTYW64(t *testing.T) {
 	perfOnly(t)
-	bin := binary(t)
+	bin, drain := binary(t), ptydrain(t)
 	const reps = 5
-	var base, bare, inJobtop []time.Duration
+	var base, floor, bare, inJobtop []time.Duration
 	for i := 0; i < reps; i++ {
 		out, err := exec.Command("sh", "-c", w64("| cat > /dev/null")).Output()
 		require.NoError(t, err)
 		base = append(base, parseTook(t, string(out)))
+
+		out, err = exec.Command(drain, "sh", "-c", w64("")+" >&2").CombinedOutput()
+		require.NoError(t, err, "%s", out)
+		floor = append(floor, parseTook(t, string(out)))
 
 		s := newSession(t, 200, 50, nil, "sh", "-c", w64("")+"; sleep 600")
 		scr := s.waitFor("W64 in a bare pane", func(scr []string) bool { return tookRE.MatchString(strings.Join(scr, "\n")) })
@@ -49,11 +55,12 @@ func TestPerfPTYW64(t *testing.T) {
 		s.waitExit()
 		_ = s.tmuxErr("kill-server")
 	}
-	mb, mt, mj := median(base), median(bare), median(inJobtop)
+	mb, mf, mt, mj := median(base), median(floor), median(bare), median(inJobtop)
 	t.Logf("W64 | cat > /dev/null: median %v  samples %v", mb, base)
+	t.Logf("W64 on a terminal read into nothing (ptydrain): median %v  samples %v  (%.1fx cat, %.2fx the bare pane)", mf, floor, ratio(mf, mb), ratio(mf, mt))
 	t.Logf("W64 in a bare tmux pane 200x50: median %v  samples %v  (%.1fx cat)", mt, bare, ratio(mt, mb))
 	t.Logf("W64 as a terminal job in jobtop (tmux 200x50, selected, followed): median %v  samples %v  (%.1fx cat)", mj, inJobtop, ratio(mj, mb))
-	t.Logf("jobtop / bare tmux pane: %.2fx (target <= 0.5x)", ratio(mj, mt))
+	t.Logf("jobtop / bare tmux pane: %.2fx (target <= 0.5x); jobtop / the terminal floor: %.2fx", ratio(mj, mt), ratio(mj, mf))
 }
 
 func ratio(a, b time.Duration) float64 { return float64(a) / float64(b) }

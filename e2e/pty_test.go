@@ -3,43 +3,14 @@ package e2e
 import (
 	"fmt"
 	"os"
-	"os/exec"
-	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
-	"sync"
 	"testing"
 
 	"github.com/charmbracelet/x/ansi"
 	"github.com/stretchr/testify/require"
 )
-
-var (
-	fullscreenOnce sync.Once
-	fullscreenPath string
-	fullscreenErr  error
-	helperDir      string
-)
-
-// fullscreen builds the test's full-screen program (testdata/fullscreen)
-// once per run and returns its path.
-func fullscreen(t testing.TB) string {
-	t.Helper()
-	fullscreenOnce.Do(func() {
-		helperDir, fullscreenErr = os.MkdirTemp("", "jobtop-e2e-helpers-")
-		if fullscreenErr != nil {
-			return
-		}
-		fullscreenPath = filepath.Join(helperDir, "fullscreen")
-		out, err := exec.Command("go", "build", "-o", fullscreenPath, "./testdata/fullscreen").CombinedOutput()
-		if err != nil {
-			fullscreenErr = fmt.Errorf("go build fullscreen: %v\n%s", err, out)
-		}
-	})
-	require.NoError(t, fullscreenErr)
-	return fullscreenPath
-}
 
 var sizeRE = regexp.MustCompile(`┌ fullscreen (\d+)x(\d+) `)
 

@@ -8,34 +8,11 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/stretchr/testify/require"
 )
-
-var (
-	ttyechoOnce sync.Once
-	ttyechoPath string
-	ttyechoErr  error
-)
-
-// ttyecho builds the tests' terminal probe (testdata/ttyecho) once per
-// run, beside the full-screen program, and returns its path.
-func ttyecho(t testing.TB) string {
-	t.Helper()
-	fullscreen(t) // makes helperDir, removed by TestMain
-	ttyechoOnce.Do(func() {
-		ttyechoPath = filepath.Join(helperDir, "ttyecho")
-		out, err := exec.Command("go", "build", "-o", ttyechoPath, "./testdata/ttyecho").CombinedOutput()
-		if err != nil {
-			ttyechoErr = fmt.Errorf("go build ttyecho: %v\n%s", err, out)
-		}
-	})
-	require.NoError(t, ttyechoErr)
-	return ttyechoPath
-}
 
 // typeInto focuses the selected job's pane and enters input mode.
 func typeInto(s *session) {
