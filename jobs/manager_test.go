@@ -440,3 +440,18 @@ func TestStartSoonDoesNotWaitForTheLaunch(t *testing.T) {
 	assert.NotZero(t, info.PID)
 	eventually(t, "its output", func() bool { return slices.Contains(outputText(t, m, info.ID), "hi") })
 }
+
+// Jobs started soon (a job file's) that wait for one another to start
+// run as each starts: nothing else needs to happen first.
+func TestStartSoonDependantsRunWhenTheirJobStarts(t *testing.T) {
+	m := newManager(t, Options{})
+	a, err := m.StartSoon(Spec{Name: "a", Command: "exec sleep 600"})
+	require.NoError(t, err)
+	b, err := m.StartSoon(Spec{Name: "b", Command: "exec sleep 600", DependsOn: map[string]Condition{"a": CondStarted}})
+	require.NoError(t, err)
+	c, err := m.StartSoon(Spec{Name: "c", Command: "exec sleep 600", DependsOn: map[string]Condition{"b": CondStarted}})
+	require.NoError(t, err)
+	for _, id := range []ID{a.ID, b.ID, c.ID} {
+		waitFor(t, m, id, "the job to run", func(i Info) bool { return i.State == StateRunning })
+	}
+}

@@ -127,6 +127,9 @@ func (m *Manager) startedLocked(j *job, p *process, pid int, start uint64, files
 		m.endRunLocked(j, reqStop)
 	}
 	m.advanceLocked(j, p)
+	if len(m.queue) > 0 {
+		m.scheduleLocked() // jobs waiting for this one to start
+	}
 }
 
 // startFailedLocked ends a run whose main process could not be started.

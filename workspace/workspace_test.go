@@ -359,3 +359,18 @@ func TestReloadWaitsForTheStart(t *testing.T) {
 	require.NoError(t, <-reloaded)
 	assert.Len(t, m.List(), len(plan.Jobs), "a job started twice")
 }
+
+// A chain of jobs that wait for each other to start, none with a ready
+// condition, runs as each starts (the file's jobs start without waiting
+// for one another's launch).
+func TestAStartedChainRuns(t *testing.T) {
+	f := open(t, `
+jobs:
+  a: {cmd: exec sleep 600}
+  b: {cmd: exec sleep 600, depends_on: {a: started}}
+  c: {cmd: exec sleep 600, depends_on: {b: started}}
+`)
+	for _, name := range []string{"a", "b", "c"} {
+		f.running(name)
+	}
+}
