@@ -1,14 +1,10 @@
 package jobs
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
 	"os"
-	"sync"
 	"time"
-
-	"golang.org/x/sys/unix"
 )
 
 // inputTimeout bounds how long Input waits for a job to take its input: a
@@ -40,7 +36,9 @@ func (m *Manager) Input(id ID, b []byte) error {
 		return nil
 	}
 	j.typedAt.Store(time.Now().UnixNano())
-	p.typedLine.add(b)
+	if p.term != nil {
+		p.typedLine.add(b, terminalKeys(f))
+	}
 	// The other jobs' output waits a moment while j echoes.
 	m.HoldOutput()
 	f.SetWriteDeadline(time.Now().Add(inputTimeout)) //nolint:errcheck // a pipe or terminal takes deadlines
@@ -107,20 +105,7 @@ func (m *Manager) CloseInput(id ID) error {
 // yet ended, in canonical mode (where ctrl+d ends input only at the start
 // of a line).
 func midLine(p *process, term *os.File) bool {
-	if !p.typedLine.pending() {
-		return false
-	}
-	rc, err := term.SyscallConn()
-	if err != nil {
-		return false
-	}
-	canonical := false
-	rc.Control(func(fd uintptr) { //nolint:errcheck // false on error
-		if t, err := unix.IoctlGetTermios(int(fd), ioctlReadTermios); err == nil {
-			canonical = t.Lflag&unix.ICANON != 0
-		}
-	})
-	return canonical
+	return p.typedLine.pending() && terminalKeys(term).canonical
 }
 
 // Resize sets a TTY job's terminal size: its programs get SIGWINCH and
@@ -168,55 +153,4 @@ func (j *job) termSize() (cols, rows int) {
 		return DefaultCols, DefaultRows
 	}
 	return j.cols, j.rows
-}
-
-// typedLine follows the line typed into a terminal and not yet ended, as
-// a canonical terminal edits it (erase, word erase, kill), so that an end
-// of input is sent as the terminal needs it (see midLine).
-type typedLine struct {
-	mu   sync.Mutex
-	line []byte // at most a terminal's line: 4 KiB
-}
-
-// maxTypedLine is the most a canonical terminal keeps of a line.
-const maxTypedLine = 4 << 10
-
-// add follows b typed.
-func (t *typedLine) add(b []byte) {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	for _, c := range b {
-		switch c {
-		case '\r', '\n', 4, 3, 0x1c, 0x1a, 0x15:
-			// A line end, ctrl+d (hands the line over), ctrl+c, ctrl+\
-			// and ctrl+z (flush it), ctrl+u (kills it).
-			t.line = t.line[:0]
-		case 0x7f, 8: // erase: a character, all its UTF-8 bytes
-			for len(t.line) > 0 {
-				last := t.line[len(t.line)-1]
-				t.line = t.line[:len(t.line)-1]
-				if last&0xc0 != 0x80 {
-					break
-				}
-			}
-		case 0x17: // word erase: the blanks before the cursor, then a word
-			t.line = bytes.TrimRight(t.line, " \t")
-			if i := bytes.LastIndexAny(t.line, " \t"); i >= 0 {
-				t.line = t.line[:i+1]
-			} else {
-				t.line = t.line[:0]
-			}
-		default:
-			if len(t.line) < maxTypedLine {
-				t.line = append(t.line, c)
-			}
-		}
-	}
-}
-
-// pending reports whether a line was typed and not ended.
-func (t *typedLine) pending() bool {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	return len(t.line) > 0
 }

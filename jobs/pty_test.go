@@ -267,7 +267,9 @@ func TestEOFAfterAPartLine(t *testing.T) {
 // ctrl+d: a second would end the next read too.
 func TestEOFAfterAnErasedLine(t *testing.T) {
 	m := newManager(t, Options{})
-	for _, typed := range []string{"日本\x7f\x7f", "abc\x7f\x7f\x7f", "ab cd\x17\x17", "abc\x15", "abc\r"} {
+	// ctrl+h is no erase key on Linux (^? is), ctrl+v makes the next key
+	// a character: those lines still have something to hand over.
+	for _, typed := range []string{"日本\x7f\x7f", "abc\x7f\x7f\x7f", "ab cd\x17\x17", "abc\x15", "abc\r", "abc\b\b\b", "\x16\x04"} {
 		info := start(t, m, Spec{TTY: true, Command: `cat >/dev/null; echo next; read x; echo "got=$x"`})
 		waitFor(t, m, info.ID, "running", func(i Info) bool { return i.State == StateRunning })
 		require.NoError(t, m.Input(info.ID, []byte(typed)))
@@ -279,4 +281,31 @@ func TestEOFAfterAnErasedLine(t *testing.T) {
 		wait(t, m, info.ID)
 		assert.Contains(t, outputText(t, m, info.ID), "got=zz", "typed %q: the read after it was not ended", typed)
 	}
+}
+
+// TestEOFAfterARawRead: what a program read in raw mode (a "press any
+// key" prompt) leaves no line behind, so ending input after it sends one
+// ctrl+d.
+func TestEOFAfterARawRead(t *testing.T) {
+	m := newManager(t, Options{})
+	info := start(t, m, Spec{TTY: true,
+		Command: `stty raw -echo; echo raw; dd bs=1 count=1 2>/dev/null >/dev/null; stty sane; cat >/dev/null; echo next; read x; echo "got=$x"`})
+	eventually(t, "raw mode", func() bool { return strings.Contains(strings.Join(outputText(t, m, info.ID), "\n"), "raw") })
+	require.NoError(t, m.Input(info.ID, []byte("y")))
+	eventually(t, "dd to take the key", func() bool {
+		return strings.Contains(strings.Join(outputText(t, m, info.ID), "\n"), "raw") && canonicalNow(t, m, info.ID)
+	})
+	require.NoError(t, m.CloseInput(info.ID))
+	eventually(t, "cat to end", func() bool { return strings.Contains(strings.Join(outputText(t, m, info.ID), "\n"), "next") })
+	require.NoError(t, m.Input(info.ID, []byte("zz\r")))
+	wait(t, m, info.ID)
+	assert.Contains(t, outputText(t, m, info.ID), "got=zz", "the read after cat was not ended")
+}
+
+// canonicalNow reports whether a TTY job's terminal edits lines now.
+func canonicalNow(t *testing.T, m *Manager, id ID) bool {
+	m.mu.Lock()
+	p := m.jobs[id].proc
+	m.mu.Unlock()
+	return terminalKeys(p.input).canonical
 }
