@@ -250,3 +250,29 @@ func TestInputModeShowsTheCursorOnAPrompt(t *testing.T) {
 	pumpUntil(t, m, "the answer", func() bool { return slices.Contains(paneRows(m), "got=QWE") })
 	require.Empty(t, cursorRow(), "the cursor is below the last whole line: not drawn")
 }
+
+// A prompt longer than the pane wraps; the cursor is on the row its
+// column falls on, a wide character that did not fit at a row's end
+// counted on the next row, as the pane lays it out.
+func TestInputModeCursorOnAWrappedPrompt(t *testing.T) {
+	mgr := newManager(t)
+	startTTY(t, mgr, "ask", `printf '%s漢> ' "$(printf 'P%.0s' $(seq 1 39))"; read a; sleep 60`)
+	m := newSizedModel(t, mgr, Config{Styles: colourStyles(t)}, 40, 20)
+	pumpUntil(t, m, "the prompt", func() bool { return strings.Contains(m.View(), "PPPPPPPP") })
+	press(t, m, "enter")
+	if !m.activePane().Wrapping() {
+		press(t, m, "w")
+	}
+	pumpUntil(t, m, "the prompt wrapped", func() bool { return slices.Contains(paneRows(m), "漢>") })
+	press(t, m, "i")
+	require.True(t, m.input.on())
+	press(t, m, "a", "b")
+	pumpUntil(t, m, "the echo, the cursor after it", func() bool {
+		for _, l := range lines(m.View()) {
+			if strings.Contains(l, "漢> ab\x1b[7m \x1b[0m") {
+				return true
+			}
+		}
+		return false
+	})
+}

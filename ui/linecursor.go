@@ -40,7 +40,13 @@ func (p *outputPane) drawLineCursor(o *laidOut) {
 	col := pc.PartialCursor(jobs.Stdout) // a terminal has one stream
 	row, x := last, col-p.xoff
 	if p.wrap {
-		row, x = first+col/max(p.width, 1), col%max(p.width, 1)
+		// Row by row, as laid out: a wide character that did not fit
+		// at the end of a row went to the next.
+		row, x = first, col
+		for row < last && x >= o.widths[row] {
+			x -= o.widths[row]
+			row++
+		}
 	}
 	if row > last || x < 0 || x >= p.width {
 		return // past the rows drawn, or scrolled out of sight
