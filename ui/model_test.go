@@ -26,8 +26,11 @@ func TestJobsAppearWithTheirStates(t *testing.T) {
 	mgr := newManager(t)
 	start(t, mgr, "ok", "echo hello")
 	start(t, mgr, "sleeper", "sleep 60")
-	start(t, mgr, "broken", "echo oops >&2; exit 3")
+	// broken ends once the model watches: ending off screen marks its row.
+	fifo := mkfifo(t, "end")
+	start(t, mgr, "broken", "read x < "+fifo+"; echo oops >&2; exit 3")
 	m := newSizedModel(t, mgr, Config{}, 120, 30)
+	writeFifo(t, fifo, "go\n")
 	pumpUntil(t, m, "all states", func() bool {
 		v := m.View()
 		return strings.Contains(v, "✓ succeeded") && strings.Contains(v, "● running") && strings.Contains(v, "✗ failed (3)")
