@@ -268,8 +268,9 @@ func TestEOFAfterAPartLine(t *testing.T) {
 func TestEOFAfterAnErasedLine(t *testing.T) {
 	m := newManager(t, Options{})
 	// ctrl+h is no erase key on Linux (^? is), ctrl+v makes the next key
-	// a character: those lines still have something to hand over.
-	for _, typed := range []string{"日本\x7f\x7f", "abc\x7f\x7f\x7f", "ab cd\x17\x17", "abc\x15", "abc\r", "abc\b\b\b", "\x16\x04"} {
+	// a character, and ctrl+w after "foo/bar" leaves "foo/": those lines
+	// still have something to hand over.
+	for _, typed := range []string{"日本\x7f\x7f", "abc\x7f\x7f\x7f", "ab cd\x17\x17", "abc\x15", "abc\r", "abc\b\b\b", "\x16\x04", "ab !!\x17", "foo/bar\x17"} {
 		info := start(t, m, Spec{TTY: true, Command: `cat >/dev/null; echo next; read x; echo "got=$x"`})
 		waitFor(t, m, info.ID, "running", func(i Info) bool { return i.State == StateRunning })
 		require.NoError(t, m.Input(info.ID, []byte(typed)))

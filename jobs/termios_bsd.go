@@ -10,3 +10,7 @@ const (
 	ioctlReadTermios  = unix.TIOCGETA
 	ioctlWriteTermios = unix.TIOCSETA
 )
+
+// alnumWords says the word erase key erases back to a letter, digit or
+// "_" and then the run of them (Linux), not back to a blank.
+const alnumWords = false

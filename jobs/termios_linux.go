@@ -12,3 +12,7 @@ const (
 // utf8Input is the input flag that makes a canonical terminal erase a
 // whole UTF-8 character with one backspace.
 const utf8Input = unix.IUTF8
+
+// alnumWords says the word erase key erases back to a letter, digit or
+// "_" and then the run of them (Linux), not back to a blank.
+const alnumWords = true

@@ -82,8 +82,7 @@ func (t *typedLine) add(b []byte, k lineKeys) {
 		case is(c, k.erase):
 			t.eraseChar(k.utf8)
 		case k.extended && is(c, k.wordErase):
-			t.line = bytes.TrimRight(t.line, " \t")
-			t.line = t.line[:bytes.LastIndexAny(t.line, " \t")+1]
+			t.eraseWord()
 		case is(c, k.kill):
 			t.line = t.line[:0]
 		default:
@@ -95,6 +94,28 @@ func (t *typedLine) add(b []byte, k lineKeys) {
 func (t *typedLine) keep(c byte) {
 	if len(t.line) < maxTypedLine {
 		t.line = append(t.line, c)
+	}
+}
+
+// eraseWord erases a word as the system's terminals do: on Linux the
+// characters back to the last letter, digit or "_", then those back to
+// the next other one; elsewhere the blanks, then the rest back to the
+// next blank.
+func (t *typedLine) eraseWord() {
+	if !alnumWords {
+		t.line = bytes.TrimRight(t.line, " \t")
+		t.line = t.line[:bytes.LastIndexAny(t.line, " \t")+1]
+		return
+	}
+	seen := false
+	for len(t.line) > 0 {
+		c := t.line[len(t.line)-1]
+		word := c == '_' || c >= '0' && c <= '9' || c|0x20 >= 'a' && c|0x20 <= 'z'
+		if !word && seen {
+			return
+		}
+		seen = seen || word
+		t.line = t.line[:len(t.line)-1]
 	}
 }
 
