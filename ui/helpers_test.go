@@ -170,10 +170,19 @@ func mkfifo(t testing.TB, name string) string {
 }
 
 // writeFifo writes text to the fifo and closes it (the reader sees EOF).
+// It fails, rather than hangs, when no reader opens the fifo in time.
 func writeFifo(t testing.TB, path, text string) {
 	t.Helper()
-	f, err := os.OpenFile(path, os.O_WRONLY, 0)
-	require.NoError(t, err)
+	var f *os.File
+	var err error
+	for end := time.Now().Add(deadline); ; {
+		// Without a reader a non-blocking open fails (ENXIO).
+		if f, err = os.OpenFile(path, os.O_WRONLY|syscall.O_NONBLOCK, 0); err == nil || time.Now().After(end) {
+			break
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	require.NoError(t, err, "no job opened the fifo %s", path)
 	_, err = f.WriteString(text)
 	require.NoError(t, err)
 	require.NoError(t, f.Close())
