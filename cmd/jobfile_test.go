@@ -70,9 +70,9 @@ jobs:
 	c.serveIn(dir)
 	extra := c.startJob("exec sleep 600", "--name", "extra")
 
-	now := c.jobsByName()
+	// The job file's jobs start soon after serve answers, not before.
+	now := c.eventually("db runs", func(j map[string]jobs.Info) bool { return j["db"].State == jobs.StateRunning })
 	require.Len(t, now, 5, "the file's four jobs and the one from jobtop run")
-	assert.Equal(t, jobs.StateRunning, now["db"].State)
 	assert.Equal(t, jobs.StateQueued, now["web"].State)
 	assert.Equal(t, "waiting for db: ready", now["web"].Reason)
 	assert.Equal(t, jobs.StateCreated, now["seed"].State)
@@ -228,8 +228,8 @@ jobs:
   second: {cmd: echo second}
 `)
 	c.serveIn(dir)
-	now := c.jobsByName()
-	assert.Equal(t, jobs.StateRunning, now["first"].State)
+	// The job file's jobs start soon after serve answers, not before.
+	now := c.eventually("first runs", func(j map[string]jobs.Info) bool { return j["first"].State == jobs.StateRunning })
 	assert.Equal(t, jobs.StateQueued, now["second"].State)
 	assert.Contains(t, now["second"].Reason, "waiting for a free slot")
 	c.ok("kill", "first")

@@ -449,8 +449,8 @@ func TestEndedJobsHoldNoFileOpen(t *testing.T) {
 	for _, id := range ids {
 		wait(t, m, id)
 	}
-	// A job is reported ended a moment before its log is closed.
-	eventually(t, "no log file open after the jobs ended", func() bool { return openLogs() == 0 })
+	// A job is reported ended once its log is closed.
+	assert.Zero(t, openLogs(), "log files open after the jobs ended")
 
 	_, err = m.Restart(ids[0])
 	require.NoError(t, err)

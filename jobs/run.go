@@ -274,12 +274,16 @@ func (m *Manager) finishAfterDrain(j *job, p *process, note string) {
 		j.store.AppendMeta(note)
 		j.log.Marker(note)
 	}
+	// Its probes and stop command end before the run is reported ended
+	// (they take the lock), and so does its log file: whoever sees the
+	// job ended finds nothing of this run left running or open.
+	p.side.stopProbes()
+	p.side.wait()
+	j.log.Park()
 	m.mu.Lock()
 	delete(m.byRun, p.run)
 	m.finishRunLocked(j, p, p.exit)
 	m.mu.Unlock()
-	p.side.wait() // its probes and stop command: they take the lock
-	j.log.Park()  // an ended job holds no file open
 	m.hub.publish(j.id, EventOutput, Info{})
 }
 
