@@ -25,7 +25,7 @@ const (
 // localCommands run here and nowhere else: --host makes no sense for
 // them, and $JOBTOP_HOST is not theirs to follow (dial-stdio runs on the
 // far side, where it may be set too).
-var localCommands = map[string]bool{"serve": true, "check": true, "demo": true, "completion": true, "dial-stdio": true}
+var localCommands = map[string]bool{"serve": true, "check": true, "demo": true, "completion": true, "dial-stdio": true, "version": true}
 
 // multiHostCommands show several hosts at once.
 var multiHostCommands = map[string]bool{"attach": true, "jobtop": true}

@@ -45,7 +45,7 @@ $` + mcpTokenEnv + `, or else one made up and printed on stderr.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			c := newClient(cmd)
-			opts := mcp.Options{Client: c}
+			opts := mcp.Options{Client: c, Version: versionText()}
 			if c.Host() == nil {
 				// On a host, dial-stdio starts the instance.
 				opts.EnsureInstance = func(ctx context.Context) error { return autoStartServer(ctx, cmd, c) }

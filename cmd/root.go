@@ -88,6 +88,9 @@ jobtop attach) and starts the COMMANDs there.`,
 			return openTUI(cmd, specs)
 		},
 	}
+	root.Version = versionText()
+	root.SetVersionTemplate("jobtop {{.Version}}\n")
+	root.AddCommand(newVersionCmd())
 	root.AddCommand(newCheckCmd())
 	addSocketFlag(root)
 	addHostFlags(root)
