@@ -1,6 +1,7 @@
 package cmd
 
 import (
+	"bytes"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -329,6 +330,37 @@ func TestLsTableAndJSON(t *testing.T) {
 	require.Len(t, list, 2)
 	assert.Equal(t, jobs.StateFailed, list[0].State)
 	assert.Equal(t, jobs.StateRunning, list[1].State)
+	c.ok("kill", b)
+}
+
+// TestLsJSONIsTheJobsStatusGives: ls --json passes the instance's answer
+// on rather than decoding and encoding it; the jobs it prints are those
+// status --json prints, HTML characters and invalid UTF-8 included, and
+// it is indented as every --json is.
+func TestLsJSONIsTheJobsStatusGives(t *testing.T) {
+	c := newCLI(t)
+	c.serve()
+	a := c.startJob(`printf 'a<b>&\377\n'`, "--name", "odd")
+	c.ok("wait", a)
+	b := c.startJob("exec sleep 60")
+	out := c.ok("ls", "--json")
+	var indented bytes.Buffer
+	require.NoError(t, json.Indent(&indented, []byte(out), "", "  "))
+	assert.Equal(t, out, indented.String(), "indented two spaces, as printJSON does")
+	assert.True(t, strings.HasSuffix(out, "]\n"))
+
+	var listed []map[string]any
+	require.NoError(t, json.Unmarshal([]byte(out), &listed))
+	require.Len(t, listed, 2)
+	for i, id := range []string{a, b} {
+		var one map[string]any
+		require.NoError(t, json.Unmarshal([]byte(c.ok("status", id, "--json")), &one))
+		delete(one, "usage") // sampled between the two reads
+		delete(listed[i], "usage")
+		assert.Equal(t, one, listed[i], "job %s", id)
+	}
+	assert.Equal(t, "printf 'a<b>&\\377\\n'", listed[0]["command"])
+	assert.Equal(t, "a<b>&\ufffd", listed[0]["last_line"])
 	c.ok("kill", b)
 }
 

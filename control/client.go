@@ -117,6 +117,23 @@ func (c *Client) Jobs(ctx context.Context) ([]jobs.Info, error) {
 	return list, err
 }
 
+// JobsJSON gets the job list as the instance encoded it, a JSON array of
+// job objects, for a caller that passes it on: decoding and encoding it
+// again was two thirds of what `jobtop ls --json` took with 1,000 jobs.
+// The caller checks that it is JSON (json.Indent does).
+func (c *Client) JobsJSON(ctx context.Context) ([]byte, error) {
+	body, err := c.open(ctx, http.MethodGet, "/v1/jobs", nil, nil)
+	if err != nil {
+		return nil, err
+	}
+	defer body.Close()
+	b, err := readAnswer(body)
+	if err != nil {
+		return nil, fmt.Errorf("unreadable answer from %s: %w", c.where(), err)
+	}
+	return b, nil
+}
+
 // Job gets one job.
 func (c *Client) Job(ctx context.Context, id jobs.ID) (jobs.Info, error) {
 	var info jobs.Info
