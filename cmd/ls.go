@@ -9,6 +9,9 @@ import (
 	"time"
 
 	"github.com/spf13/cobra"
+
+	"jobtop/control"
+	"jobtop/jobs"
 )
 
 func newLsCmd() *cobra.Command {
@@ -24,7 +27,7 @@ array of job objects (the same objects as jobtop status --json).`,
 			if asJSON {
 				return printJobsJSON(cmd)
 			}
-			list, err := newClient(cmd).Jobs(cmd.Context())
+			rows, err := control.JobsAs[lsRow](cmd.Context(), newClient(cmd))
 			if err != nil {
 				return err
 			}
@@ -36,7 +39,8 @@ array of job objects (the same objects as jobtop status --json).`,
 			tw := tabwriter.NewWriter(out, 0, 4, 2, ' ', 0)
 			fmt.Fprintln(tw, "ID\tNAME\tSTATE\tPID\tTIME\tEXIT\tCOMMAND")
 			now := time.Now()
-			for _, j := range list {
+			for _, row := range rows {
+				j := row.info()
 				pid := "-"
 				if j.State.Active() {
 					pid = fmt.Sprint(j.PID)
@@ -68,4 +72,24 @@ func printJobsJSON(cmd *cobra.Command) error {
 	out.WriteByte('\n')
 	_, err = out.WriteTo(cmd.OutOrStdout())
 	return err
+}
+
+// lsRow is what the table shows of a job: the fields of jobs.Info it
+// reads, under the same JSON names; the rest of each job is skipped.
+type lsRow struct {
+	ID       jobs.ID     `json:"id"`
+	Name     string      `json:"name"`
+	Command  string      `json:"command"`
+	State    jobs.State  `json:"state"`
+	PID      int         `json:"pid"`
+	ExitCode *int        `json:"exit_code"`
+	Signal   jobs.Signal `json:"signal"`
+	Started  *time.Time  `json:"started_at"`
+	Ended    *time.Time  `json:"ended_at"`
+	KillAt   *time.Time  `json:"kill_at"`
+}
+
+func (r lsRow) info() jobs.Info {
+	return jobs.Info{ID: r.ID, Name: r.Name, Command: r.Command, State: r.State, PID: r.PID,
+		ExitCode: r.ExitCode, Signal: r.Signal, Started: r.Started, Ended: r.Ended, KillAt: r.KillAt}
 }
