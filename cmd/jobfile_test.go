@@ -87,6 +87,8 @@ jobs:
 	r = c.run("wait", "web", "--ready", "--timeout", "20s")
 	assert.Equal(t, 0, r.code, r.stderr)
 	assert.Empty(t, r.stdout)
+	// Ready once running (it has no ready check): its line may come after.
+	c.ok("wait", "web", "--until", "^web in ")
 	assert.Equal(t, []string{"web in " + dir}, c.logLines("web"))
 	c.ok("wait", extra, "--ready") // no ready check: ready once running
 
