@@ -276,6 +276,7 @@ func (m *Manager) endRunLocked(j *job, req endRequest) {
 	if req == reqKill {
 		j.sentSignal = Signal(sigKill)
 		m.signalLocked(p, sigKill)
+		p.side.killStop()
 	} else if j.state == StateRunning {
 		m.stopSignalLocked(j, p)
 	}

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 	"syscall"
@@ -157,6 +158,38 @@ func TestStopCommandStopsTheJobInsteadOfTheSignal(t *testing.T) {
 	eventually(t, "the stop command's output", func() bool {
 		return strings.Contains(strings.Join(outputText(t, m, info.ID), "\n"), "stop: stopping web")
 	})
+}
+
+// TestKillEndsARunWhoseStopCommandRuns: a kill ends the run now, its
+// stop command with it, however long the grace, even when the stop
+// command has ended the main process already and lingers on.
+func TestKillEndsARunWhoseStopCommandRuns(t *testing.T) {
+	for name, stop := range map[string]string{
+		"the main process lives":     "echo $$ > stopper; exec sleep 300",
+		"the stop command killed it": "kill $(cat pid); echo $$ > stopper; exec sleep 300",
+	} {
+		t.Run(name, func(t *testing.T) {
+			dir := t.TempDir()
+			m := newManager(t, Options{})
+			info := start(t, m, Spec{Dir: dir, Command: "echo $$ > pid; exec sleep 600", StopCommand: stop, Grace: time.Hour})
+			eventually(t, "the pid file", func() bool { _, err := os.Stat(filepath.Join(dir, "pid")); return err == nil })
+			require.NoError(t, m.Stop(info.ID))
+			var stopper int
+			eventually(t, "the stop command runs", func() bool {
+				b, err := os.ReadFile(filepath.Join(dir, "stopper"))
+				stopper, _ = strconv.Atoi(strings.TrimSpace(string(b)))
+				return err == nil && stopper > 0
+			})
+			now, err := m.Get(info.ID)
+			require.NoError(t, err)
+			assert.Equal(t, StateStopping, now.State, "stopping while its stop command runs")
+			require.NoError(t, m.Kill(info.ID))
+			info = wait(t, m, info.ID) // a grace of an hour: only the kill ends it
+			assert.Equal(t, StateKilled, info.State)
+			assert.False(t, alive(stopper), "the stop command is gone once the job is reported ended")
+			assert.Contains(t, strings.Join(outputText(t, m, info.ID), "\n"), "── stop command: killed with the job ──")
+		})
+	}
 }
 
 func TestFailingStopCommandStillEndsTheJobAfterGrace(t *testing.T) {

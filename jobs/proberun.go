@@ -12,7 +12,16 @@ import (
 // they are over, so nothing of them outlives it.
 type sidecars struct {
 	cancelProbes context.CancelFunc // ends the probe loop; nil without one
+	cancelStop   context.CancelFunc // kills the stop command; nil without one
 	wg           sync.WaitGroup
+}
+
+// killStop kills the stop command, if one runs: a kill ends the run now,
+// however long its stop command would take. Call it under Manager.mu.
+func (s *sidecars) killStop() {
+	if s.cancelStop != nil {
+		s.cancelStop()
+	}
 }
 
 // stopProbes ends the probe loop (a check under way is cancelled, its

@@ -2,6 +2,7 @@ package jobs
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 )
@@ -11,16 +12,18 @@ import (
 // SIGKILLs the run after it anyway); its output goes to the job's output
 // as jobtop's own lines. If it cannot start, the stop signal is sent
 // instead. Like every command jobtop runs, it runs under the keeper, so
-// nothing it starts outlives it; the run is not finished before it is over.
+// nothing it starts outlives it; the run is not finished before it is
+// over, and a kill kills it with the run.
 func (m *Manager) runStopCommandLocked(j *job, p *process) {
 	argv := p.spec.shellArgv(p.spec.StopCommand)
 	env, dir, grace := m.environ(j.id, p.spec), p.spec.Dir, p.spec.Grace
 	j.store.AppendMeta("── stopping with: " + p.spec.StopCommand + " ──")
 	j.log.MarkerSoon("── stopping with: " + p.spec.StopCommand + " ──")
+	ctx, cancel := context.WithTimeout(context.Background(), grace)
+	p.side.cancelStop = cancel
 	p.side.wg.Add(1)
 	go func() {
 		defer p.side.wg.Done()
-		ctx, cancel := context.WithTimeout(context.Background(), grace)
 		defer cancel()
 		res, err := m.runAux(ctx, argv, env, dir)
 		note := func(text string) { // in the output and the log file alike
@@ -43,8 +46,10 @@ func (m *Manager) runStopCommandLocked(j *job, p *process) {
 				m.signalLocked(p, p.spec.StopSignal.sys())
 			}
 			m.mu.Unlock()
-		case res.Signal == Signal(sigKill) && ctx.Err() != nil:
+		case res.Signal == Signal(sigKill) && errors.Is(ctx.Err(), context.DeadlineExceeded):
 			note(fmt.Sprintf("── stop command: still running after %v: killed ──", grace))
+		case res.Signal == Signal(sigKill) && ctx.Err() != nil:
+			note("── stop command: killed with the job ──")
 		case res.Signal != 0:
 			note("── stop command: killed by " + res.Signal.String() + " ──")
 		case res.Code != 0:
