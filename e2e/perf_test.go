@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -159,6 +160,44 @@ func median(d []time.Duration) time.Duration {
 func pct(sorted []time.Duration, p int) time.Duration {
 	i := (len(sorted)*p + 99) / 100
 	return sorted[min(max(i-1, 0), len(sorted)-1)]
+}
+
+// TestPerfKeyLatencyBareUnderWriters is the floor that the key latency
+// with 100 writers is measured against: the same 100 writers, their
+// output read by one cat instead of jobtop, and a key typed into a bare
+// tmux pane (cat, echoing it), timed until tmux shows the echo. It is
+// what the machine's scheduler gives any interactive program under that
+// load.
+func TestPerfKeyLatencyBareUnderWriters(t *testing.T) {
+	perfOnly(t)
+	writers := exec.Command("sh", "-c", "for i in $(seq 100); do yes '"+line80+"' & done; wait")
+	writers.SysProcAttr = &syscall.SysProcAttr{Setpgid: true} // killed as one group
+	reader := exec.Command("cat")
+	out, err := writers.StdoutPipe()
+	require.NoError(t, err)
+	reader.Stdin = out
+	require.NoError(t, writers.Start())
+	require.NoError(t, reader.Start())
+	t.Cleanup(func() {
+		syscall.Kill(-writers.Process.Pid, syscall.SIGKILL) //nolint:errcheck // they may be gone
+		writers.Wait()                                      //nolint:errcheck // killed on purpose
+		reader.Wait()                                       //nolint:errcheck // ends with its input
+	})
+	s := newSession(t, 200, 50, nil, "cat")
+	time.Sleep(3 * time.Second) // let the writers reach full speed
+	var lat []time.Duration
+	for i := 1; i <= 100; i++ {
+		start := time.Now()
+		s.keys("z")
+		for strings.Count(strings.Join(s.screen(), ""), "z") < i {
+			require.Less(t, time.Since(start), deadline, "the echo never showed")
+		}
+		lat = append(lat, time.Since(start))
+		time.Sleep(time.Duration(30+rand.IntN(70)) * time.Millisecond)
+	}
+	slices.Sort(lat)
+	t.Logf("bare tmux pane, 100 writers read by one cat: key->echo p50 %v  p95 %v  p99 %v  max %v  (n=%d)",
+		pct(lat, 50), pct(lat, 95), pct(lat, 99), lat[len(lat)-1], len(lat))
 }
 
 // TestPerfKeyLatencyThousandJobs is the key-latency measurement with 1,000
