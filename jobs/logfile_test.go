@@ -267,21 +267,33 @@ func TestAStuckLogWriteHoldsUpOnlyItsJob(t *testing.T) {
 // its reader waited on a stuck log write is not cut off after the drain's
 // timeout: what is still in its pipe is read once the disk catches up.
 func TestAStuckLogLosesNothingAtTheEnd(t *testing.T) {
-	m := newManager(t, Options{})
-	const lines = 100_000 // about 590 KB: within the pipe's 1 MiB
-	info := start(t, m, Spec{Command: fmt.Sprintf("sleep 0.2; seq 1 %d", lines)})
-	m.mu.Lock()
-	j := m.jobs[info.ID]
-	m.mu.Unlock()
-	j.log.mu.Lock() // the disk is behind
-	eventually(t, "the job's process to exit, its output unread", func() bool {
-		m.mu.Lock()
-		defer m.mu.Unlock()
-		return j.proc != nil && j.proc.exited
-	})
-	time.Sleep(drainTimeout + time.Second) // past the drain's timeout, with no read progress
-	j.log.mu.Unlock()
-	info = wait(t, m, info.ID)
-	assert.Equal(t, StateSucceeded, info.State)
-	assert.Equal(t, uint64(lines), info.Lines, "every line, though the log was stuck past the drain's timeout")
+	for name, c := range map[string]struct {
+		spec  Spec
+		lines uint64
+	}{
+		// About 590 KB: within the pipe's 1 MiB.
+		"pipes": {Spec{Command: "sleep 0.2; seq 1 100000"}, 100_000},
+		// The reader is stuck writing what it read before the rest came,
+		// with nothing new to read: within a terminal's buffer.
+		"a terminal": {Spec{TTY: true, Command: "sleep 0.3; echo first; sleep 0.7; seq 1 1000"}, 1001},
+	} {
+		t.Run(name, func(t *testing.T) {
+			m := newManager(t, Options{})
+			info := start(t, m, c.spec)
+			m.mu.Lock()
+			j := m.jobs[info.ID]
+			m.mu.Unlock()
+			j.log.mu.Lock() // the disk is behind
+			eventually(t, "the job's process to exit, its output unread", func() bool {
+				m.mu.Lock()
+				defer m.mu.Unlock()
+				return j.proc != nil && j.proc.exited
+			})
+			time.Sleep(drainTimeout + time.Second) // past the drain's timeout, with no read progress
+			j.log.mu.Unlock()
+			info = wait(t, m, info.ID)
+			assert.Equal(t, StateSucceeded, info.State)
+			assert.Equal(t, c.lines, info.Lines, "every line, though the log was stuck past the drain's timeout")
+		})
+	}
 }

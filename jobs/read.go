@@ -63,7 +63,11 @@ func (m *Manager) readStream(j *job, p *process, f *os.File, stream Stream) {
 				buf = nil
 				<-m.ingest
 				inSlot = false
+				// Writing what it read to the log file: a disk that is
+				// behind keeps the drain waiting, as storing does.
+				p.storing.Add(1)
 				p.readAll(j)
+				p.storing.Add(-1)
 				return false // wait in the poller
 			}
 			return true
