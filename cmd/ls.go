@@ -1,12 +1,13 @@
 package cmd
 
 import (
-	"bufio"
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"text/tabwriter"
+	"io"
+	"strconv"
 	"time"
+	"unicode/utf8"
 
 	"github.com/spf13/cobra"
 
@@ -31,24 +32,7 @@ array of job objects (the same objects as jobtop status --json).`,
 			if err != nil {
 				return err
 			}
-			text := newTextOut(cmd.OutOrStdout(), false)
-			// One write at the end, not one per cell (1,000 jobs made
-			// 14,000 writes).
-			out := bufio.NewWriter(cmd.OutOrStdout())
-			defer out.Flush()
-			tw := tabwriter.NewWriter(out, 0, 4, 2, ' ', 0)
-			fmt.Fprintln(tw, "ID\tNAME\tSTATE\tPID\tTIME\tEXIT\tCOMMAND")
-			now := time.Now()
-			for _, row := range rows {
-				j := row.info()
-				pid := "-"
-				if j.State.Active() {
-					pid = fmt.Sprint(j.PID)
-				}
-				fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%s\t%s\t%s\n", j.ID, truncate(text.label(j.Name), 24), stateText(j, now), pid,
-					formatRuntime(j.Runtime(now)), exitText(j), truncate(text.label(j.Command), 60))
-			}
-			return tw.Flush()
+			return writeLsTable(cmd.OutOrStdout(), rows, newTextOut(cmd.OutOrStdout(), false), time.Now())
 		},
 	}
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print a JSON array of jobs")
@@ -92,4 +76,49 @@ type lsRow struct {
 func (r lsRow) info() jobs.Info {
 	return jobs.Info{ID: r.ID, Name: r.Name, Command: r.Command, State: r.State, PID: r.PID,
 		ExitCode: r.ExitCode, Signal: r.Signal, Started: r.Started, Ended: r.Ended, KillAt: r.KillAt}
+}
+
+// lsColumns are the table's columns; each but the last is padded to its
+// widest cell (in runes, as text/tabwriter counts) and two spaces.
+var lsColumns = [...]string{"ID", "NAME", "STATE", "PID", "TIME", "EXIT", "COMMAND"}
+
+// writeLsTable writes the jobs as ls's table, in one write. It lays the
+// columns out as text/tabwriter did, at a tenth of its cost with 1,000
+// jobs (BenchmarkLsTable1000).
+func writeLsTable(w io.Writer, rows []lsRow, text textOut, now time.Time) error {
+	cells := make([][len(lsColumns)]string, 0, len(rows)+1)
+	cells = append(cells, lsColumns)
+	for _, row := range rows {
+		j := row.info()
+		pid := "-"
+		if j.State.Active() {
+			pid = strconv.Itoa(j.PID)
+		}
+		cells = append(cells, [len(lsColumns)]string{strconv.Itoa(int(j.ID)), truncate(text.label(j.Name), 24),
+			stateText(j, now), pid, formatRuntime(j.Runtime(now)), exitText(j), truncate(text.label(j.Command), 60)})
+	}
+	const last = len(lsColumns) - 1
+	var widths [last]int
+	size := 0
+	for _, c := range cells {
+		for i := range widths {
+			widths[i] = max(widths[i], utf8.RuneCountInString(c[i]))
+		}
+		size += len(c[last]) + 1
+	}
+	for _, n := range widths {
+		size += (n + 2) * len(cells)
+	}
+	buf := make([]byte, 0, size)
+	for _, c := range cells {
+		for i, width := range widths {
+			buf = append(buf, c[i]...)
+			for pad := width - utf8.RuneCountInString(c[i]) + 2; pad > 0; pad-- {
+				buf = append(buf, ' ')
+			}
+		}
+		buf = append(append(buf, c[last]...), '\n')
+	}
+	_, err := w.Write(buf)
+	return err
 }

@@ -1,9 +1,14 @@
 package cmd
 
 import (
+	"bytes"
+	"fmt"
+	"io"
 	"reflect"
 	"strings"
 	"testing"
+	"text/tabwriter"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -42,5 +47,64 @@ func TestLsRowReadsJobInfosFields(t *testing.T) {
 	got := reflect.ValueOf(row.info())
 	for _, f := range reflect.VisibleFields(rv.Type()) {
 		assert.Equal(t, rv.FieldByName(f.Name).Interface(), got.FieldByName(f.Name).Interface(), f.Name)
+	}
+}
+
+// lsRows are n jobs as ls shows them: running, ended and killed.
+func lsRows(n int) []lsRow {
+	at := time.Date(2026, 12, 1, 10, 0, 0, 0, time.UTC)
+	end := at.Add(90 * time.Second)
+	code := 3
+	rows := make([]lsRow, n)
+	for i := range rows {
+		rows[i] = lsRow{ID: jobs.ID(i + 1), Name: fmt.Sprintf("job%04d", i), Command: "exec sleep 300 # " + strings.Repeat("x", i%80),
+			State: jobs.StateRunning, PID: 10000 + i, Started: &at}
+		switch i % 3 {
+		case 1:
+			rows[i].State, rows[i].ExitCode, rows[i].Ended = jobs.StateFailed, &code, &end
+		case 2:
+			rows[i].State, rows[i].Signal, rows[i].Ended = jobs.StateKilled, jobs.Signal(9), &end
+		}
+	}
+	return rows
+}
+
+// BenchmarkLsTable1000 is what jobtop ls spends on its table of 1,000
+// jobs, once they are decoded.
+func BenchmarkLsTable1000(b *testing.B) {
+	rows, now := lsRows(1000), time.Date(2026, 12, 1, 11, 0, 0, 0, time.UTC)
+	for b.Loop() {
+		if err := writeLsTable(io.Discard, rows, textOut{}, now); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// TestLsTableLaysOutAsTabwriter: the table's columns are those
+// text/tabwriter made of the same cells (padding 2, widths in runes),
+// with wide and combining characters, empty cells and one row.
+func TestLsTableLaysOutAsTabwriter(t *testing.T) {
+	now := time.Date(2026, 12, 1, 11, 0, 0, 0, time.UTC)
+	odd := lsRows(5)
+	odd[0].Name, odd[0].Command = "構築", "echo 日本語 e\u0301"
+	odd[1].Name, odd[1].Command = "n", ""
+	odd[2].Command = strings.Repeat("wide 字", 20)
+	for _, rows := range [][]lsRow{nil, lsRows(1), lsRows(300), odd} {
+		var want bytes.Buffer
+		tw := tabwriter.NewWriter(&want, 0, 4, 2, ' ', 0)
+		fmt.Fprintln(tw, "ID\tNAME\tSTATE\tPID\tTIME\tEXIT\tCOMMAND")
+		for _, row := range rows {
+			j := row.info()
+			pid := "-"
+			if j.State.Active() {
+				pid = fmt.Sprint(j.PID)
+			}
+			fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%s\t%s\t%s\n", j.ID, truncate(j.Name, 24), stateText(j, now), pid,
+				formatRuntime(j.Runtime(now)), exitText(j), truncate(j.Command, 60))
+		}
+		require.NoError(t, tw.Flush())
+		var got bytes.Buffer
+		require.NoError(t, writeLsTable(&got, rows, textOut{}, now))
+		assert.Equal(t, want.String(), got.String(), "%d rows", len(rows))
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"io"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/spf13/cobra"
 
@@ -146,6 +147,9 @@ func formatRuntime(d time.Duration) string {
 
 // truncate cuts s to n runes, marking the cut with "…".
 func truncate(s string, n int) string {
+	if utf8.RuneCountInString(s) <= n && !strings.Contains(s, "\n") {
+		return s
+	}
 	r := []rune(strings.ReplaceAll(s, "\n", " "))
 	if len(r) <= n {
 		return string(r)
