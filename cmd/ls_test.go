@@ -108,3 +108,26 @@ func TestLsTableLaysOutAsTabwriter(t *testing.T) {
 		assert.Equal(t, want.String(), got.String(), "%d rows", len(rows))
 	}
 }
+
+// TestTruncateKeepsACellOnItsRow: line ends, tabs and form feeds in a
+// name or command become spaces, bytes that are not UTF-8 become U+FFFD,
+// and a cut is marked, so each job is one row of the table.
+func TestTruncateKeepsACellOnItsRow(t *testing.T) {
+	for in, want := range map[string]string{
+		"plain":           "plain",
+		"a\tb\vc\fd\r\ne": "a b c d  e",
+		"a\xffb":          "a\ufffdb",
+		"exactly ten":     "exactly t…",
+		"日本語のコマンドです、長い": "日本語のコマンドで…",
+		"": "",
+	} {
+		assert.Equal(t, want, truncate(in, 10), "%q", in)
+	}
+	rows := lsRows(3)
+	rows[1].Command = "a\tb\vc\fd\re"
+	var out bytes.Buffer
+	require.NoError(t, writeLsTable(&out, rows, textOut{}, time.Date(2026, 12, 1, 11, 0, 0, 0, time.UTC)))
+	lines := strings.Split(strings.TrimSuffix(out.String(), "\n"), "\n")
+	require.Len(t, lines, 4, "a header and three rows:\n%s", out.String())
+	assert.True(t, strings.HasSuffix(lines[2], "a b c d e"), lines[2])
+}

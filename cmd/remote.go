@@ -145,14 +145,21 @@ func formatRuntime(d time.Duration) string {
 	return fmt.Sprintf("%dh%02dm", int(d.Hours()), int(d.Minutes())%60)
 }
 
-// truncate cuts s to n runes, marking the cut with "…".
+// truncate cuts s to n runes, marking the cut with "…", for a cell of a
+// table: line ends, tabs and form feeds become spaces (they would break
+// the row, or the column), and bytes that are not UTF-8 become U+FFFD.
 func truncate(s string, n int) string {
-	if utf8.RuneCountInString(s) <= n && !strings.Contains(s, "\n") {
+	if utf8.RuneCountInString(s) <= n && utf8.ValidString(s) && !strings.ContainsAny(s, cellBreaks) {
 		return s
 	}
-	r := []rune(strings.ReplaceAll(s, "\n", " "))
+	r := []rune(cellSpaces.Replace(s))
 	if len(r) <= n {
 		return string(r)
 	}
 	return string(r[:n-1]) + "…"
 }
+
+// cellBreaks are the characters truncate turns into spaces.
+const cellBreaks = "\n\r\t\v\f"
+
+var cellSpaces = strings.NewReplacer("\n", " ", "\r", " ", "\t", " ", "\v", " ", "\f", " ")
