@@ -75,9 +75,19 @@ func scale(t *testing.T, tty bool) {
 		time.Sleep(500 * time.Millisecond)
 		rssPerJob = float64(statusField(pid, "VmRSS")-rss0) * 1024 / float64(n)
 	}
-	listTook := timeIt(func() { _, err := client.Jobs(ctx); require.NoError(t, err) })
-	ls := exec.Command(bin, "ls", "--socket", sock)
-	lsTook := timeIt(func() { require.NoError(t, ls.Run()) })
+	// The first of each, then the median of five more: one call on a
+	// shared machine is as much its load as jobtop.
+	lists := make([]time.Duration, 6)
+	for i := range lists {
+		lists[i] = timeIt(func() { _, err := client.Jobs(ctx); require.NoError(t, err) })
+	}
+	lss := make([]time.Duration, 6)
+	for i := range lss {
+		ls := exec.Command(bin, "ls", "--socket", sock)
+		lss[i] = timeIt(func() { require.NoError(t, ls.Run()) })
+	}
+	listFirst, listTook := lists[0], median(lists[1:])
+	lsFirst, lsTook := lss[0], median(lss[1:])
 
 	require.NoError(t, serve.Process.Signal(syscall.SIGTERM))
 	began = time.Now()
@@ -85,9 +95,10 @@ func scale(t *testing.T, tty bool) {
 	stopped := time.Since(began)
 	left := processesWithEnv("TEST_MARK", mark)
 
-	t.Logf("%d jobs: start %v (a shell: %v, %.2fx), GET /v1/jobs %v, jobtop ls %v, stop all and exit %v",
+	t.Logf("%d jobs: start %v (a shell: %v, %.2fx), GET /v1/jobs %v (first %v), jobtop ls %v (first %v), stop all and exit %v",
 		n, started.Round(time.Millisecond), shell.Round(time.Millisecond), float64(started)/float64(shell),
-		listTook.Round(time.Microsecond), lsTook.Round(time.Millisecond), stopped.Round(time.Millisecond))
+		listTook.Round(time.Microsecond), listFirst.Round(time.Microsecond), lsTook.Round(time.Millisecond),
+		lsFirst.Round(time.Millisecond), stopped.Round(time.Millisecond))
 	t.Logf("serve: %d threads, %.2f fds and %.0f KB RSS per job", threads, fdsPerJob, rssPerJob/1024)
 	assert.Empty(t, left, "nothing is left running")
 	assert.LessOrEqual(t, threads, 50, "OS threads do not grow with jobs")
@@ -96,8 +107,8 @@ func scale(t *testing.T, tty bool) {
 	if full {
 		assert.LessOrEqual(t, float64(started), 2*float64(shell), "starting through the API, against a shell")
 		assert.LessOrEqual(t, stopped, 3*time.Second, "stopping everything and exiting")
-		assert.LessOrEqual(t, listTook, 20*time.Millisecond, "GET /v1/jobs")
-		assert.LessOrEqual(t, lsTook, 100*time.Millisecond, "jobtop ls (a process start included)")
+		assert.LessOrEqual(t, listTook, 20*time.Millisecond, "GET /v1/jobs, median of five")
+		assert.LessOrEqual(t, lsTook, 20*time.Millisecond, "jobtop ls (a process start included), median of five")
 	}
 }
 
