@@ -144,9 +144,9 @@ func plainASCII(s string) bool {
 }
 
 // withCursor draws the cursor at column x of a row: the cell there in
-// reverse video (a blank past the row's end). line is the row as drawn,
-// plain the same without SGR. Without a cursor style (no colours), the
-// cell is drawn as it is.
+// reverse video, in its own colours as a terminal draws it (a blank past
+// the row's end). line is the row as drawn, plain the same without SGR.
+// Without a cursor style (no colours), the cell is drawn as it is.
 func withCursor(line, plain string, x int, open, closeSeq string) string {
 	if open == "" {
 		return line
@@ -163,7 +163,26 @@ func withCursor(line, plain string, x int, open, closeSeq string) string {
 	if pad := x - ansi.StringWidth(before); pad > 0 {
 		before += strings.Repeat(" ", pad)
 	}
-	return before + open + under + closeSeq + ansi.TruncateLeft(line, x+w, "")
+	// The cut ends the colours before the cell; what follows it starts
+	// with the colours in force there, the cell's own.
+	own := leadingCSI(ansi.TruncateLeft(line, x, ""))
+	return before + own + open + under + closeSeq + ansi.TruncateLeft(line, x+w, "")
+}
+
+// leadingCSI is the control sequences (CSI) at the start of s.
+func leadingCSI(s string) string {
+	i := 0
+	for strings.HasPrefix(s[i:], "\x1b[") {
+		j := i + 2
+		for j < len(s) && (s[j] < 0x40 || s[j] > 0x7e) {
+			j++
+		}
+		if j == len(s) {
+			break
+		}
+		i = j + 1
+	}
+	return s[:i]
 }
 
 // screenFlags are the header's flags of a pane in screen mode.

@@ -50,7 +50,8 @@ func TestScreenModeDrawsTheScreenAndLeavesIt(t *testing.T) {
 	require.NotContains(t, view, "\x1b[7m", "no cursor: the pane has no focus")
 
 	press(t, m, "enter")
-	require.Contains(t, lines(m.View())[y+2], "x\x1b[7m│\x1b[0m", "the focused pane draws the cursor on its cell")
+	require.Contains(t, lines(m.View())[y+2], "\x1b[7m│\x1b[0m", "the focused pane draws the cursor on its cell")
+	require.Equal(t, "│日本 x│", strings.TrimRight(ansi.Strip(lines(m.View())[y+2]), " "), "the cursor's cell is where it was")
 	press(t, m, "k", "g") // a screen does not scroll
 	require.Equal(t, "┌──────┐", strings.TrimRight(lines(ansi.Strip(m.View()))[y+1], " "))
 
@@ -98,7 +99,11 @@ func TestWithCursor(t *testing.T) {
 	}{
 		{"abc", "abc", 1, "a<b>c"},
 		{"abc", "abc", 5, "abc  < >"},
-		{"\x1b[31mred\x1b[m", "red", 1, "\x1b[31mr\x1b[m<e>\x1b[31md\x1b[m"},
+		{"\x1b[31mred\x1b[m", "red", 1, "\x1b[31mr\x1b[m\x1b[31m<e>\x1b[31md\x1b[m"},
+		// The cell under the cursor keeps its own colours (reversed by
+		// the cursor), not the row's first ones, nor none.
+		{"\x1b[31;44mab\x1b[32mcd\x1b[m", "abcd", 2, "\x1b[31;44mab\x1b[32m\x1b[m\x1b[31;44m\x1b[32m<c>\x1b[31;44m\x1b[32md\x1b[m"},
+		{"ab\x1b[1mc", "abc", 5, "ab\x1b[1mc  \x1b[1m< >\x1b[1m"}, // a row left bold: so are the cells past it
 		{"日本x", "日本x", 2, "日<本>x"},
 	} {
 		require.Equal(t, c.want, withCursor(c.line, c.plain, c.x, "<", ">"), "%q at %d", c.line, c.x)
