@@ -38,6 +38,10 @@ type termState struct {
 	// log is output read, not yet in the log file (logLater); the
 	// reader's alone.
 	log []byte
+	// cleared is the store's last line when the program last cleared the
+	// screen: the cursor went to the top then (lineModeAnswer). The
+	// reader's alone.
+	cleared uint64
 
 	mu     sync.Mutex
 	feed   *screenFeed         // nil in line mode
@@ -70,6 +74,9 @@ func (m *Manager) storeTerminal(j *job, p *process, b []byte) {
 		}
 		if ev == vtscreen.Cleared || (ev == vtscreen.EnterAlt || ev == vtscreen.LeaveAlt) && m.opts.Emulator == nil {
 			j.store.BreakLine() // a clear starts afresh: what follows is not the line before
+		}
+		if ev == vtscreen.Cleared {
+			t.cleared = j.store.Stats().Last
 		}
 		t.mu.Lock()
 		feed := t.feed
@@ -249,7 +256,8 @@ const lastScreenWait = time.Second
 
 // lineModeAnswer is what a terminal answers a query with, for a run in
 // line mode: its terminal as a fresh one the run's lines were written to
-// (the cursor after them, on the last row once they fill the screen), and
+// (the cursor after them, or after those since the program last cleared
+// the screen, on the last row once they fill the screen), and
 // the same device a screen-mode run's emulator says it is. A program that
 // asks before it draws (an inline TUI placing itself below the cursor, a
 // shell asking what the terminal is) gets its answer instead of waiting
@@ -263,7 +271,7 @@ func (m *Manager) lineModeAnswer(j *job, p *process, ev vtscreen.Event) []byte {
 	}
 	m.mu.Lock()
 	cols, rows := p.cols, p.rows
-	since := j.runCursor
+	since := max(j.runCursor, p.term.cleared) // the lines below the last clear
 	m.mu.Unlock()
 	lines := j.store.Stats().Last - since
 	row := min(lines+1, uint64(rows))

@@ -303,6 +303,13 @@ func TestLineModeAnswersTerminalQueries(t *testing.T) {
 	assert.Equal(t, StateSucceeded, info.State)
 	out := outputText(t, m, info.ID)
 	assert.Equal(t, "<[3;3><[0><[?62;1;6;22>", out[len(out)-1])
+
+	// After a clear (clear, ctrl+l), the cursor is on the top row again.
+	cleared := `stty raw -echo; printf 'one\r\ntwo\r\n\033[H\033[2Jab\033[6n'; IFS= read -r -d R pos; printf '\r\n<%s>\r\n' "${pos#?}"`
+	info = start(t, m, Spec{TTY: true, Argv: []string{"bash", "-c", cleared}})
+	info = wait(t, m, info.ID)
+	out = outputText(t, m, info.ID)
+	assert.Equal(t, "<[1;3>", out[len(out)-1])
 }
 
 // TestAScreensDrawingIsNoLines: what a full-screen program draws on the
