@@ -118,7 +118,7 @@ func (m *Manager) storeTerminal(j *job, p *process, b []byte) {
 			if feed != nil {
 				m.leaveScreen(j, p)
 			}
-		case vtscreen.CursorQuery, vtscreen.StatusQuery, vtscreen.AttributesQuery:
+		case vtscreen.CursorQuery, vtscreen.StatusQuery, vtscreen.AttributesQuery, vtscreen.VersionQuery:
 			if feed == nil { // in screen mode the emulator answers
 				answerTerminal(p.input, m.lineModeAnswer(j, p, ev))
 			}
@@ -268,6 +268,8 @@ func (m *Manager) lineModeAnswer(j *job, p *process, ev vtscreen.Event) []byte {
 		return []byte("\x1b[0n")
 	case vtscreen.AttributesQuery:
 		return []byte("\x1b[?62;1;6;22c")
+	case vtscreen.VersionQuery:
+		return []byte("\x1b[>1;10;0c")
 	}
 	m.mu.Lock()
 	cols, rows := p.cols, p.rows

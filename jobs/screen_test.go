@@ -297,12 +297,13 @@ func TestATerminalsLineEditsArePlayed(t *testing.T) {
 func TestLineModeAnswersTerminalQueries(t *testing.T) {
 	m := newManager(t, Options{})
 	cmd := `stty raw -echo; printf 'one\r\ntwo\r\nab\033[6n'; IFS= read -r -d R pos; printf '\033[5n'; IFS= read -r -d n ok;` +
-		` printf '\033[c'; IFS= read -r -d c da; printf '\r\n<%s><%s><%s>\r\n' "${pos#?}" "${ok#?}" "${da#?}"`
+		` printf '\033[c'; IFS= read -r -d c da; printf '\033[>c'; IFS= read -r -d c da2;` +
+		` printf '\r\n<%s><%s><%s><%s>\r\n' "${pos#?}" "${ok#?}" "${da#?}" "${da2#?}"`
 	info := start(t, m, Spec{TTY: true, Argv: []string{"bash", "-c", cmd}})
 	info = wait(t, m, info.ID)
 	assert.Equal(t, StateSucceeded, info.State)
 	out := outputText(t, m, info.ID)
-	assert.Equal(t, "<[3;3><[0><[?62;1;6;22>", out[len(out)-1])
+	assert.Equal(t, "<[3;3><[0><[?62;1;6;22><[>1;10;0>", out[len(out)-1])
 
 	// After a clear (clear, ctrl+l), the cursor is on the top row again.
 	cleared := `stty raw -echo; printf 'one\r\ntwo\r\n\033[H\033[2Jab\033[6n'; IFS= read -r -d R pos; printf '\r\n<%s>\r\n' "${pos#?}"`

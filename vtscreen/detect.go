@@ -25,14 +25,15 @@ const (
 	// whole display (ED 2: clear, tput clear, ctrl+l at a shell's
 	// prompt). Not a full-screen program: what follows is lines again.
 	Cleared
-	// CursorQuery, StatusQuery, AttributesQuery: the program asked the
-	// terminal where the cursor is (DSR 6), whether it is well (DSR 5)
-	// or what it is (DA1), and waits for the answer. Reported on either
-	// screen: a terminal emulator answers them, and in line mode the
-	// caller must.
+	// CursorQuery, StatusQuery, AttributesQuery, VersionQuery: the
+	// program asked the terminal where the cursor is (DSR 6), whether it
+	// is well (DSR 5), what it is (DA1) or which version it is (DA2), and
+	// waits for the answer. Reported on either screen: a terminal
+	// emulator answers them, and in line mode the caller must.
 	CursorQuery
 	StatusQuery
 	AttributesQuery
+	VersionQuery
 )
 
 // maxParams bounds the parameter bytes a Detector keeps of one control
@@ -152,6 +153,8 @@ func (d *Detector) finish(f byte) Event {
 		return StatusQuery
 	case f == 'c' && (len(par) == 0 || string(par) == "0"):
 		return AttributesQuery
+	case f == 'c' && (string(par) == ">" || string(par) == ">0"):
+		return VersionQuery
 	case d.alt:
 		return None
 	}

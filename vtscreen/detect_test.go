@@ -50,7 +50,7 @@ func TestDetectorEvents(t *testing.T) {
 		{"full reset leaves", "\x1b[?1049h\x1bc", []Event{EnterAlt, LeaveAlt}, false},
 		{"cursor addressed", "\x1b[5;10Hx\x1b[2J\x1b[Hy\x1b[3;4f\x1b[2H", []Event{CursorAddressed, Cleared, CursorAddressed, CursorAddressed}, false},
 		{"home alone is not addressing", "\x1b[H\x1b[1;1H\x1b[;H\x1b[0;1f", nil, false},
-		{"queries", "\x1b[6n\x1b[5n\x1b[c\x1b[0c\x1b[>c\x1b[?1049h\x1b[6n", []Event{CursorQuery, StatusQuery, AttributesQuery, AttributesQuery, EnterAlt, CursorQuery}, true},
+		{"queries", "\x1b[6n\x1b[5n\x1b[c\x1b[0c\x1b[>c\x1b[?1049h\x1b[6n", []Event{CursorQuery, StatusQuery, AttributesQuery, AttributesQuery, VersionQuery, EnterAlt, CursorQuery}, true},
 		{"home, then drawing", "\x1b[Htop - up\x1b[?25l\x1b[K", []Event{CursorAddressed}, false},
 		{"home, then a busybox clear", "\x1b[H\x1b[Jprompt\x1b[m", []Event{Cleared}, false},
 		{"clear is a clear", "\x1b[H\x1b[2J\x1b[3J\x1b[J\x1b[1J", []Event{Cleared}, false},
