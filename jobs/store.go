@@ -323,7 +323,8 @@ func (s *OutputStore) carriageReturn(pl *partialLine) {
 			start = (x - 1) / s.cols * s.cols
 		}
 		if kept := line + "\x1b[" + strconv.Itoa(start+1) + "G"; len(kept) <= s.opts.MaxLineBytes {
-			pl.buf = append(pl.buf[:0], kept...)
+			pl.buf = pl.buf[:0]
+			s.appendPartial(pl, []byte(kept)) // its buffer within MaxLineBytes, as any
 			return
 		}
 	}
