@@ -304,9 +304,8 @@ func TestRestartMaxOnTheWire(t *testing.T) {
 func TestStreamsOfClientsThatStopReadingEnd(t *testing.T) {
 	in := startInstance(t)
 	in.server.streams = make(chan struct{}, 1)
-	old := streamWriteTimeout
-	streamWriteTimeout = 300 * time.Millisecond
-	t.Cleanup(func() { streamWriteTimeout = old })
+	old := streamWriteTimeout.Swap(int64(300 * time.Millisecond))
+	t.Cleanup(func() { streamWriteTimeout.Store(old) })
 
 	quiet := in.startJob(t, "sleep 1; echo late; exec sleep 1000").ID
 	stop := errors.New("stop")

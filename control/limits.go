@@ -5,6 +5,7 @@ import (
 	"net"
 	"net/http"
 	"sync"
+	"sync/atomic"
 	"time"
 )
 
@@ -24,13 +25,17 @@ const (
 	StreamWriteTimeout = 30 * time.Second
 )
 
-// streamWriteTimeout is StreamWriteTimeout (a variable for the tests).
-var streamWriteTimeout = StreamWriteTimeout
+// streamWriteTimeout is StreamWriteTimeout, in nanoseconds (a variable
+// for the tests, which change it while streams of other tests' servers
+// may still be writing).
+var streamWriteTimeout atomic.Int64
+
+func init() { streamWriteTimeout.Store(int64(StreamWriteTimeout)) }
 
 // streamWriteDeadline gives the next write to a stream StreamWriteTimeout
 // to reach the client.
 func streamWriteDeadline(w http.ResponseWriter) {
-	http.NewResponseController(w).SetWriteDeadline(time.Now().Add(streamWriteTimeout)) //nolint:errcheck // not every writer has deadlines
+	http.NewResponseController(w).SetWriteDeadline(time.Now().Add(time.Duration(streamWriteTimeout.Load()))) //nolint:errcheck // not every writer has deadlines
 }
 
 // openStream takes one of the server's stream slots, or says why not.
