@@ -100,6 +100,12 @@ func scale(t *testing.T, tty bool) {
 		listTook.Round(time.Microsecond), listFirst.Round(time.Microsecond), lsTook.Round(time.Millisecond),
 		lsFirst.Round(time.Millisecond), stopped.Round(time.Millisecond))
 	t.Logf("serve: %d threads, %.2f fds and %.0f KB RSS per job", threads, fdsPerJob, rssPerJob/1024)
+	// Beside the issue's baseline: a shell whose jobs each get a log
+	// file, as jobtop's do (creating a file is most of a start where the
+	// disk is slow to).
+	logged := shellStartsEach(t, n, "sleep 300 > $i.log 2>&1 &")
+	t.Logf("a shell starting %d `sleep 300 > $i.log &`: %v (jobtop %.2fx that)", n, logged.Round(time.Millisecond),
+		float64(started)/float64(logged))
 	assert.Empty(t, left, "nothing is left running")
 	assert.LessOrEqual(t, threads, 50, "OS threads do not grow with jobs")
 	assert.LessOrEqual(t, fdsPerJob, 4.0)
@@ -113,8 +119,13 @@ func scale(t *testing.T, tty bool) {
 }
 
 // shellStarts times a shell starting n `sleep 300 &`, then kills them.
-func shellStarts(t *testing.T, n int) time.Duration {
-	sh := exec.Command("bash", "-c", fmt.Sprintf("echo $$; exec >/dev/null 2>&1; for i in $(seq %d); do sleep 300 & done", n))
+func shellStarts(t *testing.T, n int) time.Duration { return shellStartsEach(t, n, "sleep 300 &") }
+
+// shellStartsEach times a shell running job (a command line ending in
+// &, $i its number) n times in dir, then kills what it started.
+func shellStartsEach(t *testing.T, n int, job string) time.Duration {
+	sh := exec.Command("bash", "-c", fmt.Sprintf("echo $$; exec >/dev/null 2>&1; for i in $(seq %d); do %s done", n, job))
+	sh.Dir = t.TempDir()
 	sh.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
 	began := time.Now()
 	out, err := sh.Output()
