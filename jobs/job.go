@@ -183,7 +183,7 @@ func (j *job) stateLocked() Info {
 // file say; they have locks of their own, so Manager.mu need not be held.
 func (j *job) addOutputStats(info *Info) {
 	st := j.store.Stats()
-	info.LogPath = j.log.path
+	info.LogPath = j.log.Path()
 	info.LogFiles = j.log.Files()
 	info.LogDropped = j.log.Dropped()
 	info.Lines = st.Last

@@ -34,9 +34,11 @@ const rotatedSuffix = ".1"
 // so a slow disk holds up the job's reader and nothing else.
 type logFile struct {
 	mu        sync.Mutex
-	queueMu   sync.Mutex // never held across a write
-	queued    []string   // markers not written yet (MarkerSoon)
-	path      string     // set once
+	queueMu   sync.Mutex    // never held across a write
+	queued    []string      // markers not written yet (MarkerSoon)
+	path      string        // set once
+	opened    chan struct{} // closed once the file is created, or could not be
+	noFile    atomic.Bool   // it could not be: the log writes nothing
 	f         *os.File
 	written   int64 // bytes in the current file
 	cap       int64
@@ -47,17 +49,56 @@ type logFile struct {
 	err       error        // first error; later writes are dropped
 }
 
-// openLogFile starts a fresh log at path: whatever an earlier session
-// left there (path, path.1) is replaced, never appended to.
+// openLogFile starts a fresh log at path and waits for its file:
+// whatever an earlier session left there (path, path.1) is replaced, never
+// appended to.
 func openLogFile(path string, cap int64) (*logFile, error) {
-	if err := os.Remove(path + rotatedSuffix); err != nil && !os.IsNotExist(err) {
-		return nil, err
+	l := openLogFileSoon(path, cap)
+	<-l.opened
+	if l.noFile.Load() {
+		return nil, l.err
 	}
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o600)
-	if err != nil {
-		return nil, err
+	return l, nil
+}
+
+// openLogFileSoon is openLogFile without waiting for the disk, where
+// creating a file can take a millisecond or more (ext4 looks for an inode
+// that was not freed recently). The file is created by a goroutine that
+// holds mu until it is done, so whatever is written waits for it, and
+// the caller goes on, e.g. to start the job's process meanwhile. A log
+// whose file could not be made writes nothing and counts what it drops.
+func openLogFileSoon(path string, cap int64) *logFile {
+	l := &logFile{path: path, cap: max(cap, minLogCap), opened: make(chan struct{})}
+	l.mu.Lock()
+	go func() {
+		defer close(l.opened)
+		defer l.mu.Unlock()
+		if err := os.Remove(path + rotatedSuffix); err != nil && !os.IsNotExist(err) {
+			l.failOpen(err)
+			return
+		}
+		f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o600)
+		if err != nil {
+			l.failOpen(err)
+			return
+		}
+		l.f = f
+	}()
+	return l
+}
+
+// failOpen records that the log has no file; the caller holds mu.
+func (l *logFile) failOpen(err error) {
+	l.err = err
+	l.noFile.Store(true)
+}
+
+// Path is the log's file, "" when it could not be made.
+func (l *logFile) Path() string {
+	if l.noFile.Load() {
+		return ""
 	}
-	return &logFile{path: path, f: f, cap: max(cap, minLogCap)}, nil
+	return l.path
 }
 
 // Write writes p, rotating the file whenever it is full. It never fails:
@@ -220,7 +261,7 @@ func (l *logFile) Dropped() int64 {
 // rotated one, then the current one.
 func (l *logFile) Files() []string {
 	switch {
-	case l.path == "":
+	case l.noFile.Load():
 		return nil
 	case l.rotations.Load() > 0:
 		return []string{l.path + rotatedSuffix, l.path}

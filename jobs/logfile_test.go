@@ -4,11 +4,13 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"regexp"
 	"slices"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -296,4 +298,54 @@ func TestAStuckLogLosesNothingAtTheEnd(t *testing.T) {
 			assert.Equal(t, c.lines, info.Lines, "every line, though the log was stuck past the drain's timeout")
 		})
 	}
+}
+
+// The log file is made while the job's process starts, not before; Start
+// still returns only once the file is there. A FIFO stands in for a slow
+// disk: opening it waits for a reader.
+func TestTheLogFileIsMadeWhileTheJobStarts(t *testing.T) {
+	m := newManager(t, Options{})
+	fifo := filepath.Join(m.LogDir(), "1.log")
+	require.NoError(t, syscall.Mkfifo(fifo, 0o600))
+	mark := newMark(t)
+	started := make(chan Info, 1)
+	go func() {
+		info, err := m.Start(Spec{Command: "exec sleep 300", Env: map[string]string{"TEST_MARK": mark}})
+		assert.NoError(t, err)
+		started <- info
+	}()
+	eventually(t, "the job's process runs while its log file is being opened", func() bool { return len(marked(mark)) == 1 })
+	select {
+	case <-started:
+		t.Fatal("Start returned before the job's log file was open")
+	case <-time.After(100 * time.Millisecond):
+	}
+	r, err := os.Open(fifo) // the open completes
+	require.NoError(t, err)
+	defer r.Close()
+	go io.Copy(io.Discard, r) //nolint:errcheck // drains the log
+	info := <-started
+	assert.Equal(t, fifo, info.LogPath)
+	assert.Equal(t, StateRunning, info.State)
+	require.NoError(t, m.Kill(info.ID))
+	wait(t, m, info.ID)
+
+	added, err := m.Add(Spec{Command: "true"})
+	require.NoError(t, err)
+	_, err = os.Stat(added.LogPath)
+	require.NoError(t, err, "the log file of an added job")
+}
+
+func TestAJobWhoseLogCannotBeMadeStillRuns(t *testing.T) {
+	m := newManager(t, Options{})
+	// The next job's rotated log is a directory that cannot be removed.
+	require.NoError(t, os.MkdirAll(filepath.Join(m.LogDir(), "1.log.1", "x"), 0o700))
+	info := start(t, m, Spec{Command: "echo hello"})
+	assert.Empty(t, info.LogPath, "no log file")
+	assert.Empty(t, info.LogFiles)
+	info = wait(t, m, info.ID)
+	assert.Equal(t, StateSucceeded, info.State)
+	assert.Equal(t, []string{"hello"}, outputText(t, m, info.ID))
+	assert.Positive(t, info.LogDropped, "what the log could not write is counted")
+	assert.Empty(t, info.LogPath)
 }

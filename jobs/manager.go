@@ -177,14 +177,13 @@ func (m *Manager) add(spec Spec, start startMode) (Info, error) {
 		return Info{}, err
 	}
 	spec = spec.withDefaults()
-	// The ID and the log file are made before taking the lock: creating a
-	// file can take a while on a busy disk.
+	// The log file is made while the job's process starts (a file can
+	// take a while to create), and never under the lock. A job whose file
+	// cannot be made still has its output in the store.
 	id := ID(m.lastID.Add(1))
-	path := filepath.Join(m.logDir, id.String()+".log")
-	log, err := openLogFile(path, m.opts.LogCap)
-	if err != nil {
-		// Output still reaches the store; the job just has no file.
-		log = &logFile{path: "", err: err}
+	log := openLogFileSoon(filepath.Join(m.logDir, id.String()+".log"), m.opts.LogCap)
+	if start == startNot {
+		<-log.opened // Park, below, would wait for it under the lock
 	}
 	j := &job{
 		id:      id,
@@ -212,6 +211,7 @@ func (m *Manager) add(spec Spec, start startMode) (Info, error) {
 	case startNow:
 		m.enqueueLocked(j)
 		m.awaitLaunchLocked(j)
+		m.awaitLogLocked(j) // a queued job's: a launch waits for it
 	case startSoon:
 		m.enqueueLocked(j)
 	default:
@@ -220,6 +220,18 @@ func (m *Manager) add(spec Spec, start startMode) (Info, error) {
 		m.changedLocked(j)
 	}
 	return m.infoLocked(j), nil
+}
+
+// awaitLogLocked waits, without the lock, until the job's log file is
+// made (or could not be).
+func (m *Manager) awaitLogLocked(j *job) {
+	select {
+	case <-j.log.opened:
+	default:
+		m.mu.Unlock()
+		<-j.log.opened
+		m.mu.Lock()
+	}
 }
 
 // Replace gives a job a new spec. A running or queued job restarts with it
