@@ -63,6 +63,12 @@ func (m *Manager) launch(j *job, p *process) {
 		var kc *keeper.Client
 		if kc, err = m.keeperClient(); err == nil {
 			pid, start, err = kc.Spawn(spawn.Spawn)
+			if err != nil && spawn.shellArgv != nil {
+				// Run directly, it could not start (a script without
+				// "#!", say): the shell runs it, or says why not.
+				spawn.Path, spawn.Argv, spawn.shellArgv = spawn.shellPath, spawn.shellArgv, nil
+				pid, start, err = kc.Spawn(spawn.Spawn)
+			}
 			if err != nil {
 				err = fmt.Errorf("cannot start %q: %w", p.spec.DisplayCommand(), err)
 			}
@@ -92,6 +98,29 @@ type spawnFiles struct {
 	keeper.Spawn
 	outR, errR *os.File
 	input      *os.File
+	// shellPath and shellArgv run the command line through the shell
+	// when it is to run directly (direct.go); nil otherwise.
+	shellPath string
+	shellArgv []string
+}
+
+// runDirectly makes a command line with no shell syntax run its program
+// without the shell (direct.go), as the shell itself would run it.
+func (s *spawnFiles) runDirectly() {
+	if len(s.Argv) != 3 || s.Argv[0] != "/bin/sh" || s.Argv[1] != "-c" {
+		return // argv, or a shell of the job's own
+	}
+	argv, ok := directArgv(s.Argv[2])
+	if !ok {
+		return
+	}
+	path, ok := lookPathIn(argv[0], envValue(s.Env, "PATH"), s.Dir)
+	if !ok {
+		return
+	}
+	s.shellPath, s.shellArgv = s.Path, s.Argv
+	s.Path, s.Argv = path, argv
+	s.Env = withShellPWD(s.Env, s.Dir)
 }
 
 // prepare resolves what the run executes and makes its pipes.
@@ -105,6 +134,7 @@ func (m *Manager) prepare(j *job, p *process) (*spawnFiles, error) {
 		Run: p.run, Path: path, Argv: argv, Env: m.environ(j.id, spec), Dir: spec.Dir,
 		StopSignal: spec.StopSignal.sys(), Grace: spec.Grace,
 	}}
+	s.runDirectly()
 	if spec.TTY {
 		if err := s.openTerminal(p.openCols, p.openRows); err != nil {
 			return nil, err
