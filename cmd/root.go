@@ -51,7 +51,7 @@ func Execute() int {
 
 func newRootCmd() *cobra.Command {
 	var names string
-	var pipes bool
+	var pipes, version bool
 	root := &cobra.Command{
 		Use:   "jobtop [flags] [COMMAND...] [-- PROGRAM ARGS...]",
 		Short: "Run, watch and control long jobs from one terminal",
@@ -78,6 +78,9 @@ jobtop attach) and starts the COMMANDs there.`,
 		SilenceErrors: true,
 		Args:          cobra.ArbitraryArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if version {
+				return printVersion(cmd)
+			}
 			specs, err := specsFromArgs(args, cmd.ArgsLenAtDash(), names)
 			if err != nil {
 				return &ExitError{Code: 2, Err: err}
@@ -88,8 +91,8 @@ jobtop attach) and starts the COMMANDs there.`,
 			return openTUI(cmd, specs)
 		},
 	}
-	root.Version = versionText()
-	root.SetVersionTemplate("jobtop {{.Version}}\n")
+	// Not cobra's --version, which answers before --host is checked.
+	root.Flags().BoolVarP(&version, "version", "v", false, "print jobtop's version (as jobtop version does)")
 	root.AddCommand(newVersionCmd())
 	root.AddCommand(newCheckCmd())
 	addSocketFlag(root)

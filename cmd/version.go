@@ -56,8 +56,18 @@ func newVersionCmd() *cobra.Command {
 		Use:   "version",
 		Short: "Print jobtop's version (as jobtop --version does)",
 		Args:  cobra.NoArgs,
-		Run: func(cmd *cobra.Command, _ []string) {
-			fmt.Fprintln(cmd.OutOrStdout(), "jobtop", versionText())
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			return printVersion(cmd)
 		},
 	}
+}
+
+// printVersion prints this binary's version. It runs here: asked for
+// another machine, it says how to ask there.
+func printVersion(cmd *cobra.Command) error {
+	if f := cmd.Flags().Lookup(hostFlag); f != nil && f.Changed {
+		return &ExitError{Code: 2, Err: fmt.Errorf("--%s is for the commands that talk to an instance; jobtop --version runs here (run it on the other machine: ssh HOST jobtop --version)", hostFlag)}
+	}
+	fmt.Fprintln(cmd.OutOrStdout(), "jobtop", versionText())
+	return nil
 }

@@ -27,7 +27,7 @@ func TestVersionSaysWhatWasBuilt(t *testing.T) {
 func TestVersionFlagAndCommand(t *testing.T) {
 	c := newCLI(t)
 	// The binary may be stamped with its commit where this test is not.
-	flag := c.run("--version")
+	flag := c.run("-v")
 	assert.Equal(t, 0, flag.code)
 	assert.Regexp(t, `^jobtop \S.* \(go1\.\d+\S* `+runtime.GOOS+"/"+runtime.GOARCH+`\)\n$`, flag.stdout)
 	assert.Empty(t, flag.stderr)
@@ -37,6 +37,10 @@ func TestVersionFlagAndCommand(t *testing.T) {
 	far := c.run("version", "--host", "ssh://elsewhere")
 	assert.Equal(t, 2, far.code)
 	assert.Contains(t, far.stderr, "jobtop version runs here")
+	far = c.run("--version", "--host", "ssh://elsewhere")
+	assert.Equal(t, 2, far.code)
+	assert.Contains(t, far.stderr, "jobtop --version runs here")
+	assert.Empty(t, far.stdout)
 	r := c.run("version", "extra")
 	assert.Equal(t, 1, r.code)
 	assert.Contains(t, r.stderr, `unknown command "extra"`)
