@@ -26,9 +26,14 @@ func directWordByte(b byte) bool {
 	return strings.IndexByte("-_./:,+@%=", b) >= 0
 }
 
-// shellBuiltins are dash's reserved words and builtins: as a command's first
-// word the shell runs them itself.
+// shellBuiltins are dash's reserved words and builtins, and bash's (macOS's
+// /bin/sh is bash): as a command's first word the shell runs them itself.
 var shellBuiltins = map[string]bool{
+	"time": true, "function": true, "select": true, "coproc": true, "source": true, "declare": true,
+	"typeset": true, "let": true, "enable": true, "builtin": true, "caller": true, "dirs": true,
+	"disown": true, "logout": true, "popd": true, "pushd": true, "shopt": true, "suspend": true,
+	"mapfile": true, "readarray": true, "compgen": true, "complete": true, "compopt": true,
+	"help": true, "history": true, "bind": true,
 	"!": true, "case": true, "do": true, "done": true, "elif": true, "else": true, "esac": true, "fi": true,
 	"for": true, "if": true, "in": true, "then": true, "until": true, "while": true,
 	".": true, ":": true, "alias": true, "bg": true, "break": true, "cd": true, "chdir": true, "command": true,
