@@ -33,12 +33,19 @@ const rotatedSuffix = ".1"
 // lock, and markers from under the manager's lock are queued (MarkerSoon),
 // so a slow disk holds up the job's reader and nothing else.
 type logFile struct {
-	mu        sync.Mutex
-	queueMu   sync.Mutex    // never held across a write
-	queued    []string      // markers not written yet (MarkerSoon)
-	path      string        // set once
-	opened    chan struct{} // closed once the file is created, or could not be
-	noFile    atomic.Bool   // it could not be: the log writes nothing
+	mu      sync.Mutex
+	queueMu sync.Mutex    // never held across a write
+	queued  []string      // markers not written yet (MarkerSoon)
+	path    string        // set once
+	opened  chan struct{} // closed once the file is created, or could not be
+	noFile  atomic.Bool   // it could not be: the log writes nothing
+	// openMu guards opening and afterOpen: a Park or Close asked for
+	// while the file is being opened is left to the opener, so no one
+	// (under the manager's lock, say) waits for a disk that does not
+	// answer.
+	openMu    sync.Mutex
+	opening   bool
+	afterOpen func()
 	f         *os.File
 	written   int64 // bytes in the current file
 	cap       int64
@@ -68,23 +75,51 @@ func openLogFile(path string, cap int64) (*logFile, error) {
 // the caller goes on, e.g. to start the job's process meanwhile. A log
 // whose file could not be made writes nothing and counts what it drops.
 func openLogFileSoon(path string, cap int64) *logFile {
-	l := &logFile{path: path, cap: max(cap, minLogCap), opened: make(chan struct{})}
+	l := &logFile{path: path, cap: max(cap, minLogCap), opened: make(chan struct{}), opening: true}
 	l.mu.Lock()
 	go func() {
 		defer close(l.opened)
 		defer l.mu.Unlock()
-		if err := os.Remove(path + rotatedSuffix); err != nil && !os.IsNotExist(err) {
-			l.failOpen(err)
-			return
+		l.create()
+		l.openMu.Lock()
+		l.opening = false
+		then := l.afterOpen
+		l.openMu.Unlock()
+		if then != nil {
+			then()
 		}
-		f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o600)
-		if err != nil {
-			l.failOpen(err)
-			return
-		}
-		l.f = f
 	}()
 	return l
+}
+
+// create makes the log's file; the caller holds mu.
+func (l *logFile) create() {
+	if err := os.Remove(l.path + rotatedSuffix); err != nil && !os.IsNotExist(err) {
+		l.failOpen(err)
+		return
+	}
+	f, err := os.OpenFile(l.path, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o600)
+	if err != nil {
+		l.failOpen(err)
+		return
+	}
+	l.f = f
+}
+
+// whenOpen runs do with mu held: now, or, while the file is being
+// opened, by the opener once it is. It reports whether do ran now.
+func (l *logFile) whenOpen(do func()) bool {
+	l.openMu.Lock()
+	if l.opening {
+		l.afterOpen = do // the last asked for wins: Close after Park
+		l.openMu.Unlock()
+		return false
+	}
+	l.openMu.Unlock()
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	do()
+	return true
 }
 
 // failOpen records that the log has no file; the caller holds mu.
@@ -270,15 +305,16 @@ func (l *logFile) Files() []string {
 }
 
 // Park closes the file between runs, so a finished job holds no file
-// descriptor; the next write opens it again, appending.
+// descriptor; the next write opens it again, appending. While the file
+// is being opened, it is parked once it is.
 func (l *logFile) Park() {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	l.writeQueued()
-	if l.f != nil && l.err == nil {
-		l.f.Close()
-		l.f, l.parked = nil, true
-	}
+	l.whenOpen(func() {
+		l.writeQueued()
+		if l.f != nil && l.err == nil {
+			l.f.Close()
+			l.f, l.parked = nil, true
+		}
+	})
 }
 
 func (l *logFile) unpark() {
@@ -294,16 +330,28 @@ func (l *logFile) unpark() {
 	l.f = f
 }
 
-func (l *logFile) Close() error {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	l.writeQueued()
-	l.parked = false
-	if l.f == nil {
-		return nil
+// discard waits for the file of a log that is not needed after all (its
+// job was refused) and removes it.
+func (l *logFile) discard() {
+	<-l.opened
+	l.Close() //nolint:errcheck // removed next
+	if !l.noFile.Load() {
+		os.Remove(l.path) //nolint:errcheck // best effort
 	}
-	err := l.f.Close()
-	l.f = nil
+}
+
+// Close closes the file for good. While the file is being opened, it is
+// closed once it is, and Close returns nil.
+func (l *logFile) Close() error {
+	var err error
+	l.whenOpen(func() {
+		l.writeQueued()
+		l.parked = false
+		if l.f != nil {
+			err = l.f.Close()
+			l.f = nil
+		}
+	})
 	return err
 }
 

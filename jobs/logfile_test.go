@@ -349,3 +349,52 @@ func TestAJobWhoseLogCannotBeMadeStillRuns(t *testing.T) {
 	assert.Positive(t, info.LogDropped, "what the log could not write is counted")
 	assert.Empty(t, info.LogPath)
 }
+
+// A log file that does not open (a FIFO no one reads, a hung network
+// disk) holds up only that log: the job runs and is tracked, a kill ends
+// it, a queued job can be killed, and the manager shuts down.
+func TestALogThatDoesNotOpenHoldsNothingUp(t *testing.T) {
+	m, err := NewManager(Options{LogDir: t.TempDir(), SampleInterval: -1, MaxRunning: 1})
+	require.NoError(t, err)
+	for _, id := range []string{"1", "2"} {
+		require.NoError(t, syscall.Mkfifo(filepath.Join(m.LogDir(), id+".log"), 0o600))
+	}
+	mark := newMark(t)
+	running, err := m.StartSoon(Spec{Command: "exec sleep 300", Env: map[string]string{"TEST_MARK": mark}})
+	require.NoError(t, err)
+	queued, err := m.StartSoon(Spec{Command: "exec sleep 300"})
+	require.NoError(t, err)
+	info := waitFor(t, m, running.ID, "running", func(i Info) bool { return i.State == StateRunning })
+	assert.Equal(t, marked(mark), []int{info.PID}, "the job's process is tracked")
+
+	done := make(chan error, 1)
+	go func() {
+		if err := m.Kill(queued.ID); err != nil {
+			done <- err
+			return
+		}
+		if err := m.Kill(running.ID); err != nil {
+			done <- err
+			return
+		}
+		done <- m.Shutdown(context.Background())
+	}()
+	select {
+	case err := <-done:
+		require.NoError(t, err)
+	case <-time.After(patience):
+		t.Fatal("kill or shutdown waits for a log file that does not open")
+	}
+	assert.Empty(t, marked(mark), "nothing left running")
+	for _, id := range []ID{running.ID, queued.ID} {
+		info, err := m.Get(id)
+		require.NoError(t, err)
+		assert.Equal(t, StateKilled, info.State)
+	}
+	// The opens finish when someone reads: nothing waits for them then.
+	for _, id := range []string{"1", "2"} {
+		r, err := os.OpenFile(filepath.Join(m.LogDir(), id+".log"), os.O_RDONLY|syscall.O_NONBLOCK, 0)
+		require.NoError(t, err)
+		r.Close()
+	}
+}

@@ -178,13 +178,12 @@ func (m *Manager) add(spec Spec, start startMode) (Info, error) {
 	}
 	spec = spec.withDefaults()
 	// The log file is made while the job's process starts (a file can
-	// take a while to create), and never under the lock. A job whose file
-	// cannot be made still has its output in the store.
+	// take a while to create); nothing waits for it under the lock, so a
+	// disk that does not answer holds up only this log. Start and Add
+	// return once it is made. A job whose file cannot be made still has
+	// its output in the store.
 	id := ID(m.lastID.Add(1))
 	log := openLogFileSoon(filepath.Join(m.logDir, id.String()+".log"), m.opts.LogCap)
-	if start == startNot {
-		<-log.opened // Park, below, would wait for it under the lock
-	}
 	j := &job{
 		id:      id,
 		spec:    spec,
@@ -194,11 +193,12 @@ func (m *Manager) add(spec Spec, start startMode) (Info, error) {
 		state:   StateQueued,
 	}
 	m.mu.Lock()
-	defer m.mu.Unlock()
 	if m.closed {
-		log.Close()
+		m.mu.Unlock()
+		log.discard()
 		return Info{}, ErrShutdown
 	}
+	defer m.mu.Unlock()
 	if j.spec.Name == "" {
 		j.spec.Name = m.uniqueNameLocked(defaultName(spec))
 	}
@@ -211,13 +211,14 @@ func (m *Manager) add(spec Spec, start startMode) (Info, error) {
 	case startNow:
 		m.enqueueLocked(j)
 		m.awaitLaunchLocked(j)
-		m.awaitLogLocked(j) // a queued job's: a launch waits for it
+		m.awaitLogLocked(j)
 	case startSoon:
 		m.enqueueLocked(j)
 	default:
 		j.state = StateCreated
 		j.log.Park()
 		m.changedLocked(j)
+		m.awaitLogLocked(j)
 	}
 	return m.infoLocked(j), nil
 }
@@ -482,11 +483,24 @@ func (m *Manager) Shutdown(ctx context.Context) error {
 		<-m.samplerDone
 		m.stopSampler = nil
 	}
+	// Log files still being made are waited for, as long as a disk that
+	// answers takes: once Shutdown returns, nothing writes to the log
+	// directory, unless a disk does not answer.
 	m.mu.Lock()
+	logs := make([]*logFile, 0, len(m.jobs))
 	for _, j := range m.jobs {
-		j.log.Close()
+		logs = append(logs, j.log)
 	}
 	m.mu.Unlock()
+	opening, cancel := context.WithTimeout(ctx, drainTimeout)
+	defer cancel()
+	for _, l := range logs {
+		select {
+		case <-l.opened:
+		case <-opening.Done():
+		}
+		l.Close()
+	}
 	m.logLock.Close()
 	m.hub.closeAll()
 	return err

@@ -78,9 +78,6 @@ func (m *Manager) launch(j *job, p *process) {
 			spawn.closeOurEnds()
 		}
 	}
-	// What follows parks or writes the log under the lock: its file
-	// must be there.
-	<-j.log.opened
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	defer close(p.launched)
