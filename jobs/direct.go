@@ -13,8 +13,9 @@ import (
 // would be a shell with the program under it, and a signal the program
 // dies of would read as an exit status. bash -c and Ruby's spawn do the
 // same. Anything the shell could read differently (quotes, $, globs,
-// redirections, ~, a builtin, a program not found) still goes to the
-// shell, so its messages and exit statuses stay the shell's.
+// redirections, ~, a builtin, a program not found, a variable the shell
+// would change) still goes to the shell, so its messages, exit statuses
+// and environment stay the shell's.
 
 // directWordByte reports whether b can appear in a word that the shell
 // takes literally: no quoting, expansion, globbing or operator.
@@ -75,26 +76,25 @@ func directArgv(command string) (argv []string, ok bool) {
 
 // lookPathIn finds prog as the shell would: a name with a slash is a
 // path (relative to dir), any other is looked up in path (a PATH value),
-// the first entry holding a file by that name. ok is false when that is
-// not certain to be what the shell runs: no such file, a file that cannot
-// be executed, or a relative entry in PATH; the shell then says what it
-// makes of it.
+// the first entry holding a file by that name. The path is kept as the
+// shell builds it, not cleaned: "a/../b" goes through a's symlink, and a
+// script's interpreter is given the same name for it. ok is false when
+// that is not certain to be what the shell runs: no such file, a file
+// that cannot be executed, or a relative entry in PATH; the shell then
+// says what it makes of it.
 func lookPathIn(prog, path, dir string) (string, bool) {
 	if strings.Contains(prog, "/") {
-		if !filepath.IsAbs(prog) {
-			abs, err := filepath.Abs(filepath.Join(dir, prog)) // the keeper changes to dir first
-			if err != nil {
-				return "", false
-			}
-			prog = abs
+		at := prog // as the keeper, in dir, will find it
+		if !filepath.IsAbs(prog) && dir != "" {
+			at = strings.TrimSuffix(dir, "/") + "/" + prog
 		}
-		return prog, executableFile(prog)
+		return prog, executableFile(at)
 	}
 	for _, entry := range filepath.SplitList(path) {
 		if !filepath.IsAbs(entry) {
 			return "", false
 		}
-		file := filepath.Join(entry, prog)
+		file := strings.TrimSuffix(entry, "/") + "/" + prog
 		if _, err := os.Stat(file); err == nil {
 			return file, executableFile(file)
 		}
@@ -106,6 +106,31 @@ func lookPathIn(prog, path, dir string) (string, bool) {
 func executableFile(path string) bool {
 	st, err := os.Stat(path)
 	return err == nil && st.Mode().IsRegular() && st.Mode()&0o111 != 0
+}
+
+// shellKeepsEnv reports whether dash would hand env on to a program as
+// it is (PWD aside: see withShellPWD). It resets IFS, OPTIND and PPID,
+// and drops variables whose names it cannot hold.
+func shellKeepsEnv(env []string) bool {
+	for _, kv := range env {
+		name, _, ok := strings.Cut(kv, "=")
+		switch {
+		case !ok, name == "IFS", name == "OPTIND", name == "PPID", !shellName(name):
+			return false
+		}
+	}
+	return true
+}
+
+// shellName reports whether name is a shell variable's name.
+func shellName(name string) bool {
+	for i := 0; i < len(name); i++ {
+		b := name[i]
+		if b != '_' && !('a' <= b && b <= 'z') && !('A' <= b && b <= 'Z') && (i == 0 || !('0' <= b && b <= '9')) {
+			return false
+		}
+	}
+	return name != ""
 }
 
 // envValue is the value of name in env, the last one if it is set twice.

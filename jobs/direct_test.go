@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strings"
 	"testing"
 
@@ -90,6 +91,11 @@ func TestASimpleCommandRunsItsProgramWithoutTheShell(t *testing.T) {
 		// Shell syntax: the shell runs it.
 		{Spec{Command: "sleep 300; true"}, "sh"},
 		{Spec{Command: "sleep 300", Shell: []string{"/bin/sh", "-e", "-c"}}, "sh"},
+		// A shell asked for by name, or in the argv, runs.
+		{Spec{Command: "sleep 300", Shell: []string{"/bin/sh", "-c"}}, "sh"},
+		{Spec{Argv: []string{"/bin/sh", "-c", "sleep 300"}}, "sh"},
+		// A variable the shell would change or drop.
+		{Spec{Command: "sleep 300", Env: map[string]string{"IFS": ":"}}, "sh"},
 	} {
 		info := start(t, m, tc.spec)
 		assert.Equal(t, tc.comm, mainComm(t, info.PID), "%q", tc.spec.Command)
@@ -98,30 +104,41 @@ func TestASimpleCommandRunsItsProgramWithoutTheShell(t *testing.T) {
 	}
 }
 
-// What a program is given does not depend on whether the shell ran it.
+// What a program is given does not depend on whether the shell ran it:
+// its whole environment (PWD as dash sets it), its arguments, and the
+// program a path names.
 func TestADirectRunGetsWhatTheShellWouldGive(t *testing.T) {
 	dir := t.TempDir()
 	link := filepath.Join(t.TempDir(), "link")
 	require.NoError(t, os.Symlink(dir, link))
+	// $0 as the shell passes it, and "x/.." through x's symlink.
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "show0"), []byte("#!/bin/sh\necho \"$0 $*\"\n"), 0o755))
+	deep := filepath.Join(t.TempDir(), "deep")
+	require.NoError(t, os.MkdirAll(filepath.Join(deep, "x"), 0o700))
+	require.NoError(t, os.WriteFile(filepath.Join(deep, "prog"), []byte("#!/bin/sh\necho deep\n"), 0o755))
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "prog"), []byte("#!/bin/sh\necho shallow\n"), 0o755))
+	require.NoError(t, os.Symlink(filepath.Join(deep, "x"), filepath.Join(dir, "lx")))
 	for _, pwd := range []string{"/", link, ""} {
 		t.Run("PWD="+pwd, func(t *testing.T) {
 			t.Setenv("PWD", pwd) // jobtop's own, stale or not
 			m := newManager(t, Options{})
-			env := func(command, dir string) string {
-				info := start(t, m, Spec{Command: command, Dir: dir})
+			output := func(command, dir string, env map[string]string) []string {
+				info := start(t, m, Spec{Command: command, Dir: dir, Env: env})
 				info = wait(t, m, info.ID)
 				require.Equal(t, StateSucceeded, info.State, "%q", command)
-				for _, line := range outputText(t, m, info.ID) {
-					if strings.HasPrefix(line, "PWD=") {
-						return line
-					}
-				}
-				return "no PWD"
+				out := slices.DeleteFunc(outputText(t, m, info.ID), func(line string) bool {
+					return strings.HasPrefix(line, "JOBTOP_") // the job's own
+				})
+				slices.Sort(out)
+				return out
 			}
 			for _, d := range []string{dir, link} {
-				direct, shell := env("env", d), env("env; true", d)
-				assert.Equal(t, shell, direct, "in %s", d)
+				assert.Equal(t, output("env; true", d, nil), output("env", d, nil), "in %s", d)
+				assert.Equal(t, output("./show0 a b; true", d, nil), output("./show0 a b", d, nil))
+				assert.Equal(t, []string{"deep"}, output("lx/../prog", d, nil))
 			}
+			odd := map[string]string{"IFS": "x", "OPTIND": "7", "PPID": "5", "A-B": "1"}
+			assert.Equal(t, output("env; true", dir, odd), output("env", dir, odd))
 		})
 	}
 }

@@ -101,14 +101,12 @@ type spawnFiles struct {
 	shellArgv []string
 }
 
-// runDirectly makes a command line with no shell syntax run its program
-// without the shell (direct.go), as the shell itself would run it.
-func (s *spawnFiles) runDirectly() {
-	if len(s.Argv) != 3 || s.Argv[0] != "/bin/sh" || s.Argv[1] != "-c" {
-		return // argv, or a shell of the job's own
-	}
-	argv, ok := directArgv(s.Argv[2])
-	if !ok {
+// runDirectly makes a command line with no shell syntax, for the default
+// shell, run its program without the shell (direct.go), as the shell
+// itself would run it.
+func (s *spawnFiles) runDirectly(command string) {
+	argv, ok := directArgv(command)
+	if !ok || !shellKeepsEnv(s.Env) {
 		return
 	}
 	path, ok := lookPathIn(argv[0], envValue(s.Env, "PATH"), s.Dir)
@@ -131,7 +129,9 @@ func (m *Manager) prepare(j *job, p *process) (*spawnFiles, error) {
 		Run: p.run, Path: path, Argv: argv, Env: m.environ(j.id, spec), Dir: spec.Dir,
 		StopSignal: spec.StopSignal.sys(), Grace: spec.Grace,
 	}}
-	s.runDirectly()
+	if len(spec.Argv) == 0 && len(spec.Shell) == 0 {
+		s.runDirectly(spec.Command)
+	}
 	if spec.TTY {
 		if err := s.openTerminal(p.openCols, p.openRows); err != nil {
 			return nil, err
