@@ -106,20 +106,16 @@ func (l *logFile) create() {
 	l.f = f
 }
 
-// whenOpen runs do with mu held: now, or, while the file is being
-// opened, by the opener once it is. It reports whether do ran now.
-func (l *logFile) whenOpen(do func()) bool {
+// leftToOpener leaves do, if the file is being opened, to the opener,
+// which runs it (with mu held) once the file is open, and reports
+// whether it did.
+func (l *logFile) leftToOpener(do func()) bool {
 	l.openMu.Lock()
+	defer l.openMu.Unlock()
 	if l.opening {
 		l.afterOpen = do // the last asked for wins: Close after Park
-		l.openMu.Unlock()
-		return false
 	}
-	l.openMu.Unlock()
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	do()
-	return true
+	return l.opening
 }
 
 // failOpen records that the log has no file; the caller holds mu.
@@ -308,13 +304,20 @@ func (l *logFile) Files() []string {
 // descriptor; the next write opens it again, appending. While the file
 // is being opened, it is parked once it is.
 func (l *logFile) Park() {
-	l.whenOpen(func() {
-		l.writeQueued()
-		if l.f != nil && l.err == nil {
-			l.f.Close()
-			l.f, l.parked = nil, true
-		}
-	})
+	if l.leftToOpener(l.parkLocked) {
+		return
+	}
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.parkLocked()
+}
+
+func (l *logFile) parkLocked() {
+	l.writeQueued()
+	if l.f != nil && l.err == nil {
+		l.f.Close()
+		l.f, l.parked = nil, true
+	}
 }
 
 func (l *logFile) unpark() {
@@ -343,15 +346,22 @@ func (l *logFile) discard() {
 // Close closes the file for good. While the file is being opened, it is
 // closed once it is, and Close returns nil.
 func (l *logFile) Close() error {
-	var err error
-	l.whenOpen(func() {
-		l.writeQueued()
-		l.parked = false
-		if l.f != nil {
-			err = l.f.Close()
-			l.f = nil
-		}
-	})
+	if l.leftToOpener(func() { l.closeLocked() }) { //nolint:errcheck // no one to tell
+		return nil
+	}
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.closeLocked()
+}
+
+func (l *logFile) closeLocked() error {
+	l.writeQueued()
+	l.parked = false
+	if l.f == nil {
+		return nil
+	}
+	err := l.f.Close()
+	l.f = nil
 	return err
 }
 
