@@ -94,7 +94,7 @@ func lookPathIn(prog, path, dir string) (string, bool) {
 		if !filepath.IsAbs(entry) {
 			return "", false
 		}
-		file := strings.TrimSuffix(entry, "/") + "/" + prog
+		file := entry + "/" + prog // as dash joins them, "//" and all
 		if _, err := os.Stat(file); err == nil {
 			return file, executableFile(file)
 		}

@@ -136,6 +136,8 @@ func TestADirectRunGetsWhatTheShellWouldGive(t *testing.T) {
 				assert.Equal(t, output("env; true", d, nil), output("env", d, nil), "in %s", d)
 				assert.Equal(t, output("./show0 a b; true", d, nil), output("./show0 a b", d, nil))
 				assert.Equal(t, []string{"deep"}, output("lx/../prog", d, nil))
+				onPath := map[string]string{"PATH": dir + "/:" + os.Getenv("PATH")} // $0 is dir//show0
+				assert.Equal(t, output("show0 a; true", d, onPath), output("show0 a", d, onPath))
 			}
 			odd := map[string]string{"IFS": "x", "OPTIND": "7", "PPID": "5", "A-B": "1"}
 			assert.Equal(t, output("env; true", dir, odd), output("env", dir, odd))
