@@ -63,7 +63,9 @@ type Spec struct {
 	// Name is what people see; empty means one made up from the program's
 	// name when the job is added (see Manager.Start).
 	Name string
-	// Command is a shell command line, run by /bin/sh -c.
+	// Command is a shell command line, run by Shell; with the default
+	// shell, one with no shell syntax runs its program directly, as the
+	// shell would run it (direct.go).
 	Command string
 	// Argv is a program and its arguments, run directly (no shell).
 	Argv []string
