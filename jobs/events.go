@@ -2,6 +2,7 @@ package jobs
 
 import (
 	"sync"
+	"sync/atomic"
 	"time"
 )
 
@@ -58,6 +59,7 @@ type Subscription struct {
 	out      chan []Event
 	wake     chan struct{}
 	urgent   chan struct{} // hub.hurry: end the frame's wait now
+	hurries  atomic.Int64  // hub.hurry calls, counted before urgent is sent
 	done     chan struct{}
 	stopped  chan struct{}
 	once     sync.Once
@@ -158,6 +160,7 @@ func (s *Subscription) pump() {
 		case <-s.done:
 			return
 		}
+		hurries := s.hurries.Load()
 		batch := s.take()
 		if len(batch) == 0 {
 			continue
@@ -169,11 +172,15 @@ func (s *Subscription) pump() {
 		}
 		// Hold the next batch back for a frame, so fast writers are
 		// coalesced into at most one batch per frame; an echo (hurry)
-		// cuts the wait short. A hurry from before this batch went out
-		// is spent.
+		// cuts the wait short. A hurry from before this batch was taken
+		// is spent; one since (the subscriber may have typed and had the
+		// echo while the batch went out) ends the wait before it begins.
 		select {
 		case <-s.urgent:
 		default:
+		}
+		if s.hurries.Load() != hurries {
+			continue
 		}
 		timer.Reset(s.interval)
 		select {
@@ -249,6 +256,7 @@ func (h *hub) hurry() {
 	h.mu.RLock()
 	defer h.mu.RUnlock()
 	for s := range h.subs {
+		s.hurries.Add(1)
 		select {
 		case s.urgent <- struct{}{}:
 		default:
