@@ -124,6 +124,17 @@ func (m *Manager) infoLocked(j *job) Info {
 	return info
 }
 
+// livePIDLocked is the PID of the run's main process, 0 once it has
+// exited while the rest of the run is still being stopped: a PID that
+// names nothing (or, reused, something else) is not shown as the job's.
+// An ended job keeps its last run's.
+func (j *job) livePIDLocked() int {
+	if p := j.proc; p != nil && p.exited {
+		return 0
+	}
+	return j.pid
+}
+
 // stateLocked is the part of the job's snapshot that Manager.mu guards: a
 // copy of a few fields, so that listing many jobs holds the lock briefly.
 func (j *job) stateLocked() Info {
@@ -135,7 +146,7 @@ func (j *job) stateLocked() Info {
 		Dir:       j.spec.Dir,
 		State:     j.state,
 		Reason:    j.reason,
-		PID:       j.pid,
+		PID:       j.livePIDLocked(),
 		Signal:    j.signal,
 		Error:     j.errText,
 		Started:   j.started,

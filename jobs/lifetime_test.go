@@ -120,6 +120,22 @@ func TestDaemonHoldingStdoutDoesNotKeepTheJobRunning(t *testing.T) {
 	requireNoneLeft(t, mark)
 }
 
+// While what a main process left is being stopped, the job shows no PID:
+// the one it had names nothing now.
+func TestAJobWhoseMainProcessExitedShowsNoPID(t *testing.T) {
+	m := newManager(t, Options{})
+	mark := newMark(t)
+	info := start(t, m, Spec{Command: "trap '' TERM; sleep 600 & echo started", Grace: time.Hour, Env: map[string]string{"TEST_MARK": mark}})
+	require.NotZero(t, info.PID)
+	main := info.PID
+	info = waitFor(t, m, info.ID, "the leftover being stopped", func(i Info) bool { return i.State == StateStopping })
+	assert.Zero(t, info.PID, "the main process %d has exited", main)
+	assert.False(t, alive(main))
+	require.NoError(t, m.Kill(info.ID))
+	wait(t, m, info.ID)
+	requireNoneLeft(t, mark)
+}
+
 // TestGraceReachesTheWholeTreeOnStop: dash runs "sh graceful.sh" as a
 // child; on SIGTERM the wrapper exits at once, but the script's trap must
 // still get its grace period to clean up.
