@@ -107,9 +107,30 @@ func (m *Manager) closeKeeper() {
 
 // killRunsOf kills every process left by the runs of a keeper that died:
 // its main processes and their sessions, and whatever carries its token.
+//
+// It looks again until a look finds nothing it has not killed yet: a
+// process that forked while the process table was being read leaves a
+// child that look missed. (Each look reads the whole table; a keeper
+// dies rarely, and a job that forks without end gets maxKillLooks.)
 func killRunsOf(token string, mains []keeper.ProcID) {
-	keeper.SignalAll(keeper.Leftovers(token, mains), syscall.SIGKILL)
+	killed := make(map[keeper.ProcID]bool)
+	for range maxKillLooks {
+		var fresh []proc.Proc
+		for _, p := range keeper.Leftovers(token, mains) {
+			if id := (keeper.ProcID{PID: p.PID, Start: p.Start}); !killed[id] {
+				killed[id] = true
+				fresh = append(fresh, p)
+			}
+		}
+		if len(fresh) == 0 {
+			return
+		}
+		keeper.SignalAll(fresh, syscall.SIGKILL)
+	}
 }
+
+// maxKillLooks bounds killRunsOf's looks at the process table.
+const maxKillLooks = 20
 
 // StopLeftovers stops what an earlier manager's jobs left running when
 // that manager and its keeper both died (say, both were SIGKILLed): the

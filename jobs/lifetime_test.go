@@ -255,6 +255,16 @@ func TestStopWhileStarting(t *testing.T) {
 	requireNoneLeft(t, mark)
 }
 
+// A job that keeps forking when its keeper dies: children forked while
+// the process table was being read are killed too.
+func TestKeeperDeathKillsAJobThatKeepsForking(t *testing.T) {
+	m := newManager(t, Options{})
+	info, mark := startMarked(t, m, Spec{Command: "while :; do sleep 600 & done"}, 30)
+	require.NoError(t, syscall.Kill(m.keeperID.PID, syscall.SIGKILL))
+	assert.Equal(t, StateKilled, wait(t, m, info.ID).State)
+	requireNoneLeft(t, mark)
+}
+
 // TestKeeperDeathKillsItsRuns: if the keeper itself is killed, its runs
 // end (their processes have lost the one thing that follows them: they
 // are killed), and the next job starts under a new keeper.
