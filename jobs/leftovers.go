@@ -166,7 +166,8 @@ func StopLeftovers(path string) (int, error) {
 	for time.Now().Before(deadline) && anyAlive(left) {
 		time.Sleep(20 * time.Millisecond)
 	}
-	keeper.SignalAll(left, syscall.SIGKILL)
+	// What they started meanwhile (a trap's cleanup) goes too.
+	killRunsOf(rec.Keeper.Token, rec.Mains)
 	return len(left), nil
 }
 

@@ -330,6 +330,28 @@ func TestLeftoversOfADeadInstanceAreStopped(t *testing.T) {
 	assert.Zero(t, n)
 }
 
+// A leftover that starts a process when it gets SIGTERM, and carries on:
+// what it started goes with it.
+func TestLeftoversStartedOnSIGTERMAreStoppedToo(t *testing.T) {
+	mark := newMark(t)
+	cmd := exec.Command("sh", "-c", `trap 'sleep 600 &' TERM; echo ready; while :; do sleep 0.05; done`)
+	cmd.Env = append(os.Environ(), "TEST_MARK="+mark, keeper.EnvRun+"=0123456789abcdef.4")
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
+	out, err := cmd.StdoutPipe()
+	require.NoError(t, err)
+	require.NoError(t, cmd.Start())
+	go cmd.Wait() //nolint:errcheck // reaped whenever it ends
+	t.Cleanup(func() { cmd.Process.Kill() })
+	_, err = out.Read(make([]byte, 6)) // the trap is set
+	require.NoError(t, err)
+	deadKeeper := keeper.Identity{PID: 1 << 22, Start: 1, Token: "0123456789abcdef"}
+	path := filepath.Join(t.TempDir(), "rec")
+	require.NoError(t, writeFileAtomic(path, record{Keeper: deadKeeper}))
+	_, err = StopLeftovers(path)
+	require.NoError(t, err)
+	requireNoneLeft(t, mark)
+}
+
 // withArg lists live processes whose command line has arg: found without
 // the environment (which env -i clears) and without asking jobtop.
 func withArg(arg string) []int {
