@@ -237,4 +237,8 @@ func TestWaitUntilSeesOnlyTheCurrentRun(t *testing.T) {
 	c.ok("wait", id, "--until", "run2 starting", "--timeout", "20s")
 	r := c.run("wait", id, "--until", "READY", "--timeout", "1s")
 	assert.Equal(t, 124, r.code, "no line of this run matches; stdout %q", r.stdout)
+	// A timeout that runs out before the first answer (a loaded machine)
+	// is still the timeout's exit.
+	r = c.run("wait", id, "--until", "READY", "--timeout", "1ns")
+	assert.Equal(t, 124, r.code, "stderr %q", r.stderr)
 }

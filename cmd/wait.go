@@ -114,7 +114,7 @@ func waitUntil(cmd *cobra.Command, c *control.Client, id jobs.ID, o waitOptions)
 	// Only the current run's lines count: read from where it began.
 	job, err := c.Job(ctx, id)
 	if err != nil {
-		return err
+		return timedOut(err, id, o)
 	}
 	var last control.OutputResponse
 	err = c.FollowOutput(ctx, id, control.OutputQuery{Cursor: job.RunCursor}, func(r control.OutputResponse) error {
@@ -130,12 +130,19 @@ func waitUntil(cmd *cobra.Command, c *control.Client, id jobs.ID, o waitOptions)
 	switch {
 	case errors.Is(err, errMatched):
 		return nil
-	case errors.Is(err, context.DeadlineExceeded):
-		return &ExitError{Code: exitTimedOut, Err: fmt.Errorf("no output line of job %d matched %q within %v (the job keeps running)", id, o.until, o.timeout)}
 	case err != nil:
-		return err
+		return timedOut(err, id, o)
 	}
 	return &ExitError{Code: 1, Err: fmt.Errorf("job %d ended (%s) before an output line matched %q", id, last.State, o.until)}
+}
+
+// timedOut is err, or when it is --timeout running out (also before the
+// first answer, on a loaded machine), the timeout's exit.
+func timedOut(err error, id jobs.ID, o waitOptions) error {
+	if errors.Is(err, context.DeadlineExceeded) {
+		return &ExitError{Code: exitTimedOut, Err: fmt.Errorf("no output line of job %d matched %q within %v (the job keeps running)", id, o.until, o.timeout)}
+	}
+	return err
 }
 
 // jobExit turns how a job ended into jobtop's exit: its exit code, 124
