@@ -56,21 +56,10 @@ type logFile struct {
 	err       error        // first error; later writes are dropped
 }
 
-// openLogFile starts a fresh log at path and waits for its file:
-// whatever an earlier session left there (path, path.1) is replaced, never
-// appended to.
-func openLogFile(path string, cap int64) (*logFile, error) {
-	l := openLogFileSoon(path, cap)
-	<-l.opened
-	if l.noFile.Load() {
-		return nil, l.err
-	}
-	return l, nil
-}
-
-// openLogFileSoon is openLogFile without waiting for the disk, where
-// creating a file can take a millisecond or more (ext4 looks for an inode
-// that was not freed recently). The file is created by a goroutine that
+// openLogFileSoon starts a fresh log at path (whatever an earlier session
+// left there, path and path.1, is replaced, never appended to) without
+// waiting for the disk, where creating a file can take a millisecond or
+// more (ext4 looks for an inode that was not freed recently). The file is created by a goroutine that
 // holds mu until it is done, so whatever is written waits for it, and
 // the caller goes on, e.g. to start the job's process meanwhile. A log
 // whose file could not be made writes nothing and counts what it drops.

@@ -18,6 +18,16 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
+// openLogFile is openLogFileSoon, waiting for the file.
+func openLogFile(path string, cap int64) (*logFile, error) {
+	l := openLogFileSoon(path, cap)
+	<-l.opened
+	if l.noFile.Load() {
+		return nil, l.err
+	}
+	return l, nil
+}
+
 // rotationMarker matches the line a rotated log begins with.
 var rotationMarker = regexp.MustCompile(`^\[jobtop\] log rotated at [^\n]*: the output before this line is in [^\n]*\n`)
 
