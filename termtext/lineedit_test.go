@@ -49,23 +49,34 @@ func TestHasLineEdits(t *testing.T) {
 }
 
 // FuzzEditLine: any line edits to a line with no escape sequence but
-// SGR, no control, and no more cells than it has bytes.
+// SGR and no control; and Visible lets neither through either.
 func FuzzEditLine(f *testing.F) {
 	f.Add("bash$ echo helloo\b\x1b[K")
 	f.Add("日本\bx\x1b[2@\x1b[3P")
 	f.Fuzz(func(t *testing.T, s string) {
-		out := EditLine(s)
-		if !HasLineEdits([]byte(s)) {
-			return
-		}
-		for i := 0; i < len(out); {
-			tok := Next(out, i)
-			if tok.Kind == Escape || tok.Kind == Control {
-				t.Fatalf("%q edits to %q, with %q in it", s, out, out[i:tok.End])
-			}
-			i = tok.End
+		assertNoEscapes(t, s, Visible(s, true), "shows as")
+		if HasLineEdits([]byte(s)) {
+			assertNoEscapes(t, s, EditLine(s), "edits to")
 		}
 	})
+}
+
+// assertNoEscapes fails when out holds an escape sequence but SGR, or a
+// control but a tab.
+func assertNoEscapes(t *testing.T, in, out, what string) {
+	t.Helper()
+	for i := 0; i < len(out); {
+		tok := Next(out, i)
+		if tok.Kind == Escape || tok.Kind == Control {
+			t.Fatalf("%q %s %q, with %q in it", in, what, out, out[i:tok.End])
+		}
+		for _, c := range []byte(out[i:tok.End]) {
+			if tok.Kind != SGR && (c < 0x20 && c != '\t' || c == 0x7f || c == 0x1b) {
+				t.Fatalf("%q %s %q, with %q in a %v token", in, what, out, c, tok.Kind)
+			}
+		}
+		i = tok.End
+	}
 }
 
 func TestCutCells(t *testing.T) {

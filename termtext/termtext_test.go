@@ -52,3 +52,18 @@ func TestOneLine(t *testing.T) {
 	assert.Equal(t, "printf a ⏎ sleep 1 ⏎ printf  b", OneLine("printf a\n  sleep 1\nprintf  b\n"))
 	assert.Equal(t, "make -j8", OneLine("make -j8"))
 }
+
+// A byte that is not UTF-8 ends the cluster before it: the segmenter
+// would take a backspace or a newline after a bad lead byte with it, and
+// print it as text.
+func TestABadByteEndsTheClusterBeforeIt(t *testing.T) {
+	for in, want := range map[string]string{
+		"0\xf0\b0":     "0\uFFFD\\x080",
+		"é\xf0\n":      "é\uFFFD\\x0a",
+		"日\xe2\x1b[2J": "日\uFFFD",
+		"x\xf0\x07y":   "x\uFFFD\\x07y",
+	} {
+		assert.Equal(t, want, Visible(in, false), "%q", in)
+	}
+	assert.Equal(t, "00", EditLine("0\xf0\b0"), "the backspace moves back over the U+FFFD")
+}

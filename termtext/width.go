@@ -57,11 +57,25 @@ func NextCluster(s string) (int, int) {
 			return size, displaywidth.Rune(r)
 		}
 	}
-	cl := graphemes.FromString(s).First()
-	gw := displaywidth.String(cl)
+	cl := clusterText(graphemes.FromString(s).First())
 	if len(cl) == 0 {
 		_, size := utf8.DecodeRuneInString(s)
 		return size, 1
 	}
-	return len(cl), ClusterWidth(cl, gw)
+	return len(cl), ClusterWidth(cl, displaywidth.String(cl))
+}
+
+// clusterText is a cluster the segmenter found, cut before any byte that
+// is not UTF-8 and any control: the segmenter takes a bad lead byte with
+// the bytes after it, a backspace or a newline among them, and those are
+// never printable text.
+func clusterText(cl string) string {
+	for j := 0; j < len(cl); {
+		r, size := utf8.DecodeRuneInString(cl[j:])
+		if r == utf8.RuneError && size == 1 || r < 0x20 || r >= 0x7f && r <= 0x9f {
+			return cl[:j]
+		}
+		j += size
+	}
+	return cl
 }
