@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/charmbracelet/x/ansi"
+	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
 
@@ -253,6 +254,26 @@ func TestTerminalJobSeesATerminalAndKeepsColours(t *testing.T) {
 		return regexp.MustCompile(`is-a-tty \d+ 120`).MatchString(strings.Join(scr, "\n"))
 	})
 	require.Contains(t, strings.Join(scr, "\n"), "is-a-tty")
+	s.keys("q", "y")
+	require.Equal(t, "0", s.waitExit())
+}
+
+// An inline TUI (Ink's, as in Claude Code) or a multi-line progress
+// display redraws its frame by moving the cursor up over it: the pane
+// shows what a terminal shows, the lines before it and its last frame,
+// not every frame it drew.
+func TestARedrawOverLinesShowsAsInATerminal(t *testing.T) {
+	bin := binary(t)
+	erase := `printf '\033[2K\033[1A\033[2K\033[1A\033[2K\033[1A\033[2K\033[G'`
+	s := newSession(t, 100, 30, nil, bin, "--name", "inline", "echo static line; "+
+		"for i in $(seq 20); do [ $i -gt 1 ] && "+erase+"; printf '+----------+\n| frame %2d |\n+----------+\n> prompt' $i; sleep 0.02; done; sleep 600")
+	scr := s.waitText("| frame 20 |")
+	require.Contains(t, row(scr, "job 1 inline"), "screen", "the header says it is a screen")
+	all := strings.Join(scr, "\n")
+	assert.Len(t, regexp.MustCompile(`(?m)^static line *$`).FindAllString(all, -1), 1, "the line before the frames, once: %s", all)
+	assert.Equal(t, 2, strings.Count(all, "+----------+"), "one frame: %s", all)
+	assert.NotContains(t, all, "| frame 19 |")
+	assert.Equal(t, 1, strings.Count(all, "> prompt"))
 	s.keys("q", "y")
 	require.Equal(t, "0", s.waitExit())
 }

@@ -42,6 +42,11 @@ type termState struct {
 	// screen: the cursor went to the top then (lineModeAnswer). The
 	// reader's alone.
 	cleared uint64
+	// plainLines counts the lines written on the main screen in screen
+	// mode since the cursor last moved up or was addressed (linesAgain).
+	// The reader's alone.
+	plainLines int
+	screenRows int // the terminal's rows as screen mode began
 
 	mu     sync.Mutex
 	feed   *screenFeed         // nil in line mode
@@ -60,6 +65,10 @@ func (m *Manager) storeTerminal(j *job, p *process, b []byte) {
 		n, ev := t.det.Next(b)
 		part := b[:n]
 		b = b[n:]
+		var seed []byte
+		if ev == vtscreen.CursorUp && m.opts.Emulator != nil && !t.inScreen() {
+			seed = m.seedScreen(j, p) // the screen it draws over: before part is stored
+		}
 		switch {
 		case onAlt && m.opts.Emulator != nil:
 			j.store.Skip(len(part)) // a screen's drawing: no lines to read
@@ -89,6 +98,9 @@ func (m *Manager) storeTerminal(j *job, p *process, b []byte) {
 				feed.setModes(modes)
 			}
 			feed.push(part)
+			if !onAlt && m.linesAgain(j, p, part, ev) {
+				feed = nil
+			}
 		}
 		// A new emulator starts with the modes the program asked for
 		// before it (as it started, or at a shell's prompt): the keys,
@@ -104,6 +116,13 @@ func (m *Manager) storeTerminal(j *job, p *process, b []byte) {
 			}
 			if feed != nil {
 				feed.setAlt(true)
+			}
+		case vtscreen.CursorUp:
+			if feed == nil {
+				if feed = m.enterScreen(j, p); feed != nil {
+					feed.setModes(modes)
+					feed.push(append(append(seed, modes.Sequence()...), part...))
+				}
 			}
 		case vtscreen.CursorAddressed:
 			if feed == nil {
@@ -124,6 +143,48 @@ func (m *Manager) storeTerminal(j *job, p *process, b []byte) {
 			}
 		}
 	}
+}
+
+// linesAgain ends screen mode on the main screen once the program has
+// written two screens of lines without moving the cursor up or
+// addressing it since: its redrawing is over (the progress display is
+// done, the build goes on logging), and lines show it best again. It
+// reports whether it ended it.
+func (m *Manager) linesAgain(j *job, p *process, part []byte, ev vtscreen.Event) bool {
+	t := p.term
+	if ev == vtscreen.CursorUp || ev == vtscreen.CursorAddressed {
+		t.plainLines = 0
+		return false
+	}
+	t.plainLines += bytes.Count(part, []byte{'\n'})
+	if t.plainLines < 2*t.screenRows {
+		return false
+	}
+	m.leaveScreen(j, p)
+	return true
+}
+
+// seedScreen is what a terminal shows as a program in line mode starts
+// to draw over it: its newest lines (SGR kept, no other sequence), the
+// cursor where they left it (after the last newline, or where the line
+// being written was edited to). An emulator started with it has the
+// lines a redraw moves up into.
+func (m *Manager) seedScreen(j *job, p *process) []byte {
+	m.mu.Lock()
+	cols, rows := p.cols, p.rows
+	m.mu.Unlock()
+	c := j.store.Tail(rows)
+	var b []byte
+	for _, l := range c.Lines {
+		b = append(b, termtext.CutCells(termtext.Visible(l.Text, true), cols)...)
+		b = append(b, "\x1b[m\r\n"...)
+	}
+	if n := len(c.Partial); n > 0 {
+		l := c.Partial[n-1]
+		b = append(b, termtext.CutCells(termtext.Visible(l.Text, true), cols)...)
+		b = fmt.Appendf(b, "\x1b[m\r\x1b[%dG", min(j.store.PartialCursor(l.Stream), cols-1)+1)
+	}
+	return b
 }
 
 // maxLogLater bounds what a TTY run's reader keeps back from the log
@@ -184,6 +245,7 @@ func (m *Manager) enterScreen(j *job, p *process) *screenFeed {
 	}
 	changed := func() { m.hub.publish(j.id, EventState, Info{}) }
 	drew := func() { m.publishOutput(j) }
+	t.plainLines, t.screenRows = 0, rows
 	t.feed = newScreenFeed(m.opts.Emulator(cols, rows), func() { m.redraw(p) }, changed, drew)
 	t.feed.screen.SetReply(func(b []byte) { answerTerminal(p.input, b) })
 	changed()
@@ -208,6 +270,13 @@ func (t *termState) stop() bool {
 	}
 	feed.close()
 	return true
+}
+
+// inScreen reports whether the run is in screen mode.
+func (t *termState) inScreen() bool {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.feed != nil
 }
 
 // mode reports whether the run is in screen mode, and its emulator

@@ -3,6 +3,7 @@ package jobs
 import (
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -379,4 +380,43 @@ func TestAScreenVisitLeavesTheLine(t *testing.T) {
 	info := start(t, m, Spec{TTY: true, Command: `printf 'p1 partial-before'; printf '\033[?1049h\033[H\033[2Jdrawn1\033[3;3Hdrawn2\033[?1049l'; printf ' rest-after\r\n'`})
 	wait(t, m, info.ID)
 	assert.Equal(t, []string{"p1 partial-before rest-after"}, outputText(t, m, info.ID))
+}
+
+// TestARedrawOverLinesIsAScreen: a program that moves the cursor up to
+// draw over what it wrote (an inline TUI such as Claude Code's, a
+// multi-line progress display) is shown as a terminal shows it, its
+// earlier lines above its frame, not as every frame it drew one after
+// the other; once it has written two screens of lines without moving up
+// again, it is lines again.
+func TestARedrawOverLinesIsAScreen(t *testing.T) {
+	m := newManager(t, Options{})
+	frame := `printf '+------+\n| %4d |\n+------+\n> typing' $i`
+	erase := `printf '\033[2K\033[1A\033[2K\033[1A\033[2K\033[1A\033[2K\033[G'`
+	info := start(t, m, Spec{TTY: true, Command: "stty -echo; read go; echo static line; " +
+		"for i in 1 2 3 4 5; do [ $i -gt 1 ] && " + erase + "; " + frame + "; done; read go; " +
+		"echo; for i in $(seq 12); do echo after $i; done; read go"})
+	require.NoError(t, m.Resize(info.ID, 40, 6))
+	require.NoError(t, m.Input(info.ID, []byte("\r")))
+	waitFor(t, m, info.ID, "screen mode", func(i Info) bool { return i.Screen })
+	snap := screenOf(t, m, info.ID, "the last frame", func(s vtscreen.Snapshot) bool {
+		return slices.ContainsFunc(s.Lines, func(l string) bool { return strings.TrimRight(l, " ") == "|    5 |" })
+	})
+	var lines []string
+	for _, l := range snap.Lines {
+		lines = append(lines, strings.TrimRight(l, " "))
+	}
+	// The echo of the first enter may come before stty -echo: a blank
+	// line above them, then.
+	top := slices.Index(lines, "static line")
+	require.GreaterOrEqual(t, top, 0, "the line before the redraws is kept: %q", lines)
+	assert.Equal(t, []string{"static line", "+------+", "|    5 |", "+------+", "> typing"}, lines[top:top+5],
+		"one frame drawn")
+	assert.Equal(t, [2]int{8, top + 4}, [2]int{snap.CursorX, snap.CursorY})
+	assert.False(t, snap.AltScreen)
+
+	require.NoError(t, m.Input(info.ID, []byte("\r")))
+	waitFor(t, m, info.ID, "lines again after two screens of lines", func(i Info) bool { return !i.Screen })
+	out := outputText(t, m, info.ID)
+	assert.Equal(t, "after 12", out[len(out)-1], "the lines are all in the store")
+	require.NoError(t, m.Kill(info.ID))
 }

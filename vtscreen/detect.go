@@ -21,6 +21,12 @@ const (
 	// that skips the alternate screen. Reported each time; the caller
 	// decides.
 	CursorAddressed
+	// CursorUp: outside the alternate screen, the program moved the
+	// cursor up (CUU, CPL) to draw over lines it wrote: an inline TUI or
+	// a multi-line progress display (Ink, as in Claude Code; rich;
+	// indicatif; docker's) redrawing its frame. Lines cannot show that:
+	// each frame would read as more lines. Reported each time.
+	CursorUp
 	// Cleared: outside the alternate screen, the program erased the
 	// whole display (ED 2: clear, tput clear, ctrl+l at a shell's
 	// prompt). Not a full-screen program: what follows is lines again.
@@ -169,6 +175,8 @@ func (d *Detector) finish(f byte) Event {
 		d.home = true
 	case f == 'H' || f == 'f':
 		return CursorAddressed
+	case f == 'A' || f == 'F':
+		return CursorUp
 	case f == 'J' && (string(par) == "2" || wasHome && (len(par) == 0 || string(par) == "0")):
 		return Cleared
 	case wasHome:

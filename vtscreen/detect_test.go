@@ -41,7 +41,9 @@ func TestDetectorEvents(t *testing.T) {
 		want []Event
 		alt  bool
 	}{
-		{"plain text", "hello\r\nworld\x1b[31mred\x1b[m\x1b[2K\x1b[1A", nil, false},
+		{"plain text", "hello\r\nworld\x1b[31mred\x1b[m\x1b[2K\x1b[3D\x1b[C", nil, false},
+		{"cursor up", "frame\r\n\x1b[2K\x1b[1A\x1b[2K\x1b[G\x1b[A\x1b[2F", []Event{CursorUp, CursorUp, CursorUp}, false},
+		{"cursor up on the alternate screen is no event", "\x1b[?1049h\x1b[1A", []Event{EnterAlt}, true},
 		{"1049 in and out", "a\x1b[?1049hdraw\x1b[?1049lb", []Event{EnterAlt, LeaveAlt}, false},
 		{"47 and 1047", "\x1b[?47h\x1b[?47l\x1b[?1047h", []Event{EnterAlt, LeaveAlt, EnterAlt}, true},
 		{"in a list", "\x1b[?1;1049;25h", []Event{EnterAlt}, true},
