@@ -165,17 +165,23 @@ func (m *Manager) linesAgain(j *job, p *process, part []byte, ev vtscreen.Event)
 }
 
 // seedScreen is what a terminal shows as a program in line mode starts
-// to draw over it: its newest lines (SGR kept, no other sequence), the
+// to draw over it: the newest lines of its run since it last cleared the
+// screen (SGR kept, no other sequence), the
 // cursor where they left it (after the last newline, or where the line
 // being written was edited to). An emulator started with it has the
 // lines a redraw moves up into.
 func (m *Manager) seedScreen(j *job, p *process) []byte {
 	m.mu.Lock()
 	cols, rows := p.cols, p.rows
+	since := max(j.runCursor, p.term.cleared) // a terminal of its own, and what a clear left of it
 	m.mu.Unlock()
 	c := j.store.Tail(rows)
+	lines := c.Lines
+	for len(lines) > 0 && lines[0].Seq <= since {
+		lines = lines[1:]
+	}
 	var b []byte
-	for _, l := range c.Lines {
+	for _, l := range lines {
 		b = append(b, termtext.CutCells(termtext.Visible(l.Text, true), cols)...)
 		b = append(b, "\x1b[m\r\n"...)
 	}

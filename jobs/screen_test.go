@@ -420,3 +420,22 @@ func TestARedrawOverLinesIsAScreen(t *testing.T) {
 	assert.Equal(t, "after 12", out[len(out)-1], "the lines are all in the store")
 	require.NoError(t, m.Kill(info.ID))
 }
+
+// TestARedrawAfterAClearStartsFromTheClear: the lines a redraw moves up
+// into are those a terminal still shows: none from before a clear, nor
+// from an earlier run.
+func TestARedrawAfterAClearStartsFromTheClear(t *testing.T) {
+	m := newManager(t, Options{})
+	info := start(t, m, Spec{TTY: true, Command: `echo run $JOBTOP_RUN; echo before; printf '\033[H\033[2J'; echo kept; ` +
+		`printf 'frame 1\n'; printf '\033[1A\033[2Kframe 2\n'; sleep 600`})
+	snap := screenOf(t, m, info.ID, "the frame", func(s vtscreen.Snapshot) bool { return strings.HasPrefix(s.Lines[1], "frame 2") })
+	assert.Equal(t, "kept", strings.TrimRight(snap.Lines[0], " "), "nothing from before the clear: %q", snap.Lines)
+	_, err := m.Restart(info.ID)
+	require.NoError(t, err)
+	waitFor(t, m, info.ID, "the next run", func(i Info) bool { return i.Runs == 2 && i.State == StateRunning })
+	snap = screenOf(t, m, info.ID, "the next run's frame", func(s vtscreen.Snapshot) bool {
+		return strings.HasPrefix(s.Lines[1], "frame 2") && !strings.Contains(strings.Join(s.Lines, "\n"), "run 1")
+	})
+	assert.Equal(t, "kept", strings.TrimRight(snap.Lines[0], " "))
+	require.NoError(t, m.Kill(info.ID))
+}
