@@ -181,16 +181,33 @@ func (m *Manager) seedScreen(j *job, p *process) []byte {
 		lines = lines[1:]
 	}
 	var b []byte
-	for _, l := range lines {
-		b = append(b, termtext.CutCells(termtext.Visible(l.Text, true), cols)...)
+	for _, l := range lines { // a line wider than the terminal wraps, as it did
+		b = append(b, termtext.Visible(l.Text, true)...)
 		b = append(b, "\x1b[m\r\n"...)
 	}
 	if n := len(c.Partial); n > 0 {
-		l := c.Partial[n-1]
-		b = append(b, termtext.CutCells(termtext.Visible(l.Text, true), cols)...)
-		b = fmt.Appendf(b, "\x1b[m\r\x1b[%dG", min(j.store.PartialCursor(l.Stream), cols-1)+1)
+		text := termtext.Visible(c.Partial[n-1].Text, true)
+		b = append(b, text...)
+		b = append(b, "\x1b[m"...)
+		b = append(b, cursorBack(termtext.Width(text), j.store.PartialCursor(c.Partial[n-1].Stream), cols)...)
 	}
 	return b
+}
+
+// cursorBack moves the cursor from the end of a line w cells wide (it
+// wrapped every cols cells) back to cell x of it, where the line's edits
+// left it.
+func cursorBack(w, x, cols int) []byte {
+	cols = max(cols, 1)
+	if x >= w {
+		return nil
+	}
+	up := (max(w, 1)-1)/cols - x/cols
+	var b []byte
+	if up > 0 {
+		b = fmt.Appendf(b, "\x1b[%dA", up)
+	}
+	return fmt.Appendf(b, "\x1b[%dG", x%cols+1)
 }
 
 // maxLogLater bounds what a TTY run's reader keeps back from the log

@@ -439,3 +439,44 @@ func TestARedrawAfterAClearStartsFromTheClear(t *testing.T) {
 	assert.Equal(t, "kept", strings.TrimRight(snap.Lines[0], " "))
 	require.NoError(t, m.Kill(info.ID))
 }
+
+// TestARedrawOverLinesWrapsThemAsATerminalDid: a line wider than the
+// terminal took more than one row when it was written, and the rows a
+// redraw moves up over are counted so.
+func TestARedrawOverLinesWrapsThemAsATerminalDid(t *testing.T) {
+	m := newManager(t, Options{})
+	info := start(t, m, Spec{TTY: true, Command: `stty -echo; read go; printf '%030d\nx\n\033[2AUP' 0; sleep 600`})
+	require.NoError(t, m.Resize(info.ID, 20, 6))
+	require.NoError(t, m.Input(info.ID, []byte("\r")))
+	snap := screenOf(t, m, info.ID, "the redraw", func(s vtscreen.Snapshot) bool {
+		return strings.Contains(strings.Join(s.Lines, "\n"), "UP")
+	})
+	top := slices.Index(snap.Lines, strings.Repeat("0", 20))
+	require.GreaterOrEqual(t, top, 0, "%q", snap.Lines)
+	assert.Equal(t, []string{strings.Repeat("0", 20), "UP00000000", "x"}, trimmed(snap.Lines[top:top+3]))
+	require.NoError(t, m.Kill(info.ID))
+}
+
+func trimmed(lines []string) []string {
+	out := make([]string, len(lines))
+	for i, l := range lines {
+		out[i] = strings.TrimRight(l, " ")
+	}
+	return out
+}
+
+func TestCursorBack(t *testing.T) {
+	for _, c := range []struct {
+		w, x, cols int
+		want       string
+	}{
+		{10, 10, 20, ""},
+		{10, 4, 20, "\x1b[5G"},
+		{25, 3, 10, "\x1b[2A\x1b[4G"},
+		{25, 13, 10, "\x1b[1A\x1b[4G"},
+		{20, 5, 10, "\x1b[1A\x1b[6G"},
+		{0, 0, 10, ""},
+	} {
+		assert.Equal(t, c.want, string(cursorBack(c.w, c.x, c.cols)), "%+v", c)
+	}
+}
