@@ -445,8 +445,10 @@ func TestARedrawAfterAClearStartsFromTheClear(t *testing.T) {
 // redraw moves up over are counted so.
 func TestARedrawOverLinesWrapsThemAsATerminalDid(t *testing.T) {
 	m := newManager(t, Options{})
-	info := start(t, m, Spec{TTY: true, Command: `stty -echo; read go; printf '%030d\nx\n\033[2AUP' 0; sleep 600`})
+	info := start(t, m, Spec{TTY: true, Command: `stty -echo; read go; printf '%030d\nx\n' 0; read go; printf '\033[2AUP'; sleep 600`})
 	require.NoError(t, m.Resize(info.ID, 20, 6))
+	require.NoError(t, m.Input(info.ID, []byte("\r")))
+	eventually(t, "the lines, in line mode", func() bool { return slices.Contains(outputText(t, m, info.ID), "x") })
 	require.NoError(t, m.Input(info.ID, []byte("\r")))
 	snap := screenOf(t, m, info.ID, "the redraw", func(s vtscreen.Snapshot) bool {
 		return strings.Contains(strings.Join(s.Lines, "\n"), "UP")
