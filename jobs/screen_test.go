@@ -426,13 +426,21 @@ func TestARedrawOverLinesIsAScreen(t *testing.T) {
 // from an earlier run.
 func TestARedrawAfterAClearStartsFromTheClear(t *testing.T) {
 	m := newManager(t, Options{})
-	info := start(t, m, Spec{TTY: true, Command: `echo run $JOBTOP_RUN; echo before; printf '\033[H\033[2J'; echo kept; ` +
-		`printf 'frame 1\n'; printf '\033[1A\033[2Kframe 2\n'; sleep 600`})
+	info := start(t, m, Spec{TTY: true, Command: `stty -echo; echo run $JOBTOP_RUN; echo before; printf '\033[H\033[2J'; echo kept; ` +
+		`printf 'frame 1\n'; read go; printf '\033[1A\033[2Kframe 2\n'; sleep 600`})
+	redraw := func(run int) { // once its lines are stored: they are what it draws over
+		eventually(t, "the first frame", func() bool {
+			return len(slices.DeleteFunc(outputText(t, m, info.ID), func(l string) bool { return l != "frame 1" })) == run
+		})
+		require.NoError(t, m.Input(info.ID, []byte("\r")))
+	}
+	redraw(1)
 	snap := screenOf(t, m, info.ID, "the frame", func(s vtscreen.Snapshot) bool { return strings.HasPrefix(s.Lines[1], "frame 2") })
 	assert.Equal(t, "kept", strings.TrimRight(snap.Lines[0], " "), "nothing from before the clear: %q", snap.Lines)
 	_, err := m.Restart(info.ID)
 	require.NoError(t, err)
 	waitFor(t, m, info.ID, "the next run", func(i Info) bool { return i.Runs == 2 && i.State == StateRunning })
+	redraw(2)
 	snap = screenOf(t, m, info.ID, "the next run's frame", func(s vtscreen.Snapshot) bool {
 		return strings.HasPrefix(s.Lines[1], "frame 2") && !strings.Contains(strings.Join(s.Lines, "\n"), "run 1")
 	})
