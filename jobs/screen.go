@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"time"
 
@@ -46,7 +47,7 @@ type termState struct {
 	// mode since the cursor last moved up or was addressed (linesAgain).
 	// The reader's alone.
 	plainLines int
-	screenRows int // the terminal's rows as screen mode began
+	rows       atomic.Int32 // the terminal's rows (linesAgain)
 
 	mu     sync.Mutex
 	feed   *screenFeed         // nil in line mode
@@ -152,12 +153,12 @@ func (m *Manager) storeTerminal(j *job, p *process, b []byte) {
 // reports whether it ended it.
 func (m *Manager) linesAgain(j *job, p *process, part []byte, ev vtscreen.Event) bool {
 	t := p.term
-	if ev == vtscreen.CursorUp || ev == vtscreen.CursorAddressed {
+	if ev == vtscreen.CursorUp || ev == vtscreen.CursorAddressed || ev == vtscreen.CursorHome {
 		t.plainLines = 0
 		return false
 	}
 	t.plainLines += bytes.Count(part, []byte{'\n'})
-	if t.plainLines < 2*t.screenRows {
+	if t.plainLines < 2*int(t.rows.Load()) {
 		return false
 	}
 	m.leaveScreen(j, p)
@@ -268,7 +269,8 @@ func (m *Manager) enterScreen(j *job, p *process) *screenFeed {
 	}
 	changed := func() { m.hub.publish(j.id, EventState, Info{}) }
 	drew := func() { m.publishOutput(j) }
-	t.plainLines, t.screenRows = 0, rows
+	t.plainLines = 0
+	t.rows.Store(int32(rows))
 	t.feed = newScreenFeed(m.opts.Emulator(cols, rows), func() { m.redraw(p) }, changed, drew)
 	t.feed.screen.SetReply(func(b []byte) { answerTerminal(p.input, b) })
 	changed()
@@ -315,6 +317,7 @@ func (t *termState) mode() (screen, catchingUp bool) {
 
 // resize resizes the emulator with the terminal.
 func (t *termState) resize(cols, rows int) {
+	t.rows.Store(int32(rows))
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	if t.feed != nil {

@@ -490,3 +490,19 @@ func TestCursorBack(t *testing.T) {
 		assert.Equal(t, c.want, string(cursorBack(c.w, c.x, c.cols)), "%+v", c)
 	}
 }
+
+// TestAProgramRedrawingFromHomeStaysAScreen: a full-screen program on the
+// main screen that redraws each frame from home with plain lines is
+// still drawing a screen, however many lines its frames take.
+func TestAProgramRedrawingFromHomeStaysAScreen(t *testing.T) {
+	m := newManager(t, Options{})
+	info := start(t, m, Spec{TTY: true, Command: `stty -echo; read go; printf '\033[2J\033[3;5HTitle'; ` +
+		`for f in $(seq 10); do printf '\033[H'; for i in $(seq 5); do echo "frame $f line $i"; done; done; sleep 600`})
+	require.NoError(t, m.Resize(info.ID, 40, 6))
+	require.NoError(t, m.Input(info.ID, []byte("\r")))
+	eventually(t, "the last frame", func() bool { return slices.Contains(outputText(t, m, info.ID), "frame 10 line 5") })
+	got, err := m.Get(info.ID)
+	require.NoError(t, err)
+	assert.True(t, got.Screen, "50 lines on a 6-row terminal, each frame from home")
+	require.NoError(t, m.Kill(info.ID))
+}

@@ -27,6 +27,11 @@ const (
 	// indicatif; docker's) redrawing its frame. Lines cannot show that:
 	// each frame would read as more lines. Reported each time.
 	CursorUp
+	// CursorHome: outside the alternate screen, the program moved the
+	// cursor home (CUP to the top left). Not addressing on its own (a
+	// clear starts so), but a full-screen program redrawing from the top
+	// with plain text does it each frame.
+	CursorHome
 	// Cleared: outside the alternate screen, the program erased the
 	// whole display (ED 2: clear, tput clear, ctrl+l at a shell's
 	// prompt). Not a full-screen program: what follows is lines again.
@@ -173,6 +178,7 @@ func (d *Detector) finish(f byte) Event {
 	switch {
 	case (f == 'H' || f == 'f') && (len(par) == 0 || home(par)):
 		d.home = true
+		return CursorHome
 	case f == 'H' || f == 'f':
 		return CursorAddressed
 	case f == 'A' || f == 'F':
