@@ -506,3 +506,19 @@ func TestAProgramRedrawingFromHomeStaysAScreen(t *testing.T) {
 	assert.True(t, got.Screen, "50 lines on a 6-row terminal, each frame from home")
 	require.NoError(t, m.Kill(info.ID))
 }
+
+// TestARedrawKeepsItsFrameInSightWhenTheTerminalShrinks: fewer rows keep
+// the rows by the cursor, where an inline TUI draws, as a terminal does.
+func TestARedrawKeepsItsFrameInSightWhenTheTerminalShrinks(t *testing.T) {
+	m := newManager(t, Options{})
+	info := start(t, m, Spec{TTY: true, Command: `stty -echo; read go; seq 30; read go; printf '\033[1A\033[2Kframe\n> prompt'; sleep 600`})
+	require.NoError(t, m.Resize(info.ID, 40, 20))
+	require.NoError(t, m.Input(info.ID, []byte("\r")))
+	eventually(t, "the lines", func() bool { return slices.Contains(outputText(t, m, info.ID), "30") })
+	require.NoError(t, m.Input(info.ID, []byte("\r")))
+	screenOf(t, m, info.ID, "the frame", func(s vtscreen.Snapshot) bool { return strings.HasPrefix(s.Lines[19], "> prompt") })
+	require.NoError(t, m.Resize(info.ID, 40, 5))
+	snap := screenOf(t, m, info.ID, "the frame, 5 rows high", func(s vtscreen.Snapshot) bool { return s.Rows == 5 })
+	assert.Equal(t, []string{"27", "28", "29", "frame", "> prompt"}, trimmed(snap.Lines))
+	require.NoError(t, m.Kill(info.ID))
+}

@@ -276,13 +276,23 @@ func TestResizeKeepsContent(t *testing.T) {
 	s.Write([]byte("abcdefghij\r\n日本語日本\r\nthird\r\nfourth"))
 	s.Resize(5, 2)
 	snap := s.Snapshot()
-	require.Equal(t, []string{"abcde", "日本"}, snap.Lines, "a wide character cut in two is dropped")
+	require.Equal(t, []string{"third", "fourt"}, snap.Lines, "on the main screen the rows above the cursor's scroll off")
 	require.Equal(t, [2]int{4, 1}, [2]int{snap.CursorX, snap.CursorY}, "the cursor stays on the screen")
 	s.Resize(12, 3)
 	snap = s.Snapshot()
-	require.Equal(t, []string{"abcde", "日本", ""}, snap.Lines)
+	require.Equal(t, []string{"third", "fourt", ""}, snap.Lines)
 	s.Write([]byte("\x1b[3;12Hx"))
-	require.Equal(t, []string{"abcde", "日本", "           x"}, s.Snapshot().Lines[:3], "the new size is drawn on")
+	require.Equal(t, []string{"third", "fourt", "           x"}, s.Snapshot().Lines[:3], "the new size is drawn on")
+
+	s = newScreen(t, 10, 4)
+	s.Write([]byte("日本語日本\r\nx"))
+	s.Resize(5, 4)
+	require.Equal(t, []string{"日本", "x", "", ""}, s.Snapshot().Lines, "a wide character cut in two is dropped; the cursor's row was on the screen")
+
+	s = newScreen(t, 10, 4)
+	s.Write([]byte("\x1b[?1049htop\r\n\r\n\r\nbottom"))
+	s.Resize(10, 2)
+	require.Equal(t, []string{"top", ""}, s.Snapshot().Lines, "the alternate screen keeps its top left: its program redraws")
 }
 
 func TestRepeatIsBounded(t *testing.T) {

@@ -511,10 +511,22 @@ func (t *term) restore() {
 // resize changes the size, keeping what fits of each screen from the top
 // left and blanking what is new, as a terminal without reflow does.
 func (t *term) resize(cols, rows int) {
+	// Fewer rows on the main screen keep the cursor's: the rows above it
+	// go, as in xterm and tmux (they scroll off), so a program drawing
+	// below its earlier lines (an inline TUI, a prompt) stays in sight.
+	// The alternate screen keeps its top left: its program redraws.
+	drop := 0
+	if !t.altOn {
+		drop = max(t.y-(rows-1), 0)
+	}
 	for _, b := range []*buffer{&t.main, &t.alt} {
+		from := 0
+		if b == &t.main {
+			from = drop
+		}
 		ls := newLines(cols, rows)
-		for y := 0; y < min(rows, len(b.lines)); y++ {
-			copy(ls[y].cells, b.lines[y].cells)
+		for y := 0; y < min(rows, len(b.lines)-from); y++ {
+			copy(ls[y].cells, b.lines[y+from].cells)
 			if cols < t.cols {
 				if c := &ls[y].cells[cols-1]; c.w == 2 {
 					*c = cell{r: ' ', st: c.st, w: 1}
@@ -528,6 +540,8 @@ func (t *term) resize(cols, rows int) {
 		t.wrapNext = false
 	}
 	t.cols, t.rows = cols, rows
+	t.y -= drop
+	t.saved.y = max(t.saved.y-drop, 0)
 	t.x, t.y = min(t.x, cols-1), min(t.y, rows-1)
 	t.top, t.bot = 0, rows-1
 	t.resetTabs()
