@@ -31,9 +31,11 @@ import (
 // shows it), though the log file keeps every byte. The emulator gets the
 // output while in screen mode, off the read path (screenFeed).
 //
-// A run that ends on the alternate screen (a full-screen program that
-// crashed, or was stopped) keeps its last screen, as a terminal would
-// show it: its lines, cursor moves stripped, would read as a jumble.
+// A run that ends in screen mode (a full-screen program that crashed, or
+// was stopped; an inline TUI or a progress display that ended while it
+// drew) keeps its last screen, as a terminal would show it: its lines,
+// cursor moves stripped, would read as a jumble, or as every frame it
+// drew. The pane shows the lines when scrolled up.
 type termState struct {
 	det vtscreen.Detector // the reader's alone
 	// log is output read, not yet in the log file (logLater); the
@@ -325,15 +327,15 @@ func (t *termState) resize(cols, rows int) {
 	}
 }
 
-// end ends screen mode for good: the run has ended. On the alternate
-// screen, what the emulator was given is drawn first (for at most
-// lastScreenWait) and the screen kept as the run's last.
+// end ends screen mode for good: the run has ended. In screen mode, what
+// the emulator was given is drawn first (for at most lastScreenWait) and
+// the screen kept as the run's last.
 func (t *termState) end() {
 	t.mu.Lock()
 	t.closed = true
 	feed := t.feed
 	t.mu.Unlock()
-	if feed != nil && feed.onAlt() {
+	if feed != nil {
 		feed.drain(lastScreenWait)
 		snap := feed.screen.Snapshot()
 		snap.CursorVisible = false // nothing types there any more

@@ -109,8 +109,8 @@ func TestFullScreenProgramIsDrawnTypedIntoResizedAndLeft(t *testing.T) {
 // ends without giving the alternate screen back (it crashed, or was
 // killed) leaves its last screen, as a terminal shows it, not its lines
 // with the cursor moves stripped; the next run starts in lines again. A
-// program that addressed the cursor outside the alternate screen ends in
-// lines, as before.
+// program that addressed the cursor outside the alternate screen and
+// ended while drawing keeps its screen too.
 func TestARunEndingOnTheAlternateScreenKeepsIt(t *testing.T) {
 	m := newManager(t, Options{})
 	draw := `printf '\033[?1049h\033[2J\033[Htop line\033[5;5Hbox here'`
@@ -135,13 +135,17 @@ func TestARunEndingOnTheAlternateScreenKeepsIt(t *testing.T) {
 	require.NoError(t, err)
 	waitFor(t, m, info.ID, "the next run, in lines", func(i Info) bool { return i.Runs == 2 && i.State == StateRunning && !i.Screen })
 
-	other := start(t, m, Spec{TTY: true, Command: `printf '\033[2J\033[3;1Hplaced\n'; read go; echo after`})
+	other := start(t, m, Spec{TTY: true, Command: `stty -echo; printf '\033[2J\033[3;1Hplaced\n'; read go; echo after`})
 	waitFor(t, m, other.ID, "screen mode", func(i Info) bool { return i.Screen })
 	require.NoError(t, m.Input(other.ID, []byte("\r")))
 	other = wait(t, m, other.ID)
-	assert.False(t, other.Screen, "off the alternate screen, an ended run is lines")
+	assert.True(t, other.Screen, "a run that ends drawing on the main screen keeps its screen too")
+	snap, err = m.Screen(other.ID)
+	require.NoError(t, err)
+	assert.False(t, snap.AltScreen)
+	assert.Equal(t, []string{"", "", "placed", "after"}, trimmed(snap.Lines[:4]))
 	out := outputText(t, m, other.ID)
-	assert.Equal(t, "after", out[len(out)-1])
+	assert.Equal(t, "after", out[len(out)-1], "its lines are kept too")
 }
 
 // TestAClearIsNoFullScreenProgram: clear (or ctrl+l at a shell's prompt)

@@ -49,8 +49,7 @@ func (m *Model) handleMouse(msg tea.MouseMsg) tea.Cmd {
 		}
 		switch {
 		case wheel < 0:
-			p.scrollUp(wheelRows)
-			p.refresh()
+			p.scrollOffScreen(wheelRows)
 		case wheel > 0:
 			p.scrollDown(wheelRows)
 			p.refresh()

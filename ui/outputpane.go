@@ -82,8 +82,17 @@ func (p *outputPane) Init() tea.Cmd { return nil }
 // Update scrolls and toggles modes on the pane's keys.
 func (p *outputPane) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	k, ok := msg.(tea.KeyMsg)
-	if !ok || p.scr != nil {
-		return p, nil // a screen does not scroll
+	if !ok {
+		return p, nil
+	}
+	if p.scr != nil {
+		// A screen does not scroll: scrolling up shows the job's lines
+		// (as a terminal's scrollback), until the view is back at the
+		// bottom and the screen shows again (Model.syncScreens).
+		if !key.Matches(k, p.km.LineUp, p.km.HalfPageUp, p.km.Top) {
+			return p, nil
+		}
+		p.scr = nil
 	}
 	half := max(p.bodyHeight()/2, 1)
 	switch {

@@ -22,13 +22,15 @@ const screenFrame = 33 * time.Millisecond
 type screenPollMsg struct{}
 
 // syncScreens puts each pane whose job is in screen mode (a full-screen
-// program on a TTY) in screen mode, and the others back in line mode.
+// program on a TTY) in screen mode, and the others back in line mode. A
+// pane scrolled up from the bottom shows the job's lines, as a
+// terminal's scrollback; back at the bottom, it shows the screen again.
 func (m *Model) syncScreens() {
 	se, _ := m.engine.(ScreenEngine)
 	for _, p := range m.allPanes() {
 		id := p.JobID()
 		info, ok := m.table.Get(id)
-		if se == nil || !ok || id == 0 || !info.Screen {
+		if se == nil || !ok || id == 0 || !info.Screen || !p.follow {
 			p.SetScreen(nil)
 			continue
 		}

@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"github.com/charmbracelet/bubbles/key"
 	"strings"
 	"time"
 
@@ -194,8 +195,18 @@ func (p *outputPane) screenFlags() []string {
 }
 
 // screenKeys enables the keys of a focused pane in screen mode: a screen
-// neither scrolls nor is searched, so only leaving for the table is left
-// (input mode's key is the model's).
+// is not searched, and scrolling up shows the job's lines; leaving for
+// the table is left (input mode's key is the model's).
 func (p *outputPane) screenKeys(km *keymap.KeyMap) {
-	km.FocusTable.SetEnabled(p.focused)
+	for _, b := range []*key.Binding{&km.FocusTable, &km.LineUp, &km.HalfPageUp, &km.Top} {
+		b.SetEnabled(p.focused)
+	}
+}
+
+// scrollOffScreen is the mouse wheel's scrolling up over a pane: on a
+// screen, it shows the job's lines, as scrolling up does.
+func (p *outputPane) scrollOffScreen(n int) {
+	p.scr = nil
+	p.scrollUp(n)
+	p.refresh()
 }

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/x/ansi"
 	"github.com/stretchr/testify/require"
 )
@@ -52,7 +53,7 @@ func TestScreenModeDrawsTheScreenAndLeavesIt(t *testing.T) {
 	press(t, m, "enter")
 	require.Contains(t, lines(m.View())[y+2], "\x1b[7m│\x1b[0m", "the focused pane draws the cursor on its cell")
 	require.Equal(t, "│日本 x│", strings.TrimRight(ansi.Strip(lines(m.View())[y+2]), " "), "the cursor's cell is where it was")
-	press(t, m, "k", "g") // a screen does not scroll
+	press(t, m, "k", "g") // its lines (one) fit the pane: nothing to scroll up to
 	require.Equal(t, "┌──────┐", strings.TrimRight(lines(ansi.Strip(m.View()))[y+1], " "))
 
 	writeFifo(t, fifo, "\n")
@@ -150,4 +151,25 @@ func TestASelectionEndsWhenThePaneTurnsToAScreen(t *testing.T) {
 	require.NotContains(t, m.single.headerView(), "select")
 	press(t, m, "y")
 	require.Empty(t, clipboard(t, &term), "y copies nothing the pane does not show")
+}
+
+// TestScrollingUpAScreenShowsTheLines: a screen has no scrollback, so
+// scrolling up a pane that shows one (keys or the wheel) shows the job's
+// lines, as a terminal's scrollback; back at the bottom, the screen.
+func TestScrollingUpAScreenShowsTheLines(t *testing.T) {
+	mgr := newManager(t)
+	startTTY(t, mgr, "inline", `seq 100; sleep 0.2; printf '\033[1A\033[2Kredrawn\n'; sleep 60`)
+	m := newSizedModel(t, mgr, Config{}, 60, 20)
+	pumpUntil(t, m, "the screen", func() bool { return screenShows(m, "redrawn") })
+	press(t, m, "enter", "k")
+	require.False(t, m.single.InScreen(), "up shows the lines")
+	require.Contains(t, paneRows(m), "90", "a line above, one row up")
+	require.NotContains(t, paneRows(m), "redrawn")
+	press(t, m, "G")
+	pumpUntil(t, m, "the screen again", func() bool { return m.single.InScreen() })
+	require.Contains(t, paneRows(m), "redrawn")
+
+	m.Update(tea.MouseMsg{X: 5, Y: m.screen.outputY + 3, Button: tea.MouseButtonWheelUp, Action: tea.MouseActionPress})
+	require.False(t, m.single.InScreen(), "the wheel too")
+	require.Contains(t, paneRows(m), "90")
 }
