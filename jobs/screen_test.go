@@ -420,8 +420,10 @@ func TestARedrawOverLinesIsAScreen(t *testing.T) {
 
 	require.NoError(t, m.Input(info.ID, []byte("\r")))
 	waitFor(t, m, info.ID, "lines again after two screens of lines", func(i Info) bool { return !i.Screen })
-	out := outputText(t, m, info.ID)
-	assert.Equal(t, "after 12", out[len(out)-1], "the lines are all in the store")
+	eventually(t, "the lines, all in the store", func() bool {
+		out := outputText(t, m, info.ID)
+		return out[len(out)-1] == "after 12"
+	})
 	require.NoError(t, m.Kill(info.ID))
 }
 
