@@ -49,7 +49,12 @@ type termState struct {
 	// mode since the cursor last moved up or was addressed (linesAgain).
 	// The reader's alone.
 	plainLines int
-	rows       atomic.Int32 // the terminal's rows (linesAgain)
+	// base is the main screen as the last screen mode ended, and baseSeq
+	// the store's last line then: the next screen mode starts from it and
+	// the lines since (seedScreen). The reader's alone.
+	base    *vtscreen.Snapshot
+	baseSeq uint64
+	rows    atomic.Int32 // the terminal's rows (linesAgain)
 
 	mu     sync.Mutex
 	feed   *screenFeed         // nil in line mode
@@ -89,6 +94,7 @@ func (m *Manager) storeTerminal(j *job, p *process, b []byte) {
 		}
 		if ev == vtscreen.Cleared {
 			t.cleared = j.store.Stats().Last
+			t.base = nil
 		}
 		t.mu.Lock()
 		feed := t.feed
@@ -113,8 +119,10 @@ func (m *Manager) storeTerminal(j *job, p *process, b []byte) {
 			if feed == nil {
 				feed = m.enterScreen(j, p)
 				if feed != nil {
+					// The main screen under it, for when it is given back.
 					feed.setModes(modes)
-					feed.push(append([]byte("\x1b[?1049h"), modes.Sequence()...))
+					seed := append(m.seedScreen(j, p), "\x1b[?1049h"...)
+					feed.push(append(seed, modes.Sequence()...))
 				}
 			}
 			if feed != nil {
@@ -168,8 +176,9 @@ func (m *Manager) linesAgain(j *job, p *process, part []byte, ev vtscreen.Event)
 }
 
 // seedScreen is what a terminal shows as a program in line mode starts
-// to draw over it: the newest lines of its run since it last cleared the
-// screen (SGR kept, no other sequence), the
+// to draw over it (or takes the alternate screen): the newest lines of
+// its run since it last cleared the screen, or since its last screen
+// mode ended, under that screen (SGR kept, no other sequence), the
 // cursor where they left it (after the last newline, or where the line
 // being written was edited to). An emulator started with it has the
 // lines a redraw moves up into.
@@ -179,11 +188,19 @@ func (m *Manager) seedScreen(j *job, p *process) []byte {
 	since := max(j.runCursor, p.term.cleared) // a terminal of its own, and what a clear left of it
 	m.mu.Unlock()
 	c := j.store.Tail(rows)
+	var b []byte
+	if base := p.term.base; base != nil && p.term.baseSeq >= since {
+		// The screen as the last screen mode left it, then what came since.
+		since = p.term.baseSeq
+		for _, row := range base.ANSI[:min(base.CursorY, len(base.ANSI))] {
+			b = append(b, row...)
+			b = append(b, "\x1b[m\r\n"...)
+		}
+	}
 	lines := c.Lines
 	for len(lines) > 0 && lines[0].Seq <= since {
 		lines = lines[1:]
 	}
-	var b []byte
 	for _, l := range lines { // a line wider than the terminal wraps, as it did
 		b = append(b, termtext.Visible(l.Text, true)...)
 		b = append(b, "\x1b[m\r\n"...)
@@ -279,9 +296,23 @@ func (m *Manager) enterScreen(j *job, p *process) *screenFeed {
 	return t.feed
 }
 
-// leaveScreen ends screen mode: the run is back to lines.
+// leaveScreen ends screen mode: the run is back to lines. It runs on the
+// run's reader. The main screen the emulator shows then is kept, drawn
+// (for at most lastScreenWait), as what the next screen mode starts from
+// (seedScreen): the lines stored meanwhile hold every frame the program
+// drew over them, or none it drew on the alternate screen.
 func (m *Manager) leaveScreen(j *job, p *process) {
-	if p.term.stop() {
+	t := p.term
+	t.mu.Lock()
+	feed := t.feed
+	t.mu.Unlock()
+	if feed != nil {
+		feed.drain(lastScreenWait)
+		if snap := feed.screen.Snapshot(); !snap.AltScreen {
+			t.base, t.baseSeq = &snap, j.store.Stats().Last
+		}
+	}
+	if t.stop() {
 		m.hub.publish(j.id, EventState, Info{})
 	}
 }

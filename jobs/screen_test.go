@@ -528,3 +528,29 @@ func TestARedrawKeepsItsFrameInSightWhenTheTerminalShrinks(t *testing.T) {
 	assert.Equal(t, []string{"27", "28", "29", "frame", "> prompt"}, trimmed(snap.Lines))
 	require.NoError(t, m.Kill(info.ID))
 }
+
+// TestARedrawAfterAScreenStartsFromThatScreen: after a visit to the
+// alternate screen (an editor, a pager) or a screen mode that ended, the
+// next redraw starts from the screen as it was left, not from the lines
+// stored meanwhile (every frame drawn over them).
+func TestARedrawAfterAScreenStartsFromThatScreen(t *testing.T) {
+	m := newManager(t, Options{})
+	info := start(t, m, Spec{TTY: true, Command: `stty -echo; read go; printf 'head\n'; ` +
+		`for f in 1 2 3; do printf 'frame %d a\nframe %d b\n' $f $f; printf '\033[2A'; done; printf 'final a\nfinal b\n'; ` +
+		`printf '\033[?1049hALT\033[?1049l'; read go; printf 'after alt\nx\033[1A'; sleep 600`})
+	require.NoError(t, m.Resize(info.ID, 40, 8))
+	require.NoError(t, m.Input(info.ID, []byte("\r")))
+	eventually(t, "back from the alternate screen", func() bool {
+		got, err := m.Get(info.ID)
+		return err == nil && !got.Screen && slices.Contains(outputText(t, m, info.ID), "final b")
+	})
+	require.NoError(t, m.Input(info.ID, []byte("\r")))
+	snap := screenOf(t, m, info.ID, "the redraw", func(s vtscreen.Snapshot) bool {
+		return slices.Contains(trimmed(s.Lines), "after alt")
+	})
+	lines := trimmed(snap.Lines)
+	top := slices.Index(lines, "head")
+	require.GreaterOrEqual(t, top, 0, "%q", lines)
+	assert.Equal(t, []string{"head", "final a a", "final b b", "after alt", "x"}, lines[top:top+5], "as tmux shows it")
+	require.NoError(t, m.Kill(info.ID))
+}
