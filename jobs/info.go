@@ -98,6 +98,10 @@ type Info struct {
 	// the program redraws.
 	Screen     bool `json:"screen,omitempty"`
 	CatchingUp bool `json:"catching_up,omitempty"`
+	// AltScreen says the screen is the alternate one (a full-screen
+	// program), not the main one (an inline TUI, a progress display
+	// drawing over its lines: LastLine is then its last row's text).
+	AltScreen bool `json:"alt_screen,omitempty"`
 	// Spec is what the job runs; not part of the API's JSON.
 	Spec Spec `json:"-"`
 	// Host is where the job runs when a client shows the jobs of several

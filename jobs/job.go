@@ -168,9 +168,9 @@ func (j *job) stateLocked() Info {
 		info.Cols, info.Rows = j.termSize()
 	}
 	if p := j.proc; p != nil && p.term != nil {
-		info.Screen, info.CatchingUp = p.term.mode()
+		info.Screen, info.AltScreen, info.CatchingUp = p.term.mode()
 	} else if j.lastScreen != nil {
-		info.Screen = true
+		info.Screen, info.AltScreen = true, j.lastScreen.AltScreen
 	}
 	if j.exitCode != nil {
 		code := *j.exitCode

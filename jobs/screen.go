@@ -337,15 +337,16 @@ func (t *termState) inScreen() bool {
 	return t.feed != nil
 }
 
-// mode reports whether the run is in screen mode, and its emulator
+// mode reports whether the run is in screen mode, on the alternate
+// screen, and its emulator
 // catching up.
-func (t *termState) mode() (screen, catchingUp bool) {
+func (t *termState) mode() (screen, alt, catchingUp bool) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	if t.feed == nil {
-		return false, false
+		return false, false, false
 	}
-	return true, t.feed.catchingUp.Load()
+	return true, t.feed.onAlt(), t.feed.catchingUp.Load()
 }
 
 // resize resizes the emulator with the terminal.

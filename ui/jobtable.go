@@ -11,6 +11,7 @@ import (
 	"jobtop/jobs"
 	"jobtop/keymap"
 	"jobtop/styles"
+	"jobtop/termtext"
 )
 
 // jobTable is the list of jobs: one row each, in ID order, with the
@@ -462,13 +463,14 @@ func (t *jobTable) cell(info jobs.Info, c column) (string, styles.Seq) {
 }
 
 // outputCell is the job's last output line, or why it has none. A job
-// in screen mode says so instead: its last line is pieces of a screen
-// put together (the cursor moves between them stripped).
+// on the alternate screen says so instead: its last line is from before
+// the screen. (On the main screen, it is the last row the program drew,
+// as a progress display's or an inline TUI's.)
 func (t *jobTable) outputCell(info jobs.Info, width int) (string, styles.Seq) {
 	switch {
 	case info.Screen && info.CatchingUp:
 		return sanitizeCut(screenCellCatchingUp, width), t.pal.muted
-	case info.Screen:
+	case info.Screen && (info.AltScreen || termtext.Visible(info.LastLine, false) == ""):
 		return sanitizeCut(screenCell, width), t.pal.muted
 	}
 	if info.LastLine != "" {

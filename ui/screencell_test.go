@@ -37,3 +37,23 @@ func TestOutputColumnOfAScreenJob(t *testing.T) {
 	pumpUntil(t, m, "line mode", func() bool { return strings.Contains(jobRow(), "back to lines") })
 	require.NotContains(t, jobRow(), "[screen]")
 }
+
+// A program drawing over its lines on the main screen (a progress
+// display, an inline TUI) shows its last row in the OUTPUT column, as a
+// job in lines does: that is where such programs put their status.
+func TestOutputColumnOfARedrawOverLines(t *testing.T) {
+	mgr := newManager(t)
+	startTTY(t, mgr, "progress", `echo building; printf 'status\nstep 1 of 3'; `+
+		`for i in 2 3; do printf '\033[2K\033[1A\033[2K\033[Gstatus\nstep %d of 3' $i; done; sleep 60`)
+	m := newSizedModel(t, mgr, Config{}, 120, 30)
+	pumpUntil(t, m, "screen mode", func() bool {
+		info, _ := m.table.Get(1)
+		return info.Screen && !info.AltScreen && strings.Contains(m.View(), "step 3 of 3")
+	})
+	for _, l := range lines(m.View()) {
+		if strings.Contains(l, "progress") && strings.Contains(l, "running") && !strings.Contains(l, "job 1") {
+			require.Contains(t, l, "step 3 of 3")
+			require.NotContains(t, l, "[screen]")
+		}
+	}
+}
