@@ -140,9 +140,11 @@ func (m *Model) handleInputMouse(msg tea.MouseMsg) (tea.Cmd, bool) {
 		}
 		modes := p.screenModes()
 		if modes.Mouse == 0 {
-			// Not asked for: the wheel scrolls a pane of lines and does
-			// nothing on a screen; a click is jobtop's.
-			return nil, p.InScreen() && tea.MouseEvent(msg).IsWheel()
+			// Not asked for: the wheel scrolls a pane of lines, or of
+			// the main screen (to its lines, as a terminal's scrollback),
+			// and does nothing on the alternate screen; a click is
+			// jobtop's.
+			return nil, p.InScreen() && p.scr.snap.AltScreen && tea.MouseEvent(msg).IsWheel()
 		}
 		if x < 0 || y < 0 || x >= p.width || y >= p.bodyHeight() {
 			return nil, true

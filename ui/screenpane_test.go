@@ -172,4 +172,11 @@ func TestScrollingUpAScreenShowsTheLines(t *testing.T) {
 	m.Update(tea.MouseMsg{X: 5, Y: m.screen.outputY + 3, Button: tea.MouseButtonWheelUp, Action: tea.MouseActionPress})
 	require.False(t, m.single.InScreen(), "the wheel too")
 	require.Contains(t, paneRows(m), "90")
+
+	press(t, m, "G")
+	pumpUntil(t, m, "the screen again", func() bool { return screenShows(m, "redrawn") })
+	press(t, m, "i")
+	require.True(t, m.input.on())
+	m.Update(tea.MouseMsg{X: 5, Y: m.screen.outputY + 3, Button: tea.MouseButtonWheelUp, Action: tea.MouseActionPress})
+	require.False(t, m.single.InScreen(), "in input mode too, when the program did not ask for the mouse")
 }
