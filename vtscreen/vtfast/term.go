@@ -58,6 +58,7 @@ type term struct {
 	hidden          bool // the cursor (?25)
 	tabs            []bool
 	modes           vtscreen.InputModes
+	shrunk          []*line // the main screen's rows a resize took off its top, newest last
 
 	last  rune // the last character printed, for REP
 	prevX int  // where it went, for combining marks to join; -1 if nowhere
@@ -100,6 +101,7 @@ func (t *term) reset() {
 	}
 	t.cursor = cursor{}
 	t.saved, t.savedAlt = cursor{}, cursor{}
+	t.shrunk = nil
 	t.top, t.bot = 0, t.rows-1
 	t.autowrap, t.insert, t.hidden = true, false, false
 	t.resetTabs()
@@ -513,21 +515,24 @@ func (t *term) restore() {
 func (t *term) resize(cols, rows int) {
 	// Fewer rows on the main screen keep the cursor's: the rows above it
 	// go, as in xterm and tmux (they scroll off), so a program drawing
-	// below its earlier lines (an inline TUI, a prompt) stays in sight.
-	// The alternate screen keeps its top left: its program redraws.
-	drop := 0
+	// below its earlier lines (an inline TUI, a prompt) stays in sight;
+	// more rows bring them back (as tmux's history does), so a pane made
+	// smaller for a while (a split) is as it was once it is back. The
+	// alternate screen keeps its top left: its program redraws.
+	drop, pull := 0, 0
 	if !t.altOn {
 		drop = max(t.y-(rows-1), 0)
+		pull = min(max(rows-t.rows, 0), len(t.shrunk))
 	}
 	for _, b := range []*buffer{&t.main, &t.alt} {
-		from := 0
+		src := b.lines
 		if b == &t.main {
-			from = drop
+			src = t.shrink(src, drop, pull)
 		}
 		ls := newLines(cols, rows)
-		for y := 0; y < min(rows, len(b.lines)-from); y++ {
-			copy(ls[y].cells, b.lines[y+from].cells)
-			if cols < t.cols {
+		for y := 0; y < min(rows, len(src)); y++ {
+			copy(ls[y].cells, src[y].cells)
+			if cols < len(src[y].cells) {
 				if c := &ls[y].cells[cols-1]; c.w == 2 {
 					*c = cell{r: ' ', st: c.st, w: 1}
 				}
@@ -535,15 +540,37 @@ func (t *term) resize(cols, rows int) {
 		}
 		b.lines = ls
 	}
+	t.y += pull - drop
+	t.saved.y = max(t.saved.y+pull-drop, 0)
 	if t.wrapNext && t.x < cols-1 {
 		t.x++
 		t.wrapNext = false
 	}
 	t.cols, t.rows = cols, rows
-	t.y -= drop
-	t.saved.y = max(t.saved.y-drop, 0)
 	t.x, t.y = min(t.x, cols-1), min(t.y, rows-1)
 	t.top, t.bot = 0, rows-1
 	t.resetTabs()
 	t.prevX = -1
+}
+
+// maxShrunk bounds the rows a resize keeps of the main screen's top.
+const maxShrunk = 200
+
+// shrink is the main screen's rows for a resize: drop rows off the top
+// kept in shrunk, or pull rows back from it above them.
+func (t *term) shrink(lines []*line, drop, pull int) []*line {
+	if drop > 0 {
+		t.shrunk = append(t.shrunk, lines[:drop]...)
+		if n := len(t.shrunk); n > maxShrunk {
+			t.shrunk = append([]*line(nil), t.shrunk[n-maxShrunk:]...)
+		}
+		return lines[drop:]
+	}
+	if pull > 0 {
+		n := len(t.shrunk)
+		back := append(append([]*line(nil), t.shrunk[n-pull:]...), lines...)
+		t.shrunk = t.shrunk[:n-pull]
+		return back
+	}
+	return lines
 }
