@@ -473,9 +473,12 @@ func (t *term) eraseDisplay(mode int) {
 			t.erase(y, 0, t.cols)
 		}
 		t.erase(t.y, 0, t.x+1)
-	case 2:
+	case 2, 3:
 		for y := range t.rows {
 			t.erase(y, 0, t.cols)
+		}
+		if t.buf == &t.main {
+			t.shrunk = nil // a clear screen is all there is (3: and no scrollback)
 		}
 	default:
 		return

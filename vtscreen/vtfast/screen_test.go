@@ -1,6 +1,8 @@
 package vtfast
 
 import (
+	"fmt"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -318,5 +320,68 @@ func TestDeviceAttributes(t *testing.T) {
 		case <-time.After(10 * time.Second):
 			t.Fatalf("no answer %q", want)
 		}
+	}
+}
+
+// TestResizeRowsAsTmux: the main screen's rows a smaller size takes off
+// its top, and those that scroll off after them, come back in order when
+// it grows, as tmux's history brings them; a clear drops them; the main
+// screen keeps its cursor's rows while the alternate one is shown.
+func TestResizeRowsAsTmux(t *testing.T) {
+	count := func(from, to int) string {
+		var b strings.Builder
+		for i := from; i <= to; i++ {
+			if i > from {
+				b.WriteString("\r\n")
+			}
+			fmt.Fprintf(&b, "%d", i)
+		}
+		return b.String()
+	}
+	nums := func(from, to int) []string {
+		var out []string
+		for i := from; i <= to; i++ {
+			out = append(out, strconv.Itoa(i))
+		}
+		return out
+	}
+	for _, c := range []struct {
+		name  string
+		steps func(s *Screen)
+		want  []string
+		y     int
+	}{
+		{"shrink, write, grow", func(s *Screen) {
+			s.Write([]byte(count(1, 10)))
+			s.Resize(40, 5)
+			s.Write([]byte("\r\n11\r\n12\r\n13"))
+			s.Resize(40, 10)
+		}, nums(4, 13), 9},
+		{"shrink, clear, grow", func(s *Screen) {
+			s.Write([]byte(count(1, 10)))
+			s.Resize(40, 5)
+			s.Write([]byte("\x1b[2J\x1b[Hnew"))
+			s.Resize(40, 10)
+		}, append([]string{"new"}, make([]string, 9)...), 0},
+		{"shrink on the alternate screen, then leave it", func(s *Screen) {
+			s.Write([]byte(count(1, 10) + "\x1b[?1049hALT"))
+			s.Resize(40, 5)
+			s.Write([]byte("\x1b[?1049l"))
+		}, nums(6, 10), 4},
+		{"shrink, grow on the alternate screen, then leave it", func(s *Screen) {
+			s.Write([]byte(count(1, 10)))
+			s.Resize(40, 5)
+			s.Write([]byte("\x1b[?1049hALT"))
+			s.Resize(40, 10)
+			s.Write([]byte("\x1b[?1049l"))
+		}, nums(1, 10), 9},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			s := newScreen(t, 40, 10)
+			c.steps(s)
+			snap := s.Snapshot()
+			require.Equal(t, c.want, snap.Lines)
+			require.Equal(t, c.y, snap.CursorY)
+		})
 	}
 }

@@ -365,6 +365,12 @@ func (t *term) scrollUp(top, bot, n int) {
 	copy(ls, ls[n:])
 	copy(ls[len(ls)-n:], gone)
 	for _, l := range gone {
+		if top == 0 && t.buf == &t.main && len(t.shrunk) > 0 {
+			// Rows a resize took are above these: they go on after them
+			// (a row each, from here on), so that growing brings back the
+			// rows in their order.
+			t.keepShrunk(&line{cells: append([]cell(nil), l.cells...)})
+		}
 		blank(l.cells, t.pen)
 		l.dirty = true
 	}
@@ -519,11 +525,12 @@ func (t *term) resize(cols, rows int) {
 	// more rows bring them back (as tmux's history does), so a pane made
 	// smaller for a while (a split) is as it was once it is back. The
 	// alternate screen keeps its top left: its program redraws.
-	drop, pull := 0, 0
-	if !t.altOn {
-		drop = max(t.y-(rows-1), 0)
-		pull = min(max(rows-t.rows, 0), len(t.shrunk))
+	mainY := t.y // the main screen's cursor row (saved while on the alternate one)
+	if t.altOn {
+		mainY = t.saved.y
 	}
+	drop := max(mainY-(rows-1), 0)
+	pull := min(max(rows-t.rows, 0), len(t.shrunk))
 	for _, b := range []*buffer{&t.main, &t.alt} {
 		src := b.lines
 		if b == &t.main {
@@ -540,7 +547,9 @@ func (t *term) resize(cols, rows int) {
 		}
 		b.lines = ls
 	}
-	t.y += pull - drop
+	if !t.altOn {
+		t.y += pull - drop
+	}
 	t.saved.y = max(t.saved.y+pull-drop, 0)
 	if t.wrapNext && t.x < cols-1 {
 		t.x++
@@ -553,17 +562,23 @@ func (t *term) resize(cols, rows int) {
 	t.prevX = -1
 }
 
-// maxShrunk bounds the rows a resize keeps of the main screen's top.
+// maxShrunk bounds the rows kept of the main screen's top (keepShrunk).
 const maxShrunk = 200
+
+// keepShrunk keeps rows that left the main screen's top: the newest
+// maxShrunk of them at least, twice that at most.
+func (t *term) keepShrunk(ls ...*line) {
+	t.shrunk = append(t.shrunk, ls...)
+	if n := len(t.shrunk); n > 2*maxShrunk {
+		t.shrunk = append([]*line(nil), t.shrunk[n-maxShrunk:]...)
+	}
+}
 
 // shrink is the main screen's rows for a resize: drop rows off the top
 // kept in shrunk, or pull rows back from it above them.
 func (t *term) shrink(lines []*line, drop, pull int) []*line {
 	if drop > 0 {
-		t.shrunk = append(t.shrunk, lines[:drop]...)
-		if n := len(t.shrunk); n > maxShrunk {
-			t.shrunk = append([]*line(nil), t.shrunk[n-maxShrunk:]...)
-		}
+		t.keepShrunk(lines[:drop]...)
 		return lines[drop:]
 	}
 	if pull > 0 {
