@@ -100,7 +100,8 @@ type Info struct {
 	CatchingUp bool `json:"catching_up,omitempty"`
 	// AltScreen says the screen is the alternate one (a full-screen
 	// program), not the main one (an inline TUI, a progress display
-	// drawing over its lines: LastLine is then its last row's text).
+	// drawing over its lines, whose LastLine is the last line it wrote,
+	// escape sequences and all, as in line mode).
 	AltScreen bool `json:"alt_screen,omitempty"`
 	// Spec is what the job runs; not part of the API's JSON.
 	Spec Spec `json:"-"`

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"os"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"syscall"
@@ -190,12 +191,10 @@ func (m *Manager) seedScreen(j *job, p *process) []byte {
 	c := j.store.Tail(rows)
 	var b []byte
 	if base := p.term.base; base != nil && p.term.baseSeq >= since {
-		// The screen as the last screen mode left it, then what came since.
+		// The screen as the last screen mode left it, the cursor where it
+		// was, then what came since.
 		since = p.term.baseSeq
-		for _, row := range base.ANSI[:min(base.CursorY, len(base.ANSI))] {
-			b = append(b, row...)
-			b = append(b, "\x1b[m\r\n"...)
-		}
+		b = baseScreen(base, rows)
 	}
 	lines := c.Lines
 	for len(lines) > 0 && lines[0].Seq <= since {
@@ -212,6 +211,27 @@ func (m *Manager) seedScreen(j *job, p *process) []byte {
 		b = append(b, cursorBack(termtext.Width(text), j.store.PartialCursor(c.Partial[n-1].Stream), cols)...)
 	}
 	return b
+}
+
+// baseScreen draws a kept screen on a fresh terminal of rows rows: its
+// rows down to the last drawn on (or the cursor's), the newest of them
+// when it had more, and the cursor put back.
+func baseScreen(base *vtscreen.Snapshot, rows int) []byte {
+	last := base.CursorY
+	for i, row := range base.ANSI {
+		if strings.TrimSpace(row) != "" {
+			last = max(last, i)
+		}
+	}
+	first := max(last+1-rows, 0)
+	var b []byte
+	for i := first; i <= last && i < len(base.ANSI); i++ {
+		if i > first {
+			b = append(b, "\x1b[m\r\n"...)
+		}
+		b = append(b, base.ANSI[i]...)
+	}
+	return fmt.Appendf(b, "\x1b[m\x1b[%d;%dH", max(base.CursorY-first, 0)+1, base.CursorX+1)
 }
 
 // cursorBack moves the cursor from the end of a line w cells wide (it

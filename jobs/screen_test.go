@@ -554,3 +554,28 @@ func TestARedrawAfterAScreenStartsFromThatScreen(t *testing.T) {
 	assert.Equal(t, []string{"head", "final a a", "final b b", "after alt", "x"}, lines[top:top+5], "as tmux shows it")
 	require.NoError(t, m.Kill(info.ID))
 }
+
+// TestAKeptScreenKeepsTheRowsBelowTheCursor: a program that moved up
+// into its lines and visited the alternate screen comes back to them all,
+// the cursor where it was, as in tmux.
+func TestAKeptScreenKeepsTheRowsBelowTheCursor(t *testing.T) {
+	m := newManager(t, Options{})
+	info := start(t, m, Spec{TTY: true, Command: `stty -echo; read go; printf 'head\nrow1 xxxxxx\nrow2 yyyyyy\n\033[2A'; ` +
+		`printf '\033[?1049hALT\033[?1049l'; read go; printf 'new\n\033[1A'; sleep 600`})
+	require.NoError(t, m.Resize(info.ID, 40, 8))
+	require.NoError(t, m.Input(info.ID, []byte("\r")))
+	eventually(t, "back from the alternate screen", func() bool {
+		got, err := m.Get(info.ID)
+		return err == nil && !got.Screen && slices.Contains(outputText(t, m, info.ID), "row2 yyyyyy")
+	})
+	require.NoError(t, m.Input(info.ID, []byte("\r")))
+	snap := screenOf(t, m, info.ID, "the redraw", func(s vtscreen.Snapshot) bool {
+		return slices.Contains(trimmed(s.Lines), "new1 xxxxxx")
+	})
+	lines := trimmed(snap.Lines)
+	top := slices.Index(lines, "head")
+	require.GreaterOrEqual(t, top, 0, "%q", lines)
+	assert.Equal(t, []string{"head", "new1 xxxxxx", "row2 yyyyyy"}, lines[top:top+3], "as tmux shows it")
+	assert.Equal(t, top+1, snap.CursorY)
+	require.NoError(t, m.Kill(info.ID))
+}

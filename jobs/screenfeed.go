@@ -172,6 +172,7 @@ func (f *screenFeed) onAlt() bool {
 // drain waits until the emulator has drawn everything queued, or for at
 // most d.
 func (f *screenFeed) drain(d time.Duration) {
+	f.flush() // the writer waits for a batch, or for the reader: wake it
 	deadline := time.Now().Add(d)
 	for time.Now().Before(deadline) {
 		f.mu.Lock()

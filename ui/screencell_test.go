@@ -57,3 +57,22 @@ func TestOutputColumnOfARedrawOverLines(t *testing.T) {
 		}
 	}
 }
+
+// A program that addresses the cursor on the main screen (top without
+// the alternate screen) leaves pieces of rows in its last line: the
+// OUTPUT column says [screen] for it.
+func TestOutputColumnOfAMainScreenProgramPlacingTheCursor(t *testing.T) {
+	mgr := newManager(t)
+	startTTY(t, mgr, "top", `while :; do printf '\033[1;1HCPU 1%%\033[2;1HMEM 2%%\033[3;1Hload'; sleep 0.05; done`)
+	m := newSizedModel(t, mgr, Config{}, 120, 30)
+	pumpUntil(t, m, "screen mode", func() bool {
+		info, _ := m.table.Get(1)
+		return info.Screen && !info.AltScreen && strings.Contains(m.View(), "MEM 2%")
+	})
+	for _, l := range lines(m.View()) {
+		if strings.Contains(l, "top") && strings.Contains(l, "running") && !strings.Contains(l, "job 1") {
+			require.Contains(t, l, "[screen]")
+			require.NotContains(t, l, "CPU 1%MEM")
+		}
+	}
+}
