@@ -29,7 +29,13 @@ func FuzzScreen(f *testing.F) {
 			s.Write(in[:at])
 			check(t, s.Snapshot())
 			s.Resize(int(cols/3), int(rows/2))
-			s.Write(in[at:])
+			// A second cut and size: resizes with writes between
+			// (smaller, then larger: rows taken, then brought back).
+			at2 := at + (len(in)-at)/2
+			s.Write(in[at:at2])
+			check(t, s.Snapshot())
+			s.Resize(int(cols%90)+int(cut%7), int(rows%40)+int(cut%5))
+			s.Write(in[at2:])
 		}()
 		select {
 		case <-done:

@@ -373,7 +373,7 @@ func (t *term) csiDispatch(f byte) {
 	case 'P': // DCH
 		t.deleteChars(n)
 	case 'S': // SU
-		t.scrollUp(t.top, t.bot, n)
+		t.scrollOff(n)
 	case 'T': // SD; with more parameters it is mouse highlighting
 		if t.nparams <= 1 {
 			t.scrollDown(t.top, t.bot, n)
@@ -460,7 +460,7 @@ func (t *term) sendReply(b []byte) {
 }
 
 // eraseDisplay is ED: 0 from the cursor on, 1 up to it, 2 all. 3 erases
-// the scrollback, which this terminal has none of.
+// the scrollback: here only the rows a resize took (term.shrunk).
 func (t *term) eraseDisplay(mode int) {
 	switch mode {
 	case 0:
@@ -473,13 +473,18 @@ func (t *term) eraseDisplay(mode int) {
 			t.erase(y, 0, t.cols)
 		}
 		t.erase(t.y, 0, t.x+1)
-	case 2, 3:
+	case 2:
 		for y := range t.rows {
 			t.erase(y, 0, t.cols)
 		}
 		if t.buf == &t.main {
-			t.shrunk = nil // a clear screen is all there is (3: and no scrollback)
+			t.shrunk = nil // a clear screen is all there is
 		}
+	case 3: // the scrollback, which here is only the rows a resize took
+		if t.buf == &t.main {
+			t.shrunk = nil
+		}
+		return
 	default:
 		return
 	}

@@ -368,6 +368,22 @@ func TestResizeRowsAsTmux(t *testing.T) {
 			s.Resize(40, 5)
 			s.Write([]byte("\x1b[?1049l"))
 		}, nums(6, 10), 4},
+		{"a deleted line is not scrolled off", func(s *Screen) {
+			s.Write([]byte(count(1, 10)))
+			s.Resize(40, 5)
+			s.Write([]byte("\x1b[1;1H\x1b[M\x1b[5;1H"))
+			s.Resize(40, 10)
+		}, append(append(nums(1, 5), nums(7, 10)...), ""), 9},
+		{"ED 3 keeps the screen", func(s *Screen) {
+			s.Write([]byte("a\r\nb\r\nc\x1b[3J"))
+		}, append([]string{"a", "b", "c"}, make([]string, 7)...), 2},
+		{"a saved cursor below the rows, then the alternate screen", func(s *Screen) {
+			s.Write([]byte("\x1b[10;1H\x1b7\x1b[1;1Htop"))
+			s.Resize(40, 5)
+			s.Write([]byte("\x1b[?47h"))
+			s.Resize(40, 2)
+			s.Write([]byte("\x1b[?47l"))
+		}, []string{"top", ""}, 0},
 		{"shrink, grow on the alternate screen, then leave it", func(s *Screen) {
 			s.Write([]byte(count(1, 10)))
 			s.Resize(40, 5)

@@ -59,6 +59,7 @@ type term struct {
 	tabs            []bool
 	modes           vtscreen.InputModes
 	shrunk          []*line // the main screen's rows a resize took off its top, newest last
+	altMainY        int     // the main screen's cursor row as the alternate screen was shown
 
 	last  rune // the last character printed, for REP
 	prevX int  // where it went, for combining marks to join; -1 if nowhere
@@ -337,7 +338,7 @@ var lineDrawing = [...]rune{
 func (t *term) index() {
 	switch {
 	case t.y == t.bot:
-		t.scrollUp(t.top, t.bot, 1)
+		t.scrollOff(1)
 	case t.y < t.rows-1:
 		t.y++
 	}
@@ -365,15 +366,22 @@ func (t *term) scrollUp(top, bot, n int) {
 	copy(ls, ls[n:])
 	copy(ls[len(ls)-n:], gone)
 	for _, l := range gone {
-		if top == 0 && t.buf == &t.main && len(t.shrunk) > 0 {
-			// Rows a resize took are above these: they go on after them
-			// (a row each, from here on), so that growing brings back the
-			// rows in their order.
-			t.keepShrunk(&line{cells: append([]cell(nil), l.cells...)})
-		}
 		blank(l.cells, t.pen)
 		l.dirty = true
 	}
+}
+
+// scrollOff scrolls the region up by n rows as new lines do (LF, IND,
+// SU). Rows a resize took off the main screen's top are above those it
+// scrolls off the top: they go on after them, so that growing brings
+// the rows back in their order.
+func (t *term) scrollOff(n int) {
+	if t.top == 0 && t.buf == &t.main && len(t.shrunk) > 0 {
+		for _, l := range t.buf.lines[:min(n, t.bot+1)] {
+			t.keepShrunk(&line{cells: append([]cell(nil), l.cells...)})
+		}
+	}
+	t.scrollUp(t.top, t.bot, n)
 }
 
 // scrollDown moves rows top..bot-n down by n, blanking the n at the top.
@@ -484,6 +492,7 @@ func (t *term) setAlt(on, clear bool) {
 	}
 	t.altOn = on
 	if on {
+		t.altMainY = t.y
 		t.buf = &t.alt
 		if clear {
 			for _, l := range t.alt.lines {
@@ -525,11 +534,11 @@ func (t *term) resize(cols, rows int) {
 	// more rows bring them back (as tmux's history does), so a pane made
 	// smaller for a while (a split) is as it was once it is back. The
 	// alternate screen keeps its top left: its program redraws.
-	mainY := t.y // the main screen's cursor row (saved while on the alternate one)
+	mainY := t.y // the main screen's cursor row (as the alternate one was shown)
 	if t.altOn {
-		mainY = t.saved.y
+		mainY = t.altMainY
 	}
-	drop := max(mainY-(rows-1), 0)
+	drop := min(max(mainY-(rows-1), 0), len(t.main.lines)-1)
 	pull := min(max(rows-t.rows, 0), len(t.shrunk))
 	for _, b := range []*buffer{&t.main, &t.alt} {
 		src := b.lines
@@ -547,10 +556,12 @@ func (t *term) resize(cols, rows int) {
 		}
 		b.lines = ls
 	}
-	if !t.altOn {
+	if t.altOn {
+		t.altMainY = min(max(t.altMainY+pull-drop, 0), rows-1)
+	} else {
 		t.y += pull - drop
 	}
-	t.saved.y = max(t.saved.y+pull-drop, 0)
+	t.saved.y = min(max(t.saved.y+pull-drop, 0), rows-1)
 	if t.wrapNext && t.x < cols-1 {
 		t.x++
 		t.wrapNext = false
