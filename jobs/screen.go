@@ -189,16 +189,22 @@ func (m *Manager) seedScreen(j *job, p *process) []byte {
 	since := max(j.runCursor, p.term.cleared) // a terminal of its own, and what a clear left of it
 	m.mu.Unlock()
 	c := j.store.Tail(rows)
-	var b []byte
-	if base := p.term.base; base != nil && p.term.baseSeq >= since {
-		// The screen as the last screen mode left it, the cursor where it
-		// was, then what came since.
+	base := p.term.base
+	if base != nil && p.term.baseSeq >= since {
 		since = p.term.baseSeq
-		b = baseScreen(base, rows)
+	} else {
+		base = nil
 	}
 	lines := c.Lines
 	for len(lines) > 0 && lines[0].Seq <= since {
 		lines = lines[1:]
+	}
+	var b []byte
+	if base != nil {
+		// The screen as the last screen mode left it, then what came
+		// since: from the start of the cursor's row, the line it was on
+		// is among that.
+		b = baseScreen(base, cols, rows, len(lines) > 0 || len(c.Partial) > 0)
 	}
 	for _, l := range lines { // a line wider than the terminal wraps, as it did
 		b = append(b, termtext.Visible(l.Text, true)...)
@@ -213,25 +219,32 @@ func (m *Manager) seedScreen(j *job, p *process) []byte {
 	return b
 }
 
-// baseScreen draws a kept screen on a fresh terminal of rows rows: its
-// rows down to the last drawn on (or the cursor's), the newest of them
-// when it had more, and the cursor put back.
-func baseScreen(base *vtscreen.Snapshot, rows int) []byte {
+// baseScreen draws a kept screen on a fresh terminal of cols x rows, as
+// a terminal resized to that keeps it: its rows down to the last drawn
+// on, those by the cursor when there are more, cut to cols. The cursor
+// goes back to its cell, or to the start of its row when what follows
+// (fromRowStart) rewrites the row from there.
+func baseScreen(base *vtscreen.Snapshot, cols, rows int, fromRowStart bool) []byte {
 	last := base.CursorY
 	for i, row := range base.ANSI {
 		if strings.TrimSpace(row) != "" {
 			last = max(last, i)
 		}
 	}
-	first := max(last+1-rows, 0)
+	first := max(base.CursorY+1-rows, 0)
+	last = min(last, first+rows-1, len(base.ANSI)-1)
 	var b []byte
-	for i := first; i <= last && i < len(base.ANSI); i++ {
+	for i := first; i <= last; i++ {
 		if i > first {
 			b = append(b, "\x1b[m\r\n"...)
 		}
-		b = append(b, base.ANSI[i]...)
+		b = append(b, termtext.CutCells(base.ANSI[i], cols)...)
 	}
-	return fmt.Appendf(b, "\x1b[m\x1b[%d;%dH", max(base.CursorY-first, 0)+1, base.CursorX+1)
+	x := min(base.CursorX, cols-1)
+	if fromRowStart {
+		x = 0
+	}
+	return fmt.Appendf(b, "\x1b[m\x1b[%d;%dH", base.CursorY-first+1, x+1)
 }
 
 // cursorBack moves the cursor from the end of a line w cells wide (it

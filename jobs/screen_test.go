@@ -1,6 +1,7 @@
 package jobs
 
 import (
+	"fmt"
 	"os/exec"
 	"path/filepath"
 	"slices"
@@ -578,4 +579,43 @@ func TestAKeptScreenKeepsTheRowsBelowTheCursor(t *testing.T) {
 	assert.Equal(t, []string{"head", "new1 xxxxxx", "row2 yyyyyy"}, lines[top:top+3], "as tmux shows it")
 	assert.Equal(t, top+1, snap.CursorY)
 	require.NoError(t, m.Kill(info.ID))
+}
+
+// TestAKeptScreenDoesNotDrawItsOpenLineTwice: the line the cursor was on
+// as a screen mode ended is in the store too; the next screen draws it
+// once.
+func TestAKeptScreenDoesNotDrawItsOpenLineTwice(t *testing.T) {
+	m := newManager(t, Options{})
+	info := start(t, m, Spec{TTY: true, Command: `stty -echo; read go; printf 'head\nmid\n\033[1Aprompt> '; ` +
+		`printf '\033[?1049hALT\033[?1049l'; read go; printf 'x\nnext\n\033[1A'; sleep 600`})
+	require.NoError(t, m.Resize(info.ID, 40, 8))
+	require.NoError(t, m.Input(info.ID, []byte("\r")))
+	eventually(t, "back from the alternate screen", func() bool {
+		got, err := m.Get(info.ID)
+		return err == nil && !got.Screen && got.Runs == 1 && strings.Contains(got.LastLine, "prompt> ")
+	})
+	require.NoError(t, m.Input(info.ID, []byte("\r")))
+	snap := screenOf(t, m, info.ID, "the redraw", func(s vtscreen.Snapshot) bool {
+		return slices.Contains(trimmed(s.Lines), "next")
+	})
+	lines := trimmed(snap.Lines)
+	top := slices.Index(lines, "head")
+	require.GreaterOrEqual(t, top, 0, "%q", lines)
+	assert.Equal(t, []string{"head", "prompt> x", "next"}, lines[top:top+3], "as a terminal shows it")
+	require.NoError(t, m.Kill(info.ID))
+}
+
+// TestBaseScreenOnAnotherSize: a kept screen drawn on a terminal of
+// another size is kept as a resize keeps it: the rows by the cursor,
+// each cut to the width, the cursor on its row.
+func TestBaseScreenOnAnotherSize(t *testing.T) {
+	base := &vtscreen.Snapshot{CursorX: 2, CursorY: 1}
+	for i := range 10 {
+		base.ANSI = append(base.ANSI, fmt.Sprintf("r%d %s", i, strings.Repeat("x", 15)))
+	}
+	assert.Equal(t, "r0 xxxxxxx\x1b[m\r\nr1 xxxxxxx\x1b[m\r\nr2 xxxxxxx\x1b[m\r\nr3 xxxxxxx\x1b[m\r\nr4 xxxxxxx\x1b[m\x1b[2;3H",
+		string(baseScreen(base, 10, 5, false)))
+	base.CursorY = 8
+	assert.Equal(t, "r4 xxxxxxx\x1b[m\r\nr5 xxxxxxx\x1b[m\r\nr6 xxxxxxx\x1b[m\r\nr7 xxxxxxx\x1b[m\r\nr8 xxxxxxx\x1b[m\x1b[5;1H",
+		string(baseScreen(base, 10, 5, true)), "the cursor's row kept, at the bottom; its start when the row is written again")
 }

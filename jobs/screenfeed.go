@@ -64,6 +64,7 @@ type screenFeed struct {
 	writing bool // run is drawing a batch taken from the queue
 
 	catchingUp atomic.Bool
+	draining   atomic.Bool // drain waits for the writer: it does not rest
 	wake       chan struct{}
 	done       chan struct{}
 	lastRedraw time.Time // the writing goroutine's
@@ -172,7 +173,8 @@ func (f *screenFeed) onAlt() bool {
 // drain waits until the emulator has drawn everything queued, or for at
 // most d.
 func (f *screenFeed) drain(d time.Duration) {
-	f.flush() // the writer waits for a batch, or for the reader: wake it
+	f.draining.Store(true)
+	defer f.draining.Store(false)
 	deadline := time.Now().Add(d)
 	for time.Now().Before(deadline) {
 		f.mu.Lock()
@@ -181,6 +183,7 @@ func (f *screenFeed) drain(d time.Duration) {
 		if done {
 			return
 		}
+		f.flush() // the writer waits for a batch, or for the reader, or rests: wake it
 		time.Sleep(time.Millisecond)
 	}
 }
@@ -299,7 +302,7 @@ func (f *screenFeed) rest(took time.Duration) {
 			f.mu.Lock()
 			closed := f.closed
 			f.mu.Unlock()
-			if closed {
+			if closed || f.draining.Load() {
 				return
 			}
 		}
