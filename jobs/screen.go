@@ -214,7 +214,7 @@ func (m *Manager) seedScreen(j *job, p *process) []byte {
 		text := termtext.Visible(c.Partial[n-1].Text, true)
 		b = append(b, text...)
 		b = append(b, "\x1b[m"...)
-		b = append(b, cursorBack(termtext.Width(text), j.store.PartialCursor(c.Partial[n-1].Stream), cols)...)
+		b = append(b, cursorBack(text, j.store.PartialCursor(c.Partial[n-1].Stream), cols)...)
 	}
 	return b
 }
@@ -247,20 +247,49 @@ func baseScreen(base *vtscreen.Snapshot, cols, rows int, fromRowStart bool) []by
 	return fmt.Appendf(b, "\x1b[m\x1b[%d;%dH", base.CursorY-first+1, x+1)
 }
 
-// cursorBack moves the cursor from the end of a line w cells wide (it
-// wrapped every cols cells) back to cell x of it, where the line's edits
-// left it.
-func cursorBack(w, x, cols int) []byte {
+// cursorBack moves the cursor from the end of a line of text (SGR and
+// printable text only) back to cell x of it, where the line's edits left
+// it, the line wrapped at cols as a terminal wraps it: a wide character
+// that does not fit at the end of a row goes to the next one.
+func cursorBack(text string, x, cols int) []byte {
 	cols = max(cols, 1)
-	if x >= w {
-		return nil
+	cell, row, col := 0, 0, 0
+	atRow, atCol := -1, 0
+	for i := 0; i < len(text); {
+		tok := termtext.Next(text, i)
+		w := 0
+		switch tok.Kind {
+		case termtext.Text:
+			w = 1
+			tok.End = i + 1 // a cell a byte
+		case termtext.Cluster:
+			w = tok.Width
+		case termtext.Tab:
+			next := (cell/8 + 1) * 8
+			if atRow < 0 && x < next {
+				atRow, atCol = row, min(col+x-cell, cols-1)
+			}
+			col, cell = min(col+next-cell, cols-1), next
+		}
+		if w > 0 {
+			if col+w > cols {
+				row, col = row+1, 0
+			}
+			if atRow < 0 && x < cell+w {
+				atRow, atCol = row, col
+			}
+			cell, col = cell+w, col+w
+		}
+		i = tok.End
 	}
-	up := (max(w, 1)-1)/cols - x/cols
+	if atRow < 0 {
+		return nil // at the end
+	}
 	var b []byte
-	if up > 0 {
+	if up := row - atRow; up > 0 { // a full last row leaves the cursor on it
 		b = fmt.Appendf(b, "\x1b[%dA", up)
 	}
-	return fmt.Appendf(b, "\x1b[%dG", x%cols+1)
+	return fmt.Appendf(b, "\x1b[%dG", atCol+1)
 }
 
 // maxLogLater bounds what a TTY run's reader keeps back from the log

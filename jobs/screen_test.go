@@ -484,17 +484,25 @@ func trimmed(lines []string) []string {
 
 func TestCursorBack(t *testing.T) {
 	for _, c := range []struct {
-		w, x, cols int
-		want       string
+		text    string
+		x, cols int
+		want    string
 	}{
-		{10, 10, 20, ""},
-		{10, 4, 20, "\x1b[5G"},
-		{25, 3, 10, "\x1b[2A\x1b[4G"},
-		{25, 13, 10, "\x1b[1A\x1b[4G"},
-		{20, 5, 10, "\x1b[1A\x1b[6G"},
-		{0, 0, 10, ""},
+		{strings.Repeat("a", 10), 10, 20, ""},
+		{strings.Repeat("a", 10), 4, 20, "\x1b[5G"},
+		{strings.Repeat("a", 25), 3, 10, "\x1b[2A\x1b[4G"},
+		{strings.Repeat("a", 25), 13, 10, "\x1b[1A\x1b[4G"},
+		{strings.Repeat("a", 20), 5, 10, "\x1b[1A\x1b[6G"},
+		{"\x1b[31m" + strings.Repeat("a", 20) + "\x1b[m", 5, 10, "\x1b[1A\x1b[6G"},
+		{"", 0, 10, ""},
+		// A wide character that does not fit at the end of a row wraps
+		// whole, as a terminal wraps it.
+		{"a" + strings.Repeat("日", 150), 299, 200, "\x1b[101G"},
+		{"a" + strings.Repeat("日", 5), 5, 4, "\x1b[1A\x1b[3G"},
+		{"a" + strings.Repeat("日", 5), 7, 4, "\x1b[1G"},
+		{"a" + strings.Repeat("日", 5), 9, 4, "\x1b[3G"},
 	} {
-		assert.Equal(t, c.want, string(cursorBack(c.w, c.x, c.cols)), "%+v", c)
+		assert.Equal(t, c.want, string(cursorBack(c.text, c.x, c.cols)), "%q %d %d", c.text, c.x, c.cols)
 	}
 }
 
