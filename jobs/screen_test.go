@@ -538,79 +538,61 @@ func TestARedrawKeepsItsFrameInSightWhenTheTerminalShrinks(t *testing.T) {
 	require.NoError(t, m.Kill(info.ID))
 }
 
+// afterAScreen runs a TTY job on a 40x8 terminal in two steps, an enter
+// each: first, what ends with a visit to the alternate screen; once back
+// in lines, with stored (its lines) true, what redraws. It returns the
+// screen once a row reads shown, its rows trimmed, from the row "head".
+func afterAScreen(t *testing.T, first, then string, stored func(Info, []string) bool, shown string) ([]string, vtscreen.Snapshot) {
+	t.Helper()
+	m := newManager(t, Options{})
+	info := start(t, m, Spec{TTY: true, Command: `stty -echo; read go; ` + first +
+		`; printf '\033[?1049hALT\033[?1049l'; read go; ` + then + `; sleep 600`})
+	t.Cleanup(func() { m.Kill(info.ID) }) //nolint:errcheck // the manager's cleanup kills it too
+	require.NoError(t, m.Resize(info.ID, 40, 8))
+	require.NoError(t, m.Input(info.ID, []byte("\r")))
+	eventually(t, "back from the alternate screen", func() bool {
+		got, err := m.Get(info.ID)
+		return err == nil && !got.Screen && stored(got, outputText(t, m, info.ID))
+	})
+	require.NoError(t, m.Input(info.ID, []byte("\r")))
+	snap := screenOf(t, m, info.ID, "the redraw", func(s vtscreen.Snapshot) bool {
+		return slices.Contains(trimmed(s.Lines), shown)
+	})
+	lines := trimmed(snap.Lines)
+	top := slices.Index(lines, "head")
+	require.GreaterOrEqual(t, top, 0, "%q", lines)
+	snap.CursorY -= top
+	return lines[top:], snap
+}
+
 // TestARedrawAfterAScreenStartsFromThatScreen: after a visit to the
 // alternate screen (an editor, a pager) or a screen mode that ended, the
 // next redraw starts from the screen as it was left, not from the lines
 // stored meanwhile (every frame drawn over them).
 func TestARedrawAfterAScreenStartsFromThatScreen(t *testing.T) {
-	m := newManager(t, Options{})
-	info := start(t, m, Spec{TTY: true, Command: `stty -echo; read go; printf 'head\n'; ` +
-		`for f in 1 2 3; do printf 'frame %d a\nframe %d b\n' $f $f; printf '\033[2A'; done; printf 'final a\nfinal b\n'; ` +
-		`printf '\033[?1049hALT\033[?1049l'; read go; printf 'after alt\nx\033[1A'; sleep 600`})
-	require.NoError(t, m.Resize(info.ID, 40, 8))
-	require.NoError(t, m.Input(info.ID, []byte("\r")))
-	eventually(t, "back from the alternate screen", func() bool {
-		got, err := m.Get(info.ID)
-		return err == nil && !got.Screen && slices.Contains(outputText(t, m, info.ID), "final b")
-	})
-	require.NoError(t, m.Input(info.ID, []byte("\r")))
-	snap := screenOf(t, m, info.ID, "the redraw", func(s vtscreen.Snapshot) bool {
-		return slices.Contains(trimmed(s.Lines), "after alt")
-	})
-	lines := trimmed(snap.Lines)
-	top := slices.Index(lines, "head")
-	require.GreaterOrEqual(t, top, 0, "%q", lines)
-	assert.Equal(t, []string{"head", "final a a", "final b b", "after alt", "x"}, lines[top:top+5], "as tmux shows it")
-	require.NoError(t, m.Kill(info.ID))
+	lines, _ := afterAScreen(t, `printf 'head\n'; for f in 1 2 3; do printf 'frame %d a\nframe %d b\n' $f $f; printf '\033[2A'; done; `+
+		`printf 'final a\nfinal b\n'`, `printf 'after alt\nx\033[1A'`,
+		func(_ Info, out []string) bool { return slices.Contains(out, "final b") }, "after alt")
+	assert.Equal(t, []string{"head", "final a a", "final b b", "after alt", "x"}, lines[:5], "as tmux shows it")
 }
 
 // TestAKeptScreenKeepsTheRowsBelowTheCursor: a program that moved up
 // into its lines and visited the alternate screen comes back to them all,
 // the cursor where it was, as in tmux.
 func TestAKeptScreenKeepsTheRowsBelowTheCursor(t *testing.T) {
-	m := newManager(t, Options{})
-	info := start(t, m, Spec{TTY: true, Command: `stty -echo; read go; printf 'head\nrow1 xxxxxx\nrow2 yyyyyy\n\033[2A'; ` +
-		`printf '\033[?1049hALT\033[?1049l'; read go; printf 'new\n\033[1A'; sleep 600`})
-	require.NoError(t, m.Resize(info.ID, 40, 8))
-	require.NoError(t, m.Input(info.ID, []byte("\r")))
-	eventually(t, "back from the alternate screen", func() bool {
-		got, err := m.Get(info.ID)
-		return err == nil && !got.Screen && slices.Contains(outputText(t, m, info.ID), "row2 yyyyyy")
-	})
-	require.NoError(t, m.Input(info.ID, []byte("\r")))
-	snap := screenOf(t, m, info.ID, "the redraw", func(s vtscreen.Snapshot) bool {
-		return slices.Contains(trimmed(s.Lines), "new1 xxxxxx")
-	})
-	lines := trimmed(snap.Lines)
-	top := slices.Index(lines, "head")
-	require.GreaterOrEqual(t, top, 0, "%q", lines)
-	assert.Equal(t, []string{"head", "new1 xxxxxx", "row2 yyyyyy"}, lines[top:top+3], "as tmux shows it")
-	assert.Equal(t, top+1, snap.CursorY)
-	require.NoError(t, m.Kill(info.ID))
+	lines, snap := afterAScreen(t, `printf 'head\nrow1 xxxxxx\nrow2 yyyyyy\n\033[2A'`, `printf 'new\n\033[1A'`,
+		func(_ Info, out []string) bool { return slices.Contains(out, "row2 yyyyyy") }, "new1 xxxxxx")
+	assert.Equal(t, []string{"head", "new1 xxxxxx", "row2 yyyyyy"}, lines[:3], "as tmux shows it")
+	assert.Equal(t, 1, snap.CursorY)
 }
 
 // TestAKeptScreenDoesNotDrawItsOpenLineTwice: the line the cursor was on
 // as a screen mode ended is in the store too; the next screen draws it
 // once.
 func TestAKeptScreenDoesNotDrawItsOpenLineTwice(t *testing.T) {
-	m := newManager(t, Options{})
-	info := start(t, m, Spec{TTY: true, Command: `stty -echo; read go; printf 'head\nmid\n\033[1Aprompt> '; ` +
-		`printf '\033[?1049hALT\033[?1049l'; read go; printf 'x\nnext\n\033[1A'; sleep 600`})
-	require.NoError(t, m.Resize(info.ID, 40, 8))
-	require.NoError(t, m.Input(info.ID, []byte("\r")))
-	eventually(t, "back from the alternate screen", func() bool {
-		got, err := m.Get(info.ID)
-		return err == nil && !got.Screen && got.Runs == 1 && strings.Contains(got.LastLine, "prompt> ")
-	})
-	require.NoError(t, m.Input(info.ID, []byte("\r")))
-	snap := screenOf(t, m, info.ID, "the redraw", func(s vtscreen.Snapshot) bool {
-		return slices.Contains(trimmed(s.Lines), "next")
-	})
-	lines := trimmed(snap.Lines)
-	top := slices.Index(lines, "head")
-	require.GreaterOrEqual(t, top, 0, "%q", lines)
-	assert.Equal(t, []string{"head", "prompt> x", "next"}, lines[top:top+3], "as a terminal shows it")
-	require.NoError(t, m.Kill(info.ID))
+	lines, _ := afterAScreen(t, `printf 'head\nmid\n\033[1Aprompt> '`, `printf 'x\nnext\n\033[1A'`,
+		func(got Info, _ []string) bool { return strings.Contains(got.LastLine, "prompt> ") }, "next")
+	assert.Equal(t, []string{"head", "prompt> x", "next"}, lines[:3], "as a terminal shows it")
 }
 
 // TestBaseScreenOnAnotherSize: a kept screen drawn on a terminal of
