@@ -401,3 +401,17 @@ func TestResizeRowsAsTmux(t *testing.T) {
 		})
 	}
 }
+
+// The rows kept of the main screen's top are bounded: a shrink, then a
+// flood of lines, keeps at most 2 x maxShrunk of them.
+func TestKeptRowsAreBounded(t *testing.T) {
+	s := newScreen(t, 40, 10)
+	s.Write([]byte(strings.Repeat("x\r\n", 10)))
+	s.Resize(40, 5)
+	s.Write([]byte(strings.Repeat("line\r\n", 10*maxShrunk)))
+	s.mu.Lock()
+	kept := len(s.t.shrunk)
+	s.mu.Unlock()
+	require.GreaterOrEqual(t, kept, maxShrunk, "the newest rows are kept")
+	require.LessOrEqual(t, kept, 2*maxShrunk)
+}
