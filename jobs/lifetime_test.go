@@ -120,14 +120,32 @@ func TestDaemonHoldingStdoutDoesNotKeepTheJobRunning(t *testing.T) {
 	requireNoneLeft(t, mark)
 }
 
+// A daemon seen half way through an exec shows no environment for a moment
+// (the kernel sets up the new one last), so which job it is of cannot be
+// read yet; it is still the job's once it can be. Here the daemon shows
+// none (it was started without one) when the main process exits, and
+// execs with its run's JOBTOP_RUN again 70 ms later.
+func TestADaemonShowingNoEnvironmentForAMomentIsStillTheJobs(t *testing.T) {
+	m := newManager(t, Options{})
+	mark := newMark(t)
+	cmd := `setsid env -i sh -c "sleep 0.1; export JOBTOP_RUN=$JOBTOP_RUN TEST_MARK=$TEST_MARK; exec sleep 600" & sleep 0.03; echo started`
+	info := start(t, m, Spec{Command: cmd, Grace: time.Minute, Env: map[string]string{"TEST_MARK": mark}})
+	info = wait(t, m, info.ID)
+	assert.Equal(t, StateSucceeded, info.State)
+	assert.Equal(t, []string{"started", "stopped 1 process left running"}, outputText(t, m, info.ID))
+	requireNoneLeft(t, mark)
+}
+
 // While what a main process left is being stopped, the job shows no PID:
 // the one it had names nothing now.
 func TestAJobWhoseMainProcessExitedShowsNoPID(t *testing.T) {
 	m := newManager(t, Options{})
 	mark := newMark(t)
-	info := start(t, m, Spec{Command: "trap '' TERM; sleep 600 & echo started", Grace: time.Hour, Env: map[string]string{"TEST_MARK": mark}})
+	// The main process exits once the test has read its PID.
+	info := start(t, m, Spec{Command: "trap '' TERM; sleep 600 & echo started; read go", Stdin: StdinPipe, Grace: time.Hour, Env: map[string]string{"TEST_MARK": mark}})
 	require.NotZero(t, info.PID)
 	main := info.PID
+	require.NoError(t, m.Input(info.ID, []byte("\n")))
 	info = waitFor(t, m, info.ID, "the leftover being stopped", func(i Info) bool { return i.State == StateStopping })
 	assert.Zero(t, info.PID, "the main process %d has exited", main)
 	assert.False(t, alive(main))

@@ -49,6 +49,9 @@ type keeper struct {
 	// seen caches which run an adopted process (a child of the keeper
 	// that is no run's main process) belongs to; nil for none.
 	seen map[procKey]*run
+	// noEnv is since when each process not yet attributed has shown no
+	// environment (tree.go: runByEnv).
+	noEnv map[procKey]time.Time
 	// table is the process table as last read (tree.go); ended remembers
 	// runs that ended, so what is found of them later is killed.
 	table procCache
@@ -290,6 +293,12 @@ func (k *keeper) scanSoon() {
 func (k *keeper) settle() {
 	k.settleAt = nil
 	t := k.scan()
+	if t.unsure > 0 {
+		// A run's process may be among them: what the look says of
+		// runs waits for it to be known.
+		k.scanSoon()
+		return
+	}
 	for _, r := range k.exited {
 		k.send(event{Ev: evExit, Run: r.id, Status: int(r.status), Left: len(t.members[r])})
 	}
@@ -351,7 +360,7 @@ func (k *keeper) pollC(poll *time.Ticker) <-chan time.Time {
 // signalRuns sends sig to every process of the given runs, after one
 // look at the process table.
 func (k *keeper) signalRuns(ids []RunID, sig syscall.Signal) {
-	t := k.scan()
+	t := k.scanSettled()
 	for _, id := range ids {
 		r := k.runs[id]
 		if r == nil {
@@ -384,7 +393,7 @@ func (k *keeper) orphan() {
 	k.orphaned = true
 	now := time.Now()
 	longest := time.Duration(0)
-	t := k.scan()
+	t := k.scanSettled()
 	for _, r := range k.runs {
 		r.killAt = now.Add(r.grace)
 		longest = max(longest, r.grace)

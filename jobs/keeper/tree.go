@@ -20,6 +20,10 @@ type tree struct {
 	// run's session and cleared their environment.
 	strays []proc.Proc
 	all    []proc.Proc
+	// unsure counts the strays that may be a run's: they were half way
+	// through an exec (runByEnv). What the look says of runs may be
+	// short of them.
+	unsure int
 }
 
 // endedRun stands for any run that has ended, in attributions.
@@ -33,13 +37,17 @@ func (k *keeper) scan() tree {
 	t := tree{members: make(map[*run][]proc.Proc)}
 	procs := k.table.read()
 	kids := proc.Children(procs)
-	seen := make(map[procKey]*run, len(k.seen))
+	l := &look{
+		seen:  make(map[procKey]*run, len(k.seen)),
+		noEnv: make(map[procKey]time.Time, len(k.noEnv)),
+		now:   time.Now(),
+	}
 	for _, i := range kids[k.pid] {
 		root := procs[i]
 		if root.Zombie {
 			continue
 		}
-		r := k.attribute(root, seen)
+		r := k.attribute(root, l)
 		for _, j := range append([]int{i}, proc.Descendants(procs, kids, root.PID)...) {
 			p := procs[j]
 			if p.Zombie {
@@ -57,10 +65,39 @@ func (k *keeper) scan() tree {
 		}
 	}
 	if !k.subreaper {
-		k.adopt(procs, kids, seen, &t)
+		k.adopt(procs, kids, l, &t)
 	}
-	k.seen = seen
+	k.seen, k.noEnv, t.unsure = l.seen, l.noEnv, l.unsure
 	return t
+}
+
+// scanSettled is scan, looked again (for at most execPatience) while
+// some process is half way through an exec: a stop's signals reach it.
+func (k *keeper) scanSettled() tree {
+	t := k.scan()
+	for deadline := time.Now().Add(execPatience); t.unsure > 0 && time.Now().Before(deadline); {
+		time.Sleep(settleDelay)
+		t = k.scan()
+	}
+	return t
+}
+
+// execPatience is how long a process that shows no environment is taken
+// to be half way through an exec (the kernel shows its new environment
+// only once the new program is loaded; on a loaded machine the exec can
+// be held up a while). Past it, the process was started with none.
+const execPatience = 250 * time.Millisecond
+
+// look is what one scan learns as it attributes processes, for the next.
+type look struct {
+	// seen is which run each process was found to belong to.
+	seen map[procKey]*run
+	// noEnv is since when each process not yet attributed has shown
+	// no environment at all.
+	noEnv map[procKey]time.Time
+	// unsure counts the processes it could not attribute yet.
+	unsure int
+	now    time.Time
 }
 
 // adopt adds to t, where there is no subreaper, the processes of runs
@@ -70,7 +107,7 @@ func (k *keeper) scan() tree {
 // it is not the keeper's to stop. Nor is a session of a run that ended
 // trusted here, since outside the keeper's tree its ID may have been
 // reused by anyone.
-func (k *keeper) adopt(procs []proc.Proc, kids map[int][]int, seen map[procKey]*run, t *tree) {
+func (k *keeper) adopt(procs []proc.Proc, kids map[int][]int, l *look, t *tree) {
 	counted := make(map[int]bool, len(t.all))
 	for _, p := range t.all {
 		counted[p.PID] = true
@@ -80,7 +117,7 @@ func (k *keeper) adopt(procs []proc.Proc, kids map[int][]int, seen map[procKey]*
 		if counted[root.PID] || root.Zombie {
 			continue
 		}
-		r := k.attributeOutside(root, seen)
+		r := k.attributeOutside(root, l)
 		if r == nil {
 			continue
 		}
@@ -101,49 +138,67 @@ func (k *keeper) adopt(procs []proc.Proc, kids map[int][]int, seen map[procKey]*
 }
 
 // runByEnv is the run a process's JOBTOP_RUN names, if it is one of this
-// keeper's: endedRun for a run that has ended, nil for none.
-func (k *keeper) runByEnv(pid int) *run {
-	v, ok := proc.Env(pid, EnvRun)
+// keeper's: endedRun for a run that has ended, nil for none. sure is
+// false while the process shows no environment and may be half way
+// through an exec (execPatience): what it names is not known yet.
+func (k *keeper) runByEnv(p proc.Proc, l *look) (r *run, sure bool) {
+	v, ok, err := proc.LookupEnv(p.PID, EnvRun)
+	if err == proc.ErrNoEnv {
+		key := procKey{p.PID, p.Start}
+		since, known := k.noEnv[key]
+		if !known {
+			since = l.now
+		}
+		if l.now.Sub(since) < execPatience {
+			l.noEnv[key] = since
+			l.unsure++
+			return nil, false
+		}
+	}
 	if !ok {
-		return nil
+		return nil, true
 	}
 	tok, id, ok := parseRunEnv(v)
 	if !ok || tok != k.token {
-		return nil
+		return nil, true
 	}
 	if r := k.runs[id]; r != nil {
-		return r
+		return r, true
 	}
 	if k.ended.runs[id] {
-		return endedRun
+		return endedRun, true
 	}
-	return nil
+	return nil, true
 }
 
 // attributeOutside is attribute for a process outside the keeper's tree:
 // by a live run's session (its ID cannot be reused while the session has
 // members), else by its environment.
-func (k *keeper) attributeOutside(p proc.Proc, seen map[procKey]*run) *run {
+func (k *keeper) attributeOutside(p proc.Proc, l *look) *run {
 	if r := k.bySID[p.SID]; r != nil {
 		return r
 	}
 	key := procKey{p.PID, p.Start}
 	r, known := k.seen[key]
 	if !known {
-		r = k.runByEnv(p.PID)
+		var sure bool
+		if r, sure = k.runByEnv(p, l); !sure {
+			return nil
+		}
 	}
 	if r != nil && r != endedRun && k.runs[r.id] != r {
 		r = endedRun // its run has ended since
 	}
-	seen[key] = r
+	l.seen[key] = r
 	return r
 }
 
 // attribute finds the run a child of the keeper belongs to: its main
 // process, else the run whose session it is in, else the run its
 // environment names; endedRun for a run that has ended, nil for none.
-// seen collects the answers for the next scan.
-func (k *keeper) attribute(p proc.Proc, seen map[procKey]*run) *run {
+// l collects the answers for the next scan. A process that cannot be
+// attributed yet (runByEnv) counts as no run's for this scan.
+func (k *keeper) attribute(p proc.Proc, l *look) *run {
 	if r := k.byPID[p.PID]; r != nil && r.start == p.Start {
 		return r
 	}
@@ -153,7 +208,10 @@ func (k *keeper) attribute(p proc.Proc, seen map[procKey]*run) *run {
 	key := procKey{p.PID, p.Start}
 	r, known := k.seen[key]
 	if !known {
-		r = k.runByEnv(p.PID)
+		var sure bool
+		if r, sure = k.runByEnv(p, l); !sure {
+			return nil
+		}
 		// The session of a run that ended, last: a process whose
 		// environment names its run is that run's, even in a session
 		// whose ID was reused.
@@ -164,7 +222,7 @@ func (k *keeper) attribute(p proc.Proc, seen map[procKey]*run) *run {
 	if r != nil && r != endedRun && k.runs[r.id] != r {
 		r = endedRun // its run has ended since
 	}
-	seen[key] = r
+	l.seen[key] = r
 	return r
 }
 

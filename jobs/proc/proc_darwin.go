@@ -79,13 +79,12 @@ func fromKinfo(k *unix.KinfoProc) Proc {
 	return p
 }
 
-// Env returns the value of an environment variable as the process had it
-// when it started, if it had it (kern.procargs2). Another user's
-// processes cannot be read and report false.
-func Env(pid int, name string) (string, bool) {
+// environ reads the environment the process started with
+// (kern.procargs2).
+func environ(pid int) ([]string, error) {
 	b, err := unix.SysctlRaw("kern.procargs2", pid)
 	if err != nil {
-		return "", false
+		return nil, err
 	}
-	return lookupEnv(envFromProcargs2(b), name)
+	return envFromProcargs2(b), nil
 }

@@ -102,25 +102,12 @@ func parseStat(pid int, b []byte) (Proc, error) {
 	}, nil
 }
 
-// Env returns the value of an environment variable as the process had it
-// when it started (what it passed to exec), if it had it. Another user's
-// processes cannot be read and report false.
-func Env(pid int, name string) (string, bool) {
+// environ reads the environment the process passed to exec. (It reads
+// empty while an exec is half done: the new one is not set up yet.)
+func environ(pid int) ([]string, error) {
 	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/environ")
 	if err != nil {
-		return "", false
+		return nil, err
 	}
-	prefix := name + "="
-	for len(b) > 0 {
-		entry := b
-		if j := bytes.IndexByte(b, 0); j >= 0 {
-			entry, b = b[:j], b[j+1:]
-		} else {
-			b = nil
-		}
-		if bytes.HasPrefix(entry, []byte(prefix)) {
-			return string(entry[len(prefix):]), true
-		}
-	}
-	return "", false
+	return splitNUL(b), nil
 }
