@@ -49,9 +49,9 @@ type keeper struct {
 	// seen caches which run an adopted process (a child of the keeper
 	// that is no run's main process) belongs to; nil for none.
 	seen map[procKey]*run
-	// noEnv is since when each process not yet attributed has shown no
-	// environment (tree.go: runByEnv).
-	noEnv map[procKey]time.Time
+	// doubted is since when each process not yet attributed has shown
+	// no JOBTOP_RUN (tree.go: runByEnv).
+	doubted map[procKey]time.Time
 	// table is the process table as last read (tree.go); ended remembers
 	// runs that ended, so what is found of them later is killed.
 	table procCache
@@ -60,6 +60,9 @@ type keeper struct {
 	// settleAt fires when the process table is to be looked at.
 	exited   []*run
 	settleAt *time.Timer
+	// deferredAt is when settle first put off acting for a process it
+	// could not attribute yet; zero when it is not putting off.
+	deferredAt time.Time
 
 	// Set once jobtop is gone: everything is being stopped.
 	orphaned   bool
@@ -293,17 +296,24 @@ func (k *keeper) scanSoon() {
 func (k *keeper) settle() {
 	k.settleAt = nil
 	t := k.scan()
+	now := time.Now()
 	if t.unsure > 0 {
 		// A run's process may be among them: what the look says of
-		// runs waits for it to be known.
-		k.scanSoon()
-		return
+		// runs waits for it to be known, for at most execPatience (a
+		// stream of new ones must not hold it up for ever).
+		if k.deferredAt.IsZero() {
+			k.deferredAt = now
+		}
+		if now.Sub(k.deferredAt) < execPatience {
+			k.scanSoon()
+			return
+		}
 	}
+	k.deferredAt = time.Time{}
 	for _, r := range k.exited {
 		k.send(event{Ev: evExit, Run: r.id, Status: int(r.status), Left: len(t.members[r])})
 	}
 	k.exited = k.exited[:0]
-	now := time.Now()
 	for _, r := range k.runs {
 		if !r.exited {
 			continue

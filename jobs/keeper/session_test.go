@@ -81,7 +81,9 @@ func TestWithoutSubreaperTheEscapeIsNotFollowed(t *testing.T) {
 	c, rec := startSessionKeeper(t)
 	mark := "escape-" + t.Name()
 	killMarked(t, mark)
-	spawnShell(t, c, 1, "(setsid env -u JOBTOP_RUN sleep 600 &); exit 0", mark, time.Second)
+	// The main process outlives the escape: a look while the escaping
+	// process still had JOBTOP_RUN (before its exec) would follow it.
+	spawnShell(t, c, 1, "(setsid env -u JOBTOP_RUN sleep 600 &); sleep 0.3; exit 0", mark, time.Second)
 	assert.Equal(t, Event{Run: 1, Kind: Exited, Left: 0}, rec.next(t))
 	assert.Equal(t, Event{Run: 1, Kind: Empty}, rec.next(t))
 	eventually(t, "the escaped process", func() bool { return len(marked(mark)) == 1 })

@@ -20,9 +20,9 @@ type tree struct {
 	// run's session and cleared their environment.
 	strays []proc.Proc
 	all    []proc.Proc
-	// unsure counts the strays that may be a run's: they were half way
-	// through an exec (runByEnv). What the look says of runs may be
-	// short of them.
+	// unsure counts the strays that may be a run's: what their
+	// environment says is not known yet (runByEnv). What the look says
+	// of runs may be short of them.
 	unsure int
 }
 
@@ -38,9 +38,9 @@ func (k *keeper) scan() tree {
 	procs := k.table.read()
 	kids := proc.Children(procs)
 	l := &look{
-		seen:  make(map[procKey]*run, len(k.seen)),
-		noEnv: make(map[procKey]time.Time, len(k.noEnv)),
-		now:   time.Now(),
+		seen:    make(map[procKey]*run, len(k.seen)),
+		doubted: make(map[procKey]time.Time, len(k.doubted)),
+		now:     time.Now(),
 	}
 	for _, i := range kids[k.pid] {
 		root := procs[i]
@@ -67,15 +67,16 @@ func (k *keeper) scan() tree {
 	if !k.subreaper {
 		k.adopt(procs, kids, l, &t)
 	}
-	k.seen, k.noEnv, t.unsure = l.seen, l.noEnv, l.unsure
+	k.seen, k.doubted, t.unsure = l.seen, l.doubted, l.unsure
 	return t
 }
 
-// scanSettled is scan, looked again (for at most execPatience) while
+// scanSettled is scan, looked again (for at most signalPatience) while
 // some process is half way through an exec: a stop's signals reach it.
+// (One that still is after it gets the SIGKILL that ends the grace.)
 func (k *keeper) scanSettled() tree {
 	t := k.scan()
-	for deadline := time.Now().Add(execPatience); t.unsure > 0 && time.Now().Before(deadline); {
+	for deadline := time.Now().Add(signalPatience); t.unsure > 0 && time.Now().Before(deadline); {
 		time.Sleep(settleDelay)
 		t = k.scan()
 	}
@@ -88,13 +89,21 @@ func (k *keeper) scanSettled() tree {
 // be held up a while). Past it, the process was started with none.
 const execPatience = 250 * time.Millisecond
 
+// recheckAfter is how long after a first read of a keeper's child's
+// environment without JOBTOP_RUN a second one is taken as the answer.
+const recheckAfter = 10 * time.Millisecond
+
+// signalPatience is how long a stop or kill waits for such a process to
+// be known before it signals: less, since it holds the keeper up.
+const signalPatience = 50 * time.Millisecond
+
 // look is what one scan learns as it attributes processes, for the next.
 type look struct {
 	// seen is which run each process was found to belong to.
 	seen map[procKey]*run
-	// noEnv is since when each process not yet attributed has shown
-	// no environment at all.
-	noEnv map[procKey]time.Time
+	// doubted is since when each process not yet attributed has shown
+	// no JOBTOP_RUN (runByEnv).
+	doubted map[procKey]time.Time
 	// unsure counts the processes it could not attribute yet.
 	unsure int
 	now    time.Time
@@ -139,23 +148,28 @@ func (k *keeper) adopt(procs []proc.Proc, kids map[int][]int, l *look, t *tree) 
 
 // runByEnv is the run a process's JOBTOP_RUN names, if it is one of this
 // keeper's: endedRun for a run that has ended, nil for none. sure is
-// false while the process shows no environment and may be half way
-// through an exec (execPatience): what it names is not known yet.
-func (k *keeper) runByEnv(p proc.Proc, l *look) (r *run, sure bool) {
+// false while what it names is not known yet: the process shows no
+// environment and may be half way through an exec (for execPatience), or
+// the variable was not found and recheck has not passed since (for a
+// child of the keeper: a wrong "none" leaves a job's process running, so
+// it takes two reads apart).
+func (k *keeper) runByEnv(p proc.Proc, l *look, recheck time.Duration) (r *run, sure bool) {
 	v, ok, err := proc.LookupEnv(p.PID, EnvRun)
-	if err == proc.ErrNoEnv {
+	if !ok {
+		wait := recheck
+		if err == proc.ErrNoEnv {
+			wait = execPatience
+		}
 		key := procKey{p.PID, p.Start}
-		since, known := k.noEnv[key]
+		since, known := k.doubted[key]
 		if !known {
 			since = l.now
 		}
-		if l.now.Sub(since) < execPatience {
-			l.noEnv[key] = since
+		if l.now.Sub(since) < wait {
+			l.doubted[key] = since
 			l.unsure++
 			return nil, false
 		}
-	}
-	if !ok {
 		return nil, true
 	}
 	tok, id, ok := parseRunEnv(v)
@@ -182,7 +196,7 @@ func (k *keeper) attributeOutside(p proc.Proc, l *look) *run {
 	r, known := k.seen[key]
 	if !known {
 		var sure bool
-		if r, sure = k.runByEnv(p, l); !sure {
+		if r, sure = k.runByEnv(p, l, 0); !sure {
 			return nil
 		}
 	}
@@ -209,7 +223,7 @@ func (k *keeper) attribute(p proc.Proc, l *look) *run {
 	r, known := k.seen[key]
 	if !known {
 		var sure bool
-		if r, sure = k.runByEnv(p, l); !sure {
+		if r, sure = k.runByEnv(p, l, recheckAfter); !sure {
 			return nil
 		}
 		// The session of a run that ended, last: a process whose
@@ -266,16 +280,21 @@ const cacheMaxAge = time.Second
 
 // procCache is the process table as last read. Each look lists the
 // processes (one read of a directory) but reads a process's own entry
-// only when it is new, when its parent has gone (it was re-parented), or
-// when what was read is older than cacheMaxAge: with thousands of
-// processes, most looks read few. What is signalled is checked afresh
-// (signalProc), so a stale entry never misdirects a signal.
+// only when it is new, when its PID is another process's now (its
+// generation changed, proc.Entry), when its parent has gone or is another
+// (it was re-parented), or when what was read is older than cacheMaxAge:
+// with thousands of processes, most looks read few. What is signalled is
+// checked afresh (signalProc), so a stale entry never misdirects a
+// signal; but a PID reused within cacheMaxAge would hide the new process
+// behind the old one's entry where the system gives no generation.
 type procCache struct {
 	byPID map[int]cachedProc
 }
 
 type cachedProc struct {
 	p    proc.Proc
+	gen  uint64 // the process's generation when it was read
+	pgen uint64 // its parent's
 	read time.Time
 }
 
@@ -283,31 +302,40 @@ func newProcCache() procCache { return procCache{byPID: make(map[int]cachedProc)
 
 // read is the process table now.
 func (c *procCache) read() []proc.Proc {
-	pids, err := proc.PIDs()
+	es, err := proc.Entries()
 	if err != nil {
 		return nil
 	}
 	now := time.Now()
-	present := make(map[int]bool, len(pids))
-	for _, pid := range pids {
-		present[pid] = true
+	gen := make(map[int]uint64, len(es))
+	for _, e := range es {
+		gen[e.PID] = e.Gen
 	}
-	next := make(map[int]cachedProc, len(pids))
-	out := make([]proc.Proc, 0, len(pids))
-	for _, pid := range pids {
-		e, ok := c.byPID[pid]
-		if !ok || e.p.Zombie || now.Sub(e.read) > cacheMaxAge || (e.p.PPID != 0 && !present[e.p.PPID]) {
-			p, err := proc.Get(pid)
+	next := make(map[int]cachedProc, len(es))
+	out := make([]proc.Proc, 0, len(es))
+	for _, en := range es {
+		e, ok := c.byPID[en.PID]
+		if !ok || e.p.Zombie || now.Sub(e.read) > cacheMaxAge || e.gen != en.Gen || !sameParent(e, gen) {
+			p, err := proc.Get(en.PID)
 			if err != nil {
 				continue
 			}
-			e = cachedProc{p: p, read: now}
+			e = cachedProc{p: p, gen: en.Gen, pgen: gen[p.PPID], read: now}
 		}
-		next[pid] = e
+		next[en.PID] = e
 		out = append(out, e.p)
 	}
 	c.byPID = next
 	return out
+}
+
+// sameParent reports whether e's parent is still the process it was.
+func sameParent(e cachedProc, gen map[int]uint64) bool {
+	if e.p.PPID == 0 {
+		return true
+	}
+	g, ok := gen[e.p.PPID]
+	return ok && g == e.pgen
 }
 
 // The keeper remembers the newest maxEnded runs that ended, for

@@ -64,6 +64,14 @@ func Descendants(procs []Proc, kids map[int][]int, root int) []int {
 	return out
 }
 
+// Entry is a process as the table lists it. Gen tells it from another
+// process that had its PID before, where the system says so in the same
+// read (Linux); 0 where it does not.
+type Entry struct {
+	PID int
+	Gen uint64
+}
+
 // ErrNoEnv is LookupEnv's answer for a process that shows no environment
 // at all: one in the middle of an exec, for a moment (the kernel has not
 // set the new one up), or one started with none, for good.

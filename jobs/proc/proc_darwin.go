@@ -88,3 +88,6 @@ func environ(pid int) ([]string, error) {
 	}
 	return envFromProcargs2(b), nil
 }
+
+// Entries lists the processes in the table, with no generation (Entry).
+func Entries() ([]Entry, error) { return entriesOf(PIDs()) }

@@ -24,3 +24,6 @@ func environ(pid int) ([]string, error) {
 	}
 	return splitNUL(b), nil
 }
+
+// Entries lists the processes in the table, with no generation (Entry).
+func Entries() ([]Entry, error) { return entriesOf(PIDs()) }

@@ -2,6 +2,7 @@ package proc
 
 import (
 	"bytes"
+	"encoding/binary"
 	"errors"
 	"os"
 	"strconv"
@@ -30,22 +31,61 @@ func List() ([]Proc, error) {
 // PIDs lists the processes in the table: one read of a directory, much
 // cheaper than reading each (see List).
 func PIDs() ([]int, error) {
-	d, err := os.Open("/proc")
+	es, err := Entries()
 	if err != nil {
 		return nil, err
 	}
-	names, err := d.Readdirnames(-1)
-	d.Close()
-	if err != nil {
-		return nil, err
-	}
-	pids := make([]int, 0, len(names))
-	for _, name := range names {
-		if pid, err := strconv.Atoi(name); err == nil {
-			pids = append(pids, pid)
-		}
+	pids := make([]int, len(es))
+	for i, e := range es {
+		pids[i] = e.PID
 	}
 	return pids, nil
+}
+
+// Entries lists the processes in the table, each with its generation:
+// the inode of its /proc directory, which the kernel gives a process of
+// its own and a new one when its PID is reused.
+func Entries() ([]Entry, error) {
+	fd, err := syscall.Open("/proc", syscall.O_RDONLY|syscall.O_DIRECTORY|syscall.O_CLOEXEC, 0)
+	if err != nil {
+		return nil, err
+	}
+	defer syscall.Close(fd)
+	var out []Entry
+	buf := make([]byte, 32<<10)
+	for {
+		n, err := syscall.ReadDirent(fd, buf)
+		if err == syscall.EINTR {
+			continue
+		}
+		if err != nil {
+			return nil, err
+		}
+		if n <= 0 {
+			return out, nil
+		}
+		out = appendEntries(out, buf[:n])
+	}
+}
+
+// appendEntries appends the processes among the directory entries in b
+// (struct linux_dirent64: inode, offset, record length, type, name).
+func appendEntries(out []Entry, b []byte) []Entry {
+	for len(b) >= 19 {
+		reclen := int(binary.NativeEndian.Uint16(b[16:18]))
+		if reclen < 19 || reclen > len(b) {
+			break
+		}
+		name := b[19:reclen]
+		if i := bytes.IndexByte(name, 0); i >= 0 {
+			name = name[:i]
+		}
+		if pid, err := strconv.Atoi(string(name)); err == nil && pid > 0 {
+			out = append(out, Entry{PID: pid, Gen: binary.NativeEndian.Uint64(b[0:8])})
+		}
+		b = b[reclen:]
+	}
+	return out
 }
 
 // Get reads one process.

@@ -87,6 +87,18 @@ func psutilUsage(p *process.Process) (cpu uint64, rss int64) {
 	return cpu, rss
 }
 
+// entriesOf makes Entries of PIDs, with no generation.
+func entriesOf(pids []int, err error) ([]Entry, error) {
+	if err != nil {
+		return nil, err
+	}
+	out := make([]Entry, len(pids))
+	for i, pid := range pids {
+		out[i] = Entry{PID: pid}
+	}
+	return out, nil
+}
+
 // lookupEnv finds name's value in a list of KEY=VALUE entries: the first,
 // as getenv does.
 func lookupEnv(env []string, name string) (string, bool) {
