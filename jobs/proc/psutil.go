@@ -3,8 +3,6 @@
 package proc
 
 import (
-	"strings"
-
 	"github.com/shirou/gopsutil/v4/process"
 	"golang.org/x/sys/unix"
 )
@@ -97,16 +95,4 @@ func entriesOf(pids []int, err error) ([]Entry, error) {
 		out[i] = Entry{PID: pid}
 	}
 	return out, nil
-}
-
-// lookupEnv finds name's value in a list of KEY=VALUE entries: the first,
-// as getenv does.
-func lookupEnv(env []string, name string) (string, bool) {
-	prefix := name + "="
-	for _, kv := range env {
-		if v, ok := strings.CutPrefix(kv, prefix); ok {
-			return v, true
-		}
-	}
-	return "", false
 }
