@@ -136,6 +136,31 @@ func TestADaemonShowingNoEnvironmentForAMomentIsStillTheJobs(t *testing.T) {
 	requireNoneLeft(t, mark)
 }
 
+// Many jobs at once, each leaving a setsid daemon: every daemon is
+// stopped and every job says so. One look at the wrong moment (an exec
+// half done, a PID reused since the last look) used to lose about one
+// daemon in 200-300. JOBTOP_DAEMONS=N runs N jobs (default 60).
+func TestEveryDaemonOfManyJobsIsStopped(t *testing.T) {
+	n := 60
+	if v, err := strconv.Atoi(os.Getenv("JOBTOP_DAEMONS")); err == nil && v > 0 {
+		n = v
+	}
+	m := newManager(t, Options{})
+	mark := newMark(t)
+	const batch = 20
+	for done := 0; done < n; done += batch {
+		var ids []ID
+		for range min(batch, n-done) {
+			ids = append(ids, start(t, m, Spec{Command: "setsid sleep 600 & echo x", Env: map[string]string{"TEST_MARK": mark}}).ID)
+		}
+		for _, id := range ids {
+			wait(t, m, id)
+			require.Equal(t, []string{"x", "stopped 1 process left running"}, outputText(t, m, id), "job %d", id)
+		}
+		requireNoneLeft(t, mark)
+	}
+}
+
 // While what a main process left is being stopped, the job shows no PID:
 // the one it had names nothing now.
 func TestAJobWhoseMainProcessExitedShowsNoPID(t *testing.T) {
