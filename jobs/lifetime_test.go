@@ -132,7 +132,12 @@ func TestADaemonShowingNoEnvironmentForAMomentIsStillTheJobs(t *testing.T) {
 	info := start(t, m, Spec{Command: cmd, Grace: time.Minute, Env: map[string]string{"TEST_MARK": mark}})
 	info = wait(t, m, info.ID)
 	assert.Equal(t, StateSucceeded, info.State)
-	assert.Equal(t, []string{"started", "stopped 1 process left running"}, outputText(t, m, info.ID))
+	out := outputText(t, m, info.ID)
+	require.Len(t, out, 2)
+	assert.Equal(t, "started", out[0])
+	// (2 when a slow machine had the keeper look while the daemon was
+	// still its shell and that shell's sleep.)
+	assert.Regexp(t, `^stopped [12] process(es)? left running$`, out[1])
 	requireNoneLeft(t, mark)
 }
 

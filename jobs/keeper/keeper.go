@@ -82,6 +82,9 @@ type run struct {
 	status  unix.WaitStatus // of the main process, once exited
 	killed  bool            // SIGKILL was asked for: keep sending it
 	killAt  time.Time       // once orphaned: when the grace ends
+	// leftNone: its exit was reported with nothing left, so a process of
+	// it found later (one settle gave up waiting for) is reported again.
+	leftNone bool
 }
 
 type procKey struct {
@@ -312,6 +315,7 @@ func (k *keeper) settle() {
 	k.deferredAt = time.Time{}
 	for _, r := range k.exited {
 		k.send(event{Ev: evExit, Run: r.id, Status: int(r.status), Left: len(t.members[r])})
+		r.leftNone = len(t.members[r]) == 0
 	}
 	k.exited = k.exited[:0]
 	for _, r := range k.runs {
@@ -319,6 +323,12 @@ func (k *keeper) settle() {
 			continue
 		}
 		members := t.members[r]
+		if r.leftNone && len(members) > 0 {
+			// Found since its exit was reported: jobtop stops it as
+			// it stops what any main process leaves.
+			k.send(event{Ev: evExit, Run: r.id, Status: int(r.status), Left: len(members)})
+			r.leftNone = false
+		}
 		if len(members) == 0 {
 			k.send(event{Ev: evEmpty, Run: r.id})
 			k.ended.add(r)

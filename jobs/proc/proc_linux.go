@@ -43,8 +43,9 @@ func PIDs() ([]int, error) {
 }
 
 // Entries lists the processes in the table, each with its generation:
-// the inode of its /proc directory, which the kernel gives a process of
-// its own and a new one when its PID is reused.
+// the inode of its /proc directory. A process whose PID is reused gets a
+// new one; so may a process whose entry the kernel dropped from its
+// caches meanwhile (memory pressure), which costs a read, nothing more.
 func Entries() ([]Entry, error) {
 	fd, err := syscall.Open("/proc", syscall.O_RDONLY|syscall.O_DIRECTORY|syscall.O_CLOEXEC, 0)
 	if err != nil {
