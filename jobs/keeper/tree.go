@@ -72,7 +72,8 @@ func (k *keeper) scan() tree {
 }
 
 // scanSettled is scan, looked again (for at most signalPatience) while
-// some process is half way through an exec: a stop's signals reach it.
+// some process cannot be attributed yet (runByEnv): a stop's signals
+// reach it.
 // (One that still is after it gets the SIGKILL that ends the grace.)
 func (k *keeper) scanSettled() tree {
 	t := k.scan()
@@ -93,8 +94,8 @@ const execPatience = 250 * time.Millisecond
 // environment without JOBTOP_RUN a second one is taken as the answer.
 const recheckAfter = 10 * time.Millisecond
 
-// signalPatience is how long a stop or kill waits for such a process to
-// be known before it signals: less, since it holds the keeper up.
+// signalPatience is how long a stop or kill waits for an unsure process
+// to be known before it signals: less, since it holds the keeper up.
 const signalPatience = 50 * time.Millisecond
 
 // look is what one scan learns as it attributes processes, for the next.
