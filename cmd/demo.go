@@ -52,7 +52,7 @@ given; then the demo serves its jobs there, to try the CLI on them
 			cfg := withTerminal(cmd, ui.Config{})
 			if cmd.Flags().Changed(socketFlag) {
 				// Served on the socket asked for, to try the CLI on.
-				in, err := startInstance(cmd, "demo", nil, jobs.Options{BesideUI: true})
+				in, err := startInstance(cmd, "demo", nil, jobs.Options{})
 				if err != nil {
 					return err
 				}
@@ -60,7 +60,7 @@ given; then the demo serves its jobs there, to try the CLI on them
 			}
 			// A private session: no socket and no job file, so the demo
 			// runs the same whatever instance is around.
-			mgr, err := jobs.NewManager(jobs.Options{Emulator: newEmulator, BesideUI: true})
+			mgr, err := jobs.NewManager(jobs.Options{Emulator: newEmulator})
 			if err != nil {
 				return err
 			}

@@ -39,7 +39,7 @@ func openTUI(cmd *cobra.Command, specs []jobs.Spec) error {
 	if err != nil {
 		return err
 	}
-	in, err := openInstance(cmd, "tui", plan, jobs.Options{BesideUI: true})
+	in, err := openInstance(cmd, "tui", plan, jobs.Options{})
 	var inUse *control.InUseError
 	switch {
 	case errors.As(err, &inUse) && cmd.Flags().Changed(fileFlag):

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"sync"
 	"sync/atomic"
@@ -54,10 +55,6 @@ type Options struct {
 	// in line mode and Screen shows their newest lines. jobtop passes
 	// vtfast.New; the engine imports no emulator of its own.
 	Emulator func(cols, rows int) Emulator
-	// BesideUI says a UI draws in this process: one core fewer of readers
-	// store output at once, so firehose jobs leave a core for its frames
-	// (see ingestOutput). Without it (serve), readers use every core.
-	BesideUI bool
 }
 
 // Emulator is a terminal of a fixed size that a run's output draws on in
@@ -111,7 +108,7 @@ type Manager struct {
 	recordTimer  *time.Timer
 
 	arrival atomic.Uint64 // clock of every job's store: Line.Arrival
-	ingest  chan struct{} // bounds the readers storing output at once (Options.BesideUI)
+	ingest  chan struct{} // at most GOMAXPROCS-1 readers store output at once
 	hold    outputHold    // readers wait while a frame for a person is drawn (hold.go)
 
 	stopSampler chan struct{}
@@ -134,7 +131,7 @@ func NewManager(opts Options) (*Manager, error) {
 		return nil, err
 	}
 	m := &Manager{opts: opts, logDir: logDir, logLock: logLock, jobs: make(map[ID]*job), byRun: make(map[keeper.RunID]*job), aux: make(map[keeper.RunID]chan keeper.Event),
-		ingest: make(chan struct{}, ingestSlots(opts.BesideUI))}
+		ingest: make(chan struct{}, max(1, runtime.GOMAXPROCS(0)-1))}
 	if opts.SampleInterval == 0 {
 		opts.SampleInterval = DefaultSampleInterval
 	}

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
-	"runtime"
 	"slices"
 	"strconv"
 	"strings"
@@ -455,21 +454,4 @@ func TestStartSoonDependantsRunWhenTheirJobStarts(t *testing.T) {
 	for _, id := range []ID{a.ID, b.ID, c.ID} {
 		waitFor(t, m, id, "the job to run", func(i Info) bool { return i.State == StateRunning })
 	}
-}
-
-// Readers storing output take every core in serve, and one fewer beside a
-// UI drawing in the same process, so firehose jobs leave it a core.
-func TestReadersLeaveACoreOnlyBesideAUI(t *testing.T) {
-	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(4))
-	for _, c := range []struct {
-		besideUI bool
-		slots    int
-	}{{false, 4}, {true, 3}} {
-		m, err := NewManager(Options{LogDir: t.TempDir(), SampleInterval: -1, BesideUI: c.besideUI})
-		require.NoError(t, err)
-		assert.Equal(t, c.slots, cap(m.ingest), "beside a UI: %v", c.besideUI)
-		require.NoError(t, m.Shutdown(context.Background()))
-	}
-	runtime.GOMAXPROCS(1)
-	assert.Equal(t, 1, ingestSlots(true), "one core: still one reader")
 }

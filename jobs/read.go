@@ -92,28 +92,14 @@ func (m *Manager) readStream(j *job, p *process, f *os.File, stream Stream) {
 	}
 }
 
-// ingestSlots is how many readers read and store output at once: one per
-// core, one fewer beside a UI (at least one).
-func ingestSlots(besideUI bool) int {
-	n := runtime.GOMAXPROCS(0)
-	if besideUI {
-		n--
-	}
-	return max(1, n)
-}
-
 // ingestOutput stores a chunk read, in the reader's ingest slot (taken
 // before the read), gives the slot up, and writes the chunk to the log
 // file.
 //
-// Reading and storing output is the CPU-heavy part. Beside a UI, readers
-// take one core fewer than there are: with every core, firehose jobs
-// would leave nothing for the UI's goroutines (key latency p95 ~30-50 ms
-// instead of 70-110 ms with three yes jobs on 2 cores; with 1,000 jobs,
-// 100 of them firehoses, 47-52 ms against 61-64 ms). Headless (serve),
-// they take every core: 100 jobs × 8 MiB take 1.30-1.34× the same writers
-// `| cat > file`, against 1.59-1.91× with one core fewer on 2 cores
-// (BenchmarkThroughput100). The read is in the slot too: with 100 jobs
+// Reading and storing output is the CPU-heavy part; past one core's worth
+// of readers at once, firehose jobs would leave nothing for the UI or API
+// goroutines (key latency p95 ~30-50 ms instead of 70-110 ms with three
+// yes jobs on 2 cores). The read is in the slot too: with 100 jobs
 // writing flat out, 100 readers woken at once each read a chunk, and
 // wrote it to the log, before waiting for the slot, and a key waited
 // behind all of them (p95 107 ms, a bare tmux pane 46 ms under the same
