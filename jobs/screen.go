@@ -20,10 +20,12 @@ import (
 // run draws a screen.
 //
 // The run enters screen mode when it takes the alternate screen, or,
-// outside it, addresses the cursor (CUP to a position other than home: a
-// full-screen program that skips the alternate screen) or moves it up
-// over lines it wrote (an inline TUI, a progress display redrawing; the
-// emulator then starts from those lines, seedScreen). A clear (clear,
+// outside it, addresses the cursor (CUP to a position other than home,
+// or home and then draws: a full-screen program that skips the alternate
+// screen, a loop redrawing its lines from home) or moves it up over lines
+// it wrote (an inline TUI, a progress display redrawing). On the main
+// screen the emulator starts from the lines a terminal would still show
+// (seedScreen). A clear (clear,
 // ctrl+l at a shell's prompt) is no full-screen program: in line mode it
 // ends the line it cut. It leaves when it gives the alternate screen back
 // (or resets the terminal), on the main screen when it has written two
@@ -45,6 +47,9 @@ type termState struct {
 	// log is output read, not yet in the log file (logLater); the
 	// reader's alone.
 	log []byte
+	// home is whether the last event was CursorHome: a CursorAddressed
+	// next draws from home. The reader's alone.
+	home bool
 	// cleared is the store's last line when the program last cleared the
 	// screen: the cursor went to the top then (lineModeAnswer). The
 	// reader's alone.
@@ -78,8 +83,14 @@ func (m *Manager) storeTerminal(j *job, p *process, b []byte) {
 		part := b[:n]
 		b = b[n:]
 		var seed []byte
-		if ev == vtscreen.CursorUp && m.opts.Emulator != nil && !t.inScreen() {
+		if (ev == vtscreen.CursorUp || ev == vtscreen.CursorAddressed) && m.opts.Emulator != nil && !t.inScreen() {
 			seed = m.seedScreen(j, p) // the screen it draws over: before part is stored
+			if ev == vtscreen.CursorAddressed && t.home {
+				seed = append(seed, "\x1b[H"...) // the home that ended the part before
+			}
+		}
+		if ev != vtscreen.None {
+			t.home = ev == vtscreen.CursorHome
 		}
 		switch {
 		case onAlt && m.opts.Emulator != nil:
@@ -132,20 +143,13 @@ func (m *Manager) storeTerminal(j *job, p *process, b []byte) {
 			if feed != nil {
 				feed.setAlt(true)
 			}
-		case vtscreen.CursorUp:
+		case vtscreen.CursorUp, vtscreen.CursorAddressed:
 			if feed == nil {
 				if feed = m.enterScreen(j, p); feed != nil {
+					// The screen it draws over, the modes after part, then
+					// part: part's own mode changes end where they did.
 					feed.setModes(modes)
 					feed.push(append(append(seed, modes.Sequence()...), part...))
-				}
-			}
-		case vtscreen.CursorAddressed:
-			if feed == nil {
-				if feed = m.enterScreen(j, p); feed != nil {
-					// The modes after part, then part: part's own mode
-					// changes end where they did.
-					feed.setModes(modes)
-					feed.push(append(modes.Sequence(), part...))
 				}
 			}
 		case vtscreen.LeaveAlt:

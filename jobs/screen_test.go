@@ -428,6 +428,39 @@ func TestARedrawOverLinesIsAScreen(t *testing.T) {
 	require.NoError(t, m.Kill(info.ID))
 }
 
+// TestAddressingTheCursorDrawsOverTheLinesBefore: a program that moves
+// the cursor to a position on the main screen, or home and then writes
+// (procps top redraws its frames so, a loop redrawing its lines), draws
+// over the lines it wrote before, as a terminal shows them, however its
+// writes were read.
+func TestAddressingTheCursorDrawsOverTheLinesBefore(t *testing.T) {
+	m := newManager(t, Options{})
+	for _, c := range []struct {
+		name, draw string
+		want       []string
+	}{
+		{"to a position", `\033[2;1HX`, []string{"L1", "X2", "L3"}},
+		{"home, then text", `\033[HX`, []string{"X1", "L2", "L3"}},
+		{"home, then text and an erase", `\033[Htop\033[K`, []string{"top", "L2", "L3"}},
+	} {
+		info := start(t, m, Spec{TTY: true, Command: "stty -echo; printf 'L1\\nL2\\nL3\\n'; read go; printf '" + c.draw + "'; sleep 600"})
+		require.NoError(t, m.Resize(info.ID, 40, 6))
+		eventually(t, c.name+": the lines stored", func() bool { return slices.Contains(outputText(t, m, info.ID), "L3") })
+		require.NoError(t, m.Input(info.ID, []byte("\r")))
+		waitFor(t, m, info.ID, c.name+": screen mode", func(i Info) bool { return i.Screen })
+		snap := screenOf(t, m, info.ID, c.name+": the drawing", func(s vtscreen.Snapshot) bool {
+			return strings.TrimRight(s.Lines[0], " ") == c.want[0] && strings.TrimRight(s.Lines[1], " ") == c.want[1]
+		})
+		var lines []string
+		for _, l := range snap.Lines[:3] {
+			lines = append(lines, strings.TrimRight(l, " "))
+		}
+		assert.Equal(t, c.want, lines, c.name)
+		assert.False(t, snap.AltScreen)
+		require.NoError(t, m.Kill(info.ID))
+	}
+}
+
 // TestARedrawAfterAClearStartsFromTheClear: the lines a redraw moves up
 // into are those a terminal still shows: none from before a clear, nor
 // from an earlier run.

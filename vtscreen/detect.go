@@ -17,9 +17,11 @@ const (
 	LeaveAlt
 	// CursorAddressed: outside the alternate screen, the program moved
 	// the cursor to an absolute position other than home (CUP/HVP), or
-	// home and then drew (anything but a clear): a full-screen program
-	// that skips the alternate screen. Reported each time; the caller
-	// decides.
+	// home and then drew (text, or any sequence but a clear): a
+	// full-screen program that skips the alternate screen, or a loop
+	// redrawing its lines from home. Reported each time; the caller
+	// decides. After home, the bytes ending in the event do not hold the
+	// home: it ended the CursorHome before.
 	CursorAddressed
 	// CursorUp: outside the alternate screen, the program moved the
 	// cursor up (CUU, CPL) to draw over lines it wrote: an inline TUI or
@@ -29,8 +31,7 @@ const (
 	CursorUp
 	// CursorHome: outside the alternate screen, the program moved the
 	// cursor home (CUP to the top left). Not addressing on its own (a
-	// clear starts so), but a full-screen program redrawing from the top
-	// with plain text does it each frame.
+	// clear starts so): what comes next tells (CursorAddressed, Cleared).
 	CursorHome
 	// Cleared: outside the alternate screen, the program erased the
 	// whole display (ED 2: clear, tput clear, ctrl+l at a shell's
@@ -90,6 +91,18 @@ func (d *Detector) Next(p []byte) (int, Event) {
 	for i := 0; i < len(p); i++ {
 		switch d.state {
 		case ground:
+			if d.home {
+				// Home, then text: drawn at the top left, over what is
+				// there (a loop redrawing its lines from home). Controls
+				// (a newline, a return) only move the cursor.
+				if b := p[i]; b >= 0x20 && b != 0x7f {
+					d.home = false
+					return i + 1, CursorAddressed
+				}
+				if p[i] != 0x1b {
+					continue
+				}
+			}
 			j := bytes.IndexByte(p[i:], 0x1b)
 			if j < 0 {
 				return len(p), None

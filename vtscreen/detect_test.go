@@ -50,10 +50,12 @@ func TestDetectorEvents(t *testing.T) {
 		{"twice is once", "\x1b[?1049h\x1b[?1049h", []Event{EnterAlt}, true},
 		{"leave when not in", "\x1b[?1049l", nil, false},
 		{"full reset leaves", "\x1b[?1049h\x1bc", []Event{EnterAlt, LeaveAlt}, false},
-		{"cursor addressed", "\x1b[5;10Hx\x1b[2J\x1b[Hy\x1b[3;4f\x1b[2H", []Event{CursorAddressed, Cleared, CursorHome, CursorAddressed, CursorAddressed}, false},
+		{"cursor addressed", "\x1b[5;10Hx\x1b[2J\x1b[Hy\x1b[3;4f\x1b[2H", []Event{CursorAddressed, Cleared, CursorHome, CursorAddressed, CursorAddressed, CursorAddressed}, false},
 		{"home alone is not addressing", "\x1b[H\x1b[1;1H\x1b[;H\x1b[0;1f", []Event{CursorHome, CursorHome, CursorHome, CursorHome}, false},
 		{"queries", "\x1b[6n\x1b[5n\x1b[c\x1b[0c\x1b[>c\x1b[?1049h\x1b[6n", []Event{CursorQuery, StatusQuery, AttributesQuery, AttributesQuery, VersionQuery, EnterAlt, CursorQuery}, true},
 		{"home, then drawing", "\x1b[Htop - up\x1b[?25l\x1b[K", []Event{CursorHome, CursorAddressed}, false},
+		{"home, then text", "L1\r\nL2\r\n\x1b[HX\x1b[H\r\nY", []Event{CursorHome, CursorAddressed, CursorHome, CursorAddressed}, false},
+		{"a clear, then a prompt", "\x1b[H\x1b[2J$ ", []Event{CursorHome, Cleared}, false},
 		{"home, then a busybox clear", "\x1b[H\x1b[Jprompt\x1b[m", []Event{CursorHome, Cleared}, false},
 		{"clear is a clear", "\x1b[H\x1b[2J\x1b[3J\x1b[J\x1b[1J", []Event{CursorHome, Cleared}, false},
 		{"addressing on the alt screen is no event", "\x1b[?1049h\x1b[5;5H\x1b[2J", []Event{EnterAlt}, true},
@@ -83,6 +85,15 @@ func TestDetectorSplitsAtTheSequence(t *testing.T) {
 	require.Equal(t, []seen{
 		{len("before\x1b[?1049h"), EnterAlt},
 		{len("before\x1b[?1049hscreen\x1b[?1049l"), LeaveAlt},
+	}, got)
+}
+
+func TestDetectorEndsTextAfterHomeAtItsFirstCharacter(t *testing.T) {
+	var d Detector
+	got := scan(&d, []byte("L1\r\n\x1b[H\r\nXY"), 1<<20)
+	require.Equal(t, []seen{
+		{len("L1\r\n\x1b[H"), CursorHome},
+		{len("L1\r\n\x1b[H\r\nX"), CursorAddressed},
 	}, got)
 }
 
