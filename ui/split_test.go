@@ -202,3 +202,36 @@ func TestSplitFallsBackWhenTooSmall(t *testing.T) {
 	m.Update(resize(60, 15))
 	require.Len(t, m.drawn(), 4)
 }
+
+// enter on a job the split does not show focuses a pane showing it: one
+// put where the focus was, the others moving on (the fifth goes).
+func TestSplitEnterOnAJobWithNoPaneShowsIt(t *testing.T) {
+	m, mgr := splitModel(t)
+	press(t, m, "space", "j", "space", "s", "j", "j", "enter")
+	require.Equal(t, focusOutput, m.focus)
+	require.Equal(t, jobs.ID(4), m.activePane().JobID(), "the focused pane shows the selected job")
+	require.Equal(t, []jobs.ID{1, 4, 2}, splitIDs(m), "in job 2's pane's place: the focus was there")
+	require.Contains(t, lines(m.View())[m.screen.outputY], "┏▸ job 4 delta")
+
+	press(t, m, "tab", "tab", "esc", "k", "k", "enter")
+	require.Equal(t, jobs.ID(2), m.activePane().JobID(), "a job with a pane: its own")
+	require.Equal(t, []jobs.ID{1, 4, 2}, splitIDs(m))
+
+	start(t, mgr, "echo", "echo fifth; exec sleep 60")
+	start(t, mgr, "echo2", "echo sixth; exec sleep 60")
+	pumpUntil(t, m, "six jobs", func() bool { return m.table.Len() == 6 })
+	press(t, m, "esc", "G", "k", "enter") // job 5 into the pane of job 2
+	require.Equal(t, []jobs.ID{1, 4, 5, 2}, splitIDs(m))
+	press(t, m, "esc", "G", "enter") // job 6, and the last (job 2) goes
+	require.Equal(t, []jobs.ID{1, 4, 6, 5}, splitIDs(m))
+	require.Equal(t, jobs.ID(6), m.activePane().JobID())
+	requireFits(t, m.View(), 120, 40, "four panes")
+}
+
+func splitIDs(m *Model) []jobs.ID {
+	var ids []jobs.ID
+	for _, p := range m.split {
+		ids = append(ids, p.JobID())
+	}
+	return ids
+}

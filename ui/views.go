@@ -2,6 +2,7 @@ package ui
 
 import (
 	"fmt"
+	"slices"
 
 	"jobtop/jobs"
 )
@@ -207,13 +208,36 @@ func (m *Model) focusPane(i int) {
 // pane of the selected job if it has one.
 func (m *Model) focusOutput() {
 	if sel, ok := m.table.Selected(); ok && m.mode == viewSplit {
-		for i, p := range m.drawn() {
-			if p.JobID() == sel.ID {
-				m.active = i
-			}
-		}
+		m.showInSplit(sel)
 	}
 	m.setFocus(focusOutput)
+}
+
+// showInSplit makes the split's active pane the one showing job: its own
+// when it has one on screen; else a pane for it takes the active pane's
+// place, the others moving one on (the last of maxPanes goes), so enter
+// on any job focuses that job.
+func (m *Model) showInSplit(job jobs.Info) {
+	drawn := len(m.drawn())
+	at := slices.IndexFunc(m.split, func(p *outputPane) bool { return p.JobID() == job.ID })
+	switch {
+	case at >= 0 && (at < drawn || m.zoom): // zoomed, the active pane is the one drawn
+		m.active = at
+		return
+	case at >= 0: // a pane the screen has no room for: where the focus was
+		p := m.split[at]
+		m.split = slices.Insert(slices.Delete(m.split, at, at+1), m.active, p)
+		return
+	}
+	p := newOutputPane(&m.km, m.pal)
+	m.syncPane(p, job, true)
+	if !p.has {
+		return
+	}
+	m.split = slices.Insert(m.split, m.active, p)
+	if len(m.split) > maxPanes {
+		m.split = m.split[:maxPanes]
+	}
 }
 
 // currentJob is the job actions apply to: the focused pane's, or the
