@@ -171,6 +171,26 @@ func TestAClearIsNoFullScreenProgram(t *testing.T) {
 	assert.Equal(t, []string{"prompt$ ", "prompt$ ", "after"}, out[len(out)-3:])
 }
 
+// TestAClearThenHomeIsNoFullScreenProgram: a dev server clearing before
+// each build's log (ESC[2J ESC[3J ESC[H, as create-react-app does), then
+// writing lines with colours, stays in lines: on a blank screen, writing
+// from home is writing lines from the top.
+func TestAClearThenHomeIsNoFullScreenProgram(t *testing.T) {
+	m := newManager(t, Options{})
+	build := `printf '\033[2J\033[3J\033[H\033[32mCompiled\033[m\nok\n'`
+	info := start(t, m, Spec{TTY: true, Command: "stty -echo; echo old; " + build + "; read go; " + build + "; read go"})
+	for round := 1; round <= 2; round++ {
+		eventually(t, "the build's lines", func() bool {
+			return strings.Count(strings.Join(outputText(t, m, info.ID), "\n"), "ok") == round
+		})
+		got, err := m.Get(info.ID)
+		require.NoError(t, err)
+		assert.False(t, got.Screen, "round %d: a clear, home and lines are no full-screen program", round)
+		require.NoError(t, m.Input(info.ID, []byte("\r")))
+	}
+	wait(t, m, info.ID)
+}
+
 func TestLineModeScreenIsTheTail(t *testing.T) {
 	m := newManager(t, Options{})
 	info := start(t, m, Spec{TTY: true, Command: "stty -echo; read go; for i in 1 2 3 4 5; do echo line $i; done; printf '\\033[32mok\\033[0m\\033]0;title\\007 $ '"})

@@ -64,6 +64,10 @@ type Detector struct {
 	alt    bool
 	modes  InputModes
 	home   bool // the cursor went home, and no other sequence came yet
+	// blank: the program cleared the screen and wrote no text since, so
+	// a home there is no addressing: what it writes from there is lines
+	// from the top (a dev server's "ESC[2J ESC[3J ESC[H", then its log).
+	blank bool
 }
 
 const (
@@ -91,6 +95,16 @@ func (d *Detector) Next(p []byte) (int, Event) {
 	for i := 0; i < len(p); i++ {
 		switch d.state {
 		case ground:
+			if d.blank {
+				// Text after a clear ends the blank; scanned only then.
+				j := bytes.IndexByte(p[i:], 0x1b)
+				if j < 0 {
+					j = len(p) - i
+				}
+				if printable(p[i : i+j]) {
+					d.blank = false
+				}
+			}
 			if d.home {
 				// Home, then text: drawn at the top left, over what is
 				// there (a loop redrawing its lines from home). Controls
@@ -116,7 +130,7 @@ func (d *Detector) Next(p []byte) (int, Event) {
 			case 0x1b:
 				// ESC ESC: the second one starts afresh.
 			case 'c':
-				d.state = ground
+				d.state, d.blank, d.home = ground, true, false // a reset clears the screen
 				if d.alt {
 					d.alt, d.modes = false, InputModes{}
 					return i + 1, LeaveAlt
@@ -166,7 +180,7 @@ func (d *Detector) finish(f byte) Event {
 				if on && !d.alt {
 					d.alt, ev = true, EnterAlt
 				} else if !on && d.alt {
-					d.alt, ev = false, LeaveAlt
+					d.alt, ev, d.blank = false, LeaveAlt, false // the main screen is back
 				}
 			}
 		}
@@ -190,13 +204,14 @@ func (d *Detector) finish(f byte) Event {
 	d.home = false
 	switch {
 	case (f == 'H' || f == 'f') && (len(par) == 0 || home(par)):
-		d.home = true
+		d.home = !d.blank
 		return CursorHome
 	case f == 'H' || f == 'f':
 		return CursorAddressed
 	case f == 'A' || f == 'F':
 		return CursorUp
 	case f == 'J' && (string(par) == "2" || wasHome && (len(par) == 0 || string(par) == "0")):
+		d.blank = true
 		return Cleared
 	case wasHome:
 		return CursorAddressed
@@ -235,4 +250,14 @@ func numbers(p []byte) []int {
 		}
 	}
 	return append(out, n)
+}
+
+// printable reports whether p holds a character a terminal would draw.
+func printable(p []byte) bool {
+	for _, b := range p {
+		if b >= 0x20 && b != 0x7f {
+			return true
+		}
+	}
+	return false
 }
