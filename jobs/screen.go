@@ -47,9 +47,12 @@ type termState struct {
 	// log is output read, not yet in the log file (logLater); the
 	// reader's alone.
 	log []byte
-	// home is whether the last event was CursorHome: a CursorAddressed
-	// next draws from home. The reader's alone.
-	home bool
+	// sinceHome is the home the cursor last went to and the cursor moves
+	// since, while the detector waits to tell whether the program draws
+	// from there (Detector.Homed): those parts went to the store as
+	// lines, and the emulator, if the program does draw, starts with them
+	// after the lines (at most maxSinceHome). The reader's alone.
+	sinceHome []byte
 	// cleared is the store's last line when the program last cleared the
 	// screen: the cursor went to the top then (lineModeAnswer). The
 	// reader's alone.
@@ -85,13 +88,11 @@ func (m *Manager) storeTerminal(j *job, p *process, b []byte) {
 		var seed []byte
 		if (ev == vtscreen.CursorUp || ev == vtscreen.CursorAddressed) && m.opts.Emulator != nil && !t.inScreen() {
 			seed = m.seedScreen(j, p) // the screen it draws over: before part is stored
-			if ev == vtscreen.CursorAddressed && t.home {
-				seed = append(seed, "\x1b[H"...) // the home that ended the part before
+			if ev == vtscreen.CursorAddressed && t.det.FromHome() {
+				seed = append(seed, t.sinceHome...) // drawing from the home the parts before left
 			}
 		}
-		if ev != vtscreen.None {
-			t.home = ev == vtscreen.CursorHome
-		}
+		t.keepSinceHome(part, ev)
 		switch {
 		case onAlt && m.opts.Emulator != nil:
 			j.store.Skip(len(part)) // a screen's drawing: no lines to read
@@ -161,6 +162,26 @@ func (m *Manager) storeTerminal(j *job, p *process, b []byte) {
 				answerTerminal(p.input, m.lineModeAnswer(j, p, ev))
 			}
 		}
+	}
+}
+
+// maxSinceHome bounds termState.sinceHome: past it, what a program
+// writes after a home that is neither text nor a sequence that tells is
+// not kept, and drawing starts from the home.
+const maxSinceHome = 4 << 10
+
+// keepSinceHome keeps what a drawing from a home starts with (sinceHome),
+// after the reader stored part, which ended in ev.
+func (t *termState) keepSinceHome(part []byte, ev vtscreen.Event) {
+	switch {
+	case ev == vtscreen.CursorHome && t.det.Homed():
+		t.sinceHome = append(t.sinceHome[:0], "\x1b[H"...)
+	case ev == vtscreen.None && t.det.Homed() && len(t.sinceHome) > 0:
+		if len(t.sinceHome)+len(part) <= maxSinceHome {
+			t.sinceHome = append(t.sinceHome, part...)
+		}
+	case ev != vtscreen.None:
+		t.sinceHome = nil
 	}
 }
 

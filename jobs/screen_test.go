@@ -481,6 +481,49 @@ func TestAddressingTheCursorDrawsOverTheLinesBefore(t *testing.T) {
 	}
 }
 
+// TestDrawingFromHomeAcrossReads: what moves the cursor after a home, or
+// clears, in reads before the drawing starts, is where the drawing
+// starts from, as on a terminal.
+func TestDrawingFromHomeAcrossReads(t *testing.T) {
+	m := newManager(t, Options{})
+	for _, c := range []struct {
+		name  string
+		steps []string // printf formats, each written once the one before was read
+		want  []string
+	}{
+		{"newlines after the home", []string{`a\nb\nc\n\033[H`, `\n\n`, `X`}, []string{"ready", "a", "X", "c"}},
+		{"a home that a clear's lines disarmed", []string{`old\n\033[2J\033[3J\033[H`, `line1\nline2\n`, `line3\n\033[6;1HX`},
+			[]string{"line1", "line2", "line3", "", "", "X"}},
+		{"a reset", []string{`old1\nold2\n\033c`, `new1\nnew2\n`, `\033[2;1HX`}, []string{"new1", "Xew2"}},
+	} {
+		cmd := "stty -echo; echo ready"
+		for _, st := range c.steps {
+			cmd += "; read go; printf '" + st + "'"
+		}
+		info := start(t, m, Spec{TTY: true, Command: cmd + "; sleep 600"})
+		require.NoError(t, m.Resize(info.ID, 40, 8))
+		eventually(t, c.name+": ready", func() bool { return slices.Contains(outputText(t, m, info.ID), "ready") })
+		var bytes int64
+		for i := range c.steps {
+			require.NoError(t, m.Input(info.ID, []byte("\r")))
+			if i == len(c.steps)-1 {
+				break
+			}
+			eventually(t, fmt.Sprintf("%s: step %d read", c.name, i+1), func() bool {
+				got, err := m.Get(info.ID)
+				return err == nil && got.Bytes > bytes
+			})
+			got, _ := m.Get(info.ID)
+			bytes = got.Bytes
+		}
+		snap := screenOf(t, m, info.ID, c.name, func(s vtscreen.Snapshot) bool {
+			return strings.Contains(strings.Join(s.Lines, "\n"), "X")
+		})
+		assert.Equal(t, c.want, trimmed(snap.Lines[:len(c.want)]), "%s: %q %q", c.name, trimmed(snap.Lines), outputText(t, m, info.ID))
+		require.NoError(t, m.Kill(info.ID))
+	}
+}
+
 // TestARedrawAfterAClearStartsFromTheClear: the lines a redraw moves up
 // into are those a terminal still shows: none from before a clear, nor
 // from an earlier run.

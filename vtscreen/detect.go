@@ -35,7 +35,8 @@ const (
 	CursorHome
 	// Cleared: outside the alternate screen, the program erased the
 	// whole display (ED 2: clear, tput clear, ctrl+l at a shell's
-	// prompt). Not a full-screen program: what follows is lines again.
+	// prompt) or reset the terminal (ESC c). Not a full-screen program:
+	// what follows is lines again.
 	Cleared
 	// CursorQuery, StatusQuery, AttributesQuery, VersionQuery: the
 	// program asked the terminal where the cursor is (DSR 6), whether it
@@ -57,7 +58,7 @@ const maxParams = 32
 // plain text. The zero value is ready: a stream on the main screen with
 // no modes set. It is not safe for concurrent use.
 type Detector struct {
-	state  uint8 // ground, esc, csi
+	state  uint8 // ground, escape, csi, str, escFinal
 	params [maxParams]byte
 	n      int
 	long   bool
@@ -68,12 +69,17 @@ type Detector struct {
 	// a home there is no addressing: what it writes from there is lines
 	// from the top (a dev server's "ESC[2J ESC[3J ESC[H", then its log).
 	blank bool
+	// fromHome: the last CursorAddressed was drawing after a home, which
+	// came in an earlier part (FromHome).
+	fromHome bool
 }
 
 const (
 	ground uint8 = iota
 	escape
 	csi
+	str      // an OSC, DCS, APC, PM or SOS string: up to BEL or ST
+	escFinal // ESC and intermediates (a charset's ESC ( B): up to the final byte
 )
 
 // Alt reports whether the stream is on the alternate screen.
@@ -81,6 +87,16 @@ func (d *Detector) Alt() bool { return d.alt }
 
 // Modes returns the input modes the stream has set so far.
 func (d *Detector) Modes() InputModes { return d.modes }
+
+// Homed reports whether the cursor went home and what came since (only
+// controls and modes) has not yet told whether the program draws from
+// there.
+func (d *Detector) Homed() bool { return d.home }
+
+// FromHome reports whether the last CursorAddressed was the program
+// drawing after a home: the home ended an earlier part, with its
+// CursorHome, and the parts since moved the cursor only.
+func (d *Detector) FromHome() bool { return d.fromHome }
 
 // Next scans p up to and including the first sequence that is an Event
 // other than None, and returns how many bytes it consumed and the event.
@@ -110,7 +126,7 @@ func (d *Detector) Next(p []byte) (int, Event) {
 				// there (a loop redrawing its lines from home). Controls
 				// (a newline, a return) only move the cursor.
 				if b := p[i]; b >= 0x20 && b != 0x7f {
-					d.home = false
+					d.home, d.fromHome = false, true
 					return i + 1, CursorAddressed
 				}
 				if p[i] != 0x1b {
@@ -130,13 +146,35 @@ func (d *Detector) Next(p []byte) (int, Event) {
 			case 0x1b:
 				// ESC ESC: the second one starts afresh.
 			case 'c':
-				d.state, d.blank, d.home = ground, true, false // a reset clears the screen
+				d.state, d.blank, d.home, d.modes = ground, true, false, InputModes{} // a reset clears the screen
 				if d.alt {
-					d.alt, d.modes = false, InputModes{}
+					d.alt = false
 					return i + 1, LeaveAlt
 				}
-				d.modes = InputModes{}
+				d.fromHome = false
+				return i + 1, Cleared
+			case ']', 'P', '_', '^', 'X':
+				d.state = str // its text is no text on the screen
 			default:
+				if b >= 0x20 && b <= 0x2f {
+					d.state = escFinal
+				} else {
+					d.state = ground
+				}
+			}
+		case str:
+			j := bytes.IndexAny(p[i:], "\x07\x1b\x18\x1a")
+			if j < 0 {
+				return len(p), None
+			}
+			i += j
+			if p[i] == 0x1b {
+				d.state = escape // ST is ESC \; anything else starts afresh
+			} else {
+				d.state = ground
+			}
+		case escFinal:
+			if b := p[i]; b < 0x20 || b > 0x2f {
 				d.state = ground
 			}
 		case csi:
@@ -201,7 +239,7 @@ func (d *Detector) finish(f byte) Event {
 	// full-screen program that skips the alternate screen (procps top
 	// redraws its frames so).
 	wasHome := d.home
-	d.home = false
+	d.home, d.fromHome = false, false
 	switch {
 	case (f == 'H' || f == 'f') && (len(par) == 0 || home(par)):
 		d.home = !d.blank
@@ -214,6 +252,7 @@ func (d *Detector) finish(f byte) Event {
 		d.blank = true
 		return Cleared
 	case wasHome:
+		d.fromHome = true
 		return CursorAddressed
 	}
 	return None
