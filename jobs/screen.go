@@ -52,7 +52,8 @@ type termState struct {
 	// from there (Detector.Homed): those parts went to the store as
 	// lines, and the emulator, if the program does draw, starts with them
 	// after the lines (at most maxSinceHome). The reader's alone.
-	sinceHome []byte
+	sinceHome    []byte
+	sinceHomeCut bool // what came after the home passed maxSinceHome
 	// cleared is the store's last line when the program last cleared the
 	// screen: the cursor went to the top then (lineModeAnswer). The
 	// reader's alone.
@@ -173,14 +174,28 @@ const maxSinceHome = 4 << 10
 // keepSinceHome keeps what a drawing from a home starts with (sinceHome),
 // after the reader stored part, which ended in ev.
 func (t *termState) keepSinceHome(part []byte, ev vtscreen.Event) {
+	const home = "\x1b[H"
 	switch {
 	case ev == vtscreen.CursorHome && t.det.Homed():
-		t.sinceHome = append(t.sinceHome[:0], "\x1b[H"...)
-	case ev == vtscreen.None && t.det.Homed() && len(t.sinceHome) > 0:
-		if len(t.sinceHome)+len(part) <= maxSinceHome {
-			t.sinceHome = append(t.sinceHome, part...)
+		t.sinceHome, t.sinceHomeCut = append(t.sinceHome[:0], home...), false
+	case t.det.Homed() && len(t.sinceHome) > 0:
+		if ev != vtscreen.None { // a query: the emulator must not answer it again
+			if k := bytes.LastIndexByte(part, 0x1b); k >= 0 {
+				part = part[:k]
+			} else { // it began in a part before
+				if k := bytes.LastIndexByte(t.sinceHome, 0x1b); k >= len(home) {
+					t.sinceHome = t.sinceHome[:k]
+				}
+				part = nil
+			}
 		}
-	case ev != vtscreen.None:
+		if t.sinceHomeCut || len(t.sinceHome)+len(part) > maxSinceHome {
+			// Not a piece from the middle: the home alone.
+			t.sinceHome, t.sinceHomeCut = t.sinceHome[:len(home)], true
+			return
+		}
+		t.sinceHome = append(t.sinceHome, part...)
+	default:
 		t.sinceHome = nil
 	}
 }

@@ -495,6 +495,7 @@ func TestDrawingFromHomeAcrossReads(t *testing.T) {
 		{"a home that a clear's lines disarmed", []string{`old\n\033[2J\033[3J\033[H`, `line1\nline2\n`, `line3\n\033[6;1HX`},
 			[]string{"line1", "line2", "line3", "", "", "X"}},
 		{"a reset", []string{`old1\nold2\n\033c`, `new1\nnew2\n`, `\033[2;1HX`}, []string{"new1", "Xew2"}},
+		{"a query after the home", []string{`a\nb\nc\n\033[H\033[c`, `\n\033[6n`, `X`}, []string{"ready", "X", "b", "c"}},
 	} {
 		cmd := "stty -echo; echo ready"
 		for _, st := range c.steps {
@@ -522,6 +523,30 @@ func TestDrawingFromHomeAcrossReads(t *testing.T) {
 		assert.Equal(t, c.want, trimmed(snap.Lines[:len(c.want)]), "%s: %q %q", c.name, trimmed(snap.Lines), outputText(t, m, info.ID))
 		require.NoError(t, m.Kill(info.ID))
 	}
+}
+
+// TestWhatFollowsAHomeIsKeptWhole: past maxSinceHome, the moves after a
+// home are dropped whole, never from the middle of a sequence: drawing
+// then starts from the home alone.
+func TestWhatFollowsAHomeIsKeptWhole(t *testing.T) {
+	var ts termState
+	feed := func(b string) {
+		for p := []byte(b); len(p) > 0; {
+			n, ev := ts.det.Next(p)
+			ts.keepSinceHome(p[:n], ev)
+			p = p[n:]
+		}
+	}
+	feed("a\r\nb\r\n\x1b[H")
+	feed("\r\n")
+	assert.Equal(t, "\x1b[H\r\n", string(ts.sinceHome))
+	feed(strings.Repeat("\x1b[?25h", maxSinceHome/6) + "\x1b[?2")
+	feed("5h\r\n")
+	assert.Equal(t, "\x1b[H", string(ts.sinceHome), "cut to the home, and no piece after")
+	n, ev := ts.det.Next([]byte("X"))
+	assert.Equal(t, 1, n)
+	assert.Equal(t, vtscreen.CursorAddressed, ev)
+	assert.True(t, ts.det.FromHome())
 }
 
 // TestARedrawAfterAClearStartsFromTheClear: the lines a redraw moves up

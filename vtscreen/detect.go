@@ -58,7 +58,7 @@ const maxParams = 32
 // plain text. The zero value is ready: a stream on the main screen with
 // no modes set. It is not safe for concurrent use.
 type Detector struct {
-	state  uint8 // ground, escape, csi, str, escFinal
+	state  uint8 // ground, escape, csi, str, strEsc, escFinal
 	params [maxParams]byte
 	n      int
 	long   bool
@@ -79,6 +79,7 @@ const (
 	escape
 	csi
 	str      // an OSC, DCS, APC, PM or SOS string: up to BEL or ST
+	strEsc   // an ESC in a string: ST, a doubled ESC, or a new sequence
 	escFinal // ESC and intermediates (a charset's ESC ( B): up to the final byte
 )
 
@@ -169,12 +170,25 @@ func (d *Detector) Next(p []byte) (int, Event) {
 			}
 			i += j
 			if p[i] == 0x1b {
-				d.state = escape // ST is ESC \; anything else starts afresh
+				d.state = strEsc
 			} else {
 				d.state = ground
 			}
+		case strEsc:
+			switch p[i] {
+			case '\\':
+				d.state = ground // ST
+			case 0x1b:
+				d.state = str // a doubled ESC is the string's (tmux's passthrough)
+			default:
+				d.state = escape // the string ended unterminated: a sequence starts
+				i--
+			}
 		case escFinal:
-			if b := p[i]; b < 0x20 || b > 0x2f {
+			switch b := p[i]; {
+			case b == 0x1b:
+				d.state = escape
+			case b < 0x20 || b > 0x2f:
 				d.state = ground
 			}
 		case csi:
