@@ -100,7 +100,7 @@ func (m *Manager) storeTerminal(j *job, p *process, b []byte) {
 		case ev == vtscreen.EnterAlt && m.opts.Emulator != nil:
 			// The line goes on where it was when the screen is given
 			// back (1049 restores the cursor): the switch is no text.
-			seq := bytes.LastIndexByte(part, 0x1b)
+			seq := max(bytes.LastIndexByte(part, 0x1b), 0) // none: the switch began in a read before
 			j.store.Append(Stdout, part[:seq])
 			j.store.Skip(len(part) - seq)
 		default:
@@ -179,14 +179,16 @@ func (t *termState) keepSinceHome(part []byte, ev vtscreen.Event) {
 	case ev == vtscreen.CursorHome && t.det.Homed():
 		t.sinceHome, t.sinceHomeCut = append(t.sinceHome[:0], home...), false
 	case t.det.Homed() && len(t.sinceHome) > 0:
-		if ev != vtscreen.None { // a query: the emulator must not answer it again
+		if ev != vtscreen.None {
+			// A query: the emulator must not answer it again. What it cut
+			// short before it (ESC (, a string) ends with an ST instead.
 			if k := bytes.LastIndexByte(part, 0x1b); k >= 0 {
-				part = part[:k]
+				part = append(part[:k:k], "\x1b\\"...)
 			} else { // it began in a part before
 				if k := bytes.LastIndexByte(t.sinceHome, 0x1b); k >= len(home) {
 					t.sinceHome = t.sinceHome[:k]
 				}
-				part = nil
+				part = []byte("\x1b\\")
 			}
 		}
 		if t.sinceHomeCut || len(t.sinceHome)+len(part) > maxSinceHome {

@@ -496,6 +496,8 @@ func TestDrawingFromHomeAcrossReads(t *testing.T) {
 			[]string{"line1", "line2", "line3", "", "", "X"}},
 		{"a reset", []string{`old1\nold2\n\033c`, `new1\nnew2\n`, `\033[2;1HX`}, []string{"new1", "Xew2"}},
 		{"a query after the home", []string{`a\nb\nc\n\033[H\033[c`, `\n\033[6n`, `X`}, []string{"ready", "X", "b", "c"}},
+		{"a query cutting a sequence short", []string{`a\nb\nc\n\033[H\033(\033[6n`, `\033]0;t\033[6n`, `X`}, []string{"Xeady", "a", "b", "c"}},
+		{"the alternate screen's switch across reads", []string{`a\nb\n\033[?10`, `49h\033[2;1HX`}, []string{"", "X"}},
 	} {
 		cmd := "stty -echo; echo ready"
 		for _, st := range c.steps {

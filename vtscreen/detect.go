@@ -69,6 +69,7 @@ type Detector struct {
 	// a home there is no addressing: what it writes from there is lines
 	// from the top (a dev server's "ESC[2J ESC[3J ESC[H", then its log).
 	blank bool
+	dcs   bool // the string being skipped is a DCS
 	// fromHome: the last CursorAddressed was drawing after a home, which
 	// came in an earlier part (FromHome).
 	fromHome bool
@@ -79,7 +80,7 @@ const (
 	escape
 	csi
 	str      // an OSC, DCS, APC, PM or SOS string: up to BEL or ST
-	strEsc   // an ESC in a string: ST, a doubled ESC, or a new sequence
+	strEsc   // an ESC in a string: ST, the string's own, or a new sequence
 	escFinal // ESC and intermediates (a charset's ESC ( B): up to the final byte
 )
 
@@ -155,7 +156,7 @@ func (d *Detector) Next(p []byte) (int, Event) {
 				d.fromHome = false
 				return i + 1, Cleared
 			case ']', 'P', '_', '^', 'X':
-				d.state = str // its text is no text on the screen
+				d.state, d.dcs = str, b == 'P' // its text is no text on the screen
 			default:
 				if b >= 0x20 && b <= 0x2f {
 					d.state = escFinal
@@ -175,13 +176,18 @@ func (d *Detector) Next(p []byte) (int, Event) {
 				d.state = ground
 			}
 		case strEsc:
-			switch p[i] {
-			case '\\':
+			// As tmux reads strings: only ST ends a DCS (its passthrough
+			// doubles the ESCs it carries); any other ESC ends an OSC, APC,
+			// PM or SOS string and starts a sequence.
+			switch b := p[i]; {
+			case b == '\\':
 				d.state = ground // ST
-			case 0x1b:
-				d.state = str // a doubled ESC is the string's (tmux's passthrough)
+			case d.dcs && b == 0x1b:
+				// perhaps ST's ESC
+			case d.dcs:
+				d.state = str
 			default:
-				d.state = escape // the string ended unterminated: a sequence starts
+				d.state = escape
 				i--
 			}
 		case escFinal:
@@ -230,7 +236,7 @@ func (d *Detector) finish(f byte) Event {
 			d.modes.SetDEC(n, on)
 			if n == 1049 || n == 1047 || n == 47 {
 				if on && !d.alt {
-					d.alt, ev = true, EnterAlt
+					d.alt, ev, d.home = true, EnterAlt, false // another screen: no drawing from that home
 				} else if !on && d.alt {
 					d.alt, ev, d.blank = false, LeaveAlt, false // the main screen is back
 				}
