@@ -75,14 +75,20 @@ func TestSplitScrollSearchPagerMouse(t *testing.T) {
 	s.keys("Tab")
 	s.waitText("┏▸ job 1 log")
 	s.keys("k", "k", "k", "k", "k")
-	scr = s.waitText("paused ↓5")
-	bottom := top + 1
-	for bottom < len(scr) && !strings.ContainsAny(scr[bottom], "╰┗") {
-		bottom++
+	body := func(scr []string, right bool) []string {
+		bottom := top + 1
+		for bottom < len(scr) && !strings.ContainsAny(scr[bottom], "╰┗") {
+			bottom++
+		}
+		return half(scr, top+1, bottom, right)
 	}
-	body := func(scr []string, right bool) []string { return half(scr, top+1, bottom, right) }
+	// The header can be on the screen before the whole body is: a frame
+	// is written in pieces, and tmux may be read between them.
+	scr = s.waitFor("the log pane paused 5 lines up", func(scr []string) bool {
+		return strings.Contains(strings.Join(scr, "\n"), "paused ↓5") &&
+			strings.Contains(strings.Join(body(scr, false), "\n"), "entry 495")
+	})
 	frozen := body(scr, false)
-	require.Contains(t, strings.Join(frozen, "\n"), "entry 495")
 	tick := lastTick(body(scr, true))
 	scr = s.waitFor("the ticker to move on", func(scr []string) bool {
 		return lastTick(body(scr, true)) > tick+5
