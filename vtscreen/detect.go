@@ -1,6 +1,9 @@
 package vtscreen
 
-import "bytes"
+import (
+	"bytes"
+	"slices"
+)
 
 // Event is what a Detector saw in a PTY byte stream.
 type Event int
@@ -127,7 +130,7 @@ func (d *Detector) Next(p []byte) (int, Event) {
 				// Home, then text: drawn at the top left, over what is
 				// there (a loop redrawing its lines from home). Controls
 				// (a newline, a return) only move the cursor.
-				if b := p[i]; b >= 0x20 && b != 0x7f {
+				if drawn(p[i]) {
 					d.home, d.fromHome = false, true
 					return i + 1, CursorAddressed
 				}
@@ -312,11 +315,8 @@ func numbers(p []byte) []int {
 }
 
 // printable reports whether p holds a character a terminal would draw.
-func printable(p []byte) bool {
-	for _, b := range p {
-		if b >= 0x20 && b != 0x7f {
-			return true
-		}
-	}
-	return false
-}
+func printable(p []byte) bool { return slices.ContainsFunc(p, drawn) }
+
+// drawn reports whether b is (a part of) a character a terminal draws:
+// no control.
+func drawn(b byte) bool { return b >= 0x20 && b != 0x7f }
