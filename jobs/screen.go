@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"os"
+	"slices"
 	"sync"
 	"sync/atomic"
 	"syscall"
@@ -55,9 +56,12 @@ type termState struct {
 	sinceHome    []byte
 	sinceHomeCut bool // what came after the home passed maxSinceHome
 	// cleared is the store's last line when the program last cleared the
-	// screen: the cursor went to the top then (lineModeAnswer). The
+	// screen, and clearedRow and clearedCol where the cursor was left
+	// then (the top left after a home or a reset; where it was for a
+	// clear alone): the lines since start there (lineCursor). The
 	// reader's alone.
-	cleared uint64
+	cleared                uint64
+	clearedRow, clearedCol int
 	// plainLines counts the lines written on the main screen in screen
 	// mode since the cursor last moved up or was addressed (linesAgain).
 	// The reader's alone.
@@ -83,9 +87,14 @@ func (m *Manager) storeTerminal(j *job, p *process, b []byte) {
 	t := p.term
 	for len(b) > 0 {
 		onAlt := t.det.Alt()
+		homed := t.det.Homed() && len(t.sinceHome) > 0 // the cursor is where sinceHome took it
 		n, ev := t.det.Next(b)
 		part := b[:n]
 		b = b[n:]
+		var homeMoves []byte // a clear's after a home: what moved the cursor since
+		if ev == vtscreen.Cleared && homed {
+			homeMoves = append(slices.Clip(t.sinceHome), part...)
+		}
 		var seed []byte
 		if (ev == vtscreen.CursorUp || ev == vtscreen.CursorAddressed) && m.opts.Emulator != nil && !t.inScreen() {
 			seed = m.seedScreen(j, p) // the screen it draws over: before part is stored
@@ -106,10 +115,19 @@ func (m *Manager) storeTerminal(j *job, p *process, b []byte) {
 		default:
 			j.store.Append(Stdout, part)
 		}
+		if ev == vtscreen.Cleared {
+			// Where the clear leaves the cursor: before the line breaks.
+			t.clearedRow, t.clearedCol = m.clearedCursor(j, p, part, homeMoves)
+		}
 		if ev == vtscreen.Cleared || (ev == vtscreen.EnterAlt || ev == vtscreen.LeaveAlt) && m.opts.Emulator == nil {
 			j.store.BreakLine() // a clear starts afresh: what follows is not the line before
 		}
-		if ev == vtscreen.Cleared {
+		if ev == vtscreen.Cleared || ev == vtscreen.CursorHome && !t.det.Homed() {
+			// A home on a cleared screen is no drawing (the detector's
+			// blank), but the lines after it start at the top.
+			if ev == vtscreen.CursorHome {
+				t.clearedRow, t.clearedCol = 0, 0
+			}
 			t.cleared = j.store.Stats().Last
 			t.base = nil
 		}
@@ -166,6 +184,9 @@ func (m *Manager) storeTerminal(j *job, p *process, b []byte) {
 	}
 }
 
+// homeSequence is the cursor's move to the top left that sinceHome starts with.
+const homeSequence = "\x1b[H"
+
 // maxSinceHome bounds termState.sinceHome: past it, what a program
 // writes after a home that is neither text nor a sequence that tells is
 // not kept, and drawing starts from the home.
@@ -174,10 +195,9 @@ const maxSinceHome = 4 << 10
 // keepSinceHome keeps what a drawing from a home starts with (sinceHome),
 // after the reader stored part, which ended in ev.
 func (t *termState) keepSinceHome(part []byte, ev vtscreen.Event) {
-	const home = "\x1b[H"
 	switch {
 	case ev == vtscreen.CursorHome && t.det.Homed():
-		t.sinceHome, t.sinceHomeCut = append(t.sinceHome[:0], home...), false
+		t.sinceHome, t.sinceHomeCut = append(t.sinceHome[:0], homeSequence...), false
 	case t.det.Homed() && len(t.sinceHome) > 0:
 		if ev != vtscreen.None {
 			// A query: the emulator must not answer it again. What it cut
@@ -185,7 +205,7 @@ func (t *termState) keepSinceHome(part []byte, ev vtscreen.Event) {
 			if k := bytes.LastIndexByte(part, 0x1b); k >= 0 {
 				part = append(part[:k:k], "\x1b\\"...)
 			} else { // it began in a part before
-				if k := bytes.LastIndexByte(t.sinceHome, 0x1b); k >= len(home) {
+				if k := bytes.LastIndexByte(t.sinceHome, 0x1b); k >= len(homeSequence) {
 					t.sinceHome = t.sinceHome[:k]
 				}
 				part = []byte("\x1b\\")
@@ -193,7 +213,7 @@ func (t *termState) keepSinceHome(part []byte, ev vtscreen.Event) {
 		}
 		if t.sinceHomeCut || len(t.sinceHome)+len(part) > maxSinceHome {
 			// Not a piece from the middle: the home alone.
-			t.sinceHome, t.sinceHomeCut = t.sinceHome[:len(home)], true
+			t.sinceHome, t.sinceHomeCut = t.sinceHome[:len(homeSequence)], true
 			return
 		}
 		t.sinceHome = append(t.sinceHome, part...)
@@ -372,14 +392,73 @@ func (m *Manager) lineModeAnswer(j *job, p *process, ev vtscreen.Event) []byte {
 	case vtscreen.VersionQuery:
 		return []byte("\x1b[>1;10;0c")
 	}
+	var row, col int
+	if t := p.term; t.det.Homed() && len(t.sinceHome) > 0 {
+		row, col = m.homedCursor(p, t.sinceHome)
+	} else {
+		row, col = m.lineCursor(j, p)
+	}
+	return fmt.Appendf(nil, "\x1b[%d;%dR", row+1, col+1)
+}
+
+// lineCursor is where the cursor is in line mode (0-based): after the
+// run's lines since the last clear, which started where the clear left
+// the cursor, on the last row once they fill the screen, on the row a
+// long last line wrapped to.
+func (m *Manager) lineCursor(j *job, p *process) (row, col int) {
+	t := p.term
 	m.mu.Lock()
-	cols, rows := p.cols, p.rows
-	since := max(j.runCursor, p.term.cleared) // the lines below the last clear
+	cols, rows := max(p.cols, 1), max(p.rows, 1)
+	since := max(j.runCursor, t.cleared)
 	m.mu.Unlock()
-	lines := j.store.Stats().Last - since
-	row := min(lines+1, uint64(rows))
-	col := j.store.PartialCursor(Stdout)%max(cols, 1) + 1 // on the row a long line wrapped to
-	return fmt.Appendf(nil, "\x1b[%d;%dR", row, col)
+	lines := int(min(j.store.Stats().Last-since, uint64(rows)))
+	col = j.store.PartialCursor(Stdout)
+	row = lines
+	if since == t.cleared {
+		row += t.clearedRow
+		if lines == 0 {
+			col += t.clearedCol
+		}
+	}
+	return min(row+col/cols, rows-1), col % cols
+}
+
+// homedCursor is where the cursor is after a home and the moves since
+// (moves, which starts with the home), 0-based: the top left when there
+// is no emulator to play them on.
+func (m *Manager) homedCursor(p *process, moves []byte) (row, col int) {
+	if m.opts.Emulator == nil || !movesCursor(moves[min(len(moves), len(homeSequence)):]) {
+		return 0, 0
+	}
+	m.mu.Lock()
+	cols, rows := max(p.cols, 1), max(p.rows, 1)
+	m.mu.Unlock()
+	e := m.opts.Emulator(cols, rows)
+	defer e.Close()
+	e.Write(moves)
+	snap := e.Snapshot()
+	return snap.CursorY, snap.CursorX
+}
+
+// movesCursor reports whether what follows a home may have moved the
+// cursor from there (a control, an index or a next line); mode changes
+// and clears do not. Most homes are a clear's, and need no emulator.
+func movesCursor(b []byte) bool {
+	return bytes.ContainsFunc(b, func(r rune) bool { return r < 0x20 && r != 0x1b }) || bytes.ContainsAny(b, "DEM")
+}
+
+// clearedCursor is where a clear (the sequence ending part) leaves the
+// cursor, 0-based, with part stored: at the top left after a reset,
+// where the moves since a home took it (homeMoves, from the home to the
+// clear), and for a clear alone (ESC[2J) where it was.
+func (m *Manager) clearedCursor(j *job, p *process, part, homeMoves []byte) (row, col int) {
+	switch {
+	case bytes.HasSuffix(part, []byte("\x1bc")):
+		return 0, 0
+	case homeMoves != nil:
+		return m.homedCursor(p, homeMoves)
+	}
+	return m.lineCursor(j, p)
 }
 
 // redraw asks a screen-mode run for a full frame: SIGWINCH to all its

@@ -498,6 +498,10 @@ func TestDrawingFromHomeAcrossReads(t *testing.T) {
 		{"a query after the home", []string{`a\nb\nc\n\033[H\033[c`, `\n\033[6n`, `X`}, []string{"ready", "X", "b", "c"}},
 		{"a query cutting a sequence short", []string{`a\nb\nc\n\033[H\033(\033[6n`, `\033]0;t\033[6n`, `X`}, []string{"Xeady", "a", "b", "c"}},
 		{"the alternate screen's switch across reads", []string{`a\nb\n\033[?10`, `49h\033[2;1HX`}, []string{"", "X"}},
+		{"a clear alone leaves the cursor where it was", []string{`a\nb\nc\nxy\033[2J`, `L1\nL2\n`, `\033[1AX`},
+			[]string{"", "", "", "", "  L1", "X2"}},
+		{"a clear then a home", []string{`a\nb\nc\nxy\033[2J\033[H`, `L1\nL2\n`, `\033[1AX`}, []string{"L1", "X2", ""}},
+		{"a home in a read after the clear", []string{`a\nb\nc\nxy\033[2J`, `\033[HL1\nL2\n`, `\033[1AX`}, []string{"L1", "X2", ""}},
 	} {
 		cmd := "stty -echo; echo ready"
 		for _, st := range c.steps {
@@ -523,6 +527,26 @@ func TestDrawingFromHomeAcrossReads(t *testing.T) {
 			return strings.Contains(strings.Join(s.Lines, "\n"), "X")
 		})
 		assert.Equal(t, c.want, trimmed(snap.Lines[:len(c.want)]), "%s: %q %q", c.name, trimmed(snap.Lines), outputText(t, m, info.ID))
+		require.NoError(t, m.Kill(info.ID))
+	}
+}
+
+// TestCursorQueriesInLineMode: a program that asks where the cursor is
+// in line mode hears what a terminal would say: after its lines, after
+// the moves since a home, where a clear alone left it.
+func TestCursorQueriesInLineMode(t *testing.T) {
+	m := newManager(t, Options{})
+	for _, c := range []struct{ name, before, want string }{
+		{"after lines", `a\nb\nxy`, "3;3"},
+		{"after a home and a newline", `a\nb\nc\n\033[H\n`, "2;1"},
+		{"after a clear alone", `a\nb\nxy\033[2J`, "3;3"},
+		{"after a clear and a home", `a\nb\nxy\033[2J\033[H`, "1;1"},
+	} {
+		info := start(t, m, Spec{TTY: true, Shell: []string{"bash", "-c"}, Command: `stty -echo -icanon; printf '` + c.before +
+			`\033[6n'; IFS= read -r -d R ans; printf 'got %s.\n' "${ans#??}"; sleep 600`})
+		require.NoError(t, m.Resize(info.ID, 40, 8))
+		eventually(t, c.name, func() bool { return strings.Contains(strings.Join(outputText(t, m, info.ID), "\n"), "got ") })
+		assert.Contains(t, strings.Join(outputText(t, m, info.ID), "\n"), "got "+c.want+".", c.name)
 		require.NoError(t, m.Kill(info.ID))
 	}
 }

@@ -57,6 +57,10 @@ func (m *Manager) seedScreen(j *job, p *process) []byte {
 		// since: from the start of the cursor's row, the line it was on
 		// is among that.
 		b = baseScreen(base, cols, rows, len(lines) > 0 || len(c.Partial) > 0)
+	} else if t := p.term; since == t.cleared && t.clearedRow+t.clearedCol > 0 {
+		// The lines since a clear that left the cursor where it was
+		// start there; once they fill the screen it scrolls them up.
+		b = fmt.Appendf(b, "\x1b[%d;%dH", t.clearedRow+1, t.clearedCol+1)
 	}
 	for _, l := range lines { // a line wider than the terminal wraps, as it did
 		b = append(b, termtext.Visible(l.Text, true)...)
