@@ -3,6 +3,7 @@ package e2e
 import (
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -101,4 +102,54 @@ func TestJobOpeningTheTerminalFails(t *testing.T) {
 	require.True(t, strings.HasPrefix(scr[0], "    ID NAME"), "the screen is intact: %q", scr[0])
 	s.keys("q")
 	require.Equal(t, "0", s.waitExit())
+}
+
+// TestKilledServeStopsJobsWithTheirGrace: SIGKILL takes jobtop's ends of
+// its jobs' output with it. A job that logs as it shuts down (most
+// servers) must still get its stop signal and its grace, on pipes and
+// on a terminal: its writes neither fail nor hang it up, and they reach
+// its log file.
+func TestKilledServeStopsJobsWithTheirGrace(t *testing.T) {
+	bin := binary(t)
+	socket := shortSocket(t)
+	state := t.TempDir()
+	serve := exec.Command(bin, "serve", "--no-file", "--socket", socket)
+	serve.Env = append(os.Environ(), "XDG_STATE_HOME="+state)
+	require.NoError(t, serve.Start())
+	t.Cleanup(func() { serve.Process.Kill(); serve.Wait() }) //nolint:errcheck // killed on purpose
+	dir := t.TempDir()
+	token := fmt.Sprintf("%d.%d", os.Getpid(), 5353)
+	for _, name := range []string{"pipes", "tty"} {
+		script := "trap 'echo draining " + name + "; sleep 0.3; echo drained > " + filepath.Join(dir, name) +
+			"; exit 0' TERM; echo up; while :; do sleep 0.05; done #" + token
+		args := []string{"run", "--name", name, "--socket", socket}
+		if name == "tty" {
+			args = append(args, "--tty")
+		}
+		require.Eventually(t, func() bool {
+			_, _, code := runCLI(t, bin, socket, append(args, script)...)
+			return code == 0
+		}, deadline, 50*time.Millisecond)
+	}
+	require.Eventually(t, func() bool {
+		out, _, _ := runCLI(t, bin, socket, "logs", "tty")
+		out2, _, _ := runCLI(t, bin, socket, "logs", "pipes")
+		return strings.Contains(out, "up") && strings.Contains(out2, "up")
+	}, deadline, 50*time.Millisecond)
+
+	require.NoError(t, serve.Process.Signal(syscall.SIGKILL))
+	serve.Wait() //nolint:errcheck // killed
+	waitNoneLeft(t, token, deadline)
+	for _, name := range []string{"pipes", "tty"} {
+		b, err := os.ReadFile(filepath.Join(dir, name))
+		require.NoError(t, err, "%s: the job's trap ran to its end", name)
+		require.Equal(t, "drained\n", string(b))
+		logs, _ := filepath.Glob(filepath.Join(state, "jobtop", "logs", "*", "*.log"))
+		var all string
+		for _, l := range logs {
+			b, _ := os.ReadFile(l)
+			all += string(b)
+		}
+		require.Contains(t, all, "draining "+name, "what it wrote as it stopped is in its log")
+	}
 }

@@ -132,10 +132,12 @@ func (m *Manager) prepare(j *job, p *process) (*spawnFiles, error) {
 	if len(spec.Argv) == 0 && len(spec.Shell) == 0 {
 		s.runDirectly(spec.Command)
 	}
+	s.Log = j.log.Path()
 	if spec.TTY {
 		if err := s.openTerminal(p.openCols, p.openRows); err != nil {
 			return nil, err
 		}
+		s.Hold = []*os.File{s.outR}
 		return s, nil
 	}
 	if spec.Stdin == StdinPipe {
@@ -153,6 +155,7 @@ func (m *Manager) prepare(j *job, p *process) (*spawnFiles, error) {
 		s.closeOurEnds()
 		return nil, err
 	}
+	s.Hold = []*os.File{s.outR, s.errR}
 	return s, nil
 }
 

@@ -10,6 +10,8 @@ import (
 	"sync/atomic"
 	"syscall"
 	"time"
+
+	"golang.org/x/sys/unix"
 )
 
 // Event is news of a run from the keeper.
@@ -48,6 +50,14 @@ type Spawn struct {
 	// jobtop goes away.
 	StopSignal syscall.Signal
 	Grace      time.Duration
+	// Hold are jobtop's own ends of the run's output (the pipes' read
+	// ends, or the terminal's master), at most two. The keeper keeps
+	// them open while the run lives, so that if jobtop dies the run's
+	// writes neither fail (EPIPE) nor hang its terminal up (SIGHUP)
+	// before the keeper has stopped it with its grace; it then reads
+	// them and appends what the run writes to Log (see drain.go).
+	Hold []*os.File
+	Log  string
 }
 
 // Identity names a keeper process for good.
@@ -179,10 +189,18 @@ func (c *Client) Spawn(s Spawn) (pid int, start uint64, err error) {
 	c.waiting[s.Run] = ch
 	c.mu.Unlock()
 	req := request{Op: opSpawn, Run: s.Run, Path: s.Path, Argv: s.Argv, Env: s.Env, Dir: s.Dir,
-		TTY: s.TTY, StopSignal: int(s.StopSignal), GraceMS: s.Grace.Milliseconds()}
-	c.writeMu.Lock()
-	err = send(c.conn, req, int(s.Stdin.Fd()), int(s.Stdout.Fd()), int(s.Stderr.Fd()))
-	c.writeMu.Unlock()
+		TTY: s.TTY, StopSignal: int(s.StopSignal), GraceMS: s.Grace.Milliseconds(), Log: s.Log}
+	fds := []int{int(s.Stdin.Fd()), int(s.Stdout.Fd()), int(s.Stderr.Fd())}
+	held, err := dupHeld(s.Hold)
+	if err == nil {
+		req.Hold = len(held)
+		c.writeMu.Lock()
+		err = send(c.conn, req, append(fds, held...)...)
+		c.writeMu.Unlock()
+	}
+	for _, fd := range held {
+		syscall.Close(fd)
+	}
 	if err != nil {
 		c.mu.Lock()
 		delete(c.waiting, s.Run)
@@ -198,6 +216,34 @@ func (c *Client) Spawn(s Spawn) (pid int, start uint64, err error) {
 	case <-c.done:
 		return 0, 0, ErrGone
 	}
+}
+
+// dupHeld duplicates the files a Spawn holds (close-on-exec) for
+// sending: Fd would make a file the poller reads blocking.
+func dupHeld(files []*os.File) ([]int, error) {
+	if len(files) > maxFDs-3 {
+		return nil, fmt.Errorf("at most %d files to hold, not %d", maxFDs-3, len(files))
+	}
+	var fds []int
+	for _, f := range files {
+		rc, err := f.SyscallConn()
+		if err == nil {
+			cerr := rc.Control(func(fd uintptr) {
+				var d int
+				if d, err = unix.FcntlInt(fd, unix.F_DUPFD_CLOEXEC, 0); err == nil {
+					fds = append(fds, d)
+				}
+			})
+			err = errors.Join(err, cerr)
+		}
+		if err != nil {
+			for _, fd := range fds {
+				syscall.Close(fd)
+			}
+			return nil, fmt.Errorf("duplicating the run's output to hold: %w", err)
+		}
+	}
+	return fds, nil
 }
 
 // Signal sends sig to every process of the run, soon. Requests made close

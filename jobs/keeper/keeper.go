@@ -8,6 +8,7 @@ import (
 	"os/signal"
 	"strconv"
 	"strings"
+	"sync"
 	"syscall"
 	"time"
 
@@ -66,7 +67,8 @@ type keeper struct {
 
 	// Set once jobtop is gone: everything is being stopped.
 	orphaned   bool
-	strayKill  time.Time // when processes of no known run get SIGKILL
+	drains     sync.WaitGroup // drain.go
+	strayKill  time.Time      // when processes of no known run get SIGKILL
 	strayTermd bool
 }
 
@@ -82,6 +84,10 @@ type run struct {
 	status  unix.WaitStatus // of the main process, once exited
 	killed  bool            // SIGKILL was asked for: keep sending it
 	killAt  time.Time       // once orphaned: when the grace ends
+	// held are jobtop's ends of the run's output (Spawn.Hold), until
+	// the run ends or they are drained into log (drain.go).
+	held []*os.File
+	log  string
 	// leftNone: its exit was reported with nothing left, so a process of
 	// it found later (one settle gave up waiting for) is reported again.
 	leftNone bool
@@ -173,6 +179,7 @@ func serve(conn *net.UnixConn) int {
 			k.settle()
 		}
 		if k.orphaned && k.finished() {
+			k.drained(drainWait)
 			return 0
 		}
 	}
@@ -205,26 +212,29 @@ func (k *keeper) send(ev event) {
 }
 
 func (k *keeper) handle(in incoming) {
-	defer closeAll(in.files)
 	switch in.req.Op {
 	case opSpawn:
-		k.spawn(in.req, in.files)
+		in.files = k.spawn(in.req, in.files)
 	case opSignal:
 		k.signalRuns(in.req.Runs, syscall.Signal(in.req.Signal))
 	}
+	closeAll(in.files)
 }
 
 // spawn starts a run's main process in a session of its own, with the
-// files jobtop sent as its stdin, stdout and stderr.
-func (k *keeper) spawn(req request, files []*os.File) {
-	fail := func(msg string) { k.send(event{Ev: evSpawned, Run: req.Run, Err: msg}) }
-	if len(files) != 3 {
-		fail("spawn request without its three files")
-		return
+// files jobtop sent as its stdin, stdout and stderr, and keeps the files
+// after those (request.Hold) with the run. It returns the files it did
+// not keep.
+func (k *keeper) spawn(req request, files []*os.File) []*os.File {
+	fail := func(msg string) []*os.File {
+		k.send(event{Ev: evSpawned, Run: req.Run, Err: msg})
+		return files
+	}
+	if len(files) != 3+req.Hold || req.Hold < 0 {
+		return fail("spawn request without its " + strconv.Itoa(3+req.Hold) + " files")
 	}
 	if _, dup := k.runs[req.Run]; dup {
-		fail("run " + strconv.FormatUint(uint64(req.Run), 10) + " exists already")
-		return
+		return fail("run " + strconv.FormatUint(uint64(req.Run), 10) + " exists already")
 	}
 	env := withVar(req.Env, EnvRun, k.token+"."+strconv.FormatUint(uint64(req.Run), 10))
 	attr := &syscall.ProcAttr{
@@ -235,11 +245,10 @@ func (k *keeper) spawn(req request, files []*os.File) {
 	}
 	pid, err := syscall.ForkExec(req.Path, req.Argv, attr)
 	if err != nil {
-		fail(err.Error())
-		return
+		return fail(err.Error())
 	}
 	r := &run{id: req.Run, pid: pid, pidfd: -1, stopSig: syscall.Signal(req.StopSignal),
-		grace: time.Duration(req.GraceMS) * time.Millisecond}
+		grace: time.Duration(req.GraceMS) * time.Millisecond, held: files[3:], log: req.Log}
 	if r.stopSig == 0 {
 		r.stopSig = syscall.SIGTERM
 	}
@@ -255,6 +264,7 @@ func (k *keeper) spawn(req request, files []*os.File) {
 	k.byPID[pid] = r
 	k.bySID[pid] = r // Setsid: the session's ID is the main process's PID
 	k.send(event{Ev: evSpawned, Run: r.id, PID: pid, Start: r.start})
+	return files[:3]
 }
 
 // reapChildren collects every exited child, notes runs whose main
@@ -330,6 +340,8 @@ func (k *keeper) settle() {
 			r.leftNone = false
 		}
 		if len(members) == 0 {
+			closeAll(r.held)
+			r.held = nil
 			k.send(event{Ev: evEmpty, Run: r.id})
 			k.ended.add(r)
 			delete(k.runs, r.id)
@@ -417,6 +429,7 @@ func (k *keeper) orphan() {
 	for _, r := range k.runs {
 		r.killAt = now.Add(r.grace)
 		longest = max(longest, r.grace)
+		k.drain(r)
 		k.signalRun(r, t, r.stopSig)
 	}
 	signalAll(t.strays, syscall.SIGTERM)

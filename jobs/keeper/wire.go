@@ -32,6 +32,10 @@ type request struct {
 	// when jobtop goes away.
 	StopSignal int   `json:"stop_signal,omitempty"`
 	GraceMS    int64 `json:"grace_ms,omitempty"`
+	// Hold is how many files after those three the keeper keeps while
+	// the run lives, and drains into Log once jobtop is gone.
+	Hold int    `json:"hold,omitempty"`
+	Log  string `json:"log,omitempty"`
 
 	// opSignal: send Signal to every process of each run in Runs.
 	Runs   []RunID `json:"runs,omitempty"`
@@ -73,7 +77,7 @@ const (
 // descriptors ride on the last chunk.
 const (
 	chunkSize = 32 << 10
-	maxFDs    = 3
+	maxFDs    = 5 // stdin, stdout, stderr and two held
 	// maxMessage bounds what a reader accepts, well above exec's own
 	// limit on argv and environment.
 	maxMessage = 16 << 20

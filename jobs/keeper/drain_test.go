@@ -1,0 +1,79 @@
+package keeper
+
+import (
+	"bufio"
+	"os"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/creack/pty"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// TestARunOutlivesJobtopsEndsOfItsOutput: when jobtop dies, its ends of a
+// run's output close with it. The keeper holds copies, so the run's
+// writes as it stops (a server logging its shutdown) neither fail with
+// EPIPE on pipes nor hang up its terminal: its trap runs to the end, in
+// its grace, and what it writes is appended to its log after a marker.
+func TestARunOutlivesJobtopsEndsOfItsOutput(t *testing.T) {
+	for _, tty := range []bool{false, true} {
+		name := map[bool]string{false: "pipes", true: "terminal"}[tty]
+		t.Run(name, func(t *testing.T) {
+			c, _ := startKeeper(t)
+			dir := t.TempDir()
+			done, log := filepath.Join(dir, "done"), filepath.Join(dir, "run.log")
+			require.NoError(t, os.WriteFile(log, []byte("up, no newline yet"), 0o600))
+			script := "trap 'echo draining; echo on stderr >&2; sleep 0.3; echo drained > " + done + "; exit 0' TERM; " +
+				"echo up; while :; do sleep 0.05; done"
+			s := Spawn{Run: 1, Path: "/bin/sh", Argv: []string{"sh", "-c", script},
+				Env: []string{"PATH=" + os.Getenv("PATH")}, StopSignal: syscall.SIGTERM, Grace: 10 * time.Second, Log: log}
+			var ours []*os.File
+			if tty {
+				master, slave, err := pty.Open()
+				require.NoError(t, err)
+				s.Stdin, s.Stdout, s.Stderr, s.TTY = slave, slave, slave, true
+				ours = []*os.File{master}
+				defer slave.Close()
+			} else {
+				outR, outW, err := os.Pipe()
+				require.NoError(t, err)
+				errR, errW, err := os.Pipe()
+				require.NoError(t, err)
+				null, err := os.Open(os.DevNull)
+				require.NoError(t, err)
+				defer null.Close()
+				s.Stdin, s.Stdout, s.Stderr = null, outW, errW
+				ours = []*os.File{outR, errR}
+				defer outW.Close()
+				defer errW.Close()
+			}
+			s.Hold = ours
+			_, _, err := c.Spawn(s)
+			require.NoError(t, err)
+			s.Stdin.Close()
+			s.Stdout.Close()
+			s.Stderr.Close()
+			line, err := bufio.NewReader(ours[0]).ReadString('\n')
+			require.NoError(t, err)
+			require.Equal(t, "up", strings.TrimSpace(line))
+
+			for _, f := range ours { // jobtop dies: its ends close, and the lifeline
+				f.Close()
+			}
+			require.NoError(t, c.Close())
+			b, err := os.ReadFile(done)
+			require.NoError(t, err, "the run's trap ran to its end")
+			assert.Equal(t, "drained\n", string(b))
+			b, err = os.ReadFile(log)
+			require.NoError(t, err)
+			got := strings.ReplaceAll(string(b), "\r", "")
+			assert.True(t, strings.HasPrefix(got, "up, no newline yet\n"+drainMarker), "%q", got)
+			assert.Contains(t, got, "draining\n")
+			assert.Contains(t, got, "on stderr\n")
+		})
+	}
+}
