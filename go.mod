@@ -68,3 +68,8 @@ require (
 	golang.org/x/text v0.28.0 // indirect
 	golang.org/x/time v0.15.0 // indirect
 )
+
+// Bubble Tea v1.3.10 without tea_init.go: its init queried the terminal
+// (OSC 11 and a cursor report, up to 5 s for an answer) in every jobtop
+// process, the CLI's included. See third_party/bubbletea/JOBTOP.md.
+replace github.com/charmbracelet/bubbletea => ./third_party/bubbletea

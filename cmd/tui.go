@@ -11,6 +11,7 @@ import (
 	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/lipgloss"
 	"github.com/spf13/cobra"
 
 	"jobtop/control"
@@ -215,6 +216,11 @@ func runLocalTUI(mgr *jobs.Manager, engine ui.Engine, cfg ui.Config, specs []job
 // or lost is closed (an attached instance went away). When asked is
 // closed, the TUI is told to stop every job and quit (ui.ShutdownMsg).
 func runProgram(model tea.Model, lost, asked <-chan struct{}) error {
+	// Ask the terminal its background now, before the program reads its
+	// input: an answer the program read would be taken for keys, and the
+	// question waited out. (Bubble Tea's own init did this in every
+	// jobtop process: see third_party/bubbletea/JOBTOP.md.)
+	lipgloss.HasDarkBackground()
 	p := tea.NewProgram(&runeJoiner{Model: model}, tea.WithAltScreen(), tea.WithFPS(120), tea.WithMouseCellMotion())
 
 	hup := make(chan os.Signal, 1)
