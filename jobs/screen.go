@@ -518,31 +518,47 @@ func (m *Manager) Screen(id ID) (vtscreen.Snapshot, error) {
 	return snap, nil
 }
 
-// tailScreen is the newest lines of a store as a screen of rows lines.
+// tailScreen is the newest lines of a store as a terminal cols x rows
+// shows them: wrapped at cols, the newest rows of them, the cursor after
+// the last (or where the line being written was edited to).
 func tailScreen(store *OutputStore, cols, rows int) vtscreen.Snapshot {
+	cols, rows = max(cols, 1), max(rows, 1)
 	c := store.Tail(rows)
 	lines := append(c.Lines, c.Partial...)
-	if len(lines) > rows {
-		lines = lines[len(lines)-rows:]
+	var ansi []string           // the rows, newest first
+	cursorRow, cursorX := -1, 0 // in ansi, the row of the line being written where the cursor is
+	for i := len(lines) - 1; i >= 0 && len(ansi) < rows; i-- {
+		wrapped := termtext.WrapCells(termtext.Visible(lines[i].Text, true), cols)
+		if len(c.Partial) > 0 && i == len(lines)-1 {
+			x := store.PartialCursor(lines[i].Stream)
+			k := min(x/cols, len(wrapped)-1)
+			cursorRow, cursorX = len(wrapped)-1-k, min(x-k*cols, cols-1)
+		}
+		for k := len(wrapped) - 1; k >= 0; k-- {
+			ansi = append(ansi, wrapped[k])
+		}
 	}
+	ansi = ansi[:min(len(ansi), rows)]
+	slices.Reverse(ansi)
 	snap := vtscreen.Snapshot{
 		Lines: make([]string, rows), ANSI: make([]string, rows),
 		Cols: cols, Rows: rows, CursorVisible: true,
 		Seq: uint64(store.Stats().Bytes),
 	}
-	for i, l := range lines {
-		snap.Lines[i] = termtext.Visible(l.Text, false)
-		snap.ANSI[i] = termtext.Visible(l.Text, true)
+	for i, row := range ansi {
+		snap.ANSI[i] = row
+		snap.Lines[i] = termtext.Visible(row, false)
 	}
-	if n := len(lines); n > 0 {
+	n := len(ansi)
+	switch {
+	case n == 0:
+	case cursorRow >= 0:
+		snap.CursorY, snap.CursorX = max(n-1-cursorRow, 0), cursorX
+	case n < rows:
+		snap.CursorY = n // after the last line's newline
+	default:
 		snap.CursorY = n - 1
-		if len(c.Partial) == 0 && n < rows {
-			snap.CursorY = n // after the last line's newline
-		} else if len(c.Partial) > 0 {
-			snap.CursorX = min(store.PartialCursor(c.Partial[len(c.Partial)-1].Stream), cols-1)
-		} else {
-			snap.CursorX = min(len([]rune(snap.Lines[n-1])), cols-1)
-		}
+		snap.CursorX = min(termtext.Width(snap.Lines[n-1]), cols-1)
 	}
 	return snap
 }

@@ -756,3 +756,30 @@ func TestBaseScreenOnAnotherSize(t *testing.T) {
 	assert.Equal(t, "r4 xxxxxxx\x1b[m\r\nr5 xxxxxxx\x1b[m\r\nr6 xxxxxxx\x1b[m\r\nr7 xxxxxxx\x1b[m\r\nr8 xxxxxxx\x1b[m\x1b[5;1H",
 		string(baseScreen(base, 10, 5, true)), "the cursor's row kept, at the bottom; its start when the row is written again")
 }
+
+// TestALineModeScreenIsWhatATerminalShows: a line-mode job's screen is
+// its newest lines wrapped at the terminal's width, the newest rows of
+// them, so however long its lines, it is at most cols x rows of text.
+func TestALineModeScreenIsWhatATerminalShows(t *testing.T) {
+	m := newManager(t, Options{})
+	info := start(t, m, Spec{TTY: true, Command: `stty -echo; read go; printf 'a\n0123456789abcdefghij\033[31mXYZ\033[0m\ntail'; sleep 600`})
+	require.NoError(t, m.Resize(info.ID, 10, 4))
+	require.NoError(t, m.Input(info.ID, []byte("\r")))
+	snap := screenOf(t, m, info.ID, "the lines", func(s vtscreen.Snapshot) bool { return strings.Contains(s.Lines[3], "tail") })
+	assert.Equal(t, []string{"0123456789", "abcdefghij", "XYZ", "tail"}, trimmed(snap.Lines))
+	assert.Equal(t, "\x1b[31mXYZ\x1b[0m", snap.ANSI[2])
+	assert.Equal(t, [2]int{4, 3}, [2]int{snap.CursorX, snap.CursorY})
+	require.NoError(t, m.Kill(info.ID))
+
+	info = start(t, m, Spec{Command: `head -c 300000 /dev/zero | tr '\0' x; echo; echo last`})
+	waitFor(t, m, info.ID, "the job to end", func(i Info) bool { return !i.State.Active() })
+	snap, err := m.Screen(info.ID)
+	require.NoError(t, err)
+	size := 0
+	for _, l := range snap.ANSI {
+		size += len(l)
+	}
+	assert.LessOrEqual(t, size, snap.Cols*snap.Rows, "a screen's worth of text")
+	assert.Equal(t, "last", strings.TrimSpace(snap.Lines[snap.Rows-1]))
+	assert.Equal(t, strings.Repeat("x", snap.Cols), snap.Lines[snap.Rows-3], "the long line wrapped")
+}
