@@ -209,6 +209,31 @@ func TestCursorReadsNoRepeats(t *testing.T) {
 	c.ok("kill", id)
 }
 
+// TestLogsTailZero: --tail 0 prints no line, as tail -n 0, and with
+// --json gives the cursor at the job's end.
+func TestLogsTailZero(t *testing.T) {
+	c := newCLI(t)
+	c.serve()
+	id := c.startJob("echo l1; echo l2; echo l3")
+	c.ok("wait", id)
+	assert.Equal(t, "", c.ok("logs", id, "--tail", "0"))
+	assert.Equal(t, "", c.ok("logs", id, "--tail", "0", "--follow"))
+	var r control.OutputResponse
+	require.NoError(t, json.Unmarshal([]byte(c.ok("logs", id, "--json", "--tail", "0")), &r))
+	assert.Empty(t, r.Lines)
+	assert.Empty(t, r.Partial)
+	assert.EqualValues(t, 3, r.NextCursor)
+	assert.False(t, r.More)
+	var all control.AllOutputResponse
+	require.NoError(t, json.Unmarshal([]byte(c.ok("logs", "--all", "--json", "--tail", "0")), &all))
+	assert.Empty(t, all.Lines)
+	assert.NotZero(t, all.NextCursor)
+	assert.Equal(t, "", c.ok("logs", "--all", "--tail", "0"))
+	// Without --tail, every line.
+	assert.Equal(t, "l1\nl2\nl3\n", c.ok("logs", id))
+	assert.Equal(t, 1, c.run("logs", id, "--tail", "-1").code)
+}
+
 func TestWaitUntil(t *testing.T) {
 	c := newCLI(t)
 	c.serve()

@@ -21,6 +21,9 @@ type logsOptions struct {
 	json           bool
 	all            bool
 	raw            bool
+	// noLines is --tail 0: no line, only the cursor at the job's end
+	// (as tail -n 0).
+	noLines bool
 }
 
 func newLogsCmd() *cobra.Command {
@@ -64,6 +67,7 @@ With --follow it goes on until no job is left that can write.`,
 		return oneJob(cmd, args)
 	}
 	cmd.RunE = func(cmd *cobra.Command, args []string) error {
+		o.noLines = cmd.Flags().Changed("tail") && o.tail == 0
 		if o.all {
 			return logsAll(cmd, newClient(cmd), o)
 		}
@@ -71,7 +75,7 @@ With --follow it goes on until no job is left that can write.`,
 	}
 	f := cmd.Flags()
 	f.Uint64Var(&o.cursor, "cursor", 0, "only lines after `C` (the next_cursor of an earlier read)")
-	f.IntVar(&o.tail, "tail", 0, "only the newest `N` lines")
+	f.IntVar(&o.tail, "tail", 0, "only the newest `N` lines (0: none, only the cursor at the end with --json; with --follow, only new lines)")
 	f.BoolVarP(&o.follow, "follow", "f", false, "keep printing new lines until the job ends")
 	f.BoolVar(&o.stdout, "stdout", false, "only lines the job wrote to stdout")
 	f.BoolVar(&o.stderr, "stderr", false, "only lines the job wrote to stderr")
@@ -90,6 +94,11 @@ func logs(cmd *cobra.Command, c *control.Client, id jobs.ID, o logsOptions) erro
 		return errors.New("--tail must be 0 or more")
 	}
 	q := control.OutputQuery{Cursor: o.cursor, Tail: o.tail}
+	if o.noLines {
+		// The API has no "no line": read the newest one for the
+		// cursor at the end, and show none of it.
+		q.Tail = 1
+	}
 	switch {
 	case o.stdout:
 		q.Stream = "stdout"
@@ -99,7 +108,16 @@ func logs(cmd *cobra.Command, c *control.Client, id jobs.ID, o logsOptions) erro
 	out := cmd.OutOrStdout()
 	text := newTextOut(out, o.raw)
 	if o.follow {
+		skip := o.noLines
 		return c.FollowOutput(cmd.Context(), id, q, func(r control.OutputResponse) error {
+			if skip {
+				// The first answer is the tail read: from its cursor on.
+				skip = false
+				r = noLines(r)
+				if !o.json {
+					return nil
+				}
+			}
 			if o.json {
 				return json.NewEncoder(out).Encode(r)
 			}
@@ -112,7 +130,14 @@ func logs(cmd *cobra.Command, c *control.Client, id jobs.ID, o logsOptions) erro
 		if err != nil {
 			return err
 		}
+		if o.noLines {
+			r = noLines(r)
+		}
 		return printJSON(out, r)
+	}
+	if o.noLines {
+		_, err := c.ReadOutput(cmd.Context(), id, q) // an unknown job is still an error
+		return err
 	}
 	// For people, every line asked for: answer after answer.
 	printed := 0
@@ -138,6 +163,12 @@ func logs(cmd *cobra.Command, c *control.Client, id jobs.ID, o logsOptions) erro
 			q.Max = o.tail - printed
 		}
 	}
+}
+
+// noLines is r with no line: what --tail 0 answers, its cursor at the end.
+func noLines(r control.OutputResponse) control.OutputResponse {
+	r.Lines, r.Partial, r.Dropped, r.More = []jobs.Line{}, []jobs.Line{}, 0, false
+	return r
 }
 
 // printLines prints lines, one write for all of them (stdout is not
