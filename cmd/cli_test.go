@@ -234,6 +234,22 @@ func TestLogsTailZero(t *testing.T) {
 	assert.Equal(t, 1, c.run("logs", id, "--tail", "-1").code)
 }
 
+// TestLogsCursorPastTheEnd: a cursor past the job's newest line is an
+// error, not an empty read that would skip the lines a restart writes.
+func TestLogsCursorPastTheEnd(t *testing.T) {
+	c := newCLI(t)
+	c.serve()
+	id := c.startJob("echo l1; echo l2")
+	c.ok("wait", id)
+	for _, flags := range [][]string{{"--cursor", "50"}, {"--cursor", "50", "--json"}, {"--cursor", "3", "--follow"}} {
+		r := c.run(append([]string{"logs", id}, flags...)...)
+		assert.Equal(t, 1, r.code, "%v", flags)
+		assert.Contains(t, r.stderr, "is past job "+id+"'s last line (2)", "%v", flags)
+		assert.Empty(t, r.stdout)
+	}
+	assert.Equal(t, "", c.ok("logs", id, "--cursor", "2"))
+}
+
 func TestWaitUntil(t *testing.T) {
 	c := newCLI(t)
 	c.serve()
