@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"time"
 
 	"github.com/spf13/cobra"
 
@@ -109,6 +110,8 @@ func logs(cmd *cobra.Command, c *control.Client, id jobs.ID, o logsOptions) erro
 	text := newTextOut(out, o.raw)
 	if o.follow {
 		skip := o.noLines
+		notes := &dropNotes{w: cmd.ErrOrStderr(), id: id, now: time.Now}
+		defer notes.flush()
 		return c.FollowOutput(cmd.Context(), id, q, func(r control.OutputResponse) error {
 			if skip {
 				// The first answer is the tail read: from its cursor on.
@@ -121,7 +124,7 @@ func logs(cmd *cobra.Command, c *control.Client, id jobs.ID, o logsOptions) erro
 			if o.json {
 				return json.NewEncoder(out).Encode(r)
 			}
-			noteDropped(cmd, id, r)
+			notes.add(r.Dropped)
 			return printLines(out, r.Lines, text)
 		})
 	}
@@ -185,11 +188,46 @@ func printLines(w io.Writer, lines []jobs.Line, text textOut) error {
 
 // noteDropped tells people, on stderr, about lines no longer held.
 func noteDropped(cmd *cobra.Command, id jobs.ID, r control.OutputResponse) {
-	if r.Dropped > 0 {
+	writeDropped(cmd.ErrOrStderr(), id, r.Dropped)
+}
+
+func writeDropped(w io.Writer, id jobs.ID, n uint64) {
+	if n > 0 {
 		held := "lines are"
-		if r.Dropped == 1 {
+		if n == 1 {
 			held = "line is"
 		}
-		fmt.Fprintf(cmd.ErrOrStderr(), "jobtop: %d %s no longer held in memory here; every line is in the log file (jobtop status %d)\n", r.Dropped, held, id)
+		fmt.Fprintf(w, "jobtop: %d %s no longer held in memory here; every line is in the log file (jobtop status %d)\n", n, held, id)
 	}
+}
+
+// dropNoteEvery is how often --follow at most says lines were dropped.
+const dropNoteEvery = time.Second
+
+// dropNotes coalesces --follow's notes about dropped lines: a fast writer
+// outruns the reader at every answer, and a note per gap buried the
+// terminal. It writes at most one note per dropNoteEvery, counting the
+// lines of the gaps held back since; flush writes what is left.
+type dropNotes struct {
+	w    io.Writer
+	id   jobs.ID
+	now  func() time.Time
+	last time.Time // when the last note was written
+	held uint64    // dropped lines not yet told
+}
+
+func (d *dropNotes) add(n uint64) {
+	d.held += n
+	if d.held == 0 {
+		return
+	}
+	if now := d.now(); d.last.IsZero() || now.Sub(d.last) >= dropNoteEvery {
+		d.last = now
+		d.flush()
+	}
+}
+
+func (d *dropNotes) flush() {
+	writeDropped(d.w, d.id, d.held)
+	d.held = 0
 }
