@@ -151,7 +151,7 @@ func TestEmptyCommand(t *testing.T) {
 	assert.Equal(t, 1, r.code)
 	assert.Equal(t, "jobtop: empty command: give a shell command or an argv\n", r.stderr)
 	r = c.run("run", "--")
-	assert.Equal(t, 1, r.code)
+	assert.Equal(t, 2, r.code, "a command line it cannot run")
 	assert.Equal(t, "jobtop: nothing to run: give the command after --, e.g. jobtop run -- make test\n", r.stderr)
 	assert.Equal(t, "[]\n", c.ok("ls", "--json"), "no job was created")
 }
@@ -430,7 +430,7 @@ func TestCompletion(t *testing.T) {
 		assert.Contains(t, c.ok("completion", shell), "jobtop", shell)
 	}
 	r := c.run("completion", "tcsh")
-	assert.Equal(t, 1, r.code)
+	assert.Equal(t, 2, r.code)
 	c.startJob("sleep 60", "--name", "web")
 	out := c.ok("__complete", "kill", "")
 	assert.Contains(t, out, "1\tweb (running)")
