@@ -36,7 +36,10 @@ default; the whole output is in the job's log file, see jobtop status).
 On a terminal, lines are shown as in the TUI: colours kept, every other
 escape sequence removed and control characters shown as \xNN, so output
 cannot clear the screen, move the cursor, retitle the terminal or write
-the clipboard. --raw, or a pipe, prints the bytes as the job wrote them.
+the clipboard. --raw, or a pipe, prints the lines as held, escape
+sequences and all: a line over 16 KiB comes as lines of 16 KiB, bytes that
+are not UTF-8 as U+FFFD, a line redrawn with \r as its last drawing. The
+job's exact bytes are in its log file (log_path in jobtop status --json).
 
 With --json, one answer of the API: {"lines": [{"seq", "stream",
 "text"}...], "next_cursor": C, "more": B, "dropped": N, "partial": [...],
@@ -82,7 +85,7 @@ With --follow it goes on until no job is left that can write.`,
 	f.BoolVar(&o.stderr, "stderr", false, "only lines the job wrote to stderr")
 	f.BoolVar(&o.json, "json", false, "print JSON (with --follow: one object per line)")
 	f.BoolVar(&o.all, "all", false, "every job's lines, in the order they arrived")
-	f.BoolVar(&o.raw, "raw", false, "print the bytes as the job wrote them, escape sequences too, also on a terminal")
+	f.BoolVar(&o.raw, "raw", false, "print the lines as held, escape sequences too, also on a terminal (the exact bytes are in the log file)")
 	cmd.MarkFlagsMutuallyExclusive("stdout", "stderr")
 	cmd.MarkFlagsMutuallyExclusive("all", "stdout")
 	cmd.MarkFlagsMutuallyExclusive("all", "stderr")
