@@ -2,6 +2,7 @@ package cmd
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"sort"
@@ -117,6 +118,10 @@ func actOnMany(cmd *cobra.Command, a action, args []string, o selectOptions) err
 	}
 	resp, err := newClient(cmd).Bulk(cmd.Context(), a.verb, req, a.verb != control.BulkRemove)
 	if err != nil {
+		if msg := err.Error(); control.IsNotFound(err) && strings.HasSuffix(msg, control.ListJobsHint) {
+			// The CLI's words, as every other command says it.
+			return errors.New(strings.TrimSuffix(msg, control.ListJobsHint) + "`jobtop ls` lists them")
+		}
 		return err
 	}
 	failed := len(resp.Failed) > 0

@@ -62,7 +62,7 @@ func attachTUI(cmd *cobra.Command, specs []jobs.Spec) error {
 	for i, s := range specs {
 		info, err := c.Start(s)
 		if err != nil {
-			return &ExitError{Code: 2, Err: fmt.Errorf("job %q: %w", s.DisplayName(), err)}
+			return &ExitError{Code: usageExit, Err: fmt.Errorf("job %q: %w", s.DisplayName(), err)}
 		}
 		if i == 0 {
 			cfg.Select = info.ID

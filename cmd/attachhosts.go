@@ -48,7 +48,7 @@ func attachHosts(cmd *cobra.Command, specs []jobs.Spec, hosts []control.Host) er
 	for i, s := range specs {
 		info, err := engine.Start(s)
 		if err != nil {
-			return &ExitError{Code: 2, Err: fmt.Errorf("job %q on %s: %w", s.DisplayName(), names[0], err)}
+			return &ExitError{Code: usageExit, Err: fmt.Errorf("job %q on %s: %w", s.DisplayName(), names[0], err)}
 		}
 		if i == 0 {
 			cfg.Select = info.ID

@@ -175,3 +175,19 @@ func TestRunRefusesAnUntrustedSocketDirectory(t *testing.T) {
 	_, err := os.Stat(filepath.Join(sockDir, "default.sock"))
 	assert.True(t, os.IsNotExist(err), "no instance was started there")
 }
+
+// logs --raw gives lines as the instance holds them, as README says, not
+// the job's bytes: a line over 16 KiB comes in lines of 16 KiB, bytes that
+// are not UTF-8 as U+FFFD, a line redrawn with \r as its last drawing.
+// The log file (log_path) has the bytes.
+func TestLogsRawGivesHeldLines(t *testing.T) {
+	c := newCLI(t)
+	c.serve()
+	id := c.startJob(`printf 'a\377b\n'; head -c 40000 /dev/zero | tr '\0' x; printf 'up\rdone\r\n'`)
+	c.ok("wait", id)
+	x := strings.Repeat("x", 16<<10)
+	assert.Equal(t, "a\ufffdb\n"+x+"\n"+x+"\ndone\n", c.ok("logs", id, "--raw"))
+	file, err := os.ReadFile(c.status(id).LogPath)
+	require.NoError(t, err)
+	assert.Contains(t, string(file), "a\377b\n"+strings.Repeat("x", 40000)+"up\rdone\r\n", "the log file has every byte")
+}

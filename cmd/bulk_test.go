@@ -40,7 +40,7 @@ func TestActionsOnSeveralJobs(t *testing.T) {
 	// An unknown job: nothing is done.
 	r = c.run("kill", "db", "nosuch")
 	assert.Equal(t, 1, r.code)
-	assert.Equal(t, "jobtop: no job \"nosuch\": give a job ID (a number) or a job's name; GET /v1/jobs lists them\n", r.stderr)
+	assert.Equal(t, "jobtop: no job \"nosuch\": give a job ID (a number) or a job's name; `jobtop ls` lists them\n", r.stderr)
 	assert.Equal(t, jobs.StateRunning, c.states()[2])
 
 	r = c.run("rm", "1", "db")

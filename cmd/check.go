@@ -39,7 +39,7 @@ has problems.`,
 			path, _ := c.Flags().GetString(fileFlag)
 			switch {
 			case path != "" && len(args) == 1:
-				return &ExitError{Code: 2, Err: fmt.Errorf("give the job file once: -f %s or %s, not both", path, args[0])}
+				return &ExitError{Code: usageExit, Err: fmt.Errorf("give the job file once: -f %s or %s, not both", path, args[0])}
 			case len(args) == 1:
 				path = args[0]
 			case path == "":

@@ -151,7 +151,7 @@ func TestEmptyCommand(t *testing.T) {
 	assert.Equal(t, 1, r.code)
 	assert.Equal(t, "jobtop: empty command: give a shell command or an argv\n", r.stderr)
 	r = c.run("run", "--")
-	assert.Equal(t, 1, r.code)
+	assert.Equal(t, 2, r.code, "a command line it cannot run")
 	assert.Equal(t, "jobtop: nothing to run: give the command after --, e.g. jobtop run -- make test\n", r.stderr)
 	assert.Equal(t, "[]\n", c.ok("ls", "--json"), "no job was created")
 }
@@ -207,6 +207,47 @@ func TestCursorReadsNoRepeats(t *testing.T) {
 	assert.Equal(t, []string{"b2"}, c.logLines(id, "--stdout", "--tail", "1"))
 	assert.Len(t, c.logLines(id, "--tail", "2"), 2)
 	c.ok("kill", id)
+}
+
+// TestLogsTailZero: --tail 0 prints no line, as tail -n 0, and with
+// --json gives the cursor at the job's end.
+func TestLogsTailZero(t *testing.T) {
+	c := newCLI(t)
+	c.serve()
+	id := c.startJob("echo l1; echo l2; echo l3")
+	c.ok("wait", id)
+	assert.Equal(t, "", c.ok("logs", id, "--tail", "0"))
+	assert.Equal(t, "", c.ok("logs", id, "--tail", "0", "--follow"))
+	var r control.OutputResponse
+	require.NoError(t, json.Unmarshal([]byte(c.ok("logs", id, "--json", "--tail", "0")), &r))
+	assert.Empty(t, r.Lines)
+	assert.Empty(t, r.Partial)
+	assert.EqualValues(t, 3, r.NextCursor)
+	assert.False(t, r.More)
+	var all control.AllOutputResponse
+	require.NoError(t, json.Unmarshal([]byte(c.ok("logs", "--all", "--json", "--tail", "0")), &all))
+	assert.Empty(t, all.Lines)
+	assert.NotZero(t, all.NextCursor)
+	assert.Equal(t, "", c.ok("logs", "--all", "--tail", "0"))
+	// Without --tail, every line.
+	assert.Equal(t, "l1\nl2\nl3\n", c.ok("logs", id))
+	assert.Equal(t, 1, c.run("logs", id, "--tail", "-1").code)
+}
+
+// TestLogsCursorPastTheEnd: a cursor past the job's newest line is an
+// error, not an empty read that would skip the lines a restart writes.
+func TestLogsCursorPastTheEnd(t *testing.T) {
+	c := newCLI(t)
+	c.serve()
+	id := c.startJob("echo l1; echo l2")
+	c.ok("wait", id)
+	for _, flags := range [][]string{{"--cursor", "50"}, {"--cursor", "50", "--json"}, {"--cursor", "3", "--follow"}} {
+		r := c.run(append([]string{"logs", id}, flags...)...)
+		assert.Equal(t, 1, r.code, "%v", flags)
+		assert.Contains(t, r.stderr, "is past job "+id+"'s last line (2)", "%v", flags)
+		assert.Empty(t, r.stdout)
+	}
+	assert.Equal(t, "", c.ok("logs", id, "--cursor", "2"))
 }
 
 func TestWaitUntil(t *testing.T) {
@@ -389,7 +430,7 @@ func TestCompletion(t *testing.T) {
 		assert.Contains(t, c.ok("completion", shell), "jobtop", shell)
 	}
 	r := c.run("completion", "tcsh")
-	assert.Equal(t, 1, r.code)
+	assert.Equal(t, 2, r.code)
 	c.startJob("sleep 60", "--name", "web")
 	out := c.ok("__complete", "kill", "")
 	assert.Contains(t, out, "1\tweb (running)")

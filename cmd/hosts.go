@@ -91,22 +91,22 @@ func checkHostFlags(cmd *cobra.Command, _ []string) error {
 	if isLocalCommand(cmd) {
 		for _, name := range []string{hostFlag, remoteBinFlag, remoteSocketFlag} {
 			if changed(name) {
-				return &ExitError{Code: 2, Err: fmt.Errorf("--%s is for the commands that talk to an instance; jobtop %s runs here (run it on the other machine: ssh HOST jobtop %s)", name, cmd.Name(), cmd.Name())}
+				return &ExitError{Code: usageExit, Err: fmt.Errorf("--%s is for the commands that talk to an instance; jobtop %s runs here (run it on the other machine: ssh HOST jobtop %s)", name, cmd.Name(), cmd.Name())}
 			}
 		}
 		return nil
 	}
 	hosts, err := hostsOf(cmd)
 	if err != nil {
-		return &ExitError{Code: 2, Err: err}
+		return &ExitError{Code: usageExit, Err: err}
 	}
 	switch {
 	case len(hosts) > 1 && !multiHostCommands[cmd.Name()]:
-		return &ExitError{Code: 2, Err: fmt.Errorf("--host is given %d times; only jobtop attach shows several hosts at once", len(hosts))}
+		return &ExitError{Code: usageExit, Err: fmt.Errorf("--host is given %d times; only jobtop attach shows several hosts at once", len(hosts))}
 	case len(hosts) == 0 && (changed(remoteBinFlag) || changed(remoteSocketFlag)):
-		return &ExitError{Code: 2, Err: errors.New("--remote-bin and --remote-socket are about the --host machine; give --host ssh://HOST too")}
+		return &ExitError{Code: usageExit, Err: errors.New("--remote-bin and --remote-socket are about the --host machine; give --host ssh://HOST too")}
 	case len(hosts) > 0 && changed(socketFlag) && !changed(localFlag):
-		return &ExitError{Code: 2, Err: errors.New("--socket names a socket on this machine; with --host, name the far one with --remote-socket (or add --local to attach to show this machine's instance too)")}
+		return &ExitError{Code: usageExit, Err: errors.New("--socket names a socket on this machine; with --host, name the far one with --remote-socket (or add --local to attach to show this machine's instance too)")}
 	}
 	return nil
 }

@@ -57,7 +57,7 @@ func loadOptions(cmd *cobra.Command) (jobfile.LoadOptions, error) {
 	o.Port, _ = cmd.Flags().GetInt(portFlag)
 	o.Formation, _ = cmd.Flags().GetString(formationFlag)
 	if o.NoEnvFile && len(o.EnvFiles) > 0 {
-		return o, &ExitError{Code: 2, Err: errors.New("--env-file and --no-env-file contradict each other: give one")}
+		return o, &ExitError{Code: usageExit, Err: errors.New("--env-file and --no-env-file contradict each other: give one")}
 	}
 	return o, nil
 }
@@ -87,9 +87,9 @@ func loadJobFile(cmd *cobra.Command) (*jobfile.Plan, error) {
 	given := loadOptionsGiven(cmd)
 	switch {
 	case noFile && path != "":
-		return nil, &ExitError{Code: 2, Err: errors.New("-f and --no-file contradict each other: give one")}
+		return nil, &ExitError{Code: usageExit, Err: errors.New("-f and --no-file contradict each other: give one")}
 	case noFile && given != "":
-		return nil, &ExitError{Code: 2, Err: fmt.Errorf("--%s applies to a job file, and --no-file runs none", given)}
+		return nil, &ExitError{Code: usageExit, Err: fmt.Errorf("--%s applies to a job file, and --no-file runs none", given)}
 	case noFile:
 		return nil, nil
 	case path == "":

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"time"
 
 	"github.com/spf13/cobra"
 
@@ -21,6 +22,9 @@ type logsOptions struct {
 	json           bool
 	all            bool
 	raw            bool
+	// noLines is --tail 0: no line, only the cursor at the job's end
+	// (as tail -n 0).
+	noLines bool
 }
 
 func newLogsCmd() *cobra.Command {
@@ -32,7 +36,10 @@ default; the whole output is in the job's log file, see jobtop status).
 On a terminal, lines are shown as in the TUI: colours kept, every other
 escape sequence removed and control characters shown as \xNN, so output
 cannot clear the screen, move the cursor, retitle the terminal or write
-the clipboard. --raw, or a pipe, prints the bytes as the job wrote them.
+the clipboard. --raw, or a pipe, prints the lines as held, escape
+sequences and all: a line over 16 KiB comes as lines of 16 KiB, bytes that
+are not UTF-8 as U+FFFD, a line redrawn with \r as its last drawing. The
+job's exact bytes are in its log file (log_path in jobtop status --json).
 
 With --json, one answer of the API: {"lines": [{"seq", "stream",
 "text"}...], "next_cursor": C, "more": B, "dropped": N, "partial": [...],
@@ -64,6 +71,7 @@ With --follow it goes on until no job is left that can write.`,
 		return oneJob(cmd, args)
 	}
 	cmd.RunE = func(cmd *cobra.Command, args []string) error {
+		o.noLines = cmd.Flags().Changed("tail") && o.tail == 0
 		if o.all {
 			return logsAll(cmd, newClient(cmd), o)
 		}
@@ -71,13 +79,13 @@ With --follow it goes on until no job is left that can write.`,
 	}
 	f := cmd.Flags()
 	f.Uint64Var(&o.cursor, "cursor", 0, "only lines after `C` (the next_cursor of an earlier read)")
-	f.IntVar(&o.tail, "tail", 0, "only the newest `N` lines")
+	f.IntVar(&o.tail, "tail", 0, "only the newest `N` lines (0: none, only the cursor at the end with --json; with --follow, only new lines)")
 	f.BoolVarP(&o.follow, "follow", "f", false, "keep printing new lines until the job ends")
 	f.BoolVar(&o.stdout, "stdout", false, "only lines the job wrote to stdout")
 	f.BoolVar(&o.stderr, "stderr", false, "only lines the job wrote to stderr")
 	f.BoolVar(&o.json, "json", false, "print JSON (with --follow: one object per line)")
 	f.BoolVar(&o.all, "all", false, "every job's lines, in the order they arrived")
-	f.BoolVar(&o.raw, "raw", false, "print the bytes as the job wrote them, escape sequences too, also on a terminal")
+	f.BoolVar(&o.raw, "raw", false, "print the lines as held, escape sequences too, also on a terminal (the exact bytes are in the log file)")
 	cmd.MarkFlagsMutuallyExclusive("stdout", "stderr")
 	cmd.MarkFlagsMutuallyExclusive("all", "stdout")
 	cmd.MarkFlagsMutuallyExclusive("all", "stderr")
@@ -90,6 +98,11 @@ func logs(cmd *cobra.Command, c *control.Client, id jobs.ID, o logsOptions) erro
 		return errors.New("--tail must be 0 or more")
 	}
 	q := control.OutputQuery{Cursor: o.cursor, Tail: o.tail}
+	if o.noLines {
+		// The API has no "no line": read the newest one for the
+		// cursor at the end, and show none of it.
+		q.Tail = 1
+	}
 	switch {
 	case o.stdout:
 		q.Stream = "stdout"
@@ -99,11 +112,22 @@ func logs(cmd *cobra.Command, c *control.Client, id jobs.ID, o logsOptions) erro
 	out := cmd.OutOrStdout()
 	text := newTextOut(out, o.raw)
 	if o.follow {
+		skip := o.noLines
+		notes := &dropNotes{w: cmd.ErrOrStderr(), id: id, now: time.Now}
+		defer notes.flush()
 		return c.FollowOutput(cmd.Context(), id, q, func(r control.OutputResponse) error {
+			if skip {
+				// The first answer is the tail read: from its cursor on.
+				skip = false
+				r = noLines(r)
+				if !o.json {
+					return nil
+				}
+			}
 			if o.json {
 				return json.NewEncoder(out).Encode(r)
 			}
-			noteDropped(cmd, id, r)
+			notes.add(r.Dropped)
 			return printLines(out, r.Lines, text)
 		})
 	}
@@ -112,7 +136,14 @@ func logs(cmd *cobra.Command, c *control.Client, id jobs.ID, o logsOptions) erro
 		if err != nil {
 			return err
 		}
+		if o.noLines {
+			r = noLines(r)
+		}
 		return printJSON(out, r)
+	}
+	if o.noLines {
+		_, err := c.ReadOutput(cmd.Context(), id, q) // an unknown job is still an error
+		return err
 	}
 	// For people, every line asked for: answer after answer.
 	printed := 0
@@ -140,6 +171,12 @@ func logs(cmd *cobra.Command, c *control.Client, id jobs.ID, o logsOptions) erro
 	}
 }
 
+// noLines is r with no line: what --tail 0 answers, its cursor at the end.
+func noLines(r control.OutputResponse) control.OutputResponse {
+	r.Lines, r.Partial, r.Dropped, r.More = []jobs.Line{}, []jobs.Line{}, 0, false
+	return r
+}
+
 // printLines prints lines, one write for all of them (stdout is not
 // buffered: a write per line made following a busy job cost a system
 // call per line).
@@ -154,11 +191,46 @@ func printLines(w io.Writer, lines []jobs.Line, text textOut) error {
 
 // noteDropped tells people, on stderr, about lines no longer held.
 func noteDropped(cmd *cobra.Command, id jobs.ID, r control.OutputResponse) {
-	if r.Dropped > 0 {
+	writeDropped(cmd.ErrOrStderr(), id, r.Dropped)
+}
+
+func writeDropped(w io.Writer, id jobs.ID, n uint64) {
+	if n > 0 {
 		held := "lines are"
-		if r.Dropped == 1 {
+		if n == 1 {
 			held = "line is"
 		}
-		fmt.Fprintf(cmd.ErrOrStderr(), "jobtop: %d %s no longer held in memory here; every line is in the log file (jobtop status %d)\n", r.Dropped, held, id)
+		fmt.Fprintf(w, "jobtop: %d %s no longer held in memory here; every line is in the log file (jobtop status %d)\n", n, held, id)
 	}
+}
+
+// dropNoteEvery is how often --follow at most says lines were dropped.
+const dropNoteEvery = time.Second
+
+// dropNotes coalesces --follow's notes about dropped lines: a fast writer
+// outruns the reader at every answer, and a note per gap buried the
+// terminal. It writes at most one note per dropNoteEvery, counting the
+// lines of the gaps held back since; flush writes what is left.
+type dropNotes struct {
+	w    io.Writer
+	id   jobs.ID
+	now  func() time.Time
+	last time.Time // when the last note was written
+	held uint64    // dropped lines not yet told
+}
+
+func (d *dropNotes) add(n uint64) {
+	d.held += n
+	if d.held == 0 {
+		return
+	}
+	if now := d.now(); d.last.IsZero() || now.Sub(d.last) >= dropNoteEvery {
+		d.last = now
+		d.flush()
+	}
+}
+
+func (d *dropNotes) flush() {
+	writeDropped(d.w, d.id, d.held)
+	d.held = 0
 }

@@ -19,6 +19,9 @@ func logsAll(cmd *cobra.Command, c *control.Client, o logsOptions) error {
 		return errors.New("--tail must be 0 or more")
 	}
 	q := control.AllOutputQuery{Cursor: o.cursor, Tail: o.tail}
+	if o.noLines {
+		q.Tail = 1 // for the cursor at the end; its line is not shown
+	}
 	out := cmd.OutOrStdout()
 	p := newPrefixer(newTextOut(out, o.raw))
 	list, err := c.Jobs(cmd.Context())
@@ -29,7 +32,15 @@ func logsAll(cmd *cobra.Command, c *control.Client, o logsOptions) error {
 		p.width = min(max(p.width, ansi.StringWidth(p.text.label(j.Name))), prefixMax)
 	}
 	if o.follow {
+		skip := o.noLines
 		return c.FollowAllOutput(cmd.Context(), q, func(r control.AllOutputResponse) error {
+			if skip {
+				skip = false
+				r.Lines, r.More = []control.JobLine{}, false
+				if !o.json {
+					return nil
+				}
+			}
 			if o.json {
 				return json.NewEncoder(out).Encode(r)
 			}
@@ -41,7 +52,13 @@ func logsAll(cmd *cobra.Command, c *control.Client, o logsOptions) error {
 		if err != nil {
 			return err
 		}
+		if o.noLines {
+			r.Lines, r.More = []control.JobLine{}, false
+		}
 		return printJSON(out, r)
+	}
+	if o.noLines {
+		return nil
 	}
 	// For people, every line asked for: answer after answer.
 	printed := 0

@@ -90,8 +90,8 @@ func writeLsTable(w io.Writer, rows []lsRow, text textOut, now time.Time) error 
 	cells = append(cells, lsColumns)
 	for _, row := range rows {
 		j := row.info()
-		pid := "-"
-		if j.State.Active() {
+		pid := "-" // no process: queued, ended, or stopping once it exited
+		if j.State.Active() && j.PID != 0 {
 			pid = strconv.Itoa(j.PID)
 		}
 		cells = append(cells, [len(lsColumns)]string{strconv.Itoa(int(j.ID)), truncate(text.label(j.Name), 24),

@@ -96,7 +96,7 @@ func TestLsTableLaysOutAsTabwriter(t *testing.T) {
 		for _, row := range rows {
 			j := row.info()
 			pid := "-"
-			if j.State.Active() {
+			if j.State.Active() && j.PID != 0 {
 				pid = fmt.Sprint(j.PID)
 			}
 			fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%s\t%s\t%s\n", j.ID, truncate(j.Name, 24), stateText(j, now), pid,
@@ -106,6 +106,23 @@ func TestLsTableLaysOutAsTabwriter(t *testing.T) {
 		var got bytes.Buffer
 		require.NoError(t, writeLsTable(&got, rows, textOut{}, now))
 		assert.Equal(t, want.String(), got.String(), "%d rows", len(rows))
+	}
+}
+
+// TestLsShowsNoPIDZero: a stopping job whose main process exited (its
+// tree is still being stopped) and a queued job have no PID: "-", never 0.
+func TestLsShowsNoPIDZero(t *testing.T) {
+	now := time.Date(2026, 12, 1, 11, 0, 0, 0, time.UTC)
+	rows := lsRows(3)
+	rows[0].State, rows[0].PID = jobs.StateStopping, 0
+	rows[1].State, rows[1].PID, rows[1].Started = jobs.StateQueued, 0, nil
+	rows[2].State, rows[2].PID = jobs.StateStopping, 4242
+	var got bytes.Buffer
+	require.NoError(t, writeLsTable(&got, rows, textOut{}, now))
+	lines := strings.Split(got.String(), "\n")
+	require.Len(t, lines, 5)
+	for i, want := range []string{"-", "-", "4242"} {
+		assert.Equal(t, want, strings.Fields(lines[i+1])[3], "row %d: %q", i, lines[i+1])
 	}
 }
 

@@ -68,7 +68,7 @@ $` + mcpTokenEnv + `, or else one made up and printed on stderr.`,
 // behind a bearer token, until SIGINT or SIGTERM.
 func serveMCPHTTP(cmd *cobra.Command, srv *sdk.Server, addr string) error {
 	if err := checkLoopback(addr); err != nil {
-		return &ExitError{Code: 2, Err: err}
+		return &ExitError{Code: usageExit, Err: err}
 	}
 	token := os.Getenv(mcpTokenEnv)
 	ln, err := net.Listen("tcp", addr)

@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
 
@@ -23,6 +24,28 @@ func TestMCPHTTPRefusesOtherAddresses(t *testing.T) {
 	r = c.run("mcp", "--http", "8765")
 	require.Equal(t, 2, r.code)
 	require.Contains(t, r.stderr, "give HOST:PORT, e.g. 127.0.0.1:8765")
+}
+
+// A command line jobtop cannot run as given exits 2, whether cobra or
+// jobtop's own checks refuse it (README: errors exit 1, usage 2).
+func TestUsageErrorsExit2(t *testing.T) {
+	c := newCLI(t)
+	for _, tc := range []struct {
+		args []string
+		says string
+	}{
+		{[]string{"mcp", "--http", "0.0.0.0:18777"}, "loopback only"},
+		{[]string{"ls", "--nosuch"}, "unknown flag: --nosuch"},
+		{[]string{"logs", "1", "--tail", "many"}, `invalid argument "many"`},
+		{[]string{"status"}, "arg"},
+		{[]string{"logs", "1", "--cursor", "2", "--tail", "3"}, "if any flags in the group [cursor tail]"},
+	} {
+		r := c.run(tc.args...)
+		assert.Equal(t, 2, r.code, "%v: %s", tc.args, r.stderr)
+		assert.Contains(t, r.stderr, tc.says, "%v", tc.args)
+	}
+	r := c.run("status", "1")
+	assert.Equal(t, 1, r.code, "an error past the command line: %s", r.stderr)
 }
 
 // bearer adds the token to every request.

@@ -23,7 +23,7 @@ func TestMessagesAboutOneThing(t *testing.T) {
 	assert.Contains(t, r.stderr, "jobtop: 1 line is no longer held in memory here")
 
 	r = c.run("logs", "--all", "two")
-	assert.Equal(t, 1, r.code)
+	assert.Equal(t, 2, r.code)
 	assert.Equal(t, "jobtop: logs --all takes no job ID, got 1 argument\n", r.stderr)
 
 	c.ok("wait", "one")

@@ -46,7 +46,55 @@ func Execute() int {
 		return exit.Code
 	}
 	fmt.Fprintln(os.Stderr, "jobtop:", err)
+	if flagGroupError(err) {
+		return usageExit
+	}
 	return 1
+}
+
+// flagGroupError reports whether err is cobra's refusal of flags given
+// together (or not) against their groups, which comes with no type.
+func flagGroupError(err error) bool {
+	msg := err.Error()
+	for _, p := range []string{"if any flags in the group [", "at least one of the flags in the group [", "required flag(s) "} {
+		if strings.HasPrefix(msg, p) {
+			return true
+		}
+	}
+	return false
+}
+
+// usageExit is the exit code of a command line jobtop cannot run as given
+// (an unknown flag, a bad flag value, missing or extra arguments, flags
+// that contradict each other, a value refused before anything is done);
+// other errors exit 1.
+const usageExit = 2
+
+// usageExits2 makes cobra's own refusals of a command line (its flags, its
+// arguments) exit usageExit, as jobtop's own checks of them do.
+func usageExits2(root *cobra.Command) {
+	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error {
+		return &ExitError{Code: usageExit, Err: err}
+	})
+	var walk func(c *cobra.Command)
+	walk = func(c *cobra.Command) {
+		if args := c.Args; args != nil {
+			c.Args = func(cmd *cobra.Command, a []string) error {
+				if err := args(cmd, a); err != nil {
+					var exit *ExitError
+					if errors.As(err, &exit) {
+						return err
+					}
+					return &ExitError{Code: usageExit, Err: err}
+				}
+				return nil
+			}
+		}
+		for _, sub := range c.Commands() {
+			walk(sub)
+		}
+	}
+	walk(root)
 }
 
 func newRootCmd() *cobra.Command {
@@ -83,7 +131,7 @@ jobtop attach) and starts the COMMANDs there.`,
 			}
 			specs, err := specsFromArgs(args, cmd.ArgsLenAtDash(), names)
 			if err != nil {
-				return &ExitError{Code: 2, Err: err}
+				return &ExitError{Code: usageExit, Err: err}
 			}
 			for i := range specs {
 				specs[i].TTY = !pipes // a person watching may type into it
@@ -125,6 +173,7 @@ jobtop attach) and starts the COMMANDs there.`,
 	addRetentionFlags(root)
 	addBellFlag(root)
 	root.AddCommand(newDemoCmd())
+	usageExits2(root)
 	return root
 }
 

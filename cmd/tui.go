@@ -32,7 +32,7 @@ const shutdownTimeout = 15 * time.Second
 func openTUI(cmd *cobra.Command, specs []jobs.Spec) error {
 	if hosts, _ := hostsOf(cmd); len(hosts) > 0 {
 		if cmd.Flags().Changed(fileFlag) {
-			return &ExitError{Code: 2, Err: fmt.Errorf("-f runs a job file here; with --host, jobtop attaches to the instance there (run the file on that machine: ssh HOST jobtop serve -f FILE)")}
+			return &ExitError{Code: usageExit, Err: fmt.Errorf("-f runs a job file here; with --host, jobtop attaches to the instance there (run the file on that machine: ssh HOST jobtop serve -f FILE)")}
 		}
 		return attachHosts(cmd, specs, hosts)
 	}
@@ -201,7 +201,7 @@ func runLocalTUI(mgr *jobs.Manager, engine ui.Engine, cfg ui.Config, specs []job
 		}
 		info, err := mgr.Start(s)
 		if err != nil {
-			return &ExitError{Code: 2, Err: fmt.Errorf("job %q: %w", s.DisplayName(), err)}
+			return &ExitError{Code: usageExit, Err: fmt.Errorf("job %q: %w", s.DisplayName(), err)}
 		}
 		if i == 0 {
 			cfg.Select = info.ID

@@ -66,7 +66,7 @@ func newVersionCmd() *cobra.Command {
 // another machine, it says how to ask there.
 func printVersion(cmd *cobra.Command) error {
 	if f := cmd.Flags().Lookup(hostFlag); f != nil && f.Changed {
-		return &ExitError{Code: 2, Err: fmt.Errorf("--%s is for the commands that talk to an instance; jobtop --version runs here (run it on the other machine: ssh HOST jobtop --version)", hostFlag)}
+		return &ExitError{Code: usageExit, Err: fmt.Errorf("--%s is for the commands that talk to an instance; jobtop --version runs here (run it on the other machine: ssh HOST jobtop --version)", hostFlag)}
 	}
 	fmt.Fprintln(cmd.OutOrStdout(), "jobtop", versionText())
 	return nil

@@ -42,6 +42,6 @@ func TestVersionFlagAndCommand(t *testing.T) {
 	assert.Contains(t, far.stderr, "jobtop --version runs here")
 	assert.Empty(t, far.stdout)
 	r := c.run("version", "extra")
-	assert.Equal(t, 1, r.code)
+	assert.Equal(t, 2, r.code)
 	assert.Contains(t, r.stderr, `unknown command "extra"`)
 }

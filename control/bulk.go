@@ -204,8 +204,13 @@ func findJob(list []jobs.Info, ref string) (jobs.Info, error) {
 		}
 	}
 	return jobs.Info{}, &RequestError{Status: http.StatusNotFound,
-		Msg: fmt.Sprintf("no job %q: give a job ID (a number) or a job's name; GET /v1/jobs lists them", ref)}
+		Msg: fmt.Sprintf("no job %q: give a job ID (a number) or a job's name; "+ListJobsHint, ref)}
 }
+
+// ListJobsHint ends the API's message for an unknown job name; a client
+// with its own words for listing jobs (the CLI's `jobtop ls`) puts them
+// in its place.
+const ListJobsHint = "GET /v1/jobs lists them"
 
 // Bulk does a bulk action (BulkStop, BulkKill, BulkRestart, BulkRemove)
 // on the jobs req picks; with wait, it returns once the action has taken

@@ -126,6 +126,21 @@ func (s *Server) handleOutput(w http.ResponseWriter, r *http.Request) {
 		writeError(w, err)
 		return
 	}
+	if q.Cursor > 0 {
+		// Seq numbers only grow, across runs, and no line loses its
+		// number: a cursor past the newest line is not one this job
+		// gave (another job's, another instance's, a log file line
+		// number), and would silently skip the lines up to it.
+		info, _, err := settled(s.mgr, id)
+		if err != nil {
+			writeError(w, err)
+			return
+		}
+		if q.Cursor > info.Lines {
+			writeError(w, badRequest("cursor %d is past job %d's last line (%d): pass the next_cursor of an earlier read of this job, or 0 to read from the oldest line held", q.Cursor, id, info.Lines))
+			return
+		}
+	}
 	ctx, cancel := s.requestContext(r, q.Timeout)
 	defer cancel()
 	// Watch before the first read, so no change after it is missed.

@@ -2,6 +2,8 @@ package control
 
 import (
 	"context"
+	"fmt"
+	"net/http"
 	"os"
 	"strconv"
 	"strings"
@@ -64,6 +66,35 @@ func TestStartListGetAndWait(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, []string{"oops"}, texts(stderr.Lines))
 	assert.EqualValues(t, 2, stderr.NextCursor, "the cursor moves past filtered lines")
+}
+
+// A cursor past the job's newest line is refused: it is not one this job
+// gave, and it would hide the lines a restart writes up to it.
+func TestCursorPastTheEndIsRefused(t *testing.T) {
+	in := startInstance(t)
+	ctx := ctxT(t)
+	info := in.startJob(t, "echo a; echo b")
+	in.waitEnded(t, info.ID)
+	for _, q := range []OutputQuery{{Cursor: 50}, {Cursor: 3, Follow: true}, {Cursor: 3, Wait: true}} {
+		_, err := in.client.ReadOutput(ctx, info.ID, q)
+		require.Error(t, err, "%+v", q)
+		var apiErr *APIError
+		require.ErrorAs(t, err, &apiErr)
+		assert.Equal(t, http.StatusBadRequest, apiErr.Status)
+		assert.Contains(t, err.Error(), fmt.Sprintf("cursor %d is past job %d's last line (2)", q.Cursor, info.ID))
+	}
+	end, err := in.client.ReadOutput(ctx, info.ID, OutputQuery{Cursor: 2})
+	require.NoError(t, err)
+	assert.Empty(t, end.Lines)
+	assert.EqualValues(t, 2, end.NextCursor)
+
+	_, err = in.client.RestartJob(ctx, info.ID, true)
+	require.NoError(t, err)
+	in.waitEnded(t, info.ID)
+	out, err := in.client.ReadOutput(ctx, info.ID, OutputQuery{Cursor: 2})
+	require.NoError(t, err)
+	assert.Equal(t, []string{"── run 2 ──", "a", "b"}, texts(out.Lines), "the restart's lines follow the cursor")
+	assert.EqualValues(t, 5, out.NextCursor)
 }
 
 func TestJobsSeeTheirSocketAndID(t *testing.T) {

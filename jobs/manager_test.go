@@ -3,6 +3,7 @@ package jobs
 import (
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -140,6 +141,38 @@ func TestCannotStartIsErrorState(t *testing.T) {
 		assert.Equal(t, tc.want, info.Error)
 		assert.Nil(t, info.ExitCode)
 	}
+}
+
+func TestCannotStartErrorCutsTheCommand(t *testing.T) {
+	m := newManager(t, Options{})
+	// 64 arguments of 100 KB each pass Validate one by one, but exceed
+	// any ARG_MAX Linux allows (at most 6 MB), so exec fails with E2BIG.
+	argv := []string{"true"}
+	for range 64 {
+		argv = append(argv, strings.Repeat("c", 100_000))
+	}
+	info := wait(t, m, start(t, m, Spec{Argv: argv}).ID)
+	require.Equal(t, StateError, info.State)
+	assert.Contains(t, info.Error, "cannot start \"true ccc")
+	assert.Contains(t, info.Error, "argument list too long")
+	assert.Contains(t, info.Error, fmt.Sprintf("… (%d bytes)", len(strings.Join(argv, " "))))
+	assert.Less(t, len(info.Error), 400, "the error repeats at most a prefix of the command")
+}
+
+func TestValidateRefusesAnArgumentExecRefuses(t *testing.T) {
+	long := strings.Repeat("x", MaxArgBytes+1)
+	err := Spec{Command: "true # " + long}.Validate()
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "write long scripts to a file")
+	err = Spec{Argv: []string{"echo", "ok", long}}.Validate()
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "argv[2] is")
+	assert.Contains(t, err.Error(), "write long scripts to a file")
+	// Up to the limit, it starts.
+	assert.NoError(t, Spec{Argv: []string{"echo", long[:MaxArgBytes]}}.Validate())
+	m := newManager(t, Options{})
+	info := wait(t, m, start(t, m, Spec{Command: "true #" + long[:MaxArgBytes-6]}).ID)
+	assert.Equal(t, StateSucceeded, info.State, info.Error)
 }
 
 func TestStopKillsTheWholeTree(t *testing.T) {

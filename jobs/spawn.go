@@ -70,7 +70,7 @@ func (m *Manager) launch(j *job, p *process) {
 				pid, start, err = kc.Spawn(spawn.Spawn)
 			}
 			if err != nil {
-				err = fmt.Errorf("cannot start %q: %w", p.spec.DisplayCommand(), err)
+				err = fmt.Errorf("cannot start %q: %w", p.spec.ShortCommand(), err)
 			}
 		}
 		spawn.closeChildEnds()

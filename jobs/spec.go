@@ -8,6 +8,7 @@ import (
 	"syscall"
 	"time"
 	"unicode"
+	"unicode/utf8"
 )
 
 // Defaults applied to a Spec's zero fields. They live here only: the API,
@@ -210,6 +211,29 @@ func (s Spec) DisplayCommand() string {
 	return s.Command
 }
 
+// errorCommandBytes bounds the command an error message repeats.
+const errorCommandBytes = 200
+
+// ShortCommand is DisplayCommand cut for an error message: at most
+// errorCommandBytes of it, then an ellipsis and the command's size, so a
+// 200 KB script does not become a 200 KB error.
+func (s Spec) ShortCommand() string {
+	c := s.DisplayCommand()
+	if len(c) <= errorCommandBytes {
+		return c
+	}
+	keep := errorCommandBytes
+	for keep > 0 && !utf8.RuneStart(c[keep]) {
+		keep--
+	}
+	return fmt.Sprintf("%s… (%d bytes)", c[:keep], len(c))
+}
+
+// MaxArgBytes is the longest single argument (argv word, or a shell
+// job's command) a job may have: Linux refuses to exec an argument of
+// more than 128 KiB including its NUL (MAX_ARG_STRLEN).
+const MaxArgBytes = 128<<10 - 1
+
 // DisplayName is the job's name, or its command when it has none.
 func (s Spec) DisplayName() string {
 	if s.Name != "" {
@@ -238,10 +262,16 @@ func (s Spec) Validate() error {
 	if strings.ContainsRune(s.Command, 0) {
 		return errors.New("command contains a NUL byte")
 	}
-	for _, a := range s.Argv {
+	for i, a := range s.Argv {
 		if strings.ContainsRune(a, 0) {
 			return errors.New("argv contains a NUL byte")
 		}
+		if len(a) > MaxArgBytes {
+			return fmt.Errorf("argv[%d] is %d bytes; one argument can be at most %d: write long scripts to a file and run that", i, len(a), MaxArgBytes)
+		}
+	}
+	if len(s.Command) > MaxArgBytes {
+		return fmt.Errorf("the command is %d bytes; at most %d: write long scripts to a file and run that", len(s.Command), MaxArgBytes)
 	}
 	if s.Notify.Quiet < 0 {
 		return fmt.Errorf("notify quiet %v is negative", s.Notify.Quiet)

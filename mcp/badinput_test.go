@@ -26,6 +26,8 @@ func TestBadInput(t *testing.T) {
 		{"job_status", map[string]any{"id": true}, `validating /properties/id: type: true has type "boolean", want one of "integer, string"`},
 		{"job_status", map[string]any{"id": 1.5}, `has type "number", want one of "integer, string"`},
 		{"job_status", map[string]any{}, `missing properties: ["id"]`},
+		{"job_status", map[string]any{"id": nil}, `validating /properties/id: id is null; give one of "integer, string", or leave id out if it is optional`},
+		{"run_job", map[string]any{"command": nil}, `validating /properties/command: command is null; give "string", or leave command out if it is optional`},
 		{"run_job", map[string]any{"command": 5}, `validating /properties/command: type: 5 has type "integer", want "string"`},
 		{"run_job", map[string]any{"cmd": "make"}, `unexpected additional properties ["cmd"]`},
 		{"run_job", map[string]any{"command": "true", "env": "A=1"}, `validating /properties/env: type: A=1 has type "string", want "object"`},

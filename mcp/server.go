@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"sync"
 	"syscall"
@@ -48,7 +49,28 @@ func New(o Options) *sdk.Server {
 		&sdk.ServerOptions{Instructions: instructions, Capabilities: &sdk.ServerCapabilities{}})
 	s := &Server{opts: o}
 	s.addTools(srv)
+	srv.AddReceivingMiddleware(explainNull)
 	return srv
+}
+
+// nullArg finds the schema validator's words for an argument given as
+// null, which show Go's internals ("<invalid reflect.Value>").
+var nullArg = regexp.MustCompile(`/properties/([^:]+): type: <invalid reflect\.Value> has type "null", want (.*)`)
+
+// explainNull rewords a tool call's refusal of a null argument into what
+// a model can act on: which argument, and what to give instead.
+func explainNull(next sdk.MethodHandler) sdk.MethodHandler {
+	return func(ctx context.Context, method string, req sdk.Request) (sdk.Result, error) {
+		res, err := next(ctx, method, req)
+		if r, ok := res.(*sdk.CallToolResult); ok && r != nil && r.IsError {
+			for _, c := range r.Content {
+				if t, ok := c.(*sdk.TextContent); ok {
+					t.Text = nullArg.ReplaceAllString(t.Text, "/properties/$1: $1 is null; give $2, or leave $1 out if it is optional")
+				}
+			}
+		}
+		return res, err
+	}
 }
 
 // instructions tell the model when to use jobtop and how.

@@ -37,7 +37,7 @@ type JobSummary struct {
 // JobDetail is one job in full, for job_status.
 type JobDetail struct {
 	JobSummary
-	Command     string `json:"command"`
+	Command     string `json:"command" jsonschema:"the command, cut to 2 KiB"`
 	Cwd         string `json:"cwd,omitempty"`
 	PID         int    `json:"pid,omitempty"`
 	StartedAt   string `json:"started_at,omitempty"`
@@ -57,6 +57,13 @@ type JobDetail struct {
 // lastLineBytes bounds LastLine.
 const lastLineBytes = 200
 
+// errorBytes bounds Error, and commandBytes JobDetail's Command: an
+// answer must not flood a model's context with a job's huge script.
+const (
+	errorBytes   = 1024
+	commandBytes = 2048
+)
+
 func summarize(j jobs.Info, now time.Time) JobSummary {
 	s := JobSummary{
 		ID: int(j.ID), Name: j.Name, State: string(j.State),
@@ -72,9 +79,9 @@ func summarize(j jobs.Info, now time.Time) JobSummary {
 	}
 	switch {
 	case j.Error != "":
-		s.Error = j.Error
+		s.Error = cutText(j.Error, errorBytes)
 	case j.State == jobs.StateQueued:
-		s.Error = j.Reason
+		s.Error = cutText(j.Reason, errorBytes)
 	}
 	if d := j.Runtime(now); d > 0 && j.State != jobs.StateQueued {
 		s.Runtime = formatDuration(d)
@@ -85,7 +92,7 @@ func summarize(j jobs.Info, now time.Time) JobSummary {
 func detail(j jobs.Info, now time.Time) JobDetail {
 	d := JobDetail{
 		JobSummary: summarize(j, now),
-		Command:    j.Command, Cwd: j.Dir, Runs: j.Runs, Readiness: j.Readiness,
+		Command:    cutText(j.Command, commandBytes), Cwd: j.Dir, Runs: j.Runs, Readiness: j.Readiness,
 		ReadyError: j.ReadyError, HealthCheck: j.HealthCheck, HealthError: j.HealthError,
 		Dropped: j.Dropped, LogPath: j.LogPath, Client: j.Client,
 	}

@@ -20,7 +20,7 @@ func (s *Server) addTerminalTools(srv *sdk.Server) {
 	addTool(srv, &sdk.Tool{
 		Name: "send_input",
 		Description: `Type into a job started with tty: true (a terminal), as a person at its keyboard would: answer a prompt ("Overwrite? [y/N]"), drive a REPL or a full-screen program. text is typed as given; keys are named keys typed after it, in order: enter, tab, esc, backspace, delete, space, up, down, left, right, home, end, pageup, pagedown, and ctrl+a to ctrl+z (ctrl+c interrupts, ctrl+d ends input). enter: true presses enter at the end.
-A job without a terminal reads no input (unless started with stdin: pipe through the API). After typing, read_screen (with wait_for) shows the result.`,
+A job started with stdin: "pipe" (and no tty) takes text the same way on its stdin (enter sends a newline; eof: true closes it). Any other job reads no input. After typing, read_screen (with wait_for) shows the result.`,
 		InputSchema: inputSchema[SendInputInput](nil),
 	}, s.sendInput)
 	addTool(srv, &sdk.Tool{
@@ -38,7 +38,7 @@ type SendInputInput struct {
 	Text  string   `json:"text,omitempty" jsonschema:"text to type, as is"`
 	Keys  []string `json:"keys,omitempty" jsonschema:"named keys to press after text, in order: enter, tab, esc, backspace, delete, space, up, down, left, right, home, end, pageup, pagedown, ctrl+a ... ctrl+z"`
 	Enter bool     `json:"enter,omitempty" jsonschema:"press enter at the end"`
-	EOF   bool     `json:"eof,omitempty" jsonschema:"then end the job's input: EOF for a stdin pipe (a program reading all its input, like sort, then finishes), ctrl+d on a terminal"`
+	EOF   bool     `json:"eof,omitempty" jsonschema:"then end the job's input: EOF for a stdin pipe (a program reading all its input, like sort or wc, then finishes; start it with run_job stdin: pipe), ctrl+d on a terminal"`
 }
 
 // SendInputOutput is send_input's answer.

@@ -66,6 +66,23 @@ func TestSendInputToAStdinPipe(t *testing.T) {
 	assert.Equal(t, "a", out.Lines[0].Text)
 }
 
+// An agent starts a job with a stdin pipe itself, as send_input's
+// refusal and eof's description tell it to, and feeds it like sort.
+func TestRunJobWithAStdinPipe(t *testing.T) {
+	e := newEnv(t)
+	var run RunJobOutput
+	e.ok("run_job", map[string]any{"command": "sort", "stdin": "pipe"}, &run)
+	e.ok("send_input", map[string]any{"id": run.Job.ID, "text": "b\nc\na", "enter": true, "eof": true}, nil)
+	assert.Equal(t, "succeeded", string(e.waitEnded(run.Job.ID).State))
+	var out ReadOutputResult
+	e.ok("read_output", map[string]any{"id": run.Job.ID}, &out)
+	require.Len(t, out.Lines, 3)
+	assert.Equal(t, []string{"a", "b", "c"}, []string{out.Lines[0].Text, out.Lines[1].Text, out.Lines[2].Text})
+
+	assert.Contains(t, e.toolErr("run_job", map[string]any{"command": "sort", "stdin": "file"}), "stdin")
+	assert.Contains(t, e.toolErr("run_job", map[string]any{"command": "sort", "stdin": "pipe", "tty": true}), "a tty job reads its terminal")
+}
+
 func TestTerminalToolRefusals(t *testing.T) {
 	e := newEnv(t)
 	id := e.run("pipes", "sleep 600")

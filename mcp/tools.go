@@ -17,9 +17,10 @@ func (s *Server) addTools(srv *sdk.Server) {
 	addTool(srv, &sdk.Tool{
 		Name: "run_job",
 		Description: `Start a shell command as a background job in jobtop, where the person sees it live. Use it for anything that may run longer than a few seconds: builds, tests, dev servers, watchers.
-Give command (run by /bin/sh -c) or argv (no shell). tty: true runs it on a terminal, for interactive programs (prompts, REPLs, installers, full-screen TUIs): then send_input types into it and read_screen shows its screen. wait_for waits in the same call: a regex an output line must match (e.g. "listening on|ready in"), "ready" (its ready check passed: give ready, e.g. {"http": "http://127.0.0.1:3000/"} or {"tcp": "127.0.0.1:5432"}; without one: once it runs), or "exit" (until it ends). The answer has the job's ID, its state and, after wait_for, the matching line or why the wait ended; then read_output reads its output.`,
+Give command (run by /bin/sh -c) or argv (no shell). tty: true runs it on a terminal, for interactive programs (prompts, REPLs, installers, full-screen TUIs): then send_input types into it and read_screen shows its screen. stdin: "pipe" gives a job on pipes a stdin that send_input writes to (eof: true closes it); without either, the job reads nothing. wait_for waits in the same call: a regex an output line must match (e.g. "listening on|ready in"), "ready" (its ready check passed: give ready, e.g. {"http": "http://127.0.0.1:3000/"} or {"tcp": "127.0.0.1:5432"}; without one: once it runs), or "exit" (until it ends). The answer has the job's ID, its state and, after wait_for, the matching line or why the wait ended; then read_output reads its output.`,
 		InputSchema: inputSchema[RunJobInput](func(p map[string]*jsonschema.Schema) {
 			p["wait_timeout"].Description = `how long wait_for waits at most (default 60s, at most 10m); the job keeps running when it passes`
+			enum(p["stdin"], "pipe")
 		}),
 	}, s.runJob)
 	addTool(srv, &sdk.Tool{
@@ -89,6 +90,7 @@ type RunJobInput struct {
 	WaitFor     string            `json:"wait_for,omitempty" jsonschema:"wait before answering: a regex an output line must match, ready, or exit"`
 	WaitTimeout Duration          `json:"wait_timeout,omitempty"`
 	TTY         bool              `json:"tty,omitempty" jsonschema:"run it on a terminal (200x50): for programs that ask questions, REPLs, full-screen programs, or that only show colours and progress on a terminal; type into it with send_input, see it with read_screen"`
+	Stdin       string            `json:"stdin,omitempty" jsonschema:"pipe: give the job (not one with tty) a stdin pipe that send_input writes to, e.g. data for sort or wc, and eof: true ends; default: it reads nothing (/dev/null)"`
 }
 
 // RunJobOutput is run_job's answer.
@@ -129,7 +131,7 @@ func (s *Server) runJob(ctx context.Context, req *sdk.CallToolRequest, in RunJob
 	}
 	start := control.StartRequest{
 		Name: in.Name, Command: in.Command, Argv: in.Argv, Cwd: cwd, Env: in.Env, Ready: ready,
-		Origin: "mcp", Client: clientName(req), TTY: in.TTY,
+		Origin: "mcp", Client: clientName(req), TTY: in.TTY, Stdin: in.Stdin,
 	}
 	if in.Timeout > 0 {
 		start.Timeout = time.Duration(in.Timeout).String()

@@ -1,0 +1,44 @@
+package cmd
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+)
+
+// TestDropNotesCoalesce: --follow says lines were dropped at most once a
+// second, counting every gap held back, and says the rest at the end.
+func TestDropNotesCoalesce(t *testing.T) {
+	var out bytes.Buffer
+	now := time.Date(2026, 12, 1, 10, 0, 0, 0, time.UTC)
+	d := &dropNotes{w: &out, id: 7, now: func() time.Time { return now }}
+	notes := func() []string {
+		return strings.Split(strings.TrimSuffix(out.String(), "\n"), "\n")
+	}
+	d.add(0)
+	assert.Empty(t, out.String(), "no gap, no note")
+	d.add(10)
+	assert.Equal(t, []string{"jobtop: 10 lines are no longer held in memory here; every line is in the log file (jobtop status 7)"}, notes(), "the first gap is told at once")
+	for range 150 {
+		now = now.Add(5 * time.Millisecond)
+		d.add(100)
+	}
+	// 150 gaps over 750ms: none told yet.
+	assert.Len(t, notes(), 1)
+	now = now.Add(250 * time.Millisecond)
+	d.add(1)
+	assert.Len(t, notes(), 2)
+	assert.Contains(t, notes()[1], "jobtop: 15001 lines are no longer held")
+	now = now.Add(10 * time.Millisecond)
+	d.add(3)
+	d.add(0)
+	assert.Len(t, notes(), 2, "within the second: held back")
+	d.flush()
+	assert.Len(t, notes(), 3)
+	assert.Contains(t, notes()[2], "jobtop: 3 lines are no longer held")
+	d.flush()
+	assert.Len(t, notes(), 3, "nothing held, nothing said")
+}
