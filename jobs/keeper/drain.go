@@ -5,6 +5,7 @@ import (
 	"os"
 	"sync"
 	"sync/atomic"
+	"syscall"
 	"time"
 )
 
@@ -20,6 +21,62 @@ const drainWait = 2 * time.Second
 // drainMarker is written to a run's log before the first output the
 // keeper drains into it.
 const drainMarker = "[jobtop] jobtop is gone: its keeper stopped this run; what the run wrote meanwhile follows\n"
+
+// hold keeps the files after a spawn request's three (Spawn.Hold) for
+// the run: in the stash where there is one, else in its held. It returns
+// the files the request came with that it does not keep.
+func (k *keeper) hold(r *run, files []*os.File) (rest, held []*os.File) {
+	rest, held = files[:3], files[3:]
+	if k.stash == nil || len(held) == 0 {
+		return rest, held
+	}
+	fds := make([]int, 0, len(held))
+	for _, f := range held {
+		rc, err := f.SyscallConn()
+		if err != nil {
+			return rest, held
+		}
+		rc.Control(func(fd uintptr) { fds = append(fds, int(fd)) }) //nolint:errcheck // open: it came with the request
+	}
+	if k.stash.put(r.id, fds, k.live) != nil {
+		return rest, held
+	}
+	r.stashed = true
+	return files, nil // in flight: the request's copies are closed
+}
+
+// live reports whether a run has not ended.
+func (k *keeper) live(id RunID) bool {
+	_, ok := k.runs[id]
+	return ok
+}
+
+// unhold lets a run's held output go: the run has ended.
+func (k *keeper) unhold(r *run) {
+	closeAll(r.held)
+	r.held = nil
+	if r.stashed {
+		k.stash.end(r.id)
+	}
+}
+
+// unstash hands every live run its held output back from the stash, and
+// closes the rest: jobtop is gone, the output is to be drained.
+func (k *keeper) unstash() {
+	if k.stash == nil {
+		return
+	}
+	for id, fds := range k.stash.take() {
+		r := k.runs[id]
+		if r == nil {
+			closeFDs(fds)
+			continue
+		}
+		for _, fd := range fds {
+			r.held = append(r.held, os.NewFile(uintptr(fd), "held"))
+		}
+	}
+}
 
 // drain reads, once jobtop is gone, the ends of the run's output jobtop
 // left with the keeper (Spawn.Hold), until every process of the run has
@@ -126,4 +183,10 @@ func endsLine(f *os.File) bool {
 	var last [1]byte
 	_, err = f.ReadAt(last[:], st.Size()-1)
 	return err != nil || last[0] == '\n'
+}
+
+func closeFDs(fds []int) {
+	for _, fd := range fds {
+		syscall.Close(fd)
+	}
 }

@@ -20,10 +20,17 @@ import (
 // EPIPE on pipes nor hang up its terminal: its trap runs to the end, in
 // its grace, and what it writes is appended to its log after a marker.
 func TestARunOutlivesJobtopsEndsOfItsOutput(t *testing.T) {
-	for _, tty := range []bool{false, true} {
-		name := map[bool]string{false: "pipes", true: "terminal"}[tty]
-		t.Run(name, func(t *testing.T) {
-			c, _ := startKeeper(t)
+	for _, tc := range []struct {
+		name          string
+		tty, macOSWay bool // the macOS way: no stash, held in the table
+	}{{"pipes", false, false}, {"terminal", true, false}, {"pipes the macOS way", false, true}} {
+		tty := tc.tty
+		t.Run(tc.name, func(t *testing.T) {
+			start := startKeeper
+			if tc.macOSWay {
+				start = startSessionKeeper
+			}
+			c, _ := start(t)
 			dir := t.TempDir()
 			done, log := filepath.Join(dir, "done"), filepath.Join(dir, "run.log")
 			require.NoError(t, os.WriteFile(log, []byte("up, no newline yet"), 0o600))

@@ -65,6 +65,9 @@ type keeper struct {
 	// could not attribute yet; zero when it is not putting off.
 	deferredAt time.Time
 
+	// stash holds runs' output for them (stash.go); nil where there is
+	// none, and runs keep theirs in held.
+	stash *stash
 	// Set once jobtop is gone: everything is being stopped.
 	orphaned   bool
 	drains     sync.WaitGroup // drain.go
@@ -85,9 +88,11 @@ type run struct {
 	killed  bool            // SIGKILL was asked for: keep sending it
 	killAt  time.Time       // once orphaned: when the grace ends
 	// held are jobtop's ends of the run's output (Spawn.Hold), until
-	// the run ends or they are drained into log (drain.go).
-	held []*os.File
-	log  string
+	// the run ends or they are drained into log (drain.go), when they
+	// are not in the stash.
+	held    []*os.File
+	stashed bool
+	log     string
 	// leftNone: its exit was reported with nothing left, so a process of
 	// it found later (one settle gave up waiting for) is reported again.
 	leftNone bool
@@ -132,6 +137,9 @@ func serve(conn *net.UnixConn) int {
 		seen:      make(map[procKey]*run),
 		table:     newProcCache(),
 		ended:     newEndedRuns(),
+	}
+	if os.Getenv(noSubreaperEnv) == "" {
+		k.stash = newStash()
 	}
 	hello := event{Ev: evHello, PID: k.pid, Token: k.token}
 	if self, err := proc.Get(k.pid); err == nil {
@@ -248,7 +256,8 @@ func (k *keeper) spawn(req request, files []*os.File) []*os.File {
 		return fail(err.Error())
 	}
 	r := &run{id: req.Run, pid: pid, pidfd: -1, stopSig: syscall.Signal(req.StopSignal),
-		grace: time.Duration(req.GraceMS) * time.Millisecond, held: files[3:], log: req.Log}
+		grace: time.Duration(req.GraceMS) * time.Millisecond, log: req.Log}
+	files, r.held = k.hold(r, files)
 	if r.stopSig == 0 {
 		r.stopSig = syscall.SIGTERM
 	}
@@ -264,7 +273,7 @@ func (k *keeper) spawn(req request, files []*os.File) []*os.File {
 	k.byPID[pid] = r
 	k.bySID[pid] = r // Setsid: the session's ID is the main process's PID
 	k.send(event{Ev: evSpawned, Run: r.id, PID: pid, Start: r.start})
-	return files[:3]
+	return files
 }
 
 // reapChildren collects every exited child, notes runs whose main
@@ -340,8 +349,7 @@ func (k *keeper) settle() {
 			r.leftNone = false
 		}
 		if len(members) == 0 {
-			closeAll(r.held)
-			r.held = nil
+			k.unhold(r)
 			k.send(event{Ev: evEmpty, Run: r.id})
 			k.ended.add(r)
 			delete(k.runs, r.id)
@@ -426,6 +434,7 @@ func (k *keeper) orphan() {
 	now := time.Now()
 	longest := time.Duration(0)
 	t := k.scanSettled()
+	k.unstash()
 	for _, r := range k.runs {
 		r.killAt = now.Add(r.grace)
 		longest = max(longest, r.grace)

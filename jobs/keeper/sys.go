@@ -25,6 +25,7 @@ import "errors"
 var errNoSubreaper = errors.New("this system has no child subreaper")
 
 // noSubreaperEnv, set in a keeper's environment, makes it track by
-// session and environment even where it could be a subreaper: the tests
-// run the macOS way on Linux with it.
+// session and environment even where it could be a subreaper, and keep
+// runs' held output in its table rather than a stash: the tests run the
+// macOS way on Linux with it.
 const noSubreaperEnv = "JOBTOP_KEEPER_NO_SUBREAPER"

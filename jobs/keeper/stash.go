@@ -1,0 +1,157 @@
+//go:build linux || freebsd
+
+package keeper
+
+import (
+	"encoding/binary"
+	"errors"
+
+	"golang.org/x/sys/unix"
+)
+
+// A stash keeps files open without taking fds in the keeper's table:
+// they ride, in flight, in messages the keeper sends itself over a
+// socket pair and leaves unread until it needs them (SCM_RIGHTS: a file
+// in flight stays open). Each fork copies the fd table, and each exec
+// closes the copy: held in the table, two files a run would slow every
+// start by about 0.1 ms per hundred runs.
+//
+// A message is one or more runs' files: for each run, its ID (8 bytes)
+// and how many files follow (1 byte) in the payload, the files in order
+// in the rights. Runs that ended are dropped at the next repack.
+type stash struct {
+	w, r  int           // the pair's ends
+	msgs  int           // messages in flight
+	runs  map[RunID]int // runs with files in flight
+	ended int           // of those, runs that have ended
+}
+
+// Bounds on the stash: a connected SEQPACKET pair queues as many messages
+// as its send buffer takes (about 170 of these by default), and a message
+// carries at most 253 files (SCM_MAX_FD).
+const (
+	stashRunsPerMessage = 100
+	stashMaxMessages    = 100
+	stashEntry          = 9
+)
+
+// newStash makes a stash; nil where it cannot (the keeper then keeps the
+// files in its table).
+func newStash() *stash {
+	fds, err := unix.Socketpair(unix.AF_UNIX, unix.SOCK_SEQPACKET|unix.SOCK_CLOEXEC|unix.SOCK_NONBLOCK, 0)
+	if err != nil {
+		return nil
+	}
+	return &stash{w: fds[0], r: fds[1], runs: make(map[RunID]int)}
+}
+
+// put stashes a run's files (fds the caller then closes), repacking
+// first when the stash is full; it fails when it cannot take them.
+func (s *stash) put(run RunID, fds []int, live func(RunID) bool) error {
+	if s.msgs >= stashMaxMessages || s.ended > stashRunsPerMessage && s.ended > len(s.runs)-s.ended {
+		s.repack(live)
+	}
+	err := s.send(map[RunID][]int{run: fds})
+	if errors.Is(err, unix.EAGAIN) || errors.Is(err, unix.ENOBUFS) {
+		s.repack(live)
+		err = s.send(map[RunID][]int{run: fds})
+	}
+	if err != nil {
+		delete(s.runs, run)
+	}
+	return err
+}
+
+// end notes that a run ended: its files go at the next repack.
+func (s *stash) end(run RunID) {
+	if _, ok := s.runs[run]; ok {
+		s.ended++
+	}
+}
+
+// send stashes the files of the given runs in as many messages as it
+// takes.
+func (s *stash) send(files map[RunID][]int) error {
+	var payload []byte
+	var rights []int
+	flush := func() error {
+		if len(payload) == 0 {
+			return nil
+		}
+		err := unix.Sendmsg(s.w, payload, unix.UnixRights(rights...), nil, unix.MSG_DONTWAIT)
+		if err == nil {
+			s.msgs++
+		}
+		payload, rights = payload[:0], rights[:0]
+		return err
+	}
+	for run, fds := range files {
+		payload = binary.BigEndian.AppendUint64(payload, uint64(run))
+		payload = append(payload, byte(len(fds)))
+		rights = append(rights, fds...)
+		if len(payload) == stashRunsPerMessage*stashEntry {
+			if err := flush(); err != nil {
+				return err
+			}
+		}
+		s.runs[run] = len(fds)
+	}
+	return flush()
+}
+
+// take reads every message back: the files in flight, by run, as fds
+// the caller owns (close-on-exec). The stash is empty after.
+func (s *stash) take() map[RunID][]int {
+	out := make(map[RunID][]int)
+	buf := make([]byte, stashRunsPerMessage*stashEntry)
+	oob := make([]byte, unix.CmsgSpace(4*2*stashRunsPerMessage))
+	for {
+		n, oobn, _, _, err := unix.Recvmsg(s.r, buf, oob, unix.MSG_DONTWAIT|unix.MSG_CMSG_CLOEXEC)
+		if err != nil || n == 0 {
+			break
+		}
+		var fds []int
+		if msgs, err := unix.ParseSocketControlMessage(oob[:oobn]); err == nil {
+			for _, m := range msgs {
+				if got, err := unix.ParseUnixRights(&m); err == nil {
+					fds = append(fds, got...)
+				}
+			}
+		}
+		for p := buf[:n]; len(p) >= stashEntry; p = p[stashEntry:] {
+			run, k := RunID(binary.BigEndian.Uint64(p)), int(p[8])
+			k = min(k, len(fds))
+			out[run] = append(out[run], fds[:k]...)
+			fds = fds[k:]
+		}
+		for _, fd := range fds { // a message that does not add up
+			unix.Close(fd)
+		}
+	}
+	s.msgs, s.ended = 0, 0
+	clear(s.runs)
+	return out
+}
+
+// repack takes everything back and stashes again the files of the runs
+// still live, packed, closing the others.
+func (s *stash) repack(live func(RunID) bool) {
+	all := s.take()
+	for run, fds := range all {
+		if !live(run) {
+			closeFDs(fds)
+			delete(all, run)
+		}
+	}
+	err := s.send(all)
+	for _, fds := range all { // in flight again: these copies go
+		closeFDs(fds)
+	}
+	if err != nil {
+		// Cannot be: what was in flight fits again, packed. Were it so,
+		// the files are let go rather than leaked.
+		for _, fds := range s.take() {
+			closeFDs(fds)
+		}
+	}
+}

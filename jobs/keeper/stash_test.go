@@ -1,0 +1,75 @@
+//go:build linux || freebsd
+
+package keeper
+
+import (
+	"os"
+	"syscall"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+func openFDs(t *testing.T) int {
+	entries, err := os.ReadDir("/proc/self/fd")
+	if err != nil {
+		t.Skip("no /proc/self/fd")
+	}
+	return len(entries)
+}
+
+// TestAStashHoldsFilesOutsideTheFDTable: a thousand runs' pipes are held
+// open by the stash (a write to them does not fail) while the process's
+// fd table does not grow; the files of runs that ended are let go at a
+// repack (a write fails with EPIPE); take gives back each live run's.
+func TestAStashHoldsFilesOutsideTheFDTable(t *testing.T) {
+	s := newStash()
+	require.NotNil(t, s)
+	before := openFDs(t)
+	const n = 1000
+	writers := make([]*os.File, n)
+	ended := map[RunID]bool{}
+	live := func(id RunID) bool { return !ended[id] }
+	for i := range n {
+		r, w, err := os.Pipe()
+		require.NoError(t, err)
+		writers[i] = w
+		rc, err := r.SyscallConn()
+		require.NoError(t, err)
+		var fd int
+		require.NoError(t, rc.Control(func(f uintptr) { fd = int(f) }))
+		require.NoError(t, s.put(RunID(i+1), []int{fd}, live), "run %d", i+1)
+		r.Close()
+		if i%2 == 1 { // every other run ends at once
+			ended[RunID(i+1)] = true
+			s.end(RunID(i + 1))
+		}
+	}
+	assert.LessOrEqual(t, openFDs(t)-before, n+2, "the writers and the stash's pair: no read ends")
+	assert.Less(t, s.msgs, stashMaxMessages, "repacked as it filled")
+
+	s.repack(live)
+	for i, w := range writers {
+		_, err := w.Write([]byte("x"))
+		if ended[RunID(i+1)] {
+			assert.ErrorIs(t, err, syscall.EPIPE, "run %d ended: its read end was let go", i+1)
+		} else {
+			assert.NoError(t, err, "run %d: its read end is held", i+1)
+		}
+	}
+	got := s.take()
+	assert.Len(t, got, n/2)
+	for id, fds := range got {
+		require.False(t, ended[id])
+		require.Len(t, fds, 1)
+		b := make([]byte, 4)
+		k, err := syscall.Read(fds[0], b)
+		require.NoError(t, err)
+		assert.Equal(t, "x", string(b[:k]), "run %d's own pipe", id)
+		syscall.Close(fds[0])
+	}
+	for _, w := range writers {
+		w.Close()
+	}
+}
