@@ -176,6 +176,7 @@ func (j *job) stateLocked() Info {
 		code := *j.exitCode
 		info.ExitCode = &code
 	}
+	info.EndRequested = j.ended != nil && !j.state.Active() && j.request != reqNone
 	if info.Ready {
 		info.ReadyAt = j.history.readyAt()
 	}
