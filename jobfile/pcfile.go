@@ -196,13 +196,43 @@ func (p *pcFile) readShell(e entry) {
 	})
 }
 
+// pcEnvItem is one environment entry: its name, and its value as written
+// (with the entry, for a template's errors).
+type pcEnvItem struct {
+	name  string
+	value textField
+}
+
 // pcEnvironment reads environment: a list of NAME=VALUE (or a mapping).
 func (p *pcFile) pcEnvironment(e entry) map[string]string {
+	items := p.pcEnvItems(e)
+	if items == nil {
+		return nil
+	}
+	env := make(map[string]string, len(items))
+	for _, it := range items {
+		env[it.name] = it.value.text
+	}
+	return env
+}
+
+// pcEnvItems reads environment's entries, in order: a list of NAME=VALUE
+// (or a mapping).
+func (p *pcFile) pcEnvItems(e entry) []pcEnvItem {
 	seq, ok := e.value.(*ast.SequenceNode)
 	if !ok {
-		return p.env(e)
+		env := p.env(e)
+		if env == nil {
+			return nil
+		}
+		items := make([]pcEnvItem, 0, len(env))
+		for name, v := range env {
+			items = append(items, pcEnvItem{name: name, value: textField{e: e, text: v, set: true}})
+		}
+		sort.Slice(items, func(i, j int) bool { return items[i].name < items[j].name })
+		return items
 	}
-	env := map[string]string{}
+	items := []pcEnvItem{}
 	for i, v := range seq.Values {
 		item := entry{key: v, value: p.resolve(v), path: fmt.Sprintf("%s[%d]", e.path, i)}
 		s, ok := p.text(item)
@@ -218,9 +248,9 @@ func (p *pcFile) pcEnvironment(e entry) map[string]string {
 			p.errorf(at(item), "%s: %s", item.path, msg)
 			continue
 		}
-		env[name] = value
+		items = append(items, pcEnvItem{name: name, value: textField{e: item, text: value, set: true}})
 	}
-	return env
+	return items
 }
 
 // readVars reads vars: for templates, as strings, numbers and booleans.

@@ -25,7 +25,7 @@ type textField struct {
 type pcSettings struct {
 	command, workingDir, description textField
 	entrypoint                       []string
-	env                              map[string]string
+	env                              []pcEnvItem
 	envFile                          textField
 	dotenvOff, noTemplates           bool
 	restart                          jobs.RestartPolicy
@@ -64,7 +64,7 @@ func (p *pcFile) readProcess(pe entry) {
 		"entrypoint":  func(e entry) { s.entrypoint = p.argv(e) },
 		"working_dir": text(&s.workingDir),
 		"description": text(&s.description),
-		"environment": func(e entry) { s.env = p.pcEnvironment(e) },
+		"environment": func(e entry) { s.env = p.pcEnvItems(e) },
 		"env_file":    text(&s.envFile),
 		"is_dotenv_disabled": func(e entry) {
 			s.dotenvOff, _ = p.bool(e)
@@ -202,8 +202,22 @@ func (p *pcFile) buildJob(pe entry, proc *pcProcess, s *pcSettings, replica int)
 	if s.envFile.set {
 		envFile = p.pcEnvFile(s.envFile, spec.Dir)
 	}
+	// process-compose renders a process's environment entries (not the
+	// top-level ones) with the vars, is_template_disabled or not: that
+	// only keeps command as written.
+	var own map[string]string
+	if s.env != nil {
+		own = make(map[string]string, len(s.env))
+		for _, it := range s.env {
+			v, err := renderTemplate(it.value.text, vars)
+			if err != nil {
+				p.errorf(at(it.value.e), "%s: %v", it.value.e.path, err)
+			}
+			own[it.name] = v
+		}
+	}
 	spec.Env = mergeEnv(map[string]string{"PC_PROC_NAME": proc.name, "PC_REPLICA_NUM": strconv.Itoa(replica)},
-		dotenv, p.globalEnv, envFile, s.env)
+		dotenv, p.globalEnv, envFile, own)
 	if len(p.errs) == 0 {
 		if err := spec.Validate(); err != nil {
 			p.errorf(pe.key, "%s: %v", pe.path, err)
