@@ -44,3 +44,31 @@ processes:
     environment: ["X={{.NOPE}}"]
 `))
 }
+
+// process-compose layers a process's environment as .env, then the
+// shell's environment, then the YAML's: a variable the shell sets beats
+// .env, the YAML beats both. The file's own $VARs still read .env first.
+func TestProcessComposeShellBeatsDotenv(t *testing.T) {
+	inDir(t, map[string]string{".env": "SHELL_SET=dotenv\nONLY_DOTENV=dotenv\nBOTH=dotenv\n"})
+	t.Setenv("SHELL_SET", "shell")
+	t.Setenv("BOTH", "shell")
+	plan, err := Parse("process-compose.yaml", []byte(`processes:
+  a:
+    command: "echo $SHELL_SET"
+    environment: ["BOTH=yaml"]
+`))
+	require.NoError(t, err)
+	a := plan.Jobs[0].Spec
+	assert.Equal(t, "echo dotenv", a.Command, "expansion reads .env first, as process-compose's loader does")
+	assert.Equal(t, map[string]string{"ONLY_DOTENV": "dotenv", "BOTH": "yaml", "PC_PROC_NAME": "a", "PC_REPLICA_NUM": "0"}, a.Env,
+		"SHELL_SET is left to the shell's environment")
+}
+
+// A Procfile's .env wins over the shell, as in foreman and honcho.
+func TestProcfileDotenvBeatsShell(t *testing.T) {
+	inDir(t, map[string]string{".env": "SHELL_SET=dotenv\n", "Procfile": "web: echo\n"})
+	t.Setenv("SHELL_SET", "shell")
+	plan, err := Load("Procfile")
+	require.NoError(t, err)
+	assert.Equal(t, "dotenv", plan.Jobs[0].Spec.Env["SHELL_SET"])
+}

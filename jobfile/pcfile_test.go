@@ -147,10 +147,10 @@ processes:
 	assert.Equal(t, "echo hi dotenv-wins fallback $HOME 1", api1.Spec.Command)
 	assert.Equal(t, filepath.Join(dir, "svc"), api0.Spec.Dir)
 	assert.Equal(t, map[string]string{
-		"DOTENV": "yes", "FROM_ENV": "dotenv-wins", "TIMEOUT": "7",
+		"DOTENV": "yes", "TIMEOUT": "7",
 		"GLOBAL": "from-env-file", "EQ": "a=b", "FILE": "backend", "LOCAL": "1",
 		"PC_PROC_NAME": "api", "PC_REPLICA_NUM": "1",
-	}, api1.Spec.Env, ".env, then environment, then env_file (beside working_dir), then the process's environment")
+	}, api1.Spec.Env, ".env (below the shell: FROM_ENV is the shell's), then environment, then env_file (beside working_dir), then the process's environment")
 	assert.Equal(t, jobs.ProbeCheck{
 		Probe:    &probe.HTTP{URL: "https://localhost:8443/healthz", Status: 204, Headers: map[string]string{"X-Probe": "jobtop"}},
 		Interval: 2 * time.Second, Timeout: 3 * time.Second, InitialDelay: 5 * time.Second, Failures: 4,

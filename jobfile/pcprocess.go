@@ -2,6 +2,7 @@ package jobfile
 
 import (
 	"fmt"
+	"os"
 	"regexp"
 	"strconv"
 	"strings"
@@ -196,7 +197,7 @@ func (p *pcFile) buildJob(pe entry, proc *pcProcess, s *pcSettings, replica int)
 	}
 	var dotenv map[string]string
 	if !s.dotenvOff {
-		dotenv = p.dotenv.env
+		dotenv = p.dotenvUnderShell()
 	}
 	var envFile map[string]string
 	if s.envFile.set {
@@ -224,6 +225,24 @@ func (p *pcFile) buildJob(pe entry, proc *pcProcess, s *pcSettings, replica int)
 		}
 	}
 	return job
+}
+
+// dotenvUnderShell is the .env layer of a process's environment as
+// process-compose layers it: below the shell's environment, so a variable
+// the shell sets keeps the shell's value (and the YAML's environment wins
+// over both). A Procfile's .env wins over the shell instead, as in foreman
+// and honcho.
+func (p *pcFile) dotenvUnderShell() map[string]string {
+	if p.dotenv.env == nil {
+		return nil
+	}
+	out := make(map[string]string, len(p.dotenv.env))
+	for k, v := range p.dotenv.env {
+		if _, set := os.LookupEnv(k); !set {
+			out[k] = v
+		}
+	}
+	return out
 }
 
 // pcEnvFile reads a process's env_file, relative to its working_dir.
