@@ -72,3 +72,27 @@ func TestProcfileDotenvBeatsShell(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, "dotenv", plan.Jobs[0].Spec.Env["SHELL_SET"])
 }
+
+// A process-compose file's .env and env_file are expanded as godotenv
+// does; a Procfile's .env is not, as in foreman and honcho.
+func TestProcessComposeExpandsEnvFiles(t *testing.T) {
+	inDir(t, map[string]string{
+		".env":     "HOST=db.local\nDB_URL=postgres://${HOST}/app\n",
+		"api.env":  "PORT=8080\nADDR=\"127.0.0.1:$PORT\"\n",
+		"Procfile": "web: echo\n",
+	})
+	plan, err := Parse("process-compose.yaml", []byte(`processes:
+  a:
+    command: "echo $DB_URL"
+    env_file: api.env
+`))
+	require.NoError(t, err)
+	a := plan.Jobs[0].Spec
+	assert.Equal(t, "echo postgres://db.local/app", a.Command)
+	assert.Equal(t, "postgres://db.local/app", a.Env["DB_URL"])
+	assert.Equal(t, "127.0.0.1:8080", a.Env["ADDR"])
+
+	plan, err = Load("Procfile")
+	require.NoError(t, err)
+	assert.Equal(t, "postgres://${HOST}/app", plan.Jobs[0].Spec.Env["DB_URL"])
+}

@@ -71,8 +71,9 @@ type pcDep struct {
 // are mapped onto jobs.
 func parseProcessCompose(y *yamlFile, data []byte) (*Plan, error) {
 	p := &pcFile{yamlFile: y, warn: newWarnings(y.file)}
+	y.expandEnvFiles = true
 	y.plan.Format = FormatProcessCompose
-	p.dotenv = y.opts.defaultEnv(y.dir, false)
+	p.dotenv = y.opts.defaultEnv(y.dir, false, true)
 	y.errs = append(y.errs, p.dotenv.errs...)
 	y.plan.EnvFiles = p.dotenv.files
 	if !p.expansionDisabled() {
