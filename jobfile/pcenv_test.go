@@ -1,10 +1,13 @@
 package jobfile
 
 import (
+	"fmt"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"jobtop/jobs"
 )
 
 // A process's environment entries are templates too, as process-compose
@@ -95,4 +98,31 @@ func TestProcessComposeExpandsEnvFiles(t *testing.T) {
 	plan, err = Load("Procfile")
 	require.NoError(t, err)
 	assert.Equal(t, "postgres://${HOST}/app", plan.Jobs[0].Spec.Env["DB_URL"])
+}
+
+// Replica names are padded as process-compose pads them: to as many
+// digits as the number of replicas has (1 + floor(log10(n))).
+func TestProcessComposeReplicaNames(t *testing.T) {
+	inDir(t, nil)
+	for replicas, want := range map[int][2]string{
+		2:   {"w-0", "w-1"},
+		9:   {"w-0", "w-8"},
+		10:  {"w-00", "w-09"},
+		11:  {"w-00", "w-10"},
+		100: {"w-000", "w-099"},
+	} {
+		plan, err := Parse("process-compose.yaml", []byte(fmt.Sprintf("processes:\n  w: {command: x, replicas: %d}\n", replicas)))
+		require.NoError(t, err, replicas)
+		require.Len(t, plan.Jobs, replicas)
+		assert.Equal(t, want, [2]string{plan.Jobs[0].Name, plan.Jobs[replicas-1].Name}, replicas)
+	}
+	plan, err := Parse("process-compose.yaml", []byte(`processes:
+  w: {command: x, replicas: 10}
+  after:
+    command: x
+    depends_on: {w-05: {condition: process_started}}
+`))
+	require.NoError(t, err)
+	after, _ := plan.Job("after")
+	assert.Equal(t, map[string]jobs.Condition{"w-05": jobs.CondStarted}, after.Spec.DependsOn)
 }

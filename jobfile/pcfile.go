@@ -326,10 +326,12 @@ func (p *pcFile) seconds(e entry) (int, bool) {
 }
 
 // pcName is a process's job name: NAMESPACE/NAME outside the default
-// namespace, and NAME-N for replica N of several.
+// namespace, and NAME-N for replica N of several, N padded with zeros to
+// as many digits as the number of replicas has, as process-compose names
+// them: replicas: 10 gives NAME-00 to NAME-09.
 func pcName(prefix, name string, replica, replicas int) string {
 	if replicas > 1 {
-		width := len(strconv.Itoa(replicas - 1))
+		width := len(strconv.Itoa(replicas))
 		name = fmt.Sprintf("%s-%0*d", name, width, replica)
 	}
 	return prefix + name
