@@ -126,3 +126,52 @@ func TestProcessComposeReplicaNames(t *testing.T) {
 	after, _ := plan.Job("after")
 	assert.Equal(t, map[string]jobs.Condition{"w-05": jobs.CondStarted}, after.Spec.DependsOn)
 }
+
+// Files process-compose runs must load: an http_get without port (the
+// URL then has none), an is_disabled left empty by expansion, and
+// shutdown.send_keys (a warning, also with is_strict, as process-compose
+// knows the key); a top-level x- key (anchors' home) is no warning.
+func TestProcessComposeAcceptsWhatItAccepts(t *testing.T) {
+	inDir(t, nil)
+	t.Setenv("UNSET", "")
+	plan, err := Parse("process-compose.yaml", []byte(`is_strict: true
+x-probe: &probe
+  period_seconds: 2
+processes:
+  web:
+    command: x
+    readiness_probe:
+      <<: *probe
+      http_get: {host: localhost, path: /healthz}
+  tls:
+    command: x
+    liveness_probe:
+      http_get: {scheme: https, host: "::1"}
+  off:
+    command: x
+    disabled: true
+    is_disabled: ${UNSET}
+  on:
+    command: x
+    is_disabled: ${UNSET}
+    shutdown:
+      send_keys: "^C"
+`))
+	require.NoError(t, err)
+	web, _ := plan.Job("web")
+	require.NotNil(t, web.Spec.Ready.Probe.Probe)
+	assert.Equal(t, "http: http://localhost/healthz (status 200)", web.Spec.Ready.Probe.Probe.String())
+	tls, _ := plan.Job("tls")
+	assert.Equal(t, "http: https://[::1]/ (status 200)", tls.Spec.Health.Probe.String())
+	off, _ := plan.Job("off")
+	assert.False(t, off.Autostart, "disabled: true stays")
+	on, _ := plan.Job("on")
+	assert.True(t, on.Autostart)
+	var warnings []string
+	for _, w := range plan.Warnings {
+		warnings = append(warnings, w.Error())
+	}
+	assert.Equal(t, []string{
+		`process-compose.yaml:22:7: processes.on.shutdown.send_keys: not supported, ignored: jobtop does not type keys to stop a job: it sends the stop signal (or runs shutdown.command) instead`,
+	}, warnings)
+}

@@ -5,6 +5,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -130,6 +131,9 @@ func (p *pcFile) readTop(body ast.Node) {
 	if s := os.Getenv("COMPOSE_SHELL"); s != "" {
 		p.shell[0] = s
 	}
+	// process-compose keeps unknown top-level keys (its Extensions), and
+	// x- keys are where YAML anchors live: no warning, even strict.
+	entries = slices.DeleteFunc(entries, func(e entry) bool { return strings.HasPrefix(e.name, "x-") })
 	p.readKnown("", entries, fields{
 		"version":           func(entry) {},
 		"name":              func(entry) {},

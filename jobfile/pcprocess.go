@@ -87,11 +87,15 @@ func (p *pcFile) readProcess(pe entry) {
 		"shutdown": func(e entry) { p.readShutdown(e, &s) },
 		"disabled": func(e entry) { s.disabled, _ = p.bool(e) },
 		"is_disabled": func(e entry) {
+			if isNull(e.value) {
+				return // empty, as ${UNSET} expands: disabled stays as it is
+			}
 			if v, ok := p.text(e); ok {
 				switch strings.TrimSpace(v) {
 				case "true":
 					s.disabled = true
-				case "false":
+				case "false", "":
+					// "": as process-compose, disabled stays as it is
 				default:
 					p.warn.add(e.key, "is_disabled", fmt.Sprintf("%s: %q is neither true nor false, so it is ignored", e.path, v))
 				}
@@ -394,5 +398,6 @@ func (p *pcFile) readShutdown(e entry, s *pcSettings) {
 			}
 		},
 		"parent_only": nil,
+		"send_keys":   nil,
 	})
 }
