@@ -98,3 +98,19 @@ func TestCheckExamples(t *testing.T) {
 		assert.Empty(t, stderr, f)
 	}
 }
+
+// jobtop check says a process that depends on a disabled one starts
+// without waiting for it, and shows it waiting for nothing.
+func TestCheckSaysDependencyOnDisabledIsSkipped(t *testing.T) {
+	t.Chdir(t.TempDir())
+	require.NoError(t, os.WriteFile("process-compose.yaml", []byte(`processes:
+  off: {command: "true", disabled: true}
+  web:
+    command: "true"
+    depends_on: {off: {condition: process_started}}
+`), 0o644))
+	stdout, stderr, err := runCheck(t)
+	require.NoError(t, err)
+	assert.Equal(t, "process-compose.yaml:5:18: warning: processes.web.depends_on.off: off is disabled, so web starts without waiting for it, as in process-compose\n", stderr)
+	assert.Regexp(t, `\n\d+\s+web\s+at once\s+-\s`, stdout)
+}

@@ -175,3 +175,35 @@ processes:
 		`process-compose.yaml:22:7: processes.on.shutdown.send_keys: not supported, ignored: jobtop does not type keys to stop a job: it sends the stop signal (or runs shutdown.command) instead`,
 	}, warnings)
 }
+
+// A process that depends on a disabled one starts without waiting for it,
+// as process-compose does, and the file says so; with is_strict the file
+// is refused, as there. Two disabled ones keep their dependency.
+func TestProcessComposeDependencyOnDisabled(t *testing.T) {
+	inDir(t, nil)
+	src := `processes:
+  off: {command: x, disabled: true}
+  db: {command: x}
+  web:
+    command: x
+    depends_on:
+      off: {condition: process_started}
+      db: {condition: process_started}
+  tool:
+    command: x
+    disabled: true
+    depends_on: {off: {}}
+`
+	plan, err := Parse("process-compose.yaml", []byte(src))
+	require.NoError(t, err)
+	web, _ := plan.Job("web")
+	assert.Equal(t, map[string]jobs.Condition{"db": jobs.CondStarted}, web.Spec.DependsOn)
+	tool, _ := plan.Job("tool")
+	assert.Equal(t, map[string]jobs.Condition{"off": jobs.CondStarted}, tool.Spec.DependsOn)
+	require.Len(t, plan.Warnings, 1)
+	assert.Equal(t, `process-compose.yaml:7:7: processes.web.depends_on.off: off is disabled, so web starts without waiting for it, as in process-compose`, plan.Warnings[0].Error())
+
+	assert.Equal(t, []string{
+		`process-compose.yaml:8:7: processes.web.depends_on.off: off is disabled (is_strict is on)`,
+	}, pcProblems(t, "is_strict: true\n"+src))
+}

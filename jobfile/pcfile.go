@@ -377,6 +377,10 @@ func (p *pcFile) resolveDependencies() {
 				job := &p.plan.Jobs[own]
 				for _, t := range targets {
 					target := p.plan.Jobs[t].Name
+					if !p.plan.Jobs[t].Autostart && job.Autostart {
+						p.disabledDependency(d, proc.namePrefix+proc.name, target)
+						continue
+					}
 					if job.Spec.DependsOn == nil {
 						job.Spec.DependsOn = map[string]jobs.Condition{}
 					}
@@ -388,6 +392,18 @@ func (p *pcFile) resolveDependencies() {
 			}
 		}
 	}
+}
+
+// disabledDependency reports a job that depends on a disabled one: as
+// process-compose does, it starts without waiting for it (a warning), or,
+// with is_strict, the file is refused (as there).
+func (p *pcFile) disabledDependency(d pcDep, process, target string) {
+	if p.strict {
+		p.errorf(d.key, "%s: %s is disabled (is_strict is on)", d.path, target)
+		return
+	}
+	p.warn.add(d.key, "disabled dependency "+d.path+" "+target,
+		fmt.Sprintf("%s: %s is disabled, so %s starts without waiting for it, as in process-compose", d.path, target, process))
 }
 
 // checkCondition reports a condition the process depended on can never

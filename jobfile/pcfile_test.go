@@ -130,6 +130,7 @@ processes:
   raw:
     entrypoint: [printf, "%s\n", "no shell"]
     is_template_disabled: true
+    disabled: true # its dependency is disabled too: is_strict allows that
     description: "{{.NOT_RENDERED}}"
     depends_on:
       client: process_healthy
