@@ -36,7 +36,10 @@ has problems.`,
 			if err != nil {
 				return err
 			}
-			path, _ := c.Flags().GetString(fileFlag)
+			path, err := fileFlagValue(c)
+			if err != nil {
+				return err
+			}
 			switch {
 			case path != "" && len(args) == 1:
 				return &ExitError{Code: 2, Err: fmt.Errorf("give the job file once: -f %s or %s, not both", path, args[0])}
@@ -64,7 +67,7 @@ has problems.`,
 			return printPlan(c.OutOrStdout(), plan)
 		},
 	}
-	cmd.Flags().StringP(fileFlag, "f", "", "check job file `FILE` (the same as giving it as the argument)")
+	cmd.Flags().StringArrayP(fileFlag, "f", nil, "check job file `FILE` (the same as giving it as the argument)")
 	addLoadFlags(cmd)
 	return cmd
 }

@@ -114,3 +114,30 @@ func TestCheckSaysDependencyOnDisabledIsSkipped(t *testing.T) {
 	assert.Equal(t, "process-compose.yaml:5:18: warning: processes.web.depends_on.off: off is disabled, so web starts without waiting for it, as in process-compose\n", stderr)
 	assert.Regexp(t, `\n\d+\s+web\s+at once\s+-\s`, stdout)
 }
+
+// -f twice is refused, by check and by an instance, rather than running
+// the last file only: process-compose would merge them, jobtop does not.
+// An override file beside a process-compose file is named as not applied.
+func TestSeveralFilesAreRefusedAndOverridesNamed(t *testing.T) {
+	t.Chdir(t.TempDir())
+	src := []byte("processes:\n  a: {command: \"true\"}\n")
+	require.NoError(t, os.WriteFile("a.yaml", src, 0o644))
+	require.NoError(t, os.WriteFile("b.yaml", src, 0o644))
+	const want = "-f is given 2 times (a.yaml, b.yaml): jobtop reads one job file and does not merge several as process-compose does; merge them into one file"
+	_, _, err := runCheck(t, "-f", "a.yaml", "-f", "b.yaml")
+	var exit *ExitError
+	require.True(t, errors.As(err, &exit), "%v", err)
+	assert.Equal(t, 2, exit.Code)
+	assert.EqualError(t, exit.Err, want)
+
+	c := newCLI(t)
+	r := c.runIn(".", "serve", "-f", "a.yaml", "-f", "b.yaml", "--socket", c.socket)
+	assert.Equal(t, 2, r.code)
+	assert.Contains(t, r.stderr, want)
+
+	require.NoError(t, os.WriteFile("process-compose.yaml", src, 0o644))
+	require.NoError(t, os.WriteFile("process-compose.override.yaml", src, 0o644))
+	_, stderr, err := runCheck(t)
+	require.NoError(t, err)
+	assert.Contains(t, stderr, "process-compose.yaml: warning: process-compose.override.yaml is beside this file and is not applied")
+}

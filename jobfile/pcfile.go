@@ -97,12 +97,34 @@ func parseProcessCompose(y *yamlFile, data []byte) (*Plan, error) {
 		p.readTop(p.doc)
 	}
 	p.resolveDependencies()
+	p.warnOverride()
 	y.plan.Order = y.checkDependencies()
 	y.plan.Warnings = p.warn.list()
 	if err := y.errs.err(); err != nil {
 		return nil, err
 	}
 	return &y.plan, nil
+}
+
+// pcOverrideFiles are the override files process-compose merges over the
+// file it finds itself, the first of them there is, in its order.
+var pcOverrideFiles = []string{
+	"compose.override.yml", "compose.override.yaml",
+	"process-compose.override.yml", "process-compose.override.yaml",
+}
+
+// warnOverride says when an override file is beside the file: jobtop
+// does not merge it, as process-compose does when it finds its files
+// itself.
+func (p *pcFile) warnOverride() {
+	for _, name := range pcOverrideFiles {
+		path := filepath.Join(p.dir, name)
+		if st, err := os.Stat(path); err != nil || !st.Mode().IsRegular() || name == filepath.Base(p.file) {
+			continue
+		}
+		p.warn.addAt(0, 0, "override", fmt.Sprintf("%s is beside this file and is not applied: process-compose merges it over this file (when it finds both itself), jobtop does not; merge it into this file", name))
+		return
+	}
 }
 
 // expansionDisabled reads disable_env_expansion from the file as written.
