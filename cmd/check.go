@@ -172,6 +172,9 @@ func describeRestart(p jobs.RestartPolicy) string {
 	if p.MaxBackoff > 0 {
 		s += fmt.Sprintf(" up to %v", p.MaxBackoff)
 	}
+	if p.Max != jobs.NoRestartLimit && p.MaxOverLife {
+		return s + fmt.Sprintf(", max %d in all", p.Max)
+	}
 	if p.Max != jobs.NoRestartLimit {
 		return s + fmt.Sprintf(", max %d", p.Max)
 	}

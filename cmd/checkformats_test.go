@@ -141,3 +141,17 @@ func TestSeveralFilesAreRefusedAndOverridesNamed(t *testing.T) {
 	require.NoError(t, err)
 	assert.Contains(t, stderr, "process-compose.yaml: warning: process-compose.override.yaml is beside this file and is not applied")
 }
+
+// check shows that process-compose's max_restarts counts over the job's
+// whole life.
+func TestCheckShowsMaxRestartsInAll(t *testing.T) {
+	t.Chdir(t.TempDir())
+	require.NoError(t, os.WriteFile("process-compose.yaml", []byte(`processes:
+  w:
+    command: "true"
+    availability: {restart: on_failure, max_restarts: 1}
+`), 0o644))
+	stdout, _, err := runCheck(t)
+	require.NoError(t, err)
+	assert.Contains(t, stdout, "on-failure, backoff 1s up to 1s, max 1 in all")
+}

@@ -43,7 +43,7 @@ func TestProcessComposeExample(t *testing.T) {
 	assert.Equal(t, "python3 -m http.server 9123 --bind 127.0.0.1", web.Spec.Command)
 	assert.Equal(t, jobs.ProbeCheck{Probe: &probe.HTTP{URL: "http://127.0.0.1:9123/", Status: 200}, Interval: time.Second, Failures: 5}, web.Spec.Ready.Probe)
 	assert.Equal(t, map[string]jobs.Condition{"migrate": jobs.CondSucceeded}, web.Spec.DependsOn)
-	assert.Equal(t, jobs.RestartPolicy{Mode: jobs.RestartOnFailure, Backoff: 2 * time.Second, MaxBackoff: 2 * time.Second, Max: 3}, web.Spec.Restart)
+	assert.Equal(t, jobs.RestartPolicy{Mode: jobs.RestartOnFailure, Backoff: 2 * time.Second, MaxBackoff: 2 * time.Second, Max: 3, MaxOverLife: true}, web.Spec.Restart)
 
 	queue, _ := plan.Job("queue")
 	assert.Equal(t, "accepting work", queue.Spec.Ready.LogPattern)

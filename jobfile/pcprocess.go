@@ -330,6 +330,10 @@ func (p *pcFile) readAvailability(e entry) (pol jobs.RestartPolicy, exitOnFailur
 	pol.Max = maxRestarts
 	if maxRestarts <= 0 {
 		pol.Max = jobs.NoRestartLimit
+	} else {
+		// process-compose counts a process's restarts over its whole
+		// life, however long each run lasted.
+		pol.MaxOverLife = true
 	}
 	return pol, false
 }

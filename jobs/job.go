@@ -336,7 +336,7 @@ func (m *Manager) finishRunLocked(j *job, p *process, exit exitStatus) {
 		j.state = StateFailed
 	}
 	j.history.end(now, j.state, j.exitCode, j.signal)
-	if ran := now.Sub(*j.started); ran >= policyResetAfter {
+	if ran := now.Sub(*j.started); ran >= policyResetAfter && !j.spec.Restart.MaxOverLife {
 		j.autoRestarts = 0
 	}
 	switch {
