@@ -36,7 +36,10 @@ has problems.`,
 			if err != nil {
 				return err
 			}
-			path, _ := c.Flags().GetString(fileFlag)
+			path, err := fileFlagValue(c)
+			if err != nil {
+				return err
+			}
 			switch {
 			case path != "" && len(args) == 1:
 				return &ExitError{Code: usageExit, Err: fmt.Errorf("give the job file once: -f %s or %s, not both", path, args[0])}
@@ -64,7 +67,7 @@ has problems.`,
 			return printPlan(c.OutOrStdout(), plan)
 		},
 	}
-	cmd.Flags().StringP(fileFlag, "f", "", "check job file `FILE` (the same as giving it as the argument)")
+	cmd.Flags().StringArrayP(fileFlag, "f", nil, "check job file `FILE` (the same as giving it as the argument)")
 	addLoadFlags(cmd)
 	return cmd
 }
@@ -168,6 +171,9 @@ func describeRestart(p jobs.RestartPolicy) string {
 	s := fmt.Sprintf("%s, backoff %v", p.Mode, p.Backoff)
 	if p.MaxBackoff > 0 {
 		s += fmt.Sprintf(" up to %v", p.MaxBackoff)
+	}
+	if p.Max != jobs.NoRestartLimit && p.MaxOverLife {
+		return s + fmt.Sprintf(", max %d in all", p.Max)
 	}
 	if p.Max != jobs.NoRestartLimit {
 		return s + fmt.Sprintf(", max %d", p.Max)

@@ -98,3 +98,60 @@ func TestCheckExamples(t *testing.T) {
 		assert.Empty(t, stderr, f)
 	}
 }
+
+// jobtop check says a process that depends on a disabled one starts
+// without waiting for it, and shows it waiting for nothing.
+func TestCheckSaysDependencyOnDisabledIsSkipped(t *testing.T) {
+	t.Chdir(t.TempDir())
+	require.NoError(t, os.WriteFile("process-compose.yaml", []byte(`processes:
+  off: {command: "true", disabled: true}
+  web:
+    command: "true"
+    depends_on: {off: {condition: process_started}}
+`), 0o644))
+	stdout, stderr, err := runCheck(t)
+	require.NoError(t, err)
+	assert.Equal(t, "process-compose.yaml:5:18: warning: processes.web.depends_on.off: off is disabled, so web starts without waiting for it, as in process-compose\n", stderr)
+	assert.Regexp(t, `\n\d+\s+web\s+at once\s+-\s`, stdout)
+}
+
+// -f twice is refused, by check and by an instance, rather than running
+// the last file only: process-compose would merge them, jobtop does not.
+// An override file beside a process-compose file is named as not applied.
+func TestSeveralFilesAreRefusedAndOverridesNamed(t *testing.T) {
+	t.Chdir(t.TempDir())
+	src := []byte("processes:\n  a: {command: \"true\"}\n")
+	require.NoError(t, os.WriteFile("a.yaml", src, 0o644))
+	require.NoError(t, os.WriteFile("b.yaml", src, 0o644))
+	const want = "-f is given 2 times (a.yaml, b.yaml): jobtop reads one job file and does not merge several as process-compose does; merge them into one file"
+	_, _, err := runCheck(t, "-f", "a.yaml", "-f", "b.yaml")
+	var exit *ExitError
+	require.True(t, errors.As(err, &exit), "%v", err)
+	assert.Equal(t, 2, exit.Code)
+	assert.EqualError(t, exit.Err, want)
+
+	c := newCLI(t)
+	r := c.runIn(".", "serve", "-f", "a.yaml", "-f", "b.yaml", "--socket", c.socket)
+	assert.Equal(t, 2, r.code)
+	assert.Contains(t, r.stderr, want)
+
+	require.NoError(t, os.WriteFile("process-compose.yaml", src, 0o644))
+	require.NoError(t, os.WriteFile("process-compose.override.yaml", src, 0o644))
+	_, stderr, err := runCheck(t)
+	require.NoError(t, err)
+	assert.Contains(t, stderr, "process-compose.yaml: warning: process-compose.override.yaml is beside this file and is not applied")
+}
+
+// check shows that process-compose's max_restarts counts over the job's
+// whole life.
+func TestCheckShowsMaxRestartsInAll(t *testing.T) {
+	t.Chdir(t.TempDir())
+	require.NoError(t, os.WriteFile("process-compose.yaml", []byte(`processes:
+  w:
+    command: "true"
+    availability: {restart: on_failure, max_restarts: 1}
+`), 0o644))
+	stdout, _, err := runCheck(t)
+	require.NoError(t, err)
+	assert.Contains(t, stdout, "on-failure, backoff 1s up to 1s, max 1 in all")
+}

@@ -31,7 +31,7 @@ const (
 // addLoadFlags, to a command that starts an instance (the TUI, serve).
 // They are not persistent flags: -f is logs' --follow.
 func addFileFlags(cmd *cobra.Command) {
-	cmd.Flags().StringP(fileFlag, "f", "",
+	cmd.Flags().StringArrayP(fileFlag, "f", nil,
 		"run the jobs of job file `FILE` (default: jobtop.yaml, jobtop.yml, Procfile or process-compose.yml/.yaml in the current directory)")
 	cmd.Flags().Bool(noFileFlag, false, "run no job file, even if the current directory has one")
 	addLoadFlags(cmd)
@@ -78,7 +78,10 @@ func loadOptionsGiven(cmd *cobra.Command) string {
 // listing every problem when the file is not valid, before anything
 // starts.
 func loadJobFile(cmd *cobra.Command) (*jobfile.Plan, error) {
-	path, _ := cmd.Flags().GetString(fileFlag)
+	path, err := fileFlagValue(cmd)
+	if err != nil {
+		return nil, err
+	}
 	noFile, _ := cmd.Flags().GetBool(noFileFlag)
 	opts, err := loadOptions(cmd)
 	if err != nil {
@@ -107,6 +110,23 @@ func loadJobFile(cmd *cobra.Command) (*jobfile.Plan, error) {
 		return nil, &ExitError{Code: 1, Err: jobFileError(path, err, "nothing was started")}
 	}
 	return plan, nil
+}
+
+// fileFlagValue is the job file -f names, "" for none. -f given more than
+// once is refused: process-compose merges its -f files, later ones
+// overriding earlier ones per process, and jobtop does not, so running
+// only the last one (as a plain string flag would) would silently drop
+// the others.
+func fileFlagValue(cmd *cobra.Command) (string, error) {
+	paths, _ := cmd.Flags().GetStringArray(fileFlag)
+	switch len(paths) {
+	case 0:
+		return "", nil
+	case 1:
+		return paths[0], nil
+	}
+	return "", &ExitError{Code: 2, Err: fmt.Errorf("-f is given %d times (%s): jobtop reads one job file and does not merge several as process-compose does; merge them into one file",
+		len(paths), strings.Join(paths, ", "))}
 }
 
 // printWarnings writes the parts of the file jobtop does not carry out,

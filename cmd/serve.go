@@ -122,7 +122,11 @@ func exitRequests(in *servedInstance) <-chan workspace.ExitRequest {
 }
 
 // exitOnFailure is how jobtop ends when a job with process-compose's
-// restart: exit_on_failure failed: with that job's exit code.
+// restart: exit_on_failure failed: with that job's exit code (128 + the
+// signal's number when a signal killed it).
 func exitOnFailure(req workspace.ExitRequest) *ExitError {
+	if req.Signal != 0 {
+		return &ExitError{Code: req.Code, Err: fmt.Errorf("job %s was killed by %v (exit %d) and its restart policy is exit_on_failure", req.Job, req.Signal, req.Code)}
+	}
 	return &ExitError{Code: req.Code, Err: fmt.Errorf("job %s failed (exit %d) and its restart policy is exit_on_failure", req.Job, req.Code)}
 }

@@ -7,6 +7,7 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"regexp"
 	"strings"
 
 	"github.com/goccy/go-yaml/ast"
@@ -64,7 +65,7 @@ func (y *yamlFile) readEnvFile(e entry, given string) map[string]string {
 		y.envFiles[path] = nil
 		return nil
 	}
-	env, errs := parseEnvFile(y.display(given), data)
+	env, errs := parseEnvFile(y.display(given), data, y.expandEnvFiles)
 	y.errs = append(y.errs, errs...)
 	y.envFiles[path] = env
 	return env
@@ -109,7 +110,14 @@ func withoutBOM(data []byte) []byte { return bytes.TrimPrefix(data, []byte(utf8B
 // # are skipped, "export " before a name is allowed, a value in single
 // quotes is taken as is, one in double quotes understands \n, \t, \", \\
 // and \$, and an unquoted value ends at " #" and is trimmed.
-func parseEnvFile(path string, data []byte) (map[string]string, ErrorList) {
+//
+// With expand (process-compose's files, read by godotenv 1.5.1 there),
+// $NAME and ${NAME} in unquoted and double-quoted values are replaced by
+// NAME's value from an earlier line of the same file ("" if none: godotenv
+// does not look at the environment), NAME being upper-case letters, digits
+// and _; \$ is a literal $. Foreman and honcho expand nothing, so a
+// Procfile's .env is read without.
+func parseEnvFile(path string, data []byte, expand bool) (map[string]string, ErrorList) {
 	env := map[string]string{}
 	var errs ErrorList
 	for i, raw := range strings.Split(string(withoutBOM(data)), "\n") {
@@ -131,7 +139,7 @@ func parseEnvFile(path string, data []byte) (map[string]string, ErrorList) {
 			fail("%s", msg)
 			continue
 		}
-		v, err := envValue(strings.TrimSpace(value))
+		v, err := envValue(strings.TrimSpace(value), expand, env)
 		if err != nil {
 			fail("%s: %v", name, err)
 			continue
@@ -141,12 +149,18 @@ func parseEnvFile(path string, data []byte) (map[string]string, ErrorList) {
 	return env, errs
 }
 
-func envValue(s string) (string, error) {
+// envValue reads a value as written after NAME=; with expand, its $VAR
+// references are expanded from env (see parseEnvFile).
+func envValue(s string, expand bool, env map[string]string) (string, error) {
 	if s == "" || (s[0] != '"' && s[0] != '\'') {
 		if i := strings.Index(s, " #"); i >= 0 {
 			s = s[:i]
 		}
-		return strings.TrimSpace(s), nil
+		s = strings.TrimSpace(s)
+		if expand {
+			s = expandDotenv(s, env)
+		}
+		return s, nil
 	}
 	quote := s[0]
 	var b strings.Builder
@@ -158,9 +172,15 @@ func envValue(s string) (string, error) {
 			if rest != "" && !strings.HasPrefix(rest, "#") {
 				return "", fmt.Errorf("unexpected %q after the closing quote", rest)
 			}
+			if expand && quote == '"' {
+				return expandDotenv(b.String(), env), nil
+			}
 			return b.String(), nil
 		case c == '\\' && quote == '"' && i+1 < len(s):
 			i++
+			if expand && s[i] == '$' {
+				b.WriteByte('\\') // kept for expandDotenv, which makes it a $
+			}
 			b.WriteByte(unescape(s[i]))
 		default:
 			b.WriteByte(c)
@@ -179,4 +199,23 @@ func unescape(c byte) byte {
 		return '\r'
 	}
 	return c // \" \\ \$ and anything else: the character itself
+}
+
+// dotenvVarRef is godotenv 1.5.1's pattern for a variable reference in a
+// value: an optional backslash, $, then NAME or {NAME} (upper case).
+var dotenvVarRef = regexp.MustCompile(`(\\)?(\$)(\()?\{?([A-Z0-9_]+)?\}?`)
+
+// expandDotenv replaces $NAME and ${NAME} in s with NAME's value in env
+// ("" when env has none), and \$ with $, as godotenv 1.5.1 does.
+func expandDotenv(s string, env map[string]string) string {
+	return dotenvVarRef.ReplaceAllStringFunc(s, func(m string) string {
+		sub := dotenvVarRef.FindStringSubmatch(m)
+		switch {
+		case sub[1] == `\`:
+			return m[1:]
+		case sub[4] != "":
+			return env[sub[4]]
+		}
+		return m
+	})
 }

@@ -41,16 +41,18 @@ func LoadWith(path string, o LoadOptions) (*Plan, error) {
 
 // envLayer is the env files read for every job of a file.
 type envLayer struct {
-	env   map[string]string
-	files []string // as shown to people
-	errs  ErrorList
+	env    map[string]string
+	files  []string // as shown to people
+	errs   ErrorList
+	expand bool // expand $VAR references, as process-compose's godotenv
 }
 
 // defaultEnv reads the env files every job gets: the -e files, else the
 // default .env in dir when it exists and the job file names none of its
-// own (fileHasOwn).
-func (o LoadOptions) defaultEnv(dir string, fileHasOwn bool) envLayer {
-	var l envLayer
+// own (fileHasOwn). With expand, $VAR references in them are expanded as
+// godotenv does (see parseEnvFile).
+func (o LoadOptions) defaultEnv(dir string, fileHasOwn, expand bool) envLayer {
+	l := envLayer{expand: expand}
 	switch {
 	case o.NoEnvFile:
 		return l
@@ -84,7 +86,7 @@ func (l *envLayer) read(shown, abs string) map[string]string {
 		l.errs = append(l.errs, &Error{File: shown, Msg: "env file " + err.Error()})
 		return nil
 	}
-	env, errs := parseEnvFile(shown, data)
+	env, errs := parseEnvFile(shown, data, l.expand)
 	l.errs = append(l.errs, errs...)
 	l.files = append(l.files, shown)
 	return env

@@ -5,6 +5,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -71,8 +72,9 @@ type pcDep struct {
 // are mapped onto jobs.
 func parseProcessCompose(y *yamlFile, data []byte) (*Plan, error) {
 	p := &pcFile{yamlFile: y, warn: newWarnings(y.file)}
+	y.expandEnvFiles = true
 	y.plan.Format = FormatProcessCompose
-	p.dotenv = y.opts.defaultEnv(y.dir, false)
+	p.dotenv = y.opts.defaultEnv(y.dir, false, true)
 	y.errs = append(y.errs, p.dotenv.errs...)
 	y.plan.EnvFiles = p.dotenv.files
 	if !p.expansionDisabled() {
@@ -95,12 +97,34 @@ func parseProcessCompose(y *yamlFile, data []byte) (*Plan, error) {
 		p.readTop(p.doc)
 	}
 	p.resolveDependencies()
+	p.warnOverride()
 	y.plan.Order = y.checkDependencies()
 	y.plan.Warnings = p.warn.list()
 	if err := y.errs.err(); err != nil {
 		return nil, err
 	}
 	return &y.plan, nil
+}
+
+// pcOverrideFiles are the override files process-compose merges over the
+// file it finds itself, the first of them there is, in its order.
+var pcOverrideFiles = []string{
+	"compose.override.yml", "compose.override.yaml",
+	"process-compose.override.yml", "process-compose.override.yaml",
+}
+
+// warnOverride says when an override file is beside the file: jobtop
+// does not merge it, as process-compose does when it finds its files
+// itself.
+func (p *pcFile) warnOverride() {
+	for _, name := range pcOverrideFiles {
+		path := filepath.Join(p.dir, name)
+		if st, err := os.Stat(path); err != nil || !st.Mode().IsRegular() || name == filepath.Base(p.file) {
+			continue
+		}
+		p.warn.addAt(0, 0, "override", fmt.Sprintf("%s is beside this file and is not applied: process-compose merges it over this file (when it finds both itself), jobtop does not; merge it into this file", name))
+		return
+	}
 }
 
 // expansionDisabled reads disable_env_expansion from the file as written.
@@ -129,6 +153,9 @@ func (p *pcFile) readTop(body ast.Node) {
 	if s := os.Getenv("COMPOSE_SHELL"); s != "" {
 		p.shell[0] = s
 	}
+	// process-compose keeps unknown top-level keys (its Extensions), and
+	// x- keys are where YAML anchors live: no warning, even strict.
+	entries = slices.DeleteFunc(entries, func(e entry) bool { return strings.HasPrefix(e.name, "x-") })
 	p.readKnown("", entries, fields{
 		"version":           func(entry) {},
 		"name":              func(entry) {},
@@ -196,13 +223,43 @@ func (p *pcFile) readShell(e entry) {
 	})
 }
 
+// pcEnvItem is one environment entry: its name, and its value as written
+// (with the entry, for a template's errors).
+type pcEnvItem struct {
+	name  string
+	value textField
+}
+
 // pcEnvironment reads environment: a list of NAME=VALUE (or a mapping).
 func (p *pcFile) pcEnvironment(e entry) map[string]string {
+	items := p.pcEnvItems(e)
+	if items == nil {
+		return nil
+	}
+	env := make(map[string]string, len(items))
+	for _, it := range items {
+		env[it.name] = it.value.text
+	}
+	return env
+}
+
+// pcEnvItems reads environment's entries, in order: a list of NAME=VALUE
+// (or a mapping).
+func (p *pcFile) pcEnvItems(e entry) []pcEnvItem {
 	seq, ok := e.value.(*ast.SequenceNode)
 	if !ok {
-		return p.env(e)
+		env := p.env(e)
+		if env == nil {
+			return nil
+		}
+		items := make([]pcEnvItem, 0, len(env))
+		for name, v := range env {
+			items = append(items, pcEnvItem{name: name, value: textField{e: e, text: v, set: true}})
+		}
+		sort.Slice(items, func(i, j int) bool { return items[i].name < items[j].name })
+		return items
 	}
-	env := map[string]string{}
+	items := []pcEnvItem{}
 	for i, v := range seq.Values {
 		item := entry{key: v, value: p.resolve(v), path: fmt.Sprintf("%s[%d]", e.path, i)}
 		s, ok := p.text(item)
@@ -218,9 +275,9 @@ func (p *pcFile) pcEnvironment(e entry) map[string]string {
 			p.errorf(at(item), "%s: %s", item.path, msg)
 			continue
 		}
-		env[name] = value
+		items = append(items, pcEnvItem{name: name, value: textField{e: item, text: value, set: true}})
 	}
-	return env
+	return items
 }
 
 // readVars reads vars: for templates, as strings, numbers and booleans.
@@ -295,10 +352,12 @@ func (p *pcFile) seconds(e entry) (int, bool) {
 }
 
 // pcName is a process's job name: NAMESPACE/NAME outside the default
-// namespace, and NAME-N for replica N of several.
+// namespace, and NAME-N for replica N of several, N padded with zeros to
+// as many digits as the number of replicas has, as process-compose names
+// them: replicas: 10 gives NAME-00 to NAME-09.
 func pcName(prefix, name string, replica, replicas int) string {
 	if replicas > 1 {
-		width := len(strconv.Itoa(replicas - 1))
+		width := len(strconv.Itoa(replicas))
 		name = fmt.Sprintf("%s-%0*d", name, width, replica)
 	}
 	return prefix + name
@@ -340,6 +399,10 @@ func (p *pcFile) resolveDependencies() {
 				job := &p.plan.Jobs[own]
 				for _, t := range targets {
 					target := p.plan.Jobs[t].Name
+					if !p.plan.Jobs[t].Autostart && job.Autostart {
+						p.disabledDependency(d, proc.namePrefix+proc.name, target)
+						continue
+					}
 					if job.Spec.DependsOn == nil {
 						job.Spec.DependsOn = map[string]jobs.Condition{}
 					}
@@ -351,6 +414,18 @@ func (p *pcFile) resolveDependencies() {
 			}
 		}
 	}
+}
+
+// disabledDependency reports a job that depends on a disabled one: as
+// process-compose does, it starts without waiting for it (a warning), or,
+// with is_strict, the file is refused (as there).
+func (p *pcFile) disabledDependency(d pcDep, process, target string) {
+	if p.strict {
+		p.errorf(d.key, "%s: %s is disabled (is_strict is on)", d.path, target)
+		return
+	}
+	p.warn.add(d.key, "disabled dependency "+d.path+" "+target,
+		fmt.Sprintf("%s: %s is disabled, so %s starts without waiting for it, as in process-compose", d.path, target, process))
 }
 
 // checkCondition reports a condition the process depended on can never

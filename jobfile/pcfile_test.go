@@ -43,7 +43,7 @@ func TestProcessComposeExample(t *testing.T) {
 	assert.Equal(t, "python3 -m http.server 9123 --bind 127.0.0.1", web.Spec.Command)
 	assert.Equal(t, jobs.ProbeCheck{Probe: &probe.HTTP{URL: "http://127.0.0.1:9123/", Status: 200}, Interval: time.Second, Failures: 5}, web.Spec.Ready.Probe)
 	assert.Equal(t, map[string]jobs.Condition{"migrate": jobs.CondSucceeded}, web.Spec.DependsOn)
-	assert.Equal(t, jobs.RestartPolicy{Mode: jobs.RestartOnFailure, Backoff: 2 * time.Second, MaxBackoff: 2 * time.Second, Max: 3}, web.Spec.Restart)
+	assert.Equal(t, jobs.RestartPolicy{Mode: jobs.RestartOnFailure, Backoff: 2 * time.Second, MaxBackoff: 2 * time.Second, Max: 3, MaxOverLife: true}, web.Spec.Restart)
 
 	queue, _ := plan.Job("queue")
 	assert.Equal(t, "accepting work", queue.Spec.Ready.LogPattern)
@@ -130,6 +130,7 @@ processes:
   raw:
     entrypoint: [printf, "%s\n", "no shell"]
     is_template_disabled: true
+    disabled: true # its dependency is disabled too: is_strict allows that
     description: "{{.NOT_RENDERED}}"
     depends_on:
       client: process_healthy
@@ -147,10 +148,10 @@ processes:
 	assert.Equal(t, "echo hi dotenv-wins fallback $HOME 1", api1.Spec.Command)
 	assert.Equal(t, filepath.Join(dir, "svc"), api0.Spec.Dir)
 	assert.Equal(t, map[string]string{
-		"DOTENV": "yes", "FROM_ENV": "dotenv-wins", "TIMEOUT": "7",
+		"DOTENV": "yes", "TIMEOUT": "7",
 		"GLOBAL": "from-env-file", "EQ": "a=b", "FILE": "backend", "LOCAL": "1",
 		"PC_PROC_NAME": "api", "PC_REPLICA_NUM": "1",
-	}, api1.Spec.Env, ".env, then environment, then env_file (beside working_dir), then the process's environment")
+	}, api1.Spec.Env, ".env (below the shell: FROM_ENV is the shell's), then environment, then env_file (beside working_dir), then the process's environment")
 	assert.Equal(t, jobs.ProbeCheck{
 		Probe:    &probe.HTTP{URL: "https://localhost:8443/healthz", Status: 204, Headers: map[string]string{"X-Probe": "jobtop"}},
 		Interval: 2 * time.Second, Timeout: 3 * time.Second, InitialDelay: 5 * time.Second, Failures: 4,
@@ -195,7 +196,6 @@ func TestProcessComposeErrors(t *testing.T) {
 		`process-compose.yaml:18:29: processes.c.availability.restart: "sometimes" is not a restart policy: use no, on_failure, always or exit_on_failure`,
 		`process-compose.yaml:22:7: processes.d.depends_on.e: dependency cycle: d -> e -> d`,
 		`process-compose.yaml:26:5: processes.e.readiness_probe: give exec or http_get`,
-		`process-compose.yaml:30:7: processes.f.readiness_probe.http_get: give port`,
 		`process-compose.yaml:34:24: processes.g.readiness_probe.http_get.port: "http" is not a port (1-65535)`,
 		`process-compose.yaml:35:3: processes: process name "bad name" may only use letters, digits, ".", "_", "-" and "/"`,
 		`process-compose.yaml:37:14: processes.h.command: template: map has no entry for key "MISSING" (vars: give it under vars:)`,

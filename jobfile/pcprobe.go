@@ -78,9 +78,6 @@ func (p *pcFile) readPCProbe(e entry) *pcProbe {
 					}
 				},
 			})
-			if !pr.port.set {
-				p.errorf(e.key, "%s: give port", e.path)
-			}
 		},
 		"initial_delay_seconds": secs(func(d time.Duration) { pr.timing.InitialDelay = d }, 0),
 		"period_seconds":        secs(func(d time.Duration) { pr.timing.Interval = d }, 1),
@@ -127,9 +124,6 @@ func (p *pcFile) headers(e entry) map[string]string {
 // probe's working_dir is relative to the file, and defaults to the job's.
 func (p *pcFile) buildProbe(pr *pcProbe, render func(textField) string) jobs.ProbeCheck {
 	c := pr.timing
-	if pr.isHTTP && !pr.port.set {
-		return jobs.ProbeCheck{} // reported already
-	}
 	if pr.isHTTP {
 		scheme, host, path := "http", "127.0.0.1", "/"
 		if pr.scheme.set {
@@ -144,12 +138,21 @@ func (p *pcFile) buildProbe(pr *pcProbe, render func(textField) string) jobs.Pro
 				path = "/" + path
 			}
 		}
-		port := strings.TrimSpace(render(pr.port))
-		if n, err := strconv.Atoi(port); err != nil || n < 1 || n > 65535 {
-			p.errorf(at(pr.port.e), "%s: %q is not a port (1-65535)", pr.port.e.path, port)
-			return jobs.ProbeCheck{}
+		// Without a port, the URL has none (the scheme's default), as
+		// process-compose builds it.
+		hostPort := host
+		if strings.Contains(host, ":") {
+			hostPort = "[" + host + "]"
 		}
-		u := scheme + "://" + net.JoinHostPort(host, port) + path
+		if pr.port.set {
+			port := strings.TrimSpace(render(pr.port))
+			if n, err := strconv.Atoi(port); err != nil || n < 1 || n > 65535 {
+				p.errorf(at(pr.port.e), "%s: %q is not a port (1-65535)", pr.port.e.path, port)
+				return jobs.ProbeCheck{}
+			}
+			hostPort = net.JoinHostPort(host, port)
+		}
+		u := scheme + "://" + hostPort + path
 		h, err := probe.NewHTTP(u, pr.status, pr.headers)
 		if err != nil {
 			p.errorf(pr.e.key, "%s: %v", pr.e.path, err)

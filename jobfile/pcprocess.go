@@ -2,6 +2,7 @@ package jobfile
 
 import (
 	"fmt"
+	"os"
 	"regexp"
 	"strconv"
 	"strings"
@@ -25,7 +26,7 @@ type textField struct {
 type pcSettings struct {
 	command, workingDir, description textField
 	entrypoint                       []string
-	env                              map[string]string
+	env                              []pcEnvItem
 	envFile                          textField
 	dotenvOff, noTemplates           bool
 	restart                          jobs.RestartPolicy
@@ -64,7 +65,7 @@ func (p *pcFile) readProcess(pe entry) {
 		"entrypoint":  func(e entry) { s.entrypoint = p.argv(e) },
 		"working_dir": text(&s.workingDir),
 		"description": text(&s.description),
-		"environment": func(e entry) { s.env = p.pcEnvironment(e) },
+		"environment": func(e entry) { s.env = p.pcEnvItems(e) },
 		"env_file":    text(&s.envFile),
 		"is_dotenv_disabled": func(e entry) {
 			s.dotenvOff, _ = p.bool(e)
@@ -86,11 +87,15 @@ func (p *pcFile) readProcess(pe entry) {
 		"shutdown": func(e entry) { p.readShutdown(e, &s) },
 		"disabled": func(e entry) { s.disabled, _ = p.bool(e) },
 		"is_disabled": func(e entry) {
+			if isNull(e.value) {
+				return // empty, as ${UNSET} expands: disabled stays as it is
+			}
 			if v, ok := p.text(e); ok {
 				switch strings.TrimSpace(v) {
 				case "true":
 					s.disabled = true
-				case "false":
+				case "false", "":
+					// "": as process-compose, disabled stays as it is
 				default:
 					p.warn.add(e.key, "is_disabled", fmt.Sprintf("%s: %q is neither true nor false, so it is ignored", e.path, v))
 				}
@@ -196,20 +201,52 @@ func (p *pcFile) buildJob(pe entry, proc *pcProcess, s *pcSettings, replica int)
 	}
 	var dotenv map[string]string
 	if !s.dotenvOff {
-		dotenv = p.dotenv.env
+		dotenv = p.dotenvUnderShell()
 	}
 	var envFile map[string]string
 	if s.envFile.set {
 		envFile = p.pcEnvFile(s.envFile, spec.Dir)
 	}
+	// process-compose renders a process's environment entries (not the
+	// top-level ones) with the vars, is_template_disabled or not: that
+	// only keeps command as written.
+	var own map[string]string
+	if s.env != nil {
+		own = make(map[string]string, len(s.env))
+		for _, it := range s.env {
+			v, err := renderTemplate(it.value.text, vars)
+			if err != nil {
+				p.errorf(at(it.value.e), "%s: %v", it.value.e.path, err)
+			}
+			own[it.name] = v
+		}
+	}
 	spec.Env = mergeEnv(map[string]string{"PC_PROC_NAME": proc.name, "PC_REPLICA_NUM": strconv.Itoa(replica)},
-		dotenv, p.globalEnv, envFile, s.env)
+		dotenv, p.globalEnv, envFile, own)
 	if len(p.errs) == 0 {
 		if err := spec.Validate(); err != nil {
 			p.errorf(pe.key, "%s: %v", pe.path, err)
 		}
 	}
 	return job
+}
+
+// dotenvUnderShell is the .env layer of a process's environment as
+// process-compose layers it: below the shell's environment, so a variable
+// the shell sets keeps the shell's value (and the YAML's environment wins
+// over both). A Procfile's .env wins over the shell instead, as in foreman
+// and honcho.
+func (p *pcFile) dotenvUnderShell() map[string]string {
+	if p.dotenv.env == nil {
+		return nil
+	}
+	out := make(map[string]string, len(p.dotenv.env))
+	for k, v := range p.dotenv.env {
+		if _, set := os.LookupEnv(k); !set {
+			out[k] = v
+		}
+	}
+	return out
 }
 
 // pcEnvFile reads a process's env_file, relative to its working_dir.
@@ -293,6 +330,10 @@ func (p *pcFile) readAvailability(e entry) (pol jobs.RestartPolicy, exitOnFailur
 	pol.Max = maxRestarts
 	if maxRestarts <= 0 {
 		pol.Max = jobs.NoRestartLimit
+	} else {
+		// process-compose counts a process's restarts over its whole
+		// life, however long each run lasted.
+		pol.MaxOverLife = true
 	}
 	return pol, false
 }
@@ -361,5 +402,6 @@ func (p *pcFile) readShutdown(e entry, s *pcSettings) {
 			}
 		},
 		"parent_only": nil,
+		"send_keys":   nil,
 	})
 }

@@ -33,7 +33,7 @@ type procType struct {
 func parseProcfile(path, dir string, data []byte, o LoadOptions) (*Plan, error) {
 	plan := &Plan{Path: path, Format: FormatProcfile, Dir: dir}
 	types, errs := readProcTypes(path, data)
-	dotenv := o.defaultEnv(dir, false)
+	dotenv := o.defaultEnv(dir, false, false)
 	errs = append(errs, dotenv.errs...)
 	plan.EnvFiles = dotenv.files
 	counts, ferrs := parseFormation(o.Formation, types)

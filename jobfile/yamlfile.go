@@ -22,6 +22,8 @@ type yamlFile struct {
 	plan     Plan
 	deps     map[string][]dependency // by job name
 	tty      bool                    // the top-level tty: every job's default
+	// expandEnvFiles expands $VAR in env files, as process-compose does.
+	expandEnvFiles bool
 }
 
 // parseYAML reads a YAML job file held in data; path is the file's name
@@ -137,7 +139,7 @@ func (y *yamlFile) readTop(body ast.Node) {
 		}
 	}
 	y.readFields("", known, fs)
-	dotenv := y.opts.defaultEnv(y.dir, hasEnvFile)
+	dotenv := y.opts.defaultEnv(y.dir, hasEnvFile, false)
 	y.errs = append(y.errs, dotenv.errs...)
 	y.plan.EnvFiles = append(dotenv.files, y.plan.EnvFiles...)
 	y.baseEnv = mergeEnv(dotenv.env, topEnvFile)

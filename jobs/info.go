@@ -29,13 +29,17 @@ type Info struct {
 	State   State    `json:"state"`
 	// Reason says why a queued job waits ("waiting for a slot", "waiting
 	// for db: ready").
-	Reason   string     `json:"reason,omitempty"`
-	PID      int        `json:"pid,omitempty"`
-	ExitCode *int       `json:"exit_code"`
-	Signal   Signal     `json:"signal"`
-	Error    string     `json:"error"`
-	Started  *time.Time `json:"started_at"`
-	Ended    *time.Time `json:"ended_at"`
+	Reason   string `json:"reason,omitempty"`
+	PID      int    `json:"pid,omitempty"`
+	ExitCode *int   `json:"exit_code"`
+	Signal   Signal `json:"signal"`
+	// EndRequested says the last run ended because it was asked to (a
+	// stop, a kill, a restart, a timeout, jobtop shutting down), not by
+	// itself or by a signal from outside jobtop. It is not part of the API.
+	EndRequested bool       `json:"-"`
+	Error        string     `json:"error"`
+	Started      *time.Time `json:"started_at"`
+	Ended        *time.Time `json:"ended_at"`
 	// KillAt is when a stopping job gets SIGKILL if it has not exited by
 	// then (the end of its grace period); nil unless it is stopping.
 	KillAt *time.Time `json:"kill_at,omitempty"`

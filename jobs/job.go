@@ -176,6 +176,7 @@ func (j *job) stateLocked() Info {
 		code := *j.exitCode
 		info.ExitCode = &code
 	}
+	info.EndRequested = j.ended != nil && !j.state.Active() && j.request != reqNone
 	if info.Ready {
 		info.ReadyAt = j.history.readyAt()
 	}
@@ -335,7 +336,7 @@ func (m *Manager) finishRunLocked(j *job, p *process, exit exitStatus) {
 		j.state = StateFailed
 	}
 	j.history.end(now, j.state, j.exitCode, j.signal)
-	if ran := now.Sub(*j.started); ran >= policyResetAfter {
+	if ran := now.Sub(*j.started); ran >= policyResetAfter && !j.spec.Restart.MaxOverLife {
 		j.autoRestarts = 0
 	}
 	switch {

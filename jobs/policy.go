@@ -8,8 +8,10 @@ import (
 )
 
 // policyResetAfter: a run that lasts this long resets the count of
-// consecutive policy restarts (and so the backoff).
-const policyResetAfter = 10 * time.Second
+// consecutive policy restarts (and so the backoff), unless the policy
+// counts over the job's life (RestartPolicy.MaxOverLife). A variable
+// only so that tests need not run 10s jobs.
+var policyResetAfter = 10 * time.Second
 
 // applyRestartPolicyLocked schedules a restart of a job that ended on its
 // own, if its policy says so, after the backoff. A job that reached its

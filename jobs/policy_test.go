@@ -209,3 +209,31 @@ func TestShutdownStopsDependantsFirst(t *testing.T) {
 	require.NoError(t, m.Shutdown(t.Context()))
 	assert.Equal(t, "web\ndb\n", readFile(t, order), "web took 0.3 s to stop, and db still waited for it")
 }
+
+// A run that lasts policyResetAfter starts the count of restarts again,
+// unless the policy counts over the job's life (process-compose's
+// max_restarts): then Max bounds every restart, however long each run.
+func TestMaxOverLifeIgnoresLongRuns(t *testing.T) {
+	saved := policyResetAfter
+	policyResetAfter = time.Nanosecond // every run counts as a long one
+	t.Cleanup(func() { policyResetAfter = saved })
+	m := newManager(t, Options{})
+	// Fails its first four runs, then succeeds.
+	script := func(dir string) string {
+		f := filepath.Join(dir, "n")
+		return `n=$(cat ` + f + ` 2>/dev/null || echo 0); n=$((n+1)); echo $n > ` + f + `; [ $n -ge 5 ] && exit 0; exit 3`
+	}
+	pol := RestartPolicy{Mode: RestartOnFailure, Backoff: 10 * time.Millisecond, Max: 2}
+
+	inARow := start(t, m, Spec{Command: script(t.TempDir()), Restart: pol})
+	info := wait(t, m, inARow.ID)
+	assert.Equal(t, StateSucceeded, info.State, "each long run started the count again")
+	assert.Equal(t, 5, info.Runs)
+
+	pol.MaxOverLife = true
+	overLife := start(t, m, Spec{Command: script(t.TempDir()), Restart: pol})
+	info = wait(t, m, overLife.ID)
+	assert.Equal(t, StateFailed, info.State)
+	assert.Equal(t, 3, info.Runs, "the first run and two restarts, in all")
+	assert.Equal(t, "gave up after 2 restarts", info.Reason)
+}

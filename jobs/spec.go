@@ -148,6 +148,11 @@ type RestartPolicy struct {
 	Backoff    time.Duration
 	MaxBackoff time.Duration
 	Max        int
+	// MaxOverLife counts every policy restart of the job towards Max, as
+	// process-compose's max_restarts does, where by default a run of 10s
+	// or more starts the count (and the backoff) again. A restart asked
+	// for by hand starts it again either way.
+	MaxOverLife bool
 }
 
 // Condition is what a dependency must reach before a dependant starts.

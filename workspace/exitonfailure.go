@@ -12,11 +12,15 @@ import (
 type ExitRequest struct {
 	Job  string // its name in the file
 	Code int
+	// Signal is the signal that killed the job, when one did (Code is
+	// then 128 + its number, as a shell reports it); 0 for an exit.
+	Signal jobs.Signal
 }
 
 // ExitRequests delivers at most one request: the first time a file job
 // marked ExitOnFailure (process-compose's restart: exit_on_failure) ends
-// failed, with a non-zero exit code. It is never closed.
+// failed, with a non-zero exit code, or killed by a signal jobtop was not
+// asked to send (a crash, a kill from outside). It is never closed.
 func (w *Workspace) ExitRequests() <-chan ExitRequest { return w.exits }
 
 // watchFailuresLocked starts watchFailures the first time a plan has a job
@@ -56,15 +60,25 @@ func (w *Workspace) watchFailures() {
 	}
 }
 
+// exitRequest is the request a job's snapshot makes, if any: a failed
+// exit, or a signal that came from outside; never a stop or kill someone
+// asked jobtop for.
 func (w *Workspace) exitRequest(info jobs.Info) (ExitRequest, bool) {
-	if info.State != jobs.StateFailed || info.ExitCode == nil {
+	var req ExitRequest
+	switch {
+	case info.State == jobs.StateFailed && info.ExitCode != nil:
+		req.Code = *info.ExitCode
+	case info.State == jobs.StateKilled && info.Signal != 0 && !info.EndRequested:
+		req.Code, req.Signal = 128+int(info.Signal), info.Signal
+	default:
 		return ExitRequest{}, false
 	}
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	for _, j := range w.plan.Jobs {
 		if j.ExitOnFailure && w.ids[j.Name] == info.ID {
-			return ExitRequest{Job: j.Name, Code: *info.ExitCode}, true
+			req.Job = j.Name
+			return req, true
 		}
 	}
 	return ExitRequest{}, false

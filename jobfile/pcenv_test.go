@@ -1,0 +1,227 @@
+package jobfile
+
+import (
+	"fmt"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"jobtop/jobs"
+)
+
+// A process's environment entries are templates too, as process-compose
+// renders them: with the vars and PC_REPLICA_NUM, is_template_disabled or
+// not (that keeps only command as written).
+func TestProcessComposeRendersEnvironment(t *testing.T) {
+	inDir(t, nil)
+	plan, err := Parse("process-compose.yaml", []byte(`vars: {DB_HOST: db.local}
+processes:
+  api:
+    command: "echo {{.DB_HOST}}"
+    replicas: 2
+    environment:
+      - "DB_URL=postgres://{{.DB_HOST}}:5432/app"
+      - "INSTANCE=api-{{.PC_REPLICA_NUM}}"
+  raw:
+    command: "echo {{.DB_HOST}}"
+    is_template_disabled: true
+    environment: {MODE: "{{.DB_HOST}}"}
+`))
+	require.NoError(t, err)
+	for i, name := range []string{"api-0", "api-1"} {
+		job, ok := plan.Job(name)
+		require.True(t, ok, name)
+		assert.Equal(t, "postgres://db.local:5432/app", job.Spec.Env["DB_URL"], name)
+		assert.Equal(t, []string{"api-0", "api-1"}[i], job.Spec.Env["INSTANCE"], name)
+	}
+	raw, _ := plan.Job("raw")
+	assert.Equal(t, "echo {{.DB_HOST}}", raw.Spec.Command)
+	assert.Equal(t, "db.local", raw.Spec.Env["MODE"])
+
+	assert.Equal(t, []string{
+		`process-compose.yaml:4:19: processes.a.environment[0]: template: map has no entry for key "NOPE" (vars: give it under vars:)`,
+	}, pcProblems(t, `processes:
+  a:
+    command: x
+    environment: ["X={{.NOPE}}"]
+`))
+}
+
+// process-compose layers a process's environment as .env, then the
+// shell's environment, then the YAML's: a variable the shell sets beats
+// .env, the YAML beats both. The file's own $VARs still read .env first.
+func TestProcessComposeShellBeatsDotenv(t *testing.T) {
+	inDir(t, map[string]string{".env": "SHELL_SET=dotenv\nONLY_DOTENV=dotenv\nBOTH=dotenv\n"})
+	t.Setenv("SHELL_SET", "shell")
+	t.Setenv("BOTH", "shell")
+	plan, err := Parse("process-compose.yaml", []byte(`processes:
+  a:
+    command: "echo $SHELL_SET"
+    environment: ["BOTH=yaml"]
+`))
+	require.NoError(t, err)
+	a := plan.Jobs[0].Spec
+	assert.Equal(t, "echo dotenv", a.Command, "expansion reads .env first, as process-compose's loader does")
+	assert.Equal(t, map[string]string{"ONLY_DOTENV": "dotenv", "BOTH": "yaml", "PC_PROC_NAME": "a", "PC_REPLICA_NUM": "0"}, a.Env,
+		"SHELL_SET is left to the shell's environment")
+}
+
+// A Procfile's .env wins over the shell, as in foreman and honcho.
+func TestProcfileDotenvBeatsShell(t *testing.T) {
+	inDir(t, map[string]string{".env": "SHELL_SET=dotenv\n", "Procfile": "web: echo\n"})
+	t.Setenv("SHELL_SET", "shell")
+	plan, err := Load("Procfile")
+	require.NoError(t, err)
+	assert.Equal(t, "dotenv", plan.Jobs[0].Spec.Env["SHELL_SET"])
+}
+
+// A process-compose file's .env and env_file are expanded as godotenv
+// does; a Procfile's .env is not, as in foreman and honcho.
+func TestProcessComposeExpandsEnvFiles(t *testing.T) {
+	inDir(t, map[string]string{
+		".env":     "HOST=db.local\nDB_URL=postgres://${HOST}/app\n",
+		"api.env":  "PORT=8080\nADDR=\"127.0.0.1:$PORT\"\n",
+		"Procfile": "web: echo\n",
+	})
+	plan, err := Parse("process-compose.yaml", []byte(`processes:
+  a:
+    command: "echo $DB_URL"
+    env_file: api.env
+`))
+	require.NoError(t, err)
+	a := plan.Jobs[0].Spec
+	assert.Equal(t, "echo postgres://db.local/app", a.Command)
+	assert.Equal(t, "postgres://db.local/app", a.Env["DB_URL"])
+	assert.Equal(t, "127.0.0.1:8080", a.Env["ADDR"])
+
+	plan, err = Load("Procfile")
+	require.NoError(t, err)
+	assert.Equal(t, "postgres://${HOST}/app", plan.Jobs[0].Spec.Env["DB_URL"])
+}
+
+// Replica names are padded as process-compose pads them: to as many
+// digits as the number of replicas has (1 + floor(log10(n))).
+func TestProcessComposeReplicaNames(t *testing.T) {
+	inDir(t, nil)
+	for replicas, want := range map[int][2]string{
+		2:   {"w-0", "w-1"},
+		9:   {"w-0", "w-8"},
+		10:  {"w-00", "w-09"},
+		11:  {"w-00", "w-10"},
+		100: {"w-000", "w-099"},
+	} {
+		plan, err := Parse("process-compose.yaml", []byte(fmt.Sprintf("processes:\n  w: {command: x, replicas: %d}\n", replicas)))
+		require.NoError(t, err, replicas)
+		require.Len(t, plan.Jobs, replicas)
+		assert.Equal(t, want, [2]string{plan.Jobs[0].Name, plan.Jobs[replicas-1].Name}, replicas)
+	}
+	plan, err := Parse("process-compose.yaml", []byte(`processes:
+  w: {command: x, replicas: 10}
+  after:
+    command: x
+    depends_on: {w-05: {condition: process_started}}
+`))
+	require.NoError(t, err)
+	after, _ := plan.Job("after")
+	assert.Equal(t, map[string]jobs.Condition{"w-05": jobs.CondStarted}, after.Spec.DependsOn)
+}
+
+// Files process-compose runs must load: an http_get without port (the
+// URL then has none), an is_disabled left empty by expansion, and
+// shutdown.send_keys (a warning, also with is_strict, as process-compose
+// knows the key); a top-level x- key (anchors' home) is no warning.
+func TestProcessComposeAcceptsWhatItAccepts(t *testing.T) {
+	inDir(t, nil)
+	t.Setenv("UNSET", "")
+	plan, err := Parse("process-compose.yaml", []byte(`is_strict: true
+x-probe: &probe
+  period_seconds: 2
+processes:
+  web:
+    command: x
+    readiness_probe:
+      <<: *probe
+      http_get: {host: localhost, path: /healthz}
+  tls:
+    command: x
+    liveness_probe:
+      http_get: {scheme: https, host: "::1"}
+  off:
+    command: x
+    disabled: true
+    is_disabled: ${UNSET}
+  on:
+    command: x
+    is_disabled: ${UNSET}
+    shutdown:
+      send_keys: "^C"
+`))
+	require.NoError(t, err)
+	web, _ := plan.Job("web")
+	require.NotNil(t, web.Spec.Ready.Probe.Probe)
+	assert.Equal(t, "http: http://localhost/healthz (status 200)", web.Spec.Ready.Probe.Probe.String())
+	tls, _ := plan.Job("tls")
+	assert.Equal(t, "http: https://[::1]/ (status 200)", tls.Spec.Health.Probe.String())
+	off, _ := plan.Job("off")
+	assert.False(t, off.Autostart, "disabled: true stays")
+	on, _ := plan.Job("on")
+	assert.True(t, on.Autostart)
+	var warnings []string
+	for _, w := range plan.Warnings {
+		warnings = append(warnings, w.Error())
+	}
+	assert.Equal(t, []string{
+		`process-compose.yaml:22:7: processes.on.shutdown.send_keys: not supported, ignored: jobtop does not type keys to stop a job: it sends the stop signal (or runs shutdown.command) instead`,
+	}, warnings)
+}
+
+// A process that depends on a disabled one starts without waiting for it,
+// as process-compose does, and the file says so; with is_strict the file
+// is refused, as there. Two disabled ones keep their dependency.
+func TestProcessComposeDependencyOnDisabled(t *testing.T) {
+	inDir(t, nil)
+	src := `processes:
+  off: {command: x, disabled: true}
+  db: {command: x}
+  web:
+    command: x
+    depends_on:
+      off: {condition: process_started}
+      db: {condition: process_started}
+  tool:
+    command: x
+    disabled: true
+    depends_on: {off: {}}
+`
+	plan, err := Parse("process-compose.yaml", []byte(src))
+	require.NoError(t, err)
+	web, _ := plan.Job("web")
+	assert.Equal(t, map[string]jobs.Condition{"db": jobs.CondStarted}, web.Spec.DependsOn)
+	tool, _ := plan.Job("tool")
+	assert.Equal(t, map[string]jobs.Condition{"off": jobs.CondStarted}, tool.Spec.DependsOn)
+	require.Len(t, plan.Warnings, 1)
+	assert.Equal(t, `process-compose.yaml:7:7: processes.web.depends_on.off: off is disabled, so web starts without waiting for it, as in process-compose`, plan.Warnings[0].Error())
+
+	assert.Equal(t, []string{
+		`process-compose.yaml:8:7: processes.web.depends_on.off: off is disabled (is_strict is on)`,
+	}, pcProblems(t, "is_strict: true\n"+src))
+}
+
+// process-compose merges process-compose.override.yml (or .yaml, or
+// compose.override.*) over the file it finds; jobtop does not, and says
+// so, with the file's name.
+func TestProcessComposeWarnsAboutOverrideFile(t *testing.T) {
+	src := "processes:\n  a: {command: x}\n"
+	inDir(t, map[string]string{"process-compose.yaml": src})
+	plan, err := Load("process-compose.yaml")
+	require.NoError(t, err)
+	assert.Empty(t, plan.Warnings)
+
+	inDir(t, map[string]string{"process-compose.yaml": src, "process-compose.override.yml": src})
+	plan, err = Load("process-compose.yaml")
+	require.NoError(t, err)
+	require.Len(t, plan.Warnings, 1)
+	assert.Equal(t, "process-compose.yaml: warning: process-compose.override.yml is beside this file and is not applied: process-compose merges it over this file (when it finds both itself), jobtop does not; merge it into this file",
+		plan.Warnings[0].Warning())
+}
