@@ -143,6 +143,7 @@ func parseFormation(formation string, types []procType) (func(string) int, Error
 	}
 	all := 0
 	counts := map[string]int{}
+	given := map[string]bool{}
 	for _, pair := range strings.Split(strings.Join(strings.Fields(formation), ""), ",") {
 		name, num, found := strings.Cut(pair, "=")
 		n, err := strconv.Atoi(num)
@@ -150,13 +151,18 @@ func parseFormation(formation string, types []procType) (func(string) int, Error
 		case !found || name == "":
 			fail("%q: want TYPE=COUNT, e.g. web=2,worker=1 (all=N for every type)", pair)
 			continue
+		case given[name]:
+			fail("%q: %s is given a count twice", pair, name)
+			continue
 		case err != nil || n < 0:
 			fail("%q: the count must be a whole number, 0 or more", pair)
 			continue
 		case n > maxInstances:
 			fail("%q: at most %d instances of a type", pair, maxInstances)
 			continue
-		case name == "all":
+		}
+		given[name] = true
+		if name == "all" {
 			all = n
 			continue
 		}

@@ -142,6 +142,8 @@ func TestProcfileBadPortsAndFormations(t *testing.T) {
 		"wbe=1":       `--formation: "wbe=1": the Procfile has no process type "wbe" (it has web, worker)`,
 		"all=0":       `--formation: "all=0" runs no job: give a count above 0`,
 		"web=0,all=0": `--formation: "web=0,all=0" runs no job: give a count above 0`,
+		"web=2,web=3": `--formation: "web=3": web is given a count twice`,
+		"all=1,all=2": `--formation: "all=2": all is given a count twice`,
 	} {
 		assert.Equal(t, []string{want}, procfileErrors(t, src, LoadOptions{Formation: formation, Port: 5000}), formation)
 	}
