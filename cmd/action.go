@@ -188,7 +188,8 @@ func describeSelection(o selectOptions, args []string) string {
 	return strings.Join(parts, " ")
 }
 
-// printOutcome writes one line: "job 3 (web): killed (SIGTERM)".
+// printOutcome writes one line: "job 3 (web): killed (SIGTERM)", or for
+// a job that exited by itself once asked to stop "killed (exit 0)".
 func printOutcome(w io.Writer, verb string, j jobs.Info) {
 	state := string(j.State)
 	switch {
@@ -196,6 +197,8 @@ func printOutcome(w io.Writer, verb string, j jobs.Info) {
 		state = "removed"
 	case j.State == jobs.StateRunning:
 		state = fmt.Sprintf("running (pid %d, run %d)", j.PID, j.Runs)
+	case j.State == jobs.StateKilled && j.Signal == 0 && j.ExitCode != nil:
+		state += fmt.Sprintf(" (exit %d)", *j.ExitCode) // it ended by itself once asked to: a shutdown command
 	case j.State.Done() && exitText(j) != "-":
 		state += " (" + exitText(j) + ")"
 	}
