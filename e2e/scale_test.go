@@ -133,7 +133,29 @@ func shellStartsEach(t *testing.T, n int, job string) time.Duration {
 	require.NoError(t, err)
 	sid, _ := strconv.Atoi(strings.TrimSpace(string(out)))
 	syscall.Kill(-sid, syscall.SIGKILL) //nolint:errcheck // the sleeps are in the shell's session and group
+	// Gone before the test goes on: one killed in its redirection's open
+	// may create its file after the kill, under the temporary
+	// directory's removal.
+	require.Eventually(t, func() bool { return !sessionAlive(sid) }, deadline, 10*time.Millisecond)
 	return took
+}
+
+// sessionAlive reports whether a process that is not a zombie is in
+// session sid.
+func sessionAlive(sid int) bool {
+	entries, _ := os.ReadDir("/proc")
+	for _, e := range entries {
+		b, err := os.ReadFile(filepath.Join("/proc", e.Name(), "stat"))
+		if err != nil {
+			continue
+		}
+		st := string(b)
+		f := strings.Fields(st[strings.LastIndexByte(st, ')')+1:]) // state, ppid, pgrp, session
+		if len(f) > 3 && f[0] != "Z" && f[3] == strconv.Itoa(sid) {
+			return true
+		}
+	}
+	return false
 }
 
 func timeIt(f func()) time.Duration {
