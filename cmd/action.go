@@ -103,7 +103,7 @@ func actOnMany(cmd *cobra.Command, a action, args []string, o selectOptions) err
 	req := control.BulkRequest{All: o.all, State: strings.Join(o.states, ","), Name: o.name}
 	if o.finished {
 		if req.State != "" {
-			return fmt.Errorf("--finished is --state ended: give one of them")
+			return usageErrorf("--finished is --state ended: give one of them")
 		}
 		req.State = "ended"
 	}
@@ -112,9 +112,9 @@ func actOnMany(cmd *cobra.Command, a action, args []string, o selectOptions) err
 	}
 	switch {
 	case len(args) > 0 && o.all:
-		return fmt.Errorf("give job IDs or names, or --all, not both")
+		return usageErrorf("give job IDs or names, or --all, not both")
 	case !o.selecting() && len(args) == 0:
-		return fmt.Errorf("%s which jobs? give job IDs or names, or --all, --state STATE or --name GLOB", cmd.Name())
+		return usageErrorf("%s which jobs? give job IDs or names, or --all, --state STATE or --name GLOB", cmd.Name())
 	}
 	resp, err := newClient(cmd).Bulk(cmd.Context(), a.verb, req, a.verb != control.BulkRemove)
 	if err != nil {

@@ -231,7 +231,7 @@ func TestLogsTailZero(t *testing.T) {
 	assert.Equal(t, "", c.ok("logs", "--all", "--tail", "0"))
 	// Without --tail, every line.
 	assert.Equal(t, "l1\nl2\nl3\n", c.ok("logs", id))
-	assert.Equal(t, 1, c.run("logs", id, "--tail", "-1").code)
+	assert.Equal(t, 2, c.run("logs", id, "--tail", "-1").code, "a command line it cannot run")
 }
 
 // TestLogsCursorPastTheEnd: a cursor past the job's newest line is an

@@ -3,7 +3,6 @@ package cmd
 import (
 	"bufio"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"time"
@@ -95,7 +94,7 @@ With --follow it goes on until no job is left that can write.`,
 
 func logs(cmd *cobra.Command, c *control.Client, id jobs.ID, o logsOptions) error {
 	if o.tail < 0 {
-		return errors.New("--tail must be 0 or more")
+		return usageErrorf("--tail must be 0 or more")
 	}
 	q := control.OutputQuery{Cursor: o.cursor, Tail: o.tail}
 	if o.noLines {

@@ -2,7 +2,6 @@ package cmd
 
 import (
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 
@@ -16,7 +15,7 @@ import (
 // logsAll prints every job's lines in arrival order: `jobtop logs --all`.
 func logsAll(cmd *cobra.Command, c *control.Client, o logsOptions) error {
 	if o.tail < 0 {
-		return errors.New("--tail must be 0 or more")
+		return usageErrorf("--tail must be 0 or more")
 	}
 	q := control.AllOutputQuery{Cursor: o.cursor, Tail: o.tail}
 	if o.noLines {

@@ -39,6 +39,17 @@ func TestUsageErrorsExit2(t *testing.T) {
 		{[]string{"logs", "1", "--tail", "many"}, `invalid argument "many"`},
 		{[]string{"status"}, "arg"},
 		{[]string{"logs", "1", "--cursor", "2", "--tail", "3"}, "if any flags in the group [cursor tail]"},
+		{[]string{"logs", "1", "--tail", "-1"}, "--tail must be 0 or more"},
+		{[]string{"logs", "--all", "--tail", "-1"}, "--tail must be 0 or more"},
+		{[]string{"wait", "1", "--timeout=-1s"}, "is negative"},
+		{[]string{"wait", "1", "--until", "("}, "--until"},
+		{[]string{"stop"}, "which jobs?"},
+		{[]string{"rm", "--finished", "--state", "ended"}, "--finished is --state ended"},
+		{[]string{"run", "--tty", "--stdin", "pipe", "--", "true"}, "--stdin pipe is for jobs on pipes"},
+		{[]string{"run", "--stdin", "bogus", "--", "true"}, "--stdin"},
+		{[]string{"run", "--env", "FOO", "--", "true"}, "NAME=VALUE"},
+		{[]string{"run", "--name", "12", "--", "true"}, "12"},
+		{[]string{"serve", "--log-max-total", "bogus"}, "--log-max-total"},
 	} {
 		r := c.run(tc.args...)
 		assert.Equal(t, 2, r.code, "%v: %s", tc.args, r.stderr)

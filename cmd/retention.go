@@ -2,7 +2,6 @@ package cmd
 
 import (
 	"context"
-	"fmt"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -49,7 +48,7 @@ func retentionOptions(cmd *cobra.Command, opts jobs.Options) (jobs.Options, erro
 		s, _ := f.GetString("log-max-total")
 		n, err := jobfile.ParseSize(s)
 		if err != nil {
-			return opts, fmt.Errorf("--log-max-total: %v", err)
+			return opts, usageErrorf("--log-max-total: %v", err)
 		}
 		opts.Sessions.MaxTotal = int64(noLimit(int(min(n, 1<<62))))
 	}

@@ -70,6 +70,11 @@ func flagGroupError(err error) bool {
 // other errors exit 1.
 const usageExit = 2
 
+// usageErrorf is an error in the command line, which exits usageExit.
+func usageErrorf(format string, args ...any) error {
+	return &ExitError{Code: usageExit, Err: fmt.Errorf(format, args...)}
+}
+
 // usageExits2 makes cobra's own refusals of a command line (its flags, its
 // arguments) exit usageExit, as jobtop's own checks of them do.
 func usageExits2(root *cobra.Command) {

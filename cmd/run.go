@@ -106,20 +106,20 @@ func (o runOptions) request(args []string, host *control.Host) (control.StartReq
 	}
 	stdin, err := jobs.ParseStdin(o.stdin)
 	if err != nil {
-		return req, fmt.Errorf("--stdin: %w", err)
+		return req, usageErrorf("--stdin: %w", err)
 	}
 	if o.tty && stdin == jobs.StdinPipe {
-		return req, errors.New("--stdin pipe is for jobs on pipes: a --tty job reads its terminal")
+		return req, usageErrorf("--stdin pipe is for jobs on pipes: a --tty job reads its terminal")
 	}
 	req.Stdin = string(stdin)
 	if o.name != "" {
 		if err := jobs.CheckName(o.name); err != nil {
-			return req, err
+			return req, &ExitError{Code: usageExit, Err: err}
 		}
 	}
 	switch {
 	case host != nil && req.Cwd != "" && !filepath.IsAbs(req.Cwd):
-		return req, fmt.Errorf("--cwd %q: with --host, give an absolute path on %s (a relative one means nothing there)", req.Cwd, host.Name())
+		return req, usageErrorf("--cwd %q: with --host, give an absolute path on %s (a relative one means nothing there)", req.Cwd, host.Name())
 	case host != nil:
 	case req.Cwd == "":
 		wd, err := os.Getwd()
@@ -135,7 +135,7 @@ func (o runOptions) request(args []string, host *control.Host) (control.StartReq
 	for _, kv := range o.env {
 		k, v, ok := strings.Cut(kv, "=")
 		if !ok || k == "" {
-			return req, fmt.Errorf("--env %q: write it as NAME=VALUE", kv)
+			return req, usageErrorf("--env %q: write it as NAME=VALUE", kv)
 		}
 		if req.Env == nil {
 			req.Env = make(map[string]string)

@@ -55,7 +55,7 @@ With --timeout, give up after DUR and exit 124; the job keeps running.`,
 
 func wait(cmd *cobra.Command, c *control.Client, id jobs.ID, o waitOptions) error {
 	if o.timeout < 0 {
-		return fmt.Errorf("--timeout %v is negative", o.timeout)
+		return usageErrorf("--timeout %v is negative", o.timeout)
 	}
 	if o.until != "" {
 		return waitUntil(cmd, c, id, o)
@@ -102,7 +102,7 @@ var errMatched = errors.New("matched")
 func waitUntil(cmd *cobra.Command, c *control.Client, id jobs.ID, o waitOptions) error {
 	re, err := regexp.Compile(o.until)
 	if err != nil {
-		return fmt.Errorf("--until: %v", err)
+		return usageErrorf("--until: %v", err)
 	}
 	ctx := cmd.Context()
 	if o.timeout > 0 {
