@@ -50,7 +50,7 @@ has problems.`,
 				if err != nil {
 					return &ExitError{Code: 1, Err: err}
 				}
-				path = found
+				path, opts.Found = found, true
 			}
 			plan, err := jobfile.LoadWith(path, opts)
 			var problems jobfile.ErrorList

@@ -140,6 +140,9 @@ func TestSeveralFilesAreRefusedAndOverridesNamed(t *testing.T) {
 	_, stderr, err := runCheck(t)
 	require.NoError(t, err)
 	assert.Contains(t, stderr, "process-compose.yaml: warning: process-compose.override.yaml is beside this file and is not applied")
+	_, stderr, err = runCheck(t, "-f", "process-compose.yaml")
+	require.NoError(t, err)
+	assert.NotContains(t, stderr, "override", "a file named with -f gets no override in process-compose either")
 }
 
 // check shows that process-compose's max_restarts counts over the job's

@@ -103,7 +103,7 @@ func loadJobFile(cmd *cobra.Command) (*jobfile.Plan, error) {
 		if err != nil {
 			return nil, &ExitError{Code: 1, Err: fmt.Errorf("looking for a job file: %w", err)}
 		}
-		path = found
+		path, opts.Found = found, true
 	}
 	plan, err := jobfile.LoadWith(path, opts)
 	if err != nil {

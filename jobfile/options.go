@@ -27,6 +27,10 @@ type LoadOptions struct {
 	// "web=2,worker=1"; "all=N" for the types not named. "" runs one of
 	// each.
 	Formation string
+	// Found says the file was found in its directory (Find), not named:
+	// process-compose then merges an override file over it, which jobtop
+	// does not, and warns about.
+	Found bool
 }
 
 // LoadWith is Load with options from the command line. The plan keeps

@@ -221,6 +221,9 @@ func TestProcessComposeWarnsAboutOverrideFile(t *testing.T) {
 	inDir(t, map[string]string{"process-compose.yaml": src, "process-compose.override.yml": src})
 	plan, err = Load("process-compose.yaml")
 	require.NoError(t, err)
+	assert.Empty(t, plan.Warnings, "named, not found: process-compose merges no override file either")
+	plan, err = LoadWith("process-compose.yaml", LoadOptions{Found: true})
+	require.NoError(t, err)
 	require.Len(t, plan.Warnings, 1)
 	assert.Equal(t, "process-compose.yaml: warning: process-compose.override.yml is beside this file and is not applied: process-compose merges it over this file (when it finds both itself), jobtop does not; merge it into this file",
 		plan.Warnings[0].Warning())

@@ -117,6 +117,9 @@ var pcOverrideFiles = []string{
 // does not merge it, as process-compose does when it finds its files
 // itself.
 func (p *pcFile) warnOverride() {
+	if !p.opts.Found {
+		return // process-compose merges none over a file it is given
+	}
 	for _, name := range pcOverrideFiles {
 		path := filepath.Join(p.dir, name)
 		if st, err := os.Stat(path); err != nil || !st.Mode().IsRegular() || name == filepath.Base(p.file) {
