@@ -140,6 +140,7 @@ x-probe: &probe
 processes:
   web:
     command: x
+    x-note: a process's own x- key
     readiness_probe:
       <<: *probe
       http_get: {host: localhost, path: /healthz}
@@ -172,7 +173,7 @@ processes:
 		warnings = append(warnings, w.Error())
 	}
 	assert.Equal(t, []string{
-		`process-compose.yaml:22:7: processes.on.shutdown.send_keys: not supported, ignored: jobtop does not type keys to stop a job: it sends the stop signal (or runs shutdown.command) instead`,
+		`process-compose.yaml:23:7: processes.on.shutdown.send_keys: not supported, ignored: jobtop does not type keys to stop a job: it sends the stop signal (or runs shutdown.command) instead`,
 	}, warnings)
 }
 

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -60,6 +61,8 @@ func (p *pcFile) readProcess(pe entry) {
 			}
 		}
 	}
+	// As at the top level, x- keys (anchors' home) are left alone.
+	entries = slices.DeleteFunc(entries, func(e entry) bool { return strings.HasPrefix(e.name, "x-") })
 	p.readKnown(pe.path, entries, fields{
 		"command":     text(&s.command),
 		"entrypoint":  func(e entry) { s.entrypoint = p.argv(e) },
