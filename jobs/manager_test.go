@@ -168,10 +168,15 @@ func TestValidateRefusesAnArgumentExecRefuses(t *testing.T) {
 	require.Error(t, err)
 	assert.Contains(t, err.Error(), "argv[2] is")
 	assert.Contains(t, err.Error(), "write long scripts to a file")
+	err = Spec{Command: "true", Env: map[string]string{"BIG": long[:MaxArgBytes-3]}}.Validate()
+	require.Error(t, err, "NAME=VALUE over the limit")
+	assert.Contains(t, err.Error(), "environment variable BIG is")
 	// Up to the limit, it starts.
 	assert.NoError(t, Spec{Argv: []string{"echo", long[:MaxArgBytes]}}.Validate())
 	m := newManager(t, Options{})
 	info := wait(t, m, start(t, m, Spec{Command: "true #" + long[:MaxArgBytes-6]}).ID)
+	assert.Equal(t, StateSucceeded, info.State, info.Error)
+	info = wait(t, m, start(t, m, Spec{Command: "true", Env: map[string]string{"BIG": long[:MaxArgBytes-4]}}).ID)
 	assert.Equal(t, StateSucceeded, info.State, info.Error)
 }
 

@@ -235,8 +235,9 @@ func (s Spec) ShortCommand() string {
 }
 
 // MaxArgBytes is the longest single argument (argv word, or a shell
-// job's command) a job may have: Linux refuses to exec an argument of
-// more than 128 KiB including its NUL (MAX_ARG_STRLEN).
+// job's command) or environment variable (NAME=VALUE) a job may have:
+// Linux refuses to exec a string of more than 128 KiB including its NUL
+// (MAX_ARG_STRLEN).
 const MaxArgBytes = 128<<10 - 1
 
 // DisplayName is the job's name, or its command when it has none.
@@ -296,6 +297,9 @@ func (s Spec) Validate() error {
 		}
 		if strings.ContainsRune(v, 0) {
 			return fmt.Errorf("environment variable %s contains a NUL byte", k)
+		}
+		if n := len(k) + 1 + len(v); n > MaxArgBytes { // exec's limit holds for NAME=VALUE too
+			return fmt.Errorf("environment variable %s is %d bytes with its name; at most %d: put long values in a file", k, n, MaxArgBytes)
 		}
 	}
 	switch s.Stdin {
