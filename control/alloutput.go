@@ -96,6 +96,12 @@ func (s *Server) handleAllOutput(w http.ResponseWriter, r *http.Request) {
 		writeError(w, err)
 		return
 	}
+	if last := s.mgr.Arrivals(); q.Cursor > last {
+		// Arrivals only grow: a cursor past the newest is not one this
+		// instance gave, and would silently skip the lines up to it.
+		writeError(w, badRequest("cursor %d is past the newest arrival (%d): pass the next_cursor of an earlier read, or 0 to read from the oldest line held", q.Cursor, last))
+		return
+	}
 	ctx, cancel := s.requestContext(r, q.Timeout)
 	defer cancel()
 	if !q.Follow {

@@ -95,6 +95,18 @@ func TestCursorPastTheEndIsRefused(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, []string{"── run 2 ──", "a", "b"}, texts(out.Lines), "the restart's lines follow the cursor")
 	assert.EqualValues(t, 5, out.NextCursor)
+
+	all, err := in.client.ReadAllOutput(ctx, AllOutputQuery{})
+	require.NoError(t, err)
+	for _, q := range []AllOutputQuery{{Cursor: all.NextCursor + 50}, {Cursor: all.NextCursor + 1, Follow: true}} {
+		_, err = in.client.ReadAllOutput(ctx, q)
+		var apiErr *APIError
+		require.ErrorAs(t, err, &apiErr, "every job's output, %+v", q)
+		assert.Equal(t, http.StatusBadRequest, apiErr.Status)
+		assert.Contains(t, err.Error(), "is past the newest arrival")
+	}
+	_, err = in.client.ReadAllOutput(ctx, AllOutputQuery{Cursor: all.NextCursor})
+	require.NoError(t, err)
 }
 
 func TestJobsSeeTheirSocketAndID(t *testing.T) {
