@@ -39,13 +39,18 @@ processes:
 	assert.Equal(t, "echo {{.DB_HOST}}", raw.Spec.Command)
 	assert.Equal(t, "db.local", raw.Spec.Env["MODE"])
 
-	assert.Equal(t, []string{
-		`process-compose.yaml:4:19: processes.a.environment[0]: template: map has no entry for key "NOPE" (vars: give it under vars:)`,
-	}, pcProblems(t, `processes:
+	// One that does not render is kept as written, with a warning
+	// (process-compose would pass "<no value>").
+	plan, err = Parse("process-compose.yaml", []byte(`processes:
   a:
     command: x
-    environment: ["X={{.NOPE}}"]
+    environment: ["FORMAT={{.Name}}"]
 `))
+	require.NoError(t, err)
+	a, _ := plan.Job("a")
+	assert.Equal(t, "{{.Name}}", a.Spec.Env["FORMAT"])
+	require.Len(t, plan.Warnings, 1)
+	assert.Contains(t, plan.Warnings[0].Warning(), `processes.a.environment[0]: template: map has no entry for key "Name" (vars: give it under vars:); kept as written`)
 }
 
 // process-compose layers a process's environment as .env, then the

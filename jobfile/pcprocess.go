@@ -212,14 +212,17 @@ func (p *pcFile) buildJob(pe entry, proc *pcProcess, s *pcSettings, replica int)
 	}
 	// process-compose renders a process's environment entries (not the
 	// top-level ones) with the vars, is_template_disabled or not: that
-	// only keeps command as written.
+	// only keeps command as written. One that does not render (a Go
+	// template the program reads itself, say FORMAT={{.Name}}) is kept as
+	// written, with a warning: process-compose would pass "<no value>".
 	var own map[string]string
 	if s.env != nil {
 		own = make(map[string]string, len(s.env))
 		for _, it := range s.env {
 			v, err := renderTemplate(it.value.text, vars)
 			if err != nil {
-				p.errorf(at(it.value.e), "%s: %v", it.value.e.path, err)
+				v = it.value.text
+				p.warn.add(it.value.e.key, "template "+it.name, fmt.Sprintf("%s: %v; kept as written", it.value.e.path, err))
 			}
 			own[it.name] = v
 		}
