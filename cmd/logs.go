@@ -193,6 +193,7 @@ func noteDropped(cmd *cobra.Command, id jobs.ID, r control.OutputResponse) {
 	writeDropped(cmd.ErrOrStderr(), id, r.Dropped)
 }
 
+// writeDropped says on w that n lines of job id are no longer held.
 func writeDropped(w io.Writer, id jobs.ID, n uint64) {
 	if n > 0 {
 		held := "lines are"
@@ -218,6 +219,7 @@ type dropNotes struct {
 	held uint64    // dropped lines not yet told
 }
 
+// add counts n more dropped lines, and says so when a notice is due.
 func (d *dropNotes) add(n uint64) {
 	d.held += n
 	if d.held == 0 {
@@ -229,6 +231,7 @@ func (d *dropNotes) add(n uint64) {
 	}
 }
 
+// flush says what was counted and not yet said.
 func (d *dropNotes) flush() {
 	writeDropped(d.w, d.id, d.held)
 	d.held = 0

@@ -73,7 +73,7 @@ type job struct {
 
 	restartPending bool        // a requested restart waits for this run to end
 	restartTimer   *time.Timer // a policy restart waits out its backoff
-	autoRestarts   int         // policy restarts since the last long run
+	autoRestarts   int         // policy restarts since the last long run (all of them: MaxOverLife)
 
 	settled       chan struct{} // closed while the job is settled
 	settledClosed bool

@@ -237,12 +237,11 @@ func cutText(s string, n int) string {
 	if len(s) <= n {
 		return s
 	}
-	note := fmt.Sprintf("… [%d bytes cut]", len(s)-n)
 	keep := n
 	for keep > 0 && !utf8.RuneStart(s[keep]) {
 		keep--
 	}
-	return s[:keep] + note
+	return s[:keep] + fmt.Sprintf("… [%d bytes cut]", len(s)-keep)
 }
 
 // formatDuration writes a duration for a model: 850ms, 12.3s, 4m05s, 2h03m.

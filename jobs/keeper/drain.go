@@ -185,6 +185,7 @@ func endsLine(f *os.File) bool {
 	return err != nil || last[0] == '\n'
 }
 
+// closeFDs closes raw fds the keeper owns.
 func closeFDs(fds []int) {
 	for _, fd := range fds {
 		syscall.Close(fd)
