@@ -4,7 +4,10 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"os"
+	"strings"
 
+	"github.com/charmbracelet/lipgloss"
 	"github.com/charmbracelet/x/ansi"
 	"github.com/spf13/cobra"
 
@@ -90,7 +93,26 @@ type prefixer struct {
 	width int
 }
 
-func newPrefixer(text textOut) *prefixer { return &prefixer{st: styles.Default(), text: text} }
+func newPrefixer(text textOut) *prefixer {
+	// Say the background rather than let the first colour ask the
+	// terminal (an OSC 11 query, and up to 5 s waiting where nothing
+	// answers: an agent's pseudo-terminal). The TUI asks; a CLI command
+	// never does.
+	lipgloss.SetHasDarkBackground(!lightBackground(os.Getenv("COLORFGBG")))
+	return &prefixer{st: styles.Default(), text: text}
+}
+
+// lightBackground reads COLORFGBG ("15;0": foreground;background), which
+// some terminals set: a background of 7 or 15 is light. Without it, a
+// background is taken for dark, as most are.
+func lightBackground(colorfgbg string) bool {
+	i := strings.LastIndexByte(colorfgbg, ';')
+	if i < 0 {
+		return false
+	}
+	bg := colorfgbg[i+1:]
+	return bg == "7" || bg == "15"
+}
 
 // prefixMax bounds the width names are padded to.
 const prefixMax = 24

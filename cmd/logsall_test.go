@@ -62,3 +62,9 @@ func TestLogsAll(t *testing.T) {
 		assert.NotEmpty(t, r.stderr)
 	}
 }
+
+func TestLightBackground(t *testing.T) {
+	for v, light := range map[string]bool{"": false, "15;0": false, "0;15": true, "0;7": true, "7;default;0": false, "garbage": false} {
+		assert.Equal(t, light, lightBackground(v), "COLORFGBG=%q", v)
+	}
+}

@@ -5,6 +5,7 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"slices"
 	"testing"
 
 	"github.com/creack/pty"
@@ -17,8 +18,14 @@ import (
 // asked every program that links it (see third_party/bubbletea).
 func TestTheCLIAsksTheTerminalNothing(t *testing.T) {
 	bin := binary(t)
-	socket := shortSocket(t)
-	for _, args := range [][]string{{"version"}, {"ls", "--socket", socket}, {"--help"}} {
+	in := startServe(t, bin)
+	in.cli("run", "--name", "hello", "--", "echo hello")
+	in.cli("wait", "1")
+	for _, args := range [][]string{{"version"}, {"--help"}, {"ls"}, {"status", "1"}, {"logs", "1"}, {"logs", "--all"},
+		{"screen", "1"}, {"ls", "--socket", shortSocket(t)}} {
+		if args[0] != "version" && args[0] != "--help" && !slices.Contains(args, "--socket") {
+			args = append(args, "--socket", in.socket)
+		}
 		cmd := exec.Command(bin, args...)
 		cmd.Env = append(os.Environ(), "TERM=xterm-256color", "COLORTERM=truecolor")
 		master, err := pty.Start(cmd) // its own session, the pty its foreground terminal
