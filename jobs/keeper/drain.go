@@ -19,8 +19,12 @@ const maxDrain = 64 << 20
 const drainWait = 2 * time.Second
 
 // drainMarker is written to a run's log before the first output the
-// keeper drains into it.
-const drainMarker = "[jobtop] jobtop is gone: its keeper stopped this run; what the run wrote meanwhile follows\n"
+// keeper drains into it; lostMarker when it could not take its ends of
+// the run's output back (its fd table full).
+const (
+	drainMarker = "[jobtop] jobtop is gone: its keeper stopped this run; what the run wrote meanwhile follows\n"
+	lostMarker  = "[jobtop] jobtop is gone: its keeper stopped this run, but could not keep its output (too many open files): what it wrote meanwhile is lost\n"
+)
 
 // hold keeps the files after a spawn request's three (Spawn.Hold) for
 // the run: in the stash where there is one, else in its held. It returns
@@ -56,7 +60,7 @@ func (k *keeper) unhold(r *run) {
 	closeAll(r.held)
 	r.held = nil
 	if r.stashed {
-		k.stash.end(r.id)
+		k.stash.end(r.id, k.live)
 	}
 }
 
@@ -66,7 +70,8 @@ func (k *keeper) unstash() {
 	if k.stash == nil {
 		return
 	}
-	for id, fds := range k.stash.take() {
+	taken, lost := k.stash.take()
+	for id, fds := range taken {
 		r := k.runs[id]
 		if r == nil {
 			closeFDs(fds)
@@ -74,6 +79,11 @@ func (k *keeper) unstash() {
 		}
 		for _, fd := range fds {
 			r.held = append(r.held, os.NewFile(uintptr(fd), "held"))
+		}
+	}
+	for _, id := range lost {
+		if r := k.runs[id]; r != nil {
+			newDrainLog(r.log).marker(lostMarker)
 		}
 	}
 }
@@ -87,14 +97,11 @@ func (k *keeper) drain(r *run) {
 	if len(r.held) == 0 {
 		return
 	}
-	log := openDrainLog(r.log)
-	var wg sync.WaitGroup
+	log := newDrainLog(r.log)
 	for _, f := range r.held {
-		wg.Add(1)
 		k.drains.Add(1)
 		go func() {
 			defer k.drains.Done()
-			defer wg.Done()
 			defer f.Close()
 			if log == nil {
 				io.Copy(io.Discard, f) //nolint:errcheck // read to the end, whatever it ends with
@@ -108,12 +115,6 @@ func (k *keeper) drain(r *run) {
 					return
 				}
 			}
-		}()
-	}
-	if log != nil {
-		go func() {
-			wg.Wait()
-			log.f.Close()
 		}()
 	}
 	r.held = nil
@@ -132,46 +133,63 @@ func (k *keeper) drained(d time.Duration) {
 	}
 }
 
-// drainLog is a run's log file as the keeper appends to it.
+// drainLog is a run's log file as the keeper appends to it. It is opened
+// for each write: runs' ends of output take two fds each in the keeper
+// as it drains, and a thousand open logs on top could pass its limit.
 type drainLog struct {
-	f       *os.File
+	path    string
 	mu      sync.Mutex
 	started bool
 	left    atomic.Int64
 }
 
-// openDrainLog opens the log file at path for appending; nil when there
-// is none.
-func openDrainLog(path string) *drainLog {
+// newDrainLog is the log file at path; nil when there is none.
+func newDrainLog(path string) *drainLog {
 	if path == "" {
 		return nil
 	}
-	f, err := os.OpenFile(path, os.O_RDWR|os.O_APPEND, 0) // read: does it end a line
-	if err != nil {
-		return nil
-	}
-	l := &drainLog{f: f}
+	l := &drainLog{path: path}
 	l.left.Store(maxDrain)
 	return l
 }
 
-// write appends b, after the marker the first time; past maxDrain it
-// drops it.
+// write appends b, after the drain marker the first time; past maxDrain
+// it drops it.
 func (l *drainLog) write(b []byte) {
 	if len(b) == 0 || l.left.Add(-int64(len(b))) < 0 {
 		return
 	}
 	l.mu.Lock()
 	defer l.mu.Unlock()
+	var head string
 	if !l.started {
-		l.started = true
-		marker := drainMarker
-		if !endsLine(l.f) {
-			marker = "\n" + marker
-		}
-		l.f.WriteString(marker) //nolint:errcheck // as the output below
+		l.started, head = true, drainMarker
 	}
-	l.f.Write(b) //nolint:errcheck // a log that cannot be written loses it: jobtop is gone, no one to tell
+	l.append(head, b)
+}
+
+// marker appends a line of the keeper's own.
+func (l *drainLog) marker(text string) {
+	if l == nil {
+		return
+	}
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.append(text, nil)
+}
+
+// append writes head (on a line of its own) and b to the file. What
+// cannot be written is lost: jobtop is gone, there is no one to tell.
+func (l *drainLog) append(head string, b []byte) {
+	f, err := os.OpenFile(l.path, os.O_RDWR|os.O_APPEND, 0) // read: does it end a line
+	if err != nil {
+		return
+	}
+	defer f.Close()
+	if head != "" && !endsLine(f) {
+		head = "\n" + head
+	}
+	f.Write(append([]byte(head), b...)) //nolint:errcheck // as above
 }
 
 // endsLine reports whether the file is empty or ends with a newline.

@@ -349,11 +349,11 @@ func (k *keeper) settle() {
 			r.leftNone = false
 		}
 		if len(members) == 0 {
-			k.unhold(r)
 			k.send(event{Ev: evEmpty, Run: r.id})
 			k.ended.add(r)
 			delete(k.runs, r.id)
 			delete(k.bySID, r.pid)
+			k.unhold(r)
 			continue
 		}
 		if r.killed || (k.orphaned && !now.Before(r.killAt)) {

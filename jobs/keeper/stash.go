@@ -33,6 +33,7 @@ const (
 	stashRunsPerMessage = 100
 	stashMaxMessages    = 100
 	stashEntry          = 9
+	stashEndedRepack    = 8
 )
 
 // newStash makes a stash; nil where it cannot (the keeper then keeps the
@@ -62,10 +63,15 @@ func (s *stash) put(run RunID, fds []int, live func(RunID) bool) error {
 	return err
 }
 
-// end notes that a run ended: its files go at the next repack.
-func (s *stash) end(run RunID) {
+// end notes that a run ended: its files go at the next repack, which is
+// now once a few have ended or a quarter of those in flight have (a
+// terminal's master held keeps its pty allocated).
+func (s *stash) end(run RunID, live func(RunID) bool) {
 	if _, ok := s.runs[run]; ok {
 		s.ended++
+	}
+	if s.ended >= max(stashEndedRepack, len(s.runs)/4) {
+		s.repack(live)
 	}
 }
 
@@ -100,8 +106,10 @@ func (s *stash) send(files map[RunID][]int) error {
 }
 
 // take reads every message back: the files in flight, by run, as fds
-// the caller owns (close-on-exec). The stash is empty after.
-func (s *stash) take() map[RunID][]int {
+// the caller owns (close-on-exec), and the runs whose files the kernel
+// could not give back (the fd table full: it closes them). The stash is
+// empty after.
+func (s *stash) take() (files map[RunID][]int, lost []RunID) {
 	out := make(map[RunID][]int)
 	buf := make([]byte, stashRunsPerMessage*stashEntry)
 	oob := make([]byte, unix.CmsgSpace(4*2*stashRunsPerMessage))
@@ -120,23 +128,26 @@ func (s *stash) take() map[RunID][]int {
 		}
 		for p := buf[:n]; len(p) >= stashEntry; p = p[stashEntry:] {
 			run, k := RunID(binary.BigEndian.Uint64(p)), int(p[8])
-			k = min(k, len(fds))
+			if k > len(fds) {
+				lost = append(lost, run)
+				closeFDs(fds)
+				fds = nil
+				continue
+			}
 			out[run] = append(out[run], fds[:k]...)
 			fds = fds[k:]
 		}
-		for _, fd := range fds { // a message that does not add up
-			unix.Close(fd)
-		}
+		closeFDs(fds) // a message that does not add up
 	}
 	s.msgs, s.ended = 0, 0
 	clear(s.runs)
-	return out
+	return out, lost
 }
 
 // repack takes everything back and stashes again the files of the runs
 // still live, packed, closing the others.
 func (s *stash) repack(live func(RunID) bool) {
-	all := s.take()
+	all, _ := s.take() // a file the table had no room for is lost either way
 	for run, fds := range all {
 		if !live(run) {
 			closeFDs(fds)
@@ -150,7 +161,8 @@ func (s *stash) repack(live func(RunID) bool) {
 	if err != nil {
 		// Cannot be: what was in flight fits again, packed. Were it so,
 		// the files are let go rather than leaked.
-		for _, fds := range s.take() {
+		taken, _ := s.take()
+		for _, fds := range taken {
 			closeFDs(fds)
 		}
 	}

@@ -11,5 +11,5 @@ type stash struct{}
 func newStash() *stash { return nil }
 
 func (s *stash) put(RunID, []int, func(RunID) bool) error { return errNoStash }
-func (s *stash) end(RunID)                                {}
-func (s *stash) take() map[RunID][]int                    { return nil }
+func (s *stash) end(RunID, func(RunID) bool)              {}
+func (s *stash) take() (map[RunID][]int, []RunID)         { return nil, nil }

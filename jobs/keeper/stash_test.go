@@ -43,7 +43,7 @@ func TestAStashHoldsFilesOutsideTheFDTable(t *testing.T) {
 		r.Close()
 		if i%2 == 1 { // every other run ends at once
 			ended[RunID(i+1)] = true
-			s.end(RunID(i + 1))
+			s.end(RunID(i+1), live)
 		}
 	}
 	assert.LessOrEqual(t, openFDs(t)-before, n+2, "the writers and the stash's pair: no read ends")
@@ -58,7 +58,8 @@ func TestAStashHoldsFilesOutsideTheFDTable(t *testing.T) {
 			assert.NoError(t, err, "run %d: its read end is held", i+1)
 		}
 	}
-	got := s.take()
+	got, lost := s.take()
+	assert.Empty(t, lost)
 	assert.Len(t, got, n/2)
 	for id, fds := range got {
 		require.False(t, ended[id])
@@ -68,6 +69,78 @@ func TestAStashHoldsFilesOutsideTheFDTable(t *testing.T) {
 		require.NoError(t, err)
 		assert.Equal(t, "x", string(b[:k]), "run %d's own pipe", id)
 		syscall.Close(fds[0])
+	}
+	for _, w := range writers {
+		w.Close()
+	}
+}
+
+// TestAStashLetsEndedRunsGoSoon: with no start after them, a few ended
+// runs are enough for their files to go (a pty stays allocated while its
+// master is held).
+func TestAStashLetsEndedRunsGoSoon(t *testing.T) {
+	s := newStash()
+	require.NotNil(t, s)
+	ended := map[RunID]bool{}
+	live := func(id RunID) bool { return !ended[id] }
+	var writers []*os.File
+	for i := range stashEndedRepack {
+		r, w, err := os.Pipe()
+		require.NoError(t, err)
+		writers = append(writers, w)
+		rc, _ := r.SyscallConn()
+		var fd int
+		require.NoError(t, rc.Control(func(f uintptr) { fd = int(f) }))
+		require.NoError(t, s.put(RunID(i+1), []int{fd}, live))
+		r.Close()
+	}
+	for i := range stashEndedRepack {
+		ended[RunID(i+1)] = true
+		s.end(RunID(i+1), live)
+	}
+	for i, w := range writers {
+		_, err := w.Write([]byte("x"))
+		assert.ErrorIs(t, err, syscall.EPIPE, "run %d's read end was let go", i+1)
+		w.Close()
+	}
+	got, lost := s.take()
+	assert.Empty(t, got)
+	assert.Empty(t, lost)
+}
+
+// TestAStashSaysWhatItCouldNotGiveBack: with the fd table near full, the
+// files take cannot place are closed by the kernel; take names their
+// runs, so the keeper can say so in their logs.
+func TestAStashSaysWhatItCouldNotGiveBack(t *testing.T) {
+	s := newStash()
+	require.NotNil(t, s)
+	const n = 50
+	var writers []*os.File
+	for i := range n {
+		r, w, err := os.Pipe()
+		require.NoError(t, err)
+		writers = append(writers, w)
+		rc, _ := r.SyscallConn()
+		var fd int
+		require.NoError(t, rc.Control(func(f uintptr) { fd = int(f) }))
+		require.NoError(t, s.put(RunID(i+1), []int{fd}, func(RunID) bool { return true }))
+		r.Close()
+	}
+	var saved syscall.Rlimit
+	require.NoError(t, syscall.Getrlimit(syscall.RLIMIT_NOFILE, &saved))
+	low := saved
+	low.Cur = uint64(openFDs(t) + 10)
+	require.NoError(t, syscall.Setrlimit(syscall.RLIMIT_NOFILE, &low))
+	got, lost := s.take()
+	require.NoError(t, syscall.Setrlimit(syscall.RLIMIT_NOFILE, &saved))
+	assert.NotEmpty(t, lost, "the table had room for about 10")
+	assert.Equal(t, n, len(got)+len(lost), "every run is given back or named")
+	for _, id := range lost {
+		_, err := writers[id-1].Write([]byte("x"))
+		assert.ErrorIs(t, err, syscall.EPIPE, "run %d's file was closed", id)
+	}
+	for _, fds := range got {
+		closeFDs(fds)
 	}
 	for _, w := range writers {
 		w.Close()
