@@ -520,19 +520,28 @@ func (m *Manager) Screen(id ID) (vtscreen.Snapshot, error) {
 
 // tailScreen is the newest lines of a store as a terminal cols x rows
 // shows them: wrapped at cols, the newest rows of them, the cursor after
-// the last (or where the line being written was edited to).
+// the last (on a row of its own after a newline, where the line being
+// written was edited to otherwise).
 func tailScreen(store *OutputStore, cols, rows int) vtscreen.Snapshot {
 	cols, rows = max(cols, 1), max(rows, 1)
 	c := store.Tail(rows)
 	lines := append(c.Lines, c.Partial...)
-	var ansi []string           // the rows, newest first
-	cursorRow, cursorX := -1, 0 // in ansi, the row of the line being written where the cursor is
+	// After a newline the cursor is on a row of its own; after a line
+	// being written, or one a run's end left open, it is in that line.
+	open := len(c.Partial) == 0 && len(c.Lines) > 0 && store.LastLineOpen()
+	ansi := []string{""}       // the rows, newest first
+	cursorRow, cursorX := 0, 0 // in ansi
+	if len(c.Partial) > 0 || open {
+		ansi = nil
+	}
 	for i := len(lines) - 1; i >= 0 && len(ansi) < rows; i-- {
 		wrapped := termtext.WrapCells(termtext.Visible(lines[i].Text, true), cols)
-		if len(c.Partial) > 0 && i == len(lines)-1 {
-			x := store.PartialCursor(lines[i].Stream)
-			k := min(x/cols, len(wrapped)-1)
-			cursorRow, cursorX = len(wrapped)-1-k, min(x-k*cols, cols-1)
+		switch {
+		case len(c.Partial) > 0 && i == len(lines)-1:
+			k, x := cellRow(wrapped, store.PartialCursor(lines[i].Stream), cols)
+			cursorRow, cursorX = len(wrapped)-1-k, x
+		case open && i == len(lines)-1:
+			cursorX = min(termtext.Width(termtext.Visible(wrapped[len(wrapped)-1], false)), cols-1)
 		}
 		for k := len(wrapped) - 1; k >= 0; k-- {
 			ansi = append(ansi, wrapped[k])
@@ -549,16 +558,20 @@ func tailScreen(store *OutputStore, cols, rows int) vtscreen.Snapshot {
 		snap.ANSI[i] = row
 		snap.Lines[i] = termtext.Visible(row, false)
 	}
-	n := len(ansi)
-	switch {
-	case n == 0:
-	case cursorRow >= 0:
-		snap.CursorY, snap.CursorX = max(n-1-cursorRow, 0), cursorX
-	case n < rows:
-		snap.CursorY = n // after the last line's newline
-	default:
-		snap.CursorY = n - 1
-		snap.CursorX = min(termtext.Width(snap.Lines[n-1]), cols-1)
-	}
+	snap.CursorY, snap.CursorX = max(len(ansi)-1-cursorRow, 0), cursorX
 	return snap
+}
+
+// cellRow is where cell x of a line wrapped into rows is: its row and
+// column (a wide character that did not fit left the cell before it
+// empty, and the cursor past a full last row stays in its last column).
+func cellRow(rows []string, x, cols int) (row, col int) {
+	for i, r := range rows {
+		w := termtext.Width(termtext.Visible(r, false))
+		if x < w || i == len(rows)-1 {
+			return i, min(x, cols-1)
+		}
+		x -= w
+	}
+	return 0, 0
 }

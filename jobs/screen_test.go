@@ -759,19 +759,34 @@ func TestBaseScreenOnAnotherSize(t *testing.T) {
 
 // TestALineModeScreenIsWhatATerminalShows: a line-mode job's screen is
 // its newest lines wrapped at the terminal's width, the newest rows of
-// them, so however long its lines, it is at most cols x rows of text.
+// them, so however long its lines, it is at most cols x rows of text;
+// the cursor is where a terminal has it (checked against tmux).
 func TestALineModeScreenIsWhatATerminalShows(t *testing.T) {
 	m := newManager(t, Options{})
-	info := start(t, m, Spec{TTY: true, Command: `stty -echo; read go; printf 'a\n0123456789abcdefghij\033[31mXYZ\033[0m\ntail'; sleep 600`})
-	require.NoError(t, m.Resize(info.ID, 10, 4))
-	require.NoError(t, m.Input(info.ID, []byte("\r")))
-	snap := screenOf(t, m, info.ID, "the lines", func(s vtscreen.Snapshot) bool { return strings.Contains(s.Lines[3], "tail") })
-	assert.Equal(t, []string{"0123456789", "abcdefghij", "XYZ", "tail"}, trimmed(snap.Lines))
-	assert.Equal(t, "\x1b[31mXYZ\x1b[0m", snap.ANSI[2])
-	assert.Equal(t, [2]int{4, 3}, [2]int{snap.CursorX, snap.CursorY})
-	require.NoError(t, m.Kill(info.ID))
+	for _, c := range []struct {
+		name, out string
+		want      []string
+		x, y      int
+	}{
+		{"wrapped, coloured, a line being written", `a\n0123456789abcdefghij\033[31mXYZ\033[0m\ntail`,
+			[]string{"0123456789", "abcdefghij", "XYZ", "tail"}, 4, 3},
+		{"a wide character that does not fit", `abcdefghi中x`, []string{"abcdefghi", "中x", "", ""}, 3, 1},
+		{"a tab at the last column", `abcdefghi\tZ`, []string{"abcdefghiZ", "", "", ""}, 9, 0},
+		{"lines filling the screen, then a newline", `1\n2\n3\n4\n5\n`, []string{"3", "4", "5", ""}, 0, 3},
+	} {
+		// Line mode wraps the lines it keeps at the terminal's width now,
+		// whatever it was when they came.
+		info := start(t, m, Spec{TTY: true, Command: `printf '` + c.out + `'; sleep 600`})
+		require.NoError(t, m.Resize(info.ID, 10, 4))
+		snap := screenOf(t, m, info.ID, c.name, func(s vtscreen.Snapshot) bool { return slices.Equal(trimmed(s.Lines), c.want) })
+		assert.Equal(t, [2]int{c.x, c.y}, [2]int{snap.CursorX, snap.CursorY}, c.name)
+		if c.name == "wrapped, coloured, a line being written" {
+			assert.Equal(t, "\x1b[31mXYZ\x1b[0m", snap.ANSI[2])
+		}
+		require.NoError(t, m.Kill(info.ID))
+	}
 
-	info = start(t, m, Spec{Command: `head -c 300000 /dev/zero | tr '\0' x; echo; echo last`})
+	info := start(t, m, Spec{Command: `head -c 300000 /dev/zero | tr '\0' x; echo; printf last`})
 	waitFor(t, m, info.ID, "the job to end", func(i Info) bool { return !i.State.Active() })
 	snap, err := m.Screen(info.ID)
 	require.NoError(t, err)
@@ -780,6 +795,7 @@ func TestALineModeScreenIsWhatATerminalShows(t *testing.T) {
 		size += len(l)
 	}
 	assert.LessOrEqual(t, size, snap.Cols*snap.Rows, "a screen's worth of text")
-	assert.Equal(t, "last", strings.TrimSpace(snap.Lines[snap.Rows-1]))
+	assert.Equal(t, "last", snap.Lines[snap.Rows-1], "the run ended in its last line: no row after it")
+	assert.Equal(t, [2]int{4, snap.Rows - 1}, [2]int{snap.CursorX, snap.CursorY})
 	assert.Equal(t, strings.Repeat("x", snap.Cols), snap.Lines[snap.Rows-3], "the long line wrapped")
 }

@@ -102,6 +102,7 @@ type OutputStore struct {
 	terminal bool           // a terminal's lines: line edits are played (SetTerminal)
 	cols     int            // the terminal's width, for a "\r" on a wrapped line
 	lastPart Stream         // stream whose partial was touched last
+	lastOpen bool           // the newest line was committed without its newline (LastLineOpen)
 	slabs    slabPool
 	clock    *atomic.Uint64 // shared by a Manager's stores, for Arrival
 	arrivals arrivalBlock
@@ -346,6 +347,7 @@ func (s *OutputStore) shown(text []byte) []byte {
 // commit copies a complete line into the slabs and evicts the oldest
 // lines past the bounds.
 func (s *OutputStore) commit(stream Stream, text []byte) {
+	s.lastOpen = false
 	text = s.shown(text)
 	if s.n == len(s.ring) {
 		if len(s.ring) < s.opts.MaxLines {
@@ -418,6 +420,15 @@ func (s *OutputStore) BreakLine() {
 	s.flushLocked()
 }
 
+// LastLineOpen reports whether the newest line was committed without its
+// newline: the run ended (or a clear broke the line) while it was being
+// written, so a terminal's cursor is still after it.
+func (s *OutputStore) LastLineOpen() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.lastOpen
+}
+
 // Flush commits the lines being built, as at the end of a run, and lets
 // go of what only writing needs: the spare slab, the partial buffers, the
 // room the text and the index had for more. What the store then keeps
@@ -475,6 +486,7 @@ func (s *OutputStore) flushLocked() {
 	for _, st := range []Stream{Stdout, Stderr} {
 		if len(s.partial[st].buf) > 0 {
 			s.commitPartial(st)
+			s.lastOpen = true
 		}
 		s.partial[st].cr = false
 	}

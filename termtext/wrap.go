@@ -5,7 +5,7 @@ import "strings"
 // WrapCells cuts text (printable text, tabs and SGR sequences, as Visible
 // gives it) into the rows a terminal n cells wide shows it on: a wide
 // character that does not fit at the end of a row starts the next, and a
-// tab stops at the row's end. Each row starts with the SGR sequences in
+// tab stops at the row's last column at most. Each row starts with the SGR sequences in
 // effect where it starts, and ends with a reset if some are in effect
 // where it ends. Empty text is one empty row.
 func WrapCells(text string, n int) []string {
@@ -44,13 +44,11 @@ func WrapCells(text string, n int) []string {
 			}
 			b.WriteString(text[i:t.End])
 			w += cells
-		case Tab:
-			if w == n {
-				endRow()
+		case Tab: // to the next stop, or the last column: a tab never wraps
+			if next := min((w/8+1)*8, n-1); next > w {
+				b.WriteString(strings.Repeat(" ", next-w))
+				w = next
 			}
-			next := min((w/8+1)*8, n)
-			b.WriteString(strings.Repeat(" ", next-w))
-			w = next
 		case SGR:
 			seq := text[i:t.End]
 			b.WriteString(seq)
