@@ -148,7 +148,7 @@ func TestKeepFinishedAndLogRetentionFlags(t *testing.T) {
 	assert.FileExists(t, logPaths[0], "a dropped job's log stays on disk")
 
 	r := c.run("serve", "--log-max-total", "lots", "--socket", filepath.Join(c.dir, "other.sock"))
-	assert.Equal(t, 1, r.code)
+	assert.Equal(t, 2, r.code, "a command line it cannot run")
 	assert.Contains(t, r.stderr, `--log-max-total: "lots" is not a size`)
 }
 

@@ -92,16 +92,17 @@ func TestActionSelectors(t *testing.T) {
 
 	for _, bad := range []struct {
 		args []string
+		code int // 2: the command line; 1: the instance refused the request
 		want string
 	}{
-		{[]string{"stop"}, "jobtop: stop which jobs? give job IDs or names, or --all, --state STATE or --name GLOB\n"},
-		{[]string{"stop", "3", "--all"}, "jobtop: give job IDs or names, or --all, not both\n"},
-		{[]string{"stop", "--state", "sleeping"}, `jobtop: state "sleeping" is not one of queued, running, stopping, succeeded, failed, killed, timed_out, error, created, ended` + "\n"},
-		{[]string{"kill", "--name", "[x"}, `jobtop: name pattern "[x" is not valid: use *, ? and [...] as in shell patterns` + "\n"},
-		{[]string{"rm", "--finished", "--state", "failed"}, "jobtop: --finished is --state ended: give one of them\n"},
+		{[]string{"stop"}, 2, "jobtop: stop which jobs? give job IDs or names, or --all, --state STATE or --name GLOB\n"},
+		{[]string{"stop", "3", "--all"}, 2, "jobtop: give job IDs or names, or --all, not both\n"},
+		{[]string{"stop", "--state", "sleeping"}, 1, `jobtop: state "sleeping" is not one of queued, running, stopping, succeeded, failed, killed, timed_out, error, created, ended` + "\n"},
+		{[]string{"kill", "--name", "[x"}, 1, `jobtop: name pattern "[x" is not valid: use *, ? and [...] as in shell patterns` + "\n"},
+		{[]string{"rm", "--finished", "--state", "failed"}, 2, "jobtop: --finished is --state ended: give one of them\n"},
 	} {
 		r := c.run(bad.args...)
-		assert.Equal(t, 1, r.code, "%v", bad.args)
+		assert.Equal(t, bad.code, r.code, "%v", bad.args)
 		assert.Equal(t, bad.want, r.stderr, "%v", bad.args)
 	}
 	assert.Len(t, c.states(), 2, "no bad call changed anything")

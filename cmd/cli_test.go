@@ -140,7 +140,7 @@ func TestEnv(t *testing.T) {
 	assert.Equal(t, []string{"bar baz|a=b||"}, c.logLines(id))
 
 	r := c.run("run", "--env", "NOEQUALS", "--", "true")
-	assert.Equal(t, 1, r.code)
+	assert.Equal(t, 2, r.code)
 	assert.Equal(t, "jobtop: --env \"NOEQUALS\": write it as NAME=VALUE\n", r.stderr)
 }
 
@@ -273,7 +273,7 @@ func TestWaitUntil(t *testing.T) {
 	assert.Contains(t, r.stderr, "job 1 is still running after 300ms")
 
 	r = c.run("wait", id, "--until", "(")
-	assert.Equal(t, 1, r.code)
+	assert.Equal(t, 2, r.code)
 	assert.Contains(t, r.stderr, "--until: error parsing regexp")
 
 	// After a restart, the old run's lines do not count.

@@ -32,7 +32,7 @@ func TestHostFlagRefusals(t *testing.T) {
 		{[]string{"--host", "ssh://b", "--socket", "/tmp/x.sock", "ls"}, 2, "--socket names a socket on this machine"},
 		{[]string{"serve", "--host", "ssh://b"}, 2, "jobtop serve runs here (run it on the other machine: ssh HOST jobtop serve)"},
 		{[]string{"--host", "ssh://b", "-f", jobFile}, 2, "-f runs a job file here"},
-		{[]string{"--host", "ssh://127.0.0.1:1", "run", "--cwd", "src", "--", "make"}, 1, `--cwd "src": with --host, give an absolute path on 127.0.0.1:1`},
+		{[]string{"--host", "ssh://127.0.0.1:1", "run", "--cwd", "src", "--", "make"}, 2, `--cwd "src": with --host, give an absolute path on 127.0.0.1:1`},
 	} {
 		r := c.run(tc.args...)
 		assert.Equal(t, tc.code, r.code, "%v: %s", tc.args, r.stderr)

@@ -19,7 +19,7 @@ func TestJobNamesAreChecked(t *testing.T) {
 	c.serve()
 	for _, name := range []string{"4", "has space", "a//b"} {
 		r := c.run("run", "--name", name, "--", "true")
-		assert.Equal(t, 1, r.code, name)
+		assert.Equal(t, 2, r.code, name)
 		assert.Equal(t, "jobtop: "+jobs.CheckName(name).Error()+"\n", r.stderr, name)
 	}
 	// The API says the same.
