@@ -528,7 +528,8 @@ func tailScreen(store *OutputStore, cols, rows int) vtscreen.Snapshot {
 	lines := append(c.Lines, c.Partial...)
 	// After a newline the cursor is on a row of its own; after a line
 	// being written, or one a run's end left open, it is in that line.
-	open := len(c.Partial) == 0 && len(c.Lines) > 0 && store.LastLineOpen()
+	open, openX := store.LastLineOpen()
+	open = open && len(c.Partial) == 0 && len(c.Lines) > 0
 	ansi := []string{""}       // the rows, newest first
 	cursorRow, cursorX := 0, 0 // in ansi
 	if len(c.Partial) > 0 || open {
@@ -541,7 +542,8 @@ func tailScreen(store *OutputStore, cols, rows int) vtscreen.Snapshot {
 			k, x := cellRow(wrapped, store.PartialCursor(lines[i].Stream), cols)
 			cursorRow, cursorX = len(wrapped)-1-k, x
 		case open && i == len(lines)-1:
-			cursorX = min(termtext.Width(termtext.Visible(wrapped[len(wrapped)-1], false)), cols-1)
+			k, x := cellRow(wrapped, openX, cols)
+			cursorRow, cursorX = len(wrapped)-1-k, x
 		}
 		for k := len(wrapped) - 1; k >= 0; k-- {
 			ansi = append(ansi, wrapped[k])

@@ -786,9 +786,17 @@ func TestALineModeScreenIsWhatATerminalShows(t *testing.T) {
 		require.NoError(t, m.Kill(info.ID))
 	}
 
-	info := start(t, m, Spec{Command: `head -c 300000 /dev/zero | tr '\0' x; echo; printf last`})
+	// A run that ended mid-line leaves the cursor where its edits left it.
+	info := start(t, m, Spec{TTY: true, Command: `printf 'abcdef\rxy'`})
 	waitFor(t, m, info.ID, "the job to end", func(i Info) bool { return !i.State.Active() })
 	snap, err := m.Screen(info.ID)
+	require.NoError(t, err)
+	assert.Equal(t, "xycdef", strings.TrimRight(snap.Lines[0], " "))
+	assert.Equal(t, [2]int{2, 0}, [2]int{snap.CursorX, snap.CursorY}, "as tmux: after the x y written over a b")
+
+	info = start(t, m, Spec{Command: `head -c 300000 /dev/zero | tr '\0' x; echo; printf last`})
+	waitFor(t, m, info.ID, "the job to end", func(i Info) bool { return !i.State.Active() })
+	snap, err = m.Screen(info.ID)
 	require.NoError(t, err)
 	size := 0
 	for _, l := range snap.ANSI {

@@ -102,7 +102,8 @@ type OutputStore struct {
 	terminal bool           // a terminal's lines: line edits are played (SetTerminal)
 	cols     int            // the terminal's width, for a "\r" on a wrapped line
 	lastPart Stream         // stream whose partial was touched last
-	lastOpen bool           // the newest line was committed without its newline (LastLineOpen)
+	lastOpen bool           // the newest line was committed at a run's end, mid-line (LastLineOpen)
+	openX    int            // and the cell its cursor was in
 	slabs    slabPool
 	clock    *atomic.Uint64 // shared by a Manager's stores, for Arrival
 	arrivals arrivalBlock
@@ -421,12 +422,13 @@ func (s *OutputStore) BreakLine() {
 }
 
 // LastLineOpen reports whether the newest line was committed without its
-// newline: the run ended (or a clear broke the line) while it was being
-// written, so a terminal's cursor is still after it.
-func (s *OutputStore) LastLineOpen() bool {
+// newline, the run having ended while it was being written, so a
+// terminal's cursor is still in it; and at which cell (as PartialCursor
+// was).
+func (s *OutputStore) LastLineOpen() (open bool, x int) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return s.lastOpen
+	return s.lastOpen, s.openX
 }
 
 // Flush commits the lines being built, as at the end of a run, and lets
@@ -437,7 +439,12 @@ func (s *OutputStore) Flush() {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.begin(2)
+	open, x := false, 0
+	if st := s.lastPart; len(s.partial[st].buf) > 0 {
+		open, x = true, s.partialCursorLocked(st)
+	}
 	s.flushLocked()
+	s.lastOpen, s.openX = open, x
 	for i := range s.partial {
 		s.partial[i].buf = nil
 	}
@@ -486,7 +493,6 @@ func (s *OutputStore) flushLocked() {
 	for _, st := range []Stream{Stdout, Stderr} {
 		if len(s.partial[st].buf) > 0 {
 			s.commitPartial(st)
-			s.lastOpen = true
 		}
 		s.partial[st].cr = false
 	}
@@ -532,6 +538,10 @@ func (s *OutputStore) Stats() StoreStats {
 func (s *OutputStore) PartialCursor(stream Stream) int {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	return s.partialCursorLocked(stream)
+}
+
+func (s *OutputStore) partialCursorLocked(stream Stream) int {
 	line := string(s.partial[stream].buf)
 	if !s.terminal {
 		return termtext.Width(line)
