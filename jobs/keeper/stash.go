@@ -5,6 +5,7 @@ package keeper
 import (
 	"encoding/binary"
 	"errors"
+	"maps"
 
 	"golang.org/x/sys/unix"
 )
@@ -24,6 +25,7 @@ type stash struct {
 	msgs  int           // messages in flight
 	runs  map[RunID]int // runs with files in flight
 	ended int           // of those, runs that have ended
+	lost  []RunID       // live runs whose files a repack could not keep
 }
 
 // Bounds on the stash: a connected SEQPACKET pair queues as many messages
@@ -106,64 +108,100 @@ func (s *stash) send(files map[RunID][]int) error {
 }
 
 // take reads every message back: the files in flight, by run, as fds
-// the caller owns (close-on-exec), and the runs whose files the kernel
-// could not give back (the fd table full: it closes them). The stash is
-// empty after.
+// the caller owns (close-on-exec), and the runs whose files were lost
+// (the kernel could not place them in a full fd table, now or at a
+// repack). The stash is empty after.
 func (s *stash) take() (files map[RunID][]int, lost []RunID) {
-	out := make(map[RunID][]int)
-	buf := make([]byte, stashRunsPerMessage*stashEntry)
-	oob := make([]byte, unix.CmsgSpace(4*2*stashRunsPerMessage))
+	files = make(map[RunID][]int)
 	for {
-		n, oobn, _, _, err := unix.Recvmsg(s.r, buf, oob, unix.MSG_DONTWAIT|unix.MSG_CMSG_CLOEXEC)
-		if err != nil || n == 0 {
+		got, gone, ok := s.takeOne()
+		if !ok {
 			break
 		}
-		var fds []int
-		if msgs, err := unix.ParseSocketControlMessage(oob[:oobn]); err == nil {
-			for _, m := range msgs {
-				if got, err := unix.ParseUnixRights(&m); err == nil {
-					fds = append(fds, got...)
-				}
-			}
-		}
-		for p := buf[:n]; len(p) >= stashEntry; p = p[stashEntry:] {
-			run, k := RunID(binary.BigEndian.Uint64(p)), int(p[8])
-			if k > len(fds) {
-				lost = append(lost, run)
-				closeFDs(fds)
-				fds = nil
-				continue
-			}
-			out[run] = append(out[run], fds[:k]...)
-			fds = fds[k:]
-		}
-		closeFDs(fds) // a message that does not add up
+		maps.Copy(files, got)
+		lost = append(lost, gone...)
 	}
-	s.msgs, s.ended = 0, 0
+	lost = append(lost, s.lost...)
+	s.msgs, s.ended, s.lost = 0, 0, nil
 	clear(s.runs)
-	return out, lost
+	return files, lost
 }
 
-// repack takes everything back and stashes again the files of the runs
-// still live, packed, closing the others.
+// takeOne reads one message back: its runs' files, and the runs whose
+// files the kernel could not place (it closed them); ok is false when
+// none was in flight.
+func (s *stash) takeOne() (files map[RunID][]int, lost []RunID, ok bool) {
+	buf := make([]byte, stashRunsPerMessage*stashEntry)
+	oob := make([]byte, unix.CmsgSpace(4*2*stashRunsPerMessage))
+	n, oobn, _, _, err := unix.Recvmsg(s.r, buf, oob, unix.MSG_DONTWAIT|unix.MSG_CMSG_CLOEXEC)
+	if err != nil || n == 0 {
+		return nil, nil, false
+	}
+	var fds []int
+	if msgs, err := unix.ParseSocketControlMessage(oob[:oobn]); err == nil {
+		for _, m := range msgs {
+			if got, err := unix.ParseUnixRights(&m); err == nil {
+				fds = append(fds, got...)
+			}
+		}
+	}
+	files = make(map[RunID][]int)
+	for p := buf[:n]; len(p) >= stashEntry; p = p[stashEntry:] {
+		run, k := RunID(binary.BigEndian.Uint64(p)), int(p[8])
+		if k > len(fds) {
+			lost = append(lost, run)
+			closeFDs(fds)
+			fds = nil
+			continue
+		}
+		files[run] = append(files[run], fds[:k]...)
+		fds = fds[k:]
+	}
+	closeFDs(fds) // a message that does not add up
+	return files, lost, true
+}
+
+// repack stashes again, packed, the files of the runs still live, and
+// closes the others'. It goes a message at a time, so it never holds more
+// than two messages' files in the table. A live run whose files it loses
+// (the table full, or a send refused) is remembered, for take to name.
 func (s *stash) repack(live func(RunID) bool) {
-	all, _ := s.take() // a file the table had no room for is lost either way
-	for run, fds := range all {
-		if !live(run) {
-			closeFDs(fds)
-			delete(all, run)
+	n := s.msgs
+	s.msgs, s.ended = 0, 0
+	clear(s.runs)
+	pending := map[RunID][]int{}
+	flush := func() {
+		if err := s.send(pending); err != nil {
+			for run := range pending {
+				delete(s.runs, run)
+				s.lost = append(s.lost, run)
+			}
 		}
-	}
-	err := s.send(all)
-	for _, fds := range all { // in flight again: these copies go
-		closeFDs(fds)
-	}
-	if err != nil {
-		// Cannot be: what was in flight fits again, packed. Were it so,
-		// the files are let go rather than leaked.
-		taken, _ := s.take()
-		for _, fds := range taken {
+		for _, fds := range pending { // in flight again (or lost): these copies go
 			closeFDs(fds)
 		}
+		clear(pending)
 	}
+	for range n { // the messages sent before: not those sent again meanwhile
+		files, lost, ok := s.takeOne()
+		if !ok {
+			break
+		}
+		for _, run := range lost {
+			if live(run) {
+				s.lost = append(s.lost, run)
+			}
+		}
+		for run, fds := range files {
+			if !live(run) {
+				closeFDs(fds)
+				continue
+			}
+			pending[run] = fds
+			if len(pending) == stashRunsPerMessage {
+				flush()
+			}
+		}
+	}
+	flush()
 }

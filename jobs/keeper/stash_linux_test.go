@@ -1,0 +1,98 @@
+package keeper
+
+import (
+	"os"
+	"syscall"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// TestAStashSaysWhatItCouldNotGiveBack: with the fd table near full, the
+// files take cannot place are closed by the kernel; take names their
+// runs, so the keeper can say so in their logs.
+func TestAStashSaysWhatItCouldNotGiveBack(t *testing.T) {
+	s := newStash()
+	require.NotNil(t, s)
+	const n = 50
+	var writers []*os.File
+	for i := range n {
+		r, w, err := os.Pipe()
+		require.NoError(t, err)
+		writers = append(writers, w)
+		rc, _ := r.SyscallConn()
+		var fd int
+		require.NoError(t, rc.Control(func(f uintptr) { fd = int(f) }))
+		require.NoError(t, s.put(RunID(i+1), []int{fd}, func(RunID) bool { return true }))
+		r.Close()
+	}
+	var saved syscall.Rlimit
+	require.NoError(t, syscall.Getrlimit(syscall.RLIMIT_NOFILE, &saved))
+	low := saved
+	low.Cur = uint64(openFDs(t) + 10)
+	require.NoError(t, syscall.Setrlimit(syscall.RLIMIT_NOFILE, &low))
+	got, lost := s.take()
+	require.NoError(t, syscall.Setrlimit(syscall.RLIMIT_NOFILE, &saved))
+	assert.NotEmpty(t, lost, "the table had room for about 10")
+	assert.Equal(t, n, len(got)+len(lost), "every run is given back or named")
+	for _, id := range lost {
+		_, err := writers[id-1].Write([]byte("x"))
+		assert.ErrorIs(t, err, syscall.EPIPE, "run %d's file was closed", id)
+	}
+	for _, fds := range got {
+		closeFDs(fds)
+	}
+	for _, w := range writers {
+		w.Close()
+	}
+}
+
+// TestARepackNearTheFDLimitLosesNothingSilently: a repack holds at most
+// two messages' files at once, so with room for a few dozen fds it keeps
+// every live run's; whatever it could not keep, take names.
+func TestARepackNearTheFDLimitLosesNothingSilently(t *testing.T) {
+	s := newStash()
+	require.NotNil(t, s)
+	const n = 300
+	ended := map[RunID]bool{}
+	live := func(id RunID) bool { return !ended[id] }
+	var writers []*os.File
+	for i := range n {
+		r, w, err := os.Pipe()
+		require.NoError(t, err)
+		writers = append(writers, w)
+		rc, _ := r.SyscallConn()
+		var fd int
+		require.NoError(t, rc.Control(func(f uintptr) { fd = int(f) }))
+		require.NoError(t, s.put(RunID(i+1), []int{fd}, live))
+		r.Close()
+	}
+	var saved syscall.Rlimit
+	require.NoError(t, syscall.Getrlimit(syscall.RLIMIT_NOFILE, &saved))
+	low := saved
+	low.Cur = uint64(openFDs(t) + 2*stashRunsPerMessage + 10)
+	require.NoError(t, syscall.Setrlimit(syscall.RLIMIT_NOFILE, &low))
+	for i := range n / 4 { // enough ended runs for a repack
+		ended[RunID(i+1)] = true
+		s.end(RunID(i+1), live)
+	}
+	require.NoError(t, syscall.Setrlimit(syscall.RLIMIT_NOFILE, &saved))
+	got, lost := s.take()
+	assert.Empty(t, lost, "the repack had room for two messages' files")
+	for i, w := range writers {
+		id := RunID(i + 1)
+		if ended[id] {
+			continue
+		}
+		require.Contains(t, got, id, "live run %d given back", id)
+		_, err := w.Write([]byte("x"))
+		assert.NoError(t, err, "run %d's read end is open", id)
+	}
+	for _, fds := range got {
+		closeFDs(fds)
+	}
+	for _, w := range writers {
+		w.Close()
+	}
+}
