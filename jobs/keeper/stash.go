@@ -51,7 +51,7 @@ func newStash() *stash {
 // put stashes a run's files (fds the caller then closes), repacking
 // first when the stash is full; it fails when it cannot take them.
 func (s *stash) put(run RunID, fds []int, live func(RunID) bool) error {
-	if s.msgs >= stashMaxMessages || s.ended > stashRunsPerMessage && s.ended > len(s.runs)-s.ended {
+	if s.msgs >= stashMaxMessages { // ended runs are repacked as they end (end)
 		s.repack(live)
 	}
 	err := s.send(map[RunID][]int{run: fds})
