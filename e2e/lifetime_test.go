@@ -20,21 +20,43 @@ func (s *session) jobtopPID() int {
 	s.t.Helper()
 	pane, err := strconv.Atoi(strings.TrimSpace(s.tmux("display-message", "-p", "-t", s.name, "#{pane_pid}")))
 	require.NoError(s.t, err)
+	pid := 0
+	eachProcStat(func(p int, comm string, fields []string) bool {
+		if len(fields) > 1 && fields[1] == strconv.Itoa(pane) && comm == "jobtop" {
+			pid = p
+			return false
+		}
+		return true
+	})
+	if pid == 0 {
+		s.t.Fatalf("no jobtop under pane %d", pane)
+	}
+	return pid
+}
+
+// eachProcStat calls f with each process's PID, command name and the
+// fields of its /proc/PID/stat after the name (state, ppid, pgrp,
+// session...), until f returns false.
+func eachProcStat(f func(pid int, comm string, fields []string) bool) {
 	entries, _ := os.ReadDir("/proc")
 	for _, e := range entries {
+		pid, err := strconv.Atoi(e.Name())
+		if err != nil {
+			continue
+		}
 		b, err := os.ReadFile(filepath.Join("/proc", e.Name(), "stat"))
 		if err != nil {
 			continue
 		}
 		st := string(b)
-		fields := strings.Fields(st[strings.LastIndexByte(st, ')')+1:])
-		if len(fields) > 1 && fields[1] == strconv.Itoa(pane) && strings.Contains(st, "(jobtop)") {
-			pid, _ := strconv.Atoi(e.Name())
-			return pid
+		open, end := strings.IndexByte(st, '('), strings.LastIndexByte(st, ')')
+		if open < 0 || end < open {
+			continue
+		}
+		if !f(pid, st[open+1:end], strings.Fields(st[end+1:])) {
+			return
 		}
 	}
-	s.t.Fatalf("no jobtop under pane %d", pane)
-	return 0
 }
 
 // treeJobs is a shell job whose four processes carry token in their

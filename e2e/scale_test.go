@@ -143,19 +143,12 @@ func shellStartsEach(t *testing.T, n int, job string) time.Duration {
 // sessionAlive reports whether a process that is not a zombie is in
 // session sid.
 func sessionAlive(sid int) bool {
-	entries, _ := os.ReadDir("/proc")
-	for _, e := range entries {
-		b, err := os.ReadFile(filepath.Join("/proc", e.Name(), "stat"))
-		if err != nil {
-			continue
-		}
-		st := string(b)
-		f := strings.Fields(st[strings.LastIndexByte(st, ')')+1:]) // state, ppid, pgrp, session
-		if len(f) > 3 && f[0] != "Z" && f[3] == strconv.Itoa(sid) {
-			return true
-		}
-	}
-	return false
+	alive := false
+	eachProcStat(func(_ int, _ string, f []string) bool {
+		alive = len(f) > 3 && f[0] != "Z" && f[3] == strconv.Itoa(sid)
+		return !alive
+	})
+	return alive
 }
 
 func timeIt(f func()) time.Duration {

@@ -18,14 +18,7 @@ func TestAStashSaysWhatItCouldNotGiveBack(t *testing.T) {
 	const n = 50
 	var writers []*os.File
 	for i := range n {
-		r, w, err := os.Pipe()
-		require.NoError(t, err)
-		writers = append(writers, w)
-		rc, _ := r.SyscallConn()
-		var fd int
-		require.NoError(t, rc.Control(func(f uintptr) { fd = int(f) }))
-		require.NoError(t, s.put(RunID(i+1), []int{fd}, func(RunID) bool { return true }))
-		r.Close()
+		writers = append(writers, stashPipe(t, s, RunID(i+1), func(RunID) bool { return true }))
 	}
 	var saved syscall.Rlimit
 	require.NoError(t, syscall.Getrlimit(syscall.RLIMIT_NOFILE, &saved))
@@ -59,14 +52,7 @@ func TestARepackNearTheFDLimitLosesNothingSilently(t *testing.T) {
 	live := func(id RunID) bool { return !ended[id] }
 	var writers []*os.File
 	for i := range n {
-		r, w, err := os.Pipe()
-		require.NoError(t, err)
-		writers = append(writers, w)
-		rc, _ := r.SyscallConn()
-		var fd int
-		require.NoError(t, rc.Control(func(f uintptr) { fd = int(f) }))
-		require.NoError(t, s.put(RunID(i+1), []int{fd}, live))
-		r.Close()
+		writers = append(writers, stashPipe(t, s, RunID(i+1), live))
 	}
 	var saved syscall.Rlimit
 	require.NoError(t, syscall.Getrlimit(syscall.RLIMIT_NOFILE, &saved))

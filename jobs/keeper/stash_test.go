@@ -11,6 +11,21 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
+// stashPipe makes a pipe, stashes its read end for run id and closes
+// the test's copy: the stash holds it alone. It returns the write end.
+func stashPipe(t *testing.T, s *stash, id RunID, live func(RunID) bool) *os.File {
+	t.Helper()
+	r, w, err := os.Pipe()
+	require.NoError(t, err)
+	rc, err := r.SyscallConn()
+	require.NoError(t, err)
+	var fd int
+	require.NoError(t, rc.Control(func(f uintptr) { fd = int(f) }))
+	require.NoError(t, s.put(id, []int{fd}, live), "run %d", id)
+	r.Close()
+	return w
+}
+
 func openFDs(t *testing.T) int {
 	entries, err := os.ReadDir("/proc/self/fd")
 	if err != nil {
@@ -32,15 +47,7 @@ func TestAStashHoldsFilesOutsideTheFDTable(t *testing.T) {
 	ended := map[RunID]bool{}
 	live := func(id RunID) bool { return !ended[id] }
 	for i := range n {
-		r, w, err := os.Pipe()
-		require.NoError(t, err)
-		writers[i] = w
-		rc, err := r.SyscallConn()
-		require.NoError(t, err)
-		var fd int
-		require.NoError(t, rc.Control(func(f uintptr) { fd = int(f) }))
-		require.NoError(t, s.put(RunID(i+1), []int{fd}, live), "run %d", i+1)
-		r.Close()
+		writers[i] = stashPipe(t, s, RunID(i+1), live)
 		if i%2 == 1 { // every other run ends at once
 			ended[RunID(i+1)] = true
 			s.end(RunID(i+1), live)
@@ -85,14 +92,7 @@ func TestAStashLetsEndedRunsGoSoon(t *testing.T) {
 	live := func(id RunID) bool { return !ended[id] }
 	var writers []*os.File
 	for i := range stashEndedRepack {
-		r, w, err := os.Pipe()
-		require.NoError(t, err)
-		writers = append(writers, w)
-		rc, _ := r.SyscallConn()
-		var fd int
-		require.NoError(t, rc.Control(func(f uintptr) { fd = int(f) }))
-		require.NoError(t, s.put(RunID(i+1), []int{fd}, live))
-		r.Close()
+		writers = append(writers, stashPipe(t, s, RunID(i+1), live))
 	}
 	for i := range stashEndedRepack {
 		ended[RunID(i+1)] = true
