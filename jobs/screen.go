@@ -120,7 +120,10 @@ func (m *Manager) storeTerminal(j *job, p *process, b []byte) {
 			t.clearedRow, t.clearedCol = m.clearedCursor(j, p, part, homeMoves)
 		}
 		if ev == vtscreen.Cleared || (ev == vtscreen.EnterAlt || ev == vtscreen.LeaveAlt) && m.opts.Emulator == nil {
-			j.store.BreakLine() // a clear starts afresh: what follows is not the line before
+			// A clear starts afresh: what follows is not the line before.
+			// A clear alone (ESC[2J) leaves the cursor where it was.
+			bare := ev == vtscreen.Cleared && homeMoves == nil && !bytes.HasSuffix(part, []byte("\x1bc"))
+			j.store.BreakLine(bare)
 		}
 		if ev == vtscreen.Cleared || ev == vtscreen.CursorHome && !t.det.Homed() {
 			// A home on a cleared screen is no drawing (the detector's

@@ -786,17 +786,29 @@ func TestALineModeScreenIsWhatATerminalShows(t *testing.T) {
 		require.NoError(t, m.Kill(info.ID))
 	}
 
-	// A run that ended mid-line leaves the cursor where its edits left it.
-	info := start(t, m, Spec{TTY: true, Command: `printf 'abcdef\rxy'`})
+	// A run that ended mid-line leaves the cursor where its edits left it
+	// (each as tmux has it, 200x50).
+	for _, c := range []struct {
+		name string
+		spec Spec
+		x, y int
+	}{
+		{"edited", Spec{TTY: true, Command: `printf 'abcdef\rxy'`}, 2, 0},
+		{"a carriage return last", Spec{TTY: true, Command: `printf 'abc\r'`}, 0, 0},
+		{"a carriage return on a wrapped line", Spec{TTY: true, Command: `printf '%0250d\r' 0`}, 0, 1},
+		{"a clear alone keeps the cursor", Spec{TTY: true, Command: `printf 'abc\033[2J'`}, 3, 0},
+		{"stderr's line is the newest", Spec{Command: `printf abc; sleep 0.3; printf errlonger >&2`}, 9, 1},
+	} {
+		info := start(t, m, c.spec)
+		waitFor(t, m, info.ID, c.name+": the job to end", func(i Info) bool { return !i.State.Active() })
+		snap, err := m.Screen(info.ID)
+		require.NoError(t, err)
+		assert.Equal(t, [2]int{c.x, c.y}, [2]int{snap.CursorX, snap.CursorY}, "%s: %q", c.name, trimmed(snap.Lines[:3]))
+	}
+
+	info := start(t, m, Spec{Command: `head -c 300000 /dev/zero | tr '\0' x; echo; printf last`})
 	waitFor(t, m, info.ID, "the job to end", func(i Info) bool { return !i.State.Active() })
 	snap, err := m.Screen(info.ID)
-	require.NoError(t, err)
-	assert.Equal(t, "xycdef", strings.TrimRight(snap.Lines[0], " "))
-	assert.Equal(t, [2]int{2, 0}, [2]int{snap.CursorX, snap.CursorY}, "as tmux: after the x y written over a b")
-
-	info = start(t, m, Spec{Command: `head -c 300000 /dev/zero | tr '\0' x; echo; printf last`})
-	waitFor(t, m, info.ID, "the job to end", func(i Info) bool { return !i.State.Active() })
-	snap, err = m.Screen(info.ID)
 	require.NoError(t, err)
 	size := 0
 	for _, l := range snap.ANSI {

@@ -414,11 +414,13 @@ func (s *OutputStore) Skip(n int) {
 
 // BreakLine commits the lines being built, if any, as newlines would: a
 // TTY job's full-screen session starts and ends on a line of its own.
-func (s *OutputStore) BreakLine() {
+// With keepCursor (a clear that does not move the cursor) the cursor
+// stays in the newest of them (LastLineOpen).
+func (s *OutputStore) BreakLine(keepCursor bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.begin(2)
-	s.flushLocked()
+	s.flushOpenLocked(keepCursor)
 }
 
 // LastLineOpen reports whether the newest line was committed without its
@@ -439,12 +441,7 @@ func (s *OutputStore) Flush() {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.begin(2)
-	open, x := false, 0
-	if st := s.lastPart; len(s.partial[st].buf) > 0 {
-		open, x = true, s.partialCursorLocked(st)
-	}
-	s.flushLocked()
-	s.lastOpen, s.openX = open, x
+	s.flushOpenLocked(true)
 	for i := range s.partial {
 		s.partial[i].buf = nil
 	}
@@ -487,6 +484,22 @@ func (s *OutputStore) repackSlab(i int) *slab {
 	s.slabs.held += len(sl.buf)
 	s.slabs.cur = sl
 	return sl
+}
+
+// flushOpenLocked commits the lines being built; with keepCursor the
+// cursor stays in the newest of them (LastLineOpen), where its edits
+// left it: stderr's is committed last.
+func (s *OutputStore) flushOpenLocked(keepCursor bool) {
+	open, x, some := false, 0, false
+	for _, st := range []Stream{Stdout, Stderr} {
+		if len(s.partial[st].buf) > 0 {
+			open, x, some = keepCursor, s.partialCursorLocked(st), true
+		}
+	}
+	s.flushLocked()
+	if some { // else the newest line stays as it was
+		s.lastOpen, s.openX = open, x
+	}
 }
 
 func (s *OutputStore) flushLocked() {
@@ -542,11 +555,18 @@ func (s *OutputStore) PartialCursor(stream Stream) int {
 }
 
 func (s *OutputStore) partialCursorLocked(stream Stream) int {
-	line := string(s.partial[stream].buf)
-	if !s.terminal {
-		return termtext.Width(line)
+	pl := &s.partial[stream]
+	line := string(pl.buf)
+	x := termtext.Width(line)
+	if s.terminal {
+		_, x = termtext.EditLineCursor(line)
 	}
-	_, x := termtext.EditLineCursor(line)
+	if pl.cr { // a "\r" nothing followed yet: the start of the row the cursor is on
+		if s.cols <= 0 || x == 0 {
+			return 0
+		}
+		return (x - 1) / s.cols * s.cols
+	}
 	return x
 }
 

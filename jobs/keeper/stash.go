@@ -29,8 +29,9 @@ type stash struct {
 }
 
 // Bounds on the stash: a connected SEQPACKET pair queues as many messages
-// as its send buffer takes (about 170 of these by default), and a message
-// carries at most 253 files (SCM_MAX_FD).
+// as its send buffer takes (about 90 full ones by default: some 9,000
+// runs; past that a run's files stay in the keeper's table), and a
+// message carries at most 253 files (SCM_MAX_FD).
 const (
 	stashRunsPerMessage = 100
 	stashMaxMessages    = 100
