@@ -298,8 +298,8 @@ func (c *Client) read(r *receiver) {
 	defer close(c.done)
 	for {
 		var ev event
-		files, err := r.receive(&ev)
-		closeAll(files)
+		fds, err := r.receive(&ev)
+		closeFDs(fds)
 		if err != nil {
 			c.mu.Lock()
 			closed, silent := c.closed, c.silent

@@ -26,27 +26,22 @@ const (
 	lostMarker  = "[jobtop] jobtop is gone: its keeper stopped this run, but could not keep its output (too many open files): what it wrote meanwhile is lost\n"
 )
 
-// hold keeps the files after a spawn request's three (Spawn.Hold) for
-// the run: in the stash where there is one, else in its held. It returns
-// the files the request came with that it does not keep.
-func (k *keeper) hold(r *run, files []*os.File) (rest, held []*os.File) {
-	rest, held = files[:3], files[3:]
-	if k.stash == nil || len(held) == 0 {
-		return rest, held
+// hold keeps the fds after a spawn request's three (Spawn.Hold) for the
+// run: in the stash where there is one, else in its held. It returns the
+// fds the request came with that it does not keep.
+func (k *keeper) hold(r *run, fds []int) (rest []int, held []*os.File) {
+	if len(fds) == 3 {
+		return fds, nil
 	}
-	fds := make([]int, 0, len(held))
-	for _, f := range held {
-		rc, err := f.SyscallConn()
-		if err != nil {
-			return rest, held
-		}
-		rc.Control(func(fd uintptr) { fds = append(fds, int(fd)) }) //nolint:errcheck // open: it came with the request
+	if k.stash != nil {
+		k.stash.put(r.id, fds[3:], k.live)
+		r.stashed = true
+		return fds[:3], nil
 	}
-	if k.stash.put(r.id, fds, k.live) != nil {
-		return rest, held
+	for _, fd := range fds[3:] {
+		held = append(held, os.NewFile(uintptr(fd), "held"))
 	}
-	r.stashed = true
-	return files, nil // in flight: the request's copies are closed
+	return fds[:3], held
 }
 
 // live reports whether a run has not ended.

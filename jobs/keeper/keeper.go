@@ -195,7 +195,7 @@ func serve(conn *net.UnixConn) int {
 
 type incoming struct {
 	req   request
-	files []*os.File
+	files []int // fds
 }
 
 // readRequests delivers jobtop's requests until the lifeline ends.
@@ -226,15 +226,15 @@ func (k *keeper) handle(in incoming) {
 	case opSignal:
 		k.signalRuns(in.req.Runs, syscall.Signal(in.req.Signal))
 	}
-	closeAll(in.files)
+	closeFDs(in.files)
 }
 
 // spawn starts a run's main process in a session of its own, with the
-// files jobtop sent as its stdin, stdout and stderr, and keeps the files
-// after those (request.Hold) with the run. It returns the files it did
-// not keep.
-func (k *keeper) spawn(req request, files []*os.File) []*os.File {
-	fail := func(msg string) []*os.File {
+// fds jobtop sent as its stdin, stdout and stderr, and keeps the fds
+// after those (request.Hold) with the run. It returns the fds it did not
+// keep.
+func (k *keeper) spawn(req request, files []int) []int {
+	fail := func(msg string) []int {
 		k.send(event{Ev: evSpawned, Run: req.Run, Err: msg})
 		return files
 	}
@@ -248,7 +248,7 @@ func (k *keeper) spawn(req request, files []*os.File) []*os.File {
 	attr := &syscall.ProcAttr{
 		Dir:   req.Dir,
 		Env:   env,
-		Files: []uintptr{files[0].Fd(), files[1].Fd(), files[2].Fd()},
+		Files: []uintptr{uintptr(files[0]), uintptr(files[1]), uintptr(files[2])},
 		Sys:   &syscall.SysProcAttr{Setsid: true, Setctty: req.TTY, Ctty: 0},
 	}
 	pid, err := syscall.ForkExec(req.Path, req.Argv, attr)

@@ -135,9 +135,9 @@ func TestStreamFraming(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, RunID(2), second.Run)
 	require.Len(t, files, 3, "the files come with their own message")
-	_, err = files[1].WriteString("through the received file")
+	_, err = syscall.Write(files[1], []byte("through the received file"))
 	require.NoError(t, err)
-	closeAll(files)
+	closeFDs(files)
 
 	var third event
 	files, err = r.receiveStream(&third)

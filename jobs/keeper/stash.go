@@ -19,13 +19,17 @@ import (
 //
 // A message is one or more runs' files: for each run, its ID (8 bytes)
 // and how many files follow (1 byte) in the payload, the files in order
-// in the rights. Runs that ended are dropped at the next repack.
+// in the rights. New runs' files wait in the table until stashBatch of
+// them go as one message (a message a run, and the repacks they call
+// for, cost more than the table does). Runs that ended are dropped at
+// the next repack.
 type stash struct {
-	w, r  int           // the pair's ends
-	msgs  int           // messages in flight
-	runs  map[RunID]int // runs with files in flight
-	ended int           // of those, runs that have ended
-	lost  []RunID       // live runs whose files a repack could not keep
+	w, r    int             // the pair's ends
+	msgs    int             // messages in flight
+	runs    map[RunID]int   // runs with files in flight
+	ended   int             // of those, runs that have ended
+	lost    []RunID         // live runs whose files a repack could not keep
+	pending map[RunID][]int // new runs' files, in the table until a batch is full
 }
 
 // Bounds on the stash: a connected SEQPACKET pair queues as many messages
@@ -37,6 +41,7 @@ const (
 	stashMaxMessages    = 100
 	stashEntry          = 9
 	stashEndedRepack    = 8
+	stashBatch          = 16
 )
 
 // newStash makes a stash; nil where it cannot (the keeper then keeps the
@@ -46,30 +51,56 @@ func newStash() *stash {
 	if err != nil {
 		return nil
 	}
-	return &stash{w: fds[0], r: fds[1], runs: make(map[RunID]int)}
+	return &stash{w: fds[0], r: fds[1], runs: make(map[RunID]int), pending: make(map[RunID][]int)}
 }
 
-// put stashes a run's files (fds the caller then closes), repacking
-// first when the stash is full; it fails when it cannot take them.
-func (s *stash) put(run RunID, fds []int, live func(RunID) bool) error {
+// put takes a run's files: the stash owns the fds from then on. A full
+// batch goes in flight, after a repack when the stash is full; a batch
+// the socket refuses stays in the table.
+func (s *stash) put(run RunID, fds []int, live func(RunID) bool) {
+	s.pending[run] = fds
+	if len(s.pending) < stashBatch {
+		return
+	}
 	if s.msgs >= stashMaxMessages { // ended runs are repacked as they end (end)
 		s.repack(live)
 	}
-	err := s.send(map[RunID][]int{run: fds})
+	s.flushPending(live)
+}
+
+// flushPending sends the waiting runs' files as one message and closes
+// the table's copies; if the socket refuses, after a repack too, they
+// stay waiting.
+func (s *stash) flushPending(live func(RunID) bool) {
+	if len(s.pending) == 0 {
+		return
+	}
+	err := s.send(s.pending)
 	if errors.Is(err, unix.EAGAIN) || errors.Is(err, unix.ENOBUFS) {
 		s.repack(live)
-		err = s.send(map[RunID][]int{run: fds})
+		err = s.send(s.pending)
 	}
 	if err != nil {
-		delete(s.runs, run)
+		for run := range s.pending {
+			delete(s.runs, run)
+		}
+		return
 	}
-	return err
+	for _, fds := range s.pending {
+		closeFDs(fds)
+	}
+	clear(s.pending)
 }
 
 // end notes that a run ended: its files go at the next repack, which is
 // now once a few have ended or a quarter of those in flight have (a
 // terminal's master held keeps its pty allocated).
 func (s *stash) end(run RunID, live func(RunID) bool) {
+	if fds, ok := s.pending[run]; ok {
+		closeFDs(fds)
+		delete(s.pending, run)
+		return
+	}
 	if _, ok := s.runs[run]; ok {
 		s.ended++
 	}
@@ -123,8 +154,10 @@ func (s *stash) take() (files map[RunID][]int, lost []RunID) {
 		lost = append(lost, gone...)
 	}
 	lost = append(lost, s.lost...)
+	maps.Copy(files, s.pending)
 	s.msgs, s.ended, s.lost = 0, 0, nil
 	clear(s.runs)
+	clear(s.pending)
 	return files, lost
 }
 

@@ -21,7 +21,9 @@ func stashPipe(t *testing.T, s *stash, id RunID, live func(RunID) bool) *os.File
 	require.NoError(t, err)
 	var fd int
 	require.NoError(t, rc.Control(func(f uintptr) { fd = int(f) }))
-	require.NoError(t, s.put(id, []int{fd}, live), "run %d", id)
+	d, err := syscall.Dup(fd) // the stash owns what it is given
+	require.NoError(t, err)
+	s.put(id, []int{d}, live)
 	r.Close()
 	return w
 }
@@ -53,7 +55,7 @@ func TestAStashHoldsFilesOutsideTheFDTable(t *testing.T) {
 			s.end(RunID(i+1), live)
 		}
 	}
-	assert.LessOrEqual(t, openFDs(t)-before, n+2, "the writers and the stash's pair: no read ends")
+	assert.LessOrEqual(t, openFDs(t)-before, n+2+stashBatch, "the writers, the stash's pair and a batch: no read ends")
 	assert.Less(t, s.msgs, stashMaxMessages, "repacked as it filled")
 
 	s.repack(live)
@@ -91,19 +93,28 @@ func TestAStashLetsEndedRunsGoSoon(t *testing.T) {
 	ended := map[RunID]bool{}
 	live := func(id RunID) bool { return !ended[id] }
 	var writers []*os.File
-	for i := range stashEndedRepack {
+	n := stashBatch + stashEndedRepack/2 // a batch in flight, some waiting
+	for i := range n {
 		writers = append(writers, stashPipe(t, s, RunID(i+1), live))
 	}
-	for i := range stashEndedRepack {
-		ended[RunID(i+1)] = true
-		s.end(RunID(i+1), live)
+	require.Equal(t, 1, s.msgs, "a full batch went in flight")
+	for _, id := range []RunID{RunID(n), 1, 2, 3, 4, 5, 6, 7, 8} { // one waiting, then enough in flight for a repack
+		ended[id] = true
+		s.end(id, live)
 	}
 	for i, w := range writers {
 		_, err := w.Write([]byte("x"))
-		assert.ErrorIs(t, err, syscall.EPIPE, "run %d's read end was let go", i+1)
+		if ended[RunID(i+1)] {
+			assert.ErrorIs(t, err, syscall.EPIPE, "run %d's read end was let go", i+1)
+		} else {
+			assert.NoError(t, err, "run %d's read end is held", i+1)
+		}
 		w.Close()
 	}
 	got, lost := s.take()
-	assert.Empty(t, got)
+	assert.Len(t, got, n-len(ended))
 	assert.Empty(t, lost)
+	for _, fds := range got {
+		closeFDs(fds)
+	}
 }

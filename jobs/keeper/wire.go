@@ -127,9 +127,11 @@ func newReceiver(c *net.UnixConn) *receiver {
 // errClosed is the peer hanging up.
 var errClosed = errors.New("connection closed")
 
-// receive reads the next message into v and returns the files that came
-// with it (close-on-exec, owned by the caller).
-func (r *receiver) receive(v any) ([]*os.File, error) {
+// receive reads the next message into v and returns the fds that came
+// with it (close-on-exec, owned by the caller). They are not wrapped in
+// os.File: the keeper hands most of them on at once, and a wrapped
+// non-blocking fd would cost a poller registration and its removal.
+func (r *receiver) receive(v any) ([]int, error) {
 	if socketType == unix.SOCK_STREAM {
 		return r.receiveStream(v)
 	}
@@ -142,28 +144,28 @@ func (r *receiver) receive(v any) ([]*os.File, error) {
 		if n == 0 {
 			return nil, errClosed
 		}
-		files, err := parseRights(r.oob[:oobn])
+		fds, err := parseRights(r.oob[:oobn])
 		if err != nil {
 			return nil, err
 		}
 		body = append(body, r.buf[1:n]...)
 		if len(body) > maxMessage {
-			closeAll(files)
+			closeFDs(fds)
 			return nil, fmt.Errorf("message larger than %d bytes", maxMessage)
 		}
 		if r.buf[0] == 1 {
-			closeAll(files) // only the last chunk carries files
+			closeFDs(fds) // only the last chunk carries files
 			continue
 		}
 		if err := json.Unmarshal(body, v); err != nil {
-			closeAll(files)
+			closeFDs(fds)
 			return nil, fmt.Errorf("bad message: %w", err)
 		}
-		return files, nil
+		return fds, nil
 	}
 }
 
-func parseRights(oob []byte) ([]*os.File, error) {
+func parseRights(oob []byte) ([]int, error) {
 	if len(oob) == 0 {
 		return nil, nil
 	}
@@ -171,7 +173,7 @@ func parseRights(oob []byte) ([]*os.File, error) {
 	if err != nil {
 		return nil, err
 	}
-	var files []*os.File
+	var out []int
 	for _, m := range msgs {
 		fds, err := unix.ParseUnixRights(&m)
 		if err != nil {
@@ -179,10 +181,10 @@ func parseRights(oob []byte) ([]*os.File, error) {
 		}
 		for _, fd := range fds {
 			syscall.CloseOnExec(fd)
-			files = append(files, os.NewFile(uintptr(fd), "received"))
+			out = append(out, fd)
 		}
 	}
-	return files, nil
+	return out, nil
 }
 
 func closeAll(files []*os.File) {

@@ -9,7 +9,6 @@ import (
 	"fmt"
 	"io"
 	"net"
-	"os"
 
 	"golang.org/x/sys/unix"
 )
@@ -44,12 +43,12 @@ func sendStream(c *net.UnixConn, v any, fds ...int) error {
 	return err
 }
 
-// receiveStream reads the next message into v and returns the files that
+// receiveStream reads the next message into v and returns the fds that
 // came with it (close-on-exec, owned by the caller).
-func (r *receiver) receiveStream(v any) ([]*os.File, error) {
-	var files []*os.File
-	fail := func(err error) ([]*os.File, error) {
-		closeAll(files)
+func (r *receiver) receiveStream(v any) ([]int, error) {
+	var files []int
+	fail := func(err error) ([]int, error) {
+		closeFDs(files)
 		return nil, err
 	}
 	var head [4]byte
@@ -70,8 +69,8 @@ func (r *receiver) receiveStream(v any) ([]*os.File, error) {
 	return files, nil
 }
 
-// readFull fills p from the stream, collecting the files that arrive.
-func (r *receiver) readFull(p []byte, files *[]*os.File) error {
+// readFull fills p from the stream, collecting the fds that arrive.
+func (r *receiver) readFull(p []byte, files *[]int) error {
 	for len(p) > 0 {
 		n, oobn, _, _, err := r.c.ReadMsgUnix(p, r.oob)
 		if oobn > 0 {
