@@ -123,7 +123,9 @@ func Start(onEvent func(Event), onLost func(error)) (*Client, error) {
 		wake: make(chan struct{}, 1), done: make(chan struct{}), writerOK: make(chan struct{})}
 	r := newReceiver(mine)
 	var hello event
-	if _, err := r.receive(&hello); err != nil || hello.Ev != evHello {
+	fds, err := r.receive(&hello)
+	closeFDs(fds) // none come with it
+	if err != nil || hello.Ev != evHello {
 		mine.Close()
 		cmd.Process.Kill() //nolint:errcheck // it is broken
 		cmd.Wait()         //nolint:errcheck // its status is of no use

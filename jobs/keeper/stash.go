@@ -68,28 +68,35 @@ func (s *stash) put(run RunID, fds []int, live func(RunID) bool) {
 	s.flushPending(live)
 }
 
-// flushPending sends the waiting runs' files as one message and closes
-// the table's copies; if the socket refuses, after a repack too, they
-// stay waiting.
+// flushPending sends the waiting runs' files, a message of at most
+// stashRunsPerMessage runs at a time (each goes whole or not at all), and
+// closes the table's copies of what went; what the socket refuses, after
+// a repack too, stays waiting.
 func (s *stash) flushPending(live func(RunID) bool) {
-	if len(s.pending) == 0 {
-		return
-	}
-	err := s.send(s.pending)
-	if errors.Is(err, unix.EAGAIN) || errors.Is(err, unix.ENOBUFS) {
-		s.repack(live)
-		err = s.send(s.pending)
-	}
-	if err != nil {
-		for run := range s.pending {
-			delete(s.runs, run)
+	for len(s.pending) > 0 {
+		batch := make(map[RunID][]int, min(len(s.pending), stashRunsPerMessage))
+		for run, fds := range s.pending {
+			if len(batch) == stashRunsPerMessage {
+				break
+			}
+			batch[run] = fds
 		}
-		return
+		err := s.send(batch)
+		if errors.Is(err, unix.EAGAIN) || errors.Is(err, unix.ENOBUFS) {
+			s.repack(live)
+			err = s.send(batch)
+		}
+		if err != nil {
+			for run := range batch {
+				delete(s.runs, run)
+			}
+			return
+		}
+		for run, fds := range batch {
+			closeFDs(fds)
+			delete(s.pending, run)
+		}
 	}
-	for _, fds := range s.pending {
-		closeFDs(fds)
-	}
-	clear(s.pending)
 }
 
 // end notes that a run ended: its files go at the next repack, which is

@@ -7,6 +7,7 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+	"golang.org/x/sys/unix"
 )
 
 // TestAStashSaysWhatItCouldNotGiveBack: with the fd table near full, the
@@ -79,6 +80,44 @@ func TestARepackNearTheFDLimitLosesNothingSilently(t *testing.T) {
 		closeFDs(fds)
 	}
 	for _, w := range writers {
+		w.Close()
+	}
+}
+
+// TestARefusedFlushLeavesEachRunInOnePlace: when the socket refuses
+// batches, runs wait in the table; when it then takes only some of them,
+// each run is in flight or waiting, never both, so take gives every file
+// back once and nothing stays open after.
+func TestARefusedFlushLeavesEachRunInOnePlace(t *testing.T) {
+	s := newStash()
+	require.NotNil(t, s)
+	require.NoError(t, unix.SetsockoptInt(s.w, unix.SOL_SOCKET, unix.SO_SNDBUF, 1)) // the smallest the kernel allows
+	live := func(RunID) bool { return true }
+	var writers []*os.File
+	id := RunID(0)
+	for len(s.pending) < stashRunsPerMessage+20 && id < 2000 { // refused: more than a message waits
+		id++
+		writers = append(writers, stashPipe(t, s, id, live))
+	}
+	require.Greater(t, len(s.pending), stashRunsPerMessage, "the socket refused batches")
+	queued, err := unix.IoctlGetInt(s.w, unix.SIOCOUTQ)
+	require.NoError(t, err)
+	require.NoError(t, unix.SetsockoptInt(s.w, unix.SOL_SOCKET, unix.SO_SNDBUF, (queued+2)/2)) // room for about one more
+	for range stashBatch {
+		id++
+		writers = append(writers, stashPipe(t, s, id, live))
+	}
+	for run := range s.pending {
+		assert.NotContains(t, s.runs, run, "run %d is both waiting and in flight", run)
+	}
+	got, lost := s.take()
+	assert.Equal(t, int(id), len(got)+len(lost), "every run given back or named once")
+	for _, fds := range got {
+		closeFDs(fds)
+	}
+	for i, w := range writers {
+		_, err := w.Write([]byte("x"))
+		assert.ErrorIs(t, err, syscall.EPIPE, "run %d's read end: no copy left open", i+1)
 		w.Close()
 	}
 }
