@@ -21,13 +21,9 @@ func TestAStashSaysWhatItCouldNotGiveBack(t *testing.T) {
 	for i := range n {
 		writers = append(writers, stashPipe(t, s, RunID(i+1), func(RunID) bool { return true }))
 	}
-	var saved syscall.Rlimit
-	require.NoError(t, syscall.Getrlimit(syscall.RLIMIT_NOFILE, &saved))
-	low := saved
-	low.Cur = uint64(openFDs(t) + 10)
-	require.NoError(t, syscall.Setrlimit(syscall.RLIMIT_NOFILE, &low))
-	got, lost := s.take()
-	require.NoError(t, syscall.Setrlimit(syscall.RLIMIT_NOFILE, &saved))
+	var got map[RunID][]int
+	var lost []RunID
+	withFDRoom(t, 10, func() { got, lost = s.take() })
 	assert.NotEmpty(t, lost, "the table had room for about 10")
 	assert.Equal(t, n, len(got)+len(lost), "every run is given back or named")
 	for _, id := range lost {
@@ -55,16 +51,12 @@ func TestARepackNearTheFDLimitLosesNothingSilently(t *testing.T) {
 	for i := range n {
 		writers = append(writers, stashPipe(t, s, RunID(i+1), live))
 	}
-	var saved syscall.Rlimit
-	require.NoError(t, syscall.Getrlimit(syscall.RLIMIT_NOFILE, &saved))
-	low := saved
-	low.Cur = uint64(openFDs(t) + 2*stashRunsPerMessage + 10)
-	require.NoError(t, syscall.Setrlimit(syscall.RLIMIT_NOFILE, &low))
-	for i := range n / 4 { // enough ended runs for a repack
-		ended[RunID(i+1)] = true
-		s.end(RunID(i+1), live)
-	}
-	require.NoError(t, syscall.Setrlimit(syscall.RLIMIT_NOFILE, &saved))
+	withFDRoom(t, 2*stashRunsPerMessage+10, func() {
+		for i := range n / 4 { // enough ended runs for a repack
+			ended[RunID(i+1)] = true
+			s.end(RunID(i+1), live)
+		}
+	})
 	got, lost := s.take()
 	assert.Empty(t, lost, "the repack had room for two messages' files")
 	for i, w := range writers {
@@ -120,4 +112,17 @@ func TestARefusedFlushLeavesEachRunInOnePlace(t *testing.T) {
 		assert.ErrorIs(t, err, syscall.EPIPE, "run %d's read end: no copy left open", i+1)
 		w.Close()
 	}
+}
+
+// withFDRoom runs f with the process's fd limit lowered to room more
+// than it has open, and puts the limit back.
+func withFDRoom(t *testing.T, room int, f func()) {
+	t.Helper()
+	var saved syscall.Rlimit
+	require.NoError(t, syscall.Getrlimit(syscall.RLIMIT_NOFILE, &saved))
+	low := saved
+	low.Cur = uint64(openFDs(t) + room)
+	require.NoError(t, syscall.Setrlimit(syscall.RLIMIT_NOFILE, &low))
+	defer func() { require.NoError(t, syscall.Setrlimit(syscall.RLIMIT_NOFILE, &saved)) }()
+	f()
 }
