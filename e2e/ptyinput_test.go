@@ -90,22 +90,43 @@ func TestMouseInInputModeReachesTheJobAsAsked(t *testing.T) {
 			s.keys(append([]string{"-H"}, hexBytes(click)...)...)
 			s.keys("z")
 			// The probe's newest line says all it read, the key last.
-			gotRow := regexp.MustCompile(`^[│║]?(got: .*?)[ │║]*$`)
-			last := func(scr []string) string {
-				got := ""
-				for _, r := range scr {
-					if m := gotRow.FindStringSubmatch(r); m != nil {
-						got = m[1]
-					}
-				}
-				return got
-			}
-			scr = s.waitFor("the key after the click", func(scr []string) bool { return strings.HasSuffix(last(scr), "z") })
-			require.Equal(t, c.want, last(scr), "only the click as asked, then the key")
+			scr = s.waitFor("the key after the click", func(scr []string) bool { return strings.HasSuffix(lastGot(scr), "z") })
+			require.Equal(t, c.want, lastGot(scr), "only the click as asked, then the key")
 			s.keys("C-a", "q", "y")
 			require.Equal(t, "0", s.waitExit())
 		})
 	}
+}
+
+// gotRow is a row of the ttyecho probe's saying what it read.
+var gotRow = regexp.MustCompile(`^[│║]?(got: .*?)[ │║]*$`)
+
+// lastGot is the probe's newest "got: " line on the screen: all it read.
+func lastGot(scr []string) string {
+	got := ""
+	for _, r := range scr {
+		if m := gotRow.FindStringSubmatch(r); m != nil {
+			got = m[1]
+		}
+	}
+	return got
+}
+
+// Keys with modifiers reach a job typed into as tmux sends them to a
+// pane: alt+up as CSI 1;3A (not ESC then up), and the keys Bubble Tea v1
+// has no name for (ctrl+f5, shift+pgup) or read as another
+// (shift+delete was alt+insert) as they came.
+func TestModifiedKeysInInputModeReachTheJob(t *testing.T) {
+	bin, probe := binary(t), ttyecho(t)
+	s := newSession(t, 120, 30, nil, bin, "--name", "keys", probe)
+	s.waitText("size ")
+	typeInto(s)
+	s.keys("M-Up", "C-F5", "S-DC", "M-F1", "S-PPage", "C-F1", "M-S-Up", "C-b", "z")
+	want := "got: ^[[1;3A^[[15;5~^[[3;2~^[[1;3P^[[5;2~^[[1;5P^[[1;4A^Bz"
+	scr := s.waitFor("the z after the keys", func(scr []string) bool { return strings.HasSuffix(lastGot(scr), "z") })
+	require.Equal(t, want, lastGot(scr))
+	s.keys("C-a", "q", "y")
+	require.Equal(t, "0", s.waitExit())
 }
 
 // A job added in the TUI runs on a terminal; ctrl+t in the add prompt

@@ -89,7 +89,28 @@ func (m *Model) handleInputKey(k tea.KeyMsg) tea.Cmd {
 	if (k.Paste || termkeys.ModeDependent(k)) && !m.input.pane.InScreen() {
 		modes = m.lineModes()
 	}
-	b := termkeys.Key(k, modes)
+	return m.typeBytes(termkeys.Key(k, modes))
+}
+
+// handleUnknownSequence takes a CSI sequence the terminal sent that
+// Bubble Tea names no key for: a key with modifiers v1 has no type for
+// (ctrl+f1 is CSI 1;5P, shift+pgup CSI 5;2~, shift+delete CSI 3;2~). In
+// input mode it goes to the job as it came, which is what the terminal
+// sent; outside it jobtop has no key for it, and only an open prompt
+// sees it, as any message it does not know.
+func (m *Model) handleUnknownSequence(seq tea.UnknownCSISequenceMsg) tea.Cmd {
+	if m.input.on() {
+		return m.typeBytes(seq)
+	}
+	if m.prompt != nil {
+		_, cmd := m.prompt.Update(seq)
+		return cmd
+	}
+	return nil
+}
+
+// typeBytes sends bytes to the job typed into.
+func (m *Model) typeBytes(b []byte) tea.Cmd {
 	if len(b) == 0 {
 		return nil
 	}

@@ -177,6 +177,8 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case tea.MouseMsg:
 		m.holdOutput()
 		cmd = m.handleMouse(msg)
+	case tea.UnknownCSISequenceMsg:
+		cmd = m.handleUnknownSequence(msg)
 	case ttyInputErrMsg:
 		m.setNotice(msg.err.Error(), true)
 	case screenPollMsg:

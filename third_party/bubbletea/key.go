@@ -403,8 +403,9 @@ var sequences = map[string]Key{
 	// Miscellaneous keys
 	"\x1b[Z": {Type: KeyShiftTab},
 
-	"\x1b[2~":   {Type: KeyInsert},
-	"\x1b[3;2~": {Type: KeyInsert, Alt: true},
+	"\x1b[2~": {Type: KeyInsert},
+	// jobtop: "\x1b[3;2~" (shift+delete) taken out; upstream read it as
+	// alt+insert. See JOBTOP.md.
 
 	"\x1b[3~":   {Type: KeyDelete},
 	"\x1b[3;3~": {Type: KeyDelete, Alt: true},

@@ -2,8 +2,10 @@
 // receives into the bytes an xterm-like terminal would send the program
 // running in it, so that input mode can type into a PTY job: ctrl+c is
 // 0x03, an arrow is ESC [ A (ESC O A when the program asked for
-// application cursor keys), a paste is bracketed when the program asked
-// for it, the mouse is reported the way the program asked.
+// application cursor keys), a key with modifiers carries them in its CSI
+// sequence (alt+up is ESC [ 1;3A, ctrl+f5 ESC [ 15;5~), a paste is
+// bracketed when the program asked for it, the mouse is reported the way
+// the program asked.
 //
 // It imports bubbletea's key and mouse types and vtscreen's InputModes,
 // nothing else of jobtop.
@@ -24,46 +26,97 @@ const (
 	pasteEnd   = "\x1b[201~"
 )
 
-// cursorKeys are the keys whose normal form is CSI final and whose
-// application form (DECCKM) is SS3 final.
-var cursorKeys = map[tea.KeyType]byte{
-	tea.KeyUp: 'A', tea.KeyDown: 'B', tea.KeyRight: 'C', tea.KeyLeft: 'D',
-	tea.KeyHome: 'H', tea.KeyEnd: 'F',
+// csiKey is a key a terminal sends as a CSI sequence that can carry
+// modifiers, as xterm (and tmux) send them: CSI 1;mod final for a key
+// with a letter final (arrows, Home, End, F1-F4), CSI num;mod ~ for the
+// others. mod is 1 plus the modifiers' bits: shift 1, alt 2, ctrl 4
+// (1;3A is alt+up, 15;5~ ctrl+f5). Without modifiers a cursor key is
+// CSI final (SS3 final when the program asked for application cursor
+// keys), F1-F4 are SS3 final, the others CSI num ~.
+type csiKey struct {
+	num   int  // the number of a ~ key; 0 for a letter key
+	final byte // the letter of a letter key; '~' for the others
+	mods  int  // the modifiers the key type names
+}
+
+// The modifiers' bits in a csiKey.
+const (
+	modShift = 1
+	modAlt   = 2
+	modCtrl  = 4
+)
+
+// csiKeys are the named keys sent as CSI sequences with modifiers.
+// F13-F20 are shift+F1-F8, as xterm counts them.
+var csiKeys = map[tea.KeyType]csiKey{
+	tea.KeyUp: {final: 'A'}, tea.KeyDown: {final: 'B'}, tea.KeyRight: {final: 'C'}, tea.KeyLeft: {final: 'D'},
+	tea.KeyHome: {final: 'H'}, tea.KeyEnd: {final: 'F'},
+	tea.KeyShiftUp: {final: 'A', mods: modShift}, tea.KeyShiftDown: {final: 'B', mods: modShift},
+	tea.KeyShiftRight: {final: 'C', mods: modShift}, tea.KeyShiftLeft: {final: 'D', mods: modShift},
+	tea.KeyShiftHome: {final: 'H', mods: modShift}, tea.KeyShiftEnd: {final: 'F', mods: modShift},
+	tea.KeyCtrlUp: {final: 'A', mods: modCtrl}, tea.KeyCtrlDown: {final: 'B', mods: modCtrl},
+	tea.KeyCtrlRight: {final: 'C', mods: modCtrl}, tea.KeyCtrlLeft: {final: 'D', mods: modCtrl},
+	tea.KeyCtrlHome: {final: 'H', mods: modCtrl}, tea.KeyCtrlEnd: {final: 'F', mods: modCtrl},
+	tea.KeyCtrlShiftUp: {final: 'A', mods: modCtrl | modShift}, tea.KeyCtrlShiftDown: {final: 'B', mods: modCtrl | modShift},
+	tea.KeyCtrlShiftRight: {final: 'C', mods: modCtrl | modShift}, tea.KeyCtrlShiftLeft: {final: 'D', mods: modCtrl | modShift},
+	tea.KeyCtrlShiftHome: {final: 'H', mods: modCtrl | modShift}, tea.KeyCtrlShiftEnd: {final: 'F', mods: modCtrl | modShift},
+	tea.KeyInsert: {num: 2, final: '~'}, tea.KeyDelete: {num: 3, final: '~'},
+	tea.KeyPgUp: {num: 5, final: '~'}, tea.KeyPgDown: {num: 6, final: '~'},
+	tea.KeyCtrlPgUp: {num: 5, final: '~', mods: modCtrl}, tea.KeyCtrlPgDown: {num: 6, final: '~', mods: modCtrl},
+	tea.KeyF1: {final: 'P'}, tea.KeyF2: {final: 'Q'}, tea.KeyF3: {final: 'R'}, tea.KeyF4: {final: 'S'},
+	tea.KeyF5: {num: 15, final: '~'}, tea.KeyF6: {num: 17, final: '~'}, tea.KeyF7: {num: 18, final: '~'},
+	tea.KeyF8: {num: 19, final: '~'}, tea.KeyF9: {num: 20, final: '~'}, tea.KeyF10: {num: 21, final: '~'},
+	tea.KeyF11: {num: 23, final: '~'}, tea.KeyF12: {num: 24, final: '~'},
+	tea.KeyF13: {final: 'P', mods: modShift}, tea.KeyF14: {final: 'Q', mods: modShift},
+	tea.KeyF15: {final: 'R', mods: modShift}, tea.KeyF16: {final: 'S', mods: modShift},
+	tea.KeyF17: {num: 15, final: '~', mods: modShift}, tea.KeyF18: {num: 17, final: '~', mods: modShift},
+	tea.KeyF19: {num: 18, final: '~', mods: modShift}, tea.KeyF20: {num: 19, final: '~', mods: modShift},
+}
+
+// cursorKey reports whether c is a cursor key: without modifiers it is
+// sent in the application form (SS3) when the program asked for it.
+func (c csiKey) cursorKey() bool { return c.num == 0 && c.final >= 'A' && c.final <= 'H' }
+
+// bytes is the sequence of c with the modifiers mods, given the input
+// modes.
+func (c csiKey) bytes(mods int, m vtscreen.InputModes) []byte {
+	switch {
+	case mods != 0 && c.num == 0:
+		return []byte("\x1b[1;" + strconv.Itoa(1+mods) + string(c.final))
+	case mods != 0:
+		return []byte("\x1b[" + strconv.Itoa(c.num) + ";" + strconv.Itoa(1+mods) + "~")
+	case c.num != 0:
+		return []byte("\x1b[" + strconv.Itoa(c.num) + "~")
+	case c.cursorKey() && !m.AppCursor:
+		return []byte{0x1b, '[', c.final}
+	default: // F1-F4, or a cursor key in application mode
+		return []byte{0x1b, 'O', c.final}
+	}
 }
 
 // ModeDependent reports whether how k is sent depends on the program's
-// input modes other than the mouse's: a cursor key (application cursor
-// keys) or a paste (bracketed paste).
+// input modes other than the mouse's: a cursor key without modifiers
+// (application cursor keys) or a paste (bracketed paste).
 func ModeDependent(k tea.KeyMsg) bool {
-	return k.Paste || cursorKeys[k.Type] != 0
+	c, ok := csiKeys[k.Type]
+	return k.Paste || ok && c.cursorKey() && c.mods == 0 && !k.Alt
 }
-
-// modified are keys with modifiers: CSI 1;mod final, mod as xterm counts
-// it (2 shift, 5 ctrl, 6 ctrl+shift).
-var modified = map[tea.KeyType]string{
-	tea.KeyShiftUp: "1;2A", tea.KeyShiftDown: "1;2B", tea.KeyShiftRight: "1;2C", tea.KeyShiftLeft: "1;2D",
-	tea.KeyShiftHome: "1;2H", tea.KeyShiftEnd: "1;2F",
-	tea.KeyCtrlUp: "1;5A", tea.KeyCtrlDown: "1;5B", tea.KeyCtrlRight: "1;5C", tea.KeyCtrlLeft: "1;5D",
-	tea.KeyCtrlHome: "1;5H", tea.KeyCtrlEnd: "1;5F",
-	tea.KeyCtrlShiftUp: "1;6A", tea.KeyCtrlShiftDown: "1;6B", tea.KeyCtrlShiftRight: "1;6C", tea.KeyCtrlShiftLeft: "1;6D",
-	tea.KeyCtrlShiftHome: "1;6H", tea.KeyCtrlShiftEnd: "1;6F",
-	tea.KeyPgUp: "5~", tea.KeyPgDown: "6~", tea.KeyCtrlPgUp: "5;5~", tea.KeyCtrlPgDown: "6;5~",
-	tea.KeyDelete: "3~", tea.KeyInsert: "2~", tea.KeyShiftTab: "Z",
-	tea.KeyF5: "15~", tea.KeyF6: "17~", tea.KeyF7: "18~", tea.KeyF8: "19~",
-	tea.KeyF9: "20~", tea.KeyF10: "21~", tea.KeyF11: "23~", tea.KeyF12: "24~",
-	tea.KeyF13: "1;2P", tea.KeyF14: "1;2Q", tea.KeyF15: "1;2R", tea.KeyF16: "1;2S",
-	tea.KeyF17: "15;2~", tea.KeyF18: "17;2~", tea.KeyF19: "18;2~", tea.KeyF20: "19;2~",
-}
-
-// ss3Keys are F1-F4, SS3 P..S in either cursor mode.
-var ss3Keys = map[tea.KeyType]byte{tea.KeyF1: 'P', tea.KeyF2: 'Q', tea.KeyF3: 'R', tea.KeyF4: 'S'}
 
 // Key returns the bytes a terminal sends for k, given the program's input
-// modes; nil for a key it cannot encode. Alt is sent as an ESC before
-// the key. A paste (k.Paste) is encoded as Paste does.
+// modes; nil for a key it cannot encode. Alt is the modifier parameter
+// of a key sent as CSI (alt+up is CSI 1;3A, as xterm and tmux send it),
+// an ESC before any other key (alt+x is ESC x). A paste (k.Paste) is
+// encoded as Paste does.
 func Key(k tea.KeyMsg, m vtscreen.InputModes) []byte {
 	if k.Paste {
 		return Paste(string(k.Runes), m)
+	}
+	if c, ok := csiKeys[k.Type]; ok {
+		mods := c.mods
+		if k.Alt {
+			mods |= modAlt
+		}
+		return c.bytes(mods, m)
 	}
 	var b []byte
 	switch {
@@ -73,16 +126,8 @@ func Key(k tea.KeyMsg, m vtscreen.InputModes) []byte {
 		b = []byte{' '}
 	case k.Type >= 0 && k.Type < 0x20 || k.Type == 0x7f:
 		b = []byte{byte(k.Type)}
-	case cursorKeys[k.Type] != 0:
-		if m.AppCursor {
-			b = []byte{0x1b, 'O', cursorKeys[k.Type]}
-		} else {
-			b = []byte{0x1b, '[', cursorKeys[k.Type]}
-		}
-	case ss3Keys[k.Type] != 0:
-		b = []byte{0x1b, 'O', ss3Keys[k.Type]}
-	case modified[k.Type] != "":
-		b = []byte("\x1b[" + modified[k.Type])
+	case k.Type == tea.KeyShiftTab:
+		b = []byte("\x1b[Z") // alt+shift+tab is ESC CSI Z, as tmux sends it
 	default:
 		return nil
 	}

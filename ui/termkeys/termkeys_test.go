@@ -47,7 +47,21 @@ func TestKey(t *testing.T) {
 		{"up, app cursor", tea.KeyMsg{Type: tea.KeyUp}, app, "\x1bOA"},
 		{"left, app cursor", tea.KeyMsg{Type: tea.KeyLeft}, app, "\x1bOD"},
 		{"home, app cursor", tea.KeyMsg{Type: tea.KeyHome}, app, "\x1bOH"},
-		{"alt+up", tea.KeyMsg{Type: tea.KeyUp, Alt: true}, none, "\x1b\x1b[A"},
+		{"alt+up", tea.KeyMsg{Type: tea.KeyUp, Alt: true}, none, "\x1b[1;3A"},
+		{"alt+up, app cursor", tea.KeyMsg{Type: tea.KeyUp, Alt: true}, app, "\x1b[1;3A"},
+		{"alt+home", tea.KeyMsg{Type: tea.KeyHome, Alt: true}, none, "\x1b[1;3H"},
+		{"alt+shift+up", tea.KeyMsg{Type: tea.KeyShiftUp, Alt: true}, none, "\x1b[1;4A"},
+		{"ctrl+alt+left", tea.KeyMsg{Type: tea.KeyCtrlLeft, Alt: true}, none, "\x1b[1;7D"},
+		{"ctrl+alt+shift+end", tea.KeyMsg{Type: tea.KeyCtrlShiftEnd, Alt: true}, none, "\x1b[1;8F"},
+		{"alt+pgup", tea.KeyMsg{Type: tea.KeyPgUp, Alt: true}, none, "\x1b[5;3~"},
+		{"ctrl+alt+pgdown", tea.KeyMsg{Type: tea.KeyCtrlPgDown, Alt: true}, none, "\x1b[6;7~"},
+		{"alt+delete", tea.KeyMsg{Type: tea.KeyDelete, Alt: true}, none, "\x1b[3;3~"},
+		{"alt+f1", tea.KeyMsg{Type: tea.KeyF1, Alt: true}, app, "\x1b[1;3P"},
+		{"alt+f5", tea.KeyMsg{Type: tea.KeyF5, Alt: true}, none, "\x1b[15;3~"},
+		{"alt+f13", tea.KeyMsg{Type: tea.KeyF13, Alt: true}, none, "\x1b[1;4P"},
+		{"f17", tea.KeyMsg{Type: tea.KeyF17}, none, "\x1b[15;2~"},
+		{"alt+shift+tab", tea.KeyMsg{Type: tea.KeyShiftTab, Alt: true}, none, "\x1b\x1b[Z"},
+		{"shift+up, app cursor", tea.KeyMsg{Type: tea.KeyShiftUp}, app, "\x1b[1;2A"},
 		{"shift+up", tea.KeyMsg{Type: tea.KeyShiftUp}, none, "\x1b[1;2A"},
 		{"ctrl+right", tea.KeyMsg{Type: tea.KeyCtrlRight}, app, "\x1b[1;5C"},
 		{"ctrl+shift+left", tea.KeyMsg{Type: tea.KeyCtrlShiftLeft}, none, "\x1b[1;6D"},
@@ -68,6 +82,19 @@ func TestKey(t *testing.T) {
 		require.Equal(t, c.want, string(Key(c.k, c.m)), c.name)
 	}
 	require.Nil(t, Key(tea.KeyMsg{Type: tea.KeyType(-999)}, none), "an unknown key sends nothing")
+}
+
+// Only a cursor key without modifiers and a paste depend on the modes
+// the program asked for: modified keys are CSI in either cursor mode.
+func TestModeDependent(t *testing.T) {
+	require.True(t, ModeDependent(tea.KeyMsg{Type: tea.KeyUp}))
+	require.True(t, ModeDependent(tea.KeyMsg{Type: tea.KeyEnd}))
+	require.True(t, ModeDependent(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("x"), Paste: true}))
+	require.False(t, ModeDependent(tea.KeyMsg{Type: tea.KeyUp, Alt: true}))
+	require.False(t, ModeDependent(tea.KeyMsg{Type: tea.KeyShiftUp}))
+	require.False(t, ModeDependent(tea.KeyMsg{Type: tea.KeyF1}))
+	require.False(t, ModeDependent(tea.KeyMsg{Type: tea.KeyPgUp}))
+	require.False(t, ModeDependent(runes("a")))
 }
 
 func TestEveryNamedKeyIsEncoded(t *testing.T) {
