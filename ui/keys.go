@@ -180,8 +180,8 @@ func (m *Model) updateKeys() {
 		m.km.LeaveInput.SetEnabled(true)
 		return
 	case m.quit == quitConfirm:
-		m.km.Yes.SetEnabled(true)
-		m.km.No.SetEnabled(true)
+		m.km.QuitYes.SetEnabled(true)
+		m.km.QuitNo.SetEnabled(true)
 		return
 	case m.quit == quitStopping:
 		m.km.KillAll.SetEnabled(m.liveJobs() > 0)
