@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"slices"
 	"strconv"
 
 	"github.com/charmbracelet/bubbles/key"
@@ -155,12 +156,16 @@ func (m *Model) bulkMode() bool {
 }
 
 // matchesBulkKey asks before acting when k is x, X, r or d in bulk mode.
+// The keys act on the marked jobs only: one that applies to none of them
+// is disabled (help shows only what works) but still matched, by name,
+// so the status bar says so instead of the key doing nothing or being
+// taken as the selected job's.
 func (m *Model) matchesBulkKey(k tea.KeyMsg) bool {
 	for _, b := range []struct {
 		binding *key.Binding
 		action  action
 	}{{&m.km.Stop, actionStop}, {&m.km.Kill, actionKill}, {&m.km.Restart, actionRestart}, {&m.km.Remove, actionRemove}} {
-		if key.Matches(k, *b.binding) {
+		if slices.Contains(b.binding.Keys(), k.String()) {
 			m.askBulk(b.action)
 			return true
 		}

@@ -58,3 +58,59 @@ func TestCtrlCTwiceStopsTheJobsAndQuits(t *testing.T) {
 	require.NotEqual(t, quitConfirm, m.quit, "the second ctrl+c answers yes")
 	pumpUntil(t, m, "quit", func() bool { return m.quitting })
 }
+
+// deadAndRunning is jobs run1 (running, selected) and dead1 (killed).
+func deadAndRunning(t *testing.T) (*jobs.Manager, *Model) {
+	t.Helper()
+	mgr := newManager(t)
+	start(t, mgr, "run1", "exec sleep 60")
+	dead := start(t, mgr, "dead1", "exec sleep 60")
+	require.NoError(t, mgr.Kill(dead.ID))
+	m := newSizedModel(t, mgr, Config{}, 140, 30)
+	pumpUntil(t, m, "settled", func() bool {
+		return m.stateCountForTest(jobs.StateRunning) == 1 && m.stateCountForTest(jobs.StateKilled) == 1
+	})
+	cur, _ := m.currentJob()
+	require.Equal(t, "run1", cur.Name)
+	return mgr, m
+}
+
+// With jobs marked, x, X, r and d act on the marked jobs only; when the
+// key applies to none of them, the status bar says so instead of keeping
+// silent or speaking of the selected job.
+func TestBulkKeySaysWhenNoMarkedJobCanTakeIt(t *testing.T) {
+	mgr, m := deadAndRunning(t)
+
+	press(t, m, "space", "j", "d") // run1 marked, dead1 selected
+	view := m.View()
+	require.Contains(t, view, "none of the 1 marked job can be removed now")
+	require.NotContains(t, view, "cannot remove")
+	require.Nil(t, m.confirm)
+	require.Len(t, mgr.List(), 2, "nothing removed")
+	require.NotContains(t, m.helpView(), "remove", "help still shows only what works")
+
+	press(t, m, "k", "space", "j", "space", "k") // dead1 marked, run1 selected
+	for _, k := range []string{"x", "X"} {
+		m.setNotice("", false)
+		press(t, m, k)
+		require.Nil(t, m.confirm)
+		verb := map[string]string{"x": "stopped", "X": "killed"}[k]
+		require.Contains(t, m.View(), "none of the 1 marked job can be "+verb+" now", "key %s", k)
+	}
+	run1, err := mgr.Get(1)
+	require.NoError(t, err)
+	require.Equal(t, jobs.StateRunning, run1.State, "the selected job is left alone")
+}
+
+// The bulk keys act on the marked jobs even when the filter leaves no row
+// selected.
+func TestBulkKeysWithNoRowSelected(t *testing.T) {
+	_, m := runningJobs(t, 2)
+	press(t, m, "space", "/")
+	typeText(t, m, "nothing matches this")
+	press(t, m, "enter")
+	_, hasCur := m.currentJob()
+	require.False(t, hasCur)
+	press(t, m, "x")
+	require.Contains(t, m.View(), "stop 1 marked job? y/n")
+}
