@@ -67,10 +67,36 @@ func (m *Model) markedFor(a action) ([]jobs.ID, int) {
 func (m *Model) askBulk(a action) {
 	ids, marked := m.markedFor(a)
 	if len(ids) == 0 {
-		m.setNotice("none of the "+plural(marked, "marked job")+" can be "+bulkPast(a)+" now", true)
+		m.setNotice(noneCan(a, marked), true)
 		return
 	}
 	m.confirm = &bulkConfirm{action: a, ids: ids, marked: marked}
+}
+
+// noneCan says that an action applies to none of the marked jobs.
+func noneCan(a action, marked int) string {
+	if marked == 0 {
+		return "no job is marked now: nothing to " + bulkVerbs[a][0]
+	}
+	return "none of the " + plural(marked, "marked job") + " can be " + bulkPast(a) + " now"
+}
+
+// recountBulk keeps the question right while it is asked, as the marked
+// jobs end, restart or go: it names the jobs y acts on then. When the
+// action applies to none of them any more, the question goes and the
+// status bar says why.
+func (m *Model) recountBulk() {
+	c := m.confirm
+	if c == nil {
+		return
+	}
+	ids, marked := m.markedFor(c.action)
+	if len(ids) == 0 {
+		m.confirm = nil
+		m.setNotice(noneCan(c.action, marked), true)
+		return
+	}
+	c.ids, c.marked = ids, marked
 }
 
 // bulkPast is "stopped", "killed", "restarted", "removed".

@@ -114,3 +114,44 @@ func TestBulkKeysWithNoRowSelected(t *testing.T) {
 	press(t, m, "x")
 	require.Contains(t, m.View(), "stop 1 marked job? y/n")
 }
+
+// The question follows the marked jobs while it is asked: their count
+// changes as they end or go, y acts on those it then names, and when none
+// is left it can apply to, the question goes and the bar says why.
+func TestBulkQuestionFollowsTheMarkedJobs(t *testing.T) {
+	mgr, m := runningJobs(t, 4)
+	press(t, m, "space", "j", "space", "j", "space") // jobs 1 to 3
+
+	press(t, m, "x")
+	require.Contains(t, m.View(), "stop 3 marked jobs? y/n")
+	require.NoError(t, mgr.Kill(1))
+	pumpUntil(t, m, "job 1 killed", func() bool { return m.stateCountForTest(jobs.StateKilled) == 1 })
+	require.Contains(t, m.View(), "stop 2 of 3 marked jobs (1 cannot be stopped now)? y/n")
+	require.NoError(t, mgr.Remove(1))
+	pumpUntil(t, m, "job 1 removed", func() bool { return len(m.table.Jobs()) == 3 })
+	require.Contains(t, m.View(), "stop 2 marked jobs? y/n")
+	press(t, m, "y")
+	require.Contains(t, m.View(), "stopping 2 jobs")
+	pumpUntil(t, m, "stopped", func() bool { return m.stateCountForTest(jobs.StateKilled) == 2 })
+
+	press(t, m, "r", "y")
+	pumpUntil(t, m, "restarted", func() bool { return m.stateCountForTest(jobs.StateRunning) == 3 })
+	press(t, m, "X")
+	require.Contains(t, m.View(), "kill 2 marked jobs? y/n")
+	require.NoError(t, mgr.Kill(2))
+	require.NoError(t, mgr.Kill(3))
+	pumpUntil(t, m, "both killed", func() bool { return m.stateCountForTest(jobs.StateKilled) == 2 })
+	require.Nil(t, m.confirm, "nothing left to ask about")
+	require.Contains(t, m.View(), "none of the 2 marked jobs can be killed now")
+	j4, err := mgr.Get(4)
+	require.NoError(t, err)
+	require.Equal(t, jobs.StateRunning, j4.State, "the unmarked job is left alone")
+
+	press(t, m, "d")
+	require.Contains(t, m.View(), "remove 2 marked jobs? y/n")
+	require.NoError(t, mgr.Remove(2))
+	require.NoError(t, mgr.Remove(3))
+	pumpUntil(t, m, "both gone", func() bool { return len(m.table.Jobs()) == 1 })
+	require.Nil(t, m.confirm)
+	require.Contains(t, m.View(), "no job is marked now: nothing to remove")
+}

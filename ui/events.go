@@ -84,6 +84,7 @@ func (m *Model) handleJobEvents(events []jobs.Event) tea.Cmd {
 			}
 		}
 	}
+	m.recountBulk()
 	cmds = append(cmds, m.checkSpoke(now))
 	m.noteArrivals(added)
 	cmds = append(cmds, m.stopLate(added))
