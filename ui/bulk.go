@@ -3,6 +3,7 @@ package ui
 import (
 	"slices"
 	"strconv"
+	"time"
 
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
@@ -21,8 +22,23 @@ type bulkConfirm struct {
 // bulkDoneMsg reports an action done on several jobs.
 type bulkDoneMsg struct {
 	action action
+	ids    []jobs.ID
 	done   int
 	errs   []error
+}
+
+// summaryHold is how long the summary of an action on the marked jobs
+// ("stopping 3 jobs; 1 refused: ...") stays in the status bar while the
+// jobs it stopped or killed end: their ends, the action's expected
+// outcome, would replace it within milliseconds.
+const summaryHold = 3 * time.Second
+
+// heldSummary is the summary kept, and the jobs whose ends do not
+// replace it until when.
+type heldSummary struct {
+	notice notice
+	ids    []jobs.ID
+	until  time.Time
 }
 
 // bulkVerbs are an action's words: "stop" for the question, "stopping"
@@ -141,7 +157,7 @@ func (m *Model) handleConfirmKey(k tea.KeyMsg) tea.Cmd {
 func (m *Model) actOnAll(a action, ids []jobs.ID) tea.Cmd {
 	engine := m.engine
 	return func() tea.Msg {
-		msg := bulkDoneMsg{action: a}
+		msg := bulkDoneMsg{action: a, ids: ids}
 		for _, id := range ids {
 			var err error
 			switch a {
@@ -172,7 +188,21 @@ func (m *Model) handleBulkDone(msg bulkDoneMsg) tea.Cmd {
 	} else {
 		m.setNotice(text, false)
 	}
+	m.summary = heldSummary{notice: m.notice}
+	if msg.action == actionStop || msg.action == actionKill {
+		m.summary.ids, m.summary.until = msg.ids, m.now().Add(summaryHold)
+	}
 	return m.ensureTick()
+}
+
+// keepSummary puts back the notice that was up before a job's end was
+// noticed, when that notice is the held summary and the job is one its
+// action stopped or killed.
+func (m *Model) keepSummary(id jobs.ID, before notice) {
+	h := m.summary
+	if before == h.notice && slices.Contains(h.ids, id) && m.now().Before(h.until) {
+		m.notice = before
+	}
 }
 
 // bulkMode reports whether x, X, r and d act on the marked jobs: jobs are

@@ -2,6 +2,7 @@ package ui
 
 import (
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/require"
 
@@ -154,4 +155,38 @@ func TestBulkQuestionFollowsTheMarkedJobs(t *testing.T) {
 	pumpUntil(t, m, "both gone", func() bool { return len(m.table.Jobs()) == 1 })
 	require.Nil(t, m.confirm)
 	require.Contains(t, m.View(), "no job is marked now: nothing to remove")
+}
+
+// The summary of an action on the marked jobs stays in the status bar a
+// while: the ends of those jobs, coming right after, do not replace it.
+func TestBulkSummaryOutlivesItsJobsEnds(t *testing.T) {
+	mgr := newManager(t)
+	for i := 0; i < 3; i++ {
+		start(t, mgr, "job", "exec sleep 60")
+	}
+	now := time.Now()
+	m := newSizedModel(t, mgr, Config{Now: func() time.Time { return now }}, 140, 30)
+	pumpUntil(t, m, "running", func() bool { return m.stateCountForTest(jobs.StateRunning) == 3 })
+	press(t, m, "space", "j", "space")
+
+	press(t, m, "X", "y")
+	require.Contains(t, m.View(), "killed 2 jobs")
+	pumpUntil(t, m, "killed", func() bool { return m.stateCountForTest(jobs.StateKilled) == 2 })
+	require.Contains(t, m.View(), "killed 2 jobs", "the summary stays")
+
+	require.NoError(t, mgr.Kill(3))
+	pumpUntil(t, m, "job 3 killed", func() bool { return m.stateCountForTest(jobs.StateKilled) == 3 })
+	require.Contains(t, m.View(), "job 3 job killed", "the end of a job it did not act on is news")
+
+	// With the summary up again and its hold over, the ends of the jobs
+	// it acted on are news again.
+	m.setNotice("killed 2 jobs", false)
+	m.summary.notice = m.notice
+	now = now.Add(summaryHold)
+	_, err := mgr.Restart(1)
+	require.NoError(t, err)
+	pumpUntil(t, m, "job 1 runs again", func() bool { return m.stateCountForTest(jobs.StateRunning) == 1 })
+	require.NoError(t, mgr.Kill(1))
+	pumpUntil(t, m, "job 1 killed", func() bool { return m.stateCountForTest(jobs.StateKilled) == 3 })
+	require.Contains(t, m.View(), "job 1 job killed")
 }
