@@ -47,8 +47,11 @@ type KeyMap struct {
 	Submit, NextField, Cancel, ToggleTTY key.Binding
 	// The search prompt (it also takes Cancel).
 	Apply, ToggleRegex key.Binding
-	// Yes/no questions (quit with jobs running).
-	Yes, No key.Binding
+	// Yes and No answer a question about jobs ("stop 3 marked jobs?
+	// y/n"): ctrl+c cancels it, as it cancels the prompts. QuitYes and
+	// QuitNo answer the quit question, the one place where ctrl+c means
+	// yes: it is the key that asked, pressed again.
+	Yes, No, QuitYes, QuitNo key.Binding
 	// While jobs are being stopped on quit.
 	KillAll key.Binding
 	// ClosePanel closes what covers the screen: the full help, or the
@@ -123,8 +126,10 @@ func DefaultKeyMap() KeyMap {
 		ToggleTTY:     b(k("ctrl+t"), "ctrl+t", "terminal/pipes"),
 		Apply:         b(k("enter"), "enter", "search"),
 		ToggleRegex:   b(k("ctrl+r"), "ctrl+r", "regex"),
-		Yes:           b(k("y", "Y", "ctrl+c"), "y", "yes"),
-		No:            b(k("n", "N", "esc"), "n", "no"),
+		Yes:           b(k("y", "Y"), "y", "yes"),
+		No:            b(k("n", "N", "esc", "ctrl+c"), "n", "no"),
+		QuitYes:       b(k("y", "Y", "ctrl+c"), "y", "yes"),
+		QuitNo:        b(k("n", "N", "esc"), "n", "no"),
 		KillAll:       b(k("X", "ctrl+c"), "X", "kill all now"),
 		ClosePanel:    b(k("esc", "q", "?"), "esc/q", "close"),
 	}
@@ -137,7 +142,7 @@ func DefaultKeyMap() KeyMap {
 func (k KeyMap) ShortHelp() []key.Binding {
 	return []key.Binding{
 		k.LeaveInput,
-		k.Submit, k.Apply, k.NextField, k.ToggleTTY, k.ToggleRegex, k.Cancel, k.Yes, k.No, k.KillAll, k.ClosePanel, k.LogInPrompt,
+		k.Submit, k.Apply, k.NextField, k.ToggleTTY, k.ToggleRegex, k.Cancel, k.Yes, k.No, k.QuitYes, k.QuitNo, k.KillAll, k.ClosePanel, k.LogInPrompt,
 		k.Input, k.Add, k.Stop, k.Kill, k.Restart, k.Remove, k.Help, k.Quit, k.Reload,
 		k.NextMatch, k.PrevMatch, k.FilterMatches, k.ClearSearch, k.ClearFilter,
 		k.Copy, k.FocusOutput, k.Mark, k.Search, k.FilterJobs, k.Follow, k.Wrap, k.ScrollRight, k.FocusTable,
@@ -158,7 +163,7 @@ func (k KeyMap) FullHelp() [][]key.Binding {
 		{k.Follow, k.Wrap, k.ScrollLeft, k.ScrollRight, k.FocusTable, k.Search, k.NextMatch, k.PrevMatch, k.FilterMatches, k.LogSearch, k.ClearSearch},
 		{k.Select, k.Copy, k.CopyVisible},
 		{k.Input, k.LeaveInput, k.TypeLeaveKey},
-		{k.Submit, k.Apply, k.NextField, k.ToggleTTY, k.ToggleRegex, k.LogInPrompt, k.Cancel, k.Yes, k.No, k.KillAll, k.ClosePanel},
+		{k.Submit, k.Apply, k.NextField, k.ToggleTTY, k.ToggleRegex, k.LogInPrompt, k.Cancel, k.Yes, k.No, k.QuitYes, k.QuitNo, k.KillAll, k.ClosePanel},
 	}
 }
 
@@ -174,7 +179,7 @@ func (k *KeyMap) All() []*key.Binding {
 		&k.Split, &k.AllView, &k.NextPane, &k.PrevPane, &k.FocusPane, &k.Pager, &k.Bell, &k.Redraw, &k.HideEnded,
 		&k.Timeline, &k.TimeZoomIn, &k.TimeZoomOut, &k.Select, &k.Copy, &k.CopyVisible,
 		&k.QuietAlert, &k.LogSearch, &k.LogInPrompt,
-		&k.Submit, &k.NextField, &k.Cancel, &k.ToggleTTY, &k.Apply, &k.ToggleRegex, &k.Yes, &k.No, &k.KillAll,
+		&k.Submit, &k.NextField, &k.Cancel, &k.ToggleTTY, &k.Apply, &k.ToggleRegex, &k.Yes, &k.No, &k.QuitYes, &k.QuitNo, &k.KillAll,
 		&k.ClosePanel,
 	}
 }

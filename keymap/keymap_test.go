@@ -87,6 +87,7 @@ func TestNoConflictsWithinAContext(t *testing.T) {
 		"add prompt":     {km.Submit, km.NextField, km.Cancel, km.ToggleTTY, km.Redraw},
 		"search prompt":  {km.Apply, km.ToggleRegex, km.Cancel, km.Redraw},
 		"confirm":        {km.Yes, km.No, km.Redraw},
+		"quit question":  {km.QuitYes, km.QuitNo, km.Redraw},
 		"stopping":       {km.KillAll},
 		"input mode":     {km.LeaveInput},
 		"panel":          {km.ClosePanel, km.LineUp, km.LineDown, km.HalfPageUp, km.HalfPageDown, km.Top, km.Bottom, km.Redraw},
@@ -101,6 +102,16 @@ func TestNoConflictsWithinAContext(t *testing.T) {
 			}
 		}
 	}
+}
+
+// ctrl+c cancels a question about jobs; only the quit question, which
+// ctrl+c asked, takes it again as yes.
+func TestCtrlCIsYesOnlyToTheQuitQuestion(t *testing.T) {
+	km := DefaultKeyMap()
+	require.NotContains(t, km.Yes.Keys(), "ctrl+c")
+	require.Contains(t, km.No.Keys(), "ctrl+c")
+	require.Contains(t, km.QuitYes.Keys(), "ctrl+c")
+	require.Contains(t, km.Quit.Keys(), "ctrl+c")
 }
 
 func TestDisabledBindingsLeaveHelp(t *testing.T) {

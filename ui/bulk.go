@@ -1,7 +1,9 @@
 package ui
 
 import (
+	"slices"
 	"strconv"
+	"time"
 
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
@@ -20,8 +22,23 @@ type bulkConfirm struct {
 // bulkDoneMsg reports an action done on several jobs.
 type bulkDoneMsg struct {
 	action action
+	ids    []jobs.ID
 	done   int
 	errs   []error
+}
+
+// summaryHold is how long the summary of an action on the marked jobs
+// ("stopping 3 jobs; 1 refused: ...") stays in the status bar while the
+// jobs it stopped or killed end: their ends, the action's expected
+// outcome, would replace it within milliseconds.
+const summaryHold = 3 * time.Second
+
+// heldSummary is the summary kept, and the jobs whose ends do not
+// replace it until when.
+type heldSummary struct {
+	notice notice
+	ids    []jobs.ID
+	until  time.Time
 }
 
 // bulkVerbs are an action's words: "stop" for the question, "stopping"
@@ -66,10 +83,36 @@ func (m *Model) markedFor(a action) ([]jobs.ID, int) {
 func (m *Model) askBulk(a action) {
 	ids, marked := m.markedFor(a)
 	if len(ids) == 0 {
-		m.setNotice("none of the "+plural(marked, "marked job")+" can be "+bulkPast(a)+" now", true)
+		m.setNotice(noneCan(a, marked), true)
 		return
 	}
 	m.confirm = &bulkConfirm{action: a, ids: ids, marked: marked}
+}
+
+// noneCan says that an action applies to none of the marked jobs.
+func noneCan(a action, marked int) string {
+	if marked == 0 {
+		return "no job is marked now: nothing to " + bulkVerbs[a][0]
+	}
+	return "none of the " + plural(marked, "marked job") + " can be " + bulkPast(a) + " now"
+}
+
+// recountBulk keeps the question right while it is asked, as the marked
+// jobs end, restart or go: it names the jobs y acts on then. When the
+// action applies to none of them any more, the question goes and the
+// status bar says why.
+func (m *Model) recountBulk() {
+	c := m.confirm
+	if c == nil {
+		return
+	}
+	ids, marked := m.markedFor(c.action)
+	if len(ids) == 0 {
+		m.confirm = nil
+		m.setNotice(noneCan(c.action, marked), true)
+		return
+	}
+	c.ids, c.marked = ids, marked
 }
 
 // bulkPast is "stopped", "killed", "restarted", "removed".
@@ -114,7 +157,7 @@ func (m *Model) handleConfirmKey(k tea.KeyMsg) tea.Cmd {
 func (m *Model) actOnAll(a action, ids []jobs.ID) tea.Cmd {
 	engine := m.engine
 	return func() tea.Msg {
-		msg := bulkDoneMsg{action: a}
+		msg := bulkDoneMsg{action: a, ids: ids}
 		for _, id := range ids {
 			var err error
 			switch a {
@@ -145,7 +188,21 @@ func (m *Model) handleBulkDone(msg bulkDoneMsg) tea.Cmd {
 	} else {
 		m.setNotice(text, false)
 	}
+	m.summary = heldSummary{notice: m.notice}
+	if msg.action == actionStop || msg.action == actionKill {
+		m.summary.ids, m.summary.until = msg.ids, m.now().Add(summaryHold)
+	}
 	return m.ensureTick()
+}
+
+// keepSummary puts back the notice that was up before a job's end was
+// noticed, when that notice is the held summary and the job is one its
+// action stopped or killed.
+func (m *Model) keepSummary(id jobs.ID, before notice) {
+	h := m.summary
+	if before == h.notice && slices.Contains(h.ids, id) && m.now().Before(h.until) {
+		m.notice = before
+	}
 }
 
 // bulkMode reports whether x, X, r and d act on the marked jobs: jobs are
@@ -155,12 +212,16 @@ func (m *Model) bulkMode() bool {
 }
 
 // matchesBulkKey asks before acting when k is x, X, r or d in bulk mode.
+// The keys act on the marked jobs only: one that applies to none of them
+// is disabled (help shows only what works) but still matched, by name,
+// so the status bar says so instead of the key doing nothing or being
+// taken as the selected job's.
 func (m *Model) matchesBulkKey(k tea.KeyMsg) bool {
 	for _, b := range []struct {
 		binding *key.Binding
 		action  action
 	}{{&m.km.Stop, actionStop}, {&m.km.Kill, actionKill}, {&m.km.Restart, actionRestart}, {&m.km.Remove, actionRemove}} {
-		if key.Matches(k, *b.binding) {
+		if slices.Contains(b.binding.Keys(), k.String()) {
 			m.askBulk(b.action)
 			return true
 		}

@@ -84,6 +84,7 @@ func (m *Model) handleJobEvents(events []jobs.Event) tea.Cmd {
 			}
 		}
 	}
+	m.recountBulk()
 	cmds = append(cmds, m.checkSpoke(now))
 	m.noteArrivals(added)
 	cmds = append(cmds, m.stopLate(added))
@@ -145,11 +146,15 @@ func (m *Model) isDrawn(p *outputPane) bool {
 
 // noteTransition puts a notice in the status bar when a job ends, marks
 // its row when its output is not on screen, and rings the bell (when it
-// is on) when it failed.
+// is on) when it failed. The summary of an action on the marked jobs
+// stays up a while over the ends of the jobs it stopped or killed
+// (keepSummary).
 func (m *Model) noteTransition(info jobs.Info) tea.Cmd {
 	if !info.State.Done() {
 		return nil
 	}
+	before := m.notice
+	defer m.keepSummary(info.ID, before)
 	name := jobLabel(info)
 	failed := false
 	switch info.State {

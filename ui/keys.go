@@ -146,14 +146,14 @@ func (m *Model) handleGlobalKey(k tea.KeyMsg) (tea.Cmd, bool) {
 		} else {
 			m.setNotice("bell off", false)
 		}
+	case m.bulkMode() && m.matchesBulkKey(k): // the marked jobs', selected row or not
+		return nil, true
 	case !hasCur:
 		return nil, false
 	case key.Matches(k, m.km.Pager):
 		return m.openPager(cur), true
 	case key.Matches(k, m.km.QuietAlert):
 		m.toggleQuiet(cur)
-	case m.bulkMode() && m.matchesBulkKey(k):
-		return nil, true
 	case key.Matches(k, m.km.Stop):
 		return m.act(actionStop, cur.ID), true
 	case key.Matches(k, m.km.Kill):
@@ -180,8 +180,8 @@ func (m *Model) updateKeys() {
 		m.km.LeaveInput.SetEnabled(true)
 		return
 	case m.quit == quitConfirm:
-		m.km.Yes.SetEnabled(true)
-		m.km.No.SetEnabled(true)
+		m.km.QuitYes.SetEnabled(true)
+		m.km.QuitNo.SetEnabled(true)
 		return
 	case m.quit == quitStopping:
 		m.km.KillAll.SetEnabled(m.liveJobs() > 0)

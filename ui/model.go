@@ -55,6 +55,7 @@ type Model struct {
 	find    *searchPrompt // nil when closed
 	panel   *panel        // covers the screen when open: help, reload problems
 	confirm *bulkConfirm  // nil unless asking before acting on marked jobs
+	summary heldSummary   // the notice of the last action on marked jobs, kept a while
 	// timeline shows in place of the output when not nil (T).
 	timeline *timeline
 	quiet    *quietWatch

@@ -31,12 +31,12 @@ func (m *Model) handleQuitKey(k tea.KeyMsg) tea.Cmd {
 	switch m.quit {
 	case quitConfirm:
 		switch {
-		case key.Matches(k, m.km.Yes):
+		case key.Matches(k, m.km.QuitYes):
 			if m.cfg.Attached {
 				return m.quitNow()
 			}
 			return m.stopAll()
-		case key.Matches(k, m.km.No):
+		case key.Matches(k, m.km.QuitNo):
 			m.quit = quitNone
 		}
 	case quitStopping:
