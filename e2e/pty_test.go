@@ -130,7 +130,10 @@ func TestFullScreenProgramInAPane(t *testing.T) {
 	s.keys("q")
 	scr = s.waitText("fullscreen: bye", "✓ succeeded")
 	require.NotContains(t, row(scr, "job 1 full"), "screen", "back in line mode")
-	require.NotContains(t, strings.Join(scr, "\n"), "INPUT", "the job ended: input mode with it")
+	require.Contains(t, strings.Join(scr, "\n"), "job 1 full has ended · keys are dropped", "the job ended: input mode waits for ctrl+a")
+	s.keys("q") // typed for the job: dropped, jobtop does not quit
+	s.keys("C-a")
+	s.waitFor("input mode to end", func(scr []string) bool { return !strings.Contains(strings.Join(scr, "\n"), "INPUT") })
 	s.keys("q")
 	require.Equal(t, "0", s.waitExit())
 }
@@ -235,7 +238,7 @@ func TestCtrlCInInputModeReachesTheJob(t *testing.T) {
 	s.keys("C-c")
 	scr := s.waitText("got-INT", "✗ failed (7)")
 	require.NotContains(t, strings.Join(scr, "\n"), "stop them and quit?", "jobtop did not take ctrl+c")
-	s.keys("C-c") // not in input mode any more: jobtop's
+	s.keys("C-a", "C-c") // out of input mode: ctrl+c is jobtop's
 	require.Equal(t, "0", s.waitExit())
 }
 

@@ -12,13 +12,26 @@ import (
 // inputMode is the state of input mode: the job every key goes to, as
 // the bytes a terminal would send it (see termkeys), until the leave key.
 // It is typed into through the pane that had the focus when it began.
+//
+// Text typed for a job is never read as jobtop's keys: input mode lasts
+// until the leave key, across the job's runs. Between runs keys are
+// dropped; the next run gets them. When what it typed into goes (the job
+// was removed, its pane went or lost it, something covers the screen),
+// input mode ends, but keys are still dropped (lost says why) until the
+// leave key: the person typing may not have seen it go.
 type inputMode struct {
 	id   jobs.ID // 0 when not in input mode
 	pane *outputPane
+	name string // the job's label, kept for when it is removed
+	lost string // why input mode ended by itself; "" when it did not
 }
 
-// on reports whether keys go to a job.
+// on reports whether keys go to a job (or would, between its runs).
 func (in inputMode) on() bool { return in.id != 0 }
+
+// takesKeys reports whether keys are input mode's: sent to the job,
+// or dropped until the leave key.
+func (in inputMode) takesKeys() bool { return in.id != 0 || in.lost != "" }
 
 // terminal is the engine's terminal face, or nil when it has none.
 func (m *Model) terminal() TerminalEngine {
@@ -44,7 +57,7 @@ func (m *Model) enterInput() {
 		return
 	}
 	p := m.activePane()
-	m.input = inputMode{id: info.ID, pane: p}
+	m.input = inputMode{id: info.ID, pane: p, name: jobLabel(info)}
 	p.typing = true
 	p.refresh() // the cursor shows
 	m.setNotice("", false)
@@ -52,9 +65,6 @@ func (m *Model) enterInput() {
 
 // leaveInput ends input mode; keys are jobtop's again.
 func (m *Model) leaveInput() {
-	if !m.input.on() {
-		return
-	}
 	if p := m.input.pane; p != nil {
 		p.typing = false
 		p.refresh()
@@ -62,18 +72,45 @@ func (m *Model) leaveInput() {
 	m.input = inputMode{}
 }
 
-// syncInput ends input mode when what it typed into went: the job ended
-// or left the pane, the pane left the screen or lost the focus, or
-// something covers the screen.
-func (m *Model) syncInput() {
+// jobRuns reports whether the job typed into has a run that takes input.
+func (m *Model) jobRuns() bool {
+	info, ok := m.table.Get(m.input.id)
+	return ok && info.State.Active()
+}
+
+// syncInput ends input mode when what it typed into went: the job was
+// removed or left the pane, the pane left the screen or lost the focus,
+// or something covers the screen. The job's run ending is not one of
+// these: keys are dropped until its next run. byPerson says the message
+// was the person's own (a click elsewhere): input mode just ends. Else
+// keys typed meanwhile are dropped until the leave key.
+func (m *Model) syncInput(byPerson bool) {
 	if !m.input.on() {
 		return
 	}
 	p := m.input.pane
 	info, ok := m.table.Get(m.input.id)
-	if !ok || !info.State.Active() || p.JobID() != m.input.id || !p.focused || !m.isDrawn(p) ||
-		m.quit != quitNone || m.panel != nil || m.prompt != nil || m.find != nil || m.confirm != nil {
-		m.leaveInput()
+	if ok {
+		m.input.name = jobLabel(info)
+	}
+	var why string
+	switch {
+	case !ok:
+		why = m.input.name + " was removed"
+	case p.JobID() != m.input.id || !m.isDrawn(p):
+		why = m.input.name + " is no longer shown"
+	case !p.focused:
+		why = "its pane lost the focus"
+	case m.quit != quitNone:
+		why = "jobtop is quitting"
+	case m.panel != nil || m.prompt != nil || m.find != nil || m.confirm != nil:
+		why = "something covers the screen"
+	default:
+		return
+	}
+	m.leaveInput()
+	if !byPerson {
+		m.input.lost = why
 	}
 }
 
@@ -84,6 +121,9 @@ func (m *Model) handleInputKey(k tea.KeyMsg) tea.Cmd {
 	if key.Matches(k, m.km.LeaveInput) {
 		m.leaveInput()
 		return nil
+	}
+	if !m.input.on() || !m.jobRuns() {
+		return nil // typed for a job that is gone or between runs: dropped
 	}
 	modes := m.input.pane.screenModes()
 	if (k.Paste || termkeys.ModeDependent(k)) && !m.input.pane.InScreen() {
@@ -160,6 +200,9 @@ func (m *Model) handleInputMouse(msg tea.MouseMsg) (tea.Cmd, bool) {
 			x--
 		}
 		modes := p.screenModes()
+		if !m.jobRuns() {
+			modes.Mouse = 0 // between runs, nothing asks for the mouse
+		}
 		if modes.Mouse == 0 {
 			// Not asked for: the wheel scrolls a pane of lines, or of
 			// the main screen (to its lines, as a terminal's scrollback),
@@ -175,12 +218,21 @@ func (m *Model) handleInputMouse(msg tea.MouseMsg) (tea.Cmd, bool) {
 	return nil, false
 }
 
-// inputStatus is the status bar's word that keys go to a job, and how
-// to stop that.
+// inputStatus is the status bar's word that keys go to a job, or are
+// dropped, and how to stop that.
 func (m *Model) inputStatus() string {
-	name := "the job"
-	if info, ok := m.table.Get(m.input.id); ok {
-		name = jobLabel(info)
+	badge, leave := m.pal.input.Wrap(" INPUT "), m.km.LeaveInput.Help().Key+" leaves"
+	if !m.input.on() {
+		return badge + " ended: " + m.input.lost + " · keys are dropped · " + leave
 	}
-	return m.pal.input.Wrap(" INPUT ") + " keys go to " + name + " · " + m.km.LeaveInput.Help().Key + " leaves"
+	info, ok := m.table.Get(m.input.id)
+	switch {
+	case !ok:
+		return badge + " keys go to " + m.input.name + " · " + leave
+	case info.State.Active():
+		return badge + " keys go to " + jobLabel(info) + " · " + leave
+	case info.State == jobs.StateQueued:
+		return badge + " " + jobLabel(info) + " waits to run again · keys are dropped until it runs · " + leave
+	}
+	return badge + " " + jobLabel(info) + " has ended · keys are dropped until it runs again · " + leave
 }

@@ -16,7 +16,7 @@ import (
 // keys sent by a script) as one message; outside the prompts each rune is
 // a key of its own.
 func (m *Model) handleKey(k tea.KeyMsg) tea.Cmd {
-	if m.input.on() {
+	if m.input.takesKeys() {
 		return m.handleInputKey(k)
 	}
 	if k.Type == tea.KeyRunes && len(k.Runes) > 1 && !k.Paste && m.prompt == nil && m.find == nil {
@@ -174,9 +174,9 @@ func (m *Model) updateKeys() {
 	for _, b := range m.km.All() {
 		b.SetEnabled(false)
 	}
-	m.km.Redraw.SetEnabled(!m.input.on()) // wherever you are, but a job typed into gets ctrl+l
+	m.km.Redraw.SetEnabled(!m.input.takesKeys()) // wherever you are, but a job typed into gets ctrl+l
 	switch {
-	case m.input.on():
+	case m.input.takesKeys():
 		m.km.LeaveInput.SetEnabled(true)
 		return
 	case m.quit == quitConfirm:

@@ -15,9 +15,10 @@ type partialCursor interface {
 // drawLineCursor draws, in the pane typed into (input mode), the cursor
 // of a job on a terminal whose output is lines: on the line it is building
 // (a shell's or a REPL's prompt), where the job's line editing left it,
-// as a terminal would. o holds the rows of the bottom of the output.
+// as a terminal would; none between the job's runs. o holds the rows of
+// the bottom of the output.
 func (p *outputPane) drawLineCursor(o *laidOut) {
-	if !p.typing || p.kind != jobPane || p.logSearch != nil || p.search != nil && p.search.filter || len(o.rows) == 0 {
+	if !p.typing || p.kind != jobPane || !p.job.State.Active() || p.logSearch != nil || p.search != nil && p.search.filter || len(o.rows) == 0 {
 		return
 	}
 	src, ok := p.base.(jobSource)

@@ -217,7 +217,7 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	}
 	m.syncPanes()
 	m.syncScreens()
-	m.syncInput()
+	m.syncInput(byPerson(msg))
 	m.activePane().followSearch()
 	m.updateKeys()
 	m.resize()
@@ -227,6 +227,16 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		cmd = tea.Batch(cmd, poll)
 	}
 	return m, cmd
+}
+
+// byPerson reports whether a message is the person's own: a key or the
+// mouse.
+func byPerson(msg tea.Msg) bool {
+	switch msg.(type) {
+	case tea.KeyMsg, tea.MouseMsg:
+		return true
+	}
+	return false
 }
 
 // holdOutput asks the engine to hold its jobs' output back while the

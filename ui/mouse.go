@@ -17,6 +17,8 @@ func (m *Model) handleMouse(msg tea.MouseMsg) tea.Cmd {
 		if cmd, ok := m.handleInputMouse(msg); ok {
 			return cmd
 		}
+	} else if m.input.lost != "" && msg.Button == tea.MouseButtonLeft && msg.Action == tea.MouseActionPress {
+		m.leaveInput() // a click is no typing: the keys are jobtop's again
 	}
 	wheel := 0
 	switch msg.Button {

@@ -59,6 +59,10 @@ type outputPane struct {
 	scr *paneScreen
 	// typing says keys go to the job (input mode).
 	typing bool
+	// offScreen says the pane was scrolled up from a screen to the job's
+	// lines: it stays paused on them even when they all fit, until G,
+	// f or scrolling down brings the screen back (Model.syncScreens).
+	offScreen bool
 }
 
 // position is a row of the output: a line and a row within it (only
@@ -92,7 +96,7 @@ func (p *outputPane) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		if !key.Matches(k, p.km.LineUp, p.km.HalfPageUp, p.km.Top) {
 			return p, nil
 		}
-		p.scr = nil
+		p.leaveScreen()
 	}
 	half := max(p.bodyHeight()/2, 1)
 	switch {

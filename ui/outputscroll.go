@@ -173,8 +173,9 @@ func (p *outputPane) refresh() {
 		}
 	}
 	// The view reached the end before it was full (the filter was turned
-	// on, or the lines above were dropped): it is the bottom, so follow.
-	p.follow, p.below = true, 0
+	// on, or the lines above were dropped): it is the bottom, so follow;
+	// unless scrolled up from a screen, which following would show again.
+	p.follow, p.below = !p.offScreen, 0
 	p.top = p.bottomView(src, h, &o)
 }
 

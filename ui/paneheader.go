@@ -89,7 +89,11 @@ func probeNote(info jobs.Info) string {
 func (p *outputPane) flags() []string {
 	flag := p.pal.flag
 	var flags []string
-	if p.typing {
+	switch {
+	case p.typing && p.kind == jobPane && !p.job.State.Active():
+		// Keys are dropped until the job's next run.
+		flags = append(flags, p.pal.input.Wrap(" INPUT "), "job ended · "+p.km.LeaveInput.Help().Key+" leaves")
+	case p.typing:
 		flags = append(flags, p.pal.input.Wrap(" INPUT "), p.km.LeaveInput.Help().Key+" leaves")
 	}
 	if p.scr != nil {

@@ -30,6 +30,9 @@ func (m *Model) syncScreens() {
 	for _, p := range m.allPanes() {
 		id := p.JobID()
 		info, ok := m.table.Get(id)
+		if p.follow || !ok || !info.Screen {
+			p.offScreen = false // back at the bottom, or no screen to go back to
+		}
 		if se == nil || !ok || id == 0 || !info.Screen || !p.follow {
 			p.SetScreen(nil)
 			continue

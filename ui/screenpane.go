@@ -206,7 +206,20 @@ func (p *outputPane) screenKeys(km *keymap.KeyMap) {
 // scrollOffScreen is the mouse wheel's scrolling up over a pane: on a
 // screen, it shows the job's lines, as scrolling up does.
 func (p *outputPane) scrollOffScreen(n int) {
-	p.scr = nil
+	if p.scr != nil {
+		p.leaveScreen()
+	}
 	p.scrollUp(n)
 	p.refresh()
+}
+
+// leaveScreen shows the job's lines in place of its screen, paused: the
+// screen has no scrollback, its lines are it. Paused also when they all
+// fit the pane, when scrolling up moves nothing: else the pane, at the
+// bottom of its lines, would follow, and follow is the screen again.
+func (p *outputPane) leaveScreen() {
+	if p.follow {
+		p.top = p.bottom(p.source())
+	}
+	p.scr, p.offScreen, p.follow = nil, true, false
 }

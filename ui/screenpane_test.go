@@ -54,8 +54,11 @@ func TestScreenModeDrawsTheScreenAndLeavesIt(t *testing.T) {
 	press(t, m, "enter")
 	require.Contains(t, lines(m.View())[y+2], "\x1b[7m│\x1b[0m", "the focused pane draws the cursor on its cell")
 	require.Equal(t, "│日本 x│", strings.TrimRight(ansi.Strip(lines(m.View())[y+2]), " "), "the cursor's cell is where it was")
-	press(t, m, "k", "g") // its lines (one) fit the pane: nothing to scroll up to
-	require.Equal(t, "┌──────┐", strings.TrimRight(lines(ansi.Strip(m.View()))[y+1], " "))
+	press(t, m, "k") // its lines (one) fit the pane: they show all the same
+	require.False(t, m.single.InScreen())
+	require.Equal(t, "before", strings.TrimRight(lines(ansi.Strip(m.View()))[y+1], " "))
+	press(t, m, "G")
+	pumpUntil(t, m, "the screen again", func() bool { return screenShows(m, "│日本 x│") })
 
 	writeFifo(t, fifo, "\n")
 	pumpUntil(t, m, "line mode again", func() bool {
@@ -179,4 +182,48 @@ func TestScrollingUpAScreenShowsTheLines(t *testing.T) {
 	require.True(t, m.input.on())
 	m.Update(tea.MouseMsg{X: 5, Y: m.screen.outputY + 3, Button: tea.MouseButtonWheelUp, Action: tea.MouseActionPress})
 	require.False(t, m.single.InScreen(), "in input mode too, when the program did not ask for the mouse")
+}
+
+// Scrolling up a screen shows the job's lines also when they are fewer
+// than the pane's rows (nothing to scroll up to): paused on them, until
+// G, f or scrolling down brings the screen back.
+func TestScrollingUpAScreenShowsFewLines(t *testing.T) {
+	mgr := newManager(t)
+	startTTY(t, mgr, "alt", `seq 1 5; sleep 0.2; printf '\033[?1049h\033[HALT SCREEN'; sleep 60`)
+	for _, height := range []int{30, 14} {
+		m := newSizedModel(t, mgr, Config{}, 80, height)
+		pumpUntil(t, m, "the screen", func() bool { return screenShows(m, "ALT SCREEN") })
+		press(t, m, "enter")
+		y := m.screen.outputY
+		require.GreaterOrEqual(t, m.single.bodyHeight(), 5, "%d rows: every line fits", height)
+		t.Logf("%d rows: the pane has %d", height, m.single.bodyHeight())
+		for _, up := range []string{"k", "up", "pgup", "ctrl+u", "g", "home", "wheel"} {
+			if up == "wheel" {
+				m.Update(tea.MouseMsg{X: 5, Y: y + 2, Button: tea.MouseButtonWheelUp, Action: tea.MouseActionPress})
+			} else {
+				press(t, m, up)
+			}
+			view := m.View()
+			require.False(t, m.single.InScreen(), "%d rows, %s: the lines show", height, up)
+			require.NotContains(t, view, "ALT SCREEN", "%d rows, %s", height, up)
+			require.Equal(t, []string{"1", "2", "3", "4", "5"}, paneRows(m)[:5], "%d rows, %s", height, up)
+			header := lines(view)[y]
+			require.Contains(t, header, "paused", "%d rows, %s", height, up)
+			require.NotContains(t, header, "screen", "%d rows, %s", height, up)
+			requireFits(t, view, 80, height, up)
+
+			back := map[string]string{"k": "G", "up": "end", "pgup": "f", "ctrl+u": "j"}[up]
+			if up == "wheel" {
+				m.Update(tea.MouseMsg{X: 5, Y: y + 2, Button: tea.MouseButtonWheelDown, Action: tea.MouseActionPress})
+			} else if back != "" {
+				press(t, m, back)
+			} else {
+				press(t, m, "k") // still paused on the lines
+				require.False(t, m.single.InScreen(), "%d rows, %s then k", height, up)
+				press(t, m, "ctrl+d")
+			}
+			pumpUntil(t, m, "the screen again after "+up, func() bool { return screenShows(m, "ALT SCREEN") })
+			require.Contains(t, lines(m.View())[y], "screen", "%d rows, after %s", height, up)
+		}
+	}
 }

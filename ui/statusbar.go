@@ -11,7 +11,11 @@ import (
 // wrap, zoom, bell). It is one line, at most the width.
 func (m *Model) statusView() string {
 	if m.quit != quitNone {
-		return m.st.Prompt.Render(cut(m.quitView(), m.width))
+		text := m.quitView()
+		if m.input.takesKeys() {
+			text = m.inputStatus() + " │ " + text
+		}
+		return m.st.Prompt.Render(cut(text, m.width))
 	}
 	if m.confirm != nil {
 		return m.st.Prompt.Render(cut(m.confirm.question(), m.width))
@@ -35,7 +39,7 @@ func (m *Model) statusView() string {
 		parts = append(parts, m.pal.muted.Wrap("no jobs"))
 	}
 	left := strings.Join(parts, "  ")
-	if m.input.on() {
+	if m.input.takesKeys() {
 		left = m.inputStatus() + m.pal.muted.Wrap(" │ ") + left
 	}
 	if hosts := m.hostsView(); hosts != "" {
