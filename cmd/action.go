@@ -29,13 +29,13 @@ type action struct {
 type selectOptions struct {
 	all      bool
 	states   []string
-	name     string
+	names    []string
 	finished bool
 	json     bool
 }
 
 func (o selectOptions) selecting() bool {
-	return o.all || len(o.states) > 0 || o.name != "" || o.finished
+	return o.all || len(o.states) > 0 || len(o.names) > 0 || o.finished
 }
 
 // newActionCmd builds stop, kill, restart and rm: act on one job or on
@@ -54,8 +54,9 @@ func newActionCmd(a action) *cobra.Command {
 
 Several jobs: give several IDs or names, or pick them with --all, --state
 (a state, or several comma-separated; "ended" means succeeded, failed,
-killed, timed_out or error) and --name (a glob such as 'web-*'); --state
-and --name narrow each other and the jobs named. A job picked by a
+killed, timed_out or error) and --name (a glob such as 'web-*', or
+several; * matches a namespace's "/" too); --state and --name narrow each
+other and the jobs named. A job picked by a
 selector that the action does not apply to is skipped (and counted on
 stderr); a job named that it does not apply to is an error (exit 1), after
 the others are done.`,
@@ -70,7 +71,7 @@ the others are done.`,
 	f := cmd.Flags()
 	f.BoolVar(&o.all, "all", false, "every job")
 	f.StringSliceVar(&o.states, "state", nil, "the jobs in `STATE` (running, failed, ended...; comma-separated for several)")
-	f.StringVar(&o.name, "name", "", "the jobs whose name matches `GLOB` (* ? [...])")
+	f.StringSliceVar(&o.names, "name", nil, "the jobs whose name matches `GLOB` (* ? [...]; comma-separated or repeated for several)")
 	if a.finished {
 		f.BoolVar(&o.finished, "finished", false, "every job that has ended (succeeded, failed, killed, timed_out, error)")
 	}
@@ -100,7 +101,7 @@ func actOnOne(cmd *cobra.Command, a action, arg string, asJSON bool) error {
 // actOnMany is the action on every job the arguments and selectors pick,
 // through the API's bulk endpoint.
 func actOnMany(cmd *cobra.Command, a action, args []string, o selectOptions) error {
-	req := control.BulkRequest{All: o.all, State: strings.Join(o.states, ","), Name: o.name}
+	req := control.BulkRequest{All: o.all, State: strings.Join(o.states, ","), Name: strings.Join(o.names, ",")}
 	if o.finished {
 		if req.State != "" {
 			return usageErrorf("--finished is --state ended: give one of them")
@@ -122,6 +123,9 @@ func actOnMany(cmd *cobra.Command, a action, args []string, o selectOptions) err
 			// The CLI's words, as every other command says it.
 			return errors.New(strings.TrimSuffix(msg, control.ListJobsHint) + "`jobtop ls` lists them")
 		}
+		if control.IsBadRequest(err) {
+			return &ExitError{Code: usageExit, Err: err} // a --state or --name that cannot be read
+		}
 		return err
 	}
 	failed := len(resp.Failed) > 0
@@ -141,6 +145,10 @@ func actOnMany(cmd *cobra.Command, a action, args []string, o selectOptions) err
 			fmt.Fprintf(stderr, "jobtop: skipped %s that cannot be %s: %s\n", plural(n, "job"), a.done, stateCounts(resp.Skipped))
 		} else if len(resp.Jobs) == 0 && !failed {
 			fmt.Fprintf(stderr, "jobtop: no job matches %s\n", describeSelection(o, args))
+		}
+		if n := len(resp.Removed); n > 0 {
+			fmt.Fprintf(stderr, "jobtop: %s of these ended and were removed since (shown as they were last): "+
+				"the instance keeps at most so many finished jobs (its --keep-finished), or another client removed them\n", plural(n, "job"))
 		}
 	}
 	if failed {
@@ -173,8 +181,10 @@ func describeSelection(o selectOptions, args []string) string {
 	if len(args) > 0 {
 		parts = append(parts, strings.Join(args, " "))
 	}
-	if o.all {
+	if o.all && len(o.states) == 0 && len(o.names) == 0 {
 		parts = append(parts, "--all (there are no jobs)")
+	} else if o.all {
+		parts = append(parts, "--all")
 	}
 	if o.finished {
 		parts = append(parts, "--finished")
@@ -182,8 +192,8 @@ func describeSelection(o selectOptions, args []string) string {
 	if len(o.states) > 0 {
 		parts = append(parts, "--state "+strings.Join(o.states, ","))
 	}
-	if o.name != "" {
-		parts = append(parts, "--name "+o.name)
+	if len(o.names) > 0 {
+		parts = append(parts, "--name "+strings.Join(o.names, ","))
 	}
 	return strings.Join(parts, " ")
 }
