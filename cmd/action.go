@@ -161,6 +161,10 @@ func actOnMany(cmd *cobra.Command, a action, args []string, o selectOptions) err
 func stateCounts(list []control.BulkRefusal) string {
 	counts := make(map[jobs.State]int)
 	for _, r := range list {
+		if strings.HasSuffix(r.Error, jobs.RefusedWaitingToRestart) {
+			counts["waiting to restart"]++
+			continue
+		}
 		counts[r.State]++
 	}
 	states := make([]string, 0, len(counts))
