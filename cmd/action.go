@@ -213,6 +213,8 @@ func printOutcome(w io.Writer, verb string, j jobs.Info) {
 		state = fmt.Sprintf("running (pid %d, run %d)", j.PID, j.Runs)
 	case j.State == jobs.StateKilled && j.Signal == 0 && j.ExitCode != nil:
 		state += fmt.Sprintf(" (exit %d)", *j.ExitCode) // it ended by itself once asked to: a shutdown command
+	case j.State == jobs.StateError && j.Error != "":
+		state += ": " + j.Error // it could not start: why
 	case j.State.Done() && exitText(j) != "-":
 		state += " (" + exitText(j) + ")"
 	}

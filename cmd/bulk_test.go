@@ -2,6 +2,8 @@ package cmd
 
 import (
 	"encoding/json"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -175,6 +177,20 @@ func TestBulkRestartWaitsForTheNewRuns(t *testing.T) {
 		assert.Equal(t, jobs.StateRunning, j.State, "job %d: %s", j.ID, j.Reason)
 		assert.Equal(t, 2, j.Runs)
 	}
+}
+
+// A job that could not start again says why: "error" alone told nothing.
+func TestBulkRestartSaysWhyAJobCouldNotStart(t *testing.T) {
+	c := newCLI(t)
+	c.serve()
+	dir := filepath.Join(c.dir, "gone")
+	require.NoError(t, os.Mkdir(dir, 0o755))
+	c.run("wait", c.startJob("true", "--cwd", dir, "--name", "cw1"))
+	require.NoError(t, os.Remove(dir))
+	r := c.run("restart", "--all")
+	require.Equal(t, 0, r.code, r.stderr)
+	assert.Contains(t, r.stdout, "job 1 (cw1): error: ")
+	assert.Contains(t, r.stdout, "does not exist")
 }
 
 // rm --finished and clean drop every job that has ended, and leave the
