@@ -29,13 +29,13 @@ type action struct {
 type selectOptions struct {
 	all      bool
 	states   []string
-	name     string
+	names    []string
 	finished bool
 	json     bool
 }
 
 func (o selectOptions) selecting() bool {
-	return o.all || len(o.states) > 0 || o.name != "" || o.finished
+	return o.all || len(o.states) > 0 || len(o.names) > 0 || o.finished
 }
 
 // newActionCmd builds stop, kill, restart and rm: act on one job or on
@@ -54,8 +54,9 @@ func newActionCmd(a action) *cobra.Command {
 
 Several jobs: give several IDs or names, or pick them with --all, --state
 (a state, or several comma-separated; "ended" means succeeded, failed,
-killed, timed_out or error) and --name (a glob such as 'web-*'); --state
-and --name narrow each other and the jobs named. A job picked by a
+killed, timed_out or error) and --name (a glob such as 'web-*', or
+several; * matches a namespace's "/" too); --state and --name narrow each
+other and the jobs named. A job picked by a
 selector that the action does not apply to is skipped (and counted on
 stderr); a job named that it does not apply to is an error (exit 1), after
 the others are done.`,
@@ -70,7 +71,7 @@ the others are done.`,
 	f := cmd.Flags()
 	f.BoolVar(&o.all, "all", false, "every job")
 	f.StringSliceVar(&o.states, "state", nil, "the jobs in `STATE` (running, failed, ended...; comma-separated for several)")
-	f.StringVar(&o.name, "name", "", "the jobs whose name matches `GLOB` (* ? [...])")
+	f.StringSliceVar(&o.names, "name", nil, "the jobs whose name matches `GLOB` (* ? [...]; comma-separated or repeated for several)")
 	if a.finished {
 		f.BoolVar(&o.finished, "finished", false, "every job that has ended (succeeded, failed, killed, timed_out, error)")
 	}
@@ -100,7 +101,7 @@ func actOnOne(cmd *cobra.Command, a action, arg string, asJSON bool) error {
 // actOnMany is the action on every job the arguments and selectors pick,
 // through the API's bulk endpoint.
 func actOnMany(cmd *cobra.Command, a action, args []string, o selectOptions) error {
-	req := control.BulkRequest{All: o.all, State: strings.Join(o.states, ","), Name: o.name}
+	req := control.BulkRequest{All: o.all, State: strings.Join(o.states, ","), Name: strings.Join(o.names, ",")}
 	if o.finished {
 		if req.State != "" {
 			return usageErrorf("--finished is --state ended: give one of them")
@@ -122,6 +123,9 @@ func actOnMany(cmd *cobra.Command, a action, args []string, o selectOptions) err
 			// The CLI's words, as every other command says it.
 			return errors.New(strings.TrimSuffix(msg, control.ListJobsHint) + "`jobtop ls` lists them")
 		}
+		if control.IsBadRequest(err) {
+			return &ExitError{Code: usageExit, Err: err} // a --state or --name that cannot be read
+		}
 		return err
 	}
 	failed := len(resp.Failed) > 0
@@ -142,6 +146,10 @@ func actOnMany(cmd *cobra.Command, a action, args []string, o selectOptions) err
 		} else if len(resp.Jobs) == 0 && !failed {
 			fmt.Fprintf(stderr, "jobtop: no job matches %s\n", describeSelection(o, args))
 		}
+		if n := len(resp.Removed); n > 0 {
+			fmt.Fprintf(stderr, "jobtop: %s of these ended and were removed since (shown as they were last): "+
+				"the instance keeps at most so many finished jobs (its --keep-finished), or another client removed them\n", plural(n, "job"))
+		}
 	}
 	if failed {
 		return &ExitError{Code: 1}
@@ -153,6 +161,10 @@ func actOnMany(cmd *cobra.Command, a action, args []string, o selectOptions) err
 func stateCounts(list []control.BulkRefusal) string {
 	counts := make(map[jobs.State]int)
 	for _, r := range list {
+		if strings.HasSuffix(r.Error, jobs.RefusedWaitingToRestart) {
+			counts["waiting to restart"]++
+			continue
+		}
 		counts[r.State]++
 	}
 	states := make([]string, 0, len(counts))
@@ -173,8 +185,10 @@ func describeSelection(o selectOptions, args []string) string {
 	if len(args) > 0 {
 		parts = append(parts, strings.Join(args, " "))
 	}
-	if o.all {
+	if o.all && len(o.states) == 0 && len(o.names) == 0 {
 		parts = append(parts, "--all (there are no jobs)")
+	} else if o.all {
+		parts = append(parts, "--all")
 	}
 	if o.finished {
 		parts = append(parts, "--finished")
@@ -182,8 +196,8 @@ func describeSelection(o selectOptions, args []string) string {
 	if len(o.states) > 0 {
 		parts = append(parts, "--state "+strings.Join(o.states, ","))
 	}
-	if o.name != "" {
-		parts = append(parts, "--name "+o.name)
+	if len(o.names) > 0 {
+		parts = append(parts, "--name "+strings.Join(o.names, ","))
 	}
 	return strings.Join(parts, " ")
 }
@@ -199,6 +213,8 @@ func printOutcome(w io.Writer, verb string, j jobs.Info) {
 		state = fmt.Sprintf("running (pid %d, run %d)", j.PID, j.Runs)
 	case j.State == jobs.StateKilled && j.Signal == 0 && j.ExitCode != nil:
 		state += fmt.Sprintf(" (exit %d)", *j.ExitCode) // it ended by itself once asked to: a shutdown command
+	case j.State == jobs.StateError && j.Error != "":
+		state += ": " + j.Error // it could not start: why
 	case j.State.Done() && exitText(j) != "-":
 		state += " (" + exitText(j) + ")"
 	}

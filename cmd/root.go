@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"os/exec"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -134,6 +135,9 @@ jobtop attach) and starts the COMMANDs there.`,
 			if version {
 				return printVersion(cmd)
 			}
+			if err := mistypedCommand(cmd, args, cmd.ArgsLenAtDash()); err != nil {
+				return &ExitError{Code: usageExit, Err: err}
+			}
 			specs, err := specsFromArgs(args, cmd.ArgsLenAtDash(), names)
 			if err != nil {
 				return &ExitError{Code: usageExit, Err: err}
@@ -180,6 +184,35 @@ jobtop attach) and starts the COMMANDs there.`,
 	root.AddCommand(newDemoCmd())
 	usageExits2(root)
 	return root
+}
+
+// mistypedCommand refuses a first argument that reads as a misspelt
+// subcommand ("jobtop stauts 3"): one word, no program of that name on
+// PATH, and close to a subcommand's name. Taken as a command, it and the
+// words after it would start as jobs, on the instance already running
+// when there is one. The words after "--" are run as given.
+func mistypedCommand(root *cobra.Command, args []string, dash int) error {
+	if len(args) == 0 || dash == 0 {
+		return nil
+	}
+	word := args[0]
+	if word == "" || word[0] == '-' || strings.ContainsFunc(word, func(r rune) bool {
+		return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '-' || r == '_')
+	}) {
+		return nil // a command line, a path, an assignment: no subcommand's spelling
+	}
+	if _, err := exec.LookPath(word); err == nil {
+		return nil
+	}
+	if root.SuggestionsMinimumDistance <= 0 {
+		root.SuggestionsMinimumDistance = 2 // cobra's default, set where it suggests itself
+	}
+	suggestions := root.SuggestionsFor(word)
+	if len(suggestions) == 0 {
+		return nil
+	}
+	return fmt.Errorf("unknown command %q: did you mean %s? (to start it as a job: jobtop -- %s)",
+		word, strings.Join(suggestions, " or "), strings.Join(args, " "))
 }
 
 // specsFromArgs turns the command line into jobs: each argument before

@@ -35,8 +35,9 @@ type BulkRequest struct {
 	// ("failed,timed_out"); "ended" stands for every state of a job that
 	// ran and is over (succeeded, failed, killed, timed_out, error).
 	State string `json:"state,omitempty"`
-	// Name keeps the jobs whose name matches this glob ("web-*"; * ? and
-	// [...] as in shell patterns).
+	// Name keeps the jobs whose name matches one of these globs,
+	// comma-separated ("web-*,api-*"; * ? and [...] as in shell patterns,
+	// * matching a namespace's "/" too). A name holds no comma.
 	Name string `json:"name,omitempty"`
 }
 
@@ -70,6 +71,11 @@ type BulkResponse struct {
 	Skipped []BulkRefusal `json:"skipped"`
 	// Failed are jobs named in Jobs that the action does not apply to.
 	Failed []BulkRefusal `json:"failed"`
+	// Removed are the jobs of Jobs (stop, kill or restart) that were
+	// removed once the action ended them: by another client, or by the
+	// instance's cap on finished jobs (--keep-finished). Jobs has each as
+	// it was last.
+	Removed []jobs.ID `json:"removed,omitempty"`
 }
 
 // BulkRefusal is a job a bulk action left alone, and why.
@@ -112,10 +118,26 @@ func (req BulkRequest) check() error {
 	if _, err := parseStates(req.State); err != nil {
 		return err
 	}
-	if _, err := path.Match(req.Name, ""); err != nil {
-		return badRequest("name pattern %q is not valid: use *, ? and [...] as in shell patterns", req.Name)
+	for _, glob := range strings.Split(req.Name, ",") {
+		if _, err := path.Match(glob, ""); err != nil {
+			return badRequest("name pattern %q is not valid: use *, ? and [...] as in shell patterns", glob)
+		}
 	}
 	return nil
+}
+
+// nameMatches reports whether name matches one of globs, comma-separated
+// (an empty glob matches nothing). A * or ? stands for a namespace's "/"
+// too ("api*" matches "api/web"): a job's name is no path.
+func nameMatches(globs, name string) bool {
+	const slash = "\x00"
+	name = strings.ReplaceAll(name, "/", slash)
+	for _, glob := range strings.Split(globs, ",") {
+		if ok, _ := path.Match(strings.ReplaceAll(glob, "/", slash), name); ok && glob != "" {
+			return true
+		}
+	}
+	return false
 }
 
 // stateSelectors are the states a bulk request can pick, "ended" included.
@@ -158,10 +180,8 @@ func (req BulkRequest) pick(list []jobs.Info) (picked []jobs.Info, named bool, e
 		if inState != nil && !inState(j.State) {
 			return false
 		}
-		if req.Name != "" {
-			if ok, _ := path.Match(req.Name, j.Name); !ok {
-				return false
-			}
+		if req.Name != "" && !nameMatches(req.Name, j.Name) {
+			return false
 		}
 		return true
 	}

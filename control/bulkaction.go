@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"net/http"
+	"slices"
 
 	"jobtop/jobs"
 )
@@ -33,11 +34,13 @@ func (s *Server) handleBulk(verb string) http.HandlerFunc {
 		}
 		ctx, cancel := s.requestContext(r, 0)
 		defer cancel()
-		var sub jobs.EventStream
-		if wait && verb == BulkRestart {
-			// Before the first restart, so no new run is missed.
-			sub = s.mgr.Subscribe()
+		var events *bulkEvents
+		if verb != BulkRemove {
+			// Before the first action, so no new run and no removal of a
+			// job acted on is missed.
+			sub := s.mgr.Subscribe()
 			defer sub.Close()
+			events = &bulkEvents{sub: sub, removed: make(map[jobs.ID]jobs.Info)}
 		}
 		resp := BulkResponse{Jobs: []jobs.Info{}, Skipped: []BulkRefusal{}, Failed: []BulkRefusal{}}
 		var acted []jobs.Info
@@ -64,7 +67,7 @@ func (s *Server) handleBulk(verb string) http.HandlerFunc {
 			}
 		}
 		if verb != BulkRemove {
-			if resp.Jobs, err = s.bulkOutcome(ctx, verb, acted, wait, sub); err != nil {
+			if resp.Jobs, resp.Removed, err = s.bulkOutcome(ctx, verb, acted, wait, events); err != nil {
 				writeError(w, err)
 				return
 			}
@@ -92,15 +95,16 @@ func (s *Server) bulkAct(verb string, id jobs.ID) (last jobs.Info, err error) {
 }
 
 // bulkOutcome is the jobs acted on as they are now or, with wait, once
-// the action has taken effect on each. A job removed meanwhile is left
-// out.
-func (s *Server) bulkOutcome(ctx context.Context, verb string, acted []jobs.Info, wait bool, sub jobs.EventStream) ([]jobs.Info, error) {
+// the action has taken effect on each. A job removed meanwhile (by the
+// cap on finished jobs, once a stop ended it) is there as it was last;
+// removed are those gone by the answer.
+func (s *Server) bulkOutcome(ctx context.Context, verb string, acted []jobs.Info, wait bool, events *bulkEvents) (out []jobs.Info, removed []jobs.ID, err error) {
 	if wait && verb == BulkRestart {
-		if err := waitRestarted(ctx, s.mgr, sub, acted); err != nil {
-			return nil, err
+		if err := waitRestarted(ctx, s.mgr, events, acted); err != nil {
+			return nil, nil, err
 		}
 	}
-	out := make([]jobs.Info, 0, len(acted))
+	out = make([]jobs.Info, 0, len(acted))
 	for _, j := range acted {
 		var info jobs.Info
 		var err error
@@ -112,18 +116,69 @@ func (s *Server) bulkOutcome(ctx context.Context, verb string, acted []jobs.Info
 		var notFound *jobs.NotFoundError
 		switch {
 		case errors.As(err, &notFound):
-			continue
+			last, ok := events.last(ctx, j.ID)
+			if !ok {
+				continue // jobtop is shutting down
+			}
+			info = last
+			removed = append(removed, j.ID)
 		case err != nil:
-			return nil, err
+			return nil, nil, err
 		}
 		out = append(out, info)
 	}
-	return out, nil
+	// Those a later one's end pushed past the cap on finished jobs.
+	for _, j := range out {
+		var notFound *jobs.NotFoundError
+		if _, err := s.mgr.Get(j.ID); errors.As(err, &notFound) && !slices.Contains(removed, j.ID) {
+			removed = append(removed, j.ID)
+		}
+	}
+	slices.Sort(removed)
+	return out, removed, nil
+}
+
+// bulkEvents is the events since a bulk action began, read as it waits,
+// with the jobs removed meanwhile as they were last.
+type bulkEvents struct {
+	sub     jobs.EventStream
+	removed map[jobs.ID]jobs.Info
+}
+
+// next reads the next batch of events.
+func (e *bulkEvents) next(ctx context.Context) error {
+	select {
+	case batch, ok := <-e.sub.C():
+		if !ok {
+			return errStreamClosed
+		}
+		for _, ev := range batch {
+			if ev.Kind == jobs.EventRemoved {
+				e.removed[ev.Job.ID] = ev.Job
+			}
+		}
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+// last is a job that was removed since the action began, as it was then:
+// its removal is on the way if it is not read yet.
+func (e *bulkEvents) last(ctx context.Context, id jobs.ID) (jobs.Info, bool) {
+	for {
+		if info, ok := e.removed[id]; ok {
+			return info, true
+		}
+		if e.next(ctx) != nil {
+			return jobs.Info{}, false
+		}
+	}
 }
 
 // waitRestarted returns once each job has started a new run since its
-// snapshot in before (or is queued for one, or was removed).
-func waitRestarted(ctx context.Context, m manager, sub jobs.EventStream, before []jobs.Info) error {
+// snapshot in before (or waits for a slot for one, or was removed).
+func waitRestarted(ctx context.Context, m manager, events *bulkEvents, before []jobs.Info) error {
 	pending := make(map[jobs.ID]int, len(before))
 	for _, j := range before {
 		pending[j.ID] = j.Runs
@@ -131,20 +186,16 @@ func waitRestarted(ctx context.Context, m manager, sub jobs.EventStream, before 
 	for {
 		for id, runs := range pending {
 			info, err := m.Get(id)
-			if err != nil || info.Runs > runs || info.State == jobs.StateQueued {
+			started := info.Runs > runs && info.Reason != jobs.ReasonStarting
+			if err != nil || started || info.State == jobs.StateQueued && info.Reason != jobs.ReasonStarting {
 				delete(pending, id)
 			}
 		}
 		if len(pending) == 0 {
 			return nil
 		}
-		select {
-		case _, ok := <-sub.C():
-			if !ok {
-				return errStreamClosed
-			}
-		case <-ctx.Done():
-			return ctx.Err()
+		if err := events.next(ctx); err != nil {
+			return err
 		}
 	}
 }

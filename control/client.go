@@ -103,6 +103,13 @@ func IsNotFound(err error) bool {
 	return errors.As(err, &apiErr) && apiErr.Status == http.StatusNotFound
 }
 
+// IsBadRequest reports whether err is the API refusing a request it
+// cannot read (HTTP 400).
+func IsBadRequest(err error) bool {
+	var apiErr *APIError
+	return errors.As(err, &apiErr) && apiErr.Status == http.StatusBadRequest
+}
+
 // Instance asks who serves the socket.
 func (c *Client) Instance(ctx context.Context) (Instance, error) {
 	var inst Instance

@@ -142,6 +142,10 @@ func (e *NotFoundError) Error() string {
 	return "no job with ID " + e.ID.String()
 }
 
+// RefusedWaitingToRestart is why a job that ended and waits out its
+// restart policy's backoff cannot be removed.
+const RefusedWaitingToRestart = "it waits to restart (its restart policy); stop it first"
+
 // InvalidActionError is returned when an action does not apply to a job's state,
 // e.g. removing a running job.
 type InvalidActionError struct {
@@ -158,10 +162,12 @@ func (e *InvalidActionError) Error() string {
 		return "cannot " + e.Action + " job " + e.ID.String() + ": " + e.Why
 	}
 	msg := "cannot " + e.Action + " job " + e.ID.String() + ": it is " + string(e.State)
-	if e.State.Active() || e.State == StateQueued {
-		if e.Action == "remove" {
-			msg += "; stop it first"
-		}
+	switch {
+	case e.Action != "remove":
+	case e.State == StateStopping:
+		msg += "; wait for it to end, or kill it"
+	case e.State.Active() || e.State == StateQueued:
+		msg += "; stop it first"
 	}
 	return msg
 }

@@ -387,8 +387,11 @@ func (m *Manager) Remove(id ID) error {
 	if !ok {
 		return &NotFoundError{ID: id}
 	}
-	if !j.state.Done() || j.restartPending || j.restartTimer != nil {
+	if !j.state.Done() {
 		return &InvalidActionError{ID: id, State: j.state, Action: "remove"}
+	}
+	if j.restartPending || j.restartTimer != nil {
+		return &InvalidActionError{ID: id, State: j.state, Action: "remove", Why: RefusedWaitingToRestart}
 	}
 	m.removeLocked(j)
 	return nil

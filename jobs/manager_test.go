@@ -308,6 +308,17 @@ func TestRemove(t *testing.T) {
 	err = m.Stop(done.ID)
 	var nf *NotFoundError
 	assert.ErrorAs(t, err, &nf)
+
+	// Stopping, or waiting out its restart policy's backoff: says what to do.
+	stopping := start(t, m, Spec{Command: `trap "sleep 5" TERM; echo up; sleep 1000`, Grace: 10 * time.Second})
+	waitOutput(t, m, stopping.ID, "up")
+	require.NoError(t, m.Stop(stopping.ID))
+	waitFor(t, m, stopping.ID, "stopping", func(i Info) bool { return i.State == StateStopping })
+	assert.EqualError(t, m.Remove(stopping.ID), fmt.Sprintf("cannot remove job %d: it is stopping; wait for it to end, or kill it", stopping.ID))
+	require.NoError(t, m.Kill(stopping.ID))
+	backoff := start(t, m, Spec{Command: "exit 1", Restart: RestartPolicy{Mode: RestartAlways, Backoff: time.Minute, Max: NoRestartLimit}})
+	waitFor(t, m, backoff.ID, "the backoff", func(i Info) bool { return i.State == StateFailed })
+	assert.EqualError(t, m.Remove(backoff.ID), fmt.Sprintf("cannot remove job %d: %s", backoff.ID, RefusedWaitingToRestart))
 }
 
 func TestStopOnFinishedJobIsAnError(t *testing.T) {

@@ -207,6 +207,30 @@ func TestTTYJobTerm(t *testing.T) {
 	}
 }
 
+// A TTY job's terminal is jobtop's: what names the terminal jobtop runs
+// in (tmux's session and pane, the terminal application) is not handed to
+// it, unless its spec sets it. A job on pipes runs beside jobtop, and
+// keeps them.
+func TestTTYJobIsNotInJobtopsTerminal(t *testing.T) {
+	t.Setenv("TMUX", "/tmp/tmux-0/default,4242,0")
+	t.Setenv("TMUX_PANE", "%3")
+	t.Setenv("TERM_PROGRAM", "tmux")
+	t.Setenv("COLORTERM", "truecolor") // what the terminal can do, not which it is
+	m := newManager(t, Options{})
+	show := `echo "${TMUX-none} ${TMUX_PANE-none} ${TERM_PROGRAM-none} ${COLORTERM-none}"`
+	tty := start(t, m, Spec{TTY: true, Command: show})
+	own := start(t, m, Spec{TTY: true, Command: show, Env: map[string]string{"TMUX": "mine"}})
+	pipes := start(t, m, Spec{Command: show})
+	for id, want := range map[ID]string{
+		tty.ID:   "none none none truecolor",
+		own.ID:   "mine none none truecolor",
+		pipes.ID: "/tmp/tmux-0/default,4242,0 %3 tmux truecolor",
+	} {
+		wait(t, m, id)
+		assert.Equal(t, []string{want}, outputText(t, m, id))
+	}
+}
+
 func TestCloseInput(t *testing.T) {
 	m := newManager(t, Options{})
 	pipe := start(t, m, Spec{Stdin: StdinPipe, Command: "sort; echo end"})

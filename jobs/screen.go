@@ -509,6 +509,10 @@ func (m *Manager) Screen(id ID) (vtscreen.Snapshot, error) {
 		p.term.mu.Unlock()
 	}
 	cols, rows := j.termSize()
+	var since uint64 // a terminal's screen is its run's: a new run is a fresh terminal
+	if j.spec.TTY {
+		since = j.runCursor
+	}
 	m.mu.Unlock()
 	if feed != nil {
 		return feed.screen.Snapshot(), nil
@@ -516,18 +520,19 @@ func (m *Manager) Screen(id ID) (vtscreen.Snapshot, error) {
 	if last != nil {
 		return *last, nil
 	}
-	snap := tailScreen(j.store, cols, rows)
+	snap := tailScreen(j.store, cols, rows, since)
 	snap.Modes = modes
 	return snap, nil
 }
 
-// tailScreen is the newest lines of a store as a terminal cols x rows
-// shows them: wrapped at cols, the newest rows of them, the cursor after
-// the last (on a row of its own after a newline, where the line being
-// written was edited to otherwise).
-func tailScreen(store *OutputStore, cols, rows int) vtscreen.Snapshot {
+// tailScreen is the newest lines of a store after line since as a
+// terminal cols x rows shows them: wrapped at cols, the newest rows of
+// them, the cursor after the last (on a row of its own after a newline,
+// where the line being written was edited to otherwise).
+func tailScreen(store *OutputStore, cols, rows int, since uint64) vtscreen.Snapshot {
 	cols, rows = max(cols, 1), max(rows, 1)
 	c := store.Tail(rows)
+	c.Lines = slices.DeleteFunc(c.Lines, func(l Line) bool { return l.Seq <= since })
 	lines := append(c.Lines, c.Partial...)
 	// After a newline the cursor is on a row of its own; after a line
 	// being written, or one a run's end left open, it is in that line.

@@ -819,3 +819,22 @@ func TestALineModeScreenIsWhatATerminalShows(t *testing.T) {
 	assert.Equal(t, [2]int{4, snap.Rows - 1}, [2]int{snap.CursorX, snap.CursorY})
 	assert.Equal(t, strings.Repeat("x", snap.Cols), snap.Lines[snap.Rows-3], "the long line wrapped")
 }
+
+// A terminal job's new run is a fresh terminal: its screen in line mode
+// holds the new run's lines only. It showed the runs before and the
+// "── run 2 ──" line between them.
+func TestALineModeScreenIsTheRunsOwn(t *testing.T) {
+	m := newManager(t, Options{})
+	info := start(t, m, Spec{TTY: true, Command: `echo run; echo done`})
+	wait(t, m, info.ID)
+	snap, err := m.Screen(info.ID)
+	require.NoError(t, err)
+	assert.Equal(t, []string{"run", "done", ""}, trimmed(snap.Lines)[:3])
+	_, err = m.Restart(info.ID)
+	require.NoError(t, err)
+	wait(t, m, info.ID)
+	snap, err = m.Screen(info.ID)
+	require.NoError(t, err)
+	assert.Equal(t, []string{"run", "done", ""}, trimmed(snap.Lines)[:3])
+	assert.Equal(t, [2]int{0, 2}, [2]int{snap.CursorX, snap.CursorY})
+}

@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -259,7 +260,38 @@ func (m *Manager) environ(id ID, spec Spec) []string {
 			}
 		}
 	}
-	return mergeEnv(os.Environ(), vars)
+	env := os.Environ()
+	if spec.TTY {
+		env = withoutOuterTerminal(env)
+	}
+	return mergeEnv(env, vars)
+}
+
+// outerTerminalVars name the terminal a program runs in: a multiplexer's
+// session and pane (tmux, screen), or the terminal application and its
+// window. A TTY job's terminal is jobtop's, so those jobtop got from
+// where it runs are not the job's: with TMUX, a tmux the job starts would
+// open its session on the user's tmux server, beyond the job's reach, and
+// `tmux send-keys` would type into the user's panes.
+var outerTerminalVars = []string{
+	"TMUX", "TMUX_PANE", "STY", "WINDOW",
+	"TERM_PROGRAM", "TERM_PROGRAM_VERSION", "TERM_SESSION_ID", "LC_TERMINAL", "LC_TERMINAL_VERSION",
+	"ITERM_SESSION_ID", "ITERM_PROFILE", "KITTY_WINDOW_ID", "KITTY_PID", "KITTY_LISTEN_ON",
+	"WEZTERM_PANE", "WEZTERM_UNIX_SOCKET", "ALACRITTY_WINDOW_ID", "ALACRITTY_SOCKET",
+	"VTE_VERSION", "KONSOLE_VERSION", "KONSOLE_DBUS_SESSION", "KONSOLE_DBUS_WINDOW",
+	"WT_SESSION", "WINDOWID", "GNOME_TERMINAL_SCREEN", "GNOME_TERMINAL_SERVICE",
+}
+
+// withoutOuterTerminal is env without outerTerminalVars.
+func withoutOuterTerminal(env []string) []string {
+	out := make([]string, 0, len(env))
+	for _, kv := range env {
+		k, _, _ := strings.Cut(kv, "=")
+		if !slices.Contains(outerTerminalVars, k) {
+			out = append(out, kv)
+		}
+	}
+	return out
 }
 
 // mergeEnv is env with vars set: a variable of env that vars sets is

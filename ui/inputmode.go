@@ -155,13 +155,13 @@ func (m *Model) typeBytes(b []byte) tea.Cmd {
 		return nil
 	}
 	if m.input.pane.InScreen() || m.input.pane.follow {
-		return m.tty.input(m.input.id, b)
+		return m.typeInto(m.input.id, b)
 	}
 	// Typing shows the newest output, as a terminal scrolls to the
 	// bottom on a key.
 	m.input.pane.follow = true
 	m.input.pane.refresh()
-	return m.tty.input(m.input.id, b)
+	return m.typeInto(m.input.id, b)
 }
 
 // lineModes are the input modes a job in line mode asked for, as the
@@ -213,7 +213,7 @@ func (m *Model) handleInputMouse(msg tea.MouseMsg) (tea.Cmd, bool) {
 		if x < 0 || y < 0 || x >= p.width || y >= p.bodyHeight() {
 			return nil, true
 		}
-		return m.tty.input(m.input.id, termkeys.Mouse(msg, x, y, modes)), true
+		return m.typeInto(m.input.id, termkeys.Mouse(msg, x, y, modes)), true
 	}
 	return nil, false
 }

@@ -157,6 +157,33 @@ func TestTerminalFollowsThePane(t *testing.T) {
 	}
 }
 
+// A terminal job that something else sized since (another TUI attached
+// to the instance, the API) gets this pane's size back when a person
+// types into it here: the size follows the pane typed in. It stayed the
+// other's, and the program was drawn for a pane it was not in.
+func TestTypingTakesTheTerminalsSizeBack(t *testing.T) {
+	mgr := newManager(t)
+	a := startTTY(t, mgr, "a", `while :; do echo "size $(stty size)"; sleep 0.1; done`)
+	m := newSizedModel(t, mgr, Config{}, 100, 30)
+	w, h := m.single.width, m.single.bodyHeight()
+	sizeIs := func(what string, cols, rows int) {
+		t.Helper()
+		pumpUntil(t, m, what, func() bool {
+			info, ok := m.table.Get(a.ID)
+			return ok && info.Cols == cols && info.Rows == rows
+		})
+	}
+	sizeIs("this pane's size", w, h)
+	require.NoError(t, mgr.Resize(a.ID, 40, 10)) // as another TUI showing it does
+	sizeIs("the other's size", 40, 10)
+	press(t, m, "enter", "i")
+	typeText(t, m, "x")
+	sizeIs("this pane's size again", w, h)
+	pumpUntil(t, m, "the job to see it", func() bool {
+		return strings.Contains(m.View(), "size "+strconv.Itoa(h)+" "+strconv.Itoa(w))
+	})
+}
+
 // A job in line mode that asked for application cursor keys (?1h: a line
 // editor with keypad transmit on) gets ESC O A for up, as from a
 // terminal; one that did not, ESC [ A.

@@ -82,7 +82,7 @@ func (m *Model) handlePaneKey(k tea.KeyMsg) tea.Cmd {
 	case key.Matches(k, m.km.TypeLeaveKey):
 		m.enterInput()
 		if m.input.on() {
-			return m.tty.input(m.input.id, termkeys.Key(k, m.input.pane.screenModes()))
+			return m.typeInto(m.input.id, termkeys.Key(k, m.input.pane.screenModes()))
 		}
 	case key.Matches(k, m.km.Search):
 		m.openFind(findInPane)

@@ -3,6 +3,8 @@ package ui
 import (
 	"time"
 
+	tea "github.com/charmbracelet/bubbletea"
+
 	"jobtop/jobs"
 )
 
@@ -47,6 +49,31 @@ func (m *Model) syncTermSizes() {
 			m.sizes[id] = sz
 			m.noteLent(id, sz)
 		}
+	}
+}
+
+// typeInto sends b to a TTY job a person types into, first giving its
+// terminal this TUI's pane size when something else (another TUI
+// attached to the instance, the API) sized it since: the size follows
+// the pane typed in, as tmux's window-size latest does, so a program
+// typed into is drawn to fit where the person looks.
+func (m *Model) typeInto(id jobs.ID, b []byte) tea.Cmd {
+	if len(b) > 0 {
+		m.claimTermSize(id)
+	}
+	return m.tty.input(id, b)
+}
+
+// claimTermSize sizes a job's terminal to this TUI's pane again if it has
+// another size now.
+func (m *Model) claimTermSize(id jobs.ID) {
+	sz, shown := m.sizes[id]
+	info, ok := m.table.Get(id)
+	if !shown || sz == offScreenSize || !ok || !info.TTY || info.Cols == 0 || (termSize{info.Cols, info.Rows}) == sz {
+		return
+	}
+	if m.tty.resize(id, sz.cols, sz.rows) {
+		m.noteLent(id, sz)
 	}
 }
 
