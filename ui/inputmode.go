@@ -140,7 +140,13 @@ func (m *Model) handleInputKey(k tea.KeyMsg) tea.Cmd {
 // sees it, as any message it does not know.
 func (m *Model) handleUnknownSequence(seq tea.UnknownCSISequenceMsg) tea.Cmd {
 	if m.input.on() {
+		if !m.jobRuns() {
+			return nil // as a key typed between runs: dropped
+		}
 		return m.typeBytes(seq)
+	}
+	if m.input.lost != "" {
+		return nil // typed for a job input mode lost: dropped, as keys are
 	}
 	if m.prompt != nil {
 		_, cmd := m.prompt.Update(seq)
