@@ -103,8 +103,8 @@ type OutputStore struct {
 	cols     int            // the terminal's width, for a "\r" on a wrapped line
 	lastPart Stream         // stream whose partial was touched last
 	lastOpen bool           // the newest line was committed at a run's end, mid-line (LastLineOpen)
-	placed   bool           // the newest line placed the cursor on a row (LastLinePlacesCursor)
 	openX    int            // and the cell its cursor was in
+	placed   bool           // the newest line placed the cursor on a row (LastLinePlacesCursor)
 	slabs    slabPool
 	clock    *atomic.Uint64 // shared by a Manager's stores, for Arrival
 	arrivals arrivalBlock
