@@ -11,7 +11,6 @@
 package termtext
 
 import (
-	"bytes"
 	"strings"
 	"unicode/utf8"
 )
@@ -277,25 +276,7 @@ func HasHidden(b []byte) bool {
 // PlacesCursor reports whether b moves the cursor to a row (CUP, HVP,
 // VPA): a program that draws a screen so, on the main one, leaves pieces
 // of rows run together in a line.
-func PlacesCursor(b []byte) bool {
-	for i := bytes.IndexByte(b, 0x1b); i >= 0; {
-		if i+1 < len(b) && b[i+1] == '[' {
-			k := i + 2
-			for k < len(b) && (b[k] >= '0' && b[k] <= '9' || b[k] == ';') {
-				k++
-			}
-			if k < len(b) && strings.IndexByte("Hfd", b[k]) >= 0 {
-				return true
-			}
-		}
-		next := bytes.IndexByte(b[i+1:], 0x1b)
-		if next < 0 {
-			break
-		}
-		i += 1 + next
-	}
-	return false
-}
+func PlacesCursor(b []byte) bool { return hasCSI(b, "Hfd") }
 
 // plain reports whether s is printable ASCII and tabs only.
 func plain(s string) bool {
