@@ -284,6 +284,28 @@ func TestWaitUntil(t *testing.T) {
 	c.ok("kill", id)
 }
 
+// TestWaitUntilMatchesTextWithoutColours: --until matches a line's text
+// without its colours (a pipe job's bold "Proceed" matches '^Proceed'),
+// and a terminal's lines hold no sequence but colours (the cursor hidden
+// around a question is not part of its line).
+func TestWaitUntilMatchesTextWithoutColours(t *testing.T) {
+	c := newCLI(t)
+	c.serve()
+	id := c.startJob(`printf '\033[1mProceed\033[0m? [y/N] \n'; exec sleep 60`)
+	r := c.run("wait", id, "--until", `^Proceed\? \[y/N\] $`, "--timeout", "20s")
+	assert.Equal(t, 0, r.code, r.stderr)
+	assert.Equal(t, "\x1b[1mProceed\x1b[0m? [y/N] \n", r.stdout, "printed as held (a pipe)")
+
+	tty := c.startJob(`printf '\033[?25lProceed? [y/N] \033[?25h\n'; exec sleep 60`, "--tty")
+	r = c.run("wait", tty, "--until", `^Proceed\? \[y/N\] $`, "--timeout", "20s")
+	assert.Equal(t, 0, r.code, r.stderr)
+	assert.Equal(t, "Proceed? [y/N] \n", r.stdout)
+	var out control.OutputResponse
+	require.NoError(t, json.Unmarshal([]byte(c.ok("logs", tty, "--json")), &out))
+	assert.Equal(t, []string{"Proceed? [y/N] "}, lineTexts(out.Lines))
+	c.ok("kill", id, tty)
+}
+
 // TestKillLeavesNoDescendant kills a job whose children escaped its
 // process group (setsid) and backgrounded themselves: none survive.
 func TestKillLeavesNoDescendant(t *testing.T) {

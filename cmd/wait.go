@@ -11,6 +11,7 @@ import (
 
 	"jobtop/control"
 	"jobtop/jobs"
+	"jobtop/termtext"
 )
 
 // Exit codes of jobtop wait besides the job's own.
@@ -34,8 +35,9 @@ out, 128+N if a signal N ended it, 125 if it could not start.
 
 With --until REGEX, return as soon as a line of the job's output matches
 (e.g. a dev server's "listening on"): print that line and exit 0; exit 1
-if the job ends first. Lines from before the job's latest restart do not
-count.
+if the job ends first. The line's text is matched without its colours
+and other escape sequences. Lines from before the job's latest restart
+do not count.
 
 With --ready, return 0 once the job is ready (its ready check in the job
 file passed: a log line, a delay, or simply running); exit 1 if it ends
@@ -120,7 +122,9 @@ func waitUntil(cmd *cobra.Command, c *control.Client, id jobs.ID, o waitOptions)
 	err = c.FollowOutput(ctx, id, control.OutputQuery{Cursor: job.RunCursor}, func(r control.OutputResponse) error {
 		last = r
 		for _, l := range append(r.Lines, r.Partial...) {
-			if l.Stream != jobs.Meta && re.MatchString(l.Text) {
+			// The text as shown, without its colours: a coloured
+			// "\e[1mProceed" matches '^Proceed'.
+			if l.Stream != jobs.Meta && re.MatchString(termtext.Printed(l.Text, false)) {
 				fmt.Fprintln(cmd.OutOrStdout(), text.line(l.Text))
 				return errMatched
 			}

@@ -105,7 +105,8 @@ type Info struct {
 	// AltScreen says the screen is the alternate one (a full-screen
 	// program), not the main one (an inline TUI, a progress display
 	// drawing over its lines, whose LastLine is the last line it wrote,
-	// escape sequences and all, as in line mode).
+	// as in line mode; empty when that line placed the cursor on rows,
+	// as top drawing without the alternate screen does: pieces of rows).
 	AltScreen bool `json:"alt_screen,omitempty"`
 	// Spec is what the job runs; not part of the API's JSON.
 	Spec Spec `json:"-"`

@@ -202,6 +202,11 @@ func (j *job) addOutputStats(info *Info) {
 	info.Bytes = st.Bytes
 	info.Dropped = st.Dropped
 	info.LastLine = j.store.LastLine()
+	if info.Screen && !info.AltScreen && j.store.LastLinePlacesCursor() {
+		// A screen drawn on the main one by placing the cursor: its last
+		// line is pieces of rows run together, no line to show.
+		info.LastLine = ""
+	}
 }
 
 // enqueueLocked puts a new or ended job on the queue and lets the scheduler

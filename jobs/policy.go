@@ -5,6 +5,8 @@ import (
 	"regexp"
 	"sort"
 	"time"
+
+	"jobtop/termtext"
 )
 
 // policyResetAfter: a run that lasts this long resets the count of
@@ -181,7 +183,7 @@ func (m *Manager) checkReadyLine(j *job, p *process) {
 	r.cursor = c.Next
 	lines := append(c.Lines, c.Partial...)
 	for _, l := range lines {
-		if l.Stream != Meta && r.pattern.MatchString(l.Text) {
+		if l.Stream != Meta && r.pattern.MatchString(termtext.Printed(l.Text, false)) { // without colours
 			p.ready.Store(nil)
 			m.markReady(j, p)
 			return

@@ -237,3 +237,16 @@ func TestMaxOverLifeIgnoresLongRuns(t *testing.T) {
 	assert.Equal(t, 3, info.Runs, "the first run and two restarts, in all")
 	assert.Equal(t, "gave up after 2 restarts", info.Reason)
 }
+
+// TestReadyLineMatchesWithoutColours: a ready pattern matches a line's
+// text without its colours, as --until does: a coloured "Listening" is
+// found by '^Listening on'.
+func TestReadyLineMatchesWithoutColours(t *testing.T) {
+	m := newManager(t, Options{})
+	info := start(t, m, Spec{
+		Name:    "web",
+		Command: `printf '\033[1;32mListening\033[0m on :8080\n'; sleep 1000`,
+		Ready:   ReadyCheck{LogPattern: "^Listening on :8080$"},
+	})
+	waitFor(t, m, info.ID, "the coloured line to make it ready", func(i Info) bool { return i.Ready })
+}

@@ -104,6 +104,7 @@ type OutputStore struct {
 	lastPart Stream         // stream whose partial was touched last
 	lastOpen bool           // the newest line was committed at a run's end, mid-line (LastLineOpen)
 	openX    int            // and the cell its cursor was in
+	placed   bool           // the newest line placed the cursor on a row (LastLinePlacesCursor)
 	slabs    slabPool
 	clock    *atomic.Uint64 // shared by a Manager's stores, for Arrival
 	arrivals arrivalBlock
@@ -299,7 +300,12 @@ func (s *OutputStore) commitPartial(stream Stream) {
 // SetTerminal says whether the output is a terminal's (a TTY job's): then
 // a line is kept as the terminal showed it once its line editor was done
 // (backspaces, cursor moves and erases along the line played:
-// termtext.EditLine), and so is the line being built.
+// termtext.EditLine), and so is the line being built: its text and
+// colours (SGR), nothing else a terminal does not print (mode changes,
+// cursor moves, titles, queries, charset switches, controls). The log
+// file keeps them; a line is what is read back (search, --until, logs).
+// What a run's end or a clear cuts of a line that shows nothing (only
+// such sequences: vim's title restore at its exit) is no line at all.
 //
 // cols is the terminal's width: a "\r" goes back to the start of the row
 // the cursor is on, so a line that wrapped (a long command typed at a
@@ -333,22 +339,35 @@ func (s *OutputStore) carriageReturn(pl *partialLine) {
 	pl.buf = pl.buf[:0]
 }
 
-// shown is a line's text as it is kept and read: on a terminal, its line
-// edits played, unless that would make it longer than a line may be.
+// shown is a line's text as it is kept and read: on a terminal, what it
+// prints (SGR kept), its line edits played, unless that would make it
+// longer than a line may be (then its edits are dropped, not played).
 func (s *OutputStore) shown(text []byte) []byte {
-	if !s.terminal || !termtext.HasLineEdits(text) {
+	if !s.terminal {
 		return text
 	}
-	if edited := termtext.EditLine(string(text)); len(edited) <= s.opts.MaxLineBytes {
-		return []byte(edited)
+	if termtext.HasLineEdits(text) {
+		if edited := termtext.EditLine(string(text)); len(edited) <= s.opts.MaxLineBytes {
+			return []byte(edited)
+		}
+	} else if !termtext.HasHidden(text) {
+		return text
 	}
-	return text
+	return []byte(termtext.Printed(string(text), true))
+}
+
+// showsNothing reports whether the line being built on stream would show
+// nothing on a terminal: only sequences it does not print, the cursor
+// at the row's start.
+func (s *OutputStore) showsNothing(st Stream) bool {
+	return s.terminal && len(s.shown(s.partial[st].buf)) == 0 && s.partialCursorLocked(st) == 0
 }
 
 // commit copies a complete line into the slabs and evicts the oldest
 // lines past the bounds.
 func (s *OutputStore) commit(stream Stream, text []byte) {
 	s.lastOpen = false
+	s.placed = s.terminal && termtext.PlacesCursor(text)
 	text = s.shown(text)
 	if s.n == len(s.ring) {
 		if len(s.ring) < s.opts.MaxLines {
@@ -492,7 +511,7 @@ func (s *OutputStore) repackSlab(i int) *slab {
 func (s *OutputStore) flushOpenLocked(keepCursor bool) {
 	open, x, some := false, 0, false
 	for _, st := range []Stream{Stdout, Stderr} {
-		if len(s.partial[st].buf) > 0 {
+		if len(s.partial[st].buf) > 0 && !s.showsNothing(st) {
 			open, x, some = keepCursor, s.partialCursorLocked(st), true
 		}
 	}
@@ -502,9 +521,15 @@ func (s *OutputStore) flushOpenLocked(keepCursor bool) {
 	}
 }
 
+// flushLocked commits the lines being built, but a terminal's that
+// shows nothing: a terminal shows no line for it.
 func (s *OutputStore) flushLocked() {
 	for _, st := range []Stream{Stdout, Stderr} {
-		if len(s.partial[st].buf) > 0 {
+		switch pl := &s.partial[st]; {
+		case len(pl.buf) == 0:
+		case s.showsNothing(st):
+			pl.buf = pl.buf[:0]
+		default:
 			s.commitPartial(st)
 		}
 		s.partial[st].cr = false
@@ -582,4 +607,17 @@ func (s *OutputStore) LastLine() string {
 		return ""
 	}
 	return string(s.at(s.n - 1).text())
+}
+
+// LastLinePlacesCursor reports whether the newest text (LastLine) was
+// written, on a terminal, with moves of the cursor to a row (CUP, HVP,
+// VPA), which it is kept without: a program that draws a screen so on
+// the main one leaves pieces of rows run together there.
+func (s *OutputStore) LastLinePlacesCursor() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if p := s.partial[s.lastPart].buf; len(p) > 0 {
+		return s.terminal && termtext.PlacesCursor(p)
+	}
+	return s.n > 0 && s.placed
 }

@@ -14,13 +14,19 @@ func HasLineEdits(b []byte) bool {
 	if bytes.IndexByte(b, '\b') >= 0 || bytes.IndexByte(b, '\a') >= 0 && hasBell(string(b)) {
 		return true
 	}
+	return hasCSI(b, "CDGKP@X")
+}
+
+// hasCSI reports whether b holds a control sequence with numeric
+// parameters (digits and ";" only) and one of finals as its final byte.
+func hasCSI(b []byte, finals string) bool {
 	for i := bytes.IndexByte(b, 0x1b); i >= 0; {
 		if i+1 < len(b) && b[i+1] == '[' {
 			k := i + 2
 			for k < len(b) && (b[k] >= '0' && b[k] <= '9' || b[k] == ';') {
 				k++
 			}
-			if k < len(b) && strings.IndexByte("CDGKP@X", b[k]) >= 0 {
+			if k < len(b) && strings.IndexByte(finals, b[k]) >= 0 {
 				return true
 			}
 		}

@@ -191,6 +191,22 @@ func OneLine(s string) string {
 // \xNN, bytes that are not UTF-8 become U+FFFD; text and tabs are left as
 // they are. Text without anything to change is returned as is.
 func Visible(s string, keepSGR bool) string {
+	return filter(s, keepSGR, true)
+}
+
+// Printed is the text a terminal prints of s, as Visible scans it: SGR
+// sequences kept when keepSGR is set, every other escape sequence and
+// every control character but tab removed; text, tabs and bytes that are
+// not UTF-8 are left as they are, so it is never longer than s. It is
+// what a terminal's line is kept as, and what patterns are matched
+// against (keepSGR false). Text without anything to remove is returned
+// as is.
+func Printed(s string, keepSGR bool) string {
+	return filter(s, keepSGR, false)
+}
+
+// filter is Visible (forPeople) or Printed.
+func filter(s string, keepSGR, forPeople bool) string {
 	if plain(s) {
 		return s
 	}
@@ -206,18 +222,61 @@ func Visible(s string, keepSGR bool) string {
 				b.WriteString(s[i:t.End])
 			}
 		case Control:
+			if !forPeople {
+				break
+			}
 			for _, c := range []byte(s[i:t.End]) {
 				b.WriteString(`\x`)
 				b.WriteByte("0123456789abcdef"[c>>4])
 				b.WriteByte("0123456789abcdef"[c&15])
 			}
 		case Invalid:
-			b.WriteString("\uFFFD")
+			if forPeople {
+				b.WriteString("\uFFFD")
+			} else {
+				b.WriteString(s[i:t.End])
+			}
 		}
 		i = t.End
 	}
 	return b.String()
 }
+
+// HasHidden reports whether b may hold something Printed(b, true) would
+// remove: an escape sequence other than a plain SGR, or a control other
+// than tab. It is a quick check for text that is almost always without
+// them; false means Printed would return it as is.
+func HasHidden(b []byte) bool {
+	for i := 0; i < len(b); i++ {
+		switch c := b[i]; {
+		case c == 0x1b:
+			k := i + 1
+			if k >= len(b) || b[k] != '[' {
+				return true
+			}
+			for k++; k < len(b) && (b[k] >= '0' && b[k] <= '9' || b[k] == ';' || b[k] == ':'); k++ {
+			}
+			if k >= len(b) || b[k] != 'm' {
+				return true
+			}
+			i = k
+		case c < 0x20 && c != '\t', c == 0x7f:
+			return true
+		case c >= 0x80:
+			r, size := utf8.DecodeRune(b[i:])
+			if r == utf8.RuneError && size == 1 && c <= 0x9f || r >= 0x80 && r <= 0x9f {
+				return true // a C1 control, raw or UTF-8 encoded
+			}
+			i += size - 1
+		}
+	}
+	return false
+}
+
+// PlacesCursor reports whether b moves the cursor to a row (CUP, HVP,
+// VPA): a program that draws a screen so, on the main one, leaves pieces
+// of rows run together in a line.
+func PlacesCursor(b []byte) bool { return hasCSI(b, "Hfd") }
 
 // plain reports whether s is printable ASCII and tabs only.
 func plain(s string) bool {

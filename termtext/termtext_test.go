@@ -67,3 +67,55 @@ func TestABadByteEndsTheClusterBeforeIt(t *testing.T) {
 	}
 	assert.Equal(t, "00", EditLine("0\xf0\b0"), "the backspace moves back over the U+FFFD")
 }
+
+func TestPrinted(t *testing.T) {
+	for _, tc := range []struct {
+		name, in, want, plain string
+	}{
+		{"plain text is left alone", "make -j8\tok", "make -j8\tok", ""},
+		{"colours are kept", "\x1b[31mred\x1b[0m", "\x1b[31mred\x1b[0m", "red"},
+		{"modes, cursor show and hide", "\x1b[?2004h\x1b[?25lx\x1b[?25h\x1b[?5h", "x", ""},
+		{"charset switches, SO and SI", "\x1b(0lq\x1b(B\x0ea\x0f", "lqa", ""},
+		{"DECALN, RIS, scrollback clear", "\x1b#8a\x1bcb\x1b[3Jc", "abc", ""},
+		{"queries", "\x1b[6n\x1b]11;?\x07\x1b[c?", "?", ""},
+		{"a title and the clipboard", "\x1b]0;t\x07a\x1b]52;c;eA==\x1b\\b", "ab", ""},
+		{"controls are removed", "bell\x07back\x08del\x7f", "bellbackdel", ""},
+		{"C1 controls, raw and UTF-8", "\x9b2Ja\u009d0;t\u009cb\u0085c", "abc", ""},
+		{"bytes that are not UTF-8 stay", "ok\xff\x1b[?25l", "ok\xff", ""},
+		{"wide and combining text", "日本 é 👍🏽", "日本 é 👍🏽", ""},
+		{"a private SGR is no SGR", "\x1b[>4;2mx", "x", ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			assert.Equal(t, tc.want, Printed(tc.in, true))
+			plain := tc.plain
+			if plain == "" {
+				plain = tc.want
+			}
+			assert.Equal(t, plain, Printed(tc.in, false), "without SGR")
+			assert.Equal(t, tc.want != tc.in, HasHidden([]byte(tc.in)), "HasHidden")
+		})
+	}
+}
+
+// TestHasHiddenIsExact: text HasHidden passes is what Printed keeps as
+// it is, and what it flags Printed changes (but a few sequences it only
+// may hold).
+func TestHasHiddenIsExact(t *testing.T) {
+	for _, in := range []string{
+		"", "a", "\x1b[m", "\x1b[1;31:2mx\x1b[0m", "\x1b[?1m", "\x1b[1", "\x1b",
+		"é\u0301", "\xc2", "\xc2\x85", "\xe2\x80\x9b", "\x9b", "\xff\x80", "\t\t", "a\x00",
+	} {
+		hidden := HasHidden([]byte(in))
+		changed := Printed(in, true) != in
+		assert.Equal(t, changed, hidden, "%q", in)
+	}
+}
+
+func TestPlacesCursor(t *testing.T) {
+	for in, want := range map[string]bool{
+		"\x1b[1;1Htop": true, "\x1b[Hx": true, "\x1b[5;2f": true, "\x1b[3d": true,
+		"\x1b[5Ax": false, "\x1b[?25lx": false, "plain": false, "\x1b[1mH": false,
+	} {
+		assert.Equal(t, want, PlacesCursor([]byte(in)), "%q", in)
+	}
+}

@@ -462,24 +462,6 @@ func (t *jobTable) cell(info jobs.Info, c column) (string, styles.Seq) {
 	return "", styles.Seq{}
 }
 
-// placesCursor reports whether a line holds a move of the cursor to a
-// row (CUP, HVP, VPA): a program that draws its screen so, on the main
-// screen, leaves pieces of rows run together in its last line.
-func placesCursor(s string) bool {
-	for i := strings.IndexByte(s, 0x1b); i >= 0 && i < len(s); {
-		t := termtext.Next(s, i)
-		if seq := s[i:t.End]; t.Kind == termtext.Escape && len(seq) > 2 && seq[1] == '[' && strings.IndexByte("Hfd", seq[len(seq)-1]) >= 0 {
-			return true
-		}
-		next := strings.IndexByte(s[t.End:], 0x1b)
-		if next < 0 {
-			break
-		}
-		i = t.End + next
-	}
-	return false
-}
-
 // outputCell is the job's last output line, or why it has none. A job
 // on the alternate screen says so instead: its last line is from before
 // the screen. (On the main screen, it is the last row the program drew,
@@ -488,7 +470,7 @@ func (t *jobTable) outputCell(info jobs.Info, width int) (string, styles.Seq) {
 	switch {
 	case info.Screen && info.CatchingUp:
 		return sanitizeCut(screenCellCatchingUp, width), t.pal.muted
-	case info.Screen && (info.AltScreen || termtext.Visible(info.LastLine, false) == "" || placesCursor(info.LastLine)):
+	case info.Screen && (info.AltScreen || termtext.Visible(info.LastLine, false) == ""):
 		return sanitizeCut(screenCell, width), t.pal.muted
 	}
 	if info.LastLine != "" {

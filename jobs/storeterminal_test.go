@@ -1,0 +1,111 @@
+package jobs
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// TestTerminalLinesKeepTextAndColours: a terminal's lines keep what it
+// prints and its colours (SGR), nothing else of the sequences and
+// controls it does not print, and their line edits are still played.
+func TestTerminalLinesKeepTextAndColours(t *testing.T) {
+	for _, tc := range []struct {
+		name, in string
+		lines    []string
+		partial  string
+	}{
+		{"cursor hidden around a question", "\x1b[?25lProceed? [y/N] \x1b[?25h\n", []string{"Proceed? [y/N] "}, ""},
+		{"bash's bracketed paste at its prompt", "\x1b[?2004hroot@vm:~# echo hi\r\nhi\r\n\x1b[?2004hroot@vm:~# ", []string{"root@vm:~# echo hi", "hi"}, "root@vm:~# "},
+		{"colours are kept", "\x1b[1;31merror\x1b[0m: \x1b[38;5;2mx\x1b[m\n", []string{"\x1b[1;31merror\x1b[0m: \x1b[38;5;2mx\x1b[m"}, ""},
+		{"a charset switch", "\x1b(0lqk\x1b(B ok\n", []string{"lqk ok"}, ""},
+		{"shift out and in", "a\x0eb\x0fc\n", []string{"abc"}, ""},
+		{"DECALN", "\x1b#8x\n", []string{"x"}, ""},
+		{"a reset", "\x1bcx\n", []string{"x"}, ""},
+		{"reverse video and scrollback clear", "\x1b[?5hflash\x1b[?5l\x1b[3J\n", []string{"flash"}, ""},
+		{"queries", "\x1b[6n\x1b]11;?\x07\x1b[cq\n", []string{"q"}, ""},
+		{"a title and the clipboard (OSC 52)", "\x1b]0;owned\x1b\\a\x1b]52;c;ZXZpbA==\x07b\n", []string{"ab"}, ""},
+		{"vim's title restore", "\x1b[23;0;0tdone\n", []string{"done"}, ""},
+		{"C1 controls, UTF-8 and raw", "\u009b?25la\u009d0;t\u009cb\x9b?25hc\n", []string{"abc"}, ""},
+		{"a cursor move on the main screen", "\x1b[5;1Hx\x1b[Ay\n", []string{"xy"}, ""},
+		{"tabs, wide text and bytes not UTF-8 stay", "a\tb 日本 \xff\x1b[?25l\n", []string{"a\tb 日本 \xff"}, ""},
+		{"a line only of codes is an empty row", "a\n\x1b[?25l\nb\n", []string{"a", "", "b"}, ""},
+		{"line edits are played among them", "\x1b[?2004hecho helloo\b\x1b[K\x1b[?25h\r\n", []string{"echo hello"}, ""},
+		{"a \\r redraw among them", "\x1b[?25l 50%\r\x1b[?25l100%\x1b[?25h\n", []string{"100%"}, ""},
+		{"a \\r on a prompt", "\x1b[?2004h$ ls\r\x1b[C\x1b[C\x1b[K\x1b[?2004l\r\n", []string{"$ "}, ""},
+		{"the line being built", "\x1b]0;t\x07\x1b[32mbuil\x1b[?25l", nil, "\x1b[32mbuil"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			s := NewOutputStore(StoreOptions{})
+			s.SetTerminal(true, 80)
+			s.Append(Stdout, []byte(tc.in))
+			c := s.ReadAfter(0, 0)
+			assert.Equal(t, tc.lines, nilIfEmpty(texts(c.Lines)))
+			partial := ""
+			if len(c.Partial) > 0 {
+				partial = c.Partial[0].Text
+			}
+			assert.Equal(t, tc.partial, partial)
+			last := partial
+			if last == "" && len(tc.lines) > 0 {
+				last = tc.lines[len(tc.lines)-1]
+			}
+			assert.Equal(t, last, s.LastLine())
+		})
+	}
+}
+
+// TestPipeLinesKeepTheirSequences: off a terminal, lines are kept as
+// written (a reader shows them safely: termtext.Visible).
+func TestPipeLinesKeepTheirSequences(t *testing.T) {
+	s := NewOutputStore(StoreOptions{})
+	s.Append(Stdout, []byte("\x1b[?25lProceed?\x1b[?25h\n"))
+	assert.Equal(t, []string{"\x1b[?25lProceed?\x1b[?25h"}, texts(s.ReadAfter(0, 0).Lines))
+}
+
+// TestTerminalCodesAloneMakeNoLine: what a run's end or a clear cuts of
+// a terminal's line that shows nothing (vim's title restore and cursor
+// show at its exit, a clear's own sequences) is no line: a terminal
+// shows none for it.
+func TestTerminalCodesAloneMakeNoLine(t *testing.T) {
+	s := NewOutputStore(StoreOptions{})
+	s.SetTerminal(true, 80)
+	s.Append(Stdout, []byte("edited\r\n\x1b[23;0;0t\x1b[?25h\x1b[>4;m"))
+	s.Flush()
+	assert.Equal(t, []string{"edited"}, texts(s.ReadAfter(0, 0).Lines))
+	open, _ := s.LastLineOpen()
+	assert.False(t, open, "the cursor is on a row of its own, after the line")
+	assert.Equal(t, "edited", s.LastLine())
+
+	s.Append(Stdout, []byte("\x1b[H\x1b[2J"))
+	s.BreakLine(false)
+	s.Append(Stdout, []byte("after\n"))
+	assert.Equal(t, []string{"edited", "after"}, texts(s.ReadAfter(0, 0).Lines))
+
+	// A line that shows something is kept, at a run's end too.
+	s.Append(Stdout, []byte("\x1b[?25lprompt$ \x1b[?25h"))
+	s.Flush()
+	assert.Equal(t, []string{"edited", "after", "prompt$ "}, texts(s.ReadAfter(0, 0).Lines))
+	open, x := s.LastLineOpen()
+	assert.True(t, open)
+	assert.Equal(t, 8, x)
+}
+
+// TestLastLinePlacesCursor: a terminal's newest line written with moves
+// of the cursor to a row is kept without them, and says it had them.
+func TestLastLinePlacesCursor(t *testing.T) {
+	s := NewOutputStore(StoreOptions{})
+	s.SetTerminal(true, 80)
+	s.Append(Stdout, []byte("\x1b[1;1HCPU 1%\x1b[2;1HMEM 2%"))
+	assert.Equal(t, "CPU 1%MEM 2%", s.LastLine())
+	assert.True(t, s.LastLinePlacesCursor(), "the line being built")
+	s.Append(Stdout, []byte("\n"))
+	assert.True(t, s.LastLinePlacesCursor(), "committed")
+	s.Append(Stdout, []byte("\x1b[?25lplain\n"))
+	assert.False(t, s.LastLinePlacesCursor())
+
+	pipe := NewOutputStore(StoreOptions{})
+	pipe.Append(Stdout, []byte("\x1b[1;1Hx\n"))
+	require.False(t, pipe.LastLinePlacesCursor(), "only a terminal's lines say so")
+}
