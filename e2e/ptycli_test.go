@@ -8,8 +8,8 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// A job on a terminal writes what it likes to it (line mode keeps the
-// bytes, as for pipes), but neither jobtop logs nor jobtop screen lets
+// A job on a terminal writes what it likes to it (line mode keeps its
+// text and colours), but neither jobtop logs nor jobtop screen lets
 // a clipboard write, a title change or a screen clear reach the
 // terminal of whoever reads them; --ansi keeps colours and only them.
 func TestTTYJobOutputCannotReachTheTerminal(t *testing.T) {
@@ -38,6 +38,10 @@ func TestTTYJobOutputCannotReachTheTerminal(t *testing.T) {
 	require.Equal(t, 3, strings.Count(scr, "red out\ndone"), "each command printed the lines, their sequences stripped")
 
 	// The same bytes, passed through, are obeyed: the test would see them.
-	s.keys("$J logs 1 --raw", "Enter")
+	// A TTY job's lines hold only their colours now, so a pipe job's, which
+	// hold the bytes, are passed through.
+	in.cli("run", "--name", "pipes", "--", "printf '\\033]0;owned\\007done\\n'")
+	in.cli("wait", "2")
+	s.keys("$J logs 1 --raw; $J logs 2 --raw", "Enter")
 	require.Eventually(t, func() bool { return strings.Contains(title(), "owned") }, deadline, 50*time.Millisecond, "--raw retitles the window")
 }
