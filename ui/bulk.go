@@ -110,6 +110,9 @@ func (m *Model) recountBulk() {
 	if len(ids) == 0 {
 		m.confirm = nil
 		m.setNotice(noneCan(c.action, marked), true)
+		// Held as a summary is: the marked jobs' ends that closed the
+		// question would replace it within milliseconds.
+		m.summary = heldSummary{notice: m.notice, ids: m.table.Marked(), until: m.now().Add(summaryHold)}
 		return
 	}
 	c.ids, c.marked = ids, marked

@@ -190,3 +190,18 @@ func TestBulkSummaryOutlivesItsJobsEnds(t *testing.T) {
 	pumpUntil(t, m, "job 1 killed", func() bool { return m.stateCountForTest(jobs.StateKilled) == 3 })
 	require.Contains(t, m.View(), "job 1 job killed")
 }
+
+// The question closes when its jobs are stopped from outside, and the bar
+// says why, for as long as a summary stays: the jobs' ends replaced the
+// notice within milliseconds, and the question just vanished.
+func TestABulkQuestionClosedFromOutsideSaysWhy(t *testing.T) {
+	mgr, m := runningJobs(t, 3)
+	press(t, m, "space", "j", "space") // jobs 1 and 2
+	press(t, m, "x")
+	require.Contains(t, m.View(), "stop 2 marked jobs? y/n")
+	require.NoError(t, mgr.Stop(1))
+	require.NoError(t, mgr.Stop(2))
+	pumpUntil(t, m, "both stopped", func() bool { return m.stateCountForTest(jobs.StateKilled) == 2 })
+	require.Nil(t, m.confirm)
+	require.Contains(t, m.View(), "none of the 2 marked jobs can be stopped now")
+}

@@ -24,6 +24,11 @@ type inputMode struct {
 	pane *outputPane
 	name string // the job's label, kept for when it is removed
 	lost string // why input mode ended by itself; "" when it did not
+	// leftLost: the leave key just ended a lost input mode. A leave key
+	// right after it is the second of a pair typed for the job that went
+	// (ctrl+a ctrl+a types one ctrl+a): dropped, not taken as typing
+	// into the job the pane shows now.
+	leftLost bool
 }
 
 // on reports whether keys go to a job (or would, between its runs).
@@ -119,7 +124,9 @@ func (m *Model) syncInput(byPerson bool) {
 // jobtop's.
 func (m *Model) handleInputKey(k tea.KeyMsg) tea.Cmd {
 	if key.Matches(k, m.km.LeaveInput) {
+		lost := !m.input.on()
 		m.leaveInput()
+		m.input.leftLost = lost
 		return nil
 	}
 	if !m.input.on() || !m.jobRuns() {
@@ -191,6 +198,16 @@ func (m *Model) lineModes() vtscreen.InputModes {
 // handleInputMouse sends a mouse event over the pane typed into to the
 // job, when the job asked for mouse reports; it reports whether the
 // event was the job's. Coordinates are the job's screen's, from 0.
+// overTypedPane reports whether the pointer is over the pane typed into.
+func (m *Model) overTypedPane(msg tea.MouseMsg) bool {
+	for i, d := range m.drawn() {
+		if d == m.input.pane {
+			return m.screen.panes[i].contains(msg.X, msg.Y)
+		}
+	}
+	return false
+}
+
 func (m *Model) handleInputMouse(msg tea.MouseMsg) (tea.Cmd, bool) {
 	p := m.input.pane
 	for i, d := range m.drawn() {

@@ -277,3 +277,55 @@ func TestAClickElsewhereLeavesInputMode(t *testing.T) {
 	require.True(t, ok)
 	require.Equal(t, "b", sel.Name, "j is jobtop's")
 }
+
+// After a lost input mode, ctrl+a ctrl+a (one ctrl+a typed for the job
+// that went, as in screen) leaves it, and the second ctrl+a is dropped:
+// it started input mode on the job the pane showed now, and the next
+// keys (ctrl+c) went to that job.
+func TestCtrlATwiceAfterALostInputModeTypesIntoNoOtherJob(t *testing.T) {
+	mgr := newManager(t)
+	job := startTTY(t, mgr, "ask", `echo "rea""dy"; read a`)
+	other := startTTY(t, mgr, "other", `trap 'exit 9' INT; while :; do sleep 0.1; done`)
+	rec := &inputRecorder{Manager: mgr}
+	m := newSizedModel(t, rec, Config{}, 120, 30)
+	pumpUntil(t, m, "ready", func() bool { return slices.Contains(paneRows(m), "ready") })
+	press(t, m, "enter", "i", "enter")
+	pumpUntil(t, m, "the run's end", func() bool {
+		info, ok := m.table.Get(job.ID)
+		return ok && info.State == jobs.StateSucceeded
+	})
+	require.NoError(t, mgr.Remove(job.ID))
+	pumpUntil(t, m, "the removal", func() bool { _, ok := m.table.Get(job.ID); return !ok })
+	require.Equal(t, other.ID, m.single.JobID())
+	sent := rec.typed()
+
+	press(t, m, "ctrl+a", "ctrl+a", "ctrl+c")
+	require.False(t, m.input.takesKeys())
+	require.Equal(t, sent, rec.typed(), "nothing went to the other job")
+	requireJob(t, mgr, other.ID, jobs.StateRunning, 1, "ctrl+c did not reach it")
+	require.NotEqual(t, quitNone, m.quit, "ctrl+c is jobtop's: it asks to quit")
+	press(t, m, "n")
+	press(t, m, "ctrl+a") // now jobtop's key again: type one ctrl+a into the pane's job
+	require.True(t, m.input.on())
+	require.Equal(t, other.ID, m.input.id)
+}
+
+// A wheel turned over the table while typing moves nothing: in single
+// view it moved the selection, the pane showed another job, input mode
+// ended without a word, and the next key typed (x) stopped that job.
+func TestAWheelOverTheTableKeepsInputMode(t *testing.T) {
+	mgr := newManager(t)
+	startTTY(t, mgr, "typed", `echo "rea""dy"; cat`)
+	other := start(t, mgr, "other", "sleep 60")
+	rec := &inputRecorder{Manager: mgr}
+	m := newSizedModel(t, rec, Config{}, 120, 30)
+	pumpUntil(t, m, "ready", func() bool { return slices.Contains(paneRows(m), "ready") })
+	press(t, m, "enter", "i")
+	typed := m.input.id
+	m.Update(tea.MouseMsg{X: 10, Y: 2, Button: tea.MouseButtonWheelDown, Action: tea.MouseActionPress})
+	require.True(t, m.input.on(), "still typing")
+	require.Equal(t, typed, m.single.JobID(), "the pane still shows the job typed into")
+	typeText(t, m, "x")
+	pumpUntil(t, m, "the echo", func() bool { return strings.Contains(rec.typed(), "x") })
+	requireJob(t, mgr, other.ID, jobs.StateRunning, 1, "x went to the job typed into")
+}

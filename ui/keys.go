@@ -3,6 +3,7 @@ package ui
 import (
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
+	"slices"
 
 	"jobtop/jobs"
 	"jobtop/ui/termkeys"
@@ -18,6 +19,12 @@ import (
 func (m *Model) handleKey(k tea.KeyMsg) tea.Cmd {
 	if m.input.takesKeys() {
 		return m.handleInputKey(k)
+	}
+	if m.input.leftLost {
+		m.input.leftLost = false
+		if slices.Contains(m.km.LeaveInput.Keys(), k.String()) { // off now, out of input mode
+			return nil
+		}
 	}
 	if k.Type == tea.KeyRunes && len(k.Runes) > 1 && !k.Paste && m.prompt == nil && m.find == nil {
 		var cmds []tea.Cmd

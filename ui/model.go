@@ -232,9 +232,11 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 // byPerson reports whether a message is the person's own: a key or the
 // mouse.
 func byPerson(msg tea.Msg) bool {
-	switch msg.(type) {
-	case tea.KeyMsg, tea.MouseMsg:
+	switch msg := msg.(type) {
+	case tea.KeyMsg:
 		return true
+	case tea.MouseMsg: // a click; a wheel turned over the table is no leaving
+		return msg.Button == tea.MouseButtonLeft && msg.Action == tea.MouseActionPress
 	}
 	return false
 }

@@ -17,6 +17,9 @@ func (m *Model) handleMouse(msg tea.MouseMsg) tea.Cmd {
 		if cmd, ok := m.handleInputMouse(msg); ok {
 			return cmd
 		}
+		if msg.Button != tea.MouseButtonLeft && !m.overTypedPane(msg) {
+			return nil // only a click leaves the pane typed into
+		}
 	} else if m.input.lost != "" && msg.Button == tea.MouseButtonLeft && msg.Action == tea.MouseActionPress {
 		m.leaveInput() // a click is no typing: the keys are jobtop's again
 	}
