@@ -357,10 +357,15 @@ func (s *OutputStore) shown(text []byte) []byte {
 }
 
 // showsNothing reports whether the line being built on stream would show
-// nothing on a terminal: only sequences it does not print, the cursor
+// nothing on a terminal: only sequences it does not print, colours
+// included (a run ending with a reset, as tput sgr0 writes), the cursor
 // at the row's start.
 func (s *OutputStore) showsNothing(st Stream) bool {
-	return s.terminal && len(s.shown(s.partial[st].buf)) == 0 && s.partialCursorLocked(st) == 0
+	if !s.terminal || s.partialCursorLocked(st) != 0 {
+		return false
+	}
+	shown := s.shown(s.partial[st].buf)
+	return len(shown) == 0 || termtext.Printed(string(shown), false) == ""
 }
 
 // commit copies a complete line into the slabs and evicts the oldest

@@ -78,15 +78,24 @@ func TestTerminalCodesAloneMakeNoLine(t *testing.T) {
 	assert.False(t, open, "the cursor is on a row of its own, after the line")
 	assert.Equal(t, "edited", s.LastLine())
 
+	// Colours alone show nothing either: a run that ends with a reset
+	// (tput sgr0) made a blank last line, the job's last_line.
+	s.Append(Stdout, []byte("\x1b(B\x1b[m"))
+	s.Flush()
+	s.Append(Stdout, []byte("\x1b[32mok\x1b[0m\n\x1b[?25h\x1b[0m"))
+	s.Flush()
+	assert.Equal(t, []string{"edited", "\x1b[32mok\x1b[0m"}, texts(s.ReadAfter(0, 0).Lines))
+	assert.Equal(t, "\x1b[32mok\x1b[0m", s.LastLine())
+
 	s.Append(Stdout, []byte("\x1b[H\x1b[2J"))
 	s.BreakLine(false)
 	s.Append(Stdout, []byte("after\n"))
-	assert.Equal(t, []string{"edited", "after"}, texts(s.ReadAfter(0, 0).Lines))
+	assert.Equal(t, []string{"edited", "\x1b[32mok\x1b[0m", "after"}, texts(s.ReadAfter(0, 0).Lines))
 
 	// A line that shows something is kept, at a run's end too.
 	s.Append(Stdout, []byte("\x1b[?25lprompt$ \x1b[?25h"))
 	s.Flush()
-	assert.Equal(t, []string{"edited", "after", "prompt$ "}, texts(s.ReadAfter(0, 0).Lines))
+	assert.Equal(t, []string{"edited", "\x1b[32mok\x1b[0m", "after", "prompt$ "}, texts(s.ReadAfter(0, 0).Lines))
 	open, x := s.LastLineOpen()
 	assert.True(t, open)
 	assert.Equal(t, 8, x)
