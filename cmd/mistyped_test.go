@@ -1,7 +1,10 @@
 package cmd
 
 import (
+	"bytes"
 	"encoding/json"
+	"os/exec"
+	"syscall"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -26,10 +29,39 @@ func TestAMisspeltSubcommandStartsNoJob(t *testing.T) {
 	require.NoError(t, json.Unmarshal([]byte(c.ok("ls", "--json")), &listed))
 	assert.Empty(t, listed, "nothing started")
 
-	for _, word := range []string{"sleepp", "'stauts'", "./stauts", "A=1"} { // no near miss; a command line, a path, an assignment
+	for _, word := range []string{"sleepp", "'stauts'", "./stauts", "A=1", "exec stauts"} { // no near miss; a command line, a path, an assignment
 		assert.NoError(t, mistypedCommand(newRootCmd(), []string{word}, -1), word)
 	}
 	assert.NoError(t, mistypedCommand(newRootCmd(), []string{"stauts"}, 0), "after --")
 	assert.NoError(t, mistypedCommand(newRootCmd(), []string{"stat"}, -1), "a program on PATH") // coreutils
-	assert.Error(t, mistypedCommand(newRootCmd(), []string{"stauts"}, -1))
+	for _, word := range []string{"htop", "rg", "bun", "deno"} {                                // programs a letter changed from a subcommand
+		assert.NoError(t, mistypedCommand(newRootCmd(), []string{word}, -1), word)
+	}
+	for _, args := range [][]string{{"stauts"}, {"true", "stauts"}, {"stp"}, {"sttaus"}, {"shutdwon"}} {
+		assert.Error(t, mistypedCommand(newRootCmd(), args, -1), "%v", args)
+	}
+	root := newRootCmd()
+	require.NoError(t, root.ParseFlags([]string{"--host", "ssh://far.invalid"}))
+	assert.NoError(t, mistypedCommand(root, []string{"stauts"}, -1), "with --host, the far PATH counts")
+}
+
+// Without a terminal nothing starts: the commands started as jobs on the
+// instance, then the TUI failed ("could not open a new TTY"), and an agent
+// that tried again started them twice.
+func TestTheTUIWithoutATerminalStartsNothing(t *testing.T) {
+	c := newCLI(t)
+	c.serve()
+	cmd := exec.Command(binary, "sleep 60", "true")
+	cmd.Env = c.env
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true} // no controlling terminal
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	err := cmd.Run()
+	var exit *exec.ExitError
+	require.ErrorAs(t, err, &exit)
+	assert.Equal(t, 1, exit.ExitCode())
+	assert.Contains(t, stderr.String(), "needs a terminal")
+	var listed []jobs.Info
+	require.NoError(t, json.Unmarshal([]byte(c.ok("ls", "--json")), &listed))
+	assert.Empty(t, listed, "nothing started")
 }

@@ -186,33 +186,87 @@ jobtop attach) and starts the COMMANDs there.`,
 	return root
 }
 
-// mistypedCommand refuses a first argument that reads as a misspelt
+// mistypedCommand refuses an argument that reads as a misspelt
 // subcommand ("jobtop stauts 3"): one word, no program of that name on
-// PATH, and close to a subcommand's name. Taken as a command, it and the
-// words after it would start as jobs, on the instance already running
-// when there is one. The words after "--" are run as given.
+// PATH, and a letter or two from a subcommand's name (for a word of up
+// to five letters, one left out, added, or two swapped, none changed:
+// "rg" is no "rm", nor "htop" "stop"). Taken as commands, it and the
+// words beside it would start as jobs, on the instance already running
+// when there is one. The words after "--" run as given; with --host the
+// PATH that counts is the far machine's, so nothing is checked.
 func mistypedCommand(root *cobra.Command, args []string, dash int) error {
-	if len(args) == 0 || dash == 0 {
+	if dash >= 0 {
+		args = args[:dash]
+	}
+	if hosts, err := hostsOf(root); err != nil || len(hosts) > 0 {
 		return nil
 	}
-	word := args[0]
-	if word == "" || word[0] == '-' || strings.ContainsFunc(word, func(r rune) bool {
-		return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '-' || r == '_')
-	}) {
-		return nil // a command line, a path, an assignment: no subcommand's spelling
+	for _, word := range args {
+		if word == "" || word[0] == '-' || strings.ContainsFunc(word, func(r rune) bool {
+			return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '-' || r == '_')
+		}) {
+			continue // a command line, a path, an assignment: no subcommand's spelling
+		}
+		if _, err := exec.LookPath(word); err == nil {
+			continue
+		}
+		if near := nearSubcommands(root, word); len(near) > 0 {
+			return fmt.Errorf("unknown command %q: did you mean %s? (to run a program of that name anyway, write it as a command line: 'exec %s')",
+				word, strings.Join(near, " or "), word)
+		}
 	}
-	if _, err := exec.LookPath(word); err == nil {
-		return nil
+	return nil
+}
+
+// nearSubcommands are the subcommands whose names word is a misspelling
+// of: a letter left out, added, changed, or two swapped; two such for a
+// word longer than five letters, and no change in a shorter one (short
+// programs' names are often a letter from a subcommand's).
+func nearSubcommands(root *cobra.Command, word string) []string {
+	most, change := 1, 2 // a change counts as two: none within one
+	if len(word) > 5 {
+		most, change = 2, 1
 	}
-	if root.SuggestionsMinimumDistance <= 0 {
-		root.SuggestionsMinimumDistance = 2 // cobra's default, set where it suggests itself
+	var near []string
+	for _, c := range root.Commands() {
+		if !c.IsAvailableCommand() {
+			continue
+		}
+		for _, name := range append([]string{c.Name()}, c.Aliases...) {
+			if d := editDistance(strings.ToLower(word), name, change); d > 0 && d <= most {
+				near = append(near, c.Name())
+				break
+			}
+		}
 	}
-	suggestions := root.SuggestionsFor(word)
-	if len(suggestions) == 0 {
-		return nil
+	return near
+}
+
+// editDistance is the optimal string alignment distance of a and b: the
+// letters to add, drop or change (each change counting change), or
+// neighbours to swap, to make one the other.
+func editDistance(a, b string, change int) int {
+	d := make([][]int, len(a)+1)
+	for i := range d {
+		d[i] = make([]int, len(b)+1)
+		d[i][0] = i
 	}
-	return fmt.Errorf("unknown command %q: did you mean %s? (to start it as a job: jobtop -- %s)",
-		word, strings.Join(suggestions, " or "), strings.Join(args, " "))
+	for j := range d[0] {
+		d[0][j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		for j := 1; j <= len(b); j++ {
+			cost := change
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			d[i][j] = min(d[i-1][j]+1, d[i][j-1]+1, d[i-1][j-1]+cost)
+			if i > 1 && j > 1 && a[i-1] == b[j-2] && a[i-2] == b[j-1] {
+				d[i][j] = min(d[i][j], d[i-2][j-2]+1)
+			}
+		}
+	}
+	return d[len(a)][len(b)]
 }
 
 // specsFromArgs turns the command line into jobs: each argument before

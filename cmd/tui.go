@@ -30,6 +30,9 @@ const shutdownTimeout = 15 * time.Second
 // to that one instead (and starts the command line's jobs there); an
 // explicit -f is then an error, since the file would not be run.
 func openTUI(cmd *cobra.Command, specs []jobs.Spec) error {
+	if err := needTerminal(); err != nil {
+		return err
+	}
 	if hosts, _ := hostsOf(cmd); len(hosts) > 0 {
 		if cmd.Flags().Changed(fileFlag) {
 			return &ExitError{Code: usageExit, Err: fmt.Errorf("-f runs a job file here; with --host, jobtop attaches to the instance there (run the file on that machine: ssh HOST jobtop serve -f FILE)")}
@@ -121,6 +124,22 @@ func terminalTakesOSC777() bool {
 		return true
 	}
 	return strings.HasPrefix(term, "rxvt-unicode") || strings.HasPrefix(term, "foot")
+}
+
+// needTerminal refuses to go on, before any job starts, where there is
+// no terminal to draw on: the TUI reads keys from stdin, or from
+// /dev/tty when stdin is no terminal. Its jobs would have started on the
+// instance, then the TUI failed: an agent that tried again started them
+// twice.
+func needTerminal() error {
+	if isTerminal(os.Stdin) {
+		return nil
+	}
+	tty, err := os.OpenFile("/dev/tty", os.O_RDWR, 0)
+	if err != nil {
+		return fmt.Errorf("jobtop's TUI needs a terminal, and there is none here (%v); nothing was started: from a script or an agent, start jobs with jobtop run", err)
+	}
+	return tty.Close()
 }
 
 // withTerminal completes a TUI configuration with the terminal it runs in
