@@ -92,10 +92,14 @@ func actOnOne(cmd *cobra.Command, a action, arg string, asJSON bool) error {
 		return err
 	}
 	if asJSON {
-		return printJSON(cmd.OutOrStdout(), info)
+		err = printJSON(cmd.OutOrStdout(), info)
+	} else {
+		printOutcome(cmd.OutOrStdout(), cmd.Name(), info)
 	}
-	printOutcome(cmd.OutOrStdout(), cmd.Name(), info)
-	return nil
+	if err == nil && info.State == jobs.StateError {
+		return &ExitError{Code: 1} // it could not start again: said on the line
+	}
+	return err
 }
 
 // actOnMany is the action on every job the arguments and selectors pick,
@@ -129,6 +133,9 @@ func actOnMany(cmd *cobra.Command, a action, args []string, o selectOptions) err
 		return err
 	}
 	failed := len(resp.Failed) > 0
+	for _, j := range resp.Jobs {
+		failed = failed || j.State == jobs.StateError // a restart that could not start it
+	}
 	if o.json {
 		if err := printJSON(cmd.OutOrStdout(), resp); err != nil {
 			return err
@@ -161,8 +168,12 @@ func actOnMany(cmd *cobra.Command, a action, args []string, o selectOptions) err
 func stateCounts(list []control.BulkRefusal) string {
 	counts := make(map[jobs.State]int)
 	for _, r := range list {
-		if strings.HasSuffix(r.Error, jobs.RefusedWaitingToRestart) {
+		switch {
+		case strings.HasSuffix(r.Error, jobs.RefusedWaitingToRestart):
 			counts["waiting to restart"]++
+			continue
+		case r.State == "": // gone before its turn: another client removed it
+			counts["removed meanwhile"]++
 			continue
 		}
 		counts[r.State]++

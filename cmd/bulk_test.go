@@ -148,6 +148,9 @@ func TestBulkAnswersForJobsRemovedOnceEnded(t *testing.T) {
 		assert.Equal(t, jobs.StateKilled, j.State, "job %d", j.ID)
 	}
 	assert.Len(t, resp.Removed, 4)
+	r = c.run("stop", "--all", "--json")
+	assert.Contains(t, r.stdout, `"removed": []`, "always there")
+	assert.Equal(t, 2, c.run("stop", "--name", "web-*,").code, "an empty pattern in the list")
 	assert.Len(t, c.states(), 2)
 
 	for range 4 {
@@ -188,9 +191,12 @@ func TestBulkRestartSaysWhyAJobCouldNotStart(t *testing.T) {
 	c.run("wait", c.startJob("true", "--cwd", dir, "--name", "cw1"))
 	require.NoError(t, os.Remove(dir))
 	r := c.run("restart", "--all")
-	require.Equal(t, 0, r.code, r.stderr)
+	require.Equal(t, 1, r.code, "a job that could not start again fails the restart: %s", r.stderr)
 	assert.Contains(t, r.stdout, "job 1 (cw1): error: ")
 	assert.Contains(t, r.stdout, "does not exist")
+	r = c.run("restart", "cw1")
+	assert.Equal(t, 1, r.code, "one job too")
+	assert.Contains(t, r.stdout, "job 1 (cw1): error: ")
 }
 
 // rm --finished and clean drop every job that has ended, and leave the

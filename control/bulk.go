@@ -75,7 +75,7 @@ type BulkResponse struct {
 	// removed once the action ended them: by another client, or by the
 	// instance's cap on finished jobs (--keep-finished). Jobs has each as
 	// it was last.
-	Removed []jobs.ID `json:"removed,omitempty"`
+	Removed []jobs.ID `json:"removed"`
 }
 
 // BulkRefusal is a job a bulk action left alone, and why.
@@ -119,6 +119,9 @@ func (req BulkRequest) check() error {
 		return err
 	}
 	for _, glob := range strings.Split(req.Name, ",") {
+		if req.Name != "" && strings.TrimSpace(glob) == "" {
+			return badRequest("name pattern %q has an empty pattern in its list", req.Name)
+		}
 		if _, err := path.Match(glob, ""); err != nil {
 			return badRequest("name pattern %q is not valid: use *, ? and [...] as in shell patterns", glob)
 		}

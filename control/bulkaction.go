@@ -42,7 +42,7 @@ func (s *Server) handleBulk(verb string) http.HandlerFunc {
 			defer sub.Close()
 			events = &bulkEvents{sub: sub, removed: make(map[jobs.ID]jobs.Info)}
 		}
-		resp := BulkResponse{Jobs: []jobs.Info{}, Skipped: []BulkRefusal{}, Failed: []BulkRefusal{}}
+		resp := BulkResponse{Jobs: []jobs.Info{}, Skipped: []BulkRefusal{}, Failed: []BulkRefusal{}, Removed: []jobs.ID{}}
 		var acted []jobs.Info
 		for _, j := range picked {
 			last, err := s.bulkAct(verb, j.ID)
@@ -104,7 +104,7 @@ func (s *Server) bulkOutcome(ctx context.Context, verb string, acted []jobs.Info
 			return nil, nil, err
 		}
 	}
-	out = make([]jobs.Info, 0, len(acted))
+	out, removed = make([]jobs.Info, 0, len(acted)), []jobs.ID{}
 	for _, j := range acted {
 		var info jobs.Info
 		var err error

@@ -215,16 +215,17 @@ func TestTTYJobIsNotInJobtopsTerminal(t *testing.T) {
 	t.Setenv("TMUX", "/tmp/tmux-0/default,4242,0")
 	t.Setenv("TMUX_PANE", "%3")
 	t.Setenv("TERM_PROGRAM", "tmux")
+	t.Setenv("ZELLIJ", "0")            // zellij's: zellij action would act on the user's session
 	t.Setenv("COLORTERM", "truecolor") // what the terminal can do, not which it is
 	m := newManager(t, Options{})
-	show := `echo "${TMUX-none} ${TMUX_PANE-none} ${TERM_PROGRAM-none} ${COLORTERM-none}"`
+	show := `echo "${TMUX-none} ${TMUX_PANE-none} ${TERM_PROGRAM-none} ${ZELLIJ-none} ${COLORTERM-none}"`
 	tty := start(t, m, Spec{TTY: true, Command: show})
 	own := start(t, m, Spec{TTY: true, Command: show, Env: map[string]string{"TMUX": "mine"}})
 	pipes := start(t, m, Spec{Command: show})
 	for id, want := range map[ID]string{
-		tty.ID:   "none none none truecolor",
-		own.ID:   "mine none none truecolor",
-		pipes.ID: "/tmp/tmux-0/default,4242,0 %3 tmux truecolor",
+		tty.ID:   "none none none none truecolor",
+		own.ID:   "mine none none none truecolor",
+		pipes.ID: "/tmp/tmux-0/default,4242,0 %3 tmux 0 truecolor",
 	} {
 		wait(t, m, id)
 		assert.Equal(t, []string{want}, outputText(t, m, id))

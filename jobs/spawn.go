@@ -274,7 +274,8 @@ func (m *Manager) environ(id ID, spec Spec) []string {
 // open its session on the user's tmux server, beyond the job's reach, and
 // `tmux send-keys` would type into the user's panes.
 var outerTerminalVars = []string{
-	"TMUX", "TMUX_PANE", "STY", "WINDOW",
+	"TMUX", "TMUX_PANE", "STY", "WINDOW", "ZELLIJ", "ZELLIJ_SESSION_NAME", "ZELLIJ_PANE_ID",
+	"TERMINAL_EMULATOR", "TERMINATOR_UUID", "TILIX_ID", "GHOSTTY_RESOURCES_DIR",
 	"TERM_PROGRAM", "TERM_PROGRAM_VERSION", "TERM_SESSION_ID", "LC_TERMINAL", "LC_TERMINAL_VERSION",
 	"ITERM_SESSION_ID", "ITERM_PROFILE", "KITTY_WINDOW_ID", "KITTY_PID", "KITTY_LISTEN_ON",
 	"WEZTERM_PANE", "WEZTERM_UNIX_SOCKET", "ALACRITTY_WINDOW_ID", "ALACRITTY_SOCKET",
