@@ -35,6 +35,18 @@ func (r *inputRecorder) typed() string {
 	return string(r.sent)
 }
 
+// typingInto opens a model on mgr's jobs, waits for the selected job to
+// print "ready", and types into its pane; the recorder keeps what the
+// model sends.
+func typingInto(t *testing.T, mgr *jobs.Manager) (*inputRecorder, *Model) {
+	t.Helper()
+	rec := &inputRecorder{Manager: mgr}
+	m := newSizedModel(t, rec, Config{}, 120, 30)
+	pumpUntil(t, m, "ready", func() bool { return slices.Contains(paneRows(m), "ready") })
+	press(t, m, "enter", "i")
+	return rec, m
+}
+
 // requireJob checks a job's state and run count in the engine.
 func requireJob(t *testing.T, mgr *jobs.Manager, id jobs.ID, state jobs.State, runs int, msg string) {
 	t.Helper()
@@ -56,10 +68,7 @@ const commandKeys = "xXrdofiqgG/?aATszHm"
 func TestInputModeOutlivesTheRun(t *testing.T) {
 	mgr := newManager(t)
 	job := startTTY(t, mgr, "ask", `echo "rea""dy"; read a; echo "got=$a"; exit 3`)
-	rec := &inputRecorder{Manager: mgr}
-	m := newSizedModel(t, rec, Config{}, 120, 30)
-	pumpUntil(t, m, "ready", func() bool { return slices.Contains(paneRows(m), "ready") })
-	press(t, m, "enter", "i")
+	rec, m := typingInto(t, mgr)
 	typeText(t, m, "hi")
 	press(t, m, "enter")
 	pumpUntil(t, m, "the run's end", func() bool {
@@ -123,10 +132,7 @@ func TestInputModeOutlivesTheRun(t *testing.T) {
 func TestInputModeAfterARestart(t *testing.T) {
 	mgr := newManager(t)
 	job := startTTY(t, mgr, "sh", `echo "rea""dy"; while read l; do echo "got:$l"; done`)
-	rec := &inputRecorder{Manager: mgr}
-	m := newSizedModel(t, rec, Config{}, 120, 30)
-	pumpUntil(t, m, "ready", func() bool { return slices.Contains(paneRows(m), "ready") })
-	press(t, m, "enter", "i")
+	rec, m := typingInto(t, mgr)
 	typeText(t, m, "one")
 	press(t, m, "enter")
 	pumpUntil(t, m, "the echo", func() bool { return slices.Contains(paneRows(m), "got:one") })
@@ -173,10 +179,7 @@ func TestInputModeAcrossAPolicyRestart(t *testing.T) {
 		Restart: jobs.RestartPolicy{Mode: jobs.RestartOnFailure, Backoff: time.Second, Max: 1},
 	})
 	require.NoError(t, err)
-	rec := &inputRecorder{Manager: mgr}
-	m := newSizedModel(t, rec, Config{}, 120, 30)
-	pumpUntil(t, m, "ready", func() bool { return slices.Contains(paneRows(m), "ready") })
-	press(t, m, "enter", "i")
+	rec, m := typingInto(t, mgr)
 	typeText(t, m, "one")
 	press(t, m, "enter")
 	pumpUntil(t, m, "the run's end", func() bool {
@@ -203,10 +206,8 @@ func TestInputModeEndsWhenTheJobIsRemoved(t *testing.T) {
 	mgr := newManager(t)
 	job := startTTY(t, mgr, "ask", `echo "rea""dy"; read a`)
 	other := start(t, mgr, "other", "sleep 60")
-	rec := &inputRecorder{Manager: mgr}
-	m := newSizedModel(t, rec, Config{}, 120, 30)
-	pumpUntil(t, m, "ready", func() bool { return slices.Contains(paneRows(m), "ready") })
-	press(t, m, "enter", "i", "enter")
+	rec, m := typingInto(t, mgr)
+	press(t, m, "enter")
 	pumpUntil(t, m, "the run's end", func() bool {
 		info, ok := m.table.Get(job.ID)
 		return ok && info.State == jobs.StateSucceeded
@@ -286,10 +287,8 @@ func TestCtrlATwiceAfterALostInputModeTypesIntoNoOtherJob(t *testing.T) {
 	mgr := newManager(t)
 	job := startTTY(t, mgr, "ask", `echo "rea""dy"; read a`)
 	other := startTTY(t, mgr, "other", `trap 'exit 9' INT; while :; do sleep 0.1; done`)
-	rec := &inputRecorder{Manager: mgr}
-	m := newSizedModel(t, rec, Config{}, 120, 30)
-	pumpUntil(t, m, "ready", func() bool { return slices.Contains(paneRows(m), "ready") })
-	press(t, m, "enter", "i", "enter")
+	rec, m := typingInto(t, mgr)
+	press(t, m, "enter")
 	pumpUntil(t, m, "the run's end", func() bool {
 		info, ok := m.table.Get(job.ID)
 		return ok && info.State == jobs.StateSucceeded
@@ -317,10 +316,7 @@ func TestAWheelOverTheTableKeepsInputMode(t *testing.T) {
 	mgr := newManager(t)
 	startTTY(t, mgr, "typed", `echo "rea""dy"; cat`)
 	other := start(t, mgr, "other", "sleep 60")
-	rec := &inputRecorder{Manager: mgr}
-	m := newSizedModel(t, rec, Config{}, 120, 30)
-	pumpUntil(t, m, "ready", func() bool { return slices.Contains(paneRows(m), "ready") })
-	press(t, m, "enter", "i")
+	rec, m := typingInto(t, mgr)
 	typed := m.input.id
 	m.Update(tea.MouseMsg{X: 10, Y: 2, Button: tea.MouseButtonWheelDown, Action: tea.MouseActionPress})
 	require.True(t, m.input.on(), "still typing")
