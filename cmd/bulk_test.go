@@ -223,7 +223,7 @@ func TestRmFinishedAndClean(t *testing.T) {
 	r = c.run("clean")
 	assert.Equal(t, 0, r.code, "nothing to clean is not an error")
 	assert.Equal(t, "jobtop: no job matches --finished\n", r.stderr)
-	assert.Equal(t, "{\n  \"jobs\": [],\n  \"skipped\": [],\n  \"failed\": []\n}\n", c.ok("clean", "--json"))
+	assert.Equal(t, "{\n  \"jobs\": [],\n  \"skipped\": [],\n  \"failed\": [],\n  \"removed\": []\n}\n", c.ok("clean", "--json"))
 }
 
 // One job keeps the one-job output: --json prints the job object.

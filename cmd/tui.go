@@ -30,12 +30,12 @@ const shutdownTimeout = 15 * time.Second
 // to that one instead (and starts the command line's jobs there); an
 // explicit -f is then an error, since the file would not be run.
 func openTUI(cmd *cobra.Command, specs []jobs.Spec) error {
-	if err := needTerminal(); err != nil {
-		return err
-	}
 	if hosts, _ := hostsOf(cmd); len(hosts) > 0 {
 		if cmd.Flags().Changed(fileFlag) {
 			return &ExitError{Code: usageExit, Err: fmt.Errorf("-f runs a job file here; with --host, jobtop attaches to the instance there (run the file on that machine: ssh HOST jobtop serve -f FILE)")}
+		}
+		if err := needTerminal(); err != nil {
+			return err
 		}
 		return attachHosts(cmd, specs, hosts)
 	}
@@ -49,6 +49,9 @@ func openTUI(cmd *cobra.Command, specs []jobs.Spec) error {
 	case errors.As(err, &inUse) && cmd.Flags().Changed(fileFlag):
 		return &ExitError{Code: 1, Err: fmt.Errorf("cannot run %s: %w", plan.Path, err)}
 	case errors.As(err, &inUse):
+		if err := needTerminal(); err != nil {
+			return err
+		}
 		return attachTUI(cmd, specs)
 	case err != nil:
 		return err
@@ -126,11 +129,11 @@ func terminalTakesOSC777() bool {
 	return strings.HasPrefix(term, "rxvt-unicode") || strings.HasPrefix(term, "foot")
 }
 
-// needTerminal refuses to go on, before any job starts, where there is
-// no terminal to draw on: the TUI reads keys from stdin, or from
-// /dev/tty when stdin is no terminal. Its jobs would have started on the
-// instance, then the TUI failed: an agent that tried again started them
-// twice.
+// needTerminal refuses to attach where there is no terminal to draw on,
+// before the command line's jobs start on the instance: the TUI reads
+// keys from stdin, or from /dev/tty when stdin is no terminal. They
+// started, then the TUI failed: an agent that tried again started them
+// twice. (An instance of the TUI's own ends with it, and its jobs.)
 func needTerminal() error {
 	if isTerminal(os.Stdin) {
 		return nil
