@@ -182,7 +182,7 @@ func TestBulkMatchingNothing(t *testing.T) {
 	assert.Empty(t, resp.Jobs)
 	var raw bytes.Buffer
 	require.NoError(t, json.NewEncoder(&raw).Encode(resp))
-	assert.JSONEq(t, `{"jobs": [], "skipped": [], "failed": []}`, raw.String(), "empty lists, not null")
+	assert.JSONEq(t, `{"jobs": [], "skipped": [], "failed": [], "removed": []}`, raw.String(), "empty lists, not null")
 }
 
 // POST /v1/shutdown stops every job, is answered once they have ended,
