@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"sort"
 	"strings"
 
@@ -70,12 +71,12 @@ the others are done.`,
 	}
 	f := cmd.Flags()
 	f.BoolVar(&o.all, "all", false, "every job")
-	f.StringSliceVar(&o.states, "state", nil, "the jobs in `STATE` (running, failed, ended...; comma-separated for several)")
-	f.StringSliceVar(&o.names, "name", nil, "the jobs whose name matches `GLOB` (* ? [...]; comma-separated or repeated for several)")
+	f.StringArrayVar(&o.states, "state", nil, "the jobs in `STATE` (running, failed, ended...; comma-separated for several)")
+	f.StringArrayVar(&o.names, "name", nil, "the jobs whose name matches `GLOB` (* ? [...]; comma-separated or repeated for several)")
 	if a.finished {
 		f.BoolVar(&o.finished, "finished", false, "every job that has ended (succeeded, failed, killed, timed_out, error)")
 	}
-	f.BoolVar(&o.json, "json", false, "print the job as JSON (for several: {\"jobs\", \"skipped\", \"failed\"})")
+	f.BoolVar(&o.json, "json", false, "print the job as JSON (for several: {\"jobs\", \"skipped\", \"failed\", \"removed\"})")
 	return cmd
 }
 
@@ -96,7 +97,7 @@ func actOnOne(cmd *cobra.Command, a action, arg string, asJSON bool) error {
 	} else {
 		printOutcome(cmd.OutOrStdout(), cmd.Name(), info)
 	}
-	if err == nil && info.State == jobs.StateError {
+	if err == nil && a.verb == control.BulkRestart && info.State == jobs.StateError {
 		return &ExitError{Code: 1} // it could not start again: said on the line
 	}
 	return err
@@ -105,6 +106,12 @@ func actOnOne(cmd *cobra.Command, a action, arg string, asJSON bool) error {
 // actOnMany is the action on every job the arguments and selectors pick,
 // through the API's bulk endpoint.
 func actOnMany(cmd *cobra.Command, a action, args []string, o selectOptions) error {
+	// Each as given, repeated or comma-separated: an empty one (--state "",
+	// --name 'web-*,') would pick nothing, or narrow nothing.
+	if slices.Contains(strings.Split(strings.Join(o.names, ","), ","), "") && len(o.names) > 0 ||
+		slices.Contains(strings.Split(strings.Join(o.states, ","), ","), "") && len(o.states) > 0 {
+		return usageErrorf("an empty --name or --state picks nothing: give a pattern or a state")
+	}
 	req := control.BulkRequest{All: o.all, State: strings.Join(o.states, ","), Name: strings.Join(o.names, ",")}
 	if o.finished {
 		if req.State != "" {
@@ -134,7 +141,7 @@ func actOnMany(cmd *cobra.Command, a action, args []string, o selectOptions) err
 	}
 	failed := len(resp.Failed) > 0
 	for _, j := range resp.Jobs {
-		failed = failed || j.State == jobs.StateError // a restart that could not start it
+		failed = failed || a.verb == control.BulkRestart && j.State == jobs.StateError // it could not start again
 	}
 	if o.json {
 		if err := printJSON(cmd.OutOrStdout(), resp); err != nil {

@@ -127,6 +127,10 @@ func TestActionNamePatterns(t *testing.T) {
 
 	r = c.run("stop", "--all", "--state", "failed")
 	assert.Equal(t, "jobtop: no job matches --all --state failed\n", r.stderr, "there are jobs")
+	for _, empty := range [][]string{{"--name", "aa-*", "--name", ""}, {"--name", "*", "--state", ""}} {
+		assert.Equal(t, 2, c.run(append([]string{"rm"}, empty...)...).code, "%v picks nothing", empty)
+	}
+	assert.Len(t, c.states(), 4, "nothing removed")
 }
 
 // A stop of more jobs than the instance keeps finished answers for each:
@@ -197,6 +201,8 @@ func TestBulkRestartSaysWhyAJobCouldNotStart(t *testing.T) {
 	r = c.run("restart", "cw1")
 	assert.Equal(t, 1, r.code, "one job too")
 	assert.Contains(t, r.stdout, "job 1 (cw1): error: ")
+	r = c.run("rm", "cw1")
+	assert.Equal(t, 0, r.code, "removing it is no failure: %s", r.stderr)
 }
 
 // rm --finished and clean drop every job that has ended, and leave the

@@ -303,7 +303,15 @@ func TestWaitUntilMatchesTextWithoutColours(t *testing.T) {
 	var out control.OutputResponse
 	require.NoError(t, json.Unmarshal([]byte(c.ok("logs", tty, "--json")), &out))
 	assert.Equal(t, []string{"Proceed? [y/N] "}, lineTexts(out.Lines))
-	c.ok("kill", id, tty)
+
+	// A colour reset after a prompt, the job waiting: no line shows
+	// nothing there to match '^$' (it matched at once).
+	reset := c.startJob(`printf 'Name?\n\033[0m'; exec sleep 60`, "--tty")
+	c.ok("wait", reset, "--until", "^Name", "--timeout", "20s")
+	r = c.run("wait", reset, "--until", "^$", "--timeout", "1s")
+	assert.NotEqual(t, 0, r.code, "nothing matched: %s", r.stdout)
+	assert.Equal(t, "Name?", c.status(reset).LastLine)
+	c.ok("kill", id, tty, reset)
 }
 
 // TestKillLeavesNoDescendant kills a job whose children escaped its

@@ -60,7 +60,7 @@ func TestTheTUIWithoutATerminalStartsNothing(t *testing.T) {
 	var exit *exec.ExitError
 	require.ErrorAs(t, err, &exit)
 	assert.Equal(t, 1, exit.ExitCode())
-	assert.Contains(t, stderr.String(), "needs a terminal")
+	assert.Contains(t, stderr.String(), "nothing was started")
 	var listed []jobs.Info
 	require.NoError(t, json.Unmarshal([]byte(c.ok("ls", "--json")), &listed))
 	assert.Empty(t, listed, "nothing started")

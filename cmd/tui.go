@@ -135,6 +135,9 @@ func terminalTakesOSC777() bool {
 // started, then the TUI failed: an agent that tried again started them
 // twice. (An instance of the TUI's own ends with it, and its jobs.)
 func needTerminal() error {
+	if !isTerminal(os.Stdout) {
+		return fmt.Errorf("jobtop's TUI draws on its standard output, and that is no terminal here; nothing was started: from a script or an agent, start jobs with jobtop run")
+	}
 	if isTerminal(os.Stdin) {
 		return nil
 	}

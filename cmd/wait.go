@@ -123,8 +123,11 @@ func waitUntil(cmd *cobra.Command, c *control.Client, id jobs.ID, o waitOptions)
 		last = r
 		for _, l := range append(r.Lines, r.Partial...) {
 			// The text as shown, without its colours: a coloured
-			// "\e[1mProceed" matches '^Proceed'.
-			if l.Stream != jobs.Meta && re.MatchString(termtext.Printed(l.Text, false)) {
+			// "\e[1mProceed" matches '^Proceed'. A line being written
+			// that shows nothing yet (a colour reset after a prompt) is
+			// no line to match '^$'.
+			shown := termtext.Printed(l.Text, false)
+			if l.Stream != jobs.Meta && (l.Seq != 0 || shown != "") && re.MatchString(shown) {
 				fmt.Fprintln(cmd.OutOrStdout(), text.line(l.Text))
 				return errMatched
 			}

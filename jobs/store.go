@@ -515,12 +515,22 @@ func (s *OutputStore) repackSlab(i int) *slab {
 // left it: stderr's is committed last.
 func (s *OutputStore) flushOpenLocked(keepCursor bool) {
 	open, x, some := false, 0, false
+	var colours [2][]byte // of lines that show nothing: they colour what follows
 	for _, st := range []Stream{Stdout, Stderr} {
-		if len(s.partial[st].buf) > 0 && !s.showsNothing(st) {
+		switch {
+		case len(s.partial[st].buf) == 0:
+		case !s.showsNothing(st):
 			open, x, some = keepCursor, s.partialCursorLocked(st), true
+		default:
+			colours[st] = []byte(termtext.Printed(string(s.shown(s.partial[st].buf)), true))
 		}
 	}
 	s.flushLocked()
+	for st, sgr := range colours {
+		if len(sgr) > 0 { // a clear, not an end (Flush lets the buffers go)
+			s.appendPartial(&s.partial[st], sgr)
+		}
+	}
 	if some { // else the newest line stays as it was
 		s.lastOpen, s.openX = open, x
 	}
@@ -601,11 +611,12 @@ func (s *OutputStore) partialCursorLocked(stream Stream) int {
 }
 
 // LastLine is the newest text: the line being built on the stream written
-// last, or else the newest committed line.
+// last, unless it shows nothing yet (a terminal's colour reset after a
+// prompt), or else the newest committed line.
 func (s *OutputStore) LastLine() string {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if p := s.partial[s.lastPart].buf; len(p) > 0 {
+	if p := s.partial[s.lastPart].buf; len(p) > 0 && !s.showsNothing(s.lastPart) {
 		return string(s.shown(p))
 	}
 	if s.n == 0 {

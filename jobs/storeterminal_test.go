@@ -87,15 +87,29 @@ func TestTerminalCodesAloneMakeNoLine(t *testing.T) {
 	assert.Equal(t, []string{"edited", "\x1b[32mok\x1b[0m"}, texts(s.ReadAfter(0, 0).Lines))
 	assert.Equal(t, "\x1b[32mok\x1b[0m", s.LastLine())
 
+	// A prompt's colour reset, the job waiting for input: no blank last
+	// line meanwhile (wait --until '^$' matched it).
+	s.Append(Stdout, []byte("Name?\n\x1b[0m"))
+	assert.Equal(t, "Name?", s.LastLine())
+	s.Append(Stdout, []byte("amy\n"))
+	assert.Equal(t, "\x1b[0mamy", s.LastLine())
+
+	// A colour set before a clear colours what follows it.
+	s.Append(Stdout, []byte("\x1b[31m\x1b[H\x1b[2J"))
+	s.BreakLine(false)
+	s.Append(Stdout, []byte("red\n\x1b[0m"))
+	s.Flush()
+	assert.Equal(t, "\x1b[31mred", s.LastLine())
+
 	s.Append(Stdout, []byte("\x1b[H\x1b[2J"))
 	s.BreakLine(false)
 	s.Append(Stdout, []byte("after\n"))
-	assert.Equal(t, []string{"edited", "\x1b[32mok\x1b[0m", "after"}, texts(s.ReadAfter(0, 0).Lines))
+	assert.Equal(t, []string{"edited", "\x1b[32mok\x1b[0m", "Name?", "\x1b[0mamy", "\x1b[31mred", "after"}, texts(s.ReadAfter(0, 0).Lines))
 
 	// A line that shows something is kept, at a run's end too.
 	s.Append(Stdout, []byte("\x1b[?25lprompt$ \x1b[?25h"))
 	s.Flush()
-	assert.Equal(t, []string{"edited", "\x1b[32mok\x1b[0m", "after", "prompt$ "}, texts(s.ReadAfter(0, 0).Lines))
+	assert.Equal(t, []string{"edited", "\x1b[32mok\x1b[0m", "Name?", "\x1b[0mamy", "\x1b[31mred", "after", "prompt$ "}, texts(s.ReadAfter(0, 0).Lines))
 	open, x := s.LastLineOpen()
 	assert.True(t, open)
 	assert.Equal(t, 8, x)
