@@ -40,6 +40,9 @@ given; then the demo serves its jobs there, to try the CLI on them
 (jobtop --socket S ls).`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
+			if err := needTerminal(); err != nil {
+				return err // its jobs would start, then stop with the TUI that cannot open
+			}
 			dir, err := writeDemoScripts()
 			if err != nil {
 				return err

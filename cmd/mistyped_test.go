@@ -64,4 +64,10 @@ func TestTheTUIWithoutATerminalStartsNothing(t *testing.T) {
 	var listed []jobs.Info
 	require.NoError(t, json.Unmarshal([]byte(c.ok("ls", "--json")), &listed))
 	assert.Empty(t, listed, "nothing started")
+
+	demo := exec.Command(binary, "demo")
+	demo.Env, demo.SysProcAttr = c.env, &syscall.SysProcAttr{Setsid: true}
+	out, err := demo.CombinedOutput()
+	require.ErrorAs(t, err, &exit)
+	assert.Contains(t, string(out), "nothing was started", "the demo too")
 }
