@@ -37,7 +37,7 @@ func TestAMisspeltSubcommandStartsNoJob(t *testing.T) {
 	for _, word := range []string{"htop", "rg", "bun", "deno"} {                                // programs a letter changed from a subcommand
 		assert.NoError(t, mistypedCommand(newRootCmd(), []string{word}, -1), word)
 	}
-	for _, args := range [][]string{{"stauts"}, {"true", "stauts"}, {"stp"}, {"sttaus"}, {"shutdwon"}} {
+	for _, args := range [][]string{{"stauts"}, {"true", "stauts"}, {"stp"}, {"sttaus"}, {"shutdwon"}, {"sleep 20", "status"}} {
 		assert.Error(t, mistypedCommand(newRootCmd(), args, -1), "%v", args)
 	}
 	root := newRootCmd()

@@ -201,7 +201,7 @@ func mistypedCommand(root *cobra.Command, args []string, dash int) error {
 	if hosts, err := hostsOf(root); err != nil || len(hosts) > 0 {
 		return nil
 	}
-	for _, word := range args {
+	for i, word := range args {
 		if word == "" || word[0] == '-' || strings.ContainsFunc(word, func(r rune) bool {
 			return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '-' || r == '_')
 		}) {
@@ -209,6 +209,10 @@ func mistypedCommand(root *cobra.Command, args []string, dash int) error {
 		}
 		if _, err := exec.LookPath(word); err == nil {
 			continue
+		}
+		if c, _, err := root.Find([]string{word}); i > 0 && err == nil && c != root {
+			return fmt.Errorf("%q is a subcommand, and a subcommand comes first (jobtop %s ...); to run a program of that name as a job, write it as a command line: 'exec %s'",
+				word, c.Name(), word)
 		}
 		if near := nearSubcommands(root, word); len(near) > 0 {
 			return fmt.Errorf("unknown command %q: did you mean %s? (to run a program of that name anyway, write it as a command line: 'exec %s')",
