@@ -267,43 +267,16 @@ func indexLineEnd(p []byte) int {
 }
 
 // extendPartial adds text to the stream's partial line, committing full
-// MaxLineBytes pieces as lines so a line without newline is never held
-// whole. A piece is not cut inside an escape sequence. On a terminal, a
-// full piece is first played (termtext.EditLineCursor) as carriageReturn
-// plays a line: a spinner's thousands of backspaced frames are one line
-// that shows a few cells, kept so, with a move to where the cursor is.
+// MaxLineBytes pieces as lines so a line without newline is never held whole.
 func (s *OutputStore) extendPartial(stream Stream, text []byte) {
 	pl := &s.partial[stream]
 	for len(pl.buf)+len(text) > s.opts.MaxLineBytes {
 		room := s.opts.MaxLineBytes - len(pl.buf)
-		piece := text[:room]
-		if cut := termtext.SequenceCut(piece); cut > 0 || len(pl.buf) > 0 {
-			piece = piece[:cut]
-		}
-		s.appendPartial(pl, piece)
-		text = text[len(piece):]
-		if s.terminal && s.playPartial(pl) {
-			continue
-		}
+		s.appendPartial(pl, text[:room])
+		text = text[room:]
 		s.commitPartial(stream)
 	}
 	s.appendPartial(pl, text)
-}
-
-// playPartial replaces a terminal's full partial line by what it shows,
-// its edits played, and a move to the cursor's cell, when that takes at
-// most half a line's bytes; it reports whether it did.
-func (s *OutputStore) playPartial(pl *partialLine) bool {
-	if !termtext.HasLineEdits(pl.buf) {
-		return false
-	}
-	line, x := termtext.EditLineCursor(string(pl.buf))
-	kept := line + "\x1b[" + strconv.Itoa(x+1) + "G"
-	if len(kept) > s.opts.MaxLineBytes/2 {
-		return false
-	}
-	pl.buf = append(pl.buf[:0], kept...)
-	return true
 }
 
 // appendPartial adds text to a partial line, whose buffer grows by

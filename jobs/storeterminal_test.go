@@ -1,13 +1,10 @@
 package jobs
 
 import (
-	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
-
-	"jobtop/termtext"
 )
 
 // TestTerminalLinesKeepTextAndColours: a terminal's lines keep what it
@@ -134,33 +131,4 @@ func TestLastLinePlacesCursor(t *testing.T) {
 	pipe := NewOutputStore(StoreOptions{})
 	pipe.Append(Stdout, []byte("\x1b[1;1Hx\n"))
 	require.False(t, pipe.LastLinePlacesCursor(), "only a terminal's lines say so")
-}
-
-// TestLongLinesAreCutBetweenSequences: a line past MaxLineBytes is cut
-// into lines between escape sequences, never inside one (its rest read
-// as text: "3m|"); on a terminal a spinner's thousands of backspaced
-// frames stay one line, as it shows.
-func TestLongLinesAreCutBetweenSequences(t *testing.T) {
-	for _, tty := range []bool{false, true} {
-		s := NewOutputStore(StoreOptions{})
-		s.SetTerminal(tty, 200)
-		s.Append(Stdout, []byte(strings.Repeat("\x1b[31mx\x1b[0m", 3000)+"\n"))
-		lines := texts(s.ReadAfter(0, 0).Lines)
-		require.Greater(t, len(lines), 1, "tty %v: cut", tty)
-		for _, l := range lines {
-			assert.Equal(t, strings.Repeat("x", len(termtext.Printed(l, false))), termtext.Printed(l, false), "tty %v: only x shows", tty)
-		}
-	}
-
-	s := NewOutputStore(StoreOptions{})
-	s.SetTerminal(true, 200)
-	s.Append(Stdout, []byte("spin  "))
-	for range 4 { // in reads, as a terminal hands them out
-		s.Append(Stdout, []byte(strings.Repeat("\b\x1b[33m|\x1b[0m", 3000)))
-	}
-	s.Append(Stdout, []byte("\bdone\nnext\n"))
-	lines := texts(s.ReadAfter(0, 0).Lines)
-	require.Len(t, lines, 2, "%q", lines)
-	assert.Equal(t, "spin done", termtext.Printed(lines[0], false))
-	assert.Equal(t, "next", lines[1])
 }

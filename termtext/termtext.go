@@ -11,7 +11,6 @@
 package termtext
 
 import (
-	"bytes"
 	"strings"
 	"unicode/utf8"
 )
@@ -171,29 +170,6 @@ func skipString(s string, k int) int {
 		}
 	}
 	return k
-}
-
-// SequenceCut is where b may be cut without splitting an escape sequence
-// it ends in: before an ESC among its last 64 bytes whose sequence runs
-// on past b's end (one more byte would still belong to it), else len(b).
-// Cut there, a line's colour does not end as text ("3m") on the next.
-func SequenceCut(b []byte) int {
-	from := max(0, len(b)-64)
-	k := bytes.LastIndexByte(b[from:], 0x1b)
-	if k < 0 {
-		return len(b)
-	}
-	k += from
-	s := string(b[k:])
-	if end, _ := skipEscape(s, 0); end < len(s) {
-		return len(b) // it ends within b
-	}
-	for _, more := range []string{"m", "\a", "B"} { // a CSI's, a string's, an ESC ( 's end
-		if end, _ := skipEscape(s+more, 0); end > len(s) {
-			return k
-		}
-	}
-	return len(b)
 }
 
 // OneLine joins a multi-line name or command into one line, each line

@@ -119,20 +119,3 @@ func TestPlacesCursor(t *testing.T) {
 		assert.Equal(t, want, PlacesCursor([]byte(in)), "%q", in)
 	}
 }
-
-func TestSequenceCut(t *testing.T) {
-	for in, want := range map[string]int{
-		"abc":             3,
-		"ab\x1b":          2,
-		"ab\x1b[3":        2,
-		"ab\x1b[33m":      7,
-		"ab\x1b]0;ti":     2,
-		"ab\x1b]0;t\a":    8,
-		"ab\x1b(":         2,
-		"ab\x1b(B":        5,
-		"ab\x1bc":         4,
-		"\x1b[31mx\x1b[0": 6,
-	} {
-		assert.Equal(t, want, SequenceCut([]byte(in)), "%q", in)
-	}
-}
