@@ -632,7 +632,7 @@ func (s *OutputStore) LastLine() string {
 func (s *OutputStore) LastLinePlacesCursor() bool {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if p := s.partial[s.lastPart].buf; len(p) > 0 {
+	if p := s.partial[s.lastPart].buf; len(p) > 0 && !s.showsNothing(s.lastPart) {
 		return s.terminal && termtext.PlacesCursor(p)
 	}
 	return s.n > 0 && s.placed
