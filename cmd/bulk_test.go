@@ -143,16 +143,13 @@ func TestBulkAnswersForJobsRemovedOnceEnded(t *testing.T) {
 	for range 6 {
 		c.startJob("exec sleep 60")
 	}
-	r := c.run("stop", "--all", "--json")
-	require.Equal(t, 0, r.code, r.stderr)
-	var resp control.BulkResponse
-	require.NoError(t, json.Unmarshal([]byte(r.stdout), &resp))
+	resp := c.bulkJSON("stop", "--all")
 	require.Len(t, resp.Jobs, 6)
 	for _, j := range resp.Jobs {
 		assert.Equal(t, jobs.StateKilled, j.State, "job %d", j.ID)
 	}
 	assert.Len(t, resp.Removed, 4)
-	r = c.run("stop", "--all", "--json")
+	r := c.run("stop", "--all", "--json")
 	assert.Contains(t, r.stdout, `"removed": []`, "always there")
 	assert.Equal(t, 2, c.run("stop", "--name", "web-*,").code, "an empty pattern in the list")
 	assert.Len(t, c.states(), 2)
@@ -175,10 +172,7 @@ func TestBulkRestartWaitsForTheNewRuns(t *testing.T) {
 	for range 40 {
 		c.startJob("exec sleep 60")
 	}
-	r := c.run("restart", "--all", "--json")
-	require.Equal(t, 0, r.code, r.stderr)
-	var resp control.BulkResponse
-	require.NoError(t, json.Unmarshal([]byte(r.stdout), &resp))
+	resp := c.bulkJSON("restart", "--all")
 	require.Len(t, resp.Jobs, 40)
 	for _, j := range resp.Jobs {
 		assert.Equal(t, jobs.StateRunning, j.State, "job %d: %s", j.ID, j.Reason)
@@ -243,4 +237,15 @@ func TestActionOnOneJobKeepsItsShape(t *testing.T) {
 	r := c.run("stop", "web")
 	assert.Equal(t, 1, r.code)
 	assert.Equal(t, "jobtop: cannot stop job 1: it is killed\n", r.stderr)
+}
+
+// bulkJSON runs a bulk action with --json, requires exit 0, and reads
+// its answer.
+func (c *cli) bulkJSON(args ...string) control.BulkResponse {
+	c.t.Helper()
+	r := c.run(append(args, "--json")...)
+	require.Equal(c.t, 0, r.code, r.stderr)
+	var resp control.BulkResponse
+	require.NoError(c.t, json.Unmarshal([]byte(r.stdout), &resp))
+	return resp
 }
