@@ -21,7 +21,13 @@ const (
 
 func init() {
 	if len(os.Args) == 1 && os.Args[0] == keeperArgv0 && os.Getenv(keeperEnv) == protocol {
-		os.Exit(runKeeper())
+		// Package init runs locked to the main thread: a keeper run there
+		// would hand its thread over at every wait (each wait a sleep and
+		// a wake of that one thread, about 16 a start). It runs on an
+		// ordinary goroutine while this one waits for its exit code.
+		code := make(chan int)
+		go func() { code <- runKeeper() }()
+		os.Exit(<-code)
 	}
 }
 
