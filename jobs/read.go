@@ -19,20 +19,6 @@ const (
 // an idle job costs no buffer.
 var readBufs = sync.Pool{New: func() any { b := make([]byte, readBufSize); return &b }}
 
-// newOutputPipe makes a pipe for a job's stdout or stderr. The read end
-// stays non-blocking, so reading it waits in Go's poller, not in an OS
-// thread (never call Fd on it: that would make it blocking).
-func newOutputPipe() (r, w *os.File, err error) {
-	r, w, err = os.Pipe()
-	if err != nil {
-		return nil, nil, err
-	}
-	if rc, err := r.SyscallConn(); err == nil {
-		rc.Control(growPipe) //nolint:errcheck // best effort
-	}
-	return r, w, nil
-}
-
 // readStream copies one pipe into the log file and the store until EOF,
 // or until finishAfterDrain sets a read deadline.
 func (m *Manager) readStream(j *job, p *process, f *os.File, stream Stream) {
