@@ -58,6 +58,9 @@ func attachTUI(cmd *cobra.Command, specs []jobs.Spec) error {
 	if err != nil {
 		return err
 	}
+	memCtx, stopMemory := context.WithCancel(context.Background())
+	defer stopMemory()
+	governMemory(memCtx, c, time.Second)
 	cfg := withTerminal(cmd, attachedConfig(inst))
 	for i, s := range specs {
 		info, err := c.Start(s)

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/spf13/cobra"
 
@@ -35,6 +36,9 @@ func attachHosts(cmd *cobra.Command, specs []jobs.Spec, hosts []control.Host) er
 		return err
 	}
 	defer engine.Close()
+	memCtx, stopMemory := context.WithCancel(context.Background())
+	defer stopMemory()
+	governMemory(memCtx, engine, time.Second)
 	cfg := withTerminal(cmd, ui.Config{Attached: true, Instance: "on " + strings.Join(names, ", ")})
 	if len(clients) == 1 {
 		// One host: R reloads its job file, as in a plain attach.

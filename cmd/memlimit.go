@@ -21,12 +21,19 @@ func memoryLimit(u jobs.MemoryUse) int64 {
 	return max(u.Text*3/2+8<<20, u.Memory+20<<20) + int64(u.Running)<<20
 }
 
-// governMemory sets the runtime's memory limit from what the manager's
-// stores hold, every interval, until ctx ends. When the limit falls (jobs
-// ended, and their read buffers with them), memory is handed back to the
-// system at once: nothing else would collect it while the instance sits
-// idle. A GOMEMLIMIT in the environment wins: then it does nothing.
-func governMemory(ctx context.Context, m *jobs.Manager, interval time.Duration) {
+// memoryUser says what the output a process holds takes: a
+// *jobs.Manager's stores in an instance, a *control.Client's (or
+// *control.Hosts') mirror in an attached TUI.
+type memoryUser interface{ MemoryUse() jobs.MemoryUse }
+
+// governMemory sets the runtime's memory limit from what the stores (or
+// mirrors) of m hold, every interval, until ctx ends. When the limit
+// falls (jobs ended, and their read buffers with them, or jobs were
+// removed), memory is handed back to the system at once: nothing else
+// would collect it while the process sits idle (the runtime forces a
+// collection only every 2 minutes, and its scavenger returns pages only
+// after one, slowly). A GOMEMLIMIT in the environment wins: then it does nothing.
+func governMemory(ctx context.Context, m memoryUser, interval time.Duration) {
 	if os.Getenv("GOMEMLIMIT") != "" {
 		return
 	}

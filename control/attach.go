@@ -97,6 +97,16 @@ func (c *Client) Output(id jobs.ID) (jobs.OutputReader, error) {
 	return store, nil
 }
 
+// MemoryUse adds up what the mirror holds of every job's output (nothing
+// before Attach). Running counts the jobs the instance runs: the mirror
+// fetches what they write.
+func (c *Client) MemoryUse() jobs.MemoryUse {
+	if m := c.mirror.Load(); m != nil {
+		return m.memoryUse()
+	}
+	return jobs.MemoryUse{}
+}
+
 // Subscribe returns a stream of the instance's job events, delivered after
 // the mirror has taken them in. It is closed when the instance goes away.
 func (c *Client) Subscribe() jobs.EventStream {

@@ -107,6 +107,18 @@ func (h *Hosts) Close() error {
 	return nil
 }
 
+// MemoryUse adds up what every host's mirror holds (Client.MemoryUse).
+func (h *Hosts) MemoryUse() jobs.MemoryUse {
+	var u jobs.MemoryUse
+	for _, e := range h.hosts {
+		hu := e.client.MemoryUse()
+		u.Text += hu.Text
+		u.Memory += hu.Memory
+		u.Running += hu.Running
+	}
+	return u
+}
+
 // Status says how each host's connection is, in the order given.
 func (h *Hosts) Status() []HostStatus {
 	out := make([]HostStatus, len(h.hosts))

@@ -292,6 +292,23 @@ func (m *mirror) get(id jobs.ID) (jobs.Info, *mirrorStore, error) {
 	return info, m.stores[id], nil
 }
 
+// memoryUse adds up what the mirror's stores hold, as
+// jobs.Manager.MemoryUse does for an instance's.
+func (m *mirror) memoryUse() jobs.MemoryUse {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	var u jobs.MemoryUse
+	for id, store := range m.stores {
+		text, memory := store.memory()
+		u.Text += text
+		u.Memory += memory
+		if m.infos[id].State.Active() {
+			u.Running++
+		}
+	}
+	return u
+}
+
 func (m *mirror) close() {
 	m.cancel()
 	<-m.done

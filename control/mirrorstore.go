@@ -2,26 +2,78 @@ package control
 
 import (
 	"sync"
+	"unsafe"
 
 	"jobtop/jobs"
 )
 
-// mirrorLines bounds the lines a mirror keeps per job, as the server's
-// store does by default.
-const mirrorLines = jobs.DefaultMaxLines
+// A mirror keeps per job at most what the server's store keeps by
+// default: its newest lines, within a bound of text.
+const (
+	mirrorLines = jobs.DefaultMaxLines
+	mirrorBytes = jobs.DefaultMaxBytes
+)
+
+// Text is packed into chunks of a sixteenth of what the job holds, from
+// mirrorChunkMin to mirrorChunkMax (a longer line gets a chunk of its own
+// size): the chunk being filled and the oldest one, part evicted, waste
+// at most about an eighth of the text.
+const (
+	mirrorChunkMin = 4 << 10
+	mirrorChunkMax = 32 << 10
+)
 
 // mirrorStore is a client-side copy of a job's output: the newest lines,
 // numbered as on the server, always contiguous. It implements
 // jobs.OutputReader, so a TUI reads it exactly like an in-process store.
 // When the mirror falls behind past what it fetches at once, it restarts
 // from the server's tail and counts the gap as dropped.
+//
+// It holds a line in about its own size, as the server's store does:
+// the text is copied into chunks written once (a decoded JSON string
+// costs its size class, and a jobs.Line 40 bytes more), and the index is
+// a ring of 24-byte entries, so an evicted line's text goes with its
+// chunk, and nothing behind the ring keeps it alive. Reads copy the text
+// out, so no line handed to a reader pins a chunk.
 type mirrorStore struct {
 	mu       sync.Mutex
-	lines    []jobs.Line // contiguous: lines[i].Seq == first+i
-	first    uint64      // Seq of lines[0], or of the next line when empty
+	ring     []mirrorEntry // circular; grows up to mirrorLines
+	head     int           // index of the oldest line in ring
+	n        int           // lines held
+	first    uint64        // Seq of the oldest line, or of the next line when empty
+	text     int64         // bytes of text held
+	chunk    *mirrorChunk  // the chunk being filled
+	chunks   int64         // bytes of the chunks held lines use, and of chunk
 	partial  []jobs.Line
 	bytes    int64
 	lastLine string
+}
+
+// mirrorChunk holds the text of consecutive lines. Bytes up to len(buf)
+// are written once and never again.
+type mirrorChunk struct{ buf []byte }
+
+// mirrorEntry is a held line: where its text lies, its stream and its
+// arrival. Its Seq follows from its place in the ring.
+type mirrorEntry struct {
+	chunk   *mirrorChunk
+	off     uint32
+	word    uint32 // text length << 2 | stream
+	arrival uint64
+}
+
+// mirrorEntrySize is what the index costs per line.
+const mirrorEntrySize = int64(unsafe.Sizeof(mirrorEntry{}))
+
+func (e *mirrorEntry) size() int { return int(e.word >> 2) }
+
+func (e *mirrorEntry) line(seq uint64) jobs.Line {
+	return jobs.Line{
+		Seq:     seq,
+		Stream:  jobs.Stream(e.word & 3),
+		Text:    string(e.chunk.buf[e.off : int(e.off)+e.size()]),
+		Arrival: e.arrival,
+	}
 }
 
 func newMirrorStore() *mirrorStore { return &mirrorStore{first: 1} }
@@ -30,7 +82,16 @@ func newMirrorStore() *mirrorStore { return &mirrorStore{first: 1} }
 func (s *mirrorStore) last() uint64 {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return s.first + uint64(len(s.lines)) - 1
+	return s.first + uint64(s.n) - 1
+}
+
+// at is the held line at position i (0: oldest).
+func (s *mirrorStore) at(i int) *mirrorEntry {
+	i += s.head
+	if i >= len(s.ring) {
+		i -= len(s.ring)
+	}
+	return &s.ring[i]
 }
 
 // apply adds a read from the server: lines after the ones held, or a
@@ -38,28 +99,102 @@ func (s *mirrorStore) last() uint64 {
 func (s *mirrorStore) apply(resp OutputResponse) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	next := s.first + uint64(len(s.lines))
+	next := s.first + uint64(s.n)
 	for _, l := range resp.Lines {
 		switch {
 		case l.Seq < next:
 			continue // already held
 		case l.Seq > next:
-			s.lines = s.lines[:0:0]
-			s.first = l.Seq
+			s.reset(l.Seq)
 		}
-		s.lines = append(s.lines, l)
+		s.push(l)
 		next = l.Seq + 1
 	}
 	if len(resp.Lines) == 0 && resp.NextCursor >= next {
 		// The server moved past lines it no longer holds.
-		s.lines = s.lines[:0:0]
-		s.first = resp.NextCursor + 1
-	}
-	if n := len(s.lines); n > mirrorLines {
-		s.lines = s.lines[n-mirrorLines:]
-		s.first += uint64(n - mirrorLines)
+		s.reset(resp.NextCursor + 1)
 	}
 	s.partial = resp.Partial
+}
+
+// reset drops every held line; the next one is first. The ring goes too:
+// a tail read after a jump holds fewer lines than it had room for.
+func (s *mirrorStore) reset(first uint64) {
+	for s.n > 0 {
+		s.evict()
+	}
+	s.ring, s.head = nil, 0
+	if s.chunk != nil {
+		s.chunks -= int64(cap(s.chunk.buf))
+		s.chunk = nil
+	}
+	s.first = first
+}
+
+// push appends the line after the newest held, evicting the oldest past
+// the bounds.
+func (s *mirrorStore) push(l jobs.Line) {
+	text := l.Text
+	if len(text) > mirrorBytes {
+		text = text[:mirrorBytes]
+	}
+	for s.n > 0 && (s.n >= mirrorLines || s.text+int64(len(text)) > mirrorBytes) {
+		s.evict()
+	}
+	if s.n == len(s.ring) {
+		s.grow()
+	}
+	c := s.chunk
+	if c == nil || cap(c.buf)-len(c.buf) < len(text) {
+		size := min(max(s.text/16, mirrorChunkMin), mirrorChunkMax)
+		c = &mirrorChunk{buf: make([]byte, 0, max(int64(len(text)), size))}
+		s.chunk = c
+		s.chunks += int64(cap(c.buf))
+	}
+	off := len(c.buf)
+	c.buf = append(c.buf, text...)
+	*s.at(s.n) = mirrorEntry{chunk: c, off: uint32(off), word: uint32(len(text))<<2 | uint32(l.Stream&3), arrival: l.Arrival}
+	s.n++
+	s.text += int64(len(text))
+}
+
+// evict drops the oldest line; its chunk goes with the last line in it.
+func (s *mirrorStore) evict() {
+	e := s.at(0)
+	c := e.chunk
+	s.text -= int64(e.size())
+	*e = mirrorEntry{}
+	s.head++
+	if s.head == len(s.ring) {
+		s.head = 0
+	}
+	s.n--
+	s.first++
+	if c != s.chunk && (s.n == 0 || s.at(0).chunk != c) {
+		s.chunks -= int64(cap(c.buf))
+	}
+}
+
+// grow makes the ring a quarter larger, up to mirrorLines, oldest line
+// first: its room to spare costs at most 6 bytes a line held.
+func (s *mirrorStore) grow() {
+	ring := make([]mirrorEntry, min(max(len(s.ring)+len(s.ring)/4, 64), mirrorLines))
+	for i := range s.n {
+		ring[i] = *s.at(i)
+	}
+	s.ring, s.head = ring, 0
+}
+
+// memory is what the store keeps alive: its index, its chunks and the
+// lines being built.
+func (s *mirrorStore) memory() (text, memory int64) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	memory = int64(len(s.ring))*mirrorEntrySize + s.chunks
+	for _, p := range s.partial {
+		memory += int64(len(p.Text))
+	}
+	return s.text, memory
 }
 
 // setInfo records what the job's snapshot says about its output.
@@ -74,7 +209,7 @@ func (s *mirrorStore) setInfo(info jobs.Info) {
 func (s *mirrorStore) ReadAfter(cursor uint64, max int) jobs.Chunk {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	end := s.first + uint64(len(s.lines)) // Seq after the newest
+	end := s.first + uint64(s.n) // Seq after the newest
 	c := jobs.Chunk{Next: cursor, Partial: s.partialCopy()}
 	start := cursor + 1
 	if start < s.first {
@@ -86,8 +221,7 @@ func (s *mirrorStore) ReadAfter(cursor uint64, max int) jobs.Chunk {
 		if max > 0 && count > uint64(max) {
 			count = uint64(max)
 		}
-		off := start - s.first
-		c.Lines = append([]jobs.Line(nil), s.lines[off:off+count]...)
+		c.Lines = s.copyLines(int(start-s.first), int(count))
 		c.Next = start + count - 1
 	} else if c.Dropped > 0 {
 		c.Next = start - 1
@@ -99,15 +233,27 @@ func (s *mirrorStore) ReadAfter(cursor uint64, max int) jobs.Chunk {
 func (s *mirrorStore) Tail(n int) jobs.Chunk {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	count := len(s.lines)
+	count := s.n
 	if n > 0 && n < count {
 		count = n
 	}
 	return jobs.Chunk{
-		Lines:   append([]jobs.Line(nil), s.lines[len(s.lines)-count:]...),
-		Next:    s.first + uint64(len(s.lines)) - 1,
+		Lines:   s.copyLines(s.n-count, count),
+		Next:    s.first + uint64(s.n) - 1,
 		Partial: s.partialCopy(),
 	}
+}
+
+// copyLines returns count held lines from position from (0: oldest).
+func (s *mirrorStore) copyLines(from, count int) []jobs.Line {
+	if count == 0 {
+		return nil
+	}
+	out := make([]jobs.Line, count)
+	for i := range out {
+		out[i] = s.at(from + i).line(s.first + uint64(from+i))
+	}
+	return out
 }
 
 // Stats describes the mirror's content; Bytes is the server's count.
@@ -116,10 +262,12 @@ func (s *mirrorStore) Stats() jobs.StoreStats {
 	defer s.mu.Unlock()
 	return jobs.StoreStats{
 		First:    s.first,
-		Last:     s.first + uint64(len(s.lines)) - 1,
+		Last:     s.first + uint64(s.n) - 1,
 		Dropped:  s.first - 1,
 		Bytes:    s.bytes,
-		Retained: len(s.lines),
+		Retained: s.n,
+		Text:     s.text,
+		Memory:   int64(len(s.ring))*mirrorEntrySize + s.chunks,
 	}
 }
 
