@@ -45,8 +45,11 @@ type StartRequest struct {
 
 // RestartRequest is a jobs.RestartPolicy on the wire, written as a job
 // file writes it: what is left out takes the engine's default, and max 0
-// means no limit.
+// means no limit. Policy is the job file's name for when it restarts;
+// Mode, its older name here, is read as well (both given must agree) and
+// is what SpecRequest writes, so that instances older than policy read it.
 type RestartRequest struct {
+	Policy     string `json:"policy,omitempty"`
 	Mode       string `json:"mode,omitempty"`
 	Backoff    string `json:"backoff,omitempty"`
 	MaxBackoff string `json:"max_backoff,omitempty"`
@@ -241,7 +244,11 @@ func (r StartRequest) Spec() (jobs.Spec, error) {
 		}
 	}
 	if r.Restart != nil {
-		spec.Restart = jobs.RestartPolicy{Mode: jobs.RestartMode(r.Restart.Mode)}
+		mode, err := r.Restart.mode()
+		if err != nil {
+			return jobs.Spec{}, err
+		}
+		spec.Restart = jobs.RestartPolicy{Mode: mode}
 		if m := r.Restart.Max; m != nil {
 			switch {
 			case *m < 0:
@@ -288,6 +295,18 @@ func (r StartRequest) Spec() (jobs.Spec, error) {
 		return jobs.Spec{}, badRequest("%v", err)
 	}
 	return spec, nil
+}
+
+// mode is the restart policy asked for, by its job file's name (policy)
+// or its older one (mode).
+func (r RestartRequest) mode() (jobs.RestartMode, error) {
+	switch {
+	case r.Policy == "":
+		return jobs.RestartMode(r.Mode), nil
+	case r.Mode == "" || r.Mode == r.Policy:
+		return jobs.RestartMode(r.Policy), nil
+	}
+	return "", badRequest("restart.policy %q and restart.mode %q differ: give one (mode is policy's older name)", r.Policy, r.Mode)
 }
 
 // parseDuration reads a duration field: empty is zero, negative is refused.
