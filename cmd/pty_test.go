@@ -15,6 +15,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"jobtop/control"
+	"jobtop/termtext"
 )
 
 // waitLog polls jobtop logs until its output holds want.
@@ -136,4 +137,41 @@ func TestSendEOF(t *testing.T) {
 	assert.Equal(t, []string{"apple", "pear"}, c.logLines(id))
 	r := c.run("send", id, "--eof")
 	assert.Contains(t, r.stderr, "it is succeeded")
+}
+
+// jobtop screen prints what a terminal shows of a job's controls:
+// nothing for SO, SI, BEL, NUL or DEL, a backspace played, and never an
+// escape sequence but colours, on a pipe job as on a terminal's and on a
+// full-screen program's.
+func TestScreenShowsNoControls(t *testing.T) {
+	c := newCLI(t)
+	c.serve()
+	out := `a\016b\017c\007d\bE\001f\177g\302\205h\033]0;title\007i\033[?25lj\033[31mk\033[0m\000lm\304n\n`
+	for _, job := range []struct {
+		name  string
+		flags []string
+		setup string
+	}{
+		{"a pipe job", nil, ""},
+		{"a terminal job", []string{"--tty"}, ""},
+		{"a full-screen program", []string{"--tty"}, `\033[?1049h\033[H`},
+	} {
+		id := c.startJob(`printf '`+job.setup+out+`'; sleep 600`, job.flags...)
+		var text string
+		require.Eventually(t, func() bool {
+			text = c.ok("screen", id)
+			return strings.Contains(text, "n\n")
+		}, testTimeout, 20*time.Millisecond, job.name)
+		assert.Equal(t, "abcEfghijklm\uFFFDn", strings.Split(text, "\n")[0], job.name)
+		assert.NotContains(t, text, `\x`, job.name)
+		for _, ansi := range []bool{false, true} {
+			args := []string{"screen", id}
+			if ansi {
+				args = append(args, "--ansi")
+			}
+			for _, row := range strings.Split(c.ok(args...), "\n") {
+				assert.Equal(t, termtext.Printed(row, ansi), row, "%s, --ansi %v: %q holds a control or a sequence", job.name, ansi, row)
+			}
+		}
+	}
 }
