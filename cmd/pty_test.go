@@ -15,6 +15,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"jobtop/control"
+	"jobtop/termtext"
 )
 
 // waitLog polls jobtop logs until its output holds want.
@@ -136,4 +137,89 @@ func TestSendEOF(t *testing.T) {
 	assert.Equal(t, []string{"apple", "pear"}, c.logLines(id))
 	r := c.run("send", id, "--eof")
 	assert.Contains(t, r.stderr, "it is succeeded")
+}
+
+// jobtop screen prints the rows a terminal shows (blank rows at the
+// bottom left out, those between kept; a full-screen program's row with
+// its visible cursor is not blank, nor with --ansi a row of coloured
+// blanks), and --json every row, blank ones as "", with the cursor.
+func TestScreenPrintsWhatATerminalShows(t *testing.T) {
+	c := newCLI(t)
+	c.serve()
+	screenJSON := func(id string, ansi bool) control.ScreenResponse {
+		args := []string{"screen", id, "--json"}
+		if ansi {
+			args = append(args, "--ansi")
+		}
+		var screen control.ScreenResponse
+		require.NoError(t, json.Unmarshal([]byte(c.ok(args...)), &screen))
+		return screen
+	}
+
+	id := c.startJob(`printf 'a\n\nb\n'; sleep 600`, "--tty")
+	require.Eventually(t, func() bool { return c.ok("screen", id) == "a\n\nb\n" }, testTimeout, 20*time.Millisecond,
+		"line mode: the blank row between kept, none after the last")
+	screen := screenJSON(id, false)
+	require.Len(t, screen.Lines, 50, "--json: every row")
+	assert.Equal(t, []string{"a", "", "b", ""}, screen.Lines[:4])
+	assert.Equal(t, 3, screen.CursorY)
+
+	// A full-screen program with its cursor hidden on row 5 and a status
+	// bar of coloured blanks on the last row.
+	program := `printf '\033[?1049h\033[?25l\033[Htop\033[50;1H\033[44m    \033[m\033[5;1H'; sleep 600`
+	id = c.startJob(program, "--tty")
+	require.Eventually(t, func() bool {
+		s := screenJSON(id, true)
+		return s.Screen && s.Lines[0] == "top" && strings.Contains(s.ANSI[49], "\x1b[44m")
+	}, testTimeout, 20*time.Millisecond)
+	assert.Equal(t, "top\n", c.ok("screen", id), "a hidden cursor does not keep its blank row")
+	ansi := strings.Split(c.ok("screen", id, "--ansi"), "\n")
+	require.Len(t, ansi, 51, "with --ansi the coloured bar shows, and the rows above it")
+	assert.Equal(t, "\x1b[44m    \x1b[m", ansi[49])
+	screen = screenJSON(id, false)
+	assert.Len(t, screen.Lines, 50, "--json: every row")
+	assert.Equal(t, [2]int{0, 4}, [2]int{screen.CursorX, screen.CursorY})
+	assert.False(t, screen.CursorVisible)
+
+	// The same with its cursor shown: its row is the last printed.
+	id = c.startJob(strings.Replace(program, `\033[?25l`, ``, 1), "--tty")
+	require.Eventually(t, func() bool { return screenJSON(id, false).Screen }, testTimeout, 20*time.Millisecond)
+	assert.Equal(t, "top\n\n\n\n\n", c.ok("screen", id), "the row with the cursor is the last")
+}
+
+// jobtop screen prints what a terminal shows of a job's controls:
+// nothing for SO, SI, BEL, NUL or DEL, a backspace played, and never an
+// escape sequence but colours, on a pipe job as on a terminal's and on a
+// full-screen program's.
+func TestScreenShowsNoControls(t *testing.T) {
+	c := newCLI(t)
+	c.serve()
+	out := `a\016b\017c\007d\bE\001f\177g\302\205h\033]0;title\007i\033[?25lj\033[31mk\033[0m\000lm\304n\n`
+	for _, job := range []struct {
+		name  string
+		flags []string
+		setup string
+	}{
+		{"a pipe job", nil, ""},
+		{"a terminal job", []string{"--tty"}, ""},
+		{"a full-screen program", []string{"--tty"}, `\033[?1049h\033[H`},
+	} {
+		id := c.startJob(`printf '`+job.setup+out+`'; sleep 600`, job.flags...)
+		var text string
+		require.Eventually(t, func() bool {
+			text = c.ok("screen", id)
+			return strings.Contains(text, "n\n")
+		}, testTimeout, 20*time.Millisecond, job.name)
+		assert.Equal(t, "abcEfghijklm\uFFFDn", strings.Split(text, "\n")[0], job.name)
+		assert.NotContains(t, text, `\x`, job.name)
+		for _, ansi := range []bool{false, true} {
+			args := []string{"screen", id}
+			if ansi {
+				args = append(args, "--ansi")
+			}
+			for _, row := range strings.Split(c.ok(args...), "\n") {
+				assert.Equal(t, termtext.Printed(row, ansi), row, "%s, --ansi %v: %q holds a control or a sequence", job.name, ansi, row)
+			}
+		}
+	}
 }

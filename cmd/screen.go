@@ -22,10 +22,15 @@ program on a terminal (a job started with --tty that took the whole
 screen: an editor, htop, an agent's TUI) that is its screen, drawn by
 jobtop's terminal emulator, one line per row; for any other job, the
 newest lines of its output that fit its terminal (200x50 unless resized).
-Blank rows at the bottom are left out.
+Blank rows at the bottom are left out (a full-screen program's row with
+its cursor shown on it is not blank), blank rows between others kept. The
+text is what the terminal shows: no control characters, and no escape
+sequences.
 
---ansi keeps colours (SGR sequences, nothing else); --json prints the
-screen with its size, cursor, and whether it is a full-screen program's.`,
+--ansi keeps colours (SGR sequences, nothing else; a row of coloured
+blanks is not blank); --json prints every row, blank ones as "" (so
+lines[cursor_y] is the cursor's row), with the screen's size, cursor, and
+whether it is a full-screen program's.`,
 		func(cmd *cobra.Command, c *control.Client, id jobs.ID) error {
 			return screen(cmd, c, id, o)
 		})
@@ -42,22 +47,8 @@ func screen(cmd *cobra.Command, c *control.Client, id jobs.ID, o screenOptions) 
 	if o.json {
 		return printJSON(cmd.OutOrStdout(), resp)
 	}
-	rows := resp.Lines
-	if o.ansi && len(resp.ANSI) == len(rows) {
-		rows = resp.ANSI
-	}
-	last := -1
-	if resp.Screen {
-		last = resp.CursorY // a full-screen program's cursor row counts
-	}
-	for i, l := range resp.Lines {
-		if l != "" {
-			last = max(last, i)
-		}
-	}
-	last = min(last, len(rows)-1)
 	w := cmd.OutOrStdout()
-	for _, l := range rows[:last+1] {
+	for _, l := range resp.Shown(o.ansi) {
 		if _, err := fmt.Fprintln(w, l); err != nil {
 			return err
 		}

@@ -298,6 +298,39 @@ func TestRestartMaxOnTheWire(t *testing.T) {
 	assert.ErrorContains(t, err, "restart.max -1 is negative: give a count, or 0 for no limit")
 }
 
+// restart.policy is the job file's name for the policy; mode, the API's
+// older name, still works, and both may be given when they agree.
+func TestRestartPolicyOnTheWire(t *testing.T) {
+	for _, body := range []string{
+		`{"command": "x", "restart": {"policy": "on-failure"}}`,
+		`{"command": "x", "restart": {"mode": "on-failure"}}`,
+		`{"command": "x", "restart": {"policy": "on-failure", "mode": "on-failure"}}`,
+	} {
+		spec, err := DecodeStartRequest(strings.NewReader(body))
+		require.NoError(t, err, body)
+		assert.Equal(t, jobs.RestartPolicy{Mode: jobs.RestartOnFailure}, spec.Restart, body)
+		again, err := SpecRequest(spec).Spec()
+		require.NoError(t, err)
+		assert.Equal(t, spec, again, "a spec goes over the wire and back unchanged")
+	}
+	_, err := DecodeStartRequest(strings.NewReader(`{"command": "x", "restart": {"policy": "always", "mode": "no"}}`))
+	assert.ErrorContains(t, err, `restart.policy "always" and restart.mode "no" differ`)
+}
+
+// A job started through the API with the job file's restart.policy
+// restarts by it.
+func TestRestartPolicyThroughTheAPIRestarts(t *testing.T) {
+	in := startInstance(t)
+	info, err := in.client.StartJob(ctxT(t), StartRequest{Command: "exit 3", Restart: &RestartRequest{Policy: "on-failure", Backoff: "10ms"}})
+	require.NoError(t, err)
+	require.Eventually(t, func() bool {
+		got, err := in.client.Job(ctxT(t), info.ID)
+		return err == nil && got.Restarts >= 1
+	}, testTimeout, 10*time.Millisecond, "the job restarts on its failure")
+	_, err = in.client.StopJob(ctxT(t), info.ID, true)
+	require.NoError(t, err)
+}
+
 // A client that stops reading a stream loses it once a write has waited
 // StreamWriteTimeout, and its slot is free again; a quiet stream that the
 // client still reads is not cut.

@@ -95,10 +95,7 @@ func decodeBulkRequest(r io.Reader) (BulkRequest, error) {
 		if errors.Is(err, io.EOF) {
 			return req, badRequest(`empty body: say which jobs, e.g. {"jobs": [3, "web"]}, {"all": true}, {"state": "failed"} or {"name": "web-*"}`)
 		}
-		if strings.HasPrefix(err.Error(), "json: unknown field ") {
-			return req, badRequest("unknown field %s; known fields: jobs, all, state, name", strings.TrimPrefix(err.Error(), "json: unknown field "))
-		}
-		return req, jsonError(err)
+		return req, jsonError(err, req)
 	}
 	if _, err := dec.Token(); !errors.Is(err, io.EOF) {
 		return req, badRequest("malformed JSON: the body must hold one object and nothing after it")

@@ -64,7 +64,7 @@ func decodeBody[T any](w http.ResponseWriter, r *http.Request, limit int64) (T, 
 	dec := json.NewDecoder(r.Body)
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&v); err != nil {
-		return v, jsonError(err)
+		return v, jsonError(err, v)
 	}
 	if _, err := dec.Token(); !errors.Is(err, io.EOF) {
 		return v, badRequest("malformed JSON: the body must hold one object and nothing after it")

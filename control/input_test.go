@@ -99,7 +99,7 @@ func TestInputErrorAnswers(t *testing.T) {
 		{"no input given", "POST", "/v1/jobs/1/input", `{}`, 400, `give the input as {"text"`},
 		{"text and base64", "POST", "/v1/jobs/1/input", `{"text": "x", "base64": "eA=="}`, 400, "not both"},
 		{"bad base64", "POST", "/v1/jobs/1/input", `{"base64": "!!"}`, 400, "base64: illegal base64 data"},
-		{"unknown field", "POST", "/v1/jobs/1/input", `{"txt": "x"}`, 400, `unknown field "txt"`},
+		{"unknown field", "POST", "/v1/jobs/1/input", `{"txt": "x"}`, 400, `unknown field "txt"; known fields: text, base64, eof`},
 		{"too much", "POST", "/v1/jobs/1/input", `{"text": "` + strings.Repeat("x", MaxInputBytes+1) + `"}`, 400, "at most 65536"},
 		{"resize a pipe job", "POST", "/v1/jobs/1/resize", `{"cols": 80, "rows": 24}`, 409, "cannot resize job 1: it runs on pipes"},
 		{"resize to nothing", "POST", "/v1/jobs/2/resize", `{"cols": 0, "rows": 24}`, 400, "terminal size 0x24 is out of range"},

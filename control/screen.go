@@ -6,16 +6,19 @@ import (
 	"net/url"
 
 	"jobtop/jobs"
+	"jobtop/termtext"
 	"jobtop/vtscreen"
 )
 
 // ScreenResponse answers GET /v1/jobs/{id}/screen: the job's screen as a
 // terminal would show it. Screen says it is a full-screen program's,
 // drawn by the terminal emulator (screen mode); otherwise the lines are
-// the newest of its output. Lines are plain text, trailing blanks
-// trimmed; ANSI (with ansi=1) the same rows with SGR colour sequences and
-// nothing else. The cursor is at column CursorX of row CursorY, from 0.
-// Seq changes when the screen may have.
+// the newest of its output. Lines holds every row, Rows of them, blank
+// ones as "", so that a row's index is its row on the screen (Shown is
+// the rows a person is shown); each is plain text, trailing blanks
+// trimmed. ANSI (with ansi=1) is the same rows with SGR colour sequences
+// and nothing else. The cursor is at column CursorX of row CursorY, from
+// 0. Seq changes when the screen may have.
 type ScreenResponse struct {
 	Lines         []string   `json:"lines"`
 	ANSI          []string   `json:"ansi,omitempty"`
@@ -78,6 +81,32 @@ func screenResponse(snap vtscreen.Snapshot, info jobs.Info) ScreenResponse {
 			Mouse: int(snap.Modes.Mouse), MouseSGR: snap.Modes.MouseSGR},
 		Seq: snap.Seq, State: info.State,
 	}
+}
+
+// Shown is the rows a terminal shows of the screen, as jobtop screen
+// prints them: from the top down to the last row that shows something,
+// the blank rows below it left out and those above it kept. A row shows
+// something when it holds text, with ansi also when it holds coloured
+// blanks (a status bar), and, for a full-screen program, when it holds
+// the cursor while the cursor is visible (a prompt on a row of its own).
+// With ansi the rows are ANSI's, colours kept.
+func (r ScreenResponse) Shown(ansi bool) []string {
+	rows := r.Lines
+	if ansi && len(r.ANSI) == len(r.Lines) {
+		rows = r.ANSI
+	} else {
+		ansi = false
+	}
+	last := -1
+	if r.Screen && r.CursorVisible {
+		last = r.CursorY
+	}
+	for i, l := range rows {
+		if ansi && termtext.Width(l) > 0 || !ansi && l != "" {
+			last = max(last, i)
+		}
+	}
+	return rows[:min(last+1, len(rows))]
 }
 
 // Snapshot is the answer as the emulator's frame.

@@ -30,7 +30,7 @@ type StartRequest struct {
 	Grace       string            `json:"grace,omitempty"`
 	Restart     *RestartRequest   `json:"restart,omitempty"`
 	Ready       *ReadyRequest     `json:"ready,omitempty"`
-	Health      *ProbeRequest     `json:"health,omitempty"`
+	Health      *HealthRequest    `json:"health,omitempty"`
 	DependsOn   map[string]string `json:"depends_on,omitempty"`
 	Description string            `json:"description,omitempty"`
 	// Origin and Client say who starts the job: "mcp" and the MCP
@@ -45,12 +45,22 @@ type StartRequest struct {
 
 // RestartRequest is a jobs.RestartPolicy on the wire, written as a job
 // file writes it: what is left out takes the engine's default, and max 0
-// means no limit.
+// means no limit. Policy is the job file's name for when it restarts;
+// Mode, its older name here, is read as well (both given must agree) and
+// is what SpecRequest writes, so that instances older than policy read it.
 type RestartRequest struct {
+	Policy     string `json:"policy,omitempty"`
 	Mode       string `json:"mode,omitempty"`
 	Backoff    string `json:"backoff,omitempty"`
 	MaxBackoff string `json:"max_backoff,omitempty"`
 	Max        *int   `json:"max,omitempty"`
+}
+
+// HealthRequest is a jobs.ProbeCheck for health checks on the wire: a
+// probe, as in ready. It is a type of its own so that an unknown field
+// in it is named as health's (see decodeObject).
+type HealthRequest struct {
+	ProbeRequest
 }
 
 // ReadyRequest is a jobs.ReadyCheck on the wire: log_pattern, after, or
@@ -149,7 +159,7 @@ func DecodeStartRequest(r io.Reader) (jobs.Spec, error) {
 	dec.DisallowUnknownFields()
 	var req StartRequest
 	if err := dec.Decode(&req); err != nil {
-		return jobs.Spec{}, jsonError(err)
+		return jobs.Spec{}, jsonError(err, req)
 	}
 	if _, err := dec.Token(); !errors.Is(err, io.EOF) {
 		return jobs.Spec{}, badRequest("malformed JSON: the body must hold one job object and nothing after it")
@@ -157,11 +167,13 @@ func DecodeStartRequest(r io.Reader) (jobs.Spec, error) {
 	return req.Spec()
 }
 
-// jsonError turns a decoding error into a message a person can act on.
-func jsonError(err error) error {
+// jsonError turns a decoding error into a message a person can act on;
+// body is what was decoded into (its fields are the known ones).
+func jsonError(err error, body any) error {
 	var syntax *json.SyntaxError
 	var typ *json.UnmarshalTypeError
 	var tooBig *http.MaxBytesError
+	var nested *unknownFieldError
 	switch {
 	case errors.As(err, &tooBig):
 		return &RequestError{Status: http.StatusRequestEntityTooLarge, Msg: fmt.Sprintf("request body is larger than %d bytes", MaxBodyBytes)}
@@ -177,9 +189,11 @@ func jsonError(err error) error {
 			return badRequest("the body must be a JSON object, not a %s", typ.Value)
 		}
 		return badRequest("field %q must be %s, not a %s", field, typeName(typ.Type.String()), typ.Value)
-	case strings.HasPrefix(err.Error(), "json: unknown field "):
-		name := strings.TrimPrefix(err.Error(), "json: unknown field ")
-		return badRequest("unknown field %s; known fields: name, command, argv, cwd, env, timeout, stop_signal, grace, restart, ready, depends_on, description, origin, client, tty, stdin", name)
+	case errors.As(err, &nested):
+		return badRequest("%v", nested)
+	}
+	if u, ok := unknownField(err, "", body); ok {
+		return badRequest("%v", u)
 	}
 	return badRequest("malformed JSON: %v", err)
 }
@@ -230,7 +244,11 @@ func (r StartRequest) Spec() (jobs.Spec, error) {
 		}
 	}
 	if r.Restart != nil {
-		spec.Restart = jobs.RestartPolicy{Mode: jobs.RestartMode(r.Restart.Mode)}
+		mode, err := r.Restart.mode()
+		if err != nil {
+			return jobs.Spec{}, err
+		}
+		spec.Restart = jobs.RestartPolicy{Mode: mode}
 		if m := r.Restart.Max; m != nil {
 			switch {
 			case *m < 0:
@@ -279,6 +297,18 @@ func (r StartRequest) Spec() (jobs.Spec, error) {
 	return spec, nil
 }
 
+// mode is the restart policy asked for, by its job file's name (policy)
+// or its older one (mode).
+func (r RestartRequest) mode() (jobs.RestartMode, error) {
+	switch {
+	case r.Policy == "":
+		return jobs.RestartMode(r.Mode), nil
+	case r.Mode == "" || r.Mode == r.Policy:
+		return jobs.RestartMode(r.Policy), nil
+	}
+	return "", badRequest("restart.policy %q and restart.mode %q differ: give one (mode is policy's older name)", r.Policy, r.Mode)
+}
+
 // parseDuration reads a duration field: empty is zero, negative is refused.
 func parseDuration(field, s string) (time.Duration, error) {
 	if s == "" {
@@ -321,7 +351,7 @@ func SpecRequest(s jobs.Spec) StartRequest {
 			ProbeRequest: probeRequest(s.Ready.Probe)}
 	}
 	if h := probeRequest(s.Health); h.given() {
-		req.Health = &h
+		req.Health = &HealthRequest{h}
 	}
 	if len(s.DependsOn) > 0 {
 		req.DependsOn = make(map[string]string, len(s.DependsOn))

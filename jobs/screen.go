@@ -544,7 +544,7 @@ func tailScreen(store *OutputStore, cols, rows int, since uint64) vtscreen.Snaps
 		ansi = nil
 	}
 	for i := len(lines) - 1; i >= 0 && len(ansi) < rows; i-- {
-		wrapped := termtext.WrapCells(termtext.Visible(lines[i].Text, true), cols)
+		wrapped := termtext.WrapCells(shownText(lines[i].Text), cols)
 		switch {
 		case len(c.Partial) > 0 && i == len(lines)-1:
 			k, x := cellRow(wrapped, store.PartialCursor(lines[i].Stream), cols)
@@ -570,6 +570,22 @@ func tailScreen(store *OutputStore, cols, rows int, since uint64) vtscreen.Snaps
 	}
 	snap.CursorY, snap.CursorX = max(len(ansi)-1-cursorRow, 0), cursorX
 	return snap
+}
+
+// shownText is a line of output as a terminal shows it: its line edits
+// played (a backspace, an erase: termtext.EditLine), its colours kept,
+// every other escape sequence and every control but tab removed (a
+// terminal shows nothing for SO, SI, BEL or NUL, where a person reading
+// logs sees \x0e), and bytes that are not UTF-8 as U+FFFD. It holds
+// nothing but text, tabs and SGR sequences, so it cannot move a
+// terminal's cursor, retitle it or change its character set. A TTY
+// job's lines are kept so already (OutputStore.SetTerminal); a pipe
+// job's are the bytes it wrote.
+func shownText(s string) string {
+	if termtext.HasLineEdits([]byte(s)) {
+		s = termtext.EditLine(s)
+	}
+	return termtext.Visible(termtext.Printed(s, true), true)
 }
 
 // cellRow is where cell x of a line wrapped into rows is: its row and

@@ -838,3 +838,27 @@ func TestALineModeScreenIsTheRunsOwn(t *testing.T) {
 	assert.Equal(t, []string{"run", "done", ""}, trimmed(snap.Lines)[:3])
 	assert.Equal(t, [2]int{0, 2}, [2]int{snap.CursorX, snap.CursorY})
 }
+
+// A job's screen in line mode is the text a terminal shows: nothing for
+// SO and SI (a charset switch), BEL, NUL, DEL or a C1 control, a
+// backspace played, colours kept and every other escape sequence gone,
+// the same for a pipe job (whose lines hold the bytes it wrote) as for a
+// TTY job. Nothing in it can reach a terminal as a control: no control
+// byte, no escape sequence but SGR.
+func TestALineModeScreenShowsNoControls(t *testing.T) {
+	m := newManager(t, Options{})
+	out := `a\016b\017c\007d\bE\001f\177g\302\205h\033]0;title\007i\033[?25lj\033[31mk\033[0m\033(0l\033(B\000m\233Kn\304o\n`
+	for _, spec := range []Spec{{Command: `printf '` + out + `'`}, {TTY: true, Command: `printf '` + out + `'`}} {
+		info := start(t, m, spec)
+		wait(t, m, info.ID)
+		snap, err := m.Screen(info.ID)
+		require.NoError(t, err)
+		assert.Equal(t, "abcEfghijklmn\uFFFDo", snap.Lines[0], "tty %v", spec.TTY)
+		assert.Equal(t, "abcEfghij\x1b[31mk\x1b[0mlmn\uFFFDo", snap.ANSI[0], "tty %v", spec.TTY)
+		for i := range snap.Lines {
+			for _, row := range []string{snap.Lines[i], snap.ANSI[i]} {
+				assert.Equal(t, termtext.Printed(row, true), row, "tty %v: row %d %q holds a control or a sequence but SGR", spec.TTY, i, row)
+			}
+		}
+	}
+}

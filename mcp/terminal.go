@@ -189,16 +189,7 @@ func (s *Server) readScreen(ctx context.Context, _ *sdk.CallToolRequest, in Read
 
 // screenAnswer is read_screen's answer: a header line, then the rows.
 func screenAnswer(info jobs.Info, scr control.ScreenResponse, re *regexp.Regexp, matched bool) (string, ReadScreenOutput, error) {
-	last := -1
-	if scr.Screen {
-		last = scr.CursorY
-	}
-	for i, l := range scr.Lines {
-		if l != "" {
-			last = max(last, i)
-		}
-	}
-	lines := scr.Lines[:min(last+1, len(scr.Lines))]
+	lines := scr.Shown(false)
 	out := ReadScreenOutput{Job: summarize(info, time.Now()), Lines: lines, Cols: scr.Cols, Rows: scr.Rows,
 		CursorRow: scr.CursorY, CursorCol: scr.CursorX, FullScreen: scr.Screen}
 	var b strings.Builder
