@@ -357,11 +357,13 @@ func (s *OutputStore) shown(text []byte) []byte {
 }
 
 // showsNothing reports whether the line being built on stream would show
-// nothing on a terminal: only sequences it does not print, colours
-// included (a run ending with a reset, as tput sgr0 writes), the cursor
-// at the row's start.
+// nothing on a terminal: it prints no cell, only sequences a terminal
+// does not print, colours included (a run ending with a reset, as tput
+// sgr0 writes), and moves of the cursor along the row ("\e[5C\e[0m"):
+// wherever they leave the cursor, the row stays blank. A move followed
+// by spaces prints them: that line shows something.
 func (s *OutputStore) showsNothing(st Stream) bool {
-	if !s.terminal || s.partialCursorLocked(st) != 0 {
+	if !s.terminal {
 		return false
 	}
 	shown := s.shown(s.partial[st].buf)
@@ -515,7 +517,9 @@ func (s *OutputStore) repackSlab(i int) *slab {
 // left it: stderr's is committed last.
 func (s *OutputStore) flushOpenLocked(keepCursor bool) {
 	open, x, some := false, 0, false
-	var colours [2][]byte // of lines that show nothing: they colour what follows
+	// Of lines that show nothing: their colours colour what follows, and
+	// with keepCursor the cursor stays in the column they moved it to.
+	var colours [2][]byte
 	for _, st := range []Stream{Stdout, Stderr} {
 		switch {
 		case len(s.partial[st].buf) == 0:
@@ -523,6 +527,9 @@ func (s *OutputStore) flushOpenLocked(keepCursor bool) {
 			open, x, some = keepCursor, s.partialCursorLocked(st), true
 		default:
 			colours[st] = []byte(termtext.Printed(string(s.shown(s.partial[st].buf)), true))
+			if col := s.partialCursorLocked(st); keepCursor && col > 0 {
+				colours[st] = append(colours[st], "\x1b["+strconv.Itoa(col+1)+"G"...)
+			}
 		}
 	}
 	s.flushLocked()

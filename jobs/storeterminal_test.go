@@ -132,3 +132,40 @@ func TestLastLinePlacesCursor(t *testing.T) {
 	pipe.Append(Stdout, []byte("\x1b[1;1Hx\n"))
 	require.False(t, pipe.LastLinePlacesCursor(), "only a terminal's lines say so")
 }
+
+// TestTerminalMovesAloneShowNothing: a line that only moves the cursor
+// along the row and sets colours prints no cell: a terminal shows the
+// line before it as the last one. It is dropped at a run's end and
+// passed over by LastLine, as a line of codes at the row's start is;
+// one that prints spaces after its move shows them and is kept.
+func TestTerminalMovesAloneShowNothing(t *testing.T) {
+	s := NewOutputStore(StoreOptions{})
+	s.SetTerminal(true, 80)
+	s.Append(Stdout, []byte("done\n\x1b[5C\x1b[0m"))
+	assert.Equal(t, "done", s.LastLine(), "the job waits: no blank last line")
+	assert.False(t, s.LastLinePlacesCursor())
+	s.Flush()
+	assert.Equal(t, []string{"done"}, texts(s.ReadAfter(0, 0).Lines), "dropped at the run's end")
+	assert.Equal(t, "done", s.LastLine())
+
+	s.Append(Stdout, []byte("\x1b[3G\x1b[2D\x1b[32m"))
+	assert.Equal(t, "done", s.LastLine())
+	assert.Equal(t, 0, s.PartialCursor(Stdout))
+	s.Flush()
+	assert.Equal(t, []string{"done"}, texts(s.ReadAfter(0, 0).Lines))
+
+	// A clear that keeps the cursor: the row shows nothing, the cursor
+	// stays in its column on the next.
+	s.Append(Stdout, []byte("\x1b[5C\x1b[2J"))
+	s.BreakLine(true)
+	assert.Equal(t, []string{"done"}, texts(s.ReadAfter(0, 0).Lines))
+	assert.Equal(t, 5, s.PartialCursor(Stdout))
+	s.Append(Stdout, []byte("x\n"))
+	assert.Equal(t, "     x", s.LastLine())
+
+	// Spaces printed after a move are cells shown: kept.
+	s.Append(Stdout, []byte("\x1b[5C  \x1b[0m"))
+	assert.Equal(t, "       ", s.LastLine())
+	s.Flush()
+	assert.Equal(t, []string{"done", "     x", "       "}, texts(s.ReadAfter(0, 0).Lines))
+}
