@@ -306,6 +306,10 @@ func (s *OutputStore) commitPartial(stream Stream) {
 // file keeps them; a line is what is read back (search, --until, logs).
 // What a run's end or a clear cuts of a line that shows nothing (only
 // such sequences: vim's title restore at its exit) is no line at all.
+// An erase with a background colour set shows that colour, as a
+// terminal does (termtext.EditLineIn): "\e[41m\e[K" is a red bar the
+// terminal's width, kept as cols blanks on red, a line that shows
+// something.
 //
 // cols is the terminal's width: a "\r" goes back to the start of the row
 // the cursor is on, so a line that wrapped (a long command typed at a
@@ -325,7 +329,7 @@ func (s *OutputStore) SetTerminal(on bool, cols int) {
 // a move to that column, so it stays no longer than the line it shows.
 func (s *OutputStore) carriageReturn(pl *partialLine) {
 	if s.terminal {
-		line, x := termtext.EditLineCursor(string(pl.buf))
+		line, x := termtext.EditLineIn(string(pl.buf), s.cols)
 		start := 0
 		if s.cols > 0 && x > 0 {
 			start = (x - 1) / s.cols * s.cols
@@ -347,7 +351,7 @@ func (s *OutputStore) shown(text []byte) []byte {
 		return text
 	}
 	if termtext.HasLineEdits(text) {
-		if edited := termtext.EditLine(string(text)); len(edited) <= s.opts.MaxLineBytes {
+		if edited, _ := termtext.EditLineIn(string(text), s.cols); len(edited) <= s.opts.MaxLineBytes {
 			return []byte(edited)
 		}
 	} else if !termtext.HasHidden(text) {

@@ -1,6 +1,7 @@
 package jobs
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -168,4 +169,33 @@ func TestTerminalMovesAloneShowNothing(t *testing.T) {
 	assert.Equal(t, "       ", s.LastLine())
 	s.Flush()
 	assert.Equal(t, []string{"done", "     x", "       "}, texts(s.ReadAfter(0, 0).Lines))
+}
+
+// TestTerminalBarsShowSomething: an erase in line with a background
+// colour set draws a row of that colour to the terminal's edge
+// (printf '\e[41m\e[K\n', a red bar): it is kept as the terminal's
+// width of blanks in that colour, at a run's end too, and it is the last
+// line; a line of codes that colour nothing is still no line.
+func TestTerminalBarsShowSomething(t *testing.T) {
+	bar := "\x1b[41m" + strings.Repeat(" ", 20) + "\x1b[0m"
+	s := NewOutputStore(StoreOptions{})
+	s.SetTerminal(true, 20)
+	s.Append(Stdout, []byte("top\n\x1b[41m\x1b[K\n\x1b[0m"))
+	assert.Equal(t, bar, s.LastLine())
+	s.Flush()
+	assert.Equal(t, []string{"top", bar}, texts(s.ReadAfter(0, 0).Lines))
+
+	s.Append(Stdout, []byte("\x1b[41m\x1b[K"))
+	assert.Equal(t, bar, s.LastLine(), "the line being built")
+	s.Flush()
+	assert.Equal(t, []string{"top", bar, bar}, texts(s.ReadAfter(0, 0).Lines), "kept at a run's end")
+
+	s.Append(Stdout, []byte("\x1b[0m\x1b[?25l\x1b[31m\x1b[K"))
+	assert.Equal(t, bar, s.LastLine())
+	s.Flush()
+	assert.Equal(t, []string{"top", bar, bar}, texts(s.ReadAfter(0, 0).Lines), "no background: nothing shown")
+
+	// A bar under text after a carriage return: the text over it.
+	s.Append(Stdout, []byte("\x1b[44m\x1b[K\x1b[0m\rok\n"))
+	assert.Equal(t, "ok\x1b[44m"+strings.Repeat(" ", 18)+"\x1b[0m", s.LastLine())
 }
