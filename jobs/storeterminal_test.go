@@ -199,3 +199,22 @@ func TestTerminalBarsShowSomething(t *testing.T) {
 	s.Append(Stdout, []byte("\x1b[44m\x1b[K\x1b[0m\rok\n"))
 	assert.Equal(t, "ok\x1b[44m"+strings.Repeat(" ", 18)+"\x1b[0m", s.LastLine())
 }
+
+// TestTerminalColoursLastPastACarriageReturn: text written after a "\r"
+// on a line with edits is drawn in the colours in effect, as on the
+// terminal: a bar's label written over it after "\r" is on the bar's
+// colour, not on the default background.
+func TestTerminalColoursLastPastACarriageReturn(t *testing.T) {
+	s := NewOutputStore(StoreOptions{})
+	s.SetTerminal(true, 10)
+	s.Append(Stdout, []byte("\x1b[41m\x1b[K\rFAIL\x1b[0m\n"))
+	assert.Equal(t, "\x1b[41mFAIL      \x1b[0m", s.LastLine())
+	s.Append(Stdout, []byte("\x1b[32mab\bc\rd"))
+	assert.Equal(t, "\x1b[32mdc\x1b[0m", s.LastLine())
+	// A hundred thousand redraws keep it one short line.
+	for range 100_000 {
+		s.Append(Stdout, []byte("\r\x1b[33m\x1b[Kxy"))
+	}
+	assert.Equal(t, "\x1b[33mxy\x1b[0m", s.LastLine())
+	assert.Less(t, s.Stats().Memory, int64(64<<10))
+}

@@ -84,8 +84,18 @@ func EditLineCursor(s string) (string, int) {
 // are coloured so; an erase without a background keeps no blank past
 // the line's text, as before.
 func EditLineIn(s string, cols int) (string, int) {
+	out, x, _ := EditLinePen(s, cols)
+	return out, x
+}
+
+// EditLinePen is EditLineIn, and the pen the line leaves: the SGR
+// sequences in effect at its end, to write after the line returned (and
+// a move of the cursor) so that text that follows is drawn in it, as on
+// the terminal (the line returned resets its colours at its end). It is
+// "" when the line is returned as it is: its own sequences set the pen.
+func EditLinePen(s string, cols int) (line string, x int, pen string) {
 	if !HasLineEdits([]byte(s)) {
-		return s, Width(s)
+		return s, Width(s), ""
 	}
 	e := lineEditor{cols: max(cols, 0)}
 	for i := 0; i < len(s); {
@@ -115,7 +125,7 @@ func EditLineIn(s string, cols int) (string, int) {
 		}
 		i = t.End
 	}
-	return e.String(), e.x
+	return e.String(), e.x, e.pen
 }
 
 // Width is the cells text takes on one line: its escape sequences and

@@ -135,3 +135,15 @@ func TestEditLineInErasesWithTheBackground(t *testing.T) {
 	// EditLine knows no width: it keeps no erased cell.
 	assert.Equal(t, "", EditLine("\x1b[41m\x1b[K"))
 }
+
+// TestEditLinePen: the pen a line leaves is what follows it is drawn in.
+func TestEditLinePen(t *testing.T) {
+	line, x, pen := EditLinePen("\x1b[1m\x1b[41m\x1b[Kab\b", 4)
+	assert.Equal(t, "\x1b[1m\x1b[41mab\x1b[0m\x1b[41m  \x1b[0m", line)
+	assert.Equal(t, 1, x)
+	assert.Equal(t, "\x1b[1m\x1b[41m", pen)
+	line, x, pen = EditLinePen("\x1b[31mred", 4)
+	assert.Equal(t, "\x1b[31mred", line, "no edit: as it is, its own pen in it")
+	assert.Equal(t, 3, x)
+	assert.Equal(t, "", pen)
+}
