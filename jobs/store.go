@@ -306,6 +306,10 @@ func (s *OutputStore) commitPartial(stream Stream) {
 // file keeps them; a line is what is read back (search, --until, logs).
 // What a run's end or a clear cuts of a line that shows nothing (only
 // such sequences: vim's title restore at its exit) is no line at all.
+// An erase with a background colour set shows that colour, as a
+// terminal does (termtext.EditLineIn): "\e[41m\e[K" is a red bar the
+// terminal's width, kept as cols blanks on red, a line that shows
+// something.
 //
 // cols is the terminal's width: a "\r" goes back to the start of the row
 // the cursor is on, so a line that wrapped (a long command typed at a
@@ -322,15 +326,17 @@ func (s *OutputStore) SetTerminal(on bool, cols int) {
 // the cursor goes back to the start of the row it is on, over the text
 // there (a line editor moves right over the prompt, or rewrites the row
 // a long line wrapped to): the line is kept as it shows, edits played, and
-// a move to that column, so it stays no longer than the line it shows.
+// a move to that column, and the colours in effect (termtext.EditLinePen:
+// text written over a red bar after "\r" is on red), so it stays no
+// longer than the line it shows.
 func (s *OutputStore) carriageReturn(pl *partialLine) {
 	if s.terminal {
-		line, x := termtext.EditLineCursor(string(pl.buf))
+		line, x, pen := termtext.EditLinePen(string(pl.buf), s.cols)
 		start := 0
 		if s.cols > 0 && x > 0 {
 			start = (x - 1) / s.cols * s.cols
 		}
-		if kept := line + "\x1b[" + strconv.Itoa(start+1) + "G"; len(kept) <= s.opts.MaxLineBytes {
+		if kept := line + "\x1b[" + strconv.Itoa(start+1) + "G" + pen; len(kept) <= s.opts.MaxLineBytes {
 			pl.buf = pl.buf[:0]
 			s.appendPartial(pl, []byte(kept)) // its buffer within MaxLineBytes, as any
 			return
@@ -347,7 +353,7 @@ func (s *OutputStore) shown(text []byte) []byte {
 		return text
 	}
 	if termtext.HasLineEdits(text) {
-		if edited := termtext.EditLine(string(text)); len(edited) <= s.opts.MaxLineBytes {
+		if edited, _ := termtext.EditLineIn(string(text), s.cols); len(edited) <= s.opts.MaxLineBytes {
 			return []byte(edited)
 		}
 	} else if !termtext.HasHidden(text) {
@@ -357,11 +363,13 @@ func (s *OutputStore) shown(text []byte) []byte {
 }
 
 // showsNothing reports whether the line being built on stream would show
-// nothing on a terminal: only sequences it does not print, colours
-// included (a run ending with a reset, as tput sgr0 writes), the cursor
-// at the row's start.
+// nothing on a terminal: it prints no cell, only sequences a terminal
+// does not print, colours included (a run ending with a reset, as tput
+// sgr0 writes), and moves of the cursor along the row ("\e[5C\e[0m"):
+// wherever they leave the cursor, the row stays blank. A move followed
+// by spaces prints them: that line shows something.
 func (s *OutputStore) showsNothing(st Stream) bool {
-	if !s.terminal || s.partialCursorLocked(st) != 0 {
+	if !s.terminal {
 		return false
 	}
 	shown := s.shown(s.partial[st].buf)
@@ -515,7 +523,9 @@ func (s *OutputStore) repackSlab(i int) *slab {
 // left it: stderr's is committed last.
 func (s *OutputStore) flushOpenLocked(keepCursor bool) {
 	open, x, some := false, 0, false
-	var colours [2][]byte // of lines that show nothing: they colour what follows
+	// Of lines that show nothing: their colours colour what follows, and
+	// with keepCursor the cursor stays in the column they moved it to.
+	var colours [2][]byte
 	for _, st := range []Stream{Stdout, Stderr} {
 		switch {
 		case len(s.partial[st].buf) == 0:
@@ -523,6 +533,9 @@ func (s *OutputStore) flushOpenLocked(keepCursor bool) {
 			open, x, some = keepCursor, s.partialCursorLocked(st), true
 		default:
 			colours[st] = []byte(termtext.Printed(string(s.shown(s.partial[st].buf)), true))
+			if col := s.partialCursorLocked(st); keepCursor && col > 0 {
+				colours[st] = append(colours[st], "\x1b["+strconv.Itoa(col+1)+"G"...)
+			}
 		}
 	}
 	s.flushLocked()

@@ -1,6 +1,7 @@
 package jobs
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -131,4 +132,89 @@ func TestLastLinePlacesCursor(t *testing.T) {
 	pipe := NewOutputStore(StoreOptions{})
 	pipe.Append(Stdout, []byte("\x1b[1;1Hx\n"))
 	require.False(t, pipe.LastLinePlacesCursor(), "only a terminal's lines say so")
+}
+
+// TestTerminalMovesAloneShowNothing: a line that only moves the cursor
+// along the row and sets colours prints no cell: a terminal shows the
+// line before it as the last one. It is dropped at a run's end and
+// passed over by LastLine, as a line of codes at the row's start is;
+// one that prints spaces after its move shows them and is kept.
+func TestTerminalMovesAloneShowNothing(t *testing.T) {
+	s := NewOutputStore(StoreOptions{})
+	s.SetTerminal(true, 80)
+	s.Append(Stdout, []byte("done\n\x1b[5C\x1b[0m"))
+	assert.Equal(t, "done", s.LastLine(), "the job waits: no blank last line")
+	assert.False(t, s.LastLinePlacesCursor())
+	s.Flush()
+	assert.Equal(t, []string{"done"}, texts(s.ReadAfter(0, 0).Lines), "dropped at the run's end")
+	assert.Equal(t, "done", s.LastLine())
+
+	s.Append(Stdout, []byte("\x1b[3G\x1b[2D\x1b[32m"))
+	assert.Equal(t, "done", s.LastLine())
+	assert.Equal(t, 0, s.PartialCursor(Stdout))
+	s.Flush()
+	assert.Equal(t, []string{"done"}, texts(s.ReadAfter(0, 0).Lines))
+
+	// A clear that keeps the cursor: the row shows nothing, the cursor
+	// stays in its column on the next.
+	s.Append(Stdout, []byte("\x1b[5C\x1b[2J"))
+	s.BreakLine(true)
+	assert.Equal(t, []string{"done"}, texts(s.ReadAfter(0, 0).Lines))
+	assert.Equal(t, 5, s.PartialCursor(Stdout))
+	s.Append(Stdout, []byte("x\n"))
+	assert.Equal(t, "     x", s.LastLine())
+
+	// Spaces printed after a move are cells shown: kept.
+	s.Append(Stdout, []byte("\x1b[5C  \x1b[0m"))
+	assert.Equal(t, "       ", s.LastLine())
+	s.Flush()
+	assert.Equal(t, []string{"done", "     x", "       "}, texts(s.ReadAfter(0, 0).Lines))
+}
+
+// TestTerminalBarsShowSomething: an erase in line with a background
+// colour set draws a row of that colour to the terminal's edge
+// (printf '\e[41m\e[K\n', a red bar): it is kept as the terminal's
+// width of blanks in that colour, at a run's end too, and it is the last
+// line; a line of codes that colour nothing is still no line.
+func TestTerminalBarsShowSomething(t *testing.T) {
+	bar := "\x1b[41m" + strings.Repeat(" ", 20) + "\x1b[0m"
+	s := NewOutputStore(StoreOptions{})
+	s.SetTerminal(true, 20)
+	s.Append(Stdout, []byte("top\n\x1b[41m\x1b[K\n\x1b[0m"))
+	assert.Equal(t, bar, s.LastLine())
+	s.Flush()
+	assert.Equal(t, []string{"top", bar}, texts(s.ReadAfter(0, 0).Lines))
+
+	s.Append(Stdout, []byte("\x1b[41m\x1b[K"))
+	assert.Equal(t, bar, s.LastLine(), "the line being built")
+	s.Flush()
+	assert.Equal(t, []string{"top", bar, bar}, texts(s.ReadAfter(0, 0).Lines), "kept at a run's end")
+
+	s.Append(Stdout, []byte("\x1b[0m\x1b[?25l\x1b[31m\x1b[K"))
+	assert.Equal(t, bar, s.LastLine())
+	s.Flush()
+	assert.Equal(t, []string{"top", bar, bar}, texts(s.ReadAfter(0, 0).Lines), "no background: nothing shown")
+
+	// A bar under text after a carriage return: the text over it.
+	s.Append(Stdout, []byte("\x1b[44m\x1b[K\x1b[0m\rok\n"))
+	assert.Equal(t, "ok\x1b[44m"+strings.Repeat(" ", 18)+"\x1b[0m", s.LastLine())
+}
+
+// TestTerminalColoursLastPastACarriageReturn: text written after a "\r"
+// on a line with edits is drawn in the colours in effect, as on the
+// terminal: a bar's label written over it after "\r" is on the bar's
+// colour, not on the default background.
+func TestTerminalColoursLastPastACarriageReturn(t *testing.T) {
+	s := NewOutputStore(StoreOptions{})
+	s.SetTerminal(true, 10)
+	s.Append(Stdout, []byte("\x1b[41m\x1b[K\rFAIL\x1b[0m\n"))
+	assert.Equal(t, "\x1b[41mFAIL      \x1b[0m", s.LastLine())
+	s.Append(Stdout, []byte("\x1b[32mab\bc\rd"))
+	assert.Equal(t, "\x1b[32mdc\x1b[0m", s.LastLine())
+	// A hundred thousand redraws keep it one short line.
+	for range 100_000 {
+		s.Append(Stdout, []byte("\r\x1b[33m\x1b[Kxy"))
+	}
+	assert.Equal(t, "\x1b[33mxy\x1b[0m", s.LastLine())
+	assert.Less(t, s.Stats().Memory, int64(64<<10))
 }

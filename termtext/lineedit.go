@@ -2,6 +2,7 @@ package termtext
 
 import (
 	"bytes"
+	"strconv"
 	"strings"
 )
 
@@ -67,10 +68,36 @@ func EditLine(s string) string {
 
 // EditLineCursor is EditLine, and the column the cursor ends on.
 func EditLineCursor(s string) (string, int) {
+	return EditLineIn(s, 0)
+}
+
+// EditLineIn is EditLineCursor on a terminal cols cells wide (0: of no
+// known width), which matters to an erase made with a background colour
+// set: as a terminal does (xterm's "back colour erase"), it leaves the
+// cells it erases blank in that colour, and only that colour (not the
+// foreground, not bold...). An erase in line (CSI K) so colours the
+// cells to the edge of the row the cursor is on (0), from the row's
+// start (1) or the whole row (2): "\e[41m\e[K" is a red row to the
+// terminal's edge, kept as that many blanks on a red background. An
+// erase of characters (CSI X) colours those cells, up to the row's
+// edge. On a terminal of no known width only the cells already written
+// are coloured so; an erase without a background keeps no blank past
+// the line's text, as before.
+func EditLineIn(s string, cols int) (string, int) {
+	out, x, _ := EditLinePen(s, cols)
+	return out, x
+}
+
+// EditLinePen is EditLineIn, and the pen the line leaves: the SGR
+// sequences in effect at its end, to write after the line returned (and
+// a move of the cursor) so that text that follows is drawn in it, as on
+// the terminal (the line returned resets its colours at its end). It is
+// "" when the line is returned as it is: its own sequences set the pen.
+func EditLinePen(s string, cols int) (line string, x int, pen string) {
 	if !HasLineEdits([]byte(s)) {
-		return s, Width(s)
+		return s, Width(s), ""
 	}
-	var e lineEditor
+	e := lineEditor{cols: max(cols, 0)}
 	for i := 0; i < len(s); {
 		t := Next(s, i)
 		switch t.Kind {
@@ -98,7 +125,7 @@ func EditLineCursor(s string) (string, int) {
 		}
 		i = t.End
 	}
-	return e.String(), e.x
+	return e.String(), e.x, e.pen
 }
 
 // Width is the cells text takes on one line: its escape sequences and
@@ -171,11 +198,32 @@ type editCell struct {
 
 var blankCell = editCell{text: " ", width: 1}
 
-// lineEditor is a terminal one line high and as wide as it needs.
+// lineEditor is a terminal one line high and as wide as it needs; cols
+// wide for what an erase with a background colours (0: not known).
 type lineEditor struct {
 	cells []editCell
 	x     int
 	pen   string
+	bg    string // the pen's background as one SGR sequence; "" for the default
+	cols  int
+}
+
+// erased is a cell an erase leaves: blank, in the pen's background.
+func (e *lineEditor) erased() editCell {
+	if e.bg == "" {
+		return blankCell
+	}
+	return editCell{pen: e.bg, text: " ", width: 1}
+}
+
+// rowEnd is the column past the end of the row the cursor is on, for
+// an erase that colours cells up to it: 0 when none does (no
+// background, or no known width).
+func (e *lineEditor) rowEnd() int {
+	if e.bg == "" || e.cols == 0 {
+		return 0
+	}
+	return (e.x/e.cols + 1) * e.cols
 }
 
 // write draws text of width cells at the cursor and moves past it.
@@ -212,6 +260,7 @@ func (e *lineEditor) set(i int, c editCell) {
 
 // sgr changes the pen.
 func (e *lineEditor) sgr(seq string) {
+	e.bg = background(e.bg, seq)
 	switch {
 	case seq == "\x1b[m" || seq == "\x1b[0m":
 		e.pen = ""
@@ -248,18 +297,29 @@ func (e *lineEditor) csi(seq string) {
 	case 'G':
 		e.x = count - 1
 	case 'K':
+		end := e.rowEnd()
 		switch n {
 		case 0:
 			if e.x < len(e.cells) {
 				e.set(e.x, blankCell) // a wide character cut in half
 				e.cells = e.cells[:e.x]
 			}
+			for i := e.x; i < end; i++ {
+				e.set(i, e.erased())
+			}
 		case 1:
-			for i := 0; i <= e.x && i < len(e.cells); i++ {
-				e.set(i, blankCell)
+			start := 0
+			if end > 0 {
+				start = end - e.cols
+			}
+			for i := start; i <= e.x && (i < len(e.cells) || end > 0); i++ {
+				e.set(i, e.erased())
 			}
 		case 2:
 			e.cells = e.cells[:0]
+			for i := max(end-e.cols, 0); i < end; i++ {
+				e.set(i, e.erased())
+			}
 		}
 	case 'P':
 		if e.x < len(e.cells) {
@@ -281,8 +341,9 @@ func (e *lineEditor) csi(seq string) {
 			e.cells = append(e.cells[:e.x], append(blanks, e.cells[e.x:]...)...)
 		}
 	case 'X':
-		for i := e.x; i < e.x+count && i < len(e.cells); i++ {
-			e.set(i, blankCell)
+		end := max(len(e.cells), min(e.x+count, e.rowEnd()))
+		for i := e.x; i < e.x+count && i < end; i++ {
+			e.set(i, e.erased())
 		}
 	}
 }
@@ -309,4 +370,52 @@ func (e *lineEditor) String() string {
 		b.WriteString("\x1b[0m")
 	}
 	return b.String()
+}
+
+// background is the pen's background after the SGR sequence seq, from
+// bg: one SGR sequence setting it ("\e[41m", "\e[48;5;196m"), or "" for
+// the terminal's default.
+func background(bg, seq string) string {
+	params := seq[2 : len(seq)-1] // an SGR token: ESC [ params m
+	if params == "" {
+		return ""
+	}
+	fields := strings.Split(params, ";")
+	for i := 0; i < len(fields); i++ {
+		f := fields[i]
+		if strings.Contains(f, ":") { // sub-parameters: 48:5:n, 48:2::r:g:b
+			if strings.HasPrefix(f, "48:") {
+				bg = "\x1b[" + f + "m"
+			}
+			continue
+		}
+		n, err := strconv.Atoi(f)
+		if err != nil && f != "" {
+			continue
+		}
+		switch {
+		case n == 0 || n == 49:
+			bg = ""
+		case n >= 40 && n <= 47 || n >= 100 && n <= 107:
+			bg = "\x1b[" + strconv.Itoa(n) + "m"
+		case n == 38 || n == 48 || n == 58: // a colour in the parameters that follow
+			k := 0
+			if i+1 < len(fields) {
+				switch fields[i+1] {
+				case "5":
+					k = 2
+				case "2":
+					k = 4
+				}
+			}
+			if k == 0 || i+1+k > len(fields) {
+				return bg // malformed: a terminal reads no further either
+			}
+			if n == 48 {
+				bg = "\x1b[" + strings.Join(fields[i:i+1+k], ";") + "m"
+			}
+			i += k
+		}
+	}
+	return bg
 }

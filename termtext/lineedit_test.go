@@ -1,6 +1,7 @@
 package termtext
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -95,4 +96,54 @@ func TestCutCells(t *testing.T) {
 	} {
 		assert.Equal(t, tc.want, CutCells(tc.in, tc.n), "%q %d", tc.in, tc.n)
 	}
+}
+
+// TestEditLineInErasesWithTheBackground: on a terminal of a known width,
+// an erase with a background colour set fills the cells it erases with
+// that colour (as xterm's "back colour erase" does): "\e[41m\e[K" is a
+// red row to the terminal's edge. Only the background colours erased
+// cells; an erase without one, or on a terminal of no known width past
+// the cells written, keeps no cell.
+func TestEditLineInErasesWithTheBackground(t *testing.T) {
+	bar := func(pen string, n int) string { return pen + strings.Repeat(" ", n) + "\x1b[0m" }
+	for _, tc := range []struct {
+		name, in string
+		cols     int
+		want     string
+	}{
+		{"a red bar", "\x1b[41m\x1b[K", 10, bar("\x1b[41m", 10)},
+		{"from the cursor on", "ab\x1b[44m\x1b[K", 6, "ab" + bar("\x1b[44m", 4)},
+		{"after a move", "\x1b[3C\x1b[42m\x1b[0K", 6, "   " + bar("\x1b[42m", 3)},
+		{"only the background colours erased cells", "\x1b[1;31;43m\x1b[K", 4, bar("\x1b[43m", 4)},
+		{"256 and true colours", "\x1b[48;5;196m\x1b[K\x1b[48;2;1;2;3m\x1b[2K", 3, bar("\x1b[48;2;1;2;3m", 3)},
+		{"a bright background", "\x1b[101m\x1b[K", 2, bar("\x1b[101m", 2)},
+		{"to the cursor", "abcd\x1b[2D\x1b[45m\x1b[1K", 6, bar("\x1b[45m", 3) + "d"},
+		{"erase characters", "abcd\x1b[3D\x1b[46m\x1b[5X", 8, "a" + bar("\x1b[46m", 5)},
+		{"on the row a long line wrapped to", "abcdef\x1b[41m\x1b[K", 4, "abcdef" + bar("\x1b[41m", 2)},
+		{"the background reset: nothing kept", "\x1b[41m\x1b[49m\x1b[K", 10, ""},
+		{"a reset: nothing kept", "\x1b[41m\x1b[0m\x1b[K", 10, ""},
+		{"no background: nothing kept", "\x1b[31;1m\x1b[K", 10, ""},
+		{"foreground only erases as before", "abc\x1b[D\x1b[31m\x1b[K", 10, "ab"},
+		{"no known width: nothing kept", "\x1b[41m\x1b[K", 0, ""},
+		{"text over a bar keeps the pen it was written with", "\x1b[41m\x1b[K\x1b[0m\x1b[1Gok", 4, "ok" + bar("\x1b[41m", 2)},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got, _ := EditLineIn(tc.in, tc.cols)
+			assert.Equal(t, tc.want, got)
+		})
+	}
+	// EditLine knows no width: it keeps no erased cell.
+	assert.Equal(t, "", EditLine("\x1b[41m\x1b[K"))
+}
+
+// TestEditLinePen: the pen a line leaves is what follows it is drawn in.
+func TestEditLinePen(t *testing.T) {
+	line, x, pen := EditLinePen("\x1b[1m\x1b[41m\x1b[Kab\b", 4)
+	assert.Equal(t, "\x1b[1m\x1b[41mab\x1b[0m\x1b[41m  \x1b[0m", line)
+	assert.Equal(t, 1, x)
+	assert.Equal(t, "\x1b[1m\x1b[41m", pen)
+	line, x, pen = EditLinePen("\x1b[31mred", 4)
+	assert.Equal(t, "\x1b[31mred", line, "no edit: as it is, its own pen in it")
+	assert.Equal(t, 3, x)
+	assert.Equal(t, "", pen)
 }

@@ -18,7 +18,9 @@ import (
 // dropped; the next run gets them. When what it typed into goes (the job
 // was removed, its pane went or lost it, something covers the screen),
 // input mode ends, but keys are still dropped (lost says why) until the
-// leave key: the person typing may not have seen it go.
+// leave key: the person typing may not have seen it go. Hiding ended
+// jobs (H) does not take the job typed into away when its run ends: it
+// stays in its row and pane until input mode is left (KeepTyped).
 type inputMode struct {
 	id   jobs.ID // 0 when not in input mode
 	pane *outputPane
@@ -63,6 +65,7 @@ func (m *Model) enterInput() {
 	}
 	p := m.activePane()
 	m.input = inputMode{id: info.ID, pane: p, name: jobLabel(info)}
+	m.table.KeepTyped(info.ID) // its run's end hides it not (H)
 	p.typing = true
 	p.refresh() // the cursor shows
 	m.setNotice("", false)
@@ -75,6 +78,8 @@ func (m *Model) leaveInput() {
 		p.refresh()
 	}
 	m.input = inputMode{}
+	m.table.KeepTyped(0) // H hides it now if it ended
+	m.syncPanes()
 }
 
 // jobRuns reports whether the job typed into has a run that takes input.

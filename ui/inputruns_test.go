@@ -325,3 +325,70 @@ func TestAWheelOverTheTableKeepsInputMode(t *testing.T) {
 	pumpUntil(t, m, "the echo", func() bool { return strings.Contains(rec.typed(), "x") })
 	requireJob(t, mgr, other.ID, jobs.StateRunning, 1, "x went to the job typed into")
 }
+
+// With ended jobs hidden (H), input mode outlives the run as it does
+// without: the job typed into stays in the table and its pane while it
+// is typed into (it ended, H would hide it, its pane would show another
+// job and input mode would be lost); keys are dropped until its next
+// run, which gets them. Once left (ctrl+a), H hides it.
+func TestInputModeOutlivesTheRunWithEndedJobsHidden(t *testing.T) {
+	mgr := newManager(t)
+	job := startTTY(t, mgr, "ask", `echo "rea""dy"; read a; echo "got=$a"; exit 3`)
+	other := start(t, mgr, "other", "sleep 60")
+	gone := start(t, mgr, "gone", "true")
+	rec := &inputRecorder{Manager: mgr}
+	m := newSizedModel(t, rec, Config{}, 120, 30)
+	pumpUntil(t, m, "ready", func() bool {
+		info, ok := m.table.Get(gone.ID)
+		return slices.Contains(paneRows(m), "ready") && ok && info.State.Ended()
+	})
+	press(t, m, "H", "enter", "i")
+	require.True(t, m.table.HidingEnded())
+	require.True(t, m.input.on())
+	typeText(t, m, "hi")
+	press(t, m, "enter")
+	pumpUntil(t, m, "the run's end", func() bool {
+		v := m.View()
+		return strings.Contains(v, "got=hi") && strings.Contains(v, "failed (3)")
+	})
+
+	require.True(t, m.input.on(), "the run ended: input mode goes on, H or not")
+	require.Equal(t, job.ID, m.single.JobID(), "the pane still shows the job typed into")
+	view := m.View()
+	require.Contains(t, view, " INPUT  job 1 ask has ended · keys are dropped until it runs again · ctrl+a leaves")
+	require.Contains(t, view, "ask", "its row stays in the table while typed into")
+	require.Contains(t, lines(view)[m.screen.outputY], "job ended · ctrl+a leaves")
+
+	sent := rec.typed()
+	typeText(t, m, commandKeys)
+	press(t, m, "enter", "up", "tab", "esc")
+	require.Equal(t, sent, rec.typed(), "nothing is sent between runs")
+	requireJob(t, mgr, job.ID, jobs.StateFailed, 1, "no key acted on the job")
+	require.True(t, m.input.on())
+	require.True(t, m.table.HidingEnded(), "H was typed for the job: dropped")
+	require.Equal(t, quitNone, m.quit)
+	require.Nil(t, m.prompt)
+
+	_, err := mgr.Restart(job.ID) // from another client
+	require.NoError(t, err)
+	pumpUntil(t, m, "the next run", func() bool {
+		info, ok := m.table.Get(job.ID)
+		return ok && info.Runs == 2 && info.State.Active()
+	})
+	require.Contains(t, m.View(), " INPUT  keys go to job 1 ask · ctrl+a leaves")
+	typeText(t, m, "x=1")
+	press(t, m, "enter")
+	pumpUntil(t, m, "the next run's answer", func() bool { return slices.Contains(paneRows(m), "got=x=1") })
+	require.Equal(t, sent+"x=1\r", rec.typed(), "the next run gets the keys")
+	pumpUntil(t, m, "the next run's end", func() bool {
+		info, ok := m.table.Get(job.ID)
+		return ok && info.State == jobs.StateFailed
+	})
+	require.True(t, m.input.on())
+	require.Equal(t, job.ID, m.single.JobID())
+
+	press(t, m, "ctrl+a")
+	require.False(t, m.input.takesKeys())
+	require.Equal(t, other.ID, m.single.JobID(), "left: H hides the ended job")
+	require.NotContains(t, m.View(), "INPUT")
+}

@@ -29,8 +29,9 @@ type jobTable struct {
 	offset   int     // the first row shown
 
 	filter    jobFilter
-	hideEnded bool  // ended jobs are hidden (H)
-	rows      []int // indices into jobs of the rows shown, when Filtering
+	hideEnded bool    // ended jobs are hidden (H)
+	typedInto jobs.ID // shown though it ended and H hides ended jobs (KeepTyped)
+	rows      []int   // indices into jobs of the rows shown, when Filtering
 	rowOf     map[jobs.ID]int
 	marked    map[jobs.ID]bool
 	unseen    map[jobs.ID]attention

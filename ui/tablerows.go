@@ -13,12 +13,26 @@ import (
 func (t *jobTable) Filtering() bool { return t.filter.active() || t.hideEnded }
 
 // shows reports whether a job passes the filter and the hiding of ended
-// jobs.
+// jobs (which the job typed into is spared).
 func (t *jobTable) shows(j jobs.Info) bool {
-	if t.hideEnded && j.State.Ended() {
+	if t.hideEnded && j.State.Ended() && j.ID != t.typedInto {
 		return false
 	}
 	return !t.filter.active() || t.filter.match(j)
+}
+
+// KeepTyped spares the job typed into (0: none) the hiding of ended
+// jobs (H): input mode lasts across a job's runs, and between them the
+// job stays in its row and its pane, as without H, until input mode is
+// left; then H hides it. A filter's text still hides it.
+func (t *jobTable) KeepTyped(id jobs.ID) {
+	if t.typedInto == id {
+		return
+	}
+	t.typedInto = id
+	if t.hideEnded {
+		t.Refilter()
+	}
 }
 
 // SetHideEnded hides or shows the jobs that have ended (H).
