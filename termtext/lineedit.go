@@ -70,6 +70,23 @@ func EditLineCursor(s string) (string, int) {
 	if !HasLineEdits([]byte(s)) {
 		return s, Width(s)
 	}
+	e := editLine(s)
+	return e.String(), e.x
+}
+
+// EditLinePen is EditLineCursor, and the colours in effect at its end
+// (Pen): EditLine's line ends with a reset when it has colours, so what
+// is written after it is drawn as after s only past the pen.
+func EditLinePen(s string) (line string, x int, pen string) {
+	if !HasLineEdits([]byte(s)) {
+		return s, Width(s), Pen(s)
+	}
+	e := editLine(s)
+	return e.String(), e.x, e.pen
+}
+
+// editLine plays s's line edits.
+func editLine(s string) *lineEditor {
 	var e lineEditor
 	for i := 0; i < len(s); {
 		t := Next(s, i)
@@ -98,7 +115,7 @@ func EditLineCursor(s string) (string, int) {
 		}
 		i = t.End
 	}
-	return e.String(), e.x
+	return &e
 }
 
 // Width is the cells text takes on one line: its escape sequences and
@@ -211,16 +228,7 @@ func (e *lineEditor) set(i int, c editCell) {
 }
 
 // sgr changes the pen.
-func (e *lineEditor) sgr(seq string) {
-	switch {
-	case seq == "\x1b[m" || seq == "\x1b[0m":
-		e.pen = ""
-	case len(e.pen)+len(seq) > maxPen:
-		e.pen = seq
-	default:
-		e.pen += seq
-	}
-}
+func (e *lineEditor) sgr(seq string) { e.pen = addPen(e.pen, seq) }
 
 // csi carries out the line edits among escape sequences; it ignores the
 // rest.
