@@ -394,15 +394,16 @@ func (s *OutputStore) SetTerminal(on bool, cols int) {
 // the cursor goes back to the start of the row it is on, over the text
 // there (a line editor moves right over the prompt, or rewrites the row
 // a long line wrapped to): the line is kept as it shows, edits played, and
-// a move to that column, so it stays no longer than the line it shows.
+// a move to that column and the colours in effect (a "\r" keeps them),
+// so it stays no longer than the line it shows.
 func (s *OutputStore) carriageReturn(pl *partialLine) {
 	if s.terminal {
-		line, x := termtext.EditLineCursor(string(pl.buf))
+		line, x, pen := termtext.EditLinePen(string(pl.buf))
 		start := 0
 		if s.cols > 0 && x > 0 {
 			start = (x - 1) / s.cols * s.cols
 		}
-		if kept := line + "\x1b[" + strconv.Itoa(start+1) + "G"; len(kept) <= s.opts.MaxLineBytes {
+		if kept := line + "\x1b[" + strconv.Itoa(start+1) + "G" + pen; len(kept) <= s.opts.MaxLineBytes {
 			pl.buf = pl.buf[:0]
 			s.appendPartial(pl, []byte(kept)) // its buffer within MaxLineBytes, as any
 			pl.kept = len(kept)

@@ -214,3 +214,14 @@ func TestJobLongLineIsCutBeforeItsColour(t *testing.T) {
 		}
 	}
 }
+
+// TestTerminalCarriageReturnKeepsTheColour: a "\r" moves the cursor and
+// leaves the colours as they were: a progress bar's next frame is drawn
+// in them, as a terminal draws it.
+func TestTerminalCarriageReturnKeepsTheColour(t *testing.T) {
+	s := NewOutputStore(StoreOptions{})
+	s.SetTerminal(true, 80)
+	s.Append(Stdout, []byte("\x1b[33m 50%\r"))
+	s.Append(Stdout, []byte(" 60%\r100%\x1b[0m done\n"))
+	assert.Equal(t, []string{"\x1b[33m100%\x1b[0m done"}, texts(s.ReadAfter(0, 0).Lines))
+}

@@ -74,12 +74,13 @@ func EditLineCursor(s string) (string, int) {
 	return e.String(), e.x
 }
 
-// EditLinePen is EditLineCursor, and the colours in effect at its end
-// (Pen): EditLine's line ends with a reset when it has colours, so what
-// is written after it is drawn as after s only past the pen.
+// EditLinePen is EditLineCursor, and what to write after its line for
+// what follows to be drawn as after s: the colours in effect at its end
+// (Pen), which a played line's closing reset ends; nothing for a line
+// returned as it is, which leaves them in effect.
 func EditLinePen(s string) (line string, x int, pen string) {
 	if !HasLineEdits([]byte(s)) {
-		return s, Width(s), Pen(s)
+		return s, Width(s), ""
 	}
 	e := editLine(s)
 	return e.String(), e.x, e.pen
