@@ -300,7 +300,12 @@ func (s *OutputStore) extendPartial(stream Stream, text []byte) {
 // a line: the line goes on, its thousands of frames kept as one.
 func (s *OutputStore) cutPartial(stream Stream, pl *partialLine) {
 	cut := len(pl.buf)
-	if u := termtext.Unfinished(unsafeString(pl.buf)); u < cut && cut-u <= maxCarry && u > pl.kept {
+	// Only the last maxCarry bytes are read (a long line is not read
+	// twice), from wherever they start: inside a string that began
+	// before them, its body reads as text, which may at worst cut
+	// earlier than needed; no byte is lost either way.
+	from := max(pl.kept, cut-maxCarry)
+	if u := from + termtext.Unfinished(unsafeString(pl.buf[from:])); u < cut && u > pl.kept {
 		cut = u
 	}
 	if s.terminal && s.playPartial(pl, cut) {

@@ -142,16 +142,27 @@ func TestLongLineCutBeforeAHyperlink(t *testing.T) {
 }
 
 // TestLongLineCutInsideASequencePastTheBound: a sequence that started
-// more than maxCarry bytes before the cut (a title of 6,000 bytes) is cut
-// inside: no piece grows past MaxLineBytes for it.
+// more than maxCarry bytes before the cut (a title of 8,000 bytes from
+// 10,000 on) is cut inside: no piece grows past MaxLineBytes for it.
 func TestLongLineCutInsideASequencePastTheBound(t *testing.T) {
-	line := strings.Repeat("x", 10_000) + "\x1b]0;" + strings.Repeat("t", 6000) + "\a" + strings.Repeat("y", 20_000)
+	line := strings.Repeat("x", 10_000) + "\x1b]0;" + strings.Repeat("t", 8000) + "\a" + strings.Repeat("y", 20_000)
 	s := NewOutputStore(StoreOptions{})
 	s.Append(Stdout, []byte(line+"\n"))
 	lines := texts(s.ReadAfter(0, 0).Lines)
 	require.Len(t, lines, 3)
 	assert.Len(t, lines[0], DefaultMaxLineBytes, "cut inside the title")
 	assert.Equal(t, line, strings.Join(lines, ""))
+}
+
+// TestLongLineCarriesASequenceWithinTheBound: a title of 3,900 bytes
+// that the cut falls inside of, 3,000 bytes in, goes whole to the next
+// line.
+func TestLongLineCarriesASequenceWithinTheBound(t *testing.T) {
+	title := "\x1b]0;" + strings.Repeat("t", 3900) + "\a"
+	line := strings.Repeat("x", DefaultMaxLineBytes-3000) + title + "after"
+	s := NewOutputStore(StoreOptions{})
+	s.Append(Stdout, []byte(line+"\n"))
+	assert.Equal(t, []string{strings.Repeat("x", DefaultMaxLineBytes-3000), title + "after"}, texts(s.ReadAfter(0, 0).Lines))
 }
 
 // TestTerminalLongLineKeepsItsColour: a terminal's line in one colour,

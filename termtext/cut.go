@@ -15,6 +15,10 @@ import (
 // and could not become so are taken as they are.
 func Unfinished(s string) int {
 	for i := 0; i < len(s); {
+		if i+8 <= len(s) && plain8(s[i:i+8]) {
+			i += 8
+			continue
+		}
 		c := s[i]
 		if c != 0x1b && c < 0x80 {
 			i++
@@ -27,6 +31,16 @@ func Unfinished(s string) int {
 		i = end
 	}
 	return len(s)
+}
+
+// plain8 reports whether the 8 bytes of s are ASCII without an ESC,
+// eight at a time: a long line is mostly such.
+func plain8(s string) bool {
+	const ones, highs, escs = 0x0101010101010101, 0x8080808080808080, 0x1b1b1b1b1b1b1b1b
+	w := uint64(s[0]) | uint64(s[1])<<8 | uint64(s[2])<<16 | uint64(s[3])<<24 |
+		uint64(s[4])<<32 | uint64(s[5])<<40 | uint64(s[6])<<48 | uint64(s[7])<<56
+	x := w ^ escs // a zero byte where w has an ESC
+	return w&highs == 0 && (x-ones)&^x&highs == 0
 }
 
 // sequenceAt reads the escape sequence or non-ASCII character at s[i]
@@ -158,10 +172,12 @@ func stringAt(s string, k int) (int, bool) {
 // Pen is the colours (SGR sequences) in effect after s: those since the
 // last reset, as a terminal's line editor keeps them (at most maxPen
 // bytes: past that, the newest alone). Written before more text, it
-// draws that text as it would be drawn after s.
+// draws that text as it would be drawn after s. It reads s from its last
+// reset on, so a reset inside a title or a link's text is taken as one.
 func Pen(s string) string {
 	pen := ""
-	for i := strings.IndexByte(s, 0x1b); i >= 0; {
+	from := max(strings.LastIndex(s, "\x1b[0m"), strings.LastIndex(s, "\x1b[m"), 0)
+	for i := strings.IndexByte(s[from:], 0x1b) + from; i >= from; {
 		end, sgr := skipEscape(s, i)
 		if sgr {
 			pen = addPen(pen, s[i:end])

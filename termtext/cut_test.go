@@ -1,6 +1,7 @@
 package termtext
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -47,6 +48,18 @@ func TestUnfinished(t *testing.T) {
 		"ab\x1b]8;;u\x1b\\日\x1b[33m": 18,
 	} {
 		assert.Equal(t, want, Unfinished(in), "%q", in)
+	}
+	// past eight bytes of plain text a time
+	for n := range 20 {
+		x := strings.Repeat("x", n)
+		for tail, open := range map[string]int{"\x1b[33": 0, "\xe6\x97": 0, "\u009b3": 0, "\x7f\x1b": 1, "\x1b[33m": -1, "日": -1} {
+			want := n + open
+			if open < 0 {
+				want = len(x + tail + x)
+				tail += x
+			}
+			assert.Equal(t, want, Unfinished(x+tail), "%d, %q", n, tail)
+		}
 	}
 }
 
