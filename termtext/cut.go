@@ -14,6 +14,19 @@ import (
 // the end is taken as the start of a sequence. Bytes that are not UTF-8
 // and could not become so are taken as they are.
 func Unfinished(s string) int {
+	// Valid UTF-8 without ESC or a C1 control as UTF-8 (0xc2 0x80-0x9f)
+	// starts no sequence (a raw C1 byte there is a character's part):
+	// only a character its end cuts may be left open.
+	if strings.IndexByte(s, 0x1b) < 0 && strings.IndexByte(s, 0xc2) < 0 {
+		if k := openCharacter(s); utf8.ValidString(s[:k]) {
+			return k
+		}
+	}
+	return scanUnfinished(s)
+}
+
+// scanUnfinished is Unfinished, reading every sequence and character.
+func scanUnfinished(s string) int {
 	for i := 0; i < len(s); {
 		if i+8 <= len(s) && plain8(s[i:i+8]) {
 			i += 8
@@ -29,6 +42,23 @@ func Unfinished(s string) int {
 			return i
 		}
 		i = end
+	}
+	return len(s)
+}
+
+// openCharacter is where a UTF-8 character that s's end cuts starts (a
+// lead byte with fewer continuation bytes after it than it needs), or
+// len(s).
+func openCharacter(s string) int {
+	for k := len(s) - 1; k >= 0 && k >= len(s)-3; k-- {
+		c := s[k]
+		if c&0xc0 == 0x80 {
+			continue // a continuation: its lead is further back
+		}
+		if c >= 0xc2 && c <= 0xf4 && k+utf8.RuneLen(leadRune(c)) > len(s) {
+			return k
+		}
+		break
 	}
 	return len(s)
 }

@@ -1,10 +1,12 @@
 package termtext
 
 import (
+	"math/rand/v2"
 	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 func TestUnfinished(t *testing.T) {
@@ -90,4 +92,19 @@ func TestEditLinePen(t *testing.T) {
 	assert.Equal(t, "\x1b[33mab", line)
 	assert.Equal(t, 2, x)
 	assert.Empty(t, pen)
+}
+
+// TestUnfinishedQuickWayAgrees: the quick way through valid UTF-8 says
+// what reading every sequence and character says.
+func TestUnfinishedQuickWayAgrees(t *testing.T) {
+	alphabet := []string{"x", "\x1b", "[", "3", "m", "]", "\a", "\\", "\xc2", "\x9b", "\x9c", "\xe6", "\x97", "\xa5", "\xf0", "\x9f", "\x98", "\x80", "\xff", "日", "😀", "é"}
+	rng := rand.New(rand.NewPCG(1, 2))
+	for range 200_000 {
+		var b strings.Builder
+		for range rng.IntN(12) {
+			b.WriteString(alphabet[rng.IntN(len(alphabet))])
+		}
+		s := b.String()
+		require.Equal(t, scanUnfinished(s), Unfinished(s), "%q", s)
+	}
 }
