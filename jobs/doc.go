@@ -52,7 +52,10 @@
 //   - A run keeps the spec it started with: Replace stops the old run with
 //     the old stop signal and grace.
 //   - Output lines are committed on "\n"; a lone "\r" rewrites the line being
-//     built (progress bars). Lines longer than Options.MaxLineBytes are split.
+//     built (progress bars). Lines longer than Options.MaxLineBytes are split,
+//     never inside an escape sequence or a UTF-8 character that began at
+//     most 4 KiB before the cut (it goes to the next piece); a terminal's
+//     next piece opens with the colours in effect at the cut.
 //     The line being built is visible to readers as a partial line that does
 //     not advance their cursor.
 //   - Output is read through Go's poller (non-blocking pipes), with read

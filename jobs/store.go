@@ -149,6 +149,9 @@ func (s *OutputStore) at(i int) *entry { return &s.ring[s.index(i)] }
 type partialLine struct {
 	buf []byte
 	cr  bool // a "\r" arrived and was not yet followed by anything
+	// kept is how many of buf's first bytes restate what came before (a
+	// long line's colours at its cut, its played edits): a cut leaves more.
+	kept int
 }
 
 // arrivalBlock hands out the Arrival numbers of the lines one call
@@ -266,6 +269,11 @@ func indexLineEnd(p []byte) int {
 	return nl
 }
 
+// maxCarry bounds the unfinished escape sequence (or UTF-8 character) a
+// long line's cut carries over to its next piece: one that started
+// further back than that (an OSC string of megabytes) is cut inside.
+const maxCarry = 4 << 10
+
 // extendPartial adds text to the stream's partial line, committing full
 // MaxLineBytes pieces as lines so a line without newline is never held whole.
 func (s *OutputStore) extendPartial(stream Stream, text []byte) {
@@ -274,9 +282,77 @@ func (s *OutputStore) extendPartial(stream Stream, text []byte) {
 		room := s.opts.MaxLineBytes - len(pl.buf)
 		s.appendPartial(pl, text[:room])
 		text = text[room:]
-		s.commitPartial(stream)
+		s.cutPartial(stream, pl)
 	}
 	s.appendPartial(pl, text)
+}
+
+// cutPartial cuts a full partial line (MaxLineBytes): the piece before
+// the cut is committed as a line, the rest starts the next. The cut is
+// at the line's end, or before an escape sequence or UTF-8 character the
+// line's end leaves unfinished (termtext.Unfinished: its rest would read
+// as text, "3m", or as U+FFFD), which goes on to the next piece, when it
+// started at most maxCarry bytes back and the piece keeps some of the
+// job's bytes. On a terminal the next piece starts with the colours in
+// effect at the cut (termtext.Pen), so it is drawn as the job drew it;
+// and a piece with line edits (a spinner's backspaces) is played
+// instead, as a "\r" plays a line, when what it shows takes at most half
+// a line: the line goes on, its thousands of frames kept as one.
+func (s *OutputStore) cutPartial(stream Stream, pl *partialLine) {
+	cut := len(pl.buf)
+	// Only the last maxCarry bytes are read (a long line is not read
+	// twice), from wherever they start: inside a string that began
+	// before them, its body reads as text, which may at worst cut
+	// earlier than needed; no byte is lost either way.
+	from := max(pl.kept, cut-maxCarry)
+	if u := from + termtext.Unfinished(unsafeString(pl.buf[from:])); u < cut && u > pl.kept {
+		cut = u
+	}
+	if s.terminal && s.playPartial(pl, cut) {
+		return
+	}
+	var pen []byte
+	if s.terminal {
+		pen = []byte(termtext.Pen(unsafeString(pl.buf[:cut])))
+		if len(pen) >= cut || len(pen) > s.opts.MaxLineBytes/4 {
+			pen = nil // the next piece must hold more than it (a tiny MaxLineBytes)
+		}
+	}
+	s.commit(stream, pl.buf[:cut])
+	// pen is no longer than the piece (it is some of its bytes), so the
+	// rest is copied onto itself or back (copy is a memmove).
+	n := copy(pl.buf, pen)
+	n += copy(pl.buf[n:], pl.buf[cut:])
+	pl.buf = pl.buf[:n]
+	pl.kept = len(pen)
+}
+
+// playPartial replaces the piece of a terminal's partial line before cut
+// by what it shows, its edits played, a move to the cursor's cell and
+// the colours in effect there, when it has line edits and that takes at
+// most half a line's bytes; it reports whether it did.
+func (s *OutputStore) playPartial(pl *partialLine, cut int) bool {
+	if !termtext.HasLineEdits(pl.buf[:cut]) {
+		return false
+	}
+	line, x, pen := termtext.EditLinePen(string(pl.buf[:cut]), s.cols)
+	kept := line + "\x1b[" + strconv.Itoa(x+1) + "G" + pen
+	if len(kept)+len(pl.buf)-cut > s.opts.MaxLineBytes/2 {
+		return false
+	}
+	rest := string(pl.buf[cut:]) // kept may be longer than what it replaces
+	pl.buf = append(append(pl.buf[:0], kept...), rest...)
+	pl.kept = len(kept)
+	return true
+}
+
+// unsafeString is b's bytes as a string, for a scan that keeps none of it
+// past b's next change.
+func unsafeString(b []byte) string {
+	if len(b) == 0 {
+		return ""
+	}
+	return unsafe.String(&b[0], len(b))
 }
 
 // appendPartial adds text to a partial line, whose buffer grows by
@@ -295,6 +371,7 @@ func (s *OutputStore) commitPartial(stream Stream) {
 	s.commit(stream, pl.buf)
 	pl.buf = pl.buf[:0]
 	pl.cr = false
+	pl.kept = 0
 }
 
 // SetTerminal says whether the output is a terminal's (a TTY job's): then
@@ -339,10 +416,12 @@ func (s *OutputStore) carriageReturn(pl *partialLine) {
 		if kept := line + "\x1b[" + strconv.Itoa(start+1) + "G" + pen; len(kept) <= s.opts.MaxLineBytes {
 			pl.buf = pl.buf[:0]
 			s.appendPartial(pl, []byte(kept)) // its buffer within MaxLineBytes, as any
+			pl.kept = len(kept)
 			return
 		}
 	}
 	pl.buf = pl.buf[:0]
+	pl.kept = 0
 }
 
 // shown is a line's text as it is kept and read: on a terminal, what it
@@ -475,7 +554,7 @@ func (s *OutputStore) Flush() {
 	s.begin(2)
 	s.flushOpenLocked(true)
 	for i := range s.partial {
-		s.partial[i].buf = nil
+		s.partial[i].buf, s.partial[i].kept = nil, 0
 	}
 	s.repack()
 }
@@ -542,6 +621,7 @@ func (s *OutputStore) flushOpenLocked(keepCursor bool) {
 	for st, sgr := range colours {
 		if len(sgr) > 0 { // a clear, not an end (Flush lets the buffers go)
 			s.appendPartial(&s.partial[st], sgr)
+			s.partial[st].kept = len(sgr)
 		}
 	}
 	if some { // else the newest line stays as it was
@@ -557,6 +637,7 @@ func (s *OutputStore) flushLocked() {
 		case len(pl.buf) == 0:
 		case s.showsNothing(st):
 			pl.buf = pl.buf[:0]
+			pl.kept = 0
 		default:
 			s.commitPartial(st)
 		}

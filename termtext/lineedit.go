@@ -261,14 +261,7 @@ func (e *lineEditor) set(i int, c editCell) {
 // sgr changes the pen.
 func (e *lineEditor) sgr(seq string) {
 	e.bg = background(e.bg, seq)
-	switch {
-	case seq == "\x1b[m" || seq == "\x1b[0m":
-		e.pen = ""
-	case len(e.pen)+len(seq) > maxPen:
-		e.pen = seq
-	default:
-		e.pen += seq
-	}
+	e.pen = addPen(e.pen, seq)
 }
 
 // csi carries out the line edits among escape sequences; it ignores the
