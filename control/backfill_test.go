@@ -147,8 +147,8 @@ func TestAttachedMirrorBackfillKeepsItsBounds(t *testing.T) {
 	st := store.Stats()
 	bound(st)
 	assert.Less(t, st.Memory, st.Text+st.Text/10, "the text is packed")
-	_, _, more := store.backfillPage(1, mirrorBackfillLines)
-	assert.False(t, more, "the mirror is full")
+	_, more, _ := store.backfillPage(1, mirrorBackfillLines, time.Now())
+	assert.Zero(t, more, "the mirror is full")
 	lines := store.ReadAfter(0, 0).Lines
 	require.Equal(t, 5000+long, len(lines))
 	for i, l := range lines[:long] {

@@ -2,6 +2,7 @@ package control
 
 import (
 	"sync"
+	"time"
 	"unsafe"
 
 	"jobtop/jobs"
@@ -48,7 +49,8 @@ type mirrorStore struct {
 	partial  []jobs.Line
 	bytes    int64
 	lastLine string
-	full     bool // an older line did not fit: no backfill until a reset
+	full     bool      // an older line did not fit: no backfill until a reset
+	jumped   time.Time // when the mirror last dropped held lines to jump to a tail
 }
 
 // mirrorChunk holds the text of consecutive lines. Bytes up to len(buf)
@@ -122,6 +124,9 @@ func (s *mirrorStore) apply(resp OutputResponse) {
 // reset drops every held line; the next one is first. The ring goes too:
 // a tail read after a jump holds fewer lines than it had room for.
 func (s *mirrorStore) reset(first uint64) {
+	if s.n > 0 {
+		s.jumped = time.Now()
+	}
 	for s.n > 0 {
 		s.evict()
 	}
@@ -190,13 +195,20 @@ func (s *mirrorStore) grow(n int) {
 
 // backfillPage is the page of older lines a backfill reads next: the
 // lines after cursor, up to max, which end just before the oldest held.
-// ok is false when the store holds every line the server does (first is
-// the server's oldest), or has no room left for older lines.
-func (s *mirrorStore) backfillPage(first uint64, pageLines int) (cursor uint64, max int, ok bool) {
+// max is 0 when the store holds every line the server does (first is the
+// server's oldest), or has no room left for older lines; or, with wait,
+// when the mirror jumped to a tail less than mirrorBackfillQuiet before
+// now: a job that outruns it makes it jump again, and a page read before
+// that would be dropped with the rest, so it is read once the job calms
+// down.
+func (s *mirrorStore) backfillPage(first uint64, pageLines int, now time.Time) (cursor uint64, max int, wait time.Duration) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.full || s.first <= first || s.n >= mirrorLines || s.text >= mirrorBytes {
-		return 0, 0, false
+		return 0, 0, 0
+	}
+	if since := now.Sub(s.jumped); since < mirrorBackfillQuiet {
+		return 0, 0, mirrorBackfillQuiet - since
 	}
 	want := min(s.first-first, uint64(mirrorLines-s.n), uint64(pageLines))
 	if s.n > 0 {
@@ -204,7 +216,7 @@ func (s *mirrorStore) backfillPage(first uint64, pageLines int) (cursor uint64, 
 		size := s.text/int64(s.n) + 1
 		want = min(want, uint64((mirrorBytes-s.text)/size+1))
 	}
-	return s.first - 1 - want, int(want), true
+	return s.first - 1 - want, int(want), 0
 }
 
 // prepend adds older lines before the oldest held, as a backfill read

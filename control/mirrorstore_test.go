@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -112,8 +113,9 @@ func TestMirrorStorePrependsOlderLines(t *testing.T) {
 	s.apply(mirrorAnswer(6000, 4000, short)) // a tail read: 6001..10000
 	requireHeld(t, s, 6001, 10000, short)
 
-	cursor, max, ok := s.backfillPage(1, 1024)
-	require.True(t, ok)
+	now := time.Now()
+	cursor, max, wait := s.backfillPage(1, 1024, now)
+	assert.Zero(t, wait, "a first read from the tail is no jump")
 	assert.EqualValues(t, 6000-1024, cursor)
 	assert.Equal(t, 1024, max)
 
@@ -124,8 +126,8 @@ func TestMirrorStorePrependsOlderLines(t *testing.T) {
 	requireHeld(t, s, 4001, 10000, short)
 	assert.Equal(t, 4000, s.prepend(mirrorAnswer(0, 4000, short).Lines))
 	requireHeld(t, s, 1, 10000, short)
-	_, _, ok = s.backfillPage(1, 1024)
-	assert.False(t, ok, "everything is held")
+	_, max, _ = s.backfillPage(1, 1024, now)
+	assert.Zero(t, max, "everything is held")
 	assert.LessOrEqual(t, s.Stats().Memory, s.Stats().Text+int64(mirrorLines)*mirrorEntrySize+2*mirrorChunkMax)
 
 	// New lines evict the prepended ones, and their chunks with them.
@@ -137,14 +139,13 @@ func TestMirrorStorePrependsOlderLines(t *testing.T) {
 	// The line bound: a store with 4,000 lines takes 6,000 older ones.
 	s = newMirrorStore()
 	s.apply(mirrorAnswer(8000, 4000, short))
-	cursor, max, ok = s.backfillPage(1, 100_000)
-	require.True(t, ok)
+	cursor, max, _ = s.backfillPage(1, 100_000, now)
 	assert.EqualValues(t, 2000, cursor)
 	assert.Equal(t, 6000, max)
 	assert.Equal(t, 6000, s.prepend(mirrorAnswer(0, 8000, short).Lines))
 	requireHeld(t, s, 2001, 12000, short)
-	_, _, ok = s.backfillPage(1, 1024)
-	assert.False(t, ok, "no room")
+	_, max, _ = s.backfillPage(1, 1024, now)
+	assert.Zero(t, max, "no room")
 	s.apply(mirrorAnswer(12000, 10, short))
 	requireHeld(t, s, 2011, 12010, short)
 
@@ -152,24 +153,33 @@ func TestMirrorStorePrependsOlderLines(t *testing.T) {
 	long := func(seq uint64) string { return fmt.Sprintf("%016d", seq) + strings.Repeat("x", 16<<10-16) }
 	s = newMirrorStore()
 	s.apply(mirrorAnswer(1500, 500, long))
-	_, max, ok = s.backfillPage(1, 1024)
-	require.True(t, ok)
+	_, max, _ = s.backfillPage(1, 1024, now)
 	assert.Equal(t, 524, max, "no more than fit")
 	assert.Equal(t, 524, s.prepend(mirrorAnswer(0, 1500, long).Lines))
 	requireHeld(t, s, 2001-1024, 2000, long)
 	st := s.Stats()
 	assert.EqualValues(t, mirrorBytes, st.Text)
 	assert.Less(t, st.Memory, st.Text+st.Text/10, "the text is packed")
-	_, _, ok = s.backfillPage(1, 1024)
-	assert.False(t, ok, "full")
+	_, max, _ = s.backfillPage(1, 1024, now)
+	assert.Zero(t, max, "full")
 	for cursor := uint64(2000); cursor < 4000; cursor += 100 {
 		s.apply(mirrorAnswer(cursor, 100, long))
 		requireHeld(t, s, cursor+100-1024+1, cursor+100, long)
 	}
 
-	// A reset (a jump to the tail) makes room for a backfill again.
+	// A reset (a jump to the tail) makes room for a backfill again, once
+	// the job no longer outruns the mirror.
 	s.apply(mirrorAnswer(9000, 10, long))
 	requireHeld(t, s, 9001, 9010, long)
+	now = time.Now()
+	_, max, wait = s.backfillPage(1, 1024, now)
+	assert.Zero(t, max)
+	assert.Positive(t, wait)
+	assert.LessOrEqual(t, wait, mirrorBackfillQuiet)
+	cursor, max, wait = s.backfillPage(1, 1024, now.Add(mirrorBackfillQuiet))
+	assert.Zero(t, wait)
+	assert.EqualValues(t, 9000-1014, cursor)
+	assert.Equal(t, 1014, max, "as many as fit")
 	assert.Equal(t, 100, s.prepend(mirrorAnswer(8900, 100, long).Lines))
 	requireHeld(t, s, 8901, 9010, long)
 }
