@@ -56,9 +56,9 @@ func TestAttachedTUIMemoryFollowsTheTextItMirrors(t *testing.T) {
 		width    = 100
 	)
 	// Bursts apart, so the mirror takes most lines in (a job that
-	// outruns it is read from its tail: then at least 4,096 lines of
-	// each job, enough text for its memory limit to fall by more than
-	// 8 MiB after clean).
+	// outruns it is read from its tail, and its older lines behind:
+	// the instance's 10,000 lines of each job, enough text for its
+	// memory limit to fall by more than 8 MiB after clean).
 	script := fmt.Sprintf(`for b in $(seq 0 %d); do awk -v b=$b 'BEGIN { for (i = 0; i < 1000; i++) printf "%%0%dd\n", b*1000+i }'; sleep 0.05; done`, bursts-1, width)
 
 	// Attached first, as the reviewer's TUI was: the jobs write while it
@@ -87,10 +87,13 @@ func TestAttachedTUIMemoryFollowsTheTextItMirrors(t *testing.T) {
 	}
 	var text int64
 	for _, id := range ids {
+		// Measured once the mirror holds what it will: every line the
+		// instance holds (older ones arrive behind the newest).
 		require.Eventually(t, func() bool {
-			out, err := client.Output(id)
-			return err == nil && out.Stats().Last == bursts*1000
-		}, testTimeout, 20*time.Millisecond, "job %d is mirrored to its last line", id)
+			info, err := client.Get(id)
+			out, err2 := client.Output(id)
+			return err == nil && err2 == nil && out.Stats().Last == bursts*1000 && out.Stats().First == info.Dropped+1
+		}, testTimeout, 20*time.Millisecond, "job %d is mirrored, every line the instance holds", id)
 		out, err := client.Output(id)
 		require.NoError(t, err)
 		text += int64(out.Stats().Retained * width)

@@ -231,6 +231,9 @@ func TestDrawingFromTheMirrorMakesNoRequests(t *testing.T) {
 	info, err := in.mgr.Start(jobs.Spec{Command: "seq 1 5000"})
 	require.NoError(t, err)
 	waitEvent(t, sub, info.ID, func(ev jobs.Event) bool { return ev.Job.State.Done() })
+	// Older lines the mirror fetches behind new ones (backfill) are not
+	// drawing's: wait until it holds them all.
+	waitFirst(t, mirrorOf(t, in.client, info.ID), 1, 5000, nil)
 
 	before := requests.Load()
 	for i := 0; i < 1000; i++ {

@@ -45,7 +45,8 @@
 //   - Client satisfies the TUI's engine interface for attach: it keeps a
 //     local mirror of every job and its output, fed by the event stream and
 //     bulk cursor reads in its own goroutine, so drawing never waits on the
-//     socket.
+//     socket; a second goroutine fetches, one request at a time, the older
+//     lines the instance holds that the mirror does not (mirrorbackfill.go).
 //   - Other machines (host.go, sshconn.go, hostclient.go): a client of a
 //     Host differs from a local one only in where its net.Conn comes
 //     from. It runs the user's own ssh with `jobtop dial-stdio` on the

@@ -32,6 +32,10 @@ type mirror struct {
 
 	screens screenCache // screens of jobs in screen mode (screencache.go)
 
+	// Backfill of older output (mirrorbackfill.go).
+	backfillWake chan struct{}
+	backfillDone chan struct{}
+
 	pendMu  sync.Mutex
 	pending []Event
 	wake    chan struct{}
@@ -79,6 +83,9 @@ func startMirror(ctx context.Context, c *Client) (*mirror, error) {
 		conn:        ConnState{Connected: true},
 		connChanged: make(chan struct{}, 1),
 		streamStop:  func() {},
+
+		backfillWake: make(chan struct{}, 1),
+		backfillDone: make(chan struct{}),
 	}
 	initial := make([]Event, len(events.Snapshot))
 	for i, info := range events.Snapshot {
@@ -88,6 +95,7 @@ func startMirror(ctx context.Context, c *Client) (*mirror, error) {
 	readerDone := make(chan error, 1)
 	go func() { readerDone <- m.read(events) }()
 	go m.work(streamCtx, readerDone)
+	go m.backfill()
 	return m, nil
 }
 
@@ -180,6 +188,7 @@ func (m *mirror) apply(ctx context.Context, batch []Event) {
 		}
 	}
 	m.publish(out)
+	m.wakeBackfill()
 }
 
 // fetch brings a job's mirror up to the server: the lines after the newest
@@ -312,5 +321,6 @@ func (m *mirror) memoryUse() jobs.MemoryUse {
 func (m *mirror) close() {
 	m.cancel()
 	<-m.done
+	<-m.backfillDone
 	m.screens.wg.Wait()
 }

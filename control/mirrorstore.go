@@ -2,6 +2,7 @@ package control
 
 import (
 	"sync"
+	"time"
 	"unsafe"
 
 	"jobtop/jobs"
@@ -27,7 +28,8 @@ const (
 // numbered as on the server, always contiguous. It implements
 // jobs.OutputReader, so a TUI reads it exactly like an in-process store.
 // When the mirror falls behind past what it fetches at once, it restarts
-// from the server's tail and counts the gap as dropped.
+// from the server's tail and counts the gap as dropped, until a backfill
+// (mirrorbackfill.go) prepends the older lines the server still holds.
 //
 // It holds a line in about its own size, as the server's store does:
 // the text is copied into chunks written once (a decoded JSON string
@@ -47,6 +49,8 @@ type mirrorStore struct {
 	partial  []jobs.Line
 	bytes    int64
 	lastLine string
+	full     bool      // an older line did not fit: no backfill until a reset
+	jumped   time.Time // when the mirror last dropped held lines to jump to a tail
 }
 
 // mirrorChunk holds the text of consecutive lines. Bytes up to len(buf)
@@ -120,6 +124,9 @@ func (s *mirrorStore) apply(resp OutputResponse) {
 // reset drops every held line; the next one is first. The ring goes too:
 // a tail read after a jump holds fewer lines than it had room for.
 func (s *mirrorStore) reset(first uint64) {
+	if s.n > 0 {
+		s.jumped = time.Now()
+	}
 	for s.n > 0 {
 		s.evict()
 	}
@@ -129,6 +136,7 @@ func (s *mirrorStore) reset(first uint64) {
 		s.chunk = nil
 	}
 	s.first = first
+	s.full = false
 }
 
 // push appends the line after the newest held, evicting the oldest past
@@ -142,7 +150,7 @@ func (s *mirrorStore) push(l jobs.Line) {
 		s.evict()
 	}
 	if s.n == len(s.ring) {
-		s.grow()
+		s.grow(s.n + 1)
 	}
 	c := s.chunk
 	if c == nil || cap(c.buf)-len(c.buf) < len(text) {
@@ -175,14 +183,105 @@ func (s *mirrorStore) evict() {
 	}
 }
 
-// grow makes the ring a quarter larger, up to mirrorLines, oldest line
-// first: its room to spare costs at most 6 bytes a line held.
-func (s *mirrorStore) grow() {
-	ring := make([]mirrorEntry, min(max(len(s.ring)+len(s.ring)/4, 64), mirrorLines))
+// grow makes the ring a quarter larger (at least n), up to mirrorLines,
+// oldest line first: its room to spare costs at most 6 bytes a line held.
+func (s *mirrorStore) grow(n int) {
+	ring := make([]mirrorEntry, min(max(len(s.ring)+len(s.ring)/4, 64, n), mirrorLines))
 	for i := range s.n {
 		ring[i] = *s.at(i)
 	}
 	s.ring, s.head = ring, 0
+}
+
+// backfillPage is the page of older lines a backfill reads next: the
+// lines after cursor, up to max, which end just before the oldest held.
+// max is 0 when the store holds every line the server does (first is the
+// server's oldest), or has no room left for older lines; or, with wait,
+// when the mirror jumped to a tail less than mirrorBackfillQuiet before
+// now: a job that outruns it makes it jump again, and a page read before
+// that would be dropped with the rest, so it is read once the job calms
+// down.
+func (s *mirrorStore) backfillPage(first uint64, pageLines int, now time.Time) (cursor uint64, max int, wait time.Duration) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.full || s.first <= first || s.n >= mirrorLines || s.text >= mirrorBytes {
+		return 0, 0, 0
+	}
+	if since := now.Sub(s.jumped); since < mirrorBackfillQuiet {
+		return 0, 0, mirrorBackfillQuiet - since
+	}
+	want := min(s.first-first, uint64(mirrorLines-s.n), uint64(pageLines))
+	if s.n > 0 {
+		// Lines of about the size of those held: read no more than fit.
+		size := s.text/int64(s.n) + 1
+		want = min(want, uint64((mirrorBytes-s.text)/size+1))
+	}
+	return s.first - 1 - want, int(want), 0
+}
+
+// prepend adds older lines before the oldest held, as a backfill read
+// them: the lines that end just before the oldest held, contiguous (lines
+// from it on are ignored; lines that do not reach it are not added, as
+// the store moved on meanwhile). It fills only the room the bounds leave,
+// newest lines first, as new lines always win; once a line does not fit,
+// the store takes no more older lines. Their text goes into chunks of its
+// own, so evicting frees them as it frees any. It returns how many lines
+// it added.
+func (s *mirrorStore) prepend(lines []jobs.Line) int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	end := len(lines)
+	for end > 0 && lines[end-1].Seq >= s.first {
+		end--
+	}
+	if end == 0 || lines[end-1].Seq != s.first-1 {
+		return 0
+	}
+	start := end - 1
+	for start > 0 && lines[start-1].Seq+1 == lines[start].Seq {
+		start--
+	}
+	lines = lines[start:end]
+	k, size := 0, int64(0)
+	for i := len(lines) - 1; i >= 0; i-- {
+		text := int64(min(len(lines[i].Text), mirrorBytes))
+		if s.n+k >= mirrorLines || s.text+size+text > mirrorBytes {
+			s.full = true
+			break
+		}
+		k++
+		size += text
+	}
+	if k == 0 {
+		return 0
+	}
+	lines = lines[len(lines)-k:]
+	if s.n+k > len(s.ring) {
+		s.grow(s.n + k)
+	}
+	s.head -= k
+	if s.head < 0 {
+		s.head += len(s.ring)
+	}
+	chunkSize := min(max((s.text+size)/16, mirrorChunkMin), mirrorChunkMax)
+	left := size // text of the lines not yet copied
+	var c *mirrorChunk
+	for i, l := range lines {
+		text := l.Text[:min(len(l.Text), mirrorBytes)]
+		if c == nil || cap(c.buf)-len(c.buf) < len(text) {
+			// The last chunk is cut to what is left: no room to spare.
+			c = &mirrorChunk{buf: make([]byte, 0, max(int64(len(text)), min(chunkSize, left)))}
+			s.chunks += int64(cap(c.buf))
+		}
+		off := len(c.buf)
+		c.buf = append(c.buf, text...)
+		left -= int64(len(text))
+		*s.at(i) = mirrorEntry{chunk: c, off: uint32(off), word: uint32(len(text))<<2 | uint32(l.Stream&3), arrival: l.Arrival}
+	}
+	s.n += k
+	s.text += size
+	s.first -= uint64(k)
+	return k
 }
 
 // memory is what the store keeps alive: its index, its chunks and the

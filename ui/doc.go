@@ -39,7 +39,9 @@
 //     after a yes/no question that says how many (bulkConfirm).
 //   - Searches scan the output held in memory off the Update goroutine
 //     (scanCmd: bounded ReadAfter chunks) and keep only the matches' keys;
-//     new output is scanned as it arrives, one scan at a time per search.
+//     new output is scanned as it arrives, one scan at a time per search,
+//     and so are older lines that appear before the oldest searched (an
+//     attached TUI's mirror fetches them behind the newest).
 //     Matching is done on the text as drawn (escapes removed, tabs
 //     expanded), so highlights line up with what is on screen.
 //   - A job whose output arrives, or that ends, while none of its output

@@ -31,38 +31,57 @@ type matchRef struct {
 	job jobs.ID
 }
 
-// scanTarget is one job's output to search, after a cursor.
+// scanTarget is one job's output to search, after a cursor (up to upTo,
+// when not 0: older lines that appeared before the ones searched).
 type scanTarget struct {
 	job    jobs.ID
 	reader jobs.OutputReader
 	after  uint64
+	upTo   uint64
 	// byArrival keys matches by arrival (the "all" view), not by sequence.
 	byArrival bool
 }
 
 // scanDoneMsg reports one scan: the matches found after the cursors, the
-// cursors reached and whether more is left to scan.
+// cursors reached, the oldest lines searched from (floors) and whether
+// more is left to scan.
 type scanDoneMsg struct {
 	gen     uint64
 	found   []matchRef
 	cursors map[jobs.ID]uint64
+	floors  map[jobs.ID]uint64
 	more    bool
 }
 
-// scanCmd searches the targets, at most scanBudget lines in all.
+// scanCmd searches the targets, at most scanBudget lines in all (and
+// the older lines of targets with upTo, which a store bounds).
 func scanCmd(gen uint64, m *matcher, targets []scanTarget) tea.Cmd {
 	return func() tea.Msg {
-		msg := scanDoneMsg{gen: gen, cursors: make(map[jobs.ID]uint64, len(targets))}
+		msg := scanDoneMsg{gen: gen, cursors: make(map[jobs.ID]uint64, len(targets)), floors: make(map[jobs.ID]uint64)}
 		budget := scanBudget
 		for _, t := range targets {
 			cur := t.after
 			for {
-				if budget <= 0 {
+				n := min(scanChunk, budget)
+				if t.upTo > 0 {
+					n = int(min(uint64(scanChunk), t.upTo-min(cur, t.upTo)))
+				} else if budget <= 0 {
 					msg.more = true
 					break
 				}
-				c := t.reader.ReadAfter(cur, min(scanChunk, budget))
+				if n <= 0 {
+					break
+				}
+				c := t.reader.ReadAfter(cur, n)
+				if t.upTo == 0 && (cur == 0 || c.Dropped > 0) {
+					// The oldest line searched: the oldest held, or the
+					// first after lines gone unsearched.
+					msg.floors[t.job] = cur + c.Dropped + 1
+				}
 				for _, l := range c.Lines {
+					if t.upTo > 0 && l.Seq > t.upTo {
+						break // searched already
+					}
 					if m.matchLine(l.Text) {
 						key := seqKey(l.Seq)
 						if t.byArrival {
@@ -77,7 +96,11 @@ func scanCmd(gen uint64, m *matcher, targets []scanTarget) tea.Cmd {
 					break
 				}
 			}
-			msg.cursors[t.job] = cur
+			if t.upTo > 0 {
+				msg.floors[t.job] = t.after + 1
+			} else {
+				msg.cursors[t.job] = cur
+			}
 		}
 		return msg
 	}
@@ -91,6 +114,10 @@ type paneSearch struct {
 	gen     uint64
 	index   []matchRef // by key
 	cursors map[jobs.ID]uint64
+	// floors are, per job, the oldest line searched: older lines that
+	// appear later (an attached TUI's mirror fetches them behind the
+	// newest) are searched too.
+	floors map[jobs.ID]uint64
 
 	scanning bool // a scan command is out
 	pending  bool // output arrived while it was: scan again
@@ -104,7 +131,7 @@ type paneSearch struct {
 }
 
 func newPaneSearch(m *matcher, gen uint64) *paneSearch {
-	return &paneSearch{m: m, gen: gen, cursors: make(map[jobs.ID]uint64)}
+	return &paneSearch{m: m, gen: gen, cursors: make(map[jobs.ID]uint64), floors: make(map[jobs.ID]uint64)}
 }
 
 // scan starts a scan of what has not been searched yet, unless one is
@@ -115,7 +142,23 @@ func (s *paneSearch) scan(src searchableSource) tea.Cmd {
 		return nil
 	}
 	s.scanning, s.pending = true, false
-	return scanCmd(s.gen, s.m, src.scanTargets(s.cursors))
+	return scanCmd(s.gen, s.m, s.withOlder(src.scanTargets(s.cursors)))
+}
+
+// withOlder adds to targets the lines that appeared before the oldest
+// searched of each job, searched first.
+func (s *paneSearch) withOlder(targets []scanTarget) []scanTarget {
+	var older []scanTarget
+	for _, t := range targets {
+		if f := s.floors[t.job]; f > 1 {
+			if first := t.reader.Stats().First; first < f {
+				o := t
+				o.after, o.upTo = first-1, f-1
+				older = append(older, o)
+			}
+		}
+	}
+	return append(older, targets...)
 }
 
 // merge takes a scan's report in, forgets matches the stores no longer
@@ -124,6 +167,9 @@ func (s *paneSearch) merge(msg scanDoneMsg, src searchableSource) (again bool) {
 	s.scanning = false
 	for id, c := range msg.cursors {
 		s.cursors[id] = c
+	}
+	for id, f := range msg.floors {
+		s.floors[id] = f
 	}
 	if len(msg.found) > 0 {
 		slices.SortFunc(msg.found, func(a, b matchRef) int { return a.key.compare(b.key) })
@@ -134,6 +180,9 @@ func (s *paneSearch) merge(msg scanDoneMsg, src searchableSource) (again bool) {
 			i, j := 0, 0
 			for i < len(s.index) || j < len(msg.found) {
 				if j == len(msg.found) || (i < len(s.index) && !msg.found[j].key.less(s.index[i].key)) {
+					if j < len(msg.found) && msg.found[j].key == s.index[i].key {
+						j++ // found again: older lines searched after a gap
+					}
 					merged = append(merged, s.index[i])
 					i++
 				} else {
