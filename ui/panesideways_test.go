@@ -20,6 +20,12 @@ func TestLayoutLineCutMarkAndSkip(t *testing.T) {
 	require.Equal(t, "漢字…", lay("漢字漢字", cut), "a wide character that does not fit")
 	require.Equal(t, "ab漢…", lay("ab漢字", cut), "one that would reach the last cell")
 	require.Equal(t, "ab漢", lay("ab漢", cut))
+	require.Equal(t, "abcde", lay("abcde   ", cut), "only blanks cut off: no marker")
+	require.Equal(t, "ab   ", lay("ab\t\x1b[0m  ", cut))
+	require.Equal(t, "abcd…", lay("abcde  x", cut), "a character after the blanks")
+	bar := lineFormat{width: 5, cutMark: true, keepSGR: true}
+	require.Equal(t, "\x1b[41m     \x1b[0m", lay("\x1b[41m"+strings.Repeat(" ", 200)+"\x1b[0m", bar),
+		"a bar drawn to a wider terminal's edge")
 
 	skip := func(n int) lineFormat { f := cut; f.width, f.skip = 10, n; return f }
 	require.Equal(t, "cdefghij", lay("abcdefghij", skip(2)))

@@ -1,7 +1,10 @@
 package ui
 
+import "jobtop/termtext"
+
 // A row cut at the pane's edge (wrap off) ends with cutMarker in its last
-// cell, so cut text gives a sign; a pane scrolled sideways hides the
+// cell, so cut text gives a sign, unless only blanks are cut off (a line
+// padded to a wider terminal's width, a coloured bar drawn to its edge); a pane scrolled sideways hides the
 // first cells of each line (lineFormat.skip), as less -S does.
 
 // cutMarker ends a row whose line goes on past the pane's edge.
@@ -50,4 +53,30 @@ func (w *rowBuilder) hideCluster(text string, cells, hidden int) {
 		w.b.WriteByte(' ')
 		w.col++
 	}
+}
+
+// blankRest reports whether what a cut leaves off the row shows no
+// character: spaces, tabs and escape sequences only.
+func (w *rowBuilder) blankRest() bool {
+	return blankText(w.pending) && blankText(w.rest)
+}
+
+// blankText reports whether s shows no character; it stops at the first
+// that it shows, so a long line costs no more than its blanks.
+func blankText(s string) bool {
+	for i := 0; i < len(s); {
+		switch c := s[i]; {
+		case c == ' ' || c == '\t':
+			i++
+		case c > ' ' && c < 0x7f:
+			return false
+		default: // an escape sequence, a control, or a character past ASCII
+			t := termtext.Next(s, i)
+			if t.Kind == termtext.Cluster || t.Kind == termtext.Invalid || t.Kind == termtext.Text {
+				return false
+			}
+			i = t.End
+		}
+	}
+	return true
 }

@@ -82,6 +82,7 @@ func layoutLine(dst []string, s string, f lineFormat) []string {
 	w.startRow()
 	for i := 0; i < len(s) && !w.done; {
 		t := termtext.Next(s, i)
+		w.rest = s[t.End:]
 		switch t.Kind {
 		case termtext.Text:
 			w.ascii(s[i:t.End])
@@ -114,6 +115,10 @@ type rowBuilder struct {
 	mi      int  // the next or current mark
 	inMark  bool // the mark style is open
 	cut     cutPoint
+	// rest is the line after the piece being laid out, and pending what
+	// of that piece is not written yet: at a cut, they say whether
+	// anything but blanks is cut off (blankRest).
+	rest, pending string
 }
 
 func (w *rowBuilder) startRow() {
@@ -178,7 +183,7 @@ func (w *rowBuilder) room(n int) bool {
 	}
 	if !w.f.wrap || (w.f.maxRows > 0 && w.rows+1 >= w.f.maxRows) {
 		w.done = true
-		if w.f.cutMark && !w.f.wrap {
+		if w.f.cutMark && !w.f.wrap && !w.blankRest() {
 			w.markCut()
 		}
 		return false
@@ -208,6 +213,7 @@ func (w *rowBuilder) ascii(text string) {
 		}
 		if w.f.width > 0 {
 			if free := w.f.width - w.col; free <= 0 {
+				w.pending = text
 				if !w.room(1) {
 					return
 				}
@@ -239,6 +245,7 @@ func (w *rowBuilder) cluster(text string, cells int) {
 	if w.f.cutMark && !w.cut.set && w.f.width > 0 && w.col+cells > w.f.width-1 {
 		w.keepCut()
 	}
+	w.pending = text
 	if !w.room(cells) {
 		return
 	}
