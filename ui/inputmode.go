@@ -200,6 +200,9 @@ func (m *Model) lineModes() vtscreen.InputModes {
 	return snap.Modes
 }
 
+// handleInputMouse sends a mouse event over the pane typed into to the
+// job, when the job asked for mouse reports; it reports whether the
+// event was the job's. Coordinates are the job's screen's, from 0.
 // overTypedPane reports whether the pointer is over the pane typed into.
 func (m *Model) overTypedPane(msg tea.MouseMsg) bool {
 	for i, d := range m.drawn() {
@@ -210,9 +213,6 @@ func (m *Model) overTypedPane(msg tea.MouseMsg) bool {
 	return false
 }
 
-// handleInputMouse sends a mouse event over the pane typed into to the
-// job, when the job asked for mouse reports; it reports whether the
-// event was the job's. Coordinates are the job's screen's, from 0.
 func (m *Model) handleInputMouse(msg tea.MouseMsg) (tea.Cmd, bool) {
 	p := m.input.pane
 	for i, d := range m.drawn() {
@@ -228,16 +228,6 @@ func (m *Model) handleInputMouse(msg tea.MouseMsg) (tea.Cmd, bool) {
 			x--
 		}
 		modes := p.screenModes()
-		if !p.InScreen() {
-			// A job in line mode can ask for the mouse too. Its screen's
-			// rows are the pane's while the pane shows the newest lines
-			// (its terminal has the pane's size); scrolled back, they
-			// are not, and the mouse is jobtop's.
-			modes = m.lineModes()
-			if !p.follow {
-				modes.Mouse = 0
-			}
-		}
 		if !m.jobRuns() {
 			modes.Mouse = 0 // between runs, nothing asks for the mouse
 		}
