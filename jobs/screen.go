@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"slices"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"syscall"
@@ -544,7 +545,7 @@ func tailScreen(store *OutputStore, cols, rows int, since uint64) vtscreen.Snaps
 		ansi = nil
 	}
 	for i := len(lines) - 1; i >= 0 && len(ansi) < rows; i-- {
-		wrapped := termtext.WrapCells(shownText(lines[i].Text), cols)
+		wrapped := termtext.WrapCells(shownText(lines[i].Text, cols), cols)
 		switch {
 		case len(c.Partial) > 0 && i == len(lines)-1:
 			k, x := cellRow(wrapped, store.PartialCursor(lines[i].Stream), cols)
@@ -567,6 +568,9 @@ func tailScreen(store *OutputStore, cols, rows int, since uint64) vtscreen.Snaps
 	for i, row := range ansi {
 		snap.ANSI[i] = row
 		snap.Lines[i] = termtext.Visible(row, false)
+		if strings.TrimLeft(snap.Lines[i], " ") == "" {
+			snap.Lines[i] = "" // a bar of colour is a blank row as text
+		}
 	}
 	snap.CursorY, snap.CursorX = max(len(ansi)-1-cursorRow, 0), cursorX
 	return snap
@@ -581,9 +585,12 @@ func tailScreen(store *OutputStore, cols, rows int, since uint64) vtscreen.Snaps
 // terminal's cursor, retitle it or change its character set. A TTY
 // job's lines are kept so already (OutputStore.SetTerminal); a pipe
 // job's are the bytes it wrote.
-func shownText(s string) string {
+//
+// An erase with a background colour colours the row to the terminal's
+// edge, cols cells (termtext.EditLineIn), as the store keeps a TTY job's.
+func shownText(s string, cols int) string {
 	if termtext.HasLineEdits([]byte(s)) {
-		s = termtext.EditLine(s)
+		s, _ = termtext.EditLineIn(s, cols)
 	}
 	return termtext.Visible(termtext.Printed(s, true), true)
 }

@@ -862,3 +862,20 @@ func TestALineModeScreenShowsNoControls(t *testing.T) {
 		}
 	}
 }
+
+// A bar drawn by an erase with a background colour is a row of that
+// colour to the terminal's edge in a line-mode screen, a pipe job's as a
+// TTY job's (the store plays the TTY job's), and a blank row as plain
+// text: trailing blanks are trimmed there.
+func TestALineModeScreenDrawsBars(t *testing.T) {
+	m := newManager(t, Options{})
+	for _, spec := range []Spec{{Command: `printf 'top\n\033[41m\033[K\n\033[0mend\n'`},
+		{TTY: true, Command: `printf 'top\n\033[41m\033[K\n\033[0mend\n'`}} {
+		info := start(t, m, spec)
+		wait(t, m, info.ID)
+		snap, err := m.Screen(info.ID)
+		require.NoError(t, err)
+		assert.Equal(t, []string{"top", "", "end"}, snap.Lines[:3], "tty %v", spec.TTY)
+		assert.Equal(t, "\x1b[41m"+strings.Repeat(" ", snap.Cols)+"\x1b[0m", snap.ANSI[1], "tty %v", spec.TTY)
+	}
+}

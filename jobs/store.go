@@ -3,6 +3,7 @@ package jobs
 import (
 	"bytes"
 	"strconv"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"unsafe"
@@ -446,13 +447,14 @@ func (s *OutputStore) shown(text []byte) []byte {
 // does not print, colours included (a run ending with a reset, as tput
 // sgr0 writes), and moves of the cursor along the row ("\e[5C\e[0m"):
 // wherever they leave the cursor, the row stays blank. A move followed
-// by spaces prints them: that line shows something.
+// by spaces prints them: that line shows something; a tab does not.
 func (s *OutputStore) showsNothing(st Stream) bool {
 	if !s.terminal {
 		return false
 	}
 	shown := s.shown(s.partial[st].buf)
-	return len(shown) == 0 || termtext.Printed(string(shown), false) == ""
+	// A tab moves the cursor, as "\e[5C" does; a space prints a blank.
+	return len(shown) == 0 || strings.Trim(termtext.Printed(string(shown), false), "\t") == ""
 }
 
 // commit copies a complete line into the slabs and evicts the oldest

@@ -169,6 +169,12 @@ func TestTerminalMovesAloneShowNothing(t *testing.T) {
 	assert.Equal(t, "       ", s.LastLine())
 	s.Flush()
 	assert.Equal(t, []string{"done", "     x", "       "}, texts(s.ReadAfter(0, 0).Lines))
+
+	// A tab moves the cursor and prints nothing.
+	s.Append(Stdout, []byte("end\n\t"))
+	assert.Equal(t, "end", s.LastLine(), "a tab alone is no last line")
+	s.Flush()
+	assert.Equal(t, []string{"done", "     x", "       ", "end"}, texts(s.ReadAfter(0, 0).Lines))
 }
 
 // TestTerminalBarsShowSomething: an erase in line with a background
