@@ -1,6 +1,7 @@
 package jobs
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -223,4 +224,20 @@ func TestTerminalColoursLastPastACarriageReturn(t *testing.T) {
 	}
 	assert.Equal(t, "\x1b[33mxy\x1b[0m", s.LastLine())
 	assert.Less(t, s.Stats().Memory, int64(64<<10))
+}
+
+// TestTerminalSaveRestoreSpinnerIsOneLine: a spinner drawn over a saved
+// cursor ("\e7|\e8", "\e[s/\e[u"), tens of kilobytes of frames, is one
+// line on a terminal, as the last frame left it.
+func TestTerminalSaveRestoreSpinnerIsOneLine(t *testing.T) {
+	for _, frame := range []string{"\x1b[s%c\x1b[u", "\x1b7\x1b[33m%c\x1b[0m\x1b8"} {
+		s := NewOutputStore(StoreOptions{})
+		s.SetTerminal(true, 80)
+		s.Append(Stdout, []byte("Working "))
+		for i := range 20_000 {
+			s.Append(Stdout, []byte(fmt.Sprintf(frame, `|/-\`[i%4])))
+		}
+		s.Append(Stdout, []byte("done\n"))
+		assert.Equal(t, []string{"Working done"}, texts(s.ReadAfter(0, 0).Lines), "%q", frame)
+	}
 }

@@ -15,13 +15,17 @@ func HasLineEdits(b []byte) bool {
 	if bytes.IndexByte(b, '\b') >= 0 || bytes.IndexByte(b, '\a') >= 0 && hasBell(string(b)) {
 		return true
 	}
-	return hasCSI(b, "CDGKP@X")
+	return hasCSI(b, "CDGKP@Xsu", "78")
 }
 
 // hasCSI reports whether b holds a control sequence with numeric
-// parameters (digits and ";" only) and one of finals as its final byte.
-func hasCSI(b []byte, finals string) bool {
+// parameters (digits and ";" only) and one of finals as its final byte,
+// or an escape sequence of ESC and one of escFinals.
+func hasCSI(b []byte, finals, escFinals string) bool {
 	for i := bytes.IndexByte(b, 0x1b); i >= 0; {
+		if i+1 < len(b) && strings.IndexByte(escFinals, b[i+1]) >= 0 {
+			return true
+		}
 		if i+1 < len(b) && b[i+1] == '[' {
 			k := i + 2
 			for k < len(b) && (b[k] >= '0' && b[k] <= '9' || b[k] == ';') {
@@ -84,8 +88,11 @@ func EditLineCursor(s string) (string, int) {
 // are coloured so; an erase without a background keeps no blank past
 // the line's text, as before.
 func EditLineIn(s string, cols int) (string, int) {
-	out, x, _ := EditLinePen(s, cols)
-	return out, x
+	if !HasLineEdits([]byte(s)) {
+		return s, Width(s)
+	}
+	e := editLine(s, cols)
+	return e.String(), e.x
 }
 
 // EditLinePen is EditLineIn, and the pen the line leaves: the SGR
@@ -93,11 +100,25 @@ func EditLineIn(s string, cols int) (string, int) {
 // a move of the cursor) so that text that follows is drawn in it, as on
 // the terminal (the line returned resets its colours at its end). It is
 // "" when the line is returned as it is: its own sequences set the pen.
+//
+// A cursor saved on the line (ESC 7, CSI s) is saved again at the line's
+// end, so that the line returned, written again with more after it,
+// plays a restore as s would have (a spinner over a saved cursor).
 func EditLinePen(s string, cols int) (line string, x int, pen string) {
 	if !HasLineEdits([]byte(s)) {
 		return s, Width(s), ""
 	}
-	e := lineEditor{cols: max(cols, 0)}
+	e := editLine(s, cols)
+	line = e.String()
+	if e.saved.set {
+		line += "\x1b[" + strconv.Itoa(e.saved.x+1) + "G" + e.saved.pen + "\x1b7\x1b[0m"
+	}
+	return line, e.x, e.pen
+}
+
+// editLine plays s's line edits on a terminal cols cells wide.
+func editLine(s string, cols int) *lineEditor {
+	e := &lineEditor{cols: max(cols, 0)}
 	for i := 0; i < len(s); {
 		t := Next(s, i)
 		switch t.Kind {
@@ -121,11 +142,11 @@ func EditLinePen(s string, cols int) (line string, x int, pen string) {
 		case Invalid:
 			e.write("\uFFFD", 1)
 		case Escape:
-			e.csi(s[i:t.End])
+			e.escape(s[i:t.End])
 		}
 		i = t.End
 	}
-	return e.String(), e.x, e.pen
+	return e
 }
 
 // Width is the cells text takes on one line: its escape sequences and
@@ -206,6 +227,30 @@ type lineEditor struct {
 	pen   string
 	bg    string // the pen's background as one SGR sequence; "" for the default
 	cols  int
+	// saved is where a save of the cursor (ESC 7, CSI s) left it, with
+	// the pen; restores (ESC 8, CSI u) go back there.
+	saved struct {
+		set     bool
+		x       int
+		pen, bg string
+	}
+}
+
+// escape carries out the line edits among escape sequences: a save and
+// a restore of the cursor, as a spinner drawn over one cell does
+// ("\e7|\e8", "\e[s/\e[u"), or a control sequence (csi); it ignores the
+// rest.
+func (e *lineEditor) escape(seq string) {
+	switch seq {
+	case "\x1b7", "\x1b[s": // xterm's CSI s and u are ESC 7 and 8
+		e.saved.set, e.saved.x, e.saved.pen, e.saved.bg = true, e.x, e.pen, e.bg
+	case "\x1b8", "\x1b[u":
+		if e.saved.set {
+			e.x, e.pen, e.bg = e.saved.x, e.saved.pen, e.saved.bg
+		}
+	default:
+		e.csi(seq)
+	}
 }
 
 // erased is a cell an erase leaves: blank, in the pen's background.

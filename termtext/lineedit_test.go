@@ -24,6 +24,10 @@ func TestEditLine(t *testing.T) {
 		{"a wide character cut in half", "日本\bx", "日 x"},
 		{"tab moves the cursor", "a\tb\b\bc", "a      cb"},
 		{"a bell shows nothing", ">>> os.path.is\a", ">>> os.path.is"},
+		{"a spinner over a saved cursor (CSI s, u)", "Working \x1b[s|\x1b[u/\x1b[u-\x1b[udone", "Working done"},
+		{"a spinner over a saved cursor (ESC 7, 8), pen and all", "Go \x1b7\x1b[32m|\x1b8/\x1b8ok", "Go ok"},
+		{"a restore with nothing saved stays", "ab\x1b8c", "abc"},
+		{"CSI u with parameters is no restore", "ab\x1b[s\x1b[1uc", "abc"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			assert.Equal(t, tc.want, EditLine(tc.in))
@@ -37,6 +41,8 @@ func TestHasLineEdits(t *testing.T) {
 		"\x1b[31mred\x1b[0m":      false,
 		"\x1b[?1049h\x1b[5;5H":    false,
 		"a\bb":                    true,
+		"a\x1b7b\x1b8c":           true,
+		"a\x1b[sb\x1b[uc":         true,
 		"ring\a":                  true,
 		"\x1b]0;title\a":          false,
 		"\x1b[K":                  true,

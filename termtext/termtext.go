@@ -276,7 +276,7 @@ func HasHidden(b []byte) bool {
 // PlacesCursor reports whether b moves the cursor to a row (CUP, HVP,
 // VPA): a program that draws a screen so, on the main one, leaves pieces
 // of rows run together in a line.
-func PlacesCursor(b []byte) bool { return hasCSI(b, "Hfd") }
+func PlacesCursor(b []byte) bool { return hasCSI(b, "Hfd", "") }
 
 // plain reports whether s is printable ASCII and tabs only.
 func plain(s string) bool {
