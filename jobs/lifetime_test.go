@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"strconv"
 	"strings"
 	"syscall"
@@ -214,6 +215,28 @@ func TestJobsHaveNoTerminalAndNoStdin(t *testing.T) {
 	assert.Equal(t, "read-done", out[0], "stdin is /dev/null: cat ends at once")
 	assert.Contains(t, out[1], "/dev/tty", "the shell names what failed")
 	assert.Equal(t, "status 2", out[2])
+}
+
+// TestJobsStdinIsTheirOwn: what a job does to its stdin's flags (a
+// non-blocking /dev/null) is not what the next job's stdin has: each has
+// its own open /dev/null.
+func TestJobsStdinIsTheirOwn(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("reads /proc/self/fdinfo")
+	}
+	if _, err := exec.LookPath("perl"); err != nil {
+		t.Skip("needs perl to set a flag on stdin")
+	}
+	m := newManager(t, Options{})
+	first := start(t, m, Spec{Command: `perl -e 'use Fcntl; $| = 1; fcntl(STDIN, F_SETFL, O_NONBLOCK) or die; print "set\n"; sleep 30'`})
+	waitFor(t, m, first.ID, "set", func(i Info) bool { return i.LastLine == "set" })
+	next := start(t, m, Spec{Command: "grep flags /proc/self/fdinfo/0"})
+	wait(t, m, next.ID)
+	out := outputText(t, m, next.ID)
+	require.Len(t, out, 1)
+	flags, err := strconv.ParseUint(strings.TrimSpace(strings.TrimPrefix(out[0], "flags:")), 8, 32)
+	require.NoError(t, err, "%q", out[0])
+	assert.Zero(t, flags&syscall.O_NONBLOCK, "the next job's stdin is blocking (flags %o)", flags)
 }
 
 // TestReplaceStopsTheOldRunItsOwnWay: the old run is stopped with the old
