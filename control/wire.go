@@ -8,6 +8,7 @@ import (
 	"io"
 	"net/http"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"time"
 
@@ -188,7 +189,7 @@ func jsonError(err error, body any) error {
 		if field == "" {
 			return badRequest("the body must be a JSON object, not a %s", typ.Value)
 		}
-		return badRequest("field %q must be %s, not a %s", field, typeName(typ.Type.String()), typ.Value)
+		return badRequest("field %q must be %s, not %s", field, typeName(typ.Type), withArticle(strings.Fields(typ.Value)[0]))
 	case errors.As(err, &nested):
 		return badRequest("%v", nested)
 	}
@@ -198,18 +199,41 @@ func jsonError(err error, body any) error {
 	return badRequest("malformed JSON: %v", err)
 }
 
-func typeName(goType string) string {
-	switch {
-	case goType == "string":
+func typeName(t reflect.Type) string {
+	switch t.Kind() {
+	case reflect.String:
 		return "a string"
-	case strings.HasPrefix(goType, "[]"):
-		return "an array of " + strings.TrimPrefix(typeName(goType[2:]), "a ") + "s"
-	case strings.HasPrefix(goType, "map["):
-		return "an object of strings"
-	case strings.HasPrefix(goType, "int"):
+	case reflect.Bool:
+		return "true or false"
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
+		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
 		return "a whole number"
+	case reflect.Float32, reflect.Float64:
+		return "a number"
+	case reflect.Slice, reflect.Array:
+		elem := typeName(t.Elem())
+		if elem == "true or false" {
+			return "an array of true or false"
+		}
+		return "an array of " + strings.TrimPrefix(strings.TrimPrefix(elem, "an "), "a ") + "s"
+	case reflect.Map:
+		return "an object of " + strings.TrimPrefix(strings.TrimPrefix(typeName(t.Elem()), "an "), "a ") + "s"
+	case reflect.Pointer:
+		return typeName(t.Elem())
 	}
 	return "an object"
+}
+
+// withArticle is a JSON value's kind as encoding/json names it ("bool",
+// "array", "number"), with its article: "a bool" reads "true or false".
+func withArticle(kind string) string {
+	switch kind {
+	case "bool":
+		return "true or false"
+	case "array", "object":
+		return "an " + kind
+	}
+	return "a " + kind
 }
 
 // Spec checks the request and turns it into a jobs.Spec: durations parsed,
