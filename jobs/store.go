@@ -400,7 +400,8 @@ func (s *OutputStore) SetTerminal(on bool, cols int) {
 }
 
 // carriageReturn is a "\r" with more of the line after it. Off a
-// terminal, the line starts again (a progress bar's next frame). On one,
+// terminal, the line starts again (a progress bar's next frame), in the
+// colours in effect. On one,
 // the cursor goes back to the start of the row it is on, over the text
 // there (a line editor moves right over the prompt, or rewrites the row
 // a long line wrapped to): the line is kept as it shows, edits played, and
@@ -421,8 +422,11 @@ func (s *OutputStore) carriageReturn(pl *partialLine) {
 			return
 		}
 	}
-	pl.buf = pl.buf[:0]
-	pl.kept = 0
+	// Off a terminal, or past the bound: the line starts again, in the
+	// colours in effect (a yellow progress bar's next frame is yellow).
+	pen := termtext.Pen(unsafeString(pl.buf))
+	pl.buf = append(pl.buf[:0], pen...) // copy moves overlapping bytes right
+	pl.kept = len(pen)
 }
 
 // shown is a line's text as it is kept and read: on a terminal, what it

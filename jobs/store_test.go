@@ -292,3 +292,14 @@ func TestTerminalCarriageReturnFloodStaysOneLine(t *testing.T) {
 	assert.Equal(t, "progress  99999", c.Partial[0].Text)
 	assert.Less(t, s.Stats().Memory, int64(64<<10), "the line being built stays small")
 }
+
+// TestCarriageReturnKeepsTheColours: a pipe job's progress bar redrawn
+// after "\r" is a new line in the colours in effect, as a terminal draws
+// the next frame; a reset before the "\r" leaves none.
+func TestCarriageReturnKeepsTheColours(t *testing.T) {
+	s := NewOutputStore(StoreOptions{})
+	s.Append(Stdout, []byte("\x1b[33m[##   ] 40%\r[###  ] 60%\n"))
+	s.Append(Stdout, []byte("\x1b[1m\x1b[41m\x1b[K\rFAIL\x1b[0m\n"))
+	s.Append(Stdout, []byte("\x1b[32mok\x1b[0m\rplain\n"))
+	assert.Equal(t, []string{"\x1b[33m[###  ] 60%", "\x1b[1m\x1b[41mFAIL\x1b[0m", "plain"}, texts(s.ReadAfter(0, 0).Lines))
+}
