@@ -18,6 +18,33 @@ import (
 	"jobtop/control"
 )
 
+// When a job's log file could not be written (a full disk), logs does
+// not say that the lines no longer held are in it, and status says what
+// the log file lost.
+func TestLogsSaysWhenTheLogFileLostLines(t *testing.T) {
+	c := newCLI(t)
+	c.serve()
+	first := c.startJob("true")
+	var info struct {
+		LogPath string `json:"log_path"`
+	}
+	require.NoError(t, json.Unmarshal([]byte(c.ok("status", first, "--json")), &info))
+	require.NotEmpty(t, info.LogPath)
+	// The next job's rotated log is a directory that cannot be removed:
+	// its log file cannot be made.
+	next, err := strconv.Atoi(first)
+	require.NoError(t, err)
+	require.NoError(t, os.MkdirAll(filepath.Join(filepath.Dir(info.LogPath), strconv.Itoa(next+1)+".log.1", "x"), 0o700))
+	id := c.startJob("seq 1 12000")
+	c.ok("wait", id)
+
+	r := c.run("logs", id)
+	require.Equal(t, 0, r.code, r.stderr)
+	assert.Contains(t, r.stderr, "2000 lines are no longer held in memory here; the log file could not be written either")
+	assert.NotContains(t, r.stderr, "every line is in the log file")
+	assert.Contains(t, c.ok("status", id), "could not be written to the log file")
+}
+
 // logs for people prints every line the instance holds, answer after
 // answer; --json gives one bounded answer and says there is more.
 func TestLogsPagesThroughEveryHeldLine(t *testing.T) {

@@ -112,7 +112,7 @@ func logs(cmd *cobra.Command, c *control.Client, id jobs.ID, o logsOptions) erro
 	text := newTextOut(out, o.raw)
 	if o.follow {
 		skip := o.noLines
-		notes := &dropNotes{w: cmd.ErrOrStderr(), id: id, now: time.Now}
+		notes := &dropNotes{w: cmd.ErrOrStderr(), id: id, now: time.Now, logLost: logLoses(cmd, c, id)}
 		defer notes.flush()
 		return c.FollowOutput(cmd.Context(), id, q, func(r control.OutputResponse) error {
 			if skip {
@@ -152,7 +152,7 @@ func logs(cmd *cobra.Command, c *control.Client, id jobs.ID, o logsOptions) erro
 			return err
 		}
 		if printed == 0 {
-			noteDropped(cmd, id, r)
+			noteDropped(cmd, c, id, r)
 		}
 		if err := printLines(out, r.Lines, text); err != nil {
 			return err
@@ -189,19 +189,34 @@ func printLines(w io.Writer, lines []jobs.Line, text textOut) error {
 }
 
 // noteDropped tells people, on stderr, about lines no longer held.
-func noteDropped(cmd *cobra.Command, id jobs.ID, r control.OutputResponse) {
-	writeDropped(cmd.ErrOrStderr(), id, r.Dropped)
+func noteDropped(cmd *cobra.Command, c *control.Client, id jobs.ID, r control.OutputResponse) {
+	writeDropped(cmd.ErrOrStderr(), id, r.Dropped, logLoses(cmd, c, id))
 }
 
-// writeDropped says on w that n lines of job id are no longer held.
-func writeDropped(w io.Writer, id jobs.ID, n uint64) {
-	if n > 0 {
-		held := "lines are"
-		if n == 1 {
-			held = "line is"
-		}
-		fmt.Fprintf(w, "jobtop: %d %s no longer held in memory here; every line is in the log file (jobtop status %d)\n", n, held, id)
+// logLoses returns a check of whether job id's log file lost output to
+// write errors (a full disk): asked only when lines were dropped.
+func logLoses(cmd *cobra.Command, c *control.Client, id jobs.ID) func() bool {
+	return func() bool {
+		info, err := c.Job(cmd.Context(), id)
+		return err == nil && info.LogDropped > 0
 	}
+}
+
+// writeDropped says on w that n lines of job id are no longer held, and
+// where they are: in the log file, unless logLost says it lost output.
+func writeDropped(w io.Writer, id jobs.ID, n uint64, logLost func() bool) {
+	if n == 0 {
+		return
+	}
+	held := "lines are"
+	if n == 1 {
+		held = "line is"
+	}
+	where := "every line is in the log file"
+	if logLost != nil && logLost() {
+		where = "the log file could not be written either, so some are lost"
+	}
+	fmt.Fprintf(w, "jobtop: %d %s no longer held in memory here; %s (jobtop status %d)\n", n, held, where, id)
 }
 
 // dropNoteEvery is how often --follow at most says lines were dropped.
@@ -217,6 +232,8 @@ type dropNotes struct {
 	now  func() time.Time
 	last time.Time // when the last note was written
 	held uint64    // dropped lines not yet told
+	// logLost says whether the log file lost output too (nil: it did not).
+	logLost func() bool
 }
 
 // add counts n more dropped lines, and says so when a notice is due.
@@ -233,6 +250,6 @@ func (d *dropNotes) add(n uint64) {
 
 // flush says what was counted and not yet said.
 func (d *dropNotes) flush() {
-	writeDropped(d.w, d.id, d.held)
+	writeDropped(d.w, d.id, d.held, d.logLost)
 	d.held = 0
 }

@@ -19,7 +19,8 @@ the job object: id, name, command, cwd, state (queued, running, stopping,
 succeeded, failed, killed, timed_out, error), exit_code (null until it
 exited), signal, error, pid, started_at, ended_at, runs, restarts,
 ready, readiness, ready_error, health, health_check, health_error,
-log_path, lines, bytes, dropped_lines, last_line.`,
+log_path, log_dropped (bytes the log file lost to write errors: a full
+disk), lines, bytes, dropped_lines, last_line.`,
 		func(cmd *cobra.Command, c *control.Client, id jobs.ID) error {
 			info, err := c.Job(cmd.Context(), id)
 			if err != nil {
@@ -67,6 +68,9 @@ func printStatus(w io.Writer, j jobs.Info, text textOut) {
 	field("runs", fmt.Sprint(j.Runs))
 	field("output", plural(int(j.Lines), "line")+", "+jobs.FormatBytes(j.Bytes))
 	field("log", j.LogPath)
+	if j.LogDropped > 0 {
+		field("log lost", fmt.Sprintf("%d bytes could not be written to the log file (the disk full, or gone?)", j.LogDropped))
+	}
 	if len(j.LogFiles) > 1 {
 		field("earlier", j.LogFiles[0]+" (the log rotated at its cap)")
 	}
