@@ -126,6 +126,9 @@ func (p *outputPane) noted(src searchableSource) lineSource {
 		if r := src.readerOf(p.job.ID); r != nil {
 			if st := r.Stats(); st.First > 1 {
 				text := droppedText(st.First-1, p.job.LogPath != "", "the log file — o opens it")
+				if p.job.LogPath != "" && p.job.LogDropped > 0 {
+					text = droppedText(st.First-1, false, "") + "; the log file missed some output (a full disk?) — o opens it"
+				}
 				s.head = &viewLine{Line: jobs.Line{Text: text, Stream: jobs.Meta}, key: seqKey(st.First - 1), job: p.job.ID, note: noteDropped}
 			}
 		}

@@ -3,6 +3,7 @@ package ui
 import (
 	"context"
 	"os"
+	"path/filepath"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -136,4 +137,20 @@ func TestRemoveOnALiveJobSaysWhy(t *testing.T) {
 
 	press(t, m, "enter", "d")
 	require.Contains(t, m.statusView(), "cannot remove job 1", "also from the pane")
+}
+
+// A log file that could not be written (a full disk) is not said to hold
+// the lines dropped from memory.
+func TestDroppedLinesNoteSaysTheLogFileMissedSome(t *testing.T) {
+	if _, err := os.Stat("/dev/full"); err != nil {
+		t.Skip("no /dev/full to write the log to")
+	}
+	mgr := smallStoreManager(t, 50)
+	// The first job's log file is /dev/full: every write fails, no space.
+	require.NoError(t, os.Symlink("/dev/full", filepath.Join(mgr.LogDir(), "1.log")))
+	start(t, mgr, "counter", "seq 1 200")
+	m := newSizedModel(t, mgr, Config{}, 140, 30)
+	pumpUntil(t, m, "the job to end", func() bool { return m.stateCountForTest(jobs.StateSucceeded) == 1 })
+	press(t, m, "enter", "g")
+	require.Equal(t, "150 older lines were dropped from memory; the log file missed some output (a full disk?) — o opens it", paneRows(m)[0])
 }
