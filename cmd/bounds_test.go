@@ -40,7 +40,7 @@ func TestLogsSaysWhenTheLogFileLostLines(t *testing.T) {
 
 	r := c.run("logs", id)
 	require.Equal(t, 0, r.code, r.stderr)
-	assert.Contains(t, r.stderr, "2000 lines are no longer held in memory here; the log file could not be written either")
+	assert.Contains(t, r.stderr, "2000 lines are no longer held in memory here; the log file could not all be written")
 	assert.NotContains(t, r.stderr, "every line is in the log file")
 	assert.Contains(t, c.ok("status", id), "could not be written to the log file")
 }

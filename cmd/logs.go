@@ -214,7 +214,7 @@ func writeDropped(w io.Writer, id jobs.ID, n uint64, logLost func() bool) {
 	}
 	where := "every line is in the log file"
 	if logLost != nil && logLost() {
-		where = "the log file could not be written either, so some are lost"
+		where = "the log file could not all be written (jobtop status says how much it lost), so some may be nowhere"
 	}
 	fmt.Fprintf(w, "jobtop: %d %s no longer held in memory here; %s (jobtop status %d)\n", n, held, where, id)
 }

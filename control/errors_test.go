@@ -40,6 +40,8 @@ func TestErrorAnswers(t *testing.T) {
 			`unknown field "url" in "health"; known fields: http, status, headers, tcp, exec, interval, timeout, initial_delay, failures`},
 		{"wrong type in restart", "POST", "/v1/jobs", `{"command": "x", "restart": {"max": "5"}}`, 400, `field "restart.max" must be a whole number, not a string`},
 		{"wrong type in health", "POST", "/v1/jobs", `{"command": "x", "health": {"failures": "3"}}`, 400, `field "health.failures" must be a whole number, not a string`},
+		{"a body not an object", "POST", "/v1/jobs", `[1]`, 400, `the body must be a JSON object, not an array`},
+		{"a number not whole", "POST", "/v1/jobs", `{"command": "x", "restart": {"max": 1.5}}`, 400, `field "restart.max" must be a whole number, not 1.5`},
 		{"true or false", "POST", "/v1/jobs", `{"command": "x", "tty": "yes"}`, 400, `field "tty" must be true or false, not a string`},
 		{"an array", "POST", "/v1/jobs", `{"argv": "x"}`, 400, `field "argv" must be an array of strings, not a string`},
 		{"not an array", "POST", "/v1/jobs", `{"command": ["x"]}`, 400, `field "command" must be a string, not an array`},

@@ -187,9 +187,13 @@ func jsonError(err error, body any) error {
 	case errors.As(err, &typ):
 		field := typ.Field
 		if field == "" {
-			return badRequest("the body must be a JSON object, not a %s", typ.Value)
+			return badRequest("the body must be a JSON object, not %s", withArticle(typ.Value))
 		}
-		return badRequest("field %q must be %s, not %s", field, typeName(typ.Type), withArticle(strings.Fields(typ.Value)[0]))
+		want, got := typeName(typ.Type), withArticle(typ.Value)
+		if n, ok := strings.CutPrefix(typ.Value, "number "); ok {
+			got = n // a number that does not fit: 1.5 or 1e40 for a whole number
+		}
+		return badRequest("field %q must be %s, not %s", field, want, got)
 	case errors.As(err, &nested):
 		return badRequest("%v", nested)
 	}
@@ -227,6 +231,7 @@ func typeName(t reflect.Type) string {
 // withArticle is a JSON value's kind as encoding/json names it ("bool",
 // "array", "number"), with its article: "a bool" reads "true or false".
 func withArticle(kind string) string {
+	kind, _, _ = strings.Cut(kind, " ")
 	switch kind {
 	case "bool":
 		return "true or false"
