@@ -303,3 +303,21 @@ func TestCarriageReturnKeepsTheColours(t *testing.T) {
 	s.Append(Stdout, []byte("\x1b[32mok\x1b[0m\rplain\n"))
 	assert.Equal(t, []string{"\x1b[33m[###  ] 60%", "\x1b[1m\x1b[41mFAIL\x1b[0m", "plain"}, texts(s.ReadAfter(0, 0).Lines))
 }
+
+// TestCarriageReturnKeepsAColourSetLongAgo: a background set once under
+// a progress bar whose colour changes at every frame is still in effect
+// at its last frame, on pipes and on a terminal.
+func TestCarriageReturnKeepsAColourSetLongAgo(t *testing.T) {
+	for _, tty := range []bool{false, true} {
+		s := NewOutputStore(StoreOptions{})
+		s.SetTerminal(tty, 80)
+		in := "\x1b[44m"
+		for i := range 40 {
+			in += fmt.Sprintf("\x1b[3%dmframe %02d\r", i%7+1, i)
+		}
+		s.Append(Stdout, []byte(in+"FINAL\x1b[0m\n"))
+		line := texts(s.ReadAfter(0, 0).Lines)[0]
+		assert.Contains(t, line, "44", "tty %v: %q", tty, line)
+		assert.LessOrEqual(t, len(line), 128+len("FINAL 39")+16, "tty %v: %q", tty, line)
+	}
+}

@@ -201,7 +201,7 @@ func stringAt(s string, k int) (int, bool) {
 
 // Pen is the colours (SGR sequences) in effect after s: those since the
 // last reset, as a terminal's line editor keeps them (at most maxPen
-// bytes: past that, the newest alone). Written before more text, it
+// bytes: past that, folded into one, addPen). Written before more text, it
 // draws that text as it would be drawn after s. It reads s from its last
 // reset on, so a reset inside a title or a link's text is taken as one.
 func Pen(s string) string {
@@ -219,15 +219,4 @@ func Pen(s string) string {
 		i = end + next
 	}
 	return pen
-}
-
-// addPen is pen after SGR sequence seq.
-func addPen(pen, seq string) string {
-	switch {
-	case seq == "\x1b[m" || seq == "\x1b[0m":
-		return ""
-	case len(pen)+len(seq) > maxPen:
-		return seq
-	}
-	return pen + seq
 }

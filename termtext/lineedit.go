@@ -207,7 +207,8 @@ func CutCells(s string, n int) string {
 	return b.String()
 }
 
-// maxPen bounds the SGR sequences a pen keeps: past it, only the newest.
+// maxPen bounds the SGR sequences a pen keeps: past it, they are folded
+// into one (addPen).
 const maxPen = 128
 
 // editCell is one cell of an edited line: its text drawn with pen (the

@@ -52,14 +52,7 @@ func WrapCells(text string, n int) []string {
 		case SGR:
 			seq := text[i:t.End]
 			b.WriteString(seq)
-			switch {
-			case seq == "\x1b[m" || seq == "\x1b[0m":
-				pen = ""
-			case len(pen)+len(seq) > maxPen:
-				pen = seq
-			default:
-				pen += seq
-			}
+			pen = addPen(pen, seq)
 		}
 		i = t.End
 	}
