@@ -72,3 +72,53 @@ func TestReadOutputCursorPastTheEnd(t *testing.T) {
 	require.Empty(t, r.Lines)
 	require.True(t, r.Ended)
 }
+
+// A log file that lost output (a full disk) is said to: by read_output
+// when it points to the log for lines memory dropped, by search_output
+// in_log, and by job_status.
+func TestALogFileThatLostOutputIsSaidTo(t *testing.T) {
+	if _, err := os.Stat("/dev/full"); err != nil {
+		t.Skip("no /dev/full to write the log to")
+	}
+	dir, err := os.MkdirTemp("", "jt")
+	require.NoError(t, err)
+	t.Cleanup(func() { os.RemoveAll(dir) })
+	socket := filepath.Join(dir, "s.sock")
+	mgr, err := jobs.NewManager(jobs.Options{LogDir: filepath.Join(dir, "logs"), Store: jobs.StoreOptions{MaxLines: 100}})
+	require.NoError(t, err)
+	srv, err := control.ListenAndServe(mgr, socket, control.Instance{Kind: "serve"})
+	require.NoError(t, err)
+	api := control.NewClient(socket)
+	t.Cleanup(func() {
+		ctx, cancel := context.WithTimeout(context.Background(), deadline)
+		defer cancel()
+		api.Close()
+		srv.Close()
+		mgr.Shutdown(ctx) //nolint:errcheck // best effort in cleanup
+	})
+	e := &env{t: t, mgr: mgr, api: api, dir: t.TempDir()}
+	e.srv = New(Options{Client: api, Dir: e.dir})
+	e.session, _ = connect(t, e.srv, "test-agent")
+
+	// The first job's log file is /dev/full: every write fails.
+	log := filepath.Join(mgr.LogDir(), "1.log")
+	require.NoError(t, os.Symlink("/dev/full", log))
+	id := e.run("full", "seq 1 200")
+	info := e.waitEnded(id)
+	require.Positive(t, info.LogDropped)
+	// What is left of it to search: nothing (not /dev/full's endless zeros).
+	require.NoError(t, os.Remove(log))
+	require.NoError(t, os.WriteFile(log, nil, 0o600))
+
+	var out ReadOutputResult
+	text := e.ok("read_output", map[string]any{"id": id}, &out)
+	require.Contains(t, text, "the log file ("+log+") lost")
+	var s SearchResult
+	text = e.ok("search_output", map[string]any{"id": id, "pattern": "^50$", "in_log": true}, &s)
+	require.Empty(t, s.Matches)
+	require.Contains(t, text, "log file lost")
+	var st JobStatusOutput
+	text = e.ok("job_status", map[string]any{"id": id}, &st)
+	require.Equal(t, info.LogDropped, st.Job.LogDropped)
+	require.Contains(t, text, "log file: lost")
+}

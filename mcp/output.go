@@ -122,7 +122,7 @@ func (s *Server) readOutput(ctx context.Context, _ *sdk.CallToolRequest, in Read
 		out.Remaining = now.Lines - out.NextCursor
 	}
 	out.More = out.Remaining > 0
-	out.Note = strings.Join(append(notes, out.notes(info.LogPath, in.Stream)...), "; ")
+	out.Note = strings.Join(append(notes, out.notes(info, in.Stream)...), "; ")
 	return out.text(), out, nil
 }
 
@@ -173,10 +173,13 @@ func fitNewest(lines []jobs.Line, budget int) []OutputLine {
 }
 
 // notes say what the model can do next.
-func (r ReadOutputResult) notes(logPath, stream string) []string {
+func (r ReadOutputResult) notes(info jobs.Info, stream string) []string {
 	var notes []string
-	if r.Dropped > 0 {
-		notes = append(notes, fmt.Sprintf("%d lines before these are no longer in memory; search_output with in_log: true searches them (log file %s)", r.Dropped, logPath))
+	switch {
+	case r.Dropped > 0 && info.LogDropped > 0:
+		notes = append(notes, fmt.Sprintf("%d lines before these are no longer in memory, and the log file (%s) lost %d bytes it could not write (a full disk?): search_output with in_log: true searches what it has", r.Dropped, info.LogPath, info.LogDropped))
+	case r.Dropped > 0:
+		notes = append(notes, fmt.Sprintf("%d lines before these are no longer in memory; search_output with in_log: true searches them (log file %s)", r.Dropped, info.LogPath))
 	}
 	switch {
 	case r.More && stream != "":

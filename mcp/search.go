@@ -96,6 +96,13 @@ func (s *Server) searchOutput(ctx context.Context, _ *sdk.CallToolRequest, in Se
 			return "", SearchResult{}, s.apiError(err)
 		}
 	}
+	if in.InLog {
+		for _, j := range targets {
+			if j.LogDropped > 0 {
+				notes = append(notes, fmt.Sprintf("job %d's log file lost %d bytes it could not write (a full disk?): lines may be missing from it", j.ID, j.LogDropped))
+			}
+		}
+	}
 	switch {
 	case f.res.More:
 		notes = append(notes, fmt.Sprintf("stopped at %d matches: there may be more; narrow the pattern or search one job", len(f.res.Matches)))

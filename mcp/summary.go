@@ -49,6 +49,7 @@ type JobDetail struct {
 	HealthError string `json:"health_error,omitempty" jsonschema:"its last failed health check"`
 	Dropped     uint64 `json:"dropped_lines,omitempty" jsonschema:"old lines memory no longer holds (the log file has them)"`
 	LogPath     string `json:"log_path" jsonschema:"the file holding every byte the job wrote"`
+	LogDropped  int64  `json:"log_dropped,omitempty" jsonschema:"bytes the log file lost to write errors (a full disk): then it does not hold every byte"`
 	CPU         string `json:"cpu,omitempty" jsonschema:"CPU use of its process tree, percent of one core"`
 	Memory      string `json:"memory,omitempty" jsonschema:"resident memory of its process tree"`
 	Client      string `json:"client,omitempty" jsonschema:"the MCP client that started it"`
@@ -94,7 +95,7 @@ func detail(j jobs.Info, now time.Time) JobDetail {
 		JobSummary: summarize(j, now),
 		Command:    cutText(j.Command, commandBytes), Cwd: j.Dir, Runs: j.Runs, Readiness: j.Readiness,
 		ReadyError: j.ReadyError, HealthCheck: j.HealthCheck, HealthError: j.HealthError,
-		Dropped: j.Dropped, LogPath: j.LogPath, Client: j.Client,
+		Dropped: j.Dropped, LogPath: j.LogPath, LogDropped: j.LogDropped, Client: j.Client,
 	}
 	if j.State.Active() {
 		d.PID = j.PID
@@ -170,6 +171,9 @@ func (d JobDetail) text() string {
 		fmt.Fprintf(&b, " (%d no longer in memory)", d.Dropped)
 	}
 	b.WriteString("\n")
+	if d.LogDropped > 0 {
+		fmt.Fprintf(&b, "log file: lost %d bytes it could not write (a full disk?)\n", d.LogDropped)
+	}
 	if d.Readiness != "" {
 		fmt.Fprintf(&b, "ready check: %s: %s\n", d.Readiness, d.readyState())
 	}
