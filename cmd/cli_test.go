@@ -311,7 +311,13 @@ func TestWaitUntilMatchesTextWithoutColours(t *testing.T) {
 	r = c.run("wait", reset, "--until", "^$", "--timeout", "1s")
 	assert.NotEqual(t, 0, r.code, "nothing matched: %s", r.stdout)
 	assert.Equal(t, "Name?", c.status(reset).LastLine)
-	c.ok("kill", id, tty, reset)
+	// A tab after the prompt only moves the cursor: no line either.
+	tab := c.startJob(`printf 'Name?
+	'; exec sleep 60`, "--tty")
+	c.ok("wait", tab, "--until", "^Name", "--timeout", "20s")
+	r = c.run("wait", tab, "--until", `^\s*$`, "--timeout", "1s")
+	assert.NotEqual(t, 0, r.code, "nothing matched: %q", r.stdout)
+	c.ok("kill", id, tty, reset, tab)
 }
 
 // TestKillLeavesNoDescendant kills a job whose children escaped its

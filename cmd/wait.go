@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"regexp"
+	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -124,10 +125,10 @@ func waitUntil(cmd *cobra.Command, c *control.Client, id jobs.ID, o waitOptions)
 		for _, l := range append(r.Lines, r.Partial...) {
 			// The text as shown, without its colours: a coloured
 			// "\e[1mProceed" matches '^Proceed'. A line being written
-			// that shows nothing yet (a colour reset after a prompt) is
-			// no line to match '^$'.
+			// that shows nothing yet (a colour reset after a prompt, a
+			// tab, which moves the cursor) is no line to match '^$'.
 			shown := termtext.Printed(l.Text, false)
-			if l.Stream != jobs.Meta && (l.Seq != 0 || shown != "") && re.MatchString(shown) {
+			if l.Stream != jobs.Meta && (l.Seq != 0 || strings.Trim(shown, "\t") != "") && re.MatchString(shown) {
 				fmt.Fprintln(cmd.OutOrStdout(), text.line(l.Text))
 				return errMatched
 			}
