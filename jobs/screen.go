@@ -565,14 +565,21 @@ func tailScreen(store *OutputStore, cols, rows int, since uint64) vtscreen.Snaps
 		Cols: cols, Rows: rows, CursorVisible: true,
 		Seq: uint64(store.Stats().Bytes),
 	}
+	snap.CursorY, snap.CursorX = max(len(ansi)-1-cursorRow, 0), cursorX
 	for i, row := range ansi {
 		snap.ANSI[i] = row
-		snap.Lines[i] = termtext.Visible(row, false)
-		if strings.TrimLeft(snap.Lines[i], " ") == "" {
-			snap.Lines[i] = "" // a bar of colour is a blank row as text
+		// As text, a row ends at its last character (a bar of colour
+		// is a blank row), but for the blanks up to the cursor on its
+		// row: a prompt's "$ " keeps its space.
+		plain := termtext.Visible(row, false)
+		text := strings.TrimRight(plain, " ")
+		if i == snap.CursorY {
+			if w := termtext.Width(text); w < cursorX {
+				text += strings.Repeat(" ", min(cursorX, termtext.Width(plain))-w)
+			}
 		}
+		snap.Lines[i] = text
 	}
-	snap.CursorY, snap.CursorX = max(len(ansi)-1-cursorRow, 0), cursorX
 	return snap
 }
 

@@ -878,4 +878,10 @@ func TestALineModeScreenDrawsBars(t *testing.T) {
 		assert.Equal(t, []string{"top", "", "end"}, snap.Lines[:3], "tty %v", spec.TTY)
 		assert.Equal(t, "\x1b[41m"+strings.Repeat(" ", snap.Cols)+"\x1b[0m", snap.ANSI[1], "tty %v", spec.TTY)
 	}
+	// Text with a bar after it is the text, as a row.
+	info := start(t, m, Spec{Command: `printf 'ab\033[42m\033[K\033[0m\n'`})
+	wait(t, m, info.ID)
+	snap, err := m.Screen(info.ID)
+	require.NoError(t, err)
+	assert.Equal(t, "ab", snap.Lines[0])
 }
