@@ -492,8 +492,9 @@ const (
 	screenCellCatchingUp = "[screen, catching up]"
 )
 
-// sanitizeCut is text made safe and cut to one row of width cells.
+// sanitizeCut is text made safe and cut to one row of width cells,
+// ending in "…" when text is cut off (blanks cut off are not text).
 func sanitizeCut(s string, width int) string {
-	rows := layoutLine(nil, s, lineFormat{width: width + 1})
+	rows := layoutLine(nil, s, lineFormat{width: width, cutMark: true})
 	return rows[0]
 }

@@ -132,3 +132,13 @@ func TestAllViewScrollsSidewaysBehindItsPrefix(t *testing.T) {
 	press(t, m, "l")
 	require.Equal(t, "wide │ defghijklmnopqrstuvwxyz", paneText(m.all)[0], "as far as the end of the widest line")
 }
+
+// The table's OUTPUT cell of a line padded with blanks past the cell (a
+// line padded to a wider terminal's width) ends with no "…"; one whose
+// text goes on past it does.
+func TestOutputCellCutsOnlyText(t *testing.T) {
+	cell := func(s string) string { return fit(sanitizeCut(s, 20), 20, false) }
+	require.Equal(t, "done padded         ", cell("done padded"+strings.Repeat(" ", 150)))
+	require.Equal(t, "done padded        …", cell("done padded"+strings.Repeat(" ", 150)+"x"))
+	require.Equal(t, strings.Repeat(" ", 20), cell("\x1b[44m"+strings.Repeat(" ", 200)+"\x1b[0m"))
+}
