@@ -80,22 +80,7 @@ func TestALogFileThatLostOutputIsSaidTo(t *testing.T) {
 	if _, err := os.Stat("/dev/full"); err != nil {
 		t.Skip("no /dev/full to write the log to")
 	}
-	dir, err := os.MkdirTemp("", "jt")
-	require.NoError(t, err)
-	t.Cleanup(func() { os.RemoveAll(dir) })
-	socket := filepath.Join(dir, "s.sock")
-	mgr, err := jobs.NewManager(jobs.Options{LogDir: filepath.Join(dir, "logs"), Store: jobs.StoreOptions{MaxLines: 100}})
-	require.NoError(t, err)
-	srv, err := control.ListenAndServe(mgr, socket, control.Instance{Kind: "serve"})
-	require.NoError(t, err)
-	api := control.NewClient(socket)
-	t.Cleanup(func() {
-		ctx, cancel := context.WithTimeout(context.Background(), deadline)
-		defer cancel()
-		api.Close()
-		srv.Close()
-		mgr.Shutdown(ctx) //nolint:errcheck // best effort in cleanup
-	})
+	mgr, api := newInstance(t, jobs.StoreOptions{MaxLines: 100})
 	e := &env{t: t, mgr: mgr, api: api, dir: t.TempDir()}
 	e.srv = New(Options{Client: api, Dir: e.dir})
 	e.session, _ = connect(t, e.srv, "test-agent")
