@@ -98,12 +98,7 @@ func TestInputModeOutlivesTheRun(t *testing.T) {
 	require.True(t, m.single.Following())
 	require.False(t, m.zoom)
 
-	_, err := mgr.Restart(job.ID) // from another client
-	require.NoError(t, err)
-	pumpUntil(t, m, "the next run", func() bool {
-		info, ok := m.table.Get(job.ID)
-		return ok && info.Runs == 2 && info.State.Active()
-	})
+	restartElsewhere(t, m, mgr, job.ID)
 	require.Contains(t, m.View(), " INPUT  keys go to job 1 ask · ctrl+a leaves")
 	require.NotContains(t, lines(m.View())[m.screen.outputY], "job ended")
 	typeText(t, m, "x=1")
@@ -369,12 +364,7 @@ func TestInputModeOutlivesTheRunWithEndedJobsHidden(t *testing.T) {
 	require.Equal(t, quitNone, m.quit)
 	require.Nil(t, m.prompt)
 
-	_, err := mgr.Restart(job.ID) // from another client
-	require.NoError(t, err)
-	pumpUntil(t, m, "the next run", func() bool {
-		info, ok := m.table.Get(job.ID)
-		return ok && info.Runs == 2 && info.State.Active()
-	})
+	restartElsewhere(t, m, mgr, job.ID)
 	require.Contains(t, m.View(), " INPUT  keys go to job 1 ask · ctrl+a leaves")
 	typeText(t, m, "x=1")
 	press(t, m, "enter")
@@ -391,4 +381,16 @@ func TestInputModeOutlivesTheRunWithEndedJobsHidden(t *testing.T) {
 	require.False(t, m.input.takesKeys())
 	require.Equal(t, other.ID, m.single.JobID(), "left: H hides the ended job")
 	require.NotContains(t, m.View(), "INPUT")
+}
+
+// restartElsewhere restarts job id as another client would, and waits
+// until the model shows its second run running.
+func restartElsewhere(t *testing.T, m *Model, mgr *jobs.Manager, id jobs.ID) {
+	t.Helper()
+	_, err := mgr.Restart(id)
+	require.NoError(t, err)
+	pumpUntil(t, m, "the next run", func() bool {
+		info, ok := m.table.Get(id)
+		return ok && info.Runs == 2 && info.State.Active()
+	})
 }
