@@ -69,12 +69,7 @@ func TestInputModeOutlivesTheRun(t *testing.T) {
 	mgr := newManager(t)
 	job := startTTY(t, mgr, "ask", `echo "rea""dy"; read a; echo "got=$a"; exit 3`)
 	rec, m := typingInto(t, mgr)
-	typeText(t, m, "hi")
-	press(t, m, "enter")
-	pumpUntil(t, m, "the run's end", func() bool {
-		v := m.View()
-		return strings.Contains(v, "got=hi") && strings.Contains(v, "failed (3)")
-	})
+	answerAsk(t, m)
 
 	require.True(t, m.input.on(), "the run ended: input mode goes on")
 	view := m.View()
@@ -340,12 +335,7 @@ func TestInputModeOutlivesTheRunWithEndedJobsHidden(t *testing.T) {
 	press(t, m, "H", "enter", "i")
 	require.True(t, m.table.HidingEnded())
 	require.True(t, m.input.on())
-	typeText(t, m, "hi")
-	press(t, m, "enter")
-	pumpUntil(t, m, "the run's end", func() bool {
-		v := m.View()
-		return strings.Contains(v, "got=hi") && strings.Contains(v, "failed (3)")
-	})
+	answerAsk(t, m)
 
 	require.True(t, m.input.on(), "the run ended: input mode goes on, H or not")
 	require.Equal(t, job.ID, m.single.JobID(), "the pane still shows the job typed into")
@@ -392,5 +382,17 @@ func restartElsewhere(t *testing.T, m *Model, mgr *jobs.Manager, id jobs.ID) {
 	pumpUntil(t, m, "the next run", func() bool {
 		info, ok := m.table.Get(id)
 		return ok && info.Runs == 2 && info.State.Active()
+	})
+}
+
+// answerAsk types "hi" into the "ask" job, which reads a line and exits
+// 3, and waits for that run's end.
+func answerAsk(t *testing.T, m *Model) {
+	t.Helper()
+	typeText(t, m, "hi")
+	press(t, m, "enter")
+	pumpUntil(t, m, "the run's end", func() bool {
+		v := m.View()
+		return strings.Contains(v, "got=hi") && strings.Contains(v, "failed (3)")
 	})
 }
