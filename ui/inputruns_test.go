@@ -96,14 +96,7 @@ func TestInputModeOutlivesTheRun(t *testing.T) {
 	restartElsewhere(t, m, mgr, job.ID)
 	require.Contains(t, m.View(), " INPUT  keys go to job 1 ask · ctrl+a leaves")
 	require.NotContains(t, lines(m.View())[m.screen.outputY], "job ended")
-	typeText(t, m, "x=1")
-	press(t, m, "enter")
-	pumpUntil(t, m, "the next run's answer", func() bool { return slices.Contains(paneRows(m), "got=x=1") })
-	require.Equal(t, sent+"x=1\r", rec.typed(), "the next run gets the keys")
-	pumpUntil(t, m, "the next run's end", func() bool {
-		info, ok := m.table.Get(job.ID)
-		return ok && info.State == jobs.StateFailed
-	})
+	answerNextRun(t, m, rec, sent, job.ID)
 	requireJob(t, mgr, job.ID, jobs.StateFailed, 2, "x went to the job, not to jobtop")
 
 	press(t, m, "ctrl+a")
@@ -356,14 +349,7 @@ func TestInputModeOutlivesTheRunWithEndedJobsHidden(t *testing.T) {
 
 	restartElsewhere(t, m, mgr, job.ID)
 	require.Contains(t, m.View(), " INPUT  keys go to job 1 ask · ctrl+a leaves")
-	typeText(t, m, "x=1")
-	press(t, m, "enter")
-	pumpUntil(t, m, "the next run's answer", func() bool { return slices.Contains(paneRows(m), "got=x=1") })
-	require.Equal(t, sent+"x=1\r", rec.typed(), "the next run gets the keys")
-	pumpUntil(t, m, "the next run's end", func() bool {
-		info, ok := m.table.Get(job.ID)
-		return ok && info.State == jobs.StateFailed
-	})
+	answerNextRun(t, m, rec, sent, job.ID)
 	require.True(t, m.input.on())
 	require.Equal(t, job.ID, m.single.JobID())
 
@@ -394,5 +380,19 @@ func answerAsk(t *testing.T, m *Model) {
 	pumpUntil(t, m, "the run's end", func() bool {
 		v := m.View()
 		return strings.Contains(v, "got=hi") && strings.Contains(v, "failed (3)")
+	})
+}
+
+// answerNextRun types "x=1" into the ask job's second run, checks that
+// the run got exactly those keys after sent, and waits for its end.
+func answerNextRun(t *testing.T, m *Model, rec *inputRecorder, sent string, id jobs.ID) {
+	t.Helper()
+	typeText(t, m, "x=1")
+	press(t, m, "enter")
+	pumpUntil(t, m, "the next run's answer", func() bool { return slices.Contains(paneRows(m), "got=x=1") })
+	require.Equal(t, sent+"x=1\r", rec.typed(), "the next run gets the keys")
+	pumpUntil(t, m, "the next run's end", func() bool {
+		info, ok := m.table.Get(id)
+		return ok && info.State == jobs.StateFailed
 	})
 }
