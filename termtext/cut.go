@@ -205,6 +205,9 @@ func stringAt(s string, k int) (int, bool) {
 // draws that text as it would be drawn after s. It reads s from its last
 // reset on, so a reset inside a title or a link's text is taken as one.
 func Pen(s string) string {
+	if strings.IndexByte(s, 0x1b) < 0 {
+		return "" // most lines (a "\r" flood's frames): one quick look
+	}
 	pen := ""
 	from := max(strings.LastIndex(s, "\x1b[0m"), strings.LastIndex(s, "\x1b[m"), 0)
 	for i := strings.IndexByte(s[from:], 0x1b) + from; i >= from; {
