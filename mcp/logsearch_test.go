@@ -91,7 +91,9 @@ func TestALogFileThatLostOutputIsSaidTo(t *testing.T) {
 	id := e.run("full", "seq 1 200")
 	info := e.waitEnded(id)
 	require.Positive(t, info.LogDropped)
-	// What is left of it to search: nothing (not /dev/full's endless zeros).
+	// A device is no log file to search: its zeros would never end.
+	require.Contains(t, e.toolErr("search_output", map[string]any{"id": id, "pattern": "^50$", "in_log": true}), "is not a regular file")
+	// What is left of it to search: nothing.
 	require.NoError(t, os.Remove(log))
 	require.NoError(t, os.WriteFile(log, nil, 0o600))
 

@@ -209,7 +209,16 @@ func (f *finder) searchLogFile(ctx context.Context, j jobs.Info, path, shown str
 		return fmt.Errorf("cannot read job %d's log file here (%v); is the jobtop instance on another machine?", j.ID, err)
 	}
 	defer file.Close()
-	r := bufio.NewReaderSize(file, maxLogLine)
+	// What the file holds as it is opened, and only a file: a device or
+	// a FIFO in its place (a link to /dev/full) would never end.
+	st, err := file.Stat()
+	if err != nil {
+		return fmt.Errorf("reading job %d's log file: %w", j.ID, err)
+	}
+	if !st.Mode().IsRegular() {
+		return fmt.Errorf("job %d's log file %s is not a regular file (%v): not searched", j.ID, path, st.Mode().Type())
+	}
+	r := bufio.NewReaderSize(io.LimitReader(file, st.Size()), maxLogLine)
 	var n uint64
 	for {
 		line, err := r.ReadSlice('\n')

@@ -3,6 +3,7 @@ package ui
 import (
 	"bufio"
 	"errors"
+	"fmt"
 	"io"
 	"os"
 	"strconv"
@@ -93,6 +94,11 @@ func scanLogFile(path string, off, budget int64, m *matcher) (int64, []int64, bo
 		return 0, nil, true, err
 	}
 	defer f.Close()
+	// Only a file: a device or a FIFO in its place (a link to /dev/full)
+	// would never end, not even its first line.
+	if st, err := f.Stat(); err != nil || !st.Mode().IsRegular() {
+		return 0, nil, true, fmt.Errorf("%s is not a regular file", path)
+	}
 	if _, err := f.Seek(off, io.SeekStart); err != nil {
 		return 0, nil, true, err
 	}

@@ -2,6 +2,7 @@ package ui
 
 import (
 	"context"
+	"os"
 	"strings"
 	"testing"
 	"time"
@@ -82,4 +83,17 @@ func TestLogSearchFromThePrompt(t *testing.T) {
 	press(t, m, "esc")
 	require.Nil(t, p.logSearch)
 	require.Nil(t, p.search)
+}
+
+// A log search reads only a file: a device in a log's place (a link to
+// /dev/full) is an error at once, not zeros read for ever.
+func TestLogSearchReadsOnlyAFile(t *testing.T) {
+	if _, err := os.Stat("/dev/full"); err != nil {
+		t.Skip("no /dev/full")
+	}
+	m, err := newMatcher("x", false)
+	require.NoError(t, err)
+	_, _, done, err := scanLogFile("/dev/full", 0, 1<<20, m)
+	require.True(t, done)
+	require.ErrorContains(t, err, "not a regular file")
 }
