@@ -25,6 +25,15 @@ import (
 func attachedTUI(t *testing.T, c *cli) *teatest.TestModel {
 	t.Helper()
 	lipgloss.SetColorProfile(termenv.Ascii)
+	_, model := attachedModel(t, c)
+	return teatest.NewTestModel(t, model, teatest.WithInitialTermSize(160, 30))
+}
+
+// attachedModel is a client attached to the instance on c's socket and
+// the TUI's model over it, as jobtop attach makes them; both are closed
+// when the test ends.
+func attachedModel(t *testing.T, c *cli) (*control.Client, *ui.Model) {
+	t.Helper()
 	client := control.NewClient(c.socket)
 	t.Cleanup(func() { client.Close() })
 	ctx, cancel := context.WithTimeout(context.Background(), testTimeout)
@@ -34,7 +43,7 @@ func attachedTUI(t *testing.T, c *cli) *teatest.TestModel {
 	require.NoError(t, err)
 	model := ui.New(client, attachedConfig(inst))
 	t.Cleanup(model.Close)
-	return teatest.NewTestModel(t, model, teatest.WithInitialTermSize(160, 30))
+	return client, model
 }
 
 // waitDrawn waits until the program has drawn every text, reading its

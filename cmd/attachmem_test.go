@@ -14,9 +14,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/stretchr/testify/require"
 
-	"jobtop/control"
 	"jobtop/jobs"
-	"jobtop/ui"
 )
 
 // heapLive is the bytes of live heap objects after a full collection.
@@ -63,15 +61,7 @@ func TestAttachedTUIMemoryFollowsTheTextItMirrors(t *testing.T) {
 
 	// Attached first, as the reviewer's TUI was: the jobs write while it
 	// watches, so it mirrors every line the instance holds.
-	client := control.NewClient(c.socket)
-	defer client.Close()
-	ctx, cancel := context.WithTimeout(context.Background(), testTimeout)
-	defer cancel()
-	require.NoError(t, client.Attach(ctx))
-	inst, err := client.Instance(ctx)
-	require.NoError(t, err)
-	model := ui.New(client, attachedConfig(inst))
-	defer model.Close()
+	client, model := attachedModel(t, c)
 	model.Update(tea.WindowSizeMsg{Width: 160, Height: 40})
 	model.View()
 	before := heapLive()
