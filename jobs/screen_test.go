@@ -523,6 +523,9 @@ func TestDrawingFromHomeAcrossReads(t *testing.T) {
 			got, _ := m.Get(info.ID)
 			bytes = got.Bytes
 		}
+		// The reader stores what ends in the event (a home's first text)
+		// before the emulator starts: until then the screen is the lines.
+		waitFor(t, m, info.ID, c.name+": screen mode", func(i Info) bool { return i.Screen })
 		snap := screenOf(t, m, info.ID, c.name, func(s vtscreen.Snapshot) bool {
 			return strings.Contains(strings.Join(s.Lines, "\n"), "X")
 		})
@@ -688,7 +691,8 @@ func TestARedrawKeepsItsFrameInSightWhenTheTerminalShrinks(t *testing.T) {
 // afterAScreen runs a TTY job on a 40x8 terminal in two steps, an enter
 // each: first, what ends with a visit to the alternate screen; once back
 // in lines, with stored (its lines) true, what redraws. It returns the
-// screen once a row reads shown, its rows trimmed, from the row "head".
+// screen the redraw's emulator draws once a row reads shown, its rows
+// trimmed, from the row "head".
 func afterAScreen(t *testing.T, first, then string, stored func(Info, []string) bool, shown string) ([]string, vtscreen.Snapshot) {
 	t.Helper()
 	m := newManager(t, Options{})
@@ -702,6 +706,12 @@ func afterAScreen(t *testing.T, first, then string, stored func(Info, []string) 
 		return err == nil && !got.Screen && stored(got, outputText(t, m, info.ID))
 	})
 	require.NoError(t, m.Input(info.ID, []byte("\r")))
+	// In screen mode first: the reader stores the redraw's lines before
+	// its emulator starts, and until then the screen is those lines.
+	eventually(t, "the redraw's screen mode", func() bool {
+		got, err := m.Get(info.ID)
+		return err == nil && got.Screen
+	})
 	snap := screenOf(t, m, info.ID, "the redraw", func(s vtscreen.Snapshot) bool {
 		return slices.Contains(trimmed(s.Lines), shown)
 	})
