@@ -6,8 +6,10 @@ import (
 	"os"
 
 	"jobtop/cmd"
+	"jobtop/jobs/proc"
 )
 
 func main() {
+	proc.CloseOnExecInherited()
 	os.Exit(cmd.Execute())
 }
