@@ -60,7 +60,7 @@ func (m *Model) takeNewJobs() (added []jobs.Info) {
 	for _, info := range m.engine.List() {
 		if _, ok := m.table.Get(info.ID); !ok {
 			m.table.Upsert(info)
-			m.names.set(info.ID, info.Name)
+			m.names.set(info)
 			added = append(added, info)
 		}
 	}

@@ -60,7 +60,7 @@ func (m *Model) handleJobEvents(events []jobs.Event) tea.Cmd {
 				m.table.activity.begin(ev.Job.ID, now) // all its lines are new
 			}
 			m.table.activity.sample(&ev.Job, now)
-			m.names.set(ev.Job.ID, ev.Job.Name)
+			m.names.set(ev.Job)
 			jobsChanged = jobsChanged || !existed
 			if !existed {
 				added = append(added, ev.Job)

@@ -7,26 +7,34 @@ import (
 )
 
 // jobNames are the "all" view's line prefixes: each job's name in its own
-// colour, padded to the longest name (within limits).
+// colour, padded to the longest name (within limits); and which jobs'
+// log files missed output, for its note on dropped lines.
 type jobNames struct {
-	pal    *palette
-	names  map[jobs.ID]string
-	widths map[jobs.ID]int // each name's width, measured once
-	width  int             // the widest
-	cache  map[jobs.ID][2]string
-	cw     int // prefix width the cache was built for
+	pal     *palette
+	names   map[jobs.ID]string
+	logLost map[jobs.ID]bool
+	widths  map[jobs.ID]int // each name's width, measured once
+	width   int             // the widest
+	cache   map[jobs.ID][2]string
+	cw      int // prefix width the cache was built for
 }
 
 // namePrefixMax bounds the name in the "all" view's prefixes.
 const namePrefixMax = 16
 
 func newJobNames(pal *palette) *jobNames {
-	return &jobNames{pal: pal, names: map[jobs.ID]string{}, widths: map[jobs.ID]int{}, cache: map[jobs.ID][2]string{}}
+	return &jobNames{pal: pal, names: map[jobs.ID]string{}, logLost: map[jobs.ID]bool{},
+		widths: map[jobs.ID]int{}, cache: map[jobs.ID][2]string{}}
 }
 
-// set records a job's name. It is called for every event of a job: only
-// a name not seen before is measured.
-func (n *jobNames) set(id jobs.ID, name string) {
+// set records a job's name, and whether its log file missed output. It
+// is called for every event of a job: only a name not seen before is
+// measured.
+func (n *jobNames) set(info jobs.Info) {
+	id, name := info.ID, info.Name
+	if info.LogDropped > 0 {
+		n.logLost[id] = true
+	}
 	if old, ok := n.names[id]; ok && old == name {
 		return
 	}
@@ -49,6 +57,7 @@ func (n *jobNames) forget(id jobs.ID) {
 	}
 	w := n.widths[id]
 	delete(n.names, id)
+	delete(n.logLost, id)
 	delete(n.widths, id)
 	delete(n.cache, id)
 	if w == n.width {

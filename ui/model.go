@@ -143,7 +143,7 @@ func New(engine Engine, cfg Config) *Model {
 	for _, info := range engine.List() {
 		m.table.Upsert(info)
 		m.table.activity.sample(&info, m.now())
-		m.names.set(info.ID, info.Name)
+		m.names.set(info)
 	}
 	if cfg.Select != 0 {
 		m.table.Select(cfg.Select)

@@ -173,15 +173,27 @@ func (p *outputPane) allDroppedNote(src *allSource) *viewLine {
 		}
 		return 0
 	})
-	var who []string
+	var who, lost []string
 	for _, c := range counts {
 		name := "job " + c.id.String()
 		if p.names != nil && p.names.names[c.id] != "" {
 			name = label(p.names.names[c.id])
 		}
 		who = append(who, name+" "+groupDigits(c.n))
+		if p.names != nil && p.names.logLost[c.id] {
+			lost = append(lost, name)
+		}
 	}
 	text := droppedText(total, true, "the log files — o opens the selected job's") + " (" + strings.Join(who, ", ") + ")"
+	if len(lost) > 0 {
+		// Not "in the log files", for those: some may be nowhere.
+		files := lost[0] + "'s log file"
+		if len(lost) > 1 {
+			files = "the log files of " + strings.Join(lost, ", ")
+		}
+		text = droppedText(total, false, "") + " (" + strings.Join(who, ", ") + "); " +
+			files + " missed some output (a full disk?) — o opens the selected job's"
+	}
 	key := lineKey{}
 	if k, ok := src.oldest(); ok && k.seq > 0 {
 		key = lineKey{k.arrival, k.seq - 1}

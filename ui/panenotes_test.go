@@ -154,3 +154,22 @@ func TestDroppedLinesNoteSaysTheLogFileMissedSome(t *testing.T) {
 	press(t, m, "enter", "g")
 	require.Equal(t, "150 older lines were dropped from memory; the log file missed some output (a full disk?) — o opens it", paneRows(m)[0])
 }
+
+// TestAllViewNoteSaysWhichLogFilesMissedOutput: in the "all" view too,
+// dropped lines are not said to be in the log files when a job's log file
+// could not all be written.
+func TestAllViewNoteSaysWhichLogFilesMissedOutput(t *testing.T) {
+	if _, err := os.Stat("/dev/full"); err != nil {
+		t.Skip("no /dev/full to write the log to")
+	}
+	mgr := smallStoreManager(t, 50)
+	// The first job's log file is /dev/full: every write fails, no space.
+	require.NoError(t, os.Symlink("/dev/full", filepath.Join(mgr.LogDir(), "1.log")))
+	start(t, mgr, "full", "seq 1 200")
+	start(t, mgr, "fine", "seq 1 100")
+	m := newSizedModel(t, mgr, Config{}, 200, 30)
+	pumpUntil(t, m, "the jobs to end", func() bool { return m.stateCountForTest(jobs.StateSucceeded) == 2 })
+	press(t, m, "A", "enter", "g")
+	require.Equal(t, "200 older lines were dropped from memory (full 150, fine 50); full's log file missed some output (a full disk?) — o opens the selected job's",
+		paneText(m.all)[0])
+}

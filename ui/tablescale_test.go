@@ -55,14 +55,14 @@ func TestTableNameColumnFollowsRenamesAndRemovals(t *testing.T) {
 func TestJobNamesFollowRenamesAndRemovals(t *testing.T) {
 	st := styles.Default()
 	n := newJobNames(newPalette(&st))
-	n.set(1, "ab")
-	n.set(2, "abcdef")
+	n.set(jobs.Info{ID: 1, Name: "ab"})
+	n.set(jobs.Info{ID: 2, Name: "abcdef"})
 	require.Equal(t, 6, n.width)
-	n.set(2, "abcdef") // every event sets it again: nothing changes
+	n.set(jobs.Info{ID: 2, Name: "abcdef"}) // every event sets it again: nothing changes
 	require.Equal(t, 6, n.width)
-	n.set(2, "abc")
+	n.set(jobs.Info{ID: 2, Name: "abc"})
 	require.Equal(t, 3, n.width)
-	n.set(3, "abcdefgh")
+	n.set(jobs.Info{ID: 3, Name: "abcdefgh"})
 	require.Equal(t, 8, n.width)
 	n.forget(3)
 	require.Equal(t, 3, n.width)
