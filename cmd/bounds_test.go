@@ -218,3 +218,22 @@ func TestLogsRawGivesHeldLines(t *testing.T) {
 	require.NoError(t, err)
 	assert.Contains(t, string(file), "a\377b\n"+strings.Repeat("x", 40000)+"up\rdone\r\n", "the log file has every byte")
 }
+
+// logs --all says whose lines are no longer held, as logs does for one
+// job, and where they are.
+func TestLogsAllSaysWhoseLinesAreNoLongerHeld(t *testing.T) {
+	c := newCLI(t)
+	c.serve()
+	big := c.startJob("seq 1 12000", "--name", "big")
+	small := c.startJob("seq 1 10", "--name", "small")
+	c.ok("wait", big)
+	c.ok("wait", small)
+
+	r := c.run("logs", "--all")
+	require.Equal(t, 0, r.code, r.stderr)
+	assert.Equal(t, "jobtop: big: 2000 of its lines are no longer held in memory here; every line is in the log file (jobtop status "+big+")\n", r.stderr)
+	assert.Equal(t, 10010, strings.Count(r.stdout, "\n"), "every line held")
+	r = c.run("logs", "--all", "--tail", "3")
+	require.Equal(t, 0, r.code, r.stderr)
+	assert.Empty(t, r.stderr, "the newest lines are all held")
+}

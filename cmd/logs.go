@@ -212,11 +212,16 @@ func writeDropped(w io.Writer, id jobs.ID, n uint64, logLost func() bool) {
 	if n == 1 {
 		held = "line is"
 	}
-	where := "every line is in the log file"
+	fmt.Fprintf(w, "jobtop: %d %s no longer held in memory here; %s (jobtop status %d)\n", n, held, droppedWhere(logLost), id)
+}
+
+// droppedWhere says where dropped lines are: in the log file, unless
+// logLost says it lost output.
+func droppedWhere(logLost func() bool) string {
 	if logLost != nil && logLost() {
-		where = "the log file could not all be written (jobtop status says how much it lost), so some may be nowhere"
+		return "the log file could not all be written (jobtop status says how much it lost), so some may be nowhere"
 	}
-	fmt.Fprintf(w, "jobtop: %d %s no longer held in memory here; %s (jobtop status %d)\n", n, held, where, id)
+	return "every line is in the log file"
 }
 
 // dropNoteEvery is how often --follow at most says lines were dropped.

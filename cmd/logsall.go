@@ -6,12 +6,14 @@ import (
 	"io"
 	"os"
 	"strings"
+	"time"
 
 	"github.com/charmbracelet/lipgloss"
 	"github.com/charmbracelet/x/ansi"
 	"github.com/spf13/cobra"
 
 	"jobtop/control"
+	"jobtop/jobs"
 	"jobtop/styles"
 )
 
@@ -33,12 +35,14 @@ func logsAll(cmd *cobra.Command, c *control.Client, o logsOptions) error {
 	for _, j := range list {
 		p.width = min(max(p.width, ansi.StringWidth(p.text.label(j.Name))), prefixMax)
 	}
+	notes := allDropNotes{w: cmd.ErrOrStderr(), text: newTextOut(cmd.ErrOrStderr(), false), last: map[jobs.ID]time.Time{}, now: time.Now,
+		logLost: func(id jobs.ID) func() bool { return logLoses(cmd, c, id) }}
 	if o.follow {
 		skip := o.noLines
 		return c.FollowAllOutput(cmd.Context(), q, func(r control.AllOutputResponse) error {
 			if skip {
 				skip = false
-				r.Lines, r.More = []control.JobLine{}, false
+				r.Lines, r.More, r.Dropped = []control.JobLine{}, false, nil
 				if !o.json {
 					return nil
 				}
@@ -46,6 +50,7 @@ func logsAll(cmd *cobra.Command, c *control.Client, o logsOptions) error {
 			if o.json {
 				return json.NewEncoder(out).Encode(r)
 			}
+			notes.add(r.Dropped)
 			return p.print(out, r.Lines)
 		})
 	}
@@ -55,7 +60,7 @@ func logsAll(cmd *cobra.Command, c *control.Client, o logsOptions) error {
 			return err
 		}
 		if o.noLines {
-			r.Lines, r.More = []control.JobLine{}, false
+			r.Lines, r.More, r.Dropped = []control.JobLine{}, false, nil
 		}
 		return printJSON(out, r)
 	}
@@ -69,6 +74,7 @@ func logsAll(cmd *cobra.Command, c *control.Client, o logsOptions) error {
 		if err != nil {
 			return err
 		}
+		notes.add(r.Dropped)
 		if err := p.print(out, r.Lines); err != nil {
 			return err
 		}
@@ -80,6 +86,36 @@ func logsAll(cmd *cobra.Command, c *control.Client, o logsOptions) error {
 		if o.tail > 0 {
 			q.Max = o.tail - printed
 		}
+	}
+}
+
+// allDropNotes tells people, on stderr, about lines `logs --all` no
+// longer finds in memory: for each job at most once per dropNoteEvery (a
+// follower that a fast writer outruns meets a gap at every answer).
+type allDropNotes struct {
+	w       io.Writer
+	text    textOut
+	last    map[jobs.ID]time.Time // when each job's last note was written
+	now     func() time.Time
+	logLost func(jobs.ID) func() bool
+}
+
+func (d *allDropNotes) add(dropped []control.DroppedLines) {
+	for _, g := range dropped {
+		now := d.now()
+		if last, ok := d.last[g.Job]; ok && now.Sub(last) < dropNoteEvery {
+			continue
+		}
+		d.last[g.Job] = now
+		what := "some of its lines are"
+		switch {
+		case g.Lines == 1:
+			what = "1 of its lines is"
+		case g.Lines > 1:
+			what = fmt.Sprintf("%d of its lines are", g.Lines)
+		}
+		fmt.Fprintf(d.w, "jobtop: %s: %s no longer held in memory here; %s (jobtop status %d)\n",
+			d.text.label(g.Name), what, droppedWhere(d.logLost(g.Job)), g.Job)
 	}
 }
 

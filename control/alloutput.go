@@ -78,6 +78,18 @@ type AllOutputResponse struct {
 	NextCursor uint64    `json:"next_cursor"`
 	More       bool      `json:"more"`
 	Ended      bool      `json:"ended"`
+	// Dropped names the jobs some of whose lines that arrived after the
+	// cursor are no longer held: the bounds dropped them (each job's log
+	// file has them).
+	Dropped []DroppedLines `json:"dropped,omitempty"`
+}
+
+// DroppedLines says that lines of a job were dropped from memory: how
+// many, when that is known (Lines 0: some).
+type DroppedLines struct {
+	Job   jobs.ID `json:"job"`
+	Name  string  `json:"name"`
+	Lines uint64  `json:"lines,omitempty"`
 }
 
 // allEnded reports whether no job can write more.
@@ -190,6 +202,12 @@ func (s *Server) writeAllPage(j *jsonWriter, after uint64, tail, limit int) page
 	if tail > 0 {
 		after = tailStart(cursors, after, horizon, min(tail, MaxOutputLines))
 	}
+	var dropped []DroppedLines
+	for _, c := range cursors {
+		if some, n := c.out.DroppedAfter(after); some {
+			dropped = append(dropped, DroppedLines{Job: c.id, Name: c.name, Lines: n})
+		}
+	}
 	// Each job's batches share the answer's batch budget.
 	perJob := jobs.Selection{ArrivalUpTo: horizon,
 		Max:      max(batchLines/max(len(cursors), 1), 8),
@@ -231,6 +249,9 @@ func (s *Server) writeAllPage(j *jsonWriter, after uint64, tail, limit int) page
 	j.uint("next_cursor", end.next)
 	j.bool("more", end.more)
 	j.bool("ended", end.ended)
+	if len(dropped) > 0 {
+		j.field("dropped", dropped)
+	}
 	j.raw("}")
 	return end
 }

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"net/http"
 	"net/http/httptest"
+	"os"
+	"path/filepath"
 	"sync"
 	"testing"
 	"time"
@@ -141,4 +143,40 @@ func TestAllOutputRefusesOneJobsQueries(t *testing.T) {
 		resp.Body.Close()
 		assert.Equal(t, http.StatusBadRequest, resp.StatusCode, q)
 	}
+}
+
+// TestAllOutputSaysWhoseLinesWereDropped: a read of every job's lines
+// names the jobs whose lines after its cursor are no longer held, and
+// how many when every line of the job came after the cursor.
+func TestAllOutputSaysWhoseLinesWereDropped(t *testing.T) {
+	in := startInstance(t)
+	gate := filepath.Join(t.TempDir(), "go")
+	small, err := in.client.StartJob(ctxT(t), StartRequest{Name: "small",
+		Command: fmt.Sprintf("seq 1 10; while [ ! -e %s ]; do sleep 0.02; done; seq 11 10100", gate)})
+	require.NoError(t, err)
+	require.Eventually(t, func() bool { i, _ := in.mgr.Get(small.ID); return i.Lines >= 10 }, testTimeout, 10*time.Millisecond)
+	first, err := in.client.ReadAllOutput(ctxT(t), AllOutputQuery{})
+	require.NoError(t, err)
+	require.Len(t, first.Lines, 10)
+	assert.Empty(t, first.Dropped, "nothing dropped yet")
+
+	big, err := in.client.StartJob(ctxT(t), StartRequest{Name: "big", Command: "seq 1 10200"})
+	require.NoError(t, err)
+	require.NoError(t, os.WriteFile(gate, nil, 0o600))
+	in.waitEnded(t, small.ID)
+	in.waitEnded(t, big.ID)
+
+	later, err := in.client.ReadAllOutput(ctxT(t), AllOutputQuery{Cursor: first.NextCursor})
+	require.NoError(t, err)
+	assert.Equal(t, []DroppedLines{{Job: small.ID, Name: "small"}, {Job: big.ID, Name: "big", Lines: 200}}, later.Dropped,
+		"small's lines 11 to 100 are gone (how many is not known here), and all of big's 200")
+	all, err := in.client.ReadAllOutput(ctxT(t), AllOutputQuery{})
+	require.NoError(t, err)
+	assert.Equal(t, []DroppedLines{{Job: small.ID, Name: "small", Lines: 100}, {Job: big.ID, Name: "big", Lines: 200}}, all.Dropped)
+	tail, err := in.client.ReadAllOutput(ctxT(t), AllOutputQuery{Tail: 5})
+	require.NoError(t, err)
+	assert.Empty(t, tail.Dropped, "a tail asks for the newest lines: none of them is gone")
+	end, err := in.client.ReadAllOutput(ctxT(t), AllOutputQuery{Cursor: tail.NextCursor})
+	require.NoError(t, err)
+	assert.Empty(t, end.Dropped)
 }

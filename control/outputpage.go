@@ -38,6 +38,7 @@ type selector interface {
 	jobs.OutputReader
 	Select(jobs.Selection) jobs.Chunk
 	CountArrived(after, upTo uint64) int
+	DroppedAfter(arrival uint64) (dropped bool, lines uint64)
 }
 
 // selectorOf returns the job's output store as a selector.

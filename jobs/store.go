@@ -109,6 +109,10 @@ type OutputStore struct {
 	slabs    slabPool
 	clock    *atomic.Uint64 // shared by a Manager's stores, for Arrival
 	arrivals arrivalBlock
+
+	// firstArrival is the Arrival of the first line the store took, and
+	// droppedArrival that of the newest line it dropped (DroppedAfter).
+	firstArrival, droppedArrival uint64
 }
 
 // entry is a held line: where its text lies, its stream and its arrival.
@@ -480,6 +484,9 @@ func (s *OutputStore) commit(stream Stream, text []byte) {
 		e.slab.lines++
 	}
 	*s.at(s.n) = e
+	if s.nextSeq == 1 {
+		s.firstArrival = e.arrival
+	}
 	s.nextSeq++
 	s.n++
 	s.text += len(text)
@@ -501,6 +508,7 @@ func (s *OutputStore) grow() {
 // evict drops the oldest line.
 func (s *OutputStore) evict() {
 	old := s.at(0)
+	s.droppedArrival = old.arrival
 	s.text -= old.size()
 	if old.slab != nil {
 		s.slabs.release(old.slab)

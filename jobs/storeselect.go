@@ -135,6 +135,22 @@ func (s *OutputStore) CountArrived(after, upTo uint64) int {
 	return max(hi-s.arrivedAfter(after), 0)
 }
 
+// DroppedAfter says whether lines that arrived after the given arrival
+// were dropped by the bounds, and how many when that is known: when every
+// line the store took arrived after it (a read from the start), else
+// lines is 0.
+func (s *OutputStore) DroppedAfter(arrival uint64) (dropped bool, lines uint64) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.droppedArrival <= arrival {
+		return false, 0
+	}
+	if s.firstArrival > arrival {
+		return true, s.dropped
+	}
+	return true, 0
+}
+
 func (s *OutputStore) partialsLocked(streams StreamSet) []Line {
 	var out []Line
 	for _, st := range []Stream{Stdout, Stderr} {
