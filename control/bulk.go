@@ -88,9 +88,11 @@ type BulkRefusal struct {
 
 // decodeBulkRequest reads and checks a BulkRequest.
 func decodeBulkRequest(r io.Reader) (BulkRequest, error) {
-	dec := json.NewDecoder(r)
-	dec.DisallowUnknownFields()
 	var req BulkRequest
+	dec, err := strictDecoder(r)
+	if err != nil {
+		return req, jsonError(err, req)
+	}
 	if err := dec.Decode(&req); err != nil {
 		if errors.Is(err, io.EOF) {
 			return req, badRequest(`empty body: say which jobs, e.g. {"jobs": [3, "web"]}, {"all": true}, {"state": "failed"} or {"name": "web-*"}`)

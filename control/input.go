@@ -3,7 +3,6 @@ package control
 import (
 	"context"
 	"encoding/base64"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -61,8 +60,10 @@ func (r InputRequest) bytes() ([]byte, error) {
 func decodeBody[T any](w http.ResponseWriter, r *http.Request, limit int64) (T, error) {
 	var v T
 	r.Body = http.MaxBytesReader(w, r.Body, limit)
-	dec := json.NewDecoder(r.Body)
-	dec.DisallowUnknownFields()
+	dec, err := strictDecoder(r.Body)
+	if err != nil {
+		return v, jsonError(err, v)
+	}
 	if err := dec.Decode(&v); err != nil {
 		return v, jsonError(err, v)
 	}

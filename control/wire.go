@@ -156,9 +156,11 @@ func badRequest(format string, args ...any) error {
 // when r is a request body), and turns it into a checked jobs.Spec.
 // Unknown fields, trailing data and bad durations are errors.
 func DecodeStartRequest(r io.Reader) (jobs.Spec, error) {
-	dec := json.NewDecoder(r)
-	dec.DisallowUnknownFields()
 	var req StartRequest
+	dec, err := strictDecoder(r)
+	if err != nil {
+		return jobs.Spec{}, jsonError(err, req)
+	}
 	if err := dec.Decode(&req); err != nil {
 		return jobs.Spec{}, jsonError(err, req)
 	}
@@ -175,7 +177,10 @@ func jsonError(err error, body any) error {
 	var typ *json.UnmarshalTypeError
 	var tooBig *http.MaxBytesError
 	var nested *unknownFieldError
+	var told *RequestError
 	switch {
+	case errors.As(err, &told):
+		return told
 	case errors.As(err, &tooBig):
 		return &RequestError{Status: http.StatusRequestEntityTooLarge, Msg: fmt.Sprintf("request body is larger than %d bytes", MaxBodyBytes)}
 	case errors.Is(err, io.EOF):

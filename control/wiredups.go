@@ -1,0 +1,97 @@
+package control
+
+import (
+	"bytes"
+	"encoding/json"
+	"io"
+)
+
+// duplicateField finds a name given twice in one object of a JSON body:
+// encoding/json keeps the last one (and merges two objects given for one
+// field), so {"command": "a", "command": "b"} would run b without a
+// word. It returns the first such name and the object it is in ("" for
+// the body itself, else the field holding the object). A body that is not
+// JSON has none: decoding it says what is wrong.
+func duplicateField(body []byte) (object, name string, found bool) {
+	type frame struct {
+		object   bool
+		name     string // the field this object or array is the value of
+		keys     map[string]bool
+		wantsKey bool
+		key      string // the key whose value comes next
+	}
+	if !json.Valid(body) {
+		return "", "", false
+	}
+	dec := json.NewDecoder(bytes.NewReader(body))
+	dec.UseNumber()
+	var stack []*frame
+	valueDone := func() {
+		if n := len(stack); n > 0 && stack[n-1].object {
+			stack[n-1].wantsKey = true
+		}
+	}
+	for {
+		tok, err := dec.Token()
+		if err != nil {
+			return "", "", false
+		}
+		var top *frame
+		if n := len(stack); n > 0 {
+			top = stack[n-1]
+		}
+		if top != nil && top.object && top.wantsKey {
+			if d, ok := tok.(json.Delim); ok && d == '}' {
+				stack = stack[:len(stack)-1]
+				valueDone()
+				continue
+			}
+			key, _ := tok.(string)
+			if top.keys[key] {
+				return top.name, key, true
+			}
+			top.keys[key] = true
+			top.wantsKey, top.key = false, key
+			continue
+		}
+		name := ""
+		if top != nil {
+			name = top.name
+			if top.object {
+				name = top.key
+			}
+		}
+		switch tok {
+		case json.Delim('{'):
+			stack = append(stack, &frame{object: true, name: name, keys: map[string]bool{}, wantsKey: true})
+		case json.Delim('['):
+			stack = append(stack, &frame{name: name})
+		case json.Delim(']'):
+			stack = stack[:len(stack)-1]
+			valueDone()
+		default:
+			valueDone()
+		}
+		if len(stack) == 0 {
+			return "", "", false
+		}
+	}
+}
+
+// strictDecoder reads a request body and returns a decoder over it that
+// refuses unknown fields, after refusing a field given twice.
+func strictDecoder(r io.Reader) (*json.Decoder, error) {
+	body, err := io.ReadAll(r)
+	if err != nil {
+		return nil, err
+	}
+	if object, name, found := duplicateField(body); found {
+		if object == "" {
+			return nil, badRequest("field %q is given twice", name)
+		}
+		return nil, badRequest("%q is given twice in %q", name, object)
+	}
+	dec := json.NewDecoder(bytes.NewReader(body))
+	dec.DisallowUnknownFields()
+	return dec, nil
+}

@@ -1,0 +1,34 @@
+package control
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+)
+
+func TestDuplicateField(t *testing.T) {
+	for _, c := range []struct {
+		body, object, name string
+	}{
+		{`{"a": 1, "b": 2, "a": 3}`, "", "a"},
+		{`{"a": {"x": 1, "y": {"x": 2}, "x": 3}}`, "a", "x"},
+		{`{"list": [{"k": 1}, {"k": 2, "k": 3}]}`, "list", "k"},
+		{`{"a": [1, [2, {"z": 1}], {"z": 2}], "b": {"z": 1, "z": 1}}`, "b", "z"},
+		{`{"a": "}", "b": "{\"a\": 1}", "a": null}`, "", "a"},
+	} {
+		object, name, found := duplicateField([]byte(c.body))
+		assert.True(t, found, c.body)
+		assert.Equal(t, [2]string{c.object, c.name}, [2]string{object, name}, c.body)
+	}
+	for _, body := range []string{
+		`{"env": {"max": "1"}, "restart": {"max": 3}, "max": 4}`, // one name, in three objects
+		`{"jobs": [{"a": 1}, {"a": 2}], "a": [{"a": 3}]}`,
+		`{"A": 1, "a": 2}`, // another name: env keys are case-sensitive
+		`[{"a": 1}, {"a": 2}]`,
+		`{"a": 1, "a"`, // not JSON: decoding says so
+		``, `5`, `{}`,
+	} {
+		_, _, found := duplicateField([]byte(body))
+		assert.False(t, found, body)
+	}
+}
