@@ -209,6 +209,12 @@ func jsonError(err error, body any) error {
 }
 
 func typeName(t reflect.Type) string {
+	switch t {
+	case reflect.TypeFor[JobRef]():
+		return "a job ID (a number) or name (a string)"
+	case reflect.TypeFor[[]JobRef]():
+		return "an array of job IDs (numbers) or names (strings)"
+	}
 	switch t.Kind() {
 	case reflect.String:
 		return "a string"

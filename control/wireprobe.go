@@ -55,8 +55,10 @@ func (r ProbeRequest) check(field string) (jobs.ProbeCheck, error) {
 		return c, badRequest("%s: give one probe (http, tcp or exec), not %d", field, kinds)
 	case err != nil:
 		return c, badRequest("%s: %v", field, err)
-	case kinds == 0:
+	case kinds == 0 && (r.Interval != "" || r.Timeout != "" || r.InitialDelay != "" || r.Failures != 0):
 		return c, badRequest("%s: interval, timeout, initial_delay or failures without a probe: give http, tcp or exec", field)
+	case kinds == 0:
+		return c, badRequest("%s: no probe: give http, tcp or exec", field)
 	case r.Failures < 0:
 		return c, badRequest("%s.failures %d is negative", field, r.Failures)
 	}

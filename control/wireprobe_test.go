@@ -38,7 +38,7 @@ func TestProbesOnTheWire(t *testing.T) {
 		`{"command": "x", "ready": {"interval": "1s"}}`:                   "without a probe: give http, tcp or exec",
 		`{"command": "x", "health": {"tcp": "a:1", "status": 200}}`:       "health: status and headers apply to an http probe only",
 		`{"command": "x", "health": {"exec": "true", "timeout": "soon"}}`: `health.timeout "soon" is not a duration`,
-		`{"command": "x", "health": {}}`:                                  "health: interval, timeout, initial_delay or failures without a probe",
+		`{"command": "x", "health": {}}`:                                  "health: no probe: give http, tcp or exec",
 	} {
 		_, err := DecodeStartRequest(strings.NewReader(body))
 		assert.ErrorContains(t, err, want, body)
