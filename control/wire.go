@@ -9,8 +9,10 @@ import (
 	"net/http"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 	"time"
+	"unicode"
 
 	"jobtop/jobs"
 )
@@ -198,6 +200,15 @@ func jsonError(err error, body any) error {
 		if n, ok := strings.CutPrefix(typ.Value, "number "); ok {
 			got = n // a number that does not fit: 1.5 or 1e40 for a whole number
 		}
+		// The path names embedded structs by their Go names
+		// ("ready.ProbeRequest.headers"), and a map, not its key.
+		path := strings.Split(field, ".")
+		field = strings.Join(slices.DeleteFunc(slices.Clone(path), func(p string) bool {
+			return p != "" && unicode.IsUpper(rune(p[0]))
+		}), ".")
+		if ft := fieldType(reflect.TypeOf(body), path); ft != nil && ft.Kind() == reflect.Map && ft.Elem() == typ.Type {
+			return badRequest("field %q must be %s, not one holding %s", field, typeName(ft), got)
+		}
 		return badRequest("field %q must be %s, not %s", field, want, got)
 	case errors.As(err, &nested):
 		return badRequest("%v", nested)
@@ -206,6 +217,31 @@ func jsonError(err error, body any) error {
 		return badRequest("%v", u)
 	}
 	return badRequest("malformed JSON: %v", err)
+}
+
+// fieldType is the type of the field at path in struct t: each name a
+// field's JSON name, or an embedded struct's Go name; nil if there is
+// none.
+func fieldType(t reflect.Type, path []string) reflect.Type {
+	for _, name := range path {
+		for t != nil && t.Kind() == reflect.Pointer {
+			t = t.Elem()
+		}
+		if t == nil || t.Kind() != reflect.Struct {
+			return nil
+		}
+		var next reflect.Type
+		for i := range t.NumField() {
+			f := t.Field(i)
+			tag, _, _ := strings.Cut(f.Tag.Get("json"), ",")
+			if tag == name || tag == "" && f.Name == name {
+				next = f.Type
+				break
+			}
+		}
+		t = next
+	}
+	return t
 }
 
 func typeName(t reflect.Type) string {
