@@ -23,6 +23,8 @@ func TestLayoutLineCutMarkAndSkip(t *testing.T) {
 	require.Equal(t, "abcde", lay("abcde   ", cut), "only blanks cut off: no marker")
 	require.Equal(t, "ab   ", lay("ab\t\x1b[0m  ", cut))
 	require.Equal(t, "abcd…", lay("abcde  x", cut), "a character after the blanks")
+	require.Equal(t, "abcde", lay("abcde\u00a0\u00a0\u3000 \u200b", cut), "no-break, ideographic and zero-width spaces are blanks too")
+	require.Equal(t, "abcd…", lay("abcde\u00a0é", cut))
 	bar := lineFormat{width: 5, cutMark: true, keepSGR: true}
 	require.Equal(t, "\x1b[41m     \x1b[0m", lay("\x1b[41m"+strings.Repeat(" ", 200)+"\x1b[0m", bar),
 		"a bar drawn to a wider terminal's edge")

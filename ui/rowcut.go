@@ -1,6 +1,10 @@
 package ui
 
-import "jobtop/termtext"
+import (
+	"unicode"
+
+	"jobtop/termtext"
+)
 
 // A row cut at the pane's edge (wrap off) ends with cutMarker in its last
 // cell, so cut text gives a sign, unless only blanks are cut off (a line
@@ -72,10 +76,29 @@ func blankText(s string) bool {
 			return false
 		default: // an escape sequence, a control, or a character past ASCII
 			t := termtext.Next(s, i)
+			if t.Kind == termtext.Cluster && blankCluster(s[i:t.End]) {
+				i = t.End
+				continue
+			}
 			if t.Kind == termtext.Cluster || t.Kind == termtext.Invalid || t.Kind == termtext.Text {
 				return false
 			}
 			i = t.End
+		}
+	}
+	return true
+}
+
+// blankCluster reports whether a character past ASCII shows nothing: a
+// space of another width (no-break, ideographic, thin...) or a
+// zero-width one (ZWSP, joiners, word joiner, BOM), which pad a row as
+// spaces do.
+func blankCluster(c string) bool {
+	for _, r := range c {
+		switch {
+		case unicode.IsSpace(r), r == '\u200b', r == '\u200c', r == '\u200d', r == '\u2060', r == '\ufeff':
+		default:
+			return false
 		}
 	}
 	return true
