@@ -183,8 +183,18 @@ func TestScreenPrintsWhatATerminalShows(t *testing.T) {
 
 	// The same with its cursor shown: its row is the last printed.
 	id = c.startJob(strings.Replace(program, `\033[?25l`, ``, 1), "--tty")
-	require.Eventually(t, func() bool { return screenJSON(id, false).Screen }, testTimeout, 20*time.Millisecond)
-	assert.Equal(t, "top\n\n\n\n\n", c.ok("screen", id), "the row with the cursor is the last")
+	// Once drawn: the emulator takes the program's bytes after screen
+	// mode begins.
+	var shown string
+	require.Eventually(t, func() bool {
+		s := screenJSON(id, true)
+		if !s.Screen || !strings.Contains(s.ANSI[49], "\x1b[44m") || s.CursorY != 4 {
+			return false
+		}
+		shown = c.ok("screen", id)
+		return strings.HasPrefix(shown, "top\n")
+	}, testTimeout, 20*time.Millisecond)
+	assert.Equal(t, "top\n\n\n\n\n", shown, "the row with the cursor is the last")
 }
 
 // jobtop screen prints what a terminal shows of a job's controls:
