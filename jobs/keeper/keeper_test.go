@@ -1,6 +1,7 @@
 package keeper
 
 import (
+	"fmt"
 	"go/ast"
 	"go/parser"
 	"go/token"
@@ -214,4 +215,27 @@ func TestSpawnFailureIsReported(t *testing.T) {
 	_, _, err := c.Spawn(Spawn{Run: 1, Path: "/nonexistent/prog", Argv: []string{"prog"}, Stdin: null, Stdout: null, Stderr: null})
 	require.Error(t, err)
 	assert.Contains(t, err.Error(), "no such file")
+}
+
+// TestKeeperPassesNoInheritedDescriptor: what jobtop has open without
+// close-on-exec when it starts its keeper (a library's epoll descriptor,
+// opened after main marked the inherited ones) reaches none of the
+// keeper's jobs.
+func TestKeeperPassesNoInheritedDescriptor(t *testing.T) {
+	var p [2]int
+	require.NoError(t, syscall.Pipe(p[:])) // no close-on-exec
+	t.Cleanup(func() { syscall.Close(p[0]); syscall.Close(p[1]) })
+	c, _ := startKeeper(t)
+	t.Cleanup(func() { c.Close() })
+	dir := t.TempDir()
+	spawnShell(t, c, 1, "ls -l /proc/$$/fd > "+dir+"/fds; sleep 300", "inherited", time.Second)
+	var st syscall.Stat_t
+	require.NoError(t, syscall.Fstat(p[1], &st))
+	pipe := fmt.Sprintf("pipe:[%d]", st.Ino)
+	eventually(t, "the job's list of descriptors", func() bool {
+		b, err := os.ReadFile(dir + "/fds")
+		return err == nil && len(b) > 0 && strings.Contains(string(b), "/dev/null")
+	})
+	b, _ := os.ReadFile(dir + "/fds")
+	assert.NotContains(t, string(b), pipe, "the job holds the pipe")
 }

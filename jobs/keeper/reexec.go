@@ -5,6 +5,8 @@ import (
 	"os"
 	"os/exec"
 	"syscall"
+
+	"jobtop/jobs/proc"
 )
 
 // A keeper is jobtop itself, started again with argv[0] set to keeperArgv0
@@ -38,6 +40,9 @@ func runKeeper() int {
 	if err != nil {
 		return 2
 	}
+	// What jobtop had open without close-on-exec when it started this
+	// keeper (a library's epoll descriptor in the TUI) is no job's.
+	proc.CloseOnExecInherited()
 	uc, ok := c.(*net.UnixConn)
 	if !ok {
 		return 2
