@@ -10,6 +10,7 @@ import (
 	"net/url"
 	"path"
 	"slices"
+	"strconv"
 	"strings"
 
 	"jobtop/jobs"
@@ -48,13 +49,19 @@ type JobRef string
 // UnmarshalJSON reads a number or a string.
 func (r *JobRef) UnmarshalJSON(b []byte) error {
 	var n json.Number
-	if err := json.Unmarshal(b, &n); err == nil {
+	if err := json.Unmarshal(b, &n); err == nil && n != "" {
+		if _, err := strconv.ParseUint(n.String(), 10, 64); err != nil {
+			return badRequest(`"jobs": a job ID is a whole number, not %s`, n)
+		}
 		*r = JobRef(n.String())
 		return nil
 	}
 	var s string
-	if err := json.Unmarshal(b, &s); err != nil {
-		return errors.New("a job is an ID (a number) or a name (a string)")
+	if err := json.Unmarshal(b, &s); err != nil || string(b) == "null" {
+		return badRequest(`"jobs": a job is an ID (a number) or a name (a string), not %s`, b)
+	}
+	if s == "" {
+		return badRequest(`"jobs": a job's name is not empty`)
 	}
 	*r = JobRef(s)
 	return nil

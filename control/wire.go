@@ -184,7 +184,7 @@ func jsonError(err error, body any) error {
 	case errors.As(err, &told):
 		return told
 	case errors.As(err, &tooBig):
-		return &RequestError{Status: http.StatusRequestEntityTooLarge, Msg: fmt.Sprintf("request body is larger than %d bytes", MaxBodyBytes)}
+		return &RequestError{Status: http.StatusRequestEntityTooLarge, Msg: fmt.Sprintf("request body is larger than %d bytes", tooBig.Limit)}
 	case errors.Is(err, io.EOF):
 		return badRequest("empty body: send a job as JSON, e.g. {\"command\": \"make\"}")
 	case errors.Is(err, io.ErrUnexpectedEOF):
@@ -206,7 +206,7 @@ func jsonError(err error, body any) error {
 		field = strings.Join(slices.DeleteFunc(slices.Clone(path), func(p string) bool {
 			return p != "" && unicode.IsUpper(rune(p[0]))
 		}), ".")
-		if ft := fieldType(reflect.TypeOf(body), path); ft != nil && ft.Kind() == reflect.Map && ft.Elem() == typ.Type {
+		if ft := fieldType(reflect.TypeOf(body), path); ft != nil && (ft.Kind() == reflect.Map || ft.Kind() == reflect.Slice) && ft.Elem() == typ.Type {
 			return badRequest("field %q must be %s, not one holding %s", field, typeName(ft), got)
 		}
 		return badRequest("field %q must be %s, not %s", field, want, got)

@@ -4,14 +4,23 @@ import (
 	"bytes"
 	"encoding/json"
 	"io"
+	"strings"
 )
+
+// mapFields are the request fields whose objects are maps, their keys
+// names of the caller's (environment variables, jobs, headers), which
+// differ by case; every other object is a struct's fields, which
+// encoding/json matches ignoring case.
+var mapFields = map[string]bool{"env": true, "depends_on": true, "headers": true}
 
 // duplicateField finds a name given twice in one object of a JSON body:
 // encoding/json keeps the last one (and merges two objects given for one
 // field), so {"command": "a", "command": "b"} would run b without a
-// word. It returns the first such name and the object it is in ("" for
-// the body itself, else the field holding the object). A body that is not
-// JSON has none: decoding it says what is wrong.
+// word; and in a struct's object, {"command": "a", "Command": "b"} too.
+// It returns the first such name (as given the second time) and the
+// object it is in ("" for the body itself, else the field holding the
+// object). A body that is not JSON has none: decoding it says what is
+// wrong.
 func duplicateField(body []byte) (object, name string, found bool) {
 	type frame struct {
 		object   bool
@@ -47,10 +56,14 @@ func duplicateField(body []byte) (object, name string, found bool) {
 				continue
 			}
 			key, _ := tok.(string)
-			if top.keys[key] {
+			seen := key
+			if !mapFields[top.name] {
+				seen = strings.ToLower(key)
+			}
+			if top.keys[seen] {
 				return top.name, key, true
 			}
-			top.keys[key] = true
+			top.keys[seen] = true
 			top.wantsKey, top.key = false, key
 			continue
 		}

@@ -15,6 +15,8 @@ func TestDuplicateField(t *testing.T) {
 		{`{"list": [{"k": 1}, {"k": 2, "k": 3}]}`, "list", "k"},
 		{`{"a": [1, [2, {"z": 1}], {"z": 2}], "b": {"z": 1, "z": 1}}`, "b", "z"},
 		{`{"a": "}", "b": "{\"a\": 1}", "a": null}`, "", "a"},
+		{`{"command": "a", "Command": "b"}`, "", "Command"},
+		{`{"restart": {"policy": "no", "Policy": "always"}}`, "restart", "Policy"},
 	} {
 		object, name, found := duplicateField([]byte(c.body))
 		assert.True(t, found, c.body)
@@ -23,7 +25,7 @@ func TestDuplicateField(t *testing.T) {
 	for _, body := range []string{
 		`{"env": {"max": "1"}, "restart": {"max": 3}, "max": 4}`, // one name, in three objects
 		`{"jobs": [{"a": 1}, {"a": 2}], "a": [{"a": 3}]}`,
-		`{"A": 1, "a": 2}`, // another name: env keys are case-sensitive
+		`{"env": {"A": "1", "a": "2"}, "depends_on": {"web": "", "Web": ""}, "ready": {"headers": {"X": "", "x": ""}}}`, // maps' keys differ by case
 		`[{"a": 1}, {"a": 2}]`,
 		`{"a": 1, "a"`, // not JSON: decoding says so
 		``, `5`, `{}`,
