@@ -7,6 +7,9 @@ import (
 	"time"
 
 	"github.com/stretchr/testify/assert"
+
+	"jobtop/control"
+	"jobtop/jobs"
 )
 
 // TestDropNotesCoalesce: --follow says lines were dropped at most once a
@@ -41,4 +44,30 @@ func TestDropNotesCoalesce(t *testing.T) {
 	assert.Contains(t, notes()[2], "jobtop: 3 lines are no longer held")
 	d.flush()
 	assert.Len(t, notes(), 3, "nothing held, nothing said")
+}
+
+// TestAllDropNotesOncePerJob: logs --all names a job's gap once, however
+// many answers name it and however slowly they are read; following, at
+// most once a second a job.
+func TestAllDropNotesOncePerJob(t *testing.T) {
+	for _, follow := range []bool{false, true} {
+		var out bytes.Buffer
+		now := time.Date(2026, 12, 1, 10, 0, 0, 0, time.UTC)
+		d := &allDropNotes{w: &out, follow: follow, last: map[jobs.ID]time.Time{}, now: func() time.Time { return now },
+			logLost: func(jobs.ID) func() bool { return nil }}
+		big := []control.DroppedLines{{Job: 2, Name: "big", Lines: 15000}}
+		for range 3 {
+			d.add(big)
+			now = now.Add(2 * time.Second) // a slow reader
+		}
+		d.add([]control.DroppedLines{{Job: 3, Name: "other"}})
+		want := []string{
+			"jobtop: big: 15000 of its lines are no longer held in memory here; every line is in the log file (jobtop status 2)",
+			"jobtop: other: some of its lines are no longer held in memory here; every line is in the log file (jobtop status 3)",
+		}
+		if follow {
+			want = append(want[:1:1], want[0], want[0], want[1])
+		}
+		assert.Equal(t, want, strings.Split(strings.TrimSuffix(out.String(), "\n"), "\n"), "follow %v", follow)
+	}
 }

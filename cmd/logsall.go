@@ -35,7 +35,7 @@ func logsAll(cmd *cobra.Command, c *control.Client, o logsOptions) error {
 	for _, j := range list {
 		p.width = min(max(p.width, ansi.StringWidth(p.text.label(j.Name))), prefixMax)
 	}
-	notes := allDropNotes{w: cmd.ErrOrStderr(), text: newTextOut(cmd.ErrOrStderr(), false), last: map[jobs.ID]time.Time{}, now: time.Now,
+	notes := allDropNotes{w: cmd.ErrOrStderr(), text: newTextOut(cmd.ErrOrStderr(), false), follow: o.follow, last: map[jobs.ID]time.Time{}, now: time.Now,
 		logLost: func(id jobs.ID) func() bool { return logLoses(cmd, c, id) }}
 	if o.follow {
 		skip := o.noLines
@@ -90,11 +90,14 @@ func logsAll(cmd *cobra.Command, c *control.Client, o logsOptions) error {
 }
 
 // allDropNotes tells people, on stderr, about lines `logs --all` no
-// longer finds in memory: for each job at most once per dropNoteEvery (a
-// follower that a fast writer outruns meets a gap at every answer).
+// longer finds in memory: once for each job (every answer whose cursor is
+// before a gap names it), or when following, for each job at most once
+// per dropNoteEvery (a follower that a fast writer outruns meets a new
+// gap at every answer).
 type allDropNotes struct {
 	w       io.Writer
 	text    textOut
+	follow  bool
 	last    map[jobs.ID]time.Time // when each job's last note was written
 	now     func() time.Time
 	logLost func(jobs.ID) func() bool
@@ -103,7 +106,7 @@ type allDropNotes struct {
 func (d *allDropNotes) add(dropped []control.DroppedLines) {
 	for _, g := range dropped {
 		now := d.now()
-		if last, ok := d.last[g.Job]; ok && now.Sub(last) < dropNoteEvery {
+		if last, ok := d.last[g.Job]; ok && (!d.follow || now.Sub(last) < dropNoteEvery) {
 			continue
 		}
 		d.last[g.Job] = now

@@ -80,7 +80,9 @@ type AllOutputResponse struct {
 	Ended      bool      `json:"ended"`
 	// Dropped names the jobs some of whose lines that arrived after the
 	// cursor are no longer held: the bounds dropped them (each job's log
-	// file has them).
+	// file has them). It is about the cursor, not the answer: paging on,
+	// each answer whose cursor is before a gap names it again, so do not
+	// add them up.
 	Dropped []DroppedLines `json:"dropped,omitempty"`
 }
 
