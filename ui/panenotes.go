@@ -191,8 +191,12 @@ func (p *outputPane) allDroppedNote(src *allSource) *viewLine {
 		if len(lost) > 1 {
 			files = "the log files of " + strings.Join(lost, ", ")
 		}
+		rest := ""
+		if len(lost) < len(counts) {
+			rest = "; the others' are in their log files"
+		}
 		text = droppedText(total, false, "") + " (" + strings.Join(who, ", ") + "); " +
-			files + " missed some output (a full disk?) — o opens the selected job's"
+			files + " missed some output (a full disk?)" + rest + " — o opens the selected job's"
 	}
 	key := lineKey{}
 	if k, ok := src.oldest(); ok && k.seq > 0 {

@@ -170,6 +170,6 @@ func TestAllViewNoteSaysWhichLogFilesMissedOutput(t *testing.T) {
 	m := newSizedModel(t, mgr, Config{}, 200, 30)
 	pumpUntil(t, m, "the jobs to end", func() bool { return m.stateCountForTest(jobs.StateSucceeded) == 2 })
 	press(t, m, "A", "enter", "g")
-	require.Equal(t, "200 older lines were dropped from memory (full 150, fine 50); full's log file missed some output (a full disk?) — o opens the selected job's",
+	require.Equal(t, "200 older lines were dropped from memory (full 150, fine 50); full's log file missed some output (a full disk?); the others' are in their log files — o opens the selected job's",
 		paneText(m.all)[0])
 }

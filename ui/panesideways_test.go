@@ -25,6 +25,8 @@ func TestLayoutLineCutMarkAndSkip(t *testing.T) {
 	require.Equal(t, "abcd…", lay("abcde  x", cut), "a character after the blanks")
 	require.Equal(t, "abcde", lay("abcde\u00a0\u00a0\u3000 \u200b", cut), "no-break, ideographic and zero-width spaces are blanks too")
 	require.Equal(t, "abcd…", lay("abcde\u00a0é", cut))
+	require.Equal(t, "abcde", lay("abcde\u2800\u3164", cut), "braille blank and Hangul filler pad too")
+	require.Equal(t, "abcd…", lay("abcde\u1680", cut), "the Ogham space mark is drawn")
 	bar := lineFormat{width: 5, cutMark: true, keepSGR: true}
 	require.Equal(t, "\x1b[41m     \x1b[0m", lay("\x1b[41m"+strings.Repeat(" ", 200)+"\x1b[0m", bar),
 		"a bar drawn to a wider terminal's edge")

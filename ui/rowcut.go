@@ -90,13 +90,17 @@ func blankText(s string) bool {
 }
 
 // blankCluster reports whether a character past ASCII shows nothing: a
-// space of another width (no-break, ideographic, thin...) or a
-// zero-width one (ZWSP, joiners, word joiner, BOM), which pad a row as
-// spaces do.
+// space of another width (no-break, ideographic, thin...; not the Ogham
+// mark, drawn as a line), a zero-width one (ZWSP, joiners, word joiner,
+// BOM), or a blank used as padding (braille blank, Hangul fillers), which
+// pad a row as spaces do.
 func blankCluster(c string) bool {
 	for _, r := range c {
 		switch {
-		case unicode.IsSpace(r), r == '\u200b', r == '\u200c', r == '\u200d', r == '\u2060', r == '\ufeff':
+		case r == '\u1680':
+			return false
+		case unicode.IsSpace(r), r == '\u200b', r == '\u200c', r == '\u200d', r == '\u2060', r == '\ufeff',
+			r == '\u2800', r == '\u3164', r == '\u115f', r == '\u1160', r == '\uffa0':
 		default:
 			return false
 		}
