@@ -5,6 +5,8 @@ import (
 	"encoding/base64"
 	"fmt"
 	"regexp"
+	"slices"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -114,4 +116,23 @@ func TestCopyIsBounded(t *testing.T) {
 	require.LessOrEqual(t, len(got[0]), copyMaxBytes)
 	require.Greater(t, len(got[0]), copyMaxBytes-20)
 	require.Contains(t, m.notice.text, "stopped at the 64 KiB")
+}
+
+// A pane whose last line is still being written (a prompt) copies it
+// once: Y and a selection to the end stop after it.
+func TestCopyEndsAtALineBeingWritten(t *testing.T) {
+	var term bytes.Buffer
+	mgr := newManager(t)
+	start(t, mgr, "asks", `printf 'a\nb\nprompt> '; sleep 60`)
+	m := newSizedModel(t, mgr, Config{Terminal: &term}, 100, 30)
+	pumpUntil(t, m, "the prompt", func() bool { return strings.Contains(m.View(), "prompt>") })
+	press(t, m, "enter")
+	pumpUntil(t, m, "the prompt in the pane", func() bool { return slices.Contains(paneText(m.single), "prompt>") })
+	press(t, m, "Y")
+	require.Equal(t, []string{"a\nb\nprompt> \n"}, clipboard(t, &term))
+	require.Equal(t, "copied 3 lines on screen", m.notice.text)
+
+	term.Reset()
+	press(t, m, "v", "g", "y")
+	require.Equal(t, []string{"a\nb\nprompt> \n"}, clipboard(t, &term))
 }

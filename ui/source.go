@@ -1,6 +1,10 @@
 package ui
 
-import "jobtop/jobs"
+import (
+	"slices"
+
+	"jobtop/jobs"
+)
 
 // lineKey is a line's place in a pane's source; a source's lines are in
 // increasing key order. A job's own output is keyed by sequence number
@@ -111,6 +115,9 @@ func (s jobSource) from(k lineKey, n int) []viewLine {
 		return out // lines arrived between the two reads; the next refresh shows them
 	}
 	out = s.partials(out, c.Partial, prev)
+	// Past the lines being built there is nothing: a key beyond them
+	// (the next after the last) was read from the first of them.
+	out = slices.DeleteFunc(out, func(l viewLine) bool { return l.key.less(k) })
 	if len(out) > n {
 		out = out[:n]
 	}
