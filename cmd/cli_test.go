@@ -480,3 +480,15 @@ func lineTexts(lines []jobs.Line) []string {
 	}
 	return out
 }
+
+// wait --ready on a job that ran and ended: one without a ready check was
+// ready once it ran, so it did not end first.
+func TestWaitReadyAfterTheJobEnded(t *testing.T) {
+	c := newCLI(t)
+	c.serve()
+	id := c.startJob("true")
+	c.ok("wait", id)
+	r := c.run("wait", id, "--ready")
+	assert.Equal(t, 0, r.code, r.stderr)
+	assert.Equal(t, "jobtop: job "+id+" was ready, and has ended since: succeeded (0)\n", r.stderr)
+}

@@ -96,6 +96,12 @@ func waitReady(cmd *cobra.Command, c *control.Client, id jobs.ID, o waitOptions)
 	if j.Error != "" {
 		why += ": " + j.Error
 	}
+	if j.LastRunWasReady() {
+		// Its run was ready before it ended (a job with no check is
+		// ready once it runs): it did not end first.
+		fmt.Fprintf(cmd.ErrOrStderr(), "jobtop: job %d was ready, and has ended since: %s\n", id, why)
+		return nil
+	}
 	return &ExitError{Code: 1, Err: fmt.Errorf("job %d ended %s before it was ready", id, why)}
 }
 

@@ -118,6 +118,16 @@ type Info struct {
 	HostID ID     `json:"-"`
 }
 
+// LastRunWasReady reports whether the job's last run, ended, became
+// ready before it ended (a job with no ready check is ready once it runs).
+func (i Info) LastRunWasReady() bool {
+	if i.State.Active() || len(i.History) == 0 {
+		return false
+	}
+	last := i.History[len(i.History)-1]
+	return last.Run == i.Runs && last.Ready != nil
+}
+
 // Runtime is how long the current or last run took (so far).
 func (i Info) Runtime(now time.Time) time.Duration {
 	if i.Started == nil {

@@ -88,3 +88,15 @@ func TestRunJobReadyProbe(t *testing.T) {
 	require.Contains(t, e.toolErr("run_job", map[string]any{"command": "true", "ready": map[string]any{"http": "127.0.0.1:80"}}),
 		"the job did not start: ready: ")
 }
+
+// wait_for "ready" on a job that ran and ended: with no ready check it
+// was ready once it ran, so it did not end first.
+func TestWaitReadyAfterTheJobEnded(t *testing.T) {
+	e := newEnv(t)
+	var out RunJobOutput
+	e.ok("run_job", map[string]any{"command": "true", "wait_for": "exit"}, &out)
+	var w WaitResult
+	text := e.ok("wait_job", map[string]any{"id": out.Job.ID, "until": "ready"}, &w)
+	require.Equal(t, "ready", w.Outcome)
+	require.Contains(t, text, "the job was ready, and has ended since")
+}

@@ -211,6 +211,10 @@ func (s *Server) wait(ctx context.Context, req *sdk.CallToolRequest, id jobs.ID,
 		resp, err = s.opts.Client.WaitReady(ctx, id, timeout)
 		info = resp.Job
 		switch {
+		case resp.Ended && info.LastRunWasReady():
+			// Ready before it ended (a job with no check is ready once
+			// it runs): it did not end first.
+			res.Outcome, res.Note = "ready", "the job was ready, and has ended since"
 		case resp.Ended:
 			res.Outcome = "ended"
 		case info.Ready:
