@@ -74,7 +74,7 @@ func TestTimeoutExits124(t *testing.T) {
 	assert.Equal(t, jobs.StateTimedOut, c.status(id).State)
 
 	r = c.run("run", "--timeout", "soon", "--", "true")
-	assert.Equal(t, 1, r.code)
+	assert.Equal(t, 2, r.code, "a command line that cannot run")
 	assert.Contains(t, r.stderr, `timeout "soon" is not a duration`)
 }
 

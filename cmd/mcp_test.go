@@ -36,9 +36,9 @@ func TestUsageErrorsExit2(t *testing.T) {
 	}{
 		{[]string{"mcp", "--http", "0.0.0.0:18777"}, "loopback only"},
 		{[]string{"ls", "--nosuch"}, "unknown flag: --nosuch"},
-		{[]string{"logs", "1", "--tail", "many"}, `invalid argument "many"`},
+		{[]string{"logs", "1", "--tail", "many"}, `--tail "many" is not a whole number`},
 		{[]string{"status"}, "arg"},
-		{[]string{"logs", "1", "--cursor", "2", "--tail", "3"}, "if any flags in the group [cursor tail]"},
+		{[]string{"logs", "1", "--cursor", "2", "--tail", "3"}, "--cursor and --tail contradict each other: give one"},
 		{[]string{"logs", "1", "--tail", "-1"}, "--tail must be 0 or more"},
 		{[]string{"logs", "--all", "--tail", "-1"}, "--tail must be 0 or more"},
 		{[]string{"wait", "1", "--timeout=-1s"}, "is negative"},

@@ -46,11 +46,32 @@ func Execute() int {
 		}
 		return exit.Code
 	}
-	fmt.Fprintln(os.Stderr, "jobtop:", err)
 	if flagGroupError(err) {
+		fmt.Fprintln(os.Stderr, "jobtop:", flagGroupMessage(err))
 		return usageExit
 	}
+	fmt.Fprintln(os.Stderr, "jobtop:", err)
 	return 1
+}
+
+// flagGroupMessage says cobra's refusal of flags given together as jobtop
+// says it (cobra's reads "if any flags in the group [stdout stderr] are
+// set none of the others can be; [stderr stdout] were all set").
+func flagGroupMessage(err error) string {
+	msg := err.Error()
+	if !strings.HasPrefix(msg, "if any flags in the group [") {
+		return msg
+	}
+	_, set, ok := strings.Cut(msg, "; [")
+	names, _, ok2 := strings.Cut(set, "] were all set")
+	if !ok || !ok2 {
+		return msg
+	}
+	flags := strings.Fields(names)
+	for i, f := range flags {
+		flags[i] = "--" + f
+	}
+	return strings.Join(flags, " and ") + " contradict each other: give one"
 }
 
 // flagGroupError reports whether err is cobra's refusal of flags given
@@ -76,11 +97,44 @@ func usageErrorf(format string, args ...any) error {
 	return &ExitError{Code: usageExit, Err: fmt.Errorf(format, args...)}
 }
 
+// flagValueError says pflag's refusal of a flag's value without the Go
+// parser's words: `invalid argument "abc" for "--cursor" flag:
+// strconv.ParseUint: parsing "abc": invalid syntax` reads `--cursor "abc"
+// is not a whole number`.
+func flagValueError(err error) error {
+	msg := err.Error()
+	rest, ok := strings.CutPrefix(msg, "invalid argument ")
+	value, rest, ok2 := strings.Cut(rest, " for ")
+	flag, why, ok3 := strings.Cut(rest, " flag: ")
+	if !ok || !ok2 || !ok3 {
+		return err
+	}
+	flag = strings.Trim(flag, `"`)
+	if i := strings.Index(flag, ", --"); i >= 0 {
+		flag = flag[i+2:] // "-n, --tail": the long name
+	}
+	switch {
+	case strings.Contains(why, "value out of range"):
+		return fmt.Errorf("%s %s is too large", flag, value)
+	case strings.HasPrefix(why, "strconv.ParseUint"):
+		return fmt.Errorf("%s %s is not a whole number of 0 or more", flag, value)
+	case strings.HasPrefix(why, "strconv.ParseInt"):
+		return fmt.Errorf("%s %s is not a whole number", flag, value)
+	case strings.HasPrefix(why, "strconv.ParseFloat"):
+		return fmt.Errorf("%s %s is not a number", flag, value)
+	case strings.HasPrefix(why, "strconv.ParseBool"):
+		return fmt.Errorf("%s %s is not true or false", flag, value)
+	case strings.HasPrefix(why, "time: "):
+		return fmt.Errorf("%s %s is not a duration: write a number with a unit, like 30s, 5m or 1h30m", flag, value)
+	}
+	return err
+}
+
 // usageExits2 makes cobra's own refusals of a command line (its flags, its
 // arguments) exit usageExit, as jobtop's own checks of them do.
 func usageExits2(root *cobra.Command) {
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error {
-		return &ExitError{Code: usageExit, Err: err}
+		return &ExitError{Code: usageExit, Err: flagValueError(err)}
 	})
 	var walk func(c *cobra.Command)
 	walk = func(c *cobra.Command) {

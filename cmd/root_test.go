@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
 	"jobtop/jobs"
@@ -88,4 +89,23 @@ func TestDemoScriptsAreEmbedded(t *testing.T) {
 		}
 	}
 	require.Equal(t, 4, scripts)
+}
+
+// A flag's bad value, and flags that contradict each other, are said in
+// jobtop's words, not the parser's, and exit 2 as any command line that
+// cannot run.
+func TestFlagErrorsSayWhatToGive(t *testing.T) {
+	c := newCLI(t)
+	for args, want := range map[string]string{
+		"logs 1 --cursor abc":      `--cursor "abc" is not a whole number of 0 or more`,
+		"logs 1 --tail x":          `--tail "x" is not a whole number`,
+		"wait 1 --timeout 5":       `--timeout "5" is not a duration: write a number with a unit, like 30s, 5m or 1h30m`,
+		"run --timeout 1 -- true":  `--timeout "1" is not a duration: write a number with a unit, like 30s, 5m or 1h30m`,
+		"logs 1 --stdout --stderr": "--stderr and --stdout contradict each other: give one",
+		"wait 1 --ready --until x": "--ready and --until contradict each other: give one",
+	} {
+		r := c.run(strings.Fields(args)...)
+		assert.Equal(t, 2, r.code, args)
+		assert.Equal(t, "jobtop: "+want+"\n", r.stderr, args)
+	}
 }

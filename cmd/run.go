@@ -104,6 +104,15 @@ func (o runOptions) request(args []string, host *control.Host) (control.StartReq
 		Timeout: o.timeout,
 		TTY:     o.tty,
 	}
+	if o.timeout != "" {
+		// Checked here too: the instance's refusal would exit 1, not as
+		// a command line that cannot run.
+		if d, err := time.ParseDuration(strings.TrimSpace(o.timeout)); err != nil {
+			return req, usageErrorf("--timeout %q is not a duration: write a number with a unit, like 30s, 5m or 1h30m", o.timeout)
+		} else if d < 0 {
+			return req, usageErrorf("--timeout %s is negative", o.timeout)
+		}
+	}
 	stdin, err := jobs.ParseStdin(o.stdin)
 	if err != nil {
 		return req, usageErrorf("--stdin: %w", err)
