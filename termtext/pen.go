@@ -9,13 +9,19 @@ import (
 // reset, one after another. Past maxPen bytes (a progress bar that sets
 // its colour at every frame) they are folded into the one sequence that
 // sets the same state (foldPen), so a colour set long ago, a background
-// under every frame, is kept.
+// under every frame, is kept. A pen is never longer than maxPen: a
+// sequence that cannot be folded within it (hundreds of bytes of
+// parameters foldPen does not follow) is left out, the pen before it
+// kept.
 func addPen(pen, seq string) string {
 	switch {
 	case seq == "\x1b[m" || seq == "\x1b[0m":
 		return ""
 	case len(pen)+len(seq) > maxPen:
-		return foldPen(pen + seq)
+		if folded := foldPen(pen + seq); len(folded) <= maxPen {
+			return folded
+		}
+		return pen
 	}
 	return pen + seq
 }
