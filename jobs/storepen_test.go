@@ -209,3 +209,22 @@ func TestJobColoursLastAcrossLines(t *testing.T) {
 		assert.Equal(t, "plain", lines[len(lines)-1], "tty %v: %q", tty, lines)
 	}
 }
+
+// TestColoursClosedOneByOneCarryNoPen: colours closed by their own codes
+// rather than a reset (chalk's "\e[31m...\e[39m", "\e[1m...\e[22m", as
+// Node programs write them) leave none in effect: the next line is
+// stored as written, with no escape, and nothing piles up line by line.
+func TestColoursClosedOneByOneCarryNoPen(t *testing.T) {
+	for _, tty := range []bool{false, true} {
+		s, nl := newLineStore(tty)
+		for range 50 {
+			s.Append(Stdout, []byte("\x1b[31mFAIL\x1b[39m \x1b[1mtest\x1b[22m \x1b[4m\x1b[44mx\x1b[49m\x1b[24m"+nl+"plain"+nl))
+		}
+		lines := texts(s.ReadAfter(0, 0).Lines)
+		require.Len(t, lines, 100)
+		for i := 1; i < len(lines); i += 2 {
+			require.Equal(t, "plain", lines[i], "tty %v, line %d", tty, i)
+			require.Equal(t, "\x1b[31mFAIL\x1b[39m \x1b[1mtest\x1b[22m \x1b[4m\x1b[44mx\x1b[49m\x1b[24m", lines[i-1], "tty %v, line %d", tty, i-1)
+		}
+	}
+}

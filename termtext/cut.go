@@ -201,10 +201,17 @@ func stringAt(s string, k int) (int, bool) {
 
 // Pen is the colours (SGR sequences) in effect after s: those since the
 // last reset, as a terminal's line editor keeps them (at most maxPen
-// bytes: past that, folded into one, addPen). Written before more text, it
-// draws that text as it would be drawn after s. It reads s from its last
-// reset on, so a reset inside a title or a link's text is taken as one.
+// bytes: past that, folded into one, addPen), or "" when they leave none
+// (each closed by its own code, as chalk writes "\e[31mx\e[39m"). Written
+// before more text, it draws that text as it would be drawn after s. It
+// reads s from its last reset on, so a reset inside a title or a link's
+// text is taken as one.
 func Pen(s string) string {
+	return inEffect(sgrSince(s))
+}
+
+// sgrSince is the SGR sequences Pen reads: those since s's last reset.
+func sgrSince(s string) string {
 	if strings.IndexByte(s, 0x1b) < 0 {
 		return "" // most lines (a "\r" flood's frames): one quick look
 	}

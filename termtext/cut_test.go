@@ -76,6 +76,9 @@ func TestPen(t *testing.T) {
 		"\x1b]0;\x1b[31m\a\x1b[32mx":  "\x1b[32m", // none from inside a title
 		"\x1b[33mx\x1b[4":             "\x1b[33m", // unfinished: not yet in effect
 		"\x1b[31m\x1b]8;;u\x1b\\link": "\x1b[31m",
+		"\x1b[31mx\x1b[39m":           "", // closed by its own code, as chalk does
+		"\x1b[1m\x1b[31mx\x1b[39m":    "\x1b[1m\x1b[31m\x1b[39m",
+		"\x1b[4:3mx\x1b[24m":          "\x1b[4:3m\x1b[24m", // not followed: kept
 	} {
 		assert.Equal(t, want, Pen(in), "%q", in)
 	}

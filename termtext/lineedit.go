@@ -125,7 +125,7 @@ func EditLineEnd(s string, cols int) (line, pen string) {
 		return s, Pen(s)
 	}
 	e := editLine(s, cols)
-	return e.String(), e.pen
+	return e.String(), inEffect(e.pen)
 }
 
 // editLine plays s's line edits on a terminal cols cells wide.

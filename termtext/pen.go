@@ -26,6 +26,16 @@ func addPen(pen, seq string) string {
 	return pen + seq
 }
 
+// inEffect is pen, or "" when its sequences leave every attribute and
+// colour as a reset does ("\e[1m\e[31m\e[39m\e[22m"): there is nothing
+// to carry to more text.
+func inEffect(pen string) string {
+	if pen == "" || foldPen(pen) != "" {
+		return pen
+	}
+	return ""
+}
+
 // penState is what SGR sequences set: the attributes on (by their
 // codes, 1 to 9), the foreground and the background ("" for the
 // default; else their parameters, "31" or "38;5;208").
