@@ -54,8 +54,13 @@
 //   - Output lines are committed on "\n"; a lone "\r" rewrites the line being
 //     built (progress bars). Lines longer than Options.MaxLineBytes are split,
 //     never inside an escape sequence or a UTF-8 character that began at
-//     most 4 KiB before the cut (it goes to the next piece); a terminal's
-//     next piece opens with the colours in effect at the cut.
+//     most 4 KiB before the cut (it goes to the next piece); the next
+//     piece opens with the colours in effect at the cut.
+//   - Colours last across lines as on a terminal: a job's line that ends
+//     with colours in effect (termtext.Pen) hands them to the stream's
+//     next line, kept opening with them, so each line draws alone as the
+//     job drew it. Meta lines take none; a run's end drops them. Only a
+//     read with an ESC in it is looked at for them.
 //     The line being built is visible to readers as a partial line that does
 //     not advance their cursor.
 //   - Output is read through Go's poller (non-blocking pipes), with read

@@ -157,6 +157,14 @@ type partialLine struct {
 	// kept is how many of buf's first bytes restate what came before (a
 	// long line's colours at its cut, its played edits): a cut leaves more.
 	kept int
+	// pen is the colours in effect at the end of the stream's last line
+	// (termtext.Pen): a terminal keeps them from line to line, so the
+	// stream's next line starts with them once the job writes some of it
+	// (takePen). Until then buf is empty: a pen alone is no line.
+	pen []byte
+	// esc says buf may hold an escape sequence: only then is a line
+	// committed from it read for its pen. Plain output never is.
+	esc bool
 }
 
 // arrivalBlock hands out the Arrival numbers of the lines one call
@@ -214,17 +222,21 @@ func (s *OutputStore) Append(stream Stream, p []byte) {
 	pl := &s.partial[stream]
 	s.lastPart = stream
 	// Most output has no "\r" at all: then a line ends at its "\n",
-	// found in one pass.
+	// found in one pass. Most has no ESC either: then no line of it sets
+	// colours, and none is read for them.
 	lineEnd := indexLineEnd
 	if bytes.IndexByte(p, '\r') < 0 {
 		lineEnd = indexNewline
 	}
+	esc := bytes.IndexByte(p, 0x1b) >= 0
+	pl.esc = pl.esc || esc
 	for len(p) > 0 {
 		if pl.cr {
 			switch p[0] {
 			case '\n':
 				pl.cr = false
 				s.commitPartial(stream)
+				pl.esc = esc // what follows in buf is p's
 				p = p[1:]
 				continue
 			case '\r':
@@ -232,24 +244,32 @@ func (s *OutputStore) Append(stream Stream, p []byte) {
 				continue
 			}
 			pl.cr = false
+			s.takePen(pl)
 			s.carriageReturn(pl)
 		}
 		i := lineEnd(p)
+		if i != 0 && len(pl.pen) > 0 { // some of the line's own text: in the pen
+			s.takePen(pl)
+		}
 		if i < 0 {
 			s.extendPartial(stream, p)
 			return
 		}
 		if len(pl.buf) == 0 && i <= s.opts.MaxLineBytes {
-			if p[i] == '\n' {
-				s.commit(stream, p[:i])
-			} else {
+			switch {
+			case p[i] != '\n':
 				s.appendPartial(pl, p[:i])
 				pl.cr = true
+			case esc:
+				s.commitLine(stream, p[:i], esc)
+			default: // no colours to look for: most output
+				s.commit(stream, p[:i])
 			}
 		} else {
 			s.extendPartial(stream, p[:i])
 			if p[i] == '\n' {
 				s.commitPartial(stream)
+				pl.esc = esc
 			} else {
 				pl.cr = true
 			}
@@ -298,11 +318,12 @@ func (s *OutputStore) extendPartial(stream Stream, text []byte) {
 // line's end leaves unfinished (termtext.Unfinished: its rest would read
 // as text, "3m", or as U+FFFD), which goes on to the next piece, when it
 // started at most maxCarry bytes back and the piece keeps some of the
-// job's bytes. On a terminal the next piece starts with the colours in
-// effect at the cut (termtext.Pen), so it is drawn as the job drew it;
-// and a piece with line edits (a spinner's backspaces) is played
-// instead, as a "\r" plays a line, when what it shows takes at most half
-// a line: the line goes on, its thousands of frames kept as one.
+// job's bytes. The next piece starts with the colours in effect at the
+// cut (termtext.Pen), a pipe's as a terminal's, so it is drawn as the
+// job drew it (they are in the piece: it hands on no pen of its own);
+// and on a terminal a piece with line edits (a spinner's backspaces) is
+// played instead, as a "\r" plays a line, when what it shows takes at
+// most half a line: the line goes on, its thousands of frames kept as one.
 func (s *OutputStore) cutPartial(stream Stream, pl *partialLine) {
 	cut := len(pl.buf)
 	// Only the last maxCarry bytes are read (a long line is not read
@@ -317,7 +338,7 @@ func (s *OutputStore) cutPartial(stream Stream, pl *partialLine) {
 		return
 	}
 	var pen []byte
-	if s.terminal {
+	if pl.esc { // else it has no colours to carry
 		pen = []byte(termtext.Pen(unsafeString(pl.buf[:cut])))
 		if len(pen) >= cut || len(pen) > s.opts.MaxLineBytes/4 {
 			pen = nil // the next piece must hold more than it (a tiny MaxLineBytes)
@@ -373,10 +394,48 @@ func (s *OutputStore) appendPartial(pl *partialLine, text []byte) {
 
 func (s *OutputStore) commitPartial(stream Stream) {
 	pl := &s.partial[stream]
-	s.commit(stream, pl.buf)
+	s.commitLine(stream, pl.buf, pl.esc)
 	pl.buf = pl.buf[:0]
 	pl.cr = false
 	pl.kept = 0
+	pl.esc = false
+}
+
+// takePen starts the stream's line being built, empty, with the pen the
+// line before left (if any): the job is writing some of the line.
+func (s *OutputStore) takePen(pl *partialLine) {
+	if len(pl.pen) == 0 {
+		return
+	}
+	if len(pl.buf) == 0 { // always: a pen waits only while the line is empty
+		s.appendPartial(pl, pl.pen)
+		pl.kept = len(pl.pen)
+		pl.esc = true
+	}
+	pl.pen = pl.pen[:0]
+}
+
+// commitLine commits a line of the job's (not a meta line) and keeps
+// the colours in effect at its end as the pen of the stream's next line
+// (a terminal's after its edits are played: termtext.EditLineEnd), as a
+// terminal draws "\e[31mline1\nline2\e[0m" with line2 red. esc says
+// the line may hold an escape sequence; one that does not sets no
+// colours, and a line that left the pen waiting (an empty one) leaves
+// it for the next. A pen too long for a line to hold more than it is
+// dropped, as a long line's cut drops it.
+func (s *OutputStore) commitLine(stream Stream, text []byte, esc bool) {
+	pl := &s.partial[stream]
+	if !esc || len(pl.pen) > 0 {
+		s.commit(stream, text)
+		return
+	}
+	s.lastOpen = false
+	s.placed = s.terminal && termtext.PlacesCursor(text)
+	shown, pen := s.shownPen(text)
+	s.keep(stream, shown)
+	if len(pen) <= s.opts.MaxLineBytes/4 {
+		pl.pen = append(pl.pen[:0], pen...) // before text's bytes change
+	}
 }
 
 // SetTerminal says whether the output is a terminal's (a TTY job's): then
@@ -450,6 +509,18 @@ func (s *OutputStore) shown(text []byte) []byte {
 	return []byte(termtext.Printed(string(text), true))
 }
 
+// shownPen is shown(text) and the colours in effect at its end
+// (termtext.Pen), a terminal's with its edits played.
+func (s *OutputStore) shownPen(text []byte) ([]byte, string) {
+	if s.terminal && termtext.HasLineEdits(text) {
+		if edited, pen := termtext.EditLineEnd(string(text), s.cols); len(edited) <= s.opts.MaxLineBytes {
+			return []byte(edited), pen
+		}
+	}
+	shown := s.shown(text)
+	return shown, termtext.Pen(unsafeString(shown))
+}
+
 // showsNothing reports whether the line being built on stream would show
 // nothing on a terminal: it prints no cell, only sequences a terminal
 // does not print, colours included (a run ending with a reset, as tput
@@ -470,7 +541,11 @@ func (s *OutputStore) showsNothing(st Stream) bool {
 func (s *OutputStore) commit(stream Stream, text []byte) {
 	s.lastOpen = false
 	s.placed = s.terminal && termtext.PlacesCursor(text)
-	text = s.shown(text)
+	s.keep(stream, s.shown(text))
+}
+
+// keep stores a line's text as it is kept (shown).
+func (s *OutputStore) keep(stream Stream, text []byte) {
 	if s.n == len(s.ring) {
 		if len(s.ring) < s.opts.MaxLines {
 			s.grow()
@@ -568,7 +643,7 @@ func (s *OutputStore) Flush() {
 	s.begin(2)
 	s.flushOpenLocked(true)
 	for i := range s.partial {
-		s.partial[i].buf, s.partial[i].kept = nil, 0
+		s.partial[i] = partialLine{} // a new run starts with no pen
 	}
 	s.repack()
 }
@@ -633,9 +708,11 @@ func (s *OutputStore) flushOpenLocked(keepCursor bool) {
 	}
 	s.flushLocked()
 	for st, sgr := range colours {
-		if len(sgr) > 0 { // a clear, not an end (Flush lets the buffers go)
-			s.appendPartial(&s.partial[st], sgr)
-			s.partial[st].kept = len(sgr)
+		if pl := &s.partial[st]; len(sgr) > 0 { // a clear, not an end (Flush lets the buffers go)
+			s.appendPartial(pl, sgr)
+			pl.kept = len(sgr)
+			pl.pen = pl.pen[:0] // the colours are in buf
+			pl.esc = true
 		}
 	}
 	if some { // else the newest line stays as it was
@@ -644,14 +721,21 @@ func (s *OutputStore) flushOpenLocked(keepCursor bool) {
 }
 
 // flushLocked commits the lines being built, but a terminal's that
-// shows nothing: a terminal shows no line for it.
+// shows nothing: a terminal shows no line for it, and its colours are
+// the pen of the stream's next line.
 func (s *OutputStore) flushLocked() {
 	for _, st := range []Stream{Stdout, Stderr} {
 		switch pl := &s.partial[st]; {
 		case len(pl.buf) == 0:
 		case s.showsNothing(st):
+			if pl.esc {
+				if _, pen := s.shownPen(pl.buf); len(pen) <= s.opts.MaxLineBytes/4 {
+					pl.pen = append(pl.pen[:0], pen...)
+				}
+			}
 			pl.buf = pl.buf[:0]
 			pl.kept = 0
+			pl.esc = false
 		default:
 			s.commitPartial(st)
 		}
@@ -680,7 +764,7 @@ func (s *OutputStore) Stats() StoreStats {
 	defer s.mu.Unlock()
 	mem := s.slabs.memory() + len(s.ring)*entrySize
 	for _, p := range s.partial {
-		mem += cap(p.buf)
+		mem += cap(p.buf) + cap(p.pen)
 	}
 	return StoreStats{
 		First:    s.nextSeq - uint64(s.n),

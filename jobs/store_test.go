@@ -295,13 +295,15 @@ func TestTerminalCarriageReturnFloodStaysOneLine(t *testing.T) {
 
 // TestCarriageReturnKeepsTheColours: a pipe job's progress bar redrawn
 // after "\r" is a new line in the colours in effect, as a terminal draws
-// the next frame; a reset before the "\r" leaves none.
+// the next frame; a reset before the "\r" leaves none. The yellow of the
+// first line, never reset, is still in effect on the second (FAIL is
+// yellow on red there, as on a terminal).
 func TestCarriageReturnKeepsTheColours(t *testing.T) {
 	s := NewOutputStore(StoreOptions{})
 	s.Append(Stdout, []byte("\x1b[33m[##   ] 40%\r[###  ] 60%\n"))
 	s.Append(Stdout, []byte("\x1b[1m\x1b[41m\x1b[K\rFAIL\x1b[0m\n"))
 	s.Append(Stdout, []byte("\x1b[32mok\x1b[0m\rplain\n"))
-	assert.Equal(t, []string{"\x1b[33m[###  ] 60%", "\x1b[1m\x1b[41mFAIL\x1b[0m", "plain"}, texts(s.ReadAfter(0, 0).Lines))
+	assert.Equal(t, []string{"\x1b[33m[###  ] 60%", "\x1b[33m\x1b[1m\x1b[41mFAIL\x1b[0m", "plain"}, texts(s.ReadAfter(0, 0).Lines))
 }
 
 // TestCarriageReturnKeepsAColourSetLongAgo: a background set once under

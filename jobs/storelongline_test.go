@@ -43,8 +43,8 @@ func pieceLines(tty bool, maxLine int, in string, split int) []string {
 // requirePieces checks the pieces a long line (in, its newline left out)
 // was cut into: each within maxLine and not ending inside a sequence or
 // a character, no U+FFFD that in had not, and together in (a terminal's:
-// as it prints in, its colours kept, each piece after the first opening
-// with the colours in effect where the one before ended).
+// as it prints in, its colours kept), each piece after the first opening
+// with the colours in effect where the one before ended, on pipes too.
 func requirePieces(t *testing.T, tty bool, maxLine int, in string, lines []string, what string) {
 	t.Helper()
 	require.Greater(t, len(lines), 1, "%s: cut", what)
@@ -55,7 +55,7 @@ func requirePieces(t *testing.T, tty bool, maxLine int, in string, lines []strin
 		if !strings.Contains(in, "\uFFFD") {
 			require.NotContains(t, termtext.Visible(l, true), "\uFFFD", "%s: piece %d", what, i)
 		}
-		if tty && i > 0 {
+		if i > 0 {
 			pen := termtext.Pen(lines[i-1])
 			require.True(t, strings.HasPrefix(l, pen), "%s: piece %d opens with %q: %q", what, i, pen, l)
 			l = l[len(pen):]
@@ -72,8 +72,8 @@ func requirePieces(t *testing.T, tty bool, maxLine int, in string, lines []strin
 // TestLongLineCutAtEveryReadBoundary: wherever a read ends around a
 // sequence or a character that a long line's cut falls inside of, the
 // cut backs off before it and it goes whole to the next piece: its rest
-// never reads as text ("3m") or as U+FFFD; a terminal's next piece keeps
-// the colour the line had there.
+// never reads as text ("3m") or as U+FFFD; the next piece keeps the
+// colour the line had there.
 func TestLongLineCutAtEveryReadBoundary(t *testing.T) {
 	const maxLine = 256
 	for name, sample := range cutSamples {
@@ -165,18 +165,23 @@ func TestLongLineCarriesASequenceWithinTheBound(t *testing.T) {
 	assert.Equal(t, []string{strings.Repeat("x", DefaultMaxLineBytes-3000), title + "after"}, texts(s.ReadAfter(0, 0).Lines))
 }
 
-// TestTerminalLongLineKeepsItsColour: a terminal's line in one colour,
-// past MaxLineBytes, is that colour on each of its lines.
-func TestTerminalLongLineKeepsItsColour(t *testing.T) {
-	s := NewOutputStore(StoreOptions{})
-	s.SetTerminal(true, 80)
-	s.Append(Stdout, []byte("\x1b[1m\x1b[33m"+strings.Repeat("x", 40_000)+"\x1b[0m\n"))
-	lines := texts(s.ReadAfter(0, 0).Lines)
-	require.Len(t, lines, 3)
-	for _, l := range lines {
-		assert.True(t, strings.HasPrefix(l, "\x1b[1m\x1b[33mx"), "%.20q", l)
+// TestLongLineKeepsItsColour: a line in one colour, past MaxLineBytes,
+// is that colour on each of its lines, a pipe's as a terminal's (a
+// terminal draws the whole line in it); and the line after it too,
+// while no reset came.
+func TestLongLineKeepsItsColour(t *testing.T) {
+	for _, tty := range []bool{false, true} {
+		s := NewOutputStore(StoreOptions{})
+		s.SetTerminal(tty, 80)
+		s.Append(Stdout, []byte("\x1b[1m\x1b[33m"+strings.Repeat("x", 40_000)+"\ny\x1b[0m\n"))
+		lines := texts(s.ReadAfter(0, 0).Lines)
+		require.Len(t, lines, 4, "tty %v", tty)
+		for _, l := range lines[:3] {
+			assert.True(t, strings.HasPrefix(l, "\x1b[1m\x1b[33mx"), "tty %v: %.20q", tty, l)
+			assert.LessOrEqual(t, len(l), DefaultMaxLineBytes, "tty %v", tty)
+		}
+		assert.Equal(t, "\x1b[1m\x1b[33my\x1b[0m", lines[3], "tty %v: the pen is not doubled", tty)
 	}
-	assert.True(t, strings.HasSuffix(lines[2], "x\x1b[0m"))
 }
 
 // TestTerminalSpinnerOverTheCapStaysOneLine: a spinner drawn with

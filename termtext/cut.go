@@ -201,16 +201,43 @@ func stringAt(s string, k int) (int, bool) {
 
 // Pen is the colours (SGR sequences) in effect after s: those since the
 // last reset, as a terminal's line editor keeps them (at most maxPen
-// bytes: past that, folded into one, addPen). Written before more text, it
-// draws that text as it would be drawn after s. It reads s from its last
-// reset on, so a reset inside a title or a link's text is taken as one.
+// bytes: past that, folded into one, addPen), or "" when they leave none
+// (each closed by its own code, as chalk writes "\e[31mx\e[39m"). Written
+// before more text, it draws that text as it would be drawn after s.
+//
+// It reads s once, its escape sequences only, and allocates nothing but
+// the pen it returns: colours that leave none cost no allocation.
 func Pen(s string) string {
-	if strings.IndexByte(s, 0x1b) < 0 {
+	i := strings.IndexByte(s, 0x1b)
+	if i < 0 {
 		return "" // most lines (a "\r" flood's frames): one quick look
 	}
+	from := -1 // the first SGR sequence since the last reset
+	var st penState
+	followed := true // st is what they set (else one it does not follow)
+	for {
+		end, sgr := skipEscape(s, i)
+		switch {
+		case !sgr:
+		case s[i:end] == "\x1b[m" || s[i:end] == "\x1b[0m":
+			from, st, followed = -1, penState{}, true
+		default:
+			if from < 0 {
+				from = i
+			}
+			followed = followed && st.apply(s[i+2:end-1])
+		}
+		next := strings.IndexByte(s[end:], 0x1b)
+		if next < 0 {
+			break
+		}
+		i = end + next
+	}
+	if from < 0 || followed && st == (penState{}) {
+		return ""
+	}
 	pen := ""
-	from := max(strings.LastIndex(s, "\x1b[0m"), strings.LastIndex(s, "\x1b[m"), 0)
-	for i := strings.IndexByte(s[from:], 0x1b) + from; i >= from; {
+	for i := from; i >= 0; {
 		end, sgr := skipEscape(s, i)
 		if sgr {
 			pen = addPen(pen, s[i:end])

@@ -67,18 +67,33 @@ func TestUnfinished(t *testing.T) {
 
 func TestPen(t *testing.T) {
 	for in, want := range map[string]string{
-		"plain":                       "",
-		"\x1b[33myellow":              "\x1b[33m",
-		"\x1b[33m\x1b[1mbold":         "\x1b[33m\x1b[1m",
-		"\x1b[33mx\x1b[0my":           "",
-		"\x1b[33mx\x1b[my":            "",
-		"\x1b[33mx\x1b[?25lx":         "\x1b[33m",
-		"\x1b]0;\x1b[31m\a\x1b[32mx":  "\x1b[32m", // none from inside a title
-		"\x1b[33mx\x1b[4":             "\x1b[33m", // unfinished: not yet in effect
-		"\x1b[31m\x1b]8;;u\x1b\\link": "\x1b[31m",
+		"plain":                          "",
+		"\x1b[33myellow":                 "\x1b[33m",
+		"\x1b[33m\x1b[1mbold":            "\x1b[33m\x1b[1m",
+		"\x1b[33mx\x1b[0my":              "",
+		"\x1b[33mx\x1b[my":               "",
+		"\x1b[33mx\x1b[?25lx":            "\x1b[33m",
+		"\x1b]0;\x1b[31m\a\x1b[32mx":     "\x1b[32m", // none from inside a title
+		"\x1b[33mx\x1b[4":                "\x1b[33m", // unfinished: not yet in effect
+		"\x1b[31m\x1b]8;;u\x1b\\link":    "\x1b[31m",
+		"\x1b[31mx\x1b[39m":              "", // closed by its own code, as chalk does
+		"\x1b[1m\x1b[31mx\x1b[39m":       "\x1b[1m\x1b[31m\x1b[39m",
+		"\x1b[4:3mx\x1b[24m":             "\x1b[4:3m\x1b[24m", // not followed: kept
+		"\x1b[38;5;208mx\x1b[39m":        "",
+		"\x1b[48;2;1;2;3mx\x1b[38;5":     "\x1b[48;2;1;2;3m", // unfinished: not yet in effect
+		"\x1b[1;48;2;1;2;3mx\x1b[22;49m": "",
 	} {
 		assert.Equal(t, want, Pen(in), "%q", in)
 	}
+}
+
+// TestPenOfClosedColoursAllocatesNothing: a line whose colours are all
+// closed (most coloured output: a green tick, then its text) costs Pen
+// one pass and no allocation.
+func TestPenOfClosedColoursAllocatesNothing(t *testing.T) {
+	line := "\x1b[32m✓\x1b[39m \x1b[1mok\x1b[22m \x1b[2m(12 ms)\x1b[22m " + strings.Repeat("x", 60)
+	assert.Zero(t, testing.AllocsPerRun(100, func() { _ = Pen(line) }))
+	assert.Empty(t, Pen(line))
 }
 
 // TestUnfinishedQuickWayAgrees: the quick way through valid UTF-8 says

@@ -116,6 +116,18 @@ func EditLinePen(s string, cols int) (line string, x int, pen string) {
 	return line, e.x, e.pen
 }
 
+// EditLineEnd is EditLineIn's line, and the pen in effect at its end
+// (Pen's, its edits played: a cursor restore brings back the pen saved
+// with it), whether or not the line has edits: what the next line
+// starts with on a terminal.
+func EditLineEnd(s string, cols int) (line, pen string) {
+	if !HasLineEdits([]byte(s)) {
+		return s, Pen(s)
+	}
+	e := editLine(s, cols)
+	return e.String(), inEffect(e.pen)
+}
+
 // editLine plays s's line edits on a terminal cols cells wide.
 func editLine(s string, cols int) *lineEditor {
 	e := &lineEditor{cols: max(cols, 0)}

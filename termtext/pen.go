@@ -9,15 +9,31 @@ import (
 // reset, one after another. Past maxPen bytes (a progress bar that sets
 // its colour at every frame) they are folded into the one sequence that
 // sets the same state (foldPen), so a colour set long ago, a background
-// under every frame, is kept.
+// under every frame, is kept. A pen is never longer than maxPen: a
+// sequence that cannot be folded within it (hundreds of bytes of
+// parameters foldPen does not follow) is left out, the pen before it
+// kept.
 func addPen(pen, seq string) string {
 	switch {
 	case seq == "\x1b[m" || seq == "\x1b[0m":
 		return ""
 	case len(pen)+len(seq) > maxPen:
-		return foldPen(pen + seq)
+		if folded := foldPen(pen + seq); len(folded) <= maxPen {
+			return folded
+		}
+		return pen
 	}
 	return pen + seq
+}
+
+// inEffect is pen, or "" when its sequences leave every attribute and
+// colour as a reset does ("\e[1m\e[31m\e[39m\e[22m"): there is nothing
+// to carry to more text.
+func inEffect(pen string) string {
+	if pen == "" || foldPen(pen) != "" {
+		return pen
+	}
+	return ""
 }
 
 // penState is what SGR sequences set: the attributes on (by their
@@ -50,15 +66,15 @@ func foldPen(pen string) string {
 }
 
 // apply sets what one sequence's parameters set; false for what it does
-// not follow.
+// not follow. It allocates nothing: colours are kept as parts of params.
 func (st *penState) apply(params string) bool {
 	if strings.IndexByte(params, ':') >= 0 {
 		return false
 	}
-	p := strings.Split(params, ";")
-	for k := 0; k < len(p); k++ {
-		n, err := strconv.Atoi(p[k])
-		if p[k] == "" {
+	for i := 0; i <= len(params); {
+		f, next := sgrField(params, i)
+		n, err := strconv.Atoi(f)
+		if f == "" {
 			n, err = 0, nil
 		}
 		if err != nil {
@@ -74,35 +90,53 @@ func (st *penState) apply(params string) bool {
 		case n >= 23 && n <= 29 && n != 26:
 			st.attrs[n-20] = false
 		case n >= 30 && n <= 37 || n >= 90 && n <= 97:
-			st.fg = p[k]
+			st.fg = f
 		case n == 39:
 			st.fg = ""
 		case n >= 40 && n <= 47 || n >= 100 && n <= 107:
-			st.bg = p[k]
+			st.bg = f
 		case n == 49:
 			st.bg = ""
 		case n == 38 || n == 48:
+			// 5;N or 2;R;G;B follow: the colour is those fields with n's.
 			take := 0
-			switch {
-			case k+2 < len(p) && p[k+1] == "5":
-				take = 2
-			case k+4 < len(p) && p[k+1] == "2":
-				take = 4
-			default:
+			if next <= len(params) {
+				switch kind, _ := sgrField(params, next); kind {
+				case "5":
+					take = 2
+				case "2":
+					take = 4
+				}
+			}
+			if take == 0 {
 				return false
 			}
-			colour := strings.Join(p[k:k+take+1], ";")
-			if n == 38 {
+			for range take {
+				if next > len(params) {
+					return false
+				}
+				_, next = sgrField(params, next)
+			}
+			if colour := params[i : next-1]; n == 38 {
 				st.fg = colour
 			} else {
 				st.bg = colour
 			}
-			k += take
 		default:
 			return false
 		}
+		i = next
 	}
 	return true
+}
+
+// sgrField is the parameter of an SGR sequence's params that starts at
+// i, and where the next one starts (past len(params) after the last).
+func sgrField(params string, i int) (field string, next int) {
+	if k := strings.IndexByte(params[i:], ';'); k >= 0 {
+		return params[i : i+k], i + k + 1
+	}
+	return params[i:], len(params) + 1
 }
 
 // String is the one sequence that sets the state from a reset ("" for

@@ -31,3 +31,21 @@ func TestPenFoldsPastItsBound(t *testing.T) {
 	long := strings.Repeat("\x1b[31m\x1b[32m", 20) // 200 bytes
 	assert.Equal(t, "\x1b[33m", addPen(long[:130], "\x1b[33m"), "folded when it passes the bound")
 }
+
+// TestPenStaysWithinItsBound: however long the SGR sequences a line
+// sets, its pen (what the store carries to the next line) stays within
+// maxPen bytes; a sequence too long to fold is left out, the colours
+// before it kept.
+func TestPenStaysWithinItsBound(t *testing.T) {
+	for name, s := range map[string]string{
+		"a code not followed, after 400 bytes": "\x1b[31m\x1b[" + strings.Repeat("1;", 200) + "200m",
+		"a colour of 300 digits":               "\x1b[31m\x1b[38;2;" + strings.Repeat("0", 300) + "1;2;3m",
+		"a number past int":                    "\x1b[31m\x1b[" + strings.Repeat("9", 300) + "m",
+		"subparameters, many":                  "\x1b[31m" + strings.Repeat("\x1b[58:5:1m", 40),
+	} {
+		pen := Pen(s)
+		assert.LessOrEqual(t, len(pen), maxPen, "%s: %q", name, pen)
+		assert.NotEmpty(t, pen, name)
+	}
+	assert.Equal(t, "\x1b[31m", Pen("\x1b[31m\x1b["+strings.Repeat("1;", 200)+"200m"), "the red before it kept")
+}
