@@ -127,6 +127,12 @@ func TestTUIRefusalsComeBeforeTheScreen(t *testing.T) {
   jobtop.yaml:2:34: jobs.web.autostart: want true or false, got a string
 `, r.stderr)
 
+	// With no terminal to draw on, and none on stdin: nothing starts.
+	r = c.run("--no-file", "echo started > "+filepath.Join(dir, "started"))
+	assert.Equal(t, 1, r.code)
+	assert.Equal(t, "jobtop: jobtop's TUI draws on its standard output, and that is no terminal here; nothing was started: from a script or an agent, start jobs with jobtop run\n", r.stderr)
+	assert.NoFileExists(t, filepath.Join(dir, "started"))
+
 	srv := c.serve()
 	good := writeJobFile(t, dir, "good.yaml", "jobs:\n  web: {cmd: exec sleep 600}\n")
 	r = c.run("-f", good)

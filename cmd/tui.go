@@ -56,6 +56,11 @@ func openTUI(cmd *cobra.Command, specs []jobs.Spec) error {
 	case err != nil:
 		return err
 	}
+	// Before any job starts: the instance holds its socket, no more.
+	if err := needTerminal(); err != nil {
+		in.shutdown(context.Background()) //nolint:errcheck // the error that matters is err
+		return err
+	}
 	var engine ui.Engine = in.mgr
 	cfg := withTerminal(cmd, ui.Config{})
 	if in.ws != nil {
