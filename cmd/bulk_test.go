@@ -37,7 +37,7 @@ func TestActionsOnSeveralJobs(t *testing.T) {
 
 	r = c.run("kill", "web", "once", "api")
 	assert.Equal(t, 1, r.code, "once has ended: an error")
-	assert.Equal(t, "jobtop: cannot kill job 4: it is succeeded\n", r.stderr)
+	assert.Equal(t, "jobtop: cannot kill job 4: it has ended (succeeded)\n", r.stderr)
 	assert.Equal(t, "job 1 (web): killed (SIGKILL)\njob 3 (api): killed (SIGKILL)\n", r.stdout, "the others were killed")
 
 	// An unknown job: nothing is done.
@@ -236,7 +236,7 @@ func TestActionOnOneJobKeepsItsShape(t *testing.T) {
 	assert.Equal(t, jobs.StateKilled, info.State)
 	r := c.run("stop", "web")
 	assert.Equal(t, 1, r.code)
-	assert.Equal(t, "jobtop: cannot stop job 1: it is killed\n", r.stderr)
+	assert.Equal(t, "jobtop: cannot stop job 1: it has ended (killed)\n", r.stderr)
 }
 
 // bulkJSON runs a bulk action with --json, requires exit 0, and reads

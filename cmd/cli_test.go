@@ -380,7 +380,7 @@ func TestStopRestartRm(t *testing.T) {
 	assert.Equal(t, jobs.StateKilled, c.status(id).State)
 	r = c.run("stop", id)
 	assert.Equal(t, 1, r.code)
-	assert.Equal(t, "jobtop: cannot stop job 1: it is killed\n", r.stderr)
+	assert.Equal(t, "jobtop: cannot stop job 1: it has ended (killed)\n", r.stderr)
 
 	assert.Equal(t, "job 1 (svc): removed\n", c.ok("rm", id))
 	assert.Equal(t, "[]\n", c.ok("ls", "--json"))

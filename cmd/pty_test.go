@@ -57,7 +57,7 @@ func TestSendRefusals(t *testing.T) {
 	done := c.startJob("true", "--tty")
 	c.ok("wait", done)
 	r = c.run("send", done, "x")
-	assert.Contains(t, r.stderr, "cannot send input to job "+done+": it is succeeded")
+	assert.Contains(t, r.stderr, "cannot send input to job "+done+": it has ended (succeeded)")
 
 	r = c.run("send", done, `\q`)
 	assert.Contains(t, r.stderr, `unknown escape \q`)
@@ -136,7 +136,7 @@ func TestSendEOF(t *testing.T) {
 	c.ok("wait", id)
 	assert.Equal(t, []string{"apple", "pear"}, c.logLines(id))
 	r := c.run("send", id, "--eof")
-	assert.Contains(t, r.stderr, "it is succeeded")
+	assert.Contains(t, r.stderr, "it has ended (succeeded)")
 }
 
 // jobtop screen prints the rows a terminal shows (blank rows at the

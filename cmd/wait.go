@@ -185,7 +185,7 @@ func jobExit(j jobs.Info) error {
 	default:
 		code, why = exitNoRun, "could not start"
 	}
-	if j.Error != "" && j.State != jobs.StateTimedOut {
+	if j.Error != "" && j.State != jobs.StateTimedOut && !strings.HasSuffix(why, "before it ran") {
 		why += ": " + j.Error
 	}
 	return &ExitError{Code: code, Err: fmt.Errorf("job %d %s", j.ID, why)}

@@ -127,7 +127,7 @@ func TestAttachedClientActsOnTheInstance(t *testing.T) {
 	ev = waitEvent(t, sub, second.ID, func(ev jobs.Event) bool { return ev.Job.State.Done() })
 	assert.Equal(t, "SIGKILL", ev.Job.Signal.String())
 	err = in.client.Kill(second.ID)
-	assert.ErrorContains(t, err, "it is killed")
+	assert.ErrorContains(t, err, "it has ended (killed)")
 }
 
 // TestMirrorOfAFirehoseStaysBounded: a job writing far more than the

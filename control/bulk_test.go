@@ -117,7 +117,7 @@ func TestBulkNamedJobs(t *testing.T) {
 	require.Len(t, resp.Failed, 1)
 	assert.Equal(t, b.ID, resp.Failed[0].ID)
 	assert.Equal(t, "b", resp.Failed[0].Name)
-	assert.Equal(t, "cannot kill job 2: it is succeeded", resp.Failed[0].Error)
+	assert.Equal(t, "cannot kill job 2: it has ended (succeeded)", resp.Failed[0].Error)
 	assert.Empty(t, resp.Skipped)
 }
 

@@ -94,7 +94,7 @@ func TestInputErrorAnswers(t *testing.T) {
 		msg                      string
 	}{
 		{"to a pipe job", "POST", "/v1/jobs/1/input", `{"text": "x"}`, 409, "cannot send input to job 1: it runs on pipes with stdin on /dev/null"},
-		{"to a finished job", "POST", "/v1/jobs/2/input", `{"text": "x"}`, 409, "cannot send input to job 2: it is succeeded"},
+		{"to a finished job", "POST", "/v1/jobs/2/input", `{"text": "x"}`, 409, "cannot send input to job 2: it has ended (succeeded)"},
 		{"to no job", "POST", "/v1/jobs/9/input", `{"text": "x"}`, 404, "no job with ID 9"},
 		{"no input given", "POST", "/v1/jobs/1/input", `{}`, 400, `give the input as {"text"`},
 		{"text and base64", "POST", "/v1/jobs/1/input", `{"text": "x", "base64": "eA=="}`, 400, "not both"},

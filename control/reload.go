@@ -52,7 +52,7 @@ func (e *ReloadError) Error() string { return e.Msg }
 // errNoJobFile answers a reload on an instance that has no job file.
 var errNoJobFile = &RequestError{
 	Status: http.StatusConflict,
-	Msg:    "this instance has no job file: start it with -f FILE, or in a directory holding jobtop.yaml, jobtop.yml or a Procfile",
+	Msg:    "this instance has no job file: start it with -f FILE, or in a directory holding jobtop.yaml, jobtop.yml, a process-compose file or a Procfile",
 }
 
 // SetReloader gives the server the instance's job file, for POST

@@ -228,7 +228,7 @@ func TestStopKillRestartRemove(t *testing.T) {
 
 	_, err = in.client.KillJob(ctx, info.ID, false)
 	require.Error(t, err)
-	assert.Contains(t, err.Error(), "cannot kill job 1: it is killed")
+	assert.Contains(t, err.Error(), "cannot kill job 1: it has ended (killed)")
 
 	removed, err := in.client.RemoveJob(ctx, info.ID)
 	require.NoError(t, err)

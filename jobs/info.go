@@ -173,6 +173,9 @@ func (e *InvalidActionError) Error() string {
 		return "cannot " + e.Action + " job " + e.ID.String() + ": " + e.Why
 	}
 	msg := "cannot " + e.Action + " job " + e.ID.String() + ": it is " + string(e.State)
+	if e.State.Ended() {
+		msg = "cannot " + e.Action + " job " + e.ID.String() + ": it has ended (" + string(e.State) + ")"
+	}
 	switch {
 	case e.Action != "remove":
 	case e.State == StateStopping:

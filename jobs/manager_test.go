@@ -324,7 +324,7 @@ func TestRemove(t *testing.T) {
 func TestStopOnFinishedJobIsAnError(t *testing.T) {
 	m := newManager(t, Options{})
 	info := wait(t, m, start(t, m, Spec{Command: "true"}).ID)
-	assert.EqualError(t, m.Stop(info.ID), "cannot stop job 1: it is succeeded")
+	assert.EqualError(t, m.Stop(info.ID), "cannot stop job 1: it has ended (succeeded)")
 }
 
 func TestQueueHoldsJobsPastTheLimit(t *testing.T) {

@@ -117,7 +117,7 @@ func TestInputRefusals(t *testing.T) {
 	done := start(t, m, Spec{TTY: true, Command: "true"})
 	wait(t, m, done.ID)
 	err = m.Input(done.ID, []byte("x"))
-	assert.EqualError(t, err, "cannot send input to job 2: it is succeeded")
+	assert.EqualError(t, err, "cannot send input to job 2: it has ended (succeeded)")
 	assert.NoError(t, m.Resize(done.ID, 100, 30), "kept for the next run")
 	assert.Error(t, m.Resize(done.ID, 0, 30))
 	// In screen mode the emulator holds every cell (about 50 bytes

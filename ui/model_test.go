@@ -123,14 +123,14 @@ func TestActionErrorsShowInTheStatusBar(t *testing.T) {
 	// The help never offers stop here; the engine's answer still shows if
 	// it is asked.
 	runCmd(t, m, m.act(actionStop, 1))
-	require.Contains(t, m.View(), "cannot stop job 1: it is succeeded")
+	require.Contains(t, m.View(), "cannot stop job 1: it has ended (succeeded)")
 
 	// A refused action brings the row up to date with the engine.
 	stale, _ := m.table.Get(1)
 	stale.State = jobs.StateRunning
 	m.table.Upsert(stale)
 	runCmd(t, m, m.act(actionKill, 1))
-	require.Contains(t, m.View(), "cannot kill job 1: it is succeeded")
+	require.Contains(t, m.View(), "cannot kill job 1: it has ended (succeeded)")
 	now, _ := m.table.Get(1)
 	require.Equal(t, jobs.StateSucceeded, now.State)
 }
