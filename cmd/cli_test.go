@@ -492,3 +492,15 @@ func TestWaitReadyAfterTheJobEnded(t *testing.T) {
 	assert.Equal(t, 0, r.code, r.stderr)
 	assert.Equal(t, "jobtop: job "+id+" was ready, and has ended since: succeeded (0)\n", r.stderr)
 }
+
+// wait on a job stopped before it ran says so once.
+func TestWaitOnAJobStoppedBeforeItRan(t *testing.T) {
+	c := newCLI(t)
+	file := writeJobFile(t, t.TempDir(), "jobtop.yaml",
+		"jobs:\n  db: {cmd: exec sleep 600, ready: {log: never}}\n  web: {cmd: echo web, depends_on: {db: ready}}\n")
+	c.serveIn("", "-f", file)
+	c.ok("stop", "web")
+	r := c.run("wait", "web")
+	assert.Equal(t, exitNoRun, r.code)
+	assert.Equal(t, "jobtop: job 2 was stopped before it ran\n", r.stderr)
+}
