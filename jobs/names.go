@@ -58,7 +58,34 @@ var interpreters = map[string]bool{"sh": true, "bash": true, "zsh": true, "dash"
 
 // shellPrefixes are words that run the next word as the program, skipped
 // when a name is made up from a shell command.
-var shellPrefixes = map[string]bool{"exec": true, "env": true, "nohup": true, "time": true, "command": true}
+var shellPrefixes = map[string]bool{"exec": true, "env": true, "nohup": true, "time": true, "command": true,
+	"nice": true, "ionice": true, "sudo": true, "timeout": true, "stdbuf": true}
+
+// programOf is the program a command's words run: past the prefixes
+// that run the next word (and their flags and arguments), and the
+// variables set for it; for an interpreter, the script it runs.
+func programOf(words []string) string {
+	prefixed := false
+	for i, w := range words {
+		if shellPrefixes[path.Base(w)] || isAssignment(w) || strings.HasPrefix(w, "-") || prefixed && prefixArg(w) {
+			prefixed = prefixed || shellPrefixes[path.Base(w)]
+			continue
+		}
+		// "sh build.sh", "python3 tool.py": the script says more.
+		if interpreters[path.Base(w)] && i+1 < len(words) && !strings.HasPrefix(words[i+1], "-") {
+			return words[i+1]
+		}
+		return w
+	}
+	return ""
+}
+
+// prefixArg reports whether a word after a prefix is its argument, not
+// the program: a number or a duration ("nice -n 10", "timeout 30s").
+func prefixArg(w string) bool {
+	w = strings.TrimRight(w, "smhd")
+	return w != "" && strings.Trim(w, "0123456789.") == ""
+}
 
 // defaultName is the name of a job that was given none: the base name of
 // its program ("make" for "make -j8", "server" for "./bin/server"), with
@@ -67,19 +94,20 @@ func defaultName(s Spec) string {
 	program := ""
 	if len(s.Argv) > 0 {
 		program = s.Argv[0]
+		if shellPrefixes[path.Base(program)] { // env FOO=1 make, as argv
+			program = programOf(s.Argv)
+		}
 	} else {
 		words := shellWords(s.Command)
-		for i, w := range words {
-			if shellPrefixes[w] || isAssignment(w) || strings.HasPrefix(w, "-") {
-				continue
+		if len(words) > 0 && (words[0] == "cd" || words[0] == "pushd") {
+			// "cd web && make": the program comes after the cd.
+			if i := strings.IndexAny(s.Command, ";&"); i >= 0 {
+				if rest := strings.TrimLeft(s.Command[i:], ";& \t"); rest != "" {
+					return defaultName(Spec{Command: rest})
+				}
 			}
-			program = w
-			// "sh build.sh", "python3 tool.py": the script says more.
-			if interpreters[path.Base(w)] && i+1 < len(words) && !strings.HasPrefix(words[i+1], "-") {
-				program = words[i+1]
-			}
-			break
 		}
+		program = programOf(words)
 	}
 	program = path.Base(program)
 	var b strings.Builder
