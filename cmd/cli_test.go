@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -503,4 +504,23 @@ func TestWaitOnAJobStoppedBeforeItRan(t *testing.T) {
 	r := c.run("wait", "web")
 	assert.Equal(t, exitNoRun, r.code)
 	assert.Equal(t, "jobtop: job 2 was stopped before it ran\n", r.stderr)
+}
+
+// A job from jobtop run starts from the environment run was called in
+// (a virtualenv activated after the instance started, its PATH), not the
+// instance's; --env goes on top; jobtop's own variables are the
+// instance's to set.
+func TestRunPassesTheCallersEnvironment(t *testing.T) {
+	c := newCLI(t)
+	c.serve() // its environment has no CALLER_ONLY
+	bin := t.TempDir()
+	require.NoError(t, os.WriteFile(filepath.Join(bin, "only-in-callers-path"), []byte("#!/bin/sh\necho found in the PATH of run\n"), 0o755))
+	c.env = append(slices.Clip(c.env), "CALLER_ONLY=from the caller", "PATH="+bin+":"+os.Getenv("PATH"), "JOBTOP_JOB_ID=999")
+	id := c.startJob(`echo "$CALLER_ONLY / $ADDED / $JOBTOP_JOB_ID"; only-in-callers-path`, "--env", "ADDED=by --env")
+	r := c.run("wait", id)
+	require.Equal(t, 0, r.code, "%q", c.logLines(id))
+	assert.Equal(t, []string{"from the caller / by --env / " + id, "found in the PATH of run"}, c.logLines(id))
+	direct := c.startJob("only-in-callers-path") // no shell syntax: run directly, found in that PATH
+	c.ok("wait", direct)
+	assert.Equal(t, []string{"found in the PATH of run"}, c.logLines(direct))
 }

@@ -37,8 +37,9 @@ func newRunCmd() *cobra.Command {
 		Short: "Start a job in the jobtop instance and print its ID",
 		Long: `Start a job in the jobtop instance on the socket. The words after --
 joined with spaces are one shell command (run by /bin/sh -c), in the
-current directory unless --cwd says otherwise; the job inherits the
-instance's environment plus --env.
+current directory unless --cwd says otherwise, with the environment run
+was called in (its PATH, an activated virtualenv) plus --env; on another
+machine (--host), in the instance's environment there.
 
 Prints the new job's ID alone on stdout, so id=$(jobtop run -- make)
 works; with --json, the job as JSON. If no instance is listening, run
@@ -140,6 +141,11 @@ func (o runOptions) request(args []string, host *control.Host) (control.StartReq
 		if abs, err := filepath.Abs(req.Cwd); err == nil {
 			req.Cwd = abs
 		}
+	}
+	if host == nil {
+		// The job starts from this shell's environment (its PATH, its
+		// virtualenv), as it starts in this directory.
+		req.Environ = control.CallerEnviron()
 	}
 	for _, kv := range o.env {
 		k, v, ok := strings.Cut(kv, "=")

@@ -120,13 +120,17 @@ func (c *Client) Subscribe() jobs.EventStream {
 }
 
 // Start starts a job on the instance. A job with no working directory
-// runs in this process's, as with jobtop run, not in the instance's; on
-// a Host, where this directory means nothing, in the instance's.
+// runs in this process's, as with jobtop run, not in the instance's, and
+// with this process's environment; on a Host, where they mean nothing,
+// in the instance's.
 func (c *Client) Start(spec jobs.Spec) (jobs.Info, error) {
 	ctx, cancel := context.WithTimeout(context.Background(), actionTimeout)
 	defer cancel()
 	if abs, err := filepath.Abs(spec.Dir); err == nil && c.host == nil {
 		spec.Dir = abs
+	}
+	if c.host == nil && spec.Environ == nil {
+		spec.Environ = CallerEnviron()
 	}
 	info, err := c.StartJob(ctx, SpecRequest(spec))
 	if err == nil {

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"os"
 	"path/filepath"
 	"reflect"
 	"slices"
@@ -23,11 +24,15 @@ const MaxBodyBytes = 1 << 20
 // StartRequest is the body of POST /v1/jobs: a jobs.Spec with durations
 // written as strings ("30s", "5m").
 type StartRequest struct {
-	Name        string            `json:"name,omitempty"`
-	Command     string            `json:"command,omitempty"`
-	Argv        []string          `json:"argv,omitempty"`
-	Cwd         string            `json:"cwd,omitempty"`
-	Env         map[string]string `json:"env,omitempty"`
+	Name    string            `json:"name,omitempty"`
+	Command string            `json:"command,omitempty"`
+	Argv    []string          `json:"argv,omitempty"`
+	Cwd     string            `json:"cwd,omitempty"`
+	Env     map[string]string `json:"env,omitempty"`
+	// Environ is the environment the job starts from instead of the
+	// instance's ("NAME=value" entries; jobs.Spec.Environ): jobtop run
+	// sends its own. Env goes on top.
+	Environ     []string          `json:"environ,omitempty"`
 	Timeout     string            `json:"timeout,omitempty"`
 	StopSignal  string            `json:"stop_signal,omitempty"`
 	Grace       string            `json:"grace,omitempty"`
@@ -298,6 +303,7 @@ func (r StartRequest) Spec() (jobs.Spec, error) {
 		Argv:        r.Argv,
 		Dir:         r.Cwd,
 		Env:         r.Env,
+		Environ:     r.Environ,
 		Description: r.Description,
 		Origin:      r.Origin,
 		Client:      r.Client,
@@ -400,10 +406,19 @@ func parseDuration(field, s string) (time.Duration, error) {
 	return d, nil
 }
 
+// CallerEnviron is this process's environment for a job it starts on an
+// instance (StartRequest.Environ), without jobtop's own variables
+// (JOBTOP_*), which the instance sets for each job: a jobtop run inside
+// a job would hand the new job its parent's.
+func CallerEnviron() []string {
+	env := os.Environ()
+	return slices.DeleteFunc(env, func(kv string) bool { return strings.HasPrefix(kv, "JOBTOP_") })
+}
+
 // SpecRequest turns a jobs.Spec into the request that starts it.
 func SpecRequest(s jobs.Spec) StartRequest {
 	req := StartRequest{
-		Name: s.Name, Command: s.Command, Argv: s.Argv, Cwd: s.Dir, Env: s.Env,
+		Name: s.Name, Command: s.Command, Argv: s.Argv, Cwd: s.Dir, Env: s.Env, Environ: s.Environ,
 		Description: s.Description,
 		Origin:      s.Origin,
 		Client:      s.Client,

@@ -39,7 +39,7 @@ func (m *Manager) runAux(ctx context.Context, argv, env []string, dir string) (C
 	if len(argv) == 0 {
 		return CommandResult{}, errors.New("no command")
 	}
-	path, err := lookProgram(argv[0], dir)
+	path, err := lookProgram(argv[0], dir, os.Getenv("PATH"))
 	if err != nil {
 		return CommandResult{}, err
 	}

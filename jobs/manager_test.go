@@ -504,3 +504,22 @@ func TestStartSoonDependantsRunWhenTheirJobStarts(t *testing.T) {
 		waitFor(t, m, id, "the job to run", func(i Info) bool { return i.State == StateRunning })
 	}
 }
+
+// A job given an environment starts from it instead of jobtop's: its
+// programs, argv ones too, are found in its PATH; Env goes on top.
+func TestJobStartsFromTheEnvironmentItIsGiven(t *testing.T) {
+	m := newManager(t, Options{})
+	dir := t.TempDir()
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "only-here"), []byte("#!/bin/sh\necho \"$GIVEN $ADDED ${HOME:-no home}\"\n"), 0o755))
+	env := []string{"PATH=" + dir + ":/usr/bin:/bin", "GIVEN=given"}
+	for _, spec := range []Spec{
+		{Argv: []string{"only-here"}, Environ: env, Env: map[string]string{"ADDED": "added"}},
+		{Command: "only-here", Environ: env, Env: map[string]string{"ADDED": "added"}},
+	} {
+		info := start(t, m, spec)
+		wait(t, m, info.ID)
+		assert.Equal(t, []string{"given added no home"}, outputText(t, m, info.ID), "%v", spec.Argv)
+	}
+	_, err := m.Start(Spec{Command: "true", Environ: []string{"NOEQUALS"}})
+	assert.EqualError(t, err, `environment entry "NOEQUALS" is not NAME=value`)
+}

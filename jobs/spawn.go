@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"slices"
 	"sort"
@@ -204,19 +203,42 @@ func resolveCommand(spec Spec) (path string, argv []string, err error) {
 	if len(argv) == 0 {
 		argv = spec.shellArgv(spec.Command)
 	}
-	path, err = lookProgram(argv[0], spec.Dir)
+	path, err = lookProgram(argv[0], spec.Dir, spec.pathEnv())
 	return path, argv, err
 }
 
+// pathEnv is the PATH the job's programs are found in: its own, or
+// jobtop's.
+func (s Spec) pathEnv() string {
+	if p, ok := s.Env["PATH"]; ok {
+		return p
+	}
+	if s.Environ != nil {
+		return envValue(s.Environ, "PATH")
+	}
+	return os.Getenv("PATH")
+}
+
 // lookProgram resolves argv[0] like a shell would: names with a slash are
-// paths (relative to dir), others are looked up in PATH.
-func lookProgram(prog, dir string) (string, error) {
+// paths (relative to dir), others are looked up in pathEnv (a PATH
+// value; an entry relative to dir, an empty one dir itself).
+func lookProgram(prog, dir, pathEnv string) (string, error) {
 	if !strings.Contains(prog, "/") {
-		path, err := exec.LookPath(prog)
-		if err != nil {
-			return "", fmt.Errorf("program %q not found in PATH", prog)
+		for _, entry := range filepath.SplitList(pathEnv) {
+			if entry == "" {
+				entry = "."
+			}
+			if !filepath.IsAbs(entry) && dir != "" {
+				entry = filepath.Join(dir, entry)
+			}
+			if file := filepath.Join(entry, prog); executableFile(file) {
+				if abs, err := filepath.Abs(file); err == nil {
+					return abs, nil
+				}
+				return file, nil
+			}
 		}
-		return path, nil
+		return "", fmt.Errorf("program %q not found in PATH", prog)
 	}
 	path := prog
 	if !filepath.IsAbs(path) && dir != "" {
@@ -261,6 +283,9 @@ func (m *Manager) environ(id ID, spec Spec) []string {
 		}
 	}
 	env := os.Environ()
+	if spec.Environ != nil {
+		env = spec.Environ
+	}
 	if spec.TTY {
 		env = withoutOuterTerminal(env)
 	}

@@ -74,6 +74,11 @@ type Spec struct {
 	Dir string
 	// Env holds variables added on top of the inherited environment.
 	Env map[string]string
+	// Environ, when not nil, is the environment the job starts from
+	// instead of jobtop's own ("NAME=value" entries): the caller's, as
+	// jobtop run sends it, so a job gets the PATH, virtualenv and
+	// variables of the shell that started it. Env goes on top.
+	Environ []string
 	// Timeout stops the job (with the grace rules) after this long; 0 means
 	// never.
 	Timeout time.Duration
@@ -300,6 +305,11 @@ func (s Spec) Validate() error {
 		}
 		if n := len(k) + 1 + len(v); n > MaxArgBytes { // exec's limit holds for NAME=VALUE too
 			return fmt.Errorf("environment variable %s is %d bytes with its name; at most %d: put long values in a file", k, n, MaxArgBytes)
+		}
+	}
+	for _, kv := range s.Environ {
+		if k, _, ok := strings.Cut(kv, "="); !ok || k == "" || strings.ContainsRune(kv, 0) {
+			return fmt.Errorf("environment entry %q is not NAME=value", kv)
 		}
 	}
 	switch s.Stdin {
