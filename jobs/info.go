@@ -105,9 +105,13 @@ type Info struct {
 	// AltScreen says the screen is the alternate one (a full-screen
 	// program), not the main one (an inline TUI, a progress display
 	// drawing over its lines, whose LastLine is the last line it wrote,
-	// as in line mode; empty when that line placed the cursor on rows,
-	// as top drawing without the alternate screen does: pieces of rows).
+	// as in line mode; empty when the program placed the cursor on rows
+	// in this screen mode, as top drawing its frames from home without
+	// the alternate screen does: its lines are pieces of frames).
 	AltScreen bool `json:"alt_screen,omitempty"`
+	// placedCursor: the run's screen mode on the main screen placed the
+	// cursor (termState.placed), for addOutputStats.
+	placedCursor bool
 	// Spec is what the job runs; not part of the API's JSON.
 	Spec Spec `json:"-"`
 	// Host is where the job runs when a client shows the jobs of several

@@ -70,6 +70,7 @@ type job struct {
 	typedAt atomic.Int64 // when Input last wrote to it (UnixNano); see publishOutput
 
 	lastScreen *vtscreen.Snapshot // the last run ended on this screen (termState.end)
+	lastPlaced bool               // and had placed the cursor on the main screen (termState.lastPlaced)
 
 	restartPending bool        // a requested restart waits for this run to end
 	restartTimer   *time.Timer // a policy restart waits out its backoff
@@ -168,9 +169,12 @@ func (j *job) stateLocked() Info {
 		info.Cols, info.Rows = j.termSize()
 	}
 	if p := j.proc; p != nil && p.term != nil {
-		info.Screen, info.AltScreen, info.CatchingUp = p.term.mode()
+		mode := p.term.mode()
+		info.Screen, info.AltScreen, info.CatchingUp = mode.on, mode.alt, mode.catchingUp
+		info.placedCursor = mode.placed
 	} else if j.lastScreen != nil {
 		info.Screen, info.AltScreen = true, j.lastScreen.AltScreen
+		info.placedCursor = j.lastPlaced
 	}
 	if j.exitCode != nil {
 		code := *j.exitCode
@@ -202,9 +206,10 @@ func (j *job) addOutputStats(info *Info) {
 	info.Bytes = st.Bytes
 	info.Dropped = st.Dropped
 	info.LastLine = j.store.LastLine()
-	if info.Screen && !info.AltScreen && j.store.LastLinePlacesCursor() {
-		// A screen drawn on the main one by placing the cursor: its last
-		// line is pieces of rows run together, no line to show.
+	if info.Screen && !info.AltScreen && (info.placedCursor || j.store.LastLinePlacesCursor()) {
+		// A screen drawn on the main one by placing the cursor: its
+		// lines are pieces of its frames, the rows after a home as much
+		// as the one it went home in, no line to show.
 		info.LastLine = ""
 	}
 }
@@ -310,7 +315,7 @@ func (m *Manager) finishRunLocked(j *job, p *process, exit exitStatus) {
 	p.stopTimers()
 	if p.term != nil {
 		p.term.mu.Lock()
-		j.lastScreen = p.term.last
+		j.lastScreen, j.lastPlaced = p.term.last, p.term.lastPlaced
 		p.term.mu.Unlock()
 	}
 	j.proc = nil

@@ -79,6 +79,11 @@ type termState struct {
 	closed bool                // the run has ended: no new feed
 	modes  vtscreen.InputModes // det's, for line mode's screen
 	last   *vtscreen.Snapshot  // the screen it ended on, if on the alternate screen (end)
+	// placed: in this screen mode the program placed the cursor on the
+	// main screen (CursorAddressed: top drawing its frames from home), so
+	// its lines are pieces of its frames, whichever line is the newest;
+	// lastPlaced is placed as the run ended in screen mode (end).
+	placed, lastPlaced bool
 }
 
 // storeTerminal stores a chunk of a TTY run's output, scanning it for
@@ -175,6 +180,9 @@ func (m *Manager) storeTerminal(j *job, p *process, b []byte) {
 					feed.setModes(modes)
 					feed.push(append(append(seed, modes.Sequence()...), part...))
 				}
+			}
+			if ev == vtscreen.CursorAddressed && feed != nil {
+				t.setPlaced(feed)
 			}
 		case vtscreen.LeaveAlt:
 			if feed != nil {
@@ -313,11 +321,22 @@ func (m *Manager) leaveScreen(j *job, p *process) {
 	}
 }
 
+// setPlaced records that the program placed the cursor on the main
+// screen in the screen mode feed draws (placed). The output event of the
+// part that did so tells subscribers.
+func (t *termState) setPlaced(feed *screenFeed) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.feed == feed {
+		t.placed = true
+	}
+}
+
 // stop ends screen mode, if on, and reports whether it was.
 func (t *termState) stop() bool {
 	t.mu.Lock()
 	feed := t.feed
-	t.feed = nil
+	t.feed, t.placed = nil, false
 	t.mu.Unlock()
 	if feed == nil {
 		return false
@@ -333,16 +352,22 @@ func (t *termState) inScreen() bool {
 	return t.feed != nil
 }
 
+// screenMode is a run's screen mode as Info tells it.
+type screenMode struct {
+	on, alt, catchingUp bool
+	placed              bool // termState.placed
+}
+
 // mode reports whether the run is in screen mode, on the alternate
-// screen, and its emulator
-// catching up.
-func (t *termState) mode() (screen, alt, catchingUp bool) {
+// screen, its emulator catching up, and whether the program placed the
+// cursor on the main screen.
+func (t *termState) mode() screenMode {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	if t.feed == nil {
-		return false, false, false
+		return screenMode{}
 	}
-	return true, t.feed.onAlt(), t.feed.catchingUp.Load()
+	return screenMode{on: true, alt: t.feed.onAlt(), catchingUp: t.feed.catchingUp.Load(), placed: t.placed}
 }
 
 // resize resizes the emulator with the terminal.
@@ -368,7 +393,7 @@ func (t *termState) end() {
 		snap := feed.screen.Snapshot()
 		snap.CursorVisible = false // nothing types there any more
 		t.mu.Lock()
-		t.last = &snap
+		t.last, t.lastPlaced = &snap, t.placed
 		t.mu.Unlock()
 	}
 	t.stop()

@@ -672,6 +672,34 @@ func TestAProgramRedrawingFromHomeStaysAScreen(t *testing.T) {
 	require.NoError(t, m.Kill(info.ID))
 }
 
+// topLike draws frames as procps top does without the alternate screen:
+// each from home, its rows ended by ESC[K CR LF but the last, which the
+// next frame's home follows.
+const topLike = `stty -echo; read go; printf '\033[H\033[2J'; for f in 1 2 3; do printf '\033[H\033(B\033[m'; ` +
+	`for i in 1 2 3 4; do printf 'frame %d row %d\033[K\r\n' $f $i; done; printf 'frame %d row 5\033[K' $f; done; sleep 600`
+
+// TestAProgramDrawingFromHomeHasNoLastLine: top's frames on the main
+// screen are pieces of a screen, whichever line is the newest: the row
+// it wrote after the home placed the cursor as much as the home's own.
+// So while it runs, and once it ended on that screen.
+func TestAProgramDrawingFromHomeHasNoLastLine(t *testing.T) {
+	m := newManager(t, Options{})
+	info := start(t, m, Spec{TTY: true, Command: topLike})
+	require.NoError(t, m.Resize(info.ID, 40, 8))
+	require.NoError(t, m.Input(info.ID, []byte("\r")))
+	screenOf(t, m, info.ID, "the last frame", func(s vtscreen.Snapshot) bool { return s.Lines[4] == "frame 3 row 5" })
+	got, err := m.Get(info.ID)
+	require.NoError(t, err)
+	require.True(t, got.Screen)
+	require.False(t, got.AltScreen)
+	assert.Equal(t, "", got.LastLine, "a row of top's, not a line it wrote")
+
+	require.NoError(t, m.Kill(info.ID))
+	got = waitFor(t, m, info.ID, "the end", func(i Info) bool { return !i.State.Active() })
+	require.True(t, got.Screen, "it ended on its screen")
+	assert.Equal(t, "", got.LastLine, "it ended drawing its screen")
+}
+
 // TestARedrawKeepsItsFrameInSightWhenTheTerminalShrinks: fewer rows keep
 // the rows by the cursor, where an inline TUI draws, as a terminal does.
 func TestARedrawKeepsItsFrameInSightWhenTheTerminalShrinks(t *testing.T) {

@@ -34,7 +34,7 @@ func (m *Manager) startRunLocked(j *job) {
 	p.cols, p.rows = j.termSize()
 	p.openCols, p.openRows = p.cols, p.rows
 	j.proc = p
-	j.lastScreen = nil
+	j.lastScreen, j.lastPlaced = nil, false
 	j.store.SetTerminal(j.spec.TTY, p.cols)
 	m.byRun[p.run] = j
 	m.active++

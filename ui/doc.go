@@ -52,7 +52,8 @@
 //     then stopped with their grace rules and jobtop exits once none is
 //     left; in attached mode (Config.Attached) quitting leaves them running.
 //   - A job that appears without this TUI starting it (the add prompt, R)
-//     raises a notice "started from outside this TUI".
+//     raises a notice "started from outside this TUI"; those that follow
+//     it within arrivalsWindow, while it stands, are counted in it.
 //   - ShutdownMsg (jobtop shutdown) stops every job and quits, unasked.
 //   - R reloads the instance's job file. It is offered only when
 //     Config.JobFile names one and the engine is a Reloader (an optional

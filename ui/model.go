@@ -92,6 +92,9 @@ type Model struct {
 	// ownStarting says the engine is still starting jobs of its own
 	// (OwnStarter, arrivals.go).
 	ownStarting bool
+	// arrivals are the jobs the standing "started from outside" notice
+	// counts (arrivals.go).
+	arrivals arrivals
 }
 
 // notice is the status bar's last message.

@@ -78,3 +78,44 @@ func TestOutputColumnOfAMainScreenProgramPlacingTheCursor(t *testing.T) {
 		}
 	}
 }
+
+// A program drawing its frames from home on the main screen, as procps
+// top does (rows ended by newlines, the next frame's home after the last
+// row), says [screen] in the OUTPUT column all the time it draws, not a
+// row of its frame whenever the newest line is one the home is not in.
+func TestOutputColumnOfAProgramDrawingFromHome(t *testing.T) {
+	mgr := newManager(t)
+	info := startTTY(t, mgr, "top", `stty -echo; read go; printf '\033[H\033[2J'; `+
+		`for f in $(seq 20); do printf '\033[H\033(B\033[m'; for i in 1 2 3 4; do printf 'frame %d row %d\033[K\r\n' $f $i; done; `+
+		`printf 'frame %d row 5\033[K' $f; sleep 0.02; done; sleep 60`)
+	require.NoError(t, mgr.Resize(info.ID, 40, 8))
+	m := newSizedModel(t, mgr, Config{}, 120, 30)
+	jobRow := func() string {
+		for _, l := range lines(m.View()) {
+			if strings.Contains(l, "top") && strings.Contains(l, "running") && !strings.Contains(l, "job 1") {
+				return l
+			}
+		}
+		return ""
+	}
+	pumpUntil(t, m, "the job's row", func() bool { return jobRow() != "" })
+	require.NoError(t, mgr.Input(info.ID, []byte("\r")))
+	var rows []string // the job's row in each frame of the TUI in screen mode
+	pumpUntil(t, m, "the last frame, in the TUI", func() bool {
+		got, _ := m.table.Get(info.ID)
+		if got.Screen {
+			rows = append(rows, jobRow())
+		}
+		snap, err := mgr.Screen(info.ID)
+		require.NoError(t, err)
+		now, err := mgr.Get(info.ID)
+		require.NoError(t, err)
+		return snap.Lines[4] == "frame 20 row 5" && got.Bytes == now.Bytes
+	})
+	require.NotEmpty(t, rows)
+	for _, row := range rows {
+		require.Contains(t, row, "[screen]")
+		require.NotContains(t, row, "frame", "no row of its frame in %q", row)
+	}
+	require.Contains(t, jobRow(), "[screen]")
+}
