@@ -50,6 +50,8 @@ func TestUsageErrorsExit2(t *testing.T) {
 		{[]string{"run", "--env", "FOO", "--", "true"}, "NAME=VALUE"},
 		{[]string{"run", "--name", "12", "--", "true"}, "12"},
 		{[]string{"serve", "--log-max-total", "bogus"}, "--log-max-total"},
+		{[]string{"send", "1", `\q`}, `unknown escape \q`},
+		{[]string{"send", "1"}, "nothing to send"},
 	} {
 		r := c.run(tc.args...)
 		assert.Equal(t, 2, r.code, "%v: %s", tc.args, r.stderr)

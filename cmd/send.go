@@ -59,13 +59,13 @@ func send(cmd *cobra.Command, args []string, o sendOptions) error {
 		text = args[1]
 	}
 	if text == "" && !o.enter && !o.eof {
-		return errors.New("nothing to send: give TEXT, --enter for the enter key, or --eof to end the input")
+		return usageErrorf("nothing to send: give TEXT, --enter for the enter key, or --eof to end the input")
 	}
 	b := []byte(text)
 	if !o.raw {
 		var err error
 		if b, err = unescape(text); err != nil {
-			return err
+			return &ExitError{Code: usageExit, Err: err}
 		}
 	}
 	c := newClient(cmd)
