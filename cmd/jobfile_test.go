@@ -204,7 +204,7 @@ func TestNoFileIgnoresTheDirectorysJobFile(t *testing.T) {
 	assert.Equal(t, "[]\n", c.ok("ls", "--json"))
 	r := c.run("reload")
 	assert.Equal(t, 1, r.code)
-	assert.Equal(t, "jobtop: this instance has no job file: start it with -f FILE, or in a directory holding jobtop.yaml, jobtop.yml or a Procfile\n", r.stderr)
+	assert.Equal(t, "jobtop: this instance has no job file: start it with -f FILE, or in a directory holding jobtop.yaml, jobtop.yml, a process-compose file or a Procfile\n", r.stderr)
 	assert.Empty(t, c.waitAnswering().JobFile)
 }
 
