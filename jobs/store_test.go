@@ -303,7 +303,7 @@ func TestCarriageReturnKeepsTheColours(t *testing.T) {
 	s.Append(Stdout, []byte("\x1b[33m[##   ] 40%\r[###  ] 60%\n"))
 	s.Append(Stdout, []byte("\x1b[1m\x1b[41m\x1b[K\rFAIL\x1b[0m\n"))
 	s.Append(Stdout, []byte("\x1b[32mok\x1b[0m\rplain\n"))
-	assert.Equal(t, []string{"\x1b[33m[###  ] 60%", "\x1b[33m\x1b[1m\x1b[41mFAIL\x1b[0m", "plain"}, texts(s.ReadAfter(0, 0).Lines))
+	assert.Equal(t, []string{"\x1b[33m[###  ] 60%", "\x1b[1;33;41mFAIL\x1b[0m", "plain"}, texts(s.ReadAfter(0, 0).Lines))
 }
 
 // TestCarriageReturnKeepsAColourSetLongAgo: a background set once under

@@ -37,7 +37,7 @@ func TestColoursLastAcrossLines(t *testing.T) {
 			s, _ := newLineStore(tty)
 			s.Append(Stdout, []byte(in[:split]))
 			s.Append(Stdout, []byte(in[split:]))
-			assert.Equal(t, []string{"\x1b[1m\x1b[44ma", "\x1b[1m\x1b[44mb", "", "\x1b[1m\x1b[44mc\x1b[0m", "d"},
+			assert.Equal(t, []string{"\x1b[1m\x1b[44ma", "\x1b[1;44mb", "", "\x1b[1;44mc\x1b[0m", "d"},
 				texts(s.ReadAfter(0, 0).Lines), "tty %v, split at %d: an empty line stays empty, its pen goes on", tty, split)
 		}
 	}

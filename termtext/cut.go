@@ -236,6 +236,14 @@ func Pen(s string) string {
 	if from < 0 || followed && st == (penState{}) {
 		return ""
 	}
+	if followed {
+		// The one sequence that sets the same state: a pen carried from
+		// line to line stays as short as what it sets, "\e[31m" however
+		// many lines each set red again.
+		if pen := st.String(); len(pen) <= maxPen {
+			return pen
+		}
+	}
 	pen := ""
 	for i := from; i >= 0; {
 		end, sgr := skipEscape(s, i)

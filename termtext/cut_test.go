@@ -69,7 +69,7 @@ func TestPen(t *testing.T) {
 	for in, want := range map[string]string{
 		"plain":                          "",
 		"\x1b[33myellow":                 "\x1b[33m",
-		"\x1b[33m\x1b[1mbold":            "\x1b[33m\x1b[1m",
+		"\x1b[33m\x1b[1mbold":            "\x1b[1;33m",
 		"\x1b[33mx\x1b[0my":              "",
 		"\x1b[33mx\x1b[my":               "",
 		"\x1b[33mx\x1b[?25lx":            "\x1b[33m",
@@ -77,7 +77,7 @@ func TestPen(t *testing.T) {
 		"\x1b[33mx\x1b[4":                "\x1b[33m", // unfinished: not yet in effect
 		"\x1b[31m\x1b]8;;u\x1b\\link":    "\x1b[31m",
 		"\x1b[31mx\x1b[39m":              "", // closed by its own code, as chalk does
-		"\x1b[1m\x1b[31mx\x1b[39m":       "\x1b[1m\x1b[31m\x1b[39m",
+		"\x1b[1m\x1b[31mx\x1b[39m":       "\x1b[1m",
 		"\x1b[4:3mx\x1b[24m":             "\x1b[4:3m\x1b[24m", // not followed: kept
 		"\x1b[38;5;208mx\x1b[39m":        "",
 		"\x1b[48;2;1;2;3mx\x1b[38;5":     "\x1b[48;2;1;2;3m", // unfinished: not yet in effect

@@ -142,19 +142,22 @@ func sgrField(params string, i int) (field string, next int) {
 // String is the one sequence that sets the state from a reset ("" for
 // none to set).
 func (st penState) String() string {
-	var codes []string
+	var buf [64]byte
+	b := append(buf[:0], "\x1b["...)
 	for n, on := range st.attrs {
 		if on {
-			codes = append(codes, strconv.Itoa(n))
+			b = append(b, byte('0'+n), ';')
 		}
 	}
 	for _, c := range []string{st.fg, st.bg} {
 		if c != "" {
-			codes = append(codes, c)
+			b = append(b, c...)
+			b = append(b, ';')
 		}
 	}
-	if len(codes) == 0 {
+	if len(b) == len("\x1b[") {
 		return ""
 	}
-	return "\x1b[" + strings.Join(codes, ";") + "m"
+	b[len(b)-1] = 'm'
+	return string(b)
 }
