@@ -80,10 +80,13 @@ type termState struct {
 	modes  vtscreen.InputModes // det's, for line mode's screen
 	last   *vtscreen.Snapshot  // the screen it ended on, if on the alternate screen (end)
 	// placed: in this screen mode the program placed the cursor on the
-	// main screen (CursorAddressed: top drawing its frames from home), so
-	// its lines are pieces of its frames, whichever line is the newest;
-	// lastPlaced is placed as the run ended in screen mode (end).
+	// main screen again and again (CursorAddressed: top drawing its
+	// frames from home), so its lines are pieces of its frames, whichever
+	// line is the newest; placements counts them. One placement (a title
+	// drawn at the top, then lines) is no frame. lastPlaced is placed as
+	// the run ended in screen mode (end).
 	placed, lastPlaced bool
+	placements         int
 }
 
 // storeTerminal stores a chunk of a TTY run's output, scanning it for
@@ -328,7 +331,8 @@ func (t *termState) setPlaced(feed *screenFeed) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	if t.feed == feed {
-		t.placed = true
+		t.placements++
+		t.placed = t.placements >= 2
 	}
 }
 
@@ -336,7 +340,7 @@ func (t *termState) setPlaced(feed *screenFeed) {
 func (t *termState) stop() bool {
 	t.mu.Lock()
 	feed := t.feed
-	t.feed, t.placed = nil, false
+	t.feed, t.placed, t.placements = nil, false, 0
 	t.mu.Unlock()
 	if feed == nil {
 		return false

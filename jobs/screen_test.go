@@ -700,6 +700,17 @@ func TestAProgramDrawingFromHomeHasNoLastLine(t *testing.T) {
 	assert.Equal(t, "", got.LastLine, "it ended drawing its screen")
 }
 
+// TestOnePlacementThenLinesKeepsTheLastLine: a program that places the
+// cursor once (a title at the top) and then writes lines draws no
+// frames: its last line is its newest line.
+func TestOnePlacementThenLinesKeepsTheLastLine(t *testing.T) {
+	m := newManager(t, Options{})
+	info := start(t, m, Spec{TTY: true, Command: `printf '\033[Htitle\n'; for i in 1 2 3; do echo "row $i"; done; sleep 600`})
+	got := waitFor(t, m, info.ID, "its rows", func(i Info) bool { return i.LastLine == "row 3" })
+	assert.True(t, got.Screen, "drawn from home: a screen")
+	require.NoError(t, m.Kill(info.ID))
+}
+
 // TestARedrawKeepsItsFrameInSightWhenTheTerminalShrinks: fewer rows keep
 // the rows by the cursor, where an inline TUI draws, as a terminal does.
 func TestARedrawKeepsItsFrameInSightWhenTheTerminalShrinks(t *testing.T) {
