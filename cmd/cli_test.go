@@ -3,6 +3,7 @@ package cmd
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -523,4 +524,21 @@ func TestRunPassesTheCallersEnvironment(t *testing.T) {
 	direct := c.startJob("only-in-callers-path") // no shell syntax: run directly, found in that PATH
 	c.ok("wait", direct)
 	assert.Equal(t, []string{"found in the PATH of run"}, c.logLines(direct))
+}
+
+// An environment larger than a request carries still starts the job,
+// with the instance's environment, and says so.
+func TestRunWithAHugeEnvironment(t *testing.T) {
+	c := newCLI(t)
+	c.serve()
+	c.env = slices.Clip(c.env)
+	for i := range 6 { // 600 KiB; one variable holds at most 128 KiB
+		c.env = append(c.env, fmt.Sprintf("HUGE%d=%s", i, strings.Repeat("a", 100<<10)))
+	}
+	r := c.run("run", "--", "echo ${#HUGE0}")
+	require.Equal(t, 0, r.code, r.stderr)
+	assert.Contains(t, r.stderr, "the job gets the instance's environment")
+	id := strings.TrimSpace(r.stdout)
+	c.ok("wait", id)
+	assert.Equal(t, []string{"0"}, c.logLines(id))
 }

@@ -145,7 +145,10 @@ func (o runOptions) request(args []string, host *control.Host) (control.StartReq
 	if host == nil {
 		// The job starts from this shell's environment (its PATH, its
 		// virtualenv), as it starts in this directory.
-		req.Environ = control.CallerEnviron()
+		var tooLarge bool
+		if req.Environ, tooLarge = control.CallerEnviron(); tooLarge {
+			fmt.Fprintln(os.Stderr, "jobtop: this environment is larger than a request to the instance carries (512 KiB): the job gets the instance's environment, with --env")
+		}
 	}
 	for _, kv := range o.env {
 		k, v, ok := strings.Cut(kv, "=")

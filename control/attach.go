@@ -130,7 +130,7 @@ func (c *Client) Start(spec jobs.Spec) (jobs.Info, error) {
 		spec.Dir = abs
 	}
 	if c.host == nil && spec.Environ == nil {
-		spec.Environ = CallerEnviron()
+		spec.Environ, _ = CallerEnviron() // too large: the instance's
 	}
 	info, err := c.StartJob(ctx, SpecRequest(spec))
 	if err == nil {

@@ -406,13 +406,30 @@ func parseDuration(field, s string) (time.Duration, error) {
 	return d, nil
 }
 
+// maxEnviron bounds the environment a request carries (CallerEnviron),
+// within MaxBodyBytes with room for the rest of the job.
+const maxEnviron = 512 << 10
+
 // CallerEnviron is this process's environment for a job it starts on an
 // instance (StartRequest.Environ), without jobtop's own variables
-// (JOBTOP_*), which the instance sets for each job: a jobtop run inside
-// a job would hand the new job its parent's.
-func CallerEnviron() []string {
-	env := os.Environ()
-	return slices.DeleteFunc(env, func(kv string) bool { return strings.HasPrefix(kv, "JOBTOP_") })
+// (JOBTOP_*), which the instance sets for each job (a jobtop run inside a
+// job would hand the new job its parent's), and without entries that are
+// no NAME=value (a program may put any string there). It is nil, and the
+// job gets the instance's environment, when it is larger than a request
+// carries (maxEnviron); too reports that.
+func CallerEnviron() (env []string, tooLarge bool) {
+	size := 0
+	for _, kv := range os.Environ() {
+		if k, _, ok := strings.Cut(kv, "="); !ok || k == "" || strings.HasPrefix(kv, "JOBTOP_") || strings.ContainsRune(kv, 0) {
+			continue
+		}
+		env = append(env, kv)
+		size += len(kv) + 3 // its quotes and comma in the request
+	}
+	if size > maxEnviron {
+		return nil, true
+	}
+	return env, false
 }
 
 // SpecRequest turns a jobs.Spec into the request that starts it.

@@ -1,6 +1,7 @@
 package control
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -33,4 +34,19 @@ func TestDuplicateField(t *testing.T) {
 		_, _, found := duplicateField([]byte(body))
 		assert.False(t, found, body)
 	}
+}
+
+// CallerEnviron leaves out jobtop's own variables, and is nil when larger
+// than a request carries.
+func TestCallerEnviron(t *testing.T) {
+	t.Setenv("JOBTOP_JOB_ID", "7")
+	t.Setenv("CALLER_ENVIRON_TEST", "yes")
+	env, tooLarge := CallerEnviron()
+	assert.False(t, tooLarge)
+	assert.Contains(t, env, "CALLER_ENVIRON_TEST=yes")
+	assert.NotContains(t, env, "JOBTOP_JOB_ID=7")
+	t.Setenv("CALLER_ENVIRON_BIG", strings.Repeat("a", maxEnviron))
+	env, tooLarge = CallerEnviron()
+	assert.True(t, tooLarge)
+	assert.Nil(t, env)
 }

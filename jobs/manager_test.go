@@ -522,4 +522,10 @@ func TestJobStartsFromTheEnvironmentItIsGiven(t *testing.T) {
 	}
 	_, err := m.Start(Spec{Command: "true", Environ: []string{"NOEQUALS"}})
 	assert.EqualError(t, err, `environment entry "NOEQUALS" is not NAME=value`)
+
+	// A terminal's size is the job's terminal's, not the one the
+	// environment was set in.
+	info := start(t, m, Spec{TTY: true, Command: `echo "[$COLUMNS $LINES] $GIVEN"`, Environ: append(env, "COLUMNS=20", "LINES=5")})
+	wait(t, m, info.ID)
+	assert.Equal(t, []string{"[ ] given"}, outputText(t, m, info.ID))
 }

@@ -306,6 +306,8 @@ var outerTerminalVars = []string{
 	"WEZTERM_PANE", "WEZTERM_UNIX_SOCKET", "ALACRITTY_WINDOW_ID", "ALACRITTY_SOCKET",
 	"VTE_VERSION", "KONSOLE_VERSION", "KONSOLE_DBUS_SESSION", "KONSOLE_DBUS_WINDOW",
 	"WT_SESSION", "WINDOWID", "GNOME_TERMINAL_SCREEN", "GNOME_TERMINAL_SERVICE",
+	// The size of the terminal it was set in: a job's is its own.
+	"COLUMNS", "LINES",
 }
 
 // withoutOuterTerminal is env without outerTerminalVars.
