@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"path"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -61,14 +62,32 @@ var interpreters = map[string]bool{"sh": true, "bash": true, "zsh": true, "dash"
 var shellPrefixes = map[string]bool{"exec": true, "env": true, "nohup": true, "time": true, "command": true,
 	"nice": true, "ionice": true, "sudo": true, "timeout": true, "stdbuf": true}
 
+// prefixOptions are the options of shellPrefixes that take the next word
+// as their argument ("sudo -u bob make", "timeout -s KILL 5 make").
+var prefixOptions = map[string]string{"sudo": "-u -g -h -p -C -D -r -t -U -T", "timeout": "-s -k",
+	"nice": "-n", "ionice": "-c -n -p", "stdbuf": "-i -o -e", "env": "-u -C -S"}
+
+// takesArgument reports whether option o of prefix takes the next word.
+func takesArgument(prefix, o string) bool {
+	return len(o) == 2 && slices.Contains(strings.Fields(prefixOptions[path.Base(prefix)]), o)
+}
+
 // programOf is the program a command's words run: past the prefixes
-// that run the next word (and their flags and arguments), and the
-// variables set for it; for an interpreter, the script it runs.
+// that run the next word (and their options and arguments), and the
+// variables set for it; for an interpreter, the script it runs; the
+// last prefix when nothing follows it.
 func programOf(words []string) string {
-	prefixed := false
-	for i, w := range words {
-		if shellPrefixes[path.Base(w)] || isAssignment(w) || strings.HasPrefix(w, "-") || prefixed && prefixArg(w) {
-			prefixed = prefixed || shellPrefixes[path.Base(w)]
+	prefix := ""
+	for i := 0; i < len(words); i++ {
+		w := words[i]
+		switch {
+		case shellPrefixes[path.Base(w)]:
+			prefix = w
+			continue
+		case prefix != "" && takesArgument(prefix, w):
+			i++ // and its argument
+			continue
+		case isAssignment(w) || strings.HasPrefix(w, "-") || prefix != "" && prefixArg(w):
 			continue
 		}
 		// "sh build.sh", "python3 tool.py": the script says more.
@@ -77,7 +96,7 @@ func programOf(words []string) string {
 		}
 		return w
 	}
-	return ""
+	return prefix
 }
 
 // prefixArg reports whether a word after a prefix is its argument, not
@@ -101,9 +120,11 @@ func defaultName(s Spec) string {
 		words := shellWords(s.Command)
 		if len(words) > 0 && (words[0] == "cd" || words[0] == "pushd") {
 			// "cd web && make": the program comes after the cd.
-			if i := strings.IndexAny(s.Command, ";&"); i >= 0 {
+			if i := operatorAt(s.Command); i >= 0 {
 				if rest := strings.TrimLeft(s.Command[i:], ";& \t"); rest != "" {
-					return defaultName(Spec{Command: rest})
+					if name := defaultName(Spec{Command: rest}); name != "job" {
+						return name
+					}
 				}
 			}
 		}
@@ -124,6 +145,25 @@ func defaultName(s Spec) string {
 		return "job"
 	}
 	return name
+}
+
+// operatorAt is where the first ";" or "&" outside quotes is in a
+// command line; -1 if there is none.
+func operatorAt(cmd string) int {
+	var quote rune
+	for i, c := range cmd {
+		switch {
+		case quote != 0:
+			if c == quote {
+				quote = 0
+			}
+		case c == '\'' || c == '"':
+			quote = c
+		case c == ';' || c == '&':
+			return i
+		}
+	}
+	return -1
 }
 
 // shellWords splits the start of a shell command line into words, taking
