@@ -493,6 +493,12 @@ func TestWaitReadyAfterTheJobEnded(t *testing.T) {
 	r := c.run("wait", id, "--ready")
 	assert.Equal(t, 0, r.code, r.stderr)
 	assert.Equal(t, "jobtop: job "+id+" was ready, and has ended since: succeeded (0)\n", r.stderr)
+
+	failed := c.startJob("exit 3")
+	c.run("wait", failed)
+	r = c.run("wait", failed, "--ready")
+	assert.Equal(t, 1, r.code, "ready, then failed: nothing to go on with")
+	assert.Equal(t, "jobtop: job "+failed+" was ready, then ended failed (3)\n", r.stderr)
 }
 
 // wait on a job stopped before it ran says so once.

@@ -96,11 +96,14 @@ func waitReady(cmd *cobra.Command, c *control.Client, id jobs.ID, o waitOptions)
 	if j.Error != "" {
 		why += ": " + j.Error
 	}
-	if j.LastRunWasReady() {
+	switch {
+	case j.LastRunWasReady() && j.State == jobs.StateSucceeded:
 		// Its run was ready before it ended (a job with no check is
 		// ready once it runs): it did not end first.
 		fmt.Fprintf(cmd.ErrOrStderr(), "jobtop: job %d was ready, and has ended since: %s\n", id, why)
 		return nil
+	case j.LastRunWasReady():
+		return &ExitError{Code: 1, Err: fmt.Errorf("job %d was ready, then ended %s", id, why)}
 	}
 	return &ExitError{Code: 1, Err: fmt.Errorf("job %d ended %s before it was ready", id, why)}
 }

@@ -211,7 +211,7 @@ func (s *Server) wait(ctx context.Context, req *sdk.CallToolRequest, id jobs.ID,
 		resp, err = s.opts.Client.WaitReady(ctx, id, timeout)
 		info = resp.Job
 		switch {
-		case resp.Ended && info.LastRunWasReady():
+		case resp.Ended && info.LastRunWasReady() && info.State == jobs.StateSucceeded:
 			// Ready before it ended (a job with no check is ready once
 			// it runs): it did not end first.
 			res.Outcome, res.Note = "ready", "the job was ready, and has ended since"
