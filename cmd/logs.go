@@ -50,7 +50,9 @@ returned, and "partial" holds lines still being written (not covered by
 the cursor).
 
 --follow prints lines as they come until the job ends (with --json, one
-object per line of output).
+object per line of output). Without --json it prints a line still being
+written as it comes (a prompt shows before its newline), then only the
+rest once complete; a line redrawn with \r is printed once complete.
 
 --all prints every job's lines in the order they arrived, each behind its
 job's name ("web | GET /"); with --json each line also has "job", "name"
@@ -114,10 +116,12 @@ func logs(cmd *cobra.Command, c *control.Client, id jobs.ID, o logsOptions) erro
 		skip := o.noLines
 		notes := &dropNotes{w: cmd.ErrOrStderr(), id: id, now: time.Now, logLost: logLoses(cmd, c, id)}
 		defer notes.flush()
+		printer := &partialPrinter{text: text}
 		return c.FollowOutput(cmd.Context(), id, q, func(r control.OutputResponse) error {
 			if skip {
 				// The first answer is the tail read: from its cursor on.
 				skip = false
+				printer.seen(r)
 				r = noLines(r)
 				if !o.json {
 					return nil
@@ -127,7 +131,7 @@ func logs(cmd *cobra.Command, c *control.Client, id jobs.ID, o logsOptions) erro
 				return json.NewEncoder(out).Encode(r)
 			}
 			notes.add(r.Dropped)
-			return printLines(out, r.Lines, text)
+			return printer.print(out, r)
 		})
 	}
 	if o.json {

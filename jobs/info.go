@@ -80,11 +80,19 @@ type Info struct {
 	LogPath  string   `json:"log_path"`
 	LogFiles []string `json:"log_files,omitempty"`
 	// LogDropped counts bytes the log file lost to write errors.
-	LogDropped int64  `json:"log_dropped,omitempty"`
-	Lines      uint64 `json:"lines"`
-	Bytes      int64  `json:"bytes"`
-	Dropped    uint64 `json:"dropped_lines"`
-	LastLine   string `json:"last_line"`
+	LogDropped int64 `json:"log_dropped,omitempty"`
+	// Lines counts the lines the job wrote, in all its runs (held or
+	// not); jobtop's meta lines (a restart's "── run 2 ──") are not its.
+	Lines uint64 `json:"lines"`
+	// Cursor is the Seq of the newest line held or dropped, meta lines
+	// included: a cursor read after it returns only what comes next, and
+	// a cursor past it is refused.
+	Cursor  uint64 `json:"cursor"`
+	Bytes   int64  `json:"bytes"`
+	Dropped uint64 `json:"dropped_lines"`
+	// LastLine is the job's newest output (OutputStore.LastLine): never a
+	// meta line.
+	LastLine string `json:"last_line"`
 	// NotifyQuiet is Spec.Notify.Quiet as text ("30s"); "" for none.
 	NotifyQuiet string `json:"notify_quiet,omitempty"`
 	// Origin and Client say who started the job (Spec.Origin, Spec.Client).

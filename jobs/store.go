@@ -55,11 +55,14 @@ type Chunk struct {
 
 // StoreStats describes a store's content.
 type StoreStats struct {
-	First    uint64 // Seq of the oldest line held (Last+1 when empty)
-	Last     uint64 // Seq of the newest committed line (0 when none)
-	Dropped  uint64 // lines evicted by the bounds
-	Bytes    int64  // bytes appended in all
-	Retained int    // lines held
+	First   uint64 // Seq of the oldest line held (Last+1 when empty)
+	Last    uint64 // Seq of the newest committed line (0 when none)
+	Dropped uint64 // lines evicted by the bounds
+	// Meta counts the Meta lines among the Last committed (jobtop's own,
+	// e.g. a run's marker): Last-Meta lines are the job's.
+	Meta     uint64
+	Bytes    int64 // bytes appended in all
+	Retained int   // lines held
 	// Text is the bytes of text of the lines held.
 	Text int64
 	// Memory is every byte the store keeps alive for them: its slabs
@@ -105,7 +108,9 @@ type OutputStore struct {
 	lastPart Stream         // stream whose partial was touched last
 	lastOpen bool           // the newest line was committed at a run's end, mid-line (LastLineOpen)
 	openX    int            // and the cell its cursor was in
-	placed   bool           // the newest line placed the cursor on a row (LastLinePlacesCursor)
+	placed   bool           // the newest line of the job placed the cursor on a row (LastLinePlacesCursor)
+	meta     uint64         // Meta lines committed
+	lastOwn  uint64         // Seq of the newest line the job wrote (not Meta); 0 for none
 	slabs    slabPool
 	clock    *atomic.Uint64 // shared by a Manager's stores, for Arrival
 	arrivals arrivalBlock
@@ -540,12 +545,19 @@ func (s *OutputStore) showsNothing(st Stream) bool {
 // lines past the bounds.
 func (s *OutputStore) commit(stream Stream, text []byte) {
 	s.lastOpen = false
-	s.placed = s.terminal && termtext.PlacesCursor(text)
+	if stream != Meta {
+		s.placed = s.terminal && termtext.PlacesCursor(text)
+	}
 	s.keep(stream, s.shown(text))
 }
 
 // keep stores a line's text as it is kept (shown).
 func (s *OutputStore) keep(stream Stream, text []byte) {
+	if stream == Meta {
+		s.meta++
+	} else {
+		s.lastOwn = s.nextSeq
+	}
 	if s.n == len(s.ring) {
 		if len(s.ring) < s.opts.MaxLines {
 			s.grow()
@@ -770,6 +782,7 @@ func (s *OutputStore) Stats() StoreStats {
 		First:    s.nextSeq - uint64(s.n),
 		Last:     s.nextSeq - 1,
 		Dropped:  s.dropped,
+		Meta:     s.meta,
 		Bytes:    s.total,
 		Retained: s.n,
 		Text:     int64(s.text),
@@ -802,19 +815,23 @@ func (s *OutputStore) partialCursorLocked(stream Stream) int {
 	return x
 }
 
-// LastLine is the newest text: the line being built on the stream written
-// last, unless it shows nothing yet (a terminal's colour reset after a
-// prompt), or else the newest committed line.
+// LastLine is the job's newest text: the line being built on the stream
+// written last, unless it shows nothing yet (a terminal's colour reset
+// after a prompt), or else the newest committed line the job wrote, of
+// any run. Meta lines (a restart's "── run 2 ──") are jobtop's, not the
+// job's: a silent job has no last line, restarted or not ("" also when
+// its newest line is no longer held).
 func (s *OutputStore) LastLine() string {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if p := s.partial[s.lastPart].buf; len(p) > 0 && !s.showsNothing(s.lastPart) {
 		return string(s.shown(p))
 	}
-	if s.n == 0 {
+	first := s.nextSeq - uint64(s.n)
+	if s.lastOwn == 0 || s.lastOwn < first {
 		return ""
 	}
-	return string(s.at(s.n - 1).text())
+	return string(s.at(int(s.lastOwn - first)).text())
 }
 
 // LastLinePlacesCursor reports whether the newest text (LastLine) was
@@ -827,5 +844,6 @@ func (s *OutputStore) LastLinePlacesCursor() bool {
 	if p := s.partial[s.lastPart].buf; len(p) > 0 && !s.showsNothing(s.lastPart) {
 		return s.terminal && termtext.PlacesCursor(p)
 	}
-	return s.n > 0 && s.placed
+	first := s.nextSeq - uint64(s.n)
+	return s.lastOwn != 0 && s.lastOwn >= first && s.placed
 }

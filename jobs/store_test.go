@@ -323,3 +323,29 @@ func TestCarriageReturnKeepsAColourSetLongAgo(t *testing.T) {
 		assert.LessOrEqual(t, len(line), 128+len("FINAL 39")+16, "tty %v: %q", tty, line)
 	}
 }
+
+// TestStoreMetaLinesAreNotTheJobs: a meta line (a restart's marker) is
+// held and read like any line, but is neither the last line nor counted
+// as the job's.
+func TestStoreMetaLinesAreNotTheJobs(t *testing.T) {
+	s := NewOutputStore(StoreOptions{MaxLines: 3})
+	s.AppendMeta("── run 2 ──")
+	assert.Equal(t, "", s.LastLine(), "no line of the job yet")
+	st := s.Stats()
+	assert.Equal(t, uint64(1), st.Last)
+	assert.Equal(t, uint64(1), st.Meta)
+	s.Append(Stdout, []byte("mine\n"))
+	s.AppendMeta("── run 3 ──")
+	assert.Equal(t, "mine", s.LastLine(), "the newest line the job wrote, of an earlier run")
+	assert.Equal(t, []string{"── run 2 ──", "mine", "── run 3 ──"}, texts(s.Tail(3).Lines))
+	s.Append(Stderr, []byte("part"))
+	assert.Equal(t, "part", s.LastLine())
+	s.Flush()
+	s.AppendMeta("── run 4 ──")
+	s.AppendMeta("── run 5 ──")
+	s.AppendMeta("── run 6 ──")
+	assert.Equal(t, "", s.LastLine(), "the job's newest line is no longer held")
+	st = s.Stats()
+	assert.Equal(t, uint64(7), st.Last)
+	assert.Equal(t, uint64(5), st.Meta)
+}

@@ -26,9 +26,13 @@ const (
 
 // matchRef is a line that matches: its key in the pane's source (whose
 // seq is the line's sequence number) and the job to read it back from.
+// A partial match is a line still being written (a prompt), keyed as
+// the pane keys it (after the newest committed line): each scan finds
+// it anew, and once complete it is found as a committed line.
 type matchRef struct {
-	key lineKey
-	job jobs.ID
+	key     lineKey
+	job     jobs.ID
+	partial bool
 }
 
 // scanTarget is one job's output to search, after a cursor (up to upTo,
@@ -92,6 +96,15 @@ func scanCmd(gen uint64, m *matcher, targets []scanTarget) tea.Cmd {
 				}
 				budget -= len(c.Lines)
 				cur = c.Next
+				if t.upTo == 0 && !t.byArrival && !c.More {
+					// At the end: the lines being written too.
+					for i, l := range c.Partial {
+						if m.matchLine(l.Text) {
+							msg.found = append(msg.found, matchRef{key: seqKey(c.Next + 1 + uint64(i)), job: t.job, partial: true})
+						}
+					}
+					break
+				}
 				if len(c.Lines) == 0 {
 					break
 				}
@@ -171,6 +184,9 @@ func (s *paneSearch) merge(msg scanDoneMsg, src searchableSource) (again bool) {
 	for id, f := range msg.floors {
 		s.floors[id] = f
 	}
+	// A line being written matched as it was then; this scan says how
+	// it is now.
+	s.index = slices.DeleteFunc(s.index, func(r matchRef) bool { return r.partial })
 	if len(msg.found) > 0 {
 		slices.SortFunc(msg.found, func(a, b matchRef) int { return a.key.compare(b.key) })
 		if len(s.index) == 0 || s.index[len(s.index)-1].key.less(msg.found[0].key) {
@@ -287,8 +303,11 @@ func (f filteredSource) read(refs []matchRef) []viewLine {
 			continue
 		}
 		c := r.ReadAfter(ref.key.seq-1, 1)
-		if len(c.Lines) == 1 && c.Lines[0].Seq == ref.key.seq {
+		switch {
+		case len(c.Lines) == 1 && c.Lines[0].Seq == ref.key.seq:
 			out = append(out, viewLine{Line: c.Lines[0], key: ref.key, job: ref.job})
+		case ref.partial && len(c.Lines) == 0 && ref.key.seq > c.Next && ref.key.seq-c.Next <= uint64(len(c.Partial)):
+			out = append(out, viewLine{Line: c.Partial[ref.key.seq-c.Next-1], key: ref.key, job: ref.job})
 		}
 	}
 	return out

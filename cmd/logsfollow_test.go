@@ -1,0 +1,85 @@
+package cmd
+
+import (
+	"bytes"
+	"context"
+	"os/exec"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// lockedBuffer is a bytes.Buffer a running command writes while the
+// test reads it.
+type lockedBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (b *lockedBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.b.Write(p)
+}
+
+func (b *lockedBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.b.String()
+}
+
+// follow starts `jobtop logs ARGS... --follow` and returns its output as
+// it grows and a wait for its end.
+func (c *cli) follow(args ...string) (*lockedBuffer, func()) {
+	c.t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), testTimeout)
+	cmd := exec.CommandContext(ctx, binary, append(append([]string{"logs"}, args...), "--follow")...)
+	cmd.Env = c.env
+	out := &lockedBuffer{}
+	cmd.Stdout = out
+	require.NoError(c.t, cmd.Start())
+	wait := func() {
+		defer cancel()
+		require.NoError(c.t, cmd.Wait(), "logs --follow")
+	}
+	c.t.Cleanup(func() { cancel(); cmd.Wait() }) //nolint:errcheck // ended by the test or here
+	return out, wait
+}
+
+// TestLogsFollowShowsPrompt: a follower sees a prompt the job waits at,
+// before its newline, and the rest of the line once it is complete, with
+// no text printed twice.
+func TestLogsFollowShowsPrompt(t *testing.T) {
+	c := newCLI(t)
+	c.serve()
+	id := c.startJob(`printf "Continue? [y/N] "; read a; echo answer=$a`, "--stdin", "pipe")
+	out, wait := c.follow(id)
+	require.Eventually(t, func() bool { return out.String() == "Continue? [y/N] " }, testTimeout, 10*time.Millisecond,
+		"the pending prompt is shown")
+	c.ok("send", id, "--enter", "y")
+	wait()
+	assert.Equal(t, "Continue? [y/N] answer=y\n", out.String())
+}
+
+// TestLogsFollowRedrawnPartial: a partial line that is redrawn (\r), not
+// grown, ends the shown piece; the line is shown whole once complete.
+func TestLogsFollowRedrawnPartial(t *testing.T) {
+	c := newCLI(t)
+	c.serve()
+	// A fifo per step: a read that opened the fifo while the previous
+	// step's writer still held it would end at that writer's EOF.
+	step := []string{mkfifo(t), mkfifo(t), mkfifo(t)}
+	id := c.startJob(`printf '\r1%%'; read x <` + step[0] + `; printf '\r2%%'; read x <` + step[1] + `; printf '\rdone\n'; printf 'a'; read x <` + step[2] + `; echo b`)
+	out, wait := c.follow(id)
+	require.Eventually(t, func() bool { return out.String() == "1%" }, testTimeout, 10*time.Millisecond)
+	writeFifo(t, step[0], "\n")
+	require.Eventually(t, func() bool { return out.String() == "1%\n" }, testTimeout, 10*time.Millisecond)
+	writeFifo(t, step[1], "\n")
+	require.Eventually(t, func() bool { return out.String() == "1%\ndone\na" }, testTimeout, 10*time.Millisecond)
+	writeFifo(t, step[2], "\n")
+	wait()
+	assert.Equal(t, "1%\ndone\nab\n", out.String())
+}

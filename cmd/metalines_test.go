@@ -1,0 +1,42 @@
+package cmd
+
+import (
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// TestRunMarkerIsNotOutput: a restart's "── run 2 ──" stays in the
+// output, but is not the job's: it is neither its last line nor counted
+// in its lines, and the cursor still covers it.
+func TestRunMarkerIsNotOutput(t *testing.T) {
+	c := newCLI(t)
+	c.serve()
+	silent := c.startJob("exec sleep 100")
+	c.ok("restart", silent)
+	require.Eventually(t, func() bool { return len(c.logLines(silent)) == 1 }, testTimeout, 10*time.Millisecond)
+	assert.Equal(t, []string{"── run 2 ──"}, c.logLines(silent), "the marker stays in the output")
+	info := c.status(silent)
+	assert.Equal(t, "", info.LastLine, "a silent job has no last line")
+	assert.Zero(t, info.Lines, "the job wrote no line")
+	assert.EqualValues(t, 1, info.Cursor, "the cursor covers the marker")
+	assert.Empty(t, c.logLines(silent, "--cursor", "1"), "a cursor at the marker is no error")
+	assert.Equal(t, 1, c.run("logs", silent, "--cursor", "2").code, "a cursor past it is")
+
+	// A job that wrote in its first run only: its newest own line stays.
+	flag := filepath.Join(c.dir, "flag")
+	once := c.startJob("test -e " + flag + " || { echo first; touch " + flag + "; }; exec sleep 100")
+	c.ok("wait", once, "--until", "^first$", "--timeout", "20s")
+	c.ok("restart", once)
+	require.Eventually(t, func() bool { return len(c.logLines(once)) == 2 }, testTimeout, 10*time.Millisecond)
+	assert.Equal(t, []string{"first", "── run 2 ──"}, c.logLines(once))
+	info = c.status(once)
+	assert.Equal(t, "first", info.LastLine)
+	assert.EqualValues(t, 1, info.Lines)
+	assert.EqualValues(t, 2, info.Cursor)
+	assert.Contains(t, c.ok("status", once), "1 line,", "status counts the job's lines")
+	c.ok("kill", silent, once)
+}
