@@ -175,7 +175,7 @@ func (m *mirror) apply(ctx context.Context, batch []Event) {
 			m.forget(ev.Job.ID)
 		} else {
 			store := m.upsert(ev.Job)
-			if kind == jobs.EventOutput || ev.Job.Cursor > store.last() {
+			if kind == jobs.EventOutput || ev.Job.Lines > store.last() {
 				fetch[ev.Job.ID] = true
 			}
 		}
@@ -203,7 +203,7 @@ func (m *mirror) fetch(ctx context.Context, id jobs.ID) {
 	}
 	cursor := store.last()
 	q := OutputQuery{Cursor: cursor, Max: mirrorFetchLines}
-	if info.Cursor > cursor+mirrorFetchLines {
+	if info.Lines > cursor+mirrorFetchLines {
 		q = OutputQuery{Tail: mirrorFetchLines}
 	}
 	// An answer may stop short of the lines asked for (its byte bound):

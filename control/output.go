@@ -136,8 +136,8 @@ func (s *Server) handleOutput(w http.ResponseWriter, r *http.Request) {
 			writeError(w, err)
 			return
 		}
-		if q.Cursor > info.Cursor {
-			writeError(w, badRequest("cursor %d is past job %d's last line (%d): pass the next_cursor of an earlier read of this job, or 0 to read from the oldest line held", q.Cursor, id, info.Cursor))
+		if q.Cursor > info.Lines {
+			writeError(w, badRequest("cursor %d is past job %d's last line (%d): pass the next_cursor of an earlier read of this job, or 0 to read from the oldest line held", q.Cursor, id, info.Lines))
 			return
 		}
 	}

@@ -81,13 +81,10 @@ type Info struct {
 	LogFiles []string `json:"log_files,omitempty"`
 	// LogDropped counts bytes the log file lost to write errors.
 	LogDropped int64 `json:"log_dropped,omitempty"`
-	// Lines counts the lines the job wrote, in all its runs (held or
-	// not); jobtop's meta lines (a restart's "── run 2 ──") are not its.
-	Lines uint64 `json:"lines"`
-	// Cursor is the Seq of the newest line held or dropped, meta lines
-	// included: a cursor read after it returns only what comes next, and
-	// a cursor past it is refused.
-	Cursor  uint64 `json:"cursor"`
+	// Lines is the Seq of the newest line, held or dropped, jobtop's meta
+	// lines (a restart's "── run 2 ──") included: a cursor read after it
+	// returns only what comes next, and a cursor past it is refused.
+	Lines   uint64 `json:"lines"`
 	Bytes   int64  `json:"bytes"`
 	Dropped uint64 `json:"dropped_lines"`
 	// LastLine is the job's newest output (OutputStore.LastLine): never a

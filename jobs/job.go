@@ -202,8 +202,7 @@ func (j *job) addOutputStats(info *Info) {
 	info.LogPath = j.log.Path()
 	info.LogFiles = j.log.Files()
 	info.LogDropped = j.log.Dropped()
-	info.Lines = st.Last - st.Meta
-	info.Cursor = st.Last
+	info.Lines = st.Last
 	info.Bytes = st.Bytes
 	info.Dropped = st.Dropped
 	info.LastLine = j.store.LastLine()

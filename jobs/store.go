@@ -55,14 +55,11 @@ type Chunk struct {
 
 // StoreStats describes a store's content.
 type StoreStats struct {
-	First   uint64 // Seq of the oldest line held (Last+1 when empty)
-	Last    uint64 // Seq of the newest committed line (0 when none)
-	Dropped uint64 // lines evicted by the bounds
-	// Meta counts the Meta lines among the Last committed (jobtop's own,
-	// e.g. a run's marker): Last-Meta lines are the job's.
-	Meta     uint64
-	Bytes    int64 // bytes appended in all
-	Retained int   // lines held
+	First    uint64 // Seq of the oldest line held (Last+1 when empty)
+	Last     uint64 // Seq of the newest committed line (0 when none)
+	Dropped  uint64 // lines evicted by the bounds
+	Bytes    int64  // bytes appended in all
+	Retained int    // lines held
 	// Text is the bytes of text of the lines held.
 	Text int64
 	// Memory is every byte the store keeps alive for them: its slabs
@@ -109,7 +106,6 @@ type OutputStore struct {
 	lastOpen bool           // the newest line was committed at a run's end, mid-line (LastLineOpen)
 	openX    int            // and the cell its cursor was in
 	placed   bool           // the newest line of the job placed the cursor on a row (LastLinePlacesCursor)
-	meta     uint64         // Meta lines committed
 	lastOwn  uint64         // Seq of the newest line the job wrote (not Meta); 0 for none
 	slabs    slabPool
 	clock    *atomic.Uint64 // shared by a Manager's stores, for Arrival
@@ -553,9 +549,7 @@ func (s *OutputStore) commit(stream Stream, text []byte) {
 
 // keep stores a line's text as it is kept (shown).
 func (s *OutputStore) keep(stream Stream, text []byte) {
-	if stream == Meta {
-		s.meta++
-	} else {
+	if stream != Meta {
 		s.lastOwn = s.nextSeq
 	}
 	if s.n == len(s.ring) {
@@ -782,7 +776,6 @@ func (s *OutputStore) Stats() StoreStats {
 		First:    s.nextSeq - uint64(s.n),
 		Last:     s.nextSeq - 1,
 		Dropped:  s.dropped,
-		Meta:     s.meta,
 		Bytes:    s.total,
 		Retained: s.n,
 		Text:     int64(s.text),

@@ -87,8 +87,8 @@ func (s *Server) readOutput(ctx context.Context, _ *sdk.CallToolRequest, in Read
 	// Lines only ever grow: a cursor past them is not one this job gave
 	// (another job's, or a log file's line number), and would hide every
 	// line up to it.
-	if in.Cursor > info.Cursor {
-		return "", ReadOutputResult{}, fmt.Errorf("cursor %d is past job %d's last line (%d): pass the next_cursor of your last read_output of this job, or 0 to read from the oldest line held (log file line numbers from search_output are not cursors)", in.Cursor, info.ID, info.Cursor)
+	if in.Cursor > info.Lines {
+		return "", ReadOutputResult{}, fmt.Errorf("cursor %d is past job %d's last line (%d): pass the next_cursor of your last read_output of this job, or 0 to read from the oldest line held (log file line numbers from search_output are not cursors)", in.Cursor, info.ID, info.Lines)
 	}
 	var notes []string
 	maxLines := capArg(in.MaxLines, DefaultMaxLines, MaxMaxLines, "max_lines", &notes)
@@ -118,8 +118,8 @@ func (s *Server) readOutput(ctx context.Context, _ *sdk.CallToolRequest, in Read
 		out.Partial = append(out.Partial, outputLine(p, maxLineBytes))
 	}
 	// The job's line count, read after the output, bounds what is left.
-	if now, err := s.opts.Client.Job(ctx, info.ID); err == nil && now.Cursor > out.NextCursor {
-		out.Remaining = now.Cursor - out.NextCursor
+	if now, err := s.opts.Client.Job(ctx, info.ID); err == nil && now.Lines > out.NextCursor {
+		out.Remaining = now.Lines - out.NextCursor
 	}
 	out.More = out.Remaining > 0
 	out.Note = strings.Join(append(notes, out.notes(info, in.Stream)...), "; ")

@@ -25,7 +25,7 @@ type JobSummary struct {
 	Ready    bool   `json:"ready,omitempty" jsonschema:"its ready check passed (a job without one is ready once running)"`
 	Health   string `json:"health,omitempty" jsonschema:"what its health check finds while it runs: starting, healthy or unhealthy; absent without one"`
 	Runtime  string `json:"runtime,omitempty" jsonschema:"how long the current or last run took so far"`
-	Lines    uint64 `json:"lines" jsonschema:"output lines the job wrote so far, in all its runs (jobtop's run markers not counted)"`
+	Lines    uint64 `json:"lines" jsonschema:"output lines written so far; the newest line's cursor"`
 	LastLine string `json:"last_line,omitempty" jsonschema:"its newest output line, of any run, cut to 200 bytes (never a run marker)"`
 	Origin   string `json:"origin,omitempty" jsonschema:"mcp for jobs started by a coding agent; empty for the person's own"`
 	TTY      bool   `json:"tty,omitempty" jsonschema:"it runs on a terminal: send_input types into it, read_screen shows it"`
@@ -43,7 +43,6 @@ type JobDetail struct {
 	StartedAt   string `json:"started_at,omitempty"`
 	EndedAt     string `json:"ended_at,omitempty"`
 	Runs        int    `json:"runs" jsonschema:"runs started so far (restarts add one)"`
-	Cursor      uint64 `json:"cursor" jsonschema:"the newest line's cursor (run markers included): read_output with it returns only what comes next"`
 	Readiness   string `json:"readiness,omitempty" jsonschema:"its ready check, e.g. log: listening on"`
 	ReadyError  string `json:"ready_error,omitempty" jsonschema:"why its ready check has not passed yet, once it failed its checks in a row"`
 	HealthCheck string `json:"health_check,omitempty" jsonschema:"its health check, e.g. http: http://127.0.0.1:8080/healthz"`
@@ -94,7 +93,7 @@ func summarize(j jobs.Info, now time.Time) JobSummary {
 func detail(j jobs.Info, now time.Time) JobDetail {
 	d := JobDetail{
 		JobSummary: summarize(j, now),
-		Command:    cutText(j.Command, commandBytes), Cwd: j.Dir, Runs: j.Runs, Cursor: j.Cursor, Readiness: j.Readiness,
+		Command:    cutText(j.Command, commandBytes), Cwd: j.Dir, Runs: j.Runs, Readiness: j.Readiness,
 		ReadyError: j.ReadyError, HealthCheck: j.HealthCheck, HealthError: j.HealthError,
 		Dropped: j.Dropped, LogPath: j.LogPath, LogDropped: j.LogDropped, Client: j.Client,
 	}

@@ -175,8 +175,8 @@ func (s *Server) waitJob(ctx context.Context, req *sdk.CallToolRequest, in WaitI
 	if err != nil {
 		return "", WaitResult{}, err
 	}
-	if in.Cursor > info.Cursor {
-		return "", WaitResult{}, fmt.Errorf("cursor %d is past job %d's last line (%d): pass the next_cursor of your last read_output of this job", in.Cursor, info.ID, info.Cursor)
+	if in.Cursor > info.Lines {
+		return "", WaitResult{}, fmt.Errorf("cursor %d is past job %d's last line (%d): pass the next_cursor of your last read_output of this job", in.Cursor, info.ID, info.Lines)
 	}
 	res, err := s.wait(ctx, req, info.ID, until, time.Duration(in.Timeout))
 	if err != nil {
