@@ -133,8 +133,11 @@ func (p *partialPrinter) endLine(w *bufio.Writer) {
 
 // completeEscapes is s without an escape sequence it ends in the middle
 // of: printed now and completed later, its pieces would each be shown
-// (sanitised) or sent as nonsense.
+// (sanitised) or sent as nonsense. Nor does it end in U+FFFD: a
+// character whose first bytes came without the rest is sent as one
+// (the answer is JSON), and the line completed would not start with it.
 func completeEscapes(s string) string {
+	s = strings.TrimRight(s, "\uFFFD")
 	i := strings.LastIndexByte(s, '\x1b')
 	if i < 0 {
 		return s

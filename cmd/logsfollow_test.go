@@ -83,3 +83,18 @@ func TestLogsFollowRedrawnPartial(t *testing.T) {
 	wait()
 	assert.Equal(t, "1%\ndone\nab\n", out.String())
 }
+
+// TestLogsFollowPartialCutInACharacter: a line being written that ends in
+// the first bytes of a character is shown up to it, then the rest, once:
+// never the line again.
+func TestLogsFollowPartialCutInACharacter(t *testing.T) {
+	c := newCLI(t)
+	c.serve()
+	step := mkfifo(t)
+	id := c.startJob(`printf 'caf\303'; read x <` + step + `; printf '\251 ok\n'`)
+	out, wait := c.follow(id)
+	require.Eventually(t, func() bool { return out.String() == "caf" }, testTimeout, 10*time.Millisecond)
+	writeFifo(t, step, "\n")
+	wait()
+	assert.Equal(t, "café ok\n", out.String())
+}
