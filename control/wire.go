@@ -418,15 +418,14 @@ const maxEnviron = 512 << 10
 // job gets the instance's environment, when it is larger than a request
 // carries (maxEnviron); too reports that.
 func CallerEnviron() (env []string, tooLarge bool) {
-	size := 0
 	for _, kv := range os.Environ() {
 		if k, _, ok := strings.Cut(kv, "="); !ok || k == "" || strings.HasPrefix(kv, "JOBTOP_") || strings.ContainsRune(kv, 0) {
 			continue
 		}
 		env = append(env, kv)
-		size += len(kv) + 3 // its quotes and comma in the request
 	}
-	if size > maxEnviron {
+	// As the request carries it: JSON writes some bytes as \u0026.
+	if b, err := json.Marshal(env); err != nil || len(b) > maxEnviron {
 		return nil, true
 	}
 	return env, false

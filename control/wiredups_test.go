@@ -49,4 +49,8 @@ func TestCallerEnviron(t *testing.T) {
 	env, tooLarge = CallerEnviron()
 	assert.True(t, tooLarge)
 	assert.Nil(t, env)
+	// Counted as JSON writes it: "&" takes 6 bytes there.
+	t.Setenv("CALLER_ENVIRON_BIG", strings.Repeat("&", maxEnviron/5))
+	_, tooLarge = CallerEnviron()
+	assert.True(t, tooLarge)
 }

@@ -64,12 +64,23 @@ var shellPrefixes = map[string]bool{"exec": true, "env": true, "nohup": true, "t
 
 // prefixOptions are the options of shellPrefixes that take the next word
 // as their argument ("sudo -u bob make", "timeout -s KILL 5 make").
-var prefixOptions = map[string]string{"sudo": "-u -g -h -p -C -D -r -t -U -T", "timeout": "-s -k",
-	"nice": "-n", "ionice": "-c -n -p", "stdbuf": "-i -o -e", "env": "-u -C -S"}
+var prefixOptions = map[string]string{
+	"sudo":    "-u -g -h -p -C -D -r -t -U -T --user --group --host --prompt --close-from --chdir --role --type --other-user",
+	"timeout": "-s -k --signal --kill-after", "nice": "-n --adjustment", "ionice": "-c -n -p --class --classdata --pid",
+	"stdbuf": "-i -o -e", "env": "-u -C -S --unset --chdir --split-string", "exec": "-a"}
 
-// takesArgument reports whether option o of prefix takes the next word.
+// takesArgument reports whether option o of prefix takes the next word:
+// one of its options, or short ones run together that end in one
+// ("sudo -iu bob").
 func takesArgument(prefix, o string) bool {
-	return len(o) == 2 && slices.Contains(strings.Fields(prefixOptions[path.Base(prefix)]), o)
+	if !strings.HasPrefix(o, "-") {
+		return false
+	}
+	opts := strings.Fields(prefixOptions[path.Base(prefix)])
+	if len(o) > 2 && o[1] != '-' {
+		o = "-" + o[len(o)-1:]
+	}
+	return slices.Contains(opts, o)
 }
 
 // programOf is the program a command's words run: past the prefixes

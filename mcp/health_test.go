@@ -99,4 +99,9 @@ func TestWaitReadyAfterTheJobEnded(t *testing.T) {
 	text := e.ok("wait_job", map[string]any{"id": out.Job.ID, "until": "ready"}, &w)
 	require.Equal(t, "ready", w.Outcome)
 	require.Contains(t, text, "the job was ready, and has ended since")
+
+	e.ok("run_job", map[string]any{"command": "exit 3", "wait_for": "exit"}, &out)
+	text = e.ok("wait_job", map[string]any{"id": out.Job.ID, "until": "ready"}, &w)
+	require.Equal(t, "ended", w.Outcome)
+	require.Contains(t, text, "the job was ready, then ended failed")
 }

@@ -160,6 +160,8 @@ type WaitResult struct {
 	Job       JobSummary   `json:"job"`
 	LastLines []OutputLine `json:"last_lines,omitempty" jsonschema:"the job's newest lines, when the wait did not find what it waited for"`
 	Note      string       `json:"note,omitempty"`
+	// wasReady: it ended, but only after its run was ready (why).
+	wasReady bool
 }
 
 func (s *Server) waitJob(ctx context.Context, req *sdk.CallToolRequest, in WaitInput) (string, WaitResult, error) {
@@ -216,7 +218,7 @@ func (s *Server) wait(ctx context.Context, req *sdk.CallToolRequest, id jobs.ID,
 			// it runs): it did not end first.
 			res.Outcome, res.Note = "ready", "the job was ready, and has ended since"
 		case resp.Ended:
-			res.Outcome = "ended"
+			res.Outcome, res.wasReady = "ended", info.LastRunWasReady()
 		case info.Ready:
 			res.Outcome = "ready"
 		default:
@@ -339,6 +341,9 @@ func (s *Server) lastLines(ctx context.Context, id jobs.ID) []OutputLine {
 func (r WaitResult) why(until waitUntil, timeout time.Duration) string {
 	switch r.Outcome {
 	case "ended":
+		if until.kind == untilReady && r.wasReady {
+			return "the job was ready, then ended " + r.Job.State
+		}
 		if until.kind == untilReady {
 			return "the job ended before it was ready"
 		}
