@@ -113,21 +113,25 @@ func flagValueError(err error) error {
 	if i := strings.Index(flag, ", --"); i >= 0 {
 		flag = flag[i+2:] // "-n, --tail": the long name
 	}
-	switch {
-	case strings.Contains(why, "value out of range"):
+	if strings.Contains(why, "value out of range") {
 		return fmt.Errorf("%s %s is too large", flag, value)
-	case strings.HasPrefix(why, "strconv.ParseUint"):
-		return fmt.Errorf("%s %s is not a whole number of 0 or more", flag, value)
-	case strings.HasPrefix(why, "strconv.ParseInt"):
-		return fmt.Errorf("%s %s is not a whole number", flag, value)
-	case strings.HasPrefix(why, "strconv.ParseFloat"):
-		return fmt.Errorf("%s %s is not a number", flag, value)
-	case strings.HasPrefix(why, "strconv.ParseBool"):
-		return fmt.Errorf("%s %s is not true or false", flag, value)
-	case strings.HasPrefix(why, "time: "):
-		return fmt.Errorf("%s %s is not a duration: write a number with a unit, like 30s, 5m or 1h30m", flag, value)
+	}
+	for _, p := range flagParsers {
+		if strings.HasPrefix(why, p.prefix) {
+			return fmt.Errorf("%s %s %s", flag, value, p.want)
+		}
 	}
 	return err
+}
+
+// flagParsers say what a flag's value must be, by the parser that
+// refused it.
+var flagParsers = []struct{ prefix, want string }{
+	{"strconv.ParseUint", "is not a whole number of 0 or more"},
+	{"strconv.ParseInt", "is not a whole number"},
+	{"strconv.ParseFloat", "is not a number"},
+	{"strconv.ParseBool", "is not true or false"},
+	{"time: ", "is not a duration: write a number with a unit, like 30s, 5m or 1h30m"},
 }
 
 // usageExits2 makes cobra's own refusals of a command line (its flags, its
