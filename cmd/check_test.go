@@ -48,7 +48,7 @@ func TestCheckDescribesPolicies(t *testing.T) {
 		`1  db       at once  -                              output ~ /ready to accept connections/  on-failure, backoff 1s up to 1m0s, max 5  printf 'db: starting\n' ...`,
 		`3  worker   at once  migrate: succeeded             running                                 always, backoff 500ms up to 10s, max 10   n=0 ...`,
 		`4  web      at once  db: ready, migrate: succeeded  output ~ /listening on/                 on-failure, backoff 1s up to 1m0s, max 5 `,
-		`5  seed     by hand  db: ready                      running                                 no                                        sh -c printf 'seed: 100 sample users\n'`,
+		`5  seed     by hand  db: ready                      running                                 no                                        sh -c "printf 'seed: 100 sample users\n'"`,
 	} {
 		require.Contains(t, stdout, row)
 	}

@@ -158,7 +158,9 @@ func TestEmptyCommand(t *testing.T) {
 	assert.Equal(t, "[]\n", c.ok("ls", "--json"), "no job was created")
 }
 
-func TestWordsAfterDashDashAreOneCommand(t *testing.T) {
+// Words after -- are the job's, flags included; one is a command line,
+// several a program's words ("&&" among them is an argument).
+func TestWordsAfterDashDashAreTheJobs(t *testing.T) {
 	c := newCLI(t)
 	c.serve()
 	id := c.startJob("echo a && echo b")
@@ -166,8 +168,8 @@ func TestWordsAfterDashDashAreOneCommand(t *testing.T) {
 	id2 := strings.TrimSpace(c.ok("run", "--", "echo", "x", "&&", "echo", "--json"))
 	c.ok("wait", id2)
 	assert.Equal(t, []string{"a", "b"}, c.logLines(id))
-	assert.Equal(t, []string{"x", "--json"}, c.logLines(id2))
-	assert.Equal(t, "echo x && echo --json", c.status(id2).Command)
+	assert.Equal(t, []string{"x && echo --json"}, c.logLines(id2))
+	assert.Equal(t, "echo x '&&' echo --json", c.status(id2).Command)
 
 	var info jobs.Info
 	require.NoError(t, json.Unmarshal([]byte(c.ok("run", "--json", "--name", "j", "--", "true")), &info))
@@ -530,6 +532,30 @@ func TestRunPassesTheCallersEnvironment(t *testing.T) {
 	direct := c.startJob("only-in-callers-path") // no shell syntax: run directly, found in that PATH
 	c.ok("wait", direct)
 	assert.Equal(t, []string{"found in the PATH of run"}, c.logLines(direct))
+}
+
+// Several words after -- reach the program as given, quotes, spaces and
+// all (pueue's and ssh's joining would run "printf %s|\n a b ..." through
+// the shell); one word is a command line.
+func TestRunWordsReachTheProgramAsGiven(t *testing.T) {
+	c := newCLI(t)
+	c.serve()
+	words := []string{"printf", `[%s]\n`, "a b", "it's", "$HOME", "*", "", "(x)", "WORD=a b", "café"}
+	out := c.ok(append([]string{"run", "--json", "--"}, words...)...)
+	var info jobs.Info
+	require.NoError(t, json.Unmarshal([]byte(out), &info))
+	id := strconv.Itoa(int(info.ID))
+	c.ok("wait", id)
+	assert.Equal(t, []string{"[a b]", "[it's]", "[$HOME]", "[*]", "[]", "[(x)]", "[WORD=a b]", "[café]"}, c.logLines(id))
+	assert.Equal(t, `printf '[%s]\n' 'a b' "it's" '$HOME' '*' '' '(x)' WORD='a b' café`, info.Command)
+
+	assign := c.ok("run", "--", "GREETING=hello there", "sh", "-c", `echo "$GREETING"`)
+	c.ok("wait", strings.TrimSpace(assign))
+	assert.Equal(t, []string{"hello there"}, c.logLines(strings.TrimSpace(assign)))
+
+	line := c.startJob("echo one && echo two")
+	c.ok("wait", line)
+	assert.Equal(t, []string{"one", "two"}, c.logLines(line))
 }
 
 // An environment larger than a request carries still starts the job,

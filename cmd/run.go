@@ -35,9 +35,10 @@ func newRunCmd() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "run [flags] -- COMMAND...",
 		Short: "Start a job in the jobtop instance and print its ID",
-		Long: `Start a job in the jobtop instance on the socket. The words after --
-joined with spaces are one shell command (run by /bin/sh -c), in the
-current directory unless --cwd says otherwise, with the environment run
+		Long: `Start a job in the jobtop instance on the socket. One word after -- is
+a shell command line (jobtop run -- 'make && make test'); several words are
+a program and its arguments, each reaching it as given. It runs by
+/bin/sh -c, in the current directory unless --cwd says otherwise, with the environment run
 was called in (its PATH, an activated virtualenv) plus --env; on another
 machine (--host), in the instance's environment there.
 
@@ -94,13 +95,23 @@ func run(cmd *cobra.Command, o runOptions, args []string) error {
 	return nil
 }
 
+// commandLine is the shell command the words after -- make: one word is
+// a command line as it is ('make && make test'); several are a program
+// and its arguments, quoted so that each reaches it as given.
+func commandLine(args []string) string {
+	if len(args) == 1 {
+		return args[0]
+	}
+	return jobs.ShellJoin(args)
+}
+
 // request is the job to start. On a host (not nil), the job runs in the
 // directory --cwd names there, which must be absolute, or else in the
 // instance's.
 func (o runOptions) request(args []string, host *control.Host) (control.StartRequest, error) {
 	req := control.StartRequest{
 		Name:    o.name,
-		Command: strings.Join(args, " "),
+		Command: commandLine(args),
 		Cwd:     o.cwd,
 		Timeout: o.timeout,
 		TTY:     o.tty,

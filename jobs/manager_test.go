@@ -99,7 +99,7 @@ func TestArgvRunsWithoutShell(t *testing.T) {
 	info := wait(t, m, start(t, m, Spec{Argv: []string{"echo", "$HOME", "a  b"}}).ID)
 	assert.Equal(t, StateSucceeded, info.State)
 	assert.Equal(t, []string{"$HOME a  b"}, outputText(t, m, info.ID))
-	assert.Equal(t, "echo $HOME a  b", info.Command)
+	assert.Equal(t, "echo '$HOME' 'a  b'", info.Command)
 }
 
 func TestInvalidSpecsAreRefused(t *testing.T) {

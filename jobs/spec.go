@@ -213,10 +213,11 @@ func (r ReadyCheck) String() string {
 // ErrEmptyCommand is returned for a Spec with nothing to run.
 var ErrEmptyCommand = errors.New("empty command: give a shell command or an argv")
 
-// DisplayCommand is the command line as people read it.
+// DisplayCommand is the command line as people read it (an argv as the
+// shell would be given it).
 func (s Spec) DisplayCommand() string {
 	if len(s.Argv) > 0 {
-		return strings.Join(s.Argv, " ")
+		return ShellJoin(s.Argv)
 	}
 	return s.Command
 }
