@@ -56,6 +56,9 @@ has problems.`,
 			var problems jobfile.ErrorList
 			switch {
 			case errors.As(err, &problems):
+				for _, w := range jobfile.WarningsOf(err) {
+					fmt.Fprintln(c.ErrOrStderr(), w.Warning())
+				}
 				for _, p := range problems {
 					fmt.Fprintln(c.ErrOrStderr(), p)
 				}

@@ -5,8 +5,10 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
+	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
 
@@ -70,6 +72,23 @@ jobs.yaml:7:5: jobs.worker: unknown key "comand" (did you mean "cmd"?)
 	require.True(t, errors.As(err, &exit))
 	require.Equal(t, 1, exit.Code)
 	require.EqualError(t, exit, "jobs.yaml: 4 problems")
+}
+
+// A file with problems still has its warnings said: fixing the problems
+// should not be followed by a second round of surprises.
+func TestCheckSaysWarningsBesideProblems(t *testing.T) {
+	dir := t.TempDir()
+	t.Chdir(dir)
+	pc := "processes:\n  web:\n    command: serve\n    shutdown_signal: nope\n    depends_on:\n      db:\n        condition: process_started\n"
+	require.NoError(t, os.WriteFile("process-compose.yaml", []byte(pc), 0o644))
+	stdout, stderr, err := runCheck(t, "process-compose.yaml")
+	require.Empty(t, stdout)
+	require.Error(t, err)
+	lines := strings.Split(strings.TrimSpace(stderr), "\n")
+	require.Len(t, lines, 2, stderr)
+	assert.Contains(t, lines[0], "warning")
+	assert.Contains(t, lines[0], "shutdown_signal")
+	assert.Contains(t, lines[1], `no process is named "db"`)
 }
 
 func TestCheckFindsTheFileInTheCurrentDirectory(t *testing.T) {

@@ -2,6 +2,7 @@ package jobfile
 
 import (
 	"cmp"
+	"errors"
 	"slices"
 	"strconv"
 	"strings"
@@ -75,4 +76,34 @@ func (l ErrorList) err() error {
 		return nil
 	}
 	return l.sorted()
+}
+
+// problemsAndWarnings is a file's problems, with the warnings found
+// beside them: check prints both, so that a user fixing the problems
+// learns of the rest at once.
+type problemsAndWarnings struct {
+	ErrorList
+	warnings ErrorList
+}
+
+// Unwrap gives the problems, for errors.As.
+func (p problemsAndWarnings) Unwrap() error { return p.ErrorList }
+
+// withWarnings is err carrying the warnings found with it, if any.
+func withWarnings(err error, warnings ErrorList) error {
+	var problems ErrorList
+	if len(warnings) == 0 || !errors.As(err, &problems) {
+		return err
+	}
+	return problemsAndWarnings{ErrorList: problems, warnings: warnings.sorted()}
+}
+
+// WarningsOf is the warnings a file that failed to load had beside its
+// problems (nil when err carries none).
+func WarningsOf(err error) ErrorList {
+	var p problemsAndWarnings
+	if errors.As(err, &p) {
+		return p.warnings
+	}
+	return nil
 }

@@ -101,7 +101,7 @@ func parseProcessCompose(y *yamlFile, data []byte) (*Plan, error) {
 	y.plan.Order = y.checkDependencies()
 	y.plan.Warnings = p.warn.list()
 	if err := y.errs.err(); err != nil {
-		return nil, err
+		return nil, withWarnings(err, y.plan.Warnings)
 	}
 	return &y.plan, nil
 }
