@@ -349,6 +349,9 @@ func (r StartRequest) Spec() (jobs.Spec, error) {
 		}
 	}
 	if r.Ready != nil {
+		if r.Ready.LogPattern == "" && r.Ready.After == "" && !r.Ready.given() {
+			return jobs.Spec{}, badRequest("ready: nothing to wait for: give log_pattern, after, or a probe (http, tcp or exec); leave ready out for a job that is ready once it runs")
+		}
 		spec.Ready.LogPattern = r.Ready.LogPattern
 		if spec.Ready.After, err = parseDuration("ready.after", r.Ready.After); err != nil {
 			return jobs.Spec{}, err

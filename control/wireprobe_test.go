@@ -39,6 +39,8 @@ func TestProbesOnTheWire(t *testing.T) {
 		`{"command": "x", "health": {"tcp": "a:1", "status": 200}}`:       "health: status and headers apply to an http probe only",
 		`{"command": "x", "health": {"exec": "true", "timeout": "soon"}}`: `health.timeout "soon" is not a duration`,
 		`{"command": "x", "health": {}}`:                                  "health: no probe: give http, tcp or exec",
+		`{"command": "x", "ready": {}}`:                                   "ready: nothing to wait for: give log_pattern, after, or a probe",
+		`{"command": "x", "ready": {"log_pattern": ""}}`:                  "ready: nothing to wait for",
 	} {
 		_, err := DecodeStartRequest(strings.NewReader(body))
 		assert.ErrorContains(t, err, want, body)
