@@ -3,6 +3,7 @@ package control
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"io"
 	"strings"
 )
@@ -91,6 +92,20 @@ func duplicateField(body []byte) (object, name string, found bool) {
 	}
 }
 
+// CheckDuplicateFields refuses a JSON object that gives a field twice
+// (duplicateField), saying which: MCP's tool arguments are checked so as
+// well as the API's bodies.
+func CheckDuplicateFields(body []byte) error {
+	object, name, found := duplicateField(body)
+	switch {
+	case !found:
+		return nil
+	case object == "":
+		return fmt.Errorf("field %q is given twice", name)
+	}
+	return fmt.Errorf("%q is given twice in %q", name, object)
+}
+
 // strictDecoder reads a request body and returns a decoder over it that
 // refuses unknown fields, after refusing a field given twice.
 func strictDecoder(r io.Reader) (*json.Decoder, error) {
@@ -98,11 +113,8 @@ func strictDecoder(r io.Reader) (*json.Decoder, error) {
 	if err != nil {
 		return nil, err
 	}
-	if object, name, found := duplicateField(body); found {
-		if object == "" {
-			return nil, badRequest("field %q is given twice", name)
-		}
-		return nil, badRequest("%q is given twice in %q", name, object)
+	if err := CheckDuplicateFields(body); err != nil {
+		return nil, badRequest("%s", err)
 	}
 	dec := json.NewDecoder(bytes.NewReader(body))
 	dec.DisallowUnknownFields()

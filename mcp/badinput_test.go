@@ -2,6 +2,7 @@ package mcp
 
 import (
 	"context"
+	"encoding/json"
 	"strings"
 	"sync"
 	"testing"
@@ -126,4 +127,15 @@ func (c *cuttable) Connect(ctx context.Context) (sdk.Connection, error) {
 	conn, err := c.Transport.Connect(ctx)
 	c.conn = conn
 	return conn, err
+}
+
+// An argument given twice is refused, as the API refuses a field given
+// twice: decoding would run the last without a word.
+func TestArgumentGivenTwice(t *testing.T) {
+	e := newEnv(t)
+	msg := e.toolErr("run_job", json.RawMessage(`{"command": "echo first", "name": "a", "command": "echo second"}`))
+	require.Equal(t, `arguments: field "command" is given twice`, msg)
+	msg = e.toolErr("run_job", json.RawMessage(`{"command": "true", "env": {"A": "1", "A": "2"}}`))
+	require.Equal(t, `arguments: "A" is given twice in "env"`, msg)
+	require.Equal(t, "no jobs; run_job starts one", e.ok("list_jobs", map[string]any{}, nil), "no job started")
 }

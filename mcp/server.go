@@ -29,6 +29,9 @@ type Options struct {
 	// Dir is the directory relative cwd arguments start from, and the
 	// default cwd of new jobs; empty: the process's working directory.
 	Dir string
+	// Environ is the environment new jobs start from, the MCP client's
+	// (control.CallerEnviron); nil: the instance's.
+	Environ []string
 	// Version is jobtop's version, told to clients.
 	Version string
 }
@@ -49,7 +52,7 @@ func New(o Options) *sdk.Server {
 		&sdk.ServerOptions{Instructions: instructions, Capabilities: &sdk.ServerCapabilities{}})
 	s := &Server{opts: o}
 	s.addTools(srv)
-	srv.AddReceivingMiddleware(explainNull)
+	srv.AddReceivingMiddleware(explainNull, refuseDuplicateArguments)
 	return srv
 }
 
@@ -70,6 +73,20 @@ func explainNull(next sdk.MethodHandler) sdk.MethodHandler {
 			}
 		}
 		return res, err
+	}
+}
+
+// refuseDuplicateArguments refuses a tool call that gives an argument
+// twice ({"command": "rm -rf build", "command": "make"}): decoding would
+// keep the last without a word, as the API refuses to.
+func refuseDuplicateArguments(next sdk.MethodHandler) sdk.MethodHandler {
+	return func(ctx context.Context, method string, req sdk.Request) (sdk.Result, error) {
+		if call, ok := req.(*sdk.CallToolRequest); ok && call.Params != nil {
+			if err := control.CheckDuplicateFields(call.Params.Arguments); err != nil {
+				return &sdk.CallToolResult{IsError: true, Content: []sdk.Content{&sdk.TextContent{Text: "arguments: " + err.Error()}}}, nil
+			}
+		}
+		return next(ctx, method, req)
 	}
 }
 
