@@ -16,6 +16,7 @@ import (
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/spf13/cobra"
 
+	"jobtop/control"
 	"jobtop/mcp"
 )
 
@@ -49,6 +50,9 @@ $` + mcpTokenEnv + `, or else one made up and printed on stderr.`,
 			if c.Host() == nil {
 				// On a host, dial-stdio starts the instance.
 				opts.EnsureInstance = func(ctx context.Context) error { return autoStartServer(ctx, cmd, c) }
+				// Jobs start as from the agent's shell, as jobtop run's do
+				// (too large an environment: the instance's).
+				opts.Environ, _ = control.CallerEnviron()
 			}
 			srv := mcp.New(opts)
 			if httpAddr != "" {

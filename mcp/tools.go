@@ -130,7 +130,7 @@ func (s *Server) runJob(ctx context.Context, req *sdk.CallToolRequest, in RunJob
 		return "", RunJobOutput{}, err
 	}
 	start := control.StartRequest{
-		Name: in.Name, Command: in.Command, Argv: in.Argv, Cwd: cwd, Env: in.Env, Ready: ready,
+		Name: in.Name, Command: in.Command, Argv: in.Argv, Cwd: cwd, Env: in.Env, Environ: s.opts.Environ, Ready: ready,
 		Origin: "mcp", Client: clientName(req), TTY: in.TTY, Stdin: in.Stdin,
 	}
 	if in.Timeout > 0 {

@@ -3,6 +3,7 @@ package mcp
 import (
 	"encoding/json"
 	"fmt"
+	"os"
 	"strings"
 	"testing"
 	"time"
@@ -392,4 +393,20 @@ func TestStopKillRestartRemove(t *testing.T) {
 	e.ok("remove_job", map[string]any{"id": "tree"}, &j)
 	_, err = e.mgr.Get(jobs.ID(out.Job.ID))
 	require.Error(t, err, "the job is gone")
+}
+
+// With Options.Environ (the MCP client's environment, as jobtop mcp gives
+// it), a job starts from it, run_job's env over it, not from the
+// instance's.
+func TestRunJobStartsFromTheClientsEnvironment(t *testing.T) {
+	_, api := newInstance(t, jobs.StoreOptions{})
+	srv := New(Options{Client: api, Dir: t.TempDir(), Environ: []string{"PATH=" + os.Getenv("PATH"), "FROM_CLIENT=agent", "OVER=client"}})
+	session, _ := connect(t, srv, "test-agent")
+	e := &env{t: t, session: session}
+	var out RunJobOutput
+	e.ok("run_job", map[string]any{
+		"command": `echo "$FROM_CLIENT/$OVER/${HOME:-no home}"; sleep 60`, "env": map[string]string{"OVER": "env"}, "wait_for": "/",
+	}, &out)
+	require.NotNil(t, out.Wait)
+	require.Equal(t, "agent/env/no home", out.Wait.Matched.Text, "the client's environment, not the instance's (which has HOME)")
 }
