@@ -54,7 +54,9 @@ has problems.`,
 			}
 			plan, err := jobfile.LoadWith(path, opts)
 			var problems jobfile.ErrorList
-			switch {
+			switch flagErr := flagProblems(err); {
+			case flagErr != nil:
+				return flagErr
 			case errors.As(err, &problems):
 				for _, w := range jobfile.WarningsOf(err) {
 					fmt.Fprintln(c.ErrOrStderr(), w.Warning())

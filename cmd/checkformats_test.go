@@ -59,7 +59,9 @@ each job gets PORT (below) and PS, its name and instance: web.1
 	_, stderr, err := runCheck(t, "-m", "web=x")
 	var exit *ExitError
 	require.True(t, errors.As(err, &exit))
-	assert.Equal(t, "--formation: \"web=x\": the count must be a whole number, 0 or more\n", stderr)
+	assert.Equal(t, 2, exit.Code, "a command line that cannot run, not a file with problems")
+	assert.EqualError(t, exit, "--formation: \"web=x\": the count must be a whole number, 0 or more")
+	assert.Empty(t, stderr)
 
 	_, _, err = runCheck(t, "-e", "a.env", "--no-env-file")
 	require.EqualError(t, err, "--env-file and --no-env-file contradict each other: give one")

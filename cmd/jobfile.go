@@ -106,10 +106,31 @@ func loadJobFile(cmd *cobra.Command) (*jobfile.Plan, error) {
 		path, opts.Found = found, true
 	}
 	plan, err := jobfile.LoadWith(path, opts)
+	if flagErr := flagProblems(err); flagErr != nil {
+		return nil, flagErr
+	}
 	if err != nil {
 		return nil, &ExitError{Code: 1, Err: jobFileError(path, err, "nothing was started")}
 	}
 	return plan, nil
+}
+
+// flagProblems is err as a command line that cannot run (exit 2) when
+// every problem in it is a flag's (-p 99999, -m web=x), not the file's;
+// nil otherwise.
+func flagProblems(err error) error {
+	var problems jobfile.ErrorList
+	if !errors.As(err, &problems) || len(problems) == 0 {
+		return nil
+	}
+	lines := make([]string, len(problems))
+	for i, p := range problems {
+		if !strings.HasPrefix(p.File, "-") {
+			return nil
+		}
+		lines[i] = p.Error()
+	}
+	return &ExitError{Code: usageExit, Err: errors.New(strings.Join(lines, "\n"))}
 }
 
 // fileFlagValue is the job file -f names, "" for none. -f given more than

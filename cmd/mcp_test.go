@@ -4,7 +4,9 @@ import (
 	"bufio"
 	"context"
 	"net/http"
+	"os"
 	"os/exec"
+	"path/filepath"
 	"regexp"
 	"strings"
 	"syscall"
@@ -30,6 +32,8 @@ func TestMCPHTTPRefusesOtherAddresses(t *testing.T) {
 // jobtop's own checks refuse it (README: errors exit 1, usage 2).
 func TestUsageErrorsExit2(t *testing.T) {
 	c := newCLI(t)
+	procfile := filepath.Join(t.TempDir(), "Procfile")
+	require.NoError(t, os.WriteFile(procfile, []byte("web: sleep 60\n"), 0o644))
 	for _, tc := range []struct {
 		args []string
 		says string
@@ -52,6 +56,8 @@ func TestUsageErrorsExit2(t *testing.T) {
 		{[]string{"serve", "--log-max-total", "bogus"}, "--log-max-total"},
 		{[]string{"send", "1", `\q`}, `unknown escape \q`},
 		{[]string{"send", "1"}, "nothing to send"},
+		{[]string{"serve", "-f", procfile, "-p", "99999"}, "--port: 99999 is not a port number (1-65535)"},
+		{[]string{"check", "-f", procfile, "-m", "api=1"}, `the Procfile has no process type "api"`},
 	} {
 		r := c.run(tc.args...)
 		assert.Equal(t, 2, r.code, "%v: %s", tc.args, r.stderr)
