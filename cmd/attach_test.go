@@ -3,6 +3,7 @@ package cmd
 import (
 	"bytes"
 	"context"
+	"os"
 	"path/filepath"
 	"strconv"
 	"testing"
@@ -132,6 +133,8 @@ func TestTUIRefusalsComeBeforeTheScreen(t *testing.T) {
 	assert.Equal(t, 1, r.code)
 	assert.Equal(t, "jobtop: jobtop's TUI draws on its standard output, and that is no terminal here; nothing was started: from a script or an agent, start jobs with jobtop run\n", r.stderr)
 	assert.NoFileExists(t, filepath.Join(dir, "started"))
+	_, err := os.Stat(c.socket)
+	assert.ErrorIs(t, err, os.ErrNotExist, "no socket left that nothing answers on")
 
 	srv := c.serve()
 	good := writeJobFile(t, dir, "good.yaml", "jobs:\n  web: {cmd: exec sleep 600}\n")

@@ -58,6 +58,7 @@ func openTUI(cmd *cobra.Command, specs []jobs.Spec) error {
 	}
 	// Before any job starts: the instance holds its socket, no more.
 	if err := needTerminal(); err != nil {
+		in.l.Close()                      // never served: its socket file goes with it
 		in.shutdown(context.Background()) //nolint:errcheck // the error that matters is err
 		return err
 	}
