@@ -149,12 +149,11 @@ func TestEnv(t *testing.T) {
 func TestEmptyCommand(t *testing.T) {
 	c := newCLI(t)
 	c.serve()
-	r := c.run("run", "--", "")
-	assert.Equal(t, 1, r.code)
-	assert.Equal(t, "jobtop: empty command: give a shell command or an argv\n", r.stderr)
-	r = c.run("run", "--")
-	assert.Equal(t, 2, r.code, "a command line it cannot run")
-	assert.Equal(t, "jobtop: nothing to run: give the command after --, e.g. jobtop run -- make test\n", r.stderr)
+	for _, args := range [][]string{{"run", "--"}, {"run", "--", ""}, {"run", "--", " ", "\t"}} {
+		r := c.run(args...)
+		assert.Equal(t, 2, r.code, "%q: a command line it cannot run", args)
+		assert.Equal(t, "jobtop: nothing to run: give the command after --, e.g. jobtop run -- make test\n", r.stderr)
+	}
 	assert.Equal(t, "[]\n", c.ok("ls", "--json"), "no job was created")
 }
 

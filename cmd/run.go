@@ -50,7 +50,7 @@ says so on stderr): a job file in the current directory is not run.`,
   jobtop run --timeout 10m --env CI=1 -- go test ./...
   id=$(jobtop run --tty -- npm init); jobtop screen $id; jobtop send --enter $id 'my-app'`,
 		Args: func(cmd *cobra.Command, args []string) error {
-			if len(args) == 0 {
+			if strings.TrimSpace(strings.Join(args, "")) == "" {
 				return errors.New("nothing to run: give the command after --, e.g. jobtop run -- make test")
 			}
 			return nil
