@@ -473,6 +473,19 @@ func TestKeeperDeathReachesClearedEnvironments(t *testing.T) {
 	eventually(t, "every sleep to go", func() bool { return len(withArg(arg)) == 0 })
 }
 
+// TestKeeperDeathReachesEscapeesOfARunningParent: a process that left
+// the job's session and cleared its environment (setsid env -i) is found
+// through its parent, still the job's, when the keeper dies.
+func TestKeeperDeathReachesEscapeesOfARunningParent(t *testing.T) {
+	m := newManager(t, Options{})
+	arg := "600" + strconv.FormatInt(time.Now().UnixNano()%1e6, 10)
+	info := start(t, m, Spec{Command: "setsid env -i sleep " + arg + " & wait"})
+	eventually(t, "the sleep", func() bool { return len(withArg(arg)) == 1 })
+	require.NoError(t, syscall.Kill(m.keeperID.PID, syscall.SIGKILL))
+	wait(t, m, info.ID)
+	eventually(t, "the escapee to go", func() bool { return len(withArg(arg)) == 0 })
+}
+
 // TestHoppingProcessesAreCaught: a process that forks itself and exits,
 // again and again, can slip past one look at the process table; the
 // keeper kills what it finds of a run that ended, so the chain ends with

@@ -23,7 +23,10 @@ func (id ProcID) Alive() bool {
 // whose JOBTOP_RUN carries token, each of mains that is still the process
 // it names, and the members of the sessions they started (a run's session
 // ID is its main PID); a session whose leader is gone counts only members
-// that started after it, so a session ID reused since is left alone.
+// that started after it, so a session ID reused since is left alone. The
+// children of each found process, and theirs, are found too: one that left
+// the session and cleared its environment (setsid env -i daemon) while its
+// parent still runs.
 func Leftovers(token string, mains []ProcID) []proc.Proc {
 	procs, err := proc.List()
 	if err != nil {
@@ -55,7 +58,30 @@ func Leftovers(token string, mains []ProcID) []proc.Proc {
 			out = append(out, p)
 		}
 	}
-	return out
+	return withDescendants(procs, out)
+}
+
+// withDescendants is found and every live process below one of them in
+// procs, each once. A process's parent is current, so no reused PID is
+// taken for a descendant.
+func withDescendants(procs, found []proc.Proc) []proc.Proc {
+	if len(found) == 0 {
+		return found
+	}
+	kids := proc.Children(procs)
+	seen := make(map[int]bool, len(found))
+	for _, p := range found {
+		seen[p.PID] = true
+	}
+	for i := 0; i < len(found); i++ { // found grows as it is walked
+		for _, k := range kids[found[i].PID] {
+			if c := procs[k]; !seen[c.PID] && !c.Zombie {
+				seen[c.PID] = true
+				found = append(found, c)
+			}
+		}
+	}
+	return found
 }
 
 // SignalAll sends sig to each process that is still the one the process
