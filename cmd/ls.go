@@ -61,21 +61,22 @@ func printJobsJSON(cmd *cobra.Command) error {
 // lsRow is what the table shows of a job: the fields of jobs.Info it
 // reads, under the same JSON names; the rest of each job is skipped.
 type lsRow struct {
-	ID       jobs.ID     `json:"id"`
-	Name     string      `json:"name"`
-	Command  string      `json:"command"`
-	State    jobs.State  `json:"state"`
-	PID      int         `json:"pid"`
-	ExitCode *int        `json:"exit_code"`
-	Signal   jobs.Signal `json:"signal"`
-	Started  *time.Time  `json:"started_at"`
-	Ended    *time.Time  `json:"ended_at"`
-	KillAt   *time.Time  `json:"kill_at"`
+	ID        jobs.ID     `json:"id"`
+	Name      string      `json:"name"`
+	Command   string      `json:"command"`
+	State     jobs.State  `json:"state"`
+	PID       int         `json:"pid"`
+	ExitCode  *int        `json:"exit_code"`
+	Signal    jobs.Signal `json:"signal"`
+	Started   *time.Time  `json:"started_at"`
+	Ended     *time.Time  `json:"ended_at"`
+	KillAt    *time.Time  `json:"kill_at"`
+	RestartAt *time.Time  `json:"restart_at"`
 }
 
 func (r lsRow) info() jobs.Info {
 	return jobs.Info{ID: r.ID, Name: r.Name, Command: r.Command, State: r.State, PID: r.PID,
-		ExitCode: r.ExitCode, Signal: r.Signal, Started: r.Started, Ended: r.Ended, KillAt: r.KillAt}
+		ExitCode: r.ExitCode, Signal: r.Signal, Started: r.Started, Ended: r.Ended, KillAt: r.KillAt, RestartAt: r.RestartAt}
 }
 
 // lsColumns are the table's columns; each but the last is padded to its

@@ -127,6 +127,10 @@ func stateText(j jobs.Info, now time.Time) string {
 		secs := (j.KillAt.Sub(now) + time.Second - 1) / time.Second
 		return fmt.Sprintf("%s (SIGKILL in %ds)", j.State, secs)
 	}
+	if j.RestartAt != nil {
+		secs := max((j.RestartAt.Sub(now)+time.Second-1)/time.Second, 0)
+		return fmt.Sprintf("%s (restart in %ds)", j.State, secs)
+	}
 	return string(j.State)
 }
 

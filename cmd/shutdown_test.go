@@ -74,3 +74,24 @@ func TestStoppingJobShowsTimeToSIGKILL(t *testing.T) {
 	c.ok("kill", "stubborn")
 	assert.Nil(t, c.status("stubborn").KillAt)
 }
+
+// ls and status show when a failed job's restart policy runs it again.
+func TestFailedJobShowsTimeToItsRestart(t *testing.T) {
+	c := newCLI(t)
+	c.serve()
+	client := control.NewClient(c.socket)
+	defer client.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), testTimeout)
+	defer cancel()
+	_, err := client.StartJob(ctx, control.StartRequest{Name: "flaky", Command: "exit 1",
+		Restart: &control.RestartRequest{Policy: "on-failure", Backoff: "1m"}})
+	require.NoError(t, err)
+	require.Eventually(t, func() bool { return c.status("flaky").RestartAt != nil }, testTimeout, 20*time.Millisecond)
+
+	assert.Regexp(t, `^1\s+flaky\s+failed \(restart in (59|60)s\)\s`, strings.Split(c.ok("ls"), "\n")[1])
+	assert.Regexp(t, `state:\s+failed \(restart in (59|60)s\)`, c.ok("status", "flaky"))
+	assert.WithinDuration(t, time.Now().Add(time.Minute), *c.status("flaky").RestartAt, 5*time.Second)
+	c.ok("stop", "flaky")
+	assert.Nil(t, c.status("flaky").RestartAt, "no restart comes")
+	assert.Regexp(t, `^1\s+flaky\s+failed\s`, strings.Split(c.ok("ls"), "\n")[1])
+}

@@ -43,6 +43,9 @@ type Info struct {
 	// KillAt is when a stopping job gets SIGKILL if it has not exited by
 	// then (the end of its grace period); nil unless it is stopping.
 	KillAt *time.Time `json:"kill_at,omitempty"`
+	// RestartAt is when the restart policy runs an ended job again; nil
+	// unless it waits out its backoff to.
+	RestartAt *time.Time `json:"restart_at,omitempty"`
 	// Runs counts the runs started so far (1 for a job never restarted).
 	Runs int `json:"runs"`
 	// RunCursor is the output cursor just before the current run's first

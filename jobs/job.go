@@ -74,6 +74,7 @@ type job struct {
 
 	restartPending bool        // a requested restart waits for this run to end
 	restartTimer   *time.Timer // a policy restart waits out its backoff
+	restartAt      time.Time   // when restartTimer fires
 	autoRestarts   int         // policy restarts since the last long run (all of them: MaxOverLife)
 
 	settled       chan struct{} // closed while the job is settled
@@ -191,6 +192,10 @@ func (j *job) stateLocked() Info {
 	if j.state == StateStopping && j.sentSignal != Signal(sigKill) && !j.killAt.IsZero() {
 		at := j.killAt
 		info.KillAt = &at
+	}
+	if j.restartTimer != nil {
+		at := j.restartAt
+		info.RestartAt = &at
 	}
 	return info
 }

@@ -40,6 +40,7 @@ func (m *Manager) applyRestartPolicyLocked(j *job) {
 	j.autoRestarts++
 	j.reason = fmt.Sprintf("restarting in %v (attempt %d)", delay, j.autoRestarts)
 	var t *time.Timer
+	j.restartAt = time.Now().Add(delay)
 	t = time.AfterFunc(delay, func() {
 		m.mu.Lock()
 		defer m.mu.Unlock()

@@ -220,11 +220,11 @@ func ringBell(w io.Writer) tea.Cmd {
 	}
 }
 
-// liveJobs counts jobs that are running, stopping or waiting to run.
+// liveJobs counts jobs that are running, stopping or waiting to run (a restart included).
 func (m *Model) liveJobs() int {
 	n := 0
 	for _, j := range m.table.Jobs() {
-		if j.State.Active() || j.State == jobs.StateQueued {
+		if j.State.Active() || j.State == jobs.StateQueued || j.RestartAt != nil {
 			n++
 		}
 	}

@@ -432,7 +432,11 @@ func (t *jobTable) cell(info jobs.Info, c column) (string, styles.Seq) {
 	case colName:
 		return tableName(info, c.width), styles.Seq{}
 	case colStatus:
-		return statusText(info) + killCountdown(info, t.now), t.pal.states[info.State]
+		if info.RestartAt != nil && info.State.Done() {
+			// Its exit is in EXIT: the column has room for the restart.
+			return stateSymbol(info.State) + " " + stateLabel(info.State) + countdown(info, t.now), t.pal.states[info.State]
+		}
+		return statusText(info) + countdown(info, t.now), t.pal.states[info.State]
 	case colPID:
 		if info.State.Active() && info.PID > 0 {
 			return strconv.Itoa(info.PID), styles.Seq{}

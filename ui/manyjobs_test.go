@@ -157,12 +157,35 @@ func TestStoppingJobCountsDownToSIGKILL(t *testing.T) {
 	require.NoError(t, mgr.Kill(info.ID))
 }
 
-func TestKillCountdownFormat(t *testing.T) {
+// A failed job waiting out its restart backoff shows when it runs again,
+// and the clock ticks for it though no job runs.
+func TestFailedJobCountsDownToItsRestart(t *testing.T) {
+	mgr := newManager(t)
+	info, err := mgr.Start(jobs.Spec{Name: "flaky", Command: "exit 3", Restart: jobs.RestartPolicy{Mode: jobs.RestartOnFailure, Backoff: time.Minute}})
+	require.NoError(t, err)
+	clock := time.Now()
+	m := newSizedModel(t, mgr, Config{Now: func() time.Time { return clock }}, 120, 20)
+	pumpUntil(t, m, "failed", func() bool { j, _ := m.table.Get(info.ID); return j.RestartAt != nil })
+	j, _ := m.table.Get(info.ID)
+	require.Equal(t, jobs.StateFailed, j.State)
+	clock = j.RestartAt.Add(-40 * time.Second)
+	m.Update(tickMsg{})
+	require.True(t, m.ticking, "the clock runs while a restart waits")
+	require.Contains(t, m.View(), "✗ failed ↻40s")
+
+	require.NoError(t, mgr.Stop(info.ID)) // cancels the restart
+	pumpUntil(t, m, "cancelled", func() bool { j, _ := m.table.Get(info.ID); return j.RestartAt == nil })
+	require.NotContains(t, m.View(), "↻")
+	require.Contains(t, m.View(), "✗ failed (3)")
+}
+
+func TestCountdownFormat(t *testing.T) {
 	now := time.Now()
 	in := func(d time.Duration) jobs.Info {
 		at := now.Add(d)
 		return jobs.Info{State: jobs.StateStopping, KillAt: &at}
 	}
+	killCountdown := countdown
 	require.Equal(t, " 5s", killCountdown(in(5*time.Second), now))
 	require.Equal(t, " 1s", killCountdown(in(time.Millisecond), now))
 	require.Equal(t, " 99s", killCountdown(in(99*time.Second), now))
@@ -173,6 +196,14 @@ func TestKillCountdownFormat(t *testing.T) {
 	running.State = jobs.StateRunning
 	require.Equal(t, "", killCountdown(running, now))
 	require.LessOrEqual(t, len(statusText(in(time.Hour))+killCountdown(in(time.Hour), now)), statusWidth+2)
+
+	restart := func(d time.Duration) jobs.Info {
+		at, code := now.Add(d), 1
+		return jobs.Info{State: jobs.StateFailed, ExitCode: &code, RestartAt: &at}
+	}
+	require.Equal(t, " ↻3s", countdown(restart(2500*time.Millisecond), now))
+	require.Equal(t, " ↻5m", countdown(restart(5*time.Minute), now))
+	require.Equal(t, "", countdown(restart(-time.Second), now), "due: the job is about to be queued")
 }
 
 // With jobs marked and the table focused, x, X, r and d act on every

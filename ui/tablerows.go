@@ -75,19 +75,26 @@ func (t *jobTable) withCount(header string) string {
 	return fit(strings.TrimRight(header, " "), t.width-len(count)-1, false) + " " + count
 }
 
-// killCountdown is " 4s" for a stopping job: the seconds left before
-// SIGKILL ends it; "" for other jobs, or once the grace period is over.
-func killCountdown(info jobs.Info, now time.Time) string {
-	if info.State != jobs.StateStopping || info.KillAt == nil || now.IsZero() {
+// countdown is " 4s" for a stopping job: the seconds left before
+// SIGKILL ends it; " ↻4s" for an ended job its restart policy runs again
+// then; "" for other jobs, or once the time has come.
+func countdown(info jobs.Info, now time.Time) string {
+	var left time.Duration
+	mark := ""
+	switch {
+	case now.IsZero():
 		return ""
+	case info.State == jobs.StateStopping && info.KillAt != nil:
+		left = info.KillAt.Sub(now)
+	case info.RestartAt != nil && info.State.Done():
+		left, mark = info.RestartAt.Sub(now), "↻"
 	}
-	left := info.KillAt.Sub(now)
 	if left <= 0 {
 		return ""
 	}
 	secs := int((left + time.Second - 1) / time.Second)
 	if secs >= 100 {
-		return " " + strconv.Itoa((secs+59)/60) + "m"
+		return " " + mark + strconv.Itoa((secs+59)/60) + "m"
 	}
-	return " " + strconv.Itoa(secs) + "s"
+	return " " + mark + strconv.Itoa(secs) + "s"
 }
