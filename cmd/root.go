@@ -131,7 +131,7 @@ var flagParsers = []struct{ prefix, want string }{
 	{"strconv.ParseInt", "is not a whole number"},
 	{"strconv.ParseFloat", "is not a number"},
 	{"strconv.ParseBool", "is not true or false"},
-	{"time: ", "is not a duration: write a number with a unit, like 30s, 5m or 1h30m"},
+	{"time: ", "is not a duration: write a number of seconds, or a number with a unit, like 30s, 5m or 1h30m"},
 }
 
 // usageExits2 makes cobra's own refusals of a command line (its flags, its

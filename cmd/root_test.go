@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -91,6 +92,32 @@ func TestDemoScriptsAreEmbedded(t *testing.T) {
 	require.Equal(t, 4, scripts)
 }
 
+// A duration flag takes a bare number of seconds, as timeout(1) and the
+// MCP tools do.
+func TestDurationFlagsTakeSeconds(t *testing.T) {
+	for in, want := range map[string]time.Duration{"5": 5 * time.Second, "0.25": 250 * time.Millisecond, " 2 ": 2 * time.Second,
+		"1m30s": 90 * time.Second, "0": 0, "-1": -time.Second, "1e3": 1000 * time.Second} {
+		got, err := parseDurationArg(in)
+		require.NoError(t, err, in)
+		assert.Equal(t, want, got, in)
+	}
+	for _, in := range []string{"", "x", "0x10", "Inf", "NaN", "1e400", "1e12"} {
+		_, err := parseDurationArg(in)
+		assert.ErrorContains(t, err, "time: ", in)
+	}
+
+	c := newCLI(t)
+	c.serve()
+	id := c.startJob("exec sleep 600", "--timeout", "0.3")
+	r := c.run("wait", id, "--timeout", "60")
+	assert.Equal(t, "jobtop: job 1 timed out\n", r.stderr)
+	assert.Equal(t, jobs.StateTimedOut, c.status(id).State)
+	sleeper := c.startJob("exec sleep 600")
+	r = c.run("wait", sleeper, "--timeout", "0.2")
+	assert.Equal(t, 124, r.code, "gave up: %s", r.stderr)
+	assert.Contains(t, r.stderr, "still running")
+}
+
 // A flag's bad value, and flags that contradict each other, are said in
 // jobtop's words, not the parser's, and exit 2 as any command line that
 // cannot run.
@@ -99,8 +126,9 @@ func TestFlagErrorsSayWhatToGive(t *testing.T) {
 	for args, want := range map[string]string{
 		"logs 1 --cursor abc":      `--cursor "abc" is not a whole number of 0 or more`,
 		"logs 1 --tail x":          `--tail "x" is not a whole number`,
-		"wait 1 --timeout 5":       `--timeout "5" is not a duration: write a number with a unit, like 30s, 5m or 1h30m`,
-		"run --timeout 1 -- true":  `--timeout "1" is not a duration: write a number with a unit, like 30s, 5m or 1h30m`,
+		"wait 1 --timeout 5x":      `--timeout "5x" is not a duration: write a number of seconds, or a number with a unit, like 30s, 5m or 1h30m`,
+		"run --timeout 1x -- true": `--timeout "1x" is not a duration: write a number of seconds, or a number with a unit, like 30s, 5m or 1h30m`,
+		"serve --idle-exit soon":   `--idle-exit "soon" is not a duration: write a number of seconds, or a number with a unit, like 30s, 5m or 1h30m`,
 		"logs 1 --stdout --stderr": "--stderr and --stdout contradict each other: give one",
 		"wait 1 --ready --until x": "--ready and --until contradict each other: give one",
 	} {

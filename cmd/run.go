@@ -119,11 +119,14 @@ func (o runOptions) request(args []string, host *control.Host) (control.StartReq
 	if o.timeout != "" {
 		// Checked here too: the instance's refusal would exit 1, not as
 		// a command line that cannot run.
-		if d, err := time.ParseDuration(strings.TrimSpace(o.timeout)); err != nil {
-			return req, usageErrorf("--timeout %q is not a duration: write a number with a unit, like 30s, 5m or 1h30m", o.timeout)
-		} else if d < 0 {
+		d, err := parseDurationArg(o.timeout)
+		switch {
+		case err != nil:
+			return req, usageErrorf("--timeout %q is not a duration: write a number of seconds, or a number with a unit, like 30s, 5m or 1h30m", o.timeout)
+		case d < 0:
 			return req, usageErrorf("--timeout %s is negative", o.timeout)
 		}
+		req.Timeout = d.String()
 	}
 	stdin, err := jobs.ParseStdin(o.stdin)
 	if err != nil {

@@ -1,0 +1,47 @@
+package cmd
+
+import (
+	"errors"
+	"math"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// parseDurationArg reads a duration as a flag gives it: with a unit
+// ("30s", "1h30m") or a bare number of seconds ("30", "0.5"), as
+// timeout(1), sleep(1) and MCP's tools take it. Errors from the duration
+// parser start "time: " (flagParsers words them).
+func parseDurationArg(s string) (time.Duration, error) {
+	s = strings.TrimSpace(s)
+	if n, err := strconv.ParseFloat(s, 64); err == nil && !strings.ContainsAny(s, "xXpPiInN_") {
+		if math.Abs(n) > math.MaxInt64/float64(time.Second) {
+			return 0, errors.New("time: " + strconv.Quote(s) + " seconds is too long")
+		}
+		return time.Duration(n * float64(time.Second)), nil
+	}
+	return time.ParseDuration(s)
+}
+
+// durationFlag is a time.Duration flag read by parseDurationArg.
+type durationFlag struct{ d *time.Duration }
+
+// String is the value; "0" for none, which help leaves out as a default.
+func (f durationFlag) String() string {
+	if *f.d == 0 {
+		return "0"
+	}
+	return f.d.String()
+}
+
+// Set reads a duration or a number of seconds.
+func (f durationFlag) Set(s string) error {
+	d, err := parseDurationArg(s)
+	if err == nil {
+		*f.d = d
+	}
+	return err
+}
+
+// Type names the value in help: DUR.
+func (f durationFlag) Type() string { return "duration" }
