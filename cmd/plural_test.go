@@ -27,5 +27,7 @@ func TestMessagesAboutOneThing(t *testing.T) {
 	assert.Equal(t, "jobtop: logs --all takes no job ID, got 1 argument\n", r.stderr)
 
 	c.ok("wait", "one")
-	assert.Contains(t, c.ok("status", "one"), "output:   1 line, 6 B")
+	status := c.ok("status", "one")
+	assert.Contains(t, status, "output:   1 line, 6 B")
+	assert.Regexp(t, `pid:\s+\d+ \(ended\)\n`, status, "the pid of a run that ended, not a live process's")
 }

@@ -89,7 +89,7 @@ func TestFailedJobShowsTimeToItsRestart(t *testing.T) {
 	require.Eventually(t, func() bool { return c.status("flaky").RestartAt != nil }, testTimeout, 20*time.Millisecond)
 
 	assert.Regexp(t, `^1\s+flaky\s+failed \(restart in (59|60)s\)\s`, strings.Split(c.ok("ls"), "\n")[1])
-	assert.Regexp(t, `state:\s+failed \(restart in (59|60)s\)`, c.ok("status", "flaky"))
+	assert.Regexp(t, `state:\s+failed \(restart in (59|60)s\)\n`, c.ok("status", "flaky"))
 	assert.WithinDuration(t, time.Now().Add(time.Minute), *c.status("flaky").RestartAt, 5*time.Second)
 	c.ok("stop", "flaky")
 	assert.Nil(t, c.status("flaky").RestartAt, "no restart comes")

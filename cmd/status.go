@@ -3,6 +3,7 @@ package cmd
 import (
 	"fmt"
 	"io"
+	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -48,12 +49,15 @@ func printStatus(w io.Writer, j jobs.Info, text textOut) {
 	field("command", j.Command)
 	field("cwd", j.Dir)
 	state := stateText(j, time.Now())
-	if j.Reason != "" {
-		state += " (" + j.Reason + ")"
+	if j.Reason != "" && (j.RestartAt == nil || !strings.HasPrefix(j.Reason, "restarting in ")) {
+		state += " (" + j.Reason + ")" // (a countdown says when it restarts)
 	}
 	field("state", state)
-	if j.PID != 0 {
+	switch {
+	case j.PID != 0 && j.State.Active():
 		field("pid", fmt.Sprint(j.PID))
+	case j.PID != 0:
+		field("pid", fmt.Sprint(j.PID)+" (ended)")
 	}
 	if j.State.Done() {
 		field("exit", exitText(j))
