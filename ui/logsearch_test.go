@@ -68,6 +68,20 @@ func TestLogSearchFindsWhatMemoryDropped(t *testing.T) {
 	require.Contains(t, strings.Join(paneText(p), "\n"), "line 5000 HIT")
 }
 
+// A search that finds nothing in memory, where older lines are only in
+// the log file, says so and points at L.
+func TestSearchNoMatchInMemoryPointsAtTheLog(t *testing.T) {
+	m := logSearchModel(t)
+	p := m.single
+	search(t, m, "line 1234")
+	require.Contains(t, p.headerView(), "/line 1234 no match in memory (L: the log)")
+	press(t, m, "n")
+	require.Equal(t, "no match for line 1234 in memory; its older lines are in the log file: L searches it", m.notice.text)
+	press(t, m, "L")
+	pumpLogScan(t, m)
+	require.Contains(t, p.headerView(), "match 1/1 (log)")
+}
+
 func TestLogSearchFromThePrompt(t *testing.T) {
 	m := logSearchModel(t)
 	p := m.single

@@ -140,6 +140,8 @@ func (p *outputPane) searchFlag() string {
 		more = "…"
 	}
 	switch i := s.currentIndex(); {
+	case n == 0 && s.complete && p.olderInLog():
+		return label + " no match in memory (L: the log)"
 	case n == 0 && s.complete:
 		return label + " no match"
 	case i > 0:

@@ -118,6 +118,16 @@ func (s notedSource) countAfter(key lineKey) uint64 {
 	return n
 }
 
+// olderInLog reports whether the pane's job has lines memory no longer
+// holds that its log file does: a search of memory is not all of it.
+func (p *outputPane) olderInLog() bool {
+	if p.kind != jobPane || p.job.LogPath == "" {
+		return false
+	}
+	r := p.base.readerOf(p.job.ID)
+	return r != nil && r.Stats().First > 1
+}
+
 // noted adds the pane's notes to its source, when it has any.
 func (p *outputPane) noted(src searchableSource) lineSource {
 	s := notedSource{lineSource: src}

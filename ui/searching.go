@@ -69,7 +69,11 @@ func (m *Model) jumpToMatch(p *outputPane, forward bool) {
 	}
 	ref, wrapped, ok := s.step(from, forward, inclusive)
 	if !ok {
-		m.setNotice("no match for "+s.m.label(), false)
+		if p.olderInLog() {
+			m.setNotice("no match for "+s.m.label()+" in memory; its older lines are in the log file: L searches it", false)
+		} else {
+			m.setNotice("no match for "+s.m.label(), false)
+		}
 		return
 	}
 	if wrapped && s.hasCurrent {
