@@ -103,14 +103,35 @@ func actOnOne(cmd *cobra.Command, a action, arg string, asJSON bool) error {
 	return err
 }
 
+// checkSelectors refuses an empty --state or --name, each as given,
+// repeated or comma-separated (--state "", --name "web-*,"): it would
+// pick nothing, or narrow nothing.
+func checkSelectors(states, names []string) error {
+	if slices.Contains(strings.Split(strings.Join(names, ","), ","), "") && len(names) > 0 ||
+		slices.Contains(strings.Split(strings.Join(states, ","), ","), "") && len(states) > 0 {
+		return usageErrorf("an empty --name or --state picks nothing: give a pattern or a state")
+	}
+	return nil
+}
+
+// selectionError says the instance's refusal of the jobs asked for in the
+// CLI's words: an unknown job as every command says it, a --state or
+// --name that cannot be read as a command line that cannot run.
+func selectionError(err error) error {
+	if msg := err.Error(); control.IsNotFound(err) && strings.HasSuffix(msg, control.ListJobsHint) {
+		return errors.New(strings.TrimSuffix(msg, control.ListJobsHint) + "`jobtop ls` lists them")
+	}
+	if control.IsBadRequest(err) {
+		return &ExitError{Code: usageExit, Err: err}
+	}
+	return err
+}
+
 // actOnMany is the action on every job the arguments and selectors pick,
 // through the API's bulk endpoint.
 func actOnMany(cmd *cobra.Command, a action, args []string, o selectOptions) error {
-	// Each as given, repeated or comma-separated: an empty one (--state "",
-	// --name 'web-*,') would pick nothing, or narrow nothing.
-	if slices.Contains(strings.Split(strings.Join(o.names, ","), ","), "") && len(o.names) > 0 ||
-		slices.Contains(strings.Split(strings.Join(o.states, ","), ","), "") && len(o.states) > 0 {
-		return usageErrorf("an empty --name or --state picks nothing: give a pattern or a state")
+	if err := checkSelectors(o.states, o.names); err != nil {
+		return err
 	}
 	req := control.BulkRequest{All: o.all, State: strings.Join(o.states, ","), Name: strings.Join(o.names, ",")}
 	if o.finished {
@@ -130,14 +151,7 @@ func actOnMany(cmd *cobra.Command, a action, args []string, o selectOptions) err
 	}
 	resp, err := newClient(cmd).Bulk(cmd.Context(), a.verb, req, a.verb != control.BulkRemove)
 	if err != nil {
-		if msg := err.Error(); control.IsNotFound(err) && strings.HasSuffix(msg, control.ListJobsHint) {
-			// The CLI's words, as every other command says it.
-			return errors.New(strings.TrimSuffix(msg, control.ListJobsHint) + "`jobtop ls` lists them")
-		}
-		if control.IsBadRequest(err) {
-			return &ExitError{Code: usageExit, Err: err} // a --state or --name that cannot be read
-		}
-		return err
+		return selectionError(err)
 	}
 	failed := len(resp.Failed) > 0
 	for _, j := range resp.Jobs {

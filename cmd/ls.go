@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"strconv"
+	"strings"
 	"time"
 	"unicode/utf8"
 
@@ -17,36 +18,48 @@ import (
 
 func newLsCmd() *cobra.Command {
 	var asJSON bool
+	var states, names []string
 	cmd := &cobra.Command{
-		Use:   "ls",
+		Use:   "ls [ID|NAME]... [--state STATE] [--name GLOB]",
 		Short: "List the instance's jobs",
 		Long: `List the jobs of the jobtop instance on the socket, oldest first: a table
 for people (ID, NAME, STATE, PID, TIME, EXIT, COMMAND), or with --json an
-array of job objects (the same objects as jobtop status --json).`,
-		Args: cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error {
-			if asJSON {
-				return printJobsJSON(cmd)
-			}
-			rows, err := control.JobsAs[lsRow](cmd.Context(), newClient(cmd))
-			if err != nil {
+array of job objects (the same objects as jobtop status --json).
+
+Given IDs or names, only those jobs (a name is the newest job with it);
+--state (a state, or several comma-separated; "ended" for every state of
+a job that is over) and --name (a glob such as 'web-*') keep the jobs
+they match, as they pick jobs for stop, kill, restart and rm.`,
+		ValidArgsFunction: completeJobs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if err := checkSelectors(states, names); err != nil {
 				return err
+			}
+			f := control.JobFilter{Jobs: args, State: strings.Join(states, ","), Name: strings.Join(names, ",")}
+			if asJSON {
+				return printJobsJSON(cmd, f)
+			}
+			rows, err := control.JobsAs[lsRow](cmd.Context(), newClient(cmd), f)
+			if err != nil {
+				return selectionError(err)
 			}
 			return writeLsTable(cmd.OutOrStdout(), rows, newTextOut(cmd.OutOrStdout(), false), time.Now())
 		},
 	}
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print a JSON array of jobs")
+	cmd.Flags().StringArrayVar(&states, "state", nil, "only the jobs in `STATE` (running, failed, ended...; comma-separated for several)")
+	cmd.Flags().StringArrayVar(&names, "name", nil, "only the jobs whose name matches `GLOB` (* ? [...]; comma-separated or repeated for several)")
 	return cmd
 }
 
 // printJobsJSON prints the instance's job list as it sent it, indented as
 // printJSON indents (not decoded and encoded again: the same values, in
 // a third of the time with 1,000 jobs).
-func printJobsJSON(cmd *cobra.Command) error {
+func printJobsJSON(cmd *cobra.Command, f control.JobFilter) error {
 	c := newClient(cmd)
-	raw, err := c.JobsJSON(cmd.Context())
+	raw, err := c.JobsJSON(cmd.Context(), f)
 	if err != nil {
-		return err
+		return selectionError(err)
 	}
 	var out bytes.Buffer
 	out.Grow(len(raw) + len(raw)/4)

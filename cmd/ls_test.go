@@ -148,3 +148,40 @@ func TestTruncateKeepsACellOnItsRow(t *testing.T) {
 	require.Len(t, lines, 4, "a header and three rows:\n%s", out.String())
 	assert.True(t, strings.HasSuffix(lines[2], "a b c d e"), lines[2])
 }
+
+// ls takes jobs, --state and --name, as stop and rm pick them; a job that
+// is not there is an error, a selector that cannot be read a bad command
+// line.
+func TestLsPicksJobs(t *testing.T) {
+	c := newCLI(t)
+	c.serve()
+	c.startJob("exec sleep 60", "--name", "web-1")
+	failed := c.startJob("exit 3", "--name", "web-2")
+	c.startJob("exec sleep 60", "--name", "api")
+	c.run("wait", failed)
+	names := func(args ...string) []string {
+		t.Helper()
+		var out []string
+		for _, row := range strings.Split(strings.TrimSpace(c.ok(append([]string{"ls"}, args...)...)), "\n")[1:] {
+			out = append(out, strings.Fields(row)[1])
+		}
+		return out
+	}
+	assert.Equal(t, []string{"web-1", "web-2", "api"}, names())
+	assert.Equal(t, []string{"api"}, names("api"))
+	assert.Equal(t, []string{"web-1", "api"}, names("--state", "running"))
+	assert.Equal(t, []string{"web-1", "web-2"}, names("--name", "web-*"))
+	assert.Equal(t, []string{"web-2"}, names("--name", "web-*", "--state", "ended"))
+	assert.Nil(t, names("--name", "db"))
+	assert.Contains(t, c.ok("ls", "--json", "api"), `"name": "api"`)
+	assert.NotContains(t, c.ok("ls", "--json", "api"), `"name": "web-1"`)
+
+	r := c.run("ls", "web")
+	assert.Equal(t, 1, r.code)
+	assert.Equal(t, "jobtop: no job \"web\": give a job ID (a number) or a job's name; `jobtop ls` lists them\n", r.stderr)
+	r = c.run("ls", "--state", "sleeping")
+	assert.Equal(t, 2, r.code, r.stderr)
+	assert.Contains(t, r.stderr, "sleeping")
+	r = c.run("ls", "--name", "")
+	assert.Equal(t, 2, r.code, r.stderr)
+}

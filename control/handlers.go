@@ -19,10 +19,6 @@ func (s *Server) handleInstance(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusOK, inst)
 }
 
-func (s *Server) handleList(w http.ResponseWriter, r *http.Request) {
-	writeJSON(w, http.StatusOK, s.mgr.List())
-}
-
 func (s *Server) handleStart(w http.ResponseWriter, r *http.Request) {
 	if s.shuttingDown() {
 		writeError(w, errShuttingDown)
