@@ -228,3 +228,21 @@ func TestColoursClosedOneByOneCarryNoPen(t *testing.T) {
 		}
 	}
 }
+
+// TestATerminalResetEndsCarriedColours: a terminal reset (RIS, "\ec", as
+// reset(1) writes; DECSTR, "\e[!p") ends the colours in effect, as
+// "\e[0m" does: nothing is carried past it.
+func TestATerminalResetEndsCarriedColours(t *testing.T) {
+	for _, tty := range []bool{false, true} {
+		for _, reset := range []string{"\x1bc", "\x1b[!p"} {
+			s, nl := newLineStore(tty)
+			s.Append(Stdout, []byte(strings.ReplaceAll("\x1b[31mred"+reset+"plain\nnext\n\x1b[32mgreen\n"+reset+"after\n", "\n", nl)))
+			lines := texts(s.ReadAfter(0, 0).Lines)
+			require.Len(t, lines, 4, "tty %v %q: %q", tty, reset, lines)
+			assert.Equal(t, "next", lines[1], "tty %v %q", tty, reset)
+			assert.Equal(t, "\x1b[32mgreen", lines[2])
+			assert.Equal(t, "after", termtext.Printed(termtext.Pen(lines[3])+lines[3], false), "tty %v %q", tty, reset)
+			assert.Empty(t, termtext.Pen(lines[3]), "tty %v %q: %q", tty, reset, lines[3])
+		}
+	}
+}

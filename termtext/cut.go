@@ -218,6 +218,8 @@ func Pen(s string) string {
 	for {
 		end, sgr := skipEscape(s, i)
 		switch {
+		case !sgr && IsPenReset(s[i:end]):
+			from, st, followed = -1, penState{}, true
 		case !sgr:
 		case s[i:end] == "\x1b[m" || s[i:end] == "\x1b[0m":
 			from, st, followed = -1, penState{}, true

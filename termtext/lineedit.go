@@ -261,6 +261,8 @@ func (e *lineEditor) escape(seq string) {
 		if e.saved.set {
 			e.x, e.pen, e.bg = e.saved.x, e.saved.pen, e.saved.bg
 		}
+	case "\x1bc", "\x1b[!p": // a terminal reset (IsPenReset): the pen's too
+		e.pen, e.bg = "", ""
 	default:
 		e.csi(seq)
 	}

@@ -157,3 +157,14 @@ func TestEditLinePen(t *testing.T) {
 	assert.Equal(t, 3, x)
 	assert.Equal(t, "", pen)
 }
+
+// A terminal reset among a line's edits ends its colours: nothing of
+// them is in effect at its end, nor on the text after it.
+func TestATerminalResetInALineEndsItsColours(t *testing.T) {
+	for _, reset := range []string{"\x1bc", "\x1b[!p"} {
+		line, pen := EditLineEnd("\x1b[31mabc\b\bX"+reset+"Y", 80)
+		assert.Empty(t, pen, "%q", reset)
+		assert.Equal(t, "aXY", Printed(line, false))
+		assert.Equal(t, "\x1b[31maX\x1b[0mY", line, "%q: Y is drawn in no colour", reset)
+	}
+}

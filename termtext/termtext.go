@@ -130,6 +130,11 @@ func skipEscape(s string, i int) (end int, sgr bool) {
 	return j, false
 }
 
+// IsPenReset reports whether an escape sequence that is no SGR resets the
+// colours and attributes as "\e[0m" does: a terminal reset (RIS, "\ec",
+// what reset and tput reset write) or a soft one (DECSTR, "\e[!p").
+func IsPenReset(seq string) bool { return seq == "\x1bc" || seq == "\x1b[!p" }
+
 // skipCSI reads a control sequence whose parameters start at s[k]. It is
 // SGR when its final byte is "m" with only digits, ";" and ":" before it.
 // A byte that cannot be part of a CSI ends it early (that byte is kept).
@@ -212,6 +217,7 @@ func filter(s string, keepSGR, forPeople bool) string {
 	}
 	var b strings.Builder
 	b.Grow(len(s))
+	coloured := false // an SGR was kept since the last reset
 	for i := 0; i < len(s); {
 		t := Next(s, i)
 		switch t.Kind {
@@ -220,6 +226,12 @@ func filter(s string, keepSGR, forPeople bool) string {
 		case SGR:
 			if keepSGR {
 				b.WriteString(s[i:t.End])
+				coloured = true
+			}
+		case Escape:
+			if coloured && IsPenReset(s[i:t.End]) {
+				b.WriteString("\x1b[0m") // its colours end here, as on a terminal
+				coloured = false
 			}
 		case Control:
 			if !forPeople {

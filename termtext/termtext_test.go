@@ -77,6 +77,7 @@ func TestPrinted(t *testing.T) {
 		{"modes, cursor show and hide", "\x1b[?2004h\x1b[?25lx\x1b[?25h\x1b[?5h", "x", ""},
 		{"charset switches, SO and SI", "\x1b(0lq\x1b(B\x0ea\x0f", "lqa", ""},
 		{"DECALN, RIS, scrollback clear", "\x1b#8a\x1bcb\x1b[3Jc", "abc", ""},
+		{"a reset ends colours", "\x1b[31mred\x1bcplain\x1b[1m!\x1b[!pplain", "\x1b[31mred\x1b[0mplain\x1b[1m!\x1b[0mplain", "redplain!plain"},
 		{"queries", "\x1b[6n\x1b]11;?\x07\x1b[c?", "?", ""},
 		{"a title and the clipboard", "\x1b]0;t\x07a\x1b]52;c;eA==\x1b\\b", "ab", ""},
 		{"controls are removed", "bell\x07back\x08del\x7f", "bellbackdel", ""},

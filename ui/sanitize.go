@@ -90,6 +90,10 @@ func layoutLine(dst []string, s string, f lineFormat) []string {
 			w.tab()
 		case termtext.SGR:
 			w.sgr(s[i:t.End])
+		case termtext.Escape:
+			if w.active != "" && termtext.IsPenReset(s[i:t.End]) { // "\ec": as "\e[0m"
+				w.sgr(sgrReset)
+			}
 		case termtext.Invalid:
 			w.cluster("\uFFFD", 1)
 		case termtext.Cluster:

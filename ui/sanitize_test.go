@@ -35,6 +35,8 @@ func TestSanitize(t *testing.T) {
 		{"private SGR-like (modifyOtherKeys)", "a\x1b[>4;2mb", "ab"},
 		{"SGR with intermediate", "a\x1b[1 mb", "ab"},
 		{"reset terminal ESC c", "a\x1bcb", "ab"},
+		{"reset terminal ends colours", "\x1b[31ma\x1bcb", "\x1b[31ma\x1b[0mb"},
+		{"soft reset ends colours", "\x1b[1ma\x1b[!pb", "\x1b[1ma\x1b[0mb"},
 		{"save cursor ESC 7", "a\x1b7b\x1b8", "ab"},
 		{"DECALN ESC # 8", "a\x1b#8b", "ab"},
 		{"charset ESC ( 0", "a\x1b(0b", "ab"},
