@@ -80,13 +80,15 @@ func TestUnknownIDIsAnError(t *testing.T) {
 	assert.EqualError(t, err, `no job "abc": job IDs are numbers like 1, 2, 3`)
 }
 
+// A job's cwd and env reach it; the instance's variables (JOBTOP_*) are
+// the instance's, whatever the job's env says.
 func TestCwdAndEnvReachTheJob(t *testing.T) {
 	m := newManager(t, Options{Env: map[string]string{"JOBTOP_SOCKET": "/tmp/x.sock"}})
 	dir := t.TempDir()
 	info := start(t, m, Spec{
 		Command: `pwd; echo "$GREETING"; echo "$JOBTOP_JOB_ID"; echo "$JOBTOP_SOCKET"; echo "$HOME"`,
 		Dir:     dir,
-		Env:     map[string]string{"GREETING": "hi there"},
+		Env:     map[string]string{"GREETING": "hi there", "JOBTOP_SOCKET": "/elsewhere.sock", "JOBTOP_JOB_ID": "99"},
 	})
 	wait(t, m, info.ID)
 	real, err := filepath.EvalSymlinks(dir)

@@ -261,8 +261,9 @@ func lookProgram(prog, dir, pathEnv string) (string, error) {
 	return path, nil
 }
 
-// environ is the inherited environment plus the manager's and the spec's
-// additions and JOBTOP_JOB_ID; later entries win.
+// environ is the inherited environment plus the spec's and the manager's
+// additions and JOBTOP_JOB_ID; the manager's win over the spec's (they
+// are the instance's: JOBTOP_SOCKET), JOBTOP_JOB_ID over both.
 //
 // Each variable appears once: C's getenv and Go's os.Getenv take the
 // first of two, the shell the last, so a duplicate would give a job's
@@ -275,7 +276,7 @@ func (m *Manager) environ(id ID, spec Spec) []string {
 	if _, own := spec.Env["TERM"]; spec.TTY && !own {
 		vars["TERM"] = ttyTerm
 	}
-	for _, add := range []map[string]string{spec.Env, m.opts.Env} {
+	for _, add := range []map[string]string{m.opts.Env, spec.Env} {
 		for k, v := range add {
 			if _, set := vars[k]; !set {
 				vars[k] = v
