@@ -63,6 +63,10 @@ each job gets PORT (below) and PS, its name and instance: web.1
 	assert.EqualError(t, exit, "--formation: \"web=x\": the count must be a whole number, 0 or more")
 	assert.Empty(t, stderr)
 
+	require.NoError(t, os.WriteFile("-web.procfile", []byte("web: x\nnot a line\n"), 0o644))
+	_, _, err = runCheck(t, "-f=-web.procfile")
+	require.True(t, errors.As(err, &exit))
+	assert.Equal(t, 1, exit.Code, "a file whose name starts with - has problems of its own")
 	_, _, err = runCheck(t, "-e", "a.env", "--no-env-file")
 	require.EqualError(t, err, "--env-file and --no-env-file contradict each other: give one")
 }

@@ -125,7 +125,7 @@ func flagProblems(err error) error {
 	}
 	lines := make([]string, len(problems))
 	for i, p := range problems {
-		if !strings.HasPrefix(p.File, "-") {
+		if !p.Flag {
 			return nil
 		}
 		lines[i] = p.Error()

@@ -17,6 +17,9 @@ type Error struct {
 	Line, Col int
 	// Msg says what is wrong.
 	Msg string
+	// Flag says the problem is a command-line flag's value (File names
+	// the flag: --port, --formation), not the file's.
+	Flag bool
 }
 
 // Error formats the problem as "FILE:LINE:COL: msg", leaving out the parts

@@ -66,10 +66,10 @@ func ParseWith(path string, data []byte, o LoadOptions) (*Plan, error) {
 		return nil, err
 	}
 	if o.Formation != "" && plan.Format != FormatProcfile {
-		return nil, ErrorList{{File: "--formation", Msg: "applies to a Procfile only; " + path + " is not one"}}
+		return nil, ErrorList{{File: "--formation", Flag: true, Msg: "applies to a Procfile only; " + path + " is not one"}}
 	}
 	if o.Port != 0 && plan.Format != FormatProcfile {
-		return nil, ErrorList{{File: "--port", Msg: "applies to a Procfile only; " + path + " is not one"}}
+		return nil, ErrorList{{File: "--port", Flag: true, Msg: "applies to a Procfile only; " + path + " is not one"}}
 	}
 	plan.Options = o
 	plan.Warnings = plan.Warnings.sorted()

@@ -49,6 +49,9 @@ func parseProcfile(path, dir string, data []byte, o LoadOptions) (*Plan, error) 
 	for i, t := range types {
 		n := counts(t.name)
 		if base+portsPerType*i+max(n-1, 0) > 65535 {
+			if o.Port != 0 { // the flag's base, not the file's PORT
+				return nil, ErrorList{{File: "--port", Flag: true, Msg: fmt.Sprintf("%d leaves job %q (%s:%d) a port past 65535: give a lower --port", base, t.name, path, t.line)}}
+			}
 			return nil, ErrorList{{File: path, Line: t.line, Msg: fmt.Sprintf("job %q would get a port past 65535 (base %d): give a lower --port", t.name, base)}}
 		}
 		for k := 1; k <= n; k++ {
@@ -72,7 +75,7 @@ func parseProcfile(path, dir string, data []byte, o LoadOptions) (*Plan, error) 
 		}
 	}
 	if len(plan.Jobs) == 0 {
-		return nil, ErrorList{{File: "--formation", Msg: fmt.Sprintf("%q runs no job: give a count above 0", o.Formation)}}
+		return nil, ErrorList{{File: "--formation", Flag: true, Msg: fmt.Sprintf("%q runs no job: give a count above 0", o.Formation)}}
 	}
 	return plan, nil
 }
@@ -139,7 +142,7 @@ func parseFormation(formation string, types []procType) (func(string) int, Error
 	}
 	var errs ErrorList
 	fail := func(format string, args ...any) {
-		errs = append(errs, &Error{File: "--formation", Msg: fmt.Sprintf(format, args...)})
+		errs = append(errs, &Error{File: "--formation", Flag: true, Msg: fmt.Sprintf(format, args...)})
 	}
 	all := 0
 	counts := map[string]int{}
@@ -191,7 +194,7 @@ func parseFormation(formation string, types []procType) (func(string) int, Error
 func basePort(flag int, dotenv map[string]string) (int, *Error) {
 	if flag != 0 {
 		if flag < 1 || flag > 65535 {
-			return 0, &Error{File: "--port", Msg: fmt.Sprintf("%d is not a port number (1-65535)", flag)}
+			return 0, &Error{File: "--port", Flag: true, Msg: fmt.Sprintf("%d is not a port number (1-65535)", flag)}
 		}
 		return flag, nil
 	}

@@ -147,7 +147,7 @@ func TestProcfileBadPortsAndFormations(t *testing.T) {
 	} {
 		assert.Equal(t, []string{want}, procfileErrors(t, src, LoadOptions{Formation: formation, Port: 5000}), formation)
 	}
-	assert.Equal(t, []string{`Procfile:2: job "worker" would get a port past 65535 (base 65500): give a lower --port`},
+	assert.Equal(t, []string{`--port: 65500 leaves job "worker" (Procfile:2) a port past 65535: give a lower --port`},
 		procfileErrors(t, src, LoadOptions{Port: 65500}))
 	assert.Equal(t, []string{`--port: 70000 is not a port number (1-65535)`}, procfileErrors(t, src, LoadOptions{Port: 70000}))
 }
