@@ -401,6 +401,34 @@ func TestLeftoversOfADeadInstanceAreStopped(t *testing.T) {
 	assert.Zero(t, n)
 }
 
+// A recorded main whose PID was reused since by another session's leader
+// names nobody: neither that session nor what its processes started is
+// stopped.
+func TestLeftoversLeaveAReusedSessionAlone(t *testing.T) {
+	mark := newMark(t)
+	cmd := exec.Command("sh", "-c", "setsid sleep 600 & sleep 600 & wait")
+	cmd.Env = append(os.Environ(), "TEST_MARK="+mark)
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
+	require.NoError(t, cmd.Start())
+	go cmd.Wait() //nolint:errcheck // reaped whenever it ends
+	t.Cleanup(func() {
+		for _, pid := range marked(mark) {
+			syscall.Kill(pid, syscall.SIGKILL) //nolint:errcheck // cleanup
+		}
+	})
+	eventually(t, "the processes", func() bool { return len(marked(mark)) == 3 })
+	leader, err := proc.Get(cmd.Process.Pid)
+	require.NoError(t, err)
+	deadKeeper := keeper.Identity{PID: 1 << 22, Start: 1, Token: "0123456789abcdef"}
+	path := filepath.Join(t.TempDir(), "rec")
+	// The record names the PID as it was before: an earlier start.
+	require.NoError(t, writeFileAtomic(path, record{Keeper: deadKeeper, Mains: []keeper.ProcID{{PID: leader.PID, Start: leader.Start - 1}}}))
+	n, err := StopLeftovers(path)
+	require.NoError(t, err)
+	assert.Zero(t, n)
+	assert.Len(t, marked(mark), 3, "all of them alive")
+}
+
 // A leftover that starts a process when it gets SIGTERM, and carries on:
 // what it started goes with it.
 func TestLeftoversStartedOnSIGTERMAreStoppedToo(t *testing.T) {

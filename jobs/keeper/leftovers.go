@@ -22,11 +22,13 @@ func (id ProcID) Alive() bool {
 // Leftovers finds the processes a keeper's runs left behind: every process
 // whose JOBTOP_RUN carries token, each of mains that is still the process
 // it names, and the members of the sessions they started (a run's session
-// ID is its main PID); a session whose leader is gone counts only members
-// that started after it, so a session ID reused since is left alone. The
-// children of each found process, and theirs, are found too: one that left
-// the session and cleared its environment (setsid env -i daemon) while its
-// parent still runs.
+// ID is its main PID). A session whose leader is gone counts only while no
+// other process has its ID: the system does not hand out a number that a
+// live session still uses, so a process that has it now (a PID reused
+// since, maybe a new session's leader) means that session is someone
+// else's. The children of each found process, and theirs, are found too:
+// one that left the session and cleared its environment (setsid env -i
+// daemon) while its parent still runs.
 func Leftovers(token string, mains []ProcID) []proc.Proc {
 	procs, err := proc.List()
 	if err != nil {
@@ -37,9 +39,11 @@ func Leftovers(token string, mains []ProcID) []proc.Proc {
 		sessions[m.PID] = m.Start
 	}
 	alive := make(map[int]bool) // sessions whose leader is the one named
+	taken := make(map[int]bool) // session IDs another process has as its PID
 	for _, p := range procs {
-		if start, ok := sessions[p.PID]; ok && p.Start == start {
-			alive[p.PID] = true
+		if start, ok := sessions[p.PID]; ok {
+			alive[p.PID] = p.Start == start
+			taken[p.PID] = p.Start != start
 		}
 	}
 	var out []proc.Proc
@@ -47,7 +51,7 @@ func Leftovers(token string, mains []ProcID) []proc.Proc {
 		if p.Zombie {
 			continue
 		}
-		if start, ok := sessions[p.SID]; ok && (alive[p.SID] || p.Start >= start) {
+		if start, ok := sessions[p.SID]; ok && (alive[p.SID] || !taken[p.SID] && p.Start >= start) {
 			out = append(out, p)
 			continue
 		}
