@@ -533,9 +533,10 @@ func TestRunPassesTheCallersEnvironment(t *testing.T) {
 	assert.Equal(t, []string{"found in the PATH of run"}, c.logLines(direct))
 }
 
-// Several words after -- reach the program as given, quotes, spaces and
-// all (pueue's and ssh's joining would run "printf %s|\n a b ..." through
-// the shell); one word is a command line.
+// Several words after -- are a program and its arguments, run directly:
+// each reaches it as given, quotes, spaces and all (pueue's and ssh's
+// joining would run "printf %s|\n a b ..." through the shell); the job
+// shows them quoted as a shell would need. One word is a command line.
 func TestRunWordsReachTheProgramAsGiven(t *testing.T) {
 	c := newCLI(t)
 	c.serve()
@@ -548,9 +549,24 @@ func TestRunWordsReachTheProgramAsGiven(t *testing.T) {
 	assert.Equal(t, []string{"[a b]", "[it's]", "[$HOME]", "[*]", "[]", "[(x)]", "[WORD=a b]", "[café]"}, c.logLines(id))
 	assert.Equal(t, `printf '[%s]\n' 'a b' "it's" '$HOME' '*' '' '(x)' WORD='a b' café`, info.Command)
 
-	assign := c.ok("run", "--", "GREETING=hello there", "sh", "-c", `echo "$GREETING"`)
-	c.ok("wait", strings.TrimSpace(assign))
-	assert.Equal(t, []string{"hello there"}, c.logLines(strings.TrimSpace(assign)))
+	env := c.ok("run", "--", "env", "GREETING=hello there", "sh", "-c", `echo "$GREETING"`)
+	c.ok("wait", strings.TrimSpace(env))
+	assert.Equal(t, []string{"hello there"}, c.logLines(strings.TrimSpace(env)))
+
+	// Run directly: a first word is the program, whatever a shell would
+	// make of it, and one that starts with - is no option.
+	notFound := strings.TrimSpace(c.ok("run", "--", "FOO=1", "true"))
+	c.run("wait", notFound)
+	st := c.status(notFound)
+	assert.Equal(t, jobs.StateError, st.State)
+	assert.Contains(t, st.Error, `"FOO=1" not found`)
+	assert.Equal(t, "'FOO=1' true", st.Command)
+	bin := t.TempDir()
+	require.NoError(t, os.WriteFile(filepath.Join(bin, "-v"), []byte("#!/bin/sh\necho \"dash-v got $1\"\n"), 0o755))
+	c.env = append(slices.Clip(c.env), "PATH="+bin+":"+os.Getenv("PATH"))
+	dash := strings.TrimSpace(c.ok("run", "--", "-v", "hello"))
+	c.ok("wait", dash)
+	assert.Equal(t, []string{"dash-v got hello"}, c.logLines(dash))
 
 	line := c.startJob("echo one && echo two")
 	c.ok("wait", line)

@@ -36,9 +36,10 @@ func newRunCmd() *cobra.Command {
 		Use:   "run [flags] -- COMMAND...",
 		Short: "Start a job in the jobtop instance and print its ID",
 		Long: `Start a job in the jobtop instance on the socket. One word after -- is
-a shell command line (jobtop run -- 'make && make test'); several words are
-a program and its arguments, each reaching it as given. It runs by
-/bin/sh -c, in the current directory unless --cwd says otherwise, with the environment run
+a shell command line, run by /bin/sh -c (jobtop run -- 'make && make test');
+several words are a program and its arguments, run directly, each reaching
+it as given (jobtop run -- python3 -c 'print("a b")'). It runs in the
+current directory unless --cwd says otherwise, with the environment run
 was called in (its PATH, an activated virtualenv) plus --env; on another
 machine (--host), in the instance's environment there.
 
@@ -95,26 +96,21 @@ func run(cmd *cobra.Command, o runOptions, args []string) error {
 	return nil
 }
 
-// commandLine is the shell command the words after -- make: one word is
-// a command line as it is ('make && make test'); several are a program
-// and its arguments, quoted so that each reaches it as given.
-func commandLine(args []string) string {
-	if len(args) == 1 {
-		return args[0]
-	}
-	return jobs.ShellJoin(args)
-}
-
 // request is the job to start. On a host (not nil), the job runs in the
 // directory --cwd names there, which must be absolute, or else in the
 // instance's.
 func (o runOptions) request(args []string, host *control.Host) (control.StartRequest, error) {
 	req := control.StartRequest{
 		Name:    o.name,
-		Command: commandLine(args),
+		Command: args[0],
 		Cwd:     o.cwd,
 		Timeout: o.timeout,
 		TTY:     o.tty,
+	}
+	if len(args) > 1 {
+		// A program and its arguments, run directly: each reaches it as
+		// given, as with jobtop -- cmd args, nohup and timeout.
+		req.Command, req.Argv = "", args
 	}
 	if o.timeout != "" {
 		// Checked here too: the instance's refusal would exit 1, not as

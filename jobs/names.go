@@ -124,7 +124,7 @@ func defaultName(s Spec) string {
 	program := ""
 	if len(s.Argv) > 0 {
 		program = s.Argv[0]
-		if shellPrefixes[path.Base(program)] { // env FOO=1 make, as argv
+		if shellPrefixes[path.Base(program)] || interpreters[path.Base(program)] { // env FOO=1 make; python3 tool.py
 			program = programOf(s.Argv)
 		}
 	} else {

@@ -83,6 +83,8 @@ func TestDefaultName(t *testing.T) {
 		{Spec{Command: "sleep 300; echo done"}, "sleep"},
 		{Spec{Argv: []string{"/usr/bin/python3.12", "x.py"}}, "python3.12"},
 		{Spec{Argv: []string{"./42"}}, "job"},
+		{Spec{Argv: []string{"python3", "tool.py", "--fast"}}, "tool.py"},
+		{Spec{Argv: []string{"python3", "-c", "print(1)"}}, "python3"},
 		{Spec{Command: "ünïcødé"}, "ncd"},
 		{Spec{Command: "..."}, "job"},
 		{Spec{Command: "a-very-long-program-name-that-goes-on"}, "a-very-long-program"},

@@ -5,37 +5,59 @@ import (
 	"unicode"
 )
 
-// ShellJoin is words as one POSIX shell command line that hands the
-// program exactly these words: a word holding anything the shell would
-// read (a space, a quote, "*", "$", "(", ...) is single-quoted, and of an
-// assignment (FOO='a b') only the value, so that it stays one.
+// ShellJoin is an argv as one POSIX shell command line that runs exactly
+// it: a word holding anything the shell would read (a space, a quote,
+// "*", "$", "(", ...) is quoted; so is a first word the shell would take
+// for an assignment (FOO=1) or a keyword (while). An argument NAME=value
+// has only its value quoted (CFLAGS='-O2 -g'): it reads the same.
 func ShellJoin(words []string) string {
 	var b strings.Builder
 	for i, w := range words {
-		if i > 0 {
+		switch {
+		case i == 0 && (isAssignment(w) || shellKeywords[w]):
+			quoteShellWord(&b, w)
+			continue
+		case i == 0:
+		case isAssignment(w):
 			b.WriteByte(' ')
-		}
-		if isAssignment(w) {
 			name, value, _ := strings.Cut(w, "=")
 			b.WriteString(name)
 			b.WriteByte('=')
-			if value == "" {
-				continue
+			if value != "" {
+				writeShellWord(&b, value)
 			}
-			w = value
+			continue
+		default:
+			b.WriteByte(' ')
 		}
 		writeShellWord(&b, w)
 	}
 	return b.String()
 }
 
+// shellKeywords are the words a shell reads as its own where a command
+// starts (POSIX's reserved words, and bash's).
+var shellKeywords = map[string]bool{
+	"if": true, "then": true, "else": true, "elif": true, "fi": true, "case": true, "esac": true,
+	"for": true, "while": true, "until": true, "do": true, "done": true, "in": true,
+	"!": true, "{": true, "}": true, "function": true, "select": true, "time": true, "[[": true, "]]": true, "coproc": true,
+}
+
 // writeShellWord writes w as the shell reads it back: as it is when
 // nothing in it is the shell's, else in single quotes, or in double quotes
 // when it holds a single quote and nothing double quotes would read.
 func writeShellWord(b *strings.Builder, w string) {
-	switch {
-	case w != "" && strings.IndexFunc(w, shellSpecial) < 0:
+	if w != "" && strings.IndexFunc(w, shellSpecial) < 0 {
 		b.WriteString(w)
+		return
+	}
+	quoteShellWord(b, w)
+}
+
+// quoteShellWord writes w quoted: in double quotes when it holds a single
+// quote and nothing double quotes would read, else in single quotes.
+func quoteShellWord(b *strings.Builder, w string) {
+	switch {
 	case strings.ContainsRune(w, '\'') && doubleQuotable(w):
 		b.WriteByte('"')
 		b.WriteString(w)

@@ -19,13 +19,17 @@ func TestShellJoinRoundTrip(t *testing.T) {
 	require.NoError(t, err, line)
 	assert.Equal(t, words, strings.Split(strings.TrimSuffix(string(out), "\x00"), "\x00"))
 
-	// An assignment first stays one, its value quoted, not the whole word.
-	line = ShellJoin([]string{"GREETING=hello there", "sh", "-c", `printf %s "$GREETING"`})
-	assert.Equal(t, `GREETING='hello there' sh -c 'printf %s "$GREETING"'`, line)
-	out, err = exec.Command("/bin/sh", "-c", line).Output()
-	require.NoError(t, err)
-	assert.Equal(t, "hello there", string(out))
-
+	// A first word a shell would take for an assignment or a keyword is
+	// the program: quoted whole. (dash says "not found" for either.)
+	for _, first := range []string{"GREETING=hello there", "FOO=1", "while", "if", "!", "{"} {
+		line = ShellJoin([]string{first, "x"})
+		assert.True(t, strings.HasPrefix(line, "'") || strings.HasPrefix(line, `"`), "%q", line)
+		out, err = exec.Command("/bin/sh", "-c", line+" 2>&1; echo $?").Output()
+		require.NoError(t, err)
+		assert.True(t, strings.HasSuffix(string(out), "127\n"), "%s: %q ran something else: %s", first, line, out)
+	}
+	// After the program, an argument's value only is quoted: it reads the same.
+	assert.Equal(t, `env GREETING='hello there' sh`, ShellJoin([]string{"env", "GREETING=hello there", "sh"}))
 	assert.Equal(t, "make -j8 CFLAGS=-O2 EMPTY=", ShellJoin([]string{"make", "-j8", "CFLAGS=-O2", "EMPTY="}))
 	assert.Equal(t, `sh -c "printf 'a\n'"`, ShellJoin([]string{"sh", "-c", `printf 'a\n'`}), "a single quote inside reads best in double quotes")
 }
