@@ -70,7 +70,10 @@ func wait(cmd *cobra.Command, c *control.Client, id jobs.ID, o waitOptions) erro
 	if err != nil {
 		return err
 	}
-	if !resp.Ended {
+	switch {
+	case !resp.Ended && resp.Job.RestartAt != nil:
+		return &ExitError{Code: exitTimedOut, Err: fmt.Errorf("job %d is %s after %v: its restart policy runs it again (jobtop stop %d cancels that)", id, stateText(resp.Job, time.Now()), o.timeout, id)}
+	case !resp.Ended:
 		return &ExitError{Code: exitTimedOut, Err: fmt.Errorf("job %d is still %s after %v (it keeps running; jobtop stop %d ends it)", id, resp.Job.State, o.timeout, id)}
 	}
 	return jobExit(resp.Job)

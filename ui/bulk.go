@@ -51,16 +51,18 @@ var bulkVerbs = map[action][2]string{
 }
 
 // appliesTo reports whether an action does something to a job in its
-// state, as the keys for the selected job say.
+// state, as the keys for the selected job say: a stop or kill of a job
+// waiting to restart cancels the restart, and it cannot be removed
+// until then.
 func appliesTo(a action, j jobs.Info) bool {
 	live := j.State.Active() || j.State == jobs.StateQueued
 	switch a {
 	case actionStop:
-		return live && j.State != jobs.StateStopping
+		return live && j.State != jobs.StateStopping || waitsToRestart(j)
 	case actionKill:
-		return live
+		return live || waitsToRestart(j)
 	case actionRemove:
-		return j.State.Done()
+		return j.State.Done() && !waitsToRestart(j)
 	}
 	return true
 }

@@ -3,6 +3,7 @@ package ui
 import (
 	"fmt"
 	"io"
+	"slices"
 	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
@@ -220,21 +221,25 @@ func ringBell(w io.Writer) tea.Cmd {
 	}
 }
 
-// liveJobs counts jobs that are running, stopping or waiting to run (a restart included).
+// liveJobs counts jobs that are running, stopping or waiting to run.
 func (m *Model) liveJobs() int {
 	n := 0
 	for _, j := range m.table.Jobs() {
-		if j.State.Active() || j.State == jobs.StateQueued || j.RestartAt != nil {
+		if j.State.Active() || j.State == jobs.StateQueued {
 			n++
 		}
 	}
 	return n
 }
 
-// ensureTick starts the run-time clock when a job runs and none is
-// ticking.
+// waitsToRestart reports whether j ended and its restart policy runs it
+// again after its backoff (its row counts down to it).
+func waitsToRestart(j jobs.Info) bool { return j.RestartAt != nil && j.State.Done() }
+
+// ensureTick starts the clock when a job runs, or waits to restart, and
+// none is ticking.
 func (m *Model) ensureTick() tea.Cmd {
-	if m.ticking || m.liveJobs() == 0 {
+	if m.ticking || m.liveJobs() == 0 && !slices.ContainsFunc(m.table.Jobs(), waitsToRestart) {
 		return nil
 	}
 	m.ticking = true

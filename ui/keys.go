@@ -5,7 +5,6 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 	"slices"
 
-	"jobtop/jobs"
 	"jobtop/ui/termkeys"
 )
 
@@ -226,11 +225,10 @@ func (m *Model) updateKeys() {
 	m.km.PrevPane.SetEnabled(m.activePane().has)
 	m.km.FocusPane.SetEnabled(!m.zoom && len(m.drawn()) > 1)
 	if cur, ok := m.currentJob(); ok {
-		live := cur.State.Active() || cur.State == jobs.StateQueued
-		m.km.Stop.SetEnabled(live && cur.State != jobs.StateStopping)
-		m.km.Kill.SetEnabled(live)
+		m.km.Stop.SetEnabled(appliesTo(actionStop, cur))
+		m.km.Kill.SetEnabled(appliesTo(actionKill, cur))
 		m.km.Restart.SetEnabled(true)
-		m.km.Remove.SetEnabled(cur.State.Done())
+		m.km.Remove.SetEnabled(appliesTo(actionRemove, cur))
 		m.km.Pager.SetEnabled(cur.LogPath != "")
 		m.km.QuietAlert.SetEnabled(true)
 	}

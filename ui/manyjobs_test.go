@@ -172,8 +172,12 @@ func TestFailedJobCountsDownToItsRestart(t *testing.T) {
 	m.Update(tickMsg{})
 	require.True(t, m.ticking, "the clock runs while a restart waits")
 	require.Contains(t, m.View(), "✗ failed ↻40s")
+	require.Zero(t, m.liveJobs(), "no job runs: quitting asks nothing")
+	require.True(t, m.km.Stop.Enabled(), "x cancels the restart")
+	require.True(t, m.km.Kill.Enabled())
+	require.False(t, m.km.Remove.Enabled(), "the instance refuses it until the restart is cancelled")
 
-	require.NoError(t, mgr.Stop(info.ID)) // cancels the restart
+	press(t, m, "x")
 	pumpUntil(t, m, "cancelled", func() bool { j, _ := m.table.Get(info.ID); return j.RestartAt == nil })
 	require.NotContains(t, m.View(), "↻")
 	require.Contains(t, m.View(), "✗ failed (3)")
