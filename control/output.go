@@ -116,7 +116,7 @@ func countParam(v url.Values, name string) (int, error) {
 }
 
 func (s *Server) handleOutput(w http.ResponseWriter, r *http.Request) {
-	id, err := pathID(r)
+	id, err := s.pathID(r)
 	if err != nil {
 		writeError(w, err)
 		return
