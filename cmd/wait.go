@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"regexp"
 	"strings"
 	"time"
 
@@ -112,9 +111,9 @@ func waitReady(cmd *cobra.Command, c *control.Client, id jobs.ID, o waitOptions)
 var errMatched = errors.New("matched")
 
 func waitUntil(cmd *cobra.Command, c *control.Client, id jobs.ID, o waitOptions) error {
-	re, err := regexp.Compile(o.until)
+	re, err := jobs.CompilePattern("--until", o.until)
 	if err != nil {
-		return usageErrorf("--until: %v", err)
+		return &ExitError{Code: usageExit, Err: err}
 	}
 	ctx := cmd.Context()
 	if o.timeout > 0 {

@@ -177,15 +177,15 @@ func (r ReadOutputResult) notes(info jobs.Info, stream string) []string {
 	var notes []string
 	switch {
 	case r.Dropped > 0 && info.LogDropped > 0:
-		notes = append(notes, fmt.Sprintf("%d lines before these are no longer in memory, and the log file (%s) lost %d bytes it could not write (a full disk?): search_output with in_log: true searches what it has", r.Dropped, info.LogPath, info.LogDropped))
+		notes = append(notes, fmt.Sprintf("%s before these %s no longer in memory, and the log file (%s) lost %s it could not write (a full disk?): search_output with in_log: true searches what it has", plural(int(r.Dropped), "line"), isAre(r.Dropped), info.LogPath, plural(int(info.LogDropped), "byte")))
 	case r.Dropped > 0:
-		notes = append(notes, fmt.Sprintf("%d lines before these are no longer in memory; search_output with in_log: true searches them (log file %s)", r.Dropped, info.LogPath))
+		notes = append(notes, fmt.Sprintf("%s before these %s no longer in memory; search_output with in_log: true searches %s (log file %s)", plural(int(r.Dropped), "line"), isAre(r.Dropped), pick(r.Dropped == 1, "it", "them"), info.LogPath))
 	}
 	switch {
 	case r.More && stream != "":
-		notes = append(notes, fmt.Sprintf("up to %d more lines (of both streams) after next_cursor %d: call read_output with cursor %d to go on, or tail for the newest", r.Remaining, r.NextCursor, r.NextCursor))
+		notes = append(notes, fmt.Sprintf("up to %d more %s (of both streams) after next_cursor %d: call read_output with cursor %d to go on, or tail for the newest", r.Remaining, pick(r.Remaining == 1, "line", "lines"), r.NextCursor, r.NextCursor))
 	case r.More:
-		notes = append(notes, fmt.Sprintf("%d more lines after next_cursor %d: call read_output with cursor %d to go on, or tail for the newest", r.Remaining, r.NextCursor, r.NextCursor))
+		notes = append(notes, fmt.Sprintf("%d more %s after next_cursor %d: call read_output with cursor %d to go on, or tail for the newest", r.Remaining, pick(r.Remaining == 1, "line", "lines"), r.NextCursor, r.NextCursor))
 	case r.Ended:
 		notes = append(notes, "the job has ended: this is all its output")
 	default:
