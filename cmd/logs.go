@@ -100,8 +100,9 @@ func logs(cmd *cobra.Command, c *control.Client, id jobs.ID, o logsOptions) erro
 	}
 	q := control.OutputQuery{Cursor: o.cursor, Tail: o.tail}
 	if o.noLines {
-		// The API has no "no line": read the newest one for the
-		// cursor at the end, and show none of it.
+		// Read the newest line for the cursor at the end, and show
+		// none of it (not tail=0: that answer leaves out the line
+		// being written, which --follow would then print as new).
 		q.Tail = 1
 	}
 	switch {

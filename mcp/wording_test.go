@@ -109,3 +109,24 @@ func TestDurationArgumentsAreSeconds(t *testing.T) {
 	require.Equal(t, "timed_out", w.Outcome)
 	require.Contains(t, w.Note, "it did not end within 1s")
 }
+
+// tail: 0 reads no lines and puts next_cursor at the newest, as the API's
+// tail=0; a tail not given reads from the oldest line.
+func TestReadOutputTailZero(t *testing.T) {
+	e := newEnv(t)
+	id := e.run("three", "echo one; echo two; echo three")
+	e.waitEnded(id)
+	var out ReadOutputResult
+	text := e.ok("read_output", map[string]any{"id": id, "tail": 0}, &out)
+	require.Empty(t, out.Lines, text)
+	require.Equal(t, uint64(3), out.NextCursor)
+	require.True(t, out.Ended)
+	require.Contains(t, text, "no new lines")
+
+	e.ok("read_output", map[string]any{"id": id}, &out)
+	require.Len(t, out.Lines, 3)
+	e.ok("read_output", map[string]any{"id": id, "tail": 1}, &out)
+	require.Len(t, out.Lines, 1)
+	require.Equal(t, "three", out.Lines[0].Text)
+	require.Contains(t, e.toolErr("read_output", map[string]any{"id": id, "tail": 0, "cursor": 2}), "either cursor")
+}
