@@ -30,14 +30,24 @@ func TestTailZero(t *testing.T) {
 		assert.False(t, resp.Ended)
 	}
 
-	// Following from tail=0 brings only what comes next.
-	writeFifo(t, fifo, "go\n")
+	// Following from tail=0 brings only what comes after its first
+	// answer.
 	var got []string
-	err := in.client.FollowOutput(ctx, info.ID, OutputQuery{Tail: TailNone}, func(r OutputResponse) error {
-		got = append(got, texts(r.Lines)...)
-		return nil
-	})
-	require.NoError(t, err)
+	first := make(chan struct{})
+	followed := make(chan error, 1)
+	go func() {
+		followed <- in.client.FollowOutput(ctx, info.ID, OutputQuery{Tail: TailNone}, func(r OutputResponse) error {
+			if got == nil {
+				got = []string{}
+				close(first)
+			}
+			got = append(got, texts(r.Lines)...)
+			return nil
+		})
+	}()
+	<-first
+	writeFifo(t, fifo, "go\n")
+	require.NoError(t, <-followed)
 	assert.Equal(t, []string{"four"}, got)
 
 	resp, err := in.client.ReadOutput(ctx, info.ID, OutputQuery{Tail: TailNone})
