@@ -59,7 +59,12 @@ job's name ("web | GET /"); with --json each line also has "job", "name"
 and "arrival", and next_cursor is an arrival to pass back as --cursor.
 With --follow it goes on until no job is left that can write.`,
 		func(cmd *cobra.Command, c *control.Client, id jobs.ID) error {
-			return logs(cmd, c, id, o)
+			began := time.Now()
+			err := logs(cmd, c, id, o)
+			if o.follow {
+				err, _ = instanceGone(cmd.Context(), c, fmt.Sprintf("following job %d's output", id), id, began, err)
+			}
+			return err
 		})
 	oneJob, runOne := cmd.Args, cmd.RunE
 	cmd.Args = func(cmd *cobra.Command, args []string) error {

@@ -31,7 +31,9 @@ func newWaitCmd() *cobra.Command {
 	var o waitOptions
 	cmd := jobCommand("wait ID", "Wait for a job to end, or for a line of its output",
 		`Block until the job ends, and exit with its exit code: 124 if it timed
-out, 128+N if a signal N ended it, 125 if it could not start.
+out, 128+N if a signal N ended it, 125 if it could not start, 255 if no
+instance answers or the instance ended while waiting (its jobs end with
+it).
 
 With --until REGEX, return as soon as a line of the job's output matches
 (e.g. a dev server's "listening on"): print that line and exit 0; exit 1
@@ -55,7 +57,18 @@ With --timeout, give up after DUR and exit 124; the job keeps running.`,
 	return cmd
 }
 
+// wait waits as o asks; when the instance goes away first (or none
+// answers), it exits exitInstanceGone, which no outcome of the job reads as.
 func wait(cmd *cobra.Command, c *control.Client, id jobs.ID, o waitOptions) error {
+	began := time.Now()
+	err := waitFor(cmd, c, id, o)
+	if err, gone := instanceGone(cmd.Context(), c, fmt.Sprintf("waiting for job %d", id), id, began, err); gone {
+		return &ExitError{Code: exitInstanceGone, Err: err}
+	}
+	return err
+}
+
+func waitFor(cmd *cobra.Command, c *control.Client, id jobs.ID, o waitOptions) error {
 	if o.timeout < 0 {
 		return usageErrorf("--timeout %v is negative", o.timeout)
 	}

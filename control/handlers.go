@@ -189,6 +189,8 @@ func (s *Server) handleWait(w http.ResponseWriter, r *http.Request) {
 	switch {
 	case err == nil:
 		writeJSON(w, http.StatusOK, WaitResponse{Job: info, Ended: true})
+	case s.base.Err() != nil:
+		writeError(w, errInstanceEnding)
 	case errors.Is(err, context.DeadlineExceeded) || errors.Is(err, context.Canceled):
 		writeJSON(w, http.StatusOK, WaitResponse{Job: info, Ended: false})
 	default:
@@ -213,6 +215,8 @@ func (s *Server) waitReady(ctx context.Context, w http.ResponseWriter, id jobs.I
 	switch {
 	case err == nil:
 		writeJSON(w, http.StatusOK, WaitResponse{Job: info, Ended: ended})
+	case s.base.Err() != nil:
+		writeError(w, errInstanceEnding)
 	case errors.Is(err, context.DeadlineExceeded) || errors.Is(err, context.Canceled):
 		writeJSON(w, http.StatusOK, WaitResponse{Job: info})
 	default:

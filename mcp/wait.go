@@ -183,7 +183,11 @@ func (s *Server) wait(ctx context.Context, req *sdk.CallToolRequest, id jobs.ID,
 		if ctx.Err() != nil {
 			return WaitResult{}, ctx.Err()
 		}
-		return WaitResult{}, s.apiError(err)
+		err = s.apiError(err)
+		if gone := (*instanceGone)(nil); errors.As(err, &gone) {
+			return WaitResult{}, fmt.Errorf("waiting for %s was cut off: %w", until.describe(id), err)
+		}
+		return WaitResult{}, err
 	}
 	res.Waited = formatDuration(time.Since(began))
 	res.Job = summarize(info, time.Now())
