@@ -78,7 +78,9 @@ func TestInstanceKilledMidWait(t *testing.T) {
 	assert.Contains(t, followErr.String(), ended+"following job 1's output, and its jobs ended with it", followErr.String())
 
 	// No instance at all: wait exits 255 too.
-	r := c.run("wait", "1")
-	assert.Equal(t, exitInstanceGone, r.code, r.stderr)
-	assert.Contains(t, r.stderr, "no jobtop is listening on")
+	for _, job := range []string{"1", "web"} {
+		r := c.run("wait", job)
+		assert.Equal(t, exitInstanceGone, r.code, r.stderr)
+		assert.Contains(t, r.stderr, "no jobtop is listening on")
+	}
 }

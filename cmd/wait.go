@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -54,6 +55,17 @@ With --timeout, give up after DUR and exit 124; the job keeps running.`,
 	cmd.Flags().DurationVar(&o.timeout, "timeout", 0, "give up after `DUR` (exit 124); the job keeps running (0, the default: wait as long as it takes)")
 	cmd.Flags().BoolVar(&o.raw, "raw", false, "print the matching line as jobtop holds it, escapes and all (a terminal job's hold only colours), also on a terminal (see jobtop logs)")
 	cmd.MarkFlagsMutuallyExclusive("until", "ready")
+	// A job named when no instance answers is not found for the same
+	// reason as an ID: no instance, exit exitInstanceGone.
+	runE := cmd.RunE
+	cmd.RunE = func(cmd *cobra.Command, args []string) error {
+		err := runE(cmd, args)
+		var notRunning *control.NotRunningError
+		if errors.As(err, &notRunning) && !errors.Is(err, syscall.EACCES) {
+			return &ExitError{Code: exitInstanceGone, Err: err}
+		}
+		return err
+	}
 	return cmd
 }
 
