@@ -96,8 +96,8 @@ func (e *LostError) Error() string { return e.Err.Error() }
 func (e *LostError) Unwrap() error { return e.Err }
 
 // IsLost reports whether err is an answer cut off by the instance going
-// away: a connection that broke off (*LostError), or a wait or stream the
-// instance ended because it is ending itself (ErrInstanceEnding's words).
+// away: a connection that broke off (*LostError), or a wait the instance
+// cut off because it is ending itself (IsEnding).
 func IsLost(err error) bool {
 	var lost *LostError
 	return errors.As(err, &lost) || IsEnding(err)
@@ -283,8 +283,9 @@ func (c *Client) FollowOutput(ctx context.Context, id jobs.ID, q OutputQuery, fn
 			}
 			err = fmt.Errorf("output stream of job %d broke off: %w", id, err)
 			var syntax *json.SyntaxError
-			if errors.As(err, &syntax) {
-				return err
+			var badType *json.UnmarshalTypeError
+			if errors.As(err, &syntax) || errors.As(err, &badType) {
+				return err // a garbled answer, not a lost one
 			}
 			return &LostError{Err: err}
 		}
