@@ -277,7 +277,7 @@ func TestWaitUntil(t *testing.T) {
 
 	r = c.run("wait", id, "--until", "(")
 	assert.Equal(t, 2, r.code)
-	assert.Contains(t, r.stderr, "--until: error parsing regexp")
+	assert.Contains(t, r.stderr, `--until "(" is not a valid regular expression: missing closing ) at byte 0 ("(")`)
 
 	// After a restart, the old run's lines do not count.
 	c.ok("restart", id)

@@ -59,7 +59,12 @@ job's name ("web | GET /"); with --json each line also has "job", "name"
 and "arrival", and next_cursor is an arrival to pass back as --cursor.
 With --follow it goes on until no job is left that can write.`,
 		func(cmd *cobra.Command, c *control.Client, id jobs.ID) error {
-			return logs(cmd, c, id, o)
+			began := time.Now()
+			err := logs(cmd, c, id, o)
+			if o.follow {
+				err, _ = instanceGone(cmd.Context(), c, fmt.Sprintf("following job %d's output", id), id, began, err)
+			}
+			return err
 		})
 	oneJob, runOne := cmd.Args, cmd.RunE
 	cmd.Args = func(cmd *cobra.Command, args []string) error {
@@ -100,8 +105,9 @@ func logs(cmd *cobra.Command, c *control.Client, id jobs.ID, o logsOptions) erro
 	}
 	q := control.OutputQuery{Cursor: o.cursor, Tail: o.tail}
 	if o.noLines {
-		// The API has no "no line": read the newest one for the
-		// cursor at the end, and show none of it.
+		// Read the newest line for the cursor at the end, and show
+		// none of it (not tail=0: that answer leaves out the line
+		// being written, which --follow would then print as new).
 		q.Tail = 1
 	}
 	switch {

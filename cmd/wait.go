@@ -4,8 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"regexp"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -32,7 +32,9 @@ func newWaitCmd() *cobra.Command {
 	var o waitOptions
 	cmd := jobCommand("wait ID", "Wait for a job to end, or for a line of its output",
 		`Block until the job ends, and exit with its exit code: 124 if it timed
-out, 128+N if a signal N ended it, 125 if it could not start.
+out, 128+N if a signal N ended it, 125 if it could not start, 255 if no
+instance answers or the instance ended while waiting (its jobs end with
+it).
 
 With --until REGEX, return as soon as a line of the job's output matches
 (e.g. a dev server's "listening on"): print that line and exit 0; exit 1
@@ -53,10 +55,32 @@ With --timeout, give up after DUR and exit 124; the job keeps running.`,
 	cmd.Flags().Var(durationFlag{&o.timeout}, "timeout", "give up after `DUR` (exit 124); the job keeps running (0, the default: wait as long as it takes)")
 	cmd.Flags().BoolVar(&o.raw, "raw", false, "print the matching line as jobtop holds it, escapes and all (a terminal job's hold only colours), also on a terminal (see jobtop logs)")
 	cmd.MarkFlagsMutuallyExclusive("until", "ready")
+	// A job named when no instance answers is not found for the same
+	// reason as an ID: no instance, exit exitInstanceGone.
+	runE := cmd.RunE
+	cmd.RunE = func(cmd *cobra.Command, args []string) error {
+		err := runE(cmd, args)
+		var notRunning *control.NotRunningError
+		if errors.As(err, &notRunning) && !errors.Is(err, syscall.EACCES) {
+			return &ExitError{Code: exitInstanceGone, Err: err}
+		}
+		return err
+	}
 	return cmd
 }
 
+// wait waits as o asks; when the instance goes away first (or none
+// answers), it exits exitInstanceGone, which no outcome of the job reads as.
 func wait(cmd *cobra.Command, c *control.Client, id jobs.ID, o waitOptions) error {
+	began := time.Now()
+	err := waitFor(cmd, c, id, o)
+	if err, gone := instanceGone(cmd.Context(), c, fmt.Sprintf("waiting for job %d", id), id, began, err); gone {
+		return &ExitError{Code: exitInstanceGone, Err: err}
+	}
+	return err
+}
+
+func waitFor(cmd *cobra.Command, c *control.Client, id jobs.ID, o waitOptions) error {
 	if o.timeout < 0 {
 		return usageErrorf("--timeout %v is negative", o.timeout)
 	}
@@ -115,9 +139,9 @@ func waitReady(cmd *cobra.Command, c *control.Client, id jobs.ID, o waitOptions)
 var errMatched = errors.New("matched")
 
 func waitUntil(cmd *cobra.Command, c *control.Client, id jobs.ID, o waitOptions) error {
-	re, err := regexp.Compile(o.until)
+	re, err := jobs.CompilePattern("--until", o.until)
 	if err != nil {
-		return usageErrorf("--until: %v", err)
+		return &ExitError{Code: usageExit, Err: err}
 	}
 	ctx := cmd.Context()
 	if o.timeout > 0 {

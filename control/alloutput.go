@@ -31,7 +31,8 @@ type AllOutputQuery struct {
 	// DefaultOutputLines, or Tail when given; at most MaxOutputLines).
 	Max int
 	// Tail, when > 0, asks for the newest Tail lines instead (then
-	// reading goes on after them when following).
+	// reading goes on after them when following); TailNone for none, and
+	// next_cursor at the newest arrival.
 	Tail int
 	// Follow streams answers as NDJSON, one AllOutputResponse per change,
 	// until no job is left that can write (or Timeout passed).
@@ -115,6 +116,10 @@ func (s *Server) handleAllOutput(w http.ResponseWriter, r *http.Request) {
 		// instance gave, and would silently skip the lines up to it.
 		writeError(w, badRequest("cursor %d is past the newest arrival (%d): pass the next_cursor of an earlier read, or 0 to read from the oldest line held", q.Cursor, last))
 		return
+	}
+	if q.Tail == TailNone {
+		// No line: the cursor at the newest arrival, to read on from.
+		q.Cursor, q.Tail = s.mgr.Arrivals(), 0
 	}
 	ctx, cancel := s.requestContext(r, q.Timeout)
 	defer cancel()

@@ -84,6 +84,32 @@ func (e *NotRunningError) Error() string {
 
 func (e *NotRunningError) Unwrap() error { return e.Err }
 
+// LostError says the connection to the instance broke off before its
+// answer was whole: the instance ended (killed, crashed) while it
+// answered, or the link to its host went down. Err says how.
+type LostError struct {
+	Err error
+}
+
+func (e *LostError) Error() string { return e.Err.Error() }
+
+func (e *LostError) Unwrap() error { return e.Err }
+
+// IsLost reports whether err is an answer cut off by the instance going
+// away: a connection that broke off (*LostError), or a wait the instance
+// cut off because it is ending itself (IsEnding).
+func IsLost(err error) bool {
+	var lost *LostError
+	return errors.As(err, &lost) || IsEnding(err)
+}
+
+// IsEnding reports whether err is the instance's answer that it is
+// ending (its server closing), which cut a wait off.
+func IsEnding(err error) bool {
+	var apiErr *APIError
+	return errors.As(err, &apiErr) && apiErr.Status == http.StatusServiceUnavailable && strings.HasPrefix(apiErr.Message, instanceEndingText)
+}
+
 // APIError is an error answer from the server.
 type APIError struct {
 	Status  int
@@ -257,7 +283,13 @@ func (c *Client) FollowOutput(ctx context.Context, id jobs.ID, q OutputQuery, fn
 			if ctx.Err() != nil {
 				return ctx.Err()
 			}
-			return fmt.Errorf("output stream of job %d broke off: %w", id, err)
+			err = fmt.Errorf("output stream of job %d broke off: %w", id, err)
+			var syntax *json.SyntaxError
+			var badType *json.UnmarshalTypeError
+			if errors.As(err, &syntax) || errors.As(err, &badType) {
+				return err // a garbled answer, not a lost one
+			}
+			return &LostError{Err: err}
 		}
 		if resp.Error != "" {
 			return &APIError{Status: http.StatusNotFound, Message: resp.Error}
@@ -326,6 +358,9 @@ func (c *Client) call(ctx context.Context, method, path string, q url.Values, in
 	// behaviour, 1.5-2x as fast): the list of 1,000 jobs is what
 	// `jobtop ls` spends most of its time on.
 	b, err := readAnswer(body)
+	if err != nil && ctx.Err() == nil {
+		return &LostError{Err: fmt.Errorf("the answer from %s broke off: %w", c.where(), err)}
+	}
 	if err == nil {
 		err = fastjson.Unmarshal(b, out)
 	}
@@ -391,7 +426,7 @@ func (c *Client) open(ctx context.Context, method, path string, q url.Values, in
 		if ctx.Err() != nil {
 			return nil, ctx.Err()
 		}
-		return nil, fmt.Errorf("talking to %s: %w", c.where(), err)
+		return nil, &LostError{Err: fmt.Errorf("talking to %s: %w", c.where(), err)}
 	}
 	if resp.StatusCode/100 == 2 {
 		return answer{resp.Body, resp.ContentLength}, nil

@@ -83,7 +83,7 @@ func TestErrorAnswers(t *testing.T) {
 		{"origin with a control character", "POST", "/v1/jobs", `{"command": "x", "origin": "mcp\u001b[2J"}`, 400, "origin \"mcp\\x1b[2J\" holds a control character"},
 		{"client name too long", "POST", "/v1/jobs", `{"command": "x", "client": "` + strings.Repeat("c", 65) + `"}`, 400, "client is 65 bytes long; at most 64"},
 		{"unknown job", "GET", "/v1/jobs/42", ``, 404, "no job with ID 42"},
-		{"job id not a number", "GET", "/v1/jobs/web", ``, 404, `no job "web": job IDs are numbers`},
+		{"unknown job name", "GET", "/v1/jobs/web", ``, 404, `no job "web": give a job ID (a number) or a job's name; GET /v1/jobs lists them`},
 		{"stop unknown job", "POST", "/v1/jobs/42/stop", ``, 404, "no job with ID 42"},
 		{"kill unknown job", "POST", "/v1/jobs/42/kill", ``, 404, "no job with ID 42"},
 		{"restart unknown job", "POST", "/v1/jobs/42/restart", ``, 404, "no job with ID 42"},

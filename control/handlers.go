@@ -61,7 +61,7 @@ func checkDir(dir string) error {
 }
 
 func (s *Server) handleGet(w http.ResponseWriter, r *http.Request) {
-	id, err := pathID(r)
+	id, err := s.pathID(r)
 	if err != nil {
 		writeError(w, err)
 		return
@@ -75,7 +75,7 @@ func (s *Server) handleGet(w http.ResponseWriter, r *http.Request) {
 }
 
 func (s *Server) handleRemove(w http.ResponseWriter, r *http.Request) {
-	id, err := pathID(r)
+	id, err := s.pathID(r)
 	if err != nil {
 		writeError(w, err)
 		return
@@ -102,7 +102,7 @@ func (s *Server) handleKill(w http.ResponseWriter, r *http.Request) {
 // handleEnd stops or kills a job; with wait=true it answers once the job
 // has ended.
 func (s *Server) handleEnd(w http.ResponseWriter, r *http.Request, end func(jobs.ID) error) {
-	id, wait, err := actionParams(r)
+	id, wait, err := s.actionParams(r)
 	if err != nil {
 		writeError(w, err)
 		return
@@ -129,7 +129,7 @@ func (s *Server) handleEnd(w http.ResponseWriter, r *http.Request, end func(jobs
 // handleRestart starts a new run; with wait=true it answers once the new
 // run has started (or is queued, or failed to start).
 func (s *Server) handleRestart(w http.ResponseWriter, r *http.Request) {
-	id, wait, err := actionParams(r)
+	id, wait, err := s.actionParams(r)
 	if err != nil {
 		writeError(w, err)
 		return
@@ -160,7 +160,7 @@ func (s *Server) handleRestart(w http.ResponseWriter, r *http.Request) {
 }
 
 func (s *Server) handleWait(w http.ResponseWriter, r *http.Request) {
-	id, err := pathID(r)
+	id, err := s.pathID(r)
 	if err != nil {
 		writeError(w, err)
 		return
@@ -185,6 +185,8 @@ func (s *Server) handleWait(w http.ResponseWriter, r *http.Request) {
 	switch {
 	case err == nil:
 		writeJSON(w, http.StatusOK, WaitResponse{Job: info, Ended: true})
+	case s.base.Err() != nil:
+		writeError(w, errInstanceEnding)
 	case errors.Is(err, context.DeadlineExceeded) || errors.Is(err, context.Canceled):
 		writeJSON(w, http.StatusOK, WaitResponse{Job: info, Ended: false})
 	default:
@@ -209,6 +211,8 @@ func (s *Server) waitReady(ctx context.Context, w http.ResponseWriter, id jobs.I
 	switch {
 	case err == nil:
 		writeJSON(w, http.StatusOK, WaitResponse{Job: info, Ended: ended})
+	case s.base.Err() != nil:
+		writeError(w, errInstanceEnding)
 	case errors.Is(err, context.DeadlineExceeded) || errors.Is(err, context.Canceled):
 		writeJSON(w, http.StatusOK, WaitResponse{Job: info})
 	default:
@@ -216,12 +220,20 @@ func (s *Server) waitReady(ctx context.Context, w http.ResponseWriter, id jobs.I
 	}
 }
 
-func pathID(r *http.Request) (jobs.ID, error) {
-	return jobs.ParseID(r.PathValue("id"))
+// pathID reads the job of a /v1/jobs/{id} path: an ID, or a job's name
+// (the newest job with it), as the CLI and bulk actions take them; names
+// are never bare numbers (jobs.CheckName).
+func (s *Server) pathID(r *http.Request) (jobs.ID, error) {
+	ref := r.PathValue("id")
+	if id, err := jobs.ParseID(ref); err == nil {
+		return id, nil
+	}
+	info, err := findJob(s.mgr.List(), ref)
+	return info.ID, err
 }
 
-func actionParams(r *http.Request) (jobs.ID, bool, error) {
-	id, err := pathID(r)
+func (s *Server) actionParams(r *http.Request) (jobs.ID, bool, error) {
+	id, err := s.pathID(r)
 	if err != nil {
 		return 0, false, err
 	}

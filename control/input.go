@@ -74,7 +74,7 @@ func decodeBody[T any](w http.ResponseWriter, r *http.Request, limit int64) (T, 
 }
 
 func (s *Server) handleInput(w http.ResponseWriter, r *http.Request) {
-	id, err := pathID(r)
+	id, err := s.pathID(r)
 	if err != nil {
 		writeError(w, err)
 		return
@@ -103,7 +103,7 @@ func (s *Server) handleInput(w http.ResponseWriter, r *http.Request) {
 }
 
 func (s *Server) handleResize(w http.ResponseWriter, r *http.Request) {
-	id, err := pathID(r)
+	id, err := s.pathID(r)
 	if err != nil {
 		writeError(w, err)
 		return

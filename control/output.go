@@ -22,7 +22,9 @@ type OutputQuery struct {
 	Max int
 	// Tail, when > 0, asks for the newest Tail lines (at most
 	// MaxOutputLines) instead of the lines after Cursor (then reading goes
-	// on after them when following).
+	// on after them when following). TailNone (tail=0 on the wire) asks
+	// for none: an answer with no lines whose next_cursor is the newest
+	// line, to read on from "now" (as tail -n 0 -f).
 	Tail int
 	// Stream keeps only lines of "stdout" or "stderr" ("": all, including
 	// jobtop's own "meta" lines). The cursor still moves past the others.
@@ -37,6 +39,10 @@ type OutputQuery struct {
 	Timeout time.Duration
 }
 
+// TailNone is the Tail of a read of no lines but the newest cursor
+// (tail=0): the zero Tail means no tail was given.
+const TailNone = -1
+
 // Values encodes the query for a URL.
 func (q OutputQuery) Values() url.Values {
 	v := url.Values{}
@@ -46,8 +52,11 @@ func (q OutputQuery) Values() url.Values {
 	if q.Max > 0 {
 		v.Set("max", strconv.Itoa(q.Max))
 	}
-	if q.Tail > 0 {
+	switch {
+	case q.Tail > 0:
 		v.Set("tail", strconv.Itoa(q.Tail))
+	case q.Tail == TailNone:
+		v.Set("tail", "0")
 	}
 	if q.Stream != "" {
 		v.Set("stream", q.Stream)
@@ -79,7 +88,10 @@ func ParseOutputQuery(v url.Values) (OutputQuery, error) {
 	if q.Tail, err = countParam(v, "tail"); err != nil {
 		return q, err
 	}
-	if q.Tail > 0 && q.Cursor > 0 {
+	if q.Tail == 0 && v.Get("tail") != "" {
+		q.Tail = TailNone
+	}
+	if q.Tail != 0 && q.Cursor > 0 {
 		return q, badRequest("give either cursor or tail, not both")
 	}
 	switch q.Stream = v.Get("stream"); q.Stream {
@@ -116,7 +128,7 @@ func countParam(v url.Values, name string) (int, error) {
 }
 
 func (s *Server) handleOutput(w http.ResponseWriter, r *http.Request) {
-	id, err := pathID(r)
+	id, err := s.pathID(r)
 	if err != nil {
 		writeError(w, err)
 		return
@@ -155,7 +167,7 @@ func (s *Server) handleOutput(w http.ResponseWriter, r *http.Request) {
 		watch = s.watch(id)
 		defer watch.close()
 	}
-	page, err := s.readPage(id, q, q.Cursor, q.Tail > 0)
+	page, err := s.readPage(id, q, q.Cursor, q.Tail != 0)
 	if err != nil {
 		writeError(w, err)
 		return

@@ -164,7 +164,8 @@ type outputPage struct {
 }
 
 // readPage reads the first batch of an answer: the newest q.Tail lines
-// when tail, else the lines after cursor, in q.Stream.
+// (none for TailNone: only the newest line's cursor) when tail, else the
+// lines after cursor, in q.Stream.
 func (s *Server) readPage(id jobs.ID, q OutputQuery, cursor uint64, tail bool) (*outputPage, error) {
 	// Whether the job is over is decided before reading, so an ended
 	// answer holds every line the job wrote.
@@ -178,6 +179,12 @@ func (s *Server) readPage(id jobs.ID, q OutputQuery, cursor uint64, tail bool) (
 	}
 	p := &outputPage{out: out, streams: streamSet(q.Stream), state: info.State, ended: ended}
 	sel := jobs.Selection{After: cursor, Streams: p.streams, Partial: true}
+	if tail && q.Tail == TailNone {
+		// The job's newest line, of any stream (a cursor passes the
+		// others), as the job counted them before the read.
+		p.first = jobs.Chunk{Next: info.Lines}
+		return p, nil
+	}
 	if tail {
 		sel.Tail = min(q.Tail, MaxOutputLines)
 		p.limit = lineLimit(q.Max, q.Tail)

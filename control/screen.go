@@ -45,7 +45,7 @@ type Modes struct {
 }
 
 func (s *Server) handleScreen(w http.ResponseWriter, r *http.Request) {
-	id, err := pathID(r)
+	id, err := s.pathID(r)
 	if err != nil {
 		writeError(w, err)
 		return

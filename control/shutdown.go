@@ -35,6 +35,14 @@ func (s *Server) shuttingDown() bool {
 	}
 }
 
+// instanceEndingText begins the answer to a wait that the instance cut
+// off because its server is closing: a client tells it from the job's own
+// end (IsLost).
+const instanceEndingText = "this jobtop instance is ending"
+
+// errInstanceEnding answers a wait the closing server cut off.
+var errInstanceEnding = &RequestError{Status: http.StatusServiceUnavailable, Msg: instanceEndingText + ", and its jobs end with it: the wait is cut off"}
+
 // errShuttingDown refuses new jobs once a shutdown was asked for.
 var errShuttingDown = &RequestError{Status: http.StatusServiceUnavailable, Msg: "this jobtop is shutting down (jobtop shutdown): start the job in another instance"}
 

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"reflect"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -125,7 +126,23 @@ func inputSchema[T any](adjust func(props map[string]*jsonschema.Schema)) *jsons
 	if adjust != nil {
 		adjust(s.Properties)
 	}
+	describeDurations(s)
 	return s
+}
+
+// durationWords end a Duration argument's description, which its field's
+// own replaces: a model must know that 5 is 5 seconds.
+const durationWords = `; a duration like "30s", "5m", "1h30m", or a number of seconds (5 means 5s)`
+
+// describeDurations ends the description of each Duration property of s
+// (and of the objects in it) with durationWords.
+func describeDurations(s *jsonschema.Schema) {
+	for _, p := range s.Properties {
+		if slices.Equal(p.Types, argSchemas[reflect.TypeFor[Duration]()].Types) && !strings.Contains(p.Description, "number of seconds") {
+			p.Description = strings.TrimSuffix(p.Description, ".") + durationWords
+		}
+		describeDurations(p)
+	}
 }
 
 // enum limits a string property to values.

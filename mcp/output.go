@@ -58,7 +58,7 @@ type ReadOutputInput struct {
 	Cursor   uint64 `json:"cursor,omitempty" jsonschema:"read the lines after this one: the next_cursor of your previous read (default 0: from the oldest line held)"`
 	MaxLines int    `json:"max_lines,omitempty" jsonschema:"at most this many lines (default 200, at most 1000)"`
 	MaxBytes int    `json:"max_bytes,omitempty" jsonschema:"at most this many bytes of line text (default 16384, at most 65536)"`
-	Tail     int    `json:"tail,omitempty" jsonschema:"read the newest N lines instead of the lines after cursor"`
+	Tail     *int   `json:"tail,omitempty" jsonschema:"read the newest N lines instead of the lines after cursor; 0: no lines, only a next_cursor at the newest line, to read what comes from now on"`
 	Stream   string `json:"stream,omitempty" jsonschema:"only stdout or only stderr lines (default both)"`
 }
 
@@ -72,7 +72,7 @@ type ReadOutputResult struct {
 	Remaining  uint64       `json:"remaining" jsonschema:"how many lines were already there after next_cursor"`
 	Dropped    uint64       `json:"dropped" jsonschema:"lines between your cursor and these that memory no longer holds (the log file has them)"`
 	Partial    []OutputLine `json:"partial,omitempty" jsonschema:"a line still being written (no newline yet), e.g. a prompt; not covered by next_cursor"`
-	Ended      bool         `json:"ended" jsonschema:"the job has ended: no more lines will come"`
+	Ended      bool         `json:"ended" jsonschema:"the job has ended and this answer reaches its last line: nothing more will come (false while more is true, also for a job that has ended)"`
 	Note       string       `json:"note,omitempty"`
 }
 
@@ -81,7 +81,7 @@ func (s *Server) readOutput(ctx context.Context, _ *sdk.CallToolRequest, in Read
 	if err != nil {
 		return "", ReadOutputResult{}, err
 	}
-	if in.Tail > 0 && in.Cursor > 0 {
+	if in.Tail != nil && in.Cursor > 0 {
 		return "", ReadOutputResult{}, fmt.Errorf("give either cursor (the lines after it) or tail (the newest lines), not both")
 	}
 	// Lines only ever grow: a cursor past them is not one this job gave
@@ -94,8 +94,12 @@ func (s *Server) readOutput(ctx context.Context, _ *sdk.CallToolRequest, in Read
 	maxLines := capArg(in.MaxLines, DefaultMaxLines, MaxMaxLines, "max_lines", &notes)
 	maxBytes := capArg(in.MaxBytes, DefaultMaxBytes, MaxMaxBytes, "max_bytes", &notes)
 	q := control.OutputQuery{Cursor: in.Cursor, Max: maxLines, Stream: in.Stream}
-	if in.Tail > 0 {
-		q = control.OutputQuery{Tail: min(in.Tail, maxLines), Stream: in.Stream}
+	switch {
+	case in.Tail == nil:
+	case *in.Tail == 0:
+		q = control.OutputQuery{Tail: control.TailNone}
+	default:
+		q = control.OutputQuery{Tail: min(*in.Tail, maxLines), Stream: in.Stream}
 	}
 	resp, err := s.opts.Client.ReadOutput(ctx, info.ID, q)
 	if err != nil {
@@ -105,7 +109,7 @@ func (s *Server) readOutput(ctx context.Context, _ *sdk.CallToolRequest, in Read
 		Job: int(info.ID), State: string(resp.State), NextCursor: resp.NextCursor,
 		Dropped: resp.Dropped, Ended: resp.Ended, Lines: []OutputLine{},
 	}
-	if in.Tail > 0 {
+	if in.Tail != nil {
 		out.Lines = fitNewest(resp.Lines, maxBytes)
 	} else {
 		out.Lines = fitOldest(resp.Lines, maxBytes)
@@ -177,15 +181,15 @@ func (r ReadOutputResult) notes(info jobs.Info, stream string) []string {
 	var notes []string
 	switch {
 	case r.Dropped > 0 && info.LogDropped > 0:
-		notes = append(notes, fmt.Sprintf("%d lines before these are no longer in memory, and the log file (%s) lost %d bytes it could not write (a full disk?): search_output with in_log: true searches what it has", r.Dropped, info.LogPath, info.LogDropped))
+		notes = append(notes, fmt.Sprintf("%s before these %s no longer in memory, and the log file (%s) lost %s it could not write (a full disk?): search_output with in_log: true searches what it has", plural(int(r.Dropped), "line"), isAre(r.Dropped), info.LogPath, plural(int(info.LogDropped), "byte")))
 	case r.Dropped > 0:
-		notes = append(notes, fmt.Sprintf("%d lines before these are no longer in memory; search_output with in_log: true searches them (log file %s)", r.Dropped, info.LogPath))
+		notes = append(notes, fmt.Sprintf("%s before these %s no longer in memory; search_output with in_log: true searches %s (log file %s)", plural(int(r.Dropped), "line"), isAre(r.Dropped), pick(r.Dropped == 1, "it", "them"), info.LogPath))
 	}
 	switch {
 	case r.More && stream != "":
-		notes = append(notes, fmt.Sprintf("up to %d more lines (of both streams) after next_cursor %d: call read_output with cursor %d to go on, or tail for the newest", r.Remaining, r.NextCursor, r.NextCursor))
+		notes = append(notes, fmt.Sprintf("up to %d more %s (of both streams) after next_cursor %d: call read_output with cursor %d to go on, or tail for the newest", r.Remaining, pick(r.Remaining == 1, "line", "lines"), r.NextCursor, r.NextCursor))
 	case r.More:
-		notes = append(notes, fmt.Sprintf("%d more lines after next_cursor %d: call read_output with cursor %d to go on, or tail for the newest", r.Remaining, r.NextCursor, r.NextCursor))
+		notes = append(notes, fmt.Sprintf("%d more %s after next_cursor %d: call read_output with cursor %d to go on, or tail for the newest", r.Remaining, pick(r.Remaining == 1, "line", "lines"), r.NextCursor, r.NextCursor))
 	case r.Ended:
 		notes = append(notes, "the job has ended: this is all its output")
 	default:

@@ -105,7 +105,7 @@ func (s *Server) searchOutput(ctx context.Context, _ *sdk.CallToolRequest, in Se
 	}
 	switch {
 	case f.res.More:
-		notes = append(notes, fmt.Sprintf("stopped at %d matches: there may be more; narrow the pattern or search one job", len(f.res.Matches)))
+		notes = append(notes, fmt.Sprintf("stopped at %s: there may be more; narrow the pattern or search one job", plural(len(f.res.Matches), "match")))
 	case !in.InLog:
 		notes = append(notes, "searched what memory holds; in_log: true also searches older output")
 	}
@@ -267,10 +267,7 @@ func around(text string, loc []int) string {
 // text is the answer's text form: "3 web:12: the line".
 func (r SearchResult) text(jobsSearched int) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "%d matches in the %s of %d job", len(r.Matches), r.Searched, jobsSearched)
-	if jobsSearched != 1 {
-		b.WriteString("s")
-	}
+	fmt.Fprintf(&b, "%s in the %s of %s", plural(len(r.Matches), "match"), r.Searched, plural(jobsSearched, "job"))
 	b.WriteString(" (job name:line: text)\n")
 	for _, m := range r.Matches {
 		if m.File != "" {

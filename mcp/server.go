@@ -40,6 +40,9 @@ type Options struct {
 type Server struct {
 	opts    Options
 	startMu sync.Mutex // one auto-start at a time
+
+	instMu sync.Mutex
+	inst   *control.Instance // the instance the tools talked to last; nil: none yet
 }
 
 // New builds the MCP server with every jobtop tool.
@@ -52,7 +55,7 @@ func New(o Options) *sdk.Server {
 		&sdk.ServerOptions{Instructions: instructions, Capabilities: &sdk.ServerCapabilities{}})
 	s := &Server{opts: o}
 	s.addTools(srv)
-	srv.AddReceivingMiddleware(explainNull, refuseDuplicateArguments)
+	srv.AddReceivingMiddleware(explainNull, refuseDuplicateArguments, s.watchInstance)
 	return srv
 }
 
@@ -125,8 +128,15 @@ func (s *Server) startJob(ctx context.Context, req control.StartRequest) (jobs.I
 	return info, s.apiError(err)
 }
 
-// apiError rewords the errors of the API for a model.
+// apiError rewords the errors of the API for a model; an instance that
+// went away is said to have (lostError).
 func (s *Server) apiError(err error) error {
+	if err == nil {
+		return nil
+	}
+	if gone := s.lostError(context.Background(), err); gone != nil {
+		return gone
+	}
 	var notRunning *control.NotRunningError
 	if errors.As(err, &notRunning) && !errors.Is(err, syscall.EACCES) {
 		return fmt.Errorf("no jobtop instance is running on %s, so there are no jobs yet; run_job starts one", s.opts.Client.Socket())

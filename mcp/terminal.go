@@ -86,7 +86,18 @@ func (s *Server) sendInput(ctx context.Context, _ *sdk.CallToolRequest, in SendI
 		}
 	}
 	out := SendInputOutput{Job: summarize(info, time.Now()), Bytes: len(b)}
-	return fmt.Sprintf("typed %d bytes into job %d; read_screen shows the result", len(b), info.ID), out, nil
+	// A terminal's answer is on its screen; a pipe job's in its output.
+	shows := "read_output shows the result"
+	if info.TTY {
+		shows = "read_screen shows the result"
+	}
+	switch {
+	case len(b) == 0:
+		return fmt.Sprintf("closed job %d's input; %s", info.ID, shows), out, nil
+	case in.EOF:
+		return fmt.Sprintf("typed %s into job %d and closed its input; %s", plural(len(b), "byte"), info.ID, shows), out, nil
+	}
+	return fmt.Sprintf("typed %s into job %d; %s", plural(len(b), "byte"), info.ID, shows), out, nil
 }
 
 // enterKey is what enter sends: a terminal turns "\r" into a line's end;
@@ -157,9 +168,10 @@ func (s *Server) readScreen(ctx context.Context, _ *sdk.CallToolRequest, in Read
 	var re *regexp.Regexp
 	if in.WaitFor != "" {
 		// Row by row: ^ and $ match at each row's start and end.
-		if re, err = regexp.Compile("(?m)" + in.WaitFor); err != nil {
-			return "", ReadScreenOutput{}, fmt.Errorf("wait_for %q is not a valid regex: %v", in.WaitFor, err)
+		if _, err := compilePattern("wait_for", in.WaitFor); err != nil {
+			return "", ReadScreenOutput{}, err
 		}
+		re = regexp.MustCompile("(?m)" + in.WaitFor)
 	}
 	wait := time.Duration(in.Timeout)
 	if wait <= 0 {

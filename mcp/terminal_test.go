@@ -89,7 +89,7 @@ func TestTerminalToolRefusals(t *testing.T) {
 	assert.Contains(t, e.toolErr("send_input", map[string]any{"id": id, "text": "x"}), "it runs on pipes with stdin on /dev/null")
 	assert.Contains(t, e.toolErr("send_input", map[string]any{"id": id}), "nothing to type")
 	assert.Contains(t, e.toolErr("send_input", map[string]any{"id": id, "keys": []string{"hyper+q"}}), `unknown key "hyper+q"`)
-	assert.Contains(t, e.toolErr("read_screen", map[string]any{"id": id, "wait_for": "("}), "is not a valid regex")
+	assert.Contains(t, e.toolErr("read_screen", map[string]any{"id": id, "wait_for": "listening (on"}), `wait_for "listening (on" is not a valid regular expression: missing closing ) at byte 10 ("(on")`)
 	assert.Contains(t, e.ok("read_screen", map[string]any{"id": id}, nil), "it has no terminal")
 	assert.Contains(t, e.toolErr("read_screen", map[string]any{"id": "nope"}), `no job is named "nope"`)
 }

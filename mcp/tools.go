@@ -206,11 +206,14 @@ func (s *Server) listJobs(ctx context.Context, _ *sdk.CallToolRequest, in ListJo
 		if len(list) == 0 {
 			return "no jobs; run_job starts one", out, nil
 		}
+		if len(list) == 1 {
+			return "no job matches (there is 1 job)", out, nil
+		}
 		return fmt.Sprintf("no job matches (there are %d jobs)", len(list)), out, nil
 	}
 	var b strings.Builder
 	if out.Omitted > 0 {
-		fmt.Fprintf(&b, "%d older jobs left out\n", out.Omitted)
+		fmt.Fprintf(&b, "%s left out\n", plural(out.Omitted, "older job"))
 	}
 	for _, j := range out.Jobs {
 		b.WriteString(j.line() + "\n")

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"regexp"
-	"regexp/syntax"
 	"slices"
 	"strings"
 	"time"
@@ -60,62 +59,12 @@ func parseUntil(field, s string) (waitUntil, error) {
 const maxPatternBytes = 4 << 10
 
 // compilePattern compiles a regular expression argument, or says what is
-// wrong with it and where.
+// wrong with it and where (jobs.CompilePattern's words).
 func compilePattern(field, p string) (*regexp.Regexp, error) {
 	if len(p) > maxPatternBytes {
 		return nil, fmt.Errorf("%s is %d bytes long; a pattern of at most %d bytes, please", field, len(p), maxPatternBytes)
 	}
-	re, err := regexp.Compile(p)
-	if err == nil {
-		return re, nil
-	}
-	var se *syntax.Error
-	if !errors.As(err, &se) {
-		return nil, fmt.Errorf("%s %q is not a valid regular expression: %v", field, p, err)
-	}
-	msg := fmt.Sprintf("%s %q is not a valid regular expression: %s", field, p, se.Code)
-	at := strings.Index(p, se.Expr)
-	if se.Code == syntax.ErrMissingParen {
-		at = unclosedParen(p)
-	}
-	if at >= 0 && se.Expr != "" {
-		msg += fmt.Sprintf(" at byte %d (%q)", at, p[at:min(len(p), at+20)])
-	}
-	switch se.Code {
-	case syntax.ErrInvalidPerlOp, syntax.ErrInvalidEscape, syntax.ErrInvalidNamedCapture:
-		msg += "; the syntax is Go's RE2: no lookahead, lookbehind or backreferences"
-	case syntax.ErrMissingParen, syntax.ErrUnexpectedParen, syntax.ErrMissingBracket, syntax.ErrMissingRepeatArgument, syntax.ErrInvalidRepeatOp:
-		msg += `; escape a literal ( ) [ ] * + ? with a backslash, e.g. \(`
-	}
-	return nil, errors.New(msg)
-}
-
-// unclosedParen is the byte offset of the last "(" of p that no ")"
-// closes (escapes and character classes skipped), or -1.
-func unclosedParen(p string) int {
-	var open []int
-	inClass := false
-	for i := 0; i < len(p); i++ {
-		switch c := p[i]; {
-		case c == '\\':
-			i++
-		case inClass:
-			inClass = c != ']'
-		case c == '[':
-			inClass = true
-			if i+1 < len(p) && p[i+1] == ']' {
-				i++
-			}
-		case c == '(':
-			open = append(open, i)
-		case c == ')' && len(open) > 0:
-			open = open[:len(open)-1]
-		}
-	}
-	if len(open) == 0 {
-		return -1
-	}
-	return open[len(open)-1]
+	return jobs.CompilePattern(field, p)
 }
 
 // OutputLine is a line of output as the tools return it.
@@ -234,7 +183,11 @@ func (s *Server) wait(ctx context.Context, req *sdk.CallToolRequest, id jobs.ID,
 		if ctx.Err() != nil {
 			return WaitResult{}, ctx.Err()
 		}
-		return WaitResult{}, s.apiError(err)
+		err = s.apiError(err)
+		if gone := (*instanceGone)(nil); errors.As(err, &gone) {
+			return WaitResult{}, fmt.Errorf("waiting for %s was cut off: %w", until.describe(id), err)
+		}
+		return WaitResult{}, err
 	}
 	res.Waited = formatDuration(time.Since(began))
 	res.Job = summarize(info, time.Now())

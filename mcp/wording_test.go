@@ -1,6 +1,7 @@
 package mcp
 
 import (
+	"encoding/json"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -56,4 +57,76 @@ func TestWaitJobAfterACursor(t *testing.T) {
 
 	require.Contains(t, e.toolErr("wait_job", map[string]any{"id": "watch", "cursor": 1}), "cursor applies to a regex until")
 	require.Contains(t, e.toolErr("wait_job", map[string]any{"id": "watch", "until": "x", "cursor": 50}), "cursor 50 is past job 1's last line (2)")
+}
+
+// One of a thing is singular; a pipe job's answer is in its output, not
+// on a screen.
+func TestWordsForOneAndForPipes(t *testing.T) {
+	e := newEnv(t)
+	var run RunJobOutput
+	e.ok("run_job", map[string]any{"name": "cat", "command": "cat", "stdin": "pipe"}, &run)
+	text := e.ok("send_input", map[string]any{"id": run.Job.ID, "text": "x"}, nil)
+	require.Contains(t, text, "typed 1 byte into job 1; read_output shows the result")
+	text = e.ok("send_input", map[string]any{"id": run.Job.ID, "text": "hello", "enter": true, "eof": true}, nil)
+	require.Contains(t, text, "typed 6 bytes into job 1 and closed its input; read_output shows the result")
+	e.waitEnded(run.Job.ID)
+
+	text = e.ok("search_output", map[string]any{"pattern": "hello"}, nil)
+	require.Contains(t, text, "1 match in the ")
+	require.Contains(t, text, " of 1 job ")
+}
+
+// Every duration argument takes a number as seconds, and says so.
+func TestDurationArgumentsAreSeconds(t *testing.T) {
+	e := newEnv(t)
+	res, err := e.session.ListTools(ctxT(t), nil)
+	require.NoError(t, err)
+	var found []string
+	var walk func(tool, path string, s map[string]any)
+	walk = func(tool, path string, s map[string]any) {
+		props, _ := s["properties"].(map[string]any)
+		for name, p := range props {
+			p := p.(map[string]any)
+			if types, _ := p["type"].([]any); len(types) == 2 && types[0] == "string" && types[1] == "number" {
+				found = append(found, tool+"."+path+name)
+				require.Contains(t, p["description"], "or a number of seconds (5 means 5s)", "%s.%s%s", tool, path, name)
+			}
+			walk(tool, path+name+".", p)
+		}
+	}
+	for _, tool := range res.Tools {
+		b, err := json.Marshal(tool.InputSchema)
+		require.NoError(t, err)
+		var s map[string]any
+		require.NoError(t, json.Unmarshal(b, &s))
+		walk(tool.Name, "", s)
+	}
+	require.ElementsMatch(t, []string{"run_job.timeout", "run_job.wait_timeout", "run_job.ready.after", "read_screen.timeout", "wait_job.timeout"}, found)
+
+	id := e.run("sleeper", "exec sleep 600")
+	var w WaitResult
+	e.ok("wait_job", map[string]any{"id": id, "timeout": 1}, &w)
+	require.Equal(t, "timed_out", w.Outcome)
+	require.Contains(t, w.Note, "it did not end within 1s")
+}
+
+// tail: 0 reads no lines and puts next_cursor at the newest, as the API's
+// tail=0; a tail not given reads from the oldest line.
+func TestReadOutputTailZero(t *testing.T) {
+	e := newEnv(t)
+	id := e.run("three", "echo one; echo two; echo three")
+	e.waitEnded(id)
+	var out ReadOutputResult
+	text := e.ok("read_output", map[string]any{"id": id, "tail": 0}, &out)
+	require.Empty(t, out.Lines, text)
+	require.Equal(t, uint64(3), out.NextCursor)
+	require.True(t, out.Ended)
+	require.Contains(t, text, "no new lines")
+
+	e.ok("read_output", map[string]any{"id": id}, &out)
+	require.Len(t, out.Lines, 3)
+	e.ok("read_output", map[string]any{"id": id, "tail": 1}, &out)
+	require.Len(t, out.Lines, 1)
+	require.Equal(t, "three", out.Lines[0].Text)
+	require.Contains(t, e.toolErr("read_output", map[string]any{"id": id, "tail": 0, "cursor": 2}), "either cursor")
 }

@@ -1,0 +1,50 @@
+package cmd
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"syscall"
+	"time"
+
+	"jobtop/control"
+	"jobtop/jobs"
+)
+
+// exitInstanceGone is jobtop wait's exit when no instance answers, or the
+// one it waited on ended before the job did: the job has no outcome to
+// exit with (its jobs end with the instance). 255, as ssh's own failures
+// are told from the remote command's exit.
+const exitInstanceGone = 255
+
+// instanceGone rewords err when it is the instance going away while the
+// command was doing (e.g. "waiting for job 3"), which began at began; any
+// other err comes back as it is. gone says it was that.
+func instanceGone(ctx context.Context, c *control.Client, doing string, id jobs.ID, began time.Time, err error) (_ error, gone bool) {
+	var notRunning *control.NotRunningError
+	switch {
+	case err == nil || errors.Is(err, syscall.EACCES):
+		return err, false
+	case errors.As(err, &notRunning):
+		return err, true
+	case !control.IsLost(err):
+		return err, false
+	}
+	where := c.Socket()
+	if h := c.Host(); h != nil {
+		where = "host " + h.Name()
+	}
+	ended := fmt.Sprintf("the jobtop instance on %s ended while %s, and its jobs ended with it", where, doing)
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
+	defer cancel()
+	inst, perr := c.Instance(ctx)
+	switch {
+	case perr != nil || control.IsEnding(err):
+		return fmt.Errorf("%s (job IDs on a new instance start again from 1, and name other jobs)", ended), true
+	case inst.Started.After(began):
+		return fmt.Errorf("%s; another instance (pid %d) answers there now, whose job %d is another job", ended, inst.PID, id), true
+	}
+	// The instance that answers was there before: only the connection
+	// broke.
+	return fmt.Errorf("the connection to the jobtop instance on %s broke off while %s (%v); the instance still runs", where, doing, err), true
+}

@@ -1,0 +1,86 @@
+package cmd
+
+import (
+	"bytes"
+	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// hasSocket reports whether process pid holds a socket open (a client
+// that has connected).
+func hasSocket(pid int) bool {
+	fds, _ := os.ReadDir(filepath.Join("/proc", strconv.Itoa(pid), "fd"))
+	for _, fd := range fds {
+		if link, err := os.Readlink(filepath.Join("/proc", strconv.Itoa(pid), "fd", fd.Name())); err == nil && strings.HasPrefix(link, "socket:") {
+			return true
+		}
+	}
+	return false
+}
+
+// TestInstanceKilledMidWait kills the instance while `wait` and `logs
+// --follow` wait on its job: they say the instance ended with its jobs,
+// in jobtop's words, and wait exits 255, which no outcome of the job
+// reads as (not 1, a job's failure).
+func TestInstanceKilledMidWait(t *testing.T) {
+	c := newCLI(t)
+	serve := c.serve()
+	id := c.startJob("exec sleep 600")
+
+	start := func(args ...string) (*exec.Cmd, *bytes.Buffer) {
+		cmd := exec.Command(binary, args...)
+		cmd.Env = c.env
+		var stderr bytes.Buffer
+		cmd.Stderr = &stderr
+		require.NoError(t, cmd.Start())
+		t.Cleanup(func() {
+			cmd.Process.Kill() //nolint:errcheck // may have exited
+			cmd.Wait()         //nolint:errcheck // as above
+		})
+		return cmd, &stderr
+	}
+	wait, waitErr := start("wait", id)
+	follow, followErr := start("logs", id, "--follow")
+	require.Eventually(t, func() bool { return hasSocket(wait.Process.Pid) && hasSocket(follow.Process.Pid) },
+		testTimeout, 10*time.Millisecond, "the clients never connected")
+	require.NoError(t, serve.Process.Signal(syscall.SIGKILL))
+
+	ended := "jobtop: the jobtop instance on " + c.socket + " ended while "
+	done := make(chan error, 1)
+	go func() { done <- wait.Wait() }()
+	select {
+	case err := <-done:
+		var exit *exec.ExitError
+		require.True(t, errors.As(err, &exit), "wait: %v", err)
+		assert.Equal(t, exitInstanceGone, exit.ExitCode(), waitErr.String())
+	case <-time.After(testTimeout):
+		t.Fatal("wait did not end")
+	}
+	assert.Contains(t, waitErr.String(), ended+"waiting for job 1, and its jobs ended with it", waitErr.String())
+	assert.NotContains(t, waitErr.String(), "EOF")
+
+	go func() { done <- follow.Wait() }()
+	select {
+	case <-done:
+	case <-time.After(testTimeout):
+		t.Fatal("logs --follow did not end")
+	}
+	assert.Contains(t, followErr.String(), ended+"following job 1's output, and its jobs ended with it", followErr.String())
+
+	// No instance at all: wait exits 255 too.
+	for _, job := range []string{"1", "web"} {
+		r := c.run("wait", job)
+		assert.Equal(t, exitInstanceGone, r.code, r.stderr)
+		assert.Contains(t, r.stderr, "no jobtop is listening on")
+	}
+}

@@ -1,0 +1,66 @@
+package control
+
+import (
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// TestTailZero checks that tail=0 reads no lines, as tail -n 0 does, and
+// puts next_cursor at the newest line, so a reader can go on from now.
+func TestTailZero(t *testing.T) {
+	in := startInstance(t)
+	ctx := ctxT(t)
+	fifo := mkfifo(t)
+	info := in.startJob(t, "echo one; echo two >&2; printf 'three\\n'; read l < "+fifo+"; echo four")
+	require.Eventually(t, func() bool {
+		resp, err := in.client.ReadOutput(ctx, info.ID, OutputQuery{})
+		return err == nil && len(resp.Lines) == 3
+	}, testTimeout, 10*time.Millisecond)
+
+	assert.Equal(t, "0", OutputQuery{Tail: TailNone}.Values().Get("tail"))
+	for _, stream := range []string{"", "stdout", "stderr"} {
+		resp, err := in.client.ReadOutput(ctx, info.ID, OutputQuery{Tail: TailNone, Stream: stream})
+		require.NoError(t, err)
+		assert.Empty(t, resp.Lines, "stream %q", stream)
+		assert.Equal(t, uint64(3), resp.NextCursor, "stream %q: the newest line", stream)
+		assert.False(t, resp.More)
+		assert.False(t, resp.Ended)
+	}
+
+	// Following from tail=0 brings only what comes after its first
+	// answer.
+	var got []string
+	first := make(chan struct{})
+	followed := make(chan error, 1)
+	go func() {
+		followed <- in.client.FollowOutput(ctx, info.ID, OutputQuery{Tail: TailNone}, func(r OutputResponse) error {
+			if got == nil {
+				got = []string{}
+				close(first)
+			}
+			got = append(got, texts(r.Lines)...)
+			return nil
+		})
+	}()
+	<-first
+	writeFifo(t, fifo, "go\n")
+	require.NoError(t, <-followed)
+	assert.Equal(t, []string{"four"}, got)
+
+	resp, err := in.client.ReadOutput(ctx, info.ID, OutputQuery{Tail: TailNone})
+	require.NoError(t, err)
+	assert.Empty(t, resp.Lines)
+	assert.Equal(t, uint64(4), resp.NextCursor)
+	assert.True(t, resp.Ended, "the job has ended and the answer reaches its last line")
+
+	all, err := in.client.ReadAllOutput(ctx, AllOutputQuery{Tail: TailNone})
+	require.NoError(t, err)
+	assert.Empty(t, all.Lines)
+	assert.NotZero(t, all.NextCursor)
+	rest, err := in.client.ReadAllOutput(ctx, AllOutputQuery{Cursor: all.NextCursor})
+	require.NoError(t, err)
+	assert.Empty(t, rest.Lines, "next_cursor is the newest arrival")
+}

@@ -1,0 +1,134 @@
+package mcp
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"syscall"
+	"time"
+
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"jobtop/control"
+)
+
+// The tools remember the instance they talked to (its pid and start), so
+// that an agent holding "job 1" and a cursor hears when that instance has
+// ended: a new instance numbers its jobs from 1 again, and its job 1 is
+// another job.
+
+// observe asks which instance answers on the socket now, remembers it,
+// and returns the one remembered before (nil: none yet).
+func (s *Server) observe(ctx context.Context) (prev, now *control.Instance, err error) {
+	inst, err := s.opts.Client.Instance(ctx)
+	s.instMu.Lock()
+	defer s.instMu.Unlock()
+	prev = s.inst
+	if err != nil {
+		return prev, nil, err
+	}
+	s.inst = &inst
+	return prev, &inst, nil
+}
+
+// seen is the instance the tools talked to last (nil: none yet).
+func (s *Server) seen() *control.Instance {
+	s.instMu.Lock()
+	defer s.instMu.Unlock()
+	return s.inst
+}
+
+func sameInstance(a, b control.Instance) bool {
+	return a.PID == b.PID && a.Started.Equal(b.Started)
+}
+
+// instanceEnded says the instance the tools talked to has ended, with its
+// jobs.
+func (s *Server) instanceEnded(old control.Instance) string {
+	return fmt.Sprintf("the jobtop instance that ran the earlier jobs (pid %d, up since %s) on %s has ended, and its jobs ended with it",
+		old.PID, old.Started.Local().Format(time.DateTime), s.opts.Client.Socket())
+}
+
+// instanceGone is an answer cut off, or refused, because the instance
+// the tools talked to has ended.
+type instanceGone struct{ msg string }
+
+func (e *instanceGone) Error() string { return e.msg }
+
+// goneError says the instance ended and none runs now.
+func (s *Server) goneError(old control.Instance) error {
+	return &instanceGone{s.instanceEnded(old) + ". No instance runs there now; run_job starts a new one, whose job IDs are new and do not name the old jobs (its first job is job 1 again)."}
+}
+
+// replacedWords say that another instance answers where old did.
+func (s *Server) replacedWords(old, now control.Instance) string {
+	return s.instanceEnded(old) + fmt.Sprintf(". Another instance (pid %d, up since %s) answers there now: its job IDs are new and do not name the old jobs, and a cursor from before means nothing to it; list_jobs lists its jobs.",
+		now.PID, now.Started.Local().Format(time.DateTime))
+}
+
+// lostError rewords an answer cut off by the instance going away (or the
+// absence of the one the tools talked to): what ended, and what answers
+// now. It returns nil when neither happened.
+func (s *Server) lostError(ctx context.Context, err error) error {
+	var notRunning *control.NotRunningError
+	if errors.Is(err, syscall.EACCES) || !(control.IsLost(err) || errors.As(err, &notRunning)) {
+		return nil
+	}
+	ctx, cancel := context.WithTimeout(ctx, 5*time.Second)
+	defer cancel()
+	prev, now, perr := s.observe(ctx)
+	switch {
+	case prev == nil:
+		return nil
+	case perr != nil:
+		return s.goneError(*prev)
+	case !sameInstance(*prev, *now):
+		return &instanceGone{s.replacedWords(*prev, *now)}
+	case control.IsEnding(err):
+		// The same instance still answers, but said it is ending.
+		return s.goneError(*prev)
+	}
+	return nil // the same instance answers: only a connection broke
+}
+
+// toolsOnNewInstance are the tools whose answer on an instance other
+// than the one the tools talked to still makes sense (with a note);
+// every other one names a job, which the new instance does not know.
+var toolsOnNewInstance = map[string]bool{"run_job": true, "list_jobs": true}
+
+// watchInstance notes, before each tool call, which instance answers: when
+// another one than before does, a call naming a job is refused once with
+// words that say so (job 1 there is another job), and run_job and
+// list_jobs answer with those words first. After run_job, which may start
+// a new instance, it says so too.
+func (s *Server) watchInstance(next sdk.MethodHandler) sdk.MethodHandler {
+	return func(ctx context.Context, method string, req sdk.Request) (sdk.Result, error) {
+		call, ok := req.(*sdk.CallToolRequest)
+		if !ok || call.Params == nil {
+			return next(ctx, method, req)
+		}
+		var note string
+		if prev, now, err := s.observe(ctx); err == nil && prev != nil && !sameInstance(*prev, *now) {
+			note = s.replacedWords(*prev, *now)
+			if !toolsOnNewInstance[call.Params.Name] {
+				return &sdk.CallToolResult{IsError: true, Content: []sdk.Content{&sdk.TextContent{Text: note}}}, nil
+			}
+		}
+		res, err := next(ctx, method, req)
+		r, ok := res.(*sdk.CallToolResult)
+		if err != nil || !ok || r == nil || r.IsError {
+			return res, err
+		}
+		if call.Params.Name == "run_job" && note == "" {
+			if prev, now, err := s.observe(ctx); err == nil && prev != nil && !sameInstance(*prev, *now) {
+				note = s.instanceEnded(*prev) + fmt.Sprintf(". This job runs on a new instance (pid %d) there: its job IDs are new and do not name the old jobs.", now.PID)
+			}
+		}
+		if note != "" && len(r.Content) > 0 {
+			if t, ok := r.Content[0].(*sdk.TextContent); ok {
+				t.Text = note + "\n" + t.Text
+			}
+		}
+		return res, err
+	}
+}
