@@ -4,6 +4,7 @@
 package e2e
 
 import (
+	"bytes"
 	"fmt"
 	"os"
 	"os/exec"
@@ -92,7 +93,10 @@ func newSession(t testing.TB, width, height int, env []string, argv ...string) *
 		name:   "e2e",
 		status: filepath.Join(dir, "status"),
 	}
-	t.Cleanup(func() { _ = s.tmuxErr("kill-server") })
+	t.Cleanup(func() {
+		_ = s.tmuxErr("kill-server")
+		waitForProcessesOf(t, dir)
+	})
 	base := []string{"XDG_STATE_HOME=" + dir, "TERM=xterm-256color", "JOBTOP_E2E_STATUS=" + s.status}
 	if !slices.ContainsFunc(env, func(e string) bool { return strings.HasPrefix(e, "JOBTOP_SOCKET=") }) {
 		// An instance of its own: never the user's, never another test's.
@@ -106,6 +110,30 @@ func newSession(t testing.TB, width, height int, env []string, argv ...string) *
 	args = append(args, append([]string{"sh", "-c", statusScript, "sh"}, argv...)...)
 	s.tmux(args...)
 	return s
+}
+
+// waitForProcessesOf waits, with a deadline, until no process has dir as
+// its XDG_STATE_HOME: a jobtop whose terminal is gone still stops its jobs
+// and writes their logs there, and the directory's removal would fail
+// under it ("directory not empty").
+func waitForProcessesOf(t testing.TB, dir string) {
+	want := []byte("\x00XDG_STATE_HOME=" + dir + "\x00")
+	end := time.Now().Add(deadline)
+	for time.Now().Before(end) {
+		entries, _ := os.ReadDir("/proc")
+		left := false
+		for _, e := range entries {
+			if env, err := os.ReadFile("/proc/" + e.Name() + "/environ"); err == nil && bytes.Contains(append([]byte{0}, env...), want) {
+				left = true
+				break
+			}
+		}
+		if !left {
+			return
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	t.Errorf("processes of %s still run %v after their tmux server was killed", dir, deadline)
 }
 
 func (s *session) tmuxErr(args ...string) error {
