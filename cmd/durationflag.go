@@ -15,16 +15,28 @@ import (
 func parseDurationArg(s string) (time.Duration, error) {
 	s = strings.TrimSpace(s)
 	if n, err := strconv.ParseFloat(s, 64); err == nil && !strings.ContainsAny(s, "xXpPiInN_") {
-		if math.Abs(n) > math.MaxInt64/float64(time.Second) {
+		ns := n * float64(time.Second)
+		switch {
+		case math.Abs(ns) >= math.MaxInt64: // 2^63: past any Duration
 			return 0, errors.New("time: " + strconv.Quote(s) + " seconds is too long")
+		case n != 0 && math.Abs(ns) < 1:
+			return 0, errors.New("time: " + strconv.Quote(s) + " seconds is shorter than a nanosecond")
 		}
-		return time.Duration(n * float64(time.Second)), nil
+		return time.Duration(ns), nil
 	}
 	return time.ParseDuration(s)
 }
 
-// durationFlag is a time.Duration flag read by parseDurationArg.
-type durationFlag struct{ d *time.Duration }
+// durationFlag is a time.Duration flag read by parseDurationArg; with
+// nonNegative, a negative one is refused.
+type durationFlag struct {
+	d           *time.Duration
+	nonNegative bool
+}
+
+// errNegative is a durationFlag's refusal of a negative value
+// (flagParsers words it).
+var errNegative = errors.New("negative")
 
 // String is the value; "0" for none, which help leaves out as a default.
 func (f durationFlag) String() string {
@@ -37,10 +49,14 @@ func (f durationFlag) String() string {
 // Set reads a duration or a number of seconds.
 func (f durationFlag) Set(s string) error {
 	d, err := parseDurationArg(s)
-	if err == nil {
-		*f.d = d
+	switch {
+	case err != nil:
+		return err
+	case d < 0 && f.nonNegative:
+		return errNegative
 	}
-	return err
+	*f.d = d
+	return nil
 }
 
 // Type names the value in help: DUR.

@@ -132,6 +132,7 @@ var flagParsers = []struct{ prefix, want string }{
 	{"strconv.ParseFloat", "is not a number"},
 	{"strconv.ParseBool", "is not true or false"},
 	{"time: ", "is not a duration: write a number of seconds, or a number with a unit, like 30s, 5m or 1h30m"},
+	{errNegative.Error(), "is negative"},
 }
 
 // usageExits2 makes cobra's own refusals of a command line (its flags, its

@@ -101,7 +101,7 @@ func TestDurationFlagsTakeSeconds(t *testing.T) {
 		require.NoError(t, err, in)
 		assert.Equal(t, want, got, in)
 	}
-	for _, in := range []string{"", "x", "0x10", "Inf", "NaN", "1e400", "1e12"} {
+	for _, in := range []string{"", "x", "0x10", "Inf", "NaN", "1e400", "1e12", "9223372036.854775807", "-9223372036.854775808", "1e-10"} {
 		_, err := parseDurationArg(in)
 		assert.ErrorContains(t, err, "time: ", in)
 	}
@@ -129,6 +129,7 @@ func TestFlagErrorsSayWhatToGive(t *testing.T) {
 		"wait 1 --timeout 5x":      `--timeout "5x" is not a duration: write a number of seconds, or a number with a unit, like 30s, 5m or 1h30m`,
 		"run --timeout 1x -- true": `--timeout "1x" is not a duration: write a number of seconds, or a number with a unit, like 30s, 5m or 1h30m`,
 		"serve --idle-exit soon":   `--idle-exit "soon" is not a duration: write a number of seconds, or a number with a unit, like 30s, 5m or 1h30m`,
+		"serve --idle-exit -3":     `--idle-exit "-3" is negative`,
 		"logs 1 --stdout --stderr": "--stderr and --stdout contradict each other: give one",
 		"wait 1 --ready --until x": "--ready and --until contradict each other: give one",
 	} {
