@@ -185,3 +185,12 @@ func TestLsPicksJobs(t *testing.T) {
 	r = c.run("ls", "--name", "")
 	assert.Equal(t, 2, r.code, r.stderr)
 }
+
+// A restart far off reads in hours, not seconds.
+func TestStateTextOfALongBackoff(t *testing.T) {
+	now := time.Now()
+	at := now.Add(200 * time.Hour)
+	assert.Equal(t, "failed (restart in 200h00m)", stateText(jobs.Info{State: jobs.StateFailed, RestartAt: &at}, now))
+	at = now.Add(42 * time.Second)
+	assert.Equal(t, "failed (restart in 42s)", stateText(jobs.Info{State: jobs.StateFailed, RestartAt: &at}, now))
+}

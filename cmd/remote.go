@@ -129,6 +129,9 @@ func stateText(j jobs.Info, now time.Time) string {
 	}
 	if j.RestartAt != nil {
 		secs := max((j.RestartAt.Sub(now)+time.Second-1)/time.Second, 0)
+		if secs >= 100 { // 4m05s, 2h03m: not 719999s
+			return fmt.Sprintf("%s (restart in %s)", j.State, formatRuntime(secs*time.Second))
+		}
 		return fmt.Sprintf("%s (restart in %ds)", j.State, secs)
 	}
 	return string(j.State)

@@ -208,6 +208,9 @@ func TestCountdownFormat(t *testing.T) {
 	require.Equal(t, " ↻3s", countdown(restart(2500*time.Millisecond), now))
 	require.Equal(t, " ↻5m", countdown(restart(5*time.Minute), now))
 	require.Equal(t, "", countdown(restart(-time.Second), now), "due: the job is about to be queued")
+	require.Equal(t, " ↻9d", countdown(restart(200*time.Hour), now))
+	require.Equal(t, " ↻99h", countdown(restart(99*time.Hour), now))
+	require.Equal(t, " ↻2h", countdown(restart(100*time.Minute), now))
 }
 
 // With jobs marked and the table focused, x, X, r and d act on every

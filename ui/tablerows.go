@@ -75,6 +75,22 @@ func (t *jobTable) withCount(header string) string {
 	return fit(strings.TrimRight(header, " "), t.width-len(count)-1, false) + " " + count
 }
 
+// shortWait is a time to wait in a few cells, rounded up: 4s, 99s, 2m,
+// 99m, 2h, 99h, 5d.
+func shortWait(d time.Duration) string {
+	n, unit := int64((d+time.Second-1)/time.Second), "s"
+	for _, u := range []struct {
+		per  int64
+		unit string
+	}{{60, "m"}, {60, "h"}, {24, "d"}} {
+		if n < 100 {
+			break
+		}
+		n, unit = (n+u.per-1)/u.per, u.unit
+	}
+	return strconv.FormatInt(n, 10) + unit
+}
+
 // countdown is " 4s" for a stopping job: the seconds left before
 // SIGKILL ends it; " ↻4s" for an ended job its restart policy runs again
 // then; "" for other jobs, or once the time has come.
@@ -92,9 +108,5 @@ func countdown(info jobs.Info, now time.Time) string {
 	if left <= 0 {
 		return ""
 	}
-	secs := int((left + time.Second - 1) / time.Second)
-	if secs >= 100 {
-		return " " + mark + strconv.Itoa((secs+59)/60) + "m"
-	}
-	return " " + mark + strconv.Itoa(secs) + "s"
+	return " " + mark + shortWait(left)
 }
