@@ -3,8 +3,10 @@ package cmd
 import (
 	"context"
 	"fmt"
+	"io"
 	"os"
 	"os/signal"
+	"strings"
 	"syscall"
 	"time"
 
@@ -88,6 +90,8 @@ func serve(cmd *cobra.Command, maxRunning int, idleExit time.Duration) error {
 	case req := <-exitRequests(in):
 		exit = exitOnFailure(req)
 		fmt.Fprintf(stderr, "jobtop: %v: stopping jobs (a signal kills them at once)\n", exit.Err)
+		fmt.Fprint(stderr, exitTail(stderr, in.mgr, req))
+		exit.Err = nil // said above, once
 	case <-in.srv.ShutdownRequested():
 		fmt.Fprintln(stderr, "jobtop: shutdown asked over the API: stopping jobs (a signal kills them at once)")
 	case <-idleWhen(watchCtx, in, idleExit):
@@ -129,4 +133,27 @@ func exitOnFailure(req workspace.ExitRequest) *ExitError {
 		return &ExitError{Code: req.Code, Err: fmt.Errorf("job %s was killed by %v (exit %d) and its restart policy is exit_on_failure", req.Job, req.Signal, req.Code)}
 	}
 	return &ExitError{Code: req.Code, Err: fmt.Errorf("job %s failed (exit %d) and its restart policy is exit_on_failure", req.Job, req.Code)}
+}
+
+// exitTailLines is how many of its last lines the job that ended jobtop
+// (exit_on_failure) shows: why it failed is there, and the screen that
+// showed it is gone.
+const exitTailLines = 10
+
+// exitTail is the last lines of the job that ended jobtop, behind its
+// name as jobtop logs --all prints them (without colour: w need not be
+// the terminal the styles were picked for).
+func exitTail(w io.Writer, mgr *jobs.Manager, req workspace.ExitRequest) string {
+	out, err := mgr.Output(req.ID)
+	if err != nil {
+		return ""
+	}
+	chunk := out.Tail(exitTailLines)
+	lines := append(chunk.Lines, chunk.Partial...) // a last line without its newline too
+	text := newTextOut(w, false)
+	var b strings.Builder
+	for _, l := range lines[max(0, len(lines)-exitTailLines):] {
+		fmt.Fprintf(&b, "%s | %s\n", text.label(req.Job), text.line(l.Text))
+	}
+	return b.String()
 }
