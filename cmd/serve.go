@@ -19,6 +19,7 @@ import (
 func newServeCmd() *cobra.Command {
 	var maxRunning int
 	var idleExit time.Duration
+	var detach bool
 	cmd := &cobra.Command{
 		Use:   "serve",
 		Short: "Run a headless jobtop instance in the foreground",
@@ -39,14 +40,21 @@ once. If serve itself is killed (SIGKILL, a crash), its keeper process
 stops every job the same way. A socket that a live instance
 holds is never taken over: serve exits and names that instance.
 
+With -D (--detach) it runs in the background, as process-compose's up -D
+and overmind's start -D: the same serve, its output appended to the serve
+log (as the serve jobtop run starts); jobtop serve -D waits until it
+answers, prints its pid, job file and socket, and exits. A job file with
+problems or a socket in use is refused before anything starts.
+
 With --idle-exit DUR it also exits once it has had no job running, queued
 or waiting to restart, and no client connected, for DUR; the serve that
 jobtop run starts in the background does so after 30m.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			return serve(cmd, maxRunning, idleExit)
+			return serve(cmd, maxRunning, idleExit, detach)
 		},
 	}
+	cmd.Flags().BoolVarP(&detach, "detach", "D", false, "run in the background: start this serve detached, wait until it answers, say where it runs, and exit")
 	addFileFlags(cmd)
 	addRetentionFlags(cmd)
 	cmd.Flags().Var(durationFlag{&idleExit}, "idle-exit", "exit after `DUR` with no job running or queued and no client connected (0: never)")
@@ -54,11 +62,14 @@ jobtop run starts in the background does so after 30m.`,
 	return cmd
 }
 
-func serve(cmd *cobra.Command, maxRunning int, idleExit time.Duration) error {
+func serve(cmd *cobra.Command, maxRunning int, idleExit time.Duration, detach bool) error {
 	// The job file is checked before anything starts.
 	plan, err := loadJobFile(cmd)
 	if err != nil {
 		return err
+	}
+	if detach {
+		return serveDetached(cmd, plan)
 	}
 	// Signals are caught before the socket exists, so a client that sees
 	// the socket can always stop this instance cleanly.
