@@ -86,6 +86,8 @@ func TestOtherToolsCommandsStartNoJob(t *testing.T) {
 	require.NoError(t, os.WriteFile(filepath.Join(dir, "process-compose.yaml"), []byte("processes:\n  web: {command: \"sleep 30\"}\n"), 0o600))
 	for _, tc := range []struct{ args, want []string }{
 		{[]string{"up"}, []string{`"up" is process-compose's command`, "plain jobtop", "jobtop serve -D"}},
+		{[]string{"up", "-D"}, []string{`"up" is process-compose's command`, "jobtop serve -D"}}, // not "unknown shorthand flag"
+		{[]string{"start", "-D"}, []string{`"start" is`, "jobtop serve -D"}},
 		{[]string{"down"}, []string{`"down" is process-compose's command`, "jobtop shutdown"}},
 		{[]string{"process", "list"}, []string{"jobtop ls"}},
 		{[]string{"start"}, []string{`"start" is overmind's and foreman's command`, "jobtop serve -D"}},

@@ -137,7 +137,14 @@ var flagParsers = []struct{ prefix, want string }{
 // usageExits2 makes cobra's own refusals of a command line (its flags, its
 // arguments) exit usageExit, as jobtop's own checks of them do.
 func usageExits2(root *cobra.Command) {
-	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error {
+	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
+		// "jobtop up -D", "jobtop start -D": the word says more than
+		// the flag jobtop does not know.
+		if c == root {
+			if werr := mistypedCommand(root, root.Flags().Args(), -1); werr != nil {
+				return &ExitError{Code: usageExit, Err: werr}
+			}
+		}
 		return &ExitError{Code: usageExit, Err: flagValueError(err)}
 	})
 	var walk func(c *cobra.Command)
