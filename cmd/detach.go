@@ -67,7 +67,7 @@ func serveDetached(cmd *cobra.Command, plan *jobfile.Plan) error {
 	if plan != nil {
 		printWarnings(cmd.ErrOrStderr(), plan)
 	}
-	what := "no job file"
+	what := "with no job file"
 	if plan != nil {
 		what = plural(len(plan.Jobs), "job") + " from " + plan.Path
 	}
