@@ -105,7 +105,7 @@ func printPlan(w io.Writer, plan *jobfile.Plan) error {
 	}
 	fmt.Fprintln(tw, header)
 	for i, j := range plan.StartOrder() {
-		starts := "at once"
+		starts := "by itself" // once what it waits for is met
 		if !j.Autostart {
 			starts = "by hand"
 		}

@@ -31,14 +31,14 @@ func TestCheckPrintsThePlan(t *testing.T) {
 	require.Empty(t, stderr)
 	require.Equal(t, `../testdata/monorepo/jobtop.yaml: 7 jobs, at most 2 running at once; start order:
 
-#  JOB       STARTS   WAITS FOR                       READY WHEN  RESTART  COMMAND
-1  lib       at once  -                               running     no       (in lib) sh ../build.sh
-2  api       at once  lib: succeeded                  running     no       (in api) sh ../build.sh
-3  web       at once  lib: succeeded                  running     no       (in web) sh ../build.sh
-4  lint      at once  -                               running     no       printf "lint: 0 problems\n"
-5  test-api  at once  api: succeeded                  running     no       (in api) printf "test-api: ok\n"
-6  e2e       at once  api: succeeded, web: succeeded  running     no       printf "e2e: 12 passed\n"
-7  watch     by hand  -                               running     no       while :; do printf 'watching...\n'; sleep 5; done
+#  JOB       STARTS     WAITS FOR                       READY WHEN  RESTART  COMMAND
+1  lib       by itself  -                               running     no       (in lib) sh ../build.sh
+2  api       by itself  lib: succeeded                  running     no       (in api) sh ../build.sh
+3  web       by itself  lib: succeeded                  running     no       (in web) sh ../build.sh
+4  lint      by itself  -                               running     no       printf "lint: 0 problems\n"
+5  test-api  by itself  api: succeeded                  running     no       (in api) printf "test-api: ok\n"
+6  e2e       by itself  api: succeeded, web: succeeded  running     no       printf "e2e: 12 passed\n"
+7  watch     by hand    -                               running     no       while :; do printf 'watching...\n'; sleep 5; done
 `, stdout)
 }
 
@@ -47,10 +47,10 @@ func TestCheckDescribesPolicies(t *testing.T) {
 	require.NoError(t, err)
 	require.Contains(t, stdout, "../testdata/webapp/jobtop.yaml: 5 jobs, at most 8 running at once; start order:")
 	for _, row := range []string{
-		`1  db       at once  -                              output ~ /ready to accept connections/  on-failure, backoff 1s up to 1m0s, max 5  printf 'db: starting\n' ...`,
-		`3  worker   at once  migrate: succeeded             running                                 always, backoff 500ms up to 10s, max 10   n=0 ...`,
-		`4  web      at once  db: ready, migrate: succeeded  output ~ /listening on/                 on-failure, backoff 1s up to 1m0s, max 5 `,
-		`5  seed     by hand  db: ready                      running                                 no                                        sh -c "printf 'seed: 100 sample users\n'"`,
+		`1  db       by itself  -                              output ~ /ready to accept connections/  on-failure, backoff 1s up to 1m0s, max 5  printf 'db: starting\n' ...`,
+		`3  worker   by itself  migrate: succeeded             running                                 always, backoff 500ms up to 10s, max 10   n=0 ...`,
+		`4  web      by itself  db: ready, migrate: succeeded  output ~ /listening on/                 on-failure, backoff 1s up to 1m0s, max 5 `,
+		`5  seed     by hand    db: ready                      running                                 no                                        sh -c "printf 'seed: 100 sample users\n'"`,
 	} {
 		require.Contains(t, stdout, row)
 	}
@@ -105,7 +105,7 @@ func TestCheckFindsTheFileInTheCurrentDirectory(t *testing.T) {
 	stdout, _, err := runCheck(t)
 	require.NoError(t, err)
 	require.Contains(t, stdout, "Procfile: 1 job, no limit on jobs running at once; start order:")
-	require.Contains(t, stdout, "1  web  at once  -          running     no       PORT=5000 serve")
+	require.Contains(t, stdout, "1  web  by itself  -          running     no       PORT=5000 serve")
 }
 
 func TestCheckTakesOneFile(t *testing.T) {

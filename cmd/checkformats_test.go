@@ -29,9 +29,9 @@ func TestCheckShowsProbesAndHealth(t *testing.T) {
 	assert.Empty(t, stderr)
 	assert.Equal(t, `jobtop.yaml: 2 jobs, no limit on jobs running at once; start order:
 
-#  JOB  STARTS   WAITS FOR    READY WHEN                           HEALTH                     RESTART                                   COMMAND
-1  db   at once  -            tcp: 127.0.0.1:5432, every 2s        -                          no                                        ./db
-2  web  at once  db: healthy  http: http://127.0.0.1:8080/healthz  exec: ./check, 5 failures  on-failure, backoff 1s up to 1m0s, max 5  ./web  (stops with: ./web --drain)
+#  JOB  STARTS     WAITS FOR    READY WHEN                           HEALTH                     RESTART                                   COMMAND
+1  db   by itself  -            tcp: 127.0.0.1:5432, every 2s        -                          no                                        ./db
+2  web  by itself  db: healthy  http: http://127.0.0.1:8080/healthz  exec: ./check, 5 failures  on-failure, backoff 1s up to 1m0s, max 5  ./web  (stops with: ./web --drain)
 `, stdout)
 }
 
@@ -46,15 +46,15 @@ func TestCheckProcfileWithFormationAndEnvFile(t *testing.T) {
 every job reads .env
 each job gets PORT (below) and PS, its name and instance: web.1
 
-#  JOB       STARTS   WAITS FOR  READY WHEN  RESTART  COMMAND
-1  web.1     at once  -          running     no       PORT=3000 bundle exec rails s -p $PORT
-2  web.2     at once  -          running     no       PORT=3001 bundle exec rails s -p $PORT
-3  worker.1  at once  -          running     no       PORT=3100 sidekiq
+#  JOB       STARTS     WAITS FOR  READY WHEN  RESTART  COMMAND
+1  web.1     by itself  -          running     no       PORT=3000 bundle exec rails s -p $PORT
+2  web.2     by itself  -          running     no       PORT=3001 bundle exec rails s -p $PORT
+3  worker.1  by itself  -          running     no       PORT=3100 sidekiq
 `, stdout)
 
 	stdout, _, err = runCheck(t, "--no-env-file", "--port", "8000")
 	require.NoError(t, err)
-	assert.Contains(t, stdout, "1  web     at once  -          running     no       PORT=8000 bundle exec rails s -p $PORT")
+	assert.Contains(t, stdout, "1  web     by itself  -          running     no       PORT=8000 bundle exec rails s -p $PORT")
 
 	_, stderr, err := runCheck(t, "-m", "web=x")
 	var exit *ExitError
@@ -118,7 +118,7 @@ func TestCheckSaysDependencyOnDisabledIsSkipped(t *testing.T) {
 	stdout, stderr, err := runCheck(t)
 	require.NoError(t, err)
 	assert.Equal(t, "process-compose.yaml:5:18: warning: processes.web.depends_on.off: off is disabled, so web starts without waiting for it, as in process-compose\n", stderr)
-	assert.Regexp(t, `\n\d+\s+web\s+at once\s+-\s`, stdout)
+	assert.Regexp(t, `\n\d+\s+web\s+by itself\s+-\s`, stdout)
 }
 
 // -f twice is refused, by check and by an instance, rather than running

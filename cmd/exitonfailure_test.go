@@ -36,6 +36,34 @@ func TestServeEndsWithAnExitOnFailureJob(t *testing.T) {
 	r := c.runIn(dir, "serve", "--socket", c.socket)
 	assert.Equal(t, 7, r.code)
 	assert.Contains(t, r.stderr, "jobtop: job sanitycheck failed (exit 7) and its restart policy is exit_on_failure: stopping jobs")
+	assert.Equal(t, 1, strings.Count(r.stderr, "failed (exit 7)"), "the reason is said once:\n%s", r.stderr)
+	assert.Contains(t, r.stderr, "exit_on_failure: stopping jobs (a signal kills them at once)\nsanitycheck | no go\n",
+		"the job's last output, as logs --all prints it")
 	out, _ := exec.Command("pgrep", "-f", "sleep "+marker).Output()
 	assert.Empty(t, strings.TrimSpace(string(out)), "the other jobs were stopped")
+}
+
+// The job that ends jobtop shows its last lines (ten at most): why it
+// failed is there, and was shown nowhere. (One stream: lines of stdout
+// and stderr may be stored in another order than they were written.)
+func TestExitOnFailureShowsTheJobsLastLines(t *testing.T) {
+	c := newCLI(t)
+	dir := filepath.Join(c.dir, "app")
+	require.NoError(t, os.Mkdir(dir, 0o700))
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "process-compose.yaml"), []byte(`processes:
+  crasher:
+    command: "for i in $(seq 1 15); do echo line $$i; done >&2; echo crashing >&2; printf 'no newline' >&2; exit 4"
+    availability: {restart: exit_on_failure}
+`), 0o600))
+	r := c.runIn(dir, "serve", "--socket", c.socket)
+	assert.Equal(t, 4, r.code)
+	_, tail, ok := strings.Cut(r.stderr, "stopping jobs (a signal kills them at once)\n")
+	require.True(t, ok, r.stderr)
+	var lines []string
+	for _, l := range strings.Split(tail, "\n") {
+		if strings.HasPrefix(l, "crasher | ") {
+			lines = append(lines, strings.TrimPrefix(l, "crasher | "))
+		}
+	}
+	assert.Equal(t, []string{"line 8", "line 9", "line 10", "line 11", "line 12", "line 13", "line 14", "line 15", "crashing", "no newline"}, lines, r.stderr)
 }

@@ -3,7 +3,9 @@ package cmd
 import (
 	"bytes"
 	"encoding/json"
+	"os"
 	"os/exec"
+	"path/filepath"
 	"syscall"
 	"testing"
 
@@ -70,4 +72,48 @@ func TestTheTUIWithoutATerminalStartsNothing(t *testing.T) {
 	out, err := demo.CombinedOutput()
 	require.ErrorAs(t, err, &exit)
 	assert.Contains(t, string(out), "nothing was started", "the demo too")
+}
+
+// Another tool's subcommand, or a job of the job file, is refused with
+// what to type in jobtop: "jobtop up" (process-compose) and "jobtop web"
+// (foreman's "start web") started a job that failed with 127 beside the
+// file's jobs. A program on PATH and a command line are jobs as before.
+func TestOtherToolsCommandsStartNoJob(t *testing.T) {
+	c := newCLI(t)
+	c.serve()
+	dir := filepath.Join(c.dir, "app")
+	require.NoError(t, os.Mkdir(dir, 0o700))
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "process-compose.yaml"), []byte("processes:\n  web: {command: \"sleep 30\"}\n"), 0o600))
+	for _, tc := range []struct{ args, want []string }{
+		{[]string{"up"}, []string{`"up" is process-compose's command`, "plain jobtop", "jobtop serve -D"}},
+		{[]string{"up", "-D"}, []string{`"up" is process-compose's command`, "jobtop serve -D"}}, // not "unknown shorthand flag"
+		{[]string{"start", "-D"}, []string{`"start" is`, "jobtop serve -D"}},
+		{[]string{"down"}, []string{`"down" is process-compose's command`, "jobtop shutdown"}},
+		{[]string{"process", "list"}, []string{"jobtop ls"}},
+		{[]string{"start"}, []string{`"start" is overmind's and foreman's command`, "jobtop serve -D"}},
+		{[]string{"start", "web"}, []string{`"start" is`}},
+		{[]string{"s"}, []string{"overmind's command (start)"}},
+		{[]string{"connect"}, []string{"jobtop attach"}},
+		{[]string{"quit"}, []string{"jobtop shutdown"}},
+		{[]string{"export"}, []string{"foreman's command"}},
+		{[]string{"web"}, []string{`"web" is a job of process-compose.yaml`, "jobtop restart web", "'exec web'"}},
+	} {
+		r := c.runIn(dir, tc.args...)
+		assert.Equal(t, 2, r.code, "jobtop %v: %s", tc.args, r.stderr)
+		for _, w := range tc.want {
+			assert.Contains(t, r.stderr, w, "jobtop %v", tc.args)
+		}
+	}
+	var listed []jobs.Info
+	require.NoError(t, json.Unmarshal([]byte(c.ok("ls", "--json")), &listed))
+	assert.Empty(t, listed, "nothing started")
+
+	t.Chdir(dir)
+	for _, args := range [][]string{{"echo"}, {"sleep"}, {"up 1"}, {"web --port 1"}, {"./up"}, {"exec up"}} { // on PATH; command lines
+		assert.NoError(t, mistypedCommand(newRootCmd(), args, -1), "%v", args)
+	}
+	assert.NoError(t, mistypedCommand(newRootCmd(), []string{"up"}, 0), "after --")
+	root := newRootCmd()
+	require.NoError(t, root.ParseFlags([]string{"--no-file"}))
+	assert.NoError(t, mistypedCommand(root, []string{"web"}, -1), "no job file: web is no job")
 }

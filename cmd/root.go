@@ -138,7 +138,14 @@ var flagParsers = []struct{ prefix, want string }{
 // usageExits2 makes cobra's own refusals of a command line (its flags, its
 // arguments) exit usageExit, as jobtop's own checks of them do.
 func usageExits2(root *cobra.Command) {
-	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error {
+	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
+		// "jobtop up -D", "jobtop start -D": the word says more than
+		// the flag jobtop does not know.
+		if c == root {
+			if werr := mistypedCommand(root, root.Flags().Args(), -1); werr != nil {
+				return &ExitError{Code: usageExit, Err: werr}
+			}
+		}
 		return &ExitError{Code: usageExit, Err: flagValueError(err)}
 	})
 	var walk func(c *cobra.Command)
@@ -249,7 +256,9 @@ jobtop attach) and starts the COMMANDs there.`,
 // subcommand ("jobtop stauts 3"): one word, no program of that name on
 // PATH, and a letter or two from a subcommand's name (for a word of up
 // to five letters, one left out, added, or two swapped, none changed:
-// "rg" is no "rm", nor "htop" "stop"). Taken as commands, it and the
+// "rg" is no "rm", nor "htop" "stop"); or as another tool's subcommand
+// ("jobtop up", "jobtop start"), or the name of a job of the job file
+// ("jobtop web", foreman's "start web"), saying what to type instead. Taken as commands, it and the
 // words beside it would start as jobs, on the instance already running
 // when there is one. The words after "--" run as given; with --host the
 // PATH that counts is the far machine's, so nothing is checked.
@@ -273,12 +282,58 @@ func mistypedCommand(root *cobra.Command, args []string, dash int) error {
 			return fmt.Errorf("%q is a subcommand, and a subcommand comes first (jobtop %s ...); to run a program of that name as a job, write it as a command line: 'exec %s'",
 				word, c.Name(), word)
 		}
+		if other, ok := otherToolsCommands[word]; ok {
+			return fmt.Errorf("%q is %s, not jobtop's: %s (to run a program of that name anyway, write it as a command line: 'exec %s')",
+				word, other.whose, other.instead, word)
+		}
+		if file, ok := fileJobNamed(root, word); ok {
+			return fmt.Errorf("%q is a job of %s, which plain jobtop runs (jobtop serve -D in the background); to start that job in a running instance: jobtop restart %s (to run a program of that name as one more job anyway, write it as a command line: 'exec %s')",
+				word, file, word, word)
+		}
 		if near := nearSubcommands(root, word); len(near) > 0 {
 			return fmt.Errorf("unknown command %q: did you mean %s? (to run a program of that name anyway, write it as a command line: 'exec %s')",
 				word, strings.Join(near, " or "), word)
 		}
 	}
 	return nil
+}
+
+// otherToolsCommands are the subcommands of process-compose, overmind
+// and foreman that jobtop has none of, and what to type in jobtop
+// instead: taken as commands, "jobtop up" or "jobtop start" started a
+// job that failed with 127 beside the file's jobs. (Their attach, check,
+// stop, restart, kill, run and status are jobtop's own subcommands too.)
+var otherToolsCommands = map[string]struct{ whose, instead string }{
+	"up":      {"process-compose's command", "plain jobtop runs the job file here, jobtop serve -D in the background"},
+	"down":    {"process-compose's command", "jobtop shutdown stops the instance and its jobs (q in the TUI)"},
+	"process": {"process-compose's command", "jobtop ls lists the jobs; jobtop restart, stop, kill and logs take a job's name"},
+	"project": {"process-compose's command", "jobtop status shows the instance, jobtop reload re-reads the job file"},
+	"start":   {"overmind's and foreman's command", "plain jobtop runs the job file here, jobtop serve -D in the background; jobtop restart NAME starts one job again"},
+	"s":       {"overmind's command (start)", "plain jobtop runs the job file here, jobtop serve -D in the background; jobtop restart NAME starts one job again"},
+	"connect": {"overmind's command", "jobtop attach shows a running instance's jobs"},
+	"c":       {"overmind's command (connect)", "jobtop attach shows a running instance's jobs"},
+	"quit":    {"overmind's command", "jobtop shutdown stops the instance and its jobs (q in the TUI)"},
+	"echo":    {"overmind's command", "jobtop logs --all -f prints every job's output as it comes"},
+	"export":  {"foreman's command", "jobtop writes no init-system files; jobtop check shows what it runs"},
+}
+
+// fileJobNamed reports whether word names a job of the job file an
+// instance started here would run (-f, or the one found here), and that
+// file: foreman's "start web" is "jobtop web", which started a job
+// running a program "web" beside the file's own web. A file that cannot
+// be read names no job; it is reported when it is loaded.
+func fileJobNamed(root *cobra.Command, word string) (string, bool) {
+	if root.Flags().Lookup(fileFlag) == nil {
+		return "", false
+	}
+	plan, err := loadJobFile(root)
+	if err != nil || plan == nil {
+		return "", false
+	}
+	if _, ok := plan.Job(word); !ok {
+		return "", false
+	}
+	return plan.Path, true
 }
 
 // nearSubcommands are the subcommands whose names word is a misspelling

@@ -3,8 +3,10 @@ package cmd
 import (
 	"context"
 	"fmt"
+	"io"
 	"os"
 	"os/signal"
+	"strings"
 	"syscall"
 	"time"
 
@@ -17,6 +19,7 @@ import (
 func newServeCmd() *cobra.Command {
 	var maxRunning int
 	var idleExit time.Duration
+	var detach bool
 	cmd := &cobra.Command{
 		Use:   "serve",
 		Short: "Run a headless jobtop instance in the foreground",
@@ -37,14 +40,21 @@ once. If serve itself is killed (SIGKILL, a crash), its keeper process
 stops every job the same way. A socket that a live instance
 holds is never taken over: serve exits and names that instance.
 
+With -D (--detach) it runs in the background, as process-compose's up -D
+and overmind's start -D: the same serve, its output appended to the serve
+log (as the serve jobtop run starts); jobtop serve -D waits until it
+answers, prints its pid, job file and socket, and exits. A job file with
+problems or a socket in use is refused before anything starts.
+
 With --idle-exit DUR it also exits once it has had no job running, queued
 or waiting to restart, and no client connected, for DUR; the serve that
 jobtop run starts in the background does so after 30m.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			return serve(cmd, maxRunning, idleExit)
+			return serve(cmd, maxRunning, idleExit, detach)
 		},
 	}
+	cmd.Flags().BoolVarP(&detach, "detach", "D", false, "run in the background: start this serve detached, wait until it answers, say where it runs, and exit")
 	addFileFlags(cmd)
 	addRetentionFlags(cmd)
 	cmd.Flags().Var(durationFlag{d: &idleExit, nonNegative: true}, "idle-exit", "exit after `DUR` with no job running or queued and no client connected (0: never)")
@@ -52,11 +62,14 @@ jobtop run starts in the background does so after 30m.`,
 	return cmd
 }
 
-func serve(cmd *cobra.Command, maxRunning int, idleExit time.Duration) error {
+func serve(cmd *cobra.Command, maxRunning int, idleExit time.Duration, detach bool) error {
 	// The job file is checked before anything starts.
 	plan, err := loadJobFile(cmd)
 	if err != nil {
 		return err
+	}
+	if detach {
+		return serveDetached(cmd, plan)
 	}
 	// Signals are caught before the socket exists, so a client that sees
 	// the socket can always stop this instance cleanly.
@@ -88,6 +101,8 @@ func serve(cmd *cobra.Command, maxRunning int, idleExit time.Duration) error {
 	case req := <-exitRequests(in):
 		exit = exitOnFailure(req)
 		fmt.Fprintf(stderr, "jobtop: %v: stopping jobs (a signal kills them at once)\n", exit.Err)
+		fmt.Fprint(stderr, exitTail(stderr, in.mgr, req))
+		exit.Err = nil // said above, once
 	case <-in.srv.ShutdownRequested():
 		fmt.Fprintln(stderr, "jobtop: shutdown asked over the API: stopping jobs (a signal kills them at once)")
 	case <-idleWhen(watchCtx, in, idleExit):
@@ -129,4 +144,27 @@ func exitOnFailure(req workspace.ExitRequest) *ExitError {
 		return &ExitError{Code: req.Code, Err: fmt.Errorf("job %s was killed by %v (exit %d) and its restart policy is exit_on_failure", req.Job, req.Signal, req.Code)}
 	}
 	return &ExitError{Code: req.Code, Err: fmt.Errorf("job %s failed (exit %d) and its restart policy is exit_on_failure", req.Job, req.Code)}
+}
+
+// exitTailLines is how many of its last lines the job that ended jobtop
+// (exit_on_failure) shows: why it failed is there, and the screen that
+// showed it is gone.
+const exitTailLines = 10
+
+// exitTail is the last lines of the job that ended jobtop, behind its
+// name as jobtop logs --all prints them (without colour: w need not be
+// the terminal the styles were picked for).
+func exitTail(w io.Writer, mgr *jobs.Manager, req workspace.ExitRequest) string {
+	out, err := mgr.Output(req.ID)
+	if err != nil {
+		return ""
+	}
+	chunk := out.Tail(exitTailLines)
+	lines := append(chunk.Lines, chunk.Partial...) // a last line without its newline too
+	text := newTextOut(w, false)
+	var b strings.Builder
+	for _, l := range lines[max(0, len(lines)-exitTailLines):] {
+		fmt.Fprintf(&b, "%s | %s\n", text.label(req.Job), text.line(l.Text))
+	}
+	return b.String()
 }

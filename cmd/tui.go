@@ -82,6 +82,10 @@ func openTUI(cmd *cobra.Command, specs []jobs.Spec) error {
 			select {
 			case req := <-exitRequests(in):
 				exit = exitOnFailure(req)
+				// Printed once the screen is gone, under the reason.
+				if tail := exitTail(os.Stderr, in.mgr, req); tail != "" {
+					exit.Err = fmt.Errorf("%w\n%s", exit.Err, strings.TrimSuffix(tail, "\n"))
+				}
 				close(quit)
 				return
 			case err := <-started:

@@ -56,6 +56,7 @@ type pcProcess struct {
 	deps        []pcDep
 	readyLog    bool // has ready_log_line
 	readyProbe  bool // has readiness_probe
+	scheduled   bool // has a schedule: started by hand
 	namePrefix  string
 	replicaBase string
 }
@@ -385,11 +386,13 @@ func (p *pcFile) resolveDependencies() {
 	for _, proc := range p.procs {
 		for _, d := range proc.deps {
 			var targets []int
+			scheduled := false
 			if dep, ok := byName[d.name]; ok {
-				targets = dep.jobs
+				targets, scheduled = dep.jobs, dep.scheduled
 				p.checkCondition(d, dep)
 			} else if i, ok := replica[d.name]; ok {
 				targets = []int{i}
+				scheduled = slices.ContainsFunc(p.procs, func(pp *pcProcess) bool { return pp.scheduled && slices.Contains(pp.jobs, i) })
 			} else {
 				hint := ""
 				if best := closest(d.name, names); best != "" {
@@ -403,7 +406,7 @@ func (p *pcFile) resolveDependencies() {
 				for _, t := range targets {
 					target := p.plan.Jobs[t].Name
 					if !p.plan.Jobs[t].Autostart && job.Autostart {
-						p.disabledDependency(d, proc.namePrefix+proc.name, target)
+						p.disabledDependency(d, proc.namePrefix+proc.name, target, scheduled)
 						continue
 					}
 					if job.Spec.DependsOn == nil {
@@ -419,16 +422,21 @@ func (p *pcFile) resolveDependencies() {
 	}
 }
 
-// disabledDependency reports a job that depends on a disabled one: as
-// process-compose does, it starts without waiting for it (a warning), or,
-// with is_strict, the file is refused (as there).
-func (p *pcFile) disabledDependency(d pcDep, process, target string) {
+// disabledDependency reports a job that depends on a disabled one (or a
+// scheduled one, which jobtop starts by hand only): as process-compose
+// does for a disabled one, it starts without waiting for it (a warning),
+// or, with is_strict, the file is refused (as there).
+func (p *pcFile) disabledDependency(d pcDep, process, target string, scheduled bool) {
+	what, as := "disabled", ", as in process-compose"
+	if scheduled {
+		what, as = "scheduled (started by hand here)", ""
+	}
 	if p.strict {
-		p.errorf(d.key, "%s: %s is disabled (is_strict is on)", d.path, target)
+		p.errorf(d.key, "%s: %s is %s (is_strict is on)", d.path, target, what)
 		return
 	}
 	p.warn.add(d.key, "disabled dependency "+d.path+" "+target,
-		fmt.Sprintf("%s: %s is disabled, so %s starts without waiting for it, as in process-compose", d.path, target, process))
+		fmt.Sprintf("%s: %s is %s, so %s starts without waiting for it%s", d.path, target, what, process, as))
 }
 
 // checkCondition reports a condition the process depended on can never

@@ -422,3 +422,39 @@ func TestProcessComposeMaxRestarts(t *testing.T) {
 		assert.Equal(t, want, plan.Jobs[0].Spec.Restart.WithDefaults().Max, src)
 	}
 }
+
+// A scheduled process waits to be started by hand: jobtop runs nothing
+// on a schedule, and a backup or cleanup job ran at every start instead.
+// A process that depends on one starts without waiting, as on a
+// disabled one, and the warning says why.
+func TestProcessComposeScheduledProcessStartsByHand(t *testing.T) {
+	src := `processes:
+  sched:
+    command: "echo cron"
+    schedule: {cron: "* * * * *"}
+  backup:
+    command: "echo backup"
+    schedule: {interval: 1h}
+  web:
+    command: "echo web"
+    depends_on: {sched: {condition: process_completed}}
+`
+	plan, err := Parse("process-compose.yaml", []byte(src))
+	require.NoError(t, err)
+	for _, name := range []string{"sched", "backup"} {
+		job, ok := plan.Job(name)
+		require.True(t, ok, name)
+		assert.False(t, job.Autostart, "%s: scheduled, started by hand", name)
+	}
+	web, _ := plan.Job("web")
+	assert.True(t, web.Autostart)
+	assert.Empty(t, web.Spec.DependsOn, "does not wait for a job that does not start by itself")
+	var got []string
+	for _, w := range plan.Warnings {
+		got = append(got, w.Error())
+	}
+	assert.Equal(t, []string{
+		`process-compose.yaml:4:5: processes.sched.schedule: not supported: jobtop runs nothing on a schedule, so a scheduled process does not start by itself; it is listed as created, to start by hand (jobtop restart NAME) (also on line 7)`,
+		`process-compose.yaml:10:18: processes.web.depends_on.sched: sched is scheduled (started by hand here), so web starts without waiting for it`,
+	}, got)
+}

@@ -37,7 +37,7 @@ type pcSettings struct {
 	stopSignal                       jobs.Signal
 	grace                            time.Duration
 	stopCommand                      string
-	disabled                         bool
+	disabled, scheduled              bool
 	tty                              bool
 	namespace                        string
 	replicas                         int
@@ -105,6 +105,13 @@ func (p *pcFile) readProcess(pe entry) {
 			}
 		},
 		"namespace": func(e entry) { s.namespace = p.readNamespace(e) },
+		// jobtop runs nothing on a schedule; a scheduled process (a
+		// backup, a cleanup) must not run at every start instead, so it
+		// waits to be started by hand, as a disabled one.
+		"schedule": func(e entry) {
+			s.scheduled = true
+			p.warn.add(e.key, "schedule", fmt.Sprintf("%s: not supported: jobtop runs nothing on a schedule, so a scheduled process does not start by itself; it is listed as created, to start by hand (jobtop restart NAME)", e.path))
+		},
 		// A terminal is what both ask for: colours and isatty for
 		// is_tty, typing into the job for is_interactive.
 		"is_tty":         func(e entry) { s.tty = s.tty || p.isTrue(e) },
@@ -120,12 +127,12 @@ func (p *pcFile) readProcess(pe entry) {
 		},
 		"extends": nil, "is_daemon": nil, "log_location": nil, "log_configuration": nil,
 		"disable_ansi_colors": nil, "is_foreground": nil, "is_elevated": nil,
-		"launch_timeout_seconds": nil, "schedule": nil, "watch": nil,
+		"launch_timeout_seconds": nil, "watch": nil,
 		"mcp": nil, "truncate_log": nil, "monitor_for": nil, "monitor_silence_threshold": nil,
 		"success_exit_codes": nil, "name": nil, "replica_num": nil, "replica_name": nil,
 		"executable": nil, "args": nil, "original_config": nil,
 	})
-	proc.readyLog, proc.readyProbe = s.readyLogLine != "", s.readiness != nil
+	proc.readyLog, proc.readyProbe, proc.scheduled = s.readyLogLine != "", s.readiness != nil, s.scheduled
 	switch {
 	case s.readyLogLine != "" && s.readiness != nil:
 		p.errorf(pe.key, "%s: give ready_log_line or readiness_probe, not both", pe.path)
@@ -154,7 +161,7 @@ func (p *pcFile) isTrue(e entry) bool {
 // vars, its environment layered.
 func (p *pcFile) buildJob(pe entry, proc *pcProcess, s *pcSettings, replica int) Job {
 	name := pcName(proc.namePrefix, proc.name, replica, s.replicas)
-	job := Job{Name: name, Autostart: !s.disabled, ExitOnFailure: s.exitOnFailure}
+	job := Job{Name: name, Autostart: !s.disabled && !s.scheduled, ExitOnFailure: s.exitOnFailure}
 	job.Line, job.Col = position(pe.key)
 	vars := templateVars(p.vars, s.vars, replica)
 	render := func(f textField) string {

@@ -80,7 +80,6 @@ var pcUnsupported = map[string]string{
 	"is_foreground":             "jobtop runs every job in the background and shows its output",
 	"is_elevated":               "run jobtop itself with the rights the job needs",
 	"launch_timeout_seconds":    "jobtop reads a job's output until its processes are gone",
-	"schedule":                  "jobtop has no scheduled jobs",
 	"watch":                     "jobtop does not watch files; reload with R or jobtop reload",
 	"mcp":                       "jobtop has its own agent API (jobtop run, ls, logs, wait)",
 	"truncate_log":              "jobtop starts a new log file per session",

@@ -11,6 +11,7 @@ import (
 // every job and exit with Code.
 type ExitRequest struct {
 	Job  string // its name in the file
+	ID   jobs.ID
 	Code int
 	// Signal is the signal that killed the job, when one did (Code is
 	// then 128 + its number, as a shell reports it); 0 for an exit.
@@ -77,7 +78,7 @@ func (w *Workspace) exitRequest(info jobs.Info) (ExitRequest, bool) {
 	defer w.mu.Unlock()
 	for _, j := range w.plan.Jobs {
 		if j.ExitOnFailure && w.ids[j.Name] == info.ID {
-			req.Job = j.Name
+			req.Job, req.ID = j.Name, info.ID
 			return req, true
 		}
 	}

@@ -50,7 +50,7 @@ func TestExitOnFailureWhenKilledFromOutside(t *testing.T) {
 	require.NotZero(t, info.PID)
 	require.NoError(t, syscall.Kill(info.PID, syscall.SIGKILL))
 	req := f.nextExit()
-	assert.Equal(t, ExitRequest{Job: "api", Code: 137, Signal: jobs.Signal(syscall.SIGKILL)}, req)
+	assert.Equal(t, ExitRequest{Job: "api", ID: info.ID, Code: 137, Signal: jobs.Signal(syscall.SIGKILL)}, req)
 }
 
 // TestExitOnFailureNotForAKillAsked: a kill asked of jobtop is no failure;
@@ -72,5 +72,5 @@ func TestExitOnFailureNotForAKillAsked(t *testing.T) {
 	require.NoError(t, os.WriteFile(marker, nil, 0o600))
 	_, err := f.mgr.Restart(info.ID)
 	require.NoError(t, err)
-	assert.Equal(t, ExitRequest{Job: "api", Code: 3}, f.nextExit())
+	assert.Equal(t, ExitRequest{Job: "api", ID: info.ID, Code: 3}, f.nextExit())
 }
