@@ -40,6 +40,11 @@ func markedProcs(mark string) []int {
 func (c *cli) startTrees(t *testing.T) string {
 	t.Helper()
 	mark := fmt.Sprintf("%s-%d", t.Name(), time.Now().UnixNano())
+	t.Cleanup(func() { // a test that failed leaves none of them running
+		for _, pid := range markedProcs(mark) {
+			syscall.Kill(pid, syscall.SIGKILL) //nolint:errcheck // may be gone
+		}
+	})
 	for range 2 {
 		c.startJob(jobTree, "--env", "TEST_MARK="+mark)
 	}
