@@ -79,7 +79,12 @@ With --follow it goes on until no job is left that can write.`,
 	cmd.RunE = func(cmd *cobra.Command, args []string) error {
 		o.noLines = cmd.Flags().Changed("tail") && o.tail == 0
 		if o.all {
-			return logsAll(cmd, newClient(cmd), o)
+			c, began := newClient(cmd), time.Now()
+			err := logsAll(cmd, c, o)
+			if o.follow {
+				err, _ = instanceGone(cmd.Context(), c, "following every job's output", 0, began, err)
+			}
+			return err
 		}
 		return runOne(cmd, args)
 	}

@@ -18,15 +18,17 @@ import (
 const exitInstanceGone = 255
 
 // instanceGone rewords err when it is the instance going away while the
-// command was doing (e.g. "waiting for job 3"), which began at began; any
-// other err comes back as it is. gone says it was that.
+// command was doing (e.g. "waiting for job 3", about job id; 0 for every
+// job), which began at began; any other err comes back as it is. gone
+// says it was that.
 func instanceGone(ctx context.Context, c *control.Client, doing string, id jobs.ID, began time.Time, err error) (_ error, gone bool) {
 	var notRunning *control.NotRunningError
 	switch {
 	case err == nil || errors.Is(err, syscall.EACCES):
 		return err, false
-	case errors.As(err, &notRunning):
-		return err, true
+	case errors.As(err, &notRunning) && !c.Answered():
+		return err, true // none was there
+	case errors.As(err, &notRunning): // the one that answered (a name's lookup) is gone
 	case !control.IsLost(err):
 		return err, false
 	}
@@ -41,6 +43,8 @@ func instanceGone(ctx context.Context, c *control.Client, doing string, id jobs.
 	switch {
 	case perr != nil || control.IsEnding(err):
 		return fmt.Errorf("%s (job IDs on a new instance start again from 1, and name other jobs)", ended), true
+	case inst.Started.After(began) && id == 0: // every job's
+		return fmt.Errorf("%s; another instance (pid %d) answers there now, with other jobs", ended, inst.PID), true
 	case inst.Started.After(began):
 		return fmt.Errorf("%s; another instance (pid %d) answers there now, whose job %d is another job", ended, inst.PID, id), true
 	}

@@ -35,7 +35,7 @@ func hasSocket(pid int) bool {
 func TestInstanceKilledMidWait(t *testing.T) {
 	c := newCLI(t)
 	serve := c.serve()
-	id := c.startJob("exec sleep 600")
+	id := c.startJob("exec sleep 600", "--name", "long")
 
 	start := func(args ...string) (*exec.Cmd, *bytes.Buffer) {
 		cmd := exec.Command(binary, args...)
@@ -51,7 +51,13 @@ func TestInstanceKilledMidWait(t *testing.T) {
 	}
 	wait, waitErr := start("wait", id)
 	follow, followErr := start("logs", id, "--follow")
-	require.Eventually(t, func() bool { return hasSocket(wait.Process.Pid) && hasSocket(follow.Process.Pid) },
+	// By name: the lookup's connection breaks, and the wait's retry finds
+	// none listening; still the instance ended, not "none is listening".
+	byName, byNameErr := start("wait", "long")
+	all, allErr := start("logs", "--all", "--follow")
+	require.Eventually(t, func() bool {
+		return hasSocket(wait.Process.Pid) && hasSocket(follow.Process.Pid) && hasSocket(byName.Process.Pid) && hasSocket(all.Process.Pid)
+	},
 		testTimeout, 10*time.Millisecond, "the clients never connected")
 	require.NoError(t, serve.Process.Signal(syscall.SIGKILL))
 
@@ -68,6 +74,23 @@ func TestInstanceKilledMidWait(t *testing.T) {
 	}
 	assert.Contains(t, waitErr.String(), ended+"waiting for job 1, and its jobs ended with it", waitErr.String())
 	assert.NotContains(t, waitErr.String(), "EOF")
+	go func() { done <- byName.Wait() }()
+	select {
+	case err := <-done:
+		var exit *exec.ExitError
+		require.True(t, errors.As(err, &exit), "wait long: %v", err)
+		assert.Equal(t, exitInstanceGone, exit.ExitCode(), byNameErr.String())
+	case <-time.After(testTimeout):
+		t.Fatal("wait long did not end")
+	}
+	assert.Contains(t, byNameErr.String(), ended+"waiting for job 1, and its jobs ended with it", byNameErr.String())
+	go func() { done <- all.Wait() }()
+	select {
+	case <-done:
+	case <-time.After(testTimeout):
+		t.Fatal("logs --all --follow did not end")
+	}
+	assert.Contains(t, allErr.String(), ended+"following every job's output, and its jobs ended with it", allErr.String())
 
 	go func() { done <- follow.Wait() }()
 	select {

@@ -3,7 +3,6 @@ package control
 import (
 	"context"
 	"encoding/json"
-	"fmt"
 	"net/http"
 	"net/url"
 	"time"
@@ -346,7 +345,7 @@ func (c *Client) FollowAllOutput(ctx context.Context, q AllOutputQuery, fn func(
 			if ctx.Err() != nil {
 				return ctx.Err()
 			}
-			return fmt.Errorf("output stream broke off: %w", err)
+			return streamBroke("output stream", err)
 		}
 		if err := fn(resp); err != nil {
 			return err

@@ -36,7 +36,14 @@ type Client struct {
 	mirrorOnce sync.Once
 	mirror     atomic.Pointer[mirror]
 	mirrorErr  error // set once by Attach
+
+	answered atomic.Bool // an instance has answered a request (Answered)
 }
+
+// Answered reports whether an instance has answered one of this client's
+// requests: a call that finds none listening afterwards (a
+// *NotRunningError) means the one that answered went away.
+func (c *Client) Answered() bool { return c.answered.Load() }
 
 // NewClient makes a client for the instance on socket. It does not connect
 // until a call needs it, and then only to a socket it trusts: in a
@@ -283,13 +290,7 @@ func (c *Client) FollowOutput(ctx context.Context, id jobs.ID, q OutputQuery, fn
 			if ctx.Err() != nil {
 				return ctx.Err()
 			}
-			err = fmt.Errorf("output stream of job %d broke off: %w", id, err)
-			var syntax *json.SyntaxError
-			var badType *json.UnmarshalTypeError
-			if errors.As(err, &syntax) || errors.As(err, &badType) {
-				return err // a garbled answer, not a lost one
-			}
-			return &LostError{Err: err}
+			return streamBroke(fmt.Sprintf("output stream of job %d", id), err)
 		}
 		if resp.Error != "" {
 			return &APIError{Status: http.StatusNotFound, Message: resp.Error}
@@ -370,6 +371,18 @@ func (c *Client) call(ctx context.Context, method, path string, q url.Values, in
 	return nil
 }
 
+// streamBroke is the error of a stream of answers that ended before it
+// should: a lost instance (a *LostError), unless what came was garbled.
+func streamBroke(what string, err error) error {
+	err = fmt.Errorf("%s broke off: %w", what, err)
+	var syntax *json.SyntaxError
+	var badType *json.UnmarshalTypeError
+	if errors.As(err, &syntax) || errors.As(err, &badType) {
+		return err // a garbled answer, not a lost one
+	}
+	return &LostError{Err: err}
+}
+
 // answer is the body of an answer and its length, -1 when unknown.
 type answer struct {
 	io.ReadCloser
@@ -428,6 +441,7 @@ func (c *Client) open(ctx context.Context, method, path string, q url.Values, in
 		}
 		return nil, &LostError{Err: fmt.Errorf("talking to %s: %w", c.where(), err)}
 	}
+	c.answered.Store(true)
 	if resp.StatusCode/100 == 2 {
 		return answer{resp.Body, resp.ContentLength}, nil
 	}
