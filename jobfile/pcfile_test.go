@@ -458,3 +458,34 @@ func TestProcessComposeScheduledProcessStartsByHand(t *testing.T) {
 		`process-compose.yaml:10:18: processes.web.depends_on.sched: sched is scheduled (started by hand here), so web starts without waiting for it`,
 	}, got)
 }
+
+// A schedule with run_on_start runs once at start (process-compose runs it
+// then, and on its schedule); an empty schedule schedules nothing.
+func TestProcessComposeScheduleRunOnStart(t *testing.T) {
+	src := `processes:
+  warm:
+    command: "echo warm"
+    schedule: {cron: "0 * * * *", run_on_start: true}
+  none:
+    command: "echo none"
+    schedule: {}
+  off:
+    command: "echo off"
+    schedule: {interval: 1h, run_on_start: false}
+`
+	plan, err := Parse("process-compose.yaml", []byte(src))
+	require.NoError(t, err)
+	for name, auto := range map[string]bool{"warm": true, "none": true, "off": false} {
+		job, ok := plan.Job(name)
+		require.True(t, ok, name)
+		assert.Equal(t, auto, job.Autostart, name)
+	}
+	var got []string
+	for _, w := range plan.Warnings {
+		got = append(got, w.Error())
+	}
+	assert.Equal(t, []string{
+		`process-compose.yaml:4:5: processes.warm.schedule: not supported: jobtop runs nothing on a schedule; this process runs once at start (run_on_start), and again only by hand (jobtop restart NAME)`,
+		`process-compose.yaml:10:5: processes.off.schedule: not supported: jobtop runs nothing on a schedule, so a scheduled process does not start by itself; it is listed as created, to start by hand (jobtop restart NAME)`,
+	}, got)
+}

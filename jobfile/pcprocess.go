@@ -107,8 +107,20 @@ func (p *pcFile) readProcess(pe entry) {
 		"namespace": func(e entry) { s.namespace = p.readNamespace(e) },
 		// jobtop runs nothing on a schedule; a scheduled process (a
 		// backup, a cleanup) must not run at every start instead, so it
-		// waits to be started by hand, as a disabled one.
+		// waits to be started by hand, as a disabled one; unless it
+		// asks to run once at start (run_on_start), which it does. An
+		// empty schedule schedules nothing.
 		"schedule": func(e entry) {
+			entries, ok := p.mapping(e)
+			if !ok || len(entries) == 0 {
+				return
+			}
+			for _, f := range entries {
+				if f.name == "run_on_start" && p.isTrue(f) {
+					p.warn.add(e.key, "schedule run_on_start", fmt.Sprintf("%s: not supported: jobtop runs nothing on a schedule; this process runs once at start (run_on_start), and again only by hand (jobtop restart NAME)", e.path))
+					return
+				}
+			}
 			s.scheduled = true
 			p.warn.add(e.key, "schedule", fmt.Sprintf("%s: not supported: jobtop runs nothing on a schedule, so a scheduled process does not start by itself; it is listed as created, to start by hand (jobtop restart NAME)", e.path))
 		},
