@@ -30,7 +30,7 @@ func hasSocket(pid int) bool {
 
 // TestInstanceKilledMidWait kills the instance while `wait` and `logs
 // --follow` wait on its job: they say the instance ended with its jobs,
-// in jobtop's words, and wait exits 255, which no outcome of the job
+// in jobtop's words, and wait exits 255, which only a job's own exit 255
 // reads as (not 1, a job's failure).
 func TestInstanceKilledMidWait(t *testing.T) {
 	c := newCLI(t)

@@ -12,6 +12,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"jobtop/jobfile"
 	"jobtop/jobs"
 )
 
@@ -271,11 +272,17 @@ func mistypedCommand(root *cobra.Command, args []string, dash int) error {
 	}
 	for i, word := range args {
 		if word == "" || word[0] == '-' || strings.ContainsFunc(word, func(r rune) bool {
-			return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '-' || r == '_')
+			return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("-_./", r))
 		}) {
-			continue // a command line, a path, an assignment: no subcommand's spelling
+			continue // a command line, an assignment: no subcommand's or job's name
 		}
 		if _, err := exec.LookPath(word); err == nil {
+			continue
+		}
+		if strings.ContainsAny(word, "./") { // a job's name (ns/web, web.2), or a path
+			if file, ok := fileJobNamed(root, word); ok {
+				return fileJobError(word, file)
+			}
 			continue
 		}
 		if c, _, err := root.Find([]string{word}); i > 0 && err == nil && c != root {
@@ -287,8 +294,7 @@ func mistypedCommand(root *cobra.Command, args []string, dash int) error {
 				word, other.whose, other.instead, word)
 		}
 		if file, ok := fileJobNamed(root, word); ok {
-			return fmt.Errorf("%q is a job of %s, which plain jobtop runs (jobtop serve -D in the background); to start that job in a running instance: jobtop restart %s (to run a program of that name as one more job anyway, write it as a command line: 'exec %s')",
-				word, file, word, word)
+			return fileJobError(word, file)
 		}
 		if near := nearSubcommands(root, word); len(near) > 0 {
 			return fmt.Errorf("unknown command %q: did you mean %s? (to run a program of that name anyway, write it as a command line: 'exec %s')",
@@ -317,9 +323,16 @@ var otherToolsCommands = map[string]struct{ whose, instead string }{
 	"export":  {"foreman's command", "jobtop writes no init-system files; jobtop check shows what it runs"},
 }
 
+// fileJobError refuses word, a job of file, as a command.
+func fileJobError(word, file string) error {
+	return fmt.Errorf("%q is a job of %s, which plain jobtop runs (jobtop serve -D in the background); to start that job in a running instance: jobtop restart %s (to run a program of that name as one more job anyway, write it as a command line: 'exec %s')",
+		word, file, word, word)
+}
+
 // fileJobNamed reports whether word names a job of the job file an
-// instance started here would run (-f, or the one found here), and that
-// file: foreman's "start web" is "jobtop web", which started a job
+// instance started here would run (-f, or the one found here), or a
+// Procfile's process type run as several (web for web.1 and web.2), and
+// that file: foreman's "start web" is "jobtop web", which started a job
 // running a program "web" beside the file's own web. A file that cannot
 // be read names no job; it is reported when it is loaded.
 func fileJobNamed(root *cobra.Command, word string) (string, bool) {
@@ -330,10 +343,13 @@ func fileJobNamed(root *cobra.Command, word string) (string, bool) {
 	if err != nil || plan == nil {
 		return "", false
 	}
-	if _, ok := plan.Job(word); !ok {
-		return "", false
+	if _, ok := plan.Job(word); ok {
+		return plan.Path, true
 	}
-	return plan.Path, true
+	if _, ok := plan.Job(word + ".1"); ok && plan.Format == jobfile.FormatProcfile {
+		return plan.Path, true
+	}
+	return "", false
 }
 
 // nearSubcommands are the subcommands whose names word is a misspelling

@@ -70,7 +70,8 @@ With --timeout, give up after DUR and exit 124; the job keeps running.`,
 }
 
 // wait waits as o asks; when the instance goes away first (or none
-// answers), it exits exitInstanceGone, which no outcome of the job reads as.
+// answers), it exits exitInstanceGone, which only a job's own exit 255
+// reads as too (the line on stderr tells them apart).
 func wait(cmd *cobra.Command, c *control.Client, id jobs.ID, o waitOptions) error {
 	began := time.Now()
 	err := waitFor(cmd, c, id, o)
