@@ -144,3 +144,36 @@ func TestTUIRefusalsComeBeforeTheScreen(t *testing.T) {
 	assert.Contains(t, r.stderr, "is already listening on "+c.socket+"; use it (jobtop attach, jobtop ls), stop it, or pick another --socket\n")
 	assert.Equal(t, "[]\n", c.ok("ls", "--json"), "nothing was started in the live instance")
 }
+
+// Plain jobtop where it finds a job file does not attach to an instance
+// that runs another file (another project's, on the per-user default
+// socket) or none: the file here would silently not run. It names both,
+// and what to do. An instance that runs this very file is attached to.
+func TestPlainJobtopRefusesAnInstanceOfAnotherFile(t *testing.T) {
+	c := newCLI(t)
+	a, b := t.TempDir(), t.TempDir()
+	fileA := writeJobFile(t, a, "jobtop.yaml", "jobs:\n  web: {cmd: exec sleep 600}\n")
+	fileB := writeJobFile(t, b, "jobtop.yaml", "jobs:\n  api: {cmd: echo started > started}\n")
+	srv := c.serveIn(a)
+	pid := strconv.Itoa(srv.Process.Pid)
+
+	r := c.runIn(b)
+	assert.Equal(t, 1, r.code)
+	assert.Equal(t, "jobtop: "+fileB+" was not run: another jobtop (serve, pid "+pid+") is listening on "+c.socket+" and runs "+fileA+
+		"; to watch that instance anyway: jobtop attach; to run this file beside it: jobtop --socket PATH; to stop it: jobtop shutdown\n", r.stderr)
+	assert.NoFileExists(t, filepath.Join(b, "started"))
+
+	// The instance's own directory: the check passes, and only the
+	// missing terminal stops the attach.
+	r = c.runIn(a)
+	assert.Equal(t, 1, r.code)
+	assert.Contains(t, r.stderr, "that is no terminal here")
+
+	// An instance with no job file.
+	c2 := newCLI(t)
+	srv2 := c2.serveIn(b, "--no-file")
+	r = c2.runIn(b)
+	assert.Equal(t, 1, r.code)
+	assert.Contains(t, r.stderr, "jobtop: "+fileB+" was not run: another jobtop (serve, pid "+strconv.Itoa(srv2.Process.Pid)+") is listening on "+c2.socket+" and runs no job file; ")
+	assert.Equal(t, "[]\n", c2.ok("ls", "--json"), "nothing was started in the live instance")
+}
