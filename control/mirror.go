@@ -2,6 +2,7 @@ package control
 
 import (
 	"context"
+	"errors"
 	"sync"
 
 	"jobtop/jobs"
@@ -128,11 +129,16 @@ func (m *mirror) work(ctx context.Context, readerDone <-chan error) {
 			readerDone = m.reconnect(ctx, err)
 		}
 	}
-	if ctx.Err() != nil {
-		err = ctx.Err()
+	switch {
+	case ctx.Err() != nil:
+		err = &NotRunningError{Path: m.client.socket, Err: ctx.Err()}
+	case errors.Is(err, errShutDown):
+		err = &ShutDownError{Where: m.client.where()}
+	default:
+		err = &LostError{Where: m.client.where(), Err: err}
 	}
 	m.mu.Lock()
-	m.err = &NotRunningError{Path: m.client.socket, Err: err}
+	m.err = err
 	for s := range m.subs {
 		s.end()
 	}
