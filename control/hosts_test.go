@@ -193,3 +193,25 @@ func TestHostsActionOnADisconnectedHost(t *testing.T) {
 	require.Error(t, err)
 	assert.Contains(t, err.Error(), "a is disconnected")
 }
+
+// A job started through the engine before anything listed the host's
+// jobs comes after them: engine IDs follow each host's own order, so a
+// single host's rows are in its ID order (jobtop --host H 'cmd' with job
+// 1 already there listed job 2 first).
+func TestHostsStartKeepsTheHostsOrder(t *testing.T) {
+	a := startInstance(t)
+	a.startJob(t, "sleep 300")
+	h := attachHosts(t, []string{"a"}, a.socket)
+	started, err := h.Start(jobs.Spec{Command: "sleep 300"})
+	require.NoError(t, err)
+	assert.EqualValues(t, 2, started.HostID)
+	a.startJob(t, "sleep 300")
+	require.Eventually(t, func() bool { return len(h.List()) == 3 }, testTimeout, 10*time.Millisecond)
+	var hostIDs, ids []jobs.ID
+	for _, j := range h.List() {
+		hostIDs = append(hostIDs, j.HostID)
+		ids = append(ids, j.ID)
+	}
+	assert.Equal(t, []jobs.ID{1, 2, 3}, hostIDs, "rows in the host's ID order")
+	assert.Equal(t, []jobs.ID{1, 2, 3}, ids)
+}
