@@ -101,6 +101,9 @@ type Model struct {
 type notice struct {
 	text  string
 	isErr bool
+	// endOf is the job whose end the notice tells (0: none): its next
+	// run takes the notice down.
+	endOf jobs.ID
 }
 
 // New builds the root model over an engine. It subscribes to the engine's
