@@ -154,6 +154,7 @@ func TestHostsReconnect(t *testing.T) {
 
 	restartServer(t, a, inst)
 	require.Eventually(t, func() bool { return h.Status()[0].Connected }, testTimeout, 10*time.Millisecond)
+	assert.Zero(t, h.Status()[0].Replaced, "the same instance")
 	writeFifo(t, fifo, "after\n")
 	require.Eventually(t, func() bool {
 		out, err := h.Output(id)
@@ -179,6 +180,9 @@ func TestHostsReconnect(t *testing.T) {
 	}, testTimeout, 10*time.Millisecond)
 	_, err = h.Get(id)
 	require.Error(t, err, "the old instance's job is gone")
+	require.Eventually(t, func() bool { return h.Status()[0].Connected && h.Status()[0].Replaced == 1 },
+		testTimeout, 10*time.Millisecond, "the host says its instance was replaced")
+	assert.NotEqual(t, inst.Started, h.Status()[0].Instance.Started)
 }
 
 // An action on a host that is away says which host.

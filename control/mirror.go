@@ -44,6 +44,7 @@ type mirror struct {
 	// With the client's reconnect on (reconnect.go): the instance first
 	// attached to, and how the connection is.
 	inst        Instance
+	replaced    int // reconnections that found another instance
 	conn        ConnState
 	connChanged chan struct{}
 	streamStop  context.CancelFunc // ends the current events stream
@@ -81,7 +82,7 @@ func startMirror(ctx context.Context, c *Client) (*mirror, error) {
 		subs:        make(map[*remoteStream]struct{}),
 		wake:        make(chan struct{}, 1),
 		inst:        inst,
-		conn:        ConnState{Connected: true},
+		conn:        ConnState{Connected: true, Instance: inst},
 		connChanged: make(chan struct{}, 1),
 		streamStop:  func() {},
 

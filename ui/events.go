@@ -89,7 +89,7 @@ func (m *Model) handleJobEvents(events []jobs.Event) tea.Cmd {
 		}
 	}
 	m.recountBulk()
-	cmds = append(cmds, m.checkSpoke(now))
+	cmds = append(cmds, m.checkSpoke(now), m.noteReplacedHosts())
 	m.noteArrivals(added)
 	cmds = append(cmds, m.stopLate(added))
 	if refilter && m.table.Filtering() {
@@ -210,7 +210,7 @@ func (m *Model) noteRemoved(id jobs.ID) {
 	if !(selected && sel.ID == id) && !m.onScreen(id) {
 		return
 	}
-	if m.notice.text == "removed "+m.jobRef(id) {
+	if m.notice.text == "removed "+m.jobRef(id) || info.Host != "" && info.Host == m.notice.replacedHost {
 		return
 	}
 	before := m.notice
