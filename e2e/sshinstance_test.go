@@ -58,13 +58,17 @@ func TestSSHAttachSaysTheFarInstanceWasReplaced(t *testing.T) {
 	s.waitText("web", "● 1 running")
 
 	require.NoError(t, syscall.Kill(first.PID, syscall.SIGKILL))
-	scr := s.waitText("the jobtop instance on " + name + " was replaced (now serve, pid ")
+	scr := s.waitText("the jobtop instance on " + name + " was replaced by serve (pid ")
 	assert.Contains(t, strings.Join(scr, "\n"), "): its jobs ended with it")
 	second, err := c.Instance(context.Background())
 	require.NoError(t, err)
 	assert.NotEqual(t, first.PID, second.PID, "the reconnection started a new far instance")
 	assert.Contains(t, strings.Join(scr, "\n"), "pid "+strconv.Itoa(second.PID))
 
+	r.ok("run", "--name", "api", "--", "exec sleep 300")
+	s.waitText("api")
 	s.keys("q")
+	s.waitText("running in jobtop serve (pid " + strconv.Itoa(second.PID) + ") on " + name + ". quit? y/n")
+	s.keys("y")
 	require.Equal(t, "0", s.waitExit())
 }

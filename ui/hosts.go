@@ -20,7 +20,7 @@ type HostStatus struct {
 	RetryAt time.Time
 	// Replaced counts the reconnections that found another instance on
 	// the host than the one before: the old one ended, and its jobs with
-	// it. Instance names the one there now ("serve, pid 4242").
+	// it. Instance names the one there now ("serve (pid 4242)").
 	Replaced int
 	Instance string
 }
@@ -92,16 +92,20 @@ func (m *Model) noteReplacedHosts() tea.Cmd {
 		m.replacedSeen = make(map[string]int)
 	}
 	var cmd tea.Cmd
-	for _, h := range he.HostStatus() {
+	hosts := he.HostStatus()
+	for _, h := range hosts {
 		if h.Replaced <= m.replacedSeen[h.Name] {
 			continue
 		}
 		m.replacedSeen[h.Name] = h.Replaced
-		now := ""
+		by := ""
 		if h.Instance != "" {
-			now = " (now " + h.Instance + ")"
+			by = " by " + h.Instance
+			if len(hosts) == 1 && m.cfg.Instance != "" {
+				m.cfg.Instance = h.Instance + " on " + h.Name // the quit prompt names it
+			}
 		}
-		m.setNotice("the jobtop instance on "+label(h.Name)+" was replaced"+now+": its jobs ended with it", true)
+		m.setNotice("the jobtop instance on "+label(h.Name)+" was replaced"+by+": its jobs ended with it", true)
 		m.notice.replacedHost = h.Name
 		cmd = m.alert(m.notice.text)
 	}

@@ -164,9 +164,9 @@ func TestStatusBarSaysAHostsInstanceWasReplaced(t *testing.T) {
 	assert.NotContains(t, m.statusView(), "replaced")
 
 	m.table.Select(3) // job 12 train on gpu
-	e.status[1] = HostStatus{Name: "gpu", Connected: true, Replaced: 1, Instance: "serve, pid 4242"}
+	e.status[1] = HostStatus{Name: "gpu", Connected: true, Replaced: 1, Instance: "serve (pid 4242)"}
 	m.Update(jobEventsMsg{events: []jobs.Event{}}) // the connection's change
-	want := "the jobtop instance on gpu was replaced (now serve, pid 4242): its jobs ended with it"
+	want := "the jobtop instance on gpu was replaced by serve (pid 4242): its jobs ended with it"
 	assert.Contains(t, m.statusView(), want)
 	m.Update(jobEventsMsg{events: []jobs.Event{hostedEvent(e, jobs.EventRemoved, 3, jobs.StateRunning)}})
 	assert.Contains(t, m.statusView(), want, "the old job's removal after it")
