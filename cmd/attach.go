@@ -2,6 +2,7 @@ package cmd
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"time"
 
@@ -41,8 +42,9 @@ connection drops is shown disconnected and reconnected every 2s.`,
 }
 
 // attachTUI runs the TUI over a client of the instance on the socket,
-// after starting specs there (the first of them is selected). It ends with an error if the instance goes
-// away meanwhile.
+// after starting specs there (the first of them is selected). When the
+// instance shuts down meanwhile, it says so and ends; when the instance
+// is lost (killed, crashed), it ends with an error.
 func attachTUI(cmd *cobra.Command, specs []jobs.Spec) error {
 	if hosts, _ := hostsOf(cmd); len(hosts) > 0 {
 		return attachHosts(cmd, specs, hosts)
@@ -76,7 +78,22 @@ func attachTUI(cmd *cobra.Command, specs []jobs.Spec) error {
 	if err := runProgram(model, c.Done(), nil); err != nil {
 		return err
 	}
-	if err := c.Err(); err != nil {
+	return attachEnd(cmd, c.Err())
+}
+
+// attachEnd is how an attached TUI ends, from why its client stopped
+// (nil: the TUI quit): an instance that shut down on purpose is said,
+// and is no error; a lost one is.
+func attachEnd(cmd *cobra.Command, err error) error {
+	var down *control.ShutDownError
+	var lost *control.LostError
+	switch {
+	case errors.As(err, &down):
+		fmt.Fprintln(cmd.ErrOrStderr(), down.Error())
+		return nil
+	case errors.As(err, &lost):
+		return &ExitError{Code: 1, Err: lost}
+	case err != nil:
 		return fmt.Errorf("lost the jobtop instance: %w", err)
 	}
 	return nil

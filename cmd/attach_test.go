@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+	"syscall"
 	"testing"
 	"time"
 
@@ -13,6 +14,7 @@ import (
 	"github.com/charmbracelet/lipgloss"
 	"github.com/charmbracelet/x/exp/teatest"
 	"github.com/muesli/termenv"
+	"github.com/spf13/cobra"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
@@ -143,4 +145,77 @@ func TestTUIRefusalsComeBeforeTheScreen(t *testing.T) {
 	assert.Contains(t, r.stderr, "jobtop: cannot run "+good+": another jobtop (serve, pid "+strconv.Itoa(srv.Process.Pid)+", running since ")
 	assert.Contains(t, r.stderr, "is already listening on "+c.socket+"; use it (jobtop attach, jobtop ls), stop it, or pick another --socket\n")
 	assert.Equal(t, "[]\n", c.ok("ls", "--json"), "nothing was started in the live instance")
+}
+
+// Plain jobtop where it finds a job file does not attach to an instance
+// that runs another file (another project's, on the per-user default
+// socket) or none: the file here would silently not run. It names both,
+// and what to do. An instance that runs this very file is attached to.
+func TestPlainJobtopRefusesAnInstanceOfAnotherFile(t *testing.T) {
+	c := newCLI(t)
+	a, b := t.TempDir(), t.TempDir()
+	fileA := writeJobFile(t, a, "jobtop.yaml", "jobs:\n  web: {cmd: exec sleep 600}\n")
+	fileB := writeJobFile(t, b, "jobtop.yaml", "jobs:\n  api: {cmd: echo started > started}\n")
+	srv := c.serveIn(a)
+	pid := strconv.Itoa(srv.Process.Pid)
+
+	r := c.runIn(b)
+	assert.Equal(t, 1, r.code)
+	assert.Equal(t, "jobtop: "+fileB+" was not run: another jobtop (serve, pid "+pid+") is listening on "+c.socket+" and runs "+fileA+
+		"; to watch that instance anyway: jobtop attach; to run this file beside it: jobtop --socket PATH; to stop it: jobtop shutdown\n", r.stderr)
+	assert.NoFileExists(t, filepath.Join(b, "started"))
+
+	// The instance's own directory: the check passes, and only the
+	// missing terminal stops the attach.
+	r = c.runIn(a)
+	assert.Equal(t, 1, r.code)
+	assert.Contains(t, r.stderr, "that is no terminal here")
+
+	// An instance with no job file.
+	c2 := newCLI(t)
+	srv2 := c2.serveIn(b, "--no-file")
+	r = c2.runIn(b)
+	assert.Equal(t, 1, r.code)
+	assert.Contains(t, r.stderr, "jobtop: "+fileB+" was not run: another jobtop (serve, pid "+strconv.Itoa(srv2.Process.Pid)+") is listening on "+c2.socket+" and runs no job file; ")
+	assert.Equal(t, "[]\n", c2.ok("ls", "--json"), "nothing was started in the live instance")
+}
+
+// An attached TUI tells an instance that shut down on purpose (jobtop
+// shutdown, its TUI quitting, SIGTERM) from one that was lost (SIGKILL,
+// a crash): the first is said and is no error; the second is an error
+// that says the instance was lost, not that none ever ran.
+func TestAttachedEndSaysShutdownFromLoss(t *testing.T) {
+	for _, how := range []string{"shutdown", "SIGTERM", "SIGKILL"} {
+		t.Run(how, func(t *testing.T) {
+			c := newCLI(t)
+			srv := c.serve()
+			c.startJob("exec sleep 600", "--name", "web")
+			client, _ := attachedModel(t, c)
+			switch how {
+			case "shutdown":
+				c.ok("shutdown")
+			case "SIGTERM":
+				require.NoError(t, srv.Process.Signal(syscall.SIGTERM))
+			case "SIGKILL":
+				require.NoError(t, srv.Process.Kill())
+			}
+			select {
+			case <-client.Done():
+			case <-time.After(testTimeout):
+				t.Fatal("the attached client did not end")
+			}
+			var stderr bytes.Buffer
+			cmd := &cobra.Command{}
+			cmd.SetErr(&stderr)
+			err := attachEnd(cmd, client.Err())
+			if how == "SIGKILL" {
+				require.Error(t, err)
+				assert.Equal(t, "lost the jobtop instance on "+c.socket+": it went away without shutting down (killed, or crashed?)", err.Error())
+				assert.Empty(t, stderr.String())
+				return
+			}
+			require.NoError(t, err)
+			assert.Equal(t, "the jobtop instance on "+c.socket+" shut down (its jobs were stopped)\n", stderr.String())
+		})
+	}
 }

@@ -72,7 +72,10 @@ func (e hostsEngine) HostStatus() []ui.HostStatus {
 	st := e.Status()
 	out := make([]ui.HostStatus, len(st))
 	for i, s := range st {
-		out[i] = ui.HostStatus{Name: s.Name, Connected: s.Connected, RetryAt: s.RetryAt}
+		out[i] = ui.HostStatus{Name: s.Name, Connected: s.Connected, RetryAt: s.RetryAt, Replaced: s.Replaced}
+		if s.Instance.PID != 0 {
+			out[i].Instance = fmt.Sprintf("%s (pid %d)", s.Instance.Kind, s.Instance.PID)
+		}
 	}
 	return out
 }

@@ -112,21 +112,26 @@ func checkHostFlags(cmd *cobra.Command, _ []string) error {
 }
 
 // newClient makes the client of the instance a command talks to: on the
-// --host machine over ssh, or on this machine's socket.
+// --host machine over ssh, or on this machine's socket. On a --host
+// machine without an instance none is started (the client gets a
+// NotRunningError), as on this one: the commands that read or act on
+// existing jobs would find an empty new instance, and say nothing of it.
 func newClient(cmd *cobra.Command) *control.Client {
 	hosts, _ := hostsOf(cmd) // checked by checkHostFlags
 	if len(hosts) > 0 {
+		hosts[0].NoStart = true
 		return control.NewHostClient(hosts[0])
 	}
 	return control.NewClient(socketPath(cmd))
 }
 
-// newClientNoStart is newClient, except that on a --host machine without
-// an instance none is started (the client gets a NotRunningError).
-func newClientNoStart(cmd *cobra.Command) *control.Client {
-	hosts, _ := hostsOf(cmd)
+// newStartingClient is newClient for the commands that start an instance
+// when none runs (run, mcp; the TUI has its own): on a --host machine,
+// dial-stdio starts it there. (On this machine, the command starts it
+// itself: autoStartServer.)
+func newStartingClient(cmd *cobra.Command) *control.Client {
+	hosts, _ := hostsOf(cmd) // checked by checkHostFlags
 	if len(hosts) > 0 {
-		hosts[0].NoStart = true
 		return control.NewHostClient(hosts[0])
 	}
 	return control.NewClient(socketPath(cmd))

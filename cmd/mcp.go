@@ -45,7 +45,7 @@ $` + mcpTokenEnv + `, or else one made up and printed on stderr.`,
   jobtop mcp --http 127.0.0.1:8765`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			c := newClient(cmd)
+			c := newStartingClient(cmd)
 			opts := mcp.Options{Client: c, Version: versionText()}
 			if c.Host() == nil {
 				// On a host, dial-stdio starts the instance.

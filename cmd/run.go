@@ -72,7 +72,7 @@ says so on stderr): a job file in the current directory is not run.`,
 }
 
 func run(cmd *cobra.Command, o runOptions, args []string) error {
-	c := newClient(cmd)
+	c := newStartingClient(cmd)
 	req, err := o.request(args, c.Host())
 	if err != nil {
 		return err

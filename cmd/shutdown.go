@@ -34,7 +34,7 @@ go of the socket, so a new one can take it at once.`,
 }
 
 func shutdown(cmd *cobra.Command, asJSON bool) error {
-	c := newClientNoStart(cmd) // over ssh, the poll below must not start a new one
+	c := newClient(cmd) // over ssh, the poll below must not start a new one
 	defer c.Close()
 	resp, err := c.Shutdown(cmd.Context())
 	if err != nil {

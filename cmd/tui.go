@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"os/signal"
+	"path/filepath"
 	"strings"
 	"syscall"
 	"time"
@@ -28,7 +29,8 @@ const shutdownTimeout = 15 * time.Second
 // loadJobFile) and the jobs from the command line, served on the socket
 // for the CLI. When a live instance already holds the socket, it attaches
 // to that one instead (and starts the command line's jobs there); an
-// explicit -f is then an error, since the file would not be run.
+// explicit -f is then an error, since the file would not be run, and so
+// is a job file found here that the instance does not run itself.
 func openTUI(cmd *cobra.Command, specs []jobs.Spec) error {
 	if hosts, _ := hostsOf(cmd); len(hosts) > 0 {
 		if cmd.Flags().Changed(fileFlag) {
@@ -49,6 +51,11 @@ func openTUI(cmd *cobra.Command, specs []jobs.Spec) error {
 	case errors.As(err, &inUse) && cmd.Flags().Changed(fileFlag):
 		return &ExitError{Code: 1, Err: fmt.Errorf("cannot run %s: %w", plan.Path, err)}
 	case errors.As(err, &inUse):
+		if plan != nil {
+			if err := sameJobFile(cmd, plan.Path, inUse); err != nil {
+				return err
+			}
+		}
 		if err := needTerminal(); err != nil {
 			return err
 		}
@@ -287,4 +294,49 @@ func runProgram(model tea.Model, lost, asked <-chan struct{}) error {
 		return err
 	}
 	return nil
+}
+
+// sameJobFile refuses to attach plain jobtop, run where it found the job
+// file path, to the live instance of inUse unless that instance runs this
+// very file: otherwise the file would silently not run, and the TUI
+// would show another project's jobs (the default socket is one per user).
+func sameJobFile(cmd *cobra.Command, path string, inUse *control.InUseError) error {
+	inst := inUse.Instance
+	if inst.PID == 0 { // still starting its jobs, or slow: ask again, longer
+		c := control.NewClient(inUse.Path)
+		ctx, cancel := context.WithTimeout(cmd.Context(), attachTimeout)
+		got, err := c.Instance(ctx)
+		cancel()
+		c.Close()
+		if err != nil {
+			return err
+		}
+		inst = got
+	}
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		abs = path
+	}
+	if inst.JobFile != "" && samePath(abs, inst.JobFile) {
+		return nil
+	}
+	runs := "runs no job file"
+	if inst.JobFile != "" {
+		runs = "runs " + inst.JobFile
+	}
+	return &ExitError{Code: 1, Err: fmt.Errorf(
+		"%s was not run: another jobtop (%s, pid %d) is listening on %s and %s; "+
+			"to watch that instance anyway: jobtop attach; to run this file beside it: jobtop --socket PATH; to stop it: jobtop shutdown",
+		abs, inst.Kind, inst.PID, inUse.Path, runs)}
+}
+
+// samePath reports whether two absolute paths name one file (through
+// symbolic links too).
+func samePath(a, b string) bool {
+	if a == b {
+		return true
+	}
+	sa, errA := os.Stat(a)
+	sb, errB := os.Stat(b)
+	return errA == nil && errB == nil && os.SameFile(sa, sb)
 }

@@ -162,7 +162,8 @@ func TestSubscriptionEndsWhenTheInstanceGoes(t *testing.T) {
 		case _, open := <-sub.C():
 			if !open {
 				<-in.client.Done()
-				assert.ErrorContains(t, in.client.Err(), "no jobtop is listening")
+				var down *ShutDownError
+				assert.ErrorAs(t, in.client.Err(), &down, "a server that closes says so")
 				return
 			}
 		case <-deadline:

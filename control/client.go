@@ -328,14 +328,50 @@ func (c *Client) Events(ctx context.Context) (*EventReader, error) {
 	return r, nil
 }
 
-// Next blocks for the next batch of events.
+// Next blocks for the next batch of events. It returns errShutDown when
+// the instance said it is shutting down.
 func (r *EventReader) Next() ([]Event, error) {
 	var b EventBatch
 	if err := r.dec.Decode(&b); err != nil {
 		return nil, err
 	}
+	if b.Shutdown {
+		return b.Events, errShutDown
+	}
 	return b.Events, nil
 }
+
+// errShutDown ends an events stream whose instance shut down on purpose.
+var errShutDown = errors.New("the instance shut down")
+
+// ShutDownError says the attached instance shut down on purpose (its
+// owner quit, jobtop shutdown, SIGTERM): its jobs were stopped first.
+type ShutDownError struct {
+	// Where names the instance: its socket, or "host H".
+	Where string
+}
+
+func (e *ShutDownError) Error() string {
+	return fmt.Sprintf("the jobtop instance on %s shut down (its jobs were stopped)", e.Where)
+}
+
+// LostError says an attached instance's events stream ended without the
+// instance saying it shut down: it was killed or crashed, or the
+// connection to it broke.
+type LostError struct {
+	Where string
+	Err   error
+}
+
+func (e *LostError) Error() string {
+	msg := fmt.Sprintf("lost the jobtop instance on %s: it went away without shutting down (killed, or crashed?)", e.Where)
+	if e.Err != nil && !errors.Is(e.Err, io.EOF) && !errors.Is(e.Err, io.ErrUnexpectedEOF) {
+		msg += ": " + e.Err.Error()
+	}
+	return msg
+}
+
+func (e *LostError) Unwrap() error { return e.Err }
 
 // Close ends the stream.
 func (r *EventReader) Close() error { return r.body.Close() }

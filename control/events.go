@@ -8,7 +8,8 @@ import (
 
 // handleEvents streams NDJSON: first {"jobs": [...]} with every job, then
 // one {"events": [...]} line per coalesced batch, until the client leaves
-// or the server closes. The subscription is made before the snapshot, so
+// or the server closes; a server that closes, or whose manager shut down,
+// says so on a last line ({"shutdown": true}). The subscription is made before the snapshot, so
 // no change is missed (some may be told twice).
 func (s *Server) handleEvents(w http.ResponseWriter, r *http.Request) {
 	release, err := s.openStream()
@@ -29,13 +30,17 @@ func (s *Server) handleEvents(w http.ResponseWriter, r *http.Request) {
 	for {
 		select {
 		case batch, ok := <-sub.C():
-			if !ok {
+			if !ok { // the manager shut down: its jobs were stopped
+				send(EventBatch{Shutdown: true})
 				return
 			}
 			if !send(EventBatch{Events: wireEvents(batch)}) {
 				return
 			}
 		case <-ctx.Done():
+			if s.base.Err() != nil { // the server closes: not the client leaving
+				send(EventBatch{Shutdown: true})
+			}
 			return
 		}
 	}

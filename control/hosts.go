@@ -76,6 +76,15 @@ func AttachHosts(ctx context.Context, names []string, clients []*Client) (*Hosts
 			}
 			return nil, fmt.Errorf("host %s: %w", names[i], err)
 		}
+		// The jobs there now get their IDs at once, in the host's order:
+		// a job started through the engine before anything listed them
+		// (jobtop --host H 'cmd') would take an ID before them, and come
+		// first in the TUI's table.
+		h.mu.Lock()
+		for _, info := range c.List() {
+			h.translate(h.hosts[i], info)
+		}
+		h.mu.Unlock()
 	}
 	for _, e := range h.hosts {
 		stream := e.client.Subscribe()

@@ -154,6 +154,7 @@ func TestHostsReconnect(t *testing.T) {
 
 	restartServer(t, a, inst)
 	require.Eventually(t, func() bool { return h.Status()[0].Connected }, testTimeout, 10*time.Millisecond)
+	assert.Zero(t, h.Status()[0].Replaced, "the same instance")
 	writeFifo(t, fifo, "after\n")
 	require.Eventually(t, func() bool {
 		out, err := h.Output(id)
@@ -179,6 +180,9 @@ func TestHostsReconnect(t *testing.T) {
 	}, testTimeout, 10*time.Millisecond)
 	_, err = h.Get(id)
 	require.Error(t, err, "the old instance's job is gone")
+	require.Eventually(t, func() bool { return h.Status()[0].Connected && h.Status()[0].Replaced == 1 },
+		testTimeout, 10*time.Millisecond, "the host says its instance was replaced")
+	assert.NotEqual(t, inst.Started, h.Status()[0].Instance.Started)
 }
 
 // An action on a host that is away says which host.
@@ -192,4 +196,26 @@ func TestHostsActionOnADisconnectedHost(t *testing.T) {
 	err := h.Kill(id)
 	require.Error(t, err)
 	assert.Contains(t, err.Error(), "a is disconnected")
+}
+
+// A job started through the engine before anything listed the host's
+// jobs comes after them: engine IDs follow each host's own order, so a
+// single host's rows are in its ID order (jobtop --host H 'cmd' with job
+// 1 already there listed job 2 first).
+func TestHostsStartKeepsTheHostsOrder(t *testing.T) {
+	a := startInstance(t)
+	a.startJob(t, "sleep 300")
+	h := attachHosts(t, []string{"a"}, a.socket)
+	started, err := h.Start(jobs.Spec{Command: "sleep 300"})
+	require.NoError(t, err)
+	assert.EqualValues(t, 2, started.HostID)
+	a.startJob(t, "sleep 300")
+	require.Eventually(t, func() bool { return len(h.List()) == 3 }, testTimeout, 10*time.Millisecond)
+	var hostIDs, ids []jobs.ID
+	for _, j := range h.List() {
+		hostIDs = append(hostIDs, j.HostID)
+		ids = append(ids, j.ID)
+	}
+	assert.Equal(t, []jobs.ID{1, 2, 3}, hostIDs, "rows in the host's ID order")
+	assert.Equal(t, []jobs.ID{1, 2, 3}, ids)
 }

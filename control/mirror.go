@@ -2,6 +2,7 @@ package control
 
 import (
 	"context"
+	"errors"
 	"sync"
 
 	"jobtop/jobs"
@@ -43,6 +44,7 @@ type mirror struct {
 	// With the client's reconnect on (reconnect.go): the instance first
 	// attached to, and how the connection is.
 	inst        Instance
+	replaced    int // reconnections that found another instance
 	conn        ConnState
 	connChanged chan struct{}
 	streamStop  context.CancelFunc // ends the current events stream
@@ -80,7 +82,7 @@ func startMirror(ctx context.Context, c *Client) (*mirror, error) {
 		subs:        make(map[*remoteStream]struct{}),
 		wake:        make(chan struct{}, 1),
 		inst:        inst,
-		conn:        ConnState{Connected: true},
+		conn:        ConnState{Connected: true, Instance: inst},
 		connChanged: make(chan struct{}, 1),
 		streamStop:  func() {},
 
@@ -128,11 +130,16 @@ func (m *mirror) work(ctx context.Context, readerDone <-chan error) {
 			readerDone = m.reconnect(ctx, err)
 		}
 	}
-	if ctx.Err() != nil {
-		err = ctx.Err()
+	switch {
+	case ctx.Err() != nil:
+		err = &NotRunningError{Path: m.client.socket, Err: ctx.Err()}
+	case errors.Is(err, errShutDown):
+		err = &ShutDownError{Where: m.client.where()}
+	default:
+		err = &LostError{Where: m.client.where(), Err: err}
 	}
 	m.mu.Lock()
-	m.err = &NotRunningError{Path: m.client.socket, Err: err}
+	m.err = err
 	for s := range m.subs {
 		s.end()
 	}

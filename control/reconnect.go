@@ -25,6 +25,12 @@ type ConnState struct {
 	RetryAt time.Time
 	// Err is why the connection was lost, or why the last attempt failed.
 	Err error
+	// Replaced counts the reconnections that found another instance
+	// than the one before (another PID or start: the old one ended, and
+	// its jobs with it; over ssh, dial-stdio may have started the new
+	// one). Instance is the one connected to last.
+	Replaced int
+	Instance Instance
 }
 
 // Connection says how the attached mirror's connection is (see
@@ -50,6 +56,7 @@ func (c *Client) ConnectionChanged() <-chan struct{} {
 
 func (m *mirror) setConn(s ConnState) {
 	m.mu.Lock()
+	s.Replaced, s.Instance = m.replaced, m.inst
 	m.conn = s
 	m.mu.Unlock()
 	select {
@@ -114,6 +121,9 @@ func (m *mirror) connect(ctx context.Context) (Instance, *EventReader, context.C
 func (m *mirror) resync(ctx context.Context, inst Instance, snapshot []jobs.Info) {
 	m.mu.Lock()
 	same := inst.PID == m.inst.PID && inst.Started.Equal(m.inst.Started)
+	if !same {
+		m.replaced++
+	}
 	m.inst = inst
 	inSnapshot := make(map[jobs.ID]bool, len(snapshot))
 	for _, info := range snapshot {

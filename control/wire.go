@@ -126,6 +126,11 @@ type WaitResponse struct {
 type EventBatch struct {
 	Jobs   []jobs.Info `json:"jobs,omitempty"`
 	Events []Event     `json:"events,omitempty"`
+	// Shutdown is the last line of a stream whose instance is shutting
+	// down on purpose (its owner quit, jobtop shutdown, SIGTERM), after
+	// its jobs were stopped. A stream that ends without it lost its
+	// instance (killed, crashed) or its connection.
+	Shutdown bool `json:"shutdown,omitempty"`
 }
 
 // Event is a jobs.Event on the wire; Kind is "added", "state", "output" or

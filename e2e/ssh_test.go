@@ -151,8 +151,14 @@ func TestSSHMissingRemoteBinary(t *testing.T) {
 	assert.Equal(t, 1, code)
 	assert.Contains(t, errOut, "no program /nowhere/jobtop on host "+name)
 
+	// --remote-bin names the far jobtop: it answers that no instance runs
+	// there (ls starts none), and run starts one.
 	withBin := newRemote(t, bin, h, "--remote-bin", bin)
+	_, errOut, code = withBin.run("ls")
+	assert.Equal(t, 1, code)
+	assert.Contains(t, errOut, "no jobtop is listening on host "+name)
 	withBin.shutdownOnCleanup()
+	withBin.ok("run", "--", "true")
 	assert.Contains(t, withBin.ok("ls"), "ID  NAME", "--remote-bin names the far jobtop")
 }
 

@@ -51,6 +51,7 @@ func (m *Model) handleJobEvents(events []jobs.Event) tea.Cmd {
 	for _, ev := range events {
 		switch ev.Kind {
 		case jobs.EventRemoved:
+			m.noteRemoved(ev.Job.ID)
 			m.table.activity.forget(ev.Job.ID)
 			m.table.Remove(ev.Job.ID)
 			m.names.forget(ev.Job.ID)
@@ -68,6 +69,9 @@ func (m *Model) handleJobEvents(events []jobs.Event) tea.Cmd {
 			}
 			if existed && old.State != ev.Job.State {
 				cmds = append(cmds, m.noteTransition(ev.Job))
+				if old.State.Done() && !ev.Job.State.Done() && m.notice.endOf == ev.Job.ID {
+					m.setNotice("", false) // its end is old news: it runs again
+				}
 			}
 			// What the filter looks at; output alone changes none of it.
 			refilter = refilter || existed && (old.State != ev.Job.State || old.Name != ev.Job.Name || old.Command != ev.Job.Command)
@@ -86,7 +90,7 @@ func (m *Model) handleJobEvents(events []jobs.Event) tea.Cmd {
 		}
 	}
 	m.recountBulk()
-	cmds = append(cmds, m.checkSpoke(now))
+	cmds = append(cmds, m.checkSpoke(now), m.noteReplacedHosts())
 	m.noteArrivals(added)
 	cmds = append(cmds, m.stopLate(added))
 	if refilter && m.table.Filtering() {
@@ -184,6 +188,7 @@ func (m *Model) noteTransition(info jobs.Info) tea.Cmd {
 		m.setNotice(name+" could not start: "+info.Error, true)
 		failed = true
 	}
+	m.notice.endOf = info.ID
 	if !m.onScreen(info.ID) {
 		m.table.Note(info.ID, unseenEnd)
 	}
@@ -191,6 +196,27 @@ func (m *Model) noteTransition(info jobs.Info) tea.Cmd {
 		return m.alert(m.notice.text)
 	}
 	return nil
+}
+
+// noteRemoved says in the status bar that a job went (removed by another
+// client, or by the instance), when it was the selected job or shown in a
+// pane: else the selection or the pane moves to another job without a
+// word. This TUI's own removal has said it already.
+func (m *Model) noteRemoved(id jobs.ID) {
+	info, ok := m.table.Get(id)
+	if !ok {
+		return
+	}
+	sel, selected := m.table.Selected()
+	if !(selected && sel.ID == id) && !m.onScreen(id) {
+		return
+	}
+	if m.notice.text == "removed "+m.jobRef(id) || info.Host != "" && info.Host == m.notice.replacedHost {
+		return
+	}
+	before := m.notice
+	m.setNotice(jobLabel(info)+" was removed", false)
+	m.keepSummary(id, before)
 }
 
 // noteHealth puts a notice in the status bar when a running job's health

@@ -2,6 +2,8 @@ package ui
 
 import (
 	"os"
+
+	tea "github.com/charmbracelet/bubbletea"
 	"strconv"
 	"strings"
 	"time"
@@ -16,6 +18,11 @@ type HostStatus struct {
 	// RetryAt is when the next attempt to connect is due, while not
 	// connected; zero while an attempt is under way.
 	RetryAt time.Time
+	// Replaced counts the reconnections that found another instance on
+	// the host than the one before: the old one ended, and its jobs with
+	// it. Instance names the one there now ("serve (pid 4242)").
+	Replaced int
+	Instance string
 }
 
 // HostsEngine is an engine over the jobs of several hosts (jobtop attach
@@ -71,6 +78,38 @@ func (m *Model) hostsView() string {
 		parts = append(parts, m.pal.errText.Wrap(name+": disconnected, "+what))
 	}
 	return strings.Join(parts, " ")
+}
+
+// noteReplacedHosts says in the status bar when a host's connection came
+// back to another instance than the one it had: the old one's jobs left
+// the table with it, and would otherwise go without a word.
+func (m *Model) noteReplacedHosts() tea.Cmd {
+	he, ok := m.engine.(HostsEngine)
+	if !ok {
+		return nil
+	}
+	if m.replacedSeen == nil {
+		m.replacedSeen = make(map[string]int)
+	}
+	var cmd tea.Cmd
+	hosts := he.HostStatus()
+	for _, h := range hosts {
+		if h.Replaced <= m.replacedSeen[h.Name] {
+			continue
+		}
+		m.replacedSeen[h.Name] = h.Replaced
+		by := ""
+		if h.Instance != "" {
+			by = " by " + h.Instance
+			if len(hosts) == 1 && m.cfg.Instance != "" {
+				m.cfg.Instance = h.Instance + " on " + h.Name // the quit prompt names it
+			}
+		}
+		m.setNotice("the jobtop instance on "+label(h.Name)+" was replaced"+by+": its jobs ended with it", true)
+		m.notice.replacedHost = h.Name
+		cmd = m.alert(m.notice.text)
+	}
+	return cmd
 }
 
 // jobRef names a job of the table by ID: "job 3", or "job 3 on b".

@@ -152,3 +152,31 @@ func TestPagerOfAJobOnAnotherHost(t *testing.T) {
 	_, cmd = m.Update(keyMsg("o"))
 	assert.NotNil(t, cmd, "the pager runs")
 }
+
+// A host whose connection came back to another instance (the old one
+// crashed, and a new one runs there) says so: its jobs left the table
+// with the old instance, and would go without a word. The removals of
+// its old jobs, before or after, do not cover it.
+func TestStatusBarSaysAHostsInstanceWasReplaced(t *testing.T) {
+	m, e, _ := hostsModel(t, 200, nil)
+	e.status = []HostStatus{{Name: "build-box", Connected: true}, {Name: "gpu", Connected: true}}
+	m.Update(jobEventsMsg{events: []jobs.Event{}})
+	assert.NotContains(t, m.statusView(), "replaced")
+
+	m.table.Select(3) // job 12 train on gpu
+	e.status[1] = HostStatus{Name: "gpu", Connected: true, Replaced: 1, Instance: "serve (pid 4242)"}
+	m.Update(jobEventsMsg{events: []jobs.Event{}}) // the connection's change
+	want := "the jobtop instance on gpu was replaced by serve (pid 4242): its jobs ended with it"
+	assert.Contains(t, m.statusView(), want)
+	m.Update(jobEventsMsg{events: []jobs.Event{hostedEvent(e, jobs.EventRemoved, 3, jobs.StateRunning)}})
+	assert.Contains(t, m.statusView(), want, "the old job's removal after it")
+
+	// Told once; a second replacement is told again.
+	m.Update(jobEventsMsg{events: []jobs.Event{hostedEvent(e, jobs.EventState, 1, jobs.StateKilled)}})
+	assert.NotContains(t, m.statusView(), "replaced")
+	m.Update(jobEventsMsg{events: []jobs.Event{}})
+	assert.NotContains(t, m.statusView(), "replaced")
+	e.status[1].Replaced = 2
+	m.Update(jobEventsMsg{events: []jobs.Event{}})
+	assert.Contains(t, m.statusView(), want)
+}

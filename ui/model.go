@@ -95,12 +95,22 @@ type Model struct {
 	// arrivals are the jobs the standing "started from outside" notice
 	// counts (arrivals.go).
 	arrivals arrivals
+
+	// replacedSeen is, per host, how many replacements of its instance
+	// were told (HostStatus.Replaced).
+	replacedSeen map[string]int
 }
 
 // notice is the status bar's last message.
 type notice struct {
 	text  string
 	isErr bool
+	// endOf is the job whose end the notice tells (0: none): its next
+	// run takes the notice down.
+	endOf jobs.ID
+	// replacedHost is the host whose instance was replaced, when the
+	// notice says so: its old jobs' removals do not cover it.
+	replacedHost string
 }
 
 // New builds the root model over an engine. It subscribes to the engine's

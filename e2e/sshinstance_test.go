@@ -1,0 +1,74 @@
+package e2e
+
+import (
+	"context"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"jobtop/control"
+)
+
+// Over ssh as here, the commands that read or act on existing jobs start
+// no far instance: they say none runs there, and the next one still finds
+// none. run starts one.
+func TestSSHReadCommandsStartNoFarInstance(t *testing.T) {
+	bin := binary(t)
+	h := startSSHD(t)
+	h.installJobtop(t, bin)
+	sock := filepath.Join(h.farDir, "r.sock")
+	r := newRemote(t, bin, h, "--remote-socket", sock)
+	none := "no jobtop is listening on host 127.0.0.1:" + strconv.Itoa(h.port) + ", " + sock
+
+	for _, args := range [][]string{{"ls"}, {"status", "1"}, {"logs", "1"}, {"wait", "1"}, {"kill", "1"}, {"rm", "1"}, {"shutdown"}, {"ls"}} {
+		_, stderr, code := r.run(args...)
+		assert.Equal(t, 1, code, "jobtop --host %v", args)
+		assert.Contains(t, stderr, none, "jobtop --host %v", args)
+	}
+
+	r.shutdownOnCleanup()
+	assert.Equal(t, "1\n", r.ok("run", "--name", "web", "--", "exec sleep 300"), "run starts the far instance")
+	assert.Contains(t, r.ok("ls"), "web")
+}
+
+// An attached TUI whose reconnection finds another far instance (the old
+// one was killed; the reconnection started a fresh one) says so, instead
+// of showing "no jobs" without a word.
+func TestSSHAttachSaysTheFarInstanceWasReplaced(t *testing.T) {
+	bin := binary(t)
+	h := startSSHD(t)
+	h.installJobtop(t, bin)
+	sock := filepath.Join(h.farDir, "r.sock")
+	r := newRemote(t, bin, h, "--remote-socket", sock)
+	name := "127.0.0.1:" + strconv.Itoa(h.port)
+	r.shutdownOnCleanup()
+	r.ok("run", "--name", "web", "--", "exec sleep 300")
+	c := control.NewClient(sock)
+	defer c.Close()
+	first, err := c.Instance(context.Background())
+	require.NoError(t, err)
+
+	s := newSession(t, 200, 30, nil,
+		append(append([]string{"env"}, h.env...), bin, "attach", "--host", h.url, "--remote-socket", sock)...)
+	s.waitText("web", "● 1 running")
+
+	require.NoError(t, syscall.Kill(first.PID, syscall.SIGKILL))
+	scr := s.waitText("the jobtop instance on " + name + " was replaced by serve (pid ")
+	assert.Contains(t, strings.Join(scr, "\n"), "): its jobs ended with it")
+	second, err := c.Instance(context.Background())
+	require.NoError(t, err)
+	assert.NotEqual(t, first.PID, second.PID, "the reconnection started a new far instance")
+	assert.Contains(t, strings.Join(scr, "\n"), "pid "+strconv.Itoa(second.PID))
+
+	r.ok("run", "--name", "api", "--", "exec sleep 300")
+	s.waitText("api")
+	s.keys("q")
+	s.waitText("running in jobtop serve (pid " + strconv.Itoa(second.PID) + ") on " + name + ". quit? y/n")
+	s.keys("y")
+	require.Equal(t, "0", s.waitExit())
+}
