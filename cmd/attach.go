@@ -86,7 +86,7 @@ func attachTUI(cmd *cobra.Command, specs []jobs.Spec) error {
 // and is no error; a lost one is.
 func attachEnd(cmd *cobra.Command, err error) error {
 	var down *control.ShutDownError
-	var lost *control.LostError
+	var lost *control.InstanceLostError
 	switch {
 	case errors.As(err, &down):
 		fmt.Fprintln(cmd.ErrOrStderr(), down.Error())

@@ -355,15 +355,15 @@ func (e *ShutDownError) Error() string {
 	return fmt.Sprintf("the jobtop instance on %s shut down (its jobs were stopped)", e.Where)
 }
 
-// LostError says an attached instance's events stream ended without the
-// instance saying it shut down: it was killed or crashed, or the
-// connection to it broke.
-type LostError struct {
+// InstanceLostError says an attached instance's events stream ended
+// without the instance saying it shut down: it was killed or crashed, or
+// the connection to it broke.
+type InstanceLostError struct {
 	Where string
 	Err   error
 }
 
-func (e *LostError) Error() string {
+func (e *InstanceLostError) Error() string {
 	msg := fmt.Sprintf("lost the jobtop instance on %s: it went away without shutting down (killed, or crashed?)", e.Where)
 	if e.Err != nil && !errors.Is(e.Err, io.EOF) && !errors.Is(e.Err, io.ErrUnexpectedEOF) {
 		msg += ": " + e.Err.Error()
@@ -371,7 +371,7 @@ func (e *LostError) Error() string {
 	return msg
 }
 
-func (e *LostError) Unwrap() error { return e.Err }
+func (e *InstanceLostError) Unwrap() error { return e.Err }
 
 // Close ends the stream.
 func (r *EventReader) Close() error { return r.body.Close() }

@@ -136,7 +136,7 @@ func (m *mirror) work(ctx context.Context, readerDone <-chan error) {
 	case errors.Is(err, errShutDown):
 		err = &ShutDownError{Where: m.client.where()}
 	default:
-		err = &LostError{Where: m.client.where(), Err: err}
+		err = &InstanceLostError{Where: m.client.where(), Err: err}
 	}
 	m.mu.Lock()
 	m.err = err
