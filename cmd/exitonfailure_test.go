@@ -67,3 +67,20 @@ func TestExitOnFailureShowsTheJobsLastLines(t *testing.T) {
 	}
 	assert.Equal(t, []string{"line 8", "line 9", "line 10", "line 11", "line 12", "line 13", "line 14", "line 15", "crashing", "no newline"}, lines, r.stderr)
 }
+
+// A huge last line is cut: what is printed stays within ten lines of 500
+// cells (the store keeps such a line as pieces of 16 KiB, each a line).
+func TestExitOnFailureCutsAHugeLine(t *testing.T) {
+	c := newCLI(t)
+	dir := filepath.Join(c.dir, "app")
+	require.NoError(t, os.Mkdir(dir, 0o700))
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "process-compose.yaml"), []byte(`processes:
+  crasher:
+    command: "head -c 200000 /dev/zero | tr '\\0' y >&2; echo >&2; exit 3"
+    availability: {restart: exit_on_failure}
+`), 0o600))
+	r := c.runIn(dir, "serve", "--socket", c.socket)
+	assert.Equal(t, 3, r.code)
+	assert.Less(t, len(r.stderr), 6000, "the huge line is cut: %d bytes", len(r.stderr))
+	assert.Contains(t, r.stderr, strings.Repeat("y", 100)+"…\n")
+}

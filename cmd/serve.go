@@ -13,6 +13,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"jobtop/jobs"
+	"jobtop/termtext"
 	"jobtop/workspace"
 )
 
@@ -151,6 +152,10 @@ func exitOnFailure(req workspace.ExitRequest) *ExitError {
 // showed it is gone.
 const exitTailLines = 10
 
+// exitTailCells bounds each of those lines: a line of a megabyte would
+// push the others (the reason) off the screen.
+const exitTailCells = 500
+
 // exitTail is the last lines of the job that ended jobtop, behind its
 // name as jobtop logs --all prints them (without colour: w need not be
 // the terminal the styles were picked for).
@@ -164,7 +169,11 @@ func exitTail(w io.Writer, mgr *jobs.Manager, req workspace.ExitRequest) string 
 	text := newTextOut(w, false)
 	var b strings.Builder
 	for _, l := range lines[max(0, len(lines)-exitTailLines):] {
-		fmt.Fprintf(&b, "%s | %s\n", text.label(req.Job), text.line(l.Text))
+		line := text.line(l.Text)
+		if termtext.Width(line) > exitTailCells {
+			line = termtext.CutCells(line, exitTailCells-1) + "…"
+		}
+		fmt.Fprintf(&b, "%s | %s\n", text.label(req.Job), line)
 	}
 	return b.String()
 }
