@@ -191,7 +191,7 @@ func (r ReadOutputResult) notes(info jobs.Info, stream string) []string {
 	case r.More:
 		notes = append(notes, fmt.Sprintf("%d more %s after next_cursor %d: call read_output with cursor %d to go on, or tail for the newest", r.Remaining, pick(r.Remaining == 1, "line", "lines"), r.NextCursor, r.NextCursor))
 	case r.Ended:
-		notes = append(notes, "the job has ended: this is all its output")
+		notes = append(notes, "the job has ended: no more lines will come after these")
 	default:
 		notes = append(notes, fmt.Sprintf("that is all for now; next time read with cursor %d (wait_job waits for a line)", r.NextCursor))
 	}

@@ -245,7 +245,7 @@ func cutText(s string, n int) string {
 	for keep > 0 && !utf8.RuneStart(s[keep]) {
 		keep--
 	}
-	return s[:keep] + fmt.Sprintf("… [%d bytes cut]", len(s)-keep)
+	return s[:keep] + "… [" + plural(len(s)-keep, "byte") + " cut]"
 }
 
 // formatDuration writes a duration for a model: 850ms, 12.3s, 4m05s, 2h03m.

@@ -25,3 +25,8 @@ func TestSummaryCutsAHugeErrorAndCommand(t *testing.T) {
 	assert.Contains(t, d.Command, "bytes cut]")
 	assert.LessOrEqual(t, len(d.text()), errorBytes+commandBytes+1000)
 }
+
+// A cut of one byte says so in the singular.
+func TestCutTextOfOneByte(t *testing.T) {
+	assert.Equal(t, "ab… [1 byte cut]", cutText("abc", 2))
+}

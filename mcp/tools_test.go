@@ -176,7 +176,7 @@ func TestReadOutputCaps(t *testing.T) {
 	require.Len(t, r.Lines, 100)
 	require.True(t, r.Ended)
 	require.Contains(t, r.Note, "max_lines was capped at 1000")
-	require.Contains(t, r.Note, "the job has ended: this is all its output")
+	require.Contains(t, r.Note, "the job has ended: no more lines will come after these")
 
 	e.ok("read_output", map[string]any{"id": id, "tail": 3}, &r)
 	require.Equal(t, []OutputLine{{Seq: 998, Text: "998"}, {Seq: 999, Text: "999"}, {Seq: 1000, Text: "1000"}}, r.Lines)
