@@ -175,7 +175,7 @@ func (s *Server) handleOutput(w http.ResponseWriter, r *http.Request) {
 	switch {
 	case q.Follow:
 		s.streamOutput(ctx, w, id, q, page, watch)
-	case q.Wait && q.Tail == 0:
+	case q.Wait && (q.Tail == 0 || q.Tail == TailNone): // tail=0: the next line
 		page = s.pollOutput(ctx, id, q, page, watch)
 		fallthrough
 	default:

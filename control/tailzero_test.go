@@ -1,6 +1,7 @@
 package control
 
 import (
+	"fmt"
 	"testing"
 	"time"
 
@@ -63,4 +64,36 @@ func TestTailZero(t *testing.T) {
 	rest, err := in.client.ReadAllOutput(ctx, AllOutputQuery{Cursor: all.NextCursor})
 	require.NoError(t, err)
 	assert.Empty(t, rest.Lines, "next_cursor is the newest arrival")
+}
+
+// tail=0 with wait waits for the next line, as a read from the newest
+// cursor does (it answered at once, with no line).
+func TestTailZeroWaits(t *testing.T) {
+	in := startInstance(t)
+	ctx := ctxT(t)
+	fifo := mkfifo(t)
+	info := in.startJob(t, "echo before; while read l < "+fifo+"; do echo \"$l\"; done")
+	require.Eventually(t, func() bool {
+		resp, err := in.client.ReadOutput(ctx, info.ID, OutputQuery{})
+		return err == nil && len(resp.Lines) == 1
+	}, testTimeout, 10*time.Millisecond)
+	got := make(chan OutputResponse, 1)
+	go func() {
+		resp, err := in.client.ReadOutput(ctx, info.ID, OutputQuery{Tail: TailNone, Wait: true, Timeout: testTimeout})
+		assert.NoError(t, err)
+		got <- resp
+	}()
+	// A line now and then until the answer comes: the wait may have
+	// begun after the first (then it waits for the next).
+	var resp OutputResponse
+	for n := 1; resp.NextCursor == 0; n++ {
+		writeFifo(t, fifo, fmt.Sprintf("line %d\n", n))
+		select {
+		case resp = <-got:
+		case <-time.After(100 * time.Millisecond):
+			require.Less(t, n, 100, "no answer")
+		}
+	}
+	require.NotEmpty(t, resp.Lines, "tail=0 with wait answered with no line")
+	assert.Contains(t, resp.Lines[0].Text, "line ")
 }
