@@ -139,6 +139,12 @@ func TestKilledServeStopsJobsWithTheirGrace(t *testing.T) {
 	serve.Env = append(os.Environ(), "XDG_STATE_HOME="+state)
 	require.NoError(t, serve.Start())
 	t.Cleanup(func() { serve.Process.Kill(); serve.Wait() }) //nolint:errcheck // killed on purpose
+	// Not jobtop run until it answers: run would start a serve of its
+	// own, which this test would not kill.
+	require.Eventually(t, func() bool {
+		_, _, code := runCLI(t, bin, socket, "ls")
+		return code == 0
+	}, deadline, 20*time.Millisecond)
 	dir := t.TempDir()
 	token := fmt.Sprintf("%d.%d", os.Getpid(), 5353)
 	for _, name := range []string{"pipes", "tty"} {
@@ -148,10 +154,8 @@ func TestKilledServeStopsJobsWithTheirGrace(t *testing.T) {
 		if name == "tty" {
 			args = append(args, "--tty")
 		}
-		require.Eventually(t, func() bool {
-			_, _, code := runCLI(t, bin, socket, append(args, script)...)
-			return code == 0
-		}, deadline, 50*time.Millisecond)
+		_, stderr, code := runCLI(t, bin, socket, append(args, script)...)
+		require.Equal(t, 0, code, stderr)
 	}
 	require.Eventually(t, func() bool {
 		out, _, _ := runCLI(t, bin, socket, "logs", "tty")
