@@ -155,6 +155,7 @@ func TestMirrorOfAFirehoseStaysBounded(t *testing.T) {
 
 func TestSubscriptionEndsWhenTheInstanceGoes(t *testing.T) {
 	in, sub := attached(t)
+	require.NoError(t, in.mgr.Shutdown(ctxT(t))) // as an instance ends: its jobs, then its server
 	require.NoError(t, in.server.Close())
 	deadline := time.After(testTimeout)
 	for {
@@ -163,7 +164,7 @@ func TestSubscriptionEndsWhenTheInstanceGoes(t *testing.T) {
 			if !open {
 				<-in.client.Done()
 				var down *ShutDownError
-				assert.ErrorAs(t, in.client.Err(), &down, "a server that closes says so")
+				assert.ErrorAs(t, in.client.Err(), &down, "an instance that shuts down says so")
 				return
 			}
 		case <-deadline:

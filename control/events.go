@@ -8,8 +8,8 @@ import (
 
 // handleEvents streams NDJSON: first {"jobs": [...]} with every job, then
 // one {"events": [...]} line per coalesced batch, until the client leaves
-// or the server closes; a server that closes, or whose manager shut down,
-// says so on a last line ({"shutdown": true}). The subscription is made before the snapshot, so
+// or the server closes; an instance whose manager shut down (its jobs
+// stopped) says so on a last line ({"shutdown": true}). The subscription is made before the snapshot, so
 // no change is missed (some may be told twice).
 func (s *Server) handleEvents(w http.ResponseWriter, r *http.Request) {
 	release, err := s.openStream()
@@ -37,10 +37,9 @@ func (s *Server) handleEvents(w http.ResponseWriter, r *http.Request) {
 			if !send(EventBatch{Events: wireEvents(batch)}) {
 				return
 			}
-		case <-ctx.Done():
-			if s.base.Err() != nil { // the server closes: not the client leaving
-				send(EventBatch{Shutdown: true})
-			}
+		case <-ctx.Done(): // the client left, or the server closes (its
+			// instance's jobs were stopped before: said above; else it
+			// closed alone, and a client may find it again)
 			return
 		}
 	}

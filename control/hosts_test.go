@@ -1,6 +1,7 @@
 package control
 
 import (
+	"errors"
 	"testing"
 	"time"
 
@@ -218,4 +219,21 @@ func TestHostsStartKeepsTheHostsOrder(t *testing.T) {
 	}
 	assert.Equal(t, []jobs.ID{1, 2, 3}, hostIDs, "rows in the host's ID order")
 	assert.Equal(t, []jobs.ID{1, 2, 3}, ids)
+}
+
+// A host whose instance shut down (its jobs stopped on purpose) is not
+// called back: over ssh the call would start a new instance there,
+// undoing the shutdown.
+func TestHostsDoNotReconnectAfterAShutdown(t *testing.T) {
+	a := startInstance(t)
+	a.startJob(t, "sleep 300")
+	h := attachHosts(t, []string{"a"}, a.socket)
+	require.NoError(t, a.mgr.Shutdown(ctxT(t)))
+	require.NoError(t, a.server.Close())
+	require.Eventually(t, func() bool {
+		var down *ShutDownError
+		st := h.Status()[0]
+		return !st.Connected && errors.As(st.Err, &down)
+	}, testTimeout, 10*time.Millisecond, "the host says its instance shut down: %+v", h.Status()[0])
+	assert.True(t, h.Status()[0].RetryAt.IsZero(), "no retry is planned")
 }

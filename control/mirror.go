@@ -126,7 +126,10 @@ func (m *mirror) work(ctx context.Context, readerDone <-chan error) {
 	for readerDone != nil {
 		err = m.drain(ctx, readerDone)
 		readerDone = nil
-		if m.client.reconnect && ctx.Err() == nil {
+		// An instance that said it shut down is not called back: over
+		// --host the reconnection would start a new one, undoing the
+		// shutdown someone asked for.
+		if m.client.reconnect && ctx.Err() == nil && !errors.Is(err, errShutDown) {
 			readerDone = m.reconnect(ctx, err)
 		}
 	}
@@ -138,6 +141,7 @@ func (m *mirror) work(ctx context.Context, readerDone <-chan error) {
 	default:
 		err = &InstanceLostError{Where: m.client.where(), Err: err}
 	}
+	m.setConn(ConnState{Err: err}) // a host's status says why it ended
 	m.mu.Lock()
 	m.err = err
 	for s := range m.subs {
