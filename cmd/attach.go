@@ -33,6 +33,12 @@ reached over ssh, in one table with a HOST column; a host whose
 connection drops is shown disconnected and reconnected every 2s.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
+			if hosts, _ := hostsOf(cmd); len(hosts) > 0 {
+				// Before dialling: a dial can start a far instance.
+				if err := needTerminal(); err != nil {
+					return err
+				}
+			}
 			return attachTUI(cmd, nil)
 		},
 	}
@@ -58,6 +64,9 @@ func attachTUI(cmd *cobra.Command, specs []jobs.Spec) error {
 	}
 	inst, err := c.Instance(ctx)
 	if err != nil {
+		return err
+	}
+	if err := needTerminal(); err != nil {
 		return err
 	}
 	memCtx, stopMemory := context.WithCancel(context.Background())

@@ -139,6 +139,11 @@ func TestTUIRefusalsComeBeforeTheScreen(t *testing.T) {
 	assert.ErrorIs(t, err, os.ErrNotExist, "no socket left that nothing answers on")
 
 	srv := c.serve()
+	// attach with no terminal says so, in jobtop's words, not the
+	// terminal library's ("could not open a new TTY").
+	r = c.run("attach")
+	assert.Equal(t, 1, r.code)
+	assert.Contains(t, r.stderr, "no terminal")
 	good := writeJobFile(t, dir, "good.yaml", "jobs:\n  web: {cmd: exec sleep 600}\n")
 	r = c.run("-f", good)
 	assert.Equal(t, 1, r.code)
