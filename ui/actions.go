@@ -40,6 +40,9 @@ func (m *Model) act(a action, id jobs.ID) tea.Cmd {
 
 func (m *Model) actQuietly(a action, id jobs.ID, quiet bool) tea.Cmd {
 	engine := m.engine
+	if a == actionRemove {
+		m.removingOwn(id)
+	}
 	return func() tea.Msg {
 		msg := actionDoneMsg{JobID: id, Action: a, quiet: quiet}
 		switch a {

@@ -161,6 +161,11 @@ func (m *Model) handleConfirmKey(k tea.KeyMsg) tea.Cmd {
 // actOnAll runs an action on several jobs as one command.
 func (m *Model) actOnAll(a action, ids []jobs.ID) tea.Cmd {
 	engine := m.engine
+	if a == actionRemove {
+		for _, id := range ids {
+			m.removingOwn(id)
+		}
+	}
 	return func() tea.Msg {
 		msg := bulkDoneMsg{action: a, ids: ids}
 		for _, id := range ids {

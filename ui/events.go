@@ -198,6 +198,15 @@ func (m *Model) noteTransition(info jobs.Info) tea.Cmd {
 	return nil
 }
 
+// removingOwn records that this TUI asked for job id's removal: its
+// removal event is no other client's doing.
+func (m *Model) removingOwn(id jobs.ID) {
+	if m.ownRemovals == nil {
+		m.ownRemovals = make(map[jobs.ID]bool)
+	}
+	m.ownRemovals[id] = true
+}
+
 // noteRemoved says in the status bar that a job went (removed by another
 // client, or by the instance), when it was the selected job or shown in a
 // pane: else the selection or the pane moves to another job without a
@@ -211,7 +220,11 @@ func (m *Model) noteRemoved(id jobs.ID) {
 	if !(selected && sel.ID == id) && !m.onScreen(id) {
 		return
 	}
-	if m.notice.text == "removed "+m.jobRef(id) || info.Host != "" && info.Host == m.notice.replacedHost {
+	if m.ownRemovals[id] {
+		delete(m.ownRemovals, id) // this TUI's own d: said by its outcome
+		return
+	}
+	if info.Host != "" && info.Host == m.notice.replacedHost {
 		return
 	}
 	before := m.notice

@@ -42,14 +42,17 @@ type Model struct {
 	stream jobs.EventStream
 
 	table  *jobTable
-	single *outputPane   // follows the table's selection
-	split  []*outputPane // the split view's panes, one job each
-	all    *outputPane   // the "all" view, made when first shown
-	allSrc *allSource
-	names  *jobNames
-	mode   viewMode
-	back   viewMode // the view the "all" view returns to
-	active int      // the pane that has, or last had, the focus
+	single *outputPane // follows the table's selection
+	// ownRemovals are the jobs this TUI asked to remove, until their
+	// removal arrives (noteRemoved says only other clients').
+	ownRemovals map[jobs.ID]bool
+	split       []*outputPane // the split view's panes, one job each
+	all         *outputPane   // the "all" view, made when first shown
+	allSrc      *allSource
+	names       *jobNames
+	mode        viewMode
+	back        viewMode // the view the "all" view returns to
+	active      int      // the pane that has, or last had, the focus
 
 	prompt  *addPrompt    // nil when closed
 	find    *searchPrompt // nil when closed

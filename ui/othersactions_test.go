@@ -50,3 +50,18 @@ func TestAttachedTUIHearsOtherClientsActions(t *testing.T) {
 	m.Update(jobEventsMsg{events: []jobs.Event{{Kind: jobs.EventState, Job: again}}})
 	assert.Contains(t, m.View(), "job 2 other killed (SIGKILL)", "a notice about another job's end")
 }
+
+// This TUI's own removal of several marked jobs is not told as another
+// client's: the bulk action's outcome says it.
+func TestOwnBulkRemovalIsNotAnotherClients(t *testing.T) {
+	code := 1
+	a := jobs.Info{ID: 1, Name: "a", State: jobs.StateFailed, Started: atp(0), Ended: atp(0), ExitCode: &code}
+	b := jobs.Info{ID: 2, Name: "b", State: jobs.StateFailed, Started: atp(0), Ended: atp(0), ExitCode: &code}
+	e := newFixedEngine(a, b)
+	m := newSizedModel(t, e, Config{Attached: true, Now: func() time.Time { return fixedNow }}, 140, 30)
+	m.table.Select(2)
+	cmd := m.actOnAll(actionRemove, []jobs.ID{1, 2})
+	require.NotNil(t, cmd)
+	m.Update(jobEventsMsg{events: []jobs.Event{{Kind: jobs.EventRemoved, Job: a}, {Kind: jobs.EventRemoved, Job: b}}})
+	assert.NotContains(t, m.View(), "was removed")
+}
