@@ -27,6 +27,16 @@ func TestAMisspeltSubcommandStartsNoJob(t *testing.T) {
 		assert.Equal(t, 2, r.code, "jobtop %v: %s", args, r.stderr)
 		assert.Contains(t, r.stderr, "unknown command \""+args[0]+"\": did you mean ", "jobtop %v", args)
 	}
+	procs := filepath.Join(c.dir, "procs")
+	require.NoError(t, os.Mkdir(procs, 0o700))
+	require.NoError(t, os.WriteFile(filepath.Join(procs, "Procfile"), []byte("web: sleep 30\nworker: sleep 30\n"), 0o600))
+	for _, args := range [][]string{{"-m", "web=2", "web"}, {"-m", "web=2", "web.2"}, {"-m", "all=2", "worker.1"}} {
+		r := c.runIn(procs, args...)
+		assert.Equal(t, 2, r.code, "jobtop %v: %s", args, r.stderr)
+		assert.Contains(t, r.stderr, "is a job of Procfile", "jobtop %v", args)
+	}
+	r := c.runIn(procs, "-m", "web=2", "web")
+	assert.Contains(t, r.stderr, "jobtop restart web.1 web.2", "a restart that names the jobs there are")
 	var listed []jobs.Info
 	require.NoError(t, json.Unmarshal([]byte(c.ok("ls", "--json")), &listed))
 	assert.Empty(t, listed, "nothing started")
@@ -83,7 +93,7 @@ func TestOtherToolsCommandsStartNoJob(t *testing.T) {
 	c.serve()
 	dir := filepath.Join(c.dir, "app")
 	require.NoError(t, os.Mkdir(dir, 0o700))
-	require.NoError(t, os.WriteFile(filepath.Join(dir, "process-compose.yaml"), []byte("processes:\n  web: {command: \"sleep 30\"}\n"), 0o600))
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "process-compose.yaml"), []byte("processes:\n  web: {command: \"sleep 30\"}\n  api: {command: \"sleep 30\", namespace: tools}\n  worker: {command: \"sleep 30\", replicas: 2}\n"), 0o600))
 	for _, tc := range []struct{ args, want []string }{
 		{[]string{"up"}, []string{`"up" is process-compose's command`, "plain jobtop", "jobtop serve -D"}},
 		{[]string{"up", "-D"}, []string{`"up" is process-compose's command`, "jobtop serve -D"}}, // not "unknown shorthand flag"
@@ -97,6 +107,10 @@ func TestOtherToolsCommandsStartNoJob(t *testing.T) {
 		{[]string{"quit"}, []string{"jobtop shutdown"}},
 		{[]string{"export"}, []string{"foreman's command"}},
 		{[]string{"web"}, []string{`"web" is a job of process-compose.yaml`, "jobtop restart web", "'exec web'"}},
+		{[]string{"tools/api"}, []string{`"tools/api" is a job of process-compose.yaml`}},
+		{[]string{"api"}, []string{`"api" is a job of process-compose.yaml`, "jobtop restart tools/api"}},
+		{[]string{"worker"}, []string{"jobtop restart worker-0 worker-1"}},
+		{[]string{"worker-1"}, []string{`"worker-1" is a job of process-compose.yaml`}},
 	} {
 		r := c.runIn(dir, tc.args...)
 		assert.Equal(t, 2, r.code, "jobtop %v: %s", tc.args, r.stderr)

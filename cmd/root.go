@@ -12,7 +12,6 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"jobtop/jobfile"
 	"jobtop/jobs"
 )
 
@@ -280,8 +279,8 @@ func mistypedCommand(root *cobra.Command, args []string, dash int) error {
 			continue
 		}
 		if strings.ContainsAny(word, "./") { // a job's name (ns/web, web.2), or a path
-			if file, ok := fileJobNamed(root, word); ok {
-				return fileJobError(word, file)
+			if file, names := fileJobNamed(root, word); names != nil {
+				return fileJobError(word, file, names)
 			}
 			continue
 		}
@@ -293,8 +292,8 @@ func mistypedCommand(root *cobra.Command, args []string, dash int) error {
 			return fmt.Errorf("%q is %s, not jobtop's: %s (to run a program of that name anyway, write it as a command line: 'exec %s')",
 				word, other.whose, other.instead, word)
 		}
-		if file, ok := fileJobNamed(root, word); ok {
-			return fileJobError(word, file)
+		if file, names := fileJobNamed(root, word); names != nil {
+			return fileJobError(word, file, names)
 		}
 		if near := nearSubcommands(root, word); len(near) > 0 {
 			return fmt.Errorf("unknown command %q: did you mean %s? (to run a program of that name anyway, write it as a command line: 'exec %s')",
@@ -323,33 +322,54 @@ var otherToolsCommands = map[string]struct{ whose, instead string }{
 	"export":  {"foreman's command", "jobtop writes no init-system files; jobtop check shows what it runs"},
 }
 
-// fileJobError refuses word, a job of file, as a command.
-func fileJobError(word, file string) error {
-	return fmt.Errorf("%q is a job of %s, which plain jobtop runs (jobtop serve -D in the background); to start that job in a running instance: jobtop restart %s (to run a program of that name as one more job anyway, write it as a command line: 'exec %s')",
-		word, file, word, word)
+// fileJobError refuses word, which names jobs of file (their names), as
+// a command.
+func fileJobError(word, file string, names []string) error {
+	restart := "jobtop restart " + word
+	if len(names) > 1 || names[0] != word {
+		restart = "jobtop restart " + strings.Join(names[:min(len(names), 4)], " ")
+		if len(names) > 4 {
+			restart += " ..."
+		}
+	}
+	return fmt.Errorf("%q is a job of %s, which plain jobtop runs (jobtop serve -D in the background); to start it in a running instance: %s (to run a program of that name as one more job anyway, write it as a command line: 'exec %s')",
+		word, file, restart, word)
 }
 
-// fileJobNamed reports whether word names a job of the job file an
-// instance started here would run (-f, or the one found here), or a
-// Procfile's process type run as several (web for web.1 and web.2), and
-// that file: foreman's "start web" is "jobtop web", which started a job
-// running a program "web" beside the file's own web. A file that cannot
-// be read names no job; it is reported when it is loaded.
-func fileJobNamed(root *cobra.Command, word string) (string, bool) {
+// fileJobNamed reports whether word names jobs of the job file an
+// instance started here would run (-f, or the one found here), and that
+// file and the jobs' names: a job's name; a Procfile's process type run
+// as several (web for web.1 and web.2); a process-compose process run as
+// replicas (api for api-0, api-1) or in a namespace (web for ns/web).
+// foreman's "start web" is "jobtop web", which started a job running a
+// program "web" beside the file's own web. A file that cannot be read
+// names no job; it is reported when it is loaded.
+func fileJobNamed(root *cobra.Command, word string) (file string, names []string) {
 	if root.Flags().Lookup(fileFlag) == nil {
-		return "", false
+		return "", nil
 	}
 	plan, err := loadJobFile(root)
 	if err != nil || plan == nil {
-		return "", false
+		return "", nil
 	}
 	if _, ok := plan.Job(word); ok {
-		return plan.Path, true
+		return plan.Path, []string{word}
 	}
-	if _, ok := plan.Job(word + ".1"); ok && plan.Format == jobfile.FormatProcfile {
-		return plan.Path, true
+	for _, j := range plan.Jobs {
+		base := j.Name[strings.LastIndexByte(j.Name, '/')+1:] // ns/web
+		if base == word && base != j.Name {
+			names = append(names, j.Name)
+			continue
+		}
+		if rest, ok := strings.CutPrefix(j.Name, word); ok && len(rest) > 1 &&
+			(rest[0] == '.' || rest[0] == '-') && strings.Trim(rest[1:], "0123456789") == "" { // web.1, api-0
+			names = append(names, j.Name)
+		}
 	}
-	return "", false
+	if len(names) == 0 {
+		return "", nil
+	}
+	return plan.Path, names
 }
 
 // nearSubcommands are the subcommands whose names word is a misspelling
