@@ -3,6 +3,7 @@ package control
 import (
 	"net/http"
 	"net/url"
+	"slices"
 	"strings"
 
 	"jobtop/jobs"
@@ -36,9 +37,12 @@ func (f JobFilter) query() url.Values {
 // listFilter reads a list's query parameters into the bulk request that
 // picks the same jobs; ok is false when it has none (every job).
 func listFilter(q url.Values) (req BulkRequest, ok bool, err error) {
-	for key := range q {
+	for key, values := range q {
 		switch key {
 		case "job", "state", "name":
+			if slices.Contains(values, "") {
+				return req, false, badRequest("an empty %s picks nothing: give one, or leave %s out for every job", key, key)
+			}
 		default:
 			return req, false, badRequest("unknown parameter %q: the job list takes job (an ID or a name, repeated for several), state and name (a glob)", key)
 		}

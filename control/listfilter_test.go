@@ -46,6 +46,12 @@ func TestJobListFilter(t *testing.T) {
 	_, err = in.client.JobsJSON(ctxT(t), JobFilter{State: "sleeping"})
 	assert.True(t, IsBadRequest(err), "%v", err)
 	assert.ErrorContains(t, err, "sleeping")
+	for _, q := range []string{"name=", "state=", "job=", "name=web-*&name="} {
+		rec := httptest.NewRecorder()
+		in.server.Handler().ServeHTTP(rec, httptest.NewRequest("GET", "/v1/jobs?"+q, nil))
+		assert.Equal(t, 400, rec.Code, q)
+		assert.Contains(t, rec.Body.String(), "picks nothing", q)
+	}
 	rec := httptest.NewRecorder()
 	in.server.Handler().ServeHTTP(rec, httptest.NewRequest("GET", "/v1/jobs?status=running", nil))
 	assert.Equal(t, 400, rec.Code)
