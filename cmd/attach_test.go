@@ -169,6 +169,8 @@ func TestPlainJobtopRefusesAnInstanceOfAnotherFile(t *testing.T) {
 	assert.Equal(t, "jobtop: "+fileB+" was not run: another jobtop (serve, pid "+pid+") is listening on "+c.socket+" and runs "+fileA+
 		"; to watch that instance anyway: jobtop attach; to run this file beside it: jobtop --socket PATH; to stop it: jobtop shutdown\n", r.stderr)
 	assert.NoFileExists(t, filepath.Join(b, "started"))
+	r = c.runIn(b, "--socket", c.socket)
+	assert.Contains(t, r.stderr, "jobtop attach --socket "+c.socket+";", "the socket given is in what to type")
 
 	// The instance's own directory: the check passes, and only the
 	// missing terminal stops the attach.

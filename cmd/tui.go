@@ -324,10 +324,14 @@ func sameJobFile(cmd *cobra.Command, path string, inUse *control.InUseError) err
 	if inst.JobFile != "" {
 		runs = "runs " + inst.JobFile
 	}
+	socket := "" // the commands below name the socket when it was given
+	if cmd.Flags().Changed(socketFlag) {
+		socket = " --socket " + inUse.Path
+	}
 	return &ExitError{Code: 1, Err: fmt.Errorf(
 		"%s was not run: another jobtop (%s, pid %d) is listening on %s and %s; "+
-			"to watch that instance anyway: jobtop attach; to run this file beside it: jobtop --socket PATH; to stop it: jobtop shutdown",
-		abs, inst.Kind, inst.PID, inUse.Path, runs)}
+			"to watch that instance anyway: jobtop attach%s; to run this file beside it: jobtop --socket PATH; to stop it: jobtop shutdown%s",
+		abs, inst.Kind, inst.PID, inUse.Path, runs, socket, socket)}
 }
 
 // samePath reports whether two absolute paths name one file (through

@@ -52,7 +52,7 @@ With --timeout, give up after DUR and exit 124; the job keeps running.`,
 		})
 	cmd.Flags().StringVar(&o.until, "until", "", "return once an output line matches `REGEX`")
 	cmd.Flags().BoolVar(&o.ready, "ready", false, "return once the job is ready; exit 1 if it ends first")
-	cmd.Flags().Var(durationFlag{d: &o.timeout}, "timeout", "give up after `DUR` (exit 124); the job keeps running (0, the default: wait as long as it takes)")
+	cmd.Flags().Var(durationFlag{d: &o.timeout, nonNegative: true}, "timeout", "give up after `DUR` (exit 124); the job keeps running (0, the default: wait as long as it takes)")
 	cmd.Flags().BoolVar(&o.raw, "raw", false, "print the matching line as jobtop holds it, escapes and all (a terminal job's hold only colours), also on a terminal (see jobtop logs)")
 	cmd.MarkFlagsMutuallyExclusive("until", "ready")
 	// A job named when no instance answers is not found for the same
@@ -82,9 +82,6 @@ func wait(cmd *cobra.Command, c *control.Client, id jobs.ID, o waitOptions) erro
 }
 
 func waitFor(cmd *cobra.Command, c *control.Client, id jobs.ID, o waitOptions) error {
-	if o.timeout < 0 {
-		return usageErrorf("--timeout %v is negative", o.timeout)
-	}
 	if o.until != "" {
 		return waitUntil(cmd, c, id, o)
 	}
