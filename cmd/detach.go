@@ -4,12 +4,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"os"
 	"os/exec"
-	"path/filepath"
 	"strings"
-	"syscall"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -17,7 +14,6 @@ import (
 
 	"jobtop/control"
 	"jobtop/jobfile"
-	"jobtop/jobs"
 )
 
 // detachFlag is serve's -D/--detach: process-compose's up -D,
@@ -38,29 +34,10 @@ func serveDetached(cmd *cobra.Command, plan *jobfile.Plan) error {
 		return err // in use: as serve says it
 	}
 	l.Close() // never served: the socket file and its lock go with it
-	exe, err := os.Executable()
+	server, logPath, start, exited, err := startBackgroundServe(append([]string{"serve", "--socket", path}, serveFlags(cmd)...)...)
 	if err != nil {
 		return fmt.Errorf("cannot start jobtop serve in the background: %w", err)
 	}
-	logPath := filepath.Join(jobs.DefaultStateDir(), "serve.log")
-	if err := os.MkdirAll(filepath.Dir(logPath), 0o700); err != nil {
-		return fmt.Errorf("cannot start jobtop serve in the background: %w", err)
-	}
-	logFile, err := os.OpenFile(logPath, os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o600)
-	if err != nil {
-		return fmt.Errorf("cannot start jobtop serve in the background: %w", err)
-	}
-	defer logFile.Close()
-	start, _ := logFile.Seek(0, io.SeekEnd)
-	args := append([]string{"serve", "--socket", path}, serveFlags(cmd)...)
-	server := exec.Command(exe, args...)
-	server.Stdout, server.Stderr = logFile, logFile
-	server.SysProcAttr = &syscall.SysProcAttr{Setsid: true} // not this terminal's: its hangup is not serve's
-	if err := server.Start(); err != nil {
-		return fmt.Errorf("cannot start jobtop serve in the background: %w", err)
-	}
-	exited := make(chan error, 1)
-	go func() { exited <- server.Wait() }()
 	if err := awaitServe(cmd.Context(), control.NewClient(path), server.Process.Pid, exited); err != nil {
 		return &ExitError{Code: 1, Err: fmt.Errorf("%v; it said (in %s):\n%s", err, logPath, logSince(logPath, start))}
 	}

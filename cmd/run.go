@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -173,35 +174,48 @@ func (o runOptions) request(args []string, host *control.Host) (control.StartReq
 	return req, nil
 }
 
+// startBackgroundServe starts jobtop with args (a serve) in a session of
+// its own, its output appended to the serve log in the state directory;
+// it returns the process, the log's path, where this serve's output
+// starts in it, and a channel that gets its exit.
+func startBackgroundServe(args ...string) (server *exec.Cmd, logPath string, logStart int64, exited <-chan error, err error) {
+	exe, err := os.Executable()
+	if err != nil {
+		return nil, "", 0, nil, err
+	}
+	logPath = filepath.Join(jobs.DefaultStateDir(), "serve.log")
+	if err := os.MkdirAll(filepath.Dir(logPath), 0o700); err != nil {
+		return nil, "", 0, nil, err
+	}
+	logFile, err := os.OpenFile(logPath, os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o600)
+	if err != nil {
+		return nil, "", 0, nil, err
+	}
+	defer logFile.Close()
+	logStart, _ = logFile.Seek(0, io.SeekEnd)
+	server = exec.Command(exe, args...)
+	server.Stdout, server.Stderr = logFile, logFile
+	server.SysProcAttr = &syscall.SysProcAttr{Setsid: true} // not this terminal's: its hangup is not serve's
+	if err := server.Start(); err != nil {
+		return nil, "", 0, nil, err
+	}
+	done := make(chan error, 1)
+	go func() { done <- server.Wait() }()
+	return server, logPath, logStart, done, nil
+}
+
 // autoStartServer starts a detached "jobtop serve" on the client's socket
 // and waits until it answers. If another one won the race to the socket,
 // that one is used.
 func autoStartServer(ctx context.Context, cmd *cobra.Command, c *control.Client) error {
-	exe, err := os.Executable()
-	if err != nil {
-		return fmt.Errorf("cannot start a jobtop instance: %w", err)
-	}
-	logPath := filepath.Join(jobs.DefaultStateDir(), "serve.log")
-	if err := os.MkdirAll(filepath.Dir(logPath), 0o700); err != nil {
-		return fmt.Errorf("cannot start a jobtop instance: %w", err)
-	}
-	logFile, err := os.OpenFile(logPath, os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o600)
-	if err != nil {
-		return fmt.Errorf("cannot start a jobtop instance: %w", err)
-	}
-	defer logFile.Close()
 	// A job file in the caller's directory is not run: an agent asked
 	// for one job, not for a dev environment.
-	server := exec.Command(exe, "serve", "--socket", c.Socket(), "--no-file", "--idle-exit", autoIdleExit.String())
-	server.Stdout, server.Stderr = logFile, logFile
-	server.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
-	if err := server.Start(); err != nil {
+	server, logPath, _, exited, err := startBackgroundServe("serve", "--socket", c.Socket(), "--no-file", "--idle-exit", autoIdleExit.String())
+	if err != nil {
 		return fmt.Errorf("cannot start a jobtop instance: %w", err)
 	}
 	fmt.Fprintf(cmd.ErrOrStderr(), "jobtop: no instance was listening on %s; started one in the background (jobtop serve, pid %d, log %s; it exits after %v with no job and no client)\n",
 		c.Socket(), server.Process.Pid, logPath, autoIdleExit)
-	exited := make(chan error, 1)
-	go func() { exited <- server.Wait() }()
 
 	deadline := time.Now().Add(autoStartTimeout)
 	for {
