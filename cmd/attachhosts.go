@@ -2,6 +2,7 @@ package cmd
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 	"time"
@@ -72,7 +73,8 @@ func (e hostsEngine) HostStatus() []ui.HostStatus {
 	st := e.Status()
 	out := make([]ui.HostStatus, len(st))
 	for i, s := range st {
-		out[i] = ui.HostStatus{Name: s.Name, Connected: s.Connected, RetryAt: s.RetryAt, Replaced: s.Replaced}
+		out[i] = ui.HostStatus{Name: s.Name, Connected: s.Connected, RetryAt: s.RetryAt, Replaced: s.Replaced,
+			ShutDown: errors.As(s.Err, new(*control.ShutDownError))}
 		if s.Instance.PID != 0 {
 			out[i].Instance = fmt.Sprintf("%s (pid %d)", s.Instance.Kind, s.Instance.PID)
 		}

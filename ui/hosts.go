@@ -23,6 +23,9 @@ type HostStatus struct {
 	// it. Instance names the one there now ("serve (pid 4242)").
 	Replaced int
 	Instance string
+	// ShutDown says the host's instance shut down (its jobs stopped on
+	// purpose): it is not connected to again.
+	ShutDown bool
 }
 
 // HostsEngine is an engine over the jobs of several hosts (jobtop attach
@@ -68,6 +71,10 @@ func (m *Model) hostsView() string {
 		name := label(h.Name)
 		if h.Connected {
 			parts = append(parts, m.pal.muted.Wrap(name))
+			continue
+		}
+		if h.ShutDown {
+			parts = append(parts, m.pal.muted.Wrap(name+": shut down"))
 			continue
 		}
 		what := "reconnecting"

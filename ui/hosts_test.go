@@ -180,3 +180,13 @@ func TestStatusBarSaysAHostsInstanceWasReplaced(t *testing.T) {
 	m.Update(jobEventsMsg{events: []jobs.Event{}})
 	assert.Contains(t, m.statusView(), want)
 }
+
+// A host whose instance shut down says so, not "reconnecting": it is not
+// connected to again.
+func TestStatusBarSaysAHostShutDown(t *testing.T) {
+	m, e, _ := hostsModel(t, 200, nil)
+	e.status = []HostStatus{{Name: "build-box", Connected: true}, {Name: "gpu", ShutDown: true}}
+	m.Update(jobEventsMsg{events: []jobs.Event{}})
+	assert.Contains(t, m.statusView(), "gpu: shut down")
+	assert.NotContains(t, m.statusView(), "reconnecting")
+}
