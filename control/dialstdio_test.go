@@ -122,3 +122,28 @@ func TestBridgeWithoutAnInstance(t *testing.T) {
 	require.ErrorAs(t, err, &notRunning)
 	assert.Empty(t, out.String(), "no banner: the client sees the failure")
 }
+
+// Over HTTP/2, as over ssh, a quiet stream is not cut by the write
+// deadline its writes get: the deadline is lifted once a write is done
+// (a passed deadline resets an HTTP/2 stream even while nothing is
+// written, so a follow broke off after StreamWriteTimeout).
+func TestQuietStreamOverHTTP2IsNotCut(t *testing.T) {
+	in := startInstance(t)
+	old := streamWriteTimeout.Swap(int64(300 * time.Millisecond))
+	t.Cleanup(func() { streamWriteTimeout.Store(old) })
+	var dials atomic.Int32
+	c := bridgedClient(t, in.socket, &dials)
+	quiet := in.startJob(t, "sleep 1.5; echo late; exec sleep 1000").ID
+	var got []string
+	err := c.FollowOutput(ctxT(t), quiet, OutputQuery{}, func(r OutputResponse) error {
+		for _, l := range r.Lines {
+			got = append(got, l.Text)
+		}
+		if len(got) > 0 {
+			return context.Canceled // done
+		}
+		return nil
+	})
+	require.ErrorIs(t, err, context.Canceled, "the line written after a quiet 1.5 s arrives: %v", err)
+	assert.Equal(t, []string{"late"}, got)
+}

@@ -33,9 +33,17 @@ var streamWriteTimeout atomic.Int64
 func init() { streamWriteTimeout.Store(int64(StreamWriteTimeout)) }
 
 // streamWriteDeadline gives the next write to a stream StreamWriteTimeout
-// to reach the client.
+// to reach the client; streamWriteDone lifts it once written.
 func streamWriteDeadline(w http.ResponseWriter) {
 	http.NewResponseController(w).SetWriteDeadline(time.Now().Add(time.Duration(streamWriteTimeout.Load()))) //nolint:errcheck // not every writer has deadlines
+}
+
+// streamWriteDone lifts a stream's write deadline once its write is done:
+// over HTTP/2 (a --host connection) a deadline that passes resets the
+// stream even while nothing is being written, so a quiet follow or
+// events stream broke off after StreamWriteTimeout.
+func streamWriteDone(w http.ResponseWriter) {
+	http.NewResponseController(w).SetWriteDeadline(time.Time{}) //nolint:errcheck // not every writer has deadlines
 }
 
 // openStream takes one of the server's stream slots, or says why not.

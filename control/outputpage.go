@@ -137,6 +137,7 @@ func startNDJSON(w http.ResponseWriter) (*jsonWriter, func()) {
 		if flusher != nil {
 			streamWriteDeadline(w)
 			flusher.Flush()
+			streamWriteDone(w)
 		}
 	}
 }
@@ -148,6 +149,7 @@ type deadlineWriter struct{ w http.ResponseWriter }
 
 func (d deadlineWriter) Write(p []byte) (int, error) {
 	streamWriteDeadline(d.w)
+	defer streamWriteDone(d.w)
 	return d.w.Write(p)
 }
 

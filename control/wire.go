@@ -505,6 +505,7 @@ func ndjsonWriter[T any](w http.ResponseWriter) func(T) bool {
 	flusher, _ := w.(http.Flusher)
 	return func(v T) bool {
 		streamWriteDeadline(w)
+		defer streamWriteDone(w)
 		if _, err := w.Write(encodeJSON(v)); err != nil {
 			return false
 		}
