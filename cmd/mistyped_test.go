@@ -37,6 +37,16 @@ func TestAMisspeltSubcommandStartsNoJob(t *testing.T) {
 	}
 	r := c.runIn(procs, "-m", "web=2", "web")
 	assert.Contains(t, r.stderr, "jobtop restart web.1 web.2", "a restart that names the jobs there are")
+	// In a jobtop.yaml, v-2024 and shard-1 are names, not replicas of v
+	// and shard: a program v is no job of it.
+	own := filepath.Join(c.dir, "own")
+	require.NoError(t, os.Mkdir(own, 0o700))
+	require.NoError(t, os.WriteFile(filepath.Join(own, "jobtop.yaml"), []byte("jobs:\n  v-2024: {cmd: sleep 30}\n  shard-1: {cmd: sleep 30}\n"), 0o600))
+	t.Chdir(own)
+	for _, word := range []string{"v", "shard"} {
+		assert.NoError(t, mistypedCommand(newRootCmd(), []string{word}, -1), word)
+	}
+	t.Chdir(c.dir)
 	var listed []jobs.Info
 	require.NoError(t, json.Unmarshal([]byte(c.ok("ls", "--json")), &listed))
 	assert.Empty(t, listed, "nothing started")

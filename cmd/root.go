@@ -12,6 +12,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"jobtop/jobfile"
 	"jobtop/jobs"
 )
 
@@ -361,8 +362,14 @@ func fileJobNamed(root *cobra.Command, word string) (file string, names []string
 			names = append(names, j.Name)
 			continue
 		}
-		if rest, ok := strings.CutPrefix(j.Name, word); ok && len(rest) > 1 &&
-			(rest[0] == '.' || rest[0] == '-') && strings.Trim(rest[1:], "0123456789") == "" { // web.1, api-0
+		sep := byte(0) // how the format numbers a process run as several
+		switch plan.Format {
+		case jobfile.FormatProcfile:
+			sep = '.' // web.1
+		case jobfile.FormatProcessCompose:
+			sep = '-' // api-0
+		}
+		if rest, ok := strings.CutPrefix(j.Name, word); ok && len(rest) > 1 && rest[0] == sep && strings.Trim(rest[1:], "0123456789") == "" {
 			names = append(names, j.Name)
 		}
 	}
