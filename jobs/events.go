@@ -60,6 +60,7 @@ type Subscription struct {
 	wake     chan struct{}
 	urgent   chan struct{} // hub.hurry: end the frame's wait now
 	hurries  atomic.Int64  // hub.hurry calls, counted before urgent is sent
+	final    atomic.Bool   // closed by the hub (the manager shut down): flushFinal
 	done     chan struct{}
 	stopped  chan struct{}
 	once     sync.Once
@@ -158,6 +159,7 @@ func (s *Subscription) pump() {
 		select {
 		case <-s.wake:
 		case <-s.done:
+			s.flushFinal()
 			return
 		}
 		hurries := s.hurries.Load()
@@ -168,6 +170,7 @@ func (s *Subscription) pump() {
 		select {
 		case s.out <- batch:
 		case <-s.done:
+			s.flushFinal()
 			return
 		}
 		// Hold the next batch back for a frame, so fast writers are
@@ -188,8 +191,33 @@ func (s *Subscription) pump() {
 		case <-s.urgent:
 			timer.Stop() // Go 1.23 timers: nothing stale is left in C
 		case <-s.done:
+			s.flushFinal()
 			return
 		}
+	}
+}
+
+// finalFlushWait bounds how long a subscription that the manager closes
+// (it shut down) waits for its subscriber to take the last batch.
+const finalFlushWait = 500 * time.Millisecond
+
+// flushFinal hands the subscriber what is pending when the manager closed
+// the subscription: the jobs' last states (killed, as the shutdown left
+// them) would otherwise never reach a client, which showed them stopping
+// for ever.
+func (s *Subscription) flushFinal() {
+	if !s.final.Load() {
+		return // the subscriber closed it: it reads no more
+	}
+	batch := s.take()
+	if len(batch) == 0 {
+		return
+	}
+	t := time.NewTimer(finalFlushWait)
+	defer t.Stop()
+	select {
+	case s.out <- batch:
+	case <-t.C:
 	}
 }
 
@@ -272,6 +300,7 @@ func (h *hub) closeAll() {
 	}
 	h.mu.RUnlock()
 	for _, s := range subs {
+		s.final.Store(true)
 		s.Close()
 	}
 }

@@ -129,6 +129,31 @@ func TestShutdownClosesSubscriptions(t *testing.T) {
 	}
 }
 
+// A subscriber that reads on gets the jobs' last states before its
+// subscription ends with the shutdown: a client showed them stopping for
+// ever (the last batch was held back for its frame, then dropped).
+func TestShutdownDeliversTheJobsLastStates(t *testing.T) {
+	m, err := NewManager(Options{LogDir: t.TempDir()})
+	require.NoError(t, err)
+	info, err := m.Start(Spec{Command: "exec sleep 300"})
+	require.NoError(t, err)
+	sub := m.Subscribe()
+	done := make(chan State)
+	go func() {
+		last := StateRunning
+		for batch := range sub.C() {
+			for _, ev := range batch {
+				if ev.Job.ID == info.ID && ev.Kind == EventState {
+					last = ev.Job.State
+				}
+			}
+		}
+		done <- last
+	}()
+	require.NoError(t, m.Shutdown(t.Context()))
+	assert.Equal(t, StateKilled, <-done, "the job's state as the shutdown left it")
+}
+
 func TestArrivalOrdersLinesAcrossJobs(t *testing.T) {
 	m := newManager(t, Options{})
 	dir := t.TempDir()
