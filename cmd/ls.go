@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -34,6 +35,9 @@ they match, as they pick jobs for stop, kill, restart and rm.`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if err := checkSelectors(states, names); err != nil {
 				return err
+			}
+			if slices.Contains(args, "") {
+				return usageErrorf("an empty job name picks nothing: give a job's ID or name")
 			}
 			f := control.JobFilter{Jobs: args, State: strings.Join(states, ","), Name: strings.Join(names, ",")}
 			if asJSON {

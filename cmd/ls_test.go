@@ -184,6 +184,9 @@ func TestLsPicksJobs(t *testing.T) {
 	assert.Contains(t, r.stderr, "sleeping")
 	r = c.run("ls", "--name", "")
 	assert.Equal(t, 2, r.code, r.stderr)
+	r = c.run("ls", "")
+	assert.Equal(t, 2, r.code, r.stderr)
+	assert.Contains(t, r.stderr, "an empty job name picks nothing")
 }
 
 // A restart far off reads in hours, not seconds.

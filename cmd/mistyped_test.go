@@ -46,6 +46,10 @@ func TestAMisspeltSubcommandStartsNoJob(t *testing.T) {
 	for _, word := range []string{"v", "shard"} {
 		assert.NoError(t, mistypedCommand(newRootCmd(), []string{word}, -1), word)
 	}
+	// A program in . with . on PATH is a program, as a shell runs it.
+	require.NoError(t, os.WriteFile(filepath.Join(own, "up"), []byte("#!/bin/sh\n"), 0o755))
+	t.Setenv("PATH", ".:"+os.Getenv("PATH"))
+	assert.NoError(t, mistypedCommand(newRootCmd(), []string{"up"}, -1), "./up on PATH")
 	t.Chdir(c.dir)
 	var listed []jobs.Info
 	require.NoError(t, json.Unmarshal([]byte(c.ok("ls", "--json")), &listed))

@@ -276,8 +276,8 @@ func mistypedCommand(root *cobra.Command, args []string, dash int) error {
 		}) {
 			continue // a command line, an assignment: no subcommand's or job's name
 		}
-		if _, err := exec.LookPath(word); err == nil {
-			continue
+		if _, err := exec.LookPath(word); err == nil || errors.Is(err, exec.ErrDot) {
+			continue // a program (one in . too, as a shell with . on its PATH runs it)
 		}
 		if strings.ContainsAny(word, "./") { // a job's name (ns/web, web.2), or a path
 			if file, names := fileJobNamed(root, word); names != nil {
