@@ -43,19 +43,24 @@ func TestServeEndsWithAnExitOnFailureJob(t *testing.T) {
 	assert.Empty(t, strings.TrimSpace(string(out)), "the other jobs were stopped")
 }
 
+// serveCrasher runs serve on a process-compose file of one process,
+// crasher, running command (in the file's double quotes) with
+// exit_on_failure, and returns how serve ended.
+func serveCrasher(t *testing.T, command string) result {
+	t.Helper()
+	c := newCLI(t)
+	dir := filepath.Join(c.dir, "app")
+	require.NoError(t, os.Mkdir(dir, 0o700))
+	file := "processes:\n  crasher:\n    command: \"" + command + "\"\n    availability: {restart: exit_on_failure}\n"
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "process-compose.yaml"), []byte(file), 0o600))
+	return c.runIn(dir, "serve", "--socket", c.socket)
+}
+
 // The job that ends jobtop shows its last lines (ten at most): why it
 // failed is there, and was shown nowhere. (One stream: lines of stdout
 // and stderr may be stored in another order than they were written.)
 func TestExitOnFailureShowsTheJobsLastLines(t *testing.T) {
-	c := newCLI(t)
-	dir := filepath.Join(c.dir, "app")
-	require.NoError(t, os.Mkdir(dir, 0o700))
-	require.NoError(t, os.WriteFile(filepath.Join(dir, "process-compose.yaml"), []byte(`processes:
-  crasher:
-    command: "for i in $(seq 1 15); do echo line $$i; done >&2; echo crashing >&2; printf 'no newline' >&2; exit 4"
-    availability: {restart: exit_on_failure}
-`), 0o600))
-	r := c.runIn(dir, "serve", "--socket", c.socket)
+	r := serveCrasher(t, `for i in $(seq 1 15); do echo line $$i; done >&2; echo crashing >&2; printf 'no newline' >&2; exit 4`)
 	assert.Equal(t, 4, r.code)
 	_, tail, ok := strings.Cut(r.stderr, "stopping jobs (a signal kills them at once)\n")
 	require.True(t, ok, r.stderr)
@@ -71,15 +76,7 @@ func TestExitOnFailureShowsTheJobsLastLines(t *testing.T) {
 // A huge last line is cut: what is printed stays within ten lines of 500
 // cells (the store keeps such a line as pieces of 16 KiB, each a line).
 func TestExitOnFailureCutsAHugeLine(t *testing.T) {
-	c := newCLI(t)
-	dir := filepath.Join(c.dir, "app")
-	require.NoError(t, os.Mkdir(dir, 0o700))
-	require.NoError(t, os.WriteFile(filepath.Join(dir, "process-compose.yaml"), []byte(`processes:
-  crasher:
-    command: "head -c 200000 /dev/zero | tr '\\0' y >&2; echo >&2; exit 3"
-    availability: {restart: exit_on_failure}
-`), 0o600))
-	r := c.runIn(dir, "serve", "--socket", c.socket)
+	r := serveCrasher(t, `head -c 200000 /dev/zero | tr '\\0' y >&2; echo >&2; exit 3`)
 	assert.Equal(t, 3, r.code)
 	assert.Less(t, len(r.stderr), 6000, "the huge line is cut: %d bytes", len(r.stderr))
 	assert.Contains(t, r.stderr, strings.Repeat("y", 100)+"…\n")
