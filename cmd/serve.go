@@ -101,6 +101,7 @@ func serve(cmd *cobra.Command, maxRunning int, idleExit time.Duration, detach bo
 		fmt.Fprintf(stderr, "jobtop: %v: stopping jobs (again to kill them at once)\n", sig)
 	case req := <-exitRequests(in):
 		exit = exitOnFailure(req)
+		in.srv.SetShutdownReason(exit.Err.Error()) // for attached TUIs
 		fmt.Fprintf(stderr, "jobtop: %v: stopping jobs (a signal kills them at once)\n", exit.Err)
 		fmt.Fprint(stderr, exitTail(stderr, in.mgr, req))
 		exit.Err = nil // said above, once

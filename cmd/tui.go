@@ -89,6 +89,7 @@ func openTUI(cmd *cobra.Command, specs []jobs.Spec) error {
 			select {
 			case req := <-exitRequests(in):
 				exit = exitOnFailure(req)
+				in.srv.SetShutdownReason(exit.Err.Error()) // for attached TUIs
 				// Printed once the screen is gone, under the reason.
 				if tail := exitTail(os.Stderr, in.mgr, req); tail != "" {
 					exit.Err = fmt.Errorf("%w\n%s", exit.Err, strings.TrimSuffix(tail, "\n"))

@@ -300,3 +300,20 @@ func BenchmarkFollowFirehose(b *testing.B) {
 	b.ReportMetric(float64(local.Nanoseconds())/float64(b.N), "in-process-ns/draw")
 	b.ReportMetric(float64(remote)/float64(local), "attached/in-process")
 }
+
+// An instance that shuts down for a reason of its own (a job's
+// exit_on_failure) says it on the stream's last line, and the attached
+// client's error carries it.
+func TestShutdownSaysItsReason(t *testing.T) {
+	in, sub := attached(t)
+	in.server.SetShutdownReason("job api failed (exit 4) and its restart policy is exit_on_failure")
+	require.NoError(t, in.mgr.Shutdown(ctxT(t)))
+	require.NoError(t, in.server.Close())
+	for range sub.C() {
+	}
+	<-in.client.Done()
+	var down *ShutDownError
+	require.ErrorAs(t, in.client.Err(), &down)
+	assert.Equal(t, "job api failed (exit 4) and its restart policy is exit_on_failure", down.Reason)
+	assert.Contains(t, down.Error(), "shut down: job api failed (exit 4)")
+}

@@ -336,22 +336,35 @@ func (r *EventReader) Next() ([]Event, error) {
 		return nil, err
 	}
 	if b.Shutdown {
-		return b.Events, errShutDown
+		return b.Events, shutDownSignal{reason: b.Reason}
 	}
 	return b.Events, nil
 }
 
-// errShutDown ends an events stream whose instance shut down on purpose.
+// errShutDown ends an events stream whose instance shut down on purpose
+// (as a shutDownSignal, which carries the reason it gave, if any).
 var errShutDown = errors.New("the instance shut down")
+
+// shutDownSignal is errShutDown with the reason the instance gave.
+type shutDownSignal struct{ reason string }
+
+func (e shutDownSignal) Error() string        { return errShutDown.Error() }
+func (e shutDownSignal) Is(target error) bool { return target == errShutDown }
 
 // ShutDownError says the attached instance shut down on purpose (its
 // owner quit, jobtop shutdown, SIGTERM): its jobs were stopped first.
 type ShutDownError struct {
 	// Where names the instance: its socket, or "host H".
 	Where string
+	// Reason is why, when no one asked for it ("job api failed (exit
+	// 4) and its restart policy is exit_on_failure"); else "".
+	Reason string
 }
 
 func (e *ShutDownError) Error() string {
+	if e.Reason != "" {
+		return fmt.Sprintf("the jobtop instance on %s shut down: %s (its jobs were stopped)", e.Where, e.Reason)
+	}
 	return fmt.Sprintf("the jobtop instance on %s shut down (its jobs were stopped)", e.Where)
 }
 

@@ -31,7 +31,7 @@ func (s *Server) handleEvents(w http.ResponseWriter, r *http.Request) {
 		select {
 		case batch, ok := <-sub.C():
 			if !ok { // the manager shut down: its jobs were stopped
-				send(EventBatch{Shutdown: true})
+				send(EventBatch{Shutdown: true, Reason: s.shutdownReason()})
 				return
 			}
 			if !send(EventBatch{Events: wireEvents(batch)}) {

@@ -137,7 +137,9 @@ func (m *mirror) work(ctx context.Context, readerDone <-chan error) {
 	case ctx.Err() != nil:
 		err = &NotRunningError{Path: m.client.socket, Err: ctx.Err()}
 	case errors.Is(err, errShutDown):
-		err = &ShutDownError{Where: m.client.where()}
+		var sd shutDownSignal
+		errors.As(err, &sd)
+		err = &ShutDownError{Where: m.client.where(), Reason: sd.reason}
 	default:
 		err = &InstanceLostError{Where: m.client.where(), Err: err}
 	}

@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"os"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"jobtop/jobs"
@@ -52,8 +53,22 @@ type Server struct {
 
 	shutdownAsked chan struct{} // closed by POST /v1/shutdown
 	shutdownOnce  sync.Once
+	shutdownWhy   atomic.Pointer[string] // SetShutdownReason
 	streams       chan struct{} // one token per open stream; MaxStreams at most
 	conns         connCounter
+}
+
+// SetShutdownReason says why the instance is about to shut down when no
+// one asked for it (a job's exit_on_failure): the events stream's last
+// line carries it, and an attached TUI says it.
+func (s *Server) SetShutdownReason(why string) { s.shutdownWhy.Store(&why) }
+
+// shutdownReason is what SetShutdownReason said, "" if nothing.
+func (s *Server) shutdownReason() string {
+	if why := s.shutdownWhy.Load(); why != nil {
+		return *why
+	}
+	return ""
 }
 
 // NewServer makes a server for m. inst describes this instance to clients

@@ -131,6 +131,9 @@ type EventBatch struct {
 	// its jobs were stopped. A stream that ends without it lost its
 	// instance (killed, crashed) or its connection.
 	Shutdown bool `json:"shutdown,omitempty"`
+	// Reason, with Shutdown, says why when no one asked for it (a job's
+	// exit_on_failure).
+	Reason string `json:"reason,omitempty"`
 }
 
 // Event is a jobs.Event on the wire; Kind is "added", "state", "output" or
