@@ -37,10 +37,25 @@ func (s *Server) handleEvents(w http.ResponseWriter, r *http.Request) {
 			if !send(EventBatch{Events: wireEvents(batch)}) {
 				return
 			}
-		case <-ctx.Done(): // the client left, or the server closes (its
-			// instance's jobs were stopped before: said above; else it
-			// closed alone, and a client may find it again)
-			return
+		case <-ctx.Done(): // the client left, or the server closes
+			// An instance's manager shuts down before its server closes:
+			// when both are ready, what the subscription still holds,
+			// and its end, come first. A server that closed alone said
+			// nothing: a client may find it again.
+			for {
+				select {
+				case batch, ok := <-sub.C():
+					if !ok {
+						send(EventBatch{Shutdown: true, Reason: s.shutdownReason()})
+						return
+					}
+					if !send(EventBatch{Events: wireEvents(batch)}) {
+						return
+					}
+				default:
+					return
+				}
+			}
 		}
 	}
 }

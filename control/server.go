@@ -54,7 +54,7 @@ type Server struct {
 	shutdownAsked chan struct{} // closed by POST /v1/shutdown
 	shutdownOnce  sync.Once
 	shutdownWhy   atomic.Pointer[string] // SetShutdownReason
-	streams       chan struct{} // one token per open stream; MaxStreams at most
+	streams       chan struct{}          // one token per open stream; MaxStreams at most
 	conns         connCounter
 }
 
