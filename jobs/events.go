@@ -85,11 +85,16 @@ func (s *Subscription) C() <-chan []Event { return s.out }
 // Close ends the subscription and waits for its goroutine to finish.
 // It is safe to call more than once.
 func (s *Subscription) Close() {
+	s.stop()
+	<-s.stopped
+}
+
+// stop ends the subscription without waiting for its pump.
+func (s *Subscription) stop() {
 	s.once.Do(func() {
 		s.hub.remove(s)
 		close(s.done)
 	})
-	<-s.stopped
 }
 
 func (s *Subscription) note(id ID, kind EventKind, last Info) {
@@ -299,8 +304,13 @@ func (h *hub) closeAll() {
 		subs = append(subs, s)
 	}
 	h.mu.RUnlock()
+	// All at once, then wait: each may wait finalFlushWait for its
+	// subscriber, and the shutdown waits that once, not once a client.
 	for _, s := range subs {
 		s.final.Store(true)
-		s.Close()
+		s.stop()
+	}
+	for _, s := range subs {
+		<-s.stopped
 	}
 }
