@@ -148,7 +148,7 @@ func TestTUIRefusalsComeBeforeTheScreen(t *testing.T) {
 	r = c.run("-f", good)
 	assert.Equal(t, 1, r.code)
 	assert.Contains(t, r.stderr, "jobtop: cannot run "+good+": another jobtop (serve, pid "+strconv.Itoa(srv.Process.Pid)+", running since ")
-	assert.Contains(t, r.stderr, "is already listening on "+c.socket+"; use it (jobtop attach, jobtop ls), stop it, or pick another --socket\n")
+	assert.Contains(t, r.stderr, "is already listening on "+c.socket+"; use it (jobtop attach, jobtop ls), stop it (jobtop shutdown), or pick another --socket\n")
 	assert.Equal(t, "[]\n", c.ok("ls", "--json"), "nothing was started in the live instance")
 }
 

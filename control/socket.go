@@ -12,6 +12,8 @@ import (
 	"time"
 
 	"golang.org/x/sys/unix"
+
+	"jobtop/jobs"
 )
 
 // SocketEnv names the environment variable that points clients at an
@@ -61,7 +63,14 @@ func (e *InUseError) Error() string {
 		who = fmt.Sprintf("another jobtop (%s, pid %d, running since %s)",
 			e.Instance.Kind, e.Instance.PID, e.Instance.Started.Format("2006-01-02 15:04:05"))
 	}
-	return fmt.Sprintf("%s is already listening on %s; use it (jobtop attach, jobtop ls), stop it, or pick another --socket", who, e.Path)
+	// The commands named reach this socket as typed here: with
+	// --socket when a plain command would reach another.
+	flag := ""
+	if e.Path != ResolveSocketPath("") {
+		flag = " --socket " + jobs.ShellJoin([]string{e.Path})
+	}
+	return fmt.Sprintf("%s is already listening on %s; use it (jobtop attach%s, jobtop ls%s), stop it (jobtop shutdown%s), or pick another --socket",
+		who, e.Path, flag, flag, flag)
 }
 
 // Listen creates the socket at path for a new instance. It makes the

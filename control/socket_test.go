@@ -80,6 +80,13 @@ func TestLiveSocketIsNeverStolen(t *testing.T) {
 	assert.Equal(t, os.Getpid(), inUse.Instance.PID)
 	assert.Contains(t, err.Error(), "another jobtop (serve, pid "+strconv.Itoa(os.Getpid()))
 	assert.Contains(t, err.Error(), "is already listening on "+in.socket)
+	// Not the socket a plain command reaches: the commands say --socket.
+	flag := " --socket " + in.socket
+	assert.Contains(t, err.Error(), "; use it (jobtop attach"+flag+", jobtop ls"+flag+"), stop it (jobtop shutdown"+flag+"), or pick another --socket")
+	t.Setenv(SocketEnv, in.socket)
+	_, err = Listen(in.socket)
+	assert.Contains(t, err.Error(), "; use it (jobtop attach, jobtop ls), stop it (jobtop shutdown), or pick another --socket",
+		"the socket a plain command reaches ($JOBTOP_SOCKET)")
 	// The live instance still answers.
 	_, err = in.client.Jobs(ctxT(t))
 	require.NoError(t, err)
