@@ -83,6 +83,9 @@ func (m *Model) handleActionDone(msg actionDoneMsg) tea.Cmd {
 		return m.quitNow()
 	}
 	if msg.Err != nil {
+		if msg.Action == actionRemove {
+			delete(m.ownRemovals, msg.JobID) // no removal comes: a later one is another's
+		}
 		var invalid *jobs.InvalidActionError
 		if msg.quiet && errors.As(msg.Err, &invalid) {
 			return nil // it ended on its own meanwhile

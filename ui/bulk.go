@@ -25,6 +25,8 @@ type bulkDoneMsg struct {
 	ids    []jobs.ID
 	done   int
 	errs   []error
+	// refused are the jobs whose action was refused.
+	refused []jobs.ID
 }
 
 // summaryHold is how long the summary of an action on the marked jobs
@@ -182,6 +184,7 @@ func (m *Model) actOnAll(a action, ids []jobs.ID) tea.Cmd {
 			}
 			if err != nil {
 				msg.errs = append(msg.errs, err)
+				msg.refused = append(msg.refused, id)
 			} else {
 				msg.done++
 			}
@@ -192,6 +195,11 @@ func (m *Model) actOnAll(a action, ids []jobs.ID) tea.Cmd {
 
 // handleBulkDone says what an action on several jobs did.
 func (m *Model) handleBulkDone(msg bulkDoneMsg) tea.Cmd {
+	if msg.action == actionRemove {
+		for _, id := range msg.refused {
+			delete(m.ownRemovals, id) // no removal comes: a later one is another's
+		}
+	}
 	text := bulkVerbs[msg.action][1] + " " + plural(msg.done, "job")
 	if len(msg.errs) > 0 {
 		m.setNotice(text+"; "+strconv.Itoa(len(msg.errs))+" refused: "+msg.errs[0].Error(), true)

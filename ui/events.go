@@ -212,16 +212,14 @@ func (m *Model) removingOwn(id jobs.ID) {
 // pane: else the selection or the pane moves to another job without a
 // word. This TUI's own removal has said it already.
 func (m *Model) noteRemoved(id jobs.ID) {
+	own := m.ownRemovals[id]
+	delete(m.ownRemovals, id)
 	info, ok := m.table.Get(id)
-	if !ok {
+	if !ok || own { // this TUI's own d: said by its outcome
 		return
 	}
 	sel, selected := m.table.Selected()
 	if !(selected && sel.ID == id) && !m.onScreen(id) {
-		return
-	}
-	if m.ownRemovals[id] {
-		delete(m.ownRemovals, id) // this TUI's own d: said by its outcome
 		return
 	}
 	if info.Host != "" && info.Host == m.notice.replacedHost {

@@ -65,3 +65,26 @@ func TestOwnBulkRemovalIsNotAnotherClients(t *testing.T) {
 	m.Update(jobEventsMsg{events: []jobs.Event{{Kind: jobs.EventRemoved, Job: a}, {Kind: jobs.EventRemoved, Job: b}}})
 	assert.NotContains(t, m.View(), "was removed")
 }
+
+// A removal the instance refused is forgotten: the same job's removal
+// by another client later is named, for one job (d) as for marked ones.
+func TestRefusedOwnRemovalLeavesLaterRemovalsToBeTold(t *testing.T) {
+	code := 1
+	a := jobs.Info{ID: 1, Name: "a", State: jobs.StateFailed, Started: atp(0), Ended: atp(0), ExitCode: &code}
+	b := jobs.Info{ID: 2, Name: "b", State: jobs.StateFailed, Started: atp(0), Ended: atp(0), ExitCode: &code}
+	c := jobs.Info{ID: 3, Name: "c", State: jobs.StateFailed, Started: atp(0), Ended: atp(0), ExitCode: &code}
+	e := newFixedEngine(a, b, c) // its Remove refuses
+	m := newSizedModel(t, e, Config{Attached: true, Now: func() time.Time { return fixedNow }}, 140, 30)
+
+	m.table.Select(3)
+	m.Update(m.act(actionRemove, 3)())
+	require.Contains(t, m.View(), errFixed.Error(), "the refusal is said")
+	m.Update(jobEventsMsg{events: []jobs.Event{{Kind: jobs.EventRemoved, Job: c}}})
+	assert.Contains(t, m.View(), "job 3 c was removed", "removed later, by another client")
+
+	m.table.Select(2)
+	m.Update(m.actOnAll(actionRemove, []jobs.ID{1, 2})())
+	require.Contains(t, m.View(), "2 refused")
+	m.Update(jobEventsMsg{events: []jobs.Event{{Kind: jobs.EventRemoved, Job: b}}})
+	assert.Contains(t, m.View(), "job 2 b was removed")
+}
