@@ -81,6 +81,7 @@ var pcUnsupported = map[string]string{
 	"is_tui_disabled":   "run jobtop serve for no TUI",
 	"mcp_server":        "jobtop has its own agent API (jobtop run, ls, logs, wait)",
 	// processes
+	"extends":                   "a process extending another is not supported (a top-level extends: is); repeat its fields",
 	"is_daemon":                 "jobtop treats a job as ended when its command exits (and stops what it left)",
 	"disable_ansi_colors":       "jobtop keeps colours and strips other escape sequences",
 	"is_foreground":             "jobtop runs every job in the background and shows its output",
