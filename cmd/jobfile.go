@@ -150,6 +150,15 @@ func fileFlagValue(cmd *cobra.Command) (string, []string, error) {
 	return paths[0], paths[1:], nil
 }
 
+// planFiles names a plan's file for messages: its path, or, when it is
+// merged from several, every one in merge order joined by " + ".
+func planFiles(plan *jobfile.Plan) string {
+	if len(plan.Files) < 2 {
+		return plan.Path
+	}
+	return strings.Join(plan.Files, " + ")
+}
+
 // printWarnings writes the parts of the file jobtop does not carry out,
 // one a line: "FILE:LINE:COL: warning: ...".
 func printWarnings(w io.Writer, plan *jobfile.Plan) {

@@ -300,8 +300,10 @@ func runProgram(model tea.Model, lost, asked <-chan struct{}) error {
 
 // sameJobFile refuses to attach plain jobtop, run where it found the job
 // file path, to the live instance of inUse unless that instance runs this
-// very file: otherwise the file would silently not run, and the TUI
-// would show another project's jobs (the default socket is one per user).
+// very file (merged from the same files, when it is several: its
+// override file, say): otherwise the file would silently not run, and
+// the TUI would show another project's jobs (the default socket is one
+// per user).
 func sameJobFile(cmd *cobra.Command, plan *jobfile.Plan, inUse *control.InUseError) error {
 	path := plan.Path
 	inst := inUse.Instance

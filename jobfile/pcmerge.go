@@ -242,6 +242,10 @@ func (m *pcMerger) extends(src pcSource, r *nodeReader, e entry, trail []string)
 		return nil, r.errs
 	}
 	m.read[abs] = target
+	if IsProcfile(target) {
+		r.errorf(at(e), "extends: %s is a Procfile: a process-compose file extends another process-compose file", name)
+		return nil, r.errs
+	}
 	data, err := readSmallFile(target, maxFileSize)
 	if err != nil {
 		r.errorf(at(e), "extends: %s: %s %v", name, target, err)
@@ -397,11 +401,9 @@ func (m *pcMerger) merge(base, over ast.Node, path []string) ast.Node {
 				out.Values = append(out.Values, ov)
 				continue
 			}
-			value := ov.Value
+			value := ov.Value // an entry of depends_on, vars, env_cmds: replaced whole, as mergo sets a map's entries
 			if rule == ruleFields {
 				value = m.merge(out.Values[i].Value, ov.Value, append(slices.Clone(path), name))
-			} else if isEmptyNode(value) {
-				value = out.Values[i].Value
 			}
 			bv := *out.Values[i]
 			bv.Value = value

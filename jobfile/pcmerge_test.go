@@ -270,3 +270,45 @@ func TestProcessComposeExtendsRefused(t *testing.T) {
 	assert.Equal(t, []string{"a.yml:1:10: extends: a.yml extends itself through a.yml -> a.yml: a cycle"},
 		loadProblems(t, "a.yml", LoadOptions{}))
 }
+
+// An environment written as a mapping in one file and as a list in the
+// other is merged by name too; a warning about the same thing in both
+// files names the other file's line.
+func TestProcessComposeMergesEnvironmentForms(t *testing.T) {
+	inDir(t, map[string]string{
+		"a.yml": "environment: {A: a, B: a}\nprocesses:\n  p:\n    command: x\n    is_daemon: true\n",
+		"b.yml": "environment: [B=b, C=b]\nprocesses:\n  q:\n    command: y\n    is_daemon: true\n",
+	})
+	plan, err := LoadWith("a.yml", LoadOptions{More: []string{"b.yml"}})
+	require.NoError(t, err)
+	assert.Equal(t, map[string]string{"A": "a", "B": "b", "C": "b"}, plan.Env)
+	require.Len(t, plan.Warnings, 1)
+	assert.Contains(t, plan.Warnings[0].Error(), "a.yml:5:5: processes.p.is_daemon: not supported")
+	assert.Contains(t, plan.Warnings[0].Error(), "(also on line b.yml:5)")
+}
+
+// Anchors and merge keys are read within each file before the files are
+// merged.
+func TestProcessComposeMergesWithAnchors(t *testing.T) {
+	inDir(t, map[string]string{
+		"a.yml": "x-base: &base\n  command: a\n  environment: [A=a]\nprocesses:\n  p:\n    <<: *base\n",
+		"b.yml": "x-more: &more\n  environment: [B=b]\nprocesses:\n  p:\n    <<: *more\n  q: *more\n",
+	})
+	plan, err := LoadWith("a.yml", LoadOptions{More: []string{"b.yml"}})
+	var list ErrorList
+	if errors.As(err, &list) {
+		assert.Equal(t, []string{"b.yml:6:3: processes.q: nothing to run: give command"}, strings.Split(list.Error(), "\n"))
+	}
+	require.Error(t, err)
+
+	inDir(t, map[string]string{
+		"a.yml": "x-base: &base\n  command: a\n  environment: [A=a]\nprocesses:\n  p:\n    <<: *base\n",
+		"b.yml": "x-more: &more\n  environment: [B=b]\nprocesses:\n  p:\n    <<: *more\n",
+	})
+	plan, err = LoadWith("a.yml", LoadOptions{More: []string{"b.yml"}})
+	require.NoError(t, err)
+	p, _ := plan.Job("p")
+	assert.Equal(t, "a", p.Spec.Command)
+	assert.Equal(t, "a", p.Spec.Env["A"])
+	assert.Equal(t, "b", p.Spec.Env["B"])
+}
