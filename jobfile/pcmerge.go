@@ -39,8 +39,7 @@ const maxMaterialize = 64
 // pcSource is one file of a merged process-compose file.
 type pcSource struct {
 	file     string // as shown: as given, or joined to the extending file's directory
-	abs      string
-	dir      string // absolute
+	dir      string // absolute; used for a file an extends: names
 	extended bool   // read for an extends: its working_dirs are relative to it
 }
 
@@ -182,10 +181,7 @@ func (m *pcMerger) chain(src pcSource, data []byte, trail []string) ([]ast.Node,
 	if err != nil {
 		return nil, err
 	}
-	m.errs = append(m.errs, reader.errs...)
-	if isProcessCompose(body) || !hasTopKey(body, "jobs") {
-		// a process-compose file, or a fragment of one
-	} else {
+	if hasTopKey(body, "jobs") { // else a process-compose file, or a fragment of one
 		return nil, ErrorList{{File: src.file, Msg: "is a jobtop.yaml file (it has jobs:): only process-compose files are merged, with -f given more than once, an override file or extends:"}}
 	}
 	var out []ast.Node
@@ -252,7 +248,7 @@ func (m *pcMerger) extends(src pcSource, r *nodeReader, e entry, trail []string)
 		return nil, r.errs
 	}
 	dir := filepath.Dir(abs)
-	return m.chain(pcSource{file: target, abs: abs, dir: dir, extended: true}, withoutBOM(data), trail)
+	return m.chain(pcSource{file: target, dir: dir, extended: true}, withoutBOM(data), trail)
 }
 
 // topEntry is a document's top-level entry named key.

@@ -312,3 +312,14 @@ func TestProcessComposeMergesWithAnchors(t *testing.T) {
 	assert.Equal(t, "a", p.Spec.Env["A"])
 	assert.Equal(t, "b", p.Spec.Env["B"])
 }
+
+// namespace is replaced, not appended to (process-compose's own rule).
+func TestProcessComposeReplacesNamespace(t *testing.T) {
+	inDir(t, map[string]string{
+		"a.yml": "processes:\n  p: {command: x, namespace: one}\n",
+		"b.yml": "processes:\n  p: {namespace: two}\n",
+	})
+	plan, err := LoadWith("a.yml", LoadOptions{More: []string{"b.yml"}})
+	require.NoError(t, err)
+	assert.Equal(t, []string{"two/p"}, plan.Order)
+}
