@@ -226,3 +226,24 @@ func TestAttachedEndSaysShutdownFromLoss(t *testing.T) {
 		})
 	}
 }
+
+// Plain jobtop where it finds a process-compose file and its override
+// file attaches only to an instance that runs both merged: one that runs
+// the file alone (named with -f, so with no override) would silently not
+// run the override.
+func TestPlainJobtopComparesTheFilesMerged(t *testing.T) {
+	c := newCLI(t)
+	dir := t.TempDir()
+	file := writeJobFile(t, dir, "process-compose.yaml", "processes:\n  web: {command: exec sleep 600}\n")
+	override := writeJobFile(t, dir, "process-compose.override.yaml", "processes:\n  api: {command: exec sleep 601}\n")
+	srv := c.serveIn(dir, "-f", "process-compose.yaml")
+	r := c.runIn(dir)
+	assert.Equal(t, 1, r.code)
+	assert.Contains(t, r.stderr, "jobtop: "+file+" merged with "+override+" was not run: another jobtop (serve, pid "+strconv.Itoa(srv.Process.Pid)+") is listening on "+c.socket+" and runs "+file+"; ")
+
+	c2 := newCLI(t)
+	c2.serveIn(dir)
+	r = c2.runIn(dir)
+	assert.Equal(t, 1, r.code)
+	assert.Contains(t, r.stderr, "that is no terminal here", "the same files: only the missing terminal stops the attach")
+}

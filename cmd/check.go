@@ -36,10 +36,11 @@ has problems.`,
 			if err != nil {
 				return err
 			}
-			path, err := fileFlagValue(c)
+			path, more, err := fileFlagValue(c)
 			if err != nil {
 				return err
 			}
+			opts.More = more
 			switch {
 			case path != "" && len(args) == 1:
 				return &ExitError{Code: usageExit, Err: fmt.Errorf("give the job file once: -f %s or %s, not both", path, args[0])}
@@ -72,7 +73,7 @@ has problems.`,
 			return printPlan(c.OutOrStdout(), plan)
 		},
 	}
-	cmd.Flags().StringArrayP(fileFlag, "f", nil, "check job file `FILE` (the same as giving it as the argument)")
+	cmd.Flags().StringArrayP(fileFlag, "f", nil, "check job file `FILE` (the same as giving it as the argument); repeat to merge process-compose files in order")
 	addLoadFlags(cmd)
 	return cmd
 }
@@ -95,6 +96,9 @@ func printPlan(w io.Writer, plan *jobfile.Plan) error {
 		limit = fmt.Sprintf("at most %d running at once", plan.MaxParallel)
 	}
 	fmt.Fprintf(w, "%s: %s, %s; start order:\n", plan.Path, plural(len(plan.Jobs), "job"), limit)
+	if len(plan.Files) > 1 {
+		fmt.Fprintf(w, "merged from %s, in this order (later files win)\n", strings.Join(plan.Files, ", "))
+	}
 	describeEnv(w, plan)
 	fmt.Fprintln(w)
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)

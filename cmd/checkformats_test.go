@@ -1,13 +1,18 @@
 package cmd
 
 import (
+	"encoding/json"
 	"errors"
 	"os"
 	"path/filepath"
+	"syscall"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"jobtop/jobs"
 )
 
 func TestCheckShowsProbesAndHealth(t *testing.T) {
@@ -121,34 +126,79 @@ func TestCheckSaysDependencyOnDisabledIsSkipped(t *testing.T) {
 	assert.Regexp(t, `\n\d+\s+web\s+by itself\s+-\s`, stdout)
 }
 
-// -f twice is refused, by check and by an instance, rather than running
-// the last file only: process-compose would merge them, jobtop does not.
-// An override file beside a process-compose file is named as not applied.
-func TestSeveralFilesAreRefusedAndOverridesNamed(t *testing.T) {
+// -f given more than once merges process-compose files in order, as
+// process-compose does, and check says which files were read; so does a
+// file found with its override file beside it (and not one named with
+// -f, which gets none in process-compose either).
+func TestCheckShowsTheFilesMerged(t *testing.T) {
 	t.Chdir(t.TempDir())
+	require.NoError(t, os.WriteFile("a.yaml", []byte("processes:\n  a: {command: \"echo a\"}\n"), 0o644))
+	require.NoError(t, os.WriteFile("b.yaml", []byte("processes:\n  a: {command: \"echo b\"}\n  b: {command: \"true\"}\n"), 0o644))
+	stdout, stderr, err := runCheck(t, "-f", "a.yaml", "-f", "b.yaml")
+	require.NoError(t, err)
+	assert.Empty(t, stderr)
+	assert.Contains(t, stdout, "a.yaml: 2 jobs, no limit on jobs running at once; start order:\nmerged from a.yaml, b.yaml, in this order (later files win)\n")
+	assert.Regexp(t, `\n1\s+a\s.*echo b\n`, stdout)
+
 	src := []byte("processes:\n  a: {command: \"true\"}\n")
-	require.NoError(t, os.WriteFile("a.yaml", src, 0o644))
-	require.NoError(t, os.WriteFile("b.yaml", src, 0o644))
-	const want = "-f is given 2 times (a.yaml, b.yaml): jobtop reads one job file and does not merge several as process-compose does; merge them into one file"
-	_, _, err := runCheck(t, "-f", "a.yaml", "-f", "b.yaml")
-	var exit *ExitError
-	require.True(t, errors.As(err, &exit), "%v", err)
-	assert.Equal(t, 2, exit.Code)
-	assert.EqualError(t, exit.Err, want)
-
-	c := newCLI(t)
-	r := c.runIn(".", "serve", "-f", "a.yaml", "-f", "b.yaml", "--socket", c.socket)
-	assert.Equal(t, 2, r.code)
-	assert.Contains(t, r.stderr, want)
-
 	require.NoError(t, os.WriteFile("process-compose.yaml", src, 0o644))
-	require.NoError(t, os.WriteFile("process-compose.override.yaml", src, 0o644))
-	_, stderr, err := runCheck(t)
+	require.NoError(t, os.WriteFile("process-compose.override.yaml", []byte("processes:\n  extra: {command: \"true\"}\n"), 0o644))
+	stdout, stderr, err = runCheck(t)
 	require.NoError(t, err)
-	assert.Contains(t, stderr, "process-compose.yaml: warning: process-compose.override.yaml is beside this file and is not applied")
-	_, stderr, err = runCheck(t, "-f", "process-compose.yaml")
+	assert.Empty(t, stderr)
+	assert.Contains(t, stdout, "merged from process-compose.yaml, process-compose.override.yaml, in this order (later files win)")
+	assert.Contains(t, stdout, "extra")
+	stdout, _, err = runCheck(t, "-f", "process-compose.yaml")
 	require.NoError(t, err)
-	assert.NotContains(t, stderr, "override", "a file named with -f gets no override in process-compose either")
+	assert.NotContains(t, stdout, "override", "a file named with -f gets no override in process-compose either")
+	assert.NotContains(t, stdout, "extra")
+
+	require.NoError(t, os.WriteFile("Procfile", []byte("web: true\n"), 0o644))
+	_, _, err = runCheck(t, "-f", "Procfile", "-f", "a.yaml")
+	require.Error(t, err)
+}
+
+// An instance runs the jobs of every -f file merged (serve, and serve
+// -D with the same flags); a reload re-reads them all, so a change in
+// the second file is applied; the instance names its files.
+func TestServeRunsSeveralFilesMerged(t *testing.T) {
+	c := newCLI(t)
+	dir := filepath.Join(c.dir, "app")
+	require.NoError(t, os.Mkdir(dir, 0o700))
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "base.yaml"), []byte(`processes:
+  web: {command: "exec sleep 1000.4344"}
+  db: {command: "exec sleep 1000.4345"}
+`), 0o600))
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "dev.yaml"), []byte(`processes:
+  web: {command: "exec sleep 1000.4346"}
+  extra: {command: "exec sleep 1000.4347"}
+`), 0o600))
+	r := c.runIn(dir, "serve", "-D", "-f", "base.yaml", "-f", "dev.yaml", "--idle-exit", "10m")
+	require.Equal(t, 0, r.code, r.stderr)
+	inst := c.waitAnswering()
+	t.Cleanup(func() { syscall.Kill(inst.PID, syscall.SIGTERM) }) //nolint:errcheck // may have gone
+	assert.Equal(t, filepath.Join(dir, "base.yaml"), inst.JobFile)
+	assert.Equal(t, []string{filepath.Join(dir, "base.yaml"), filepath.Join(dir, "dev.yaml")}, inst.JobFiles)
+	commands := func() map[string]string {
+		var listed []jobs.Info
+		require.NoError(t, json.Unmarshal([]byte(c.ok("ls", "--json")), &listed))
+		out := map[string]string{}
+		for _, j := range listed {
+			out[j.Name] = j.Command
+		}
+		return out
+	}
+	assert.Equal(t, map[string]string{"web": "exec sleep 1000.4346", "db": "exec sleep 1000.4345", "extra": "exec sleep 1000.4347"}, commands())
+
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "dev.yaml"), []byte(`processes:
+  web: {command: "exec sleep 1000.4348"}
+`), 0o600))
+	out := c.ok("reload")
+	assert.Equal(t, "reloaded base.yaml: 1 changed (web), 1 removed (extra)\n", out, "a change in the second file is seen")
+	want := map[string]string{"web": "exec sleep 1000.4348", "db": "exec sleep 1000.4345"}
+	require.Eventually(t, func() bool { return assert.ObjectsAreEqual(want, commands()) }, testTimeout, 20*time.Millisecond)
+	c.ok("shutdown")
+	require.Eventually(t, func() bool { return !processAlive(inst.PID) }, testTimeout, 20*time.Millisecond)
 }
 
 // check shows that process-compose's max_restarts counts over the job's

@@ -46,7 +46,7 @@ func serveDetached(cmd *cobra.Command, plan *jobfile.Plan) error {
 	}
 	what := "with no job file"
 	if plan != nil {
-		what = plural(len(plan.Jobs), "job") + " from " + plan.Path
+		what = plural(len(plan.Jobs), "job") + " from " + planFiles(plan)
 	}
 	fmt.Fprintf(cmd.ErrOrStderr(), "jobtop: serving %s in the background (pid %d, socket %s, log %s); jobtop attach to watch, jobtop shutdown to stop it\n",
 		what, server.Process.Pid, path, logPath)

@@ -32,7 +32,7 @@ const (
 // They are not persistent flags: -f is logs' --follow.
 func addFileFlags(cmd *cobra.Command) {
 	cmd.Flags().StringArrayP(fileFlag, "f", nil,
-		"run the jobs of job file `FILE` (default: jobtop.yaml, jobtop.yml, Procfile or process-compose.yml/.yaml in the current directory)")
+		"run the jobs of job file `FILE` (default: jobtop.yaml, jobtop.yml, Procfile or process-compose.yml/.yaml in the current directory, with its process-compose.override.yml); repeat to merge process-compose files in order, later ones winning")
 	cmd.Flags().Bool(noFileFlag, false, "run no job file, even if the current directory has one")
 	addLoadFlags(cmd)
 }
@@ -78,7 +78,7 @@ func loadOptionsGiven(cmd *cobra.Command) string {
 // listing every problem when the file is not valid, before anything
 // starts.
 func loadJobFile(cmd *cobra.Command) (*jobfile.Plan, error) {
-	path, err := fileFlagValue(cmd)
+	path, more, err := fileFlagValue(cmd)
 	if err != nil {
 		return nil, err
 	}
@@ -87,6 +87,7 @@ func loadJobFile(cmd *cobra.Command) (*jobfile.Plan, error) {
 	if err != nil {
 		return nil, err
 	}
+	opts.More = more
 	given := loadOptionsGiven(cmd)
 	switch {
 	case noFile && path != "":
@@ -133,21 +134,29 @@ func flagProblems(err error) error {
 	return &ExitError{Code: usageExit, Err: errors.New(strings.Join(lines, "\n"))}
 }
 
-// fileFlagValue is the job file -f names, "" for none. -f given more than
-// once is refused: process-compose merges its -f files, later ones
-// overriding earlier ones per process, and jobtop does not, so running
-// only the last one (as a plain string flag would) would silently drop
-// the others.
-func fileFlagValue(cmd *cobra.Command) (string, error) {
+// fileFlagValue is the job file -f names, "" for none, and the files of
+// any further -f, merged over it in order as process-compose merges its
+// -f files (process-compose files only: jobfile refuses the others).
+func fileFlagValue(cmd *cobra.Command) (string, []string, error) {
 	paths, _ := cmd.Flags().GetStringArray(fileFlag)
-	switch len(paths) {
-	case 0:
-		return "", nil
-	case 1:
-		return paths[0], nil
+	if len(paths) == 0 {
+		return "", nil, nil
 	}
-	return "", &ExitError{Code: 2, Err: fmt.Errorf("-f is given %d times (%s): jobtop reads one job file and does not merge several as process-compose does; merge them into one file",
-		len(paths), strings.Join(paths, ", "))}
+	for _, p := range paths {
+		if p == "" {
+			return "", nil, &ExitError{Code: usageExit, Err: errors.New("-f: give a file name")}
+		}
+	}
+	return paths[0], paths[1:], nil
+}
+
+// planFiles names a plan's file for messages: its path, or, when it is
+// merged from several, every one in merge order joined by " + ".
+func planFiles(plan *jobfile.Plan) string {
+	if len(plan.Files) < 2 {
+		return plan.Path
+	}
+	return strings.Join(plan.Files, " + ")
 }
 
 // printWarnings writes the parts of the file jobtop does not carry out,
@@ -191,6 +200,27 @@ func (r fileReloader) JobFile() string {
 		return abs
 	}
 	return path
+}
+
+// JobFiles are the files the job file is merged from, absolute, when
+// there are several (control.MergedReloader).
+func (r fileReloader) JobFiles() []string {
+	return absFiles(r.ws.Files())
+}
+
+// absFiles makes a plan's files absolute; nil for one file.
+func absFiles(files []string) []string {
+	if len(files) < 2 {
+		return nil
+	}
+	out := make([]string, len(files))
+	for i, f := range files {
+		out[i] = f
+		if abs, err := filepath.Abs(f); err == nil {
+			out[i] = abs
+		}
+	}
+	return out
 }
 
 // Reload reloads the file; its problems become a *control.ReloadError.

@@ -179,8 +179,9 @@ func newRootCmd() *cobra.Command {
 		Long: `jobtop opens a terminal UI that runs and watches jobs.
 
 It runs the jobs of its job file: -f FILE, else jobtop.yaml, jobtop.yml,
-a Procfile or process-compose.yml/.yaml in the current directory
-(--no-file: none), with the .env beside it (-e FILE instead,
+a Procfile or process-compose.yml/.yaml in the current directory (with
+its process-compose.override.yml; -f given more than once merges
+process-compose files in order) (--no-file: none), with the .env beside it (-e FILE instead,
 --no-env-file: none); a Procfile's PORT base is -p, its formation -m.
 A file with problems is reported, every one, and nothing starts. R in the
 TUI reloads the file. Each COMMAND argument starts as one more shell job (/bin/sh -c);

@@ -90,7 +90,7 @@ func serve(cmd *cobra.Command, maxRunning int, idleExit time.Duration, detach bo
 		for _, p := range in.ws.Problems() {
 			fmt.Fprintln(stderr, p)
 		}
-		fmt.Fprintf(stderr, "jobtop: running %s from %s (jobtop reload re-reads it)\n", plural(len(plan.Jobs), "job"), plan.Path)
+		fmt.Fprintf(stderr, "jobtop: running %s from %s (jobtop reload re-reads it)\n", plural(len(plan.Jobs), "job"), planFiles(plan))
 	}
 
 	watchCtx, stopWatch := context.WithCancel(context.Background())

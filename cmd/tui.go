@@ -16,6 +16,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"jobtop/control"
+	"jobtop/jobfile"
 	"jobtop/jobs"
 	"jobtop/ui"
 	"jobtop/workspace"
@@ -52,7 +53,7 @@ func openTUI(cmd *cobra.Command, specs []jobs.Spec) error {
 		return &ExitError{Code: 1, Err: fmt.Errorf("cannot run %s: %w", plan.Path, err)}
 	case errors.As(err, &inUse):
 		if plan != nil {
-			if err := sameJobFile(cmd, plan.Path, inUse); err != nil {
+			if err := sameJobFile(cmd, plan, inUse); err != nil {
 				return err
 			}
 		}
@@ -299,9 +300,12 @@ func runProgram(model tea.Model, lost, asked <-chan struct{}) error {
 
 // sameJobFile refuses to attach plain jobtop, run where it found the job
 // file path, to the live instance of inUse unless that instance runs this
-// very file: otherwise the file would silently not run, and the TUI
-// would show another project's jobs (the default socket is one per user).
-func sameJobFile(cmd *cobra.Command, path string, inUse *control.InUseError) error {
+// very file (merged from the same files, when it is several: its
+// override file, say): otherwise the file would silently not run, and
+// the TUI would show another project's jobs (the default socket is one
+// per user).
+func sameJobFile(cmd *cobra.Command, plan *jobfile.Plan, inUse *control.InUseError) error {
+	path := plan.Path
 	inst := inUse.Instance
 	if inst.PID == 0 { // still starting its jobs, or slow: ask again, longer
 		c := control.NewClient(inUse.Path)
@@ -318,12 +322,19 @@ func sameJobFile(cmd *cobra.Command, path string, inUse *control.InUseError) err
 	if err != nil {
 		abs = path
 	}
-	if inst.JobFile != "" && samePath(abs, inst.JobFile) {
+	files := absFiles(plan.Files)
+	if inst.JobFile != "" && samePath(abs, inst.JobFile) && sameFiles(files, inst.JobFiles) {
 		return nil
 	}
 	runs := "runs no job file"
-	if inst.JobFile != "" {
+	switch {
+	case len(inst.JobFiles) > 0:
+		runs = "runs " + strings.Join(inst.JobFiles, " merged with ")
+	case inst.JobFile != "":
 		runs = "runs " + inst.JobFile
+	}
+	if len(files) > 0 {
+		abs = strings.Join(files, " merged with ")
 	}
 	socket := "" // the commands below name the socket when it was given
 	if cmd.Flags().Changed(socketFlag) {
@@ -333,6 +344,20 @@ func sameJobFile(cmd *cobra.Command, path string, inUse *control.InUseError) err
 		"%s was not run: another jobtop (%s, pid %d) is listening on %s and %s; "+
 			"to watch that instance anyway: jobtop attach%s; to run this file beside it: jobtop --socket PATH; to stop it: jobtop shutdown%s",
 		abs, inst.Kind, inst.PID, inUse.Path, runs, socket, socket)}
+}
+
+// sameFiles reports whether two lists of absolute paths name the same
+// files in the same order.
+func sameFiles(a, b []string) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if !samePath(a[i], b[i]) {
+			return false
+		}
+	}
+	return true
 }
 
 // samePath reports whether two absolute paths name one file (through

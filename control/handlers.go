@@ -14,7 +14,7 @@ import (
 func (s *Server) handleInstance(w http.ResponseWriter, r *http.Request) {
 	inst := s.inst
 	if rl := s.currentReloader(); rl != nil {
-		inst.JobFile = rl.JobFile()
+		describeJobFile(&inst, rl)
 	}
 	writeJSON(w, http.StatusOK, inst)
 }

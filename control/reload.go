@@ -17,6 +17,22 @@ type Reloader interface {
 	Reload() (ReloadResponse, error)
 }
 
+// MergedReloader is a Reloader whose job file is merged from several
+// files (process-compose's override file, several -f, extends:).
+type MergedReloader interface {
+	Reloader
+	// JobFiles are the files merged, absolute, in order; nil for one.
+	JobFiles() []string
+}
+
+// describeJobFile fills in an instance's job file from its reloader.
+func describeJobFile(inst *Instance, rl Reloader) {
+	inst.JobFile = rl.JobFile()
+	if m, ok := rl.(MergedReloader); ok {
+		inst.JobFiles = m.JobFiles()
+	}
+}
+
 // ReloadResponse answers POST /v1/reload: what the reload did.
 type ReloadResponse struct {
 	// Summary says it in a line: "reloaded jobtop.yaml: 1 added (api)".

@@ -68,7 +68,7 @@ func (s *Server) handleShutdown(w http.ResponseWriter, r *http.Request) {
 	}
 	inst := s.inst
 	if rl := s.currentReloader(); rl != nil {
-		inst.JobFile = rl.JobFile()
+		describeJobFile(&inst, rl)
 	}
 	writeJSON(w, http.StatusOK, ShutdownResponse{Instance: inst, Stopped: live, Jobs: s.mgr.List()})
 }

@@ -88,6 +88,10 @@ type Instance struct {
 	LogDir  string    `json:"log_dir"`
 	// JobFile is the instance's job file (absolute); "" when it has none.
 	JobFile string `json:"job_file,omitempty"`
+	// JobFiles are the files the job file is merged from (absolute, in
+	// merge order: a process-compose file's extends:, override file, more
+	// -f files), when there are several.
+	JobFiles []string `json:"job_files,omitempty"`
 	// APIVersion is the API the instance speaks (see APIVersion); 0 from
 	// an instance older than versions.
 	APIVersion int `json:"api_version"`

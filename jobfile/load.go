@@ -57,6 +57,8 @@ func ParseWith(path string, data []byte, o LoadOptions) (*Plan, error) {
 	data = withoutBOM(data)
 	var plan *Plan
 	switch {
+	case IsProcfile(path) && len(o.More) > 0:
+		return nil, ErrorList{{File: path, Msg: "is a Procfile: -f given more than once merges process-compose files only; give one Procfile"}}
 	case IsProcfile(path):
 		plan, err = parseProcfile(path, dir, data, o)
 	default:

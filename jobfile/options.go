@@ -28,9 +28,13 @@ type LoadOptions struct {
 	// each.
 	Formation string
 	// Found says the file was found in its directory (Find), not named:
-	// process-compose then merges an override file over it, which jobtop
-	// does not, and warns about.
+	// an override file beside a process-compose file
+	// (process-compose.override.yml, ...) is then merged over it, as
+	// process-compose does.
 	Found bool
+	// More are further process-compose files merged over the file, in
+	// order (-f given more than once), later ones winning.
+	More []string
 }
 
 // LoadWith is Load with options from the command line. The plan keeps

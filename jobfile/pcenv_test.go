@@ -213,24 +213,3 @@ func TestProcessComposeDependencyOnDisabled(t *testing.T) {
 		`process-compose.yaml:8:7: processes.web.depends_on.off: off is disabled (is_strict is on)`,
 	}, pcProblems(t, "is_strict: true\n"+src))
 }
-
-// process-compose merges process-compose.override.yml (or .yaml, or
-// compose.override.*) over the file it finds; jobtop does not, and says
-// so, with the file's name.
-func TestProcessComposeWarnsAboutOverrideFile(t *testing.T) {
-	src := "processes:\n  a: {command: x}\n"
-	inDir(t, map[string]string{"process-compose.yaml": src})
-	plan, err := Load("process-compose.yaml")
-	require.NoError(t, err)
-	assert.Empty(t, plan.Warnings)
-
-	inDir(t, map[string]string{"process-compose.yaml": src, "process-compose.override.yml": src})
-	plan, err = Load("process-compose.yaml")
-	require.NoError(t, err)
-	assert.Empty(t, plan.Warnings, "named, not found: process-compose merges no override file either")
-	plan, err = LoadWith("process-compose.yaml", LoadOptions{Found: true})
-	require.NoError(t, err)
-	require.Len(t, plan.Warnings, 1)
-	assert.Equal(t, "process-compose.yaml: warning: process-compose.override.yml is beside this file and is not applied: process-compose merges it over this file (when it finds both itself), jobtop does not; merge it into this file",
-		plan.Warnings[0].Warning())
-}

@@ -45,6 +45,7 @@ type pcFile struct {
 	dotenv    envLayer
 	globalEnv map[string]string
 	procs     []*pcProcess
+	origins   *pcOrigins // which file each node is from, when several are merged
 }
 
 // pcProcess is one entry of processes: and the jobs it became (one per
@@ -75,17 +76,23 @@ func parseProcessCompose(y *yamlFile, data []byte) (*Plan, error) {
 	p := &pcFile{yamlFile: y, warn: newWarnings(y.file)}
 	y.expandEnvFiles = true
 	y.plan.Format = FormatProcessCompose
+	y.plan.Files = []string{y.file}
 	p.dotenv = y.opts.defaultEnv(y.dir, false, true)
 	y.errs = append(y.errs, p.dotenv.errs...)
 	y.plan.EnvFiles = p.dotenv.files
-	if !p.expansionDisabled() {
-		lookup := func(name string) (string, bool) {
-			if v, ok := p.dotenv.env[name]; ok {
-				return v, true
-			}
-			return os.LookupEnv(name)
+	switch {
+	case isMerged(y.file, y.doc, y.opts):
+		body, err := p.readMerged(data)
+		if err != nil {
+			return nil, withWarnings(err, p.warn.list())
 		}
-		text := expandVariables(string(data), lookup, func(line int, form string) {
+		errs := y.errs
+		y.nodeReader = newNodeReader(y.file, body)
+		y.errs, y.origins = errs, p.origins
+		p.warn.origins = p.origins
+		p.readTop(body)
+	case !p.expansionDisabled():
+		text := expandVariables(string(data), p.lookupVar, func(line int, form string) {
 			p.warn.addAt(line, 0, "expansion "+form, fmt.Sprintf("%s is left as it is: jobtop expands $VAR, ${VAR}, ${VAR:-default} and ${VAR-default} (write $$ for a $)", form))
 		})
 		body, err := parseDocument(y.file, []byte(text))
@@ -94,11 +101,10 @@ func parseProcessCompose(y *yamlFile, data []byte) (*Plan, error) {
 		}
 		y.nodeReader = newNodeReader(y.file, body)
 		p.readTop(body)
-	} else {
+	default:
 		p.readTop(p.doc)
 	}
 	p.resolveDependencies()
-	p.warnOverride()
 	y.plan.Order = y.checkDependencies()
 	y.plan.Warnings = p.warn.list()
 	if err := y.errs.err(); err != nil {
@@ -107,28 +113,13 @@ func parseProcessCompose(y *yamlFile, data []byte) (*Plan, error) {
 	return &y.plan, nil
 }
 
-// pcOverrideFiles are the override files process-compose merges over the
-// file it finds itself, the first of them there is, in its order.
-var pcOverrideFiles = []string{
-	"compose.override.yml", "compose.override.yaml",
-	"process-compose.override.yml", "process-compose.override.yaml",
-}
-
-// warnOverride says when an override file is beside the file: jobtop
-// does not merge it, as process-compose does when it finds its files
-// itself.
-func (p *pcFile) warnOverride() {
-	if !p.opts.Found {
-		return // process-compose merges none over a file it is given
+// lookupVar is a variable's value for expansion: from the .env file,
+// else from the environment.
+func (p *pcFile) lookupVar(name string) (string, bool) {
+	if v, ok := p.dotenv.env[name]; ok {
+		return v, true
 	}
-	for _, name := range pcOverrideFiles {
-		path := filepath.Join(p.dir, name)
-		if st, err := os.Stat(path); err != nil || !st.Mode().IsRegular() || name == filepath.Base(p.file) {
-			continue
-		}
-		p.warn.addAt(0, 0, "override", fmt.Sprintf("%s is beside this file and is not applied: process-compose merges it over this file (when it finds both itself), jobtop does not; merge it into this file", name))
-		return
-	}
+	return os.LookupEnv(name)
 }
 
 // expansionDisabled reads disable_env_expansion from the file as written.
@@ -177,7 +168,7 @@ func (p *pcFile) readTop(body ast.Node) {
 		"log_configuration": nil,
 		"log_format":        nil,
 		"is_tui_disabled":   nil,
-		"extends":           nil,
+		"extends":           func(entry) {}, // read with the files merged (pcmerge.go)
 		"mcp_server":        nil,
 	})
 	p.plan.Env = p.globalEnv
@@ -456,6 +447,9 @@ func (p *pcFile) checkCondition(d pcDep, dep *pcProcess) {
 // process-compose).
 func (p *pcFile) workDir(e entry, given string) string {
 	dir := p.abs(given)
+	if d := p.origins.dirOf(e.value); d != "" && !filepath.IsAbs(given) {
+		dir = filepath.Join(d, given) // from a file an extends: names: relative to it
+	}
 	if st, err := os.Stat(dir); err != nil || !st.IsDir() {
 		p.warn.add(e.value, "dir "+dir, fmt.Sprintf("%s: directory %q does not exist: the job will not start", e.path, given))
 	}

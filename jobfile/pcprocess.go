@@ -189,6 +189,9 @@ func (p *pcFile) buildJob(pe entry, proc *pcProcess, s *pcSettings, replica int)
 	spec := &job.Spec
 	spec.Name = name
 	spec.Dir = p.dir
+	if d := p.origins.dirOf(pe.key); d != "" {
+		spec.Dir = d // a process from a file an extends: names runs in its directory, as in process-compose
+	}
 	if s.workingDir.set {
 		spec.Dir = p.workDir(s.workingDir.e, render(s.workingDir))
 	}

@@ -1,6 +1,7 @@
 package jobfile
 
 import (
+	"cmp"
 	"fmt"
 	"strconv"
 	"strings"
@@ -12,30 +13,40 @@ import (
 // warning per field and reason, at the first place it is used, naming the
 // other lines it is on.
 type warnings struct {
-	file  string
-	order []string
-	first map[string]*Error
-	more  map[string][]int
+	file    string
+	origins *pcOrigins // the files of a merged file, when it is several
+	order   []string
+	first   map[string]*Error
+	more    map[string][]string
 }
 
 func newWarnings(file string) *warnings {
-	return &warnings{file: file, first: map[string]*Error{}, more: map[string][]int{}}
+	return &warnings{file: file, first: map[string]*Error{}, more: map[string][]string{}}
 }
 
 // add records a warning about the field at n. group is what makes two
 // warnings the same (e.g. "is_tty"), msg what is said the first time.
 func (w *warnings) add(n ast.Node, group, msg string) {
 	line, col := position(n)
-	w.addAt(line, col, group, msg)
+	w.addAtFile(cmp.Or(w.origins.fileOf(n), w.file), line, col, group, msg)
 }
 
 func (w *warnings) addAt(line, col int, group, msg string) {
-	if _, seen := w.first[group]; seen {
-		w.more[group] = append(w.more[group], line)
+	w.addAtFile(w.file, line, col, group, msg)
+}
+
+// addAtFile records a warning at a line of one of the files merged.
+func (w *warnings) addAtFile(file string, line, col int, group, msg string) {
+	if first, seen := w.first[group]; seen {
+		place := strconv.Itoa(line)
+		if file != first.File {
+			place = file + ":" + place
+		}
+		w.more[group] = append(w.more[group], place)
 		return
 	}
 	w.order = append(w.order, group)
-	w.first[group] = &Error{File: w.file, Line: line, Col: col, Msg: msg}
+	w.first[group] = &Error{File: file, Line: line, Col: col, Msg: msg}
 }
 
 // list is the warnings in file order.
@@ -44,11 +55,7 @@ func (w *warnings) list() ErrorList {
 	for _, g := range w.order {
 		e := *w.first[g]
 		if lines := w.more[g]; len(lines) > 0 {
-			text := make([]string, len(lines))
-			for i, l := range lines {
-				text[i] = strconv.Itoa(l)
-			}
-			e.Msg += fmt.Sprintf(" (also on line%s %s)", plural(len(lines)), strings.Join(text, ", "))
+			e.Msg += fmt.Sprintf(" (also on line%s %s)", plural(len(lines)), strings.Join(lines, ", "))
 		}
 		out = append(out, &e)
 	}
@@ -72,9 +79,9 @@ var pcUnsupported = map[string]string{
 	"log_configuration": "jobtop keeps each job's output as it is, in memory and in its log file",
 	"log_format":        "jobtop keeps each job's output as it is, in memory and in its log file",
 	"is_tui_disabled":   "run jobtop serve for no TUI",
-	"extends":           "jobtop reads one file; merge the other into it",
 	"mcp_server":        "jobtop has its own agent API (jobtop run, ls, logs, wait)",
 	// processes
+	"extends":                   "a process extending another is not supported (a top-level extends: is); repeat its fields",
 	"is_daemon":                 "jobtop treats a job as ended when its command exits (and stops what it left)",
 	"disable_ansi_colors":       "jobtop keeps colours and strips other escape sequences",
 	"is_foreground":             "jobtop runs every job in the background and shows its output",

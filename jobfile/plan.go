@@ -18,6 +18,11 @@ type Plan struct {
 	// Path is the file as it was given.
 	Path   string
 	Format Format
+	// Files are the files read, in the order they were merged: for a
+	// process-compose file, the files its extends: names, then the
+	// override file or the other -f files (Options.More) and theirs; else
+	// only Path.
+	Files []string
 	// Dir is the file's directory, absolute: the base of relative paths
 	// and every job's default working directory.
 	Dir string

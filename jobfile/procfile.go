@@ -31,7 +31,7 @@ type procType struct {
 // /bin/sh in the file's directory, with the env files' variables, PORT
 // and PS (see LoadOptions), starts at once and is never restarted.
 func parseProcfile(path, dir string, data []byte, o LoadOptions) (*Plan, error) {
-	plan := &Plan{Path: path, Format: FormatProcfile, Dir: dir}
+	plan := &Plan{Path: path, Format: FormatProcfile, Dir: dir, Files: []string{path}}
 	types, errs := readProcTypes(path, data)
 	dotenv := o.defaultEnv(dir, false, false)
 	errs = append(errs, dotenv.errs...)

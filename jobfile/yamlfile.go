@@ -42,9 +42,13 @@ func parseYAML(path, dir string, data []byte, o LoadOptions) (*Plan, error) {
 		plan:       Plan{Path: path, Format: FormatYAML, Dir: dir},
 		deps:       map[string][]dependency{},
 	}
-	if isProcessCompose(body) {
+	if isProcessCompose(body) || (isMerged(path, body, o) && !hasTopKey(body, "jobs")) {
 		return parseProcessCompose(y, data)
 	}
+	if len(o.More) > 0 {
+		return nil, ErrorList{{File: path, Msg: "is a jobtop.yaml file: -f given more than once merges process-compose files only; give one jobtop.yaml"}}
+	}
+	y.plan.Files = []string{path}
 	y.readTop(body)
 	y.plan.Order = y.checkDependencies()
 	if err := y.errs.err(); err != nil {

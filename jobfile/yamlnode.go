@@ -1,9 +1,11 @@
 package jobfile
 
 import (
+	"cmp"
 	"fmt"
 
 	"github.com/goccy/go-yaml/ast"
+	"github.com/goccy/go-yaml/token"
 )
 
 // maxMergeDepth bounds merge keys inside merged mappings (and so a mapping
@@ -33,6 +35,7 @@ type nodeReader struct {
 	doc     ast.Node // the document read
 	anchors map[string][]anchorDef
 	errs    ErrorList
+	origins *pcOrigins // which file each node is from, when several are merged
 }
 
 func newNodeReader(file string, doc ast.Node) *nodeReader {
@@ -54,32 +57,37 @@ func (c anchorCollector) Visit(n ast.Node) ast.Visitor {
 // errorf records a problem at n's position.
 func (r *nodeReader) errorf(n ast.Node, format string, args ...any) {
 	line, col := position(n)
-	r.errs = append(r.errs, &Error{File: r.file, Line: line, Col: col, Msg: fmt.Sprintf(format, args...)})
+	r.errs = append(r.errs, &Error{File: cmp.Or(r.origins.fileOf(n), r.file), Line: line, Col: col, Msg: fmt.Sprintf(format, args...)})
 }
 
 // position is where a node starts as people see it: a block mapping at its
 // first key rather than its first ":".
 func position(n ast.Node) (line, col int) {
-	switch t := n.(type) {
-	case nil:
-		return 0, 0
-	case *ast.MappingNode:
-		if !t.IsFlowStyle && len(t.Values) > 0 {
-			return position(t.Values[0].Key)
-		}
-	case *ast.MappingValueNode:
-		return position(t.Key)
-	case *ast.DocumentNode: // its GetToken looks into Body, which may be nil
-		if t.Start == nil {
-			return position(t.Body)
-		}
-		return t.Start.Position.Line, t.Start.Position.Column
-	}
-	tk := n.GetToken()
+	tk := positionToken(n)
 	if tk == nil || tk.Position == nil {
 		return 0, 0
 	}
 	return tk.Position.Line, tk.Position.Column
+}
+
+// positionToken is the token a node's position is read from.
+func positionToken(n ast.Node) *token.Token {
+	switch t := n.(type) {
+	case nil:
+		return nil
+	case *ast.MappingNode:
+		if !t.IsFlowStyle && len(t.Values) > 0 {
+			return positionToken(t.Values[0].Key)
+		}
+	case *ast.MappingValueNode:
+		return positionToken(t.Key)
+	case *ast.DocumentNode: // its GetToken looks into Body, which may be nil
+		if t.Start == nil {
+			return positionToken(t.Body)
+		}
+		return t.Start
+	}
+	return n.GetToken()
 }
 
 // resolve looks through anchors, tags and aliases to the node that holds

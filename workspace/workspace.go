@@ -135,6 +135,14 @@ func (w *Workspace) Path() string {
 	return w.plan.Path
 }
 
+// Files are the files the job file was last read from, in merge order
+// (jobfile.Plan.Files).
+func (w *Workspace) Files() []string {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.plan.Files
+}
+
 // Problems are what went wrong running the file's env_cmds at the last
 // load (each such variable is not set; the jobs still run).
 func (w *Workspace) Problems() []string {

@@ -1,0 +1,506 @@
+package jobfile
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/goccy/go-yaml/ast"
+	"github.com/goccy/go-yaml/token"
+)
+
+// This file reads a process-compose file that is several: the override
+// file process-compose merges over the file it finds itself, the files
+// of several -f, and the files a top-level extends: names. They are
+// merged as process-compose's loader merges them (mergo with
+// WithOverride and WithAppendSlice, and its own rules for environment,
+// processes and namespace):
+//
+//   - a mapping is merged key by key, the later file's value over the
+//     earlier one's; processes are merged by name, each process field by
+//     field, a process in one file only kept as it is;
+//   - a list is appended to (entrypoint, success_exit_codes), except
+//     environment, merged by variable name, and namespace, replaced;
+//   - depends_on, vars and env_cmds are merged by name, each entry
+//     replaced whole;
+//   - a scalar is replaced, unless the later value is empty (false, 0,
+//     "", null): mergo keeps the earlier value then, so `disabled: false`
+//     in an override does not enable a disabled process.
+//
+// Every node keeps its file and line: the merged document is made of the
+// files' own nodes, and origin says which file each came from.
+
+// maxMaterialize bounds how deep a file's document is copied (an alias
+// inside its own anchor would repeat forever).
+const maxMaterialize = 64
+
+// pcSource is one file of a merged process-compose file.
+type pcSource struct {
+	file     string // as shown: as given, or joined to the extending file's directory
+	dir      string // absolute; used for a file an extends: names
+	extended bool   // read for an extends: its working_dirs are relative to it
+}
+
+// pcOrigins says which file each token of a merged document is from, and,
+// for the files an extends: named, the directory their working_dirs are
+// relative to.
+type pcOrigins struct {
+	file map[*token.Token]string
+	dir  map[*token.Token]string
+}
+
+// fileOf is the file n is from; "" when unknown.
+func (o *pcOrigins) fileOf(n ast.Node) string {
+	if o == nil {
+		return ""
+	}
+	return o.file[positionToken(n)]
+}
+
+// dirOf is the directory n's relative paths start from, when n is from a
+// file an extends: named; "" otherwise.
+func (o *pcOrigins) dirOf(n ast.Node) string {
+	if o == nil || n == nil {
+		return ""
+	}
+	return o.dir[positionToken(n)]
+}
+
+// pcOverrideFiles are the override files process-compose merges over the
+// file it finds itself, the first of them there is, in its order.
+var pcOverrideFiles = []string{
+	"compose.override.yml", "compose.override.yaml",
+	"process-compose.override.yml", "process-compose.override.yaml",
+}
+
+// pcOverride is the override file beside path, "" when there is none.
+func pcOverride(path string) string {
+	for _, name := range pcOverrideFiles {
+		p := filepath.Join(filepath.Dir(path), name)
+		if st, err := os.Stat(p); err == nil && st.Mode().IsRegular() && name != filepath.Base(path) {
+			return p
+		}
+	}
+	return ""
+}
+
+// isMerged says whether a process-compose file is read with others: -f
+// given more than once, an override file found beside it, or its
+// top-level extends:.
+func isMerged(path string, body ast.Node, o LoadOptions) bool {
+	return len(o.More) > 0 || (o.Found && pcOverride(path) != "") || hasTopKey(body, "extends")
+}
+
+// hasTopKey says whether a document's top-level mapping has the key.
+func hasTopKey(body ast.Node, key string) bool {
+	var values []*ast.MappingValueNode
+	switch t := body.(type) {
+	case *ast.MappingNode:
+		values = t.Values
+	case *ast.MappingValueNode:
+		values = []*ast.MappingValueNode{t}
+	}
+	for _, mv := range values {
+		if name, _ := keyText(mv.Key); name == key {
+			return true
+		}
+	}
+	return false
+}
+
+// pcMerger reads the files of a merged process-compose file.
+type pcMerger struct {
+	p       *pcFile
+	origins *pcOrigins
+	read    map[string]string // absolute path -> as shown, of every file named or extended
+	sources []pcSource
+	errs    ErrorList
+}
+
+// readMerged reads the files merged into the process-compose file p
+// (whose own content is data) and merges them, in process-compose's
+// order: for each file named (the file, then the override file or the
+// other -f files), the files its extends: chain names, deepest first,
+// then the file itself.
+func (p *pcFile) readMerged(data []byte) (ast.Node, error) {
+	m := &pcMerger{p: p, origins: &pcOrigins{file: map[*token.Token]string{}, dir: map[*token.Token]string{}}, read: map[string]string{}}
+	named := append([]string{p.file}, p.opts.More...)
+	if len(p.opts.More) == 0 && p.opts.Found {
+		if o := pcOverride(p.file); o != "" {
+			named = append(named, o)
+		}
+	}
+	for _, f := range named {
+		if abs, err := filepath.Abs(f); err == nil {
+			m.read[filepath.Clean(abs)] = f
+		}
+	}
+	var merged ast.Node
+	for i, f := range named {
+		var content []byte
+		if i == 0 {
+			content = data
+		} else {
+			if IsProcfile(f) {
+				return nil, ErrorList{{File: f, Msg: "is a Procfile: -f given more than once merges process-compose files only"}}
+			}
+			b, err := readSmallFile(f, maxFileSize)
+			if err != nil {
+				return nil, fmt.Errorf("%s %v", f, err)
+			}
+			content = withoutBOM(b)
+		}
+		docs, err := m.chain(pcSource{file: f, dir: p.dir}, content, nil)
+		if err != nil {
+			return nil, err
+		}
+		for _, d := range docs {
+			if merged == nil {
+				merged = d
+				continue
+			}
+			merged = m.merge(merged, d, nil)
+		}
+	}
+	p.plan.Files = make([]string, len(m.sources))
+	for i, s := range m.sources {
+		p.plan.Files[i] = s.file
+	}
+	p.origins = m.origins
+	p.errs = append(p.errs, m.errs...)
+	return merged, nil
+}
+
+// chain reads one file and the files its extends: names before it,
+// deepest first. trail is the files that extend this one, for a cycle's
+// message.
+func (m *pcMerger) chain(src pcSource, data []byte, trail []string) ([]ast.Node, error) {
+	body, reader, err := m.p.parseSource(src.file, data)
+	if err != nil {
+		return nil, err
+	}
+	if hasTopKey(body, "jobs") { // else a process-compose file, or a fragment of one
+		return nil, ErrorList{{File: src.file, Msg: "is a jobtop.yaml file (it has jobs:): only process-compose files are merged, with -f given more than once, an override file or extends:"}}
+	}
+	var out []ast.Node
+	if ext, ok := topEntry(reader, body, "extends"); ok {
+		docs, err := m.extends(src, reader, ext, append(trail, src.file))
+		if err != nil {
+			return nil, err
+		}
+		out = docs
+	}
+	reader.errs = nil
+	doc := reader.materialize(body, "", 0)
+	m.errs = append(m.errs, reader.errs...)
+	ast.Walk(tokenVisitor(func(tk *token.Token) {
+		m.origins.file[tk] = src.file
+		if src.extended {
+			m.origins.dir[tk] = src.dir
+		}
+	}), body)
+	m.sources = append(m.sources, src)
+	return append(out, doc), nil
+}
+
+// extends reads the file an extends: entry names, relative to the file
+// it is in, and the files it extends in turn.
+func (m *pcMerger) extends(src pcSource, r *nodeReader, e entry, trail []string) ([]ast.Node, error) {
+	if isNull(e.value) {
+		return nil, nil
+	}
+	name, ok := r.text(e)
+	if !ok || strings.TrimSpace(name) == "" {
+		if ok {
+			r.errorf(at(e), "extends: give the file this one extends")
+		}
+		return nil, r.errs.err()
+	}
+	target := name
+	if !filepath.IsAbs(target) {
+		target = filepath.Join(filepath.Dir(src.file), target)
+	}
+	abs, err := filepath.Abs(target)
+	if err != nil {
+		return nil, err
+	}
+	abs = filepath.Clean(abs)
+	if shown, seen := m.read[abs]; seen {
+		var msg string
+		if i := slices.IndexFunc(trail, func(f string) bool { a, _ := filepath.Abs(f); return filepath.Clean(a) == abs }); i >= 0 {
+			msg = fmt.Sprintf("extends: %s extends itself through %s: a cycle", shown, strings.Join(append(slices.Clone(trail[i:]), shown), " -> "))
+		} else {
+			msg = fmt.Sprintf("extends: %s is already one of the files read (process-compose refuses it too)", shown)
+		}
+		r.errorf(at(e), "%s", msg)
+		return nil, r.errs
+	}
+	m.read[abs] = target
+	if IsProcfile(target) {
+		r.errorf(at(e), "extends: %s is a Procfile: a process-compose file extends another process-compose file", name)
+		return nil, r.errs
+	}
+	data, err := readSmallFile(target, maxFileSize)
+	if err != nil {
+		r.errorf(at(e), "extends: %s: %s %v", name, target, err)
+		return nil, r.errs
+	}
+	dir := filepath.Dir(abs)
+	return m.chain(pcSource{file: target, dir: dir, extended: true}, withoutBOM(data), trail)
+}
+
+// topEntry is a document's top-level entry named key.
+func topEntry(r *nodeReader, body ast.Node, key string) (entry, bool) {
+	for _, e := range r.mappingEntries(r.resolve(body), "", 0) {
+		if e.name == key {
+			return e, true
+		}
+	}
+	return entry{}, false
+}
+
+// parseSource parses one file of a merged process-compose file: its
+// variables expanded first, unless it sets disable_env_expansion.
+func (p *pcFile) parseSource(file string, data []byte) (ast.Node, *nodeReader, error) {
+	raw, err := parseDocument(file, data)
+	if err != nil {
+		return nil, nil, err
+	}
+	r := newNodeReader(file, raw)
+	if e, ok := topEntry(r, raw, pcExpansionKey); ok {
+		if b, isBool := e.value.(*ast.BoolNode); isBool && b.Value {
+			return raw, r, nil
+		}
+	}
+	text := expandVariables(string(data), p.lookupVar, func(line int, form string) {
+		p.warn.addAtFile(file, line, 0, "expansion "+form, fmt.Sprintf("%s is left as it is: jobtop expands $VAR, ${VAR}, ${VAR:-default} and ${VAR-default} (write $$ for a $)", form))
+	})
+	body, err := parseDocument(file, []byte(text))
+	if err != nil {
+		return nil, nil, err
+	}
+	return body, newNodeReader(file, body), nil
+}
+
+// tokenVisitor calls its function with every node's token.
+type tokenVisitor func(*token.Token)
+
+func (v tokenVisitor) Visit(n ast.Node) ast.Visitor {
+	if n == nil {
+		return nil
+	}
+	if tk := n.GetToken(); tk != nil {
+		v(tk)
+	}
+	if mv, ok := n.(*ast.MappingValueNode); ok && mv.Key != nil {
+		if tk := mv.Key.GetToken(); tk != nil {
+			v(tk)
+		}
+	}
+	return v
+}
+
+// materialize copies a document with its anchors, aliases, tags and
+// merge keys looked through, so that it can be merged with another
+// file's: the copy holds the file's own scalar nodes.
+func (r *nodeReader) materialize(n ast.Node, path string, depth int) ast.Node {
+	n = r.resolve(n)
+	if n == nil {
+		return nil
+	}
+	if depth >= maxMaterialize {
+		r.errorf(n, "%s: nests too deeply", nonEmpty(path, "the document"))
+		return nil
+	}
+	switch t := n.(type) {
+	case *ast.MappingNode, *ast.MappingValueNode:
+		out := &ast.MappingNode{BaseNode: &ast.BaseNode{}, Start: n.GetToken()}
+		if mn, ok := t.(*ast.MappingNode); ok {
+			out.Start, out.IsFlowStyle = mn.Start, mn.IsFlowStyle && len(mn.Values) == 0
+		}
+		for _, e := range r.mappingEntries(n, path, 0) {
+			key, ok := e.key.(ast.MapKeyNode)
+			if !ok {
+				continue
+			}
+			out.Values = append(out.Values, &ast.MappingValueNode{BaseNode: &ast.BaseNode{}, Start: e.key.GetToken(), Key: key, Value: r.materialize(e.value, e.path, depth+1)})
+		}
+		return out
+	case *ast.SequenceNode:
+		out := &ast.SequenceNode{BaseNode: &ast.BaseNode{}, Start: t.Start, End: t.End, IsFlowStyle: t.IsFlowStyle}
+		for i, v := range t.Values {
+			out.Values = append(out.Values, r.materialize(v, fmt.Sprintf("%s[%d]", path, i), depth+1))
+		}
+		return out
+	}
+	return n
+}
+
+// pcMergeRule is how a field is merged.
+type pcMergeRule int
+
+const (
+	ruleFields  pcMergeRule = iota // a mapping merged key by key, deeply
+	ruleEntries                    // a mapping merged key by key, each value replaced whole
+	ruleEnv                        // environment: merged by variable name
+	ruleReplace                    // replaced whole when the later one is not empty
+)
+
+// pcRule is how the field at path (its keys from the top) is merged.
+func pcRule(path []string) pcMergeRule {
+	last := ""
+	if len(path) > 0 {
+		last = path[len(path)-1]
+	}
+	switch {
+	case len(path) == 1 && last == "environment", len(path) == 3 && path[0] == "processes" && last == "environment":
+		return ruleEnv
+	case len(path) == 1 && (last == "vars" || last == "env_cmds"),
+		len(path) == 3 && path[0] == "processes" && (last == "vars" || last == "depends_on"):
+		return ruleEntries
+	case len(path) == 3 && path[0] == "processes" && (last == "namespace" || last == "watch"),
+		strings.HasPrefix(last, "x-"):
+		return ruleReplace
+	}
+	return ruleFields
+}
+
+// merge merges over into base (both materialized), as process-compose
+// does for the field at path.
+func (m *pcMerger) merge(base, over ast.Node, path []string) ast.Node {
+	if isEmptyNode(over) {
+		return base
+	}
+	if base == nil || isNull(base) {
+		return over
+	}
+	rule := pcRule(path)
+	if rule == ruleReplace {
+		return over
+	}
+	bm, bIsMap := base.(*ast.MappingNode)
+	om, oIsMap := over.(*ast.MappingNode)
+	bs, bIsSeq := base.(*ast.SequenceNode)
+	osq, oIsSeq := over.(*ast.SequenceNode)
+	switch {
+	case rule == ruleEnv:
+		return m.mergeEnvironment(base, over)
+	case bIsMap && oIsMap:
+		out := &ast.MappingNode{BaseNode: &ast.BaseNode{}, Start: bm.Start, IsFlowStyle: bm.IsFlowStyle && len(om.Values) == 0}
+		out.Values = slices.Clone(bm.Values)
+		for _, ov := range om.Values {
+			name, _ := keyText(ov.Key)
+			i := slices.IndexFunc(out.Values, func(bv *ast.MappingValueNode) bool { n, _ := keyText(bv.Key); return n == name })
+			if i < 0 {
+				out.Values = append(out.Values, ov)
+				continue
+			}
+			value := ov.Value // an entry of depends_on, vars, env_cmds: replaced whole, as mergo sets a map's entries
+			if rule == ruleFields {
+				value = m.merge(out.Values[i].Value, ov.Value, append(slices.Clone(path), name))
+			}
+			bv := *out.Values[i]
+			bv.Value = value
+			out.Values[i] = &bv
+		}
+		return out
+	case bIsSeq && oIsSeq:
+		out := *bs
+		out.Values = append(slices.Clone(bs.Values), osq.Values...)
+		return &out
+	}
+	return over
+}
+
+// isEmptyNode says whether a value leaves the earlier file's as it is, as
+// mergo's empty values do: null, false, 0, "", an empty list or mapping.
+func isEmptyNode(n ast.Node) bool {
+	switch t := n.(type) {
+	case nil, *ast.NullNode:
+		return true
+	case *ast.BoolNode:
+		return !t.Value
+	case *ast.IntegerNode:
+		return fmt.Sprint(t.Value) == "0"
+	case *ast.FloatNode:
+		return t.Value == 0
+	case *ast.StringNode:
+		return t.Value == ""
+	case *ast.MappingNode:
+		return len(t.Values) == 0
+	case *ast.SequenceNode:
+		return len(t.Values) == 0
+	}
+	return false
+}
+
+// mergeEnvironment merges two environments by variable name, the later
+// value winning: as a list of NAME=VALUE when both are lists, as a
+// mapping when both are mappings, and as a list when they differ (a
+// mapping's entries becoming NAME=VALUE items).
+func (m *pcMerger) mergeEnvironment(base, over ast.Node) ast.Node {
+	bm, bIsMap := base.(*ast.MappingNode)
+	om, oIsMap := over.(*ast.MappingNode)
+	if bIsMap && oIsMap {
+		return m.merge(bm, om, []string{"vars"}) // entries replaced whole
+	}
+	items := func(n ast.Node) []ast.Node {
+		switch t := n.(type) {
+		case *ast.SequenceNode:
+			return t.Values
+		case *ast.MappingNode:
+			var out []ast.Node
+			for _, mv := range t.Values {
+				out = append(out, m.envItem(mv))
+			}
+			return out
+		}
+		return []ast.Node{n} // not an environment: reported when read
+	}
+	name := func(n ast.Node) string {
+		if s, ok := n.(*ast.StringNode); ok {
+			if name, _, found := strings.Cut(s.Value, "="); found {
+				return name
+			}
+		}
+		return ""
+	}
+	out := &ast.SequenceNode{BaseNode: &ast.BaseNode{}, Start: base.GetToken()}
+	if s, ok := base.(*ast.SequenceNode); ok {
+		out.Start = s.Start
+	}
+	out.Values = slices.Clone(items(base))
+	for _, v := range items(over) {
+		n := name(v)
+		if i := slices.IndexFunc(out.Values, func(b ast.Node) bool { return n != "" && name(b) == n }); i >= 0 {
+			out.Values[i] = v
+			continue
+		}
+		out.Values = append(out.Values, v)
+	}
+	return out
+}
+
+// envItem turns a mapping's NAME: VALUE into a NAME=VALUE list item, at
+// the entry's place in its file.
+func (m *pcMerger) envItem(mv *ast.MappingValueNode) ast.Node {
+	name, _ := keyText(mv.Key)
+	value := ""
+	if mv.Value != nil && !isNull(mv.Value) {
+		value = mv.Value.GetToken().Value
+		if s, ok := mv.Value.(*ast.StringNode); ok {
+			value = s.Value
+		}
+	}
+	keyTk := mv.Key.GetToken()
+	pos := *keyTk.Position
+	tk := token.New(name+"="+value, name+"="+value, &pos)
+	tk.Type = token.StringType
+	m.origins.file[tk] = m.origins.file[keyTk]
+	if d, ok := m.origins.dir[keyTk]; ok {
+		m.origins.dir[tk] = d
+	}
+	return &ast.StringNode{BaseNode: &ast.BaseNode{}, Token: tk, Value: name + "=" + value}
+}
