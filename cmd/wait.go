@@ -204,9 +204,16 @@ func jobExit(j jobs.Info) error {
 	case jobs.StateTimedOut:
 		code, why = exitTimedOut, "timed out"
 	case jobs.StateKilled:
-		code, why = exitNoRun, "was stopped before it ran"
-		if j.Signal != 0 {
+		switch {
+		case j.Signal != 0:
 			code, why = 128+int(j.Signal), "was killed by "+j.Signal.String()
+		case j.ExitCode != nil:
+			// It ran, and exited by itself once asked to stop (its stop
+			// command): the code it exited with.
+			code = *j.ExitCode
+			why = fmt.Sprintf("was stopped, and exited %d", code)
+		default:
+			code, why = exitNoRun, "was stopped before it ran"
 		}
 	case jobs.StateCreated:
 		code, why = exitNoRun, fmt.Sprintf("was never started (jobtop restart %d starts it)", j.ID)
