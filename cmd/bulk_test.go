@@ -249,3 +249,31 @@ func (c *cli) bulkJSON(args ...string) control.BulkResponse {
 	require.NoError(c.t, json.Unmarshal([]byte(r.stdout), &resp))
 	return resp
 }
+
+// Stopping a job that waits for a slot says why it shows killed with no
+// signal: it never ran.
+func TestStopAQueuedJobSaysItNeverRan(t *testing.T) {
+	c := newCLI(t)
+	c.serveIn("", "--max-running", "1")
+	c.startJob("exec sleep 60", "--name", "runs")
+	c.startJob("exec sleep 60", "--name", "waits")
+	r := c.run("stop", "--all")
+	require.Equal(t, 0, r.code, r.stderr)
+	assert.Contains(t, r.stdout, "job 1 (runs): killed (SIGTERM)\n")
+	assert.Contains(t, r.stdout, "job 2 (waits): killed (stopped before it started)\n")
+}
+
+// A wait that gives up on a job waiting for a slot does not call it
+// running.
+func TestWaitOnAQueuedJobSaysItStaysQueued(t *testing.T) {
+	c := newCLI(t)
+	c.serveIn("", "--max-running", "1")
+	c.startJob("exec sleep 60", "--name", "runs")
+	c.startJob("exec sleep 60", "--name", "waits")
+	r := c.run("wait", "waits", "--timeout", "0.1")
+	assert.Equal(t, exitTimedOut, r.code)
+	assert.Equal(t, "jobtop: job 2 is still queued after 100ms (it stays queued; jobtop stop 2 ends it)\n", r.stderr)
+	r = c.run("wait", "waits", "--ready", "--timeout", "0.1")
+	assert.Equal(t, exitTimedOut, r.code)
+	assert.Equal(t, "jobtop: job 2 is not ready after 100ms (it is queued; it stays queued)\n", r.stderr)
+}
