@@ -277,3 +277,19 @@ func TestWaitOnAQueuedJobSaysItStaysQueued(t *testing.T) {
 	assert.Equal(t, exitTimedOut, r.code)
 	assert.Equal(t, "jobtop: job 2 is not ready after 100ms (it is queued; it stays queued)\n", r.stderr)
 }
+
+// Restarting a job whose dependency can no longer be met answers at once
+// with why it could not start (it waited for a run that never came).
+func TestRestartOfAJobWhoseDependencyFailedAnswers(t *testing.T) {
+	c := newCLI(t)
+	file := writeJobFile(t, t.TempDir(), "jobtop.yaml",
+		"jobs:\n  a: {cmd: exit 1}\n  b: {cmd: echo b, depends_on: {a: succeeded}}\n")
+	c.serveIn("", "-f", file)
+	r := c.run("wait", "b")
+	require.Equal(t, exitNoRun, r.code, r.stderr)
+	for _, args := range [][]string{{"restart", "b"}, {"restart", "--state", "error"}} {
+		r = c.run(args...)
+		assert.Equal(t, 1, r.code, "%v: %s", args, r.stderr)
+		assert.Contains(t, r.stdout, "job 2 (b): error: dependency a failed (exit 1)\n", "%v", args)
+	}
+}
