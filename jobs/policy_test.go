@@ -250,3 +250,24 @@ func TestReadyLineMatchesWithoutColours(t *testing.T) {
 	})
 	waitFor(t, m, info.ID, "the coloured line to make it ready", func(i Info) bool { return i.Ready })
 }
+
+// Stopping a job that waits in the queue settles what waits for it: a
+// job waiting for it to complete starts (it ended, with no restart
+// coming), one waiting for it to succeed fails to start. It stayed
+// queued, "waiting for b: completed", until something else ran the
+// scheduler.
+func TestStoppingAQueuedJobSettlesItsDependants(t *testing.T) {
+	m := newManager(t, Options{})
+	start(t, m, Spec{Name: "a", Command: "exec sleep 1000"})
+	b := start(t, m, Spec{Name: "b", Command: "echo b", DependsOn: map[string]Condition{"a": CondSucceeded}})
+	c := start(t, m, Spec{Name: "c", Command: "echo c", DependsOn: map[string]Condition{"b": CondCompleted}})
+	d := start(t, m, Spec{Name: "d", Command: "echo d", DependsOn: map[string]Condition{"b": CondSucceeded}})
+	require.Equal(t, StateQueued, b.State)
+	require.NoError(t, m.Stop(b.ID))
+	c = wait(t, m, c.ID)
+	assert.Equal(t, StateSucceeded, c.State, c.Error)
+	assert.Equal(t, []string{"c"}, outputText(t, m, c.ID))
+	d = wait(t, m, d.ID)
+	assert.Equal(t, StateError, d.State)
+	assert.Equal(t, "dependency b ended killed", d.Error)
+}
