@@ -396,6 +396,7 @@ func (m *Manager) Remove(id ID) error {
 		return &InvalidActionError{ID: id, State: j.state, Action: "remove", Why: RefusedWaitingToRestart}
 	}
 	m.removeLocked(j)
+	m.scheduleLocked() // what waited for it (never started) can no longer start
 	return nil
 }
 

@@ -271,3 +271,18 @@ func TestStoppingAQueuedJobSettlesItsDependants(t *testing.T) {
 	assert.Equal(t, StateError, d.State)
 	assert.Equal(t, "dependency b ended killed", d.Error)
 }
+
+// Removing a job that another waits for (one never started) fails the
+// waiting job at once: no job of that name is left to wait for. It
+// stayed queued, "waiting for seed: completed", for ever.
+func TestRemovingADependencyFailsWhatWaitsForIt(t *testing.T) {
+	m := newManager(t, Options{})
+	seed, err := m.Add(Spec{Name: "seed", Command: "echo seeded"})
+	require.NoError(t, err)
+	app := start(t, m, Spec{Name: "app", Command: "echo app", DependsOn: map[string]Condition{"seed": CondCompleted}})
+	require.Equal(t, StateQueued, app.State)
+	require.NoError(t, m.Remove(seed.ID))
+	app = wait(t, m, app.ID)
+	assert.Equal(t, StateError, app.State)
+	assert.Equal(t, `depends on "seed", but no job has that name`, app.Error)
+}
