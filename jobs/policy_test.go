@@ -286,3 +286,18 @@ func TestRemovingADependencyFailsWhatWaitsForIt(t *testing.T) {
 	assert.Equal(t, StateError, app.State)
 	assert.Equal(t, `depends on "seed", but no job has that name`, app.Error)
 }
+
+// Stopping a job that waits out its restart backoff cancels the restart:
+// it is over, and a job waiting for it to complete starts then.
+func TestCancellingARestartSettlesTheDependants(t *testing.T) {
+	m := newManager(t, Options{})
+	a := start(t, m, Spec{Name: "a", Command: "exit 1", Restart: RestartPolicy{Mode: RestartAlways, Backoff: time.Hour}})
+	b := start(t, m, Spec{Name: "b", Command: "echo b", DependsOn: map[string]Condition{"a": CondCompleted}})
+	waitFor(t, m, a.ID, "a waiting to restart", func(i Info) bool { return i.RestartAt != nil })
+	b, err := m.Get(b.ID)
+	require.NoError(t, err)
+	require.Equal(t, StateQueued, b.State, "a restart is coming: a is not over")
+	require.NoError(t, m.Stop(a.ID))
+	b = wait(t, m, b.ID)
+	assert.Equal(t, StateSucceeded, b.State, b.Error)
+}
