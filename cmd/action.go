@@ -247,6 +247,8 @@ func printOutcome(w io.Writer, verb string, j jobs.Info) {
 		state += fmt.Sprintf(" (exit %d)", *j.ExitCode) // it ended by itself once asked to: a shutdown command
 	case j.State == jobs.StateError && j.Error != "":
 		state += ": " + j.Error // it could not start: why
+	case j.State == jobs.StateKilled && j.Signal == 0 && j.ExitCode == nil && j.Error != "":
+		state += " (" + j.Error + ")" // it never ran: "stopped before it started"
 	case j.State.Done() && exitText(j) != "-":
 		state += " (" + exitText(j) + ")"
 	}

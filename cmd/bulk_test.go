@@ -249,3 +249,47 @@ func (c *cli) bulkJSON(args ...string) control.BulkResponse {
 	require.NoError(c.t, json.Unmarshal([]byte(r.stdout), &resp))
 	return resp
 }
+
+// Stopping a job that waits for a slot says why it shows killed with no
+// signal: it never ran.
+func TestStopAQueuedJobSaysItNeverRan(t *testing.T) {
+	c := newCLI(t)
+	c.serveIn("", "--max-running", "1")
+	c.startJob("exec sleep 60", "--name", "runs")
+	c.startJob("exec sleep 60", "--name", "waits")
+	r := c.run("stop", "--all")
+	require.Equal(t, 0, r.code, r.stderr)
+	assert.Contains(t, r.stdout, "job 1 (runs): killed (SIGTERM)\n")
+	assert.Contains(t, r.stdout, "job 2 (waits): killed (stopped before it started)\n")
+}
+
+// A wait that gives up on a job waiting for a slot does not call it
+// running.
+func TestWaitOnAQueuedJobSaysItStaysQueued(t *testing.T) {
+	c := newCLI(t)
+	c.serveIn("", "--max-running", "1")
+	c.startJob("exec sleep 60", "--name", "runs")
+	c.startJob("exec sleep 60", "--name", "waits")
+	r := c.run("wait", "waits", "--timeout", "0.1")
+	assert.Equal(t, exitTimedOut, r.code)
+	assert.Equal(t, "jobtop: job 2 is still queued after 100ms (it stays queued; jobtop stop 2 ends it)\n", r.stderr)
+	r = c.run("wait", "waits", "--ready", "--timeout", "0.1")
+	assert.Equal(t, exitTimedOut, r.code)
+	assert.Equal(t, "jobtop: job 2 is not ready after 100ms (it is queued; it stays queued)\n", r.stderr)
+}
+
+// Restarting a job whose dependency can no longer be met answers at once
+// with why it could not start (it waited for a run that never came).
+func TestRestartOfAJobWhoseDependencyFailedAnswers(t *testing.T) {
+	c := newCLI(t)
+	file := writeJobFile(t, t.TempDir(), "jobtop.yaml",
+		"jobs:\n  a: {cmd: exit 1}\n  b: {cmd: echo b, depends_on: {a: succeeded}}\n")
+	c.serveIn("", "-f", file)
+	r := c.run("wait", "b")
+	require.Equal(t, exitNoRun, r.code, r.stderr)
+	for _, args := range [][]string{{"restart", "b"}, {"restart", "--state", "error"}} {
+		r = c.run(args...)
+		assert.Equal(t, 1, r.code, "%v: %s", args, r.stderr)
+		assert.Contains(t, r.stdout, "job 2 (b): error: dependency a failed (exit 1)\n", "%v", args)
+	}
+}

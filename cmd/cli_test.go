@@ -514,6 +514,28 @@ func TestWaitOnAJobStoppedBeforeItRan(t *testing.T) {
 	assert.Equal(t, "jobtop: job 2 was stopped before it ran\n", r.stderr)
 }
 
+// wait on a job that ran and that its stop command ended (no signal:
+// it exited by itself once asked to) gives the code it exited with, not
+// "stopped before it ran" (125, the exit of a job that never ran).
+func TestWaitOnAJobItsStopCommandEnded(t *testing.T) {
+	c := newCLI(t)
+	dir := t.TempDir()
+	file := writeJobFile(t, dir, "jobtop.yaml", "jobs:\n"+
+		"  clean: {cmd: 'echo up; while [ ! -e stop-clean ]; do sleep 0.05; done; echo bye', stop: {command: touch stop-clean, grace: 30s}}\n"+
+		"  code: {cmd: 'echo up; while [ ! -e stop-code ]; do sleep 0.05; done; exit 3', stop: {command: touch stop-code, grace: 30s}}\n")
+	c.serveIn("", "-f", file)
+	for _, name := range []string{"clean", "code"} {
+		c.ok("wait", name, "--until", "^up$", "--timeout", "60s")
+		c.ok("stop", name)
+	}
+	r := c.run("wait", "clean")
+	assert.Equal(t, 0, r.code, r.stderr)
+	assert.Equal(t, "jobtop: job 1 was stopped, and exited 0\n", r.stderr)
+	r = c.run("wait", "code")
+	assert.Equal(t, 3, r.code, r.stderr)
+	assert.Equal(t, "jobtop: job 2 was stopped, and exited 3\n", r.stderr)
+}
+
 // A job from jobtop run starts from the environment run was called in
 // (a virtualenv activated after the instance started, its PATH), not the
 // instance's; --env goes on top; jobtop's own variables are the

@@ -80,7 +80,7 @@ jobs:
 
 	r := c.run("wait", "web", "--ready", "--timeout", "100ms")
 	assert.Equal(t, 124, r.code)
-	assert.Equal(t, "jobtop: job "+now["web"].ID.String()+" is not ready after 100ms (it is queued; it keeps running)\n", r.stderr)
+	assert.Equal(t, "jobtop: job "+now["web"].ID.String()+" is not ready after 100ms (it is queued; it stays queued)\n", r.stderr)
 
 	writeFifo(t, fifo, "go\n")
 	c.ok("wait", "db", "--ready")

@@ -74,6 +74,9 @@ With --follow it goes on until no job is left that can write.`,
 			}
 			return nil
 		}
+		if len(args) != 1 {
+			return fmt.Errorf("logs takes one job ID (see jobtop ls), or --all for every job's lines, got %s", plural(len(args), "argument"))
+		}
 		return oneJob(cmd, args)
 	}
 	cmd.RunE = func(cmd *cobra.Command, args []string) error {

@@ -71,3 +71,14 @@ func TestAllDropNotesOncePerJob(t *testing.T) {
 		assert.Equal(t, want, strings.Split(strings.TrimSuffix(out.String(), "\n"), "\n"), "follow %v", follow)
 	}
 }
+
+// logs with no job (pueue's `log` shows every task's) or several names
+// --all, which prints them all.
+func TestLogsWithoutOneJobNamesAll(t *testing.T) {
+	c := newCLI(t)
+	for _, args := range [][]string{{"logs"}, {"logs", "1", "2"}} {
+		r := c.run(args...)
+		assert.Equal(t, usageExit, r.code, "%v", args)
+		assert.Contains(t, r.stderr, "or --all for every job's lines", "%v", args)
+	}
+}

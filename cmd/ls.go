@@ -47,7 +47,8 @@ they match, as they pick jobs for stop, kill, restart and rm.`,
 			if err != nil {
 				return selectionError(err)
 			}
-			return writeLsTable(cmd.OutOrStdout(), rows, newTextOut(cmd.OutOrStdout(), false), time.Now())
+			out := cmd.OutOrStdout()
+			return writeLsTable(out, rows, newTextOut(out, false), time.Now(), terminalColumns(out))
 		},
 	}
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print a JSON array of jobs")
@@ -100,10 +101,18 @@ func (r lsRow) info() jobs.Info {
 // widest cell (in runes, as text/tabwriter counts) and two spaces.
 var lsColumns = [...]string{"ID", "NAME", "STATE", "PID", "TIME", "EXIT", "COMMAND"}
 
+// lsCommandWidth is where COMMAND is cut, in runes; on a terminal
+// narrower than the row, where the terminal ends.
+const lsCommandWidth = 60
+
+// lsMinCommandWidth is as narrow as COMMAND gets on a narrow terminal.
+const lsMinCommandWidth = 12
+
 // writeLsTable writes the jobs as ls's table, in one write. It lays the
 // columns out as text/tabwriter did, at a tenth of its cost with 1,000
-// jobs (BenchmarkLsTable1000).
-func writeLsTable(w io.Writer, rows []lsRow, text textOut, now time.Time) error {
+// jobs (BenchmarkLsTable1000). Given a terminal's width (cols > 0), it
+// cuts COMMAND so that each row fits on one line of it.
+func writeLsTable(w io.Writer, rows []lsRow, text textOut, now time.Time, cols int) error {
 	cells := make([][len(lsColumns)]string, 0, len(rows)+1)
 	cells = append(cells, lsColumns)
 	for _, row := range rows {
@@ -113,15 +122,28 @@ func writeLsTable(w io.Writer, rows []lsRow, text textOut, now time.Time) error 
 			pid = strconv.Itoa(j.PID)
 		}
 		cells = append(cells, [len(lsColumns)]string{strconv.Itoa(int(j.ID)), truncate(text.label(j.Name), 24),
-			stateText(j, now), pid, formatRuntime(j.Runtime(now)), exitText(j), truncate(text.label(j.Command), 60)})
+			stateText(j, now), pid, formatRuntime(j.Runtime(now)), exitText(j), truncate(text.label(j.Command), lsCommandWidth)})
 	}
 	const last = len(lsColumns) - 1
 	var widths [last]int
-	size := 0
 	for _, c := range cells {
 		for i := range widths {
 			widths[i] = max(widths[i], utf8.RuneCountInString(c[i]))
 		}
+	}
+	if cols > 0 {
+		room := cols
+		for _, n := range widths {
+			room -= n + 2
+		}
+		if room = max(room, lsMinCommandWidth); room < lsCommandWidth {
+			for i := range cells[1:] {
+				cells[i+1][last] = truncate(cells[i+1][last], room)
+			}
+		}
+	}
+	size := 0
+	for _, c := range cells {
 		size += len(c[last]) + 1
 	}
 	for _, n := range widths {

@@ -74,7 +74,7 @@ func lsRows(n int) []lsRow {
 func BenchmarkLsTable1000(b *testing.B) {
 	rows, now := lsRows(1000), time.Date(2026, 12, 1, 11, 0, 0, 0, time.UTC)
 	for b.Loop() {
-		if err := writeLsTable(io.Discard, rows, textOut{}, now); err != nil {
+		if err := writeLsTable(io.Discard, rows, textOut{}, now, 0); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -104,7 +104,7 @@ func TestLsTableLaysOutAsTabwriter(t *testing.T) {
 		}
 		require.NoError(t, tw.Flush())
 		var got bytes.Buffer
-		require.NoError(t, writeLsTable(&got, rows, textOut{}, now))
+		require.NoError(t, writeLsTable(&got, rows, textOut{}, now, 0))
 		assert.Equal(t, want.String(), got.String(), "%d rows", len(rows))
 	}
 }
@@ -118,7 +118,7 @@ func TestLsShowsNoPIDZero(t *testing.T) {
 	rows[1].State, rows[1].PID, rows[1].Started = jobs.StateQueued, 0, nil
 	rows[2].State, rows[2].PID = jobs.StateStopping, 4242
 	var got bytes.Buffer
-	require.NoError(t, writeLsTable(&got, rows, textOut{}, now))
+	require.NoError(t, writeLsTable(&got, rows, textOut{}, now, 0))
 	lines := strings.Split(got.String(), "\n")
 	require.Len(t, lines, 5)
 	for i, want := range []string{"-", "-", "4242"} {
@@ -143,7 +143,7 @@ func TestTruncateKeepsACellOnItsRow(t *testing.T) {
 	rows := lsRows(3)
 	rows[1].Command = "a\tb\vc\fd\re"
 	var out bytes.Buffer
-	require.NoError(t, writeLsTable(&out, rows, textOut{}, time.Date(2026, 12, 1, 11, 0, 0, 0, time.UTC)))
+	require.NoError(t, writeLsTable(&out, rows, textOut{}, time.Date(2026, 12, 1, 11, 0, 0, 0, time.UTC), 0))
 	lines := strings.Split(strings.TrimSuffix(out.String(), "\n"), "\n")
 	require.Len(t, lines, 4, "a header and three rows:\n%s", out.String())
 	assert.True(t, strings.HasSuffix(lines[2], "a b c d e"), lines[2])

@@ -47,3 +47,17 @@ func isTerminal(w io.Writer) bool {
 	_, err := unix.IoctlGetTermios(int(f.Fd()), ioctlReadTermios)
 	return err == nil
 }
+
+// terminalColumns is the width of the terminal w is, or 0 when w is no
+// terminal (a pipe, a file) or says no width.
+func terminalColumns(w io.Writer) int {
+	f, ok := w.(*os.File)
+	if !ok {
+		return 0
+	}
+	ws, err := unix.IoctlGetWinsize(int(f.Fd()), unix.TIOCGWINSZ)
+	if err != nil {
+		return 0
+	}
+	return int(ws.Col)
+}

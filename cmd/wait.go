@@ -96,7 +96,7 @@ func waitFor(cmd *cobra.Command, c *control.Client, id jobs.ID, o waitOptions) e
 	case !resp.Ended && resp.Job.RestartAt != nil:
 		return &ExitError{Code: exitTimedOut, Err: fmt.Errorf("job %d is %s after %v: its restart policy runs it again (jobtop stop %d cancels that)", id, stateText(resp.Job, time.Now()), o.timeout, id)}
 	case !resp.Ended:
-		return &ExitError{Code: exitTimedOut, Err: fmt.Errorf("job %d is still %s after %v (it keeps running; jobtop stop %d ends it)", id, resp.Job.State, o.timeout, id)}
+		return &ExitError{Code: exitTimedOut, Err: fmt.Errorf("job %d is still %s after %v (%s; jobtop stop %d ends it)", id, resp.Job.State, o.timeout, goesOn(resp.Job.State), id)}
 	}
 	return jobExit(resp.Job)
 }
@@ -110,7 +110,7 @@ func waitReady(cmd *cobra.Command, c *control.Client, id jobs.ID, o waitOptions)
 	case j.Ready && !resp.Ended:
 		return nil
 	case !resp.Ended:
-		return &ExitError{Code: exitTimedOut, Err: fmt.Errorf("job %d is not ready after %v (it is %s; it keeps running)", id, o.timeout, j.State)}
+		return &ExitError{Code: exitTimedOut, Err: fmt.Errorf("job %d is not ready after %v (it is %s; %s)", id, o.timeout, j.State, goesOn(j.State))}
 	case j.State == jobs.StateCreated:
 		return &ExitError{Code: 1, Err: fmt.Errorf("job %d was never started (jobtop restart %d starts it)", id, id)}
 	}
@@ -131,6 +131,15 @@ func waitReady(cmd *cobra.Command, c *control.Client, id jobs.ID, o waitOptions)
 		return &ExitError{Code: 1, Err: fmt.Errorf("job %d was ready, then ended %s", id, why)}
 	}
 	return &ExitError{Code: 1, Err: fmt.Errorf("job %d ended %s before it was ready", id, why)}
+}
+
+// goesOn says what a job a wait gave up on does next: a queued job is not
+// running yet.
+func goesOn(s jobs.State) string {
+	if s == jobs.StateQueued {
+		return "it stays queued"
+	}
+	return "it keeps running"
 }
 
 // errMatched ends the output stream once a line matched.
@@ -204,9 +213,16 @@ func jobExit(j jobs.Info) error {
 	case jobs.StateTimedOut:
 		code, why = exitTimedOut, "timed out"
 	case jobs.StateKilled:
-		code, why = exitNoRun, "was stopped before it ran"
-		if j.Signal != 0 {
+		switch {
+		case j.Signal != 0:
 			code, why = 128+int(j.Signal), "was killed by "+j.Signal.String()
+		case j.ExitCode != nil:
+			// It ran, and exited by itself once asked to stop (its stop
+			// command): the code it exited with.
+			code = *j.ExitCode
+			why = fmt.Sprintf("was stopped, and exited %d", code)
+		default:
+			code, why = exitNoRun, "was stopped before it ran"
 		}
 	case jobs.StateCreated:
 		code, why = exitNoRun, fmt.Sprintf("was never started (jobtop restart %d starts it)", j.ID)

@@ -177,17 +177,19 @@ func (e *bulkEvents) last(ctx context.Context, id jobs.ID) (jobs.Info, bool) {
 }
 
 // waitRestarted returns once each job has started a new run since its
-// snapshot in before (or waits for a slot for one, or was removed).
+// snapshot in before (or waits for a slot for one, or could not get one,
+// or was removed).
 func waitRestarted(ctx context.Context, m manager, events *bulkEvents, before []jobs.Info) error {
-	pending := make(map[jobs.ID]int, len(before))
+	pending := make(map[jobs.ID]jobs.Info, len(before))
 	for _, j := range before {
-		pending[j.ID] = j.Runs
+		pending[j.ID] = j
 	}
 	for {
-		for id, runs := range pending {
+		for id, was := range pending {
 			info, err := m.Get(id)
-			started := info.Runs > runs && info.Reason != jobs.ReasonStarting
-			if err != nil || started || info.State == jobs.StateQueued && info.Reason != jobs.ReasonStarting {
+			started := info.Runs > was.Runs && info.Reason != jobs.ReasonStarting
+			queued := info.State == jobs.StateQueued && info.Reason != jobs.ReasonStarting
+			if err != nil || started || queued || endedWithoutRun(was, info) {
 				delete(pending, id)
 			}
 		}
@@ -198,4 +200,12 @@ func waitRestarted(ctx context.Context, m manager, events *bulkEvents, before []
 			return err
 		}
 	}
+}
+
+// endedWithoutRun reports whether a restarted job ended again with no new
+// run since its snapshot before: it was queued and failed at once, its
+// dependency no longer able to be met. No run is coming to wait for.
+func endedWithoutRun(before, now jobs.Info) bool {
+	return now.State.Done() && now.Runs == before.Runs && now.Ended != nil &&
+		(before.Ended == nil || now.Ended.After(*before.Ended))
 }

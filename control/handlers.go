@@ -149,7 +149,7 @@ func (s *Server) handleRestart(w http.ResponseWriter, r *http.Request) {
 			// Started, failed to, or waiting in the queue (not merely
 			// on its way to the keeper).
 			starting := i.State == jobs.StateQueued && i.Reason == jobs.ReasonStarting
-			return (i.Runs > before.Runs || i.State == jobs.StateQueued) && !starting
+			return (i.Runs > before.Runs || i.State == jobs.StateQueued) && !starting || endedWithoutRun(before, i)
 		})
 	}
 	if err != nil {

@@ -220,10 +220,15 @@ func (j *job) addOutputStats(info *Info) {
 }
 
 // enqueueLocked puts a new or ended job on the queue and lets the scheduler
-// start what can start.
+// start what can start. A job that ran before waits with no run: the
+// pid, exit, error and times of its last run are in its history, not
+// shown as the queued run's (a restart waiting for a slot is not "queued
+// with exit 3").
 func (m *Manager) enqueueLocked(j *job) {
 	j.state = StateQueued
 	j.reason = ""
+	j.pid, j.exitCode, j.signal, j.errText = 0, nil, 0, ""
+	j.started, j.ended = nil, nil
 	m.queue = append(m.queue, j)
 	m.changedLocked(j)
 	m.scheduleLocked()

@@ -340,12 +340,14 @@ func (m *Manager) end(id ID, req endRequest, action string) error {
 	case j.state == StateQueued:
 		m.dequeueLocked(j)
 		m.finishWithoutRunLocked(j, StateKilled, "stopped before it started")
+		m.scheduleLocked() // what waits for it to complete (or succeed) is settled
 	case j.state.Active():
 		m.endRunLocked(j, req)
 	case j.restartTimer != nil:
 		j.cancelRestartTimerLocked()
 		j.reason = "restart cancelled"
 		m.changedLocked(j)
+		m.scheduleLocked() // no restart is coming: it is over for its dependants
 	default:
 		return &InvalidActionError{ID: id, State: j.state, Action: action}
 	}
@@ -394,6 +396,7 @@ func (m *Manager) Remove(id ID) error {
 		return &InvalidActionError{ID: id, State: j.state, Action: "remove", Why: RefusedWaitingToRestart}
 	}
 	m.removeLocked(j)
+	m.scheduleLocked() // what waited for it (never started) can no longer start
 	return nil
 }
 

@@ -362,6 +362,40 @@ func TestQueueStartsInOrder(t *testing.T) {
 	assert.Equal(t, "a\nb\nc\nd\n", string(b))
 }
 
+// A job restarted while every slot is taken waits as queued with no
+// run yet: no pid, exit code, signal or times of the run before (those
+// are in its history), as a job restarted with a free slot has none
+// once it runs again.
+func TestRestartedJobWaitingForASlotShowsNoEarlierRun(t *testing.T) {
+	m := newManager(t, Options{MaxRunning: 1})
+	failed := start(t, m, Spec{Command: "exit 3"})
+	failed = wait(t, m, failed.ID)
+	require.Equal(t, StateFailed, failed.State)
+	killed := start(t, m, Spec{Command: "sleep 1000"})
+	killed = waitFor(t, m, killed.ID, "running", func(i Info) bool { return i.State == StateRunning && i.PID != 0 })
+	require.NoError(t, m.Kill(killed.ID))
+	killed = wait(t, m, killed.ID)
+	require.Equal(t, StateKilled, killed.State)
+	start(t, m, Spec{Command: "sleep 1000"}) // takes the only slot
+
+	for _, id := range []ID{failed.ID, killed.ID} {
+		q, err := m.Restart(id)
+		require.NoError(t, err)
+		assert.Equal(t, StateQueued, q.State, "job %d", id)
+		assert.Zero(t, q.PID, "job %d", id)
+		assert.Nil(t, q.ExitCode, "job %d", id)
+		assert.Zero(t, q.Signal, "job %d", id)
+		assert.Empty(t, q.Error, "job %d", id)
+		assert.Nil(t, q.Started, "job %d", id)
+		assert.Nil(t, q.Ended, "job %d", id)
+		assert.Zero(t, q.Runtime(time.Now()), "job %d", id)
+		require.Len(t, q.History, 1, "job %d: the run before is kept there", id)
+	}
+	q, err := m.Get(failed.ID)
+	require.NoError(t, err)
+	assert.Equal(t, 3, *q.History[0].ExitCode)
+}
+
 func TestStopQueuedJob(t *testing.T) {
 	m := newManager(t, Options{MaxRunning: 1})
 	start(t, m, Spec{Command: "sleep 1000"})

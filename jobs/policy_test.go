@@ -250,3 +250,54 @@ func TestReadyLineMatchesWithoutColours(t *testing.T) {
 	})
 	waitFor(t, m, info.ID, "the coloured line to make it ready", func(i Info) bool { return i.Ready })
 }
+
+// Stopping a job that waits in the queue settles what waits for it: a
+// job waiting for it to complete starts (it ended, with no restart
+// coming), one waiting for it to succeed fails to start. It stayed
+// queued, "waiting for b: completed", until something else ran the
+// scheduler.
+func TestStoppingAQueuedJobSettlesItsDependants(t *testing.T) {
+	m := newManager(t, Options{})
+	start(t, m, Spec{Name: "a", Command: "exec sleep 1000"})
+	b := start(t, m, Spec{Name: "b", Command: "echo b", DependsOn: map[string]Condition{"a": CondSucceeded}})
+	c := start(t, m, Spec{Name: "c", Command: "echo c", DependsOn: map[string]Condition{"b": CondCompleted}})
+	d := start(t, m, Spec{Name: "d", Command: "echo d", DependsOn: map[string]Condition{"b": CondSucceeded}})
+	require.Equal(t, StateQueued, b.State)
+	require.NoError(t, m.Stop(b.ID))
+	c = wait(t, m, c.ID)
+	assert.Equal(t, StateSucceeded, c.State, c.Error)
+	assert.Equal(t, []string{"c"}, outputText(t, m, c.ID))
+	d = wait(t, m, d.ID)
+	assert.Equal(t, StateError, d.State)
+	assert.Equal(t, "dependency b ended killed", d.Error)
+}
+
+// Removing a job that another waits for (one never started) fails the
+// waiting job at once: no job of that name is left to wait for. It
+// stayed queued, "waiting for seed: completed", for ever.
+func TestRemovingADependencyFailsWhatWaitsForIt(t *testing.T) {
+	m := newManager(t, Options{})
+	seed, err := m.Add(Spec{Name: "seed", Command: "echo seeded"})
+	require.NoError(t, err)
+	app := start(t, m, Spec{Name: "app", Command: "echo app", DependsOn: map[string]Condition{"seed": CondCompleted}})
+	require.Equal(t, StateQueued, app.State)
+	require.NoError(t, m.Remove(seed.ID))
+	app = wait(t, m, app.ID)
+	assert.Equal(t, StateError, app.State)
+	assert.Equal(t, `depends on "seed", but no job has that name`, app.Error)
+}
+
+// Stopping a job that waits out its restart backoff cancels the restart:
+// it is over, and a job waiting for it to complete starts then.
+func TestCancellingARestartSettlesTheDependants(t *testing.T) {
+	m := newManager(t, Options{})
+	a := start(t, m, Spec{Name: "a", Command: "exit 1", Restart: RestartPolicy{Mode: RestartAlways, Backoff: time.Hour}})
+	b := start(t, m, Spec{Name: "b", Command: "echo b", DependsOn: map[string]Condition{"a": CondCompleted}})
+	waitFor(t, m, a.ID, "a waiting to restart", func(i Info) bool { return i.RestartAt != nil })
+	b, err := m.Get(b.ID)
+	require.NoError(t, err)
+	require.Equal(t, StateQueued, b.State, "a restart is coming: a is not over")
+	require.NoError(t, m.Stop(a.ID))
+	b = wait(t, m, b.ID)
+	assert.Equal(t, StateSucceeded, b.State, b.Error)
+}

@@ -91,6 +91,12 @@ func (m *Model) handlePaneKey(k tea.KeyMsg) tea.Cmd {
 			return m.typeInto(m.input.id, termkeys.Key(k, m.input.pane.screenModes()))
 		}
 	case key.Matches(k, m.km.Search):
+		if p.scr != nil {
+			// A screen has no lines to search: its job's lines show,
+			// as on scrolling up.
+			p.leaveScreen()
+			p.refresh()
+		}
 		m.openFind(findInPane)
 	case key.Matches(k, m.km.ClearSearch):
 		p.search, p.logSearch = nil, nil

@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"context"
 	"fmt"
 	"strings"
 	"testing"
@@ -310,6 +311,36 @@ func TestQuitAsksThenStopsEveryJob(t *testing.T) {
 		require.Equal(t, jobs.StateKilled, info.State)
 		requireGone(t, info.PID)
 	}
+}
+
+// TestQuitQuestionCountsQueuedJobsApart: jobs waiting for a slot are not
+// called running in the quit question (a queue of 30 behind 2 slots is
+// not "32 jobs running").
+func TestQuitQuestionCountsQueuedJobsApart(t *testing.T) {
+	mgr, err := jobs.NewManager(jobs.Options{LogDir: t.TempDir(), MaxRunning: 1})
+	require.NoError(t, err)
+	t.Cleanup(func() {
+		ctx, cancel := context.WithTimeout(context.Background(), deadline)
+		defer cancel()
+		require.NoError(t, mgr.Shutdown(ctx))
+	})
+	start(t, mgr, "one", "exec sleep 60")
+	start(t, mgr, "two", "exec sleep 60")
+	start(t, mgr, "three", "exec sleep 60")
+	m := newSizedModel(t, mgr, Config{}, 120, 20)
+	pumpUntil(t, m, "one running, two queued", func() bool {
+		return m.stateCountForTest(jobs.StateRunning) == 1 && m.stateCountForTest(jobs.StateQueued) == 2
+	})
+	press(t, m, "q")
+	require.Contains(t, m.View(), "1 job running, 2 queued — stop them and quit? y/n")
+	press(t, m, "n")
+
+	attached := newSizedModel(t, mgr, Config{Attached: true, Instance: "serve (pid 42)"}, 140, 20)
+	pumpUntil(t, attached, "one running, two queued", func() bool {
+		return attached.stateCountForTest(jobs.StateRunning) == 1 && attached.stateCountForTest(jobs.StateQueued) == 2
+	})
+	press(t, attached, "q")
+	require.Contains(t, attached.View(), "1 job running, 2 queued — they keep running in jobtop serve (pid 42). quit? y/n")
 }
 
 // TestQuitQuestionWhenTheLastJobEnds: a job that ends while "stop them

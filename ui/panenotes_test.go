@@ -173,3 +173,20 @@ func TestAllViewNoteSaysWhichLogFilesMissedOutput(t *testing.T) {
 	require.Equal(t, "200 older lines were dropped from memory (full 150, fine 50); full's log file missed some output (a full disk?); the others' are in their log files — o opens the selected job's",
 		paneText(m.all)[0])
 }
+
+// A job that ended without writing a line says so, not that its output
+// is still to come ("(no output yet)" read as if it still ran).
+func TestPaneOfAnEndedSilentJobSaysNoOutput(t *testing.T) {
+	mgr := newManager(t)
+	start(t, mgr, "quiet", "true")
+	m := newSizedModel(t, mgr, Config{}, 100, 20)
+	pumpUntil(t, m, "the job to end", func() bool { return m.stateCountForTest(jobs.StateSucceeded) == 1 })
+	require.Contains(t, m.View(), "(no output)")
+	require.NotContains(t, m.View(), "(no output yet)")
+
+	mgr2 := newManager(t)
+	start(t, mgr2, "sleeper", "exec sleep 60")
+	m2 := newSizedModel(t, mgr2, Config{}, 100, 20)
+	pumpUntil(t, m2, "running", func() bool { return m2.stateCountForTest(jobs.StateRunning) == 1 })
+	require.Contains(t, m2.View(), "(no output yet)", "a running job's may still come")
+}

@@ -1,6 +1,8 @@
 package ui
 
 import (
+	"strconv"
+
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 
@@ -107,9 +109,9 @@ func (m *Model) quitView() string {
 			if m.cfg.Instance != "" {
 				where = "jobtop " + m.cfg.Instance
 			}
-			return plural(live, "job") + " running — " + pick(live, "it keeps", "they keep") + " running in " + where + ". quit? y/n"
+			return m.liveText() + " — " + pick(live, "it keeps", "they keep") + " running in " + where + ". quit? y/n"
 		}
-		return plural(live, "job") + " running — stop " + pick(live, "it", "them") + " and quit? y/n"
+		return m.liveText() + " — stop " + pick(live, "it", "them") + " and quit? y/n"
 	case quitStopping:
 		if live == 0 {
 			return "all jobs stopped — quitting"
@@ -117,4 +119,25 @@ func (m *Model) quitView() string {
 		return "stopping jobs… " + plural(live, "job") + " left — X kills " + pick(live, "it", "them") + " now"
 	}
 	return ""
+}
+
+// liveText says how many jobs run and how many wait for a slot or a
+// dependency: "2 jobs running, 31 queued" (a queue is not running).
+func (m *Model) liveText() string {
+	running, queued := 0, 0
+	for _, j := range m.table.Jobs() {
+		switch {
+		case j.State.Active():
+			running++
+		case j.State == jobs.StateQueued:
+			queued++
+		}
+	}
+	switch {
+	case queued == 0:
+		return plural(running, "job") + " running"
+	case running == 0:
+		return plural(queued, "job") + " queued"
+	}
+	return plural(running, "job") + " running, " + strconv.Itoa(queued) + " queued"
 }

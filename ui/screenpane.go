@@ -198,7 +198,7 @@ func (p *outputPane) screenFlags() []string {
 // is not searched, and scrolling up shows the job's lines; leaving for
 // the table is left (input mode's key is the model's).
 func (p *outputPane) screenKeys(km *keymap.KeyMap) {
-	for _, b := range []*key.Binding{&km.FocusTable, &km.LineUp, &km.HalfPageUp, &km.Top} {
+	for _, b := range []*key.Binding{&km.FocusTable, &km.LineUp, &km.HalfPageUp, &km.Top, &km.Search} {
 		b.SetEnabled(p.focused)
 	}
 }

@@ -227,3 +227,23 @@ func TestScrollingUpAScreenShowsFewLines(t *testing.T) {
 		}
 	}
 }
+
+// / on a pane showing a screen searches the job's lines, as scrolling up
+// shows them: it did nothing, and the text typed after it hit jobtop's
+// keys (/root: r restarted the job, o opened the pager).
+func TestSearchFromAScreenSearchesTheLines(t *testing.T) {
+	mgr := newManager(t)
+	startTTY(t, mgr, "inline", `seq 100; sleep 0.2; printf '\033[1A\033[2Kredrawn\n'; sleep 60`)
+	m := newSizedModel(t, mgr, Config{}, 60, 20)
+	pumpUntil(t, m, "the screen", func() bool { return screenShows(m, "redrawn") })
+	press(t, m, "enter", "/")
+	require.NotNil(t, m.find, "/ opens the search prompt")
+	typeText(t, m, "42")
+	press(t, m, "enter")
+	require.False(t, m.single.InScreen(), "the lines show, as on scrolling up")
+	require.Contains(t, paneRows(m), "42")
+	require.Contains(t, lines(m.View())[m.screen.outputY], "match 1/1")
+	info, err := mgr.Get(1)
+	require.NoError(t, err)
+	require.Equal(t, 1, info.Runs, "nothing typed reached jobtop's keys")
+}
