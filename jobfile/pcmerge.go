@@ -1,6 +1,7 @@
 package jobfile
 
 import (
+	"cmp"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -386,7 +387,7 @@ func (m *pcMerger) merge(base, over ast.Node, path []string) ast.Node {
 	osq, oIsSeq := over.(*ast.SequenceNode)
 	switch {
 	case rule == ruleEnv:
-		return m.mergeEnvironment(base, over)
+		return m.mergeEnvironment(base, over, path)
 	case bIsMap && oIsMap:
 		out := &ast.MappingNode{BaseNode: &ast.BaseNode{}, Start: bm.Start, IsFlowStyle: bm.IsFlowStyle && len(om.Values) == 0}
 		out.Values = slices.Clone(bm.Values)
@@ -439,25 +440,34 @@ func isEmptyNode(n ast.Node) bool {
 // mergeEnvironment merges two environments by variable name, the later
 // value winning: as a list of NAME=VALUE when both are lists, as a
 // mapping when both are mappings, and as a list when they differ (a
-// mapping's entries becoming NAME=VALUE items).
-func (m *pcMerger) mergeEnvironment(base, over ast.Node) ast.Node {
+// mapping's entries becoming NAME=VALUE items, their values read as one
+// file's are). An environment that is neither is kept as it is, to be
+// refused when read, as it is in one file.
+func (m *pcMerger) mergeEnvironment(base, over ast.Node, path []string) ast.Node {
 	bm, bIsMap := base.(*ast.MappingNode)
 	om, oIsMap := over.(*ast.MappingNode)
-	if bIsMap && oIsMap {
+	_, bIsSeq := base.(*ast.SequenceNode)
+	_, oIsSeq := over.(*ast.SequenceNode)
+	switch {
+	case bIsMap && oIsMap:
 		return m.merge(bm, om, []string{"vars"}) // entries replaced whole
+	case !oIsMap && !oIsSeq:
+		return over
+	case !bIsMap && !bIsSeq:
+		return base
 	}
+	where := strings.Join(path, ".")
 	items := func(n ast.Node) []ast.Node {
-		switch t := n.(type) {
-		case *ast.SequenceNode:
-			return t.Values
-		case *ast.MappingNode:
-			var out []ast.Node
-			for _, mv := range t.Values {
-				out = append(out, m.envItem(mv))
-			}
-			return out
+		if s, ok := n.(*ast.SequenceNode); ok {
+			return s.Values
 		}
-		return []ast.Node{n} // not an environment: reported when read
+		var out []ast.Node
+		for _, mv := range n.(*ast.MappingNode).Values {
+			if it := m.envItem(mv, where); it != nil {
+				out = append(out, it)
+			}
+		}
+		return out
 	}
 	name := func(n ast.Node) string {
 		if s, ok := n.(*ast.StringNode); ok {
@@ -484,15 +494,24 @@ func (m *pcMerger) mergeEnvironment(base, over ast.Node) ast.Node {
 }
 
 // envItem turns a mapping's NAME: VALUE into a NAME=VALUE list item, at
-// the entry's place in its file.
-func (m *pcMerger) envItem(mv *ast.MappingValueNode) ast.Node {
+// the entry's place in its file, its value read as one file's mapping
+// is (a block scalar's text, null as ""). A value that is not text is
+// refused as it is in one file (where is the environment's path), and
+// gives no item.
+func (m *pcMerger) envItem(mv *ast.MappingValueNode, where string) ast.Node {
 	name, _ := keyText(mv.Key)
 	value := ""
 	if mv.Value != nil && !isNull(mv.Value) {
-		value = mv.Value.GetToken().Value
-		if s, ok := mv.Value.(*ast.StringNode); ok {
-			value = s.Value
+		s, ok := scalarText(mv.Value)
+		if !ok {
+			line, col := position(mv.Value)
+			if mn, ok := mv.Value.(*ast.MappingNode); ok && mn.Start != nil && mn.Start.Type == token.MappingStartType {
+				line, col = mn.Start.Position.Line, mn.Start.Position.Column // at its {, as one file's is
+			}
+			m.errs = append(m.errs, &Error{File: cmp.Or(m.origins.fileOf(mv.Value), m.p.file), Line: line, Col: col, Msg: fmt.Sprintf("%s.%s: want a string, got %s", where, name, kind(mv.Value))})
+			return nil
 		}
+		value = s
 	}
 	keyTk := mv.Key.GetToken()
 	pos := *keyTk.Position
