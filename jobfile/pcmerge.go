@@ -89,9 +89,14 @@ func pcOverride(path string) string {
 
 // isMerged says whether a process-compose file is read with others: -f
 // given more than once, an override file found beside it, or its
-// top-level extends:.
+// top-level extends:. A file named jobtop.yaml never is (unless it is a
+// process-compose file by its content, and then gets no override file:
+// process-compose does not find it).
 func isMerged(path string, body ast.Node, o LoadOptions) bool {
-	return len(o.More) > 0 || (o.Found && pcOverride(path) != "") || hasTopKey(body, "extends")
+	if isJobtopName(path) && !isProcessCompose(body) {
+		return false
+	}
+	return len(o.More) > 0 || (o.Found && !isJobtopName(path) && pcOverride(path) != "") || hasTopKey(body, "extends")
 }
 
 // hasTopKey says whether a document's top-level mapping has the key.
@@ -128,7 +133,7 @@ type pcMerger struct {
 func (p *pcFile) readMerged(data []byte) (ast.Node, error) {
 	m := &pcMerger{p: p, origins: &pcOrigins{file: map[*token.Token]string{}, dir: map[*token.Token]string{}}, read: map[string]string{}}
 	named := append([]string{p.file}, p.opts.More...)
-	if len(p.opts.More) == 0 && p.opts.Found {
+	if len(p.opts.More) == 0 && p.opts.Found && !isJobtopName(p.file) {
 		if o := pcOverride(p.file); o != "" {
 			named = append(named, o)
 		}
@@ -182,8 +187,11 @@ func (m *pcMerger) chain(src pcSource, data []byte, trail []string) ([]ast.Node,
 	if err != nil {
 		return nil, err
 	}
-	if hasTopKey(body, "jobs") { // else a process-compose file, or a fragment of one
+	switch {
+	case hasTopKey(body, "jobs"): // else a process-compose file, or a fragment of one
 		return nil, ErrorList{{File: src.file, Msg: "is a jobtop.yaml file (it has jobs:): only process-compose files are merged, with -f given more than once, an override file or extends:"}}
+	case isJobtopName(src.file) && !isProcessCompose(body):
+		return nil, ErrorList{{File: src.file, Msg: "is a jobtop.yaml file (by its name; it has no processes:): only process-compose files are merged, with -f given more than once, an override file or extends:"}}
 	}
 	var out []ast.Node
 	if ext, ok := topEntry(reader, body, "extends"); ok {

@@ -1,0 +1,38 @@
+package jobfile
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// A jobtop.yaml is never merged with anything: found beside a
+// process-compose override file, an empty one or one with no jobs: says
+// what it said alone, and the override's processes do not run.
+func TestJobtopYAMLNotMergedWithOverride(t *testing.T) {
+	for name, body := range map[string]string{"empty": "", "no jobs": "max_parallel: 2\n"} {
+		t.Run(name, func(t *testing.T) {
+			inDir(t, map[string]string{"jobtop.yaml": body, "process-compose.override.yml": "processes:\n  a: {command: x}\n"})
+			want := []string{"jobtop.yaml: the file is empty: give a jobs: mapping"}
+			if body != "" {
+				want = loadProblems(t, "jobtop.yaml", LoadOptions{})
+			}
+			assert.Equal(t, want, loadProblems(t, "jobtop.yaml", LoadOptions{Found: true}))
+		})
+	}
+	inDir(t, map[string]string{"jobtop.yml": "jobs:\n  j: {cmd: x}\n", "process-compose.override.yml": "processes:\n  a: {command: x}\n"})
+	plan, err := LoadWith("jobtop.yml", LoadOptions{Found: true})
+	require.NoError(t, err)
+	assert.Equal(t, []string{"j"}, plan.Order)
+}
+
+// An empty jobtop.yaml among several -f files is refused, as one with
+// jobs: is.
+func TestJobtopYAMLNotMergedWithFiles(t *testing.T) {
+	inDir(t, map[string]string{"jobtop.yaml": "", "base.yml": "processes:\n  a: {command: x}\n"})
+	assert.Equal(t, []string{"jobtop.yaml: is a jobtop.yaml file: -f given more than once merges process-compose files only; give one jobtop.yaml"},
+		loadProblems(t, "jobtop.yaml", LoadOptions{More: []string{"base.yml"}}))
+	assert.Equal(t, []string{"jobtop.yaml: is a jobtop.yaml file (by its name; it has no processes:): only process-compose files are merged, with -f given more than once, an override file or extends:"},
+		loadProblems(t, "base.yml", LoadOptions{More: []string{"jobtop.yaml"}}))
+}
