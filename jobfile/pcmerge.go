@@ -28,7 +28,8 @@ import (
 //     replaced whole;
 //   - a scalar is replaced, unless the later value is empty (false, 0,
 //     "", null): mergo keeps the earlier value then, so `disabled: false`
-//     in an override does not enable a disabled process.
+//     in an override does not enable a disabled process (is_disabled:
+//     false does: it is a string to process-compose, so not empty).
 //
 // Every node keeps its file and line: the merged document is made of the
 // files' own nodes, and origin says which file each came from.
@@ -379,7 +380,7 @@ func pcRule(path []string) pcMergeRule {
 // merge merges over into base (both materialized), as process-compose
 // does for the field at path.
 func (m *pcMerger) merge(base, over ast.Node, path []string) ast.Node {
-	if isEmptyNode(over) {
+	if isEmptyNode(over) && !isDisabledFalse(path, over) {
 		return base
 	}
 	if base == nil || isNull(base) {
@@ -421,6 +422,15 @@ func (m *pcMerger) merge(base, over ast.Node, path []string) ast.Node {
 		return &out
 	}
 	return over
+}
+
+// isDisabledFalse says whether over is a process's is_disabled: false,
+// which is not empty to mergo: process-compose reads is_disabled as a
+// string, and "false" replaces the earlier file's "true" (and then
+// enables the process).
+func isDisabledFalse(path []string, over ast.Node) bool {
+	b, ok := over.(*ast.BoolNode)
+	return ok && !b.Value && len(path) == 3 && path[0] == "processes" && path[2] == "is_disabled"
 }
 
 // isEmptyNode says whether a value leaves the earlier file's as it is, as
