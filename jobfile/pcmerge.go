@@ -502,7 +502,11 @@ func (m *pcMerger) mergeEnvironment(base, over ast.Node, path []string) ast.Node
 	out.Values = slices.Clone(items(base))
 	for _, v := range items(over) {
 		n := name(v)
-		if i := slices.IndexFunc(out.Values, func(b ast.Node) bool { return n != "" && name(b) == n }); i >= 0 {
+		named := func(b ast.Node) bool { return n != "" && name(b) == n }
+		if i := slices.IndexFunc(out.Values, named); i >= 0 {
+			// every earlier item of the name goes (a list may repeat
+			// it): process-compose's map keeps the last value only
+			out.Values = append(out.Values[:i+1], slices.DeleteFunc(out.Values[i+1:], named)...)
 			out.Values[i] = v
 			continue
 		}

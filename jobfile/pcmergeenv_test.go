@@ -58,3 +58,18 @@ func TestProcessComposeMergedEnvironmentRefusals(t *testing.T) {
 	assert.Equal(t, []string{"base.yml:4:22: processes.a.environment.X: want a string, got a list"},
 		loadProblems(t, "base.yml", LoadOptions{More: []string{"dev.yml"}}))
 }
+
+// A name a list environment repeats takes the later file's value, as
+// process-compose's map does: the earlier items of the name all go.
+func TestProcessComposeMergedEnvironmentRepeatedName(t *testing.T) {
+	inDir(t, map[string]string{
+		"base.yml": "environment: [T=1, T=2]\nprocesses:\n  e:\n    command: x\n    environment: [A=1, B=1, A=2]\n",
+		"dev.yml":  "environment: {T: 3}\nprocesses:\n  e:\n    environment: [A=3]\n",
+	})
+	plan, err := LoadWith("base.yml", LoadOptions{More: []string{"dev.yml"}})
+	require.NoError(t, err)
+	e, _ := plan.Job("e")
+	assert.Equal(t, "3", e.Spec.Env["A"])
+	assert.Equal(t, "1", e.Spec.Env["B"])
+	assert.Equal(t, "3", plan.Env["T"])
+}
