@@ -222,6 +222,11 @@ func (m *pcMerger) extends(src pcSource, r *nodeReader, e entry, trail []string)
 		return nil, nil
 	}
 	name, ok := r.text(e)
+	if ok && name == "" { // as ${UNSET} gives: process-compose extends nothing then
+		line, col := position(at(e))
+		m.p.warn.addAtFile(src.file, line, col, "extends empty", "extends: is empty, so this file extends nothing (as in process-compose)")
+		return nil, nil
+	}
 	if !ok || strings.TrimSpace(name) == "" {
 		if ok {
 			r.errorf(at(e), "extends: give the file this one extends")
