@@ -79,13 +79,23 @@ var pcOverrideFiles = []string{
 
 // pcOverride is the override file beside path, "" when there is none.
 func pcOverride(path string) string {
+	if all := pcOverrides(path); len(all) > 0 {
+		return all[0]
+	}
+	return ""
+}
+
+// pcOverrides are the override files beside path, in process-compose's
+// order: it uses the first.
+func pcOverrides(path string) []string {
+	var out []string
 	for _, name := range pcOverrideFiles {
 		p := filepath.Join(filepath.Dir(path), name)
 		if st, err := os.Stat(p); err == nil && st.Mode().IsRegular() && name != filepath.Base(path) {
-			return p
+			out = append(out, p)
 		}
 	}
-	return ""
+	return out
 }
 
 // isMerged says whether a process-compose file is read with others: -f
@@ -135,8 +145,12 @@ func (p *pcFile) readMerged(data []byte) (ast.Node, error) {
 	m := &pcMerger{p: p, origins: &pcOrigins{file: map[*token.Token]string{}, dir: map[*token.Token]string{}}, read: map[string]string{}}
 	named := append([]string{p.file}, p.opts.More...)
 	if len(p.opts.More) == 0 && p.opts.Found && !isJobtopName(p.file) {
-		if o := pcOverride(p.file); o != "" {
-			named = append(named, o)
+		all := pcOverrides(p.file)
+		if len(all) > 1 {
+			p.warn.addAtFile(p.file, 0, 0, "override files", fmt.Sprintf("several override files are beside it (%s): %s is merged, the first of them in process-compose's order, as process-compose does", strings.Join(all, ", "), all[0]))
+		}
+		if len(all) > 0 {
+			named = append(named, all[0])
 		}
 	}
 	for _, f := range named {

@@ -36,3 +36,28 @@ func TestJobtopYAMLNotMergedWithFiles(t *testing.T) {
 	assert.Equal(t, []string{"jobtop.yaml: is a jobtop.yaml file (by its name; it has no processes:): only process-compose files are merged, with -f given more than once, an override file or extends:"},
 		loadProblems(t, "base.yml", LoadOptions{More: []string{"jobtop.yaml"}}))
 }
+
+// Several override files beside the file: the first in process-compose's
+// order is merged, and a warning says which, as process-compose logs.
+func TestProcessComposeSeveralOverridesWarn(t *testing.T) {
+	inDir(t, map[string]string{
+		"process-compose.yml":           "processes:\n  a: {command: base}\n",
+		"process-compose.override.yml":  "processes:\n  a: {command: pc}\n",
+		"process-compose.override.yaml": "processes:\n  a: {command: pc2}\n",
+	})
+	plan, err := LoadWith("process-compose.yml", LoadOptions{Found: true})
+	require.NoError(t, err)
+	a, _ := plan.Job("a")
+	assert.Equal(t, "pc", a.Spec.Command)
+	require.Len(t, plan.Warnings, 1)
+	assert.Equal(t, "process-compose.yml: several override files are beside it (process-compose.override.yml, process-compose.override.yaml): "+
+		"process-compose.override.yml is merged, the first of them in process-compose's order, as process-compose does", plan.Warnings[0].Error())
+
+	inDir(t, map[string]string{
+		"process-compose.yml":          "processes:\n  a: {command: base}\n",
+		"process-compose.override.yml": "processes:\n  a: {command: pc}\n",
+	})
+	plan, err = LoadWith("process-compose.yml", LoadOptions{Found: true})
+	require.NoError(t, err)
+	assert.Empty(t, plan.Warnings)
+}
