@@ -65,7 +65,7 @@ has problems.`,
 				for _, p := range problems {
 					fmt.Fprintln(c.ErrOrStderr(), p)
 				}
-				return &ExitError{Code: 1, Err: fmt.Errorf("%s: %s", path, plural(len(problems), "problem"))}
+				return &ExitError{Code: 1, Err: fmt.Errorf("%s: %s", problemsFile(path, problems), plural(len(problems), "problem"))}
 			case err != nil:
 				return &ExitError{Code: 1, Err: err}
 			}

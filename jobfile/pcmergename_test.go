@@ -61,3 +61,20 @@ func TestProcessComposeSeveralOverridesWarn(t *testing.T) {
 	require.NoError(t, err)
 	assert.Empty(t, plan.Warnings)
 }
+
+// A probe given exec in one file and http_get in the other is refused at
+// the later file's line; in one file, at the probe.
+func TestProcessComposeMergedProbeBothKindsAtLaterFile(t *testing.T) {
+	inDir(t, map[string]string{
+		"base.yml": "processes:\n  a:\n    command: x\n    readiness_probe:\n      exec: {command: \"true\"}\n",
+		"dev.yml":  "processes:\n  a:\n    readiness_probe:\n      http_get: {port: 80}\n",
+	})
+	assert.Equal(t, []string{"dev.yml:4:7: processes.a.readiness_probe: give exec or http_get, not both"},
+		loadProblems(t, "base.yml", LoadOptions{More: []string{"dev.yml"}}))
+
+	inDir(t, map[string]string{
+		"base.yml": "processes:\n  a:\n    command: x\n    readiness_probe:\n      exec: {command: \"true\"}\n      http_get: {port: 80}\n",
+	})
+	assert.Equal(t, []string{"base.yml:4:5: processes.a.readiness_probe: give exec or http_get, not both"},
+		loadProblems(t, "base.yml", LoadOptions{}))
+}
