@@ -261,7 +261,7 @@ func (m *pcMerger) extends(src pcSource, r *nodeReader, e entry, trail []string)
 		if i := slices.IndexFunc(trail, func(f string) bool { a, _ := filepath.Abs(f); return filepath.Clean(a) == abs }); i >= 0 {
 			msg = fmt.Sprintf("extends: %s extends itself through %s: a cycle", shown, strings.Join(append(slices.Clone(trail[i:]), shown), " -> "))
 		} else {
-			msg = fmt.Sprintf("extends: %s is already one of the files read (process-compose refuses it too)", shown)
+			msg = fmt.Sprintf("extends: %s is already one of the files read: a file is merged once (process-compose refuses it too when both name it the same way)", shown)
 		}
 		r.errorf(at(e), "%s", msg)
 		return nil, r.errs
@@ -405,6 +405,7 @@ func (m *pcMerger) merge(base, over ast.Node, path []string) ast.Node {
 	if base == nil || isNull(base) {
 		return over
 	}
+	m.warnRestartNo(base, over, path)
 	rule := pcRule(path)
 	if rule == ruleReplace {
 		return over
@@ -441,6 +442,23 @@ func (m *pcMerger) merge(base, over ast.Node, path []string) ast.Node {
 		return &out
 	}
 	return over
+}
+
+// warnRestartNo warns where a later file's availability.restart: "no"
+// switches off an earlier file's restarts: jobtop does as it says, but
+// process-compose's "no" is its empty value, which its merge skips, so
+// the earlier policy stays there.
+func (m *pcMerger) warnRestartNo(base, over ast.Node, path []string) {
+	if len(path) != 4 || path[0] != "processes" || path[2] != "availability" || path[3] != "restart" {
+		return
+	}
+	was, _ := scalarText(base)
+	if now, _ := scalarText(over); now != "no" || was == "" || was == "no" {
+		return
+	}
+	line, col := position(over)
+	m.p.warn.addAtFile(cmp.Or(m.origins.fileOf(over), m.p.file), line, col, "restart no merged",
+		fmt.Sprintf("processes.%s.availability.restart: \"no\" switches off the earlier file's %q here; process-compose keeps %q (its merge skips \"no\")", path[1], was, was))
 }
 
 // isDisabledFalse says whether over is a process's is_disabled: false,

@@ -5,6 +5,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"jobtop/jobs"
 )
 
 // A jobtop.yaml is never merged with anything: found beside a
@@ -77,4 +79,20 @@ func TestProcessComposeMergedProbeBothKindsAtLaterFile(t *testing.T) {
 	})
 	assert.Equal(t, []string{"base.yml:4:5: processes.a.readiness_probe: give exec or http_get, not both"},
 		loadProblems(t, "base.yml", LoadOptions{}))
+}
+
+// availability.restart: "no" in a later file switches restarts off in
+// jobtop, with a warning that process-compose keeps the earlier policy.
+func TestProcessComposeMergedRestartNoWarns(t *testing.T) {
+	inDir(t, map[string]string{
+		"b.yml": "processes:\n  p:\n    command: x\n    availability: {restart: always}\n",
+		"d.yml": "processes:\n  p:\n    availability: {restart: \"no\"}\n",
+	})
+	plan, err := LoadWith("b.yml", LoadOptions{More: []string{"d.yml"}})
+	require.NoError(t, err)
+	p, _ := plan.Job("p")
+	assert.Equal(t, jobs.RestartNever, p.Spec.Restart.Mode)
+	require.Len(t, plan.Warnings, 1)
+	assert.Equal(t, `d.yml:3:29: processes.p.availability.restart: "no" switches off the earlier file's "always" here; process-compose keeps "always" (its merge skips "no")`,
+		plan.Warnings[0].Error())
 }
