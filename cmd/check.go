@@ -24,8 +24,12 @@ func newCheckCmd() *cobra.Command {
 		Long: `check reads a job file (jobtop.yaml, jobtop.yml, a Procfile or a
 process-compose file; by default the first of jobtop.yaml, jobtop.yml,
 Procfile, process-compose.yml and process-compose.yaml in the current
-directory), reports every problem as FILE:LINE:COL: what is wrong, and
-otherwise prints the jobs in the order they would start, with what each
+directory; a process-compose file found so gets its override file merged
+over it, the first of compose.override.yml, compose.override.yaml,
+process-compose.override.yml and process-compose.override.yaml beside
+it; -f given more than once merges process-compose files in order, and
+check says which files were merged), reports every problem as
+FILE:LINE:COL: what is wrong, and otherwise prints the jobs in the order they would start, with what each
 waits for, when it counts as ready and healthy, and how it restarts. Parts
 of the file jobtop does not carry out are listed on stderr as warnings.
 Nothing is run (nor process-compose's env_cmds). It exits 1 when the file
@@ -65,7 +69,7 @@ has problems.`,
 				for _, p := range problems {
 					fmt.Fprintln(c.ErrOrStderr(), p)
 				}
-				return &ExitError{Code: 1, Err: fmt.Errorf("%s: %s", path, plural(len(problems), "problem"))}
+				return &ExitError{Code: 1, Err: fmt.Errorf("%s: %s", problemsFile(path, problems), plural(len(problems), "problem"))}
 			case err != nil:
 				return &ExitError{Code: 1, Err: err}
 			}

@@ -194,7 +194,7 @@ func TestServeRunsSeveralFilesMerged(t *testing.T) {
   web: {command: "exec sleep 1000.4348"}
 `), 0o600))
 	out := c.ok("reload")
-	assert.Equal(t, "reloaded base.yaml: 1 changed (web), 1 removed (extra)\n", out, "a change in the second file is seen")
+	assert.Equal(t, "reloaded base.yaml + dev.yaml: 1 changed (web), 1 removed (extra)\n", out, "a change in the second file is seen; every file is named")
 	want := map[string]string{"web": "exec sleep 1000.4348", "db": "exec sleep 1000.4345"}
 	require.Eventually(t, func() bool { return assert.ObjectsAreEqual(want, commands()) }, testTimeout, 20*time.Millisecond)
 	c.ok("shutdown")

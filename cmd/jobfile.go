@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -32,7 +33,7 @@ const (
 // They are not persistent flags: -f is logs' --follow.
 func addFileFlags(cmd *cobra.Command) {
 	cmd.Flags().StringArrayP(fileFlag, "f", nil,
-		"run the jobs of job file `FILE` (default: jobtop.yaml, jobtop.yml, Procfile or process-compose.yml/.yaml in the current directory, with its process-compose.override.yml); repeat to merge process-compose files in order, later ones winning")
+		"run the jobs of job file `FILE` (default: jobtop.yaml, jobtop.yml, Procfile or process-compose.yml/.yaml in the current directory, with its override file: the first of compose.override.yml/.yaml and process-compose.override.yml/.yaml beside it); repeat to merge process-compose files in order, later ones winning")
 	cmd.Flags().Bool(noFileFlag, false, "run no job file, even if the current directory has one")
 	addLoadFlags(cmd)
 }
@@ -179,7 +180,24 @@ func jobFileError(path string, err error, outcome string) error {
 	for i, p := range problems {
 		lines[i] = p.Error()
 	}
-	return problemsError(path, lines, outcome)
+	return problemsError(problemsFile(path, problems), lines, outcome)
+}
+
+// problemsFile names the file a list of problems is about, for its
+// summary line: path, unless the problems are in other files (the
+// second file of a merge, an env file), which are then named instead, in
+// the order they come.
+func problemsFile(path string, problems jobfile.ErrorList) string {
+	var files []string
+	for _, p := range problems {
+		if p.File != "" && !p.Flag && !slices.Contains(files, p.File) {
+			files = append(files, p.File)
+		}
+	}
+	if len(files) == 0 || slices.Equal(files, []string{path}) {
+		return path
+	}
+	return strings.Join(files, ", ")
 }
 
 // problemsError is "FILE has N problems; OUTCOME:" and the problems, one

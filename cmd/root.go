@@ -180,9 +180,10 @@ func newRootCmd() *cobra.Command {
 
 It runs the jobs of its job file: -f FILE, else jobtop.yaml, jobtop.yml,
 a Procfile or process-compose.yml/.yaml in the current directory (with
-its process-compose.override.yml; -f given more than once merges
-process-compose files in order) (--no-file: none), with the .env beside it (-e FILE instead,
---no-env-file: none); a Procfile's PORT base is -p, its formation -m.
+its override file: the first of compose.override.yml/.yaml and
+process-compose.override.yml/.yaml beside it; -f given more than once
+merges process-compose files in order) (--no-file: none), with the .env
+beside it (-e FILE instead, --no-env-file: none); a Procfile's PORT base is -p, its formation -m.
 A file with problems is reported, every one, and nothing starts. R in the
 TUI reloads the file. Each COMMAND argument starts as one more shell job (/bin/sh -c);
 the words after "--" are one more job, run as they are, without a shell.

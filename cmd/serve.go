@@ -28,8 +28,10 @@ func newServeCmd() *cobra.Command {
 socket, for the CLI (jobtop run, ls, logs...) and for jobtop attach.
 
 It runs the jobs of its job file: -f FILE, else jobtop.yaml, jobtop.yml,
-a Procfile or process-compose.yml/.yaml in the current directory
-(--no-file: none), with the .env beside it (-e FILE instead,
+a Procfile or process-compose.yml/.yaml in the current directory (with
+its override file: the first of compose.override.yml/.yaml and
+process-compose.override.yml/.yaml beside it; -f given more than once
+merges process-compose files in order) (--no-file: none), with the .env beside it (-e FILE instead,
 --no-env-file: none); a Procfile's PORT base is -p, its formation -m. A
 file with problems is reported, every one, and nothing starts; parts of
 it jobtop does not carry out are warnings. jobtop reload re-reads the

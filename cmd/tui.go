@@ -50,7 +50,7 @@ func openTUI(cmd *cobra.Command, specs []jobs.Spec) error {
 	var inUse *control.InUseError
 	switch {
 	case errors.As(err, &inUse) && cmd.Flags().Changed(fileFlag):
-		return &ExitError{Code: 1, Err: fmt.Errorf("cannot run %s: %w", plan.Path, err)}
+		return &ExitError{Code: 1, Err: fmt.Errorf("cannot run %s: %w", planFiles(plan), err)}
 	case errors.As(err, &inUse):
 		if plan != nil {
 			if err := sameJobFile(cmd, plan, inUse); err != nil {
@@ -77,7 +77,7 @@ func openTUI(cmd *cobra.Command, specs []jobs.Spec) error {
 		cfg.JobFile = plan.Path
 		printWarnings(cmd.ErrOrStderr(), plan) // seen when the screen closes
 		if n := len(plan.Warnings) + len(in.ws.Problems()); n > 0 {
-			cfg.Notice = "loaded " + plan.Path + warningsNote(n)
+			cfg.Notice = "loaded " + planFiles(plan) + warningsNote(n)
 		}
 	}
 	var exit *ExitError

@@ -78,6 +78,15 @@ func ParseWith(path string, data []byte, o LoadOptions) (*Plan, error) {
 	return plan, nil
 }
 
+// isJobtopName says whether a path is named as a jobtop.yaml is
+// (jobtop.yaml, jobtop.yml): such a file is read as a process-compose
+// file only when its content is one (processes: and no jobs:), and is
+// never merged with another.
+func isJobtopName(path string) bool {
+	base := filepath.Base(path)
+	return base == "jobtop.yaml" || base == "jobtop.yml"
+}
+
 // IsProcfile reports whether a path names a Procfile: Procfile,
 // Procfile.dev, web.procfile.
 func IsProcfile(path string) bool {

@@ -1,6 +1,7 @@
 package jobfile
 
 import (
+	"cmp"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -27,7 +28,8 @@ import (
 //     replaced whole;
 //   - a scalar is replaced, unless the later value is empty (false, 0,
 //     "", null): mergo keeps the earlier value then, so `disabled: false`
-//     in an override does not enable a disabled process.
+//     in an override does not enable a disabled process (is_disabled:
+//     false does: it is a string to process-compose, so not empty).
 //
 // Every node keeps its file and line: the merged document is made of the
 // files' own nodes, and origin says which file each came from.
@@ -77,20 +79,35 @@ var pcOverrideFiles = []string{
 
 // pcOverride is the override file beside path, "" when there is none.
 func pcOverride(path string) string {
-	for _, name := range pcOverrideFiles {
-		p := filepath.Join(filepath.Dir(path), name)
-		if st, err := os.Stat(p); err == nil && st.Mode().IsRegular() && name != filepath.Base(path) {
-			return p
-		}
+	if all := pcOverrides(path); len(all) > 0 {
+		return all[0]
 	}
 	return ""
 }
 
+// pcOverrides are the override files beside path, in process-compose's
+// order: it uses the first.
+func pcOverrides(path string) []string {
+	var out []string
+	for _, name := range pcOverrideFiles {
+		p := filepath.Join(filepath.Dir(path), name)
+		if st, err := os.Stat(p); err == nil && st.Mode().IsRegular() && name != filepath.Base(path) {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
 // isMerged says whether a process-compose file is read with others: -f
 // given more than once, an override file found beside it, or its
-// top-level extends:.
+// top-level extends:. A file named jobtop.yaml never is (unless it is a
+// process-compose file by its content, and then gets no override file:
+// process-compose does not find it).
 func isMerged(path string, body ast.Node, o LoadOptions) bool {
-	return len(o.More) > 0 || (o.Found && pcOverride(path) != "") || hasTopKey(body, "extends")
+	if isJobtopName(path) && !isProcessCompose(body) {
+		return false
+	}
+	return len(o.More) > 0 || (o.Found && !isJobtopName(path) && pcOverride(path) != "") || hasTopKey(body, "extends")
 }
 
 // hasTopKey says whether a document's top-level mapping has the key.
@@ -127,9 +144,13 @@ type pcMerger struct {
 func (p *pcFile) readMerged(data []byte) (ast.Node, error) {
 	m := &pcMerger{p: p, origins: &pcOrigins{file: map[*token.Token]string{}, dir: map[*token.Token]string{}}, read: map[string]string{}}
 	named := append([]string{p.file}, p.opts.More...)
-	if len(p.opts.More) == 0 && p.opts.Found {
-		if o := pcOverride(p.file); o != "" {
-			named = append(named, o)
+	if len(p.opts.More) == 0 && p.opts.Found && !isJobtopName(p.file) {
+		all := pcOverrides(p.file)
+		if len(all) > 1 {
+			p.warn.addAtFile(p.file, 0, 0, "override files", fmt.Sprintf("several override files are beside it (%s): %s is merged, the first of them in process-compose's order, as process-compose does", strings.Join(all, ", "), all[0]))
+		}
+		if len(all) > 0 {
+			named = append(named, all[0])
 		}
 	}
 	for _, f := range named {
@@ -181,8 +202,11 @@ func (m *pcMerger) chain(src pcSource, data []byte, trail []string) ([]ast.Node,
 	if err != nil {
 		return nil, err
 	}
-	if hasTopKey(body, "jobs") { // else a process-compose file, or a fragment of one
+	switch {
+	case hasTopKey(body, "jobs"): // else a process-compose file, or a fragment of one
 		return nil, ErrorList{{File: src.file, Msg: "is a jobtop.yaml file (it has jobs:): only process-compose files are merged, with -f given more than once, an override file or extends:"}}
+	case isJobtopName(src.file) && !isProcessCompose(body):
+		return nil, ErrorList{{File: src.file, Msg: "is a jobtop.yaml file (by its name; it has no processes:): only process-compose files are merged, with -f given more than once, an override file or extends:"}}
 	}
 	var out []ast.Node
 	if ext, ok := topEntry(reader, body, "extends"); ok {
@@ -212,6 +236,11 @@ func (m *pcMerger) extends(src pcSource, r *nodeReader, e entry, trail []string)
 		return nil, nil
 	}
 	name, ok := r.text(e)
+	if ok && name == "" { // as ${UNSET} gives: process-compose extends nothing then
+		line, col := position(at(e))
+		m.p.warn.addAtFile(src.file, line, col, "extends empty", "extends: is empty, so this file extends nothing (as in process-compose)")
+		return nil, nil
+	}
 	if !ok || strings.TrimSpace(name) == "" {
 		if ok {
 			r.errorf(at(e), "extends: give the file this one extends")
@@ -232,7 +261,7 @@ func (m *pcMerger) extends(src pcSource, r *nodeReader, e entry, trail []string)
 		if i := slices.IndexFunc(trail, func(f string) bool { a, _ := filepath.Abs(f); return filepath.Clean(a) == abs }); i >= 0 {
 			msg = fmt.Sprintf("extends: %s extends itself through %s: a cycle", shown, strings.Join(append(slices.Clone(trail[i:]), shown), " -> "))
 		} else {
-			msg = fmt.Sprintf("extends: %s is already one of the files read (process-compose refuses it too)", shown)
+			msg = fmt.Sprintf("extends: %s is already one of the files read: a file is merged once (process-compose refuses it too when both name it the same way)", shown)
 		}
 		r.errorf(at(e), "%s", msg)
 		return nil, r.errs
@@ -370,12 +399,13 @@ func pcRule(path []string) pcMergeRule {
 // merge merges over into base (both materialized), as process-compose
 // does for the field at path.
 func (m *pcMerger) merge(base, over ast.Node, path []string) ast.Node {
-	if isEmptyNode(over) {
+	if isEmptyNode(over) && !isDisabledFalse(path, over) {
 		return base
 	}
 	if base == nil || isNull(base) {
 		return over
 	}
+	m.warnRestartNo(base, over, path)
 	rule := pcRule(path)
 	if rule == ruleReplace {
 		return over
@@ -386,7 +416,7 @@ func (m *pcMerger) merge(base, over ast.Node, path []string) ast.Node {
 	osq, oIsSeq := over.(*ast.SequenceNode)
 	switch {
 	case rule == ruleEnv:
-		return m.mergeEnvironment(base, over)
+		return m.mergeEnvironment(base, over, path)
 	case bIsMap && oIsMap:
 		out := &ast.MappingNode{BaseNode: &ast.BaseNode{}, Start: bm.Start, IsFlowStyle: bm.IsFlowStyle && len(om.Values) == 0}
 		out.Values = slices.Clone(bm.Values)
@@ -414,6 +444,32 @@ func (m *pcMerger) merge(base, over ast.Node, path []string) ast.Node {
 	return over
 }
 
+// warnRestartNo warns where a later file's availability.restart: "no"
+// switches off an earlier file's restarts: jobtop does as it says, but
+// process-compose's "no" is its empty value, which its merge skips, so
+// the earlier policy stays there.
+func (m *pcMerger) warnRestartNo(base, over ast.Node, path []string) {
+	if len(path) != 4 || path[0] != "processes" || path[2] != "availability" || path[3] != "restart" {
+		return
+	}
+	was, _ := scalarText(base)
+	if now, _ := scalarText(over); now != "no" || was == "" || was == "no" {
+		return
+	}
+	line, col := position(over)
+	m.p.warn.addAtFile(cmp.Or(m.origins.fileOf(over), m.p.file), line, col, "restart no merged",
+		fmt.Sprintf("processes.%s.availability.restart: \"no\" switches off the earlier file's %q here; process-compose keeps %q (its merge skips \"no\")", path[1], was, was))
+}
+
+// isDisabledFalse says whether over is a process's is_disabled: false,
+// which is not empty to mergo: process-compose reads is_disabled as a
+// string, and "false" replaces the earlier file's "true" (and then
+// enables the process).
+func isDisabledFalse(path []string, over ast.Node) bool {
+	b, ok := over.(*ast.BoolNode)
+	return ok && !b.Value && len(path) == 3 && path[0] == "processes" && path[2] == "is_disabled"
+}
+
 // isEmptyNode says whether a value leaves the earlier file's as it is, as
 // mergo's empty values do: null, false, 0, "", an empty list or mapping.
 func isEmptyNode(n ast.Node) bool {
@@ -439,25 +495,34 @@ func isEmptyNode(n ast.Node) bool {
 // mergeEnvironment merges two environments by variable name, the later
 // value winning: as a list of NAME=VALUE when both are lists, as a
 // mapping when both are mappings, and as a list when they differ (a
-// mapping's entries becoming NAME=VALUE items).
-func (m *pcMerger) mergeEnvironment(base, over ast.Node) ast.Node {
+// mapping's entries becoming NAME=VALUE items, their values read as one
+// file's are). An environment that is neither is kept as it is, to be
+// refused when read, as it is in one file.
+func (m *pcMerger) mergeEnvironment(base, over ast.Node, path []string) ast.Node {
 	bm, bIsMap := base.(*ast.MappingNode)
 	om, oIsMap := over.(*ast.MappingNode)
-	if bIsMap && oIsMap {
+	_, bIsSeq := base.(*ast.SequenceNode)
+	_, oIsSeq := over.(*ast.SequenceNode)
+	switch {
+	case bIsMap && oIsMap:
 		return m.merge(bm, om, []string{"vars"}) // entries replaced whole
+	case !oIsMap && !oIsSeq:
+		return over
+	case !bIsMap && !bIsSeq:
+		return base
 	}
+	where := strings.Join(path, ".")
 	items := func(n ast.Node) []ast.Node {
-		switch t := n.(type) {
-		case *ast.SequenceNode:
-			return t.Values
-		case *ast.MappingNode:
-			var out []ast.Node
-			for _, mv := range t.Values {
-				out = append(out, m.envItem(mv))
-			}
-			return out
+		if s, ok := n.(*ast.SequenceNode); ok {
+			return s.Values
 		}
-		return []ast.Node{n} // not an environment: reported when read
+		var out []ast.Node
+		for _, mv := range n.(*ast.MappingNode).Values {
+			if it := m.envItem(mv, where); it != nil {
+				out = append(out, it)
+			}
+		}
+		return out
 	}
 	name := func(n ast.Node) string {
 		if s, ok := n.(*ast.StringNode); ok {
@@ -474,7 +539,11 @@ func (m *pcMerger) mergeEnvironment(base, over ast.Node) ast.Node {
 	out.Values = slices.Clone(items(base))
 	for _, v := range items(over) {
 		n := name(v)
-		if i := slices.IndexFunc(out.Values, func(b ast.Node) bool { return n != "" && name(b) == n }); i >= 0 {
+		named := func(b ast.Node) bool { return n != "" && name(b) == n }
+		if i := slices.IndexFunc(out.Values, named); i >= 0 {
+			// every earlier item of the name goes (a list may repeat
+			// it): process-compose's map keeps the last value only
+			out.Values = append(out.Values[:i+1], slices.DeleteFunc(out.Values[i+1:], named)...)
 			out.Values[i] = v
 			continue
 		}
@@ -484,15 +553,24 @@ func (m *pcMerger) mergeEnvironment(base, over ast.Node) ast.Node {
 }
 
 // envItem turns a mapping's NAME: VALUE into a NAME=VALUE list item, at
-// the entry's place in its file.
-func (m *pcMerger) envItem(mv *ast.MappingValueNode) ast.Node {
+// the entry's place in its file, its value read as one file's mapping
+// is (a block scalar's text, null as ""). A value that is not text is
+// refused as it is in one file (where is the environment's path), and
+// gives no item.
+func (m *pcMerger) envItem(mv *ast.MappingValueNode, where string) ast.Node {
 	name, _ := keyText(mv.Key)
 	value := ""
 	if mv.Value != nil && !isNull(mv.Value) {
-		value = mv.Value.GetToken().Value
-		if s, ok := mv.Value.(*ast.StringNode); ok {
-			value = s.Value
+		s, ok := scalarText(mv.Value)
+		if !ok {
+			line, col := position(mv.Value)
+			if mn, ok := mv.Value.(*ast.MappingNode); ok && mn.Start != nil && mn.Start.Type == token.MappingStartType {
+				line, col = mn.Start.Position.Line, mn.Start.Position.Column // at its {, as one file's is
+			}
+			m.errs = append(m.errs, &Error{File: cmp.Or(m.origins.fileOf(mv.Value), m.p.file), Line: line, Col: col, Msg: fmt.Sprintf("%s.%s: want a string, got %s", where, name, kind(mv.Value))})
+			return nil
 		}
+		value = s
 	}
 	keyTk := mv.Key.GetToken()
 	pos := *keyTk.Position

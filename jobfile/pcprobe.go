@@ -8,6 +8,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/goccy/go-yaml/ast"
+
 	"jobtop/jobs"
 	"jobtop/probe"
 )
@@ -35,7 +37,7 @@ func (p *pcFile) readPCProbe(e entry) *pcProbe {
 	if !ok {
 		return nil
 	}
-	var kinds []string
+	var kinds []ast.Node // the keys of exec and http_get
 	secs := func(set func(time.Duration), min int) func(entry) {
 		return func(e entry) {
 			n, ok := p.seconds(e)
@@ -57,7 +59,7 @@ func (p *pcFile) readPCProbe(e entry) *pcProbe {
 	}
 	p.readKnown(e.path, entries, fields{
 		"exec": func(e entry) {
-			kinds = append(kinds, e.name)
+			kinds = append(kinds, e.key)
 			inner, _ := p.mapping(e)
 			p.readKnown(e.path, inner, fields{"command": text(&pr.execCommand), "working_dir": text(&pr.execDir)})
 			if !pr.execCommand.set {
@@ -65,7 +67,7 @@ func (p *pcFile) readPCProbe(e entry) *pcProbe {
 			}
 		},
 		"http_get": func(e entry) {
-			kinds = append(kinds, e.name)
+			kinds = append(kinds, e.key)
 			pr.isHTTP = true
 			inner, _ := p.mapping(e)
 			p.readKnown(e.path, inner, fields{
@@ -99,7 +101,11 @@ func (p *pcFile) readPCProbe(e entry) *pcProbe {
 	case len(kinds) == 0:
 		p.errorf(e.key, "%s: give exec or http_get", e.path)
 	case len(kinds) > 1:
-		p.errorf(e.key, "%s: give exec or http_get, not both", e.path)
+		where := e.key
+		if last := kinds[len(kinds)-1]; p.origins.fileOf(last) != p.origins.fileOf(kinds[0]) {
+			where = last // merged: the later file gave the second
+		}
+		p.errorf(where, "%s: give exec or http_get, not both", e.path)
 	}
 	return pr
 }

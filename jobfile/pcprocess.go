@@ -61,6 +61,7 @@ func (p *pcFile) readProcess(pe entry) {
 			}
 		}
 	}
+	isDisabled := "" // is_disabled, when it is "true" or "false"
 	// As at the top level, x- keys (anchors' home) are left alone.
 	entries = slices.DeleteFunc(entries, func(e entry) bool { return strings.HasPrefix(e.name, "x-") })
 	p.readKnown(pe.path, entries, fields{
@@ -89,16 +90,19 @@ func (p *pcFile) readProcess(pe entry) {
 		},
 		"shutdown": func(e entry) { p.readShutdown(e, &s) },
 		"disabled": func(e entry) { s.disabled, _ = p.bool(e) },
+		// is_disabled is a string to process-compose, applied after the
+		// file is read (and merged): "true" disables, "false" enables,
+		// whatever disabled says and wherever it is written.
 		"is_disabled": func(e entry) {
 			if isNull(e.value) {
 				return // empty, as ${UNSET} expands: disabled stays as it is
 			}
 			if v, ok := p.text(e); ok {
 				switch strings.TrimSpace(v) {
-				case "true":
-					s.disabled = true
-				case "false", "":
-					// "": as process-compose, disabled stays as it is
+				case "true", "false":
+					isDisabled = strings.TrimSpace(v)
+				case "":
+					// as process-compose, disabled stays as it is
 				default:
 					p.warn.add(e.key, "is_disabled", fmt.Sprintf("%s: %q is neither true nor false, so it is ignored", e.path, v))
 				}
@@ -144,6 +148,9 @@ func (p *pcFile) readProcess(pe entry) {
 		"success_exit_codes": nil, "name": nil, "replica_num": nil, "replica_name": nil,
 		"executable": nil, "args": nil, "original_config": nil,
 	})
+	if isDisabled != "" {
+		s.disabled = isDisabled == "true"
+	}
 	proc.readyLog, proc.readyProbe, proc.scheduled = s.readyLogLine != "", s.readiness != nil, s.scheduled
 	switch {
 	case s.readyLogLine != "" && s.readiness != nil:

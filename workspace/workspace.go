@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
+	"strings"
 	"sync"
 	"sync/atomic"
 
@@ -176,6 +177,9 @@ func (w *Workspace) Close() {
 type Result struct {
 	// Path is the job file.
 	Path string
+	// Files are the files it was read from, in merge order (one when it
+	// is not merged).
+	Files []string
 	jobfile.Changes
 	// Warnings are the file's parts jobtop does not carry out, and
 	// env_cmds that failed, each "FILE:LINE:COL: warning: what".
@@ -191,9 +195,19 @@ func warningLines(list jobfile.ErrorList) []string {
 }
 
 // String says what changed, for a status bar:
-// "reloaded jobtop.yaml: 1 added (api), 1 changed (web)".
+// "reloaded jobtop.yaml: 1 added (api), 1 changed (web)"; every file
+// when the job file is merged from several ("reloaded base.yaml +
+// dev.yaml: ...").
 func (r Result) String() string {
-	return "reloaded " + filepath.Base(r.Path) + ": " + r.Changes.String()
+	names := filepath.Base(r.Path)
+	if len(r.Files) > 1 {
+		bases := make([]string, len(r.Files))
+		for i, f := range r.Files {
+			bases[i] = filepath.Base(f)
+		}
+		names = strings.Join(bases, " + ")
+	}
+	return "reloaded " + names + ": " + r.Changes.String()
 }
 
 // Reload re-reads the job file and applies what changed: added jobs
@@ -216,6 +230,7 @@ func (w *Workspace) Reload() (Result, error) {
 	if err != nil {
 		return res, newFileError(w.plan.Path, err)
 	}
+	res.Files = next.Files
 	res.Warnings = warningLines(next.Warnings)
 	w.envCmds, w.problems = runEnvCommands(w.mgr, next)
 	res.Warnings = append(res.Warnings, w.problems...)
