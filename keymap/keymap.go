@@ -12,6 +12,9 @@ type KeyMap struct {
 	// Job table.
 	TableUp, TableDown, TableTop, TableBottom, FocusOutput key.Binding
 	Mark, FilterJobs, ClearFilter                          key.Binding
+	// TableInput, on a TTY job's row, shows its pane and enters input
+	// mode there (Input, from the table).
+	TableInput key.Binding
 	// Output pane.
 	LineUp, LineDown, HalfPageUp, HalfPageDown, Top, Bottom, Follow, Wrap, FocusTable key.Binding
 	Search, NextMatch, PrevMatch, FilterMatches, ClearSearch                          key.Binding
@@ -71,6 +74,7 @@ func DefaultKeyMap() KeyMap {
 		TableTop:      b(k("g", "home"), "g/home", "first"),
 		TableBottom:   b(k("G", "end"), "G/end", "last"),
 		FocusOutput:   b(k("enter"), "enter", "output"),
+		TableInput:    b(k("i"), "i", "type into job"),
 		Mark:          b(k(" "), "space", "mark"),
 		FilterJobs:    b(k("/"), "/", "filter jobs"),
 		ClearFilter:   b(k("esc"), "esc", "clear filter"),
@@ -143,7 +147,7 @@ func (k KeyMap) ShortHelp() []key.Binding {
 	return []key.Binding{
 		k.LeaveInput,
 		k.Submit, k.Apply, k.NextField, k.ToggleTTY, k.ToggleRegex, k.Cancel, k.Yes, k.No, k.QuitYes, k.QuitNo, k.KillAll, k.ClosePanel, k.LogInPrompt,
-		k.Input, k.Add, k.Stop, k.Kill, k.Restart, k.Remove, k.Help, k.Quit, k.Reload,
+		k.Input, k.TableInput, k.Add, k.Stop, k.Kill, k.Restart, k.Remove, k.Help, k.Quit, k.Reload,
 		k.NextMatch, k.PrevMatch, k.FilterMatches, k.ClearSearch, k.ClearFilter,
 		k.Copy, k.FocusOutput, k.Mark, k.Search, k.FilterJobs, k.Follow, k.Wrap, k.ScrollRight, k.FocusTable,
 		k.Split, k.AllView, k.Timeline, k.TimeZoomIn, k.TimeZoomOut, k.NextPane, k.FocusPane, k.Zoom, k.Pager, k.HideEnded,
@@ -158,7 +162,7 @@ func (k KeyMap) FullHelp() [][]key.Binding {
 	return [][]key.Binding{
 		{k.Add, k.Stop, k.Kill, k.Restart, k.Remove, k.Reload, k.Pager, k.Bell, k.QuietAlert, k.Redraw, k.Help, k.Quit},
 		{k.Split, k.AllView, k.Timeline, k.TimeZoomIn, k.TimeZoomOut, k.NextPane, k.PrevPane, k.FocusPane, k.Zoom},
-		{k.TableUp, k.TableDown, k.TableTop, k.TableBottom, k.FocusOutput, k.Mark, k.FilterJobs, k.ClearFilter, k.HideEnded},
+		{k.TableUp, k.TableDown, k.TableTop, k.TableBottom, k.FocusOutput, k.TableInput, k.Mark, k.FilterJobs, k.ClearFilter, k.HideEnded},
 		{k.LineUp, k.LineDown, k.HalfPageUp, k.HalfPageDown, k.Top, k.Bottom},
 		{k.Follow, k.Wrap, k.ScrollLeft, k.ScrollRight, k.FocusTable, k.Search, k.NextMatch, k.PrevMatch, k.FilterMatches, k.LogSearch, k.ClearSearch},
 		{k.Select, k.Copy, k.CopyVisible},
@@ -170,7 +174,7 @@ func (k KeyMap) FullHelp() [][]key.Binding {
 // All lists every binding, for code that enables or checks them all.
 func (k *KeyMap) All() []*key.Binding {
 	return []*key.Binding{
-		&k.TableUp, &k.TableDown, &k.TableTop, &k.TableBottom, &k.FocusOutput,
+		&k.TableUp, &k.TableDown, &k.TableTop, &k.TableBottom, &k.FocusOutput, &k.TableInput,
 		&k.Mark, &k.FilterJobs, &k.ClearFilter,
 		&k.LineUp, &k.LineDown, &k.HalfPageUp, &k.HalfPageDown, &k.Top, &k.Bottom,
 		&k.Follow, &k.Wrap, &k.ScrollLeft, &k.ScrollRight, &k.FocusTable, &k.Input, &k.LeaveInput, &k.TypeLeaveKey,

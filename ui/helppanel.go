@@ -36,7 +36,7 @@ func (m *Model) helpGroups() []helpGroup {
 		helpGroup{"everywhere", everywhere},
 		helpGroup{"timeline (T)", []key.Binding{k.Timeline, k.TimeZoomIn, k.TimeZoomOut, k.FocusOutput}},
 		helpGroup{"split view (s)", []key.Binding{k.FocusPane, k.NextPane, k.PrevPane, k.Zoom}},
-		helpGroup{"typing into a terminal job's pane", []key.Binding{k.Input, k.LeaveInput, k.TypeLeaveKey}},
+		helpGroup{"typing into a terminal job's pane", []key.Binding{k.Input, k.TableInput, k.LeaveInput, k.TypeLeaveKey}},
 		helpGroup{"add a job (a)", []key.Binding{k.Submit, k.NextField, k.ToggleTTY, k.Cancel}},
 		helpGroup{"quitting with jobs running", []key.Binding{k.QuitYes, k.QuitNo, k.KillAll}},
 		helpGroup{"this help", []key.Binding{k.ClosePanel, k.LineDown, k.LineUp}},

@@ -57,6 +57,13 @@ func (m *Model) canType() (jobs.Info, bool) {
 	return info, ok && id != 0 && info.TTY && info.State.Active()
 }
 
+// selectedTypable reports whether the job selected in the table could
+// be typed into once its pane has the focus (TableInput).
+func (m *Model) selectedTypable() bool {
+	sel, ok := m.table.Selected()
+	return ok && m.terminal() != nil && sel.TTY && sel.State.Active()
+}
+
 // enterInput starts input mode on the focused pane's job.
 func (m *Model) enterInput() {
 	info, ok := m.canType()

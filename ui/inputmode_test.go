@@ -28,7 +28,8 @@ func TestInputModeAnswersAPrompt(t *testing.T) {
 	m := newSizedModel(t, mgr, Config{}, 100, 30)
 	pumpUntil(t, m, "the question", func() bool { return strings.Contains(m.View(), "Overwrite? [y/N]") })
 
-	require.NotContains(t, m.helpView(), "type into job", "the table has the focus")
+	require.Contains(t, m.helpView(), "i type into job", "the table has the focus: i shows the pane and types")
+	require.NotContains(t, m.helpView(), "i/enter type into job")
 	press(t, m, "enter")
 	require.Contains(t, m.helpView(), "i/enter type into job")
 	press(t, m, "i")
@@ -81,6 +82,39 @@ func TestHelpListsInputMode(t *testing.T) {
 	require.Contains(t, view, "leave input mode")
 	require.Contains(t, view, "type ctrl+a into job")
 	require.Contains(t, view, "terminal/pipes")
+}
+
+// i on a terminal job's row types into it, as in mprocs: its pane takes
+// the focus in input mode (in a split, the row's job's pane, wherever the
+// focus was). On a pipe job's row it does nothing, and is not offered.
+func TestInputFromTheTable(t *testing.T) {
+	mgr := newManager(t)
+	startTTY(t, mgr, "echo", `while read l; do echo "got:$l"; done`)
+	start(t, mgr, "pipes", "echo on-pipes; sleep 60")
+	m := newSizedModel(t, mgr, Config{}, 120, 30)
+	pumpUntil(t, m, "both running", func() bool { return strings.Contains(m.View(), "● 2 running") })
+
+	m.table.Select(2)
+	m.updateKeys()
+	require.NotContains(t, m.helpView(), "type into job")
+	press(t, m, "i")
+	require.False(t, m.input.on())
+	require.Equal(t, focusTable, m.focus, "i on a pipe job's row does nothing")
+
+	press(t, m, "s") // a split: the pipe job's pane is active
+	m.table.Select(1)
+	m.updateKeys()
+	require.Contains(t, m.helpView(), "i type into job")
+	press(t, m, "i")
+	require.True(t, m.input.on())
+	require.Equal(t, jobs.ID(1), m.input.id)
+	require.Equal(t, jobs.ID(1), m.activePane().JobID(), "the row's job's pane has the focus")
+	require.Contains(t, m.View(), " INPUT  keys go to job 1 echo")
+	typeText(t, m, "hello")
+	press(t, m, "enter")
+	pumpUntil(t, m, "the echo", func() bool { return strings.Contains(m.View(), "got:hello") })
+	press(t, m, "ctrl+a")
+	require.False(t, m.input.on())
 }
 
 // Input mode is only for a job on a terminal that runs.

@@ -63,6 +63,9 @@ func (m *Model) handleKey(k tea.KeyMsg) tea.Cmd {
 	switch {
 	case key.Matches(k, m.km.FocusOutput):
 		m.focusOutput()
+	case key.Matches(k, m.km.TableInput):
+		m.focusOutput()
+		m.enterInput()
 	case key.Matches(k, m.km.FilterJobs):
 		m.openFind(findJobs)
 	case key.Matches(k, m.km.ClearFilter):
@@ -216,6 +219,7 @@ func (m *Model) updateKeys() {
 	m.activePane().UpdateKeys(&m.km)
 	_, typable := m.canType()
 	m.km.Input.SetEnabled(typable)
+	m.km.TableInput.SetEnabled(m.focus == focusTable && m.selectedTypable())
 	m.km.TypeLeaveKey.SetEnabled(typable)
 	m.copyKeys(m.activePane())
 	hasJobs := len(m.table.Jobs()) > 0
