@@ -76,20 +76,7 @@ func parseDocument(path string, data []byte) (ast.Node, error) {
 // isProcessCompose says whether a document is a process-compose file: a
 // top-level mapping with processes: and no jobs:.
 func isProcessCompose(body ast.Node) bool {
-	var processes, jobs bool
-	var values []*ast.MappingValueNode
-	switch t := body.(type) {
-	case *ast.MappingNode:
-		values = t.Values
-	case *ast.MappingValueNode:
-		values = []*ast.MappingValueNode{t}
-	}
-	for _, mv := range values {
-		name, _ := keyText(mv.Key)
-		processes = processes || name == "processes"
-		jobs = jobs || name == "jobs"
-	}
-	return processes && !jobs
+	return hasTopKey(body, "processes") && !hasTopKey(body, "jobs")
 }
 
 // syntaxError positions a parser error.
