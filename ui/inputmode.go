@@ -240,10 +240,20 @@ func (m *Model) handleInputMouse(msg tea.MouseMsg) (tea.Cmd, bool) {
 		}
 		if modes.Mouse == 0 {
 			// Not asked for: the wheel scrolls a pane of lines, or of
-			// the main screen (to its lines, as a terminal's scrollback),
-			// and does nothing on the alternate screen; a click is
+			// the main screen (to its lines, as a terminal's scrollback);
+			// on the alternate screen it is the program's cursor keys,
+			// as a terminal sends them (termkeys.Wheel). A click is
 			// jobtop's.
-			return nil, p.InScreen() && p.scr.snap.AltScreen && tea.MouseEvent(msg).IsWheel()
+			if !p.InScreen() || !p.scr.snap.AltScreen || !tea.MouseEvent(msg).IsWheel() {
+				return nil, false
+			}
+			if !m.jobRuns() {
+				return nil, true
+			}
+			if keys := termkeys.Wheel(msg, modes); keys != nil {
+				return m.typeInto(m.input.id, keys), true
+			}
+			return nil, true
 		}
 		if x < 0 || y < 0 || x >= p.width || y >= p.bodyHeight() {
 			return nil, true

@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	tea "github.com/charmbracelet/bubbletea"
 	"github.com/stretchr/testify/require"
 
 	"jobtop/jobs"
@@ -337,4 +338,20 @@ func TestInputModeCursorOnAWrappedPrompt(t *testing.T) {
 		}
 		return false
 	})
+}
+
+// In input mode the wheel on a full-screen program that did not ask for
+// the mouse (less, man) is its cursor keys, as a terminal sends them; on
+// its main screen the wheel still shows the job's lines.
+func TestInputModeWheelOnTheAlternateScreenIsCursorKeys(t *testing.T) {
+	mgr := newManager(t)
+	startTTY(t, mgr, "pager", `stty -icanon -echo min 1; printf '\033[?1049h\033[HALT READY'; head -c 6 | od -An -c | tr -s ' '; sleep 60`)
+	m := newSizedModel(t, mgr, Config{}, 100, 30)
+	pumpUntil(t, m, "the screen", func() bool { return screenShows(m, "ALT READY") })
+	press(t, m, "enter", "i")
+	require.True(t, m.input.on())
+	y := m.screen.outputY + 3
+	wheel(m, 5, y, tea.MouseButtonWheelDown)
+	require.True(t, m.single.InScreen(), "the screen stays: the keys are the program's")
+	pumpUntil(t, m, "the keys the program read", func() bool { return screenShows(m, "033 [ B 033 [ B") })
 }

@@ -12,6 +12,7 @@
 package termkeys
 
 import (
+	"bytes"
 	"strconv"
 	"strings"
 
@@ -151,6 +152,30 @@ func Paste(text string, m vtscreen.InputModes) []byte {
 		text = strings.ReplaceAll(text, pasteEnd, "")
 	}
 	return []byte(pasteStart + text + pasteEnd)
+}
+
+// WheelLines is how many cursor keys one notch of the wheel sends to a
+// full-screen program that did not ask for the mouse (Wheel): three
+// lines, as VTE, kitty and iTerm2 scroll.
+const WheelLines = 3
+
+// Wheel returns what a terminal sends a full-screen program on the
+// alternate screen that did not ask for the mouse when the wheel turns:
+// cursor up or down keys, WheelLines of them, in the cursor key mode the
+// program asked for (xterm's alternateScroll, on by default in VTE,
+// kitty, iTerm2, WezTerm), so less, man and git log scroll with it. nil
+// for what is not a wheel up or down.
+func Wheel(ev tea.MouseMsg, m vtscreen.InputModes) []byte {
+	k := tea.KeyMsg{Type: tea.KeyUp}
+	switch {
+	case ev.Action != tea.MouseActionPress:
+		return nil
+	case ev.Button == tea.MouseButtonWheelDown:
+		k.Type = tea.KeyDown
+	case ev.Button != tea.MouseButtonWheelUp:
+		return nil
+	}
+	return bytes.Repeat(Key(k, m), WheelLines)
 }
 
 // Mouse returns the report of a mouse event at column x, row y of the

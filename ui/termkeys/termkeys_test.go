@@ -150,3 +150,16 @@ func TestMouse(t *testing.T) {
 	require.Equal(t, "\x1b[<0;241;3M", string(Mouse(press, 240, 2, sgr(vtscreen.MouseNormal))))
 	require.Nil(t, Mouse(press, -1, 2, sgr(vtscreen.MouseNormal)), "outside the screen")
 }
+
+// The wheel on a full-screen program that did not ask for the mouse is
+// three cursor keys a notch, in the cursor key mode it asked for.
+func TestWheel(t *testing.T) {
+	up := tea.MouseMsg{Action: tea.MouseActionPress, Button: tea.MouseButtonWheelUp}
+	down := tea.MouseMsg{Action: tea.MouseActionPress, Button: tea.MouseButtonWheelDown}
+	require.Equal(t, "\x1b[A\x1b[A\x1b[A", string(Wheel(up, vtscreen.InputModes{})))
+	require.Equal(t, "\x1b[B\x1b[B\x1b[B", string(Wheel(down, vtscreen.InputModes{})))
+	require.Equal(t, "\x1bOA\x1bOA\x1bOA", string(Wheel(up, vtscreen.InputModes{AppCursor: true})))
+	require.Nil(t, Wheel(tea.MouseMsg{Action: tea.MouseActionPress, Button: tea.MouseButtonWheelLeft}, vtscreen.InputModes{}))
+	require.Nil(t, Wheel(tea.MouseMsg{Action: tea.MouseActionPress, Button: tea.MouseButtonLeft}, vtscreen.InputModes{}))
+	require.Nil(t, Wheel(tea.MouseMsg{Action: tea.MouseActionRelease, Button: tea.MouseButtonWheelUp}, vtscreen.InputModes{}))
+}
