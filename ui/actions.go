@@ -111,7 +111,16 @@ func (m *Model) handleActionDone(msg actionDoneMsg) tea.Cmd {
 	case actionKill:
 		m.setNotice("killing "+name, false)
 	case actionRestart:
-		m.setNotice("restarting "+name, false)
+		switch {
+		case msg.Info.ID == msg.JobID && msg.Info.State == jobs.StateRunning:
+			m.setNotice("restarted "+name, false)
+		case msg.Info.ID == msg.JobID && msg.Info.State == jobs.StateError:
+			// Refused at once (a dependency that failed): say why.
+			m.setNotice(name+" could not restart: "+msg.Info.Error, true)
+		default:
+			m.setNotice("restarting "+name, false)
+			m.notice.restartOf = msg.JobID // until its new run starts
+		}
 		return m.ensureTick()
 	case actionRemove:
 		m.setNotice("removed "+name, false)

@@ -72,6 +72,9 @@ func (m *Model) handleJobEvents(events []jobs.Event) tea.Cmd {
 				if old.State.Done() && !ev.Job.State.Done() && m.notice.endOf == ev.Job.ID {
 					m.setNotice("", false) // its end is old news: it runs again
 				}
+				if ev.Job.State == jobs.StateRunning && m.notice.restartOf == ev.Job.ID {
+					m.setNotice("restarted "+m.jobRef(ev.Job.ID), false)
+				}
 			}
 			// What the filter looks at; output alone changes none of it.
 			refilter = refilter || existed && (old.State != ev.Job.State || old.Name != ev.Job.Name || old.Command != ev.Job.Command)

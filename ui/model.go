@@ -114,6 +114,9 @@ type notice struct {
 	// replacedHost is the host whose instance was replaced, when the
 	// notice says so: its old jobs' removals do not cover it.
 	replacedHost string
+	// restartOf is the job the notice says is restarting (0: none): its
+	// new run says it restarted.
+	restartOf jobs.ID
 }
 
 // New builds the root model over an engine. It subscribes to the engine's
