@@ -522,9 +522,11 @@ func TestWaitOnAJobItsStopCommandEnded(t *testing.T) {
 	dir := t.TempDir()
 	file := writeJobFile(t, dir, "jobtop.yaml", "jobs:\n"+
 		"  clean: {cmd: 'echo up; while [ ! -e stop-clean ]; do sleep 0.05; done; echo bye', stop: {command: touch stop-clean, grace: 30s}}\n"+
-		"  code: {cmd: 'echo up; while [ ! -e stop-code ]; do sleep 0.05; done; exit 3', stop: {command: touch stop-code, grace: 30s}}\n")
+		"  code: {cmd: 'echo up; while [ ! -e stop-code ]; do sleep 0.05; done; exit 3', stop: {command: touch stop-code, grace: 30s}}\n"+
+		"  trapped: {cmd: \"trap 'echo bye; exit 0' TERM; echo up; while :; do sleep 0.05; done\", stop: {grace: 30s}}\n"+
+		"  plain: {cmd: 'echo up; exec sleep 600', stop: {grace: 30s}}\n")
 	c.serveIn("", "-f", file)
-	for _, name := range []string{"clean", "code"} {
+	for _, name := range []string{"clean", "code", "trapped", "plain"} {
 		c.ok("wait", name, "--until", "^up$", "--timeout", "60s")
 		c.ok("stop", name)
 	}
@@ -534,6 +536,14 @@ func TestWaitOnAJobItsStopCommandEnded(t *testing.T) {
 	r = c.run("wait", "code")
 	assert.Equal(t, 3, r.code, r.stderr)
 	assert.Equal(t, "jobtop: job 2 was stopped, and exited 3\n", r.stderr)
+	// A job that handles the stop signal and exits by itself: its code.
+	r = c.run("wait", "trapped")
+	assert.Equal(t, 0, r.code, r.stderr)
+	assert.Equal(t, "jobtop: job 3 was stopped by SIGTERM, and exited 0\n", r.stderr)
+	// One the signal ended: 128+N.
+	r = c.run("wait", "plain")
+	assert.Equal(t, 128+15, r.code, r.stderr)
+	assert.Equal(t, "jobtop: job 4 was killed by SIGTERM\n", r.stderr)
 }
 
 // A job from jobtop run starts from the environment run was called in

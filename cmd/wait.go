@@ -214,13 +214,16 @@ func jobExit(j jobs.Info) error {
 		code, why = exitTimedOut, "timed out"
 	case jobs.StateKilled:
 		switch {
-		case j.Signal != 0:
-			code, why = 128+int(j.Signal), "was killed by "+j.Signal.String()
 		case j.ExitCode != nil:
 			// It ran, and exited by itself once asked to stop (its stop
-			// command): the code it exited with.
+			// command, or a signal it handled): the code it exited with.
 			code = *j.ExitCode
 			why = fmt.Sprintf("was stopped, and exited %d", code)
+			if j.Signal != 0 {
+				why = fmt.Sprintf("was stopped by %s, and exited %d", j.Signal, code)
+			}
+		case j.Signal != 0:
+			code, why = 128+int(j.Signal), "was killed by "+j.Signal.String()
 		default:
 			code, why = exitNoRun, "was stopped before it ran"
 		}
