@@ -72,10 +72,13 @@ type job struct {
 	lastScreen *vtscreen.Snapshot // the last run ended on this screen (termState.end)
 	lastPlaced bool               // and had placed the cursor on the main screen (termState.lastPlaced)
 
-	restartPending bool        // a requested restart waits for this run to end
-	restartTimer   *time.Timer // a policy restart waits out its backoff
-	restartAt      time.Time   // when restartTimer fires
-	autoRestarts   int         // policy restarts since the last long run (all of them: MaxOverLife)
+	restartPending bool // a requested restart waits for this run to end
+	// depsMet says the queued run's dependencies were all met: it waits
+	// for a slot only, whatever becomes of them (one removed meanwhile).
+	depsMet      bool
+	restartTimer *time.Timer // a policy restart waits out its backoff
+	restartAt    time.Time   // when restartTimer fires
+	autoRestarts int         // policy restarts since the last long run (all of them: MaxOverLife)
 
 	settled       chan struct{} // closed while the job is settled
 	settledClosed bool
@@ -227,6 +230,7 @@ func (j *job) addOutputStats(info *Info) {
 func (m *Manager) enqueueLocked(j *job) {
 	j.state = StateQueued
 	j.reason = ""
+	j.depsMet = false
 	j.pid, j.exitCode, j.signal, j.errText = 0, nil, 0, ""
 	j.started, j.ended = nil, nil
 	m.queue = append(m.queue, j)
@@ -251,7 +255,11 @@ func (m *Manager) scheduleLocked() {
 	for changed := true; changed; {
 		changed = false
 		for _, j := range append([]*job(nil), m.queue...) {
-			ok, wait, fail := m.dependenciesLocked(j)
+			ok, wait, fail := j.depsMet, "", ""
+			if !ok {
+				ok, wait, fail = m.dependenciesLocked(j)
+				j.depsMet = ok
+			}
 			switch {
 			case fail != "":
 				m.dequeueLocked(j)

@@ -113,7 +113,8 @@ func conditionLocked(d *job, cond Condition) (met bool, failed string) {
 			return true, ""
 		}
 	case CondCompleted:
-		if over && d.state != StateError {
+		// It ran to its end: one stopped before it started did not.
+		if over && d.state != StateError && d.pid != 0 {
 			return true, ""
 		}
 	}
@@ -129,6 +130,8 @@ func describeEnd(d *job) string {
 		return fmt.Sprintf("failed (exit %d)", *d.exitCode)
 	case d.state == StateKilled && d.signal != 0:
 		return "was killed (" + d.signal.String() + ")"
+	case d.state == StateKilled && d.pid == 0:
+		return "was stopped before it started"
 	case d.state == StateError:
 		return "could not start: " + d.errText
 	}

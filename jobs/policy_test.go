@@ -264,12 +264,16 @@ func TestStoppingAQueuedJobSettlesItsDependants(t *testing.T) {
 	d := start(t, m, Spec{Name: "d", Command: "echo d", DependsOn: map[string]Condition{"b": CondSucceeded}})
 	require.Equal(t, StateQueued, b.State)
 	require.NoError(t, m.Stop(b.ID))
-	c = wait(t, m, c.ID)
-	assert.Equal(t, StateSucceeded, c.State, c.Error)
-	assert.Equal(t, []string{"c"}, outputText(t, m, c.ID))
-	d = wait(t, m, d.ID)
-	assert.Equal(t, StateError, d.State)
-	assert.Equal(t, "dependency b ended killed", d.Error)
+	// b never ran, so it did not complete either: what waits for it
+	// fails to start, as what waits for it to succeed does. (Started
+	// as b's completion, c ran under a stop of b and c together, to be
+	// killed by it at once.)
+	for _, dep := range []ID{c.ID, d.ID} {
+		info := wait(t, m, dep)
+		assert.Equal(t, StateError, info.State)
+		assert.Equal(t, "dependency b was stopped before it started", info.Error)
+		assert.Zero(t, info.PID, "it never ran")
+	}
 }
 
 // Removing a job that another waits for (one never started) fails the
@@ -300,4 +304,24 @@ func TestCancellingARestartSettlesTheDependants(t *testing.T) {
 	require.NoError(t, m.Stop(a.ID))
 	b = wait(t, m, b.ID)
 	assert.Equal(t, StateSucceeded, b.State, b.Error)
+}
+
+// A queued job whose dependencies were met waits only for a slot: the
+// dependency's removal then (jobtop clean) does not fail it.
+func TestAMetDependencyStaysMetWhenItsJobIsRemoved(t *testing.T) {
+	m := newManager(t, Options{MaxRunning: 1})
+	seed := start(t, m, Spec{Name: "seed", Command: "echo seeded"})
+	seed = wait(t, m, seed.ID)
+	require.Equal(t, StateSucceeded, seed.State)
+	hog := start(t, m, Spec{Name: "hog", Command: "exec sleep 1000", DependsOn: map[string]Condition{"seed": CondCompleted}})
+	waitFor(t, m, hog.ID, "hog running", func(i Info) bool { return i.State == StateRunning })
+	app := start(t, m, Spec{Name: "app", Command: "echo app", DependsOn: map[string]Condition{"seed": CondCompleted}})
+	require.Equal(t, StateQueued, app.State)
+	require.NoError(t, m.Remove(seed.ID))
+	app, err := m.Get(app.ID)
+	require.NoError(t, err)
+	require.Equal(t, StateQueued, app.State, app.Error)
+	require.NoError(t, m.Kill(hog.ID))
+	app = wait(t, m, app.ID)
+	assert.Equal(t, StateSucceeded, app.State, app.Error)
 }
