@@ -2,7 +2,6 @@ package cmd
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"strings"
 	"time"
@@ -59,24 +58,23 @@ func waitMany(cmd *cobra.Command, args []string, sel selectOptions, o waitOption
 		fmt.Fprintf(cmd.ErrOrStderr(), "jobtop: no job matches %s\n", describeSelection(sel, args))
 		return nil
 	}
-	results := waitEach(cmd, c, picked, o.timeout, began)
-	for _, r := range results {
-		if r.err != nil && !errors.Is(r.err, context.Canceled) {
-			doing := "waiting for " + plural(len(picked), "job")
-			if err, gone := instanceGone(cmd.Context(), c, doing, 0, began, r.err); gone {
-				return &ExitError{Code: exitInstanceGone, Err: err}
-			}
-			return r.err
+	results, err := waitEach(cmd, c, picked, o.timeout, began)
+	if err != nil {
+		doing := "waiting for " + plural(len(picked), "job")
+		if err, gone := instanceGone(cmd.Context(), c, doing, 0, began, err); gone {
+			return &ExitError{Code: exitInstanceGone, Err: err}
 		}
+		return err
 	}
 	return manyExit(results, o.timeout)
 }
 
 // waitEach waits for each job at once (at most maxWaits at a time) until
 // it ends, until timeout (> 0) has passed since began, or until a wait
-// fails; it prints a line for each job as it ends. The results are in
-// the order of list.
-func waitEach(cmd *cobra.Command, c *control.Client, list []jobs.Info, timeout time.Duration, began time.Time) []waited {
+// fails (the first failure is err; the other waits are cut short then);
+// it prints a line for each job as it ends. The results are in the order
+// of list.
+func waitEach(cmd *cobra.Command, c *control.Client, list []jobs.Info, timeout time.Duration, began time.Time) (_ []waited, err error) {
 	ctx, cancel := context.WithCancel(cmd.Context())
 	defer cancel()
 	results := make([]waited, len(list))
@@ -112,8 +110,10 @@ func waitEach(cmd *cobra.Command, c *control.Client, list []jobs.Info, timeout t
 	for range list {
 		r := results[<-done]
 		switch {
-		case r.err != nil:
+		case r.err != nil && err == nil:
+			err = r.err
 			cancel() // the instance went away: the others' waits fail too
+		case r.err != nil: // cut short after the first failure
 		case r.removed:
 			fmt.Fprintf(out, "job %d (%s) was removed while waited for\n", r.job.ID, truncate(r.job.Name, 40))
 		case r.ended:
@@ -121,7 +121,7 @@ func waitEach(cmd *cobra.Command, c *control.Client, list []jobs.Info, timeout t
 			fmt.Fprintf(out, "job %d (%s) %s\n", r.job.ID, truncate(r.job.Name, 40), why)
 		}
 	}
-	return results
+	return results, err
 }
 
 // manyExit is the exit of a wait for several jobs, once each has ended

@@ -216,3 +216,28 @@ func TestWaitManyInstanceKilled(t *testing.T) {
 	assert.Contains(t, r.stderr, "jobtop: the jobtop instance on "+c.socket+" ended while waiting for 2 jobs, and its jobs ended with it")
 	assert.Empty(t, r.stdout)
 }
+
+// TestManyExit: the exit of several jobs' wait is the one-job wait's for
+// the first by ID that did not succeed, a job removed while waited for
+// counting as not succeeded (1); the timeout's 124 wins.
+func TestManyExit(t *testing.T) {
+	two := 2
+	ok := waited{job: jobs.Info{ID: 1, Name: "ok", State: jobs.StateSucceeded}, ended: true}
+	removed := waited{job: jobs.Info{ID: 2, Name: "gone", State: jobs.StateRunning}, removed: true}
+	failed := waited{job: jobs.Info{ID: 3, Name: "bad", State: jobs.StateFailed, ExitCode: &two}, ended: true}
+	running := waited{job: jobs.Info{ID: 4, Name: "slow", State: jobs.StateQueued}}
+
+	assert.NoError(t, manyExit([]waited{ok, ok}, 0))
+
+	var exit *ExitError
+	require.ErrorAs(t, manyExit([]waited{ok, removed, failed}, 0), &exit)
+	assert.Equal(t, 1, exit.Code)
+	assert.EqualError(t, exit, "2 of 3 jobs did not succeed; the exit is that of the first by ID, job 2 (gone), which was removed while waited for")
+
+	require.ErrorAs(t, manyExit([]waited{ok, failed}, 0), &exit)
+	assert.Equal(t, 2, exit.Code)
+
+	require.ErrorAs(t, manyExit([]waited{ok, failed, running}, time.Second), &exit)
+	assert.Equal(t, exitTimedOut, exit.Code)
+	assert.EqualError(t, exit, "1 of 3 jobs has not ended after 1s: job 4 (slow) is queued (they go on; jobtop stop ends them)")
+}
