@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 
 	"jobtop/control"
 	"jobtop/jobs"
@@ -70,14 +71,19 @@ the others are done.`,
 		},
 	}
 	f := cmd.Flags()
-	f.BoolVar(&o.all, "all", false, "every job")
-	f.StringArrayVar(&o.states, "state", nil, "the jobs in `STATE` (running, failed, ended...; comma-separated for several)")
-	f.StringArrayVar(&o.names, "name", nil, "the jobs whose name matches `GLOB` (* ? [...]; comma-separated or repeated for several)")
+	o.addFlags(f)
 	if a.finished {
 		f.BoolVar(&o.finished, "finished", false, "every job that has ended (succeeded, failed, killed, timed_out, error)")
 	}
 	f.BoolVar(&o.json, "json", false, "print the job as JSON (for several: {\"jobs\", \"skipped\", \"failed\", \"removed\"})")
 	return cmd
+}
+
+// addFlags adds --all, --state and --name.
+func (o *selectOptions) addFlags(f *pflag.FlagSet) {
+	f.BoolVar(&o.all, "all", false, "every job")
+	f.StringArrayVar(&o.states, "state", nil, "the jobs in `STATE` (running, failed, ended...; comma-separated for several)")
+	f.StringArrayVar(&o.names, "name", nil, "the jobs whose name matches `GLOB` (* ? [...]; comma-separated or repeated for several)")
 }
 
 // actOnOne is the action on one job argument: the job is printed, and an
@@ -130,24 +136,9 @@ func selectionError(err error) error {
 // actOnMany is the action on every job the arguments and selectors pick,
 // through the API's bulk endpoint.
 func actOnMany(cmd *cobra.Command, a action, args []string, o selectOptions) error {
-	if err := checkSelectors(o.states, o.names); err != nil {
+	req, err := o.request(cmd.Name(), args)
+	if err != nil {
 		return err
-	}
-	req := control.BulkRequest{All: o.all, State: strings.Join(o.states, ","), Name: strings.Join(o.names, ",")}
-	if o.finished {
-		if req.State != "" {
-			return usageErrorf("--finished is --state ended: give one of them")
-		}
-		req.State = "ended"
-	}
-	for _, arg := range args {
-		req.Jobs = append(req.Jobs, control.JobRef(arg))
-	}
-	switch {
-	case len(args) > 0 && o.all:
-		return usageErrorf("give job IDs or names, or --all, not both")
-	case !o.selecting() && len(args) == 0:
-		return usageErrorf("%s which jobs? give job IDs or names, or --all, --state STATE or --name GLOB", cmd.Name())
 	}
 	resp, err := newClient(cmd).Bulk(cmd.Context(), a.verb, req, a.verb != control.BulkRemove)
 	if err != nil {
@@ -183,6 +174,31 @@ func actOnMany(cmd *cobra.Command, a action, args []string, o selectOptions) err
 		return &ExitError{Code: 1}
 	}
 	return nil
+}
+
+// request is the bulk request for the jobs the arguments and selectors
+// of command name pick, or a usage error when they cannot pick any.
+func (o selectOptions) request(name string, args []string) (control.BulkRequest, error) {
+	if err := checkSelectors(o.states, o.names); err != nil {
+		return control.BulkRequest{}, err
+	}
+	req := control.BulkRequest{All: o.all, State: strings.Join(o.states, ","), Name: strings.Join(o.names, ",")}
+	if o.finished {
+		if req.State != "" {
+			return req, usageErrorf("--finished is --state ended: give one of them")
+		}
+		req.State = "ended"
+	}
+	for _, arg := range args {
+		req.Jobs = append(req.Jobs, control.JobRef(arg))
+	}
+	switch {
+	case len(args) > 0 && o.all:
+		return req, usageErrorf("give job IDs or names, or --all, not both")
+	case !o.selecting() && len(args) == 0:
+		return req, usageErrorf("%s which jobs? give job IDs or names, or --all, --state STATE or --name GLOB", name)
+	}
+	return req, nil
 }
 
 // stateCounts says how many jobs are in each state: "2 running, 1 queued".

@@ -30,7 +30,8 @@ type waitOptions struct {
 
 func newWaitCmd() *cobra.Command {
 	var o waitOptions
-	cmd := jobCommand("wait ID", "Wait for a job to end, or for a line of its output",
+	var sel selectOptions
+	cmd := jobCommand("wait ID|NAME... | --all | --state STATE | --name GLOB", "Wait for jobs to end, or for a line of a job's output",
 		`Block until the job ends, and exit with its exit code: 124 if it timed
 out, 128+N if a signal N ended it, 125 if it could not start, 255 if no
 instance answers or the instance ended while waiting (its jobs end with
@@ -46,7 +47,23 @@ With --ready, return 0 once the job is ready (its ready check in the job
 file passed: a log line, a delay, or simply running); exit 1 if it ends
 first. A job that will restart (its restart policy) has not ended yet.
 
-With --timeout, give up after DUR and exit 124; the job keeps running.`,
+With --timeout, give up after DUR and exit 124; the job keeps running.
+
+Several jobs: give several IDs or names, or pick them with --all, --state
+(a state, or several comma-separated; "ended" means succeeded, failed,
+killed, timed_out or error) and --name (a glob such as 'web-*', or
+several), as stop, kill, restart and rm pick them; the jobs are those
+picked when wait starts. Block until every one has ended (a queued job,
+or one its restart policy runs again, has not), printing a line on
+stdout for each as it ends ("job 3 (web) failed (exit 2)"; "job 4 (db)
+was removed while waited for" for one removed meanwhile). Exit 0 when
+every job succeeded; otherwise the exit the one-job wait gives for the
+job with the lowest ID that did not succeed (1 for one removed): the
+same jobs exit with the same code however their ends interleave. With
+--timeout, exit 124 when it passes first, naming the jobs still running
+(they keep running); exit 255 when the instance goes away. A selector
+that picks no job says so on stderr and exits 0. --until and --ready
+watch one job: with several they are refused (exit 2).`,
 		func(cmd *cobra.Command, c *control.Client, id jobs.ID) error {
 			return wait(cmd, c, id, o)
 		})
@@ -55,11 +72,19 @@ With --timeout, give up after DUR and exit 124; the job keeps running.`,
 	cmd.Flags().Var(durationFlag{d: &o.timeout, nonNegative: true}, "timeout", "give up after `DUR` (exit 124); the job keeps running (0, the default: wait as long as it takes)")
 	cmd.Flags().BoolVar(&o.raw, "raw", false, "print the matching line as jobtop holds it, escapes and all (a terminal job's hold only colours), also on a terminal (see jobtop logs)")
 	cmd.MarkFlagsMutuallyExclusive("until", "ready")
+	sel.addFlags(cmd.Flags())
+	// One job as ever; several through the bulk commands' selectors.
+	cmd.Args = cobra.ArbitraryArgs
 	// A job named when no instance answers is not found for the same
 	// reason as an ID: no instance, exit exitInstanceGone.
 	runE := cmd.RunE
 	cmd.RunE = func(cmd *cobra.Command, args []string) error {
-		err := runE(cmd, args)
+		var err error
+		if len(args) == 1 && !sel.selecting() {
+			err = runE(cmd, args)
+		} else {
+			err = waitMany(cmd, args, sel, o)
+		}
 		var notRunning *control.NotRunningError
 		if errors.As(err, &notRunning) && !errors.Is(err, syscall.EACCES) {
 			return &ExitError{Code: exitInstanceGone, Err: err}
@@ -199,11 +224,20 @@ func timedOut(err error, id jobs.ID, o waitOptions) error {
 // jobExit turns how a job ended into jobtop's exit: its exit code, 124
 // for timed_out, 128+N for a signal, 125 if it could not start.
 func jobExit(j jobs.Info) error {
-	code := 0
-	var why string
+	code, why, ok := jobEnd(j)
+	if ok {
+		return nil
+	}
+	return &ExitError{Code: code, Err: fmt.Errorf("job %d %s", j.ID, why)}
+}
+
+// jobEnd says how a job ended ("failed (exit 2)"), and the exit jobtop
+// wait gives for it; ok is for a job that succeeded (exit 0). A job
+// stopped that exited 0 by itself did not succeed, and exits 0.
+func jobEnd(j jobs.Info) (code int, why string, ok bool) {
 	switch j.State {
 	case jobs.StateSucceeded:
-		return nil
+		return 0, "succeeded", true
 	case jobs.StateFailed:
 		code = 1
 		if j.ExitCode != nil {
@@ -235,5 +269,5 @@ func jobExit(j jobs.Info) error {
 	if j.Error != "" && j.State != jobs.StateTimedOut && !strings.HasSuffix(why, "before it ran") {
 		why += ": " + j.Error
 	}
-	return &ExitError{Code: code, Err: fmt.Errorf("job %d %s", j.ID, why)}
+	return code, why, false
 }

@@ -1,0 +1,169 @@
+package cmd
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"jobtop/control"
+	"jobtop/jobs"
+)
+
+// maxWaits caps the waits (one request, so one connection, each) open at
+// once; a job past it is waited for once one of those has ended, and a
+// line for it may come after that of a job that ended later.
+const maxWaits = 64
+
+// waited is how the wait for one job of several came out.
+type waited struct {
+	job     jobs.Info // as it ended, or is when the wait gave up
+	ended   bool
+	removed bool  // removed while waited for
+	err     error // the wait itself failed (the instance went away)
+}
+
+// waitMany waits for every job the arguments and selectors pick (see the
+// command's help): one line on stdout per job as it ends; exit 0 if all
+// succeeded, else the one-job wait's exit for the first job by ID that
+// did not. ID order, not the order they ended: the exit does not depend
+// on which of two failing jobs the instance reaped first.
+func waitMany(cmd *cobra.Command, args []string, sel selectOptions, o waitOptions) error {
+	switch {
+	case o.until != "":
+		return usageErrorf("--until watches one job's output: give one job ID or name, not %s", describeSelection(sel, args))
+	case o.ready:
+		return usageErrorf("--ready waits for one job: give one job ID or name, not %s", describeSelection(sel, args))
+	}
+	req, err := sel.request(cmd.Name(), args)
+	if err != nil {
+		return err
+	}
+	filter := control.JobFilter{State: req.State, Name: req.Name}
+	for _, ref := range req.Jobs {
+		filter.Jobs = append(filter.Jobs, string(ref))
+	}
+	began := time.Now()
+	c := newClient(cmd)
+	picked, err := control.JobsAs[jobs.Info](cmd.Context(), c, filter)
+	if err != nil {
+		if err, gone := instanceGone(cmd.Context(), c, "listing the jobs to wait for", 0, began, err); gone {
+			return &ExitError{Code: exitInstanceGone, Err: err}
+		}
+		return selectionError(err)
+	}
+	if len(picked) == 0 {
+		fmt.Fprintf(cmd.ErrOrStderr(), "jobtop: no job matches %s\n", describeSelection(sel, args))
+		return nil
+	}
+	results, err := waitEach(cmd, c, picked, o.timeout, began)
+	if err != nil {
+		doing := "waiting for " + plural(len(picked), "job")
+		if err, gone := instanceGone(cmd.Context(), c, doing, 0, began, err); gone {
+			return &ExitError{Code: exitInstanceGone, Err: err}
+		}
+		return err
+	}
+	return manyExit(results, o.timeout)
+}
+
+// waitEach waits for each job at once (at most maxWaits at a time) until
+// it ends, until timeout (> 0) has passed since began, or until a wait
+// fails (the first failure is err; the other waits are cut short then);
+// it prints a line for each job as it ends. The results are in the order
+// of list.
+func waitEach(cmd *cobra.Command, c *control.Client, list []jobs.Info, timeout time.Duration, began time.Time) (_ []waited, err error) {
+	ctx, cancel := context.WithCancel(cmd.Context())
+	defer cancel()
+	results := make([]waited, len(list))
+	done := make(chan int)
+	slots := make(chan struct{}, maxWaits)
+	for i, j := range list {
+		go func() {
+			defer func() { done <- i }()
+			select {
+			case slots <- struct{}{}:
+				defer func() { <-slots }()
+			case <-ctx.Done():
+				results[i] = waited{job: j, err: ctx.Err()}
+				return
+			}
+			var left time.Duration
+			if timeout > 0 {
+				// At least a moment: 0 would wait as long as it takes.
+				left = max(time.Until(began.Add(timeout)), time.Millisecond)
+			}
+			resp, err := c.WaitJob(ctx, j.ID, left)
+			switch {
+			case control.IsNotFound(err):
+				results[i] = waited{job: j, removed: true}
+			case err != nil:
+				results[i] = waited{job: j, err: err}
+			default:
+				results[i] = waited{job: resp.Job, ended: resp.Ended}
+			}
+		}()
+	}
+	out := cmd.OutOrStdout()
+	for range list {
+		r := results[<-done]
+		switch {
+		case r.err != nil && err == nil:
+			err = r.err
+			cancel() // the instance went away: the others' waits fail too
+		case r.err != nil: // cut short after the first failure
+		case r.removed:
+			fmt.Fprintf(out, "job %d (%s) was removed while waited for\n", r.job.ID, truncate(r.job.Name, 40))
+		case r.ended:
+			_, why, _ := jobEnd(r.job)
+			fmt.Fprintf(out, "job %d (%s) %s\n", r.job.ID, truncate(r.job.Name, 40), why)
+		}
+	}
+	return results, err
+}
+
+// manyExit is the exit of a wait for several jobs, once each has ended
+// or the timeout passed.
+func manyExit(results []waited, timeout time.Duration) error {
+	var running []string
+	failed := 0
+	var first *waited
+	for i, r := range results {
+		switch {
+		case !r.ended && !r.removed:
+			running = append(running, fmt.Sprintf("job %d (%s) is %s", r.job.ID, truncate(r.job.Name, 40), stateText(r.job, time.Now())))
+			continue
+		case r.ended:
+			if _, _, ok := jobEnd(r.job); ok {
+				continue
+			}
+		}
+		failed++
+		if first == nil {
+			first = &results[i]
+		}
+	}
+	if len(running) > 0 {
+		return &ExitError{Code: exitTimedOut, Err: fmt.Errorf("%d of %d jobs %s not ended after %v: %s (they go on; jobtop stop ends them)",
+			len(running), len(results), hasHave(len(running)), timeout, strings.Join(running, ", "))}
+	}
+	if first == nil {
+		return nil
+	}
+	code, why := 1, "was removed while waited for"
+	if !first.removed {
+		code, why, _ = jobEnd(first.job)
+	}
+	return &ExitError{Code: code, Err: fmt.Errorf("%d of %d jobs did not succeed; the exit is that of the first by ID, job %d (%s), which %s",
+		failed, len(results), first.job.ID, truncate(first.job.Name, 40), why)}
+}
+
+// hasHave is the verb for n jobs: "1 of 3 jobs has", "2 of 3 jobs have".
+func hasHave(n int) string {
+	if n == 1 {
+		return "has"
+	}
+	return "have"
+}

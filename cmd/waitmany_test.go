@@ -1,0 +1,243 @@
+package cmd
+
+import (
+	"bytes"
+	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"jobtop/jobs"
+)
+
+// startWait starts `jobtop ARGS...` in the background; its result comes
+// from the returned function, once it has exited.
+func (c *cli) startWait(args ...string) (*exec.Cmd, func() result) {
+	c.t.Helper()
+	cmd := exec.Command(binary, args...)
+	cmd.Env = c.env
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	require.NoError(c.t, cmd.Start())
+	exited := make(chan struct{})
+	var err error
+	go func() { err = cmd.Wait(); close(exited) }()
+	c.t.Cleanup(func() {
+		cmd.Process.Kill() //nolint:errcheck // may have exited
+		<-exited
+	})
+	return cmd, func() result {
+		c.t.Helper()
+		select {
+		case <-exited:
+		case <-time.After(testTimeout):
+			c.t.Fatalf("jobtop %v did not end", args)
+		}
+		code := 0
+		var exit *exec.ExitError
+		if errors.As(err, &exit) {
+			code = exit.ExitCode()
+		} else {
+			require.NoError(c.t, err)
+		}
+		return result{stdout: stdout.String(), stderr: stderr.String(), code: code}
+	}
+}
+
+// sockets counts the sockets process pid holds open.
+func sockets(pid int) int {
+	n := 0
+	fds, _ := os.ReadDir(filepath.Join("/proc", strconv.Itoa(pid), "fd"))
+	for _, fd := range fds {
+		if link, err := os.Readlink(filepath.Join("/proc", strconv.Itoa(pid), "fd", fd.Name())); err == nil && strings.HasPrefix(link, "socket:") {
+			n++
+		}
+	}
+	return n
+}
+
+// lines are the lines of out, without the last newline.
+func lines(out string) []string {
+	return strings.Split(strings.TrimSuffix(out, "\n"), "\n")
+}
+
+// TestWaitManySucceed waits for several jobs by ID and by name: exit 0,
+// one line each as it ends.
+func TestWaitManySucceed(t *testing.T) {
+	c := newCLI(t)
+	c.serve()
+	fifo := mkfifo(t)
+	a := c.startJob("read x < "+fifo, "--name", "a")
+	b := c.startJob("true", "--name", "b")
+	wait, result := c.startWait("wait", a, "b", "--timeout", "60s")
+	require.Eventually(t, func() bool { return hasSocket(wait.Process.Pid) }, testTimeout, 10*time.Millisecond)
+	writeFifo(t, fifo, "go\n")
+	r := result()
+	require.Equal(t, 0, r.code, r.stderr)
+	assert.ElementsMatch(t, []string{"job " + a + " (a) succeeded", "job " + b + " (b) succeeded"}, lines(r.stdout))
+	assert.Empty(t, r.stderr)
+}
+
+// TestWaitManyFailedFirstByID exits with the code of the job with the
+// lowest ID that did not succeed, not of the one that failed first.
+func TestWaitManyFailedFirstByID(t *testing.T) {
+	c := newCLI(t)
+	c.serve()
+	fifo := mkfifo(t)
+	ok := c.startJob("true", "--name", "ok")
+	later := c.startJob("read x < "+fifo+"; exit 3", "--name", "later")
+	first := c.startJob("exit 4", "--name", "first")
+	require.Eventually(t, func() bool { return c.status(first).State.Done() }, testTimeout, 10*time.Millisecond)
+	wait, result := c.startWait("wait", ok, later, first)
+	require.Eventually(t, func() bool { return hasSocket(wait.Process.Pid) }, testTimeout, 10*time.Millisecond)
+	writeFifo(t, fifo, "go\n")
+	r := result()
+	assert.Equal(t, 3, r.code, r.stderr)
+	out := lines(r.stdout)
+	require.Len(t, out, 3, r.stdout)
+	assert.Contains(t, out, "job "+later+" (later) failed (exit 3)")
+	assert.Contains(t, out, "job "+first+" (first) failed (exit 4)")
+	assert.Contains(t, out, "job "+ok+" (ok) succeeded")
+	assert.Contains(t, r.stderr, "2 of 3 jobs did not succeed; the exit is that of the first by ID, job "+later+" (later), which failed (exit 3)")
+}
+
+// TestWaitManyAll waits for every job; a timed-out and a killed one say
+// so and exit as the one-job wait does.
+func TestWaitManyAll(t *testing.T) {
+	c := newCLI(t)
+	c.serve()
+	c.startJob("true", "--name", "one")
+	c.startJob("true", "--name", "two")
+	r := c.run("wait", "--all")
+	require.Equal(t, 0, r.code, r.stderr)
+	assert.ElementsMatch(t, []string{"job 1 (one) succeeded", "job 2 (two) succeeded"}, lines(r.stdout))
+
+	c.startJob("exec sleep 600", "--name", "killed")
+	c.ok("kill", "3")
+	r = c.run("wait", "--all")
+	assert.Equal(t, 128+int(syscall.SIGKILL), r.code, r.stderr)
+	assert.Contains(t, lines(r.stdout), "job 3 (killed) was killed by SIGKILL")
+}
+
+// TestWaitManySelectors picks jobs by --name and --state, as the bulk
+// commands do; a job not picked is not waited for.
+func TestWaitManySelectors(t *testing.T) {
+	c := newCLI(t)
+	c.serve()
+	other := c.startJob("exec sleep 600", "--name", "other")
+	web1 := c.startJob("true", "--name", "web-1")
+	web2 := c.startJob("exit 5", "--name", "web-2")
+	r := c.run("wait", "--name", "web-*")
+	assert.Equal(t, 5, r.code, r.stderr)
+	assert.ElementsMatch(t, []string{"job " + web1 + " (web-1) succeeded", "job " + web2 + " (web-2) failed (exit 5)"}, lines(r.stdout))
+
+	r = c.run("wait", "--state", "failed")
+	assert.Equal(t, 5, r.code, r.stderr)
+	assert.Equal(t, []string{"job " + web2 + " (web-2) failed (exit 5)"}, lines(r.stdout))
+
+	r = c.run("wait", "--state", "succeeded", "--name", "web-*,other")
+	assert.Equal(t, 0, r.code, r.stderr)
+	assert.Equal(t, []string{"job " + web1 + " (web-1) succeeded"}, lines(r.stdout))
+	assert.Equal(t, jobs.StateRunning, c.status(other).State)
+
+	r = c.run("wait", "--state", "bogus")
+	assert.Equal(t, usageExit, r.code, r.stderr)
+}
+
+// TestWaitManyTimeout gives up after --timeout with 124, naming the jobs
+// still running; those that ended are printed.
+func TestWaitManyTimeout(t *testing.T) {
+	c := newCLI(t)
+	c.serve()
+	done := c.startJob("true", "--name", "done")
+	long := c.startJob("exec sleep 600", "--name", "long")
+	r := c.run("wait", done, long, "--timeout", "0.3")
+	assert.Equal(t, exitTimedOut, r.code, r.stderr)
+	assert.Equal(t, []string{"job " + done + " (done) succeeded"}, lines(r.stdout))
+	assert.Contains(t, r.stderr, "1 of 2 jobs has not ended after 300ms: job "+long+" (long) is running (they go on")
+	assert.Equal(t, jobs.StateRunning, c.status(long).State, "the job keeps running")
+}
+
+// TestWaitManyNothing: a selector that picks no job says so and exits 0,
+// as the bulk commands do; an unknown job named is an error.
+func TestWaitManyNothing(t *testing.T) {
+	c := newCLI(t)
+	c.serve()
+	c.startJob("exec sleep 600", "--name", "long")
+	r := c.run("wait", "--name", "nomatch-*")
+	assert.Equal(t, 0, r.code, r.stderr)
+	assert.Empty(t, r.stdout)
+	assert.Equal(t, "jobtop: no job matches --name nomatch-*\n", r.stderr)
+
+	r = c.run("wait", "1", "nosuch")
+	assert.Equal(t, 1, r.code, r.stderr)
+	assert.Contains(t, r.stderr, `no job "nosuch"`)
+	assert.Contains(t, r.stderr, "`jobtop ls` lists them")
+}
+
+// TestWaitManyRefusesUntilReady: --until and --ready watch one job.
+func TestWaitManyRefusesUntilReady(t *testing.T) {
+	c := newCLI(t)
+	c.serve()
+	a := c.startJob("true")
+	b := c.startJob("true")
+	r := c.run("wait", a, b, "--until", "x")
+	assert.Equal(t, usageExit, r.code, r.stderr)
+	assert.Contains(t, r.stderr, "--until watches one job's output: give one job ID or name, not "+a+" "+b)
+	r = c.run("wait", "--all", "--ready")
+	assert.Equal(t, usageExit, r.code, r.stderr)
+	assert.Contains(t, r.stderr, "--ready waits for one job")
+	r = c.run("wait", a, "--all")
+	assert.Equal(t, usageExit, r.code, r.stderr)
+}
+
+// TestWaitManyInstanceKilled: the instance killed while wait waits for
+// several of its jobs: 255, and it says so.
+func TestWaitManyInstanceKilled(t *testing.T) {
+	c := newCLI(t)
+	serve := c.serve()
+	a := c.startJob("exec sleep 600")
+	b := c.startJob("exec sleep 600")
+	wait, result := c.startWait("wait", a, b)
+	require.Eventually(t, func() bool { return hasSocket(wait.Process.Pid) }, testTimeout, 10*time.Millisecond)
+	// Both waits are asked before the instance goes.
+	require.Eventually(t, func() bool { return sockets(wait.Process.Pid) >= 2 }, testTimeout, 10*time.Millisecond)
+	require.NoError(t, serve.Process.Signal(syscall.SIGKILL))
+	r := result()
+	assert.Equal(t, exitInstanceGone, r.code, r.stderr)
+	assert.Contains(t, r.stderr, "jobtop: the jobtop instance on "+c.socket+" ended while waiting for 2 jobs, and its jobs ended with it")
+	assert.Empty(t, r.stdout)
+}
+
+// TestManyExit: the exit of several jobs' wait is the one-job wait's for
+// the first by ID that did not succeed, a job removed while waited for
+// counting as not succeeded (1); the timeout's 124 wins.
+func TestManyExit(t *testing.T) {
+	two := 2
+	ok := waited{job: jobs.Info{ID: 1, Name: "ok", State: jobs.StateSucceeded}, ended: true}
+	removed := waited{job: jobs.Info{ID: 2, Name: "gone", State: jobs.StateRunning}, removed: true}
+	failed := waited{job: jobs.Info{ID: 3, Name: "bad", State: jobs.StateFailed, ExitCode: &two}, ended: true}
+	running := waited{job: jobs.Info{ID: 4, Name: "slow", State: jobs.StateQueued}}
+
+	assert.NoError(t, manyExit([]waited{ok, ok}, 0))
+
+	var exit *ExitError
+	require.ErrorAs(t, manyExit([]waited{ok, removed, failed}, 0), &exit)
+	assert.Equal(t, 1, exit.Code)
+	assert.EqualError(t, exit, "2 of 3 jobs did not succeed; the exit is that of the first by ID, job 2 (gone), which was removed while waited for")
+
+	require.ErrorAs(t, manyExit([]waited{ok, failed}, 0), &exit)
+	assert.Equal(t, 2, exit.Code)
+
+	require.ErrorAs(t, manyExit([]waited{ok, failed, running}, time.Second), &exit)
+	assert.Equal(t, exitTimedOut, exit.Code)
+	assert.EqualError(t, exit, "1 of 3 jobs has not ended after 1s: job 4 (slow) is queued (they go on; jobtop stop ends them)")
+}
