@@ -72,13 +72,11 @@ type job struct {
 	lastScreen *vtscreen.Snapshot // the last run ended on this screen (termState.end)
 	lastPlaced bool               // and had placed the cursor on the main screen (termState.lastPlaced)
 
-	restartPending bool // a requested restart waits for this run to end
-	// depsMet says the queued run's dependencies were all met: it waits
-	// for a slot only, whatever becomes of them (one removed meanwhile).
-	depsMet      bool
-	restartTimer *time.Timer // a policy restart waits out its backoff
-	restartAt    time.Time   // when restartTimer fires
-	autoRestarts int         // policy restarts since the last long run (all of them: MaxOverLife)
+	restartPending bool        // a requested restart waits for this run to end
+	restartTimer   *time.Timer // a policy restart waits out its backoff
+	restartAt      time.Time   // when restartTimer fires
+	autoRestarts   int         // policy restarts since the last long run (all of them: MaxOverLife)
+	depsMet        bool        // the queued run's dependencies were met: it waits for a slot only
 
 	settled       chan struct{} // closed while the job is settled
 	settledClosed bool
