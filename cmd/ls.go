@@ -15,6 +15,7 @@ import (
 
 	"jobtop/control"
 	"jobtop/jobs"
+	"jobtop/termtext"
 )
 
 func newLsCmd() *cobra.Command {
@@ -98,11 +99,12 @@ func (r lsRow) info() jobs.Info {
 }
 
 // lsColumns are the table's columns; each but the last is padded to its
-// widest cell (in runes, as text/tabwriter counts) and two spaces.
+// widest cell and two spaces: in columns on a terminal, else in runes, as
+// text/tabwriter counts.
 var lsColumns = [...]string{"ID", "NAME", "STATE", "PID", "TIME", "EXIT", "COMMAND"}
 
 // lsCommandWidth is where COMMAND is cut, in runes; on a terminal
-// narrower than the row, where the terminal ends.
+// narrower than the row, where the terminal ends (in columns).
 const lsCommandWidth = 60
 
 // lsMinCommandWidth is as narrow as COMMAND gets on a narrow terminal.
@@ -125,10 +127,16 @@ func writeLsTable(w io.Writer, rows []lsRow, text textOut, now time.Time, cols i
 			stateText(j, now), pid, formatRuntime(j.Runtime(now)), exitText(j), truncate(text.label(j.Command), lsCommandWidth)})
 	}
 	const last = len(lsColumns) - 1
+	// On a terminal, what a cell takes is its width there (a wide
+	// character two columns); elsewhere runes, as text/tabwriter counts.
+	width := utf8.RuneCountInString
+	if cols > 0 {
+		width = termtext.Width
+	}
 	var widths [last]int
 	for _, c := range cells {
 		for i := range widths {
-			widths[i] = max(widths[i], utf8.RuneCountInString(c[i]))
+			widths[i] = max(widths[i], width(c[i]))
 		}
 	}
 	if cols > 0 {
@@ -136,9 +144,10 @@ func writeLsTable(w io.Writer, rows []lsRow, text textOut, now time.Time, cols i
 		for _, n := range widths {
 			room -= n + 2
 		}
-		if room = max(room, lsMinCommandWidth); room < lsCommandWidth {
-			for i := range cells[1:] {
-				cells[i+1][last] = truncate(cells[i+1][last], room)
+		room = max(room, lsMinCommandWidth)
+		for i := range cells[1:] {
+			if c := &cells[i+1][last]; termtext.Width(*c) > room {
+				*c = termtext.CutCells(*c, room-1) + "…"
 			}
 		}
 	}
@@ -151,9 +160,9 @@ func writeLsTable(w io.Writer, rows []lsRow, text textOut, now time.Time, cols i
 	}
 	buf := make([]byte, 0, size)
 	for _, c := range cells {
-		for i, width := range widths {
+		for i, w := range widths {
 			buf = append(buf, c[i]...)
-			for pad := width - utf8.RuneCountInString(c[i]) + 2; pad > 0; pad-- {
+			for pad := w - width(c[i]) + 2; pad > 0; pad-- {
 				buf = append(buf, ' ')
 			}
 		}

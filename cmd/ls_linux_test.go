@@ -13,6 +13,8 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	"golang.org/x/sys/unix"
+
+	"jobtop/termtext"
 )
 
 // TestLsFitsTheTerminal: on an 80-column terminal each job is one row of
@@ -23,6 +25,9 @@ func TestLsFitsTheTerminal(t *testing.T) {
 	c.serve()
 	long := "echo " + strings.Repeat("a-long-argument ", 8)
 	c.ok("wait", c.startJob(long, "--name", "long"))
+	// Wide characters take two columns each: counted as one, the row
+	// wrapped.
+	c.ok("wait", c.startJob("echo "+strings.Repeat("日本語のテキスト🚀 ", 8), "--name", "wide"))
 
 	ptmx, err := os.OpenFile("/dev/ptmx", os.O_RDWR, 0)
 	require.NoError(t, err)
@@ -43,11 +48,16 @@ func TestLsFitsTheTerminal(t *testing.T) {
 	var out bytes.Buffer
 	io.Copy(&out, ptmx) //nolint:errcheck // EIO once the far end is closed and read
 	rows := strings.Split(strings.TrimRight(strings.ReplaceAll(out.String(), "\r\n", "\n"), "\n"), "\n")
-	require.Len(t, rows, 2, "a header and one row:\n%s", out.String())
+	require.Len(t, rows, 3, "a header and one row a job:\n%s", out.String())
 	for _, row := range rows {
-		assert.LessOrEqual(t, utf8.RuneCountInString(row), 80, "%q", row)
+		assert.LessOrEqual(t, termtext.Width(row), 80, "%q", row)
 	}
-	assert.True(t, strings.HasSuffix(rows[1], "…"), rows[1])
+	for _, row := range rows[1:] {
+		assert.True(t, strings.HasSuffix(row, "…"), row)
+		at := strings.Index(row, "echo ")
+		assert.Equal(t, termtext.Width(rows[0][:strings.Index(rows[0], "COMMAND")]), termtext.Width(row[:at]),
+			"COMMAND starts in the same column: %q", row)
+	}
 	assert.Contains(t, rows[1], "echo a-long-argument")
 
 	piped := strings.Split(c.ok("ls"), "\n")[1]
