@@ -5,6 +5,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"syscall"
 	"testing"
@@ -171,6 +172,14 @@ func TestPlainJobtopRefusesAnInstanceOfAnotherFile(t *testing.T) {
 	assert.NoFileExists(t, filepath.Join(b, "started"))
 	r = c.runIn(b, "--socket", c.socket)
 	assert.Contains(t, r.stderr, "jobtop attach --socket "+c.socket+";", "the socket given is in what to type")
+	// Quoted, when the shell would split it.
+	spaced := newCLI(t)
+	spaced.socket = filepath.Join(spaced.dir, "a b", "s.sock")
+	require.NoError(t, os.Mkdir(filepath.Dir(spaced.socket), 0o700))
+	spaced.env = append(slices.Clip(spaced.env), control.SocketEnv+"="+spaced.socket)
+	spaced.serveIn(a)
+	r = spaced.runIn(b, "--socket", spaced.socket)
+	assert.Contains(t, r.stderr, "jobtop attach --socket '"+spaced.socket+"';")
 
 	// The instance's own directory: the check passes, and only the
 	// missing terminal stops the attach.

@@ -338,7 +338,7 @@ func sameJobFile(cmd *cobra.Command, plan *jobfile.Plan, inUse *control.InUseErr
 	}
 	socket := "" // the commands below name the socket when it was given
 	if cmd.Flags().Changed(socketFlag) {
-		socket = " --socket " + inUse.Path
+		socket = " --socket " + jobs.ShellJoin([]string{inUse.Path})
 	}
 	return &ExitError{Code: 1, Err: fmt.Errorf(
 		"%s was not run: another jobtop (%s, pid %d) is listening on %s and %s; "+

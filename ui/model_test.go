@@ -340,7 +340,7 @@ func TestQuitQuestionCountsQueuedJobsApart(t *testing.T) {
 		return attached.stateCountForTest(jobs.StateRunning) == 1 && attached.stateCountForTest(jobs.StateQueued) == 2
 	})
 	press(t, attached, "q")
-	require.Contains(t, attached.View(), "1 job running, 2 queued — they keep running in jobtop serve (pid 42). quit? y/n")
+	require.Contains(t, attached.View(), "1 job running, 2 queued — they stay in jobtop serve (pid 42). quit? y/n")
 }
 
 // TestQuitQuestionWhenTheLastJobEnds: a job that ends while "stop them

@@ -109,7 +109,11 @@ func (m *Model) quitView() string {
 			if m.cfg.Instance != "" {
 				where = "jobtop " + m.cfg.Instance
 			}
-			return m.liveText() + " — " + pick(live, "it keeps", "they keep") + " running in " + where + ". quit? y/n"
+			stay := pick(live, "it keeps running", "they keep running")
+			if _, queued := m.liveCounts(); queued > 0 {
+				stay = pick(live, "it stays", "they stay") // a queued job is not running
+			}
+			return m.liveText() + " — " + stay + " in " + where + ". quit? y/n"
 		}
 		return m.liveText() + " — stop " + pick(live, "it", "them") + " and quit? y/n"
 	case quitStopping:
@@ -124,7 +128,18 @@ func (m *Model) quitView() string {
 // liveText says how many jobs run and how many wait for a slot or a
 // dependency: "2 jobs running, 31 queued" (a queue is not running).
 func (m *Model) liveText() string {
-	running, queued := 0, 0
+	running, queued := m.liveCounts()
+	switch {
+	case queued == 0:
+		return plural(running, "job") + " running"
+	case running == 0:
+		return plural(queued, "job") + " queued"
+	}
+	return plural(running, "job") + " running, " + strconv.Itoa(queued) + " queued"
+}
+
+// liveCounts counts the jobs that run (or stop) and those queued.
+func (m *Model) liveCounts() (running, queued int) {
 	for _, j := range m.table.Jobs() {
 		switch {
 		case j.State.Active():
@@ -133,11 +148,5 @@ func (m *Model) liveText() string {
 			queued++
 		}
 	}
-	switch {
-	case queued == 0:
-		return plural(running, "job") + " running"
-	case running == 0:
-		return plural(queued, "job") + " queued"
-	}
-	return plural(running, "job") + " running, " + strconv.Itoa(queued) + " queued"
+	return running, queued
 }
