@@ -35,6 +35,9 @@ type searchPrompt struct {
 	// before is the table's filter when the prompt opened (esc restores
 	// it).
 	before string
+	// fromScreen says the pane showed a screen when the prompt opened:
+	// esc goes back to it.
+	fromScreen bool
 }
 
 func newSearchPrompt(km *keymap.KeyMap, st *styles.Styles, target findTarget, value string) *searchPrompt {
@@ -119,6 +122,9 @@ func (m *Model) handleFindKey(k tea.KeyMsg) tea.Cmd {
 	case key.Matches(k, m.km.Cancel):
 		if f.target == findJobs {
 			m.table.SetFilter(f.before)
+		}
+		if f.fromScreen {
+			m.activePane().follow = true // the screen again, as G
 		}
 		m.find = nil
 		return nil

@@ -94,13 +94,15 @@ func (m *Model) handlePaneKey(k tea.KeyMsg) tea.Cmd {
 			return m.typeInto(m.input.id, termkeys.Key(k, m.input.pane.screenModes()))
 		}
 	case key.Matches(k, m.km.Search):
-		if p.scr != nil {
+		fromScreen := p.scr != nil
+		if fromScreen {
 			// A screen has no lines to search: its job's lines show,
-			// as on scrolling up.
+			// as on scrolling up (esc in the prompt goes back to it).
 			p.leaveScreen()
 			p.refresh()
 		}
 		m.openFind(findInPane)
+		m.find.fromScreen = fromScreen
 	case key.Matches(k, m.km.ClearSearch):
 		p.search, p.logSearch = nil, nil
 		p.refresh()

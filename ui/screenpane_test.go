@@ -247,3 +247,18 @@ func TestSearchFromAScreenSearchesTheLines(t *testing.T) {
 	require.NoError(t, err)
 	require.Equal(t, 1, info.Runs, "nothing typed reached jobtop's keys")
 }
+
+// esc in the search prompt opened on a screen goes back to the screen,
+// as if the search had not been asked for.
+func TestSearchCancelledOnAScreenGoesBackToIt(t *testing.T) {
+	mgr := newManager(t)
+	startTTY(t, mgr, "inline", `seq 100; sleep 0.2; printf '\033[1A\033[2Kredrawn\n'; sleep 60`)
+	m := newSizedModel(t, mgr, Config{}, 60, 20)
+	pumpUntil(t, m, "the screen", func() bool { return screenShows(m, "redrawn") })
+	press(t, m, "enter", "/")
+	require.False(t, m.single.InScreen(), "the lines show behind the prompt")
+	typeText(t, m, "4")
+	press(t, m, "esc")
+	require.Nil(t, m.find)
+	pumpUntil(t, m, "the screen again", func() bool { return m.single.InScreen() && screenShows(m, "redrawn") })
+}
