@@ -268,5 +268,10 @@ func printOutcome(w io.Writer, verb string, j jobs.Info) {
 	case j.State.Done() && exitText(j) != "-":
 		state += " (" + exitText(j) + ")"
 	}
+	if verb == "stop" || verb == "kill" {
+		if j.State.Done() && strings.HasPrefix(j.Reason, "restart cancelled") {
+			state += ", its restart cancelled" // it was waiting out its backoff
+		}
+	}
 	fmt.Fprintf(w, "job %d (%s): %s\n", j.ID, truncate(j.Name, 40), state)
 }

@@ -94,7 +94,7 @@ func TestFailedJobShowsTimeToItsRestart(t *testing.T) {
 	r := c.run("wait", "flaky", "--timeout", "0.1")
 	assert.Equal(t, 124, r.code)
 	assert.Regexp(t, `job 1 is failed \(restart in (59|60)s\) after 100ms: its restart policy runs it again`, r.stderr)
-	c.ok("stop", "flaky")
+	assert.Equal(t, "job 1 (flaky): failed (1), its restart cancelled\n", c.ok("stop", "flaky"))
 	assert.Nil(t, c.status("flaky").RestartAt, "no restart comes")
 	assert.Regexp(t, `^1\s+flaky\s+failed\s`, strings.Split(c.ok("ls"), "\n")[1])
 }
