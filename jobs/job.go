@@ -76,7 +76,9 @@ type job struct {
 	restartTimer   *time.Timer // a policy restart waits out its backoff
 	restartAt      time.Time   // when restartTimer fires
 	autoRestarts   int         // policy restarts since the last long run (all of them: MaxOverLife)
-	depsMet        bool        // the queued run's dependencies were met: it waits for a slot only
+	// metDeps are the dependencies this queued run found met: one whose
+	// job is removed meanwhile (jobtop clean) stays met.
+	metDeps map[string]bool
 
 	settled       chan struct{} // closed while the job is settled
 	settledClosed bool
@@ -228,7 +230,7 @@ func (j *job) addOutputStats(info *Info) {
 func (m *Manager) enqueueLocked(j *job) {
 	j.state = StateQueued
 	j.reason = ""
-	j.depsMet = false
+	j.metDeps = nil
 	j.pid, j.exitCode, j.signal, j.errText = 0, nil, 0, ""
 	j.started, j.ended = nil, nil
 	m.queue = append(m.queue, j)
@@ -253,11 +255,7 @@ func (m *Manager) scheduleLocked() {
 	for changed := true; changed; {
 		changed = false
 		for _, j := range append([]*job(nil), m.queue...) {
-			ok, wait, fail := j.depsMet, "", ""
-			if !ok {
-				ok, wait, fail = m.dependenciesLocked(j)
-				j.depsMet = ok
-			}
+			ok, wait, fail := m.dependenciesLocked(j)
 			switch {
 			case fail != "":
 				m.dequeueLocked(j)

@@ -75,6 +75,9 @@ func (m *Manager) dependenciesLocked(j *job) (ok bool, wait, fail string) {
 	for _, name := range names {
 		cond := j.spec.DependsOn[name]
 		d := m.findByNameLocked(name, j)
+		if d == nil && j.metDeps[name] {
+			continue // met, then removed: it stays met for this run
+		}
 		if d == nil {
 			return false, "", fmt.Sprintf("depends on %q, but no job has that name", name)
 		}
@@ -84,6 +87,12 @@ func (m *Manager) dependenciesLocked(j *job) (ok bool, wait, fail string) {
 		}
 		if !met {
 			return false, fmt.Sprintf("waiting for %s: %s", name, cond), ""
+		}
+		if j.state == StateQueued {
+			if j.metDeps == nil {
+				j.metDeps = make(map[string]bool)
+			}
+			j.metDeps[name] = true
 		}
 	}
 	return true, "", ""

@@ -325,3 +325,34 @@ func TestAMetDependencyStaysMetWhenItsJobIsRemoved(t *testing.T) {
 	app = wait(t, m, app.ID)
 	assert.Equal(t, StateSucceeded, app.State, app.Error)
 }
+
+// What a queued run remembers of its met dependencies is only that: a
+// dependency that fails while the run waits for a slot fails it, and a
+// dependency added by a new spec (a reload) is waited for.
+func TestAMetDependencyIsCheckedAgainUntilTheRunStarts(t *testing.T) {
+	m := newManager(t, Options{MaxRunning: 2})
+	hog := start(t, m, Spec{Name: "hog", Command: "exec sleep 1000"})
+	db := start(t, m, Spec{Name: "db", Command: "exec sleep 1000"})
+	app := start(t, m, Spec{Name: "app", Command: "echo app", DependsOn: map[string]Condition{"db": CondReady}})
+	waitFor(t, m, app.ID, "app waiting for a slot", func(i Info) bool { return strings.Contains(i.Reason, "slot") })
+	require.NoError(t, m.Kill(db.ID))
+	app = wait(t, m, app.ID)
+	assert.Equal(t, StateError, app.State)
+	assert.Equal(t, "dependency db was killed (SIGKILL)", app.Error)
+
+	pre, err := m.Add(Spec{Name: "pre", Command: "echo pre"})
+	require.NoError(t, err)
+	other := start(t, m, Spec{Name: "other", Command: "exec sleep 1000"}) // the second slot
+	q := start(t, m, Spec{Name: "q", Command: "echo q"})
+	waitFor(t, m, q.ID, "q waiting for a slot", func(i Info) bool { return strings.Contains(i.Reason, "slot") })
+	_, err = m.Replace(q.ID, Spec{Name: "q", Command: "echo q", DependsOn: map[string]Condition{"pre": CondCompleted}})
+	require.NoError(t, err)
+	require.NoError(t, m.Kill(hog.ID))
+	require.NoError(t, m.Kill(other.ID))
+	q = waitFor(t, m, q.ID, "q waiting for pre", func(i Info) bool { return strings.Contains(i.Reason, "waiting for pre") })
+	assert.Equal(t, StateQueued, q.State)
+	_, err = m.Restart(pre.ID)
+	require.NoError(t, err)
+	q = wait(t, m, q.ID)
+	assert.Equal(t, StateSucceeded, q.State, q.Error)
+}
