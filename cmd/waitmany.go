@@ -31,11 +31,16 @@ type waited struct {
 // did not. ID order, not the order they ended: the exit does not depend
 // on which of two failing jobs the instance reaped first.
 func waitMany(cmd *cobra.Command, args []string, sel selectOptions, o waitOptions) error {
-	switch {
-	case o.until != "":
-		return usageErrorf("--until watches one job's output: give one job ID or name, not %s", describeSelection(sel, args))
-	case o.ready:
-		return usageErrorf("--ready waits for one job: give one job ID or name, not %s", describeSelection(sel, args))
+	if o.until != "" || o.ready {
+		flag := "--until watches one job's output"
+		if o.ready {
+			flag = "--ready waits for one job"
+		}
+		if len(args) == 0 && !sel.selecting() {
+			return usageErrorf("%s: give its ID or name", flag)
+		}
+		picked := strings.TrimSuffix(describeSelection(sel, args), " (there are no jobs)")
+		return usageErrorf("%s: give one job ID or name, not %s", flag, picked)
 	}
 	req, err := sel.request(cmd.Name(), args)
 	if err != nil {
@@ -136,7 +141,8 @@ func manyExit(results []waited, timeout time.Duration) error {
 			running = append(running, fmt.Sprintf("job %d (%s) is %s", r.job.ID, truncate(r.job.Name, 40), stateText(r.job, time.Now())))
 			continue
 		case r.ended:
-			if _, _, ok := jobEnd(r.job); ok {
+			// Succeeded, or exited 0 once asked to stop: not a failure.
+			if code, _, ok := jobEnd(r.job); ok || code == 0 {
 				continue
 			}
 		}

@@ -194,7 +194,10 @@ func TestWaitManyRefusesUntilReady(t *testing.T) {
 	assert.Contains(t, r.stderr, "--until watches one job's output: give one job ID or name, not "+a+" "+b)
 	r = c.run("wait", "--all", "--ready")
 	assert.Equal(t, usageExit, r.code, r.stderr)
-	assert.Contains(t, r.stderr, "--ready waits for one job")
+	assert.Equal(t, "jobtop: --ready waits for one job: give one job ID or name, not --all\n", r.stderr, "not '(there are no jobs)': there are")
+	r = c.run("wait", "--ready")
+	assert.Equal(t, usageExit, r.code, r.stderr)
+	assert.Equal(t, "jobtop: --ready waits for one job: give its ID or name\n", r.stderr)
 	r = c.run("wait", a, "--all")
 	assert.Equal(t, usageExit, r.code, r.stderr)
 }
@@ -236,6 +239,16 @@ func TestManyExit(t *testing.T) {
 
 	require.ErrorAs(t, manyExit([]waited{ok, failed}, 0), &exit)
 	assert.Equal(t, 2, exit.Code)
+
+	// One stopped that exited 0 by itself is no failure: the exit is the
+	// first real one's, not its 0.
+	zero, five := 0, 5
+	trapped := waited{job: jobs.Info{ID: 5, Name: "trap0", State: jobs.StateKilled, Signal: jobs.Signal(syscall.SIGTERM), ExitCode: &zero}, ended: true}
+	trapped5 := waited{job: jobs.Info{ID: 6, Name: "trap5", State: jobs.StateKilled, Signal: jobs.Signal(syscall.SIGTERM), ExitCode: &five}, ended: true}
+	assert.NoError(t, manyExit([]waited{ok, trapped}, 0))
+	require.ErrorAs(t, manyExit([]waited{trapped, trapped5}, 0), &exit)
+	assert.Equal(t, 5, exit.Code)
+	assert.EqualError(t, exit, "1 of 2 jobs did not succeed; the exit is that of the first by ID, job 6 (trap5), which was stopped by SIGTERM, and exited 5")
 
 	require.ErrorAs(t, manyExit([]waited{ok, failed, running}, time.Second), &exit)
 	assert.Equal(t, exitTimedOut, exit.Code)
