@@ -140,6 +140,7 @@ func (m *Model) handleFindKey(k tea.KeyMsg) tea.Cmd {
 		m.find = nil
 		p := m.activePane()
 		p.logSearch = nil
+		p.searchLeftScreen = f.fromScreen
 		cmd := m.applySearch(p, mt)
 		if f.log {
 			cmd = tea.Batch(cmd, m.startLogSearch(p, mt))

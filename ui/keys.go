@@ -105,6 +105,10 @@ func (m *Model) handlePaneKey(k tea.KeyMsg) tea.Cmd {
 		m.find.fromScreen = fromScreen
 	case key.Matches(k, m.km.ClearSearch):
 		p.search, p.logSearch = nil, nil
+		if p.searchLeftScreen {
+			p.follow = true // the screen it was asked for on, again
+		}
+		p.searchLeftScreen = false
 		p.refresh()
 	case key.Matches(k, m.km.LogSearch):
 		return m.toggleLogSearch(p)

@@ -63,6 +63,9 @@ type outputPane struct {
 	// lines: it stays paused on them even when they all fit, until G,
 	// f or scrolling down brings the screen back (Model.syncScreens).
 	offScreen bool
+	// searchLeftScreen says the search shown was asked for on a screen:
+	// clearing it (esc) goes back to the screen.
+	searchLeftScreen bool
 }
 
 // position is a row of the output: a line and a row within it (only

@@ -262,3 +262,19 @@ func TestSearchCancelledOnAScreenGoesBackToIt(t *testing.T) {
 	require.Nil(t, m.find)
 	pumpUntil(t, m, "the screen again", func() bool { return m.single.InScreen() && screenShows(m, "redrawn") })
 }
+
+// esc that clears a search run on a screen goes back to the screen too.
+func TestSearchClearedOnAScreenGoesBackToIt(t *testing.T) {
+	mgr := newManager(t)
+	startTTY(t, mgr, "inline", `seq 100; sleep 0.2; printf '\033[1A\033[2Kredrawn\n'; sleep 60`)
+	m := newSizedModel(t, mgr, Config{}, 60, 20)
+	pumpUntil(t, m, "the screen", func() bool { return screenShows(m, "redrawn") })
+	press(t, m, "enter", "/")
+	typeText(t, m, "42")
+	press(t, m, "enter")
+	require.False(t, m.single.InScreen())
+	require.Contains(t, paneRows(m), "42")
+	press(t, m, "esc")
+	pumpUntil(t, m, "the screen again", func() bool { return m.single.InScreen() && screenShows(m, "redrawn") })
+	require.Equal(t, focusOutput, m.focus, "the first esc clears the search, not the focus")
+}
