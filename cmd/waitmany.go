@@ -65,7 +65,13 @@ func waitMany(cmd *cobra.Command, args []string, sel selectOptions, o waitOption
 	}
 	results, err := waitEach(cmd, c, picked, o.timeout, began)
 	if err != nil {
-		doing := "waiting for " + plural(len(picked), "job")
+		left := 0 // the jobs it was still waiting for
+		for _, r := range results {
+			if !r.ended && !r.removed {
+				left++
+			}
+		}
+		doing := "waiting for " + plural(max(left, 1), "job")
 		if err, gone := instanceGone(cmd.Context(), c, doing, 0, began, err); gone {
 			return &ExitError{Code: exitInstanceGone, Err: err}
 		}

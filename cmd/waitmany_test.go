@@ -209,15 +209,18 @@ func TestWaitManyInstanceKilled(t *testing.T) {
 	serve := c.serve()
 	a := c.startJob("exec sleep 600")
 	b := c.startJob("exec sleep 600")
-	wait, result := c.startWait("wait", a, b)
+	done := c.startJob("true")
+	c.ok("wait", done)
+	wait, result := c.startWait("wait", a, b, done)
 	require.Eventually(t, func() bool { return hasSocket(wait.Process.Pid) }, testTimeout, 10*time.Millisecond)
 	// Both waits are asked before the instance goes.
 	require.Eventually(t, func() bool { return sockets(wait.Process.Pid) >= 2 }, testTimeout, 10*time.Millisecond)
 	require.NoError(t, serve.Process.Signal(syscall.SIGKILL))
 	r := result()
 	assert.Equal(t, exitInstanceGone, r.code, r.stderr)
+	// Two: the third had ended.
 	assert.Contains(t, r.stderr, "jobtop: the jobtop instance on "+c.socket+" ended while waiting for 2 jobs, and its jobs ended with it")
-	assert.Empty(t, r.stdout)
+	assert.Equal(t, "job "+done+" (true) succeeded\n", r.stdout)
 }
 
 // TestManyExit: the exit of several jobs' wait is the one-job wait's for
