@@ -251,7 +251,13 @@ func (m *Manager) Replace(id ID, spec Spec) (Info, error) {
 		spec.Name = j.spec.Name
 	}
 	j.spec = spec.withDefaults()
-	restart := j.state.Active() || j.state == StateQueued
+	restart := j.state.Active()
+	if j.state == StateQueued {
+		// It waits under its new spec: what its dependencies now ask is
+		// judged at once (met, it starts; failed, it fails).
+		j.metDeps = nil
+		m.scheduleLocked()
+	}
 	info := m.infoLocked(j)
 	m.hub.publish(id, EventState, Info{})
 	m.mu.Unlock()

@@ -356,3 +356,16 @@ func TestAMetDependencyIsCheckedAgainUntilTheRunStarts(t *testing.T) {
 	q = wait(t, m, q.ID)
 	assert.Equal(t, StateSucceeded, q.State, q.Error)
 }
+
+// A queued job given a new spec (a reload) is judged under it at once:
+// a condition now met starts it, without waiting for another event.
+func TestAReplacedQueuedJobIsScheduledAtOnce(t *testing.T) {
+	m := newManager(t, Options{})
+	start(t, m, Spec{Name: "db", Command: "exec sleep 1000"})
+	app := start(t, m, Spec{Name: "app", Command: "echo app", DependsOn: map[string]Condition{"db": CondSucceeded}})
+	waitFor(t, m, app.ID, "app waiting for db", func(i Info) bool { return strings.Contains(i.Reason, "waiting for db") })
+	_, err := m.Replace(app.ID, Spec{Name: "app", Command: "echo app", DependsOn: map[string]Condition{"db": CondStarted}})
+	require.NoError(t, err)
+	app = wait(t, m, app.ID)
+	assert.Equal(t, StateSucceeded, app.State, app.Error)
+}

@@ -140,7 +140,9 @@ func (m *Model) handleFindKey(k tea.KeyMsg) tea.Cmd {
 		m.find = nil
 		p := m.activePane()
 		p.logSearch = nil
-		p.searchLeftScreen = f.fromScreen
+		// A search refined on the lines the first one showed still began
+		// on the screen.
+		p.searchLeftScreen = f.fromScreen || p.searchLeftScreen && p.offScreen
 		cmd := m.applySearch(p, mt)
 		if f.log {
 			cmd = tea.Batch(cmd, m.startLogSearch(p, mt))

@@ -277,4 +277,14 @@ func TestSearchClearedOnAScreenGoesBackToIt(t *testing.T) {
 	press(t, m, "esc")
 	pumpUntil(t, m, "the screen again", func() bool { return m.single.InScreen() && screenShows(m, "redrawn") })
 	require.Equal(t, focusOutput, m.focus, "the first esc clears the search, not the focus")
+
+	// A search refined on the lines the first one showed: the same.
+	press(t, m, "/")
+	typeText(t, m, "42")
+	press(t, m, "enter", "/")
+	typeText(t, m, "43")
+	press(t, m, "enter")
+	require.False(t, m.single.InScreen())
+	press(t, m, "esc")
+	pumpUntil(t, m, "the screen after a refined search", func() bool { return m.single.InScreen() && screenShows(m, "redrawn") })
 }
