@@ -66,6 +66,8 @@ func backoff(p RestartPolicy, attempt int) time.Duration {
 
 // dependenciesLocked says whether a queued job's dependencies are met. When
 // not, wait says what it waits for, or fail says why it never can start.
+// It notes each dependency it finds met in the run's metDeps: one whose
+// job is removed later counts as met still.
 func (m *Manager) dependenciesLocked(j *job) (ok bool, wait, fail string) {
 	names := make([]string, 0, len(j.spec.DependsOn))
 	for name := range j.spec.DependsOn {
