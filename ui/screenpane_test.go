@@ -8,6 +8,8 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/x/ansi"
 	"github.com/stretchr/testify/require"
+
+	"jobtop/jobs"
 )
 
 // boxScreen is a small full-screen program: it takes the alternate
@@ -157,14 +159,23 @@ func TestASelectionEndsWhenThePaneTurnsToAScreen(t *testing.T) {
 	require.Empty(t, clipboard(t, &term), "y copies nothing the pane does not show")
 }
 
-// TestScrollingUpAScreenShowsTheLines: a screen has no scrollback, so
-// scrolling up a pane that shows one (keys or the wheel) shows the job's
-// lines, as a terminal's scrollback; back at the bottom, the screen.
-func TestScrollingUpAScreenShowsTheLines(t *testing.T) {
+// inlineScreen runs a terminal job that prints 100 lines, then redraws
+// its last one in place (a screen on the main screen), in a 60x20 model
+// showing that screen.
+func inlineScreen(t *testing.T) (*jobs.Manager, *Model) {
+	t.Helper()
 	mgr := newManager(t)
 	startTTY(t, mgr, "inline", `seq 100; sleep 0.2; printf '\033[1A\033[2Kredrawn\n'; sleep 60`)
 	m := newSizedModel(t, mgr, Config{}, 60, 20)
 	pumpUntil(t, m, "the screen", func() bool { return screenShows(m, "redrawn") })
+	return mgr, m
+}
+
+// TestScrollingUpAScreenShowsTheLines: a screen has no scrollback, so
+// scrolling up a pane that shows one (keys or the wheel) shows the job's
+// lines, as a terminal's scrollback; back at the bottom, the screen.
+func TestScrollingUpAScreenShowsTheLines(t *testing.T) {
+	_, m := inlineScreen(t)
 	press(t, m, "enter", "k")
 	require.False(t, m.single.InScreen(), "up shows the lines")
 	require.Contains(t, paneRows(m), "90", "a line above, one row up")
@@ -232,10 +243,7 @@ func TestScrollingUpAScreenShowsFewLines(t *testing.T) {
 // shows them: it did nothing, and the text typed after it hit jobtop's
 // keys (/root: r restarted the job, o opened the pager).
 func TestSearchFromAScreenSearchesTheLines(t *testing.T) {
-	mgr := newManager(t)
-	startTTY(t, mgr, "inline", `seq 100; sleep 0.2; printf '\033[1A\033[2Kredrawn\n'; sleep 60`)
-	m := newSizedModel(t, mgr, Config{}, 60, 20)
-	pumpUntil(t, m, "the screen", func() bool { return screenShows(m, "redrawn") })
+	mgr, m := inlineScreen(t)
 	press(t, m, "enter", "/")
 	require.NotNil(t, m.find, "/ opens the search prompt")
 	typeText(t, m, "42")
@@ -251,10 +259,7 @@ func TestSearchFromAScreenSearchesTheLines(t *testing.T) {
 // esc in the search prompt opened on a screen goes back to the screen,
 // as if the search had not been asked for.
 func TestSearchCancelledOnAScreenGoesBackToIt(t *testing.T) {
-	mgr := newManager(t)
-	startTTY(t, mgr, "inline", `seq 100; sleep 0.2; printf '\033[1A\033[2Kredrawn\n'; sleep 60`)
-	m := newSizedModel(t, mgr, Config{}, 60, 20)
-	pumpUntil(t, m, "the screen", func() bool { return screenShows(m, "redrawn") })
+	_, m := inlineScreen(t)
 	press(t, m, "enter", "/")
 	require.False(t, m.single.InScreen(), "the lines show behind the prompt")
 	typeText(t, m, "4")
@@ -265,10 +270,7 @@ func TestSearchCancelledOnAScreenGoesBackToIt(t *testing.T) {
 
 // esc that clears a search run on a screen goes back to the screen too.
 func TestSearchClearedOnAScreenGoesBackToIt(t *testing.T) {
-	mgr := newManager(t)
-	startTTY(t, mgr, "inline", `seq 100; sleep 0.2; printf '\033[1A\033[2Kredrawn\n'; sleep 60`)
-	m := newSizedModel(t, mgr, Config{}, 60, 20)
-	pumpUntil(t, m, "the screen", func() bool { return screenShows(m, "redrawn") })
+	_, m := inlineScreen(t)
 	press(t, m, "enter", "/")
 	typeText(t, m, "42")
 	press(t, m, "enter")
