@@ -28,6 +28,7 @@ func (y *yamlFile) checkDependencies() []string {
 		}
 	}
 	for _, cycle := range findCycles(names, graph) {
+		cycle = y.closedLast(cycle)
 		for _, d := range y.deps[cycle[0]] {
 			if d.name == cycle[1] {
 				y.errorf(d.key, "%s: dependency cycle: %s", d.path, strings.Join(cycle, " -> "))
@@ -38,6 +39,29 @@ func (y *yamlFile) checkDependencies() []string {
 		return nil
 	}
 	return startOrder(names, graph)
+}
+
+// closedLast rotates cycle (its first job repeated at its end) to start
+// at the edge from the latest of the merged files: the one that closed it,
+// where its message points. From one file it is returned as it is.
+func (y *yamlFile) closedLast(cycle []string) []string {
+	if len(y.plan.Files) < 2 {
+		return cycle
+	}
+	best, bestRank := 0, -1
+	for i := range len(cycle) - 1 {
+		for _, d := range y.deps[cycle[i]] {
+			if d.name != cycle[i+1] {
+				continue
+			}
+			if r := slices.Index(y.plan.Files, y.origins.fileOf(d.key)); r > bestRank {
+				best, bestRank = i, r
+			}
+		}
+	}
+	jobs := cycle[:len(cycle)-1]
+	rotated := append(slices.Clone(jobs[best:]), jobs[:best]...)
+	return append(rotated, rotated[0])
 }
 
 // startOrder lists names so that every one comes after those it depends

@@ -323,3 +323,21 @@ func TestProcessComposeReplacesNamespace(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, []string{"two/p"}, plan.Order)
 }
+
+// A dependency cycle closed by a later file is reported at the edge that
+// file added, not at the earlier file's edge that was fine on its own.
+func TestProcessComposeCycleReportedWhereAFileClosedIt(t *testing.T) {
+	inDir(t, map[string]string{
+		"base.yml": "processes:\n  a:\n    command: a\n    depends_on:\n      b: {condition: process_started}\n  b: {command: b}\n",
+		"dev.yml":  "processes:\n  b:\n    command: b\n    depends_on:\n      a: {condition: process_started}\n",
+	})
+	assert.Equal(t, []string{"dev.yml:5:7: processes.b.depends_on.a: dependency cycle: b -> a -> b"},
+		loadProblems(t, "base.yml", LoadOptions{More: []string{"dev.yml"}}))
+
+	// Within one file, the first edge in file order, as before.
+	inDir(t, map[string]string{
+		"one.yml": "processes:\n  a:\n    command: a\n    depends_on:\n      b: {condition: process_started}\n  b:\n    command: b\n    depends_on:\n      a: {condition: process_started}\n",
+	})
+	assert.Equal(t, []string{"one.yml:5:7: processes.a.depends_on.b: dependency cycle: a -> b -> a"},
+		loadProblems(t, "one.yml", LoadOptions{}))
+}
