@@ -1,6 +1,7 @@
 package jobfile
 
 import (
+	"cmp"
 	"fmt"
 	"math"
 	"os"
@@ -256,7 +257,7 @@ func (p *pcFile) pcEnvItems(e entry) []pcEnvItem {
 	}
 	items := []pcEnvItem{}
 	for i, v := range seq.Values {
-		item := entry{key: v, value: p.resolve(v), path: fmt.Sprintf("%s[%d]", e.path, i)}
+		item := entry{key: v, value: p.resolve(v), path: cmp.Or(p.origins.itemPath(v), fmt.Sprintf("%s[%d]", e.path, i))}
 		s, ok := p.text(item)
 		if !ok {
 			continue

@@ -51,6 +51,7 @@ type pcSource struct {
 type pcOrigins struct {
 	file map[*token.Token]string
 	dir  map[*token.Token]string
+	item map[*token.Token]string // a list item's path in its own file
 }
 
 // fileOf is the file n is from; "" when unknown.
@@ -59,6 +60,16 @@ func (o *pcOrigins) fileOf(n ast.Node) string {
 		return ""
 	}
 	return o.file[positionToken(n)]
+}
+
+// itemPath is the path a list item of a merged list has in its own file
+// (environment[0] of the later file, not its place in the merged list);
+// "" when unknown.
+func (o *pcOrigins) itemPath(n ast.Node) string {
+	if o == nil || n == nil {
+		return ""
+	}
+	return o.item[positionToken(n)]
 }
 
 // dirOf is the directory n's relative paths start from, when n is from a
@@ -142,7 +153,7 @@ type pcMerger struct {
 // other -f files), the files its extends: chain names, deepest first,
 // then the file itself.
 func (p *pcFile) readMerged(data []byte) (ast.Node, error) {
-	m := &pcMerger{p: p, origins: &pcOrigins{file: map[*token.Token]string{}, dir: map[*token.Token]string{}}, read: map[string]string{}}
+	m := &pcMerger{p: p, origins: &pcOrigins{file: map[*token.Token]string{}, dir: map[*token.Token]string{}, item: map[*token.Token]string{}}, read: map[string]string{}}
 	named := append([]string{p.file}, p.opts.More...)
 	if len(p.opts.More) == 0 && p.opts.Found && !isJobtopName(p.file) {
 		all := pcOverrides(p.file)
@@ -217,6 +228,7 @@ func (m *pcMerger) chain(src pcSource, data []byte, trail []string) ([]ast.Node,
 		out = docs
 	}
 	reader.errs = nil
+	reader.origins = m.origins // for the paths of list items
 	doc := reader.materialize(body, "", 0)
 	m.errs = append(m.errs, reader.errs...)
 	ast.Walk(tokenVisitor(func(tk *token.Token) {
@@ -360,7 +372,11 @@ func (r *nodeReader) materialize(n ast.Node, path string, depth int) ast.Node {
 	case *ast.SequenceNode:
 		out := &ast.SequenceNode{BaseNode: &ast.BaseNode{}, Start: t.Start, End: t.End, IsFlowStyle: t.IsFlowStyle}
 		for i, v := range t.Values {
-			out.Values = append(out.Values, r.materialize(v, fmt.Sprintf("%s[%d]", path, i), depth+1))
+			item := fmt.Sprintf("%s[%d]", path, i)
+			if r.origins != nil {
+				r.origins.item[positionToken(v)] = item
+			}
+			out.Values = append(out.Values, r.materialize(v, item, depth+1))
 		}
 		return out
 	}
@@ -577,6 +593,7 @@ func (m *pcMerger) envItem(mv *ast.MappingValueNode, where string) ast.Node {
 	tk := token.New(name+"="+value, name+"="+value, &pos)
 	tk.Type = token.StringType
 	m.origins.file[tk] = m.origins.file[keyTk]
+	m.origins.item[tk] = where // as one file's mapping is named
 	if d, ok := m.origins.dir[keyTk]; ok {
 		m.origins.dir[tk] = d
 	}

@@ -73,3 +73,18 @@ func TestProcessComposeMergedEnvironmentRepeatedName(t *testing.T) {
 	assert.Equal(t, "1", e.Spec.Env["B"])
 	assert.Equal(t, "3", plan.Env["T"])
 }
+
+// A problem in a later file's environment list is named by its place in
+// that file, not in the merged list; a mapping's entry merged into a list
+// is named as one file's mapping is.
+func TestProcessComposeMergedEnvironmentProblemsNameTheirOwnPlace(t *testing.T) {
+	inDir(t, map[string]string{
+		"base.yml": "processes:\n  a:\n    command: a\n    environment:\n      - A=1\n      - B=2\n",
+		"dev.yml":  "processes:\n  a:\n    environment:\n      - C\n",
+		"map.yml":  "processes:\n  a:\n    environment:\n      \"B C\": x\n",
+	})
+	assert.Equal(t, []string{`dev.yml:4:9: processes.a.environment[0]: want NAME=VALUE, got "C"`},
+		loadProblems(t, "base.yml", LoadOptions{More: []string{"dev.yml"}}))
+	assert.Equal(t, []string{`map.yml:4:7: processes.a.environment: "B C" is not a variable name (letters, digits and _, not starting with a digit)`},
+		loadProblems(t, "base.yml", LoadOptions{More: []string{"map.yml"}}))
+}
