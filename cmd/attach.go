@@ -114,5 +114,6 @@ func attachedConfig(inst control.Instance) ui.Config {
 		Attached: true,
 		Instance: fmt.Sprintf("%s (pid %d)", inst.Kind, inst.PID),
 		JobFile:  inst.JobFile,
+		JobFiles: inst.JobFiles,
 	}
 }

@@ -48,7 +48,7 @@ func attachHosts(cmd *cobra.Command, specs []jobs.Spec, hosts []control.Host) er
 			return err
 		}
 		cfg.Instance = fmt.Sprintf("%s (pid %d) on %s", inst.Kind, inst.PID, names[0])
-		cfg.JobFile = inst.JobFile
+		cfg.JobFile, cfg.JobFiles = inst.JobFile, inst.JobFiles
 	}
 	for i, s := range specs {
 		info, err := engine.Start(s)

@@ -74,7 +74,7 @@ func openTUI(cmd *cobra.Command, specs []jobs.Spec) error {
 	cfg := withTerminal(cmd, ui.Config{})
 	if in.ws != nil {
 		engine = localEngine{Manager: in.mgr, ws: in.ws}
-		cfg.JobFile = plan.Path
+		cfg.JobFile, cfg.JobFiles = plan.Path, plan.Files
 		printWarnings(cmd.ErrOrStderr(), plan) // seen when the screen closes
 		if n := len(plan.Warnings) + len(in.ws.Problems()); n > 0 {
 			cfg.Notice = "loaded " + planFiles(plan) + warningsNote(n)

@@ -62,6 +62,10 @@ type Config struct {
 	// JobFile is the instance's job file, "" for none. With one, and an
 	// engine that is a Reloader, R reloads it.
 	JobFile string
+	// JobFiles are the files JobFile is merged from, in merge order, when
+	// it is several (process-compose's -f given more than once, an
+	// override file, extends:); messages name them all.
+	JobFiles []string
 	// Keys are the key bindings; zero means keymap.DefaultKeyMap().
 	Keys *keymap.KeyMap
 	// Styles are the styles; zero means styles.Default().

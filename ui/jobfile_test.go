@@ -130,3 +130,19 @@ func TestReloadProblemsAreAllListedUntilEsc(t *testing.T) {
 	require.Nil(t, m.panel)
 	require.Contains(t, m.statusView(), "permission denied")
 }
+
+// A job file merged from several names them all when a reload fails, as
+// jobtop reload's summary does, not only the first.
+func TestReloadProblemsNameEveryMergedFile(t *testing.T) {
+	mgr := newManager(t)
+	start(t, mgr, "web", "exec sleep 60")
+	problems := []string{`/p/dev.yml:3:5: processes.web: unknown key "cmd"`}
+	r := &scriptedReloader{Manager: mgr, err: problemsError{problems}}
+	m := newSizedModel(t, r, Config{JobFile: "/p/base.yml", JobFiles: []string{"/p/base.yml", "/p/dev.yml"}}, 80, 24)
+	pumpUntil(t, m, "running", func() bool { return m.liveJobs() == 1 })
+
+	press(t, m, "R")
+	require.NotNil(t, m.panel)
+	require.Contains(t, lines(m.View())[0], "cannot reload base.yml + dev.yml: 1 problem; nothing was changed")
+	require.Contains(t, m.statusView(), "cannot reload base.yml + dev.yml: 1 problem")
+}

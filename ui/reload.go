@@ -3,6 +3,7 @@ package ui
 import (
 	"errors"
 	"path/filepath"
+	"strings"
 
 	tea "github.com/charmbracelet/bubbletea"
 )
@@ -43,12 +44,25 @@ func (m *Model) reload() tea.Cmd {
 	if !ok {
 		return nil
 	}
-	m.setNotice("reloading "+m.cfg.JobFile+"…", false)
+	m.setNotice("reloading "+m.jobFileNames()+"…", false)
 	m.reloading = true
 	return func() tea.Msg {
 		summary, err := r.Reload()
 		return reloadDoneMsg{summary: summary, err: err}
 	}
+}
+
+// jobFileNames names the job file by its base name, or, when it is merged
+// from several, each of them joined by " + ", as reload's summary does.
+func (m *Model) jobFileNames() string {
+	if len(m.cfg.JobFiles) < 2 {
+		return filepath.Base(m.cfg.JobFile)
+	}
+	bases := make([]string, len(m.cfg.JobFiles))
+	for i, f := range m.cfg.JobFiles {
+		bases[i] = filepath.Base(f)
+	}
+	return strings.Join(bases, " + ")
 }
 
 // handleReloadDone shows what the reload did, or why it did nothing.
@@ -72,7 +86,7 @@ func (m *Model) handleReloadDone(msg reloadDoneMsg) tea.Cmd {
 // file, as jobtop reload prints them, until esc closes it; the status bar
 // says it too.
 func (m *Model) showReloadProblems(problems []string) {
-	what := "cannot reload " + filepath.Base(m.cfg.JobFile) + ": " + plural(len(problems), "problem") + "; nothing was changed"
+	what := "cannot reload " + m.jobFileNames() + ": " + plural(len(problems), "problem") + "; nothing was changed"
 	m.setNotice(what, true)
 	m.openPanel(newPanel(&m.km, m.pal, what+" — esc closes", func(width int) []string {
 		var out []string
