@@ -2,6 +2,8 @@ package cmd
 
 import (
 	"context"
+	"encoding/json"
+	"os"
 	"testing"
 	"time"
 
@@ -101,4 +103,30 @@ func TestParallelRefusesBadInput(t *testing.T) {
 	_, err := client.SetParallel(context.Background(), -1)
 	assert.True(t, control.IsBadRequest(err), "%v", err)
 	assert.Equal(t, "3\n", c.ok("parallel"))
+}
+
+// A reload that leaves max_parallel as it was keeps the limit set at run
+// time; one that changes it sets the file's.
+func TestParallelAReloadKeepsItUnlessMaxParallelChanged(t *testing.T) {
+	c := newCLI(t)
+	dir := t.TempDir()
+	file := writeJobFile(t, dir, "jobtop.yaml", "max_parallel: 1\njobs:\n  a: {cmd: exec sleep 60}\n")
+	c.serveIn(dir, "-f", file)
+	assert.Equal(t, "1\n", c.ok("parallel"))
+	c.ok("parallel", "4")
+
+	c.ok("reload")
+	assert.Equal(t, "4\n", c.ok("parallel"), "max_parallel did not change")
+
+	writeJobFile(t, dir, "jobtop.yaml", "max_parallel: 2\njobs:\n  a: {cmd: exec sleep 60}\n")
+	var resp control.ReloadResponse
+	require.NoError(t, json.Unmarshal([]byte(c.ok("reload", "--json")), &resp))
+	require.NotNil(t, resp.MaxRunning)
+	assert.Equal(t, 2, *resp.MaxRunning)
+	assert.Contains(t, resp.Summary, "max_parallel now 2")
+	assert.Equal(t, "2\n", c.ok("parallel"))
+
+	require.NoError(t, os.WriteFile(file, []byte("jobs:\n  a: {cmd: exec sleep 60}\n"), 0o600))
+	assert.Contains(t, c.ok("reload"), "max_parallel now no limit")
+	assert.Equal(t, "no limit\n", c.ok("parallel"))
 }
