@@ -255,6 +255,7 @@ func (r fileReloader) Reload() (control.ReloadResponse, error) {
 		Summary: res.String(), JobFile: r.JobFile(),
 		Added: nonNil(res.Added), Changed: nonNil(res.Changed),
 		Removed: nonNil(res.Removed), Unchanged: nonNil(res.Unchanged),
+		MaxRunning:     res.MaxParallel,
 		OptionsChanged: res.OptionsChanged,
 		Warnings:       res.Warnings,
 	}, nil

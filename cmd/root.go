@@ -242,6 +242,7 @@ jobtop attach) and starts the COMMANDs there.`,
 	root.AddCommand(newCleanCmd())
 	root.AddCommand(newShutdownCmd())
 	root.AddCommand(newReloadCmd())
+	root.AddCommand(newParallelCmd())
 	root.AddCommand(newAttachCmd())
 	root.AddCommand(newMCPCmd())
 	root.AddCommand(newCompletionCmd())

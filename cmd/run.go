@@ -29,6 +29,7 @@ type runOptions struct {
 	json    bool
 	tty     bool
 	stdin   string
+	after   []string
 }
 
 func newRunCmd() *cobra.Command {
@@ -47,8 +48,16 @@ machine (--host), in the instance's environment there.
 Prints the new job's ID alone on stdout, so id=$(jobtop run -- make)
 works; with --json, the job as JSON. If no instance is listening, run
 starts a background "jobtop serve --no-file" on the socket first (and
-says so on stderr): a job file in the current directory is not run.`,
+says so on stderr): a job file in the current directory is not run.
+
+With --after ID|NAME (as pueue add --after), the job waits queued until
+each job named has succeeded, and fails without running, saying which and
+how, when one fails or is removed first. A name is the newest job with it
+when run is called: the job waits for that job, by its ID, whatever jobs
+come later under the same name. A job that does not exist is refused
+(exit 1).`,
 		Example: `  id=$(jobtop run --name web -- npm run dev)
+  jobtop run --after build,lint -- make test
   jobtop run --timeout 10m --env CI=1 -- go test ./...
   id=$(jobtop run --tty -- npm init); jobtop screen $id; jobtop send --enter $id 'my-app'`,
 		Args: func(cmd *cobra.Command, args []string) error {
@@ -69,6 +78,7 @@ says so on stderr): a job file in the current directory is not run.`,
 	f.BoolVar(&o.json, "json", false, "print the new job as JSON")
 	f.BoolVar(&o.tty, "tty", false, "run on a terminal (200x50): colours, prompts and full-screen programs; answer with jobtop send, read with jobtop screen")
 	f.StringVar(&o.stdin, "stdin", "null", "what a job on pipes reads: null (/dev/null) or pipe (written by jobtop send)")
+	f.StringSliceVar(&o.after, "after", nil, "start once the job `ID|NAME` has succeeded (repeatable, or a comma list: 3,build); it fails if one fails or is removed first")
 	return cmd
 }
 
@@ -81,11 +91,18 @@ func run(cmd *cobra.Command, o runOptions, args []string) error {
 	ctx := cmd.Context()
 	info, err := c.StartJob(ctx, req)
 	var notRunning *control.NotRunningError
+	if errors.As(err, &notRunning) && len(req.After) > 0 {
+		// A new instance would have none of the jobs named.
+		return fmt.Errorf("no jobtop is listening on %s, so there is no job %s to run after (start one with `jobtop serve`)", c.Socket(), req.After[0])
+	}
 	if errors.As(err, &notRunning) && !errors.Is(err, syscall.EACCES) && c.Host() == nil {
 		if err := autoStartServer(ctx, cmd, c); err != nil {
 			return err
 		}
 		info, err = c.StartJob(ctx, req)
+	}
+	if msg := fmt.Sprint(err); control.IsNotFound(err) && strings.HasSuffix(msg, control.ListJobsHint) {
+		return errors.New(strings.TrimSuffix(msg, control.ListJobsHint) + "`jobtop ls` lists them")
 	}
 	if err != nil {
 		return err
@@ -160,6 +177,13 @@ func (o runOptions) request(args []string, host *control.Host) (control.StartReq
 		if req.Environ, tooLarge = control.CallerEnviron(); tooLarge {
 			fmt.Fprintln(os.Stderr, "jobtop: this environment is larger than a request to the instance carries (512 KiB): the job gets the instance's environment, with --env")
 		}
+	}
+	for _, ref := range o.after {
+		ref = strings.TrimSpace(ref)
+		if ref == "" {
+			return req, usageErrorf("--after: give a job's ID or name (a comma list holds no empty one)")
+		}
+		req.After = append(req.After, control.JobRef(ref))
 	}
 	for _, kv := range o.env {
 		k, v, ok := strings.Cut(kv, "=")

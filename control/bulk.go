@@ -48,23 +48,29 @@ type JobRef string
 
 // UnmarshalJSON reads a number or a string.
 func (r *JobRef) UnmarshalJSON(b []byte) error {
+	ref, err := parseJobRef(b, "jobs")
+	*r = ref
+	return err
+}
+
+// parseJobRef reads a job in the JSON field named field: a number or a
+// string.
+func parseJobRef(b []byte, field string) (JobRef, error) {
 	var n json.Number
 	if err := json.Unmarshal(b, &n); err == nil && n != "" {
 		if _, err := strconv.ParseUint(n.String(), 10, 64); err != nil {
-			return badRequest(`"jobs": a job ID is a whole number, not %s`, n)
+			return "", badRequest(`%q: a job ID is a whole number, not %s`, field, n)
 		}
-		*r = JobRef(n.String())
-		return nil
+		return JobRef(n.String()), nil
 	}
 	var s string
 	if err := json.Unmarshal(b, &s); err != nil || string(b) == "null" {
-		return badRequest(`"jobs": a job is an ID (a number) or a name (a string), not %s`, b)
+		return "", badRequest(`%q: a job is an ID (a number) or a name (a string), not %s`, field, b)
 	}
 	if s == "" {
-		return badRequest(`"jobs": a job's name is not empty`)
+		return "", badRequest(`%q: a job's name is not empty`, field)
 	}
-	*r = JobRef(s)
-	return nil
+	return JobRef(s), nil
 }
 
 // BulkResponse answers a bulk action.

@@ -19,11 +19,17 @@
 //	GET    /v1/output                every job's lines in arrival order (see AllOutputQuery)
 //	GET    /v1/events                NDJSON: a snapshot, then event batches
 //	POST   /v1/reload                re-read the instance's job file (see Reloader)
+//	GET    /v1/parallel              the limit on jobs running at once (Parallel)
+//	PUT    /v1/parallel              set it now: {"max_running": N}, 0 for no limit
 //	POST   /v1/jobs/stop             stop the jobs a BulkRequest picks (also kill,
 //	                                 restart, remove); ?wait=true as above
 //	POST   /v1/shutdown              stop every job, then the instance ends
 //
 // Decisions worth knowing:
+//   - A StartRequest's after names jobs by ID or by name; the server
+//     turns each name into the ID of the newest job with it when it
+//     answers the request (jobs.Spec.After holds IDs only), so the new
+//     job waits for the job the client meant, whatever is named so later.
 //   - The job object on the wire is jobs.Info's JSON. Durations in requests
 //     are strings ("30s"); a relative cwd is refused, because the server's
 //     working directory means nothing to a client.

@@ -3,6 +3,7 @@ package control
 import (
 	"context"
 	"errors"
+	"fmt"
 	"net/http"
 	"os"
 	"strconv"
@@ -16,6 +17,7 @@ func (s *Server) handleInstance(w http.ResponseWriter, r *http.Request) {
 	if rl := s.currentReloader(); rl != nil {
 		describeJobFile(&inst, rl)
 	}
+	inst.MaxRunning = s.mgr.MaxRunning()
 	writeJSON(w, http.StatusOK, inst)
 }
 
@@ -25,7 +27,13 @@ func (s *Server) handleStart(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	r.Body = http.MaxBytesReader(w, r.Body, MaxBodyBytes)
-	spec, err := DecodeStartRequest(r.Body)
+	spec, err := decodeStartRequest(r.Body, func(name string) (jobs.ID, error) {
+		info, err := findJob(s.mgr.List(), name)
+		if err != nil {
+			return 0, fmt.Errorf("after: %w", err)
+		}
+		return info.ID, nil
+	})
 	if err != nil {
 		writeError(w, err)
 		return

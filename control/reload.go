@@ -44,8 +44,12 @@ type ReloadResponse struct {
 	Changed   []string `json:"changed"`
 	Removed   []string `json:"removed"`
 	Unchanged []string `json:"unchanged"`
-	// OptionsChanged says max_parallel or the log settings changed; they
-	// apply when the instance starts again.
+	// MaxRunning is the limit on jobs running at once the reload set,
+	// when the file's max_parallel changed (0: no limit); absent when it
+	// did not, and the limit was left as it was.
+	MaxRunning *int `json:"max_running,omitempty"`
+	// OptionsChanged says the log settings changed; they apply when the
+	// instance starts again.
 	OptionsChanged bool `json:"options_changed"`
 	// Warnings are the file's parts jobtop does not carry out (fields of
 	// another tool's format), and env_cmds that failed: "FILE:LINE:COL:

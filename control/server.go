@@ -34,6 +34,8 @@ type manager interface {
 	CloseInput(jobs.ID) error
 	Resize(id jobs.ID, cols, rows int) error
 	Screen(jobs.ID) (vtscreen.Snapshot, error)
+	MaxRunning() int
+	SetMaxRunning(int) error
 }
 
 // Server serves one jobs.Manager over HTTP+JSON. Create it with NewServer,
@@ -124,6 +126,8 @@ func (s *Server) routes() {
 	s.mux.HandleFunc("GET /v1/events", s.handleEvents)
 	s.mux.HandleFunc("POST /v1/reload", s.handleReload)
 	s.mux.HandleFunc("GET /v1/output", s.handleAllOutput)
+	s.mux.HandleFunc("GET /v1/parallel", s.handleGetParallel)
+	s.mux.HandleFunc("PUT /v1/parallel", s.handleSetParallel)
 	for _, verb := range []string{BulkStop, BulkKill, BulkRestart, BulkRemove} {
 		s.mux.HandleFunc("POST /v1/jobs/"+verb, s.handleBulk(verb))
 	}

@@ -49,6 +49,10 @@ type StartRequest struct {
 	// pipe job a stdin that POST /v1/jobs/{id}/input writes to.
 	TTY   bool   `json:"tty,omitempty"`
 	Stdin string `json:"stdin,omitempty"`
+	// After are jobs the new one starts after once each has succeeded
+	// (jobs.Spec.After): IDs, or names, each the newest job with it when
+	// the request is answered.
+	After AfterRefs `json:"after,omitempty"`
 }
 
 // RestartRequest is a jobs.RestartPolicy on the wire, written as a job
@@ -95,6 +99,10 @@ type Instance struct {
 	// APIVersion is the API the instance speaks (see APIVersion); 0 from
 	// an instance older than versions.
 	APIVersion int `json:"api_version"`
+	// MaxRunning is how many jobs it runs at once, 0 for no limit:
+	// --max-running or the job file's max_parallel at first, then what
+	// PUT /v1/parallel (jobtop parallel N) set.
+	MaxRunning int `json:"max_running"`
 }
 
 // OutputResponse answers an output read. Lines are the committed lines
@@ -171,10 +179,39 @@ func badRequest(format string, args ...any) error {
 	return &RequestError{Msg: fmt.Sprintf(format, args...)}
 }
 
+// AfterRefs are the jobs a new job starts after (StartRequest.After): IDs
+// (numbers) or names (strings).
+type AfterRefs []JobRef
+
+// UnmarshalJSON reads an array of numbers and strings.
+func (a *AfterRefs) UnmarshalJSON(b []byte) error {
+	var raw []json.RawMessage
+	if err := json.Unmarshal(b, &raw); err != nil {
+		return badRequest(`"after": give an array of job IDs (numbers) or names (strings), not %s`, b)
+	}
+	refs := make(AfterRefs, 0, len(raw))
+	for _, r := range raw {
+		ref, err := parseJobRef(r, "after")
+		if err != nil {
+			return err
+		}
+		refs = append(refs, ref)
+	}
+	*a = refs
+	return nil
+}
+
 // DecodeStartRequest reads a StartRequest from r (at most MaxBodyBytes
 // when r is a request body), and turns it into a checked jobs.Spec.
-// Unknown fields, trailing data and bad durations are errors.
+// Unknown fields, trailing data and bad durations are errors, and so is
+// a name in after (see StartRequest.Spec).
 func DecodeStartRequest(r io.Reader) (jobs.Spec, error) {
+	return decodeStartRequest(r, nil)
+}
+
+// decodeStartRequest is DecodeStartRequest with the names in after
+// resolved by resolve (StartRequest.SpecFor).
+func decodeStartRequest(r io.Reader, resolve func(name string) (jobs.ID, error)) (jobs.Spec, error) {
 	var req StartRequest
 	dec, err := strictDecoder(r)
 	if err != nil {
@@ -186,7 +223,7 @@ func DecodeStartRequest(r io.Reader) (jobs.Spec, error) {
 	if _, err := dec.Token(); !errors.Is(err, io.EOF) {
 		return jobs.Spec{}, badRequest("malformed JSON: the body must hold one job object and nothing after it")
 	}
-	return req.Spec()
+	return req.SpecFor(resolve)
 }
 
 // jsonError turns a decoding error into a message a person can act on;
@@ -307,8 +344,14 @@ func withArticle(kind string) string {
 
 // Spec checks the request and turns it into a jobs.Spec: durations parsed,
 // cwd absolute, then jobs.Spec.Validate. It does not look at the file
-// system.
-func (r StartRequest) Spec() (jobs.Spec, error) {
+// system, nor at the instance's jobs: a job's name in After is refused
+// (SpecFor resolves them).
+func (r StartRequest) Spec() (jobs.Spec, error) { return r.SpecFor(nil) }
+
+// SpecFor is Spec with each job named in After (by name, not ID) turned
+// into its ID by resolve; nil refuses names. IDs are kept as they are:
+// the engine refuses one that names no job.
+func (r StartRequest) SpecFor(resolve func(name string) (jobs.ID, error)) (jobs.Spec, error) {
 	spec := jobs.Spec{
 		Name:        r.Name,
 		Command:     r.Command,
@@ -383,6 +426,20 @@ func (r StartRequest) Spec() (jobs.Spec, error) {
 		spec.DependsOn = make(map[string]jobs.Condition, len(r.DependsOn))
 		for name, cond := range r.DependsOn {
 			spec.DependsOn[name] = jobs.Condition(cond)
+		}
+	}
+	for _, ref := range r.After {
+		id, err := jobs.ParseID(string(ref))
+		if err != nil {
+			if resolve == nil {
+				return jobs.Spec{}, badRequest("after: %q is a job's name: give its ID", string(ref))
+			}
+			if id, err = resolve(string(ref)); err != nil {
+				return jobs.Spec{}, err
+			}
+		}
+		if !slices.Contains(spec.After, id) {
+			spec.After = append(spec.After, id)
 		}
 	}
 	if spec.Dir != "" && !filepath.IsAbs(spec.Dir) {
@@ -474,6 +531,9 @@ func SpecRequest(s jobs.Spec) StartRequest {
 	}
 	if h := probeRequest(s.Health); h.given() {
 		req.Health = &HealthRequest{h}
+	}
+	for _, id := range s.After {
+		req.After = append(req.After, JobRef(id.String()))
 	}
 	if len(s.DependsOn) > 0 {
 		req.DependsOn = make(map[string]string, len(s.DependsOn))

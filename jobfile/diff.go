@@ -13,8 +13,13 @@ import (
 // are left alone. Names are in file order (Removed: the old file's).
 type Changes struct {
 	Added, Removed, Changed, Unchanged []string
-	// OptionsChanged says max_parallel or the log settings differ; they
-	// take effect when jobtop starts again.
+	// MaxParallel is the new file's max_parallel when it differs from the
+	// old one's (0: no limit): a reload sets the running limit to it at
+	// once. nil when it is the same (the limit is left as it is, also
+	// one set at run time).
+	MaxParallel *int
+	// OptionsChanged says the log settings differ; they take effect when
+	// jobtop starts again.
 	OptionsChanged bool
 }
 
@@ -27,7 +32,11 @@ func Diff(prev, next *Plan) Changes {
 	var oldJobs []Job
 	if prev != nil {
 		oldJobs = prev.Jobs
-		c.OptionsChanged = prev.MaxParallel != next.MaxParallel || prev.Log != next.Log
+		if prev.MaxParallel != next.MaxParallel {
+			n := next.MaxParallel
+			c.MaxParallel = &n
+		}
+		c.OptionsChanged = prev.Log != next.Log
 	}
 	before := make(map[string]jobs.Spec, len(oldJobs))
 	for _, j := range oldJobs {
@@ -93,8 +102,15 @@ func (c Changes) String() string {
 	if len(parts) == 0 {
 		parts = append(parts, "no job changed")
 	}
+	switch {
+	case c.MaxParallel == nil:
+	case *c.MaxParallel == 0:
+		parts = append(parts, "max_parallel now no limit")
+	default:
+		parts = append(parts, fmt.Sprintf("max_parallel now %d", *c.MaxParallel))
+	}
 	if c.OptionsChanged {
-		parts = append(parts, "options changed (they apply when jobtop starts again)")
+		parts = append(parts, "log settings changed (they apply when jobtop starts again)")
 	}
 	return strings.Join(parts, ", ")
 }

@@ -45,9 +45,15 @@ func TestDiff(t *testing.T) {
 		{"autostart alone is not a change",
 			planOf(testJob("a", "x")), planOf(testJob("a", "x", func(j *Job) { j.Autostart = false })),
 			Changes{Unchanged: []string{"a"}}, "no job changed"},
-		{"options changed", &Plan{MaxParallel: 2, Jobs: []Job{testJob("a", "x")}}, &Plan{MaxParallel: 3, Jobs: []Job{testJob("a", "x")}},
+		{"max_parallel changed", &Plan{MaxParallel: 2, Jobs: []Job{testJob("a", "x")}}, &Plan{MaxParallel: 3, Jobs: []Job{testJob("a", "x")}},
+			Changes{Unchanged: []string{"a"}, MaxParallel: ptr(3)},
+			"no job changed, max_parallel now 3"},
+		{"max_parallel left out", &Plan{MaxParallel: 2}, &Plan{},
+			Changes{MaxParallel: ptr(0)},
+			"no job changed, max_parallel now no limit"},
+		{"log settings changed", &Plan{Jobs: []Job{testJob("a", "x")}}, &Plan{Log: LogOptions{MemoryLines: 10}, Jobs: []Job{testJob("a", "x")}},
 			Changes{Unchanged: []string{"a"}, OptionsChanged: true},
-			"no job changed, options changed (they apply when jobtop starts again)"},
+			"no job changed, log settings changed (they apply when jobtop starts again)"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -113,3 +119,5 @@ jobs:
 		Changed: []string{"db", "web"}, // web: its env file changed
 	}, Diff(prev, next))
 }
+
+func ptr(n int) *int { return &n }

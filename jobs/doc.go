@@ -43,6 +43,16 @@
 // # Other decisions worth knowing
 //
 //   - IDs are small integers per Manager, starting at 1, never reused.
+//   - A job's dependencies are of two kinds: Spec.DependsOn names jobs by
+//     name (a job file's depends_on: the newest job with the name when
+//     it is checked), and Spec.After by ID (pueue's --after: the very
+//     jobs a client named, whatever is given their names later; each must
+//     exist when the job is added, and must succeed). Both are judged
+//     by the scheduler with the same conditions, and a dependency found
+//     met that is removed later stays met.
+//   - The limit on running jobs (Options.MaxRunning) can change while the
+//     manager runs (SetMaxRunning): a higher one starts queued jobs at
+//     once, in queue order; a lower one stops nothing.
 //   - Names follow CheckName everywhere (job files, API, CLI, TUI). A job
 //     added without one is named after its program ("make", "server"),
 //     made unique among the jobs with -2, -3.

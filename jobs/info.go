@@ -120,6 +120,9 @@ type Info struct {
 	// placedCursor: the run's screen mode on the main screen placed the
 	// cursor (termState.placed), for addOutputStats.
 	placedCursor bool
+	// After are the jobs, by ID, this one starts after once each has
+	// succeeded (Spec.After).
+	After []ID `json:"after,omitempty"`
 	// Spec is what the job runs; not part of the API's JSON.
 	Spec Spec `json:"-"`
 	// Host is where the job runs when a client shows the jobs of several

@@ -79,6 +79,9 @@ type job struct {
 	// metDeps are the dependencies this queued run found met: one whose
 	// job is removed meanwhile (jobtop clean) stays met.
 	metDeps map[string]bool
+	// metAfter are the jobs of spec.After this job found succeeded: one
+	// removed since counts as succeeded still (afterLocked).
+	metAfter map[ID]bool
 
 	settled       chan struct{} // closed while the job is settled
 	settledClosed bool
@@ -167,6 +170,7 @@ func (j *job) stateLocked() Info {
 		Client:    j.spec.Client,
 		TTY:       j.spec.TTY,
 		Stdin:     j.spec.Stdin,
+		After:     j.spec.After,
 		Spec:      j.spec,
 	}
 	if j.spec.TTY {
@@ -263,7 +267,7 @@ func (m *Manager) scheduleLocked() {
 				changed = true
 			case !ok:
 				m.setReasonLocked(j, wait)
-			case m.opts.MaxRunning > 0 && m.active >= m.opts.MaxRunning:
+			case m.maxRunning > 0 && m.active >= m.maxRunning:
 				m.setReasonLocked(j, fmt.Sprintf("waiting for a free slot (%d running)", m.active))
 			default:
 				m.dequeueLocked(j)

@@ -91,6 +91,9 @@ type Manager struct {
 	queue  []*job       // queued jobs, in start order
 	active int          // jobs holding a slot (running or stopping)
 	closed bool
+	// maxRunning caps active; 0: no limit. Options.MaxRunning at first,
+	// SetMaxRunning after.
+	maxRunning int
 
 	runs    sync.WaitGroup // one per live run, done when it is reaped
 	byRun   map[keeper.RunID]*job
@@ -131,7 +134,7 @@ func NewManager(opts Options) (*Manager, error) {
 		return nil, err
 	}
 	m := &Manager{opts: opts, logDir: logDir, logLock: logLock, jobs: make(map[ID]*job), byRun: make(map[keeper.RunID]*job), aux: make(map[keeper.RunID]chan keeper.Event),
-		ingest: make(chan struct{}, max(1, runtime.GOMAXPROCS(0)-1))}
+		ingest: make(chan struct{}, max(1, runtime.GOMAXPROCS(0)-1)), maxRunning: opts.MaxRunning}
 	if opts.SampleInterval == 0 {
 		opts.SampleInterval = DefaultSampleInterval
 	}
@@ -174,6 +177,9 @@ const (
 
 func (m *Manager) add(spec Spec, start startMode) (Info, error) {
 	if err := spec.Validate(); err != nil {
+		return Info{}, err
+	}
+	if err := m.checkAfter(spec.After); err != nil {
 		return Info{}, err
 	}
 	spec = spec.withDefaults()
@@ -221,6 +227,42 @@ func (m *Manager) add(spec Spec, start startMode) (Info, error) {
 		m.awaitLogLocked(j)
 	}
 	return m.infoLocked(j), nil
+}
+
+// checkAfter refuses a job to run after a job that does not exist. One
+// removed between this check and the job's start fails the job instead
+// (afterLocked).
+func (m *Manager) checkAfter(ids []ID) error {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	for _, id := range ids {
+		if m.jobs[id] == nil {
+			return fmt.Errorf("after: %w", &NotFoundError{ID: id})
+		}
+	}
+	return nil
+}
+
+// MaxRunning is the limit on jobs running at once; 0: no limit.
+func (m *Manager) MaxRunning() int {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return m.maxRunning
+}
+
+// SetMaxRunning changes the limit on jobs running at once (0: no limit),
+// as pueue's parallel does: a higher limit starts queued jobs at once, in
+// queue order; a lower one stops nothing (the jobs running finish, and
+// new ones wait until fewer than n run).
+func (m *Manager) SetMaxRunning(n int) error {
+	if n < 0 {
+		return fmt.Errorf("max running %d is negative", n)
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.maxRunning = n
+	m.scheduleLocked()
+	return nil
 }
 
 // awaitLogLocked waits, without the lock, until the job's log file is

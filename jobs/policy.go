@@ -97,6 +97,36 @@ func (m *Manager) dependenciesLocked(j *job) (ok bool, wait, fail string) {
 			j.metDeps[name] = true
 		}
 	}
+	return m.afterLocked(j)
+}
+
+// afterLocked says whether the jobs a queued job runs after (Spec.After)
+// have all succeeded, as dependenciesLocked says it for its dependencies:
+// each is judged as it is now (a run again of the job judges them again),
+// and one found succeeded is noted in metAfter, so that once removed it
+// counts as succeeded still (an ID is never reused).
+func (m *Manager) afterLocked(j *job) (ok bool, wait, fail string) {
+	for _, id := range j.spec.After {
+		d := m.jobs[id]
+		if d == nil && j.metAfter[id] {
+			continue // succeeded, then removed: it stays met
+		}
+		if d == nil {
+			return false, "", fmt.Sprintf("job %d, which it runs after, was removed before it succeeded", id)
+		}
+		what := fmt.Sprintf("job %d (%s)", id, d.spec.DisplayName())
+		met, failed := conditionLocked(d, CondSucceeded)
+		if failed != "" {
+			return false, "", fmt.Sprintf("%s, which it runs after, %s", what, failed)
+		}
+		if !met {
+			return false, "waiting for " + what + " to succeed", ""
+		}
+		if j.metAfter == nil {
+			j.metAfter = make(map[ID]bool)
+		}
+		j.metAfter[id] = true
+	}
 	return true, "", ""
 }
 
@@ -232,6 +262,11 @@ func (m *Manager) stopWaveLocked() []*job {
 	for _, k := range live {
 		for name := range k.spec.DependsOn {
 			if d := m.findByNameLocked(name, k); d != nil {
+				needed[d] = true
+			}
+		}
+		for _, id := range k.spec.After {
+			if d := m.jobs[id]; d != nil {
 				needed[d] = true
 			}
 		}

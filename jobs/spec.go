@@ -91,6 +91,12 @@ type Spec struct {
 	// DependsOn names jobs (by name) that must reach a condition before this
 	// one starts.
 	DependsOn map[string]Condition
+	// After lists jobs, by ID, that must succeed before this one starts,
+	// as pueue's --after: the jobs a client named when it submitted this
+	// one, so a later job given the same name is not the one waited for.
+	// One that ends otherwise (or is removed before it succeeded) fails
+	// this one. Every ID must name a job when this one is added.
+	After []ID
 	// Ready says when a running job counts as ready.
 	Ready ReadyCheck
 	// Health is checked while the job runs, once it is ready (see
@@ -327,6 +333,11 @@ func (s Spec) Validate() error {
 	for name, c := range s.DependsOn {
 		if !c.valid() {
 			return fmt.Errorf("dependency %q: condition %q is not one of %s", name, c, Conditions)
+		}
+	}
+	for _, id := range s.After {
+		if id <= 0 {
+			return fmt.Errorf("after: %d is not a job ID (IDs start at 1)", id)
 		}
 	}
 	return s.validateChecks()

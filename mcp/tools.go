@@ -3,6 +3,7 @@ package mcp
 import (
 	"context"
 	"fmt"
+	"strconv"
 	"strings"
 	"time"
 
@@ -91,6 +92,7 @@ type RunJobInput struct {
 	WaitTimeout Duration          `json:"wait_timeout,omitempty"`
 	TTY         bool              `json:"tty,omitempty" jsonschema:"run it on a terminal (200x50): for programs that ask questions, REPLs, full-screen programs, or that only show colours and progress on a terminal; type into it with send_input, see it with read_screen"`
 	Stdin       string            `json:"stdin,omitempty" jsonschema:"pipe: give the job (not one with tty) a stdin pipe that send_input writes to, e.g. data for sort or wc, and eof: true ends; default: it reads nothing (/dev/null)"`
+	After       []JobRef          `json:"after,omitempty" jsonschema:"jobs (IDs or names) that must succeed first: the job waits queued until each has, and fails without running if one fails"`
 }
 
 // RunJobOutput is run_job's answer.
@@ -135,6 +137,13 @@ func (s *Server) runJob(ctx context.Context, req *sdk.CallToolRequest, in RunJob
 	}
 	if in.Timeout > 0 {
 		start.Timeout = time.Duration(in.Timeout).String()
+	}
+	for _, ref := range in.After {
+		if ref.Name != "" {
+			start.After = append(start.After, control.JobRef(ref.Name))
+		} else {
+			start.After = append(start.After, control.JobRef(strconv.Itoa(ref.ID)))
+		}
 	}
 	info, err := s.startJob(ctx, start)
 	if err != nil {

@@ -43,6 +43,15 @@ type OwnStarter interface {
 	CancelStarts()
 }
 
+// RunLimiter is an engine that says how many jobs it runs at once
+// (jobs.Manager.MaxRunning, 0 for no limit): the status bar shows the
+// limit beside the counts. It is asked on the Update goroutine and must
+// answer at once. (An attached client does not say it: the instance's
+// events do not carry it.)
+type RunLimiter interface {
+	MaxRunning() int
+}
+
 // OutputHolder is an engine that can hold its jobs' output back for a
 // moment, so the frame answering a key or a click is drawn first (see
 // jobs.Manager.HoldOutput). Keys typed into a job need no call: the

@@ -6,7 +6,8 @@ import (
 )
 
 // statusView is the status bar: the quit question or progress while
-// quitting; otherwise counts per state, the table's filter, the last
+// quitting; otherwise counts per state (and the limit on jobs running at
+// once, when the engine has one), the table's filter, the last
 // notice and the view's flags (split or all, the active pane's follow and
 // wrap, zoom, bell). It is one line, at most the width.
 func (m *Model) statusView() string {
@@ -39,6 +40,11 @@ func (m *Model) statusView() string {
 		parts = append(parts, m.pal.muted.Wrap("no jobs"))
 	}
 	left := strings.Join(parts, "  ")
+	if l, ok := m.engine.(RunLimiter); ok {
+		if n := l.MaxRunning(); n > 0 {
+			left += m.pal.muted.Wrap("  at most " + strconv.Itoa(n) + " at once")
+		}
+	}
 	if m.input.takesKeys() {
 		left = m.inputStatus() + m.pal.muted.Wrap(" │ ") + left
 	}

@@ -28,3 +28,25 @@ func TestStatusBarIsReusedUntilItChanges(t *testing.T) {
 	m.Update(resize(80, 30))
 	require.Equal(t, 80, textWidth(m.statusView()), "drawn again at the new width")
 }
+
+// limitedEngine is a fixed engine with a limit on jobs running at once.
+type limitedEngine struct {
+	*fixedEngine
+	limit int
+}
+
+func (e *limitedEngine) MaxRunning() int { return e.limit }
+
+// The status bar shows the engine's limit on jobs running at once beside
+// the counts, and nothing for no limit.
+func TestStatusBarShowsTheRunningLimit(t *testing.T) {
+	e := &limitedEngine{fixedEngine: newFixedEngine(
+		jobs.Info{ID: 1, Name: "one", State: jobs.StateRunning, Started: atp(0)},
+		jobs.Info{ID: 2, Name: "two", State: jobs.StateQueued, Reason: "waiting for a free slot (1 running)"},
+	), limit: 1}
+	m := newSizedModel(t, e, Config{Now: func() time.Time { return fixedNow }}, 120, 30)
+	require.Contains(t, m.statusView(), "1 queued  at most 1 at once")
+	require.Contains(t, m.View(), "at most 1 at once")
+	e.limit = 0
+	require.NotContains(t, m.statusView(), "at once")
+}

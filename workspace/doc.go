@@ -24,8 +24,11 @@
 //   - A file that cannot be read or is not valid changes nothing: Reload
 //     returns a *FileError with every problem.
 //   - max_parallel and the log settings apply when the manager is made
-//     (ManagerOptions); a reload that changes them says they apply when
-//     jobtop starts again.
+//     (ManagerOptions). A reload that changes max_parallel sets the
+//     manager's running limit to it at once (Manager.SetMaxRunning, over
+//     --max-running and a limit set at run time); one that leaves it as
+//     it was leaves the limit alone, whoever set it. A reload that
+//     changes the log settings says they apply when jobtop starts again.
 //   - A reload reads the file with the options it was first read with
 //     (Plan.Options: env files, a Procfile's port and formation).
 //   - process-compose's env_cmds run here, when the jobs start and on each

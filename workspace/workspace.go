@@ -236,6 +236,11 @@ func (w *Workspace) Reload() (Result, error) {
 	res.Warnings = append(res.Warnings, w.problems...)
 	res.Changes = jobfile.Diff(w.livePlanLocked(), next)
 	var errs []error
+	if n := res.MaxParallel; n != nil {
+		// As jobtop parallel N: over --max-running and what parallel
+		// set. A file whose max_parallel is unchanged leaves the limit.
+		errs = append(errs, w.mgr.SetMaxRunning(*n))
+	}
 	for _, name := range res.Removed {
 		w.removeLocked(w.ids[name])
 		delete(w.ids, name)

@@ -1,0 +1,109 @@
+package jobs
+
+import (
+	"errors"
+	"path/filepath"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// gate is a command that runs until the file go exists, then exits with
+// code: a job a test lets end when it wants.
+func gate(t *testing.T, code string) (cmd, open string) {
+	t.Helper()
+	open = filepath.Join(t.TempDir(), "go")
+	return "while [ ! -e " + open + " ]; do sleep 0.01; done; exit " + code, open
+}
+
+func TestAfterWaitsUntilEachSucceeded(t *testing.T) {
+	m := newManager(t, Options{})
+	cmdA, openA := gate(t, "0")
+	cmdB, openB := gate(t, "0")
+	a := start(t, m, Spec{Name: "build", Command: cmdA})
+	b := start(t, m, Spec{Name: "lint", Command: cmdB})
+	test := start(t, m, Spec{Name: "test", Command: "echo tested", After: []ID{a.ID, b.ID}})
+	assert.Equal(t, StateQueued, test.State)
+	assert.Equal(t, "waiting for job 1 (build) to succeed", test.Reason)
+	assert.Equal(t, []ID{a.ID, b.ID}, test.After)
+
+	require.NoError(t, writeFile(openA))
+	waitFor(t, m, test.ID, "test to wait for lint", func(i Info) bool { return i.Reason == "waiting for job 2 (lint) to succeed" })
+	require.NoError(t, writeFile(openB))
+	test = wait(t, m, test.ID)
+	assert.Equal(t, StateSucceeded, test.State)
+	assert.Equal(t, []string{"tested"}, outputText(t, m, test.ID))
+}
+
+func TestAfterAJobThatFailsFailsWithTheReason(t *testing.T) {
+	m := newManager(t, Options{})
+	cmd, open := gate(t, "3")
+	build := start(t, m, Spec{Name: "build", Command: cmd})
+	test := start(t, m, Spec{Name: "test", Command: "echo never", After: []ID{build.ID}})
+	require.NoError(t, writeFile(open))
+	test = wait(t, m, test.ID)
+	assert.Equal(t, StateError, test.State)
+	assert.Equal(t, "job 1 (build), which it runs after, failed (exit 3)", test.Error)
+	assert.Empty(t, outputText(t, m, test.ID))
+
+	// Added after it failed: it fails at once.
+	late := wait(t, m, start(t, m, Spec{Command: "echo never", After: []ID{build.ID}}).ID)
+	assert.Equal(t, StateError, late.State)
+	assert.Equal(t, "job 1 (build), which it runs after, failed (exit 3)", late.Error)
+}
+
+// The job run after is the one with that ID, whatever later jobs are
+// named: a depends_on by name would take the newest "build", which fails.
+func TestAfterIsByIDWhenNamesRepeat(t *testing.T) {
+	m := newManager(t, Options{})
+	cmd, open := gate(t, "0")
+	first := start(t, m, Spec{Name: "build", Command: cmd})
+	test := start(t, m, Spec{Name: "test", Command: "echo tested", After: []ID{first.ID}})
+	second := wait(t, m, start(t, m, Spec{Name: "build", Command: "exit 1"}).ID)
+	require.Equal(t, StateFailed, second.State)
+	test, err := m.Get(test.ID)
+	require.NoError(t, err)
+	assert.Equal(t, StateQueued, test.State)
+	assert.Equal(t, "waiting for job 1 (build) to succeed", test.Reason)
+
+	require.NoError(t, writeFile(open))
+	assert.Equal(t, StateSucceeded, wait(t, m, test.ID).State)
+}
+
+func TestAfterAnUnknownJobIsRefused(t *testing.T) {
+	m := newManager(t, Options{})
+	_, err := m.Start(Spec{Command: "true", After: []ID{7}})
+	var notFound *NotFoundError
+	require.True(t, errors.As(err, &notFound), "%v", err)
+	assert.EqualError(t, err, "after: no job with ID 7")
+	assert.Empty(t, m.List(), "nothing is added")
+	_, err = m.Start(Spec{Command: "true", After: []ID{0}})
+	assert.EqualError(t, err, "after: 0 is not a job ID (IDs start at 1)")
+}
+
+func TestAfterAJobRemovedBeforeItSucceededFails(t *testing.T) {
+	m := newManager(t, Options{})
+	seed, err := m.Add(Spec{Name: "seed", Command: "true"}) // created, never run
+	require.NoError(t, err)
+	app := start(t, m, Spec{Name: "app", Command: "echo never", After: []ID{seed.ID}})
+	assert.Equal(t, "waiting for job 1 (seed) to succeed", app.Reason)
+	require.NoError(t, m.Remove(seed.ID))
+	app = wait(t, m, app.ID)
+	assert.Equal(t, StateError, app.State)
+	assert.Equal(t, "job 1, which it runs after, was removed before it succeeded", app.Error)
+}
+
+// A job removed once it succeeded counts as succeeded: the job run after
+// it, waiting for a slot meanwhile, still runs.
+func TestAfterAJobRemovedOnceItSucceededRuns(t *testing.T) {
+	m := newManager(t, Options{MaxRunning: 1})
+	build := wait(t, m, start(t, m, Spec{Name: "build", Command: "true"}).ID)
+	require.Equal(t, StateSucceeded, build.State)
+	blocker := start(t, m, Spec{Name: "blocker", Command: "exec sleep 1000"})
+	test := start(t, m, Spec{Name: "test", Command: "echo tested", After: []ID{build.ID}})
+	assert.Equal(t, "waiting for a free slot (1 running)", test.Reason)
+	require.NoError(t, m.Remove(build.ID))
+	require.NoError(t, m.Stop(blocker.ID))
+	assert.Equal(t, StateSucceeded, wait(t, m, test.ID).State)
+}

@@ -1,0 +1,69 @@
+package jobs
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+func running(i Info) bool { return i.State == StateRunning && i.PID != 0 }
+
+// A higher limit starts queued jobs at once, in queue order, as far as it
+// goes; 0 lifts it.
+func TestRaisingMaxRunningStartsQueuedJobs(t *testing.T) {
+	m := newManager(t, Options{MaxRunning: 1})
+	var ids []ID
+	for _, name := range []string{"a", "b", "c"} {
+		ids = append(ids, start(t, m, Spec{Name: name, Command: "exec sleep 1000"}).ID)
+	}
+	c, err := m.Get(ids[2])
+	require.NoError(t, err)
+	require.Equal(t, StateQueued, c.State)
+	assert.Equal(t, 1, m.MaxRunning())
+
+	require.NoError(t, m.SetMaxRunning(2))
+	assert.Equal(t, 2, m.MaxRunning())
+	waitFor(t, m, ids[1], "b to run", running)
+	c, err = m.Get(ids[2])
+	require.NoError(t, err)
+	assert.Equal(t, StateQueued, c.State)
+	assert.Equal(t, "waiting for a free slot (2 running)", c.Reason)
+
+	require.NoError(t, m.SetMaxRunning(0))
+	waitFor(t, m, ids[2], "c to run", running)
+}
+
+// A lower limit stops nothing: the jobs running go on, and a new one waits
+// until fewer than the limit run.
+func TestLoweringMaxRunningStopsNothing(t *testing.T) {
+	m := newManager(t, Options{MaxRunning: 3})
+	var ids []ID
+	for _, name := range []string{"a", "b", "c"} {
+		ids = append(ids, waitFor(t, m, start(t, m, Spec{Name: name, Command: "exec sleep 1000"}).ID, name+" to run", running).ID)
+	}
+	require.NoError(t, m.SetMaxRunning(1))
+	for _, id := range ids {
+		info, err := m.Get(id)
+		require.NoError(t, err)
+		assert.Equal(t, StateRunning, info.State, "job %d", id)
+	}
+	d := start(t, m, Spec{Name: "d", Command: "echo d"})
+	assert.Equal(t, "waiting for a free slot (3 running)", d.Reason)
+	for _, id := range ids[:2] {
+		require.NoError(t, m.Stop(id))
+		wait(t, m, id)
+	}
+	d, err := m.Get(d.ID)
+	require.NoError(t, err)
+	assert.Equal(t, StateQueued, d.State, "one still runs, and the limit is 1")
+	assert.Equal(t, "waiting for a free slot (1 running)", d.Reason)
+	require.NoError(t, m.Stop(ids[2]))
+	assert.Equal(t, StateSucceeded, wait(t, m, d.ID).State)
+}
+
+func TestNegativeMaxRunningIsRefused(t *testing.T) {
+	m := newManager(t, Options{MaxRunning: 2})
+	assert.EqualError(t, m.SetMaxRunning(-1), "max running -1 is negative")
+	assert.Equal(t, 2, m.MaxRunning())
+}
