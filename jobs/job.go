@@ -2,6 +2,7 @@ package jobs
 
 import (
 	"fmt"
+	"slices"
 	"sync/atomic"
 	"time"
 
@@ -232,12 +233,22 @@ func (j *job) addOutputStats(info *Info) {
 // shown as the queued run's (a restart waiting for a slot is not "queued
 // with exit 3").
 func (m *Manager) enqueueLocked(j *job) {
+	m.queueRunLocked(j, false)
+}
+
+// queueRunLocked is enqueueLocked; first puts the run ahead of those
+// waiting, for a restart of a run that held a slot: it keeps the slot.
+func (m *Manager) queueRunLocked(j *job, first bool) {
 	j.state = StateQueued
 	j.reason = ""
 	j.metDeps = nil
 	j.pid, j.exitCode, j.signal, j.errText = 0, nil, 0, ""
 	j.started, j.ended = nil, nil
-	m.queue = append(m.queue, j)
+	if first {
+		m.queue = slices.Insert(m.queue, 0, j)
+	} else {
+		m.queue = append(m.queue, j)
+	}
 	m.changedLocked(j)
 	m.scheduleLocked()
 }
@@ -372,7 +383,7 @@ func (m *Manager) finishRunLocked(j *job, p *process, exit exitStatus) {
 		j.restartPending = false
 		j.autoRestarts = 0
 		m.changedLocked(j)
-		m.enqueueLocked(j)
+		m.queueRunLocked(j, true) // the slot its run held is its own
 		return
 	case j.request != reqKill && j.request != reqStop && !m.closed:
 		m.applyRestartPolicyLocked(j)

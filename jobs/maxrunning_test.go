@@ -67,3 +67,23 @@ func TestNegativeMaxRunningIsRefused(t *testing.T) {
 	assert.EqualError(t, m.SetMaxRunning(-1), "max running -1 is negative")
 	assert.Equal(t, 2, m.MaxRunning())
 }
+
+// A running job restarted while jobs wait for a slot keeps its slot: its
+// new run starts at once, ahead of them, as a restart of what runs means
+// "again, now" (a pueue or mprocs user restarts a dev server, not requeues
+// it behind a batch).
+func TestARestartedRunningJobKeepsItsSlot(t *testing.T) {
+	m := newManager(t, Options{MaxRunning: 1})
+	a := waitFor(t, m, start(t, m, Spec{Name: "a", Command: "exec sleep 1000"}).ID, "a to run", running)
+	b := start(t, m, Spec{Name: "b", Command: "exec sleep 1000"})
+	require.Equal(t, StateQueued, b.State)
+
+	_, err := m.Restart(a.ID)
+	require.NoError(t, err)
+	again := waitFor(t, m, a.ID, "a's new run", func(i Info) bool { return running(i) && i.PID != a.PID })
+	assert.NotEqual(t, a.PID, again.PID)
+	b, err = m.Get(b.ID)
+	require.NoError(t, err)
+	assert.Equal(t, StateQueued, b.State, "b still waits for the slot")
+	assert.Equal(t, "waiting for a free slot (1 running)", b.Reason)
+}
