@@ -73,6 +73,8 @@
 //     the bottom of the view starts no earlier than the clear
 //     (clearedAt). Pipe jobs, the all view and a search's filter show
 //     every line.
+//   - In input mode, a click on another pane moves input mode there
+//     (moveInput), or ends it when that pane's job takes no keys.
 //   - Panes add rows of their own around the output (notedSource): the
 //     number of older lines memory dropped, and why a job could not
 //     start. With wrap off, cut rows end in "…" and ←/→ scroll sideways.
