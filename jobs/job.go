@@ -70,6 +70,12 @@ type job struct {
 
 	typedAt atomic.Int64 // when Input last wrote to it (UnixNano); see publishOutput
 
+	// cleared is the output cursor at the current run's last clear of
+	// its terminal's screen that left the cursor at the top left
+	// (termState.cleared), 0 for none: set by the run's reader, read for
+	// Info.ClearedCursor and Manager.Screen.
+	cleared atomic.Uint64
+
 	lastScreen *vtscreen.Snapshot // the last run ended on this screen (termState.end)
 	lastPlaced bool               // and had placed the cursor on the main screen (termState.lastPlaced)
 
@@ -176,6 +182,7 @@ func (j *job) stateLocked() Info {
 	}
 	if j.spec.TTY {
 		info.Cols, info.Rows = j.termSize()
+		info.ClearedCursor = j.cleared.Load()
 	}
 	if p := j.proc; p != nil && p.term != nil {
 		mode := p.term.mode()

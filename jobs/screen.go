@@ -29,7 +29,9 @@ import (
 // screen the emulator starts from the lines a terminal would still show
 // (seedScreen). A clear (clear,
 // ctrl+l at a shell's prompt) is no full-screen program: in line mode it
-// ends the line it cut. It leaves when it gives the alternate screen back
+// ends the line it cut, and one that leaves the cursor at the top left
+// starts the screen afresh: the lines since are what a terminal shows
+// (job.cleared, Info.ClearedCursor, Screen), those before its scrollback. It leaves when it gives the alternate screen back
 // (or resets the terminal), on the main screen when it has written two
 // screens of lines with no cursor move since (linesAgain), or when the
 // run ends. Its output on the main screen goes
@@ -142,6 +144,13 @@ func (m *Manager) storeTerminal(j *job, p *process, b []byte) {
 			}
 			t.cleared = j.store.Stats().Last
 			t.base = nil
+			if t.clearedRow == 0 && t.clearedCol == 0 {
+				// The lines since start on the top row: what came before
+				// is no longer on the screen (Info.ClearedCursor). A
+				// clear alone (ESC[2J, rare: clear, ctrl+l and dev
+				// servers go home) leaves the cursor below it.
+				j.cleared.Store(t.cleared)
+			}
 		}
 		t.mu.Lock()
 		feed := t.feed
@@ -541,7 +550,7 @@ func (m *Manager) Screen(id ID) (vtscreen.Snapshot, error) {
 	cols, rows := j.termSize()
 	var since uint64 // a terminal's screen is its run's: a new run is a fresh terminal
 	if j.spec.TTY {
-		since = j.runCursor
+		since = max(j.runCursor, j.cleared.Load()) // and a clear blanked what was before
 	}
 	m.mu.Unlock()
 	if feed != nil {

@@ -191,6 +191,51 @@ func TestAClearThenHomeIsNoFullScreenProgram(t *testing.T) {
 	wait(t, m, info.ID)
 }
 
+// TestLineModeScreenStartsAtTheClear: after a clear (clear's ESC[H
+// ESC[2J ESC[3J, ctrl+l's ESC[H ESC[2J, a dev server's ESC[2J ESC[H) a
+// terminal shows the lines since from its top row: so does screen, and
+// ClearedCursor says where they start. The lines before stay in the
+// store; a new run is a fresh terminal, uncleared.
+func TestLineModeScreenStartsAtTheClear(t *testing.T) {
+	m := newManager(t, Options{})
+	for _, clear := range []string{`\033[H\033[2J\033[3J`, `\033[H\033[2J`, `\033[2J\033[H`} {
+		info := start(t, m, Spec{TTY: true, Command: "stty -echo; echo before 1; echo before 2; printf '" + clear + "'; echo after; printf '$ '; read go"})
+		got := waitFor(t, m, info.ID, "the prompt", func(i Info) bool { return i.LastLine == "$ " })
+		assert.Equal(t, uint64(2), got.ClearedCursor, "%q: the clear came after line 2", clear)
+		snap, err := m.Screen(info.ID)
+		require.NoError(t, err)
+		assert.Equal(t, []string{"after", "$ "}, snap.Lines[:2], "%q", clear)
+		assert.Equal(t, "", snap.Lines[2])
+		assert.Equal(t, [2]int{2, 1}, [2]int{snap.CursorX, snap.CursorY})
+		assert.Equal(t, []string{"before 1", "before 2", "after"}, outputText(t, m, info.ID)[:3], "the store keeps the lines before")
+		require.NoError(t, m.Input(info.ID, []byte("\r")))
+		wait(t, m, info.ID)
+		snap, err = m.Screen(info.ID)
+		require.NoError(t, err)
+		assert.Equal(t, "after", snap.Lines[0], "%q: an ended run keeps its screen", clear)
+	}
+	bare := start(t, m, Spec{TTY: true, Command: `echo before; printf '\033[2J'; echo after`})
+	assert.Zero(t, wait(t, m, bare.ID).ClearedCursor, "a clear alone leaves the cursor below the top: the lines since start there")
+	pipe := start(t, m, Spec{Command: `echo before; printf '\033[H\033[2J'; echo after`})
+	assert.Zero(t, wait(t, m, pipe.ID).ClearedCursor, "a pipe job's output is no terminal's")
+}
+
+// TestANewRunIsUncleared: a restart is a fresh terminal; the clear of
+// the run before is none of its own.
+func TestANewRunIsUncleared(t *testing.T) {
+	m := newManager(t, Options{})
+	mark := filepath.Join(t.TempDir(), "ran")
+	info := start(t, m, Spec{TTY: true, Command: `stty -echo; if [ -e ` + mark + ` ]; then echo "run 2"; else touch ` + mark + `; echo "run 1"; printf '\033[H\033[2J'; fi; echo done`})
+	assert.NotZero(t, wait(t, m, info.ID).ClearedCursor)
+	_, err := m.Restart(info.ID)
+	require.NoError(t, err)
+	got := waitFor(t, m, info.ID, "the second run's end", func(i Info) bool { return i.Runs == 2 && i.State.Done() })
+	assert.Zero(t, got.ClearedCursor)
+	snap, err := m.Screen(info.ID)
+	require.NoError(t, err)
+	assert.Equal(t, []string{"run 2", "done"}, snap.Lines[:2])
+}
+
 func TestLineModeScreenIsTheTail(t *testing.T) {
 	m := newManager(t, Options{})
 	info := start(t, m, Spec{TTY: true, Command: "stty -echo; read go; for i in 1 2 3 4 5; do echo line $i; done; printf '\\033[32mok\\033[0m\\033]0;title\\007 $ '"})

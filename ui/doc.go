@@ -67,6 +67,14 @@
 //     a fast paste arrives as words that spell key names (textentry.go).
 //   - A panel (the "?" help, a reload's problems) covers the table and
 //     the panes until esc, q or ? closes it.
+//   - A terminal job's pane after a clear of its screen (Info.
+//     ClearedCursor: clear, ctrl+l) shows, as the terminal does, the
+//     lines since from its top row and those before as scrollback above:
+//     the bottom of the view starts no earlier than the clear
+//     (clearedAt). Pipe jobs, the all view and a search's filter show
+//     every line.
+//   - In input mode, a click on another pane moves input mode there
+//     (moveInput), or ends it when that pane's job takes no keys.
 //   - Panes add rows of their own around the output (notedSource): the
 //     number of older lines memory dropped, and why a job could not
 //     start. With wrap off, cut rows end in "…" and ←/→ scroll sideways.

@@ -78,6 +78,15 @@ func (m *Model) enterInput() {
 	m.setNotice("", false)
 }
 
+// moveInput moves input mode to the focused pane, as a click on it does
+// in mprocs and tmux: its job takes the keys when it can be typed into
+// (a terminal job that runs); else (a pipe job's pane, the all view)
+// input mode ends and the keys are jobtop's again.
+func (m *Model) moveInput() {
+	m.leaveInput()
+	m.enterInput()
+}
+
 // leaveInput ends input mode; keys are jobtop's again.
 func (m *Model) leaveInput() {
 	if p := m.input.pane; p != nil {

@@ -8,7 +8,8 @@ const wheelRows = 3
 // handleMouse scrolls the pane under the pointer with the wheel (the
 // table's selection over the table), and on a click selects the row or
 // focuses the pane under it. Prompts and questions ignore the mouse. In
-// input mode, what happens over the pane typed into is the job's.
+// input mode, what happens over the pane typed into is the job's, and a
+// click on another pane moves input mode there (moveInput).
 func (m *Model) handleMouse(msg tea.MouseMsg) tea.Cmd {
 	if m.quit != quitNone || m.prompt != nil || m.find != nil || m.panel != nil {
 		return nil
@@ -63,6 +64,9 @@ func (m *Model) handleMouse(msg tea.MouseMsg) tea.Cmd {
 				m.active = i
 			}
 			m.setFocus(focusOutput)
+			if m.input.on() && p != m.input.pane {
+				m.moveInput()
+			}
 		}
 		return nil
 	}

@@ -86,10 +86,22 @@ func (p *outputPane) rowCount(l viewLine) int {
 }
 
 // bottomView lays out into o the rows that end with the newest output,
-// and returns the position of the first.
+// and returns the position of the first. After a terminal job cleared
+// its screen (clearedAt), they start no earlier than the first line
+// since, on the top row, as the terminal shows them: fewer rows than h
+// leave the rest blank, the lines before are above, as scrollback.
 func (p *outputPane) bottomView(src lineSource, h int, o *laidOut) position {
 	o.reset()
 	lines := src.tail(h)
+	if floor, ok := p.clearedAt(); ok {
+		k := 0
+		for k < len(lines) && !floor.less(lines[k].key) {
+			k++
+		}
+		if lines = lines[k:]; len(lines) == 0 {
+			return position{key: floor.next()}
+		}
+	}
 	if len(lines) == 0 {
 		return position{}
 	}
@@ -172,11 +184,39 @@ func (p *outputPane) refresh() {
 			return
 		}
 	}
-	// The view reached the end before it was full (the filter was turned
-	// on, or the lines above were dropped): it is the bottom, so follow;
-	// unless scrolled up from a screen, which following would show again.
-	p.follow, p.below = !p.offScreen, 0
+	// The view reached the end before it was full. Above a cleared
+	// screen (clearedAt) it is scrollback: the rows below stay blank, as
+	// a terminal's do. Else (the filter was turned on, or the lines above
+	// were dropped) it is the bottom, so follow; unless scrolled up from
+	// a screen, which following would show again.
+	p.below = 0
+	if p.cleared() && p.top.before(p.bottom(src)) {
+		return
+	}
+	p.follow = !p.offScreen
 	p.top = p.bottomView(src, h, &o)
+}
+
+// clearedAt is, in a pane of a job on a terminal that cleared its screen
+// (Info.ClearedCursor), the key of the last line before the clear: the
+// bottom of the pane shows the lines after it from its top row, as the
+// terminal does, and those before are reached by scrolling up. ok is
+// false for every other pane and source: a pipe job's output is a log,
+// not a screen (an ESC[2J in it clears nothing), and the all view, a
+// search's filter and the log file's matches are no terminal's screen.
+func (p *outputPane) clearedAt() (lineKey, bool) {
+	if !p.has || p.kind != jobPane || !p.job.TTY || p.job.ClearedCursor == 0 ||
+		p.logSearch != nil || p.search != nil && p.search.filter {
+		return lineKey{}, false
+	}
+	return seqKey(p.job.ClearedCursor), true
+}
+
+// cleared reports whether the pane shows a terminal's screen as a clear
+// left it (clearedAt).
+func (p *outputPane) cleared() bool {
+	_, ok := p.clearedAt()
+	return ok
 }
 
 // scrollUp moves the view n rows up, pausing follow mode when it moves.

@@ -64,6 +64,8 @@ func (p *outputPane) emptyText() string {
 		return "(no line matches " + p.search.m.label() + ")"
 	case p.kind == allPane:
 		return "(no output from any job yet)"
+	case p.cleared():
+		return "" // a terminal's cleared screen is blank; its lines are above
 	case p.job.State.Ended():
 		return "(no output)" // none is coming: it ended
 	}
