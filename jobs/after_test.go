@@ -2,6 +2,7 @@ package jobs
 
 import (
 	"errors"
+	"os"
 	"path/filepath"
 	"testing"
 
@@ -91,7 +92,7 @@ func TestAfterAJobRemovedBeforeItSucceededFails(t *testing.T) {
 	require.NoError(t, m.Remove(seed.ID))
 	app = wait(t, m, app.ID)
 	assert.Equal(t, StateError, app.State)
-	assert.Equal(t, "job 1, which it runs after, was removed before it succeeded", app.Error)
+	assert.Equal(t, "job 1 (seed), which it runs after, was removed before it succeeded", app.Error)
 }
 
 // A job removed once it succeeded counts as succeeded: the job run after
@@ -106,4 +107,37 @@ func TestAfterAJobRemovedOnceItSucceededRuns(t *testing.T) {
 	require.NoError(t, m.Remove(build.ID))
 	require.NoError(t, m.Stop(blocker.ID))
 	assert.Equal(t, StateSucceeded, wait(t, m, test.ID).State)
+}
+
+// A removed job counts as it last ended, for every later run of the job
+// run after it: one that succeeded, then ran again and failed, then was
+// removed, fails a restart of the dependant (its success is no longer
+// the last word); one removed after succeeding lets a restart run.
+func TestAfterARemovedJobCountsAsItLastEnded(t *testing.T) {
+	m := newManager(t, Options{})
+	flag := filepath.Join(t.TempDir(), "flag")
+	require.NoError(t, writeFile(flag))
+	check := wait(t, m, start(t, m, Spec{Name: "check", Command: "test -e " + flag}).ID)
+	require.Equal(t, StateSucceeded, check.State)
+	dep := wait(t, m, start(t, m, Spec{Name: "dep", Command: "echo ran", After: []ID{check.ID}}).ID)
+	require.Equal(t, StateSucceeded, dep.State)
+
+	require.NoError(t, os.Remove(flag))
+	_, err := m.Restart(check.ID)
+	require.NoError(t, err)
+	require.Equal(t, StateFailed, waitFor(t, m, check.ID, "check to fail", func(i Info) bool { return i.State.Done() }).State)
+	require.NoError(t, m.Remove(check.ID))
+	_, err = m.Restart(dep.ID)
+	require.NoError(t, err)
+	dep = waitFor(t, m, dep.ID, "dep to end", func(i Info) bool { return i.State.Done() && i.State != StateSucceeded })
+	assert.Equal(t, StateError, dep.State)
+	assert.Equal(t, "job 1 (check), which it runs after, was removed after it failed (exit 1)", dep.Error)
+
+	ok := wait(t, m, start(t, m, Spec{Name: "ok", Command: "true"}).ID)
+	dep2 := wait(t, m, start(t, m, Spec{Name: "dep2", Command: "echo ran", After: []ID{ok.ID}}).ID)
+	require.Equal(t, StateSucceeded, dep2.State)
+	require.NoError(t, m.Remove(ok.ID))
+	_, err = m.Restart(dep2.ID)
+	require.NoError(t, err)
+	assert.Equal(t, StateSucceeded, waitFor(t, m, dep2.ID, "dep2 to run again", func(i Info) bool { return i.State == StateSucceeded && i.Runs > 1 }).State)
 }

@@ -86,9 +86,9 @@ type job struct {
 	// metDeps are the dependencies this queued run found met: one whose
 	// job is removed meanwhile (jobtop clean) stays met.
 	metDeps map[string]bool
-	// metAfter are the jobs of spec.After this job found succeeded: one
-	// removed since counts as succeeded still (afterLocked).
-	metAfter map[ID]bool
+	// goneAfter are the jobs of spec.After removed since this job was
+	// added, as each last ended (afterLocked judges them by it).
+	goneAfter map[ID]goneJob
 
 	settled       chan struct{} // closed while the job is settled
 	settledClosed bool

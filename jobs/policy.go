@@ -3,6 +3,7 @@ package jobs
 import (
 	"fmt"
 	"regexp"
+	"slices"
 	"sort"
 	"time"
 
@@ -103,16 +104,23 @@ func (m *Manager) dependenciesLocked(j *job) (ok bool, wait, fail string) {
 // afterLocked says whether the jobs a queued job runs after (Spec.After)
 // have all succeeded, as dependenciesLocked says it for its dependencies:
 // each is judged as it is now (a run again of the job judges them again),
-// and one found succeeded is noted in metAfter, so that once removed it
-// counts as succeeded still (an ID is never reused).
+// and one removed as it last ended (an ID is never reused).
 func (m *Manager) afterLocked(j *job) (ok bool, wait, fail string) {
 	for _, id := range j.spec.After {
 		d := m.jobs[id]
-		if d == nil && j.metAfter[id] {
-			continue // succeeded, then removed: it stays met
-		}
 		if d == nil {
-			return false, "", fmt.Sprintf("job %d, which it runs after, was removed before it succeeded", id)
+			gone := j.goneAfter[id]
+			what := fmt.Sprintf("job %d", id)
+			if gone.name != "" {
+				what += " (" + gone.name + ")"
+			}
+			switch {
+			case gone.succeeded:
+				continue
+			case gone.end != "":
+				return false, "", fmt.Sprintf("%s, which it runs after, was removed after it %s", what, gone.end)
+			}
+			return false, "", what + ", which it runs after, was removed before it succeeded"
 		}
 		what := fmt.Sprintf("job %d (%s)", id, d.spec.DisplayName())
 		met, failed := conditionLocked(d, CondSucceeded)
@@ -122,12 +130,31 @@ func (m *Manager) afterLocked(j *job) (ok bool, wait, fail string) {
 		if !met {
 			return false, "waiting for " + what + " to succeed", ""
 		}
-		if j.metAfter == nil {
-			j.metAfter = make(map[ID]bool)
-		}
-		j.metAfter[id] = true
 	}
 	return true, "", ""
+}
+
+// goneJob is how a job run after (Spec.After) last ended, kept once it is
+// removed.
+type goneJob struct {
+	name      string
+	succeeded bool
+	end       string // how it ended otherwise; "" if it never ended
+}
+
+// noteGoneLocked keeps, in every job that runs after d, how d last ended,
+// as d is removed.
+func (m *Manager) noteGoneLocked(d *job) {
+	for _, j := range m.jobs {
+		if !slices.Contains(j.spec.After, d.id) {
+			continue
+		}
+		met, failed := conditionLocked(d, CondSucceeded)
+		if j.goneAfter == nil {
+			j.goneAfter = make(map[ID]goneJob)
+		}
+		j.goneAfter[d.id] = goneJob{name: d.spec.DisplayName(), succeeded: met, end: failed}
+	}
 }
 
 // conditionLocked checks one dependency: met, or failed with a reason when

@@ -62,6 +62,7 @@ func (j *job) endedBefore(k *job) bool {
 // removedLogs).
 func (m *Manager) removeLocked(j *job) {
 	last := m.infoLocked(j)
+	m.noteGoneLocked(j)
 	m.removed.add(j.log.Files(), m.opts.retention().MaxTotal)
 	delete(m.jobs, j.id)
 	for i, oid := range m.order {
