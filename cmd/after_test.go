@@ -107,4 +107,17 @@ func TestRunAfterAnUnknownJobIsRefused(t *testing.T) {
 	r = c.run("run", "--after", "build,", "--", "true")
 	assert.Equal(t, usageExit, r.code)
 	assert.Contains(t, r.stderr, "--after: give a job's ID or name")
+
+	// An empty --after (a script's $id that came out empty) is refused,
+	// not taken as no dependency: the job would run at once.
+	for _, args := range [][]string{{"--after", ""}, {"--after="}} {
+		r = c.run(append(append([]string{"run"}, args...), "--", "echo ran")...)
+		assert.Equal(t, usageExit, r.code, "%q", args)
+		assert.Equal(t, "jobtop: --after: give a job's ID or name (it was empty)\n", r.stderr)
+	}
+	// pueue's --after 3 4: the 4 would be the program.
+	r = c.run("run", "--after", "1", "2", "--", "echo ran")
+	assert.Equal(t, usageExit, r.code)
+	assert.Equal(t, "jobtop: 2 before --: --after takes one job at a time (--after 1,2 or --after 1 --after 2)\n", r.stderr)
+	assert.Len(t, c.states(), 1, "nothing was added")
 }

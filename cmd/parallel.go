@@ -1,6 +1,7 @@
 package cmd
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"strconv"
@@ -63,9 +64,13 @@ one that does not keeps what parallel set.`,
 	cmd.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
 		if _, word, ok := strings.Cut(err.Error(), "unknown shorthand flag: "); ok {
 			if _, arg, ok := strings.Cut(word, " in "); ok {
-				if _, nerr := strconv.Atoi(arg); nerr == nil {
-					_, err := parseLimit(arg)
-					return err
+				if _, nerr := strconv.Atoi(arg); nerr == nil || errors.Is(nerr, strconv.ErrRange) {
+					if _, err := parseLimit(arg); err != nil {
+						return err
+					}
+					// -0: a number, but one a flag took; say so rather
+					// than do nothing
+					return usageErrorf("parallel %s: write the limit without a sign (0 for no limit)", arg)
 				}
 			}
 		}
@@ -78,6 +83,8 @@ one that does not keeps what parallel set.`,
 func parseLimit(arg string) (int, error) {
 	n, err := strconv.Atoi(arg)
 	switch {
+	case errors.Is(err, strconv.ErrRange):
+		return 0, usageErrorf("parallel %s is too large: give a number of jobs to run at once, or 0 for no limit", arg)
 	case err != nil:
 		return 0, usageErrorf("parallel %q: give a whole number of jobs to run at once, or 0 for no limit", arg)
 	case n < 0:

@@ -90,7 +90,8 @@ func TestParallelLoweredLeavesRunningJobs(t *testing.T) {
 func TestParallelRefusesBadInput(t *testing.T) {
 	c := newCLI(t)
 	c.serveIn("", "--max-running", "3")
-	for _, args := range [][]string{{"-1"}, {"abc"}, {"1.5"}, {""}, {"1", "2"}} {
+	// -0 is a number a flag took: refused, not a silent no-op.
+	for _, args := range [][]string{{"-1"}, {"abc"}, {"1.5"}, {""}, {"1", "2"}, {"-0"}, {"-00"}, {"99999999999999999999"}} {
 		r := c.run(append([]string{"parallel"}, args...)...)
 		assert.Equal(t, usageExit, r.code, "%q: %s", args, r.stderr)
 		assert.Contains(t, r.stderr, "jobtop: parallel", "%q", args)

@@ -64,6 +64,9 @@ come later under the same name. A job that does not exist is refused
 			if strings.TrimSpace(strings.Join(args, "")) == "" {
 				return errors.New("nothing to run: give the command after --, e.g. jobtop run -- make test")
 			}
+			if cmd.Flags().Changed("after") {
+				return checkAfterFlag(o.after, args[:max(cmd.ArgsLenAtDash(), 0)])
+			}
 			return nil
 		},
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -80,6 +83,20 @@ come later under the same name. A job that does not exist is refused
 	f.StringVar(&o.stdin, "stdin", "null", "what a job on pipes reads: null (/dev/null) or pipe (written by jobtop send)")
 	f.StringSliceVar(&o.after, "after", nil, "start once the job `ID|NAME` has succeeded (repeatable, or a comma list: 3,build); it fails if one fails or is removed first")
 	return cmd
+}
+
+// checkAfterFlag refuses an --after given no job (--after "", from a
+// script whose $id came out empty: the job would run at once), and IDs
+// after it before "--", as pueue's --after 3 4 takes them: here the
+// second would be the program.
+func checkAfterFlag(after, beforeDash []string) error {
+	if len(after) == 0 {
+		return usageErrorf("--after: give a job's ID or name (it was empty)")
+	}
+	if len(beforeDash) > 0 && strings.Trim(beforeDash[0], "0123456789") == "" {
+		return usageErrorf("%s before --: --after takes one job at a time (--after %s,%s or --after %s --after %s)", beforeDash[0], after[len(after)-1], beforeDash[0], after[len(after)-1], beforeDash[0])
+	}
+	return nil
 }
 
 func run(cmd *cobra.Command, o runOptions, args []string) error {
