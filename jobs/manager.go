@@ -94,6 +94,8 @@ type Manager struct {
 	// maxRunning caps active; 0: no limit. Options.MaxRunning at first,
 	// SetMaxRunning after.
 	maxRunning int
+	// limitChanged is closed when maxRunning next changes, then replaced.
+	limitChanged chan struct{}
 
 	runs    sync.WaitGroup // one per live run, done when it is reaped
 	byRun   map[keeper.RunID]*job
@@ -134,7 +136,7 @@ func NewManager(opts Options) (*Manager, error) {
 		return nil, err
 	}
 	m := &Manager{opts: opts, logDir: logDir, logLock: logLock, jobs: make(map[ID]*job), byRun: make(map[keeper.RunID]*job), aux: make(map[keeper.RunID]chan keeper.Event),
-		ingest: make(chan struct{}, max(1, runtime.GOMAXPROCS(0)-1)), maxRunning: opts.MaxRunning}
+		ingest: make(chan struct{}, max(1, runtime.GOMAXPROCS(0)-1)), maxRunning: opts.MaxRunning, limitChanged: make(chan struct{})}
 	if opts.SampleInterval == 0 {
 		opts.SampleInterval = DefaultSampleInterval
 	}
@@ -260,9 +262,22 @@ func (m *Manager) SetMaxRunning(n int) error {
 	}
 	m.mu.Lock()
 	defer m.mu.Unlock()
+	if n != m.maxRunning {
+		close(m.limitChanged)
+		m.limitChanged = make(chan struct{})
+	}
 	m.maxRunning = n
 	m.scheduleLocked()
 	return nil
+}
+
+// MaxRunningChanged is closed the next time the limit on jobs running at
+// once changes (ask again for the time after): a TUI showing the limit
+// redraws it then, whoever changed it.
+func (m *Manager) MaxRunningChanged() <-chan struct{} {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return m.limitChanged
 }
 
 // awaitLogLocked waits, without the lock, until the job's log file is

@@ -50,6 +50,8 @@ type OwnStarter interface {
 // events do not carry it.)
 type RunLimiter interface {
 	MaxRunning() int
+	// MaxRunningChanged is closed when the limit next changes.
+	MaxRunningChanged() <-chan struct{}
 }
 
 // OutputHolder is an engine that can hold its jobs' output back for a

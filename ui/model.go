@@ -182,7 +182,26 @@ func (m *Model) Close() {
 
 // Init starts listening for job events and the run-time clock.
 func (m *Model) Init() tea.Cmd {
-	return tea.Batch(waitForEvents(m.stream), m.ensureTick())
+	return tea.Batch(waitForEvents(m.stream), m.ensureTick(), m.watchLimit())
+}
+
+// limitChangedMsg says the engine's limit on jobs running at once changed
+// (by jobtop parallel, or a reload from another terminal): the status bar
+// shows the new one, even with nothing else happening.
+type limitChangedMsg struct{}
+
+// watchLimit waits for the engine's limit on jobs running at once to
+// change; nil for an engine without one.
+func (m *Model) watchLimit() tea.Cmd {
+	l, ok := m.engine.(RunLimiter)
+	if !ok {
+		return nil
+	}
+	changed := l.MaxRunningChanged()
+	return func() tea.Msg {
+		<-changed
+		return limitChangedMsg{}
+	}
 }
 
 // Update dispatches a message to its handler.
@@ -224,6 +243,8 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.handlePagerDone(msg)
 	case tickMsg:
 		cmd = m.handleTick()
+	case limitChangedMsg:
+		cmd = m.watchLimit()
 	case addSubmittedMsg:
 		m.prompt = nil
 		cmd = m.startJob(msg.spec)

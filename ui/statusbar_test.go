@@ -3,6 +3,8 @@ package ui
 import (
 	"testing"
 	"time"
+
+	tea "github.com/charmbracelet/bubbletea"
 	"unsafe"
 
 	"github.com/stretchr/testify/require"
@@ -36,6 +38,32 @@ type limitedEngine struct {
 }
 
 func (e *limitedEngine) MaxRunning() int { return e.limit }
+
+func (e *limitedEngine) MaxRunningChanged() <-chan struct{} { return nil }
+
+// A limit changed from outside (jobtop parallel, a reload by the CLI)
+// reaches the status bar with nothing else happening: the model is woken
+// to draw it, not left showing the old one until a job changes.
+func TestStatusBarRedrawsALimitChangedFromOutside(t *testing.T) {
+	mgr := newManager(t)
+	require.NoError(t, mgr.SetMaxRunning(3))
+	m := newSizedModel(t, mgr, Config{}, 120, 30)
+	require.Contains(t, m.statusView(), "at most 3 at once")
+	cmd := m.watchLimit()
+	require.NotNil(t, cmd, "the model waits for the limit to change")
+	woke := make(chan tea.Msg, 1)
+	go func() { woke <- cmd() }()
+	require.NoError(t, mgr.SetMaxRunning(0))
+	select {
+	case msg := <-woke:
+		require.IsType(t, limitChangedMsg{}, msg)
+		_, next := m.Update(msg)
+		require.NotNil(t, next, "and waits again")
+	case <-time.After(10 * time.Second):
+		t.Fatal("no message after the limit changed")
+	}
+	require.NotContains(t, m.statusView(), "at once")
+}
 
 // The status bar shows the engine's limit on jobs running at once beside
 // the counts, and nothing for no limit.
