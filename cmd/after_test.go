@@ -115,6 +115,13 @@ func TestRunAfterAnUnknownJobIsRefused(t *testing.T) {
 		assert.Equal(t, usageExit, r.code, "%q", args)
 		assert.Equal(t, "jobtop: --after: give a job's ID or name (it was empty)\n", r.stderr)
 	}
+	// A number that is no job ID is said to be one, not looked up as a name.
+	r = c.run("run", "--after", "0", "--", "echo ran")
+	assert.Equal(t, usageExit, r.code)
+	assert.Equal(t, "jobtop: --after: 0 is not a job ID (IDs start at 1)\n", r.stderr)
+	r = c.run("stop", "0")
+	assert.Equal(t, 1, r.code)
+	assert.Equal(t, "jobtop: 0 is not a job ID (IDs start at 1)\n", r.stderr)
 	// pueue's --after 3 4: the 4 would be the program.
 	r = c.run("run", "--after", "1", "2", "--", "echo ran")
 	assert.Equal(t, usageExit, r.code)

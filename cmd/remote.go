@@ -3,6 +3,7 @@ package cmd
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"strings"
@@ -43,6 +44,9 @@ func socketPath(cmd *cobra.Command) string {
 func resolveJob(ctx context.Context, c *control.Client, arg string) (jobs.ID, error) {
 	if id, err := jobs.ParseID(arg); err == nil {
 		return id, nil
+	}
+	if msg := jobs.BadID(arg); msg != "" {
+		return 0, errors.New(msg)
 	}
 	list, err := c.Jobs(ctx)
 	if err != nil {

@@ -200,6 +200,11 @@ func (o runOptions) request(args []string, host *control.Host) (control.StartReq
 		if ref == "" {
 			return req, usageErrorf("--after: give a job's ID or name (a comma list holds no empty one)")
 		}
+		if msg := jobs.BadID(ref); strings.HasPrefix(msg, "no job") {
+			return req, errors.New("after: " + msg)
+		} else if msg != "" {
+			return req, usageErrorf("--after: %s", msg)
+		}
 		req.After = append(req.After, control.JobRef(ref))
 	}
 	for _, kv := range o.env {

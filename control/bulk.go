@@ -59,6 +59,9 @@ func parseJobRef(b []byte, field string) (JobRef, error) {
 	var n json.Number
 	if err := json.Unmarshal(b, &n); err == nil && n != "" {
 		if _, err := strconv.ParseUint(n.String(), 10, 64); err != nil {
+			if msg := jobs.BadID(n.String()); msg != "" {
+				return "", badRequest(`%q: %s`, field, msg)
+			}
 			return "", badRequest(`%q: a job ID is a whole number, not %s`, field, n)
 		}
 		return JobRef(n.String()), nil
@@ -232,6 +235,9 @@ func findJob(list []jobs.Info, ref string) (jobs.Info, error) {
 			}
 		}
 		return jobs.Info{}, &jobs.NotFoundError{ID: id}
+	}
+	if msg := jobs.BadID(ref); msg != "" {
+		return jobs.Info{}, &RequestError{Status: http.StatusNotFound, Msg: msg}
 	}
 	for i := len(list) - 1; i >= 0; i-- {
 		if list[i].Name == ref {

@@ -37,6 +37,14 @@ type ResizeRequest struct {
 	Rows int `json:"rows"`
 }
 
+func (InputRequest) emptyBody() string {
+	return `give the input as {"text": "y\n"} or {"base64": "eQo="}, or {"eof": true} to end it`
+}
+
+func (ResizeRequest) emptyBody() string {
+	return `give the size as {"cols": 120, "rows": 40}`
+}
+
 // bytes checks the request and returns what to write.
 func (r InputRequest) bytes() ([]byte, error) {
 	switch {

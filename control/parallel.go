@@ -13,6 +13,10 @@ type Parallel struct {
 	MaxRunning *int `json:"max_running"`
 }
 
+func (Parallel) emptyBody() string {
+	return `send the limit as JSON, e.g. {"max_running": 4} (0: no limit)`
+}
+
 func (s *Server) handleGetParallel(w http.ResponseWriter, r *http.Request) {
 	n := s.mgr.MaxRunning()
 	writeJSON(w, http.StatusOK, Parallel{MaxRunning: &n})

@@ -240,6 +240,9 @@ func jsonError(err error, body any) error {
 	case errors.As(err, &tooBig):
 		return &RequestError{Status: http.StatusRequestEntityTooLarge, Msg: fmt.Sprintf("request body is larger than %d bytes", tooBig.Limit)}
 	case errors.Is(err, io.EOF):
+		if e, ok := body.(interface{ emptyBody() string }); ok {
+			return badRequest("empty body: %s", e.emptyBody())
+		}
 		return badRequest("empty body: send a job as JSON, e.g. {\"command\": \"make\"}")
 	case errors.Is(err, io.ErrUnexpectedEOF):
 		return badRequest("malformed JSON: the body ends in the middle of a value")
@@ -262,6 +265,9 @@ func jsonError(err error, body any) error {
 		}), ".")
 		if ft := fieldType(reflect.TypeOf(body), path); ft != nil && (ft.Kind() == reflect.Map || ft.Kind() == reflect.Slice) && ft.Elem() == typ.Type {
 			return badRequest("field %q must be %s, not one holding %s", field, typeName(ft), got)
+		}
+		if want == "a whole number" && got != "" && strings.Trim(strings.TrimPrefix(got, "-"), "0123456789") == "" {
+			return badRequest("field %q is too large: %s", field, got) // a whole number, past 64 bits
 		}
 		return badRequest("field %q must be %s, not %s", field, want, got)
 	case errors.As(err, &nested):

@@ -2,6 +2,7 @@ package jobs
 
 import (
 	"strconv"
+	"strings"
 	"time"
 )
 
@@ -17,6 +18,25 @@ func ParseID(s string) (ID, error) {
 		return 0, &NotFoundError{Text: s}
 	}
 	return ID(n), nil
+}
+
+// BadID says why s, which reads as a job ID (digits, after a "-" maybe),
+// names no job whatever jobs there are ("0 is not a job ID (IDs start at
+// 1)", "no job with ID 99999999999999999999"); "" when s may be an ID,
+// or reads as a name. No name is a bare number or starts with "-"
+// (CheckName), so such an s is never a name.
+func BadID(s string) string {
+	digits := strings.TrimPrefix(s, "-")
+	switch {
+	case digits == "" || strings.Trim(digits, "0123456789") != "":
+		return ""
+	case digits != s || strings.Trim(digits, "0") == "":
+		return s + " is not a job ID (IDs start at 1)"
+	}
+	if _, err := strconv.Atoi(digits); err != nil {
+		return "no job with ID " + s
+	}
+	return ""
 }
 
 // Info is a snapshot of a job. The JSON field names are part of the API.

@@ -23,5 +23,8 @@ func TestRunJobAfter(t *testing.T) {
 	writeFifo(t, fifo, "go\n")
 	require.Equal(t, jobs.StateSucceeded, e.waitEnded(out.Job.ID).State)
 
-	require.Contains(t, e.toolErr("run_job", map[string]any{"command": "true", "after": []any{"nope"}}), `after: no job "nope"`)
+	msg := e.toolErr("run_job", map[string]any{"command": "true", "after": []any{"nope"}})
+	require.Contains(t, msg, `after: no job "nope"`)
+	require.Contains(t, msg, "list_jobs lists them", "the tool to call, not the HTTP API")
+	require.NotContains(t, msg, "GET /v1/jobs")
 }

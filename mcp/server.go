@@ -141,6 +141,9 @@ func (s *Server) apiError(err error) error {
 	if errors.As(err, &notRunning) && !errors.Is(err, syscall.EACCES) {
 		return fmt.Errorf("no jobtop instance is running on %s, so there are no jobs yet; run_job starts one", s.opts.Client.Socket())
 	}
+	if msg := err.Error(); control.IsNotFound(err) && strings.HasSuffix(msg, control.ListJobsHint) {
+		return errors.New(strings.TrimSuffix(msg, control.ListJobsHint) + "list_jobs lists them")
+	}
 	return err
 }
 
