@@ -3,6 +3,7 @@ package cmd
 import (
 	"bufio"
 	"context"
+	"fmt"
 	"io"
 	"os"
 	"os/exec"
@@ -12,6 +13,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"jobtop/control"
 )
 
 // What --host cannot mean is refused before anything runs, with what to
@@ -62,7 +65,7 @@ func TestDialStdioRefusesAnOlderClient(t *testing.T) {
 	c := newCLI(t)
 	r := c.run("dial-stdio", "--api", "0")
 	assert.Equal(t, 4, r.code)
-	assert.Contains(t, r.stderr, "speaks API version 0; this one (API version 1) serves version 1 or newer")
+	assert.Contains(t, r.stderr, fmt.Sprintf("speaks API version 0; this one (API version %d) serves version 1 or newer", control.APIVersion))
 }
 
 // dial-stdio starts an instance when none runs, as jobtop run does, says
@@ -86,14 +89,14 @@ func TestDialStdioBridgesTheSocket(t *testing.T) {
 	r := bufio.NewReader(stdout)
 	line, err := r.ReadString('\n')
 	require.NoError(t, err)
-	assert.Equal(t, "jobtop-api 1\n", line)
+	assert.Equal(t, fmt.Sprintf("jobtop-api %d\n", control.APIVersion), line)
 
 	_, err = io.WriteString(stdin, "GET /v1/instance HTTP/1.1\r\nHost: jobtop\r\nConnection: close\r\n\r\n")
 	require.NoError(t, err)
 	answer, err := io.ReadAll(r)
 	require.NoError(t, err)
 	assert.True(t, strings.HasPrefix(string(answer), "HTTP/1.1 200 OK\r\n"), "%q", answer)
-	assert.Contains(t, string(answer), `"api_version":1`)
+	assert.Contains(t, string(answer), fmt.Sprintf(`"api_version":%d`, control.APIVersion))
 	assert.Contains(t, string(answer), `"socket":"`+c.socket+`"`)
 	require.NoError(t, cmd.Wait(), "dial-stdio ends when the socket's side does")
 	assert.Contains(t, stderr.String(), "started one in the background")

@@ -500,5 +500,26 @@ func (c *Client) open(ctx context.Context, method, path string, q url.Values, in
 	if json.Unmarshal(b, &e) != nil || e.Error == "" {
 		e.Error = fmt.Sprintf("%s %s: %s", method, path, strings.TrimSpace(resp.Status+" "+string(b)))
 	}
+	if unknownToIt(resp.StatusCode, e.Error) && path != "/v1/instance" {
+		e.Error += c.olderInstance(ctx)
+	}
 	return nil, &APIError{Status: resp.StatusCode, Message: e.Error, Problems: e.Problems}
+}
+
+// unknownToIt says whether an answer refuses an endpoint or a field the
+// instance does not know: what an instance older than its client says.
+func unknownToIt(status int, msg string) bool {
+	return status == http.StatusNotFound && strings.HasPrefix(msg, "no endpoint ") ||
+		status == http.StatusBadRequest && strings.Contains(msg, "unknown field ")
+}
+
+// olderInstance says, after an answer that did not know what was asked,
+// when the instance speaks an older API than this client (it was started
+// by an older jobtop, and still runs): "" otherwise.
+func (c *Client) olderInstance(ctx context.Context) string {
+	inst, err := c.Instance(ctx)
+	if err != nil || inst.APIVersion >= APIVersion {
+		return ""
+	}
+	return fmt.Sprintf(" (the jobtop instance there, pid %d, is older than this jobtop: it speaks API version %d, this one %d; `jobtop shutdown` and start it again to use this)", inst.PID, inst.APIVersion, APIVersion)
 }

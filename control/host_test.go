@@ -2,6 +2,7 @@ package control
 
 import (
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -60,9 +61,10 @@ func TestParseHostRefusals(t *testing.T) {
 // --api comes before anything an old jobtop could take for a job.
 func TestRemoteCommand(t *testing.T) {
 	h := Host{Addr: "b"}
-	assert.Equal(t, "jobtop dial-stdio --api 1", h.remoteCommand())
+	api := fmt.Sprintf("--api %d", APIVersion)
+	assert.Equal(t, "jobtop dial-stdio "+api, h.remoteCommand())
 	h = Host{Addr: "b", Bin: "~/go/bin/job top", Socket: "/run/it's.sock", NoStart: true}
-	assert.Equal(t, `~/'go/bin/job top' dial-stdio --api 1 --socket '/run/it'\''s.sock' --no-start`, h.remoteCommand())
+	assert.Equal(t, `~/'go/bin/job top' dial-stdio `+api+` --socket '/run/it'\''s.sock' --no-start`, h.remoteCommand())
 	assert.Equal(t, "'$(reboot)'", shellWord("$(reboot)"))
 	assert.Equal(t, "''", shellWord(""))
 }
@@ -70,7 +72,7 @@ func TestRemoteCommand(t *testing.T) {
 func TestSSHArgs(t *testing.T) {
 	h := Host{Addr: "b", User: "me", Port: "2222"}
 	args := h.sshArgs(true)
-	assert.Equal(t, []string{"-T", "-x", "-a", "-o", "ClearAllForwardings=yes", "-o", "RemoteCommand=none", "-o", "PermitLocalCommand=no", "-o", "BatchMode=yes", "-p", "2222", "-l", "me", "--", "b", "jobtop dial-stdio --api 1"}, args)
+	assert.Equal(t, []string{"-T", "-x", "-a", "-o", "ClearAllForwardings=yes", "-o", "RemoteCommand=none", "-o", "PermitLocalCommand=no", "-o", "BatchMode=yes", "-p", "2222", "-l", "me", "--", "b", fmt.Sprintf("jobtop dial-stdio --api %d", APIVersion)}, args)
 	assert.NotContains(t, strings.Join(Host{Addr: "b"}.sshArgs(false), " "), "BatchMode", "a first interactive connection may ask")
 }
 
@@ -87,7 +89,7 @@ func TestBanner(t *testing.T) {
 func TestVersionErrorNamesBothVersions(t *testing.T) {
 	err := error(&VersionError{Host: "b", URL: "ssh://b", Far: 0})
 	assert.Contains(t, err.Error(), "speaks API version 0")
-	assert.Contains(t, err.Error(), "this jobtop speaks version 1")
+	assert.Contains(t, err.Error(), fmt.Sprintf("this jobtop speaks version %d", APIVersion))
 	assert.Contains(t, err.Error(), "upgrade jobtop on b")
 	var v *VersionError
 	assert.True(t, errors.As(dialFailure(&wrapped{err}), &v), "the client returns it as it is")

@@ -13,7 +13,10 @@ import (
 // Version 1 is the first with a version: HTTP/1.1 and, for channels over
 // ssh, HTTP/2 without TLS on the same socket. An instance that reports no
 // version (0) predates it and cannot serve a client over ssh.
-const APIVersion = 1
+//
+// Version 2 adds a new job's "after" and /v1/parallel; a client that gets
+// "unknown field" or "no endpoint" from an older instance says so.
+const APIVersion = 2
 
 // MinAPIVersion is the oldest far end a client over ssh accepts.
 const MinAPIVersion = 1
