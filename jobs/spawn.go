@@ -144,7 +144,8 @@ func (m *Manager) prepare(j *job, p *process) (*spawnFiles, error) {
 		if s.Stdin, s.input, err = os.Pipe(); err != nil {
 			return nil, fmt.Errorf("cannot make a pipe for stdin: %w", err)
 		}
-	} else if s.Stdin, err = os.Open(os.DevNull); err != nil {
+	} else if s.Stdin, err = openLog(os.DevNull, os.O_RDONLY); err != nil {
+		// (openLog: opened as os.Open would, less its try at the poller.)
 		return nil, fmt.Errorf("cannot open %s: %w", os.DevNull, err)
 	}
 	if s.outR, s.Stdout, err = newOutputPipe(); err == nil {
