@@ -379,7 +379,9 @@ func (m *Manager) keeperClient() (*keeper.Client, error) {
 	if m.opts.RecordPath != "" {
 		// At once, not debounced: the keeper's token alone finds every
 		// process of its runs, should jobtop and the keeper die now.
+		m.recordWriteMu.Lock()
 		writeFileAtomic(m.opts.RecordPath, record{Keeper: m.keeperID}) //nolint:errcheck // best effort
+		m.recordWriteMu.Unlock()
 	}
 	return kc, nil
 }
