@@ -95,8 +95,8 @@ func lookPathIn(prog, path, dir string) (string, bool) {
 			return "", false
 		}
 		file := entry + "/" + prog // as dash joins them, "//" and all
-		if _, err := os.Stat(file); err == nil {
-			return file, executableFile(file)
+		if st, err := os.Stat(file); err == nil {
+			return file, st.Mode().IsRegular() && st.Mode()&0o111 != 0
 		}
 	}
 	return "", false

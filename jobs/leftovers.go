@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"path/filepath"
 	"syscall"
 	"time"
 
@@ -59,29 +58,57 @@ func (m *Manager) writeRecord() {
 		}
 	}
 	m.mu.Unlock()
+	m.recordWriteMu.Lock()
+	defer m.recordWriteMu.Unlock()
 	writeFileAtomic(m.opts.RecordPath, rec) //nolint:errcheck // best effort: the keeper's own cleanup is the first line
 }
 
+// nextSuffix names the file a record is written to before it takes the
+// record's name.
+const nextSuffix = ".next"
+
+// writeFileAtomic replaces path's content with v as JSON: a reader finds
+// the old record or the new one, whole. The new one is written to
+// path+nextSuffix and takes path's name; where the system swaps two
+// names at once (exchangeFiles), the old file is left under
+// path+nextSuffix, and the next record is written into it. A record is
+// written every 50 ms while jobs start or end: swapped, that makes and
+// frees no inode (on an ext4 without a journal, where many were freed
+// recently, making one can take a millisecond). Writers of the same
+// path take turns (Manager.recordWriteMu).
 func writeFileAtomic(path string, v any) error {
 	b, err := json.Marshal(v)
 	if err != nil {
 		return err
 	}
-	tmp, err := os.CreateTemp(filepath.Dir(path), filepath.Base(path)+".*")
+	next := path + nextSuffix
+	f, err := openLog(next, os.O_WRONLY|os.O_CREATE)
 	if err != nil {
 		return err
 	}
-	_, err = tmp.Write(b)
-	if cerr := tmp.Close(); err == nil {
+	// Written over, then cut to its length: not truncated to nothing
+	// first, which makes ext4 write the file out at its close.
+	_, err = f.WriteAt(b, 0)
+	if err == nil {
+		err = f.Truncate(int64(len(b)))
+	}
+	if cerr := f.Close(); err == nil {
 		err = cerr
 	}
-	if err == nil {
-		err = os.Rename(tmp.Name(), path)
+	if err == nil && exchangeFiles(next, path) != nil {
+		err = os.Rename(next, path) // the first record, or no swap here
 	}
 	if err != nil {
-		os.Remove(tmp.Name())
+		os.Remove(next)
 	}
 	return err
+}
+
+// removeRecord removes a record and the file its next one would be
+// written to.
+func removeRecord(path string) {
+	os.Remove(path)
+	os.Remove(path + nextSuffix)
 }
 
 // closeKeeper ends the keeper once every run has ended, and removes the
@@ -101,7 +128,9 @@ func (m *Manager) closeKeeper() {
 		kc.Close() //nolint:errcheck // its exit status says nothing more
 	}
 	if m.opts.RecordPath != "" {
-		os.Remove(m.opts.RecordPath)
+		m.recordWriteMu.Lock()
+		removeRecord(m.opts.RecordPath)
+		m.recordWriteMu.Unlock()
 	}
 }
 
@@ -147,7 +176,7 @@ func StopLeftovers(path string) (int, error) {
 	if err != nil {
 		return 0, err
 	}
-	defer os.Remove(path)
+	defer removeRecord(path)
 	var rec record
 	if err := json.Unmarshal(b, &rec); err != nil {
 		return 0, fmt.Errorf("%s: %w", path, err)

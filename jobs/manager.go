@@ -111,6 +111,9 @@ type Manager struct {
 	keeperClosed bool
 	recordMu     sync.Mutex
 	recordTimer  *time.Timer
+	// recordWriteMu lets one write of the record at a time: each writes
+	// the same file before it takes the record's name.
+	recordWriteMu sync.Mutex
 
 	arrival atomic.Uint64 // clock of every job's store: Line.Arrival
 	ingest  chan struct{} // at most GOMAXPROCS-1 readers store output at once

@@ -145,7 +145,8 @@ func (m *Manager) prepare(j *job, p *process) (*spawnFiles, error) {
 		if s.Stdin, s.input, err = os.Pipe(); err != nil {
 			return nil, fmt.Errorf("cannot make a pipe for stdin: %w", err)
 		}
-	} else if s.Stdin, err = os.Open(os.DevNull); err != nil {
+	} else if s.Stdin, err = openLog(os.DevNull, os.O_RDONLY); err != nil {
+		// (openLog: opened as os.Open would, less its try at the poller.)
 		return nil, fmt.Errorf("cannot open %s: %w", os.DevNull, err)
 	}
 	if s.outR, s.Stdout, err = newOutputPipe(); err == nil {
@@ -379,7 +380,9 @@ func (m *Manager) keeperClient() (*keeper.Client, error) {
 	if m.opts.RecordPath != "" {
 		// At once, not debounced: the keeper's token alone finds every
 		// process of its runs, should jobtop and the keeper die now.
+		m.recordWriteMu.Lock()
 		writeFileAtomic(m.opts.RecordPath, record{Keeper: m.keeperID}) //nolint:errcheck // best effort
+		m.recordWriteMu.Unlock()
 	}
 	return kc, nil
 }

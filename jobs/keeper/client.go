@@ -10,8 +10,6 @@ import (
 	"sync/atomic"
 	"syscall"
 	"time"
-
-	"golang.org/x/sys/unix"
 )
 
 // Event is news of a run from the keeper.
@@ -193,16 +191,12 @@ func (c *Client) Spawn(s Spawn) (pid int, start uint64, err error) {
 	req := request{Op: opSpawn, Run: s.Run, Path: s.Path, Argv: s.Argv, Env: s.Env, Dir: s.Dir,
 		TTY: s.TTY, StopSignal: int(s.StopSignal), GraceMS: s.Grace.Milliseconds(), Log: s.Log}
 	fds := []int{int(s.Stdin.Fd()), int(s.Stdout.Fd()), int(s.Stderr.Fd())}
-	held, err := dupHeld(s.Hold)
-	if err == nil {
-		req.Hold = len(held)
+	req.Hold = len(s.Hold)
+	err = withFDs(s.Hold, func(held []int) error {
 		c.writeMu.Lock()
-		err = send(c.conn, req, append(fds, held...)...)
-		c.writeMu.Unlock()
-	}
-	for _, fd := range held {
-		syscall.Close(fd)
-	}
+		defer c.writeMu.Unlock()
+		return send(c.conn, req, append(fds, held...)...)
+	})
 	if err != nil {
 		c.mu.Lock()
 		delete(c.waiting, s.Run)
@@ -220,32 +214,29 @@ func (c *Client) Spawn(s Spawn) (pid int, start uint64, err error) {
 	}
 }
 
-// dupHeld duplicates the files a Spawn holds (close-on-exec) for
-// sending: Fd would make a file the poller reads blocking.
-func dupHeld(files []*os.File) ([]int, error) {
+// withFDs calls send with the descriptors of the files a Spawn holds,
+// each kept open (and in its mode: Fd would make a file the poller reads
+// blocking) until send returns. The message carries copies of them.
+func withFDs(files []*os.File, send func(fds []int) error) error {
 	if len(files) > maxFDs-3 {
-		return nil, fmt.Errorf("at most %d files to hold, not %d", maxFDs-3, len(files))
+		return fmt.Errorf("at most %d files to hold, not %d", maxFDs-3, len(files))
 	}
-	var fds []int
-	for _, f := range files {
-		rc, err := f.SyscallConn()
-		if err == nil {
-			cerr := rc.Control(func(fd uintptr) {
-				var d int
-				if d, err = unix.FcntlInt(fd, unix.F_DUPFD_CLOEXEC, 0); err == nil {
-					fds = append(fds, d)
-				}
-			})
-			err = errors.Join(err, cerr)
+	var with func(files []*os.File, fds []int) error
+	with = func(files []*os.File, fds []int) error {
+		if len(files) == 0 {
+			return send(fds)
 		}
+		rc, err := files[0].SyscallConn()
 		if err != nil {
-			for _, fd := range fds {
-				syscall.Close(fd)
-			}
-			return nil, fmt.Errorf("duplicating the run's output to hold: %w", err)
+			return fmt.Errorf("the run's output to hold: %w", err)
 		}
+		cerr := rc.Control(func(fd uintptr) { err = with(files[1:], append(fds, int(fd))) })
+		if cerr != nil {
+			return fmt.Errorf("the run's output to hold: %w", cerr)
+		}
+		return err
 	}
-	return fds, nil
+	return with(files, make([]int, 0, len(files)))
 }
 
 // Signal sends sig to every process of the run, soon. Requests made close

@@ -251,7 +251,7 @@ func (k *keeper) spawn(req request, files []int) []int {
 		Files: []uintptr{uintptr(files[0]), uintptr(files[1]), uintptr(files[2])},
 		Sys:   &syscall.SysProcAttr{Setsid: true, Setctty: req.TTY, Ctty: 0},
 	}
-	pid, err := syscall.ForkExec(req.Path, req.Argv, attr)
+	pid, pidfd, err := forkExec(req.Path, req.Argv, attr)
 	if err != nil {
 		return fail(err.Error())
 	}
@@ -261,9 +261,11 @@ func (k *keeper) spawn(req request, files []int) []int {
 	if r.stopSig == 0 {
 		r.stopSig = syscall.SIGTERM
 	}
-	// The main process is the keeper's child and not reaped yet: its PID
-	// cannot have been reused.
-	if fd, err := pidfdOpen(pid); err == nil {
+	if pidfd >= 0 {
+		r.pidfd = pidfd
+	} else if fd, err := pidfdOpen(pid); err == nil {
+		// The main process is the keeper's child and not reaped yet:
+		// its PID cannot have been reused.
 		r.pidfd = fd
 	}
 	if p, err := proc.Get(pid); err == nil {

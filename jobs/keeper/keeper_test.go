@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"syscall"
 	"testing"
@@ -15,6 +16,7 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+	"golang.org/x/sys/unix"
 
 	"jobtop/jobs/proc"
 )
@@ -238,4 +240,56 @@ func TestKeeperPassesNoInheritedDescriptor(t *testing.T) {
 	})
 	b, _ := os.ReadFile(dir + "/fds")
 	assert.NotContains(t, string(b), pipe, "the job holds the pipe")
+}
+
+// TestForkExecGivesThePidfd: where the fork makes the child's pidfd, it
+// names that child (close-on-exec, as the keeper's other descriptors).
+func TestForkExecGivesThePidfd(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("pidfds from the fork are Linux's")
+	}
+	attr := &syscall.ProcAttr{Sys: &syscall.SysProcAttr{Setsid: true}}
+	pid, pidfd, err := forkExec("/bin/sleep", []string{"sleep", "30"}, attr)
+	require.NoError(t, err)
+	defer func() {
+		syscall.Kill(pid, syscall.SIGKILL) //nolint:errcheck // a test's own child
+		var ws syscall.WaitStatus
+		syscall.Wait4(pid, &ws, 0, nil) //nolint:errcheck // reaped
+	}()
+	require.GreaterOrEqual(t, pidfd, 0)
+	defer syscall.Close(pidfd)
+	info, err := os.ReadFile(fmt.Sprintf("/proc/self/fdinfo/%d", pidfd))
+	require.NoError(t, err)
+	assert.Contains(t, string(info), fmt.Sprintf("Pid:\t%d\n", pid))
+	flags, err := unix.FcntlInt(uintptr(pidfd), unix.F_GETFD, 0)
+	require.NoError(t, err)
+	assert.NotZero(t, flags&unix.FD_CLOEXEC, "close-on-exec")
+}
+
+// TestJobHoldsNoOtherRunsFiles: what the keeper receives with a spawn (a
+// run's stdin, stdout, stderr and the output it holds) is close-on-exec
+// in the keeper: the next run's process has none of it.
+func TestJobHoldsNoOtherRunsFiles(t *testing.T) {
+	c, _ := startKeeper(t)
+	t.Cleanup(func() { c.Close() })
+	r, w, err := os.Pipe()
+	require.NoError(t, err)
+	defer r.Close()
+	defer w.Close()
+	in, err := os.Open(os.DevNull)
+	require.NoError(t, err)
+	defer in.Close()
+	_, _, err = c.Spawn(Spawn{Run: 1, Path: "/bin/sleep", Argv: []string{"sleep", "300"}, Env: os.Environ(),
+		Stdin: in, Stdout: w, Stderr: w, Hold: []*os.File{r}, StopSignal: syscall.SIGTERM})
+	require.NoError(t, err)
+	dir := t.TempDir()
+	spawnShell(t, c, 2, "ls -l /proc/$$/fd > "+dir+"/fds; sleep 300", "second", time.Second)
+	var st syscall.Stat_t
+	require.NoError(t, syscall.Fstat(int(w.Fd()), &st))
+	eventually(t, "the second job's list of descriptors", func() bool {
+		b, err := os.ReadFile(dir + "/fds")
+		return err == nil && strings.Contains(string(b), "/dev/null")
+	})
+	b, _ := os.ReadFile(dir + "/fds")
+	assert.NotContains(t, string(b), fmt.Sprintf("pipe:[%d]", st.Ino), "the first run's output pipe")
 }

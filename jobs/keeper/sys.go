@@ -9,6 +9,9 @@ import "errors"
 //		make orphaned descendants re-parent to the keeper;
 //		errNoSubreaper where the system has no such thing
 //	pidfdOpen(pid int) (int, error)
+//	forkExec(path string, argv []string, attr *syscall.ProcAttr) (pid, pidfd int, err error)
+//		syscall.ForkExec, and the child's pidfd where the fork can make
+//		one (else -1: pidfdOpen then)
 //	pidfdSignal(fd int, sig syscall.Signal) error
 //		signal a process through a descriptor that cannot name another
 //		process; unix.ENOSYS where there is none

@@ -12,6 +12,11 @@ func becomeSubreaper() error { return errNoSubreaper }
 // macOS has no pidfds.
 func pidfdOpen(int) (int, error) { return -1, unix.ENOSYS }
 
+func forkExec(path string, argv []string, attr *syscall.ProcAttr) (pid, pidfd int, err error) {
+	pid, err = syscall.ForkExec(path, argv, attr)
+	return pid, -1, err
+}
+
 func pidfdSignal(int, syscall.Signal) error { return unix.ENOSYS }
 
 // macOS unix sockets have no SOCK_SEQPACKET (socketpair answers

@@ -28,6 +28,11 @@ func becomeSubreaper() error {
 // to open for a PID.
 func pidfdOpen(int) (int, error) { return -1, unix.ENOSYS }
 
+func forkExec(path string, argv []string, attr *syscall.ProcAttr) (pid, pidfd int, err error) {
+	pid, err = syscall.ForkExec(path, argv, attr)
+	return pid, -1, err
+}
+
 func pidfdSignal(int, syscall.Signal) error { return unix.ENOSYS }
 
 const socketType = unix.SOCK_SEQPACKET

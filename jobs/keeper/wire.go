@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"net"
 	"os"
-	"syscall"
 
 	"golang.org/x/sys/unix"
 )
@@ -179,10 +178,9 @@ func parseRights(oob []byte) ([]int, error) {
 		if err != nil {
 			continue
 		}
-		for _, fd := range fds {
-			syscall.CloseOnExec(fd)
-			out = append(out, fd)
-		}
+		// Close-on-exec already: the net package receives them so
+		// (MSG_CMSG_CLOEXEC, or setting it itself where there is none).
+		out = append(out, fds...)
 	}
 	return out, nil
 }
