@@ -72,11 +72,13 @@ type Info struct {
 	// line: reading after it gives only this run's output.
 	RunCursor uint64 `json:"run_cursor"`
 	// ClearedCursor, for a job on a terminal, is the output cursor at its
-	// run's last clear of the screen that left the cursor at the top left
+	// last clear of the screen that left the cursor at the top left
 	// (clear, ctrl+l at a shell's prompt, a reset, a dev server's clear
-	// and home before each build): reading after it gives the lines a
-	// terminal shows, from its top row, the lines before being its
-	// scrollback. 0 when the run has not cleared it so.
+	// and home before each build), in this run or an earlier one (a run
+	// again goes on below the screen the last one left, as a program run
+	// again in the same terminal does): reading after it gives the lines
+	// a terminal shows, from its top row, the lines before being its
+	// scrollback. 0 when no run has cleared it so.
 	ClearedCursor uint64 `json:"cleared_cursor,omitempty"`
 	// Restarts counts runs started by the restart policy.
 	Restarts int  `json:"restarts"`

@@ -195,7 +195,7 @@ func TestAClearThenHomeIsNoFullScreenProgram(t *testing.T) {
 // ESC[2J ESC[3J, ctrl+l's ESC[H ESC[2J, a dev server's ESC[2J ESC[H) a
 // terminal shows the lines since from its top row: so does screen, and
 // ClearedCursor says where they start. The lines before stay in the
-// store; a new run is a fresh terminal, uncleared.
+// store.
 func TestLineModeScreenStartsAtTheClear(t *testing.T) {
 	m := newManager(t, Options{})
 	for _, clear := range []string{`\033[H\033[2J\033[3J`, `\033[H\033[2J`, `\033[2J\033[H`} {
@@ -220,17 +220,19 @@ func TestLineModeScreenStartsAtTheClear(t *testing.T) {
 	assert.Zero(t, wait(t, m, pipe.ID).ClearedCursor, "a pipe job's output is no terminal's")
 }
 
-// TestANewRunIsUncleared: a restart is a fresh terminal; the clear of
-// the run before is none of its own.
-func TestANewRunIsUncleared(t *testing.T) {
+// A run again goes on below the screen the run before cleared, as in a
+// terminal: the clear stays (the lines it hid stay hidden in a pane), and
+// jobtop screen shows the new run's lines.
+func TestANewRunKeepsTheClearBeforeIt(t *testing.T) {
 	m := newManager(t, Options{})
 	mark := filepath.Join(t.TempDir(), "ran")
 	info := start(t, m, Spec{TTY: true, Command: `stty -echo; if [ -e ` + mark + ` ]; then echo "run 2"; else touch ` + mark + `; echo "run 1"; printf '\033[H\033[2J'; fi; echo done`})
-	assert.NotZero(t, wait(t, m, info.ID).ClearedCursor)
+	cleared := wait(t, m, info.ID).ClearedCursor
+	assert.NotZero(t, cleared)
 	_, err := m.Restart(info.ID)
 	require.NoError(t, err)
 	got := waitFor(t, m, info.ID, "the second run's end", func(i Info) bool { return i.Runs == 2 && i.State.Done() })
-	assert.Zero(t, got.ClearedCursor)
+	assert.Equal(t, cleared, got.ClearedCursor)
 	snap, err := m.Screen(info.ID)
 	require.NoError(t, err)
 	assert.Equal(t, []string{"run 2", "done"}, snap.Lines[:2])

@@ -25,7 +25,6 @@ func (m *Manager) startRunLocked(j *job) {
 	now := time.Now()
 	j.markRunStart(now)
 	j.runCursor = j.store.Stats().Last
-	j.cleared.Store(0) // a new run is a fresh terminal
 	j.pid, j.exitCode, j.signal, j.errText, j.reason = 0, nil, 0, "", ReasonStarting
 	j.started, j.ended = &now, nil
 	j.history.begin(j.runs, now)

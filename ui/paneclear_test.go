@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -149,4 +150,30 @@ func TestTerminalJobsClearShowsAFreshScreen(t *testing.T) {
 	}
 	press(t, m, "s", "A")
 	require.Contains(t, m.View(), "old 30", "the all view shows every line")
+}
+
+// A restarted terminal job goes on below the screen its last run
+// cleared, as a program run again in the same terminal does: the lines
+// the clear hid stay hidden (above, as scrollback), not back in the pane.
+func TestPaneKeepsTheClearAcrossARestart(t *testing.T) {
+	mgr := newManager(t)
+	mark := filepath.Join(t.TempDir(), "ran")
+	script := `stty -echo; if [ -e ` + mark + ` ]; then echo "run two"; else touch ` + mark + `; for i in $(seq 1 30); do echo "old $i"; done; printf '\033[H\033[2J\033[3J'; echo "new 1"; fi`
+	job := startTTY(t, mgr, "sh", script)
+	m := newSizedModel(t, mgr, Config{}, 100, 30)
+	pumpUntil(t, m, "the first run's end", func() bool {
+		i, _ := m.table.Get(job.ID)
+		return i.State.Done() && i.ClearedCursor != 0
+	})
+	require.NotContains(t, strings.Join(paneRows(m), "\n"), "old 30")
+	_, err := mgr.Restart(job.ID)
+	require.NoError(t, err)
+	pumpUntil(t, m, "the second run's end", func() bool {
+		i, _ := m.table.Get(job.ID)
+		return i.Runs == 2 && i.State.Done()
+	})
+	rows := strings.Join(paneRows(m), "\n")
+	require.Contains(t, rows, "new 1")
+	require.Contains(t, rows, "run two")
+	require.NotContains(t, rows, "old 30", "the first run's clear still hides what it cleared")
 }
