@@ -14,6 +14,8 @@ func pidfdOpen(int) (int, error) { return -1, unix.ENOSYS }
 
 func pidfdSignal(int, syscall.Signal) error { return unix.ENOSYS }
 
+func pidfdSignalGroup(int, syscall.Signal) error { return unix.ENOSYS }
+
 // macOS unix sockets have no SOCK_SEQPACKET (socketpair answers
 // EPROTONOSUPPORT): a stream, framed (wirestream.go).
 const socketType = unix.SOCK_STREAM

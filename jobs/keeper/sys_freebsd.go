@@ -30,6 +30,8 @@ func pidfdOpen(int) (int, error) { return -1, unix.ENOSYS }
 
 func pidfdSignal(int, syscall.Signal) error { return unix.ENOSYS }
 
+func pidfdSignalGroup(int, syscall.Signal) error { return unix.ENOSYS }
+
 const socketType = unix.SOCK_SEQPACKET
 
 func socketpair() ([2]int, error) {
