@@ -33,6 +33,13 @@ func TestStopReachesChildrenForkedAfterTheMainProcessExited(t *testing.T) {
 	stopWhileForking(t, `(echo go; `+forkLoop+`) & exit 0`, true)
 }
 
+// TestStopReachesChildrenForkedByAProcessThatLeftTheSession: the same
+// for a process that left the run's session (setsid) and forks there:
+// the group it leads is signalled as one too.
+func TestStopReachesChildrenForkedByAProcessThatLeftTheSession(t *testing.T) {
+	stopWhileForking(t, `setsid sh -c 'echo go; `+forkLoop+`' & wait`, false)
+}
+
 const forkLoop = `i=0; while [ $i -lt 2000 ]; do sleep 300 & i=$((i+1)); done; wait`
 
 // stopWhileForking starts script 50 times, each a run with a long grace;
