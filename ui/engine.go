@@ -44,8 +44,9 @@ type OwnStarter interface {
 }
 
 // JobsEnder is an engine that stops or kills several jobs as one action
-// (jobs.Manager.StopJobs): what the end of one of them would start is not
-// started when it is among them. errs[i] is ids[i]'s.
+// (jobs.Manager.StopJobs; a client of an instance, with one request on
+// each host): what the end of one of them would start is not started
+// when it is among them. errs[i] is ids[i]'s.
 type JobsEnder interface {
 	StopJobs(ids []jobs.ID) (errs []error)
 	KillJobs(ids []jobs.ID) (errs []error)
