@@ -184,6 +184,9 @@ var (
 	_ ui.ScreenEngine   = localEngine{}
 	_ ui.OwnStarter     = localEngine{}
 	_ ui.OutputHolder   = localEngine{}
+	_ ui.JobsEnder      = localEngine{}
+	_ ui.JobsEnder      = (*control.Client)(nil)
+	_ ui.JobsEnder      = hostsEngine{}
 	_ ui.OutputHolder   = (*jobs.Manager)(nil)
 	_ ui.TerminalEngine = (*control.Client)(nil)
 	_ ui.ScreenEngine   = (*control.Client)(nil)

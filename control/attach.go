@@ -2,7 +2,10 @@ package control
 
 import (
 	"context"
+	"errors"
 	"path/filepath"
+	"slices"
+	"strconv"
 	"time"
 
 	"jobtop/jobs"
@@ -147,6 +150,49 @@ func (c *Client) Stop(id jobs.ID) error {
 // Kill asks the instance to SIGKILL a job's process group.
 func (c *Client) Kill(id jobs.ID) error {
 	return c.act(id, c.KillJob)
+}
+
+// StopJobs asks the instance to stop several jobs as one action, as
+// jobtop stop does: none of them is started by another's end. errs[i] is
+// ids[i]'s.
+func (c *Client) StopJobs(ids []jobs.ID) (errs []error) { return c.endJobs(ids, BulkStop, c.Stop) }
+
+// KillJobs asks the instance to kill several jobs as one action.
+func (c *Client) KillJobs(ids []jobs.ID) (errs []error) { return c.endJobs(ids, BulkKill, c.Kill) }
+
+// endJobs ends several jobs with one bulk request. A job the instance no
+// longer has fails the whole request (nothing is done): then each is
+// ended alone with one, as before.
+func (c *Client) endJobs(ids []jobs.ID, verb string, one func(jobs.ID) error) (errs []error) {
+	errs = make([]error, len(ids))
+	refs := make([]JobRef, len(ids))
+	for i, id := range ids {
+		refs[i] = JobRef(strconv.FormatInt(int64(id), 10))
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), actionTimeout)
+	defer cancel()
+	resp, err := c.Bulk(ctx, verb, BulkRequest{Jobs: refs}, false)
+	switch {
+	case IsNotFound(err):
+		for i, id := range ids {
+			errs[i] = one(id)
+		}
+		return errs
+	case err != nil:
+		for i := range errs {
+			errs[i] = err
+		}
+		return errs
+	}
+	for _, info := range resp.Jobs {
+		c.remember(info)
+	}
+	for _, r := range resp.Failed {
+		if i := slices.Index(ids, r.ID); i >= 0 {
+			errs[i] = errors.New(r.Error)
+		}
+	}
+	return errs
 }
 
 // Restart asks the instance for a new run of a job.

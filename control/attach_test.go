@@ -317,3 +317,34 @@ func TestShutdownSaysItsReason(t *testing.T) {
 	assert.Equal(t, "job api failed (exit 4) and its restart policy is exit_on_failure", down.Reason)
 	assert.Contains(t, down.Error(), "shut down: job api failed (exit 4)")
 }
+
+// An attached client stops several jobs as one action, as jobtop stop
+// does: a job waiting to restart and one queued on it both end, and the
+// cancelled restart starts neither. One the action does not apply to
+// says why; one the instance does not have fails alone.
+func TestAttachedClientStopsSeveralJobsAsOne(t *testing.T) {
+	in, sub := attached(t)
+	a, err := in.client.Start(jobs.Spec{Name: "a", Command: "exit 1", Restart: jobs.RestartPolicy{Mode: jobs.RestartAlways, Backoff: time.Hour}})
+	require.NoError(t, err)
+	b, err := in.client.Start(jobs.Spec{Name: "b", Command: "echo b", DependsOn: map[string]jobs.Condition{"a": jobs.CondCompleted}})
+	require.NoError(t, err)
+	done, err := in.client.Start(jobs.Spec{Name: "done", Command: "true"})
+	require.NoError(t, err)
+	_, err = in.mgr.Wait(ctxT(t), done.ID)
+	require.NoError(t, err)
+	waitEvent(t, sub, a.ID, func(ev jobs.Event) bool { return ev.Job.RestartAt != nil })
+
+	errs := in.client.StopJobs([]jobs.ID{a.ID, b.ID, done.ID})
+	require.Len(t, errs, 3)
+	assert.NoError(t, errs[0])
+	assert.NoError(t, errs[1])
+	assert.ErrorContains(t, errs[2], "it has ended (succeeded)")
+	got, err := in.mgr.Wait(ctxT(t), b.ID)
+	require.NoError(t, err)
+	assert.Equal(t, jobs.StateKilled, got.State)
+	assert.Zero(t, got.PID, "it never ran")
+
+	errs = in.client.KillJobs([]jobs.ID{99, done.ID})
+	assert.True(t, IsNotFound(errs[0]), errs[0])
+	assert.ErrorContains(t, errs[1], "it has ended (succeeded)")
+}

@@ -87,6 +87,36 @@ func TestBulkStopBySelectors(t *testing.T) {
 	assert.Empty(t, list)
 }
 
+// A bulk stop of a job waiting out its restart backoff and of a job
+// waiting for it to complete: the cancelled restart (a completion, for
+// the dependant) does not start the dependant before the same stop
+// stops it.
+func TestBulkStopStartsNothingItStops(t *testing.T) {
+	in := startInstance(t)
+	a, err := in.client.StartJob(ctxT(t), StartRequest{Name: "a", Command: "exit 1",
+		Restart: &RestartRequest{Policy: "always", Backoff: "1h"}})
+	require.NoError(t, err)
+	b, err := in.client.StartJob(ctxT(t), StartRequest{Name: "b", Command: "echo b",
+		DependsOn: map[string]string{"a": "completed"}})
+	require.NoError(t, err)
+	deadline := time.Now().Add(10 * time.Second)
+	for a.RestartAt == nil {
+		require.True(t, time.Now().Before(deadline), "a waits to restart")
+		time.Sleep(5 * time.Millisecond)
+		a, err = in.client.Job(ctxT(t), a.ID)
+		require.NoError(t, err)
+	}
+
+	resp, err := in.client.Bulk(ctxT(t), BulkStop, BulkRequest{All: true}, true)
+	require.NoError(t, err)
+	require.Equal(t, []jobs.ID{a.ID, b.ID}, ids(resp.Jobs))
+	b = resp.Jobs[1]
+	assert.Equal(t, jobs.StateKilled, b.State)
+	assert.Equal(t, "stopped before it started", b.Error)
+	assert.Zero(t, b.PID, "it never ran")
+	assert.Nil(t, resp.Jobs[0].RestartAt, "a's restart is cancelled")
+}
+
 // Jobs named one by one: an unknown one fails the whole request before
 // anything is done; one the action does not apply to is listed as failed
 // while the others are acted on.

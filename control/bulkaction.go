@@ -44,8 +44,9 @@ func (s *Server) handleBulk(verb string) http.HandlerFunc {
 		}
 		resp := BulkResponse{Jobs: []jobs.Info{}, Skipped: []BulkRefusal{}, Failed: []BulkRefusal{}, Removed: []jobs.ID{}}
 		var acted []jobs.Info
-		for _, j := range picked {
-			last, err := s.bulkAct(verb, j.ID)
+		lasts, errs := s.bulkAct(verb, picked)
+		for i, j := range picked {
+			last, err := lasts[i], errs[i]
 			var invalid *jobs.InvalidActionError
 			var notFound *jobs.NotFoundError
 			switch {
@@ -76,22 +77,38 @@ func (s *Server) handleBulk(verb string) http.HandlerFunc {
 	}
 }
 
-// bulkAct does one job's action; last is the job as it was just before.
-func (s *Server) bulkAct(verb string, id jobs.ID) (last jobs.Info, err error) {
-	if last, err = s.mgr.Get(id); err != nil {
-		return last, err
+// bulkAct does the action on each picked job; last[i] is picked[i] as it
+// was just before. Stops and kills are one action of the manager's
+// (StopJobs, KillJobs): no job is started because another ended, only to
+// be stopped by the same request.
+func (s *Server) bulkAct(verb string, picked []jobs.Info) (last []jobs.Info, errs []error) {
+	last, errs = make([]jobs.Info, len(picked)), make([]error, len(picked))
+	var ending []jobs.ID
+	var at []int // ending[k] is picked[at[k]]
+	for i, j := range picked {
+		if last[i], errs[i] = s.mgr.Get(j.ID); errs[i] != nil {
+			continue
+		}
+		switch verb {
+		case BulkStop, BulkKill:
+			ending, at = append(ending, j.ID), append(at, i)
+		case BulkRestart:
+			_, errs[i] = s.mgr.Restart(j.ID)
+		case BulkRemove:
+			errs[i] = s.mgr.Remove(j.ID)
+		}
 	}
+	var ended []error
 	switch verb {
 	case BulkStop:
-		err = s.mgr.Stop(id)
+		ended = s.mgr.StopJobs(ending)
 	case BulkKill:
-		err = s.mgr.Kill(id)
-	case BulkRestart:
-		_, err = s.mgr.Restart(id)
-	case BulkRemove:
-		err = s.mgr.Remove(id)
+		ended = s.mgr.KillJobs(ending)
 	}
-	return last, err
+	for k, err := range ended {
+		errs[at[k]] = err
+	}
+	return last, errs
 }
 
 // bulkOutcome is the jobs acted on as they are now or, with wait, once

@@ -280,6 +280,44 @@ func (h *Hosts) Kill(id jobs.ID) error {
 	return h.act(id, func(c *Client, id jobs.ID) error { return c.Kill(id) })
 }
 
+// StopJobs stops several jobs, as one action on each host.
+func (h *Hosts) StopJobs(ids []jobs.ID) (errs []error) { return h.endJobs(ids, (*Client).StopJobs) }
+
+// KillJobs kills several jobs, as one action on each host.
+func (h *Hosts) KillJobs(ids []jobs.ID) (errs []error) { return h.endJobs(ids, (*Client).KillJobs) }
+
+// endJobs ends several jobs with one call on each host that has some.
+func (h *Hosts) endJobs(ids []jobs.ID, end func(*Client, []jobs.ID) []error) (errs []error) {
+	errs = make([]error, len(ids))
+	type batch struct {
+		job hostJob   // one of them, for hostActionError
+		at  []int     // their places in ids
+		ids []jobs.ID // their IDs on the host
+	}
+	var batches []*batch
+	byHost := make(map[*hostEntry]*batch)
+	for i, id := range ids {
+		j, err := h.job(id)
+		if err != nil {
+			errs[i] = err
+			continue
+		}
+		b := byHost[j.host]
+		if b == nil {
+			b = &batch{job: j}
+			byHost[j.host] = b
+			batches = append(batches, b)
+		}
+		b.at, b.ids = append(b.at, i), append(b.ids, j.id)
+	}
+	for _, b := range batches {
+		for k, err := range end(b.job.host.client, b.ids) {
+			errs[b.at[k]] = hostActionError(b.job, err)
+		}
+	}
+	return errs
+}
+
 // Remove removes a finished job from its host.
 func (h *Hosts) Remove(id jobs.ID) error {
 	return h.act(id, func(c *Client, id jobs.ID) error { return c.Remove(id) })

@@ -102,6 +102,34 @@ func TestHostsKeepEachHostsJobsApart(t *testing.T) {
 	require.ErrorContains(t, err, "host a is given twice")
 }
 
+// Several jobs on several hosts stopped at once: each host's jobs as
+// one action there, each error at its job's place.
+func TestHostsStopSeveralJobsAsOneOnEachHost(t *testing.T) {
+	a, b := startInstance(t), startInstance(t)
+	a.startJob(t, "sleep 300")
+	b.startJob(t, "sleep 300")
+	b.startJob(t, "true")
+	b.waitEnded(t, 2)
+	h := attachHosts(t, []string{"a", "b"}, a.socket, b.socket)
+	list := h.List()
+	onA, ok := byHost(list, "a", 1)
+	require.True(t, ok)
+	onB, ok := byHost(list, "b", 1)
+	require.True(t, ok)
+	ended, ok := byHost(list, "b", 2)
+	require.True(t, ok)
+
+	errs := h.StopJobs([]jobs.ID{onB.ID, 999, ended.ID, onA.ID})
+	require.Len(t, errs, 4)
+	assert.NoError(t, errs[0])
+	var notFound *jobs.NotFoundError
+	assert.ErrorAs(t, errs[1], &notFound)
+	assert.ErrorContains(t, errs[2], "it has ended (succeeded)")
+	assert.NoError(t, errs[3])
+	assert.Equal(t, jobs.StateKilled, a.waitEnded(t, 1).State)
+	assert.Equal(t, jobs.StateKilled, b.waitEnded(t, 1).State)
+}
+
 // restartServer closes an instance's server and serves its manager again
 // on the same socket; with same, as the same instance (its PID and
 // start), as a server that restarted its listener.

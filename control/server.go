@@ -25,6 +25,8 @@ type manager interface {
 	Subscribe() jobs.EventStream
 	Stop(jobs.ID) error
 	Kill(jobs.ID) error
+	StopJobs([]jobs.ID) []error
+	KillJobs([]jobs.ID) []error
 	Restart(jobs.ID) (jobs.Info, error)
 	Remove(jobs.ID) error
 	Wait(context.Context, jobs.ID) (jobs.Info, error)

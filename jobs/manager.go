@@ -387,17 +387,44 @@ func (m *Manager) Subscribe() EventStream {
 // Stop ends a job gracefully: its stop signal to the whole process group,
 // then SIGKILL after the grace period. It returns once the signal is sent;
 // use Wait for the end. A queued job is taken off the queue.
-func (m *Manager) Stop(id ID) error { return m.end(id, reqStop, "stop") }
+func (m *Manager) Stop(id ID) error { return m.end([]ID{id}, reqStop, "stop")[0] }
 
 // Kill sends SIGKILL to the job's whole process group now.
-func (m *Manager) Kill(id ID) error { return m.end(id, reqKill, "kill") }
+func (m *Manager) Kill(id ID) error { return m.end([]ID{id}, reqKill, "kill")[0] }
 
-func (m *Manager) end(id ID, req endRequest, action string) error {
+// StopJobs stops several jobs as one action, each as Stop does, and
+// returns each one's error (nil, NotFoundError, InvalidActionError) in
+// the order of ids. What the end of one lets start (a job whose restart
+// is cancelled has completed, for what depends on it) is started once
+// all are stopped: a job stopped by the same action is not among it.
+func (m *Manager) StopJobs(ids []ID) []error { return m.end(ids, reqStop, "stop") }
+
+// KillJobs kills several jobs as one action, as StopJobs stops them.
+func (m *Manager) KillJobs(ids []ID) []error { return m.end(ids, reqKill, "kill") }
+
+func (m *Manager) end(ids []ID, req endRequest, action string) []error {
 	m.mu.Lock()
 	defer m.mu.Unlock()
+	errs := make([]error, len(ids))
+	settle := false
+	for i, id := range ids {
+		var settles bool
+		settles, errs[i] = m.endLocked(id, req, action)
+		settle = settle || settles
+	}
+	if settle {
+		m.scheduleLocked()
+	}
+	return errs
+}
+
+// endLocked ends one job, or says why not. settle says that what waits
+// for the job can be settled now (scheduleLocked): it ended without a run
+// to wait for.
+func (m *Manager) endLocked(id ID, req endRequest, action string) (settle bool, err error) {
 	j, ok := m.jobs[id]
 	if !ok {
-		return &NotFoundError{ID: id}
+		return false, &NotFoundError{ID: id}
 	}
 	j.restartPending = false
 	switch {
@@ -406,18 +433,18 @@ func (m *Manager) end(id ID, req endRequest, action string) error {
 	case j.state == StateQueued:
 		m.dequeueLocked(j)
 		m.finishWithoutRunLocked(j, StateKilled, "stopped before it started")
-		m.scheduleLocked() // what waits for it to complete (or succeed) is settled
+		return true, nil // what waits for it to complete (or succeed) is settled
 	case j.state.Active():
 		m.endRunLocked(j, req)
 	case j.restartTimer != nil:
 		j.cancelRestartTimerLocked()
 		j.reason = "restart cancelled"
 		m.changedLocked(j)
-		m.scheduleLocked() // no restart is coming: it is over for its dependants
+		return true, nil // no restart is coming: it is over for its dependants
 	default:
-		return &InvalidActionError{ID: id, State: j.state, Action: action}
+		return false, &InvalidActionError{ID: id, State: j.state, Action: action}
 	}
-	return nil
+	return false, nil
 }
 
 // Restart stops the job if it is running (with the grace rules) and starts

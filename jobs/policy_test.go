@@ -306,6 +306,28 @@ func TestCancellingARestartSettlesTheDependants(t *testing.T) {
 	assert.Equal(t, StateSucceeded, b.State, b.Error)
 }
 
+// A job waiting out its restart backoff and a job waiting for it to
+// complete, stopped as one action (jobtop stop --all): the cancelled
+// restart does not start the dependant on the way (it ran its command,
+// then the same stop stopped it).
+func TestStoppingARestartWithItsDependantStartsNeither(t *testing.T) {
+	m := newManager(t, Options{})
+	a := start(t, m, Spec{Name: "a", Command: "exit 1", Restart: RestartPolicy{Mode: RestartAlways, Backoff: time.Hour}})
+	b := start(t, m, Spec{Name: "b", Command: "echo b", DependsOn: map[string]Condition{"a": CondCompleted}})
+	waitFor(t, m, a.ID, "a waiting to restart", func(i Info) bool { return i.RestartAt != nil })
+	for _, err := range m.StopJobs([]ID{a.ID, b.ID}) {
+		require.NoError(t, err)
+	}
+	b = wait(t, m, b.ID)
+	assert.Equal(t, StateKilled, b.State)
+	assert.Equal(t, "stopped before it started", b.Error)
+	assert.Zero(t, b.PID, "it never ran")
+	a, err := m.Get(a.ID)
+	require.NoError(t, err)
+	assert.Nil(t, a.RestartAt, "a's restart is cancelled")
+	assert.Equal(t, 1, a.Runs)
+}
+
 // A queued job whose dependencies were met waits only for a slot: the
 // dependency's removal then (jobtop clean) does not fail it.
 func TestAMetDependencyStaysMetWhenItsJobIsRemoved(t *testing.T) {

@@ -170,27 +170,44 @@ func (m *Model) actOnAll(a action, ids []jobs.ID) tea.Cmd {
 	}
 	return func() tea.Msg {
 		msg := bulkDoneMsg{action: a, ids: ids}
-		for _, id := range ids {
-			var err error
-			switch a {
-			case actionStop:
-				err = engine.Stop(id)
-			case actionKill:
-				err = engine.Kill(id)
-			case actionRestart:
-				_, err = engine.Restart(id)
-			case actionRemove:
-				err = engine.Remove(id)
-			}
+		for i, err := range actOnEach(engine, a, ids) {
 			if err != nil {
 				msg.errs = append(msg.errs, err)
-				msg.refused = append(msg.refused, id)
+				msg.refused = append(msg.refused, ids[i])
 			} else {
 				msg.done++
 			}
 		}
 		return msg
 	}
+}
+
+// actOnEach runs an action on each job; errs[i] is ids[i]'s error. An
+// engine that ends several jobs as one action (JobsEnder) stops or kills
+// them so: none of them is started by another's end.
+func actOnEach(engine Engine, a action, ids []jobs.ID) (errs []error) {
+	if e, ok := engine.(JobsEnder); ok {
+		switch a {
+		case actionStop:
+			return e.StopJobs(ids)
+		case actionKill:
+			return e.KillJobs(ids)
+		}
+	}
+	errs = make([]error, len(ids))
+	for i, id := range ids {
+		switch a {
+		case actionStop:
+			errs[i] = engine.Stop(id)
+		case actionKill:
+			errs[i] = engine.Kill(id)
+		case actionRestart:
+			_, errs[i] = engine.Restart(id)
+		case actionRemove:
+			errs[i] = engine.Remove(id)
+		}
+	}
+	return errs
 }
 
 // handleBulkDone says what an action on several jobs did.

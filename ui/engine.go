@@ -54,6 +54,15 @@ type RunLimiter interface {
 	MaxRunningChanged() <-chan struct{}
 }
 
+// JobsEnder is an engine that stops or kills several jobs as one action
+// (jobs.Manager.StopJobs; a client of an instance, with one request on
+// each host): what the end of one of them would start is not started
+// when it is among them. errs[i] is ids[i]'s.
+type JobsEnder interface {
+	StopJobs(ids []jobs.ID) (errs []error)
+	KillJobs(ids []jobs.ID) (errs []error)
+}
+
 // OutputHolder is an engine that can hold its jobs' output back for a
 // moment, so the frame answering a key or a click is drawn first (see
 // jobs.Manager.HoldOutput). Keys typed into a job need no call: the

@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"context"
 	"fmt"
 	"strings"
 	"testing"
@@ -334,4 +335,31 @@ func TestReloadedJobsAreNotFromOutside(t *testing.T) {
 	pumpUntil(t, m, "cache running", func() bool { return m.stateCountForTest(jobs.StateRunning) == 2 })
 	require.Contains(t, m.statusView(), "reloaded jobtop.yaml: 1 added (cache)")
 	require.NotContains(t, m.statusView(), "from outside")
+}
+
+var _ JobsEnder = (*jobs.Manager)(nil)
+
+// Marked jobs stopped together are one stop: a job waiting to restart
+// and a queued job waiting for it to complete both end, and the
+// cancelled restart does not start the dependant on the way.
+func TestStoppingMarkedJobsStartsNoneOfThem(t *testing.T) {
+	mgr := newManager(t)
+	a, err := mgr.Start(jobs.Spec{Name: "a", Command: "exit 1", Restart: jobs.RestartPolicy{Mode: jobs.RestartAlways, Backoff: time.Hour}})
+	require.NoError(t, err)
+	b, err := mgr.Start(jobs.Spec{Name: "b", Command: "echo b", DependsOn: map[string]jobs.Condition{"a": jobs.CondCompleted}})
+	require.NoError(t, err)
+	m := newSizedModel(t, mgr, Config{}, 140, 30)
+	pumpUntil(t, m, "a waiting to restart", func() bool {
+		a, err = mgr.Get(a.ID)
+		return err == nil && a.RestartAt != nil
+	})
+
+	m.Update(m.actOnAll(actionStop, []jobs.ID{a.ID, b.ID})())
+	ctx, cancel := context.WithTimeout(context.Background(), deadline)
+	defer cancel()
+	b, err = mgr.Wait(ctx, b.ID)
+	require.NoError(t, err)
+	require.Equal(t, jobs.StateKilled, b.State)
+	require.Zero(t, b.PID, "it never ran")
+	require.Contains(t, m.View(), "stopping 2 jobs", "neither refused")
 }

@@ -68,6 +68,9 @@ type keeper struct {
 	// stash holds runs' output for them (stash.go); nil where there is
 	// none, and runs keep theirs in held.
 	stash *stash
+	// noGroupSignal: the system cannot signal a process group through a
+	// pidfd (pidfdSignalGroup); runs are signalled process by process.
+	noGroupSignal bool
 	// Set once jobtop is gone: everything is being stopped.
 	orphaned   bool
 	drains     sync.WaitGroup // drain.go
@@ -77,10 +80,14 @@ type keeper struct {
 
 // run is one run of a job: its main process and whatever it started.
 type run struct {
-	id      RunID
-	pid     int
-	start   uint64
-	pidfd   int // of the main process until it is reaped; -1 after
+	id    RunID
+	pid   int
+	start uint64
+	// pidfd is the main process's, -1 where there is none. It is kept
+	// once the process is reaped, until the run ends: it still names the
+	// process group the main process led (pidfdSignalGroup), and no other
+	// process (a signal to the process itself fails from then on).
+	pidfd   int
 	stopSig syscall.Signal
 	grace   time.Duration
 	exited  bool
@@ -295,7 +302,6 @@ func (k *keeper) reapChildren() {
 		if r := k.byPID[pid]; r != nil {
 			delete(k.byPID, pid)
 			r.exited, r.status = true, ws
-			r.closePidfd()
 			k.exited = append(k.exited, r)
 		}
 	}
@@ -356,11 +362,12 @@ func (k *keeper) settle() {
 			delete(k.runs, r.id)
 			delete(k.bySID, r.pid)
 			k.unhold(r)
+			r.closePidfd()
 			continue
 		}
 		if r.killed || (k.orphaned && !now.Before(r.killAt)) {
 			r.killed = true
-			signalAll(members, syscall.SIGKILL)
+			k.signalRun(r, t, syscall.SIGKILL)
 		}
 	}
 	signalAll(t.endedRuns, syscall.SIGKILL)
@@ -415,17 +422,78 @@ func (k *keeper) signalRuns(ids []RunID, sig syscall.Signal) {
 	}
 }
 
+// signalRun sends sig to every process of r. Where the system can, the
+// process group the main process leads (or led: the run's session's
+// first group) gets it at once, as one signal: a child forked since t was
+// read, or being forked, gets it too (the kernel restarts a fork that a
+// signal to the group interrupts). So does each other group a process
+// of the run leads (a shell's pipelines, a daemon's own session). The
+// processes t found outside those groups (a child that left its group
+// and its leader exited) get it one by one.
 func (k *keeper) signalRun(r *run, t tree, sig syscall.Signal) {
-	if r.pidfd >= 0 {
+	grouped := make(map[int]bool)
+	switch {
+	case k.signalGroup(r.pidfd, sig):
+		grouped[r.pid] = true
+	case r.exited:
+	case r.pidfd >= 0:
 		pidfdSignal(r.pidfd, sig) //nolint:errcheck // it may have exited
-	} else if !r.exited {
+	default:
 		signalWithoutPidfd(proc.Proc{PID: r.pid, Start: r.start}, sig)
 	}
-	for _, p := range t.members[r] {
-		if p.PID != r.pid || r.exited {
-			signalProc(p, sig)
+	// Group leaders first, so their groups' members are not signalled
+	// one by one as well.
+	for _, leaders := range []bool{true, false} {
+		for _, p := range t.members[r] {
+			if (p.PGID == p.PID) == leaders && (p.PID != r.pid || r.exited) {
+				k.signalMember(r, p, grouped, sig)
+			}
 		}
 	}
+}
+
+// signalMember signals p, a process of r, and never another (as
+// signalProc does), unless it is in a group that grouped says was
+// signalled whole already. Where p leads a group of r's session or of
+// a session of its own (everything in either is r's), the whole group
+// gets the signal at once and goes into grouped.
+func (k *keeper) signalMember(r *run, p proc.Proc, grouped map[int]bool, sig syscall.Signal) {
+	fd, err := pidfdOpen(p.PID)
+	if err != nil {
+		if err == unix.ENOSYS {
+			signalWithoutPidfd(p, sig)
+		}
+		return
+	}
+	defer unix.Close(fd)
+	// Read afresh: what t says of p's group may be a second old.
+	now, err := proc.Get(p.PID)
+	if err != nil || now.Start != p.Start {
+		return
+	}
+	switch {
+	case grouped[now.PGID]:
+	case now.PGID == p.PID && (now.SID == r.pid || now.SID == p.PID) && k.signalGroup(fd, sig):
+		grouped[p.PID] = true
+	default:
+		pidfdSignal(fd, sig) //nolint:errcheck // it may have exited
+	}
+}
+
+// signalGroup sends sig to the process group whose ID is the PID of fd's
+// process, where the system can, and reports whether it did. A system
+// that cannot is not asked again.
+func (k *keeper) signalGroup(fd int, sig syscall.Signal) bool {
+	if fd < 0 || k.noGroupSignal {
+		return false
+	}
+	switch err := pidfdSignalGroup(fd, sig); err {
+	case nil, unix.ESRCH: // ESRCH: the group has no process left
+		return true
+	case unix.EINVAL, unix.ENOSYS: // before Linux 6.9; no pidfds
+		k.noGroupSignal = true
+	}
+	return false
 }
 
 // orphan starts stopping everything: jobtop is gone. Each run gets its

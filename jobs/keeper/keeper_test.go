@@ -109,8 +109,10 @@ func TestSignalLeavesAReusedPIDAlone(t *testing.T) {
 }
 
 // TestNoSignalToABarePID: every signal path goes through signalProc's
-// pidfd check or a pidfd of a main process the keeper has not reaped; a
-// bare kill(pid) exists only as the fallback for kernels without pidfds.
+// pidfd check (signalMember's is the same) or a pidfd the keeper opened
+// for a main process before reaping it (once reaped, it still names the
+// group that process led, and nothing else); a bare kill(pid) exists
+// only as the fallback for kernels without pidfds.
 // (os.Process is safe: it holds a pidfd and refuses to signal once
 // waited for.)
 func TestNoSignalToABarePID(t *testing.T) {

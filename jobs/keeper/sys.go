@@ -15,6 +15,12 @@ import "errors"
 //	pidfdSignal(fd int, sig syscall.Signal) error
 //		signal a process through a descriptor that cannot name another
 //		process; unix.ENOSYS where there is none
+//	pidfdSignalGroup(fd int, sig syscall.Signal) error
+//		signal the process group whose ID is the PID of fd's process
+//		(the group it leads, or led: the descriptor still names it
+//		once the process is reaped), atomically, so a child forked
+//		meanwhile gets it too; unix.ENOSYS where there is no such
+//		call, unix.EINVAL where the kernel is older than Linux 6.9
 //	socketType, socketpair() ([2]int, error)
 //		the keeper connection: SOCK_SEQPACKET, or SOCK_STREAM where
 //		unix sockets lack it, framed then by wirestream.go

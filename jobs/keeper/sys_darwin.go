@@ -19,6 +19,8 @@ func forkExec(path string, argv []string, attr *syscall.ProcAttr) (pid, pidfd in
 
 func pidfdSignal(int, syscall.Signal) error { return unix.ENOSYS }
 
+func pidfdSignalGroup(int, syscall.Signal) error { return unix.ENOSYS }
+
 // macOS unix sockets have no SOCK_SEQPACKET (socketpair answers
 // EPROTONOSUPPORT): a stream, framed (wirestream.go).
 const socketType = unix.SOCK_STREAM

@@ -35,6 +35,8 @@ func forkExec(path string, argv []string, attr *syscall.ProcAttr) (pid, pidfd in
 
 func pidfdSignal(int, syscall.Signal) error { return unix.ENOSYS }
 
+func pidfdSignalGroup(int, syscall.Signal) error { return unix.ENOSYS }
+
 const socketType = unix.SOCK_SEQPACKET
 
 func socketpair() ([2]int, error) {

@@ -29,6 +29,14 @@ func pidfdSignal(fd int, sig syscall.Signal) error {
 	return unix.PidfdSendSignal(fd, sig, nil, 0)
 }
 
+// pidfdSignalProcessGroup is PIDFD_SIGNAL_PROCESS_GROUP (linux/pidfd.h;
+// Linux 6.9), which golang.org/x/sys does not name yet.
+const pidfdSignalProcessGroup = 1 << 2
+
+func pidfdSignalGroup(fd int, sig syscall.Signal) error {
+	return unix.PidfdSendSignal(fd, sig, nil, pidfdSignalProcessGroup)
+}
+
 const socketType = unix.SOCK_SEQPACKET
 
 func socketpair() ([2]int, error) {
