@@ -18,6 +18,8 @@ import (
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"jobtop/control"
 )
 
 // remote runs the jobtop CLI on this machine against the instance on an
@@ -174,7 +176,7 @@ func TestSSHOlderFarEnd(t *testing.T) {
 	_, errOut, code := newRemote(t, bin, h, "--remote-bin", older).run("ls")
 	assert.Equal(t, 1, code)
 	assert.Contains(t, errOut, "speaks API version 0")
-	assert.Contains(t, errOut, "this jobtop speaks version 1 and needs version 1 or newer: upgrade jobtop on 127.0.0.1:"+strconv.Itoa(h.port))
+	assert.Contains(t, errOut, fmt.Sprintf("this jobtop speaks version %d and needs version 1 or newer: upgrade jobtop on 127.0.0.1:%d", control.APIVersion, h.port))
 
 	// What a jobtop without dial-stdio answers (its flag parser stops at
 	// --api, which comes first for that reason).
@@ -183,7 +185,7 @@ func TestSSHOlderFarEnd(t *testing.T) {
 	require.NoError(t, os.Chmod(ancient, 0o700))
 	_, errOut, code = newRemote(t, bin, h, "--remote-bin", ancient).run("ls")
 	assert.Equal(t, 1, code)
-	assert.Contains(t, errOut, "speaks API version 0 (it predates API versions and jobtop dial-stdio); this jobtop speaks version 1")
+	assert.Contains(t, errOut, fmt.Sprintf("speaks API version 0 (it predates API versions and jobtop dial-stdio); this jobtop speaks version %d", control.APIVersion))
 }
 
 // attach shows two instances in one table, this machine's and one
