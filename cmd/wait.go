@@ -209,6 +209,10 @@ func waitUntil(cmd *cobra.Command, c *control.Client, id jobs.ID, o waitOptions)
 	case err != nil:
 		return timedOut(err, id, o)
 	}
+	if last.State == jobs.StateCreated {
+		// It has not ended: it never ran (wait --ready says the same).
+		return &ExitError{Code: 1, Err: fmt.Errorf("job %d was never started (jobtop restart %d starts it)", id, id)}
+	}
 	return &ExitError{Code: 1, Err: fmt.Errorf("job %d ended (%s) before an output line matched %q", id, last.State, o.until)}
 }
 
