@@ -79,6 +79,11 @@ watch one job: with several they are refused (exit 2).`,
 	// reason as an ID: no instance, exit exitInstanceGone.
 	runE := cmd.RunE
 	cmd.RunE = func(cmd *cobra.Command, args []string) error {
+		if o.raw && o.until == "" {
+			// --raw is how --until prints its line: alone it would
+			// change nothing, and say nothing about it.
+			return usageErrorf("--raw is for the line --until prints: give --until REGEX too")
+		}
 		var err error
 		if len(args) == 1 && !sel.selecting() {
 			err = runE(cmd, args)
