@@ -62,7 +62,7 @@ says so on stderr): a job file in the current directory is not run.`,
 		},
 	}
 	f := cmd.Flags()
-	f.StringVar(&o.name, "name", "", "name the job `N`: letters, digits, \".\", \"_\", \"-\", and \"/\" between a namespace and a name (default: its program's name, made unique with -2, -3)")
+	f.StringVar(&o.name, "name", "", "name the job `N`: ASCII letters, digits, \".\", \"_\", \"-\", and \"/\" between a namespace and a name (default: its program's name, made unique with -2, -3)")
 	f.StringVar(&o.cwd, "cwd", "", "run in `DIR` (default: the current directory)")
 	f.StringArrayVar(&o.env, "env", nil, "add `K=V` to the job's environment (repeatable)")
 	f.StringVar(&o.timeout, "timeout", "", "stop the job after `DUR` (e.g. 30s, 10m); it ends timed_out")

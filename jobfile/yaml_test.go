@@ -306,7 +306,7 @@ jobs:
 			"jobtop.yaml:11:3: jobs.nothing: nothing to run: give cmd (a shell command) or argv (a list)",
 		}},
 		{"names", "jobs:\n  \"my job\": {cmd: x}\n  \"42\": {cmd: x}\n  ok.name_1-x: {cmd: x}\n", []string{
-			`jobtop.yaml:2:3: jobs: job name "my job" may only use letters, digits, ".", "_", "-" and "/"`,
+			`jobtop.yaml:2:3: jobs: job name "my job" may only use ASCII letters, digits, ".", "_", "-" and "/"`,
 			`jobtop.yaml:3:3: jobs: job name "42" is a number, which reads as a job ID: add a letter`,
 		}},
 		{"restart policy", `jobs:
