@@ -34,7 +34,12 @@ waits for, when it counts as ready and healthy, and how it restarts. Parts
 of the file jobtop does not carry out are listed on stderr as warnings.
 Nothing is run (nor process-compose's env_cmds). It exits 1 when the file
 has problems.`,
-		Args: cobra.MaximumNArgs(1),
+		Args: func(_ *cobra.Command, args []string) error {
+			if len(args) > 1 {
+				return fmt.Errorf("check takes one job file, got %d (to merge process-compose files: -f %s)", len(args), strings.Join(args, " -f "))
+			}
+			return nil
+		},
 		RunE: func(c *cobra.Command, args []string) error {
 			opts, err := loadOptions(c)
 			if err != nil {

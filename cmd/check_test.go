@@ -108,9 +108,13 @@ func TestCheckFindsTheFileInTheCurrentDirectory(t *testing.T) {
 	require.Contains(t, stdout, "1  web  by itself  -          running     no       PORT=5000 serve")
 }
 
+// Two files are refused in words that say how to merge them (exit 2).
 func TestCheckTakesOneFile(t *testing.T) {
 	_, _, err := runCheck(t, "a.yaml", "b.yaml")
-	require.EqualError(t, err, "accepts at most 1 arg(s), received 2")
+	require.EqualError(t, err, "check takes one job file, got 2 (to merge process-compose files: -f a.yaml -f b.yaml)")
+	var exit *ExitError
+	require.ErrorAs(t, err, &exit)
+	require.Equal(t, 2, exit.Code)
 }
 
 // check takes the job file as -f/--file too, as the TUI and serve do,

@@ -470,6 +470,10 @@ func TestCompletion(t *testing.T) {
 	}
 	r := c.run("completion", "tcsh")
 	assert.Equal(t, 2, r.code)
+	assert.Equal(t, "jobtop: jobtop has no completion script for \"tcsh\": name one shell: bash, zsh or fish\n", r.stderr)
+	r = c.run("completion")
+	assert.Equal(t, 2, r.code)
+	assert.Equal(t, "jobtop: name one shell: bash, zsh or fish\n", r.stderr)
 	c.startJob("sleep 60", "--name", "web")
 	out := c.ok("__complete", "kill", "")
 	assert.Contains(t, out, "1\tweb (running)")

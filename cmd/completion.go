@@ -2,6 +2,7 @@ package cmd
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/spf13/cobra"
 )
@@ -18,10 +19,13 @@ IDs of the instance's jobs.
   fish:  jobtop completion fish > ~/.config/fish/completions/jobtop.fish`,
 		ValidArgs: []string{"bash", "zsh", "fish"},
 		Args: func(cmd *cobra.Command, args []string) error {
-			if len(args) != 1 {
+			switch {
+			case len(args) == 1 && !slices.Contains(cmd.ValidArgs, args[0]):
+				return fmt.Errorf("jobtop has no completion script for %q: name one shell: bash, zsh or fish", args[0])
+			case len(args) != 1:
 				return fmt.Errorf("name one shell: bash, zsh or fish")
 			}
-			return cobra.OnlyValidArgs(cmd, args)
+			return nil
 		},
 		RunE: func(cmd *cobra.Command, args []string) error {
 			root, out := cmd.Root(), cmd.OutOrStdout()

@@ -60,6 +60,11 @@ func loadOptions(cmd *cobra.Command) (jobfile.LoadOptions, error) {
 	if o.NoEnvFile && len(o.EnvFiles) > 0 {
 		return o, &ExitError{Code: usageExit, Err: errors.New("--env-file and --no-env-file contradict each other: give one")}
 	}
+	if o.Port == 0 && cmd.Flags().Changed(portFlag) {
+		// 0 is the flag's "not given", which takes PORT or 5000: a -p 0
+		// given is no port, as -p 70000 is not.
+		return o, &ExitError{Code: usageExit, Err: errors.New("--port: 0 is not a port number (1-65535)")}
+	}
 	return o, nil
 }
 

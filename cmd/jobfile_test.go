@@ -98,6 +98,10 @@ jobs:
 	r = c.run("wait", "seed", "--ready")
 	assert.Equal(t, 1, r.code)
 	assert.Contains(t, r.stderr, "was never started")
+	// --until says the same: a job never started has not ended.
+	r = c.run("wait", "seed", "--until", "seeded")
+	assert.Equal(t, 1, r.code)
+	assert.Equal(t, "jobtop: job "+now["seed"].ID.String()+" was never started (jobtop restart "+now["seed"].ID.String()+" starts it)\n", r.stderr)
 }
 
 func TestServeRefusesABrokenJobFileBeforeStartingAnything(t *testing.T) {

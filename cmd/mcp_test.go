@@ -57,6 +57,7 @@ func TestUsageErrorsExit2(t *testing.T) {
 		{[]string{"send", "1", `\q`}, `unknown escape \q`},
 		{[]string{"send", "1"}, "nothing to send"},
 		{[]string{"serve", "-f", procfile, "-p", "99999"}, "--port: 99999 is not a port number (1-65535)"},
+		{[]string{"check", "-f", procfile, "-p", "0"}, "--port: 0 is not a port number (1-65535)"},
 		{[]string{"check", "-f", procfile, "-m", "api=1"}, `the Procfile has no process type "api"`},
 		{[]string{"check", "-f", procfile, "-p", "65535", "-m", "web=3"}, `--port: 65535 leaves job "web"`},
 	} {

@@ -2,6 +2,7 @@ package cmd
 
 import (
 	"context"
+	"math"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -21,13 +22,15 @@ const autoIdleExit = 30 * time.Minute
 // addRetentionFlags adds the flags that bound what an instance keeps.
 func addRetentionFlags(cmd *cobra.Command) {
 	f := cmd.Flags()
-	f.Int("keep-finished", jobs.DefaultKeepFinished, "keep at most `N` finished jobs; past it the oldest are removed, their logs left on disk (0: keep all)")
-	f.Int("log-keep-sessions", jobs.DefaultKeepSessions, "on start, keep the logs of the newest `N` sessions, this one included (0: no limit; job file: log.keep_sessions)")
+	f.Uint("keep-finished", jobs.DefaultKeepFinished, "keep at most `N` finished jobs; past it the oldest are removed, their logs left on disk (0: keep all)")
+	f.Uint("log-keep-sessions", jobs.DefaultKeepSessions, "on start, keep the logs of the newest `N` sessions, this one included (0: no limit; job file: log.keep_sessions)")
 	f.String("log-max-total", "2GiB", "on start, remove the oldest sessions' logs past `SIZE` in all (0: no limit; job file: log.max_total)")
 }
 
 // retentionOptions sets opts from the retention flags given on the
 // command line; they beat the job file, which fills what they leave zero.
+// The counts are unsigned flags: a negative one is refused as the command
+// line is read (exit 2), not taken as "no limit".
 func retentionOptions(cmd *cobra.Command, opts jobs.Options) (jobs.Options, error) {
 	f := cmd.Flags()
 	noLimit := func(n int) int {
@@ -36,13 +39,15 @@ func retentionOptions(cmd *cobra.Command, opts jobs.Options) (jobs.Options, erro
 		}
 		return n
 	}
+	count := func(name string) int {
+		n, _ := f.GetUint(name)
+		return int(min(n, math.MaxInt32))
+	}
 	if f.Changed("keep-finished") {
-		n, _ := f.GetInt("keep-finished")
-		opts.KeepFinished = noLimit(n)
+		opts.KeepFinished = noLimit(count("keep-finished"))
 	}
 	if f.Changed("log-keep-sessions") {
-		n, _ := f.GetInt("log-keep-sessions")
-		opts.Sessions.Sessions = noLimit(n)
+		opts.Sessions.Sessions = noLimit(count("log-keep-sessions"))
 	}
 	if f.Changed("log-max-total") {
 		s, _ := f.GetString("log-max-total")

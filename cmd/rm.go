@@ -41,6 +41,6 @@ on disk. Jobs that run, wait or were never started are left alone.`,
 			return actOnMany(cmd, rmAction, nil, selectOptions{finished: true, json: asJSON})
 		},
 	}
-	cmd.Flags().BoolVar(&asJSON, "json", false, `print {"jobs", "skipped", "failed"} as JSON`)
+	cmd.Flags().BoolVar(&asJSON, "json", false, `print {"jobs", "skipped", "failed", "removed"} as JSON`)
 	return cmd
 }

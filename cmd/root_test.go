@@ -132,6 +132,13 @@ func TestFlagErrorsSayWhatToGive(t *testing.T) {
 		"serve --idle-exit -3":     `--idle-exit "-3" is negative`,
 		"logs 1 --stdout --stderr": "--stderr and --stdout contradict each other: give one",
 		"wait 1 --ready --until x": "--ready and --until contradict each other: give one",
+		"wait 1 --raw":             "--raw is for the line --until prints: give --until REGEX too",
+		// A negative count is no "no limit" (0 is): refused as read,
+		// also for a serve -D, before anything starts in the background.
+		"serve --no-file --idle-exit 0.1 --keep-finished -1":     `--keep-finished "-1" is not a whole number of 0 or more`,
+		"serve --no-file --idle-exit 0.1 --log-keep-sessions -3": `--log-keep-sessions "-3" is not a whole number of 0 or more`,
+		"serve -D --no-file --max-running -1":                    `--max-running "-1" is not a whole number of 0 or more`,
+		"--keep-finished -1 --no-file x":                         `--keep-finished "-1" is not a whole number of 0 or more`,
 	} {
 		r := c.run(strings.Fields(args)...)
 		assert.Equal(t, 2, r.code, args)

@@ -74,7 +74,7 @@ come later under the same name. A job that does not exist is refused
 		},
 	}
 	f := cmd.Flags()
-	f.StringVar(&o.name, "name", "", "name the job: letters, digits, \".\", \"_\", \"-\" (default: its program's name, made unique with -2, -3)")
+	f.StringVar(&o.name, "name", "", "name the job `N`: ASCII letters, digits, \".\", \"_\", \"-\", and \"/\" between a namespace and a name (default: its program's name, made unique with -2, -3)")
 	f.StringVar(&o.cwd, "cwd", "", "run in `DIR` (default: the current directory)")
 	f.StringArrayVar(&o.env, "env", nil, "add `K=V` to the job's environment (repeatable)")
 	f.StringVar(&o.timeout, "timeout", "", "stop the job after `DUR` (e.g. 30s, 10m); it ends timed_out")

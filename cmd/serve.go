@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"os/signal"
 	"strings"
@@ -18,7 +19,7 @@ import (
 )
 
 func newServeCmd() *cobra.Command {
-	var maxRunning int
+	var maxRunning uint
 	var idleExit time.Duration
 	var detach bool
 	cmd := &cobra.Command{
@@ -54,14 +55,14 @@ or waiting to restart, and no client connected, for DUR; the serve that
 jobtop run starts in the background does so after 30m.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			return serve(cmd, maxRunning, idleExit, detach)
+			return serve(cmd, int(min(maxRunning, math.MaxInt32)), idleExit, detach)
 		},
 	}
 	cmd.Flags().BoolVarP(&detach, "detach", "D", false, "run in the background: start this serve detached, wait until it answers, say where it runs, and exit")
 	addFileFlags(cmd)
 	addRetentionFlags(cmd)
 	cmd.Flags().Var(durationFlag{d: &idleExit, nonNegative: true}, "idle-exit", "exit after `DUR` with no job running or queued and no client connected (0: never)")
-	cmd.Flags().IntVar(&maxRunning, "max-running", 0, "run at most N jobs at once; the rest wait queued (default: the job file's max_parallel, else no limit)")
+	cmd.Flags().UintVar(&maxRunning, "max-running", 0, "run at most `N` jobs at once; the rest wait queued (default: the job file's max_parallel, else no limit)")
 	return cmd
 }
 

@@ -16,12 +16,13 @@ func newStatusCmd() *cobra.Command {
 	var asJSON bool
 	cmd := jobCommand("status ID", "Show one job",
 		`Show one job of the instance: for people, one field a line; with --json
-the job object: id, name, command, cwd, state (queued, running, stopping,
-succeeded, failed, killed, timed_out, error), exit_code (null until it
-exited), signal, error, pid, started_at, ended_at, runs, restarts,
-ready, readiness, ready_error, health, health_check, health_error,
-log_path, log_dropped (bytes the log file lost to write errors: a full
-disk), lines, bytes, dropped_lines, last_line.`,
+the job object: id, name, command, description, cwd, state (queued,
+running, stopping, succeeded, failed, killed, timed_out, error),
+exit_code (null until it exited), signal, error, pid, started_at,
+ended_at, runs, restarts, ready, readiness, ready_error, health,
+health_check, health_error, log_path, log_dropped (bytes the log file
+lost to write errors: a full disk), lines, bytes, dropped_lines,
+last_line.`,
 		func(cmd *cobra.Command, c *control.Client, id jobs.ID) error {
 			info, err := c.Job(cmd.Context(), id)
 			if err != nil {
@@ -47,6 +48,7 @@ func printStatus(w io.Writer, j jobs.Info, text textOut) {
 	field("id", j.ID.String())
 	field("name", j.Name)
 	field("command", j.Command)
+	field("about", j.Description)
 	field("cwd", j.Dir)
 	state := stateText(j, time.Now())
 	if j.Reason != "" && (j.RestartAt == nil || !strings.HasPrefix(j.Reason, "restarting in ")) {

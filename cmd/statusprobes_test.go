@@ -50,3 +50,25 @@ func TestStatusShowsProbes(t *testing.T) {
 	c.ok("kill", "fine")
 	assert.Regexp(t, `(?m)^health: +not checked: the job does not run`, c.ok("status", "fine"))
 }
+
+// A job file's description: reaches the job object and jobtop status;
+// a job without one shows no about line.
+func TestStatusShowsDescription(t *testing.T) {
+	c := newCLI(t)
+	dir := filepath.Join(c.dir, "app")
+	require.NoError(t, os.Mkdir(dir, 0o700))
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "jobtop.yaml"), []byte(`jobs:
+  web:
+    cmd: exec sleep 60
+    description: the API and the pages
+  plain:
+    cmd: exec sleep 60
+`), 0o600))
+	c.serveIn(dir)
+
+	assert.Contains(t, c.ok("status", "web", "--json"), `"description": "the API and the pages"`)
+	assert.Regexp(t, `(?m)^about: +the API and the pages$`, c.ok("status", "web"))
+	assert.Contains(t, c.ok("ls", "--json"), `"description": "the API and the pages"`)
+	assert.NotContains(t, c.ok("status", "plain"), "about:")
+	assert.NotContains(t, c.ok("status", "plain", "--json"), `"description"`)
+}

@@ -48,7 +48,7 @@ Each job keeps its newest 100 runs.`,
 			return nil
 		},
 	}
-	cmd.Flags().StringVarP(&output, "output", "o", "", "write the trace to FILE instead of stdout")
+	cmd.Flags().StringVarP(&output, "output", "o", "", "write the trace to `FILE` instead of stdout")
 	return cmd
 }
 

@@ -79,6 +79,11 @@ watch one job: with several they are refused (exit 2).`,
 	// reason as an ID: no instance, exit exitInstanceGone.
 	runE := cmd.RunE
 	cmd.RunE = func(cmd *cobra.Command, args []string) error {
+		if o.raw && o.until == "" {
+			// --raw is how --until prints its line: alone it would
+			// change nothing, and say nothing about it.
+			return usageErrorf("--raw is for the line --until prints: give --until REGEX too")
+		}
 		var err error
 		if len(args) == 1 && !sel.selecting() {
 			err = runE(cmd, args)
@@ -208,6 +213,10 @@ func waitUntil(cmd *cobra.Command, c *control.Client, id jobs.ID, o waitOptions)
 		return nil
 	case err != nil:
 		return timedOut(err, id, o)
+	}
+	if last.State == jobs.StateCreated {
+		// It has not ended: it never ran (wait --ready says the same).
+		return &ExitError{Code: 1, Err: fmt.Errorf("job %d was never started (jobtop restart %d starts it)", id, id)}
 	}
 	return &ExitError{Code: 1, Err: fmt.Errorf("job %d ended (%s) before an output line matched %q", id, last.State, o.until)}
 }

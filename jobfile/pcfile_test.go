@@ -197,7 +197,7 @@ func TestProcessComposeErrors(t *testing.T) {
 		`process-compose.yaml:22:7: processes.d.depends_on.e: dependency cycle: d -> e -> d`,
 		`process-compose.yaml:26:5: processes.e.readiness_probe: give exec or http_get`,
 		`process-compose.yaml:34:24: processes.g.readiness_probe.http_get.port: "http" is not a port (1-65535)`,
-		`process-compose.yaml:35:3: processes: process name "bad name" may only use letters, digits, ".", "_", "-" and "/"`,
+		`process-compose.yaml:35:3: processes: process name "bad name" may only use ASCII letters, digits, ".", "_", "-" and "/"`,
 		`process-compose.yaml:37:14: processes.h.command: template: map has no entry for key "MISSING" (vars: give it under vars:)`,
 		`process-compose.yaml:38:52: processes.h.liveness_probe.http_get.headers: "bad header" is not a header name`,
 	}, pcProblems(t, `processes:

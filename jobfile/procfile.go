@@ -126,7 +126,7 @@ func readProcTypes(path string, data []byte) ([]procType, ErrorList) {
 func checkProcName(name string) string {
 	for _, c := range name {
 		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '-' || c == '_') {
-			return fmt.Sprintf("job name %q may only use letters, digits, \"-\" and \"_\" in a Procfile", name)
+			return fmt.Sprintf("job name %q may only use ASCII letters, digits, \"-\" and \"_\" in a Procfile", name)
 		}
 	}
 	return checkName(name)

@@ -46,12 +46,12 @@ func TestParseProcfileErrors(t *testing.T) {
 	assert.Equal(t, []string{`Procfile: no jobs: write one "name: command" line per job`}, procfileErrors(t, "# nothing\n\n", LoadOptions{}))
 	assert.Equal(t, []string{
 		`Procfile:2: want "name: command", got "no colon here"`,
-		`Procfile:3: job name "bad name" may only use letters, digits, "-" and "_" in a Procfile`,
+		`Procfile:3: job name "bad name" may only use ASCII letters, digits, "-" and "_" in a Procfile`,
 		`Procfile:4: job name "42" is a number, which reads as a job ID: add a letter`,
 		`Procfile:5: job "empty" has no command`,
 		`Procfile:6: job "web" is already defined on line 1`,
 		`Procfile:7: job "ok": command contains a NUL byte`,
-		`Procfile:8: job name "web.1" may only use letters, digits, "-" and "_" in a Procfile`,
+		`Procfile:8: job name "web.1" may only use ASCII letters, digits, "-" and "_" in a Procfile`,
 		`Procfile:9: a job name is empty`,
 	}, procfileErrors(t, "web: run\nno colon here\nbad name: x\n42: x\nempty:\nweb: again\nok: \"a\x00b\"\nweb.1: x\n: x", LoadOptions{}))
 }

@@ -204,6 +204,9 @@ func TestParseErrors(t *testing.T) {
 			"jobtop.yaml:1:1: no jobs: key: name the jobs to run under jobs:"}},
 		{"jobs empty", "jobs:\n", []string{"jobtop.yaml:1:1: jobs: no jobs given"}},
 		{"jobs is a list", "jobs: [a, b]\n", []string{"jobtop.yaml:1:7: jobs: want a mapping, got a list"}},
+		{"depends_on as compose lists it", "jobs:\n  a: {cmd: x, depends_on: [b, c]}\n  b: {cmd: y}\n  c: {cmd: y}\n  d: {cmd: z, depends_on: []}\n", []string{
+			"jobtop.yaml:2:27: jobs.a.depends_on: want a mapping of job: condition, got a list: write {b: started, c: started} (conditions: started, ready, healthy, succeeded, completed)",
+			"jobtop.yaml:5:27: jobs.d.depends_on: want a mapping of job: condition, got a list: write {JOB: started} (conditions: started, ready, healthy, succeeded, completed)"}},
 		{"syntax error", "jobs:\n  a:\n    cmd: printf a: b\n", []string{
 			`jobtop.yaml:3:10: mapping value is not allowed in this context (a value holding ": " must be quoted)`}},
 		{"duplicate job", "jobs:\n  a: {cmd: x}\n  a: {cmd: y}\n", []string{
@@ -247,7 +250,7 @@ jobs:
 			"jobtop.yaml:6:14: jobs.a.timeout: want a duration like 500ms, 5s or 1m30s, got a mapping",
 			"jobtop.yaml:7:16: jobs.a.autostart: want true or false, got a string",
 			"jobtop.yaml:8:18: jobs.a.description: want a string, got a mapping",
-			"jobtop.yaml:9:17: jobs.a.depends_on: want a mapping, got a list",
+			"jobtop.yaml:9:17: jobs.a.depends_on: want a mapping of job: condition, got a list: write {b: started} (conditions: started, ready, healthy, succeeded, completed)",
 			"jobtop.yaml:10:11: jobs.a.stop: want a mapping, got a string",
 			"jobtop.yaml:11:12: jobs.a.ready: want a mapping, got true/false",
 			"jobtop.yaml:13:11: jobs.b.argv: want a list like [program, arg], got a string",
@@ -303,7 +306,7 @@ jobs:
 			"jobtop.yaml:11:3: jobs.nothing: nothing to run: give cmd (a shell command) or argv (a list)",
 		}},
 		{"names", "jobs:\n  \"my job\": {cmd: x}\n  \"42\": {cmd: x}\n  ok.name_1-x: {cmd: x}\n", []string{
-			`jobtop.yaml:2:3: jobs: job name "my job" may only use letters, digits, ".", "_", "-" and "/"`,
+			`jobtop.yaml:2:3: jobs: job name "my job" may only use ASCII letters, digits, ".", "_", "-" and "/"`,
 			`jobtop.yaml:3:3: jobs: job name "42" is a number, which reads as a job ID: add a letter`,
 		}},
 		{"restart policy", `jobs:

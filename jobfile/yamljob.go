@@ -229,6 +229,21 @@ func (y *yamlFile) readRestart(e entry) jobs.RestartPolicy {
 }
 
 func (y *yamlFile) readDependsOn(job string, e entry) map[string]jobs.Condition {
+	if seq, ok := e.value.(*ast.SequenceNode); ok {
+		// A list, as docker compose writes it: say the mapping to write.
+		var names []string
+		for _, v := range seq.Values {
+			if s, ok := scalarText(y.resolve(v)); ok {
+				names = append(names, s+": started")
+			}
+		}
+		if len(names) == 0 {
+			names = []string{"JOB: started"}
+		}
+		y.errorf(at(e), "%s: want a mapping of job: condition, got a list: write {%s} (conditions: %s)",
+			e.path, strings.Join(names, ", "), jobs.Conditions)
+		return nil
+	}
 	entries, _ := y.mapping(e)
 	if len(entries) == 0 {
 		return nil

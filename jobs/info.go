@@ -46,7 +46,10 @@ type Info struct {
 	Command string   `json:"command"`
 	Argv    []string `json:"argv,omitempty"`
 	Dir     string   `json:"cwd,omitempty"`
-	State   State    `json:"state"`
+	// Description is the job's description: free text for people
+	// (Spec.Description, a job file's description:).
+	Description string `json:"description,omitempty"`
+	State       State  `json:"state"`
 	// Reason says why a queued job waits ("waiting for a slot", "waiting
 	// for db: ready").
 	Reason   string `json:"reason,omitempty"`

@@ -200,6 +200,7 @@ func (j *job) stateLocked() Info {
 	if info.Ready {
 		info.ReadyAt = j.history.readyAt()
 	}
+	info.Description = j.spec.Description
 	if q := j.spec.Notify.Quiet; q > 0 {
 		info.NotifyQuiet = q.String()
 	}

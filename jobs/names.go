@@ -19,7 +19,7 @@ const defaultNameLen = 20
 
 // CheckName says what is wrong with a job name, or nil when nothing is.
 // Names are what depends_on, the table and the CLI use, so they are kept
-// to letters, digits, ".", "_" and "-", and are never a bare number (that
+// to ASCII letters, digits, ".", "_" and "-", and are never a bare number (that
 // would read as a job ID). Job files, the API, the CLI and the TUI all
 // apply it, with the same message.
 func CheckName(name string) error {
@@ -39,7 +39,7 @@ func CheckName(name string) error {
 	}
 	for _, c := range name {
 		if !nameChar(c) && c != '/' {
-			return fmt.Errorf("job name %q may only use letters, digits, \".\", \"_\", \"-\" and \"/\"", name)
+			return fmt.Errorf("job name %q may only use ASCII letters, digits, \".\", \"_\", \"-\" and \"/\"", name)
 		}
 	}
 	if strings.HasPrefix(name, "/") || strings.HasSuffix(name, "/") || strings.Contains(name, "//") {

@@ -17,7 +17,7 @@ func TestCheckName(t *testing.T) {
 		"":                      "a job name is empty",
 		"4":                     `job name "4" is a number, which reads as a job ID: add a letter`,
 		"007":                   `job name "007" is a number`,
-		"has space":             `job name "has space" may only use letters, digits, ".", "_", "-" and "/"`,
+		"has space":             `job name "has space" may only use ASCII letters, digits, ".", "_", "-" and "/"`,
 		"-x":                    `starts with "-", which reads as a flag`,
 		"-":                     `starts with "-"`,
 		".":                     `is only dots`,
@@ -25,7 +25,7 @@ func TestCheckName(t *testing.T) {
 		"/b":                    `has an empty part`,
 		"a//b":                  `has an empty part`,
 		"a/":                    `has an empty part`,
-		"é":                     `may only use letters`,
+		"é":                     `may only use ASCII letters`,
 		strings.Repeat("a", 65): "is longer than 64 characters",
 	}
 	for name, want := range cases {
