@@ -3,6 +3,8 @@ package cmd
 import (
 	"context"
 	"fmt"
+	"io"
+	"slices"
 	"strings"
 	"time"
 
@@ -63,6 +65,12 @@ func waitMany(cmd *cobra.Command, args []string, sel selectOptions, o waitOption
 		fmt.Fprintf(cmd.ErrOrStderr(), "jobtop: no job matches %s\n", describeSelection(sel, args))
 		return nil
 	}
+	if len(args) == 0 {
+		picked = withoutNeverStarted(cmd.ErrOrStderr(), picked)
+		if len(picked) == 0 {
+			return nil
+		}
+	}
 	results, err := waitEach(cmd, c, picked, o.timeout, began)
 	if err != nil {
 		left := 0 // the jobs it was still waiting for
@@ -78,6 +86,21 @@ func waitMany(cmd *cobra.Command, args []string, sel selectOptions, o waitOption
 		return err
 	}
 	return manyExit(results, o.timeout)
+}
+
+// withoutNeverStarted drops, from the jobs a selector picked, those never
+// started (autostart: false, waiting for someone to start them): they
+// would never end, or count as failures, so `wait --all` on a job file
+// with such jobs could not succeed. Each is said on w, as stop and rm
+// say the jobs they skip. A job named by its ID is waited for anyway.
+func withoutNeverStarted(w io.Writer, picked []jobs.Info) []jobs.Info {
+	return slices.DeleteFunc(picked, func(j jobs.Info) bool {
+		if j.State != jobs.StateCreated {
+			return false
+		}
+		fmt.Fprintf(w, "jobtop: not waiting for job %d (%s): it was never started (jobtop restart %d starts it)\n", j.ID, j.Name, j.ID)
+		return true
+	})
 }
 
 // waitEach waits for each job at once (at most maxWaits at a time) until

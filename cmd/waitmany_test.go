@@ -257,3 +257,20 @@ func TestManyExit(t *testing.T) {
 	assert.Equal(t, exitTimedOut, exit.Code)
 	assert.EqualError(t, exit, "1 of 3 jobs has not ended after 1s: job 4 (slow) is queued (they go on; jobtop stop ends them)")
 }
+
+// A job never started (autostart: false) is not waited for by a selector:
+// `wait --all` on a job file with one would never succeed. It is said on
+// stderr; named by its ID it is waited for, and is an error, as before.
+func TestWaitManySkipsJobsNeverStarted(t *testing.T) {
+	c := newCLI(t)
+	dir := t.TempDir()
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "jobtop.yaml"), []byte("jobs:\n  build:\n    cmd: true\n  later:\n    cmd: echo later\n    autostart: false\n"), 0o600))
+	c.serveIn(dir)
+	r := c.run("wait", "--all")
+	require.Equal(t, 0, r.code, r.stderr)
+	assert.Equal(t, []string{"job 1 (build) succeeded"}, lines(r.stdout))
+	assert.Equal(t, "jobtop: not waiting for job 2 (later): it was never started (jobtop restart 2 starts it)\n", r.stderr)
+
+	r = c.run("wait", "1", "2")
+	assert.Equal(t, exitNoRun, r.code, r.stderr)
+}
