@@ -124,6 +124,9 @@ func logs(cmd *cobra.Command, c *control.Client, id jobs.ID, o logsOptions) erro
 	case o.stderr:
 		q.Stream = "stderr"
 	}
+	if o.stderr || o.follow {
+		noteNothingToRead(cmd, c, id, o)
+	}
 	out := cmd.OutOrStdout()
 	text := newTextOut(out, o.raw)
 	if o.follow {
@@ -185,6 +188,22 @@ func logs(cmd *cobra.Command, c *control.Client, id jobs.ID, o logsOptions) erro
 		if o.tail > 0 {
 			q.Max = o.tail - printed
 		}
+	}
+}
+
+// noteNothingToRead says on stderr why logs will print nothing where a
+// person expects lines: --stderr of a job on a terminal (a terminal has
+// one stream: all of it is stdout), --follow of a job never started
+// (autostart: false: it has nothing to follow until someone starts it).
+func noteNothingToRead(cmd *cobra.Command, c *control.Client, id jobs.ID, o logsOptions) {
+	j, err := c.Job(cmd.Context(), id)
+	switch {
+	case err != nil:
+		return // the read says what is wrong
+	case o.stderr && j.TTY:
+		fmt.Fprintf(cmd.ErrOrStderr(), "jobtop: job %d runs on a terminal, which has one stream: its output is all on stdout (jobtop logs %d)\n", id, id)
+	case o.follow && j.State == jobs.StateCreated:
+		fmt.Fprintf(cmd.ErrOrStderr(), "jobtop: job %d was never started, so there is nothing to follow (jobtop restart %d starts it)\n", id, id)
 	}
 }
 

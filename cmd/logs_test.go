@@ -2,11 +2,14 @@ package cmd
 
 import (
 	"bytes"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 
 	"jobtop/control"
 	"jobtop/jobs"
@@ -81,4 +84,23 @@ func TestLogsWithoutOneJobNamesAll(t *testing.T) {
 		assert.Equal(t, usageExit, r.code, "%v", args)
 		assert.Contains(t, r.stderr, "or --all for every job's lines", "%v", args)
 	}
+}
+
+// logs says why it prints nothing where lines were expected: --stderr of
+// a job on a terminal (one stream: all stdout), --follow of a job never
+// started (it would have nothing to follow).
+func TestLogsSaysWhyThereIsNothingToRead(t *testing.T) {
+	c := newCLI(t)
+	dir := t.TempDir()
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "jobtop.yaml"), []byte("jobs:\n  term:\n    cmd: echo on a terminal\n    tty: true\n  later:\n    cmd: echo later\n    autostart: false\n"), 0o600))
+	c.serveIn(dir)
+	c.ok("wait", "term")
+	r := c.run("logs", "--stderr", "term")
+	require.Equal(t, 0, r.code, r.stderr)
+	assert.Empty(t, r.stdout)
+	assert.Equal(t, "jobtop: job 1 runs on a terminal, which has one stream: its output is all on stdout (jobtop logs 1)\n", r.stderr)
+
+	r = c.run("logs", "--follow", "later")
+	require.Equal(t, 0, r.code, r.stderr)
+	assert.Equal(t, "jobtop: job 2 was never started, so there is nothing to follow (jobtop restart 2 starts it)\n", r.stderr)
 }
