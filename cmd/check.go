@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"maps"
+	"os"
 	"slices"
 	"sort"
 	"strconv"
@@ -53,10 +54,14 @@ has problems.`,
 			switch {
 			case path != "" && len(args) == 1:
 				return &ExitError{Code: usageExit, Err: fmt.Errorf("give the job file once: -f %s or %s, not both", path, args[0])}
-			case len(args) == 1:
+			case len(args) == 1 && !isDir(args[0]):
 				path = args[0]
 			case path == "":
-				found, err := jobfile.Find(".")
+				dir := "." // or the directory given: check it as jobtop there would
+				if len(args) == 1 {
+					dir = args[0]
+				}
+				found, err := jobfile.Find(dir)
 				if err != nil {
 					return &ExitError{Code: 1, Err: err}
 				}
@@ -85,6 +90,12 @@ has problems.`,
 	cmd.Flags().StringArrayP(fileFlag, "f", nil, "check job file `FILE` (the same as giving it as the argument); repeat to merge process-compose files in order")
 	addLoadFlags(cmd)
 	return cmd
+}
+
+// isDir says whether path is a directory.
+func isDir(path string) bool {
+	st, err := os.Stat(path)
+	return err == nil && st.IsDir()
 }
 
 // plural is "1 job", "2 jobs", "2 processes".

@@ -137,3 +137,16 @@ func TestCheckTakesFileFlag(t *testing.T) {
 	require.Equal(t, 2, exit.Code)
 	require.ErrorContains(t, err, "give the job file once")
 }
+
+// check DIR checks the job file jobtop would find in DIR, as plain
+// jobtop there does, rather than refuse DIR as no regular file.
+func TestCheckADirectoryChecksItsJobFile(t *testing.T) {
+	want, _, err := runCheck(t, "../testdata/monorepo/jobtop.yaml")
+	require.NoError(t, err)
+	got, _, err := runCheck(t, "../testdata/monorepo")
+	require.NoError(t, err)
+	require.Equal(t, want, got)
+
+	_, _, err = runCheck(t, t.TempDir())
+	require.ErrorContains(t, err, "no job file in ")
+}
