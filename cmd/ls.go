@@ -48,6 +48,10 @@ they match, as they pick jobs for stop, kill, restart and rm.`,
 			if err != nil {
 				return selectionError(err)
 			}
+			if sel := (selectOptions{states: states, names: names}); len(rows) == 0 && sel.selecting() {
+				// the header alone could be a selector that is wrong
+				fmt.Fprintf(cmd.ErrOrStderr(), "jobtop: no job matches %s\n", describeSelection(sel, args))
+			}
 			out := cmd.OutOrStdout()
 			return writeLsTable(out, rows, newTextOut(out, false), time.Now(), terminalColumns(out))
 		},
