@@ -3,6 +3,7 @@ package e2e
 import (
 	"fmt"
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -68,7 +69,8 @@ func TestJobsStopRestartQuit(t *testing.T) {
 // jobtop demo shows every kind of sample job and quits cleanly.
 func TestDemo(t *testing.T) {
 	bin := binary(t)
-	s := newSession(t, 160, 45, nil, bin, "demo")
+	tmp := t.TempDir() // the demo's script directory goes here, no other test's
+	s := newSession(t, 160, 45, []string{"TMPDIR=" + tmp}, bin, "demo")
 	scr := s.waitText("build", "test", "server", "lint", "hello from jobtop", "✗ failed (2)", "build succeeded")
 	require.Contains(t, row(scr, "server"), "● running")
 	require.Contains(t, row(scr, "lint"), "✓ succeeded")
@@ -84,19 +86,20 @@ func TestDemo(t *testing.T) {
 	s.keys("G", "k", "Enter")
 	s.waitText("▸ job 4 lint", "warning: ui/table.go:12")
 
+	require.NotEmpty(t, demoProcesses(tmp), "the server job runs in the demo's directory, under tmp")
 	s.keys("q", "y")
 	require.Equal(t, "0", s.waitExit())
-	require.Empty(t, demoProcesses(), "no demo job survives quitting")
+	require.Empty(t, demoProcesses(tmp), "no demo job survives quitting")
 }
 
-// demoProcesses lists processes still running in a demo's script
-// directory.
-func demoProcesses() []string {
+// demoProcesses lists processes still running in the script directory of
+// a demo started with TMPDIR=tmp.
+func demoProcesses(tmp string) []string {
 	var found []string
 	entries, _ := os.ReadDir("/proc")
 	for _, e := range entries {
 		cwd, err := os.Readlink("/proc/" + e.Name() + "/cwd")
-		if err == nil && strings.Contains(cwd, "jobtop-demo-") && !isZombie(e.Name()) {
+		if err == nil && strings.HasPrefix(cwd, filepath.Join(tmp, "jobtop-demo-")) && !isZombie(e.Name()) {
 			found = append(found, e.Name()+": "+cwd)
 		}
 	}
