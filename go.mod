@@ -12,7 +12,7 @@ require (
 
 require (
 	github.com/inconshreveable/mousetrap v1.1.0 // indirect
-	github.com/spf13/pflag v1.0.9 // indirect
+	github.com/spf13/pflag v1.0.9
 	go.yaml.in/yaml/v3 v3.0.5 // indirect
 )
 
@@ -33,6 +33,7 @@ require (
 	github.com/muesli/termenv v0.16.0
 	github.com/segmentio/encoding v0.5.4
 	github.com/shirou/gopsutil/v4 v4.26.8
+	golang.org/x/text v0.28.0
 )
 
 require (
@@ -65,7 +66,6 @@ require (
 	github.com/yusufpapurcu/wmi v1.2.4 // indirect
 	golang.org/x/oauth2 v0.35.0 // indirect
 	golang.org/x/sync v0.20.0 // indirect
-	golang.org/x/text v0.28.0 // indirect
 	golang.org/x/time v0.15.0 // indirect
 )
 

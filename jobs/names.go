@@ -7,6 +7,9 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"unicode"
+
+	"golang.org/x/text/unicode/norm"
 )
 
 // maxNameLen bounds a job name.
@@ -51,6 +54,11 @@ func CheckName(name string) error {
 func nameChar(c rune) bool {
 	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '.' || c == '_' || c == '-'
 }
+
+// latinFolds are the Latin letters with no accent to take off, written as
+// ASCII letters, for names made up from programs' names.
+var latinFolds = map[rune]string{'ø': "o", 'Ø': "O", 'ß': "ss", 'æ': "ae", 'Æ': "AE", 'œ': "oe", 'Œ': "OE",
+	'ł': "l", 'Ł': "L", 'đ': "d", 'Đ': "D", 'þ': "th", 'Þ': "Th", 'ð': "d", 'ı': "i"}
 
 // interpreters run a script named by their first argument; a job running
 // one is named after the script.
@@ -144,8 +152,17 @@ func defaultName(s Spec) string {
 	program = path.Base(program)
 	var b strings.Builder
 	for _, c := range program {
-		if nameChar(c) {
+		switch {
+		case nameChar(c):
 			b.WriteRune(c)
+		case latinFolds[c] != "":
+			b.WriteString(latinFolds[c])
+		case c > unicode.MaxASCII:
+			// A letter with an accent keeps its letter (ÜberTool:
+			// UberTool, not berTool); other characters go.
+			if base := []rune(norm.NFD.String(string(c))); nameChar(base[0]) {
+				b.WriteRune(base[0])
+			}
 		}
 		if b.Len() >= defaultNameLen {
 			break

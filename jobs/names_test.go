@@ -51,6 +51,9 @@ func TestDefaultName(t *testing.T) {
 		want string
 	}{
 		{Spec{Command: "make -j8"}, "make"},
+		{Spec{Command: "./ÜberTool --serve"}, "UberTool"}, // an accented letter keeps its letter
+		{Spec{Command: "./données.sh"}, "donnees.sh"},
+		{Spec{Command: "./数据"}, "job"}, // nothing left of it
 		{Spec{Command: "  go test ./..."}, "go"},
 		{Spec{Command: "./scripts/fake-db --port 5433"}, "fake-db"},
 		{Spec{Command: "CI=1 GOFLAGS=-v exec npm run dev"}, "npm"},
@@ -85,7 +88,7 @@ func TestDefaultName(t *testing.T) {
 		{Spec{Argv: []string{"./42"}}, "job"},
 		{Spec{Argv: []string{"python3", "tool.py", "--fast"}}, "tool.py"},
 		{Spec{Argv: []string{"python3", "-c", "print(1)"}}, "python3"},
-		{Spec{Command: "ünïcødé"}, "ncd"},
+		{Spec{Command: "ünïcødé"}, "unicode"},
 		{Spec{Command: "..."}, "job"},
 		{Spec{Command: "a-very-long-program-name-that-goes-on"}, "a-very-long-program"},
 		{Spec{Command: "exec env -i sleep 5"}, "sleep"},
