@@ -458,19 +458,12 @@ func (k *keeper) signalRun(r *run, t tree, sig syscall.Signal) {
 // a session of its own (everything in either is r's), the whole group
 // gets the signal at once and goes into grouped.
 func (k *keeper) signalMember(r *run, p proc.Proc, grouped map[int]bool, sig syscall.Signal) {
-	fd, err := pidfdOpen(p.PID)
-	if err != nil {
-		if err == unix.ENOSYS {
-			signalWithoutPidfd(p, sig)
-		}
+	// Read afresh: what t says of p's group may be a second old.
+	fd, now, ok := openChecked(p, sig)
+	if !ok {
 		return
 	}
 	defer unix.Close(fd)
-	// Read afresh: what t says of p's group may be a second old.
-	now, err := proc.Get(p.PID)
-	if err != nil || now.Start != p.Start {
-		return
-	}
 	switch {
 	case grouped[now.PGID]:
 	case now.PGID == p.PID && (now.SID == r.pid || now.SID == p.PID) && k.signalGroup(fd, sig):

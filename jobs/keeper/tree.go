@@ -251,18 +251,31 @@ func signalAll(ps []proc.Proc, sig syscall.Signal) {
 // pidfd and checks the start time through it first, so a PID reused since
 // the scan is left alone.
 func signalProc(p proc.Proc, sig syscall.Signal) {
+	fd, _, ok := openChecked(p, sig)
+	if !ok {
+		return
+	}
+	defer unix.Close(fd)
+	pidfdSignal(fd, sig) //nolint:errcheck // it may have exited
+}
+
+// openChecked opens a pidfd on p and reads p afresh through its PID,
+// checking it is still p (same start time): ok is false, and nothing is
+// open, when it is gone or its PID was reused. Without pidfds (ENOSYS) it
+// signals p the old way (signalWithoutPidfd) and says not ok.
+func openChecked(p proc.Proc, sig syscall.Signal) (fd int, now proc.Proc, ok bool) {
 	fd, err := pidfdOpen(p.PID)
 	if err != nil {
 		if err == unix.ENOSYS {
 			signalWithoutPidfd(p, sig)
 		}
-		return
+		return -1, proc.Proc{}, false
 	}
-	defer unix.Close(fd)
-	if now, err := proc.Get(p.PID); err != nil || now.Start != p.Start {
-		return
+	if now, err = proc.Get(p.PID); err != nil || now.Start != p.Start {
+		unix.Close(fd)
+		return -1, proc.Proc{}, false
 	}
-	pidfdSignal(fd, sig) //nolint:errcheck // it may have exited
+	return fd, now, true
 }
 
 // signalWithoutPidfd is for kernels before 5.3 and systems without
