@@ -123,8 +123,14 @@ func TestRunAfterAnUnknownJobIsRefused(t *testing.T) {
 	assert.Equal(t, 1, r.code)
 	assert.Equal(t, "jobtop: 0 is not a job ID (IDs start at 1)\n", r.stderr)
 	// pueue's --after 3 4: the 4 would be the program.
-	r = c.run("run", "--after", "1", "2", "--", "echo ran")
+	for _, args := range [][]string{{"--after", "1", "2", "--", "echo ran"}, {"--after", "1", "2"}} {
+		r = c.run(append([]string{"run"}, args...)...)
+		assert.Equal(t, usageExit, r.code, "%q", args)
+		assert.Equal(t, "jobtop: 2: --after takes one job at a time (--after 1,2 or --after 1 --after 2)\n", r.stderr)
+	}
+	// A script's --after "$a" --after "$b" with $b empty: refused too.
+	r = c.run("run", "--after", "1", "--after", "", "--", "echo ran")
 	assert.Equal(t, usageExit, r.code)
-	assert.Equal(t, "jobtop: 2 before --: --after takes one job at a time (--after 1,2 or --after 1 --after 2)\n", r.stderr)
+	assert.Equal(t, "jobtop: --after: give a job's ID or name (it was empty)\n", r.stderr)
 	assert.Len(t, c.states(), 1, "nothing was added")
 }

@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"syscall"
 	"time"
@@ -65,7 +66,11 @@ come later under the same name. A job that does not exist is refused
 				return errors.New("nothing to run: give the command after --, e.g. jobtop run -- make test")
 			}
 			if cmd.Flags().Changed("after") {
-				return checkAfterFlag(o.after, args[:max(cmd.ArgsLenAtDash(), 0)])
+				beforeDash := args // no --: the command's words could be IDs too
+				if dash := cmd.ArgsLenAtDash(); dash >= 0 {
+					beforeDash = args[:dash]
+				}
+				return checkAfterFlag(o.after, beforeDash)
 			}
 			return nil
 		},
@@ -81,7 +86,7 @@ come later under the same name. A job that does not exist is refused
 	f.BoolVar(&o.json, "json", false, "print the new job as JSON")
 	f.BoolVar(&o.tty, "tty", false, "run on a terminal (200x50): colours, prompts and full-screen programs; answer with jobtop send, read with jobtop screen")
 	f.StringVar(&o.stdin, "stdin", "null", "what a job on pipes reads: null (/dev/null) or pipe (written by jobtop send)")
-	f.StringSliceVar(&o.after, "after", nil, "start once the job `ID|NAME` has succeeded (repeatable, or a comma list: 3,build); it fails if one fails or is removed first")
+	f.StringArrayVar(&o.after, "after", nil, "start once the job `ID|NAME` has succeeded (repeatable, or a comma list: 3,build); it fails if one fails or is removed first")
 	return cmd
 }
 
@@ -90,11 +95,11 @@ come later under the same name. A job that does not exist is refused
 // after it before "--", as pueue's --after 3 4 takes them: here the
 // second would be the program.
 func checkAfterFlag(after, beforeDash []string) error {
-	if len(after) == 0 {
+	if slices.Contains(after, "") {
 		return usageErrorf("--after: give a job's ID or name (it was empty)")
 	}
 	if len(beforeDash) > 0 && strings.Trim(beforeDash[0], "0123456789") == "" {
-		return usageErrorf("%s before --: --after takes one job at a time (--after %s,%s or --after %s --after %s)", beforeDash[0], after[len(after)-1], beforeDash[0], after[len(after)-1], beforeDash[0])
+		return usageErrorf("%s: --after takes one job at a time (--after %s,%s or --after %s --after %s)", beforeDash[0], after[len(after)-1], beforeDash[0], after[len(after)-1], beforeDash[0])
 	}
 	return nil
 }
@@ -195,7 +200,11 @@ func (o runOptions) request(args []string, host *control.Host) (control.StartReq
 			fmt.Fprintln(os.Stderr, "jobtop: this environment is larger than a request to the instance carries (512 KiB): the job gets the instance's environment, with --env")
 		}
 	}
-	for _, ref := range o.after {
+	var refs []string // each --after, a comma list or one job
+	for _, a := range o.after {
+		refs = append(refs, strings.Split(a, ",")...)
+	}
+	for _, ref := range refs {
 		ref = strings.TrimSpace(ref)
 		if ref == "" {
 			return req, usageErrorf("--after: give a job's ID or name (a comma list holds no empty one)")
