@@ -53,7 +53,9 @@ Several jobs: give several IDs or names, or pick them with --all, --state
 (a state, or several comma-separated; "ended" means succeeded, failed,
 killed, timed_out or error) and --name (a glob such as 'web-*', or
 several), as stop, kill, restart and rm pick them; the jobs are those
-picked when wait starts. Block until every one has ended (a queued job,
+picked when wait starts. --all leaves out jobs never started (autostart:
+false) and those queued behind one, saying so on stderr: they would
+never end. Block until every one has ended (a queued job,
 or one its restart policy runs again, has not), printing a line on
 stdout for each as it ends ("job 3 (web) failed (exit 2)"; "job 4 (db)
 was removed while waited for" for one removed meanwhile). Exit 0 when

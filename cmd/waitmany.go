@@ -65,7 +65,7 @@ func waitMany(cmd *cobra.Command, args []string, sel selectOptions, o waitOption
 		fmt.Fprintf(cmd.ErrOrStderr(), "jobtop: no job matches %s\n", describeSelection(sel, args))
 		return nil
 	}
-	if len(args) == 0 {
+	if sel.all && len(args) == 0 && len(sel.states) == 0 && len(sel.names) == 0 {
 		picked = withoutNeverStarted(cmd.ErrOrStderr(), picked)
 		if len(picked) == 0 {
 			return nil
@@ -88,19 +88,56 @@ func waitMany(cmd *cobra.Command, args []string, sel selectOptions, o waitOption
 	return manyExit(results, o.timeout)
 }
 
-// withoutNeverStarted drops, from the jobs a selector picked, those never
-// started (autostart: false, waiting for someone to start them): they
-// would never end, or count as failures, so `wait --all` on a job file
-// with such jobs could not succeed. Each is said on w, as stop and rm
-// say the jobs they skip. A job named by its ID is waited for anyway.
+// withoutNeverStarted drops, from the jobs --all picked, those never
+// started (autostart: false, waiting for someone to start them), and
+// those queued behind one (depends_on or --after, however far down a
+// chain): they would never end, so `wait --all` on a job file with such
+// jobs could never return. Each is said on w, as stop and rm say the
+// jobs they skip. A job named, or picked by --state or --name, is waited
+// for anyway: a script asked for that very job.
 func withoutNeverStarted(w io.Writer, picked []jobs.Info) []jobs.Info {
-	return slices.DeleteFunc(picked, func(j jobs.Info) bool {
-		if j.State != jobs.StateCreated {
-			return false
+	stuck := map[string]jobs.Info{} // what will not start, by name and as "job N (name)"
+	skip := map[jobs.ID]bool{}
+	note := func(j jobs.Info) {
+		stuck[j.Name] = j
+		stuck[fmt.Sprintf("job %d (%s)", j.ID, j.Name)] = j
+		skip[j.ID] = true
+	}
+	for _, j := range picked {
+		if j.State == jobs.StateCreated {
+			note(j)
+			fmt.Fprintf(w, "jobtop: not waiting for job %d (%s): it was never started (jobtop restart %d starts it)\n", j.ID, j.Name, j.ID)
 		}
-		fmt.Fprintf(w, "jobtop: not waiting for job %d (%s): it was never started (jobtop restart %d starts it)\n", j.ID, j.Name, j.ID)
-		return true
-	})
+	}
+	for grew := true; grew; {
+		grew = false
+		for _, j := range picked {
+			if skip[j.ID] || j.State != jobs.StateQueued {
+				continue
+			}
+			if d, ok := stuck[waitedFor(j.Reason)]; ok {
+				note(j)
+				fmt.Fprintf(w, "jobtop: not waiting for job %d (%s): it waits for job %d (%s), which will not start by itself\n", j.ID, j.Name, d.ID, d.Name)
+				grew = true
+			}
+		}
+	}
+	return slices.DeleteFunc(picked, func(j jobs.Info) bool { return skip[j.ID] })
+}
+
+// waitedFor is the job a queued job's reason says it waits for: "db" of
+// "waiting for db: ready" (depends_on), "job 3 (build)" of "waiting for
+// job 3 (build) to succeed" (--after); "" for any other reason.
+func waitedFor(reason string) string {
+	rest, ok := strings.CutPrefix(reason, "waiting for ")
+	switch {
+	case !ok || strings.HasPrefix(rest, "a free slot"):
+		return ""
+	case strings.HasSuffix(rest, " to succeed"):
+		return strings.TrimSuffix(rest, " to succeed")
+	}
+	name, _, _ := strings.Cut(rest, ": ")
+	return name
 }
 
 // waitEach waits for each job at once (at most maxWaits at a time) until

@@ -258,19 +258,29 @@ func TestManyExit(t *testing.T) {
 	assert.EqualError(t, exit, "1 of 3 jobs has not ended after 1s: job 4 (slow) is queued (they go on; jobtop stop ends them)")
 }
 
-// A job never started (autostart: false) is not waited for by a selector:
-// `wait --all` on a job file with one would never succeed. It is said on
-// stderr; named by its ID it is waited for, and is an error, as before.
+// A job never started (autostart: false) is not waited for by --all, nor
+// what waits for it (however far down a chain): `wait --all` on a job
+// file with one would never succeed, or never return. Each is said on
+// stderr. Named by its ID, or picked by --name or --state, it is waited
+// for, and is an error, as before: a script asked for that very job.
 func TestWaitManySkipsJobsNeverStarted(t *testing.T) {
 	c := newCLI(t)
 	dir := t.TempDir()
-	require.NoError(t, os.WriteFile(filepath.Join(dir, "jobtop.yaml"), []byte("jobs:\n  build:\n    cmd: true\n  later:\n    cmd: echo later\n    autostart: false\n"), 0o600))
+	file := "jobs:\n  build:\n    cmd: true\n  later:\n    cmd: echo later\n    autostart: false\n" +
+		"  api:\n    cmd: echo api\n    depends_on: {later: completed}\n  web:\n    cmd: echo web\n    depends_on: {api: started}\n"
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "jobtop.yaml"), []byte(file), 0o600))
 	c.serveIn(dir)
 	r := c.run("wait", "--all")
 	require.Equal(t, 0, r.code, r.stderr)
 	assert.Equal(t, []string{"job 1 (build) succeeded"}, lines(r.stdout))
-	assert.Equal(t, "jobtop: not waiting for job 2 (later): it was never started (jobtop restart 2 starts it)\n", r.stderr)
+	assert.Equal(t, []string{
+		"jobtop: not waiting for job 2 (later): it was never started (jobtop restart 2 starts it)",
+		"jobtop: not waiting for job 3 (api): it waits for job 2 (later), which will not start by itself",
+		"jobtop: not waiting for job 4 (web): it waits for job 3 (api), which will not start by itself",
+	}, lines(r.stderr))
 
-	r = c.run("wait", "1", "2")
-	assert.Equal(t, exitNoRun, r.code, r.stderr)
+	for _, args := range [][]string{{"1", "2"}, {"--name", "later"}, {"--state", "created"}} {
+		r = c.run(append([]string{"wait"}, args...)...)
+		assert.Equal(t, exitNoRun, r.code, "%q: %s", args, r.stderr)
+	}
 }
