@@ -13,6 +13,9 @@ import (
 // are left alone. Names are in file order (Removed: the old file's).
 type Changes struct {
 	Added, Removed, Changed, Unchanged []string
+	// Redescribed are the unchanged jobs whose description changed: a
+	// reload gives them the new text and restarts nothing.
+	Redescribed []string
 	// MaxParallel is the new file's max_parallel when it differs from the
 	// old one's (0: no limit): a reload sets the running limit to it at
 	// once. nil when it is the same (the limit is left as it is, also
@@ -24,9 +27,11 @@ type Changes struct {
 }
 
 // Diff compares the plan loaded before (prev; nil: none) with the one
-// loaded now (next). A job is changed when its spec differs in anything (command,
-// directory, environment, policies, dependencies, description); its
-// autostart flag only matters when jobtop starts, so it is not compared.
+// loaded now (next). A job is changed when its spec differs in anything
+// it runs by (command, directory, environment, policies, dependencies);
+// its autostart flag only matters when jobtop starts, and its description
+// is text for people, so neither is compared (a new description is
+// noted in Redescribed).
 func Diff(prev, next *Plan) Changes {
 	var c Changes
 	var oldJobs []Job
@@ -53,6 +58,9 @@ func Diff(prev, next *Plan) Changes {
 			c.Changed = append(c.Changed, j.Name)
 		default:
 			c.Unchanged = append(c.Unchanged, j.Name)
+			if spec.Description != j.Spec.Description {
+				c.Redescribed = append(c.Redescribed, j.Name)
+			}
 		}
 	}
 	for _, j := range oldJobs {
@@ -70,6 +78,7 @@ func sameSpec(a, b jobs.Spec) bool {
 }
 
 func normalize(s jobs.Spec) jobs.Spec {
+	s.Description = ""
 	if len(s.Argv) == 0 {
 		s.Argv = nil
 	}

@@ -79,7 +79,6 @@ func TestDiffSeesEveryField(t *testing.T) {
 		"restart":     func(s *jobs.Spec) { s.Restart.Max = 3 },
 		"depends_on":  func(s *jobs.Spec) { s.DependsOn = map[string]jobs.Condition{"db": jobs.CondReady} },
 		"ready":       func(s *jobs.Spec) { s.Ready.After = time.Second },
-		"description": func(s *jobs.Spec) { s.Description = "new words" },
 		"tty":         func(s *jobs.Spec) { s.TTY = true },
 		"stdin":       func(s *jobs.Spec) { s.Stdin = jobs.StdinPipe },
 		"notify":      func(s *jobs.Spec) { s.Notify.Quiet = time.Minute },
@@ -91,6 +90,13 @@ func TestDiffSeesEveryField(t *testing.T) {
 			require.Equal(t, []string{"a"}, Diff(planOf(testJob("a", "x")), planOf(next)).Changed)
 		})
 	}
+	// A description is text for people: the job is not changed, only
+	// redescribed.
+	next := testJob("a", "x")
+	next.Spec.Description = "new words"
+	c := Diff(planOf(testJob("a", "x")), planOf(next))
+	require.Empty(t, c.Changed)
+	require.Equal(t, []string{"a"}, c.Redescribed)
 }
 
 // TestDiffOfReloadedFile diffs two versions of a real file, as a reload
@@ -116,7 +122,8 @@ jobs:
 	require.NoError(t, err)
 	require.Equal(t, Changes{
 		Added: []string{"worker"}, Removed: []string{"cron"},
-		Changed: []string{"db", "web"}, // web: its env file changed
+		Changed:   []string{"web"}, // its env file changed
+		Unchanged: []string{"db"}, Redescribed: []string{"db"},
 	}, Diff(prev, next))
 }
 

@@ -248,6 +248,21 @@ func (m *Manager) checkAfter(ids []ID) error {
 	return nil
 }
 
+// Describe gives a job a new description (Spec.Description), as a
+// reload that changes only that does: text for people, so nothing is
+// restarted.
+func (m *Manager) Describe(id ID, description string) error {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	j, ok := m.jobs[id]
+	if !ok {
+		return &NotFoundError{ID: id}
+	}
+	j.spec.Description = description
+	m.changedLocked(j)
+	return nil
+}
+
 // MaxRunning is the limit on jobs running at once; 0: no limit.
 func (m *Manager) MaxRunning() int {
 	m.mu.Lock()

@@ -565,3 +565,12 @@ func TestJobStartsFromTheEnvironmentItIsGiven(t *testing.T) {
 	wait(t, m, info.ID)
 	assert.Equal(t, []string{"[ ] given"}, outputText(t, m, info.ID))
 }
+
+// A description is bounded: every event of the job carries it to every
+// client (a 1 MB one made an attached client's stream 10 MB/s).
+func TestValidateBoundsTheDescription(t *testing.T) {
+	s := Spec{Command: "true", Description: strings.Repeat("x", MaxDescription)}
+	require.NoError(t, s.Validate())
+	s.Description += "x"
+	require.EqualError(t, s.Validate(), "description is 4097 bytes; at most 4096 (it goes with every change of the job to every client)")
+}

@@ -109,7 +109,7 @@ type Spec struct {
 	// Shell runs Command: a program and the flag that takes a command
 	// line, e.g. [bash -c]; empty means [/bin/sh -c].
 	Shell []string
-	// Description is free text for people.
+	// Description is free text for people, at most MaxDescription bytes.
 	Description string
 	// Origin says what started the job when it matters to a person, e.g.
 	// "mcp" for a coding agent; empty for a person's own jobs.
@@ -260,8 +260,15 @@ func (s Spec) DisplayName() string {
 	return s.DisplayCommand()
 }
 
+// MaxDescription bounds a job's description: it is in the job object,
+// which every event of the job carries to every client.
+const MaxDescription = 4 << 10
+
 // Validate checks the spec without touching the file system.
 func (s Spec) Validate() error {
+	if len(s.Description) > MaxDescription {
+		return fmt.Errorf("description is %d bytes; at most %d (it goes with every change of the job to every client)", len(s.Description), MaxDescription)
+	}
 	hasCmd := strings.TrimSpace(s.Command) != ""
 	hasArgv := len(s.Argv) > 0
 	switch {

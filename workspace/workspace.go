@@ -261,6 +261,10 @@ func (w *Workspace) Reload() (Result, error) {
 			errs = append(errs, w.replaceLocked(j))
 		}
 	}
+	for _, name := range res.Redescribed {
+		j, _ := next.Job(name)
+		errs = append(errs, w.mgr.Describe(w.ids[name], j.Spec.Description))
+	}
 	w.plan = next
 	w.watchFailuresLocked(next)
 	return res, errors.Join(errs...)

@@ -374,3 +374,39 @@ jobs:
 		f.running(name)
 	}
 }
+
+// A job whose description alone changed gets the new text and is not
+// restarted: a one-shot job (a migration) does not run again, a server
+// keeps its process.
+func TestReloadOfADescriptionRestartsNothing(t *testing.T) {
+	f := open(t, `jobs:
+  migrate:
+    cmd: echo migrated
+    description: one
+  server:
+    cmd: exec sleep 600
+    description: the server
+`)
+	server := f.running("server")
+	f.eventually("migrate succeeds", func() bool { return f.job("migrate").State == jobs.StateSucceeded })
+
+	f.write(`jobs:
+  migrate:
+    cmd: echo migrated
+    description: two
+  server:
+    cmd: exec sleep 600
+    description: the server, described better
+`)
+	res, err := f.ws.Reload()
+	require.NoError(t, err)
+	assert.Empty(t, res.Changed)
+	assert.Equal(t, []string{"migrate", "server"}, res.Unchanged)
+	assert.Equal(t, []string{"migrate", "server"}, res.Redescribed)
+	m := f.job("migrate")
+	assert.Equal(t, 1, m.Runs, "the migration did not run again")
+	assert.Equal(t, "two", m.Description)
+	s := f.job("server")
+	assert.Equal(t, server.PID, s.PID)
+	assert.Equal(t, "the server, described better", s.Description)
+}
