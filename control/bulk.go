@@ -59,7 +59,10 @@ func parseJobRef(b []byte, field string) (JobRef, error) {
 	var n json.Number
 	if err := json.Unmarshal(b, &n); err == nil && n != "" {
 		if _, err := strconv.ParseUint(n.String(), 10, 64); err != nil {
-			if msg := jobs.BadID(n.String()); msg != "" {
+			switch msg := jobs.BadID(n.String()); {
+			case strings.HasPrefix(msg, "no job"):
+				return JobRef(n.String()), nil // a whole number too large: no such job, a 404 as any other
+			case msg != "":
 				return "", badRequest(`%q: %s`, field, msg)
 			}
 			return "", badRequest(`%q: a job ID is a whole number, not %s`, field, n)
@@ -237,7 +240,11 @@ func findJob(list []jobs.Info, ref string) (jobs.Info, error) {
 		return jobs.Info{}, &jobs.NotFoundError{ID: id}
 	}
 	if msg := jobs.BadID(ref); msg != "" {
-		return jobs.Info{}, &RequestError{Status: http.StatusNotFound, Msg: msg}
+		status := http.StatusBadRequest // 0 or -1: no ID at all
+		if strings.HasPrefix(msg, "no job") {
+			status = http.StatusNotFound
+		}
+		return jobs.Info{}, &RequestError{Status: status, Msg: msg}
 	}
 	for i := len(list) - 1; i >= 0; i-- {
 		if list[i].Name == ref {
