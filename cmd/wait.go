@@ -81,6 +81,11 @@ watch one job: with several they are refused (exit 2).`,
 	// reason as an ID: no instance, exit exitInstanceGone.
 	runE := cmd.RunE
 	cmd.RunE = func(cmd *cobra.Command, args []string) error {
+		if cmd.Flags().Changed("until") && o.until == "" {
+			// It would match every line: an empty $pattern in a script,
+			// not a wait for any line.
+			return usageErrorf("--until: give a regex to match a line with (it was empty)")
+		}
 		if o.raw && o.until == "" {
 			// --raw is how --until prints its line: alone it would
 			// change nothing, and say nothing about it.

@@ -218,8 +218,8 @@ func manyExit(results []waited, timeout time.Duration) error {
 		}
 	}
 	if len(running) > 0 {
-		return &ExitError{Code: exitTimedOut, Err: fmt.Errorf("%d of %d jobs %s not ended after %v: %s (they go on; jobtop stop ends them)",
-			len(running), len(results), hasHave(len(running)), timeout, strings.Join(running, ", "))}
+		return &ExitError{Code: exitTimedOut, Err: fmt.Errorf("%d of %s %s not ended after %v: %s (they go on; jobtop stop ends them)",
+			len(running), plural(len(results), "job"), hasHave(len(running)), timeout, strings.Join(running, ", "))}
 	}
 	if first == nil {
 		return nil
@@ -228,8 +228,8 @@ func manyExit(results []waited, timeout time.Duration) error {
 	if !first.removed {
 		code, why, _ = jobEnd(first.job)
 	}
-	return &ExitError{Code: code, Err: fmt.Errorf("%d of %d jobs did not succeed; the exit is that of the first by ID, job %d (%s), which %s",
-		failed, len(results), first.job.ID, truncate(first.job.Name, 40), why)}
+	return &ExitError{Code: code, Err: fmt.Errorf("%d of %s did not succeed; the exit is that of the first by ID, job %d (%s), which %s",
+		failed, plural(len(results), "job"), first.job.ID, truncate(first.job.Name, 40), why)}
 }
 
 // hasHave is the verb for n jobs: "1 of 3 jobs has", "2 of 3 jobs have".

@@ -256,6 +256,8 @@ func TestManyExit(t *testing.T) {
 	require.ErrorAs(t, manyExit([]waited{ok, failed, running}, time.Second), &exit)
 	assert.Equal(t, exitTimedOut, exit.Code)
 	assert.EqualError(t, exit, "1 of 3 jobs has not ended after 1s: job 4 (slow) is queued (they go on; jobtop stop ends them)")
+	require.ErrorAs(t, manyExit([]waited{running}, time.Second), &exit)
+	assert.EqualError(t, exit, "1 of 1 job has not ended after 1s: job 4 (slow) is queued (they go on; jobtop stop ends them)")
 }
 
 // A job never started (autostart: false) is not waited for by --all, nor

@@ -521,5 +521,5 @@ func (c *Client) olderInstance(ctx context.Context) string {
 	if err != nil || inst.APIVersion >= APIVersion {
 		return ""
 	}
-	return fmt.Sprintf(" (the jobtop instance there, pid %d, is older than this jobtop: it speaks API version %d, this one %d; `jobtop shutdown` and start it again to use this)", inst.PID, inst.APIVersion, APIVersion)
+	return fmt.Sprintf(" (the jobtop instance there, pid %d, is older than this jobtop: it speaks API version %d, this one %d; an instance started again by this jobtop has it, but `jobtop shutdown` stops every job it runs: leave that to the person whose jobs they are)", inst.PID, inst.APIVersion, APIVersion)
 }

@@ -31,7 +31,7 @@ func TestAnOlderInstanceIsSaidToBe(t *testing.T) {
 		go srv.Serve(l) //nolint:errcheck // ends with Close
 		c := NewClient(socket)
 		_, err = c.SetParallel(context.Background(), 3)
-		older := fmt.Sprintf("the jobtop instance there, pid 42, is older than this jobtop: it speaks API version %d, this one %d; `jobtop shutdown` and start it again to use this", APIVersion-1, APIVersion)
+		older := fmt.Sprintf("the jobtop instance there, pid 42, is older than this jobtop: it speaks API version %d, this one %d; an instance started again by this jobtop has it, but `jobtop shutdown` stops every job it runs", APIVersion-1, APIVersion)
 		if version < APIVersion {
 			assert.ErrorContains(t, err, "no endpoint PUT /v1/parallel")
 			assert.ErrorContains(t, err, older)

@@ -39,8 +39,8 @@ func TestParseEnvFileErrors(t *testing.T) {
 	src := "OK=1\nJUST_A_NAME\n=value\nA-B=1\nQ='open\nR=\"x\" y\n"
 	_, errs := parseEnvFile("dir/x.env", []byte(src), false)
 	require.Equal(t, `dir/x.env:2: want NAME=VALUE, got "JUST_A_NAME"
-dir/x.env:3: "" is not a variable name (letters, digits and _, not starting with a digit)
-dir/x.env:4: "A-B" is not a variable name (letters, digits and _, not starting with a digit)
+dir/x.env:3: "" is not a variable name (ASCII letters, digits and _, not starting with a digit)
+dir/x.env:4: "A-B" is not a variable name (ASCII letters, digits and _, not starting with a digit)
 dir/x.env:5: Q: missing closing '
 dir/x.env:6: R: unexpected "y" after the closing quote`, errs.Error())
 }

@@ -24,7 +24,7 @@ func checkEnvName(name string) string {
 		ok = ok && (c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_')
 	}
 	if !ok {
-		return fmt.Sprintf("%q is not a variable name (letters, digits and _, not starting with a digit)", name)
+		return fmt.Sprintf("%q is not a variable name (ASCII letters, digits and _, not starting with a digit)", name)
 	}
 	return ""
 }

@@ -85,6 +85,6 @@ func TestProcessComposeMergedEnvironmentProblemsNameTheirOwnPlace(t *testing.T) 
 	})
 	assert.Equal(t, []string{`dev.yml:4:9: processes.a.environment[0]: want NAME=VALUE, got "C"`},
 		loadProblems(t, "base.yml", LoadOptions{More: []string{"dev.yml"}}))
-	assert.Equal(t, []string{`map.yml:4:7: processes.a.environment: "B C" is not a variable name (letters, digits and _, not starting with a digit)`},
+	assert.Equal(t, []string{`map.yml:4:7: processes.a.environment: "B C" is not a variable name (ASCII letters, digits and _, not starting with a digit)`},
 		loadProblems(t, "base.yml", LoadOptions{More: []string{"map.yml"}}))
 }

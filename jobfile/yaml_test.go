@@ -372,12 +372,12 @@ jobs:
 			`jobtop.yaml:4:37: jobs.c.env_file: "missing.env" does not exist`,
 			`jobtop.yaml:5:25: jobs.d.env_file: "okdir" is not a regular file`,
 			`bad.env:2: want NAME=VALUE, got "no equals sign"`,
-			`bad.env:3: "1X" is not a variable name (letters, digits and _, not starting with a digit)`,
+			`bad.env:3: "1X" is not a variable name (ASCII letters, digits and _, not starting with a digit)`,
 			`bad.env:4: Q: missing closing "`,
 		}},
 		{"env names", "env: {\"A B\": 1}\njobs:\n  a: {cmd: x, env: {\"X=Y\": 1}}\n", []string{
-			`jobtop.yaml:1:7: env: "A B" is not a variable name (letters, digits and _, not starting with a digit)`,
-			`jobtop.yaml:3:21: jobs.a.env: "X=Y" is not a variable name (letters, digits and _, not starting with a digit)`,
+			`jobtop.yaml:1:7: env: "A B" is not a variable name (ASCII letters, digits and _, not starting with a digit)`,
+			`jobtop.yaml:3:21: jobs.a.env: "X=Y" is not a variable name (ASCII letters, digits and _, not starting with a digit)`,
 		}},
 		{"aliases", "x-a: &a {cmd: x}\njobs:\n  a: *nope\n  b: {<<: *a, cmd: *missing}\n  c:\n    <<: [*a, 5]\n  d: &d\n    <<: *d\n", []string{
 			"jobtop.yaml:3:6: alias *nope refers to no anchor &nope defined before it",

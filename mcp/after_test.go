@@ -27,4 +27,6 @@ func TestRunJobAfter(t *testing.T) {
 	require.Contains(t, msg, `after: no job "nope"`)
 	require.Contains(t, msg, "list_jobs lists them", "the tool to call, not the HTTP API")
 	require.NotContains(t, msg, "GET /v1/jobs")
+	msg = e.toolErr("run_job", map[string]any{"command": "true", "after": []any{""}})
+	require.Contains(t, msg, "after: give each job's ID (a number) or name; one is empty")
 }

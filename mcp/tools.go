@@ -2,6 +2,7 @@ package mcp
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strconv"
 	"strings"
@@ -139,6 +140,9 @@ func (s *Server) runJob(ctx context.Context, req *sdk.CallToolRequest, in RunJob
 		start.Timeout = time.Duration(in.Timeout).String()
 	}
 	for _, ref := range in.After {
+		if ref.Name == "" && ref.ID == 0 {
+			return "", RunJobOutput{}, errors.New(`after: give each job's ID (a number) or name; one is empty (list_jobs lists them)`)
+		}
 		if ref.Name != "" {
 			start.After = append(start.After, control.JobRef(ref.Name))
 		} else {
