@@ -11,7 +11,8 @@ import (
 // it connects to the instance on socket, trusting it as a local client
 // does (a private directory of this user's, served by this user), writes
 // the banner with the instance's API version, then copies bytes both
-// ways, untouched, until either side ends. version is what the instance
+// ways, untouched, until the instance ends it, or the client's input ends
+// and the instance has answered what came before. version is what the instance
 // reported in GET /v1/instance.
 func BridgeStdio(ctx context.Context, socket string, version int, in io.Reader, out io.Writer) error {
 	conn, err := dialTrusted(ctx, socket)
@@ -25,7 +26,7 @@ func BridgeStdio(ctx context.Context, socket string, version int, in io.Reader, 
 	if _, err := io.WriteString(out, banner(version)); err != nil {
 		return err
 	}
-	done := make(chan error, 2)
+	sent, answered := make(chan error, 1), make(chan error, 1)
 	go func() {
 		_, err := io.Copy(conn, in)
 		// The client is done sending; the server finishes what it
@@ -33,19 +34,27 @@ func BridgeStdio(ctx context.Context, socket string, version int, in io.Reader, 
 		if uc, ok := conn.(*net.UnixConn); ok {
 			uc.CloseWrite() //nolint:errcheck // the copy below ends either way
 		}
-		done <- err
+		sent <- err
 	}()
 	go func() {
 		_, err := io.Copy(out, conn)
-		done <- err
+		answered <- err
 	}()
 	select {
-	case err := <-done:
-		if err != nil {
-			return fmt.Errorf("dial-stdio: %w", err)
+	case err = <-sent:
+		if err == nil {
+			// The answers to what was sent still come: the instance
+			// closes once it has written them (it read the end).
+			select {
+			case err = <-answered:
+			case <-ctx.Done():
+			}
 		}
-		return nil
+	case err = <-answered:
 	case <-ctx.Done():
-		return nil
 	}
+	if err != nil {
+		return fmt.Errorf("dial-stdio: %w", err)
+	}
+	return nil
 }

@@ -147,3 +147,17 @@ func TestQuietStreamOverHTTP2IsNotCut(t *testing.T) {
 	require.ErrorIs(t, err, context.Canceled, "the line written after a quiet 1.5 s arrives: %v", err)
 	assert.Equal(t, []string{"late"}, got)
 }
+
+// A client that sends its request and ends its input at once (printf ...
+// | jobtop dial-stdio) still gets the answer: the bridge stops when the
+// instance has answered, not when the input ends.
+func TestBridgeAnswersARequestWhoseInputEnded(t *testing.T) {
+	in := startInstance(t)
+	for i := range 20 {
+		var out strings.Builder
+		req := "GET /v1/instance HTTP/1.1\r\nHost: jobtop\r\nConnection: close\r\n\r\n"
+		require.NoError(t, BridgeStdio(ctxT(t), in.socket, APIVersion, strings.NewReader(req), &out))
+		require.Contains(t, out.String(), "HTTP/1.1 200 OK", "try %d: %q", i, out.String())
+		require.Contains(t, out.String(), `"api_version"`)
+	}
+}
