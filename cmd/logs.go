@@ -145,7 +145,7 @@ func logs(cmd *cobra.Command, c *control.Client, id jobs.ID, o logsOptions) erro
 				}
 			}
 			if o.json {
-				return json.NewEncoder(out).Encode(r)
+				return json.NewEncoder(c1Safe{out}).Encode(r)
 			}
 			notes.add(r.Dropped)
 			return printer.print(out, r)

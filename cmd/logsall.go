@@ -48,7 +48,7 @@ func logsAll(cmd *cobra.Command, c *control.Client, o logsOptions) error {
 				}
 			}
 			if o.json {
-				return json.NewEncoder(out).Encode(r)
+				return json.NewEncoder(c1Safe{out}).Encode(r)
 			}
 			notes.add(r.Dropped)
 			return p.print(out, r.Lines)

@@ -77,7 +77,7 @@ func printJobsJSON(cmd *cobra.Command, f control.JobFilter) error {
 		return fmt.Errorf("unreadable answer from the instance: %w", err)
 	}
 	out.WriteByte('\n')
-	_, err = out.WriteTo(cmd.OutOrStdout())
+	_, err = c1Safe{cmd.OutOrStdout()}.Write(out.Bytes())
 	return err
 }
 

@@ -106,7 +106,7 @@ func exactlyOneJob(cmd *cobra.Command, args []string) error {
 }
 
 func printJSON(w io.Writer, v any) error {
-	enc := json.NewEncoder(w)
+	enc := json.NewEncoder(c1Safe{w})
 	enc.SetEscapeHTML(false)
 	enc.SetIndent("", "  ")
 	return enc.Encode(v)
