@@ -204,7 +204,7 @@ func TestParseErrors(t *testing.T) {
 			"jobtop.yaml:1:1: no jobs: key: name the jobs to run under jobs:"}},
 		{"jobs empty", "jobs:\n", []string{"jobtop.yaml:1:1: jobs: no jobs given"}},
 		{"jobs is a list", "jobs: [a, b]\n", []string{"jobtop.yaml:1:7: jobs: want a mapping, got a list"}},
-		{"depends_on as compose lists it", "jobs:\n  a: {cmd: x, depends_on: [b, c]}\n  b: {cmd: y}\n  c: {cmd: y}\n  d: {cmd: z, depends_on: []}\n", []string{
+		{"depends_on as compose lists it", "jobs:\n  a: {cmd: x, depends_on: [b, c, b, \"x: y\", \"\\e]52;c;eA==\\a\"]}\n  b: {cmd: y}\n  c: {cmd: y}\n  d: {cmd: z, depends_on: []}\n", []string{
 			"jobtop.yaml:2:27: jobs.a.depends_on: want a mapping of job: condition, got a list: write {b: started, c: started} (conditions: started, ready, healthy, succeeded, completed)",
 			"jobtop.yaml:5:27: jobs.d.depends_on: want a mapping of job: condition, got a list: write {JOB: started} (conditions: started, ready, healthy, succeeded, completed)"}},
 		{"syntax error", "jobs:\n  a:\n    cmd: printf a: b\n", []string{

@@ -231,9 +231,9 @@ func (y *yamlFile) readRestart(e entry) jobs.RestartPolicy {
 func (y *yamlFile) readDependsOn(job string, e entry) map[string]jobs.Condition {
 	if seq, ok := e.value.(*ast.SequenceNode); ok {
 		// A list, as docker compose writes it: say the mapping to write.
-		var names []string
+		var names []string // only job names: the text is echoed in the message
 		for _, v := range seq.Values {
-			if s, ok := scalarText(y.resolve(v)); ok {
+			if s, ok := scalarText(y.resolve(v)); ok && jobs.CheckName(s) == nil && !slices.Contains(names, s+": started") {
 				names = append(names, s+": started")
 			}
 		}
