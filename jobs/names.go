@@ -109,14 +109,43 @@ func programOf(words []string) string {
 		case isAssignment(w) || strings.HasPrefix(w, "-") || prefix != "" && prefixArg(w):
 			continue
 		}
-		// "sh build.sh", "python3 tool.py": the script says more.
-		if interpreters[path.Base(w)] && i+1 < len(words) && !strings.HasPrefix(words[i+1], "-") {
-			return words[i+1]
+		// "sh build.sh", "python3 -u tool.py": the script says more.
+		if interpreters[path.Base(w)] {
+			if script := scriptOf(words[i+1:]); script != "" {
+				return script
+			}
 		}
 		return w
 	}
 	return prefix
 }
+
+// scriptOf is the script an interpreter's arguments run, past its
+// options ("-u app.py", "--inspect srv.js", "-x deploy.sh"); "" when it
+// runs code given inline (-c, -e) or a module (-m: "python3 -m
+// http.server" stays python3), or nothing.
+func scriptOf(args []string) string {
+	for i := 0; i < len(args); i++ {
+		switch a := args[i]; {
+		case interpreterInline[a]:
+			return ""
+		case interpreterOptArg[a]:
+			i++ // its argument
+		case !strings.HasPrefix(a, "-"):
+			return a
+		}
+	}
+	return ""
+}
+
+// interpreterInline are the options that give an interpreter its code
+// inline: no script names the job.
+var interpreterInline = map[string]bool{"-c": true, "-e": true, "--eval": true, "-p": true, "--print": true, "-E": true, "-m": true}
+
+// interpreterOptArg are interpreters' options that take the next word as
+// their argument ("python3 -W ignore app.py", "node -r dotenv/config srv.js").
+var interpreterOptArg = map[string]bool{"-W": true, "-X": true, "-r": true, "--require": true, "--import": true,
+	"--loader": true, "-o": true, "-O": true, "-I": true}
 
 // prefixArg reports whether a word after a prefix is its argument, not
 // the program: a number or a duration ("nice -n 10", "timeout 30s").

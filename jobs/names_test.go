@@ -52,6 +52,13 @@ func TestDefaultName(t *testing.T) {
 	}{
 		{Spec{Command: "make -j8"}, "make"},
 		{Spec{Command: "./ÜberTool --serve"}, "UberTool"}, // an accented letter keeps its letter
+		{Spec{Command: "python3 -u app.py"}, "app.py"},    // past an interpreter's options
+		{Spec{Command: "bash -x deploy.sh"}, "deploy.sh"},
+		{Spec{Command: "node --inspect srv.js"}, "srv.js"},
+		{Spec{Command: "node -r dotenv/config srv.js"}, "srv.js"},
+		{Spec{Command: "python3 -W ignore tool.py 8000"}, "tool.py"},
+		{Spec{Command: "python3 -c 'print(1)'"}, "python3"},
+		{Spec{Command: "bash -c 'make all'"}, "bash"},
 		{Spec{Command: "./données.sh"}, "donnees.sh"},
 		{Spec{Command: "./数据"}, "job"}, // nothing left of it
 		{Spec{Command: "  go test ./..."}, "go"},
