@@ -147,6 +147,14 @@ func usageExits2(root *cobra.Command) {
 				return &ExitError{Code: usageExit, Err: werr}
 			}
 		}
+		// "jobtop stop -1": a negative number read as a flag.
+		if _, word, ok := strings.Cut(err.Error(), "unknown shorthand flag: "); ok {
+			if _, arg, ok := strings.Cut(word, " in "); ok {
+				if msg := jobs.BadID(arg); msg != "" {
+					return &ExitError{Code: usageExit, Err: errors.New(msg)}
+				}
+			}
+		}
 		return &ExitError{Code: usageExit, Err: flagValueError(err)}
 	})
 	var walk func(c *cobra.Command)

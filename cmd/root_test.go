@@ -134,6 +134,7 @@ func TestFlagErrorsSayWhatToGive(t *testing.T) {
 		"wait 1 --ready --until x": "--ready and --until contradict each other: give one",
 		"wait 1 --raw":             "--raw is for the line --until prints: give --until REGEX too",
 		"wait 1 --until= --raw":    "--until: give a regex to match a line with (it was empty)",
+		"stop -1":                  "-1 is not a job ID (IDs start at 1)",
 		// A negative count is no "no limit" (0 is): refused as read,
 		// also for a serve -D, before anything starts in the background.
 		"serve --no-file --idle-exit 0.1 --keep-finished -1":     `--keep-finished "-1" is not a whole number of 0 or more`,
