@@ -3,6 +3,7 @@ package control
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"io"
 	"net/http"
 	"strings"
@@ -248,4 +249,42 @@ func TestShutdownStopsJobsAndAsksTheOwner(t *testing.T) {
 	_, err = in.client.StartJob(ctxT(t), StartRequest{Command: "true"})
 	require.Error(t, err)
 	assert.Contains(t, err.Error(), "shutting down")
+}
+
+// A stop that waits returns once the run it stopped has ended, also when
+// the job is restarted meanwhile: it waited for the job to settle, which
+// a server run again never does, so `jobtop stop --all` hung (rev14).
+func TestAStopWaitReturnsWhenTheJobIsRestartedMeanwhile(t *testing.T) {
+	in := startInstance(t)
+	slow := "trap 'sleep 1; exit 0' TERM; echo up; while :; do sleep 0.05; done"
+	for _, bulk := range []bool{true, false} {
+		j := in.startNamed(t, fmt.Sprintf("slow-%v", bulk), slow)
+		require.Eventually(t, func() bool {
+			info, err := in.client.Job(ctxT(t), j.ID)
+			return err == nil && info.Lines > 0
+		}, testTimeout, 5*time.Millisecond, "the trap is set")
+		done := make(chan error, 1)
+		go func() {
+			var err error
+			if bulk {
+				_, err = in.client.Bulk(ctxT(t), BulkStop, BulkRequest{Jobs: []JobRef{JobRef(j.ID.String())}}, true)
+			} else {
+				_, err = in.client.StopJob(ctxT(t), j.ID, true)
+			}
+			done <- err
+		}()
+		require.Eventually(t, func() bool {
+			info, err := in.client.Job(ctxT(t), j.ID)
+			return err == nil && info.State == jobs.StateStopping
+		}, testTimeout, 5*time.Millisecond, "the stop has begun")
+		_, err := in.client.RestartJob(ctxT(t), j.ID, false)
+		require.NoError(t, err)
+		select {
+		case err := <-done:
+			require.NoError(t, err, "bulk %v", bulk)
+		case <-time.After(testTimeout):
+			t.Fatalf("bulk %v: the stop's wait did not return", bulk)
+		}
+		in.client.KillJob(ctxT(t), j.ID, true) //nolint:errcheck // the new run
+	}
 }

@@ -126,7 +126,7 @@ func (s *Server) bulkOutcome(ctx context.Context, verb string, acted []jobs.Info
 		var info jobs.Info
 		var err error
 		if wait && verb != BulkRestart {
-			info, err = s.mgr.Wait(ctx, j.ID)
+			info, err = events.until(ctx, s.mgr, j.ID, endedSince(j))
 		} else {
 			info, err = s.mgr.Get(j.ID)
 		}
@@ -177,6 +177,20 @@ func (e *bulkEvents) next(ctx context.Context) error {
 		return nil
 	case <-ctx.Done():
 		return ctx.Err()
+	}
+}
+
+// until returns job id's snapshot once cond holds for it, reading the
+// events as it waits (so removals are noted).
+func (e *bulkEvents) until(ctx context.Context, m manager, id jobs.ID, cond func(jobs.Info) bool) (jobs.Info, error) {
+	for {
+		info, err := m.Get(id)
+		if err != nil || cond(info) {
+			return info, err
+		}
+		if err := e.next(ctx); err != nil {
+			return info, err
+		}
 	}
 }
 

@@ -115,6 +115,13 @@ func (s *Server) handleEnd(w http.ResponseWriter, r *http.Request, end func(jobs
 		writeError(w, err)
 		return
 	}
+	before, err := s.mgr.Get(id)
+	if err != nil {
+		writeError(w, err)
+		return
+	}
+	watch := s.watch(id) // before the action: its events are not missed
+	defer watch.close()
 	if err := end(id); err != nil {
 		writeError(w, err)
 		return
@@ -123,7 +130,7 @@ func (s *Server) handleEnd(w http.ResponseWriter, r *http.Request, end func(jobs
 	defer cancel()
 	var info jobs.Info
 	if wait {
-		info, err = s.mgr.Wait(ctx, id)
+		info, err = watch.until(ctx, s.mgr, endedSince(before))
 	} else {
 		info, err = s.mgr.Get(id)
 	}
@@ -132,6 +139,19 @@ func (s *Server) handleEnd(w http.ResponseWriter, r *http.Request, end func(jobs
 		return
 	}
 	writeJSON(w, http.StatusOK, info)
+}
+
+// endedSince says whether a stop or kill of the job as it was (before)
+// has taken effect: the job has ended, with no restart of its policy to
+// come, or the run stopped has ended and the job was restarted meanwhile
+// (it waits to run again, or runs again: a wait for it to end would wait
+// for the new run, for ever for a server).
+func endedSince(before jobs.Info) func(jobs.Info) bool {
+	return func(i jobs.Info) bool {
+		return i.State.Done() && i.RestartAt == nil ||
+			i.Runs > before.Runs ||
+			i.State == jobs.StateQueued && before.State != jobs.StateQueued
+	}
 }
 
 // handleRestart starts a new run; with wait=true it answers once the new
