@@ -259,6 +259,12 @@ func (m *Manager) queueRunLocked(j *job, first bool) {
 	}
 	m.changedLocked(j)
 	m.scheduleLocked()
+	if j.state == StateQueued && j.reason != ReasonStarting {
+		// It waits (for a slot, a dependency): its log file is closed
+		// meanwhile, as an ended job's is, so a thousand queued jobs
+		// hold no thousand files open; its start opens it again.
+		j.log.Park()
+	}
 }
 
 func (m *Manager) dequeueLocked(j *job) {

@@ -1,6 +1,10 @@
 package jobs
 
 import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -86,4 +90,36 @@ func TestARestartedRunningJobKeepsItsSlot(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, StateQueued, b.State, "b still waits for the slot")
 	assert.Equal(t, "waiting for a free slot (1 running)", b.Reason)
+}
+
+// A job waiting in the queue holds no log file open (a thousand queued
+// jobs would hold a thousand files); it opens it when it starts, and its
+// output is all there.
+func TestQueuedJobsHoldNoLogFileOpen(t *testing.T) {
+	m := newManager(t, Options{MaxRunning: 1})
+	gate, open := gate(t, "0")
+	first := start(t, m, Spec{Name: "first", Command: gate})
+	var queued []Info
+	for i := range 5 {
+		queued = append(queued, start(t, m, Spec{Name: fmt.Sprintf("q%d", i), Command: fmt.Sprintf("echo queued %d", i)}))
+	}
+	openLogs := func() int {
+		n := 0
+		fds, _ := os.ReadDir("/proc/self/fd")
+		for _, fd := range fds {
+			if link, err := os.Readlink("/proc/self/fd/" + fd.Name()); err == nil && strings.HasPrefix(link, m.LogDir()) && strings.HasSuffix(link, ".log") {
+				n++
+			}
+		}
+		return n
+	}
+	assert.Equal(t, 1, openLogs(), "only the running job's")
+	require.NoError(t, writeFile(open))
+	wait(t, m, first.ID)
+	for i, q := range queued {
+		wait(t, m, q.ID)
+		b, err := os.ReadFile(filepath.Join(m.LogDir(), q.ID.String()+".log"))
+		require.NoError(t, err)
+		assert.Contains(t, string(b), fmt.Sprintf("queued %d\n", i))
+	}
 }
