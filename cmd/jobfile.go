@@ -44,7 +44,7 @@ func addLoadFlags(cmd *cobra.Command) {
 	cmd.Flags().StringArrayP(envFileFlag, "e", nil,
 		"read variables for every job from env file `FILE` instead of the .env beside the job file (repeatable; later files win)")
 	cmd.Flags().Bool(noEnvFileFlag, false, "read no .env file")
-	cmd.Flags().IntP(portFlag, "p", 0,
+	cmd.Flags().VarP(newDecimalInt(new(int), 0), portFlag, "p",
 		"Procfile: the first job's PORT (default: PORT from .env or the environment, else 5000); +100 per process type, +1 per instance")
 	cmd.Flags().StringP(formationFlag, "m", "",
 		"Procfile: how many of each process type to run, e.g. `web=2,worker=1` (all=N: every type not named); instances are named web.1, web.2")

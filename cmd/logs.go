@@ -93,7 +93,7 @@ With --follow it goes on until no job is left that can write.`,
 	}
 	f := cmd.Flags()
 	f.Uint64Var(&o.cursor, "cursor", 0, "only lines after `C` (the next_cursor of an earlier read)")
-	f.IntVar(&o.tail, "tail", 0, "only the newest `N` lines (0: none, only the cursor at the end with --json; with --follow, only new lines)")
+	f.Var(newDecimalInt(&o.tail, 0), "tail", "only the newest `N` lines (0: none, only the cursor at the end with --json; with --follow, only new lines)")
 	f.BoolVarP(&o.follow, "follow", "f", false, "keep printing new lines until the job ends")
 	f.BoolVar(&o.stdout, "stdout", false, "only lines the job wrote to stdout")
 	f.BoolVar(&o.stderr, "stderr", false, "only lines the job wrote to stderr")

@@ -89,21 +89,21 @@ func TestParallelLoweredLeavesRunningJobs(t *testing.T) {
 // limit stays.
 func TestParallelRefusesBadInput(t *testing.T) {
 	c := newCLI(t)
-	c.serveIn("", "--max-running", "3")
+	c.serveIn("", "--max-running", "010") // decimal: pflag read it as octal 8
 	// -0 is a number a flag took: refused, not a silent no-op.
 	for _, args := range [][]string{{"-1"}, {"abc"}, {"1.5"}, {""}, {"1", "2"}, {"-0"}, {"-00"}, {"99999999999999999999"}} {
 		r := c.run(append([]string{"parallel"}, args...)...)
 		assert.Equal(t, usageExit, r.code, "%q: %s", args, r.stderr)
 		assert.Contains(t, r.stderr, "jobtop: parallel", "%q", args)
 	}
-	assert.Equal(t, "3\n", c.ok("parallel"))
+	assert.Equal(t, "10\n", c.ok("parallel"))
 
 	// The API says the same (400).
 	client := control.NewClient(c.socket)
 	defer client.Close()
 	_, err := client.SetParallel(context.Background(), -1)
 	assert.True(t, control.IsBadRequest(err), "%v", err)
-	assert.Equal(t, "3\n", c.ok("parallel"))
+	assert.Equal(t, "10\n", c.ok("parallel"))
 }
 
 // A reload that leaves max_parallel as it was keeps the limit set at run

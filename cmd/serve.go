@@ -62,7 +62,7 @@ jobtop run starts in the background does so after 30m.`,
 	addFileFlags(cmd)
 	addRetentionFlags(cmd)
 	cmd.Flags().Var(durationFlag{d: &idleExit, nonNegative: true}, "idle-exit", "exit after `DUR` with no job running or queued and no client connected (0: never)")
-	cmd.Flags().UintVar(&maxRunning, "max-running", 0, "run at most `N` jobs at once; the rest wait queued (default: the job file's max_parallel, else no limit)")
+	cmd.Flags().Var(newDecimalUint(&maxRunning, 0), "max-running", "run at most `N` jobs at once; the rest wait queued (default: the job file's max_parallel, else no limit)")
 	return cmd
 }
 
