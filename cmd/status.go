@@ -10,6 +10,7 @@ import (
 
 	"jobtop/control"
 	"jobtop/jobs"
+	"jobtop/termtext"
 )
 
 func newStatusCmd() *cobra.Command {
@@ -38,11 +39,13 @@ last_line.`,
 	return cmd
 }
 
-// printStatus writes a job for people, one field a line.
+// printStatus writes a job for people, one field a line: a field that
+// holds line breaks (a description written as a YAML block, a command
+// of several lines) is joined into one, on a pipe too.
 func printStatus(w io.Writer, j jobs.Info, text textOut) {
 	field := func(name, value string) {
 		if value != "" {
-			fmt.Fprintf(w, "%-9s %s\n", name+":", text.label(value))
+			fmt.Fprintf(w, "%-9s %s\n", name+":", text.label(termtext.OneLine(value)))
 		}
 	}
 	field("id", j.ID.String())

@@ -63,8 +63,15 @@ func TestStatusShowsDescription(t *testing.T) {
     description: the API and the pages
   plain:
     cmd: exec sleep 60
+  block:
+    cmd: exec sleep 60
+    description: |
+      first line
+      second line
 `), 0o600))
 	c.serveIn(dir)
+	// One field a line, on a pipe too: a block description is joined.
+	assert.Regexp(t, `(?m)^about: +first line ⏎ second line\ncwd:`, c.ok("status", "block"))
 
 	assert.Contains(t, c.ok("status", "web", "--json"), `"description": "the API and the pages"`)
 	assert.Regexp(t, `(?m)^about: +the API and the pages$`, c.ok("status", "web"))
