@@ -1,6 +1,7 @@
 package mcp
 
 import (
+	"encoding/json"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -29,4 +30,25 @@ func TestRunJobAfter(t *testing.T) {
 	require.NotContains(t, msg, "GET /v1/jobs")
 	msg = e.toolErr("run_job", map[string]any{"command": "true", "after": []any{""}})
 	require.Contains(t, msg, "after: give each job's ID (a number) or name; one is empty")
+}
+
+// A number that is no job ID says so, as the CLI and the API do: 0 was
+// taken as no job given, and 2^70 was called no whole number. (The MCP
+// SDK reads arguments as floats first: past 2^53 the ID is rounded.)
+func TestJobRefThatIsNoID(t *testing.T) {
+	e := newEnv(t)
+	e.run("a", "true")
+	for _, tc := range []struct {
+		id   any
+		want string
+	}{
+		{0, "0 is not a job ID (IDs start at 1)"},
+		{-3, "-3 is not a job ID (IDs start at 1)"},
+		{"0", "0 is not a job ID (IDs start at 1)"},
+		{json.Number("99999999999999999999"), "no job with ID 1"},
+		{"99999999999999999999", "no job with ID 99999999999999999999"},
+	} {
+		msg := e.toolErr("job_status", map[string]any{"id": tc.id})
+		require.Contains(t, msg, tc.want, "id %v", tc.id)
+	}
 }

@@ -3,6 +3,7 @@ package mcp
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"reflect"
 	"slices"
@@ -11,6 +12,8 @@ import (
 	"time"
 
 	"github.com/google/jsonschema-go/jsonschema"
+
+	"jobtop/jobs"
 )
 
 // JobRef names a job in a tool's arguments: its ID (3, or "3") or its
@@ -29,12 +32,18 @@ func (r *JobRef) UnmarshalJSON(b []byte) error {
 			return err
 		}
 		s = strings.TrimSpace(s)
+		if msg := jobs.BadID(s); msg != "" {
+			return errors.New(msg)
+		}
 		if n, err := strconv.Atoi(s); err == nil {
 			*r = JobRef{ID: n}
 			return nil
 		}
 		*r = JobRef{Name: s}
 		return nil
+	}
+	if msg := jobs.BadID(string(b)); msg != "" {
+		return errors.New(msg) // 0, -1, or past any ID (not rounded as a float)
 	}
 	var f float64
 	if err := json.Unmarshal(b, &f); err != nil {
