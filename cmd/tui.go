@@ -210,6 +210,9 @@ func (e localEngine) Reload() (string, error) {
 	return res.String() + warningsNote(len(res.Warnings)), nil
 }
 
+// JobFiles are the files the job file is read from now (ui.FileLister).
+func (e localEngine) JobFiles() []string { return e.ws.Files() }
+
 // CancelStarts ends the start of the file's jobs, if it is still under
 // way, when the TUI stops every job to quit; the file cannot be reloaded
 // after it.

@@ -359,6 +359,9 @@ func hostActionError(j hostJob, err error) error {
 // it with one host only; see Client.Reload).
 func (h *Hosts) Reload() (string, error) { return h.hosts[0].client.Reload() }
 
+// JobFiles are the first host's job file's files (see Client.JobFiles).
+func (h *Hosts) JobFiles() []string { return h.hosts[0].client.JobFiles() }
+
 // Subscribe returns a stream of every host's events, with the engine's
 // IDs; an empty batch says a host's connection changed.
 func (h *Hosts) Subscribe() jobs.EventStream {

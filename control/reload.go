@@ -111,6 +111,22 @@ func (c *Client) ReloadFile(ctx context.Context) (ReloadResponse, error) {
 	return resp, err
 }
 
+// JobFiles are the files the instance's job file is read from now, as
+// it says in GET /v1/instance (ui.FileLister, asked after a reload); nil
+// when it cannot be asked.
+func (c *Client) JobFiles() []string {
+	ctx, cancel := context.WithTimeout(context.Background(), actionTimeout)
+	defer cancel()
+	inst, err := c.Instance(ctx)
+	if err != nil {
+		return nil
+	}
+	if len(inst.JobFiles) == 0 && inst.JobFile != "" {
+		return []string{inst.JobFile}
+	}
+	return inst.JobFiles
+}
+
 // Reload re-reads the attached instance's job file, for the TUI: it
 // returns the summary line, or the error (one line; see ReloadFile). The
 // jobs the reload added are in the mirror when it returns, as a job

@@ -146,3 +146,30 @@ func TestReloadProblemsNameEveryMergedFile(t *testing.T) {
 	require.Contains(t, lines(m.View())[0], "cannot reload base.yml + dev.yml: 1 problem; nothing was changed")
 	require.Contains(t, m.statusView(), "cannot reload base.yml + dev.yml: 1 problem")
 }
+
+// listingReloader is a scriptedReloader that says which files its job
+// file is read from now (ui.FileLister).
+type listingReloader struct {
+	*scriptedReloader
+	files []string
+}
+
+func (r *listingReloader) JobFiles() []string { return r.files }
+
+// A reload that added a file (an extends:) names it in the messages that
+// follow: the files are asked again after each reload, not only at start.
+func TestReloadProblemsNameAFileAReloadAdded(t *testing.T) {
+	mgr := newManager(t)
+	start(t, mgr, "web", "exec sleep 60")
+	r := &listingReloader{scriptedReloader: &scriptedReloader{Manager: mgr, summary: "reloaded e0.yml + process-compose.yml"},
+		files: []string{"/p/e0.yml", "/p/process-compose.yml"}}
+	m := newSizedModel(t, r, Config{JobFile: "/p/process-compose.yml"}, 100, 24)
+	pumpUntil(t, m, "running", func() bool { return m.liveJobs() == 1 })
+	press(t, m, "R")
+	pumpUntil(t, m, "the reload's end", func() bool { return !m.reloading })
+
+	r.err = problemsError{[]string{`/p/e0.yml:2:38: processes.z.replicas: want a whole number`}}
+	press(t, m, "R")
+	pumpUntil(t, m, "the problems", func() bool { return m.panel != nil })
+	require.Contains(t, lines(m.View())[0], "cannot reload e0.yml + process-compose.yml: 1 problem")
+}

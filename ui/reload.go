@@ -25,10 +25,19 @@ type problemLister interface {
 	JobFileProblems() []string
 }
 
+// FileLister is a Reloader that says which files its job file is read
+// from now (a reload can add one: an extends:, an override file), so
+// messages name them all. It is asked after each reload, off the Update
+// goroutine.
+type FileLister interface {
+	JobFiles() []string
+}
+
 // reloadDoneMsg reports the end of a reload, run off the Update goroutine.
 type reloadDoneMsg struct {
 	summary string
 	err     error
+	files   []string // the job file's files now; nil: not known
 }
 
 // canReload says whether R applies: the instance has a job file and the
@@ -48,7 +57,11 @@ func (m *Model) reload() tea.Cmd {
 	m.reloading = true
 	return func() tea.Msg {
 		summary, err := r.Reload()
-		return reloadDoneMsg{summary: summary, err: err}
+		msg := reloadDoneMsg{summary: summary, err: err}
+		if fl, ok := r.(FileLister); ok {
+			msg.files = fl.JobFiles()
+		}
+		return msg
 	}
 }
 
@@ -68,6 +81,9 @@ func (m *Model) jobFileNames() string {
 // handleReloadDone shows what the reload did, or why it did nothing.
 func (m *Model) handleReloadDone(msg reloadDoneMsg) tea.Cmd {
 	m.reloading = false
+	if msg.files != nil {
+		m.cfg.JobFiles = msg.files
+	}
 	m.takeNewJobs() // what the reload added is no news from outside
 	var pl problemLister
 	if errors.As(msg.err, &pl) && len(pl.JobFileProblems()) > 0 {
