@@ -137,6 +137,15 @@ func (c *cli) serve() *exec.Cmd {
 
 // serveIn starts `jobtop serve ARGS...` in directory dir ("" for the
 // test's) and waits until it answers.
+// serveJobFile serves a jobtop.yaml of the given text, in a directory of
+// its own.
+func (c *cli) serveJobFile(text string, args ...string) *exec.Cmd {
+	c.t.Helper()
+	dir := c.t.TempDir()
+	require.NoError(c.t, os.WriteFile(filepath.Join(dir, "jobtop.yaml"), []byte(text), 0o600))
+	return c.serveIn(dir, args...)
+}
+
 func (c *cli) serveIn(dir string, args ...string) *exec.Cmd {
 	c.t.Helper()
 	cmd := exec.Command(binary, append([]string{"serve"}, args...)...)

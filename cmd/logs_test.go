@@ -2,8 +2,6 @@ package cmd
 
 import (
 	"bytes"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -91,9 +89,7 @@ func TestLogsWithoutOneJobNamesAll(t *testing.T) {
 // started (it would have nothing to follow).
 func TestLogsSaysWhyThereIsNothingToRead(t *testing.T) {
 	c := newCLI(t)
-	dir := t.TempDir()
-	require.NoError(t, os.WriteFile(filepath.Join(dir, "jobtop.yaml"), []byte("jobs:\n  term:\n    cmd: echo on a terminal\n    tty: true\n  later:\n    cmd: echo later\n    autostart: false\n"), 0o600))
-	c.serveIn(dir)
+	c.serveJobFile("jobs:\n  term:\n    cmd: echo on a terminal\n    tty: true\n  later:\n    cmd: echo later\n    autostart: false\n")
 	c.ok("wait", "term")
 	r := c.run("logs", "--stderr", "term")
 	require.Equal(t, 0, r.code, r.stderr)

@@ -2,8 +2,6 @@ package cmd
 
 import (
 	"net"
-	"os"
-	"path/filepath"
 	"testing"
 	"time"
 
@@ -21,12 +19,10 @@ func TestStatusShowsProbes(t *testing.T) {
 	closed := ln.Addr().String()
 	require.NoError(t, ln.Close())
 	c := newCLI(t)
-	dir := filepath.Join(c.dir, "app")
-	require.NoError(t, os.Mkdir(dir, 0o700))
-	require.NoError(t, os.WriteFile(filepath.Join(dir, "jobtop.yaml"), []byte(`jobs:
+	c.serveJobFile(`jobs:
   waiting:
     cmd: exec sleep 60
-    ready: {tcp: "`+closed+`", interval: 20ms, failures: 2}
+    ready: {tcp: "` + closed + `", interval: 20ms, failures: 2}
   sick:
     cmd: exec sleep 60
     health: {exec: "exit 3", interval: 20ms, failures: 2}
@@ -34,8 +30,7 @@ func TestStatusShowsProbes(t *testing.T) {
     cmd: exec sleep 60
     ready: {exec: "true", interval: 20ms}
     health: {exec: "true", interval: 20ms}
-`), 0o600))
-	c.serveIn(dir)
+`)
 	require.Eventually(t, func() bool {
 		return c.status("waiting").ReadyError != "" && c.status("sick").Health == jobs.HealthUnhealthy &&
 			c.status("fine").Health == jobs.HealthHealthy
@@ -55,9 +50,7 @@ func TestStatusShowsProbes(t *testing.T) {
 // a job without one shows no about line.
 func TestStatusShowsDescription(t *testing.T) {
 	c := newCLI(t)
-	dir := filepath.Join(c.dir, "app")
-	require.NoError(t, os.Mkdir(dir, 0o700))
-	require.NoError(t, os.WriteFile(filepath.Join(dir, "jobtop.yaml"), []byte(`jobs:
+	c.serveJobFile(`jobs:
   web:
     cmd: exec sleep 60
     description: the API and the pages
@@ -68,8 +61,7 @@ func TestStatusShowsDescription(t *testing.T) {
     description: |
       first line
       second line
-`), 0o600))
-	c.serveIn(dir)
+`)
 	// One field a line, on a pipe too: a block description is joined.
 	assert.Regexp(t, `(?m)^about: +first line ⏎ second line\ncwd:`, c.ok("status", "block"))
 

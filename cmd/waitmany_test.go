@@ -267,11 +267,9 @@ func TestManyExit(t *testing.T) {
 // for, and is an error, as before: a script asked for that very job.
 func TestWaitManySkipsJobsNeverStarted(t *testing.T) {
 	c := newCLI(t)
-	dir := t.TempDir()
 	file := "jobs:\n  build:\n    cmd: true\n  later:\n    cmd: echo later\n    autostart: false\n" +
 		"  api:\n    cmd: echo api\n    depends_on: {later: completed}\n  web:\n    cmd: echo web\n    depends_on: {api: started}\n"
-	require.NoError(t, os.WriteFile(filepath.Join(dir, "jobtop.yaml"), []byte(file), 0o600))
-	c.serveIn(dir)
+	c.serveJobFile(file)
 	r := c.run("wait", "--all")
 	require.Equal(t, 0, r.code, r.stderr)
 	assert.Equal(t, []string{"job 1 (build) succeeded"}, lines(r.stdout))
