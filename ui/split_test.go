@@ -235,3 +235,36 @@ func splitIDs(m *Model) []jobs.ID {
 	}
 	return ids
 }
+
+// A terminal made too small for the split for a moment keeps the focused
+// pane on screen, and focused: it is not the one dropped, and growing the
+// terminal back leaves the focus on the same job (and input mode on).
+func TestSplitTooSmallKeepsTheFocusedPane(t *testing.T) {
+	mgr := newManager(t)
+	start(t, mgr, "ticker", `i=0; while :; do i=$((i+1)); echo "tick $i"; sleep 0.05; done`)
+	startTTY(t, mgr, "echo", `while read l; do echo "got:$l"; done`)
+	m := newSizedModel(t, mgr, Config{}, 120, 30)
+	pumpUntil(t, m, "both running", func() bool { return strings.Contains(m.View(), "● 2 running") })
+	press(t, m, "s")
+	m.Update(resize(120, 30))
+	press(t, m, "2", "i")
+	require.True(t, m.input.on())
+	require.Equal(t, jobs.ID(2), m.activePane().JobID())
+
+	m.Update(resize(40, 7))
+	require.Len(t, m.drawn(), 1)
+	require.Equal(t, jobs.ID(2), m.drawn()[0].JobID(), "the pane drawn is the focused one")
+	require.Equal(t, jobs.ID(2), m.activePane().JobID())
+	require.True(t, m.input.on(), "input mode goes on: its pane is still shown")
+	requireFits(t, m.View(), 40, 7, "one pane")
+
+	m.Update(resize(120, 30))
+	require.Len(t, m.drawn(), 2)
+	require.Equal(t, jobs.ID(2), m.activePane().JobID(), "the focus stayed on job 2")
+	require.True(t, m.activePane().focused)
+	require.True(t, m.input.on())
+	typeText(t, m, "back")
+	press(t, m, "enter")
+	pumpUntil(t, m, "the echo", func() bool { return strings.Contains(m.View(), "got:back") })
+}
+
