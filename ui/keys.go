@@ -32,7 +32,7 @@ func (m *Model) handleKey(k tea.KeyMsg) tea.Cmd {
 			one.Runes = []rune{r}
 			cmds = append(cmds, m.handleKey(one))
 			m.syncPanes()
-			m.updateKeys()
+			m.settleLayout()
 		}
 		return tea.Batch(cmds...)
 	}

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	tea "github.com/charmbracelet/bubbletea"
 	"github.com/stretchr/testify/require"
 
 	"jobtop/jobs"
@@ -268,3 +269,16 @@ func TestSplitTooSmallKeepsTheFocusedPane(t *testing.T) {
 	pumpUntil(t, m, "the echo", func() bool { return strings.Contains(m.View(), "got:back") })
 }
 
+// A pane key pressed right after the key that splits (s then 2, typed
+// fast or arriving in one read) finds the panes the split draws.
+func TestSplitThenPaneKeyAtOnce(t *testing.T) {
+	m, _ := splitModel(t)
+	press(t, m, "space", "j", "space", "s", "2")
+	require.Equal(t, focusOutput, m.focus)
+	require.Equal(t, jobs.ID(2), m.activePane().JobID(), "2 focused the second pane")
+
+	press(t, m, "s", "esc")
+	m.Update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("s2")})
+	require.Equal(t, focusOutput, m.focus)
+	require.Equal(t, jobs.ID(2), m.activePane().JobID(), "s2 in one read")
+}
