@@ -104,13 +104,18 @@ func (p *searchPrompt) View() string {
 
 // openFind opens the "/" prompt.
 func (m *Model) openFind(t findTarget) {
-	value := ""
+	value, regex, log := "", false, false
 	if t == findJobs {
 		value = m.table.Filter()
-	} else if s := m.activePane().search; s != nil {
-		value = s.m.input
+	} else if p := m.activePane(); p.search != nil {
+		// The search as it was made: a regex turned on with ctrl+r is
+		// one again (its text has no "re:"), a search of the log file too.
+		value = p.search.m.input
+		regex = p.search.m.regex && !strings.HasPrefix(value, regexPrefix)
+		log = p.logSearch != nil
 	}
 	m.find = newSearchPrompt(&m.km, &m.st, t, value)
+	m.find.regex, m.find.log = regex, log
 }
 
 // handleFindKey edits the prompt: enter applies, esc cancels, ctrl+r
