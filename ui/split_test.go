@@ -282,3 +282,16 @@ func TestSplitThenPaneKeyAtOnce(t *testing.T) {
 	require.Equal(t, focusOutput, m.focus)
 	require.Equal(t, jobs.ID(2), m.activePane().JobID(), "s2 in one read")
 }
+
+// esc in a zoomed pane goes back to the job table, which the zoom hid:
+// the zoom ends, so the keys do not go to a table that is not drawn.
+func TestEscInAZoomedPaneShowsTheTable(t *testing.T) {
+	m, _ := splitModel(t)
+	press(t, m, "space", "j", "space", "s", "tab", "z")
+	require.NotContains(t, m.View(), "STATUS")
+	press(t, m, "esc")
+	require.Equal(t, focusTable, m.focus)
+	require.False(t, m.zoom)
+	require.Contains(t, m.View(), "STATUS", "the table is drawn")
+	require.Len(t, m.drawn(), 2)
+}
