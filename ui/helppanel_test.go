@@ -75,6 +75,10 @@ func TestHelpListsEveryKeyByWhereItWorks(t *testing.T) {
 	typing := group(t, rows, "typing into a terminal job's pane")
 	require.Equal(t, "  i/enter        type into job\n  ctrl+a         leave input mode\n  ctrl+a ctrl+a  type ctrl+a into job", typing)
 
+	// esc where it ends what the place started.
+	require.Regexp(t, line("esc", "drop selection"), group(t, rows, "copy (in a pane)"))
+	require.Regexp(t, line("T/esc", "close"), group(t, rows, "timeline (T)"))
+
 	// With the output focused its keys come first.
 	press(t, m, "esc", "enter", "?")
 	require.Equal(t, "output pane (enter)", helpText(t, m)[0])
