@@ -98,6 +98,9 @@ func noneCan(a action, marked int) string {
 	if marked == 0 {
 		return "no job is marked now: nothing to " + bulkVerbs[a][0]
 	}
+	if marked == 1 {
+		return "the marked job cannot be " + bulkPast(a) + " now"
+	}
 	return "none of the " + plural(marked, "marked job") + " can be " + bulkPast(a) + " now"
 }
 

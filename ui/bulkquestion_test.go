@@ -84,7 +84,7 @@ func TestBulkKeySaysWhenNoMarkedJobCanTakeIt(t *testing.T) {
 
 	press(t, m, "space", "j", "d") // run1 marked, dead1 selected
 	view := m.View()
-	require.Contains(t, view, "none of the 1 marked job can be removed now")
+	require.Contains(t, view, "the marked job cannot be removed now")
 	require.NotContains(t, view, "cannot remove")
 	require.Nil(t, m.confirm)
 	require.Len(t, mgr.List(), 2, "nothing removed")
@@ -96,7 +96,7 @@ func TestBulkKeySaysWhenNoMarkedJobCanTakeIt(t *testing.T) {
 		press(t, m, k)
 		require.Nil(t, m.confirm)
 		verb := map[string]string{"x": "stopped", "X": "killed"}[k]
-		require.Contains(t, m.View(), "none of the 1 marked job can be "+verb+" now", "key %s", k)
+		require.Contains(t, m.View(), "the marked job cannot be "+verb+" now", "key %s", k)
 	}
 	run1, err := mgr.Get(1)
 	require.NoError(t, err)

@@ -8,6 +8,7 @@ import (
 	"github.com/charmbracelet/bubbles/textinput"
 	tea "github.com/charmbracelet/bubbletea"
 
+	"jobtop/jobs"
 	"jobtop/keymap"
 	"jobtop/styles"
 )
@@ -32,9 +33,11 @@ type searchPrompt struct {
 	log    bool // search the job's log file (ctrl+l)
 	err    string
 	width  int
-	// before is the table's filter when the prompt opened (esc restores
-	// it).
-	before string
+	// before is the table's filter when the prompt opened, and
+	// beforeSel the job selected then (esc restores both: the filter
+	// typed may have hidden it and moved the selection).
+	before    string
+	beforeSel jobs.ID
 	// fromScreen says the pane showed a screen when the prompt opened:
 	// esc goes back to it.
 	fromScreen bool
@@ -104,13 +107,22 @@ func (p *searchPrompt) View() string {
 
 // openFind opens the "/" prompt.
 func (m *Model) openFind(t findTarget) {
-	value := ""
+	value, regex, log := "", false, false
+	var sel jobs.ID
 	if t == findJobs {
 		value = m.table.Filter()
-	} else if s := m.activePane().search; s != nil {
-		value = s.m.input
+		if info, ok := m.table.Selected(); ok {
+			sel = info.ID
+		}
+	} else if p := m.activePane(); p.search != nil {
+		// The search as it was made: a regex turned on with ctrl+r is
+		// one again (its text has no "re:"), a search of the log file too.
+		value = p.search.m.input
+		regex = p.search.m.regex && !strings.HasPrefix(value, regexPrefix)
+		log = p.logSearch != nil
 	}
 	m.find = newSearchPrompt(&m.km, &m.st, t, value)
+	m.find.regex, m.find.log, m.find.beforeSel = regex, log, sel
 }
 
 // handleFindKey edits the prompt: enter applies, esc cancels, ctrl+r
@@ -122,6 +134,7 @@ func (m *Model) handleFindKey(k tea.KeyMsg) tea.Cmd {
 	case key.Matches(k, m.km.Cancel):
 		if f.target == findJobs {
 			m.table.SetFilter(f.before)
+			m.table.Select(f.beforeSel)
 		}
 		if f.fromScreen {
 			m.activePane().follow = true // the screen again, as G

@@ -18,10 +18,10 @@ type helpGroup struct {
 // before any split): the group of where the focus is first.
 func (m *Model) helpGroups() []helpGroup {
 	k := &m.km
-	table := helpGroup{"job table", []key.Binding{k.TableUp, k.TableDown, k.TableTop, k.TableBottom, k.FocusOutput, k.Mark, k.FilterJobs, k.ClearFilter, k.HideEnded}}
+	table := helpGroup{"job table", []key.Binding{k.TableUp, k.TableDown, k.TableTop, k.TableBottom, k.FocusOutput, k.TableInput, k.Mark, k.FilterJobs, k.ClearFilter, k.HideEnded}}
 	pane := helpGroup{"output pane (enter)", []key.Binding{k.LineUp, k.LineDown, k.HalfPageUp, k.HalfPageDown, k.Top, k.Bottom, k.Follow, k.Wrap, k.ScrollLeft, k.ScrollRight, k.Search, k.FocusTable}}
 	searching := helpGroup{"after a search (/ in a pane)", []key.Binding{k.NextMatch, k.PrevMatch, k.FilterMatches, k.LogSearch, k.ClearSearch}}
-	copying := helpGroup{"copy (in a pane)", []key.Binding{k.Select, k.Copy, k.CopyVisible}}
+	copying := helpGroup{"copy (in a pane)", []key.Binding{k.Select, k.Copy, k.CopyVisible, helpRow("esc", "drop selection")}}
 	find := helpGroup{"in the / prompt", []key.Binding{k.Apply, k.ToggleRegex, k.LogInPrompt, k.Cancel}}
 	everywhere := []key.Binding{k.Add, k.Stop, k.Kill, k.Restart, k.Remove}
 	if m.canReload() {
@@ -34,13 +34,29 @@ func (m *Model) helpGroups() []helpGroup {
 	}
 	return append(groups,
 		helpGroup{"everywhere", everywhere},
-		helpGroup{"timeline (T)", []key.Binding{k.Timeline, k.TimeZoomIn, k.TimeZoomOut, k.FocusOutput}},
+		helpGroup{"timeline (T)", []key.Binding{k.TimeZoomIn, k.TimeZoomOut, k.FocusOutput, helpRow("T/esc", "close")}},
 		helpGroup{"split view (s)", []key.Binding{k.FocusPane, k.NextPane, k.PrevPane, k.Zoom}},
-		helpGroup{"typing into a terminal job's pane", []key.Binding{k.Input, k.TableInput, k.LeaveInput, k.TypeLeaveKey}},
+		helpGroup{"typing into a terminal job's pane", []key.Binding{k.Input, k.LeaveInput, typeLeaveKeyTwice(k.TypeLeaveKey)}},
 		helpGroup{"add a job (a)", []key.Binding{k.Submit, k.NextField, k.ToggleTTY, k.Cancel}},
 		helpGroup{"quitting with jobs running", []key.Binding{k.QuitYes, k.QuitNo, k.KillAll}},
 		helpGroup{"this help", []key.Binding{k.ClosePanel, k.LineDown, k.LineUp}},
 	)
+}
+
+// helpRow is a row of the help for a key that has no binding of its own
+// (esc where it only ends what the place started: a selection, the
+// timeline).
+func helpRow(keys, desc string) key.Binding {
+	return key.NewBinding(key.WithHelp(keys, desc))
+}
+
+// typeLeaveKeyTwice is the leave key typed into the job as the help
+// names it: pressed twice in input mode (the first leaves, the second
+// types it), beside the row of the leave key pressed once.
+func typeLeaveKeyTwice(b key.Binding) key.Binding {
+	k := b.Help().Key
+	b.SetHelp(k+" "+k, b.Help().Desc)
+	return b
 }
 
 // helpColumnGap is the space between columns of the help.

@@ -63,11 +63,21 @@ func TestHelpListsEveryKeyByWhereItWorks(t *testing.T) {
 
 	all := strings.Join(rows, "\n")
 	for _, b := range m.km.All() {
-		if b == &m.km.Reload {
+		if b == &m.km.Reload || b == &m.km.TypeLeaveKey {
 			continue
 		}
 		require.Regexp(t, line(b.Help().Key, b.Help().Desc), all, "%s is in the help", b.Help().Desc)
 	}
+
+	// i on a row is the table's; in the typing group each key is there
+	// once, the leave key typed into the job named as pressed twice.
+	require.Regexp(t, line("i", "type into job"), group(t, rows, "job table"))
+	typing := group(t, rows, "typing into a terminal job's pane")
+	require.Equal(t, "  i/enter        type into job\n  ctrl+a         leave input mode\n  ctrl+a ctrl+a  type ctrl+a into job", typing)
+
+	// esc where it ends what the place started.
+	require.Regexp(t, line("esc", "drop selection"), group(t, rows, "copy (in a pane)"))
+	require.Regexp(t, line("T/esc", "close"), group(t, rows, "timeline (T)"))
 
 	// With the output focused its keys come first.
 	press(t, m, "esc", "enter", "?")

@@ -59,12 +59,34 @@ func (t *jobTable) Refilter() {
 		}
 	}
 	if _, shown := t.rowIndex(t.selected); !shown {
-		t.selected = 0
-		if t.Len() > 0 {
-			t.selected = t.row(0).ID
-		}
+		t.selected = t.nearestShown(t.selected)
 	}
 	t.scrollToSelection()
+}
+
+// nearestShown is the job shown nearest to a hidden one in the table's
+// order, the next one first (as a removed row's place goes to the job
+// after it): hiding a job (H, a filter) leaves the selection beside it,
+// not at the top. 0 when no job is shown.
+func (t *jobTable) nearestShown(id jobs.ID) jobs.ID {
+	if t.Len() == 0 {
+		return 0
+	}
+	i, ok := t.index[id]
+	if !ok {
+		return t.row(0).ID
+	}
+	for j := i + 1; j < len(t.jobs); j++ {
+		if t.shows(t.jobs[j]) {
+			return t.jobs[j].ID
+		}
+	}
+	for j := i - 1; j >= 0; j-- {
+		if t.shows(t.jobs[j]) {
+			return t.jobs[j].ID
+		}
+	}
+	return t.row(0).ID
 }
 
 // rowIndex is the row a job is shown in.

@@ -32,7 +32,7 @@ func (m *Model) handleKey(k tea.KeyMsg) tea.Cmd {
 			one.Runes = []rune{r}
 			cmds = append(cmds, m.handleKey(one))
 			m.syncPanes()
-			m.updateKeys()
+			m.settleLayout()
 		}
 		return tea.Batch(cmds...)
 	}
@@ -85,6 +85,7 @@ func (m *Model) handlePaneKey(k tea.KeyMsg) tea.Cmd {
 	defer p.followSearch()
 	switch {
 	case key.Matches(k, m.km.FocusTable):
+		m.zoom = false // the table is on screen again, not focused unseen
 		m.setFocus(focusTable)
 	case key.Matches(k, m.km.Input):
 		m.enterInput()

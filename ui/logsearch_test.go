@@ -80,6 +80,14 @@ func TestSearchNoMatchInMemoryPointsAtTheLog(t *testing.T) {
 	press(t, m, "L")
 	pumpLogScan(t, m)
 	require.Contains(t, p.headerView(), "match 1/1 (log)")
+
+	// "/" again shows the search as it is, in the log file: enter keeps
+	// searching there.
+	press(t, m, "/")
+	require.Contains(t, m.View(), "[log file]")
+	press(t, m, "enter")
+	pumpLogScan(t, m)
+	require.Contains(t, p.headerView(), "match 1/1 (log)")
 }
 
 func TestLogSearchFromThePrompt(t *testing.T) {

@@ -259,14 +259,28 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	m.syncScreens()
 	m.syncInput(byPerson(msg))
 	m.activePane().followSearch()
-	m.updateKeys()
-	m.resize()
+	m.settleLayout()
 	m.syncTermSizes()
 	m.markSeen()
 	if poll := m.pollScreens(); poll != nil {
 		cmd = tea.Batch(cmd, poll)
 	}
 	return m, cmd
+}
+
+// settleLayout enables the keys that work now and lays the screen out.
+// The help bar's height depends on the keys, and the keys that pick a
+// pane (1–4) on the panes the layout draws: when a message changed how
+// many are drawn (s, A, a resize), the keys are enabled again for them,
+// so a key pressed right after (s then 2) finds them.
+func (m *Model) settleLayout() {
+	drawn := len(m.drawn())
+	m.updateKeys()
+	m.resize()
+	if len(m.drawn()) != drawn {
+		m.updateKeys()
+		m.resize()
+	}
 }
 
 // byPerson reports whether a message is the person's own: a key or the

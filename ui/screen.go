@@ -2,6 +2,7 @@ package ui
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 )
 
@@ -61,8 +62,8 @@ func (m *Model) resize() {
 		}
 	}
 	m.screen = s
-	if !m.zoom {
-		m.active = min(m.active, len(s.panes)-1)
+	if !m.zoom && m.active >= len(s.panes) {
+		m.keepActiveDrawn(len(s.panes) - 1)
 	}
 	for i, p := range m.drawn() {
 		r := s.panes[i]
@@ -78,6 +79,18 @@ func (m *Model) resize() {
 	case len(s.panes) == len(panes) && strings.HasPrefix(m.notice.text, tooSmall):
 		m.setNotice("", false) // they all fit again
 	}
+}
+
+// keepActiveDrawn puts the focused pane of a split view the screen has
+// no room for in the last place drawn, the ones after it moving on, so a
+// terminal made smaller for a moment keeps the focus (and input mode) on
+// the same job; growing it back brings the others back around it.
+func (m *Model) keepActiveDrawn(last int) {
+	if m.mode == viewSplit && m.active < len(m.split) {
+		p := m.split[m.active]
+		m.split = slices.Insert(slices.Delete(m.split, m.active, m.active+1), last, p)
+	}
+	m.active = last
 }
 
 // tooSmall starts the notice of a split view that shows fewer panes.

@@ -214,6 +214,20 @@ func TestBadRegexIsAnInlineError(t *testing.T) {
 	require.Contains(t, m.single.headerView(), `/re:line \d0$ match 1/1`)
 }
 
+// "/" reopened after a regex search made with ctrl+r shows it as a regex
+// again, so enter applies the same search, not its text as plain text.
+func TestSearchReopenedKeepsCtrlRRegex(t *testing.T) {
+	m := searchModel(t, 10, Config{})
+	press(t, m, "/", "ctrl+r")
+	typeText(t, m, `line \d0$`)
+	press(t, m, "enter")
+	require.Contains(t, m.single.headerView(), `/re:line \d0$ match 1/1`)
+	press(t, m, "/")
+	require.Contains(t, m.View(), "[regex]", "the prompt says it is a regex")
+	press(t, m, "enter")
+	require.Contains(t, m.single.headerView(), `/re:line \d0$ match 1/1`, "the same search again")
+}
+
 func TestSearchNoMatch(t *testing.T) {
 	m := searchModel(t, 10, Config{})
 	search(t, m, "absent")

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	tea "github.com/charmbracelet/bubbletea"
 	"github.com/stretchr/testify/require"
 
 	"jobtop/jobs"
@@ -234,4 +235,63 @@ func splitIDs(m *Model) []jobs.ID {
 		ids = append(ids, p.JobID())
 	}
 	return ids
+}
+
+// A terminal made too small for the split for a moment keeps the focused
+// pane on screen, and focused: it is not the one dropped, and growing the
+// terminal back leaves the focus on the same job (and input mode on).
+func TestSplitTooSmallKeepsTheFocusedPane(t *testing.T) {
+	mgr := newManager(t)
+	start(t, mgr, "ticker", `i=0; while :; do i=$((i+1)); echo "tick $i"; sleep 0.05; done`)
+	startTTY(t, mgr, "echo", `while read l; do echo "got:$l"; done`)
+	m := newSizedModel(t, mgr, Config{}, 120, 30)
+	pumpUntil(t, m, "both running", func() bool { return strings.Contains(m.View(), "● 2 running") })
+	press(t, m, "s")
+	m.Update(resize(120, 30))
+	press(t, m, "2", "i")
+	require.True(t, m.input.on())
+	require.Equal(t, jobs.ID(2), m.activePane().JobID())
+
+	m.Update(resize(40, 7))
+	require.Len(t, m.drawn(), 1)
+	require.Equal(t, jobs.ID(2), m.drawn()[0].JobID(), "the pane drawn is the focused one")
+	require.Equal(t, jobs.ID(2), m.activePane().JobID())
+	require.True(t, m.input.on(), "input mode goes on: its pane is still shown")
+	requireFits(t, m.View(), 40, 7, "one pane")
+
+	m.Update(resize(120, 30))
+	require.Len(t, m.drawn(), 2)
+	require.Equal(t, jobs.ID(2), m.activePane().JobID(), "the focus stayed on job 2")
+	require.True(t, m.activePane().focused)
+	require.True(t, m.input.on())
+	typeText(t, m, "back")
+	press(t, m, "enter")
+	pumpUntil(t, m, "the echo", func() bool { return strings.Contains(m.View(), "got:back") })
+}
+
+// A pane key pressed right after the key that splits (s then 2, typed
+// fast or arriving in one read) finds the panes the split draws.
+func TestSplitThenPaneKeyAtOnce(t *testing.T) {
+	m, _ := splitModel(t)
+	press(t, m, "space", "j", "space", "s", "2")
+	require.Equal(t, focusOutput, m.focus)
+	require.Equal(t, jobs.ID(2), m.activePane().JobID(), "2 focused the second pane")
+
+	press(t, m, "s", "esc")
+	m.Update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("s2")})
+	require.Equal(t, focusOutput, m.focus)
+	require.Equal(t, jobs.ID(2), m.activePane().JobID(), "s2 in one read")
+}
+
+// esc in a zoomed pane goes back to the job table, which the zoom hid:
+// the zoom ends, so the keys do not go to a table that is not drawn.
+func TestEscInAZoomedPaneShowsTheTable(t *testing.T) {
+	m, _ := splitModel(t)
+	press(t, m, "space", "j", "space", "s", "tab", "z")
+	require.NotContains(t, m.View(), "STATUS")
+	press(t, m, "esc")
+	require.Equal(t, focusTable, m.focus)
+	require.False(t, m.zoom)
+	require.Contains(t, m.View(), "STATUS", "the table is drawn")
+	require.Len(t, m.drawn(), 2)
 }

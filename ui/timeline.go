@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"fmt"
 	"strconv"
 	"strings"
 	"time"
@@ -95,6 +96,8 @@ func (tl *timeline) View(t *jobTable, now time.Time) string {
 		span = fitSpan(t.Jobs(), now)
 	}
 	labelW := tl.labelWidth(t)
+	maxID, _ := tableIDs(t.Jobs())
+	idW := len(strconv.Itoa(maxID))
 	barW := tl.width - markerWidth - labelW - 1
 	lines := make([]string, 0, tl.height)
 	title := "timeline · last " + formatSpan(span)
@@ -111,7 +114,7 @@ func (tl *timeline) View(t *jobTable, now time.Time) string {
 			lines = append(lines, "")
 			continue
 		}
-		lines = append(lines, tl.rowView(t, t.row(i), now, span, labelW, barW))
+		lines = append(lines, tl.rowView(t, t.row(i), now, span, labelW, idW, barW))
 	}
 	if len(lines) < tl.height {
 		lines = append(lines, strings.Repeat(" ", markerWidth+labelW+1)+tl.pal.muted.Wrap(axisLine(now, span, barW)))
@@ -139,9 +142,10 @@ func (tl *timeline) scrollTo(t *jobTable, rows int) {
 }
 
 // rowView is one job's row: the selection marker, its label and its bars.
-func (tl *timeline) rowView(t *jobTable, info jobs.Info, now time.Time, span time.Duration, labelW, barW int) string {
+func (tl *timeline) rowView(t *jobTable, info jobs.Info, now time.Time, span time.Duration, labelW, idW, barW int) string {
 	var b strings.Builder
-	lbl := fit(shownID(info).String()+" "+label(info.Name), labelW, false)
+	// IDs right-aligned, as in the table, so the names line up.
+	lbl := fit(fmt.Sprintf("%*s %s", idW, shownID(info).String(), label(info.Name)), labelW, false)
 	if info.ID == t.selected {
 		b.WriteString(tl.pal.selected.Wrap("▸   " + lbl))
 	} else {

@@ -136,3 +136,19 @@ func TestTimelineScrollsWithTheSelection(t *testing.T) {
 	assert.Contains(t, row, "▸")
 	requireFits(t, m.View(), 80, 20, "scrolled timeline")
 }
+
+// The labels right-align the IDs, as the table does, so the names (and
+// the bars after them) line up from job 10 on.
+func TestTimelineLabelsLineUp(t *testing.T) {
+	var list []jobs.Info
+	for i := 1; i <= 12; i++ {
+		r := ended(1, -time.Duration(13-i)*time.Minute, -time.Duration(12-i)*time.Minute, jobs.StateSucceeded, 0)
+		list = append(list, jobs.Info{ID: jobs.ID(i), Name: fmt.Sprintf("step-%02d", i), State: jobs.StateSucceeded, Runs: 1, Started: &r.Started, Ended: r.Ended, History: []jobs.RunRecord{r}})
+	}
+	m := newTimelineModel(t, 100, 40, list...)
+	m.Update(keyMsg("T"))
+	nine, ten := timelineRow(t, m, "step-09"), timelineRow(t, m, "step-10")
+	require.Equal(t, strings.Index(nine, "step-09"), strings.Index(ten, "step-10"), "names in one column:\n%s\n%s", nine, ten)
+	require.Contains(t, nine, "  9 step-09")
+	require.Contains(t, ten, " 10 step-10")
+}
