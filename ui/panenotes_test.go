@@ -139,6 +139,19 @@ func TestRemoveOnALiveJobSaysWhy(t *testing.T) {
 	require.Contains(t, m.statusView(), "cannot remove job 1", "also from the pane")
 }
 
+// x and X on a job that has ended say why they do nothing, and what
+// would run it, as d on a live one does.
+func TestStopOnAnEndedJobSaysWhy(t *testing.T) {
+	mgr := newManager(t)
+	start(t, mgr, "done", "true")
+	m := newSizedModel(t, mgr, Config{}, 120, 20)
+	pumpUntil(t, m, "ended", func() bool { return m.stateCountForTest(jobs.StateSucceeded) == 1 })
+	press(t, m, "x")
+	require.Contains(t, m.statusView(), "cannot stop job 1: it has ended (succeeded); r runs it again")
+	press(t, m, "X")
+	require.Contains(t, m.statusView(), "cannot kill job 1: it has ended (succeeded); r runs it again")
+}
+
 // A log file that could not be written (a full disk) is not said to hold
 // the lines dropped from memory.
 func TestDroppedLinesNoteSaysTheLogFileMissedSome(t *testing.T) {

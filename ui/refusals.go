@@ -3,6 +3,7 @@ package ui
 import (
 	"slices"
 
+	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 
 	"jobtop/jobs"
@@ -10,18 +11,26 @@ import (
 
 // explainRefusal says in the status bar why a key that acts on a job
 // does nothing to this one, as the CLI does, instead of ignoring it: d on
-// a job that has not ended. The binding stays disabled (help shows only
-// what works); the key is matched by name. It reports whether the key
-// was such a key.
+// a job that has not ended, x or X on one that has. The binding stays
+// disabled (help shows only what works); the key is matched by name. It
+// reports whether the key was such a key.
 func (m *Model) explainRefusal(k tea.KeyMsg, cur jobs.Info) bool {
-	if m.km.Remove.Enabled() || !slices.Contains(m.km.Remove.Keys(), k.String()) {
-		return false
+	for _, a := range []struct {
+		b      *key.Binding
+		action string
+	}{{&m.km.Remove, "remove"}, {&m.km.Stop, "stop"}, {&m.km.Kill, "kill"}} {
+		if a.b.Enabled() || !slices.Contains(a.b.Keys(), k.String()) {
+			continue
+		}
+		text := (&jobs.InvalidActionError{ID: cur.ID, State: cur.State, Action: a.action}).Error()
+		switch {
+		case a.action == "remove" && m.km.Stop.Enabled():
+			text += " with " + m.km.Stop.Help().Key
+		case a.action != "remove" && cur.State.Done():
+			text += "; " + m.km.Restart.Help().Key + " runs it again"
+		}
+		m.setNotice(text, true)
+		return true
 	}
-	err := &jobs.InvalidActionError{ID: cur.ID, State: cur.State, Action: "remove"}
-	text := err.Error()
-	if m.km.Stop.Enabled() {
-		text += " with " + m.km.Stop.Help().Key
-	}
-	m.setNotice(text, true)
-	return true
+	return false
 }
