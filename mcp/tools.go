@@ -3,6 +3,7 @@ package mcp
 import (
 	"context"
 	"fmt"
+	"path"
 	"strconv"
 	"strings"
 	"time"
@@ -166,7 +167,7 @@ func (s *Server) runJob(ctx context.Context, req *sdk.CallToolRequest, in RunJob
 // ListJobsInput is list_jobs' arguments.
 type ListJobsInput struct {
 	State string `json:"state,omitempty" jsonschema:"only jobs in this state; active: queued, running or stopping; ended: the rest"`
-	Name  string `json:"name,omitempty" jsonschema:"only jobs whose name contains this text"`
+	Name  string `json:"name,omitempty" jsonschema:"only jobs whose name contains this text, or matches it as a glob when it has *, ? or [ (web-*; several comma-separated, as jobtop ls --name)"`
 }
 
 // ListJobsOutput is list_jobs' answer.
@@ -176,10 +177,28 @@ type ListJobsOutput struct {
 	Omitted int `json:"omitted,omitempty" jsonschema:"older matching jobs left out of the list"`
 }
 
+// nameFits says whether list_jobs' name picks a job's name: a glob when it
+// has glob characters, as the CLI's --name and the API's name= take it
+// ("web-*" would otherwise match no name at all), else text the name
+// contains.
+func nameFits(pattern, name string) bool {
+	if strings.ContainsAny(pattern, "*?[") {
+		return control.NameMatches(pattern, name)
+	}
+	return strings.Contains(name, pattern)
+}
+
 // maxListJobs bounds list_jobs' answer.
 const maxListJobs = 100
 
 func (s *Server) listJobs(ctx context.Context, _ *sdk.CallToolRequest, in ListJobsInput) (string, ListJobsOutput, error) {
+	if strings.ContainsAny(in.Name, "*?[") {
+		for _, glob := range strings.Split(in.Name, ",") {
+			if _, err := path.Match(glob, ""); err != nil {
+				return "", ListJobsOutput{}, fmt.Errorf("name %q is not a valid pattern: use * and ? and [...] as in shell patterns, or plain text the name contains", glob)
+			}
+		}
+	}
 	list, err := s.opts.Client.Jobs(ctx)
 	if err != nil {
 		return "", ListJobsOutput{}, s.apiError(err)
@@ -187,7 +206,7 @@ func (s *Server) listJobs(ctx context.Context, _ *sdk.CallToolRequest, in ListJo
 	now := time.Now()
 	out := ListJobsOutput{Jobs: []JobSummary{}}
 	for _, j := range list {
-		if in.Name != "" && !strings.Contains(j.Name, in.Name) {
+		if !nameFits(in.Name, j.Name) {
 			continue
 		}
 		switch in.State {
