@@ -186,7 +186,7 @@ func (c *sshConn) fail(ctx context.Context, noise string, readErr error) error {
 		if c.host.Socket != "" {
 			where += ", " + c.host.Socket
 		}
-		return &NotRunningError{Path: where, Err: &HostError{Host: name, Msg: msg}}
+		return &NotRunningError{Path: where, Err: &HostError{Host: name, Msg: msg}, Start: c.host.startHint()}
 	case code == DialClientTooOld:
 		return &HostError{Host: name, Msg: fmt.Sprintf("host %s: %s", name, msg)}
 	case msg != "":

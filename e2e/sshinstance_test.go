@@ -33,6 +33,9 @@ func TestSSHReadCommandsStartNoFarInstance(t *testing.T) {
 		}
 		assert.Equal(t, want, code, "jobtop --host %v", args)
 		assert.Contains(t, stderr, none, "jobtop --host %v", args)
+		// How to start one there: not `jobtop serve`, which --host
+		// refuses, or a plain `jobtop run`, which starts one here.
+		assert.Contains(t, stderr, "(start one with `ssh "+h.url+" jobtop serve --socket "+sock+"`; `jobtop --host "+h.url+" --remote-socket "+sock+" run` starts one for you)", "jobtop --host %v", args)
 	}
 
 	r.shutdownOnCleanup()
