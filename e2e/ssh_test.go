@@ -278,4 +278,8 @@ func TestSSHMCP(t *testing.T) {
 	require.NoError(t, err)
 	require.True(t, res.IsError)
 	assert.Contains(t, res.Content[0].(*sdk.TextContent).Text, `cwd "src": the jobs run on host 127.0.0.1:`+strconv.Itoa(h.port)+", so give an absolute path there")
+	res, err = cs.CallTool(ctx, &sdk.CallToolParams{Name: "run_job", Arguments: map[string]any{"command": "make", "cwd": "/no/such/dir"}})
+	require.NoError(t, err)
+	require.True(t, res.IsError)
+	assert.Equal(t, `the job did not start: cwd "/no/such/dir" does not exist on host 127.0.0.1:`+strconv.Itoa(h.port), res.Content[0].(*sdk.TextContent).Text, "the directory missing there, not here")
 }

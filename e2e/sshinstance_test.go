@@ -41,6 +41,9 @@ func TestSSHReadCommandsStartNoFarInstance(t *testing.T) {
 	r.shutdownOnCleanup()
 	assert.Equal(t, "1\n", r.ok("run", "--name", "web", "--", "exec sleep 300"), "run starts the far instance")
 	assert.Contains(t, r.ok("ls"), "web")
+	_, stderr, code := r.run("run", "--cwd", "/no/such/dir", "--", "true")
+	assert.Equal(t, 1, code)
+	assert.Equal(t, "jobtop: cwd \"/no/such/dir\" does not exist on host 127.0.0.1:"+strconv.Itoa(h.port)+"\n", stderr, "the directory missing there, not here")
 }
 
 // An attached TUI whose reconnection finds another far instance (the old

@@ -2,6 +2,7 @@ package mcp
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"path"
 	"strconv"
@@ -147,6 +148,11 @@ func (s *Server) runJob(ctx context.Context, req *sdk.CallToolRequest, in RunJob
 		}
 	}
 	info, err := s.startJob(ctx, start)
+	var apiErr *control.APIError
+	if h := s.opts.Client.Host(); h != nil && errors.As(err, &apiErr) && strings.HasPrefix(apiErr.Message, `cwd "`) {
+		// The far instance checked the directory: say where.
+		return "", RunJobOutput{}, fmt.Errorf("the job did not start: %s on host %s", apiErr.Message, h.Name())
+	}
 	if err != nil {
 		return "", RunJobOutput{}, fmt.Errorf("the job did not start: %w", err)
 	}
