@@ -59,11 +59,7 @@ func parseJobRef(b []byte, field string) (JobRef, error) {
 	var n json.Number
 	if err := json.Unmarshal(b, &n); err == nil && n != "" {
 		if _, err := strconv.ParseUint(n.String(), 10, 64); err != nil {
-			if msg := jobs.BadID(n.String()); strings.HasPrefix(msg, "no job") {
-				// An ID past any job's is an unknown job, as in a
-				// path: 404, as the smaller ones of {"jobs": [99]} are.
-				return "", &RequestError{Status: http.StatusNotFound, Msg: fmt.Sprintf(`%q: %s`, field, msg)}
-			} else if msg != "" {
+			if msg := jobs.BadID(n.String()); msg != "" {
 				return "", badRequest(`%q: %s`, field, msg)
 			}
 			return "", badRequest(`%q: a job ID is a whole number, not %s`, field, n)
