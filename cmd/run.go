@@ -126,6 +126,11 @@ func run(cmd *cobra.Command, o runOptions, args []string) error {
 	if msg := fmt.Sprint(err); control.IsNotFound(err) && strings.HasSuffix(msg, control.ListJobsHint) {
 		return errors.New(strings.TrimSuffix(msg, control.ListJobsHint) + "`jobtop ls` lists them")
 	}
+	var apiErr *control.APIError
+	if h := c.Host(); h != nil && errors.As(err, &apiErr) && strings.HasPrefix(apiErr.Message, `cwd "`) {
+		// The far instance checked the directory: say where.
+		return fmt.Errorf("%s on host %s", apiErr.Message, h.Name())
+	}
 	if err != nil {
 		return err
 	}

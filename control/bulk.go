@@ -147,10 +147,10 @@ func (req BulkRequest) check() error {
 	return nil
 }
 
-// nameMatches reports whether name matches one of globs, comma-separated
+// NameMatches reports whether name matches one of globs, comma-separated
 // (an empty glob matches nothing). A * or ? stands for a namespace's "/"
 // too ("api*" matches "api/web"): a job's name is no path.
-func nameMatches(globs, name string) bool {
+func NameMatches(globs, name string) bool {
 	const slash = "\x00"
 	name = strings.ReplaceAll(name, "/", slash)
 	for _, glob := range strings.Split(globs, ",") {
@@ -201,7 +201,7 @@ func (req BulkRequest) pick(list []jobs.Info) (picked []jobs.Info, named bool, e
 		if inState != nil && !inState(j.State) {
 			return false
 		}
-		if req.Name != "" && !nameMatches(req.Name, j.Name) {
+		if req.Name != "" && !NameMatches(req.Name, j.Name) {
 			return false
 		}
 		return true

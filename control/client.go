@@ -80,13 +80,20 @@ func (c *Client) where() string {
 type NotRunningError struct {
 	Path string
 	Err  error
+	// Start says how to start one when that is not `jobtop serve` here
+	// (on another host, where jobtop --host serve is refused).
+	Start string
 }
 
 func (e *NotRunningError) Error() string {
 	if errors.Is(e.Err, syscall.EACCES) {
 		return fmt.Sprintf("cannot connect to %s: permission denied (is it another user's?)", e.Path)
 	}
-	return fmt.Sprintf("no jobtop is listening on %s (start one with `jobtop serve`; `jobtop run` starts one for you)", e.Path)
+	start := e.Start
+	if start == "" {
+		start = "start one with `jobtop serve`; `jobtop run` starts one for you"
+	}
+	return fmt.Sprintf("no jobtop is listening on %s (%s)", e.Path, start)
 }
 
 func (e *NotRunningError) Unwrap() error { return e.Err }

@@ -66,6 +66,7 @@ func TestErrorAnswers(t *testing.T) {
 		{"empty body", "POST", "/v1/jobs", ``, 400, "empty body"},
 		{"empty body of a limit", "PUT", "/v1/parallel", ``, 400, `empty body: send the limit as JSON, e.g. {"max_running": 4}`},
 		{"empty body of input", "POST", "/v1/jobs/1/input", ``, 400, `empty body: give the input as {"text": "y\n"}`},
+		{"a resize without a size", "POST", "/v1/jobs/1/resize", `{}`, 400, `no size given: give the size as {"cols": 120, "rows": 40}`},
 		{"a whole number too large", "PUT", "/v1/parallel", `{"max_running": 99999999999999999999}`, 400, `field "max_running" is too large: 99999999999999999999`},
 		{"a job ID negative", "POST", "/v1/jobs/stop", `{"jobs": [-1]}`, 400, `"jobs": -1 is not a job ID (IDs start at 1)`},
 		{"a job ID zero", "POST", "/v1/jobs/stop", `{"jobs": [0]}`, 400, `0 is not a job ID (IDs start at 1)`},

@@ -81,6 +81,30 @@ func ParseHost(s string) (Host, error) {
 
 // Name is the host as jobtop shows it (the HOST column, messages):
 // [user@]host[:port], as written.
+// startHint says how to start an instance on the host, for a command that
+// found none there: serve runs on the host itself (jobtop --host serve is
+// refused), and run --host starts one as run does here.
+func (h Host) startHint() string {
+	serve, flags := shellWord(h.bin())+" serve", ""
+	if h.Bin != "" {
+		flags += " --remote-bin " + localWord(h.Bin)
+	}
+	if h.Socket != "" {
+		serve += " --socket " + shellWord(h.Socket)
+		flags += " --remote-socket " + localWord(h.Socket)
+	}
+	return fmt.Sprintf("start one with `ssh %s %s`; `jobtop --host %s%s run` starts one for you", h.URL, serve, h.URL, flags)
+}
+
+// localWord quotes s for this machine's shell: a "~/" in it is the far
+// home, which this shell must not expand.
+func localWord(s string) string {
+	if strings.HasPrefix(s, "~") {
+		return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+	}
+	return shellWord(s)
+}
+
 func (h Host) Name() string {
 	name := h.Addr
 	if strings.Contains(name, ":") {

@@ -99,3 +99,15 @@ type wrapped struct{ err error }
 
 func (w *wrapped) Error() string { return "Get http://jobtop/v1/jobs: " + w.err.Error() }
 func (w *wrapped) Unwrap() error { return w.err }
+
+// A command that finds no instance on a host says how to start one
+// there: serve on the host (jobtop --host serve is refused), or run
+// --host with the same far program and socket.
+func TestStartHint(t *testing.T) {
+	h, err := ParseHost("ssh://me@b:2222")
+	require.NoError(t, err)
+	assert.Equal(t, "start one with `ssh ssh://me@b:2222 jobtop serve`; `jobtop --host ssh://me@b:2222 run` starts one for you", h.startHint())
+	h.Bin, h.Socket = "~/bin/jobtop", "/run/my dir/s.sock"
+	assert.Equal(t, "start one with `ssh ssh://me@b:2222 ~/bin/jobtop serve --socket '/run/my dir/s.sock'`; "+
+		"`jobtop --host ssh://me@b:2222 --remote-bin '~/bin/jobtop' --remote-socket '/run/my dir/s.sock' run` starts one for you", h.startHint())
+}

@@ -121,6 +121,11 @@ func (s *Server) handleResize(w http.ResponseWriter, r *http.Request) {
 		writeError(w, err)
 		return
 	}
+	if req.Cols == 0 && req.Rows == 0 {
+		// {} or fields misspelt elsewhere: not a size of 0x0 asked for.
+		writeError(w, badRequest("no size given: %s", req.emptyBody()))
+		return
+	}
 	if err := s.mgr.Resize(id, req.Cols, req.Rows); err != nil {
 		var invalid *jobs.InvalidActionError
 		var notFound *jobs.NotFoundError

@@ -186,9 +186,17 @@ func (c *sshConn) fail(ctx context.Context, noise string, readErr error) error {
 		if c.host.Socket != "" {
 			where += ", " + c.host.Socket
 		}
-		return &NotRunningError{Path: where, Err: &HostError{Host: name, Msg: msg}}
+		return &NotRunningError{Path: where, Err: &HostError{Host: name, Msg: msg}, Start: c.host.startHint()}
 	case code == DialClientTooOld:
 		return &HostError{Host: name, Msg: fmt.Sprintf("host %s: %s", name, msg)}
+	case code == 0:
+		// It ended well without a word of the API: no jobtop (a
+		// --remote-bin naming another program, a wrapper that exits).
+		said := ""
+		if msg != "" {
+			said = ", and said: " + lastLine(msg)
+		}
+		return &HostError{Host: name, Msg: fmt.Sprintf("%s on host %s ended without answering as jobtop dial-stdio does (exit status 0%s): is it jobtop? pass --remote-bin PATH with jobtop's path there", c.host.bin(), name, said)}
 	case msg != "":
 		return &HostError{Host: name, Msg: fmt.Sprintf("jobtop dial-stdio on host %s failed (exit status %d): %s", name, code, msg)}
 	}

@@ -186,6 +186,15 @@ func TestSSHOlderFarEnd(t *testing.T) {
 	_, errOut, code = newRemote(t, bin, h, "--remote-bin", ancient).run("ls")
 	assert.Equal(t, 1, code)
 	assert.Contains(t, errOut, fmt.Sprintf("speaks API version 0 (it predates API versions and jobtop dial-stdio); this jobtop speaks version %d", control.APIVersion))
+
+	// A program that is no jobtop at all, and exits 0: not "failed
+	// (exit status 0)", and the way out.
+	other := filepath.Join(h.farBin, "not-jobtop")
+	writeFile(t, other, "#!/bin/sh\necho Welcome to the box\nexit 0\n")
+	require.NoError(t, os.Chmod(other, 0o700))
+	_, errOut, code = newRemote(t, bin, h, "--remote-bin", other).run("ls")
+	assert.Equal(t, 1, code)
+	assert.Equal(t, fmt.Sprintf("jobtop: %s on host 127.0.0.1:%d ended without answering as jobtop dial-stdio does (exit status 0, and said: Welcome to the box): is it jobtop? pass --remote-bin PATH with jobtop's path there\n", other, h.port), errOut)
 }
 
 // attach shows two instances in one table, this machine's and one
@@ -278,4 +287,8 @@ func TestSSHMCP(t *testing.T) {
 	require.NoError(t, err)
 	require.True(t, res.IsError)
 	assert.Contains(t, res.Content[0].(*sdk.TextContent).Text, `cwd "src": the jobs run on host 127.0.0.1:`+strconv.Itoa(h.port)+", so give an absolute path there")
+	res, err = cs.CallTool(ctx, &sdk.CallToolParams{Name: "run_job", Arguments: map[string]any{"command": "make", "cwd": "/no/such/dir"}})
+	require.NoError(t, err)
+	require.True(t, res.IsError)
+	assert.Equal(t, `the job did not start: cwd "/no/such/dir" does not exist on host 127.0.0.1:`+strconv.Itoa(h.port), res.Content[0].(*sdk.TextContent).Text, "the directory missing there, not here")
 }

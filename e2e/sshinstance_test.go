@@ -33,11 +33,17 @@ func TestSSHReadCommandsStartNoFarInstance(t *testing.T) {
 		}
 		assert.Equal(t, want, code, "jobtop --host %v", args)
 		assert.Contains(t, stderr, none, "jobtop --host %v", args)
+		// How to start one there: not `jobtop serve`, which --host
+		// refuses, or a plain `jobtop run`, which starts one here.
+		assert.Contains(t, stderr, "(start one with `ssh "+h.url+" jobtop serve --socket "+sock+"`; `jobtop --host "+h.url+" --remote-socket "+sock+" run` starts one for you)", "jobtop --host %v", args)
 	}
 
 	r.shutdownOnCleanup()
 	assert.Equal(t, "1\n", r.ok("run", "--name", "web", "--", "exec sleep 300"), "run starts the far instance")
 	assert.Contains(t, r.ok("ls"), "web")
+	_, stderr, code := r.run("run", "--cwd", "/no/such/dir", "--", "true")
+	assert.Equal(t, 1, code)
+	assert.Equal(t, "jobtop: cwd \"/no/such/dir\" does not exist on host 127.0.0.1:"+strconv.Itoa(h.port)+"\n", stderr, "the directory missing there, not here")
 }
 
 // An attached TUI whose reconnection finds another far instance (the old

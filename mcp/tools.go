@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"path"
 	"strconv"
 	"strings"
 	"time"
@@ -150,6 +151,11 @@ func (s *Server) runJob(ctx context.Context, req *sdk.CallToolRequest, in RunJob
 		}
 	}
 	info, err := s.startJob(ctx, start)
+	var apiErr *control.APIError
+	if h := s.opts.Client.Host(); h != nil && errors.As(err, &apiErr) && strings.HasPrefix(apiErr.Message, `cwd "`) {
+		// The far instance checked the directory: say where.
+		return "", RunJobOutput{}, fmt.Errorf("the job did not start: %s on host %s", apiErr.Message, h.Name())
+	}
 	if err != nil {
 		return "", RunJobOutput{}, fmt.Errorf("the job did not start: %w", err)
 	}
@@ -170,7 +176,7 @@ func (s *Server) runJob(ctx context.Context, req *sdk.CallToolRequest, in RunJob
 // ListJobsInput is list_jobs' arguments.
 type ListJobsInput struct {
 	State string `json:"state,omitempty" jsonschema:"only jobs in this state; active: queued, running or stopping; ended: the rest"`
-	Name  string `json:"name,omitempty" jsonschema:"only jobs whose name contains this text"`
+	Name  string `json:"name,omitempty" jsonschema:"only jobs whose name contains this text, or matches it as a glob when it has *, ? or [ (web-*; several comma-separated, as jobtop ls --name)"`
 }
 
 // ListJobsOutput is list_jobs' answer.
@@ -180,10 +186,28 @@ type ListJobsOutput struct {
 	Omitted int `json:"omitted,omitempty" jsonschema:"older matching jobs left out of the list"`
 }
 
+// nameFits says whether list_jobs' name picks a job's name: a glob when it
+// has glob characters, as the CLI's --name and the API's name= take it
+// ("web-*" would otherwise match no name at all), else text the name
+// contains.
+func nameFits(pattern, name string) bool {
+	if strings.ContainsAny(pattern, "*?[") {
+		return control.NameMatches(pattern, name)
+	}
+	return strings.Contains(name, pattern)
+}
+
 // maxListJobs bounds list_jobs' answer.
 const maxListJobs = 100
 
 func (s *Server) listJobs(ctx context.Context, _ *sdk.CallToolRequest, in ListJobsInput) (string, ListJobsOutput, error) {
+	if strings.ContainsAny(in.Name, "*?[") {
+		for _, glob := range strings.Split(in.Name, ",") {
+			if _, err := path.Match(glob, ""); err != nil {
+				return "", ListJobsOutput{}, fmt.Errorf("name %q is not a valid pattern: use * and ? and [...] as in shell patterns, or plain text the name contains", glob)
+			}
+		}
+	}
 	list, err := s.opts.Client.Jobs(ctx)
 	if err != nil {
 		return "", ListJobsOutput{}, s.apiError(err)
@@ -191,7 +215,7 @@ func (s *Server) listJobs(ctx context.Context, _ *sdk.CallToolRequest, in ListJo
 	now := time.Now()
 	out := ListJobsOutput{Jobs: []JobSummary{}}
 	for _, j := range list {
-		if in.Name != "" && !strings.Contains(j.Name, in.Name) {
+		if !nameFits(in.Name, j.Name) {
 			continue
 		}
 		switch in.State {

@@ -364,6 +364,30 @@ func TestListJobs(t *testing.T) {
 	require.Contains(t, e.ok("list_jobs", map[string]any{"name": "zzz"}, &l), "no job matches (there are 3 jobs)")
 }
 
+// list_jobs' name is a glob when it reads as one, as --name and the API's
+// name= are: "web-*" picks web-1, not a name holding "web-*".
+func TestListJobsNameGlob(t *testing.T) {
+	e := newEnv(t)
+	var l ListJobsOutput
+	e.run("web-1", "exec sleep 60")
+	e.run("web-2", "exec sleep 60")
+	e.run("api/web", "exec sleep 60")
+	names := func() []string {
+		var n []string
+		for _, j := range l.Jobs {
+			n = append(n, j.Name)
+		}
+		return n
+	}
+	e.ok("list_jobs", map[string]any{"name": "web-*"}, &l)
+	require.Equal(t, []string{"web-1", "web-2"}, names())
+	e.ok("list_jobs", map[string]any{"name": "api*,web-?"}, &l)
+	require.Equal(t, []string{"web-1", "web-2", "api/web"}, names(), "several globs, and * takes a namespace's /")
+	e.ok("list_jobs", map[string]any{"name": "web"}, &l)
+	require.Len(t, l.Jobs, 3, "plain text is still text the name contains")
+	require.Contains(t, e.toolErr("list_jobs", map[string]any{"name": "web-["}), `name "web-[" is not a valid pattern`)
+}
+
 // kill_job ends the job's whole tree at once; stop_job with its grace
 // rules; restart_job runs it again; remove_job refuses a running job and
 // forgets an ended one.
