@@ -288,3 +288,40 @@ func TestAStopWaitReturnsWhenTheJobIsRestartedMeanwhile(t *testing.T) {
 		in.client.KillJob(ctxT(t), j.ID, true) //nolint:errcheck // the new run
 	}
 }
+
+// The same when the job was queued when the stop began and is queued
+// again before the wait reads it: its stop took effect at once ("stopped
+// before it started"), and the wait must not wait for its next run.
+func TestAStopWaitReturnsWhenAQueuedJobIsQueuedAgain(t *testing.T) {
+	in := startInstance(t)
+	_, err := in.client.SetParallel(ctxT(t), 1)
+	require.NoError(t, err)
+	a := in.startNamed(t, "a", "trap '' TERM; echo up; exec sleep 120")
+	b := in.startNamed(t, "b", "exec sleep 120")
+	require.Eventually(t, func() bool {
+		info, err := in.client.Job(ctxT(t), a.ID)
+		return err == nil && info.Lines > 0
+	}, testTimeout, 5*time.Millisecond, "a runs, its trap set")
+	done := make(chan error, 1)
+	go func() {
+		_, err := in.client.Bulk(ctxT(t), BulkStop, BulkRequest{All: true}, true)
+		done <- err
+	}()
+	require.Eventually(t, func() bool {
+		info, err := in.client.Job(ctxT(t), a.ID)
+		return err == nil && info.State == jobs.StateStopping
+	}, testTimeout, 5*time.Millisecond, "the stop has begun")
+	for _, id := range []jobs.ID{a.ID, b.ID} {
+		_, err := in.client.RestartJob(ctxT(t), id, false)
+		require.NoError(t, err)
+	}
+	select {
+	case err := <-done:
+		require.NoError(t, err)
+	case <-time.After(testTimeout):
+		t.Fatal("the stop's wait did not return")
+	}
+	for _, id := range []jobs.ID{a.ID, b.ID} {
+		in.client.KillJob(ctxT(t), id, true) //nolint:errcheck // the new runs
+	}
+}

@@ -143,14 +143,11 @@ func (s *Server) handleEnd(w http.ResponseWriter, r *http.Request, end func(jobs
 
 // endedSince says whether a stop or kill of the job as it was (before)
 // has taken effect: the job has ended, with no restart of its policy to
-// come, or the run stopped has ended and the job was restarted meanwhile
-// (it waits to run again, or runs again: a wait for it to end would wait
-// for the new run, for ever for a server).
+// come, or it ended since and was run or queued again meanwhile (a wait
+// for it to be over would wait for the new run, for ever for a server).
 func endedSince(before jobs.Info) func(jobs.Info) bool {
 	return func(i jobs.Info) bool {
-		return i.State.Done() && i.RestartAt == nil ||
-			i.Runs > before.Runs ||
-			i.State == jobs.StateQueued && before.State != jobs.StateQueued
+		return i.State.Done() && i.RestartAt == nil || i.Ends > before.Ends
 	}
 }
 

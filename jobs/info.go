@@ -71,6 +71,11 @@ type Info struct {
 	RestartAt *time.Time `json:"restart_at,omitempty"`
 	// Runs counts the runs started so far (1 for a job never restarted).
 	Runs int `json:"runs"`
+	// Ends counts the times the job ended: a run's end, or a queued run
+	// stopped or failed before it started. A wait for a stop to take
+	// effect waits for it to grow, whatever runs or queues the job again
+	// meanwhile. Not in the API's JSON.
+	Ends int `json:"-"`
 	// RunCursor is the output cursor just before the current run's first
 	// line: reading after it gives only this run's output.
 	RunCursor uint64 `json:"run_cursor"`

@@ -80,6 +80,7 @@ type job struct {
 	lastPlaced bool               // and had placed the cursor on the main screen (termState.lastPlaced)
 
 	restartPending bool        // a requested restart waits for this run to end
+	ends           int         // times it ended (Info.Ends)
 	restartTimer   *time.Timer // a policy restart waits out its backoff
 	restartAt      time.Time   // when restartTimer fires
 	autoRestarts   int         // policy restarts since the last long run (all of them: MaxOverLife)
@@ -167,6 +168,7 @@ func (j *job) stateLocked() Info {
 		Started:   j.started,
 		Ended:     j.ended,
 		Runs:      j.runs,
+		Ends:      j.ends,
 		RunCursor: j.runCursor,
 		Restarts:  max(j.runs-1, 0),
 		Ready:     j.ready && j.state.Active(),
@@ -314,6 +316,7 @@ func (m *Manager) setReasonLocked(j *job, reason string) {
 // to start).
 func (m *Manager) finishWithoutRunLocked(j *job, state State, reason string) {
 	now := time.Now()
+	j.ends++
 	j.state = state
 	j.errText = reason
 	j.reason = ""
@@ -363,6 +366,7 @@ func (m *Manager) finishRunLocked(j *job, p *process, exit exitStatus) {
 	}
 	j.proc = nil
 	j.ended = &now
+	j.ends++
 	j.reason = ""
 	m.active--
 	j.exitCode, j.signal = nil, 0
