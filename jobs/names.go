@@ -60,11 +60,6 @@ func nameChar(c rune) bool {
 var latinFolds = map[rune]string{'ø': "o", 'Ø': "O", 'ß': "ss", 'æ': "ae", 'Æ': "AE", 'œ': "oe", 'Œ': "OE",
 	'ł': "l", 'Ł': "L", 'đ': "d", 'Đ': "D", 'þ': "th", 'Þ': "Th", 'ð': "d", 'ı': "i"}
 
-// interpreters run a script named by their first argument; a job running
-// one is named after the script.
-var interpreters = map[string]bool{"sh": true, "bash": true, "zsh": true, "dash": true,
-	"python": true, "python3": true, "node": true, "ruby": true, "perl": true}
-
 // shellPrefixes are words that run the next word as the program, skipped
 // when a name is made up from a shell command.
 var shellPrefixes = map[string]bool{"exec": true, "env": true, "nohup": true, "time": true, "command": true,
@@ -110,8 +105,8 @@ func programOf(words []string) string {
 			continue
 		}
 		// "sh build.sh", "python3 -u tool.py": the script says more.
-		if interpreters[path.Base(w)] {
-			if script := scriptOf(words[i+1:]); script != "" {
+		if interpreterFamily[path.Base(w)] != "" {
+			if script := scriptOf(path.Base(w), words[i+1:]); script != "" {
 				return script
 			}
 		}
@@ -120,16 +115,18 @@ func programOf(words []string) string {
 	return prefix
 }
 
-// scriptOf is the script an interpreter's arguments run, past its
-// options ("-u app.py", "--inspect srv.js", "-x deploy.sh"); "" when it
-// runs code given inline (-c, -e) or a module (-m: "python3 -m
-// http.server" stays python3), or nothing.
-func scriptOf(args []string) string {
+// scriptOf is the script interpreter's arguments run, past its options
+// ("-u app.py", "--inspect srv.js", "-x deploy.sh"); "" when it runs code
+// given inline (sh -c, python -c, node -e, perl -e) or a module (python
+// -m: "python3 -m http.server" stays python3), or nothing.
+func scriptOf(interpreter string, args []string) string {
+	opts := interpreterOptions[interpreterFamily[interpreter]]
 	for i := 0; i < len(args); i++ {
-		switch a := args[i]; {
-		case interpreterInline[a]:
+		a := args[i]
+		switch {
+		case opts.inline[a] || len(a) > 2 && opts.inline[a[:2]] && a[1] != '-': // perl -e1
 			return ""
-		case interpreterOptArg[a]:
+		case opts.withArg[a]:
 			i++ // its argument
 		case !strings.HasPrefix(a, "-"):
 			return a
@@ -138,14 +135,30 @@ func scriptOf(args []string) string {
 	return ""
 }
 
-// interpreterInline are the options that give an interpreter its code
-// inline: no script names the job.
-var interpreterInline = map[string]bool{"-c": true, "-e": true, "--eval": true, "-p": true, "--print": true, "-E": true, "-m": true}
+// interpreterFamily is the family of each interpreter (whose options are
+// read alike): an interpreter runs a script named by its arguments, and a
+// job running one is named after the script.
+var interpreterFamily = map[string]string{"sh": "sh", "bash": "sh", "zsh": "sh", "dash": "sh",
+	"python": "python", "python3": "python", "node": "node", "ruby": "ruby", "perl": "perl"}
 
-// interpreterOptArg are interpreters' options that take the next word as
-// their argument ("python3 -W ignore app.py", "node -r dotenv/config srv.js").
-var interpreterOptArg = map[string]bool{"-W": true, "-X": true, "-r": true, "--require": true, "--import": true,
-	"--loader": true, "-o": true, "-O": true, "-I": true}
+// interpreterOptions are, for each family, the options that give the code
+// inline (no script names the job) and those that take the next word as
+// their argument ("python3 -W ignore app.py", "bash -o pipefail x.sh").
+var interpreterOptions = map[string]struct{ inline, withArg map[string]bool }{
+	"sh":     {inline: set("-c"), withArg: set("-o", "-O", "+o", "+O", "--rcfile", "--init-file")},
+	"python": {inline: set("-c", "-m"), withArg: set("-W", "-X")},
+	"node":   {inline: set("-e", "--eval", "-p", "--print"), withArg: set("-r", "--require", "--import", "--loader")},
+	"ruby":   {inline: set("-e"), withArg: set("-r", "-I", "-C")},
+	"perl":   {inline: set("-e", "-E"), withArg: set("-I", "-M", "-m")},
+}
+
+func set(words ...string) map[string]bool {
+	m := make(map[string]bool, len(words))
+	for _, w := range words {
+		m[w] = true
+	}
+	return m
+}
 
 // prefixArg reports whether a word after a prefix is its argument, not
 // the program: a number or a duration ("nice -n 10", "timeout 30s").
@@ -161,7 +174,7 @@ func defaultName(s Spec) string {
 	program := ""
 	if len(s.Argv) > 0 {
 		program = s.Argv[0]
-		if shellPrefixes[path.Base(program)] || interpreters[path.Base(program)] { // env FOO=1 make; python3 tool.py
+		if shellPrefixes[path.Base(program)] || interpreterFamily[path.Base(program)] != "" { // env FOO=1 make; python3 tool.py
 			program = programOf(s.Argv)
 		}
 	} else {

@@ -59,6 +59,11 @@ func TestDefaultName(t *testing.T) {
 		{Spec{Command: "python3 -W ignore tool.py 8000"}, "tool.py"},
 		{Spec{Command: "python3 -c 'print(1)'"}, "python3"},
 		{Spec{Command: "bash -c 'make all'"}, "bash"},
+		{Spec{Command: "bash -e -x ./deploy.sh"}, "deploy.sh"}, // -e is errexit to a shell
+		{Spec{Command: "bash --rcfile rc s.sh"}, "s.sh"},
+		{Spec{Command: "python3 -E -I app.py"}, "app.py"},
+		{Spec{Command: "perl -e1 x"}, "perl"},
+		{Spec{Command: "node -e 'x()' srv.js"}, "node"},
 		{Spec{Command: "./données.sh"}, "donnees.sh"},
 		{Spec{Command: "./数据"}, "job"}, // nothing left of it
 		{Spec{Command: "  go test ./..."}, "go"},
