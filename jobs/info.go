@@ -26,11 +26,11 @@ func ParseID(s string) (ID, error) {
 // or reads as a name. No name is a bare number or starts with "-"
 // (CheckName), so such an s is never a name.
 func BadID(s string) string {
-	digits := strings.TrimPrefix(s, "-")
+	digits := strings.TrimPrefix(strings.TrimPrefix(s, "+"), "-")
 	switch {
 	case digits == "" || strings.Trim(digits, "0123456789") != "":
 		return ""
-	case digits != s || strings.Trim(digits, "0") == "":
+	case strings.HasPrefix(s, "-") || strings.Trim(digits, "0") == "":
 		return s + " is not a job ID (IDs start at 1)"
 	}
 	if _, err := strconv.Atoi(digits); err != nil {

@@ -182,3 +182,17 @@ func BenchmarkDefaultName(b *testing.B) {
 		}
 	})
 }
+
+// BadID says why a number names no job, whatever jobs there are; a
+// possible ID, or a name, gets "".
+func TestBadID(t *testing.T) {
+	for s, want := range map[string]string{
+		"0": "0 is not a job ID (IDs start at 1)", "00": "00 is not a job ID (IDs start at 1)",
+		"+0": "+0 is not a job ID (IDs start at 1)", "-1": "-1 is not a job ID (IDs start at 1)",
+		"-0":                   "-0 is not a job ID (IDs start at 1)",
+		"99999999999999999999": "no job with ID 99999999999999999999",
+		"7":                    "", "+7": "", "web": "", "-": "", "": "", "1.5": "",
+	} {
+		assert.Equal(t, want, BadID(s), "%q", s)
+	}
+}
