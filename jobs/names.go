@@ -201,9 +201,12 @@ func defaultName(s Spec) string {
 			b.WriteString(latinFolds[c])
 		case c > unicode.MaxASCII:
 			// A letter with an accent keeps its letter (ÜberTool:
-			// UberTool, not berTool); other characters go.
-			if base := []rune(norm.NFD.String(string(c))); nameChar(base[0]) {
-				b.WriteRune(base[0])
+			// UberTool, not berTool), a ligature its letters (ﬁle:
+			// file); other characters go.
+			for _, r := range norm.NFKD.String(string(c)) {
+				if nameChar(r) {
+					b.WriteRune(r)
+				}
 			}
 		}
 		if b.Len() >= defaultNameLen {

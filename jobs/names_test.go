@@ -65,7 +65,8 @@ func TestDefaultName(t *testing.T) {
 		{Spec{Command: "perl -e1 x"}, "perl"},
 		{Spec{Command: "node -e 'x()' srv.js"}, "node"},
 		{Spec{Command: "./données.sh"}, "donnees.sh"},
-		{Spec{Command: "./数据"}, "job"}, // nothing left of it
+		{Spec{Command: "python3 ./ﬁle.py"}, "file.py"}, // a ligature's letters
+		{Spec{Command: "./数据"}, "job"},                 // nothing left of it
 		{Spec{Command: "  go test ./..."}, "go"},
 		{Spec{Command: "./scripts/fake-db --port 5433"}, "fake-db"},
 		{Spec{Command: "CI=1 GOFLAGS=-v exec npm run dev"}, "npm"},
