@@ -120,6 +120,7 @@ type Manager struct {
 	hold    outputHold    // readers wait while a frame for a person is drawn (hold.go)
 
 	stopSampler chan struct{}
+	samplerOnce sync.Once // closes stopSampler
 	samplerDone chan struct{}
 }
 
@@ -592,10 +593,9 @@ func (m *Manager) Shutdown(ctx context.Context) error {
 	}
 	m.runs.Wait()
 	m.closeKeeper()
-	if m.stopSampler != nil {
-		close(m.stopSampler)
+	if m.stopSampler != nil { // set once, in NewManager
+		m.samplerOnce.Do(func() { close(m.stopSampler) }) // Shutdown may be called twice at once
 		<-m.samplerDone
-		m.stopSampler = nil
 	}
 	// Log files still being made are waited for, as long as a disk that
 	// answers takes: once Shutdown returns, nothing writes to the log

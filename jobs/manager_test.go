@@ -574,3 +574,19 @@ func TestValidateBoundsTheDescription(t *testing.T) {
 	s.Description += "x"
 	require.EqualError(t, s.Validate(), "description is 4097 bytes; at most 4096 (it goes with every change of the job to every client)")
 }
+
+// Shutdown may be called twice at once (a shutdown request and a signal;
+// a test's owner and its cleanup): both return, and under -race nothing
+// races (stopping the usage sampler wrote a field the other read).
+func TestShutdownTwiceAtOnce(t *testing.T) {
+	m, err := NewManager(Options{LogDir: t.TempDir(), SampleInterval: time.Millisecond})
+	require.NoError(t, err)
+	start(t, m, Spec{Command: "exec sleep 60"})
+	done := make(chan error, 2)
+	for range 2 {
+		go func() { done <- m.Shutdown(context.Background()) }()
+	}
+	for range 2 {
+		require.NoError(t, <-done)
+	}
+}
