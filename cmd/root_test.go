@@ -136,8 +136,8 @@ func TestFlagErrorsSayWhatToGive(t *testing.T) {
 		"wait 1 --until= --raw":    "--until: give a regex to match a line with (it was empty)",
 		"stop -1":                  "-1 is not a job ID (IDs start at 1)",
 		// Counts are decimal: pflag read 0x10 as 16 and 010 as 8.
-		"serve -D --no-file --max-running 0x10": `--max-running "0x10" is not a whole number of 0 or more`,
-		"logs 1 --tail 1_000":                   `--tail "1_000" is not a whole number`,
+		"serve --no-file --idle-exit 0.1 --max-running 0x10": `--max-running "0x10" is not a whole number of 0 or more`,
+		"logs 1 --tail 1_000":                                `--tail "1_000" is not a whole number`,
 		// A negative count is no "no limit" (0 is): refused as read,
 		// also for a serve -D, before anything starts in the background.
 		"serve --no-file --idle-exit 0.1 --keep-finished -1":     `--keep-finished "-1" is not a whole number of 0 or more`,
