@@ -13,6 +13,7 @@ import (
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"jobtop/control"
+	"jobtop/jobs"
 )
 
 // addTools registers every tool.
@@ -300,7 +301,11 @@ func (s *Server) actionTool(name string) func(context.Context, *sdk.CallToolRequ
 			// Ending a job that has ended is done already, not a mistake.
 			if now, jerr := c.Job(ctx, id); jerr == nil && now.State.Done() {
 				sum := summarize(now, time.Now())
-				return "job " + sum.line() + "\n(it had already ended: nothing to " + strings.TrimSuffix(name, "_job") + ")", JobOutput{Job: sum}, nil
+				why := "it had already ended"
+				if now.State == jobs.StateCreated {
+					why = "it was never started" // autostart: false; restart_job starts it
+				}
+				return "job " + sum.line() + "\n(" + why + ": nothing to " + strings.TrimSuffix(name, "_job") + ")", JobOutput{Job: sum}, nil
 			}
 		}
 		if err != nil {

@@ -5,6 +5,8 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/require"
+
+	"jobtop/jobs"
 )
 
 // Answers a model could misread: a prompt matched before its newline is
@@ -28,6 +30,12 @@ func TestAnswersSayWhatHappened(t *testing.T) {
 		require.Contains(t, text, "it had already ended")
 		require.Equal(t, "failed", out.Job.State)
 	}
+
+	// One never started (autostart: false) did not end: it never ran.
+	later, err := e.mgr.Add(jobs.Spec{Name: "later", Command: "true"})
+	require.NoError(t, err)
+	text = e.ok("stop_job", map[string]any{"id": int(later.ID)}, nil)
+	require.Contains(t, text, "it was never started: nothing to stop")
 
 	msg := e.toolErr("wait_job", map[string]any{"id": id, "until": "(?<=x)y"})
 	require.Contains(t, msg, "the syntax is Go's RE2: no lookahead, lookbehind or backreferences")
