@@ -270,6 +270,7 @@ func TestWaitManySkipsJobsNeverStarted(t *testing.T) {
 	file := "jobs:\n  build:\n    cmd: true\n  later:\n    cmd: echo later\n    autostart: false\n" +
 		"  api:\n    cmd: echo api\n    depends_on: {later: completed}\n  web:\n    cmd: echo web\n    depends_on: {api: started}\n"
 	c.serveJobFile(file)
+	c.startJob("echo deployed", "--name", "deploy", "--after", "later") // the engine's other wording
 	r := c.run("wait", "--all")
 	require.Equal(t, 0, r.code, r.stderr)
 	assert.Equal(t, []string{"job 1 (build) succeeded"}, lines(r.stdout))
@@ -277,6 +278,7 @@ func TestWaitManySkipsJobsNeverStarted(t *testing.T) {
 		"jobtop: not waiting for job 2 (later): it was never started (jobtop restart 2 starts it)",
 		"jobtop: not waiting for job 3 (api): it waits for job 2 (later), which will not start by itself",
 		"jobtop: not waiting for job 4 (web): it waits for job 3 (api), which will not start by itself",
+		"jobtop: not waiting for job 5 (deploy): it waits for job 2 (later), which will not start by itself",
 	}, lines(r.stderr))
 
 	for _, args := range [][]string{{"1", "2"}, {"--name", "later"}, {"--state", "created"}} {
