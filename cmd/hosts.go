@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"time"
 
 	"github.com/spf13/cobra"
 
@@ -19,6 +20,7 @@ const (
 	hostEnv          = "JOBTOP_HOST"
 	remoteBinFlag    = "remote-bin"
 	remoteSocketFlag = "remote-socket"
+	hostTimeoutFlag  = "host-timeout"
 	localFlag        = "local"
 )
 
@@ -37,6 +39,8 @@ func addHostFlags(root *cobra.Command) {
 	f.StringArray(hostFlag, nil, "talk to the instance on another machine, over `ssh://[user@]host[:port]` (default $"+hostEnv+"); attach takes several")
 	f.String(remoteBinFlag, "", "where jobtop is on the --host machine: its `PATH` there (default: jobtop, found on the far PATH)")
 	f.String(remoteSocketFlag, "", "the instance's socket on the --host machine, as a `PATH` there (default: the one jobtop finds there)")
+	timeout := control.DefaultAnswerTimeout
+	f.Var(durationFlag{d: &timeout, nonNegative: true}, hostTimeoutFlag, "with --host: give up when the far jobtop has not answered within `DUR` of running ssh (0: wait as long as it takes)")
 }
 
 // addLocalFlag adds --local, for the commands that show several hosts.
@@ -78,10 +82,20 @@ func hostsOf(cmd *cobra.Command) ([]control.Host, error) {
 			}
 			return nil, fmt.Errorf("--%s %w", hostFlag, err)
 		}
-		h.Bin, h.Socket = bin, socket
+		h.Bin, h.Socket, h.AnswerTimeout = bin, socket, hostTimeout(cmd)
 		hosts = append(hosts, h)
 	}
 	return hosts, nil
+}
+
+// hostTimeout is --host-timeout.
+func hostTimeout(cmd *cobra.Command) time.Duration {
+	if f := cmd.Flags().Lookup(hostTimeoutFlag); f != nil {
+		if d, ok := f.Value.(durationFlag); ok {
+			return *d.d
+		}
+	}
+	return control.DefaultAnswerTimeout
 }
 
 // checkHostFlags refuses, before a command runs, what --host cannot mean
@@ -89,7 +103,7 @@ func hostsOf(cmd *cobra.Command) ([]control.Host, error) {
 func checkHostFlags(cmd *cobra.Command, _ []string) error {
 	changed := func(name string) bool { f := cmd.Flags().Lookup(name); return f != nil && f.Changed }
 	if isLocalCommand(cmd) {
-		for _, name := range []string{hostFlag, remoteBinFlag, remoteSocketFlag} {
+		for _, name := range []string{hostFlag, remoteBinFlag, remoteSocketFlag, hostTimeoutFlag} {
 			if changed(name) {
 				return &ExitError{Code: usageExit, Err: fmt.Errorf("--%s is for the commands that talk to an instance; jobtop %s runs here (run it on the other machine: ssh HOST jobtop %s)", name, cmd.Name(), cmd.Name())}
 			}
@@ -103,8 +117,8 @@ func checkHostFlags(cmd *cobra.Command, _ []string) error {
 	switch {
 	case len(hosts) > 1 && !multiHostCommands[cmd.Name()]:
 		return &ExitError{Code: usageExit, Err: fmt.Errorf("--host is given %d times; only jobtop attach shows several hosts at once", len(hosts))}
-	case len(hosts) == 0 && (changed(remoteBinFlag) || changed(remoteSocketFlag)):
-		return &ExitError{Code: usageExit, Err: errors.New("--remote-bin and --remote-socket are about the --host machine; give --host ssh://HOST too")}
+	case len(hosts) == 0 && (changed(remoteBinFlag) || changed(remoteSocketFlag) || changed(hostTimeoutFlag)):
+		return &ExitError{Code: usageExit, Err: errors.New("--remote-bin, --remote-socket and --host-timeout are about the --host machine; give --host ssh://HOST too")}
 	case len(hosts) > 0 && changed(socketFlag) && !changed(localFlag):
 		return &ExitError{Code: usageExit, Err: errors.New("--socket names a socket on this machine; with --host, name the far one with --remote-socket (or add --local to attach to show this machine's instance too)")}
 	}

@@ -6,6 +6,7 @@ import (
 	"net/url"
 	"strconv"
 	"strings"
+	"time"
 )
 
 // DefaultRemoteBin is the program a Host runs on the far side when none is
@@ -37,7 +38,19 @@ type Host struct {
 	// confirm a new host key, on the terminal, for the first connection
 	// only; every other connection runs ssh with BatchMode.
 	Interactive bool
+	// AnswerTimeout bounds the wait for the far end's first answer (its
+	// banner) on a connection made with BatchMode: a far jobtop that is
+	// stopped or hung, or a --remote-bin that never answers, is an error
+	// after it instead of a command that hangs. 0: no limit. Streams
+	// are not bounded by it: once the far end has answered, HTTP/2 pings
+	// notice a channel that goes silent.
+	AnswerTimeout time.Duration
 }
+
+// DefaultAnswerTimeout is Host.AnswerTimeout unless --host-timeout says
+// otherwise: room for ssh to connect and for the far dial-stdio to start
+// an instance (which it gives 15 s).
+const DefaultAnswerTimeout = 30 * time.Second
 
 // ParseHost reads a host written ssh://[user@]host[:port]. Its errors
 // begin with the value, quoted.

@@ -2,6 +2,7 @@ package control
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"net"
@@ -96,9 +97,18 @@ func dialSSH(ctx context.Context, h Host, batch bool) (net.Conn, error) {
 		c.state = cmd.ProcessState
 		close(c.exited)
 	}()
-	version, noise, err := c.readBanner(ctx)
+	bannerCtx := ctx
+	if batch && h.AnswerTimeout > 0 {
+		// No one is asked anything: all the wait is ssh connecting and
+		// the far end answering, which a far jobtop stopped (SIGSTOP) or
+		// hung never does.
+		var cancel context.CancelFunc
+		bannerCtx, cancel = context.WithTimeoutCause(ctx, h.AnswerTimeout, errNoAnswer)
+		defer cancel()
+	}
+	version, noise, err := c.readBanner(bannerCtx)
 	if err != nil {
-		return nil, c.fail(ctx, noise, err)
+		return nil, c.fail(bannerCtx, noise, err)
 	}
 	if version < MinAPIVersion {
 		c.Close()
@@ -146,6 +156,10 @@ func (c *pipeConn) readBanner(ctx context.Context) (version int, noise string, e
 // is missing or too old, or dial-stdio's own error. It ends the process.
 func (c *sshConn) fail(ctx context.Context, noise string, readErr error) error {
 	name := c.host.Name()
+	if errors.Is(context.Cause(ctx), errNoAnswer) {
+		c.kill()
+		return &HostError{Host: name, Msg: c.noAnswer(noise)}
+	}
 	if ctx.Err() != nil {
 		c.kill()
 		return fmt.Errorf("no answer from jobtop on host %s in time (ssh %s): %w", name, strings.Join(c.host.sshArgs(true), " "), ctx.Err())
@@ -201,6 +215,29 @@ func (c *sshConn) fail(ctx context.Context, noise string, readErr error) error {
 		return &HostError{Host: name, Msg: fmt.Sprintf("jobtop dial-stdio on host %s failed (exit status %d): %s", name, code, msg)}
 	}
 	return &HostError{Host: name, Msg: fmt.Sprintf("jobtop dial-stdio on host %s ended without answering (exit status %d, %v)", name, code, readErr)}
+}
+
+// errNoAnswer is the cause of a banner wait cut off by AnswerTimeout.
+var errNoAnswer = errors.New("no answer from the far end in time")
+
+// noAnswer says that the far end did not answer within the time limit,
+// and what to check: ssh itself, then the far jobtop and its instance.
+func (c *sshConn) noAnswer(noise string) string {
+	name := c.host.Name()
+	said := ""
+	if s := lastLine(c.stderr.String()); s != "" {
+		said = "; ssh or the far side said: " + s
+	} else if s := lastLine(noise); s != "" {
+		said = "; the far side printed: " + s
+	}
+	ssh := "ssh " + c.host.URL
+	ls := shellWord(c.host.bin()) + " ls"
+	if c.host.Socket != "" {
+		ls += " --socket " + shellWord(c.host.Socket)
+	}
+	return fmt.Sprintf("no answer from %s dial-stdio on host %s within %v%s: "+
+		"check that `%s true` logs in without asking anything, and that the jobtop instance there answers (`%s %s`: one stopped with SIGSTOP, or hung, answers nothing); --host-timeout DUR sets the limit",
+		c.host.bin(), name, c.host.AnswerTimeout, said, ssh, ssh, ls)
 }
 
 // lastLine is the last line of s: a shell's "command not found" comes

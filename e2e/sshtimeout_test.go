@@ -1,0 +1,97 @@
+package e2e
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strconv"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"jobtop/control"
+)
+
+// runBounded runs a command of r, failing the test if it has not
+// returned within deadline (a hang, which the test is about).
+func (r *remote) runBounded(args ...string) (string, string, int) {
+	r.t.Helper()
+	type result struct {
+		out, errOut string
+		code        int
+	}
+	done := make(chan result, 1)
+	go func() {
+		out, errOut, code := r.run(args...)
+		done <- result{out, errOut, code}
+	}()
+	select {
+	case res := <-done:
+		return res.out, res.errOut, res.code
+	case <-time.After(deadline):
+		r.t.Fatalf("jobtop --host %v has not returned after %v", args, deadline)
+		return "", "", 0
+	}
+}
+
+// A far end that connects and never answers (a far jobtop instance
+// stopped with SIGSTOP; a far program that reads and says nothing) makes
+// the read commands give up after --host-timeout, saying what did not
+// answer and what to check, instead of hanging for ever. The limit is on
+// the first answer only: a wait that lasts longer than it still waits.
+func TestSSHFarEndThatNeverAnswers(t *testing.T) {
+	bin := binary(t)
+	h := startSSHD(t)
+	h.installJobtop(t, bin)
+	name := "127.0.0.1:" + strconv.Itoa(h.port)
+	sock := filepath.Join(h.farDir, "t.sock")
+	// The far instance starts with the default limit (starting it may
+	// take a few seconds on a busy machine); then a short one.
+	r := newRemote(t, bin, h, "--remote-socket", sock)
+	r.shutdownOnCleanup()
+	require.Equal(t, "1\n", r.ok("run", "--name", "nap", "--", "sleep 5; echo rested"))
+	r.flags = append(r.flags, "--host-timeout", "3s")
+	_, errOut, code := r.runBounded("wait", "1")
+	require.Equal(t, 0, code, "a wait longer than --host-timeout is not cut by it: %s", errOut)
+	assert.Contains(t, r.ok("logs", "1"), "rested")
+
+	ctx, cancel := context.WithTimeout(context.Background(), deadline)
+	defer cancel()
+	c := control.NewClient(sock)
+	defer c.Close()
+	inst, err := c.Instance(ctx)
+	require.NoError(t, err)
+	require.NoError(t, syscall.Kill(inst.PID, syscall.SIGSTOP))
+	stopped := true
+	cont := func() {
+		if stopped {
+			syscall.Kill(inst.PID, syscall.SIGCONT) //nolint:errcheck // it may have ended
+			stopped = false
+		}
+	}
+	t.Cleanup(cont) // before shutdownOnCleanup's shutdown
+
+	for _, args := range [][]string{{"ls"}, {"status", "1"}, {"logs", "1"}} {
+		_, errOut, code = r.runBounded(args...)
+		assert.Equal(t, 1, code, "jobtop --host %v", args)
+		assert.Contains(t, errOut, "jobtop: no answer from jobtop dial-stdio on host "+name+" within 3s: check that `ssh "+h.url+" true` logs in", "jobtop --host %v", args)
+		assert.Contains(t, errOut, "check that `ssh "+h.url+" true` logs in without asking anything, and that the jobtop instance there answers (`ssh "+h.url+" jobtop ls --socket "+sock+"`", "jobtop --host %v", args)
+		assert.Contains(t, errOut, "--host-timeout DUR sets the limit", "jobtop --host %v", args)
+	}
+	cont()
+	assert.Contains(t, r.ok("ls"), "nap", "once it runs again, it answers")
+
+	// A far program that reads its input and never answers.
+	mute := filepath.Join(h.farBin, "mute")
+	writeFile(t, mute, "#!/bin/sh\nexec cat >/dev/null\n")
+	require.NoError(t, os.Chmod(mute, 0o700))
+	_, errOut, code = newRemote(t, bin, h, "--remote-bin", mute, "--host-timeout", "1").runBounded("ls")
+	assert.Equal(t, 1, code)
+	assert.Contains(t, errOut, "jobtop: no answer from "+mute+" dial-stdio on host "+name+" within 1s: check that")
+
+	require.Eventually(t, func() bool { return len(h.sshProcesses(0)) == 0 }, deadline, 20*time.Millisecond,
+		"no ssh outlives a command that gave up: %v", h.sshProcesses(0))
+}
