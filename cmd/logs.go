@@ -101,8 +101,6 @@ With --follow it goes on until no job is left that can write.`,
 	f.BoolVar(&o.all, "all", false, "every job's lines, in the order they arrived")
 	f.BoolVar(&o.raw, "raw", false, "print the lines as held, escape sequences too, also on a terminal (the exact bytes are in the log file)")
 	cmd.MarkFlagsMutuallyExclusive("stdout", "stderr")
-	cmd.MarkFlagsMutuallyExclusive("all", "stdout")
-	cmd.MarkFlagsMutuallyExclusive("all", "stderr")
 	cmd.MarkFlagsMutuallyExclusive("cursor", "tail")
 	return cmd
 }

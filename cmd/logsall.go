@@ -26,14 +26,33 @@ func logsAll(cmd *cobra.Command, c *control.Client, o logsOptions) error {
 	if o.noLines {
 		q.Tail = 1 // for the cursor at the end; its line is not shown
 	}
+	switch {
+	case o.stdout:
+		q.Stream = "stdout"
+	case o.stderr:
+		q.Stream = "stderr"
+	}
 	out := cmd.OutOrStdout()
 	p := newPrefixer(newTextOut(out, o.raw))
 	list, err := c.Jobs(cmd.Context())
 	if err != nil {
 		return err
 	}
+	var onTerminal []string
 	for _, j := range list {
 		p.width = min(max(p.width, ansi.StringWidth(p.text.label(j.Name))), prefixMax)
+		if j.TTY {
+			onTerminal = append(onTerminal, fmt.Sprint(j.ID))
+		}
+	}
+	if o.stderr && len(onTerminal) > 0 {
+		// As logs --stderr of one such job says: it would print none
+		// of their lines, without a word.
+		which, its := "job "+onTerminal[0]+" runs", "its"
+		if len(onTerminal) > 1 {
+			which, its = "jobs "+strings.Join(onTerminal, ", ")+" run", "their"
+		}
+		fmt.Fprintf(cmd.ErrOrStderr(), "jobtop: %s on a terminal, which has one stream: %s output is all on stdout\n", which, its)
 	}
 	notes := allDropNotes{w: cmd.ErrOrStderr(), text: newTextOut(cmd.ErrOrStderr(), false), follow: o.follow, last: map[jobs.ID]time.Time{}, now: time.Now,
 		logLost: func(id jobs.ID) func() bool { return logLoses(cmd, c, id) }}

@@ -10,6 +10,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"jobtop/control"
+	"jobtop/jobs"
 )
 
 // jobtop logs --all prints every job's lines in arrival order behind the
@@ -56,11 +57,42 @@ func TestLogsAll(t *testing.T) {
 	}
 	assert.Equal(t, []string{"web: listening", "database: ready", "web: GET /"}, lines)
 
-	for _, args := range [][]string{{"logs", "--all", web}, {"logs", "--all", "--stderr"}} {
-		r := c.run(args...)
-		assert.NotEqual(t, 0, r.code, "%v", args)
-		assert.NotEmpty(t, r.stderr)
-	}
+	r = c.run("logs", "--all", web)
+	assert.NotEqual(t, 0, r.code)
+	assert.NotEmpty(t, r.stderr)
+}
+
+// logs --all --stderr is every job's stderr (and --stdout every job's
+// stdout), in arrival order, as logs ID --stderr is one job's: --tail
+// counts the lines of that stream, and --follow prints only them.
+func TestLogsAllOneStream(t *testing.T) {
+	c := newCLI(t)
+	c.serve()
+	web := c.startJob("echo out1; echo err1 >&2; echo out2; echo err2 >&2", "--name", "web")
+	c.ok("wait", web)
+	db := c.startJob("echo err3 >&2; echo out3; echo out4", "--name", "db")
+	c.ok("wait", db)
+
+	assert.Equal(t, "web | err1\nweb | err2\ndb  | err3\n", c.ok("logs", "--all", "--stderr"))
+	assert.Equal(t, "web | out1\nweb | out2\ndb  | out3\ndb  | out4\n", c.ok("logs", "--all", "--stdout"))
+	assert.Equal(t, "web | err2\ndb  | err3\n", c.ok("logs", "--all", "--stderr", "--tail", "2"), "the newest 2 lines of stderr, not of all")
+	assert.Equal(t, "web | err1\nweb | err2\ndb  | err3\n", c.ok("logs", "--all", "--stderr", "--follow"))
+
+	var resp control.AllOutputResponse
+	require.NoError(t, json.Unmarshal([]byte(c.ok("logs", "--all", "--stderr", "--json", "--tail", "1")), &resp))
+	require.Len(t, resp.Lines, 1)
+	assert.Equal(t, "err3", resp.Lines[0].Text)
+	assert.Equal(t, jobs.Stderr, resp.Lines[0].Stream)
+
+	r := c.run("logs", "--all", "--stdout", "--stderr")
+	assert.Equal(t, 2, r.code, "one stream or the other")
+
+	tty := c.startJob("echo on a terminal", "--tty", "--name", "term")
+	c.ok("wait", tty)
+	r = c.run("logs", "--all", "--stderr")
+	require.Equal(t, 0, r.code, r.stderr)
+	assert.Equal(t, "web  | err1\nweb  | err2\ndb   | err3\n", r.stdout)
+	assert.Equal(t, "jobtop: job "+tty+" runs on a terminal, which has one stream: its output is all on stdout\n", r.stderr)
 }
 
 func TestLightBackground(t *testing.T) {

@@ -38,11 +38,14 @@ type AllOutputQuery struct {
 	Follow bool
 	// Timeout bounds Follow (0: no bound).
 	Timeout time.Duration
+	// Stream keeps only lines of "stdout" or "stderr" ("": both), as
+	// for one job's output.
+	Stream string
 }
 
 // Values encodes the query for a URL.
 func (q AllOutputQuery) Values() url.Values {
-	return OutputQuery{Cursor: q.Cursor, Max: q.Max, Tail: q.Tail, Follow: q.Follow, Timeout: q.Timeout}.Values()
+	return OutputQuery{Cursor: q.Cursor, Max: q.Max, Tail: q.Tail, Follow: q.Follow, Timeout: q.Timeout, Stream: q.Stream}.Values()
 }
 
 // ParseAllOutputQuery reads and checks a query of GET /v1/output.
@@ -51,13 +54,10 @@ func ParseAllOutputQuery(v url.Values) (AllOutputQuery, error) {
 	if err != nil {
 		return AllOutputQuery{}, err
 	}
-	switch {
-	case o.Stream != "":
-		return AllOutputQuery{}, badRequest("stream applies to one job's output (GET /v1/jobs/{id}/output)")
-	case o.Wait:
+	if o.Wait {
 		return AllOutputQuery{}, badRequest("wait applies to one job's output (GET /v1/jobs/{id}/output); use follow=true")
 	}
-	return AllOutputQuery{Cursor: o.Cursor, Max: o.Max, Tail: o.Tail, Follow: o.Follow, Timeout: o.Timeout}, nil
+	return AllOutputQuery{Cursor: o.Cursor, Max: o.Max, Tail: o.Tail, Follow: o.Follow, Timeout: o.Timeout, Stream: o.Stream}, nil
 }
 
 // JobLine is a line of the all-jobs stream: the job that wrote it, its
@@ -120,11 +120,12 @@ func (s *Server) handleAllOutput(w http.ResponseWriter, r *http.Request) {
 		// No line: the cursor at the newest arrival, to read on from.
 		q.Cursor, q.Tail = s.mgr.Arrivals(), 0
 	}
+	streams := streamSet(q.Stream)
 	ctx, cancel := s.requestContext(r, q.Timeout)
 	defer cancel()
 	if !q.Follow {
 		j := startJSON(w)
-		s.writeAllPage(j, q.Cursor, q.Tail, lineLimit(q.Max, q.Tail))
+		s.writeAllPage(j, q.Cursor, q.Tail, lineLimit(q.Max, q.Tail), streams)
 		j.end() //nolint:errcheck // the client may be gone
 		return
 	}
@@ -137,7 +138,7 @@ func (s *Server) handleAllOutput(w http.ResponseWriter, r *http.Request) {
 	sub := s.mgr.Subscribe() // before the first read: no change is missed
 	defer sub.Close()
 	j, flush := startNDJSON(w)
-	end := s.writeAllPage(j, q.Cursor, q.Tail, lineLimit(q.Max, q.Tail))
+	end := s.writeAllPage(j, q.Cursor, q.Tail, lineLimit(q.Max, q.Tail), streams)
 	if j.end() != nil {
 		return
 	}
@@ -152,10 +153,10 @@ func (s *Server) handleAllOutput(w http.ResponseWriter, r *http.Request) {
 				return
 			}
 		}
-		if !closed && !anyLineAfter(s.mgr, end.next) && !allEnded(s.mgr) {
+		if !closed && !anyLineAfter(s.mgr, end.next, streams) && !allEnded(s.mgr) {
 			continue
 		}
-		end = s.writeAllPage(j, end.next, 0, lineLimit(q.Max, 0))
+		end = s.writeAllPage(j, end.next, 0, lineLimit(q.Max, 0), streams)
 		if closed {
 			end.ended = true
 		}
@@ -166,13 +167,14 @@ func (s *Server) handleAllOutput(w http.ResponseWriter, r *http.Request) {
 	}
 }
 
-// anyLineAfter reports whether a job holds a line that arrived after a.
-func anyLineAfter(m manager, a uint64) bool {
+// anyLineAfter reports whether a job holds a line in streams that
+// arrived after a.
+func anyLineAfter(m manager, a uint64, streams jobs.StreamSet) bool {
 	if m.Arrivals() <= a {
 		return false
 	}
 	for _, info := range m.List() {
-		if out, err := selectorOf(m, info.ID); err == nil && out.CountArrived(a, 0) > 0 {
+		if out, err := selectorOf(m, info.ID); err == nil && out.CountArrivedIn(a, 0, streams, 1) > 0 {
 			return true
 		}
 	}
@@ -192,8 +194,8 @@ type jobCursor struct {
 
 // writeAllPage writes one AllOutputResponse: the lines that arrived after
 // `after` (or the newest tail of them), in arrival order, up to limit
-// lines and MaxOutputBytes.
-func (s *Server) writeAllPage(j *jsonWriter, after uint64, tail, limit int) pageEnd {
+// lines and MaxOutputBytes, of the lines in streams (0: all).
+func (s *Server) writeAllPage(j *jsonWriter, after uint64, tail, limit int, streams jobs.StreamSet) pageEnd {
 	ended := allEnded(s.mgr) // before reading: an ended answer holds every line
 	horizon := s.mgr.Arrivals()
 	var cursors []*jobCursor
@@ -206,7 +208,7 @@ func (s *Server) writeAllPage(j *jsonWriter, after uint64, tail, limit int) page
 		}
 	}
 	if tail > 0 {
-		after = tailStart(cursors, after, horizon, min(tail, MaxOutputLines))
+		after = tailStart(cursors, after, horizon, min(tail, MaxOutputLines), streams)
 	}
 	var dropped []DroppedLines
 	for _, c := range cursors {
@@ -215,7 +217,7 @@ func (s *Server) writeAllPage(j *jsonWriter, after uint64, tail, limit int) page
 		}
 	}
 	// Each job's batches share the answer's batch budget.
-	perJob := jobs.Selection{ArrivalUpTo: horizon,
+	perJob := jobs.Selection{ArrivalUpTo: horizon, Streams: streams,
 		Max:      max(batchLines/max(len(cursors), 1), 8),
 		MaxBytes: max(batchBytes/max(len(cursors), 1), 16<<10)}
 	for _, c := range cursors {
@@ -293,14 +295,18 @@ func earliest(cursors []*jobCursor) *jobCursor {
 	return best
 }
 
-// tailStart is the arrival after which the newest n lines (up to
-// horizon, after after) arrived: the largest t >= after with at least n
-// lines in (t, horizon], or after when there are fewer.
-func tailStart(cursors []*jobCursor, after, horizon uint64, n int) uint64 {
+// tailStart is the arrival after which the newest n lines in streams
+// (up to horizon, after after) arrived: the largest t >= after with at
+// least n lines in (t, horizon], or after when there are fewer.
+func tailStart(cursors []*jobCursor, after, horizon uint64, n int, streams jobs.StreamSet) uint64 {
 	count := func(t uint64) int {
 		total := 0
 		for _, c := range cursors {
-			total += c.out.CountArrived(t, horizon)
+			// Past n the count only has to say "more".
+			total += c.out.CountArrivedIn(t, horizon, streams, n+1-total)
+			if total > n {
+				break
+			}
 		}
 		return total
 	}

@@ -137,7 +137,7 @@ func TestAllOutputRefusesOneJobsQueries(t *testing.T) {
 	in := startInstance(t)
 	srv := httptest.NewServer(in.server.Handler())
 	defer srv.Close()
-	for _, q := range []string{"stream=stdout", "wait=true", "cursor=x", "max=-1"} {
+	for _, q := range []string{"stream=both", "wait=true", "cursor=x", "max=-1"} {
 		resp, err := http.Get(srv.URL + "/v1/output?" + q)
 		require.NoError(t, err)
 		resp.Body.Close()

@@ -517,7 +517,8 @@ func (c *Client) open(ctx context.Context, method, path string, q url.Values, in
 // instance does not know: what an instance older than its client says.
 func unknownToIt(status int, msg string) bool {
 	return status == http.StatusNotFound && strings.HasPrefix(msg, "no endpoint ") ||
-		status == http.StatusBadRequest && strings.Contains(msg, "unknown field ")
+		status == http.StatusBadRequest && strings.Contains(msg, "unknown field ") ||
+		status == http.StatusBadRequest && strings.HasPrefix(msg, "stream applies to one job's output") // GET /v1/output?stream= before it took one
 }
 
 // olderInstance says, after an answer that did not know what was asked,

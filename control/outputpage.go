@@ -38,6 +38,7 @@ type selector interface {
 	jobs.OutputReader
 	Select(jobs.Selection) jobs.Chunk
 	CountArrived(after, upTo uint64) int
+	CountArrivedIn(after, upTo uint64, streams jobs.StreamSet, limit int) int
 	DroppedAfter(arrival uint64) (dropped bool, lines uint64)
 }
 

@@ -126,13 +126,30 @@ func (s *OutputStore) tailStart(lo, hi, n int, streams StreamSet) int {
 // CountArrived counts the held lines that arrived after after and at or
 // before upTo (0: no bound).
 func (s *OutputStore) CountArrived(after, upTo uint64) int {
+	return s.CountArrivedIn(after, upTo, 0, 0)
+}
+
+// CountArrivedIn is CountArrived of the lines in streams (0: all); with
+// limit > 0 it stops counting past limit (a caller that only compares
+// with it need not walk every line of a busy other stream).
+func (s *OutputStore) CountArrivedIn(after, upTo uint64, streams StreamSet, limit int) int {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	hi := s.n
 	if upTo > 0 {
 		hi = s.arrivedAfter(upTo)
 	}
-	return max(hi-s.arrivedAfter(after), 0)
+	lo := s.arrivedAfter(after)
+	if streams == 0 {
+		return max(hi-lo, 0)
+	}
+	n := 0
+	for i := hi - 1; i >= lo && (limit <= 0 || n <= limit); i-- {
+		if streams.Has(s.at(i).stream()) {
+			n++
+		}
+	}
+	return n
 }
 
 // DroppedAfter says whether lines that arrived after the given arrival

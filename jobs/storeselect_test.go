@@ -72,6 +72,10 @@ func TestSelectByArrival(t *testing.T) {
 	assert.Equal(t, 4, s.CountArrived(a3, a7))
 	assert.Equal(t, 7, s.CountArrived(a3, 0))
 	assert.Equal(t, 0, s.CountArrived(all[9].Arrival, 0))
+	assert.Equal(t, 2, s.CountArrivedIn(a3, a7, StreamsOf(Stderr), 0), "err4, err6")
+	assert.Equal(t, 2, s.CountArrivedIn(a3, a7, StreamsOf(Stdout), 0), "out5, out7")
+	assert.Equal(t, 2, s.CountArrivedIn(a3, 0, StreamsOf(Stderr), 1), "past the limit, it stops counting")
+	assert.Equal(t, 7, s.CountArrivedIn(a3, 0, 0, 1), "all streams: counted at once")
 
 	c = s.Select(Selection{After: 5, ArrivalAfter: a3})
 	assert.Equal(t, "err6", c.Lines[0].Text, "the later of cursor and arrival wins")
