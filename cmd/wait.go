@@ -57,7 +57,8 @@ picked when wait starts. --all leaves out jobs never started (autostart:
 false) and those queued behind one, saying so on stderr: they would
 never end. Block until every one has ended (a queued job,
 or one its restart policy runs again, has not), printing a line on
-stdout for each as it ends ("job 3 (web) failed (exit 2)"; "job 4 (db)
+stdout for each as it ends, those that had ended first, in ID order
+("job 3 (web) failed (exit 2)"; "job 4 (db)
 was removed while waited for" for one removed meanwhile). Exit 0 when
 every job succeeded; otherwise the exit the one-job wait gives for the
 job with the lowest ID that did not succeed (1 for one removed): the

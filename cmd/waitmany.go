@@ -1,6 +1,7 @@
 package cmd
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"io"
@@ -178,21 +179,62 @@ func waitEach(cmd *cobra.Command, c *control.Client, list []jobs.Info, timeout t
 		}()
 	}
 	out := cmd.OutOrStdout()
+	// The jobs that had ended when listed answer at once, in whatever
+	// order their waits happen to run: their lines are held until all
+	// of them are in, and come first, in ID order (then those of jobs
+	// that ended since, as they ended).
+	endedBefore, wasEnded := map[int]bool{}, map[int]bool{}
+	for i, j := range list {
+		if j.State.Ended() && j.RestartAt == nil {
+			endedBefore[i], wasEnded[i] = true, true
+		}
+	}
+	var held []int
 	for range list {
-		r := results[<-done]
+		i := <-done
+		r := results[i]
 		switch {
 		case r.err != nil && err == nil:
 			err = r.err
 			cancel() // the instance went away: the others' waits fail too
 		case r.err != nil: // cut short after the first failure
-		case r.removed:
-			fmt.Fprintf(out, "job %d (%s) was removed while waited for\n", r.job.ID, truncate(r.job.Name, 40))
-		case r.ended:
-			_, why, _ := jobEnd(r.job)
-			fmt.Fprintf(out, "job %d (%s) %s\n", r.job.ID, truncate(r.job.Name, 40), why)
+		case len(endedBefore) > 0:
+			held = append(held, i)
+		default:
+			printWaited(out, r)
+		}
+		delete(endedBefore, i)
+		if len(endedBefore) == 0 && held != nil {
+			slices.SortStableFunc(held, func(a, b int) int {
+				switch {
+				case wasEnded[a] && wasEnded[b]:
+					return cmp.Compare(list[a].ID, list[b].ID)
+				case wasEnded[a]:
+					return -1
+				case wasEnded[b]:
+					return 1
+				}
+				return 0 // ended since: as they ended
+			})
+			for _, h := range held {
+				printWaited(out, results[h])
+			}
+			held = nil
 		}
 	}
 	return results, err
+}
+
+// printWaited prints the line of a job waited for that has ended (or was
+// removed); nothing for one that has not.
+func printWaited(out io.Writer, r waited) {
+	switch {
+	case r.removed:
+		fmt.Fprintf(out, "job %d (%s) was removed while waited for\n", r.job.ID, truncate(r.job.Name, 40))
+	case r.ended:
+		_, why, _ := jobEnd(r.job)
+		fmt.Fprintf(out, "job %d (%s) %s\n", r.job.ID, truncate(r.job.Name, 40), why)
+	}
 }
 
 // manyExit is the exit of a wait for several jobs, once each has ended

@@ -127,6 +127,34 @@ func TestWaitManyAll(t *testing.T) {
 	assert.Contains(t, lines(r.stdout), "job 3 (killed) was killed by SIGKILL")
 }
 
+// TestWaitManyEndedInIDOrder: the jobs that had ended when wait started
+// are printed first, in ID order, whatever order their waits answered
+// in; a job that ends afterwards comes after them.
+func TestWaitManyEndedInIDOrder(t *testing.T) {
+	c := newCLI(t)
+	c.serve()
+	fifo := mkfifo(t)
+	var want []string
+	for i := range 12 {
+		id := c.startJob("exit "+strconv.Itoa(i%2), "--name", "j"+strconv.Itoa(i))
+		outcome := "succeeded"
+		if i%2 == 1 {
+			outcome = "failed (exit 1)"
+		}
+		want = append(want, "job "+id+" (j"+strconv.Itoa(i)+") "+outcome)
+	}
+	last := c.startJob("read x < "+fifo, "--name", "last")
+	for i := 1; i <= 12; i++ {
+		c.run("wait", strconv.Itoa(i)) // ended before wait --all starts
+	}
+	wait, result := c.startWait("wait", "--all")
+	require.Eventually(t, func() bool { return hasSocket(wait.Process.Pid) }, testTimeout, 10*time.Millisecond)
+	writeFifo(t, fifo, "go\n")
+	r := result()
+	assert.Equal(t, 1, r.code, r.stderr)
+	assert.Equal(t, append(want, "job "+last+" (last) succeeded"), lines(r.stdout))
+}
+
 // TestWaitManySelectors picks jobs by --name and --state, as the bulk
 // commands do; a job not picked is not waited for.
 func TestWaitManySelectors(t *testing.T) {
