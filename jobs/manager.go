@@ -615,7 +615,7 @@ func (m *Manager) Shutdown(ctx context.Context) error {
 		}
 		l.Close()
 	}
-	m.logLock.Close()
+	releaseLogDir(m.logLock)
 	m.hub.closeAll()
 	return err
 }
