@@ -268,6 +268,9 @@ func startBackgroundServe(args ...string) (server *exec.Cmd, logPath string, log
 // and waits until it answers. If another one won the race to the socket,
 // that one is used.
 func autoStartServer(ctx context.Context, cmd *cobra.Command, c *control.Client) error {
+	if err := control.SocketDirMissing(c.Socket()); err != nil {
+		return err // said here, not in a serve log nobody reads
+	}
 	// A job file in the caller's directory is not run: an agent asked
 	// for one job, not for a dev environment.
 	server, logPath, _, exited, err := startBackgroundServe("serve", "--socket", c.Socket(), "--no-file", "--idle-exit", autoIdleExit.String())

@@ -1,6 +1,7 @@
 package cmd
 
 import (
+	"context"
 	"encoding/json"
 	"os"
 	"os/exec"
@@ -60,6 +61,30 @@ func TestRunStartsAServerWhenNoneListens(t *testing.T) {
 	sid, err := unix.Getsid(inst.PID)
 	require.NoError(t, err)
 	assert.Equal(t, inst.PID, sid)
+}
+
+// A --socket in a directory that does not exist (mistyped) is refused,
+// by run before it starts a serve, and by serve and serve -D: nothing is
+// made, no instance starts where no client would look.
+func TestSocketInAMissingDirectoryIsRefused(t *testing.T) {
+	c := newCLI(t)
+	missing := filepath.Join(c.dir, "mistyped", "dir")
+	sock := filepath.Join(missing, "s.sock")
+	t.Cleanup(func() { // should it regress: no serve left behind
+		ctx, cancel := context.WithTimeout(context.Background(), time.Second)
+		defer cancel()
+		if inst, err := control.NewClient(sock).Instance(ctx); err == nil {
+			syscall.Kill(inst.PID, syscall.SIGTERM) //nolint:errcheck // may be gone
+		}
+	})
+	want := "jobtop: cannot serve on " + sock + ": the directory " + missing + " does not exist; check the socket's path (--socket, $JOBTOP_SOCKET), or make the directory first (mkdir -m 700 " + missing + ")\n"
+	for _, args := range [][]string{{"run", "--socket", sock, "--", "true"}, {"serve", "--socket", sock}, {"serve", "-D", "--socket", sock}} {
+		r := c.run(args...)
+		assert.Equal(t, 1, r.code, "%v", args)
+		assert.Equal(t, want, r.stderr, "%v", args)
+		assert.Empty(t, r.stdout, "%v", args)
+		assert.NoDirExists(t, filepath.Join(c.dir, "mistyped"), "%v", args)
+	}
 }
 
 func TestServeRefusesALiveSocket(t *testing.T) {

@@ -74,12 +74,16 @@ func (e *InUseError) Error() string {
 }
 
 // Listen creates the socket at path for a new instance. It makes the
-// socket's directory (0700) when missing, enforces 0700 on the default
+// default socket directory (0700) when missing (another must exist:
+// SocketDirMissing), enforces 0700 on the default
 // directory, refuses a socket a live instance holds (InUseError), replaces
 // one left by a dead instance, and makes the new socket 0600. The returned
 // listener answers connections from other uids with 403 and holds the
 // socket's lock until closed.
 func Listen(path string) (net.Listener, error) {
+	if err := SocketDirMissing(path); err != nil {
+		return nil, err
+	}
 	dir := filepath.Dir(path)
 	if err := prepareSocketDir(dir, dir == defaultSocketDir()); err != nil {
 		return nil, err
@@ -105,8 +109,26 @@ func Listen(path string) (net.Listener, error) {
 	return &peerCheckListener{Listener: l, uid: os.Getuid(), lock: lock}, nil
 }
 
-// prepareSocketDir makes dir 0700 if it is missing. An existing dir must
-// be a real directory owned by us with mode 0700, as clients require (see
+// SocketDirMissing says why an instance cannot serve on path when the
+// directory path names does not exist: a --socket (or $JOBTOP_SOCKET) in
+// a directory that is not there is most likely mistyped, and making it
+// would start an instance no client finds. The default directory is
+// jobtop's own, made when missing: nil for it, as for any that exists.
+func SocketDirMissing(path string) error {
+	dir := filepath.Dir(path)
+	if dir == defaultSocketDir() {
+		return nil
+	}
+	if _, err := os.Stat(dir); !errors.Is(err, os.ErrNotExist) {
+		return nil // there, or a problem Listen words
+	}
+	return fmt.Errorf("cannot serve on %s: the directory %s does not exist; check the socket's path (--socket, $%s), or make the directory first (mkdir -m 700 %s)",
+		path, dir, SocketEnv, jobs.ShellJoin([]string{dir}))
+}
+
+// prepareSocketDir makes dir 0700 if it is missing (Listen has checked
+// that only the default one may be). An existing dir must be a real
+// directory owned by us with mode 0700, as clients require (see
 // checkSocketDir); the default directory (ours by convention) is made
 // 0700, any other is left to its owner to fix.
 func prepareSocketDir(dir string, isDefault bool) error {

@@ -52,12 +52,26 @@ func TestSocketAndDirectoryArePrivate(t *testing.T) {
 	assert.Equal(t, os.FileMode(0o600), st.Mode().Perm())
 	assert.NotZero(t, st.Mode()&os.ModeSocket)
 
-	// A missing directory for a --socket path is created 0700.
+	// A --socket path in a directory that does not exist is refused
+	// (mistyped, most likely: a server there would be found by no
+	// client), and nothing is made; in one that exists, it serves.
 	custom := filepath.Join(runtime, "a", "b", "x.sock")
+	_, err = Listen(custom)
+	require.Error(t, err)
+	assert.Equal(t, "cannot serve on "+custom+": the directory "+filepath.Dir(custom)+" does not exist; check the socket's path (--socket, $JOBTOP_SOCKET), or make the directory first (mkdir -m 700 "+filepath.Dir(custom)+")", err.Error())
+	assert.NoDirExists(t, filepath.Join(runtime, "a"))
+	require.NoError(t, os.MkdirAll(filepath.Dir(custom), 0o700))
 	l2, err := Listen(custom)
 	require.NoError(t, err)
 	defer l2.Close()
-	st, err = os.Stat(filepath.Dir(custom))
+
+	// The default directory is jobtop's own: made when missing, 0700.
+	require.NoError(t, l.Close())
+	require.NoError(t, os.RemoveAll(dir))
+	l3, err := Listen(socket)
+	require.NoError(t, err)
+	defer l3.Close()
+	st, err = os.Stat(dir)
 	require.NoError(t, err)
 	assert.Equal(t, os.FileMode(0o700), st.Mode().Perm())
 }
