@@ -24,14 +24,14 @@ func TestBadInput(t *testing.T) {
 		args map[string]any
 		want string
 	}{
-		{"job_status", map[string]any{"id": true}, `validating /properties/id: type: true has type "boolean", want one of "integer, string"`},
-		{"job_status", map[string]any{"id": 1.5}, `has type "number", want one of "integer, string"`},
-		{"job_status", map[string]any{}, `missing properties: ["id"]`},
-		{"job_status", map[string]any{"id": nil}, `validating /properties/id: id is null; give one of "integer, string", or leave id out if it is optional`},
-		{"run_job", map[string]any{"command": nil}, `validating /properties/command: command is null; give "string", or leave command out if it is optional`},
-		{"run_job", map[string]any{"command": 5}, `validating /properties/command: type: 5 has type "integer", want "string"`},
-		{"run_job", map[string]any{"cmd": "make"}, `unexpected additional properties ["cmd"]`},
-		{"run_job", map[string]any{"command": "true", "env": "A=1"}, `validating /properties/env: type: A=1 has type "string", want "object"`},
+		{"job_status", map[string]any{"id": true}, "id must be a whole number or a string, not true"},
+		{"job_status", map[string]any{"id": 1.5}, "id must be a whole number or a string, not 1.5"},
+		{"job_status", map[string]any{}, "id is missing: a job's ID (a number) or its name (the newest job with that name)"},
+		{"job_status", map[string]any{"id": nil}, "id is null: give a whole number or a string"},
+		{"run_job", map[string]any{"command": nil}, "command is null: give a string, or leave command out if it is optional"},
+		{"run_job", map[string]any{"command": 5}, "command must be a string, not 5"},
+		{"run_job", map[string]any{"cmd": "make"}, `unknown argument "cmd": run_job takes command, argv, name, cwd, env, ready, timeout, wait_for, wait_timeout, tty, stdin, after`},
+		{"run_job", map[string]any{"command": "true", "env": "A=1"}, `env must be an object, not the string "A=1"`},
 		{"run_job", map[string]any{"command": "true", "timeout": "soon"}, `"soon" is not a duration: write a number of seconds or a number with a unit, like 30s`},
 		{"run_job", map[string]any{"command": "true", "timeout": -3}, "duration -3 is negative"},
 		{"run_job", map[string]any{}, "the job did not start: empty command: give a shell command or an argv"},
@@ -40,21 +40,28 @@ func TestBadInput(t *testing.T) {
 		{"run_job", map[string]any{"command": "true", "wait_for": "listening (on"}, `wait_for "listening (on" is not a valid regular expression: missing closing ) at byte 10 ("(on")`},
 		{"run_job", map[string]any{"command": strings.Repeat("x", 2<<20)}, "the command, argv and env are 2097152 bytes together; at most 262144"},
 		{"wait_job", map[string]any{"id": id, "until": "(?=ready)"}, "at byte 0 (\"(?=ready)\"); the syntax is Go's RE2: no lookahead"},
-		{"read_output", map[string]any{"id": id, "cursor": -1}, "validating /properties/cursor: minimum:"},
-		{"read_output", map[string]any{"id": id, "stream": "both"}, `validating /properties/stream: enum: both does not equal any of: [stdout stderr]`},
+		{"read_output", map[string]any{"id": id, "cursor": -1}, "cursor must be 0 or more, not -1"},
+		{"read_output", map[string]any{"id": id, "stream": "both"}, `stream must be stdout or stderr, not the string "both"`},
 		{"read_output", map[string]any{"id": id, "cursor": 3, "tail": 5}, "give either cursor (the lines after it) or tail (the newest lines), not both"},
 		{"search_output", map[string]any{"pattern": ""}, "pattern is empty"},
 		{"search_output", map[string]any{"pattern": "a[b"}, `missing closing ] at byte 1 ("[b")`},
 		{"search_output", map[string]any{"pattern": strings.Repeat("a", 1<<20)}, "pattern is 1048576 bytes long; a pattern of at most 4096 bytes"},
 		{"search_output", map[string]any{"pattern": "x", "id": 99}, "no job has ID 99. The jobs are (ID name state):\n1 web running"},
-		{"run_job", map[string]any{"command": "true", "tty": "yes"}, `validating /properties/tty: type: yes has type "string", want "boolean"`},
-		{"send_input", map[string]any{"id": id, "keys": "enter"}, `validating /properties/keys: type: enter has type "string", want one of "null, array"`},
+		{"run_job", map[string]any{"command": "true", "tty": "yes"}, `tty must be true or false, not the string "yes"`},
+		{"send_input", map[string]any{"id": id, "keys": "enter"}, `keys must be a list, not the string "enter"`},
 		{"send_input", map[string]any{"id": id, "text": strings.Repeat("x", 1<<20)}, "text is 1048576 bytes; at most 65536 at once"},
 		{"read_screen", map[string]any{"id": id, "timeout": "later"}, `"later" is not a duration`},
+		{"read_output", map[string]any{"id": id, "tail": -1}, "tail must be 0 or more, not -1"},
+		{"run_job", map[string]any{"command": "true", "env": map[string]any{"A": 1}}, `env["A"] must be a string, not 1`},
+		{"run_job", map[string]any{"command": "true", "ready": map[string]any{"htp": "x"}}, `unknown key "htp" in ready: it takes log, http, tcp, exec, after`},
+		{"run_job", map[string]any{"command": "true", "after": []any{1, true}}, "after[1] must be a whole number or a string, not true"},
+		{"run_job", map[string]any{"command": "true", "stdin": "file"}, `stdin must be pipe, not the string "file"`},
+		{"list_jobs", map[string]any{"state": "done"}, `state must be active, ended, queued, running, stopping, succeeded, failed, killed, timed_out, error or created, not the string "done"`},
 	}
 	for _, c := range cases {
 		msg := e.toolErr(c.tool, c.args)
 		require.Contains(t, msg, c.want, "%s %v", c.tool, c.args)
+		require.NotContains(t, msg, "validating /properties", "in jobtop's words, not the schema library's: %s %v", c.tool, c.args)
 	}
 
 	_, err := e.session.CallTool(ctxT(t), &sdk.CallToolParams{Name: "type_keys", Arguments: map[string]any{"id": id}})

@@ -24,7 +24,7 @@ const (
 
 // addOutputTools registers read_output, wait_job and search_output.
 func (s *Server) addOutputTools(srv *sdk.Server) {
-	addTool(srv, &sdk.Tool{
+	addTool(s, srv, &sdk.Tool{
 		Name: "read_output",
 		Description: `Read a job's output, oldest first, after a cursor: pass the next_cursor of your previous read to get only lines you have not seen (0 or nothing: from the oldest line held). tail: N reads the newest N lines instead.
 One call returns at most max_lines (default 200) lines and max_bytes (default 16 KiB) of text; more=true and remaining say how much is left after next_cursor. dropped counts lines memory no longer holds (search_output with in_log: true searches them). Colours and other escape sequences are removed; a line longer than 2 KiB is cut.`,
@@ -36,13 +36,13 @@ One call returns at most max_lines (default 200) lines and max_bytes (default 16
 		}),
 		Annotations: &sdk.ToolAnnotations{ReadOnlyHint: true},
 	}, s.readOutput)
-	addTool(srv, &sdk.Tool{
+	addTool(s, srv, &sdk.Tool{
 		Name:        "wait_job",
 		Description: `Wait for a job: until it ends (until: exit, the default), until it is ready (until: ready), or until an output line of its current run matches a regex (until: "listening on"). Waits at most timeout (default 60s, at most 10m); when that passes the job keeps running and the answer says so, with its last lines.`,
 		InputSchema: inputSchema[WaitInput](nil),
 		Annotations: &sdk.ToolAnnotations{ReadOnlyHint: true},
 	}, s.waitJob)
-	addTool(srv, &sdk.Tool{
+	addTool(s, srv, &sdk.Tool{
 		Name:        "search_output",
 		Description: `Find the output lines that match a regex (Go RE2 syntax; (?i) for any case) in one job (id) or in every job (no id). Searches what memory holds (line numbers are cursors for read_output); in_log: true searches the job's whole log file instead, also what memory dropped (line numbers of the file). Returns at most max_matches (default 50) lines, oldest first.`,
 		InputSchema: inputSchema[SearchInput](func(p map[string]*jsonschema.Schema) {

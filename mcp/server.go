@@ -13,6 +13,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/google/jsonschema-go/jsonschema"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"jobtop/control"
@@ -41,6 +42,8 @@ type Server struct {
 	opts    Options
 	startMu sync.Mutex // one auto-start at a time
 
+	schemas map[string]*jsonschema.Schema // each tool's input schema, by name: set up by New, then read only
+
 	instMu sync.Mutex
 	inst   *control.Instance // the instance the tools talked to last; nil: none yet
 }
@@ -55,7 +58,7 @@ func New(o Options) *sdk.Server {
 		&sdk.ServerOptions{Instructions: instructions, Capabilities: &sdk.ServerCapabilities{}})
 	s := &Server{opts: o}
 	s.addTools(srv)
-	srv.AddReceivingMiddleware(explainNull, refuseDuplicateArguments, s.watchInstance)
+	srv.AddReceivingMiddleware(explainNull, refuseDuplicateArguments, s.checkArguments, s.watchInstance)
 	return srv
 }
 

@@ -17,13 +17,13 @@ import (
 // addTerminalTools registers send_input and read_screen: typing into a
 // job started with tty: true and reading what its terminal shows.
 func (s *Server) addTerminalTools(srv *sdk.Server) {
-	addTool(srv, &sdk.Tool{
+	addTool(s, srv, &sdk.Tool{
 		Name: "send_input",
 		Description: `Type into a job started with tty: true (a terminal), as a person at its keyboard would: answer a prompt ("Overwrite? [y/N]"), drive a REPL or a full-screen program. text is typed as given; keys are named keys typed after it, in order: enter, tab, esc, backspace, delete, space, up, down, left, right, home, end, pageup, pagedown, and ctrl+a to ctrl+z (ctrl+c interrupts, ctrl+d ends input). enter: true presses enter at the end.
 A job started with stdin: "pipe" (and no tty) takes text the same way on its stdin (enter sends a newline; eof: true closes it). Any other job reads no input. After typing, read_screen (with wait_for) shows the result.`,
 		InputSchema: inputSchema[SendInputInput](nil),
 	}, s.sendInput)
-	addTool(srv, &sdk.Tool{
+	addTool(s, srv, &sdk.Tool{
 		Name: "read_screen",
 		Description: `Read what a job's terminal shows now, as a person would see it: for a full-screen program (an editor, htop, an installer's menu, another agent's TUI) its screen, row by row; for any other job, its newest output lines that fit the terminal (200x50 unless resized). Colours are left out; the answer says where the cursor is (a prompt waiting for input has the cursor at its end).
 wait_for: a regex (^ and $ match at each row's start and end); the call waits (up to timeout, default 10s) until the screen text matches it, e.g. after send_input, for the next prompt: "name: $".`,

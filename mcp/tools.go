@@ -18,7 +18,7 @@ import (
 
 // addTools registers every tool.
 func (s *Server) addTools(srv *sdk.Server) {
-	addTool(srv, &sdk.Tool{
+	addTool(s, srv, &sdk.Tool{
 		Name: "run_job",
 		Description: `Start a shell command as a background job in jobtop, where the person sees it live. Use it for anything that may run longer than a few seconds: builds, tests, dev servers, watchers.
 Give command (run by /bin/sh -c) or argv (no shell). tty: true runs it on a terminal, for interactive programs (prompts, REPLs, installers, full-screen TUIs): then send_input types into it and read_screen shows its screen. stdin: "pipe" gives a job on pipes a stdin that send_input writes to (eof: true closes it); without either, the job reads nothing. wait_for waits in the same call: a regex an output line must match (e.g. "listening on|ready in"), "ready" (its ready check passed: give ready, e.g. {"http": "http://127.0.0.1:3000/"} or {"tcp": "127.0.0.1:5432"}; without one: once it runs), or "exit" (until it ends). The answer has the job's ID, its state and, after wait_for, the matching line or why the wait ended; then read_output reads its output.`,
@@ -27,7 +27,7 @@ Give command (run by /bin/sh -c) or argv (no shell). tty: true runs it on a term
 			enum(p["stdin"], "pipe")
 		}),
 	}, s.runJob)
-	addTool(srv, &sdk.Tool{
+	addTool(s, srv, &sdk.Tool{
 		Name:        "list_jobs",
 		Description: "List jobtop's jobs, oldest first (the newest 100 when there are more): ID, name, state, exit code, run time and last output line. Includes the person's own jobs.",
 		InputSchema: inputSchema[ListJobsInput](func(p map[string]*jsonschema.Schema) {
@@ -35,7 +35,7 @@ Give command (run by /bin/sh -c) or argv (no shell). tty: true runs it on a term
 		}),
 		Annotations: &sdk.ToolAnnotations{ReadOnlyHint: true},
 	}, s.listJobs)
-	addTool(srv, &sdk.Tool{
+	addTool(s, srv, &sdk.Tool{
 		Name:        "job_status",
 		Description: "One job in full: state, exit code, command, cwd, pid, CPU and memory, run count, lines written, its log file, and its ready and health checks with what they found.",
 		InputSchema: inputSchema[JobInput](nil),
@@ -49,7 +49,7 @@ Give command (run by /bin/sh -c) or argv (no shell). tty: true runs it on a term
 		{"restart_job", "Run a job again with the same command, under the same ID (a running one is stopped first). Output goes on after the old run's: read from your cursor, or from the job's lines count before the restart."},
 		{"remove_job", "Forget a finished job (it must have ended: stop it first). Its log file stays."},
 	} {
-		addTool(srv, &sdk.Tool{
+		addTool(s, srv, &sdk.Tool{
 			Name: a.name, Description: a.desc,
 			InputSchema: inputSchema[JobInput](nil),
 			Annotations: &sdk.ToolAnnotations{DestructiveHint: ptr(a.name != "restart_job")},
@@ -60,8 +60,14 @@ Give command (run by /bin/sh -c) or argv (no shell). tty: true runs it on a term
 func ptr[T any](v T) *T { return &v }
 
 // addTool registers a typed tool whose handler returns its text form and
-// its structured output.
-func addTool[In, Out any](srv *sdk.Server, t *sdk.Tool, h func(context.Context, *sdk.CallToolRequest, In) (string, Out, error)) {
+// its structured output; s keeps its input schema (checkArguments).
+func addTool[In, Out any](s *Server, srv *sdk.Server, t *sdk.Tool, h func(context.Context, *sdk.CallToolRequest, In) (string, Out, error)) {
+	if schema, ok := t.InputSchema.(*jsonschema.Schema); ok {
+		if s.schemas == nil {
+			s.schemas = map[string]*jsonschema.Schema{}
+		}
+		s.schemas[t.Name] = schema
+	}
 	sdk.AddTool(srv, t, func(ctx context.Context, req *sdk.CallToolRequest, in In) (*sdk.CallToolResult, Out, error) {
 		text, out, err := h(ctx, req, in)
 		if err != nil {
