@@ -97,7 +97,7 @@ func dialSSH(ctx context.Context, h Host, batch bool) (net.Conn, error) {
 		c.state = cmd.ProcessState
 		close(c.exited)
 	}()
-	bannerCtx := ctx
+	bannerCtx, limited := ctx, false
 	if batch && h.AnswerTimeout > 0 {
 		// No one is asked anything: all the wait is ssh connecting and
 		// the far end answering, which a far jobtop stopped (SIGSTOP) or
@@ -105,10 +105,19 @@ func dialSSH(ctx context.Context, h Host, batch bool) (net.Conn, error) {
 		var cancel context.CancelFunc
 		bannerCtx, cancel = context.WithTimeoutCause(ctx, h.AnswerTimeout, errNoAnswer)
 		defer cancel()
+		ours, _ := bannerCtx.Deadline()
+		outer, bounded := ctx.Deadline()
+		limited = !bounded || ours.Before(outer)
 	}
 	version, noise, err := c.readBanner(bannerCtx)
 	if err != nil {
-		return nil, c.fail(bannerCtx, noise, err)
+		// The read's deadline is the context's: it may pass before the
+		// context says it is done.
+		if errors.Is(context.Cause(bannerCtx), errNoAnswer) || limited && errors.Is(err, os.ErrDeadlineExceeded) {
+			c.kill()
+			return nil, &HostError{Host: h.Name(), Msg: c.noAnswer(noise)}
+		}
+		return nil, c.fail(ctx, noise, err)
 	}
 	if version < MinAPIVersion {
 		c.Close()
@@ -156,10 +165,6 @@ func (c *pipeConn) readBanner(ctx context.Context) (version int, noise string, e
 // is missing or too old, or dial-stdio's own error. It ends the process.
 func (c *sshConn) fail(ctx context.Context, noise string, readErr error) error {
 	name := c.host.Name()
-	if errors.Is(context.Cause(ctx), errNoAnswer) {
-		c.kill()
-		return &HostError{Host: name, Msg: c.noAnswer(noise)}
-	}
 	if ctx.Err() != nil {
 		c.kill()
 		return fmt.Errorf("no answer from jobtop on host %s in time (ssh %s): %w", name, strings.Join(c.host.sshArgs(true), " "), ctx.Err())

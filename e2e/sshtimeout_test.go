@@ -49,11 +49,12 @@ func TestSSHFarEndThatNeverAnswers(t *testing.T) {
 	name := "127.0.0.1:" + strconv.Itoa(h.port)
 	sock := filepath.Join(h.farDir, "t.sock")
 	// The far instance starts with the default limit (starting it may
-	// take a few seconds on a busy machine); then a short one.
+	// take a few seconds on a busy machine); then a shorter one, with
+	// room for ssh on a busy machine.
 	r := newRemote(t, bin, h, "--remote-socket", sock)
 	r.shutdownOnCleanup()
-	require.Equal(t, "1\n", r.ok("run", "--name", "nap", "--", "sleep 5; echo rested"))
-	r.flags = append(r.flags, "--host-timeout", "3s")
+	require.Equal(t, "1\n", r.ok("run", "--name", "nap", "--", "sleep 10; echo rested"))
+	r.flags = append(r.flags, "--host-timeout", "8s")
 	_, errOut, code := r.runBounded("wait", "1")
 	require.Equal(t, 0, code, "a wait longer than --host-timeout is not cut by it: %s", errOut)
 	assert.Contains(t, r.ok("logs", "1"), "rested")
@@ -77,7 +78,7 @@ func TestSSHFarEndThatNeverAnswers(t *testing.T) {
 	for _, args := range [][]string{{"ls"}, {"status", "1"}, {"logs", "1"}} {
 		_, errOut, code = r.runBounded(args...)
 		assert.Equal(t, 1, code, "jobtop --host %v", args)
-		assert.Contains(t, errOut, "jobtop: no answer from jobtop dial-stdio on host "+name+" within 3s: check that `ssh "+h.url+" true` logs in", "jobtop --host %v", args)
+		assert.Contains(t, errOut, "jobtop: no answer from jobtop dial-stdio on host "+name+" within 8s: check that `ssh "+h.url+" true` logs in", "jobtop --host %v", args)
 		assert.Contains(t, errOut, "check that `ssh "+h.url+" true` logs in without asking anything, and that the jobtop instance there answers (`ssh "+h.url+" jobtop ls --socket "+sock+"`", "jobtop --host %v", args)
 		assert.Contains(t, errOut, "--host-timeout DUR sets the limit", "jobtop --host %v", args)
 	}
