@@ -1,19 +1,28 @@
 package cmd
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"os"
 	"syscall"
+	"time"
 
 	"github.com/spf13/cobra"
 
 	"jobtop/control"
 )
 
+// dialAnswerTimeout bounds dial-stdio's wait for the instance's first
+// answer: a stopped (SIGSTOP) or hung instance accepts the connection
+// and never answers. Shorter than the client's --host-timeout default,
+// so the client hears why from here.
+const dialAnswerTimeout = 20 * time.Second
+
 func newDialStdioCmd() *cobra.Command {
 	var api int
 	var noStart bool
+	answerTimeout := dialAnswerTimeout
 	cmd := &cobra.Command{
 		Use:   "dial-stdio",
 		Short: "Connect stdin and stdout to the instance's socket (what --host runs over ssh)",
@@ -26,6 +35,10 @@ CLI does: a private directory of this user's, served by this user. Then
 it writes one line, "jobtop-api N" (N: the instance's API version), and
 copies bytes between its stdin and stdout and the socket, untouched,
 until either side ends.
+
+An instance that takes the connection and does not answer within
+--answer-timeout (20s; stopped with SIGSTOP, or hung) is an error, so
+that dial-stdio and its ssh session are not held for ever.
 
 Exit status 3: --no-start and no instance is running; 4: the client is
 too old for this jobtop (its --api version).`,
@@ -40,7 +53,7 @@ too old for this jobtop (its --api version).`,
 			c := control.NewClient(socket)
 			defer c.Close()
 			ctx := cmd.Context()
-			inst, err := c.Instance(ctx)
+			inst, err := instanceWithin(ctx, c, answerTimeout)
 			var notRunning *control.NotRunningError
 			if errors.As(err, &notRunning) && !errors.Is(err, syscall.EACCES) {
 				if noStart {
@@ -49,7 +62,7 @@ too old for this jobtop (its --api version).`,
 				if err := autoStartServer(ctx, cmd, c); err != nil {
 					return err
 				}
-				inst, err = c.Instance(ctx)
+				inst, err = instanceWithin(ctx, c, answerTimeout)
 			}
 			if err != nil {
 				return err
@@ -60,5 +73,23 @@ too old for this jobtop (its --api version).`,
 	}
 	cmd.Flags().IntVar(&api, "api", control.APIVersion, "the API version of the client at the other end")
 	cmd.Flags().BoolVar(&noStart, "no-start", false, "exit (status 3) when no instance is running, instead of starting one")
+	cmd.Flags().Var(durationFlag{d: &answerTimeout, nonNegative: true}, "answer-timeout", "give up when the instance has not answered within `DUR` (0: wait as long as it takes)")
 	return cmd
+}
+
+// instanceWithin asks the instance who it is, giving up after d (0: no
+// limit) with an error that says it did not answer and what to check: a
+// stopped or hung instance would hold dial-stdio, and the ssh session
+// it runs in, for ever.
+func instanceWithin(ctx context.Context, c *control.Client, d time.Duration) (control.Instance, error) {
+	if d <= 0 {
+		return c.Instance(ctx)
+	}
+	ask, cancel := context.WithTimeout(ctx, d)
+	defer cancel()
+	inst, err := c.Instance(ask)
+	if err != nil && ask.Err() != nil && ctx.Err() == nil {
+		return inst, fmt.Errorf("the jobtop instance on %s took the connection but did not answer within %v: is it stopped (SIGSTOP: kill -CONT it) or hung (kill it)?", c.Socket(), d)
+	}
+	return inst, err
 }

@@ -9,6 +9,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -57,6 +58,24 @@ func TestDialStdioIgnoresJobtopHost(t *testing.T) {
 	assert.Equal(t, 3, r.code, r.stderr)
 	assert.Contains(t, r.stderr, "no jobtop is listening on "+c.socket)
 	assert.Empty(t, r.stdout, "no banner without an instance")
+}
+
+// An instance that takes the connection and never answers (stopped with
+// SIGSTOP) does not hold dial-stdio, and the ssh session it runs in, for
+// ever: it gives up after --answer-timeout and says what to check; the
+// client over ssh shows that.
+func TestDialStdioGivesUpOnAnInstanceThatDoesNotAnswer(t *testing.T) {
+	c := newCLI(t)
+	serve := c.serve()
+	pid := serve.Process.Pid
+	require.NoError(t, syscall.Kill(pid, syscall.SIGSTOP))
+	t.Cleanup(func() { syscall.Kill(pid, syscall.SIGCONT) }) //nolint:errcheck // before serve's own cleanup
+	for _, args := range [][]string{{"dial-stdio", "--no-start", "--answer-timeout", "1s"}, {"dial-stdio", "--answer-timeout", "1"}} {
+		r := c.run(args...)
+		assert.Equal(t, 1, r.code, "%v: %s", args, r.stderr)
+		assert.Equal(t, "jobtop: the jobtop instance on "+c.socket+" took the connection but did not answer within 1s: is it stopped (SIGSTOP: kill -CONT it) or hung (kill it)?\n", r.stderr, "%v", args)
+		assert.Empty(t, r.stdout, "%v: no banner", args)
+	}
 }
 
 // A client older than the far jobtop serves is refused, both versions
