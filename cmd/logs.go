@@ -55,7 +55,8 @@ written as it comes (a prompt shows before its newline), then only the
 rest once complete; a line redrawn with \r is printed once complete.
 
 --all prints every job's lines in the order they arrived, each behind its
-job's name ("web | GET /"); with --json each line also has "job", "name"
+job's name ("web | GET /"); --stderr (--stdout) keeps every job's lines
+of that stream only; with --json each line also has "job", "name"
 and "arrival", and next_cursor is an arrival to pass back as --cursor.
 With --follow it goes on until no job is left that can write.`,
 		func(cmd *cobra.Command, c *control.Client, id jobs.ID) error {
