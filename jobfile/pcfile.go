@@ -324,6 +324,7 @@ func (p *pcFile) readProcesses(e entry) {
 		p.errorf(e.key, "processes: no processes given")
 		return
 	}
+	entries = p.resolveProcessExtends(entries)
 	for _, pe := range entries {
 		if msg := checkName(pe.name); msg != "" {
 			p.errorf(pe.key, "processes: %s", strings.Replace(msg, "job name", "process name", 1))

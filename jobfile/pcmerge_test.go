@@ -284,7 +284,7 @@ func TestProcessComposeMergesEnvironmentForms(t *testing.T) {
 	assert.Equal(t, map[string]string{"A": "a", "B": "b", "C": "b"}, plan.Env)
 	require.Len(t, plan.Warnings, 1)
 	assert.Contains(t, plan.Warnings[0].Error(), "a.yml:5:5: processes.p.is_daemon: not supported")
-	assert.Contains(t, plan.Warnings[0].Error(), "(also on line b.yml:5)")
+	assert.Contains(t, plan.Warnings[0].Error(), "(also at b.yml:5)")
 }
 
 // Anchors and merge keys are read within each file before the files are

@@ -141,7 +141,8 @@ func (p *pcFile) readProcess(pe entry) {
 				s.replicas = n
 			}
 		},
-		"extends": nil, "is_daemon": nil, "log_location": nil, "log_configuration": nil,
+		"extends":   func(entry) {}, // resolved before (pcextends.go)
+		"is_daemon": nil, "log_location": nil, "log_configuration": nil,
 		"disable_ansi_colors": nil, "is_foreground": nil, "is_elevated": nil,
 		"launch_timeout_seconds": nil, "watch": nil,
 		"mcp": nil, "truncate_log": nil, "monitor_for": nil, "monitor_silence_threshold": nil,

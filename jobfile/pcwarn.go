@@ -3,6 +3,7 @@ package jobfile
 import (
 	"cmp"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -42,6 +43,11 @@ func (w *warnings) addAtFile(file string, line, col int, group, msg string) {
 		if file != first.File {
 			place = file + ":" + place
 		}
+		// A field a process inherits (a process-level extends) is read
+		// once more at the same place: said once.
+		if (file == first.File && line == first.Line) || slices.Contains(w.more[group], place) {
+			return
+		}
 		w.more[group] = append(w.more[group], place)
 		return
 	}
@@ -54,12 +60,37 @@ func (w *warnings) list() ErrorList {
 	var out ErrorList
 	for _, g := range w.order {
 		e := *w.first[g]
-		if lines := w.more[g]; len(lines) > 0 {
-			e.Msg += fmt.Sprintf(" (also on line%s %s)", plural(len(lines)), strings.Join(lines, ", "))
+		if more := alsoAt(w.more[g]); more != "" {
+			e.Msg += " (" + more + ")"
 		}
 		out = append(out, &e)
 	}
 	return out.sorted()
+}
+
+// alsoAt says where else a warning applies: "also on lines 5, 9" in the
+// first place's file, "also at b.yml:5" in another file of a merge.
+func alsoAt(places []string) string {
+	var lines, elsewhere []string
+	for _, pl := range places {
+		if strings.Contains(pl, ":") {
+			elsewhere = append(elsewhere, pl)
+		} else {
+			lines = append(lines, pl)
+		}
+	}
+	var parts []string
+	if len(lines) > 0 {
+		parts = append(parts, fmt.Sprintf("also on line%s %s", plural(len(lines)), strings.Join(lines, ", ")))
+	}
+	if len(elsewhere) > 0 {
+		at := "also at "
+		if len(lines) > 0 {
+			at = "and at "
+		}
+		parts = append(parts, at+strings.Join(elsewhere, ", "))
+	}
+	return strings.Join(parts, ", ")
 }
 
 func plural(n int) string {
@@ -81,7 +112,6 @@ var pcUnsupported = map[string]string{
 	"is_tui_disabled":   "run jobtop serve for no TUI",
 	"mcp_server":        "jobtop has its own agent API (jobtop run, ls, logs, wait)",
 	// processes
-	"extends":                   "a process extending another is not supported (a top-level extends: is); repeat its fields",
 	"is_daemon":                 "jobtop treats a job as ended when its command exits (and stops what it left)",
 	"disable_ansi_colors":       "jobtop keeps colours and strips other escape sequences",
 	"is_foreground":             "jobtop runs every job in the background and shows its output",
