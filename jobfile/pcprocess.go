@@ -42,6 +42,7 @@ type pcSettings struct {
 	namespace                        string
 	replicas                         int
 	vars                             map[string]any
+	successCodes                     []int
 }
 
 // readProcess reads one process and adds its jobs (one per replica) to
@@ -146,7 +147,8 @@ func (p *pcFile) readProcess(pe entry) {
 		"disable_ansi_colors": nil, "is_foreground": nil, "is_elevated": nil,
 		"launch_timeout_seconds": nil, "watch": nil,
 		"mcp": nil, "truncate_log": nil, "monitor_for": nil, "monitor_silence_threshold": nil,
-		"success_exit_codes": nil, "name": nil, "replica_num": nil, "replica_name": nil,
+		"success_exit_codes": func(e entry) { s.successCodes = p.readExitCodes(e) },
+		"name":               nil, "replica_num": nil, "replica_name": nil,
 		"executable": nil, "args": nil, "original_config": nil,
 	})
 	if isDisabled != "" {
@@ -169,6 +171,29 @@ func (p *pcFile) readProcess(pe entry) {
 		p.plan.Jobs = append(p.plan.Jobs, p.buildJob(pe, proc, &s, r))
 	}
 	p.procs = append(p.procs, proc)
+}
+
+// readExitCodes reads success_exit_codes: a list of exit codes, 0 to
+// 255, that count as success besides 0.
+func (p *pcFile) readExitCodes(e entry) []int {
+	seq, ok := e.value.(*ast.SequenceNode)
+	if !ok {
+		p.errorf(at(e), "%s: want a list of exit codes like [130], got %s", e.path, kind(e.value))
+		return nil
+	}
+	var out []int
+	for i, v := range seq.Values {
+		item := entry{key: v, value: p.resolve(v), path: fmt.Sprintf("%s[%d]", e.path, i)}
+		n, ok := p.count(item)
+		switch {
+		case !ok:
+		case n > 255:
+			p.errorf(item.value, "%s: %d is not an exit code: they go from 0 to 255", item.path, n)
+		case n != 0 && !slices.Contains(out, n):
+			out = append(out, n)
+		}
+	}
+	return out
 }
 
 // isTrue reads a boolean field; what is not one is reported.
@@ -215,6 +240,7 @@ func (p *pcFile) buildJob(pe entry, proc *pcProcess, s *pcSettings, replica int)
 	spec.Description = render(s.description)
 	spec.TTY = s.tty
 	spec.Restart = s.restart
+	spec.SuccessExitCodes = s.successCodes
 	spec.StopSignal, spec.Grace, spec.StopCommand = s.stopSignal, s.grace, s.stopCommand
 	if s.stopCommand != "" {
 		spec.Shell = p.shell

@@ -122,7 +122,6 @@ var pcUnsupported = map[string]string{
 	"truncate_log":              "jobtop starts a new log file per session",
 	"monitor_for":               "jobtop marks jobs whose output arrived unseen in its table",
 	"monitor_silence_threshold": "jobtop marks jobs whose output arrived unseen in its table",
-	"success_exit_codes":        "only exit code 0 counts as success",
 	"name":                      "the job is named by its key under processes",
 	"replica_num":               "set by process-compose itself",
 	"replica_name":              "set by process-compose itself",
