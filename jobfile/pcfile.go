@@ -93,9 +93,7 @@ func parseProcessCompose(y *yamlFile, data []byte) (*Plan, error) {
 		p.warn.origins = p.origins
 		p.readTop(body)
 	case !p.expansionDisabled():
-		text := expandVariables(string(data), p.lookupVar, func(line int, form string) {
-			p.warn.addAt(line, 0, "expansion "+form, fmt.Sprintf("%s is left as it is: jobtop expands $VAR, ${VAR}, ${VAR:-default} and ${VAR-default} (write $$ for a $)", form))
-		})
+		text := expandVariables(string(data), p.lookupVar, p.expansionWarner(y.file))
 		body, err := parseDocument(y.file, []byte(text))
 		if err != nil {
 			return nil, err

@@ -315,9 +315,7 @@ func (p *pcFile) parseSource(file string, data []byte) (ast.Node, *nodeReader, e
 			return raw, r, nil
 		}
 	}
-	text := expandVariables(string(data), p.lookupVar, func(line int, form string) {
-		p.warn.addAtFile(file, line, 0, "expansion "+form, fmt.Sprintf("%s is left as it is: jobtop expands $VAR, ${VAR}, ${VAR:-default} and ${VAR-default} (write $$ for a $)", form))
-	})
+	text := expandVariables(string(data), p.lookupVar, p.expansionWarner(file))
 	body, err := parseDocument(file, []byte(text))
 	if err != nil {
 		return nil, nil, err
