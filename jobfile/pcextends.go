@@ -83,6 +83,7 @@ func (p *pcFile) resolveProcessExtends(entries []entry) []entry {
 		}
 		base := withoutKey(p.materialize(out[j].value, entries[j].path, 0), "extends")
 		own := withoutKey(p.materialize(pe.value, pe.path, 0), "extends")
+		m.earlier = "the process it extends, " + parent + ","
 		out[i].value = m.merge(base, own, []string{"processes", pe.name})
 		state[i] = extendsResolved
 		return true
