@@ -193,9 +193,9 @@ func describeHealth(spec jobs.Spec) string {
 	}
 }
 
-// describeEnd is what follows a job's end: its restart policy, and the
-// exit codes besides 0 that count as success, and whether jobtop then
-// exits (process-compose's exit_on_failure).
+// describeEnd is what follows a job's end: its restart policy, the exit
+// codes besides 0 that count as success, and whether jobtop then exits
+// (process-compose's exit_on_failure, exit_on_end, exit_on_skipped).
 func describeEnd(j jobfile.Job) string {
 	s := describeRestart(j.Spec.Restart.WithDefaults())
 	if len(j.Spec.SuccessExitCodes) > 0 {
@@ -205,8 +205,14 @@ func describeEnd(j jobfile.Job) string {
 		}
 		s += "; exit " + strings.Join(codes, ", ") + " counts as success"
 	}
-	if j.ExitOnFailure {
+	switch {
+	case j.ExitOnEnd:
+		s += "; when it ends, jobtop exits (exit_on_end)"
+	case j.ExitOnFailure:
 		s += "; if it fails, jobtop exits (exit_on_failure)"
+	}
+	if j.ExitOnSkipped {
+		s += "; if it cannot start, jobtop exits (exit_on_skipped)"
 	}
 	return s
 }

@@ -275,7 +275,6 @@ processes:
 		`process-compose.yaml:6:5: processes.web.is_daemon: not supported, ignored: jobtop treats a job as ended when its command exits (and stops what it left)`,
 		`process-compose.yaml:7:5: processes.web.is_elevated: not supported, ignored: run jobtop itself with the rights the job needs (also on line 19)`,
 		`process-compose.yaml:11:7: processes.web.readiness_probe.success_threshold: 2 is not supported: one passing check counts (process-compose does not use it either)`,
-		`process-compose.yaml:12:46: processes.web.availability.exit_on_end: not supported, ignored: jobtop does not shut down when a job ends`,
 		`process-compose.yaml:13:16: processes.web.shutdown.parent_only: not supported, ignored: jobtop signals the job's whole process tree`,
 		`process-compose.yaml:14:5: processes.web.namespace: a process in several namespaces is shown under the first, billing`,
 		`process-compose.yaml:15:18: processes.web.working_dir: directory "missing" does not exist: the job will not start`,

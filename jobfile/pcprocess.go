@@ -31,7 +31,8 @@ type pcSettings struct {
 	envFile                          textField
 	dotenvOff, noTemplates           bool
 	restart                          jobs.RestartPolicy
-	exitOnFailure                    bool
+	exitOnFailure, exitOnEnd         bool
+	exitOnSkipped                    bool
 	readiness, liveness              *pcProbe
 	readyLogLine                     string
 	stopSignal                       jobs.Signal
@@ -77,7 +78,7 @@ func (p *pcFile) readProcess(pe entry) {
 		},
 		"is_template_disabled": func(e entry) { s.noTemplates, _ = p.bool(e) },
 		"vars":                 func(e entry) { s.vars = p.readVars(e) },
-		"availability":         func(e entry) { s.restart, s.exitOnFailure = p.readAvailability(e) },
+		"availability":         func(e entry) { s.restart, s.exitOnFailure = p.readAvailability(e, &s) },
 		"depends_on":           func(e entry) { proc.deps = p.readPCDependsOn(e) },
 		"readiness_probe":      func(e entry) { s.readiness = p.readPCProbe(e) },
 		"liveness_probe":       func(e entry) { s.liveness = p.readPCProbe(e) },
@@ -206,7 +207,8 @@ func (p *pcFile) isTrue(e entry) bool {
 // vars, its environment layered.
 func (p *pcFile) buildJob(pe entry, proc *pcProcess, s *pcSettings, replica int) Job {
 	name := pcName(proc.namePrefix, proc.name, replica, s.replicas)
-	job := Job{Name: name, Autostart: !s.disabled && !s.scheduled, ExitOnFailure: s.exitOnFailure}
+	job := Job{Name: name, Autostart: !s.disabled && !s.scheduled, ExitOnFailure: s.exitOnFailure,
+		ExitOnEnd: s.exitOnEnd, ExitOnSkipped: s.exitOnSkipped}
 	job.Line, job.Col = position(pe.key)
 	vars := templateVars(p.vars, s.vars, replica)
 	render := func(f textField) string {
@@ -355,8 +357,9 @@ func (p *pcFile) checkNamespace(e entry, ns string) string {
 // exit_on_failure (no restart; jobtop exits when the job fails),
 // backoff_seconds (default 1, the same wait each time as in
 // process-compose) and max_restarts (absent or 0: no limit, as in
-// process-compose, where jobtop's own default would be 5).
-func (p *pcFile) readAvailability(e entry) (pol jobs.RestartPolicy, exitOnFailure bool) {
+// process-compose, where jobtop's own default would be 5); exit_on_end
+// and exit_on_skipped go to s.
+func (p *pcFile) readAvailability(e entry, s *pcSettings) (pol jobs.RestartPolicy, exitOnFailure bool) {
 	pol = jobs.RestartPolicy{Mode: jobs.RestartNever}
 	backoff, maxRestarts := 1, 0
 	entries, _ := p.mapping(e)
@@ -381,8 +384,8 @@ func (p *pcFile) readAvailability(e entry) (pol jobs.RestartPolicy, exitOnFailur
 		},
 		"backoff_seconds": func(e entry) { backoff, _ = p.seconds(e) },
 		"max_restarts":    func(e entry) { maxRestarts, _ = p.seconds(e) },
-		"exit_on_end":     nil,
-		"exit_on_skipped": nil,
+		"exit_on_end":     func(e entry) { s.exitOnEnd, _ = p.bool(e) },
+		"exit_on_skipped": func(e entry) { s.exitOnSkipped, _ = p.bool(e) },
 	})
 	if pol.Mode == jobs.RestartNever {
 		return pol, exitOnFailure

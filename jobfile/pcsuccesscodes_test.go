@@ -30,3 +30,20 @@ func TestProcessComposeSuccessExitCodesRefusals(t *testing.T) {
 		"pc.yml:7:25: processes.b.success_exit_codes: want a list of exit codes like [130], got a number",
 	}, loadProblems(t, "pc.yml", LoadOptions{}))
 }
+
+// availability's exit_on_end and exit_on_skipped are read (workspace
+// carries them out), as process-compose's issues/issue_400 writes them.
+func TestProcessComposeExitOnEndAndSkipped(t *testing.T) {
+	plan, err := Load("../testdata/process-compose/upstream/issue_400/process-compose.yaml")
+	require.NoError(t, err)
+	assert.Empty(t, plan.Warnings)
+	dep, _ := plan.Job("dependent_process")
+	assert.True(t, dep.ExitOnSkipped)
+	assert.False(t, dep.ExitOnEnd)
+
+	plan, err = Load("../testdata/process-compose/upstream/success-exit-on-end.yaml")
+	require.NoError(t, err)
+	assert.Empty(t, plan.Warnings)
+	j, _ := plan.Job("signal_exit")
+	assert.True(t, j.ExitOnEnd)
+}

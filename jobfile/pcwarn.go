@@ -129,8 +129,6 @@ var pcUnsupported = map[string]string{
 	"args":                      "set by process-compose itself; use command or entrypoint",
 	"original_config":           "set by process-compose itself",
 	// availability, shutdown, probes
-	"exit_on_end":             "jobtop does not shut down when a job ends",
-	"exit_on_skipped":         "jobtop does not shut down when a job cannot start",
 	"parent_only":             "jobtop signals the job's whole process tree",
 	"send_keys":               "jobtop does not type keys to stop a job: it sends the stop signal (or runs shutdown.command) instead",
 	"success_threshold":       "one passing check counts (process-compose does not use it either)",
