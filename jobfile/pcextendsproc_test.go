@@ -83,7 +83,7 @@ func TestProcessComposeProcessExtendsWarnsOnce(t *testing.T) {
 	plan, err := Load("pc.yml")
 	require.NoError(t, err)
 	require.Len(t, plan.Warnings, 1)
-	assert.Equal(t, "pc.yml:4:5: processes.base.is_daemon: not supported, ignored: jobtop treats a job as ended when its command exits (and stops what it left)", plan.Warnings[0].Error())
+	assert.Equal(t, "pc.yml:4:5: processes.base.is_daemon: not supported, ignored: jobtop treats a job as ended when its command exits (and stops what it left): run the program in the foreground instead (docker run without -d, postgres rather than pg_ctl start), with shutdown.command if it needs one to stop", plan.Warnings[0].Error())
 	web, _ := plan.Job("web")
 	assert.Equal(t, "x", web.Spec.Command)
 }

@@ -144,7 +144,18 @@ func (p *pcFile) readProcess(pe entry) {
 			}
 		},
 		"extends":   func(entry) {}, // resolved before (pcextends.go)
-		"is_daemon": nil, "log_location": nil, "log_configuration": nil,
+		"is_daemon": nil,
+		// process-compose writes the process's output there, and a
+		// probe or a tool may read it (its issues/issue_102 does): say
+		// that nothing will be there, and how to have it.
+		"log_location": func(e entry) {
+			where, _ := p.text(e)
+			if strings.TrimSpace(where) == "" {
+				return // no log file in process-compose either
+			}
+			p.warn.add(e.key, "process log_location", fmt.Sprintf("%s: not supported, ignored: jobtop writes each job's output to its own log file (jobtop ls --json: log_path), so nothing is written to %s; if something reads it (a probe, a tail), end the command with 2>&1 | tee -a %s", e.path, where, where))
+		},
+		"log_configuration":   nil,
 		"disable_ansi_colors": nil, "is_foreground": nil, "is_elevated": nil,
 		"launch_timeout_seconds": nil, "watch": nil,
 		"mcp": nil, "truncate_log": nil, "monitor_for": nil, "monitor_silence_threshold": nil,

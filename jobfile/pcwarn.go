@@ -105,14 +105,14 @@ func plural(n int) string {
 // warning; the rest of the file runs.
 var pcUnsupported = map[string]string{
 	// top level
-	"log_location":      "jobtop writes each job's output to its own log file (see jobtop ls --json: log_path)",
+	"log_location":      "jobtop writes each job's output to its own log file (see jobtop ls --json: log_path); for one file of every job's output, as process-compose writes there, run jobtop logs --all -f >> FILE",
 	"log_level":         "jobtop has no log level of its own",
 	"log_configuration": "jobtop keeps each job's output as it is, in memory and in its log file",
 	"log_format":        "jobtop keeps each job's output as it is, in memory and in its log file",
 	"is_tui_disabled":   "run jobtop serve for no TUI",
 	"mcp_server":        "jobtop has its own agent API (jobtop run, ls, logs, wait)",
 	// processes
-	"is_daemon":                 "jobtop treats a job as ended when its command exits (and stops what it left)",
+	"is_daemon":                 "jobtop treats a job as ended when its command exits (and stops what it left): run the program in the foreground instead (docker run without -d, postgres rather than pg_ctl start), with shutdown.command if it needs one to stop",
 	"disable_ansi_colors":       "jobtop keeps colours and strips other escape sequences",
 	"is_foreground":             "jobtop runs every job in the background and shows its output",
 	"is_elevated":               "run jobtop itself with the rights the job needs",
