@@ -210,7 +210,7 @@ func TestProcessComposeDependencyOnDisabled(t *testing.T) {
 	assert.Equal(t, `process-compose.yaml:7:7: processes.web.depends_on.off: off is disabled, so web starts without waiting for it, as in process-compose`, plan.Warnings[0].Error())
 
 	assert.Equal(t, []string{
-		`process-compose.yaml:8:7: processes.web.depends_on.off: off is disabled (is_strict is on)`,
+		`process-compose.yaml:8:7: processes.web.depends_on.off: off is disabled, and is_strict refuses a dependency on it, as process-compose does: enable it (is_disabled: "false"), or leave out this dependency or is_strict`,
 	}, pcProblems(t, "is_strict: true\n"+src))
 }
 

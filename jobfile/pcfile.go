@@ -423,7 +423,11 @@ func (p *pcFile) disabledDependency(d pcDep, process, target string, scheduled b
 		what, as = "scheduled (started by hand here)", ""
 	}
 	if p.strict {
-		p.errorf(d.key, "%s: %s is %s (is_strict is on)", d.path, target, what)
+		fix := `enable it (is_disabled: "false"), or leave out this dependency or is_strict`
+		if scheduled {
+			fix = "leave out this dependency or is_strict"
+		}
+		p.errorf(d.key, "%s: %s is %s, and is_strict refuses a dependency on it, as process-compose does: %s", d.path, target, what, fix)
 		return
 	}
 	p.warn.add(d.key, "disabled dependency "+d.path+" "+target,
