@@ -137,7 +137,7 @@ func printPlan(w io.Writer, plan *jobfile.Plan) error {
 		if health {
 			cols = append(cols, describeHealth(j.Spec))
 		}
-		cols = append(cols, describeRestart(j.Spec.Restart.WithDefaults()), describeCommand(plan, j.Spec))
+		cols = append(cols, describeEnd(j), describeCommand(plan, j.Spec))
 		fmt.Fprintln(tw, strings.Join(cols, "\t"))
 	}
 	return tw.Flush()
@@ -191,6 +191,30 @@ func describeHealth(spec jobs.Spec) string {
 	default:
 		return c.String()
 	}
+}
+
+// describeEnd is what follows a job's end: its restart policy, the exit
+// codes besides 0 that count as success, and whether jobtop then exits
+// (process-compose's exit_on_failure, exit_on_end, exit_on_skipped).
+func describeEnd(j jobfile.Job) string {
+	s := describeRestart(j.Spec.Restart.WithDefaults())
+	if len(j.Spec.SuccessExitCodes) > 0 {
+		codes := make([]string, len(j.Spec.SuccessExitCodes))
+		for i, c := range j.Spec.SuccessExitCodes {
+			codes[i] = strconv.Itoa(c)
+		}
+		s += "; exit " + strings.Join(codes, ", ") + " counts as success"
+	}
+	switch {
+	case j.ExitOnEnd:
+		s += "; when it ends, jobtop exits (exit_on_end)"
+	case j.ExitOnFailure:
+		s += "; if it fails, jobtop exits (exit_on_failure)"
+	}
+	if j.ExitOnSkipped {
+		s += "; if it cannot start, jobtop exits (exit_on_skipped)"
+	}
+	return s
 }
 
 func describeRestart(p jobs.RestartPolicy) string {

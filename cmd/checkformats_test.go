@@ -95,7 +95,7 @@ processes:
 	require.NoError(t, err)
 	assert.Contains(t, stdout, "process-compose.yaml: 2 jobs")
 	assert.Contains(t, stdout, "env_cmds set RAN when the jobs start (not run by check)")
-	assert.Equal(t, `process-compose.yaml:2:1: warning: log_location: not supported, ignored: jobtop writes each job's output to its own log file (see jobtop ls --json: log_path)
+	assert.Equal(t, `process-compose.yaml:2:1: warning: log_location: not supported, ignored: jobtop writes each job's output to its own log file (see jobtop ls --json: log_path); for one file of every job's output, as process-compose writes there, run jobtop logs --all -f >> FILE
 process-compose.yaml:8:5: warning: processes.web.is_elevated: not supported, ignored: run jobtop itself with the rights the job needs (also on line 11)
 `, stderr)
 	_, err = os.Stat(filepath.Join(dir, "env-cmd-ran"))

@@ -144,11 +144,22 @@ func exitRequests(in *servedInstance) <-chan workspace.ExitRequest {
 // exitOnFailure is how jobtop ends when a job with process-compose's
 // restart: exit_on_failure failed: with that job's exit code (128 + the
 // signal's number when a signal killed it).
+// The same for availability's exit_on_end (0 when the job succeeded)
+// and exit_on_skipped (1: it could not start).
 func exitOnFailure(req workspace.ExitRequest) *ExitError {
-	if req.Signal != 0 {
-		return &ExitError{Code: req.Code, Err: fmt.Errorf("job %s was killed by %v (exit %d) and its restart policy is exit_on_failure", req.Job, req.Signal, req.Code)}
+	setting := "its restart policy is exit_on_failure"
+	if req.Why != "" {
+		setting = "its availability has " + req.Why
 	}
-	return &ExitError{Code: req.Code, Err: fmt.Errorf("job %s failed (exit %d) and its restart policy is exit_on_failure", req.Job, req.Code)}
+	switch {
+	case req.Why == "exit_on_skipped":
+		return &ExitError{Code: req.Code, Err: fmt.Errorf("job %s could not start (%s) and %s", req.Job, req.Reason, setting)}
+	case req.Signal != 0:
+		return &ExitError{Code: req.Code, Err: fmt.Errorf("job %s was killed by %v (exit %d) and %s", req.Job, req.Signal, req.Code, setting)}
+	case req.Code == 0:
+		return &ExitError{Code: 0, Err: fmt.Errorf("job %s succeeded and %s", req.Job, setting)}
+	}
+	return &ExitError{Code: req.Code, Err: fmt.Errorf("job %s failed (exit %d) and %s", req.Job, req.Code, setting)}
 }
 
 // exitTailLines is how many of its last lines the job that ended jobtop

@@ -88,6 +88,9 @@ func normalize(s jobs.Spec) jobs.Spec {
 	if len(s.DependsOn) == 0 {
 		s.DependsOn = nil
 	}
+	if len(s.SuccessExitCodes) == 0 {
+		s.SuccessExitCodes = nil
+	}
 	return s
 }
 

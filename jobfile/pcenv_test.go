@@ -210,6 +210,35 @@ func TestProcessComposeDependencyOnDisabled(t *testing.T) {
 	assert.Equal(t, `process-compose.yaml:7:7: processes.web.depends_on.off: off is disabled, so web starts without waiting for it, as in process-compose`, plan.Warnings[0].Error())
 
 	assert.Equal(t, []string{
-		`process-compose.yaml:8:7: processes.web.depends_on.off: off is disabled (is_strict is on)`,
+		`process-compose.yaml:8:7: processes.web.depends_on.off: off is disabled, and is_strict refuses a dependency on it, as process-compose does: enable it (is_disabled: "false"), or leave out this dependency or is_strict`,
 	}, pcProblems(t, "is_strict: true\n"+src))
+}
+
+// A variable that is set nowhere expands to nothing, as in
+// process-compose, which is seldom what was meant: a shell variable of
+// the command ($i in a loop, as process-compose's own demo/ has it) is
+// to be written $$i. jobtop says so, once per variable, and not for a
+// variable with a default, one that is set (to "" too), $$ or a comment.
+func TestProcessComposeWarnsAboutUnsetVariables(t *testing.T) {
+	t.Setenv("PCREAL_EMPTY", "")
+	inDir(t, map[string]string{"process-compose.yaml": `# a comment with $COMMENTED is left alone
+processes:
+  redis:
+    command: |
+      i=0
+      while [ $i -lt 3 ]; do i=$((i+1)); echo "$i ${PCREAL_EMPTY}$${KEPT} ${D:-x} ${E-y}"; done
+    environment: ["A=${NOWHERE}"]
+`})
+	plan, err := Load("process-compose.yaml")
+	require.NoError(t, err)
+	var got []string
+	for _, w := range plan.Warnings {
+		got = append(got, w.Error())
+	}
+	assert.Equal(t, []string{
+		"process-compose.yaml:6: $i is not set (in .env or the environment), so it expands to nothing, as in process-compose; write $$i for the shell to expand it when the command runs",
+		"process-compose.yaml:7: ${NOWHERE} is not set (in .env or the environment), so it expands to nothing, as in process-compose; write $${NOWHERE} for the shell to expand it when the command runs",
+	}, got)
+	redis, _ := plan.Job("redis")
+	assert.Contains(t, redis.Spec.Command, `while [  -lt 3 ]`, "expanded as process-compose expands it")
 }

@@ -12,15 +12,18 @@ import (
 // ${VAR-default} in a process-compose file's text before it is parsed, as
 // process-compose does, from lookup (the env files, then the
 // environment); an unset variable becomes "". $$ is a literal $. Other
-// ${...} forms are left as they are, each reported (line, text) to warn
-// about.
-func expandVariables(text string, lookup func(string) (string, bool), warn func(line int, form string)) string {
+// ${...} forms are left as they are, each reported to warn about; so is
+// an unset $VAR or ${VAR} outside a comment line (unset true), which is
+// most often a shell variable that was meant to be written $$VAR.
+func expandVariables(text string, lookup func(string) (string, bool), warn func(line int, form string, unset bool)) string {
 	var b strings.Builder
 	line := 1
+	comment := isCommentLine(text)
 	for i := 0; i < len(text); i++ {
 		c := text[i]
 		if c == '\n' {
 			line++
+			comment = isCommentLine(text[i+1:])
 		}
 		if c != '$' || i+1 == len(text) {
 			b.WriteByte(c)
@@ -40,8 +43,10 @@ func expandVariables(text string, lookup func(string) (string, bool), warn func(
 			inner := text[i+2 : i+end]
 			value, ok := expandBraced(inner, lookup)
 			if !ok {
-				warn(line, "${"+inner+"}")
+				warn(line, "${"+inner+"}", false)
 				value = "${" + inner + "}"
+			} else if _, set := lookup(inner); !set && isVarName(inner) && !comment {
+				warn(line, "${"+inner+"}", true)
 			}
 			b.WriteString(value)
 			i += end
@@ -50,7 +55,10 @@ func expandVariables(text string, lookup func(string) (string, bool), warn func(
 			for j < len(text) && isVarChar(text[j]) {
 				j++
 			}
-			v, _ := lookup(text[i+1 : j])
+			v, set := lookup(text[i+1 : j])
+			if !set && !comment {
+				warn(line, text[i:j], true)
+			}
 			b.WriteString(v)
 			i = j - 1
 		default:
@@ -87,6 +95,37 @@ func expandBraced(inner string, lookup func(string) (string, bool)) (string, boo
 		return v, true
 	}
 	return "", false
+}
+
+// isCommentLine says whether text starts with a YAML comment line.
+func isCommentLine(text string) bool {
+	t := strings.TrimLeft(text, " \t")
+	return strings.HasPrefix(t, "#")
+}
+
+// isVarName says whether s is a whole variable name.
+func isVarName(s string) bool {
+	if s == "" || !isVarStart(s[0]) {
+		return false
+	}
+	for i := range len(s) {
+		if !isVarChar(s[i]) {
+			return false
+		}
+	}
+	return true
+}
+
+// expansionWarner is the warn function of expandVariables for file.
+func (p *pcFile) expansionWarner(file string) func(line int, form string, unset bool) {
+	return func(line int, form string, unset bool) {
+		if unset {
+			name := strings.Trim(form, "${}")
+			p.warn.addAtFile(file, line, 0, "unset "+name, fmt.Sprintf("%s is not set (in .env or the environment), so it expands to nothing, as in process-compose; write $%s for the shell to expand it when the command runs", form, form))
+			return
+		}
+		p.warn.addAtFile(file, line, 0, "expansion "+form, fmt.Sprintf("%s is left as it is: jobtop expands $VAR, ${VAR}, ${VAR:-default} and ${VAR-default} (write $$ for a $)", form))
+	}
 }
 
 func isVarStart(c byte) bool {

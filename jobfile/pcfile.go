@@ -93,9 +93,7 @@ func parseProcessCompose(y *yamlFile, data []byte) (*Plan, error) {
 		p.warn.origins = p.origins
 		p.readTop(body)
 	case !p.expansionDisabled():
-		text := expandVariables(string(data), p.lookupVar, func(line int, form string) {
-			p.warn.addAt(line, 0, "expansion "+form, fmt.Sprintf("%s is left as it is: jobtop expands $VAR, ${VAR}, ${VAR:-default} and ${VAR-default} (write $$ for a $)", form))
-		})
+		text := expandVariables(string(data), p.lookupVar, p.expansionWarner(y.file))
 		body, err := parseDocument(y.file, []byte(text))
 		if err != nil {
 			return nil, err
@@ -324,6 +322,7 @@ func (p *pcFile) readProcesses(e entry) {
 		p.errorf(e.key, "processes: no processes given")
 		return
 	}
+	entries = p.resolveProcessExtends(entries)
 	for _, pe := range entries {
 		if msg := checkName(pe.name); msg != "" {
 			p.errorf(pe.key, "processes: %s", strings.Replace(msg, "job name", "process name", 1))
@@ -424,7 +423,11 @@ func (p *pcFile) disabledDependency(d pcDep, process, target string, scheduled b
 		what, as = "scheduled (started by hand here)", ""
 	}
 	if p.strict {
-		p.errorf(d.key, "%s: %s is %s (is_strict is on)", d.path, target, what)
+		fix := `enable it (is_disabled: "false"), or leave out this dependency or is_strict`
+		if scheduled {
+			fix = "leave out this dependency or is_strict"
+		}
+		p.errorf(d.key, "%s: %s is %s, and is_strict refuses a dependency on it, as process-compose does: %s", d.path, target, what, fix)
 		return
 	}
 	p.warn.add(d.key, "disabled dependency "+d.path+" "+target,

@@ -272,11 +272,9 @@ processes:
 	assert.Equal(t, []string{
 		`process-compose.yaml:1:1: log_level: not supported, ignored: jobtop has no log level of its own`,
 		`process-compose.yaml:4:5: processes.web: unknown key "commnad" (did you mean "command"?), ignored`,
-		`process-compose.yaml:6:5: processes.web.is_daemon: not supported, ignored: jobtop treats a job as ended when its command exits (and stops what it left)`,
+		`process-compose.yaml:6:5: processes.web.is_daemon: not supported, ignored: jobtop treats a job as ended when its command exits (and stops what it left): run the program in the foreground instead (docker run without -d, postgres rather than pg_ctl start), with shutdown.command if it needs one to stop`,
 		`process-compose.yaml:7:5: processes.web.is_elevated: not supported, ignored: run jobtop itself with the rights the job needs (also on line 19)`,
-		`process-compose.yaml:8:5: processes.web.success_exit_codes: not supported, ignored: only exit code 0 counts as success`,
 		`process-compose.yaml:11:7: processes.web.readiness_probe.success_threshold: 2 is not supported: one passing check counts (process-compose does not use it either)`,
-		`process-compose.yaml:12:46: processes.web.availability.exit_on_end: not supported, ignored: jobtop does not shut down when a job ends`,
 		`process-compose.yaml:13:16: processes.web.shutdown.parent_only: not supported, ignored: jobtop signals the job's whole process tree`,
 		`process-compose.yaml:14:5: processes.web.namespace: a process in several namespaces is shown under the first, billing`,
 		`process-compose.yaml:15:18: processes.web.working_dir: directory "missing" does not exist: the job will not start`,

@@ -145,6 +145,7 @@ type pcMerger struct {
 	read    map[string]string // absolute path -> as shown, of every file named or extended
 	sources []pcSource
 	errs    ErrorList
+	earlier string // what base is, for messages: "" for an earlier file
 }
 
 // readMerged reads the files merged into the process-compose file p
@@ -315,9 +316,7 @@ func (p *pcFile) parseSource(file string, data []byte) (ast.Node, *nodeReader, e
 			return raw, r, nil
 		}
 	}
-	text := expandVariables(string(data), p.lookupVar, func(line int, form string) {
-		p.warn.addAtFile(file, line, 0, "expansion "+form, fmt.Sprintf("%s is left as it is: jobtop expands $VAR, ${VAR}, ${VAR:-default} and ${VAR-default} (write $$ for a $)", form))
-	})
+	text := expandVariables(string(data), p.lookupVar, p.expansionWarner(file))
 	body, err := parseDocument(file, []byte(text))
 	if err != nil {
 		return nil, nil, err
@@ -416,6 +415,7 @@ func pcRule(path []string) pcMergeRule {
 // does for the field at path.
 func (m *pcMerger) merge(base, over ast.Node, path []string) ast.Node {
 	if isEmptyNode(over) && !isDisabledFalse(path, over) {
+		m.warnDisabledFalse(base, over, path)
 		return base
 	}
 	if base == nil || isNull(base) {
@@ -475,6 +475,24 @@ func (m *pcMerger) warnRestartNo(base, over ast.Node, path []string) {
 	line, col := position(over)
 	m.p.warn.addAtFile(cmp.Or(m.origins.fileOf(over), m.p.file), line, col, "restart no merged",
 		fmt.Sprintf("processes.%s.availability.restart: \"no\" switches off the earlier file's %q here; process-compose keeps %q (its merge skips \"no\")", path[1], was, was))
+}
+
+// warnDisabledFalse warns where a process's disabled: false is merged
+// over disabled: true: mergo skips false, so the process stays disabled,
+// in process-compose as in jobtop, which is seldom what it was written
+// for (process-compose's issue 177); is_disabled: "false" enables it.
+func (m *pcMerger) warnDisabledFalse(base, over ast.Node, path []string) {
+	if len(path) != 3 || path[0] != "processes" || path[2] != "disabled" {
+		return
+	}
+	b, isBool := base.(*ast.BoolNode)
+	o, overBool := over.(*ast.BoolNode)
+	if !isBool || !overBool || !b.Value || o.Value {
+		return
+	}
+	line, col := position(over)
+	m.p.warn.addAtFile(cmp.Or(m.origins.fileOf(over), m.p.file), line, col, "disabled false merged",
+		fmt.Sprintf("processes.%s.disabled: false does not enable it: %s disables it, and a merge keeps that (process-compose's skips false too); write is_disabled: \"false\" to enable it", path[1], cmp.Or(m.earlier, m.origins.fileOf(base), "an earlier file")))
 }
 
 // isDisabledFalse says whether over is a process's is_disabled: false,

@@ -89,7 +89,8 @@ func TestProcessComposeMergesOverrideFile(t *testing.T) {
 	plan, err := LoadWith("process-compose.yml", LoadOptions{Found: true})
 	require.NoError(t, err)
 	assert.Equal(t, []string{"process-compose.yml", "process-compose.override.yml"}, plan.Files)
-	assert.Empty(t, plan.Warnings)
+	require.Len(t, plan.Warnings, 1, "disabled: false on a disabled process is said to do nothing")
+	assert.Contains(t, plan.Warnings[0].Error(), "processes.db.disabled: false does not enable it")
 	assert.Equal(t, map[string]string{"A": "base", "B": "over", "C": "over"}, plan.Env)
 
 	web, ok := plan.Job("web")
@@ -284,7 +285,7 @@ func TestProcessComposeMergesEnvironmentForms(t *testing.T) {
 	assert.Equal(t, map[string]string{"A": "a", "B": "b", "C": "b"}, plan.Env)
 	require.Len(t, plan.Warnings, 1)
 	assert.Contains(t, plan.Warnings[0].Error(), "a.yml:5:5: processes.p.is_daemon: not supported")
-	assert.Contains(t, plan.Warnings[0].Error(), "(also on line b.yml:5)")
+	assert.Contains(t, plan.Warnings[0].Error(), "(also at b.yml:5)")
 }
 
 // Anchors and merge keys are read within each file before the files are

@@ -31,7 +31,8 @@ type pcSettings struct {
 	envFile                          textField
 	dotenvOff, noTemplates           bool
 	restart                          jobs.RestartPolicy
-	exitOnFailure                    bool
+	exitOnFailure, exitOnEnd         bool
+	exitOnSkipped                    bool
 	readiness, liveness              *pcProbe
 	readyLogLine                     string
 	stopSignal                       jobs.Signal
@@ -42,6 +43,7 @@ type pcSettings struct {
 	namespace                        string
 	replicas                         int
 	vars                             map[string]any
+	successCodes                     []int
 }
 
 // readProcess reads one process and adds its jobs (one per replica) to
@@ -76,7 +78,7 @@ func (p *pcFile) readProcess(pe entry) {
 		},
 		"is_template_disabled": func(e entry) { s.noTemplates, _ = p.bool(e) },
 		"vars":                 func(e entry) { s.vars = p.readVars(e) },
-		"availability":         func(e entry) { s.restart, s.exitOnFailure = p.readAvailability(e) },
+		"availability":         func(e entry) { s.restart, s.exitOnFailure = p.readAvailability(e, &s) },
 		"depends_on":           func(e entry) { proc.deps = p.readPCDependsOn(e) },
 		"readiness_probe":      func(e entry) { s.readiness = p.readPCProbe(e) },
 		"liveness_probe":       func(e entry) { s.liveness = p.readPCProbe(e) },
@@ -141,11 +143,24 @@ func (p *pcFile) readProcess(pe entry) {
 				s.replicas = n
 			}
 		},
-		"extends": nil, "is_daemon": nil, "log_location": nil, "log_configuration": nil,
+		"extends":   func(entry) {}, // resolved before (pcextends.go)
+		"is_daemon": nil,
+		// process-compose writes the process's output there, and a
+		// probe or a tool may read it (its issues/issue_102 does): say
+		// that nothing will be there, and how to have it.
+		"log_location": func(e entry) {
+			where, _ := p.text(e)
+			if strings.TrimSpace(where) == "" {
+				return // no log file in process-compose either
+			}
+			p.warn.add(e.key, "process log_location", fmt.Sprintf("%s: not supported, ignored: jobtop writes each job's output to its own log file (jobtop ls --json: log_path), so nothing is written to %s; if something reads it (a probe, a tail), end the command with 2>&1 | tee -a %s", e.path, where, where))
+		},
+		"log_configuration":   nil,
 		"disable_ansi_colors": nil, "is_foreground": nil, "is_elevated": nil,
 		"launch_timeout_seconds": nil, "watch": nil,
 		"mcp": nil, "truncate_log": nil, "monitor_for": nil, "monitor_silence_threshold": nil,
-		"success_exit_codes": nil, "name": nil, "replica_num": nil, "replica_name": nil,
+		"success_exit_codes": func(e entry) { s.successCodes = p.readExitCodes(e) },
+		"name":               nil, "replica_num": nil, "replica_name": nil,
 		"executable": nil, "args": nil, "original_config": nil,
 	})
 	if isDisabled != "" {
@@ -170,6 +185,29 @@ func (p *pcFile) readProcess(pe entry) {
 	p.procs = append(p.procs, proc)
 }
 
+// readExitCodes reads success_exit_codes: a list of exit codes, 0 to
+// 255, that count as success besides 0.
+func (p *pcFile) readExitCodes(e entry) []int {
+	seq, ok := e.value.(*ast.SequenceNode)
+	if !ok {
+		p.errorf(at(e), "%s: want a list of exit codes like [130], got %s", e.path, kind(e.value))
+		return nil
+	}
+	var out []int
+	for i, v := range seq.Values {
+		item := entry{key: v, value: p.resolve(v), path: fmt.Sprintf("%s[%d]", e.path, i)}
+		n, ok := p.count(item)
+		switch {
+		case !ok:
+		case n > 255:
+			p.errorf(item.value, "%s: %d is not an exit code: they go from 0 to 255", item.path, n)
+		case n != 0 && !slices.Contains(out, n):
+			out = append(out, n)
+		}
+	}
+	return out
+}
+
 // isTrue reads a boolean field; what is not one is reported.
 func (p *pcFile) isTrue(e entry) bool {
 	v, _ := p.bool(e)
@@ -180,7 +218,8 @@ func (p *pcFile) isTrue(e entry) bool {
 // vars, its environment layered.
 func (p *pcFile) buildJob(pe entry, proc *pcProcess, s *pcSettings, replica int) Job {
 	name := pcName(proc.namePrefix, proc.name, replica, s.replicas)
-	job := Job{Name: name, Autostart: !s.disabled && !s.scheduled, ExitOnFailure: s.exitOnFailure}
+	job := Job{Name: name, Autostart: !s.disabled && !s.scheduled, ExitOnFailure: s.exitOnFailure,
+		ExitOnEnd: s.exitOnEnd, ExitOnSkipped: s.exitOnSkipped}
 	job.Line, job.Col = position(pe.key)
 	vars := templateVars(p.vars, s.vars, replica)
 	render := func(f textField) string {
@@ -214,6 +253,7 @@ func (p *pcFile) buildJob(pe entry, proc *pcProcess, s *pcSettings, replica int)
 	spec.Description = render(s.description)
 	spec.TTY = s.tty
 	spec.Restart = s.restart
+	spec.SuccessExitCodes = s.successCodes
 	spec.StopSignal, spec.Grace, spec.StopCommand = s.stopSignal, s.grace, s.stopCommand
 	if s.stopCommand != "" {
 		spec.Shell = p.shell
@@ -328,8 +368,9 @@ func (p *pcFile) checkNamespace(e entry, ns string) string {
 // exit_on_failure (no restart; jobtop exits when the job fails),
 // backoff_seconds (default 1, the same wait each time as in
 // process-compose) and max_restarts (absent or 0: no limit, as in
-// process-compose, where jobtop's own default would be 5).
-func (p *pcFile) readAvailability(e entry) (pol jobs.RestartPolicy, exitOnFailure bool) {
+// process-compose, where jobtop's own default would be 5); exit_on_end
+// and exit_on_skipped go to s.
+func (p *pcFile) readAvailability(e entry, s *pcSettings) (pol jobs.RestartPolicy, exitOnFailure bool) {
 	pol = jobs.RestartPolicy{Mode: jobs.RestartNever}
 	backoff, maxRestarts := 1, 0
 	entries, _ := p.mapping(e)
@@ -354,8 +395,8 @@ func (p *pcFile) readAvailability(e entry) (pol jobs.RestartPolicy, exitOnFailur
 		},
 		"backoff_seconds": func(e entry) { backoff, _ = p.seconds(e) },
 		"max_restarts":    func(e entry) { maxRestarts, _ = p.seconds(e) },
-		"exit_on_end":     nil,
-		"exit_on_skipped": nil,
+		"exit_on_end":     func(e entry) { s.exitOnEnd, _ = p.bool(e) },
+		"exit_on_skipped": func(e entry) { s.exitOnSkipped, _ = p.bool(e) },
 	})
 	if pol.Mode == jobs.RestartNever {
 		return pol, exitOnFailure

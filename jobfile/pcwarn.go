@@ -3,6 +3,7 @@ package jobfile
 import (
 	"cmp"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -42,6 +43,11 @@ func (w *warnings) addAtFile(file string, line, col int, group, msg string) {
 		if file != first.File {
 			place = file + ":" + place
 		}
+		// A field a process inherits (a process-level extends) is read
+		// once more at the same place: said once.
+		if (file == first.File && line == first.Line) || slices.Contains(w.more[group], place) {
+			return
+		}
 		w.more[group] = append(w.more[group], place)
 		return
 	}
@@ -54,12 +60,37 @@ func (w *warnings) list() ErrorList {
 	var out ErrorList
 	for _, g := range w.order {
 		e := *w.first[g]
-		if lines := w.more[g]; len(lines) > 0 {
-			e.Msg += fmt.Sprintf(" (also on line%s %s)", plural(len(lines)), strings.Join(lines, ", "))
+		if more := alsoAt(w.more[g]); more != "" {
+			e.Msg += " (" + more + ")"
 		}
 		out = append(out, &e)
 	}
 	return out.sorted()
+}
+
+// alsoAt says where else a warning applies: "also on lines 5, 9" in the
+// first place's file, "also at b.yml:5" in another file of a merge.
+func alsoAt(places []string) string {
+	var lines, elsewhere []string
+	for _, pl := range places {
+		if strings.Contains(pl, ":") {
+			elsewhere = append(elsewhere, pl)
+		} else {
+			lines = append(lines, pl)
+		}
+	}
+	var parts []string
+	if len(lines) > 0 {
+		parts = append(parts, fmt.Sprintf("also on line%s %s", plural(len(lines)), strings.Join(lines, ", ")))
+	}
+	if len(elsewhere) > 0 {
+		at := "also at "
+		if len(lines) > 0 {
+			at = "and at "
+		}
+		parts = append(parts, at+strings.Join(elsewhere, ", "))
+	}
+	return strings.Join(parts, ", ")
 }
 
 func plural(n int) string {
@@ -74,15 +105,14 @@ func plural(n int) string {
 // warning; the rest of the file runs.
 var pcUnsupported = map[string]string{
 	// top level
-	"log_location":      "jobtop writes each job's output to its own log file (see jobtop ls --json: log_path)",
+	"log_location":      "jobtop writes each job's output to its own log file (see jobtop ls --json: log_path); for one file of every job's output, as process-compose writes there, run jobtop logs --all -f >> FILE",
 	"log_level":         "jobtop has no log level of its own",
 	"log_configuration": "jobtop keeps each job's output as it is, in memory and in its log file",
 	"log_format":        "jobtop keeps each job's output as it is, in memory and in its log file",
 	"is_tui_disabled":   "run jobtop serve for no TUI",
 	"mcp_server":        "jobtop has its own agent API (jobtop run, ls, logs, wait)",
 	// processes
-	"extends":                   "a process extending another is not supported (a top-level extends: is); repeat its fields",
-	"is_daemon":                 "jobtop treats a job as ended when its command exits (and stops what it left)",
+	"is_daemon":                 "jobtop treats a job as ended when its command exits (and stops what it left): run the program in the foreground instead (docker run without -d, postgres rather than pg_ctl start), with shutdown.command if it needs one to stop",
 	"disable_ansi_colors":       "jobtop keeps colours and strips other escape sequences",
 	"is_foreground":             "jobtop runs every job in the background and shows its output",
 	"is_elevated":               "run jobtop itself with the rights the job needs",
@@ -92,7 +122,6 @@ var pcUnsupported = map[string]string{
 	"truncate_log":              "jobtop starts a new log file per session",
 	"monitor_for":               "jobtop marks jobs whose output arrived unseen in its table",
 	"monitor_silence_threshold": "jobtop marks jobs whose output arrived unseen in its table",
-	"success_exit_codes":        "only exit code 0 counts as success",
 	"name":                      "the job is named by its key under processes",
 	"replica_num":               "set by process-compose itself",
 	"replica_name":              "set by process-compose itself",
@@ -100,8 +129,6 @@ var pcUnsupported = map[string]string{
 	"args":                      "set by process-compose itself; use command or entrypoint",
 	"original_config":           "set by process-compose itself",
 	// availability, shutdown, probes
-	"exit_on_end":             "jobtop does not shut down when a job ends",
-	"exit_on_skipped":         "jobtop does not shut down when a job cannot start",
 	"parent_only":             "jobtop signals the job's whole process tree",
 	"send_keys":               "jobtop does not type keys to stop a job: it sends the stop signal (or runs shutdown.command) instead",
 	"success_threshold":       "one passing check counts (process-compose does not use it either)",

@@ -69,6 +69,15 @@ type Job struct {
 	// job's exit code when it fails (process-compose's restart:
 	// exit_on_failure); see workspace.
 	ExitOnFailure bool
+	// ExitOnEnd says jobtop stops every job and exits when this job
+	// ends, however, with no restart coming (process-compose's
+	// availability.exit_on_end): with 0 when it succeeded, else as for
+	// ExitOnFailure.
+	ExitOnEnd bool
+	// ExitOnSkipped says jobtop stops every job and exits with 1 when
+	// this job cannot start, because what it depends on failed
+	// (process-compose's availability.exit_on_skipped).
+	ExitOnSkipped bool
 }
 
 // LogOptions are the file's log settings.

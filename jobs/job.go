@@ -387,7 +387,7 @@ func (m *Manager) finishRunLocked(j *job, p *process, exit exitStatus) {
 		}
 	case exit.signaled:
 		j.state = StateKilled
-	case exit.code == 0:
+	case exit.code == 0 || slices.Contains(j.spec.SuccessExitCodes, exit.code):
 		j.state = StateSucceeded
 	default:
 		j.state = StateFailed

@@ -127,6 +127,12 @@ type Spec struct {
 	Stdin StdinMode
 	// Notify says when a person watching is to be told about the job.
 	Notify NotifyPolicy
+	// SuccessExitCodes are exit codes, besides 0, with which the job
+	// succeeded (process-compose's success_exit_codes, systemd's
+	// SuccessExitStatus): e.g. 130 from a program that exits so on
+	// SIGINT. Its state is then succeeded, for its restart policy and
+	// its dependants alike.
+	SuccessExitCodes []int
 }
 
 // NotifyPolicy says when a person watching the job is told about it (the
@@ -180,7 +186,7 @@ const (
 	// passed last: a job not checked yet, or found unhealthy, is not
 	// healthy until a check passes.
 	CondHealthy Condition = "healthy"
-	// CondSucceeded: it exited with code 0.
+	// CondSucceeded: it succeeded (exit 0, or one of its SuccessExitCodes).
 	CondSucceeded Condition = "succeeded"
 	// CondCompleted: it ended, however (succeeded, failed, killed, timed
 	// out), with no restart coming; a job that could not start fails it.

@@ -16,7 +16,7 @@ const (
 	StateQueued    State = "queued"    // waiting for a slot or a dependency
 	StateRunning   State = "running"   // its process is alive
 	StateStopping  State = "stopping"  // stop signal sent, waiting for exit
-	StateSucceeded State = "succeeded" // exited with code 0
+	StateSucceeded State = "succeeded" // exited with code 0 (or one of Spec.SuccessExitCodes)
 	StateFailed    State = "failed"    // exited with a non-zero code
 	StateKilled    State = "killed"    // ended by a signal or by request
 	StateTimedOut  State = "timed_out" // stopped because its timeout passed

@@ -7,8 +7,9 @@ import (
 	"jobtop/jobs"
 )
 
-// ExitRequest says a job with exit_on_failure failed: jobtop is to stop
-// every job and exit with Code.
+// ExitRequest says a job with exit_on_failure failed (or one with
+// exit_on_end ended, or one with exit_on_skipped could not start): jobtop
+// is to stop every job and exit with Code.
 type ExitRequest struct {
 	Job  string // its name in the file
 	ID   jobs.ID
@@ -16,7 +17,15 @@ type ExitRequest struct {
 	// Signal is the signal that killed the job, when one did (Code is
 	// then 128 + its number, as a shell reports it); 0 for an exit.
 	Signal jobs.Signal
+	// Why is the setting that asked for it: "" for exit_on_failure,
+	// else "exit_on_end" or "exit_on_skipped".
+	Why string
+	// Reason is why a job with exit_on_skipped could not start.
+	Reason string
 }
+
+// endsJobtop says whether a job asks jobtop to exit on some end.
+func endsJobtop(j jobfile.Job) bool { return j.ExitOnFailure || j.ExitOnEnd || j.ExitOnSkipped }
 
 // ExitRequests delivers at most one request: the first time a file job
 // marked ExitOnFailure (process-compose's restart: exit_on_failure) ends
@@ -27,7 +36,7 @@ func (w *Workspace) ExitRequests() <-chan ExitRequest { return w.exits }
 // watchFailuresLocked starts watchFailures the first time a plan has a job
 // marked ExitOnFailure.
 func (w *Workspace) watchFailuresLocked(plan *jobfile.Plan) {
-	if w.watching || !slices.ContainsFunc(plan.Jobs, func(j jobfile.Job) bool { return j.ExitOnFailure }) {
+	if w.watching || !slices.ContainsFunc(plan.Jobs, endsJobtop) {
 		return
 	}
 	w.watching = true
@@ -66,21 +75,41 @@ func (w *Workspace) watchFailures() {
 // asked jobtop for.
 func (w *Workspace) exitRequest(info jobs.Info) (ExitRequest, bool) {
 	var req ExitRequest
+	failed := true
 	switch {
 	case info.State == jobs.StateFailed && info.ExitCode != nil:
 		req.Code = *info.ExitCode
 	case info.State == jobs.StateKilled && info.Signal != 0 && !info.EndRequested:
 		req.Code, req.Signal = 128+int(info.Signal), info.Signal
+	case info.State == jobs.StateSucceeded && !info.EndRequested:
+		failed = false // exit_on_end: 0, whatever success code it had
+	case info.State == jobs.StateError:
+		req.Code, req.Reason = 1, info.Error
+		failed = false
 	default:
 		return ExitRequest{}, false
 	}
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	for _, j := range w.plan.Jobs {
-		if j.ExitOnFailure && w.ids[j.Name] == info.ID {
-			req.Job, req.ID = j.Name, info.ID
+		if w.ids[j.Name] != info.ID {
+			continue
+		}
+		req.Job, req.ID = j.Name, info.ID
+		switch {
+		case info.State == jobs.StateError:
+			if j.ExitOnSkipped {
+				req.Why = "exit_on_skipped"
+				return req, true
+			}
+		case j.ExitOnFailure && failed:
+			return req, true
+		case j.ExitOnEnd && info.RestartAt == nil:
+			// ended with no restart coming (on_failure may run it again)
+			req.Why = "exit_on_end"
 			return req, true
 		}
+		return ExitRequest{}, false
 	}
 	return ExitRequest{}, false
 }

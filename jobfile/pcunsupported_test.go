@@ -1,0 +1,29 @@
+package jobfile
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// process-compose's issues/issue_102 (testdata/process-compose/upstream/
+// issue_102/) has a readiness probe grep the file its log_location
+// names; jobtop writes no such file, and its warning says so and what to
+// write instead. An empty log_location (no file in process-compose
+// either) is no warning.
+func TestProcessComposeLogLocationSaysWhatToWrite(t *testing.T) {
+	t.Setenv("USER", "me")
+	plan, err := Load("../testdata/process-compose/upstream/issue_102/process-compose.yaml")
+	require.NoError(t, err)
+	var got []string
+	for _, w := range plan.Warnings {
+		got = append(got, w.Error())
+	}
+	assert.Contains(t, got, "../testdata/process-compose/upstream/issue_102/process-compose.yaml:9:5: processes.watcher.log_location: not supported, ignored: jobtop writes each job's output to its own log file (jobtop ls --json: log_path), so nothing is written to ./watcher.log; if something reads it (a probe, a tail), end the command with 2>&1 | tee -a ./watcher.log")
+
+	inDir(t, map[string]string{"pc.yml": "processes:\n  a: {command: x, log_location: \"\"}\n"})
+	plan, err = Load("pc.yml")
+	require.NoError(t, err)
+	assert.Empty(t, plan.Warnings)
+}
