@@ -11,8 +11,9 @@ const (
 
 // slab holds the text of consecutive committed lines, packed: only
 // committed text is copied in (never raw reads, with their "\r"
-// rewrites), so every byte of a slab up to used belongs to a held line,
-// and slabs empty in the order they were filled. A slab is counted whole
+// rewrites), so every byte of a slab up to used belongs to a held line
+// (or is the newline between two plain lines kept in one copy:
+// keepPlain), and slabs empty in the order they were filled. A slab is counted whole
 // against the store's bound while any of its lines is held.
 type slab struct {
 	buf   []byte

@@ -225,13 +225,23 @@ func (s *OutputStore) Append(stream Stream, p []byte) {
 	// Most output has no "\r" at all: then a line ends at its "\n",
 	// found in one pass. Most has no ESC either: then no line of it sets
 	// colours, and none is read for them.
+	noCR := bytes.IndexByte(p, '\r') < 0
 	lineEnd := indexLineEnd
-	if bytes.IndexByte(p, '\r') < 0 {
+	if noCR {
 		lineEnd = indexNewline
 	}
 	esc := bytes.IndexByte(p, 0x1b) >= 0
 	pl.esc = pl.esc || esc
+	// Plain text off a terminal (no "\r", no ESC) needs none of the
+	// work below: once no line is being built and no colours wait for
+	// the next line, its whole lines are kept in one go.
+	plain := noCR && !esc && !s.terminal
 	for len(p) > 0 {
+		if plain && len(pl.buf) == 0 && len(pl.pen) == 0 {
+			if p = p[s.keepPlain(stream, p):]; len(p) == 0 {
+				return
+			}
+		}
 		if pl.cr {
 			switch p[0] {
 			case '\n':
@@ -277,6 +287,76 @@ func (s *OutputStore) Append(stream Stream, p []byte) {
 		}
 		p = p[i+1:]
 	}
+}
+
+// keepPlain keeps the whole lines at the start of p, plain text (no
+// "\r", no ESC) off a terminal, as commit would one by one, up to the
+// first line longer than MaxLineBytes; it returns the bytes it took.
+// Runs of lines go into a slab with one copy, their newlines with them
+// (a slab is counted whole anyway), and each line costs the store only
+// its index entry.
+func (s *OutputStore) keepPlain(stream Stream, p []byte) int {
+	maxLine := s.opts.MaxLineBytes
+	sp := &s.slabs
+	c := sp.cur
+	base, seg, pos := 0, 0, 0 // lines p[seg:pos] go to c.buf[base:]
+	if c != nil {
+		base = c.used
+	}
+	for pos < len(p) {
+		i := bytes.IndexByte(p[pos:], '\n')
+		if i < 0 || i > maxLine {
+			break
+		}
+		if i > 0 && (c == nil || base+pos+i-seg > len(c.buf)) {
+			if c != nil {
+				c.used = base + copy(c.buf[base:], p[seg:pos])
+			}
+			c = sp.fresh(i)
+			base, seg = c.used, pos
+		}
+		var slot *entry
+		if s.n < len(s.ring) || len(s.ring) < s.opts.MaxLines {
+			if s.n == len(s.ring) {
+				s.grow()
+			}
+			slot = s.at(s.n)
+			s.n++
+		} else { // full: the line takes the oldest one's place (evict)
+			slot = &s.ring[s.head]
+			s.droppedArrival = slot.arrival
+			s.text -= slot.size()
+			if slot.slab != nil {
+				sp.release(slot.slab)
+			}
+			if s.head++; s.head == len(s.ring) {
+				s.head = 0
+			}
+			s.dropped++
+		}
+		*slot = entry{word: uint32(i)<<2 | uint32(stream), arrival: s.nextArrival()}
+		if i > 0 {
+			slot.slab, slot.off = c, uint32(base+pos-seg)
+			c.lines++
+		}
+		if s.nextSeq == 1 {
+			s.firstArrival = slot.arrival
+		}
+		s.lastOwn = s.nextSeq
+		s.nextSeq++
+		s.text += i
+		for sp.held > s.opts.MaxBytes && s.n > 1 {
+			s.evict()
+		}
+		pos += i + 1
+	}
+	if c != nil && pos > seg {
+		c.used = base + copy(c.buf[base:], p[seg:pos])
+	}
+	if pos > 0 {
+		s.lastOpen, s.placed = false, false
+	}
+	return pos
 }
 
 // indexNewline finds the first "\n".
