@@ -308,7 +308,9 @@ func TestZoomFromTheTableFocusesTheSelectedJobsPane(t *testing.T) {
 	require.Equal(t, focusOutput, m.focus)
 	press(t, m, "z")
 	require.Contains(t, m.View(), "STATUS")
-	require.Equal(t, focusOutput, m.focus, "the pane keeps the focus")
+	require.Equal(t, focusTable, m.focus, "z again goes back to the table, as it was")
+	press(t, m, "enter", "z", "z")
+	require.Equal(t, focusOutput, m.focus, "zoomed from the pane, the pane keeps the focus")
 
 	press(t, m, "esc", "space", "j", "space", "s", "j", "z")
 	require.Equal(t, focusOutput, m.focus)
