@@ -79,22 +79,23 @@ func startMirror(ctx context.Context, c *Client) (*mirror, error) {
 		return nil, err
 	}
 	m := &mirror{
-		client:       c,
-		ctx:          streamCtx,
-		cancel:       cancel,
-		done:         make(chan struct{}),
-		infos:        make(map[jobs.ID]jobs.Info),
-		stores:       make(map[jobs.ID]*mirrorStore),
-		subs:         make(map[*remoteStream]struct{}),
-		wake:         make(chan struct{}, 1),
-		inst:         inst,
-		limitChanged: make(chan struct{}),
-		conn:         ConnState{Connected: true, Instance: inst},
-		connChanged:  make(chan struct{}, 1),
-		streamStop:   func() {},
+		client:      c,
+		ctx:         streamCtx,
+		cancel:      cancel,
+		done:        make(chan struct{}),
+		infos:       make(map[jobs.ID]jobs.Info),
+		stores:      make(map[jobs.ID]*mirrorStore),
+		subs:        make(map[*remoteStream]struct{}),
+		wake:        make(chan struct{}, 1),
+		inst:        inst,
+		conn:        ConnState{Connected: true, Instance: inst},
+		connChanged: make(chan struct{}, 1),
+		streamStop:  func() {},
 
 		backfillWake: make(chan struct{}, 1),
 		backfillDone: make(chan struct{}),
+
+		limitChanged: make(chan struct{}),
 	}
 	initial := make([]Event, len(events.Snapshot))
 	for i, info := range events.Snapshot {
