@@ -256,3 +256,25 @@ func TestPlainJobtopComparesTheFilesMerged(t *testing.T) {
 	assert.Equal(t, 1, r.code)
 	assert.Contains(t, r.stderr, "that is no terminal here", "the same files: only the missing terminal stops the attach")
 }
+
+// A TUI attached to jobtop serve shows the instance's limit on jobs
+// running at once, as the local TUI does, and follows jobtop parallel
+// from another terminal with nothing else happening.
+func TestAttachedTUIShowsTheRunningLimit(t *testing.T) {
+	c := newCLI(t)
+	c.serveIn("", "--max-running", "2")
+	c.startJob("exec sleep 600", "--name", "a")
+
+	tm := attachedTUI(t, c)
+	waitDrawn(t, tm, "1 running  at most 2 at once")
+	c.ok("parallel", "5")
+	waitDrawn(t, tm, "at most 5 at once")
+	c.ok("parallel", "0")
+	teatest.WaitFor(t, tm.Output(), func(b []byte) bool {
+		return bytes.Contains(b, []byte("1 running")) && !bytes.Contains(b, []byte("at once"))
+	}, teatest.WithDuration(testTimeout), teatest.WithCheckInterval(20*time.Millisecond))
+	press(tm, "q")
+	waitDrawn(t, tm, "quit? y/n")
+	press(tm, "y")
+	tm.WaitFinished(t, teatest.WithFinalTimeout(testTimeout))
+}

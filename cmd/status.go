@@ -75,7 +75,7 @@ func printStatus(w io.Writer, j jobs.Info, text textOut) {
 		field("runtime", formatRuntime(j.Runtime(time.Now())))
 	}
 	field("runs", fmt.Sprint(j.Runs))
-	field("output", plural(int(j.Lines), "line")+", "+jobs.FormatBytes(j.Bytes))
+	field("output", plural(int(j.JobLines()), "line")+", "+jobs.FormatBytes(j.Bytes))
 	field("log", j.LogPath)
 	if j.LogDropped > 0 {
 		field("log lost", fmt.Sprintf("%d bytes could not be written to the log file (the disk full, or gone?)", j.LogDropped))

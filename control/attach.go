@@ -110,6 +110,28 @@ func (c *Client) MemoryUse() jobs.MemoryUse {
 	return jobs.MemoryUse{}
 }
 
+// MaxRunning is the instance's limit on jobs running at once (0: no
+// limit, or an instance too old to tell its clients), from the mirror
+// (no round trip): the events stream carries it, and its changes.
+func (c *Client) MaxRunning() int {
+	if m := c.mirror.Load(); m != nil {
+		n, _ := m.maxRunning()
+		return n
+	}
+	return 0
+}
+
+// MaxRunningChanged is closed when the instance's limit on jobs running
+// at once next changes (jobtop parallel, a reload, from any terminal).
+// Before Attach it is nil.
+func (c *Client) MaxRunningChanged() <-chan struct{} {
+	if m := c.mirror.Load(); m != nil {
+		_, changed := m.maxRunning()
+		return changed
+	}
+	return nil
+}
+
 // Subscribe returns a stream of the instance's job events, delivered after
 // the mirror has taken them in. It is closed when the instance goes away.
 func (c *Client) Subscribe() jobs.EventStream {

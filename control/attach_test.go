@@ -2,6 +2,7 @@ package control
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"net/http"
 	"os"
@@ -347,4 +348,67 @@ func TestAttachedClientStopsSeveralJobsAsOne(t *testing.T) {
 	errs = in.client.KillJobs([]jobs.ID{99, done.ID})
 	assert.True(t, IsNotFound(errs[0]), errs[0])
 	assert.ErrorContains(t, errs[1], "it has ended (succeeded)")
+}
+
+// runLimiter is a copy of the TUI's RunLimiter: a Client says the
+// instance's limit on jobs running at once, so an attached TUI shows it.
+type runLimiter interface {
+	MaxRunning() int
+	MaxRunningChanged() <-chan struct{}
+}
+
+var (
+	_ runLimiter = (*Client)(nil)
+	_ runLimiter = (*jobs.Manager)(nil)
+)
+
+// An attached client knows the instance's limit on jobs running at once
+// from the events stream, and follows it when another terminal changes it
+// (jobtop parallel), without a round trip.
+func TestAttachedClientFollowsTheRunningLimit(t *testing.T) {
+	in := startInstance(t)
+	require.NoError(t, in.mgr.SetMaxRunning(2))
+	require.NoError(t, in.client.Attach(ctxT(t)))
+	require.Equal(t, 2, in.client.MaxRunning(), "from the stream's snapshot")
+
+	other := NewClient(in.socket) // jobtop parallel, in another terminal
+	t.Cleanup(func() { other.Close() })
+	for _, n := range []int{5, 0, 3} {
+		changed := in.client.MaxRunningChanged()
+		_, err := other.SetParallel(ctxT(t), n)
+		require.NoError(t, err)
+		select {
+		case <-changed:
+		case <-time.After(testTimeout):
+			t.Fatalf("the attached client was not told the limit became %d", n)
+		}
+		require.Equal(t, n, in.client.MaxRunning())
+	}
+}
+
+// The limit's change is a line of its own on the events stream, with no
+// events: a client older than it reads a batch of no events, and goes on.
+func TestEventsStreamSaysTheLimitOnALineOfItsOwn(t *testing.T) {
+	in := startInstance(t)
+	events, err := in.client.Events(ctxT(t))
+	require.NoError(t, err)
+	defer events.Close()
+	require.NotNil(t, events.MaxRunning)
+	require.Equal(t, 0, *events.MaxRunning, "the snapshot says there is no limit")
+
+	require.NoError(t, in.mgr.SetMaxRunning(4))
+	var line map[string]json.RawMessage
+	require.NoError(t, events.dec.Decode(&line))
+	require.Equal(t, map[string]json.RawMessage{"max_running": json.RawMessage("4")}, line)
+
+	// As an older client reads the next line: the batch it knew.
+	require.NoError(t, in.mgr.SetMaxRunning(1))
+	var old struct {
+		Jobs     []jobs.Info `json:"jobs,omitempty"`
+		Events   []Event     `json:"events,omitempty"`
+		Shutdown bool        `json:"shutdown,omitempty"`
+	}
+	require.NoError(t, events.dec.Decode(&old))
+	require.Empty(t, old.Events)
+	require.False(t, old.Shutdown)
 }

@@ -317,6 +317,10 @@ type EventReader struct {
 	dec  *json.Decoder
 	// Snapshot holds every job as the stream started.
 	Snapshot []jobs.Info
+	// MaxRunning is the instance's limit on jobs running at once as the
+	// stream last said it (the snapshot, then each change Next reads);
+	// nil from an instance too old to say.
+	MaxRunning *int
 }
 
 // Events opens the event stream and reads its snapshot.
@@ -331,16 +335,20 @@ func (c *Client) Events(ctx context.Context) (*EventReader, error) {
 		body.Close()
 		return nil, fmt.Errorf("event stream: %w", err)
 	}
-	r.Snapshot = first.Jobs
+	r.Snapshot, r.MaxRunning = first.Jobs, first.MaxRunning
 	return r, nil
 }
 
-// Next blocks for the next batch of events. It returns errShutDown when
-// the instance said it is shutting down.
+// Next blocks for the next batch of events (none on a line that only
+// says the limit changed: MaxRunning has it). It returns errShutDown
+// when the instance said it is shutting down.
 func (r *EventReader) Next() ([]Event, error) {
 	var b EventBatch
 	if err := r.dec.Decode(&b); err != nil {
 		return nil, err
+	}
+	if b.MaxRunning != nil {
+		r.MaxRunning = b.MaxRunning
 	}
 	if b.Shutdown {
 		return b.Events, shutDownSignal{reason: b.Reason}

@@ -18,6 +18,7 @@
 //	GET    /v1/jobs/{id}/output      lines after ?cursor=C (see OutputQuery)
 //	GET    /v1/output                every job's lines in arrival order (see AllOutputQuery)
 //	GET    /v1/events                NDJSON: a snapshot, then event batches
+//	                                 (the snapshot and its own lines: the limit)
 //	POST   /v1/reload                re-read the instance's job file (see Reloader)
 //	GET    /v1/parallel              the limit on jobs running at once (Parallel)
 //	PUT    /v1/parallel              set it now: {"max_running": N}, 0 for no limit

@@ -6,10 +6,13 @@ import (
 	"jobtop/jobs"
 )
 
-// handleEvents streams NDJSON: first {"jobs": [...]} with every job, then
-// one {"events": [...]} line per coalesced batch, until the client leaves
+// handleEvents streams NDJSON: first {"jobs": [...], "max_running": N}
+// with every job and the limit on jobs running at once, then one
+// {"events": [...]} line per coalesced batch, and a {"max_running": N}
+// line when the limit changes, until the client leaves
 // or the server closes; an instance whose manager shut down (its jobs
-// stopped) says so on a last line ({"shutdown": true}). The subscription is made before the snapshot, so
+// stopped) says so on a last line ({"shutdown": true}). The subscription
+// (and the wait for the limit to change) is made before the snapshot, so
 // no change is missed (some may be told twice).
 func (s *Server) handleEvents(w http.ResponseWriter, r *http.Request) {
 	release, err := s.openStream()
@@ -23,12 +26,22 @@ func (s *Server) handleEvents(w http.ResponseWriter, r *http.Request) {
 	ctx, cancel := s.requestContext(r, 0)
 	defer cancel()
 	send := ndjsonWriter[EventBatch](w)
+	limitChanged := s.mgr.MaxRunningChanged()
+	limit := s.mgr.MaxRunning()
 	jobsNow := s.mgr.List()
-	if !send(EventBatch{Jobs: jobsNow}) {
+	if !send(EventBatch{Jobs: jobsNow, MaxRunning: &limit}) {
 		return
 	}
 	for {
 		select {
+		case <-limitChanged:
+			limitChanged = s.mgr.MaxRunningChanged()
+			if n := s.mgr.MaxRunning(); n != limit {
+				limit = n
+				if !send(EventBatch{MaxRunning: &n}) {
+					return
+				}
+			}
 		case batch, ok := <-sub.C():
 			if !ok { // the manager shut down: its jobs were stopped
 				send(EventBatch{Shutdown: true, Reason: s.shutdownReason()})

@@ -33,6 +33,12 @@ type mirror struct {
 
 	screens screenCache // screens of jobs in screen mode (screencache.go)
 
+	// The instance's limit on jobs running at once, as its event stream
+	// last said it (0 also when it is too old to say); limitChanged is
+	// closed when it changes.
+	limit        int
+	limitChanged chan struct{}
+
 	// Backfill of older output (mirrorbackfill.go).
 	backfillWake chan struct{}
 	backfillDone chan struct{}
@@ -88,12 +94,15 @@ func startMirror(ctx context.Context, c *Client) (*mirror, error) {
 
 		backfillWake: make(chan struct{}, 1),
 		backfillDone: make(chan struct{}),
+
+		limitChanged: make(chan struct{}),
 	}
 	initial := make([]Event, len(events.Snapshot))
 	for i, info := range events.Snapshot {
 		initial[i] = Event{Kind: jobs.EventAdded.String(), Job: info}
 	}
 	m.apply(streamCtx, initial)
+	m.setLimit(events.MaxRunning)
 	readerDone := make(chan error, 1)
 	go func() { readerDone <- m.read(events) }()
 	go m.work(streamCtx, readerDone)
@@ -109,6 +118,7 @@ func (m *mirror) read(events *EventReader) error {
 		if err != nil {
 			return err
 		}
+		m.setLimit(events.MaxRunning)
 		m.pendMu.Lock()
 		m.pending = append(m.pending, batch...)
 		m.pendMu.Unlock()
@@ -117,6 +127,31 @@ func (m *mirror) read(events *EventReader) error {
 		default:
 		}
 	}
+}
+
+// setLimit records the instance's limit on jobs running at once, as the
+// event stream says it (nil: it does not), and wakes whoever waits for
+// it to change.
+func (m *mirror) setLimit(n *int) {
+	limit := 0
+	if n != nil {
+		limit = *n
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if limit != m.limit {
+		m.limit = limit
+		close(m.limitChanged)
+		m.limitChanged = make(chan struct{})
+	}
+}
+
+// maxRunning is the instance's limit and a channel closed when it next
+// changes.
+func (m *mirror) maxRunning() (int, <-chan struct{}) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return m.limit, m.limitChanged
 }
 
 // work applies queued events until the reader stops, then ends every

@@ -85,6 +85,7 @@ func (m *mirror) reconnect(ctx context.Context, lost error) <-chan error {
 		}
 		m.streamStop = stop
 		m.resync(ctx, inst, events.Snapshot)
+		m.setLimit(events.MaxRunning)
 		m.setConn(ConnState{Connected: true})
 		readerDone := make(chan error, 1)
 		go func() { readerDone <- m.read(events) }()

@@ -38,6 +38,7 @@ type manager interface {
 	Screen(jobs.ID) (vtscreen.Snapshot, error)
 	MaxRunning() int
 	SetMaxRunning(int) error
+	MaxRunningChanged() <-chan struct{}
 }
 
 // Server serves one jobs.Manager over HTTP+JSON. Create it with NewServer,

@@ -124,9 +124,13 @@ type Info struct {
 	// Lines is the Seq of the newest line, held or dropped, jobtop's meta
 	// lines (a restart's "── run 2 ──") included: a cursor read after it
 	// returns only what comes next, and a cursor past it is refused.
-	Lines   uint64 `json:"lines"`
-	Bytes   int64  `json:"bytes"`
-	Dropped uint64 `json:"dropped_lines"`
+	Lines uint64 `json:"lines"`
+	// MetaLines counts jobtop's own lines among Lines (a restart's "──
+	// run 2 ──", a stop command's, a health check's): Lines-MetaLines
+	// is how many lines the job wrote.
+	MetaLines uint64 `json:"meta_lines,omitempty"`
+	Bytes     int64  `json:"bytes"`
+	Dropped   uint64 `json:"dropped_lines"`
 	// LastLine is the job's newest output (OutputStore.LastLine): never a
 	// meta line.
 	LastLine string `json:"last_line"`
@@ -178,6 +182,13 @@ func (i Info) LastRunWasReady() bool {
 	}
 	last := i.History[len(i.History)-1]
 	return last.Run == i.Runs && last.Ready != nil
+}
+
+// JobLines is how many lines the job wrote, in all its runs: Lines
+// without jobtop's own (MetaLines). An instance too old to count them
+// says 0 of them.
+func (i Info) JobLines() uint64 {
+	return i.Lines - min(i.MetaLines, i.Lines)
 }
 
 // Runtime is how long the current or last run took (so far).

@@ -226,6 +226,7 @@ func (j *job) addOutputStats(info *Info) {
 	info.LogFiles = j.log.Files()
 	info.LogDropped = j.log.Dropped()
 	info.Lines = st.Last
+	info.MetaLines = st.Meta
 	info.Bytes = st.Bytes
 	info.Dropped = st.Dropped
 	info.LastLine = j.store.LastLine()

@@ -60,6 +60,9 @@ type StoreStats struct {
 	Dropped  uint64 // lines evicted by the bounds
 	Bytes    int64  // bytes appended in all
 	Retained int    // lines held
+	// Meta counts jobtop's own lines among the Last (a restart's "── run
+	// 2 ──", a stop command's): Last-Meta lines are the job's.
+	Meta uint64
 	// Text is the bytes of text of the lines held.
 	Text int64
 	// Memory is every byte the store keeps alive for them: its slabs
@@ -107,6 +110,7 @@ type OutputStore struct {
 	openX    int            // and the cell its cursor was in
 	placed   bool           // the newest line of the job placed the cursor on a row (LastLinePlacesCursor)
 	lastOwn  uint64         // Seq of the newest line the job wrote (not Meta); 0 for none
+	meta     uint64         // Meta lines committed, held or dropped
 	slabs    slabPool
 	clock    *atomic.Uint64 // shared by a Manager's stores, for Arrival
 	arrivals arrivalBlock
@@ -631,6 +635,8 @@ func (s *OutputStore) commit(stream Stream, text []byte) {
 func (s *OutputStore) keep(stream Stream, text []byte) {
 	if stream != Meta {
 		s.lastOwn = s.nextSeq
+	} else {
+		s.meta++
 	}
 	if s.n == len(s.ring) {
 		if len(s.ring) < s.opts.MaxLines {
@@ -858,6 +864,7 @@ func (s *OutputStore) Stats() StoreStats {
 		Dropped:  s.dropped,
 		Bytes:    s.total,
 		Retained: s.n,
+		Meta:     s.meta,
 		Text:     int64(s.text),
 		Memory:   int64(mem),
 	}

@@ -333,6 +333,7 @@ func TestStoreMetaLinesAreNotTheJobs(t *testing.T) {
 	assert.Equal(t, "", s.LastLine(), "no line of the job yet")
 	st := s.Stats()
 	assert.Equal(t, uint64(1), st.Last)
+	assert.Equal(t, uint64(1), st.Meta, "jobtop's line, counted apart")
 	s.Append(Stdout, []byte("mine\n"))
 	s.AppendMeta("── run 3 ──")
 	assert.Equal(t, "mine", s.LastLine(), "the newest line the job wrote, of an earlier run")
@@ -346,4 +347,5 @@ func TestStoreMetaLinesAreNotTheJobs(t *testing.T) {
 	assert.Equal(t, "", s.LastLine(), "the job's newest line is no longer held")
 	st = s.Stats()
 	assert.Equal(t, uint64(7), st.Last)
+	assert.Equal(t, uint64(5), st.Meta, "the job wrote 2 of the 7 lines, held or dropped")
 }

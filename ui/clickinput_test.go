@@ -36,7 +36,8 @@ func (r *jobInputRecorder) typed(id jobs.ID) string {
 // moves input mode there (as mprocs and tmux focus the pane clicked, and
 // keys go to it), a click on a pipe job's pane ends it and focuses that
 // pane, and a click inside the pane typed into goes to its job when it
-// asked for the mouse. The status bar and the double box follow.
+// asked for the mouse, as does the click that moved input mode to it (as
+// tmux passes it). The status bar and the double box follow.
 func TestAClickMovesInputModeToThePaneClicked(t *testing.T) {
 	mgr := newManager(t)
 	one := startTTY(t, mgr, "one", `echo "rea""dy"; exec cat >/dev/null`)
@@ -73,16 +74,21 @@ func TestAClickMovesInputModeToThePaneClicked(t *testing.T) {
 	require.Contains(t, m.View(), " INPUT  keys go to job 2 two · ctrl+a leaves")
 	require.Equal(t, "╔", boxTop(1), "the pane typed into is boxed double")
 	require.Equal(t, "╭", boxTop(0))
+	// The click that moved input mode is the job's too, as tmux passes
+	// it: the job asked for the mouse. Its cell is the job's column 5,
+	// row 3 (SGR counts from 1): the pane's box and header come first.
+	require.Equal(t, "\x1b[<0;5;3M", rec.typed(two.ID), "the click goes to the job clicked, in its coordinates")
 	press(t, m, "x")
-	require.Equal(t, "x", rec.typed(two.ID), "keys go to the job clicked")
+	require.Equal(t, "\x1b[<0;5;3Mx", rec.typed(two.ID), "keys go to the job clicked")
 	require.Empty(t, rec.typed(one.ID))
 
 	clickPane(1)
 	require.Equal(t, two.ID, m.input.id)
-	require.Contains(t, rec.typed(two.ID), "\x1b[<0;", "a click inside the pane typed into is its job's: it asked for the mouse")
+	require.Equal(t, "\x1b[<0;5;3Mx\x1b[<0;5;3M", rec.typed(two.ID), "a click inside the pane typed into is its job's: it asked for the mouse")
 
 	clickPane(0)
 	require.Equal(t, one.ID, m.input.id, "and back")
+	require.Empty(t, rec.typed(one.ID), "a job that did not ask for the mouse gets no click")
 	press(t, m, "y")
 	require.Equal(t, "y", rec.typed(one.ID))
 

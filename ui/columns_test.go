@@ -74,3 +74,30 @@ func TestColumnsDropAsTheTableNarrows(t *testing.T) {
 	require.Equal(t, []string{"ID", "NAME", "STATUS", "TIME", "EXIT", "CPU%", "OUTPUT"}, titles(66))
 	require.Equal(t, []string{"ID", "NAME", "STATUS", "TIME", "EXIT", "OUTPUT"}, titles(60))
 }
+
+// LINES counts the lines the job wrote, in all its runs: not jobtop's own
+// "── run 2 ──" marker between them, which the pane shows.
+func TestLinesColumnCountsOnlyTheJobsLines(t *testing.T) {
+	mgr := newManager(t)
+	info := start(t, mgr, "two", `echo one; echo two`)
+	m := newSizedModel(t, mgr, Config{}, 120, 20)
+	linesCell := func() string {
+		v := lines(m.View())
+		at := strings.Index(v[0], "LINES ") // the header is ASCII: a byte is a cell
+		require.GreaterOrEqual(t, at, 0, "a LINES column:\n%s", m.View())
+		end := at + len("LINES")
+		return strings.TrimSpace(string([]rune(v[1])[end-6 : end])) // right-aligned under its title, 6 wide
+	}
+	pumpUntil(t, m, "the first run to end", func() bool { return m.stateCountForTest(jobs.StateSucceeded) == 1 })
+	require.Equal(t, "2", linesCell())
+
+	_, err := mgr.Restart(info.ID)
+	require.NoError(t, err)
+	pumpUntil(t, m, "the second run to end", func() bool {
+		j, _ := m.table.Get(info.ID)
+		return j.Runs == 2 && j.State == jobs.StateSucceeded && j.Lines == 5
+	})
+	press(t, m, "enter")
+	require.Contains(t, m.View(), "── run 2 ──", "the marker is in the pane")
+	require.Equal(t, "4", linesCell(), "two runs of two lines, the marker not counted")
+}

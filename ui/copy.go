@@ -3,6 +3,7 @@ package ui
 import (
 	"encoding/base64"
 	"io"
+	"slices"
 	"strings"
 
 	"github.com/charmbracelet/bubbles/key"
@@ -222,6 +223,12 @@ func appendLine(b *strings.Builder, text string) bool {
 // whether it took the key.
 func (m *Model) handleCopyKey(p *outputPane, k tea.KeyMsg) (tea.Cmd, bool) {
 	switch {
+	case p.InScreen() && p.has && slices.Contains(m.km.Select.Keys(), k.String()):
+		// Disabled there (the help bar offers only what works), but
+		// said, not ignored.
+		m.setNotice("a program's screen has no lines to select: "+m.km.CopyVisible.Help().Key+" copies it; "+
+			m.km.LineUp.Help().Key+" shows the job's lines", false)
+		return nil, true
 	case key.Matches(k, m.km.Select) && p.sel != nil:
 		p.sel = nil
 	case key.Matches(k, m.km.Select):

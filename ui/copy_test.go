@@ -136,3 +136,21 @@ func TestCopyEndsAtALineBeingWritten(t *testing.T) {
 	press(t, m, "v", "g", "y")
 	require.Equal(t, []string{"a\nb\nprompt> \n"}, clipboard(t, &term))
 }
+
+// v on a pane showing a program's screen selects nothing (a screen has no
+// lines), and says so in the status bar, with what works there instead:
+// Y copies the screen, ↑ shows the job's lines, where v selects.
+func TestSelectOnAScreenSaysWhyNot(t *testing.T) {
+	mgr := newManager(t)
+	startTTY(t, mgr, "full", "echo before; "+boxScreen(mkfifo(t, "never")))
+	m := newSizedModel(t, mgr, Config{}, 120, 20)
+	pumpUntil(t, m, "the screen", func() bool { return screenShows(m, "│日本 x│") })
+	press(t, m, "enter", "v")
+	require.Nil(t, m.single.sel)
+	require.True(t, m.single.InScreen(), "the screen still shows")
+	require.Contains(t, m.View(), "a program's screen has no lines to select: Y copies it; ↑/k shows the job's lines")
+
+	press(t, m, "k", "v")
+	require.NotNil(t, m.single.sel, "on the job's lines v selects")
+	require.Contains(t, m.View(), "select")
+}

@@ -46,8 +46,8 @@ type OwnStarter interface {
 // RunLimiter is an engine that says how many jobs it runs at once
 // (jobs.Manager.MaxRunning, 0 for no limit): the status bar shows the
 // limit beside the counts. It is asked on the Update goroutine and must
-// answer at once. (An attached client does not say it: the instance's
-// events do not carry it.)
+// answer at once. (An attached client says it too: the instance's events
+// stream carries it, and its changes.)
 type RunLimiter interface {
 	MaxRunning() int
 	// MaxRunningChanged is closed when the limit next changes.

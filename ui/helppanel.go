@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/charmbracelet/bubbles/key"
@@ -22,12 +23,12 @@ func (m *Model) helpGroups() []helpGroup {
 	pane := helpGroup{"output pane (enter)", []key.Binding{k.LineUp, k.LineDown, k.HalfPageUp, k.HalfPageDown, k.Top, k.Bottom, k.Follow, k.Wrap, k.ScrollLeft, k.ScrollRight, k.Search, k.FocusTable}}
 	searching := helpGroup{"after a search (/ in a pane)", []key.Binding{k.NextMatch, k.PrevMatch, k.FilterMatches, k.LogSearch, k.ClearSearch}}
 	copying := helpGroup{"copy (in a pane)", []key.Binding{k.Select, k.Copy, k.CopyVisible, helpRow("esc", "drop selection")}}
-	find := helpGroup{"in the / prompt", []key.Binding{k.Apply, k.ToggleRegex, k.LogInPrompt, k.Cancel}}
+	find := helpGroup{"in the / prompt", []key.Binding{k.Apply, k.ToggleRegex, k.LogInPrompt, withCtrlC(k.Cancel)}}
 	everywhere := []key.Binding{k.Add, k.Stop, k.Kill, k.Restart, k.Remove}
 	if m.canReload() {
 		everywhere = append(everywhere, k.Reload)
 	}
-	everywhere = append(everywhere, k.Pager, k.Split, k.AllView, k.Timeline, k.NextPane, k.PrevPane, k.Zoom, k.Bell, k.QuietAlert, k.Redraw, k.Help, k.Quit)
+	everywhere = append(everywhere, k.Pager, k.Split, k.AllView, k.Timeline, k.NextPane, k.PrevPane, k.Zoom, k.Bell, k.QuietAlert, k.Redraw, k.Help, withCtrlC(k.Quit))
 	groups := []helpGroup{table, pane, searching, copying, find}
 	if m.focus == focusOutput {
 		groups = []helpGroup{pane, searching, copying, find, table}
@@ -36,9 +37,10 @@ func (m *Model) helpGroups() []helpGroup {
 		helpGroup{"everywhere", everywhere},
 		helpGroup{"timeline (T)", []key.Binding{k.TimeZoomIn, k.TimeZoomOut, k.FocusOutput, helpRow("T/esc", "close")}},
 		helpGroup{"split view (s)", []key.Binding{k.FocusPane, k.NextPane, k.PrevPane, k.Zoom}},
-		helpGroup{"typing into a terminal job's pane", []key.Binding{k.Input, k.LeaveInput, typeLeaveKeyTwice(k.TypeLeaveKey)}},
-		helpGroup{"add a job (a)", []key.Binding{k.Submit, k.NextField, k.ToggleTTY, k.Cancel}},
-		helpGroup{"quitting with jobs running", []key.Binding{k.QuitYes, k.QuitNo, k.KillAll}},
+		helpGroup{"typing into a terminal job's pane", []key.Binding{k.Input, k.LeaveInput, typeLeaveKeyTwice(k.TypeLeaveKey), helpRow("ctrl+c", "^C to the job")}},
+		helpGroup{"add a job (a)", []key.Binding{k.Submit, k.NextField, k.ToggleTTY, withCtrlC(k.Cancel)}},
+		helpGroup{"a question on marked jobs (x)", []key.Binding{k.Yes, withCtrlC(k.No)}},
+		helpGroup{"quitting with jobs running", []key.Binding{withCtrlC(k.QuitYes), k.QuitNo, withCtrlC(k.KillAll)}},
 		helpGroup{"this help", []key.Binding{k.ClosePanel, k.LineDown, k.LineUp}},
 	)
 }
@@ -48,6 +50,17 @@ func (m *Model) helpGroups() []helpGroup {
 // timeline).
 func helpRow(keys, desc string) key.Binding {
 	return key.NewBinding(key.WithHelp(keys, desc))
+}
+
+// withCtrlC names ctrl+c beside a binding's help key when ctrl+c fires
+// it too, which the help bar leaves out for room: ctrl+c quits (asking
+// first while jobs run), cancels a prompt, says yes to the quit question
+// it asked, and kills what is left while quitting.
+func withCtrlC(b key.Binding) key.Binding {
+	if h := b.Help(); slices.Contains(b.Keys(), "ctrl+c") && !strings.Contains(h.Key, "ctrl+c") {
+		b.SetHelp(h.Key+"/ctrl+c", h.Desc)
+	}
+	return b
 }
 
 // typeLeaveKeyTwice is the leave key typed into the job as the help

@@ -2,6 +2,7 @@ package ui
 
 import (
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
@@ -66,14 +67,18 @@ func TestHelpListsEveryKeyByWhereItWorks(t *testing.T) {
 		if b == &m.km.Reload || b == &m.km.TypeLeaveKey {
 			continue
 		}
-		require.Regexp(t, line(b.Help().Key, b.Help().Desc), all, "%s is in the help", b.Help().Desc)
+		h := b.Help()
+		if slices.Contains(b.Keys(), "ctrl+c") && h.Key != "ctrl+c" {
+			h.Key += "/ctrl+c" // the help names it, the help bar does not
+		}
+		require.Regexp(t, line(h.Key, h.Desc), all, "%s is in the help", b.Help().Desc)
 	}
 
 	// i on a row is the table's; in the typing group each key is there
 	// once, the leave key typed into the job named as pressed twice.
 	require.Regexp(t, line("i", "type into job"), group(t, rows, "job table"))
 	typing := group(t, rows, "typing into a terminal job's pane")
-	require.Equal(t, "  i/enter        type into job\n  ctrl+a         leave input mode\n  ctrl+a ctrl+a  type ctrl+a into job", typing)
+	require.Equal(t, "  i/enter        type into job\n  ctrl+a         leave input mode\n  ctrl+a ctrl+a  type ctrl+a into job\n  ctrl+c         ^C to the job", typing)
 
 	// esc where it ends what the place started.
 	require.Regexp(t, line("esc", "drop selection"), group(t, rows, "copy (in a pane)"))
@@ -88,6 +93,30 @@ func TestHelpListsEveryKeyByWhereItWorks(t *testing.T) {
 	withFile := newSizedModel(t, r, Config{JobFile: "jobtop.yaml"}, 40, 200)
 	press(t, withFile, "?")
 	require.Regexp(t, line("R", "reload file"), group(t, helpText(t, withFile), "everywhere"))
+}
+
+// The help names ctrl+c wherever it does something: it quits (asking
+// first while jobs run), cancels the prompts, is yes to the quit question
+// and kills what is left while quitting; typing into a job, it is the
+// job's ^C. The help bar leaves it out for room.
+func TestHelpSaysWhatCtrlCDoes(t *testing.T) {
+	mgr := newManager(t)
+	m := newSizedModel(t, mgr, Config{}, 40, 200)
+	press(t, m, "?")
+	rows := helpText(t, m)
+	line := func(key, desc string) *regexp.Regexp {
+		return regexp.MustCompile(`(?m)^  ` + regexp.QuoteMeta(key) + ` +` + regexp.QuoteMeta(desc) + `$`)
+	}
+	require.Regexp(t, line("q/ctrl+c", "quit"), group(t, rows, "everywhere"))
+	require.Regexp(t, line("ctrl+c", "^C to the job"), group(t, rows, "typing into a terminal job's pane"))
+	require.Regexp(t, line("esc/ctrl+c", "cancel"), group(t, rows, "in the / prompt"))
+	require.Regexp(t, line("esc/ctrl+c", "cancel"), group(t, rows, "add a job (a)"))
+	require.Regexp(t, line("n/ctrl+c", "no"), group(t, rows, "a question on marked jobs (x)"))
+	require.Regexp(t, line("y/ctrl+c", "yes"), group(t, rows, "quitting with jobs running"))
+	require.Regexp(t, line("X/ctrl+c", "kill all now"), group(t, rows, "quitting with jobs running"))
+	press(t, m, "esc")
+	require.Contains(t, m.View(), "q quit", "the help bar keeps it short")
+	require.NotContains(t, m.View(), "ctrl+c")
 }
 
 // esc, q and ? close the help; ctrl+c closes it and asks to quit.

@@ -457,8 +457,8 @@ func (t *jobTable) cell(info jobs.Info, c column) (string, styles.Seq) {
 		if info.State.Active() && info.Usage.RSS > 0 {
 			return formatBytes(info.Usage.RSS), styles.Seq{}
 		}
-	case colLines:
-		return formatCount(info.Lines), styles.Seq{}
+	case colLines: // the job's, not jobtop's "── run 2 ──" markers
+		return formatCount(info.JobLines()), styles.Seq{}
 	case colOutput:
 		return t.outputCell(info, c.width)
 	case colActivity, colCPUSpark:

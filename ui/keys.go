@@ -142,7 +142,7 @@ func (m *Model) handleGlobalKey(k tea.KeyMsg) (tea.Cmd, bool) {
 	case key.Matches(k, m.km.Help):
 		m.openHelp()
 	case key.Matches(k, m.km.Zoom):
-		m.zoom = !m.zoom
+		m.toggleZoom()
 	case key.Matches(k, m.km.Add):
 		m.prompt = newAddPrompt(&m.km, &m.st)
 	case key.Matches(k, m.km.Reload):

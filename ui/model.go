@@ -69,6 +69,7 @@ type Model struct {
 
 	focus        focusArea
 	zoom         bool
+	zoomedFrom   focusArea // where the focus was when z zoomed: z goes back there
 	bell         bool
 	quit         quitState
 	quitting     bool // tea.Quit was returned

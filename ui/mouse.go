@@ -9,7 +9,8 @@ const wheelRows = 3
 // table's selection over the table), and on a click selects the row or
 // focuses the pane under it. Prompts and questions ignore the mouse. In
 // input mode, what happens over the pane typed into is the job's, and a
-// click on another pane moves input mode there (moveInput).
+// click on another pane moves input mode there (moveInput), and goes to
+// that job too when it asked for the mouse.
 func (m *Model) handleMouse(msg tea.MouseMsg) tea.Cmd {
 	if m.quit != quitNone || m.prompt != nil || m.find != nil || m.panel != nil {
 		return nil
@@ -66,6 +67,13 @@ func (m *Model) handleMouse(msg tea.MouseMsg) tea.Cmd {
 			m.setFocus(focusOutput)
 			if m.input.on() && p != m.input.pane {
 				m.moveInput()
+				if m.input.on() {
+					// The click is also the job's when it asked for the
+					// mouse, in its own coordinates, as tmux passes the
+					// click that selects a pane.
+					cmd, _ := m.handleInputMouse(msg)
+					return cmd
+				}
 			}
 		}
 		return nil

@@ -295,3 +295,33 @@ func TestEscInAZoomedPaneShowsTheTable(t *testing.T) {
 	require.Contains(t, m.View(), "STATUS", "the table is drawn")
 	require.Len(t, m.drawn(), 2)
 }
+
+// z with the table focused zooms the selected job's pane and gives it the
+// focus, as enter and then z do: the keys go to what the zoom shows, not
+// to the table it hides. Without a job there is nothing to zoom, and the
+// status bar says so.
+func TestZoomFromTheTableFocusesTheSelectedJobsPane(t *testing.T) {
+	m, _ := splitModel(t)
+	press(t, m, "z")
+	require.NotContains(t, m.View(), "STATUS")
+	require.Contains(t, lines(m.View())[0], "▸ job 1 alpha", "the selected job's output, focused")
+	require.Equal(t, focusOutput, m.focus)
+	press(t, m, "z")
+	require.Contains(t, m.View(), "STATUS")
+	require.Equal(t, focusTable, m.focus, "z again goes back to the table, as it was")
+	press(t, m, "enter", "z", "z")
+	require.Equal(t, focusOutput, m.focus, "zoomed from the pane, the pane keeps the focus")
+
+	press(t, m, "esc", "space", "j", "space", "s", "j", "z")
+	require.Equal(t, focusOutput, m.focus)
+	require.Len(t, m.drawn(), 1)
+	require.Contains(t, lines(m.View())[0], "▸ job 3 charlie", "in a split view, the selected job's pane (one where the focus was when it had none)")
+	press(t, m, "esc")
+	require.False(t, m.zoom)
+	require.Equal(t, focusTable, m.focus)
+
+	empty := newSizedModel(t, newManager(t), Config{}, 80, 20)
+	press(t, empty, "z")
+	require.False(t, empty.zoom)
+	require.Contains(t, empty.View(), "nothing to zoom: no job's output is shown")
+}

@@ -196,6 +196,31 @@ func (m *Model) cycleFocus(by int) {
 	m.setFocus(focusOutput)
 }
 
+// toggleZoom zooms the focused pane to the whole screen, or ends the
+// zoom. From the table, which the zoom hides, it zooms the selected
+// job's output (its pane in a split view) and focuses it, as enter and
+// then z would: the keys never go to a table that is not drawn; z again
+// gives the table the focus back. The timeline keeps the table's keys
+// (j/k move through it), zoomed or not.
+func (m *Model) toggleZoom() {
+	if m.zoom {
+		m.zoom = false
+		if m.zoomedFrom == focusTable {
+			m.setFocus(focusTable)
+		}
+		return
+	}
+	m.zoomedFrom = m.focus
+	if m.focus == focusTable && m.timeline == nil {
+		m.focusOutput()
+		if m.focus != focusOutput {
+			m.setNotice("nothing to zoom: no job's output is shown", false)
+			return
+		}
+	}
+	m.zoom = true
+}
+
 // focusPane gives the focus to pane i (from 0), when it is drawn.
 func (m *Model) focusPane(i int) {
 	if i < len(m.drawn()) && !m.zoom {
