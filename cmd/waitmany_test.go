@@ -52,16 +52,34 @@ func (c *cli) startWait(args ...string) (*exec.Cmd, func() result) {
 	}
 }
 
-// sockets counts the sockets process pid holds open.
+// sockets counts the sockets process pid holds connected. A socket
+// that is only open is not enough: a client opens its socket, then
+// connects, and an instance killed in between is one it never reached
+// ("no jobtop is listening").
 func sockets(pid int) int {
+	connected := connectedSockets()
 	n := 0
 	fds, _ := os.ReadDir(filepath.Join("/proc", strconv.Itoa(pid), "fd"))
 	for _, fd := range fds {
-		if link, err := os.Readlink(filepath.Join("/proc", strconv.Itoa(pid), "fd", fd.Name())); err == nil && strings.HasPrefix(link, "socket:") {
+		if link, err := os.Readlink(filepath.Join("/proc", strconv.Itoa(pid), "fd", fd.Name())); err == nil && connected[link] {
 			n++
 		}
 	}
 	return n
+}
+
+// connectedSockets are the unix sockets that are connected, as a
+// process's fd links name them ("socket:[INODE]"): the St column of
+// /proc/net/unix is 03 (SS_CONNECTED) for a client once it connected.
+func connectedSockets() map[string]bool {
+	b, _ := os.ReadFile("/proc/net/unix")
+	out := make(map[string]bool)
+	for _, line := range strings.Split(string(b), "\n")[1:] {
+		if f := strings.Fields(line); len(f) >= 7 && f[5] == "03" {
+			out["socket:["+f[6]+"]"] = true
+		}
+	}
+	return out
 }
 
 // lines are the lines of out, without the last newline.
