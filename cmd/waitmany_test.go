@@ -1,7 +1,6 @@
 package cmd
 
 import (
-	"bytes"
 	"errors"
 	"os"
 	"os/exec"
@@ -19,12 +18,13 @@ import (
 )
 
 // startWait starts `jobtop ARGS...` in the background; its result comes
-// from the returned function, once it has exited.
+// from the returned function, once it has exited. Its Stdout is a
+// *lockedBuffer, to be read while it runs.
 func (c *cli) startWait(args ...string) (*exec.Cmd, func() result) {
 	c.t.Helper()
 	cmd := exec.Command(binary, args...)
 	cmd.Env = c.env
-	var stdout, stderr bytes.Buffer
+	var stdout, stderr lockedBuffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	require.NoError(c.t, cmd.Start())
 	exited := make(chan struct{})
@@ -231,8 +231,11 @@ func TestWaitManyInstanceKilled(t *testing.T) {
 	c.ok("wait", done)
 	wait, result := c.startWait("wait", a, b, done)
 	require.Eventually(t, func() bool { return hasSocket(wait.Process.Pid) }, testTimeout, 10*time.Millisecond)
-	// Both waits are asked before the instance goes.
+	// Both waits are asked before the instance goes, and the third is
+	// answered (its wait, asked at the same time, can be answered after
+	// the others are asked).
 	require.Eventually(t, func() bool { return sockets(wait.Process.Pid) >= 2 }, testTimeout, 10*time.Millisecond)
+	require.Eventually(t, func() bool { return wait.Stdout.(*lockedBuffer).String() != "" }, testTimeout, 10*time.Millisecond)
 	require.NoError(t, serve.Process.Signal(syscall.SIGKILL))
 	r := result()
 	assert.Equal(t, exitInstanceGone, r.code, r.stderr)
