@@ -129,7 +129,9 @@ func TestJobsIgnoreTheUsersJobtopHost(t *testing.T) {
 	c.env = append(c.env, hostEnv+"=ssh://elsewhere.invalid")
 	c.serve()
 	c.env = plain
-	id := c.startJob(binary+" ls", "--name", "inner")
+	// It lists once its instance has it running: its process can run
+	// before the instance has heard it started (the job still queued).
+	id := c.startJob(binary+" wait 1 --ready && "+binary+" ls", "--name", "inner")
 	c.ok("wait", id, "--timeout", "30s")
 	assert.Regexp(t, `(?m)^1\s+inner\s+running`, strings.Join(c.logLines(id), "\n"), "the job listed its own instance's jobs")
 }

@@ -140,7 +140,7 @@ func TestNextInstanceStopsWhatADeadOneLeft(t *testing.T) {
 			first := c.serve()
 			mark := c.startTrees(t)
 			keeper := keeperOf(t, first.Process.Pid)
-			require.NoError(t, syscall.Kill(keeper, syscall.SIGSTOP)) // so it cannot clean up first
+			stopWhole(t, keeper) // so it cannot clean up first
 			require.NoError(t, first.Process.Signal(syscall.SIGKILL))
 			first.Wait() //nolint:errcheck // killed on purpose
 			if tc.keeperDies {
@@ -172,6 +172,30 @@ func TestNextInstanceStopsWhatADeadOneLeft(t *testing.T) {
 			assert.True(t, err != nil || p.Zombie, "the stopped keeper was killed")
 		})
 	}
+}
+
+// stopWhole stops process pid with SIGSTOP and waits until every thread
+// of it has stopped. Until then a thread that was not the one woken for
+// the signal still runs (the keeper's, reading its lifeline's end, stops
+// every job as it should).
+func stopWhole(t *testing.T, pid int) {
+	t.Helper()
+	require.NoError(t, syscall.Kill(pid, syscall.SIGSTOP))
+	require.Eventually(t, func() bool {
+		tasks, err := os.ReadDir(fmt.Sprintf("/proc/%d/task", pid))
+		if err != nil || len(tasks) == 0 {
+			return false
+		}
+		for _, task := range tasks {
+			b, err := os.ReadFile(fmt.Sprintf("/proc/%d/task/%s/stat", pid, task.Name()))
+			s := string(b)
+			i := strings.LastIndexByte(s, ')')
+			if err != nil || i < 0 || len(s) <= i+2 || s[i+2] != 'T' {
+				return false
+			}
+		}
+		return true
+	}, testTimeout, 10*time.Millisecond, "process %d did not stop", pid)
 }
 
 // TestAsPIDOneReapsOrphans: in a PID namespace of its own (a container),

@@ -124,7 +124,9 @@ func logs(cmd *cobra.Command, c *control.Client, id jobs.ID, o logsOptions) erro
 		q.Stream = "stderr"
 	}
 	if o.stderr || o.follow {
-		noteNothingToRead(cmd, c, id, o)
+		if err := noteNothingToRead(cmd, c, id, o); err != nil {
+			return err
+		}
 	}
 	out := cmd.OutOrStdout()
 	text := newTextOut(out, o.raw)
@@ -194,16 +196,21 @@ func logs(cmd *cobra.Command, c *control.Client, id jobs.ID, o logsOptions) erro
 // person expects lines: --stderr of a job on a terminal (a terminal has
 // one stream: all of it is stdout), --follow of a job never started
 // (autostart: false: it has nothing to follow until someone starts it).
-func noteNothingToRead(cmd *cobra.Command, c *control.Client, id jobs.ID, o logsOptions) {
+// It returns only the instance going away while it answered: the read
+// after would find none listening, as if there had been none.
+func noteNothingToRead(cmd *cobra.Command, c *control.Client, id jobs.ID, o logsOptions) error {
 	j, err := c.Job(cmd.Context(), id)
 	switch {
+	case control.IsLost(err):
+		return err
 	case err != nil:
-		return // the read says what is wrong
+		return nil // the read says what is wrong
 	case o.stderr && j.TTY:
 		fmt.Fprintf(cmd.ErrOrStderr(), "jobtop: job %d runs on a terminal, which has one stream: its output is all on stdout (jobtop logs %d)\n", id, id)
 	case o.follow && j.State == jobs.StateCreated:
 		fmt.Fprintf(cmd.ErrOrStderr(), "jobtop: job %d was never started, so there is nothing to follow (jobtop restart %d starts it)\n", id, id)
 	}
+	return nil
 }
 
 // noLines is r with no line: what --tail 0 answers, its cursor at the end.

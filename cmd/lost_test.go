@@ -1,13 +1,13 @@
 package cmd
 
 import (
+	"bufio"
 	"bytes"
 	"errors"
-	"os"
+	"net"
+	"net/http"
 	"os/exec"
-	"path/filepath"
-	"strconv"
-	"strings"
+	"regexp"
 	"syscall"
 	"testing"
 	"time"
@@ -16,17 +16,9 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// hasSocket reports whether process pid holds a socket open (a client
-// that has connected).
-func hasSocket(pid int) bool {
-	fds, _ := os.ReadDir(filepath.Join("/proc", strconv.Itoa(pid), "fd"))
-	for _, fd := range fds {
-		if link, err := os.Readlink(filepath.Join("/proc", strconv.Itoa(pid), "fd", fd.Name())); err == nil && strings.HasPrefix(link, "socket:") {
-			return true
-		}
-	}
-	return false
-}
+// hasSocket reports whether process pid holds a connected socket (a
+// client that has connected).
+func hasSocket(pid int) bool { return sockets(pid) > 0 }
 
 // TestInstanceKilledMidWait kills the instance while `wait` and `logs
 // --follow` wait on its job: they say the instance ended with its jobs,
@@ -51,8 +43,9 @@ func TestInstanceKilledMidWait(t *testing.T) {
 	}
 	wait, waitErr := start("wait", id)
 	follow, followErr := start("logs", id, "--follow")
-	// By name: the lookup's connection breaks, and the wait's retry finds
-	// none listening; still the instance ended, not "none is listening".
+	// By name: the kill cuts the lookup, or the wait after it (whose retry
+	// finds none listening); still the instance ended, not "none is
+	// listening".
 	byName, byNameErr := start("wait", "long")
 	all, allErr := start("logs", "--all", "--follow")
 	require.Eventually(t, func() bool {
@@ -83,7 +76,9 @@ func TestInstanceKilledMidWait(t *testing.T) {
 	case <-time.After(testTimeout):
 		t.Fatal("wait long did not end")
 	}
-	assert.Contains(t, byNameErr.String(), ended+"waiting for job 1, and its jobs ended with it", byNameErr.String())
+	// The kill can come while the name is looked up (no ID known yet) or
+	// after: either is the instance ending while waiting.
+	assert.Regexp(t, regexp.QuoteMeta(ended)+`waiting for job (1|"long"), and its jobs ended with it`, byNameErr.String())
 	go func() { done <- all.Wait() }()
 	select {
 	case <-done:
@@ -106,4 +101,46 @@ func TestInstanceKilledMidWait(t *testing.T) {
 		assert.Equal(t, exitInstanceGone, r.code, r.stderr)
 		assert.Contains(t, r.stderr, "no jobtop is listening on")
 	}
+}
+
+// goneAtFirstRequest stands in for an instance on the socket that goes
+// away while it answers the first request: it takes the request and hangs
+// up, and none listens after.
+func goneAtFirstRequest(t *testing.T, socket string) {
+	t.Helper()
+	l, err := net.Listen("unix", socket)
+	require.NoError(t, err)
+	t.Cleanup(func() { l.Close() })
+	go func() {
+		conn, err := l.Accept()
+		if err != nil {
+			return
+		}
+		l.Close()
+		http.ReadRequest(bufio.NewReader(conn)) //nolint:errcheck // never answered
+		conn.Close()
+	}()
+}
+
+// TestWaitByNameInstanceGoneMidLookup: the instance goes away while wait
+// looks a name up: that is the instance ending while waiting too, exit
+// 255, said about the name (no ID came back).
+func TestWaitByNameInstanceGoneMidLookup(t *testing.T) {
+	c := newCLI(t)
+	goneAtFirstRequest(t, c.socket)
+	r := c.run("wait", "long")
+	assert.Equal(t, exitInstanceGone, r.code, r.stderr)
+	assert.Contains(t, r.stderr, "jobtop: the jobtop instance on "+c.socket+` ended while waiting for job "long", and its jobs ended with it`)
+}
+
+// TestFollowInstanceGoneAtFirstLook: logs --follow first looks the job up
+// (to say if it was never started); the instance going away then is the
+// instance ending while following, not "no jobtop is listening", which
+// the read after it would find.
+func TestFollowInstanceGoneAtFirstLook(t *testing.T) {
+	c := newCLI(t)
+	goneAtFirstRequest(t, c.socket)
+	r := c.run("logs", "1", "--follow")
+	assert.Equal(t, 1, r.code, r.stderr)
+	assert.Contains(t, r.stderr, "jobtop: the jobtop instance on "+c.socket+" ended while following job 1's output, and its jobs ended with it")
 }

@@ -26,8 +26,11 @@ func TestRunMarkerIsNotOutput(t *testing.T) {
 	assert.Equal(t, 1, c.run("logs", silent, "--cursor", "2").code, "a cursor past it is")
 
 	// A job that wrote in its first run only: its newest own line stays.
+	// The flag is made before the line is written: the restart comes as
+	// soon as the line is seen, and must not find the first run yet to
+	// make it (the second would write the line again).
 	flag := filepath.Join(c.dir, "flag")
-	once := c.startJob("test -e " + flag + " || { echo first; touch " + flag + "; }; exec sleep 100")
+	once := c.startJob("test -e " + flag + " || { touch " + flag + "; echo first; }; exec sleep 100")
 	c.ok("wait", once, "--until", "^first$", "--timeout", "20s")
 	c.ok("restart", once)
 	require.Eventually(t, func() bool { return len(c.logLines(once)) == 2 }, testTimeout, 10*time.Millisecond)

@@ -80,7 +80,6 @@ watch one job: with several they are refused (exit 2).`,
 	cmd.Args = cobra.ArbitraryArgs
 	// A job named when no instance answers is not found for the same
 	// reason as an ID: no instance, exit exitInstanceGone.
-	runE := cmd.RunE
 	cmd.RunE = func(cmd *cobra.Command, args []string) error {
 		if cmd.Flags().Changed("until") && o.until == "" {
 			// It would match every line: an empty $pattern in a script,
@@ -94,7 +93,7 @@ watch one job: with several they are refused (exit 2).`,
 		}
 		var err error
 		if len(args) == 1 && !sel.selecting() {
-			err = runE(cmd, args)
+			err = waitOne(cmd, args[0], o)
 		} else {
 			err = waitMany(cmd, args, sel, o)
 		}
@@ -105,6 +104,21 @@ watch one job: with several they are refused (exit 2).`,
 		return err
 	}
 	return cmd
+}
+
+// waitOne waits for the job arg names (an ID or a name). The instance
+// ending while a name is looked up ends the wait as it would later: exit
+// exitInstanceGone, in the same words, about the name.
+func waitOne(cmd *cobra.Command, arg string, o waitOptions) error {
+	c, began := newClient(cmd), time.Now()
+	id, err := resolveJob(cmd.Context(), c, arg)
+	if err != nil {
+		if err, gone := instanceGone(cmd.Context(), c, fmt.Sprintf("waiting for job %q", arg), 0, began, err); gone {
+			return &ExitError{Code: exitInstanceGone, Err: err}
+		}
+		return err
+	}
+	return wait(cmd, c, id, o)
 }
 
 // wait waits as o asks; when the instance goes away first (or none

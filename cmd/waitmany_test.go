@@ -1,7 +1,6 @@
 package cmd
 
 import (
-	"bytes"
 	"errors"
 	"os"
 	"os/exec"
@@ -19,12 +18,13 @@ import (
 )
 
 // startWait starts `jobtop ARGS...` in the background; its result comes
-// from the returned function, once it has exited.
+// from the returned function, once it has exited. Its Stdout is a
+// *lockedBuffer, to be read while it runs.
 func (c *cli) startWait(args ...string) (*exec.Cmd, func() result) {
 	c.t.Helper()
 	cmd := exec.Command(binary, args...)
 	cmd.Env = c.env
-	var stdout, stderr bytes.Buffer
+	var stdout, stderr lockedBuffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	require.NoError(c.t, cmd.Start())
 	exited := make(chan struct{})
@@ -52,16 +52,34 @@ func (c *cli) startWait(args ...string) (*exec.Cmd, func() result) {
 	}
 }
 
-// sockets counts the sockets process pid holds open.
+// sockets counts the sockets process pid holds connected. A socket
+// that is only open is not enough: a client opens its socket, then
+// connects, and an instance killed in between is one it never reached
+// ("no jobtop is listening").
 func sockets(pid int) int {
+	connected := connectedSockets()
 	n := 0
 	fds, _ := os.ReadDir(filepath.Join("/proc", strconv.Itoa(pid), "fd"))
 	for _, fd := range fds {
-		if link, err := os.Readlink(filepath.Join("/proc", strconv.Itoa(pid), "fd", fd.Name())); err == nil && strings.HasPrefix(link, "socket:") {
+		if link, err := os.Readlink(filepath.Join("/proc", strconv.Itoa(pid), "fd", fd.Name())); err == nil && connected[link] {
 			n++
 		}
 	}
 	return n
+}
+
+// connectedSockets are the unix sockets that are connected, as a
+// process's fd links name them ("socket:[INODE]"): the St column of
+// /proc/net/unix is 03 (SS_CONNECTED) for a client once it connected.
+func connectedSockets() map[string]bool {
+	b, _ := os.ReadFile("/proc/net/unix")
+	out := make(map[string]bool)
+	for _, line := range strings.Split(string(b), "\n")[1:] {
+		if f := strings.Fields(line); len(f) >= 7 && f[5] == "03" {
+			out["socket:["+f[6]+"]"] = true
+		}
+	}
+	return out
 }
 
 // lines are the lines of out, without the last newline.
@@ -241,8 +259,11 @@ func TestWaitManyInstanceKilled(t *testing.T) {
 	c.ok("wait", done)
 	wait, result := c.startWait("wait", a, b, done)
 	require.Eventually(t, func() bool { return hasSocket(wait.Process.Pid) }, testTimeout, 10*time.Millisecond)
-	// Both waits are asked before the instance goes.
+	// Both waits are asked before the instance goes, and the third is
+	// answered (its wait, asked at the same time, can be answered after
+	// the others are asked).
 	require.Eventually(t, func() bool { return sockets(wait.Process.Pid) >= 2 }, testTimeout, 10*time.Millisecond)
+	require.Eventually(t, func() bool { return wait.Stdout.(*lockedBuffer).String() != "" }, testTimeout, 10*time.Millisecond)
 	require.NoError(t, serve.Process.Signal(syscall.SIGKILL))
 	r := result()
 	assert.Equal(t, exitInstanceGone, r.code, r.stderr)

@@ -72,7 +72,11 @@ func TestTailZeroWaits(t *testing.T) {
 	in := startInstance(t)
 	ctx := ctxT(t)
 	fifo := mkfifo(t)
-	info := in.startJob(t, "echo before; while read l < "+fifo+"; do echo \"$l\"; done")
+	// The job holds the fifo open for writing too: reopened for each
+	// line, a read could join a write still open after its line was read
+	// and see EOF at its close, ending the job (and the next write would
+	// wait for a reader for ever).
+	info := in.startJob(t, "exec 3<>"+fifo+"; echo before; while read l <&3; do echo \"$l\"; done")
 	require.Eventually(t, func() bool {
 		resp, err := in.client.ReadOutput(ctx, info.ID, OutputQuery{})
 		return err == nil && len(resp.Lines) == 1

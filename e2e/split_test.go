@@ -44,6 +44,28 @@ func lastTick(rows []string) int {
 	return n
 }
 
+var entryRE = regexp.MustCompile(`entry (\d+)`)
+
+// entriesInOrder reports whether each row shows the log job's next line
+// ("entry 458", "entry 459", ...): rows of one frame. A frame is written
+// top to bottom, and tmux can be read in the middle of one: then the
+// rows of the frame before follow the new ones, and the numbers jump.
+func entriesInOrder(rows []string) bool {
+	prev := 0
+	for _, r := range rows {
+		m := entryRE.FindStringSubmatch(r)
+		if m == nil {
+			return false
+		}
+		n, _ := strconv.Atoi(m[1])
+		if prev != 0 && n != prev+1 {
+			return false
+		}
+		prev = n
+	}
+	return prev != 0
+}
+
 // rowIndex is the index of the first row that contains text, or -1.
 func rowIndex(scr []string, text string) int {
 	for i, r := range scr {
@@ -83,10 +105,12 @@ func TestSplitScrollSearchPagerMouse(t *testing.T) {
 		return half(scr, top+1, bottom, right)
 	}
 	// The header can be on the screen before the whole body is: a frame
-	// is written in pieces, and tmux may be read between them.
+	// is written in pieces, and tmux may be read between them. The body's
+	// last row is written last.
 	scr = s.waitFor("the log pane paused 5 lines up", func(scr []string) bool {
+		left := body(scr, false)
 		return strings.Contains(strings.Join(scr, "\n"), "paused ↓5") &&
-			strings.Contains(strings.Join(body(scr, false), "\n"), "entry 495")
+			entriesInOrder(left) && strings.Contains(left[len(left)-1], "entry 495 ")
 	})
 	frozen := body(scr, false)
 	tick := lastTick(body(scr, true))
@@ -103,8 +127,11 @@ func TestSplitScrollSearchPagerMouse(t *testing.T) {
 	s.keys("Enter")
 	s.waitText("/error match 5/5")
 	s.keys("n")
-	scr = s.waitText("/error match 1/5")
-	require.Contains(t, strings.Join(body(scr, false), "\n"), "entry 100 ERROR")
+	// The match is in the header, above the body it moves.
+	scr = s.waitFor("/error match 1/5, its line shown", func(scr []string) bool {
+		return strings.Contains(strings.Join(scr, "\n"), "/error match 1/5") &&
+			entriesInOrder(body(scr, false)) && strings.Contains(strings.Join(body(scr, false), "\n"), "entry 100 ERROR")
+	})
 	frozen = body(scr, false)
 
 	// o reads the whole log in less, and q comes back to the same view.
@@ -113,13 +140,20 @@ func TestSplitScrollSearchPagerMouse(t *testing.T) {
 		return strings.HasPrefix(scr[0], "[jobtop] ── run 1 · started") && strings.HasPrefix(scr[1], "entry 1") && !strings.Contains(strings.Join(scr, "\n"), "split 2/2")
 	})
 	s.keys("q")
-	scr = s.waitText("split 2/2", "/error match 1/5")
+	scr = s.waitFor("the TUI back from less", func(scr []string) bool {
+		all := strings.Join(scr, "\n")
+		return strings.Contains(all, "split 2/2") && strings.Contains(all, "/error match 1/5") && entriesInOrder(body(scr, false))
+	})
 	require.Equal(t, frozen, body(scr, false), "the TUI is back unchanged")
 
 	// The mouse: a click on the ticker's pane focuses it; the wheel over
 	// the log pane scrolls it without moving the focus.
 	s.keys("-l", fmt.Sprintf("\x1b[<0;%d;%dM\x1b[<0;%d;%dm", 120, top+5, 120, top+5))
-	scr = s.waitText("┏▸ job 2 ticker")
+	// The log pane's border is redrawn unfocused down to its last row.
+	scr = s.waitFor("the ticker's pane focused", func(scr []string) bool {
+		left := body(scr, false)
+		return strings.Contains(scr[top], "┏▸ job 2 ticker") && entriesInOrder(left) && strings.HasPrefix(left[len(left)-1], "│")
+	})
 	before := body(scr, false)
 	s.keys("-l", fmt.Sprintf("\x1b[<65;%d;%dM", 20, top+5))
 	scr = s.waitFor("the log pane to scroll down", func(scr []string) bool {

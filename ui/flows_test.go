@@ -93,7 +93,9 @@ func TestFlowStopRestartAndQuit(t *testing.T) {
 	waitScreen(t, tm, "✓ succeeded", "● running")
 
 	sendKeys(tm, "j") // select the server
-	waitScreen(t, tm, "job 2 server")
+	// Its line is in (the table's LINES and OUTPUT) before it is killed:
+	// running, it may not have written it yet.
+	waitScreen(t, tm, "job 2 server", "1 serving")
 	sendKeys(tm, "x")
 	waitScreen(t, tm, "■ killed (TERM)", "job 2 server killed (SIGTERM)")
 	sendKeys(tm, "r")
