@@ -199,6 +199,9 @@ func (m *Model) watchLimit() tea.Cmd {
 		return nil
 	}
 	changed := l.MaxRunningChanged()
+	if changed == nil { // it has none to tell (several hosts)
+		return nil
+	}
 	return func() tea.Msg {
 		<-changed
 		return limitChangedMsg{}
