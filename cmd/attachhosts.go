@@ -68,6 +68,9 @@ func attachHosts(cmd *cobra.Command, specs []jobs.Spec, hosts []control.Host) er
 // each host's connection is (ui.HostsEngine).
 type hostsEngine struct{ *control.Hosts }
 
+// With one host, the status bar shows its limit on jobs running at once.
+var _ ui.RunLimiter = hostsEngine{}
+
 // HostStatus reports each host's connection.
 func (e hostsEngine) HostStatus() []ui.HostStatus {
 	st := e.Status()

@@ -399,7 +399,9 @@ func TestEventsStreamSaysTheLimitOnALineOfItsOwn(t *testing.T) {
 	require.NoError(t, in.mgr.SetMaxRunning(4))
 	var line map[string]json.RawMessage
 	require.NoError(t, events.dec.Decode(&line))
-	require.Equal(t, map[string]json.RawMessage{"max_running": json.RawMessage("4")}, line)
+	require.Equal(t, map[string]json.RawMessage{
+		"events": json.RawMessage("[]"), "max_running": json.RawMessage("4"),
+	}, line, `a client reading d["events"] on each later line finds it`)
 
 	// As an older client reads the next line: the batch it knew.
 	require.NoError(t, in.mgr.SetMaxRunning(1))
@@ -411,4 +413,19 @@ func TestEventsStreamSaysTheLimitOnALineOfItsOwn(t *testing.T) {
 	require.NoError(t, events.dec.Decode(&old))
 	require.Empty(t, old.Events)
 	require.False(t, old.Shutdown)
+}
+
+// The first line of the events stream has "jobs" even on an instance with
+// no jobs: a client reading d["jobs"] from it, as README.md documents,
+// finds an empty list, not a missing key.
+func TestEventsStreamFirstLineHasJobsWhenThereIsNone(t *testing.T) {
+	in := startInstance(t)
+	body, err := in.client.open(ctxT(t), http.MethodGet, "/v1/events", nil, nil)
+	require.NoError(t, err)
+	defer body.Close()
+	var first map[string]json.RawMessage
+	require.NoError(t, json.NewDecoder(body).Decode(&first))
+	require.Equal(t, map[string]json.RawMessage{
+		"jobs": json.RawMessage("[]"), "max_running": json.RawMessage("0"),
+	}, first)
 }

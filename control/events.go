@@ -7,9 +7,11 @@ import (
 )
 
 // handleEvents streams NDJSON: first {"jobs": [...], "max_running": N}
-// with every job and the limit on jobs running at once, then one
-// {"events": [...]} line per coalesced batch, and a {"max_running": N}
-// line when the limit changes, until the client leaves
+// with every job ("jobs": [] when there is none) and the limit on jobs
+// running at once, then one {"events": [...]} line per coalesced batch,
+// and a {"events": [], "max_running": N} line when the limit changes (a
+// client that knows only jobs and events reads a batch of no events),
+// until the client leaves
 // or the server closes; an instance whose manager shut down (its jobs
 // stopped) says so on a last line ({"shutdown": true}). The subscription
 // (and the wait for the limit to change) is made before the snapshot, so
@@ -25,11 +27,14 @@ func (s *Server) handleEvents(w http.ResponseWriter, r *http.Request) {
 	defer sub.Close()
 	ctx, cancel := s.requestContext(r, 0)
 	defer cancel()
-	send := ndjsonWriter[EventBatch](w)
+	send := ndjsonWriter[any](w)
 	limitChanged := s.mgr.MaxRunningChanged()
 	limit := s.mgr.MaxRunning()
 	jobsNow := s.mgr.List()
-	if !send(EventBatch{Jobs: jobsNow, MaxRunning: &limit}) {
+	if jobsNow == nil {
+		jobsNow = []jobs.Info{}
+	}
+	if !send(snapshotLine{Jobs: jobsNow, MaxRunning: &limit}) {
 		return
 	}
 	for {
@@ -38,7 +43,7 @@ func (s *Server) handleEvents(w http.ResponseWriter, r *http.Request) {
 			limitChanged = s.mgr.MaxRunningChanged()
 			if n := s.mgr.MaxRunning(); n != limit {
 				limit = n
-				if !send(EventBatch{MaxRunning: &n}) {
+				if !send(limitLine{Events: []Event{}, MaxRunning: &n}) {
 					return
 				}
 			}
@@ -71,6 +76,20 @@ func (s *Server) handleEvents(w http.ResponseWriter, r *http.Request) {
 			}
 		}
 	}
+}
+
+// snapshotLine and limitLine are the stream's first line and a line that
+// says the limit changed, as EventBatch reads them back: EventBatch omits
+// an empty "jobs" or "events", these always give it, so the shapes
+// README.md documents hold (a first line has "jobs", a later one "events").
+type snapshotLine struct {
+	Jobs       []jobs.Info `json:"jobs"`
+	MaxRunning *int        `json:"max_running"`
+}
+
+type limitLine struct {
+	Events     []Event `json:"events"`
+	MaxRunning *int    `json:"max_running"`
 }
 
 func wireEvents(batch []jobs.Event) []Event {

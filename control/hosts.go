@@ -355,6 +355,26 @@ func hostActionError(j hostJob, err error) error {
 	return err
 }
 
+// MaxRunning is the limit on jobs running at once of the instance, when
+// the engine holds one host (ui.RunLimiter: the status bar shows it as
+// for any attached instance); 0 with several, whose limits are each
+// their own host's.
+func (h *Hosts) MaxRunning() int {
+	if len(h.hosts) != 1 {
+		return 0
+	}
+	return h.hosts[0].client.MaxRunning()
+}
+
+// MaxRunningChanged is closed when the one host's limit next changes
+// (jobtop parallel, a reload there); nil with several hosts.
+func (h *Hosts) MaxRunningChanged() <-chan struct{} {
+	if len(h.hosts) != 1 {
+		return nil
+	}
+	return h.hosts[0].client.MaxRunningChanged()
+}
+
 // Reload re-reads the job file of the first host's instance (a TUI offers
 // it with one host only; see Client.Reload).
 func (h *Hosts) Reload() (string, error) { return h.hosts[0].client.Reload() }

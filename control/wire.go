@@ -140,9 +140,9 @@ type EventBatch struct {
 	Events []Event     `json:"events,omitempty"`
 	// MaxRunning is the instance's limit on jobs running at once (0: no
 	// limit), on the snapshot and on a line of its own (no events) each
-	// time it changes (jobtop parallel, a reload): an attached TUI shows
-	// it as the local one does. Older instances leave it out; older
-	// clients read a line with only it as a batch of no events.
+	// time it changes (jobtop parallel, a reload), with "events": []:
+	// an attached TUI shows it as the local one does. Older instances
+	// leave it out; older clients read that line as a batch of no events.
 	MaxRunning *int `json:"max_running,omitempty"`
 	// Shutdown is the last line of a stream whose instance is shutting
 	// down on purpose (its owner quit, jobtop shutdown, SIGTERM), after

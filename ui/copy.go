@@ -226,8 +226,12 @@ func (m *Model) handleCopyKey(p *outputPane, k tea.KeyMsg) (tea.Cmd, bool) {
 	case p.InScreen() && p.has && slices.Contains(m.km.Select.Keys(), k.String()):
 		// Disabled there (the help bar offers only what works), but
 		// said, not ignored.
-		m.setNotice("a program's screen has no lines to select: "+m.km.CopyVisible.Help().Key+" copies it; "+
-			m.km.LineUp.Help().Key+" shows the job's lines", false)
+		// Most useful first, short enough for 80 columns.
+		text := m.km.CopyVisible.Help().Key + " copies the screen; no lines to select"
+		if p.job.Lines > 0 || p.job.LastLine != "" {
+			text = m.km.CopyVisible.Help().Key + " copies the screen; " + m.km.LineUp.Help().Key + " shows lines to select"
+		}
+		m.setNotice(text, false)
 		return nil, true
 	case key.Matches(k, m.km.Select) && p.sel != nil:
 		p.sel = nil

@@ -148,9 +148,29 @@ func TestSelectOnAScreenSaysWhyNot(t *testing.T) {
 	press(t, m, "enter", "v")
 	require.Nil(t, m.single.sel)
 	require.True(t, m.single.InScreen(), "the screen still shows")
-	require.Contains(t, m.View(), "a program's screen has no lines to select: Y copies it; ↑/k shows the job's lines")
+	require.Contains(t, m.View(), "Y copies the screen; ↑/k shows lines to select")
 
 	press(t, m, "k", "v")
 	require.NotNil(t, m.single.sel, "on the job's lines v selects")
 	require.Contains(t, m.View(), "select")
+}
+
+// At 80 columns the notice v gives on a screen is whole, and it offers
+// ↑/k only when the job wrote lines to show.
+func TestSelectOnAScreenSaysWhyNotAt80Columns(t *testing.T) {
+	mgr := newManager(t)
+	startTTY(t, mgr, "full", boxScreen(mkfifo(t, "never")))
+	m := newSizedModel(t, mgr, Config{}, 80, 20)
+	pumpUntil(t, m, "the screen", func() bool { return screenShows(m, "│日本 x│") })
+	press(t, m, "enter", "v")
+	require.True(t, m.single.InScreen())
+	require.Contains(t, m.View(), "Y copies the screen; no lines to select")
+	require.NotContains(t, m.View(), "↑/k")
+
+	lines := newManager(t)
+	startTTY(t, lines, "full", "echo before; "+boxScreen(mkfifo(t, "never")))
+	m = newSizedModel(t, lines, Config{}, 80, 20)
+	pumpUntil(t, m, "the screen", func() bool { return screenShows(m, "│日本 x│") })
+	press(t, m, "enter", "v")
+	require.Contains(t, m.View(), "Y copies the screen; ↑/k shows lines to select")
 }

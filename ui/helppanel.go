@@ -39,8 +39,11 @@ func (m *Model) helpGroups() []helpGroup {
 		helpGroup{"split view (s)", []key.Binding{k.FocusPane, k.NextPane, k.PrevPane, k.Zoom}},
 		helpGroup{"typing into a terminal job's pane", []key.Binding{k.Input, k.LeaveInput, typeLeaveKeyTwice(k.TypeLeaveKey), helpRow("ctrl+c", "^C to the job")}},
 		helpGroup{"add a job (a)", []key.Binding{k.Submit, k.NextField, k.ToggleTTY, withCtrlC(k.Cancel)}},
-		helpGroup{"a question on marked jobs (x)", []key.Binding{k.Yes, withCtrlC(k.No)}},
-		helpGroup{"quitting with jobs running", []key.Binding{withCtrlC(k.QuitYes), k.QuitNo, withCtrlC(k.KillAll)}},
+		helpGroup{"a question on marked jobs (x, X, r, d)", []key.Binding{k.Yes, relabel(k.No, "n/esc/ctrl+c", "no")}},
+		helpGroup{"quitting with jobs running", []key.Binding{
+			relabel(k.QuitYes, "y/ctrl+c", "yes: stop them, quit"), relabel(k.QuitNo, "n/esc", "no"),
+			relabel(k.KillAll, "X/ctrl+c", "while stopping: kill all"),
+		}},
 		helpGroup{"this help", []key.Binding{k.ClosePanel, k.LineDown, k.LineUp}},
 	)
 }
@@ -50,6 +53,14 @@ func (m *Model) helpGroups() []helpGroup {
 // timeline).
 func helpRow(keys, desc string) key.Binding {
 	return key.NewBinding(key.WithHelp(keys, desc))
+}
+
+// relabel is a binding with the help row given, where the help bar's
+// short one would leave out keys that fire it too (esc, ctrl+c) or not
+// say which press of ctrl+c does what.
+func relabel(b key.Binding, keys, desc string) key.Binding {
+	b.SetHelp(keys, desc)
+	return b
 }
 
 // withCtrlC names ctrl+c beside a binding's help key when ctrl+c fires

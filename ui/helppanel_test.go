@@ -67,6 +67,9 @@ func TestHelpListsEveryKeyByWhereItWorks(t *testing.T) {
 		if b == &m.km.Reload || b == &m.km.TypeLeaveKey {
 			continue
 		}
+		if b == &m.km.No || b == &m.km.QuitYes || b == &m.km.QuitNo || b == &m.km.KillAll {
+			continue // their rows say more: TestHelpSaysWhatCtrlCDoes
+		}
 		h := b.Help()
 		if slices.Contains(b.Keys(), "ctrl+c") && h.Key != "ctrl+c" {
 			h.Key += "/ctrl+c" // the help names it, the help bar does not
@@ -111,9 +114,12 @@ func TestHelpSaysWhatCtrlCDoes(t *testing.T) {
 	require.Regexp(t, line("ctrl+c", "^C to the job"), group(t, rows, "typing into a terminal job's pane"))
 	require.Regexp(t, line("esc/ctrl+c", "cancel"), group(t, rows, "in the / prompt"))
 	require.Regexp(t, line("esc/ctrl+c", "cancel"), group(t, rows, "add a job (a)"))
-	require.Regexp(t, line("n/ctrl+c", "no"), group(t, rows, "a question on marked jobs (x)"))
-	require.Regexp(t, line("y/ctrl+c", "yes"), group(t, rows, "quitting with jobs running"))
-	require.Regexp(t, line("X/ctrl+c", "kill all now"), group(t, rows, "quitting with jobs running"))
+	require.Regexp(t, line("n/esc/ctrl+c", "no"), group(t, rows, "a question on marked jobs (x, X, r, d)"))
+	// Asked to quit, ctrl+c answers yes; pressed again while the jobs
+	// stop, it kills the rest.
+	require.Regexp(t, line("y/ctrl+c", "yes: stop them, quit"), group(t, rows, "quitting with jobs running"))
+	require.Regexp(t, line("n/esc", "no"), group(t, rows, "quitting with jobs running"))
+	require.Regexp(t, line("X/ctrl+c", "while stopping: kill all"), group(t, rows, "quitting with jobs running"))
 	press(t, m, "esc")
 	require.Contains(t, m.View(), "q quit", "the help bar keeps it short")
 	require.NotContains(t, m.View(), "ctrl+c")

@@ -85,7 +85,7 @@ func (m *Model) handlePaneKey(k tea.KeyMsg) tea.Cmd {
 	defer p.followSearch()
 	switch {
 	case key.Matches(k, m.km.FocusTable):
-		m.zoom = false // the table is on screen again, not focused unseen
+		m.endZoom() // the table is on screen again, not focused unseen
 		m.setFocus(focusTable)
 	case key.Matches(k, m.km.Input):
 		m.enterInput()

@@ -67,9 +67,13 @@ type Model struct {
 	// statusBar is the status bar as last drawn (statusbar.go).
 	statusBar statusBar
 
-	focus        focusArea
-	zoom         bool
-	zoomedFrom   focusArea // where the focus was when z zoomed: z goes back there
+	focus      focusArea
+	zoom       bool
+	zoomedFrom focusArea // where the focus was when z zoomed: z goes back there
+	// zoomSplit and zoomActive are the split's panes and focused pane
+	// before z zoomed from the table: ending that zoom brings them back.
+	zoomSplit    []*outputPane
+	zoomActive   int
 	bell         bool
 	quit         quitState
 	quitting     bool // tea.Quit was returned
@@ -199,6 +203,9 @@ func (m *Model) watchLimit() tea.Cmd {
 		return nil
 	}
 	changed := l.MaxRunningChanged()
+	if changed == nil { // it has none to tell (several hosts)
+		return nil
+	}
 	return func() tea.Msg {
 		<-changed
 		return limitChangedMsg{}

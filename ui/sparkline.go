@@ -11,7 +11,7 @@ import (
 // second of the last minute and the CPU% sampled in each, drawn as
 // sparklines. Nothing is counted per line of output: the counts are the
 // differences between the line totals the store already keeps
-// (jobs.Info.Lines), sampled when event batches (at most one a frame)
+// (jobs.Info.JobLines: the job's own, not jobtop's notes), sampled when event batches (at most one a frame)
 // and the once-a-second tick arrive. A drawn sparkline is kept until the
 // next sample or second.
 
@@ -53,10 +53,10 @@ func (a *activity) sample(info *jobs.Info, now time.Time) {
 	sec := now.Unix()
 	j := a.jobs[info.ID]
 	if j == nil {
-		j = &jobActivity{last: sec, total: info.Lines, bytes: info.Bytes, spoke: now, drawnAt: [2]int64{-1, -1}}
+		j = &jobActivity{last: sec, total: info.JobLines(), bytes: info.Bytes, spoke: now, drawnAt: [2]int64{-1, -1}}
 		a.jobs[info.ID] = j
 	}
-	if info.Lines == j.total && info.Bytes == j.bytes && (!info.State.Active() || info.Usage.CPU == 0) {
+	if info.JobLines() == j.total && info.Bytes == j.bytes && (!info.State.Active() || info.Usage.CPU == 0) {
 		return // nothing to count: the sparklines drawn stand
 	}
 	if sec > j.last {
@@ -65,13 +65,13 @@ func (a *activity) sample(info *jobs.Info, now time.Time) {
 		}
 		j.last = sec
 	}
-	if info.Lines > j.total && sec == j.last {
-		j.lines[sec%activitySeconds] += uint32(min(info.Lines-j.total, 1<<31))
+	if lines := info.JobLines(); lines > j.total && sec == j.last {
+		j.lines[sec%activitySeconds] += uint32(min(lines-j.total, 1<<31))
 	}
 	if info.Bytes != j.bytes {
 		j.spoke = now
 	}
-	j.total, j.bytes = info.Lines, info.Bytes
+	j.total, j.bytes = info.JobLines(), info.Bytes
 	if info.State.Active() && sec == j.last {
 		j.cpu[sec%activitySeconds] = float32(max(j.cpu[sec%activitySeconds], float32(info.Usage.CPU)))
 	}

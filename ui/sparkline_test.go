@@ -88,3 +88,17 @@ func TestSparklineOfARealJob(t *testing.T) {
 	col := strings.Index(lines(m.View())[0], "LINES/S 1m")
 	require.Positive(t, col)
 }
+
+// jobtop's own notes (a health note, a run marker) are not the job's
+// activity: LINES/S counts only the job's lines, as LINES does.
+func TestSparklineLeavesOutJobtopsNotes(t *testing.T) {
+	a := newActivity()
+	info := jobs.Info{ID: 1, State: jobs.StateRunning, Lines: 10}
+	a.sample(&info, at(-2*time.Second))
+	info.Lines, info.MetaLines = 13, 3 // three health notes
+	a.sample(&info, at(-time.Second))
+	assert.Equal(t, uint32(0), a.jobs[1].lines[(fixedNow.Unix()-1)%activitySeconds])
+	info.Lines += 2 // two of the job's
+	a.sample(&info, fixedNow)
+	assert.Equal(t, uint32(2), a.jobs[1].lines[fixedNow.Unix()%activitySeconds])
+}

@@ -325,3 +325,45 @@ func TestZoomFromTheTableFocusesTheSelectedJobsPane(t *testing.T) {
 	require.False(t, empty.zoom)
 	require.Contains(t, empty.View(), "nothing to zoom: no job's output is shown")
 }
+
+// z then z from the table is a quick look: in a full split, the selected
+// job without a pane gets one while zoomed, and z (or esc) brings the
+// panes back as they were, the one it pushed out included.
+func TestZoomFromTheTableThenBackKeepsThePanes(t *testing.T) {
+	m, mgr := splitModel(t)
+	start(t, mgr, "echo", "echo echo 1; exec sleep 60")
+	pumpUntil(t, m, "the fifth job", func() bool { return m.table.Len() == 5 })
+	press(t, m, "space", "j", "space", "j", "space", "j", "space", "s")
+	paneJobs := func() []jobs.ID {
+		var ids []jobs.ID
+		for _, p := range m.split {
+			ids = append(ids, p.JobID())
+		}
+		return ids
+	}
+	require.Equal(t, []jobs.ID{1, 2, 3, 4}, paneJobs())
+	press(t, m, "j", "z")
+	require.True(t, m.zoom)
+	require.Contains(t, lines(m.View())[0], "job 5 echo", "the selected job's output, zoomed")
+	press(t, m, "z")
+	require.False(t, m.zoom)
+	require.Equal(t, focusTable, m.focus)
+	require.Equal(t, []jobs.ID{1, 2, 3, 4}, paneJobs(), "the panes as they were")
+	press(t, m, "z", "esc")
+	require.Equal(t, []jobs.ID{1, 2, 3, 4}, paneJobs(), "esc ends the look as z does")
+	press(t, m, "enter", "z", "z")
+	require.Contains(t, paneJobs(), jobs.ID(5), "enter shows the job in the split for good")
+}
+
+// z from the table in a split view with a filter that matches nothing
+// zooms nothing, as enter focuses nothing, and says so: not a pane the
+// filter hides.
+func TestZoomFromTheTableWithNothingSelected(t *testing.T) {
+	m, _ := splitModel(t)
+	press(t, m, "space", "j", "space", "s", "/", "z", "z", "z", "enter")
+	require.Equal(t, 0, m.table.Len())
+	press(t, m, "z")
+	require.False(t, m.zoom)
+	require.Equal(t, focusTable, m.focus)
+	require.Contains(t, m.View(), "nothing to zoom")
+}

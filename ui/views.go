@@ -204,21 +204,47 @@ func (m *Model) cycleFocus(by int) {
 // (j/k move through it), zoomed or not.
 func (m *Model) toggleZoom() {
 	if m.zoom {
-		m.zoom = false
+		m.endZoom()
 		if m.zoomedFrom == focusTable {
 			m.setFocus(focusTable)
 		}
 		return
 	}
 	m.zoomedFrom = m.focus
+	m.zoomSplit = nil
 	if m.focus == focusTable && m.timeline == nil {
+		if _, ok := m.table.Selected(); !ok && m.mode == viewSplit {
+			// A filter that matches nothing: no job is selected, and a
+			// pane the filter hides is not the one to show.
+			m.setNotice("nothing to zoom: no job is selected", false)
+			return
+		}
+		if m.mode == viewSplit {
+			m.zoomSplit, m.zoomActive = slices.Clone(m.split), m.active
+		}
 		m.focusOutput()
 		if m.focus != focusOutput {
+			m.zoomSplit = nil
 			m.setNotice("nothing to zoom: no job's output is shown", false)
 			return
 		}
 	}
 	m.zoom = true
+}
+
+// endZoom ends the zoom. One made from the table in a split view is a
+// quick look: the panes come back as they were before it (the selected
+// job's pane, if it had none, goes again, and the one it pushed out
+// comes back), but for the jobs removed meanwhile.
+func (m *Model) endZoom() {
+	m.zoom = false
+	saved := m.zoomSplit
+	m.zoomSplit = nil
+	if saved == nil || m.mode != viewSplit {
+		return
+	}
+	m.split, m.active = saved, min(m.zoomActive, len(saved)-1)
+	m.syncPanes()
 }
 
 // focusPane gives the focus to pane i (from 0), when it is drawn.
