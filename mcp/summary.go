@@ -26,6 +26,7 @@ type JobSummary struct {
 	Health   string `json:"health,omitempty" jsonschema:"what its health check finds while it runs: starting, healthy or unhealthy; absent without one"`
 	Runtime  string `json:"runtime,omitempty" jsonschema:"how long the current or last run took so far"`
 	Lines    uint64 `json:"lines" jsonschema:"output lines the job wrote so far, in all its runs (jobtop's own notes, such as run markers and health notes, are not counted)"`
+	Cursor   uint64 `json:"cursor" jsonschema:"the newest line's cursor, jobtop's notes included: read_output with this cursor reads only what comes after"`
 	LastLine string `json:"last_line,omitempty" jsonschema:"its newest output line, of any run, cut to 200 bytes (never a run marker)"`
 	Origin   string `json:"origin,omitempty" jsonschema:"mcp for jobs started by a coding agent; empty for the person's own"`
 	TTY      bool   `json:"tty,omitempty" jsonschema:"it runs on a terminal: send_input types into it, read_screen shows it"`
@@ -68,7 +69,7 @@ const (
 func summarize(j jobs.Info, now time.Time) JobSummary {
 	s := JobSummary{
 		ID: int(j.ID), Name: j.Name, State: string(j.State),
-		Ready: j.Ready, Health: string(j.Health), Lines: j.JobLines(), Origin: j.Origin, TTY: j.TTY, hasCheck: j.Readiness != "",
+		Ready: j.Ready, Health: string(j.Health), Lines: j.JobLines(), Cursor: j.Lines, Origin: j.Origin, TTY: j.TTY, hasCheck: j.Readiness != "",
 		LastLine: cutText(plain(j.LastLine), lastLineBytes),
 	}
 	if j.ExitCode != nil && j.State.Done() {
