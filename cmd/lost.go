@@ -41,6 +41,13 @@ func instanceGone(ctx context.Context, c *control.Client, doing string, id jobs.
 	defer cancel()
 	inst, perr := c.Instance(ctx)
 	switch {
+	case perr != nil && c.Host() != nil && control.IsSilent(err) && !errors.As(perr, &notRunning):
+		// Nothing came for a while and nothing answers now: stopped,
+		// hung or out of reach, which the client cannot tell apart.
+		// Only an instance that says it ends, or a host where none
+		// listens, is known to have ended.
+		return fmt.Errorf("no answer from the jobtop instance on %s for %v while %s: it may be stopped (SIGSTOP: kill -CONT it) or hung, or the link to the host down, and its jobs may still run; `%s` says whether it answers",
+			where, control.HostSilence, doing, c.Host().CheckCommand()), true
 	case perr != nil || control.IsEnding(err):
 		return fmt.Errorf("%s (job IDs on a new instance start again from 1, and name other jobs)", ended), true
 	case inst.Started.After(began) && id == 0: // every job's

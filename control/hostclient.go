@@ -5,6 +5,7 @@ import (
 	"errors"
 	"net"
 	"net/http"
+	"strings"
 	"sync/atomic"
 	"time"
 )
@@ -73,4 +74,29 @@ func dialFailure(err error) error {
 		return hostErr
 	}
 	return nil
+}
+
+// HostSilence is how long a channel over ssh went without a frame from
+// the far end before the client dropped it (see IsSilent).
+const HostSilence = hostPingAfter + hostPingTimeout
+
+// IsSilent reports whether err is a channel over ssh dropped because the
+// far end answered no ping (HostSilence without a frame): the far
+// instance is stopped (SIGSTOP) or hung, or the link to its host is
+// down. Unlike a channel that closed, it says nothing of the instance
+// having ended: its jobs may run on.
+func IsSilent(err error) bool {
+	// The HTTP/2 transport's own words for a ping left unanswered; it
+	// has no error value to match.
+	return IsLost(err) && strings.Contains(err.Error(), "http2: client connection lost")
+}
+
+// CheckCommand is the command that asks the instance on the host
+// whether it answers, as a person types it here.
+func (h Host) CheckCommand() string {
+	ls := shellWord(h.bin()) + " ls"
+	if h.Socket != "" {
+		ls += " --socket " + shellWord(h.Socket)
+	}
+	return "ssh " + h.URL + " " + ls
 }

@@ -71,8 +71,12 @@ var ErrGone = errors.New("jobtop's keeper process is gone")
 
 // MaxSilence is how long the keeper may say nothing (it sends a
 // heartbeat every second) before the client takes it for stopped or stuck
-// and kills it; its runs then end as when it dies.
+// and kills it; its runs then end as when it dies. Only time this
+// process was running to hear it counts (see watch).
 const MaxSilence = 10 * time.Second
+
+// watchTick is how often the client looks at the keeper's silence.
+const watchTick = MaxSilence / 10
 
 // Client is jobtop's side of one keeper process. Its methods are safe for
 // concurrent use; Signal never blocks.
@@ -86,9 +90,9 @@ type Client struct {
 
 	writeMu sync.Mutex
 
-	lastHeard atomic.Int64 // unix nanoseconds of the keeper's last message
-	waitOnce  sync.Once
-	waitErr   error
+	heard    atomic.Uint64 // the keeper's messages so far
+	waitOnce sync.Once
+	waitErr  error
 
 	mu       sync.Mutex
 	waiting  map[RunID]chan event
@@ -131,7 +135,6 @@ func Start(onEvent func(Event), onLost func(error)) (*Client, error) {
 	}
 	c.id = Identity{PID: hello.PID, Start: hello.Start, Token: hello.Token}
 	c.warning = hello.Err
-	c.lastHeard.Store(time.Now().UnixNano())
 	go c.read(r)
 	go c.writeSignals()
 	go c.watch()
@@ -141,17 +144,37 @@ func Start(onEvent func(Event), onLost func(error)) (*Client, error) {
 // watch kills the keeper if it goes silent (a job stopped it with
 // SIGSTOP, or it is stuck): its runs must not wait for it for ever. The
 // reader then sees the connection end, as when the keeper dies.
+//
+// The silence is counted in this process's own ticks, not read off a
+// clock: when this process was the one stopped (SIGSTOP, ^Z of the TUI,
+// a debugger) or starved, a tick comes late and what the keeper sent
+// meanwhile waits unread in the socket; a late tick counts as at most two
+// ticks, so the keeper is judged only on time this process was running
+// to hear it. The wall clock (what the check once used) also jumps when
+// it is set, and runs on while the machine sleeps; the monotonic clock
+// of time.Now stands still then (CLOCK_MONOTONIC, not BOOTTIME), as the
+// keeper does.
 func (c *Client) watch() {
-	t := time.NewTicker(MaxSilence / 10)
+	t := time.NewTicker(watchTick)
 	defer t.Stop()
+	last, seen := time.Now(), c.heard.Load()
+	var silence time.Duration // heard nothing for that long, running
 	for {
 		select {
 		case <-c.done:
 			return
 		case <-t.C:
+			now := time.Now()
+			gap := min(now.Sub(last), 2*watchTick)
+			last = now
+			if h := c.heard.Load(); h != seen {
+				seen, silence = h, 0
+				continue
+			}
+			silence += gap
 			c.mu.Lock()
 			closing := c.closed // its lifeline is cut: it stops the runs, silently
-			if !closing && time.Since(time.Unix(0, c.lastHeard.Load())) > MaxSilence {
+			if !closing && silence > MaxSilence {
 				c.silent = true
 				c.mu.Unlock()
 				c.cmd.Process.Kill() //nolint:errcheck // it may have died meanwhile
@@ -310,7 +333,7 @@ func (c *Client) read(r *receiver) {
 			}
 			return
 		}
-		c.lastHeard.Store(time.Now().UnixNano())
+		c.heard.Add(1)
 		switch ev.Ev {
 		case evSpawned:
 			c.mu.Lock()
