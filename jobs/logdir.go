@@ -64,69 +64,20 @@ func openLogDir(opts Options) (dir string, lock *os.File, err error) {
 	return dir, lock, nil
 }
 
-// lockLogDir takes dir's lock, held while the returned file is open
-// (releaseLogDir lets it go).
+// lockLogDir takes dir's lock, held while the returned file is open.
 func lockLogDir(dir string) (*os.File, error) {
-	path := filepath.Join(dir, logLockName)
-	for attempt := 0; ; attempt++ {
-		f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o600)
-		if err != nil {
-			return nil, fmt.Errorf("log directory: %w", err)
-		}
-		if err := unix.Flock(int(f.Fd()), unix.LOCK_EX|unix.LOCK_NB); err != nil {
-			f.Close()
-			if errors.Is(err, unix.EWOULDBLOCK) {
-				return nil, &LogDirInUseError{Dir: dir}
-			}
-			return nil, fmt.Errorf("log directory %s: cannot lock it: %w", dir, err)
-		}
-		// The instance that held it may have ended between the open and
-		// the lock, removing the file (releaseLogDir): a lock on a file
-		// no one else can find keeps no one out. Take the new one.
-		if isFileAt(f, path) {
-			return f, nil
-		}
+	f, err := os.OpenFile(filepath.Join(dir, logLockName), os.O_RDWR|os.O_CREATE, 0o600)
+	if err != nil {
+		return nil, fmt.Errorf("log directory: %w", err)
+	}
+	if err := unix.Flock(int(f.Fd()), unix.LOCK_EX|unix.LOCK_NB); err != nil {
 		f.Close()
-		if attempt == 10 {
-			return nil, fmt.Errorf("log directory %s: cannot lock it: %s keeps being replaced", dir, logLockName)
+		if errors.Is(err, unix.EWOULDBLOCK) {
+			return nil, &LogDirInUseError{Dir: dir}
 		}
+		return nil, fmt.Errorf("log directory %s: cannot lock it: %w", dir, err)
 	}
-}
-
-// releaseLogDir lets the lock of a log directory go, and removes its
-// file: an ended session leaves no lock behind. The file goes while it is
-// still locked, so an instance that opened it meanwhile finds it gone once
-// it has the lock, and makes a new one (lockLogDir).
-func releaseLogDir(lock *os.File) {
-	if isFileAt(lock, lock.Name()) {
-		os.Remove(lock.Name()) //nolint:errcheck // a lock file left is only untidy
-	}
-	lock.Close()
-}
-
-// removeStaleLock removes the lock file of a log directory that no live
-// instance holds (its session ended without releaseLogDir: killed,
-// crashed). It takes the lock to do so, so it never removes a live one.
-func removeStaleLock(dir string) {
-	path := filepath.Join(dir, logLockName)
-	f, err := os.Open(path)
-	if err != nil {
-		return
-	}
-	defer f.Close()
-	if unix.Flock(int(f.Fd()), unix.LOCK_EX|unix.LOCK_NB) == nil && isFileAt(f, path) {
-		os.Remove(path) //nolint:errcheck // as above
-	}
-}
-
-// isFileAt reports whether path names the open file f.
-func isFileAt(f *os.File, path string) bool {
-	open, err := f.Stat()
-	if err != nil {
-		return false
-	}
-	named, err := os.Stat(path)
-	return err == nil && os.SameFile(open, named)
+	return f, nil
 }
 
 // dirInUse reports whether a live instance holds dir's lock.

@@ -615,7 +615,7 @@ func (m *Manager) Shutdown(ctx context.Context) error {
 		}
 		l.Close()
 	}
-	releaseLogDir(m.logLock)
+	m.logLock.Close()
 	m.hub.closeAll()
 	return err
 }
