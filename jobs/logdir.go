@@ -55,7 +55,7 @@ func openLogDir(opts Options) (dir string, lock *os.File, err error) {
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return "", nil, fmt.Errorf("log directory: %w", err)
 	}
-	if lock, err = lockLogDir(dir); err != nil {
+	if lock, err = lockSessionDir(dir); err != nil {
 		return "", nil, err
 	}
 	// Pruning is housekeeping: a failure leaves old logs, and no session
@@ -64,7 +64,8 @@ func openLogDir(opts Options) (dir string, lock *os.File, err error) {
 	return dir, lock, nil
 }
 
-// lockLogDir takes dir's lock, held while the returned file is open.
+// lockLogDir takes dir's lock, held while the returned file is open, or
+// says that another instance holds it.
 func lockLogDir(dir string) (*os.File, error) {
 	f, err := os.OpenFile(filepath.Join(dir, logLockName), os.O_RDWR|os.O_CREATE, 0o600)
 	if err != nil {
@@ -79,6 +80,31 @@ func lockLogDir(dir string) (*os.File, error) {
 	}
 	return f, nil
 }
+
+// lockSessionDir takes the lock of a session directory this instance has
+// just made (named for its start time and PID, so no other live instance
+// uses it). It waits up to sessionLockWait while the lock is held: the
+// holder can be another instance's prune checking the directory
+// (dirInUse), for a moment, and that is no reason to refuse the session.
+func lockSessionDir(dir string) (*os.File, error) {
+	deadline := time.Now().Add(sessionLockWait)
+	for {
+		f, err := lockLogDir(dir)
+		var inUse *LogDirInUseError
+		if !errors.As(err, &inUse) || time.Now().After(deadline) {
+			return f, err
+		}
+		sessionLockPause()
+	}
+}
+
+// sessionLockWait bounds lockSessionDir's wait (a directory of the same
+// name really in use, as from another PID namespace, is still refused);
+// sessionLockPause is its pause between tries.
+var (
+	sessionLockWait  = 2 * time.Second
+	sessionLockPause = func() { time.Sleep(time.Millisecond) }
+)
 
 // dirInUse reports whether a live instance holds dir's lock.
 func dirInUse(dir string) bool {

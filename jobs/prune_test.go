@@ -8,6 +8,9 @@ import (
 	"path/filepath"
 	"sort"
 	"testing"
+	"time"
+
+	"golang.org/x/sys/unix"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -142,4 +145,32 @@ func TestPruneEndedSessionWhosePIDIsReused(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, []string{filepath.Join(logs, fmt.Sprintf("20250101-100000-%d", os.Getpid()))}, removed,
 		"the older ended session goes although a live process has its PID")
+}
+
+// A new session is not refused because another instance's prune is
+// checking its directory at that moment (dirInUse holds a shared lock for
+// a moment).
+func TestNewSessionWaitsOutAPruneCheck(t *testing.T) {
+	dir := t.TempDir()
+	probe, err := os.OpenFile(filepath.Join(dir, logLockName), os.O_RDWR|os.O_CREATE, 0o600)
+	require.NoError(t, err)
+	defer probe.Close()
+	require.NoError(t, unix.Flock(int(probe.Fd()), unix.LOCK_SH|unix.LOCK_NB))
+	// The check ends while the session waits.
+	pause := sessionLockPause
+	defer func() { sessionLockPause = pause }()
+	sessionLockPause = func() { unix.Flock(int(probe.Fd()), unix.LOCK_UN) } //nolint:errcheck // checked below
+	f, err := lockSessionDir(dir)
+	require.NoError(t, err, "a prune's check refused the session")
+	defer f.Close()
+	assert.True(t, dirInUse(dir))
+
+	// A directory really in use is still refused, after the wait.
+	sessionLockPause = pause
+	wait := sessionLockWait
+	defer func() { sessionLockWait = wait }()
+	sessionLockWait = 10 * time.Millisecond
+	_, err = lockSessionDir(dir)
+	var inUse *LogDirInUseError
+	assert.ErrorAs(t, err, &inUse)
 }
