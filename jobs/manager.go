@@ -357,6 +357,7 @@ func (m *Manager) List() []Info {
 	for i, id := range m.order {
 		js[i] = m.jobs[id]
 		out[i] = js[i].stateLocked()
+		out[i].ShuttingDown = m.closed
 	}
 	m.mu.Unlock()
 	for i, j := range js {
