@@ -170,7 +170,7 @@ func (p *pcFile) readProcess(pe entry) {
 	switch {
 	case s.readyLogLine != "" && s.readiness != nil:
 		p.errorf(pe.key, "%s: give ready_log_line or readiness_probe, not both", pe.path)
-	case !s.command.set && len(s.entrypoint) == 0:
+	case !s.command.set && len(s.entrypoint) == 0 && !p.badExtends[pe.name]:
 		p.errorf(pe.key, "%s: nothing to run: give command", pe.path)
 	case s.command.set && len(s.entrypoint) > 0:
 		p.warn.add(pe.key, "entrypoint", fmt.Sprintf("%s: both command and entrypoint are given: command runs, as in process-compose", pe.path))
