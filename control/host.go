@@ -58,12 +58,16 @@ type Host struct {
 const DefaultDialAnswerTimeout = 20 * time.Second
 
 // farAnswerTimeout is the --answer-timeout the far dial-stdio gets: a
-// third under AnswerTimeout, so that the far side, whose clock starts
-// once ssh has logged in, gives up first and the client hears why; 0
-// for 0. For the default it is dial-stdio's own default, and is not
-// passed (a far jobtop from before the flag would refuse it).
+// third under AnswerTimeout (whole seconds from 2s on), so that the far
+// side, whose clock starts once ssh has logged in, gives up first and
+// the client hears why; 0 for 0. For the default it is dial-stdio's own
+// default, and is not passed (a far jobtop from before the flag would
+// refuse it).
 func (h Host) farAnswerTimeout() (string, bool) {
 	d := (h.AnswerTimeout * 2 / 3).Truncate(time.Millisecond)
+	if d >= 2*time.Second {
+		d = d.Truncate(time.Second)
+	}
 	if h.oldFar || d == DefaultDialAnswerTimeout {
 		return "", false
 	}

@@ -83,6 +83,7 @@ func TestRemoteCommandPassesTheAnswerTimeout(t *testing.T) {
 		{0, " --answer-timeout 0s"},
 		{45 * time.Second, " --answer-timeout 30s"},
 		{time.Second, " --answer-timeout 666ms"},
+		{8 * time.Second, " --answer-timeout 5s"},
 		{10 * time.Minute, " --answer-timeout 6m40s"},
 	} {
 		h := Host{Addr: "b", AnswerTimeout: c.host}
