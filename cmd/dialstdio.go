@@ -13,16 +13,10 @@ import (
 	"jobtop/control"
 )
 
-// dialAnswerTimeout bounds dial-stdio's wait for the instance's first
-// answer: a stopped (SIGSTOP) or hung instance accepts the connection
-// and never answers. Shorter than the client's --host-timeout default,
-// so the client hears why from here.
-const dialAnswerTimeout = 20 * time.Second
-
 func newDialStdioCmd() *cobra.Command {
 	var api int
 	var noStart bool
-	answerTimeout := dialAnswerTimeout
+	answerTimeout := control.DefaultDialAnswerTimeout
 	cmd := &cobra.Command{
 		Use:   "dial-stdio",
 		Short: "Connect stdin and stdout to the instance's socket (what --host runs over ssh)",
@@ -38,7 +32,8 @@ until either side ends.
 
 An instance that takes the connection and does not answer within
 --answer-timeout (20s; stopped with SIGSTOP, or hung) is an error, so
-that dial-stdio and its ssh session are not held for ever.
+that dial-stdio and its ssh session are not held for ever. A client
+with a --host-timeout other than 30s passes two thirds of it here.
 
 Exit status 3: --no-start and no instance is running; 4: the client is
 too old for this jobtop (its --api version).`,

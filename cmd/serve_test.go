@@ -77,7 +77,11 @@ func TestSocketInAMissingDirectoryIsRefused(t *testing.T) {
 			syscall.Kill(inst.PID, syscall.SIGTERM) //nolint:errcheck // may be gone
 		}
 	})
-	want := "jobtop: cannot serve on " + sock + ": the directory " + missing + " does not exist; check the socket's path (--socket, $JOBTOP_SOCKET), or make the directory first (mkdir -m 700 " + missing + ")\n"
+	// Its parent is missing too: mkdir -p.
+	hint := func(from string) string {
+		return "the directory " + missing + " does not exist; check the socket's path (" + from + "), or make the directory first (mkdir -p -m 700 " + missing + ")"
+	}
+	want := "jobtop: cannot serve on " + sock + ": " + hint("--socket") + "\n"
 	for _, args := range [][]string{{"run", "--socket", sock, "--", "true"}, {"serve", "--socket", sock}, {"serve", "-D", "--socket", sock}} {
 		r := c.run(args...)
 		assert.Equal(t, 1, r.code, "%v", args)
@@ -85,6 +89,18 @@ func TestSocketInAMissingDirectoryIsRefused(t *testing.T) {
 		assert.Empty(t, r.stdout, "%v", args)
 		assert.NoDirExists(t, filepath.Join(c.dir, "mistyped"), "%v", args)
 	}
+	// A client finds none there, and says why (not "jobtop run starts
+	// one for you": run refuses it).
+	r := c.run("ls", "--socket", sock)
+	assert.Equal(t, 1, r.code)
+	assert.Equal(t, "jobtop: no jobtop is listening on "+sock+" ("+hint("--socket")+")\n", r.stderr)
+
+	// The same path from $JOBTOP_SOCKET names the variable.
+	c.env = append(c.env, control.SocketEnv+"="+sock)
+	r = c.run("run", "--", "true")
+	assert.Equal(t, 1, r.code)
+	assert.Equal(t, "jobtop: cannot serve on "+sock+": "+hint("$JOBTOP_SOCKET")+"\n", r.stderr)
+	assert.NoDirExists(t, filepath.Join(c.dir, "mistyped"))
 }
 
 func TestServeRefusesALiveSocket(t *testing.T) {

@@ -498,7 +498,12 @@ func (c *Client) open(ctx context.Context, method, path string, q url.Values, in
 		}
 		var opErr *net.OpError
 		if errors.As(err, &opErr) && opErr.Op == "dial" {
-			return nil, &NotRunningError{Path: c.socket, Err: err}
+			notRunning := &NotRunningError{Path: c.socket, Err: err}
+			if socketDirMissing(c.socket) {
+				// jobtop run would refuse it too: no "run starts one".
+				notRunning.Start = missingDirHint(c.socket)
+			}
+			return nil, notRunning
 		}
 		if ctx.Err() != nil {
 			return nil, ctx.Err()

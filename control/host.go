@@ -45,6 +45,33 @@ type Host struct {
 	// are not bounded by it: once the far end has answered, HTTP/2 pings
 	// notice a channel that goes silent.
 	AnswerTimeout time.Duration
+
+	// oldFar: the far dial-stdio takes no --answer-timeout (a jobtop
+	// from before it), so none is passed.
+	oldFar bool
+}
+
+// DefaultDialAnswerTimeout is how long dial-stdio waits for the
+// instance's first answer unless --answer-timeout says otherwise: a
+// stopped (SIGSTOP) or hung instance takes the connection and never
+// answers.
+const DefaultDialAnswerTimeout = 20 * time.Second
+
+// farAnswerTimeout is the --answer-timeout the far dial-stdio gets: a
+// third under AnswerTimeout (whole seconds from 2s on), so that the far
+// side, whose clock starts once ssh has logged in, gives up first and
+// the client hears why; 0 for 0. For the default it is dial-stdio's own
+// default, and is not passed (a far jobtop from before the flag would
+// refuse it).
+func (h Host) farAnswerTimeout() (string, bool) {
+	d := (h.AnswerTimeout * 2 / 3).Truncate(time.Millisecond)
+	if d >= 2*time.Second {
+		d = d.Truncate(time.Second)
+	}
+	if h.oldFar || d == DefaultDialAnswerTimeout {
+		return "", false
+	}
+	return d.String(), true
 }
 
 // DefaultAnswerTimeout is Host.AnswerTimeout unless --host-timeout says
@@ -170,6 +197,9 @@ func (h Host) remoteCommand() string {
 	}
 	if h.NoStart {
 		cmd += " --no-start"
+	}
+	if d, ok := h.farAnswerTimeout(); ok {
+		cmd += " --answer-timeout " + d
 	}
 	return cmd
 }

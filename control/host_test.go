@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -60,17 +61,40 @@ func TestParseHostRefusals(t *testing.T) {
 // socket are quoted, a leading ~/ stays for the far shell to expand, and
 // --api comes before anything an old jobtop could take for a job.
 func TestRemoteCommand(t *testing.T) {
-	h := Host{Addr: "b"}
+	h := Host{Addr: "b", AnswerTimeout: DefaultAnswerTimeout}
 	api := fmt.Sprintf("--api %d", APIVersion)
 	assert.Equal(t, "jobtop dial-stdio "+api, h.remoteCommand())
-	h = Host{Addr: "b", Bin: "~/go/bin/job top", Socket: "/run/it's.sock", NoStart: true}
+	h = Host{Addr: "b", Bin: "~/go/bin/job top", Socket: "/run/it's.sock", NoStart: true, AnswerTimeout: DefaultAnswerTimeout}
 	assert.Equal(t, `~/'go/bin/job top' dial-stdio `+api+` --socket '/run/it'\''s.sock' --no-start`, h.remoteCommand())
 	assert.Equal(t, "'$(reboot)'", shellWord("$(reboot)"))
 	assert.Equal(t, "''", shellWord(""))
 }
 
+// The far dial-stdio's own limit follows --host-timeout, a third under
+// it (its clock starts after ssh has logged in, and it should give up
+// first and say why); 0 is 0. The default, which is dial-stdio's own,
+// is not passed: a far jobtop from before --answer-timeout refuses it.
+func TestRemoteCommandPassesTheAnswerTimeout(t *testing.T) {
+	for _, c := range []struct {
+		host time.Duration
+		far  string
+	}{
+		{DefaultAnswerTimeout, ""},
+		{0, " --answer-timeout 0s"},
+		{45 * time.Second, " --answer-timeout 30s"},
+		{time.Second, " --answer-timeout 666ms"},
+		{8 * time.Second, " --answer-timeout 5s"},
+		{10 * time.Minute, " --answer-timeout 6m40s"},
+	} {
+		h := Host{Addr: "b", AnswerTimeout: c.host}
+		assert.Equal(t, fmt.Sprintf("jobtop dial-stdio --api %d%s", APIVersion, c.far), h.remoteCommand(), "--host-timeout %v", c.host)
+		h.oldFar = true
+		assert.Equal(t, fmt.Sprintf("jobtop dial-stdio --api %d", APIVersion), h.remoteCommand(), "an old far jobtop gets none")
+	}
+}
+
 func TestSSHArgs(t *testing.T) {
-	h := Host{Addr: "b", User: "me", Port: "2222"}
+	h := Host{Addr: "b", User: "me", Port: "2222", AnswerTimeout: DefaultAnswerTimeout}
 	args := h.sshArgs(true)
 	assert.Equal(t, []string{"-T", "-x", "-a", "-o", "ClearAllForwardings=yes", "-o", "RemoteCommand=none", "-o", "PermitLocalCommand=no", "-o", "BatchMode=yes", "-p", "2222", "-l", "me", "--", "b", fmt.Sprintf("jobtop dial-stdio --api %d", APIVersion)}, args)
 	assert.NotContains(t, strings.Join(Host{Addr: "b"}.sshArgs(false), " "), "BatchMode", "a first interactive connection may ask")

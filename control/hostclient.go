@@ -29,23 +29,43 @@ const (
 // The client's transport is the only thing that differs from NewClient's:
 // where the net.Conn comes from.
 func NewHostClient(h Host) *Client {
-	var interactive atomic.Bool
-	interactive.Store(h.Interactive)
+	d := &hostDialer{host: h}
+	d.interactive.Store(h.Interactive)
 	protocols := new(http.Protocols)
 	protocols.SetUnencryptedHTTP2(true)
 	transport := &http.Transport{
-		DialContext: func(ctx context.Context, _, _ string) (net.Conn, error) {
-			// Only the first connection may ask a person anything: later
-			// ones are made while a TUI owns the terminal.
-			return dialSSH(ctx, h, !interactive.Swap(false))
-		},
-		Protocols: protocols,
+		DialContext: func(ctx context.Context, _, _ string) (net.Conn, error) { return d.dial(ctx) },
+		Protocols:   protocols,
 		HTTP2: &http.HTTP2Config{
 			SendPingTimeout: hostPingAfter,
 			PingTimeout:     hostPingTimeout,
 		},
 	}
 	return &Client{socket: h.Socket, host: &h, http: &http.Client{Transport: transport}}
+}
+
+// hostDialer makes a host client's connections.
+type hostDialer struct {
+	host        Host
+	interactive atomic.Bool // the next connection may ask a person
+	oldFar      atomic.Bool // the far dial-stdio takes no --answer-timeout
+}
+
+func (d *hostDialer) dial(ctx context.Context) (net.Conn, error) {
+	// Only the first connection may ask a person anything: later ones
+	// are made while a TUI owns the terminal.
+	batch := !d.interactive.Swap(false)
+	h := d.host
+	h.oldFar = d.oldFar.Load()
+	conn, err := dialSSH(ctx, h, batch)
+	if errors.Is(err, errFarTakesNoAnswerTimeout) {
+		// A far jobtop from before --answer-timeout: it keeps its own
+		// limit, and --host-timeout bounds the wait here.
+		d.oldFar.Store(true)
+		h.oldFar = true
+		conn, err = dialSSH(ctx, h, batch)
+	}
+	return conn, err
 }
 
 // SetReconnect makes an attached mirror outlive a broken events stream:

@@ -115,15 +115,44 @@ func Listen(path string) (net.Listener, error) {
 // would start an instance no client finds. The default directory is
 // jobtop's own, made when missing: nil for it, as for any that exists.
 func SocketDirMissing(path string) error {
-	dir := filepath.Dir(path)
-	if dir == defaultSocketDir() {
+	if !socketDirMissing(path) {
 		return nil
 	}
-	if _, err := os.Stat(dir); !errors.Is(err, os.ErrNotExist) {
-		return nil // there, or a problem Listen words
+	return fmt.Errorf("cannot serve on %s: %s", path, missingDirHint(path))
+}
+
+// socketDirMissing says whether path's directory is missing and is not
+// the default one (which jobtop makes).
+func socketDirMissing(path string) bool {
+	dir := filepath.Dir(path)
+	if dir == defaultSocketDir() {
+		return false
 	}
-	return fmt.Errorf("cannot serve on %s: the directory %s does not exist; check the socket's path (--socket, $%s), or make the directory first (mkdir -m 700 %s)",
-		path, dir, SocketEnv, jobs.ShellJoin([]string{dir}))
+	_, err := os.Stat(dir)
+	return errors.Is(err, os.ErrNotExist) // else there, or a problem Listen words
+}
+
+// missingDirHint says that path's directory does not exist, where the
+// path came from, and the mkdir that makes it.
+func missingDirHint(path string) string {
+	dir := filepath.Dir(path)
+	mkdir := "mkdir -m 700 "
+	if _, err := os.Stat(filepath.Dir(dir)); err != nil {
+		mkdir = "mkdir -p -m 700 " // its parent is missing too
+	}
+	return fmt.Sprintf("the directory %s does not exist; check the socket's path (%s), or make the directory first (%s%s)",
+		dir, socketSource(path), mkdir, jobs.ShellJoin([]string{dir}))
+}
+
+// socketSource names where a socket path came from: $JOBTOP_SOCKET when
+// it gives that path, else --socket.
+func socketSource(path string) string {
+	if env := os.Getenv(SocketEnv); env != "" {
+		if abs, err := filepath.Abs(env); err == nil && abs == path {
+			return "$" + SocketEnv
+		}
+	}
+	return "--socket"
 }
 
 // prepareSocketDir makes dir 0700 if it is missing (Listen has checked

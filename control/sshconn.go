@@ -192,6 +192,8 @@ func (c *sshConn) fail(ctx context.Context, noise string, readErr error) error {
 			msg = "ssh exited with status 255"
 		}
 		return &HostError{Host: name, Msg: fmt.Sprintf("ssh to %s failed: %s", name, msg)}
+	case strings.Contains(msg, "unknown flag: --answer-timeout"):
+		return errFarTakesNoAnswerTimeout
 	case strings.Contains(msg, `unknown command "dial-stdio"`) || strings.Contains(msg, "unknown flag: --api"):
 		return &VersionError{Host: name, URL: c.host.URL, Far: 0}
 	case code == 127 && c.host.Bin == "":
@@ -221,6 +223,10 @@ func (c *sshConn) fail(ctx context.Context, noise string, readErr error) error {
 	}
 	return &HostError{Host: name, Msg: fmt.Sprintf("jobtop dial-stdio on host %s ended without answering (exit status %d, %v)", name, code, readErr)}
 }
+
+// errFarTakesNoAnswerTimeout: the far dial-stdio is from before
+// --answer-timeout; the dial is made again without it.
+var errFarTakesNoAnswerTimeout = errors.New("the far jobtop dial-stdio takes no --answer-timeout")
 
 // errNoAnswer is the cause of a banner wait cut off by AnswerTimeout.
 var errNoAnswer = errors.New("no answer from the far end in time")

@@ -75,13 +75,22 @@ func TestSSHFarEndThatNeverAnswers(t *testing.T) {
 	}
 	t.Cleanup(cont) // before shutdownOnCleanup's shutdown
 
+	// The far dial-stdio gives up first (two thirds of --host-timeout:
+	// 5s), and says that the instance took the connection and did not
+	// answer.
 	for _, args := range [][]string{{"ls"}, {"status", "1"}, {"logs", "1"}} {
 		_, errOut, code = r.runBounded(args...)
 		assert.Equal(t, 1, code, "jobtop --host %v", args)
-		assert.Contains(t, errOut, "jobtop: no answer from jobtop dial-stdio on host "+name+" within 8s: check that `ssh "+h.url+" true` logs in", "jobtop --host %v", args)
-		assert.Contains(t, errOut, "check that `ssh "+h.url+" true` logs in without asking anything, and that the jobtop instance there answers (`ssh "+h.url+" jobtop ls --socket "+sock+"`", "jobtop --host %v", args)
-		assert.Contains(t, errOut, "--host-timeout DUR sets the limit", "jobtop --host %v", args)
+		assert.Contains(t, errOut, "jobtop: jobtop dial-stdio on host "+name+" failed (exit status 1): the jobtop instance on "+sock+" took the connection but did not answer within 5s: is it stopped (SIGSTOP: kill -CONT it) or hung (kill it)?", "jobtop --host %v", args)
 	}
+	// With no limit there, the client's own is the one that cuts.
+	far := filepath.Join(h.farBin, "jobtop-no-limit")
+	writeFile(t, far, "#!/bin/sh\nexec "+filepath.Join(h.farBin, "jobtop")+" \"$@\" --answer-timeout 0\n")
+	require.NoError(t, os.Chmod(far, 0o700))
+	_, errOut, code = newRemote(t, bin, h, "--remote-socket", sock, "--remote-bin", far, "--host-timeout", "3s").runBounded("ls")
+	assert.Equal(t, 1, code)
+	assert.Contains(t, errOut, "jobtop: no answer from "+far+" dial-stdio on host "+name+" within 3s: check that `ssh "+h.url+" true` logs in without asking anything, and that the jobtop instance there answers (`ssh "+h.url+" "+far+" ls --socket "+sock+"`")
+	assert.Contains(t, errOut, "--host-timeout DUR sets the limit")
 	cont()
 	assert.Contains(t, r.ok("ls"), "nap", "once it runs again, it answers")
 

@@ -236,8 +236,8 @@ processes:
 		got = append(got, w.Error())
 	}
 	assert.Equal(t, []string{
-		"process-compose.yaml:6: $i is not set (in .env or the environment), so it expands to nothing, as in process-compose; write $$i for the shell to expand it when the command runs",
-		"process-compose.yaml:7: ${NOWHERE} is not set (in .env or the environment), so it expands to nothing, as in process-compose; write $${NOWHERE} for the shell to expand it when the command runs",
+		"process-compose.yaml:6:15: $i is not set (in .env or the environment), so it expands to nothing, as in process-compose; write $$i to keep it as it is (in a command, the shell then expands it when it runs)",
+		"process-compose.yaml:7:22: ${NOWHERE} is not set (in .env or the environment), so it expands to nothing, as in process-compose; write $${NOWHERE} to keep it as it is (in a command, the shell then expands it when it runs)",
 	}, got)
 	redis, _ := plan.Job("redis")
 	assert.Contains(t, redis.Spec.Command, `while [  -lt 3 ]`, "expanded as process-compose expands it")

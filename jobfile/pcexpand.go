@@ -15,14 +15,14 @@ import (
 // ${...} forms are left as they are, each reported to warn about; so is
 // an unset $VAR or ${VAR} outside a comment line (unset true), which is
 // most often a shell variable that was meant to be written $$VAR.
-func expandVariables(text string, lookup func(string) (string, bool), warn func(line int, form string, unset bool)) string {
+func expandVariables(text string, lookup func(string) (string, bool), warn func(line, col int, form string, unset bool)) string {
 	var b strings.Builder
-	line := 1
+	line, lineStart := 1, 0
 	comment := isCommentLine(text)
 	for i := 0; i < len(text); i++ {
 		c := text[i]
 		if c == '\n' {
-			line++
+			line, lineStart = line+1, i+1
 			comment = isCommentLine(text[i+1:])
 		}
 		if c != '$' || i+1 == len(text) {
@@ -43,10 +43,10 @@ func expandVariables(text string, lookup func(string) (string, bool), warn func(
 			inner := text[i+2 : i+end]
 			value, ok := expandBraced(inner, lookup)
 			if !ok {
-				warn(line, "${"+inner+"}", false)
+				warn(line, i-lineStart+1, "${"+inner+"}", false)
 				value = "${" + inner + "}"
 			} else if _, set := lookup(inner); !set && isVarName(inner) && !comment {
-				warn(line, "${"+inner+"}", true)
+				warn(line, i-lineStart+1, "${"+inner+"}", true)
 			}
 			b.WriteString(value)
 			i += end
@@ -57,7 +57,7 @@ func expandVariables(text string, lookup func(string) (string, bool), warn func(
 			}
 			v, set := lookup(text[i+1 : j])
 			if !set && !comment {
-				warn(line, text[i:j], true)
+				warn(line, i-lineStart+1, text[i:j], true)
 			}
 			b.WriteString(v)
 			i = j - 1
@@ -117,14 +117,14 @@ func isVarName(s string) bool {
 }
 
 // expansionWarner is the warn function of expandVariables for file.
-func (p *pcFile) expansionWarner(file string) func(line int, form string, unset bool) {
-	return func(line int, form string, unset bool) {
+func (p *pcFile) expansionWarner(file string) func(line, col int, form string, unset bool) {
+	return func(line, col int, form string, unset bool) {
 		if unset {
 			name := strings.Trim(form, "${}")
-			p.warn.addAtFile(file, line, 0, "unset "+name, fmt.Sprintf("%s is not set (in .env or the environment), so it expands to nothing, as in process-compose; write $%s for the shell to expand it when the command runs", form, form))
+			p.warn.addAtFile(file, line, col, "unset "+name, fmt.Sprintf("%s is not set (in .env or the environment), so it expands to nothing, as in process-compose; write $%s to keep it as it is (in a command, the shell then expands it when it runs)", form, form))
 			return
 		}
-		p.warn.addAtFile(file, line, 0, "expansion "+form, fmt.Sprintf("%s is left as it is: jobtop expands $VAR, ${VAR}, ${VAR:-default} and ${VAR-default} (write $$ for a $)", form))
+		p.warn.addAtFile(file, line, col, "expansion "+form, fmt.Sprintf("%s is left as it is: jobtop expands $VAR, ${VAR}, ${VAR:-default} and ${VAR-default} (write $$ for a $)", form))
 	}
 }
 

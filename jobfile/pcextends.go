@@ -43,8 +43,16 @@ func (p *pcFile) resolveProcessExtends(entries []entry) []entry {
 	state := make([]extendsState, len(entries))
 	m := &pcMerger{p: p, origins: p.origins}
 	var resolve func(i int, trail []string) bool
-	resolve = func(i int, trail []string) bool {
+	resolve = func(i int, trail []string) (ok bool) {
 		pe := entries[i]
+		defer func() {
+			if !ok {
+				if p.badExtends == nil {
+					p.badExtends = make(map[string]bool)
+				}
+				p.badExtends[pe.name] = true
+			}
+		}()
 		switch state[i] {
 		case extendsResolved:
 			return true

@@ -76,6 +76,27 @@ func TestProcessComposeProcessExtendsRefusals(t *testing.T) {
 		loadProblems(t, "pc.yml", LoadOptions{}))
 }
 
+// A process whose extends is refused (a cycle, an unknown name, not a
+// name) gets that error only, not "nothing to run: give command" besides
+// (it has no command because it inherits one).
+func TestProcessComposeProcessExtendsRefusedSaysItOnce(t *testing.T) {
+	inDir(t, map[string]string{"pc.yml": `processes:
+  c: {extends: b}
+  b: {extends: a}
+  a: {extends: c}
+  num: {extends: 123}
+  lst: {extends: [c]}
+  ok: {command: x}
+  bare: {}
+`})
+	assert.Equal(t, []string{
+		"pc.yml:2:3: processes.c.extends: a cycle: c extends b extends a extends c",
+		`pc.yml:5:18: processes.num.extends: no process is named "123" (extends names another process of the file, whose settings this one inherits)`,
+		"pc.yml:6:18: processes.lst.extends: want a string, got a list",
+		"pc.yml:8:3: processes.bare: nothing to run: give command",
+	}, loadProblems(t, "pc.yml", LoadOptions{}))
+}
+
 // A field jobtop warns about, inherited through extends, is warned about
 // once, at the line it is written on.
 func TestProcessComposeProcessExtendsWarnsOnce(t *testing.T) {

@@ -47,6 +47,10 @@ type pcFile struct {
 	globalEnv map[string]string
 	procs     []*pcProcess
 	origins   *pcOrigins // which file each node is from, when several are merged
+	// badExtends holds the processes whose extends: was refused (a
+	// cycle, an unknown or a bad name): what they lack is said by that
+	// error, not once more as "nothing to run".
+	badExtends map[string]bool
 }
 
 // pcProcess is one entry of processes: and the jobs it became (one per

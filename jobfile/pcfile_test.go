@@ -279,8 +279,8 @@ processes:
 		`process-compose.yaml:14:5: processes.web.namespace: a process in several namespaces is shown under the first, billing`,
 		`process-compose.yaml:15:18: processes.web.working_dir: directory "missing" does not exist: the job will not start`,
 		`process-compose.yaml:16:3: processes.worker: both command and entrypoint are given: command runs, as in process-compose`,
-		`process-compose.yaml:17: ${NAME^^} is left as it is: jobtop expands $VAR, ${VAR}, ${VAR:-default} and ${VAR-default} (write $$ for a $)`,
-		`process-compose.yaml:17: ${OTHER,,} is left as it is: jobtop expands $VAR, ${VAR}, ${VAR:-default} and ${VAR-default} (write $$ for a $)`,
+		`process-compose.yaml:17:20: ${NAME^^} is left as it is: jobtop expands $VAR, ${VAR}, ${VAR:-default} and ${VAR-default} (write $$ for a $)`,
+		`process-compose.yaml:17:30: ${OTHER,,} is left as it is: jobtop expands $VAR, ${VAR}, ${VAR:-default} and ${VAR-default} (write $$ for a $)`,
 	}, got)
 	web, _ := plan.Job("billing/web")
 	assert.Equal(t, jobs.RestartNever, web.Spec.Restart.Mode)

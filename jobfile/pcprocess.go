@@ -153,7 +153,7 @@ func (p *pcFile) readProcess(pe entry) {
 			if strings.TrimSpace(where) == "" {
 				return // no log file in process-compose either
 			}
-			p.warn.add(e.key, "process log_location", fmt.Sprintf("%s: not supported, ignored: jobtop writes each job's output to its own log file (jobtop ls --json: log_path), so nothing is written to %s; if something reads it (a probe, a tail), end the command with 2>&1 | tee -a %s", e.path, where, where))
+			p.warn.add(e.key, "process log_location", fmt.Sprintf("%s: not supported, ignored: jobtop writes each job's output to its own log file (jobtop logs NAME prints it; jobtop ls --json: log_path), so nothing is written to %s; if something reads it (a probe, a tail), run jobtop logs NAME -f >> %s beside the job", e.path, where, where))
 		},
 		"log_configuration":   nil,
 		"disable_ansi_colors": nil, "is_foreground": nil, "is_elevated": nil,
@@ -170,7 +170,7 @@ func (p *pcFile) readProcess(pe entry) {
 	switch {
 	case s.readyLogLine != "" && s.readiness != nil:
 		p.errorf(pe.key, "%s: give ready_log_line or readiness_probe, not both", pe.path)
-	case !s.command.set && len(s.entrypoint) == 0:
+	case !s.command.set && len(s.entrypoint) == 0 && !p.badExtends[pe.name]:
 		p.errorf(pe.key, "%s: nothing to run: give command", pe.path)
 	case s.command.set && len(s.entrypoint) > 0:
 		p.warn.add(pe.key, "entrypoint", fmt.Sprintf("%s: both command and entrypoint are given: command runs, as in process-compose", pe.path))

@@ -20,7 +20,8 @@ func TestProcessComposeLogLocationSaysWhatToWrite(t *testing.T) {
 	for _, w := range plan.Warnings {
 		got = append(got, w.Error())
 	}
-	assert.Contains(t, got, "../testdata/process-compose/upstream/issue_102/process-compose.yaml:9:5: processes.watcher.log_location: not supported, ignored: jobtop writes each job's output to its own log file (jobtop ls --json: log_path), so nothing is written to ./watcher.log; if something reads it (a probe, a tail), end the command with 2>&1 | tee -a ./watcher.log")
+	assert.Contains(t, got, "../testdata/process-compose/upstream/issue_102/process-compose.yaml:9:5: processes.watcher.log_location: not supported, ignored: jobtop writes each job's output to its own log file (jobtop logs NAME prints it; jobtop ls --json: log_path), so nothing is written to ./watcher.log; if something reads it (a probe, a tail), run jobtop logs NAME -f >> ./watcher.log beside the job")
+	assert.NotContains(t, got, "| tee", "a pipe in the command would make tee's exit status the job's, and merge stderr into stdout")
 
 	inDir(t, map[string]string{"pc.yml": "processes:\n  a: {command: x, log_location: \"\"}\n"})
 	plan, err = Load("pc.yml")

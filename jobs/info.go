@@ -59,7 +59,11 @@ type Info struct {
 	// EndRequested says the last run ended because it was asked to (a
 	// stop, a kill, a restart, a timeout, jobtop shutting down), not by
 	// itself or by a signal from outside jobtop. It is not part of the API.
-	EndRequested bool       `json:"-"`
+	EndRequested bool `json:"-"`
+	// ShuttingDown says the manager is shutting down (Shutdown): no run
+	// is coming, and a run ending now was ended by jobtop's own exit. It
+	// is not part of the API.
+	ShuttingDown bool       `json:"-"`
 	Error        string     `json:"error"`
 	Started      *time.Time `json:"started_at"`
 	Ended        *time.Time `json:"ended_at"`

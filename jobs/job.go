@@ -136,6 +136,7 @@ func (m *Manager) changedLocked(j *job) {
 // infoLocked is the job's snapshot.
 func (m *Manager) infoLocked(j *job) Info {
 	info := j.stateLocked()
+	info.ShuttingDown = m.closed
 	j.addOutputStats(&info)
 	return info
 }

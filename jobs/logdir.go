@@ -55,7 +55,7 @@ func openLogDir(opts Options) (dir string, lock *os.File, err error) {
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return "", nil, fmt.Errorf("log directory: %w", err)
 	}
-	if lock, err = lockLogDir(dir); err != nil {
+	if lock, err = lockSessionDir(dir); err != nil {
 		return "", nil, err
 	}
 	// Pruning is housekeeping: a failure leaves old logs, and no session
@@ -64,70 +64,47 @@ func openLogDir(opts Options) (dir string, lock *os.File, err error) {
 	return dir, lock, nil
 }
 
-// lockLogDir takes dir's lock, held while the returned file is open
-// (releaseLogDir lets it go).
+// lockLogDir takes dir's lock, held while the returned file is open, or
+// says that another instance holds it.
 func lockLogDir(dir string) (*os.File, error) {
-	path := filepath.Join(dir, logLockName)
-	for attempt := 0; ; attempt++ {
-		f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o600)
-		if err != nil {
-			return nil, fmt.Errorf("log directory: %w", err)
-		}
-		if err := unix.Flock(int(f.Fd()), unix.LOCK_EX|unix.LOCK_NB); err != nil {
-			f.Close()
-			if errors.Is(err, unix.EWOULDBLOCK) {
-				return nil, &LogDirInUseError{Dir: dir}
-			}
-			return nil, fmt.Errorf("log directory %s: cannot lock it: %w", dir, err)
-		}
-		// The instance that held it may have ended between the open and
-		// the lock, removing the file (releaseLogDir): a lock on a file
-		// no one else can find keeps no one out. Take the new one.
-		if isFileAt(f, path) {
-			return f, nil
-		}
+	f, err := os.OpenFile(filepath.Join(dir, logLockName), os.O_RDWR|os.O_CREATE, 0o600)
+	if err != nil {
+		return nil, fmt.Errorf("log directory: %w", err)
+	}
+	if err := unix.Flock(int(f.Fd()), unix.LOCK_EX|unix.LOCK_NB); err != nil {
 		f.Close()
-		if attempt == 10 {
-			return nil, fmt.Errorf("log directory %s: cannot lock it: %s keeps being replaced", dir, logLockName)
+		if errors.Is(err, unix.EWOULDBLOCK) {
+			return nil, &LogDirInUseError{Dir: dir}
 		}
+		return nil, fmt.Errorf("log directory %s: cannot lock it: %w", dir, err)
+	}
+	return f, nil
+}
+
+// lockSessionDir takes the lock of a session directory this instance has
+// just made (named for its start time and PID, so no other live instance
+// uses it). It waits up to sessionLockWait while the lock is held: the
+// holder can be another instance's prune checking the directory
+// (dirInUse), for a moment, and that is no reason to refuse the session.
+func lockSessionDir(dir string) (*os.File, error) {
+	deadline := time.Now().Add(sessionLockWait)
+	for {
+		f, err := lockLogDir(dir)
+		var inUse *LogDirInUseError
+		if !errors.As(err, &inUse) || time.Now().After(deadline) {
+			return f, err
+		}
+		sessionLockPause()
 	}
 }
 
-// releaseLogDir lets the lock of a log directory go, and removes its
-// file: an ended session leaves no lock behind. The file goes while it is
-// still locked, so an instance that opened it meanwhile finds it gone once
-// it has the lock, and makes a new one (lockLogDir).
-func releaseLogDir(lock *os.File) {
-	if isFileAt(lock, lock.Name()) {
-		os.Remove(lock.Name()) //nolint:errcheck // a lock file left is only untidy
-	}
-	lock.Close()
-}
-
-// removeStaleLock removes the lock file of a log directory that no live
-// instance holds (its session ended without releaseLogDir: killed,
-// crashed). It takes the lock to do so, so it never removes a live one.
-func removeStaleLock(dir string) {
-	path := filepath.Join(dir, logLockName)
-	f, err := os.Open(path)
-	if err != nil {
-		return
-	}
-	defer f.Close()
-	if unix.Flock(int(f.Fd()), unix.LOCK_EX|unix.LOCK_NB) == nil && isFileAt(f, path) {
-		os.Remove(path) //nolint:errcheck // as above
-	}
-}
-
-// isFileAt reports whether path names the open file f.
-func isFileAt(f *os.File, path string) bool {
-	open, err := f.Stat()
-	if err != nil {
-		return false
-	}
-	named, err := os.Stat(path)
-	return err == nil && os.SameFile(open, named)
-}
+// sessionLockWait bounds lockSessionDir's wait (a directory of the same
+// name really in use, as from another PID namespace, is still refused);
+// sessionLockPause is its pause between tries.
+var (
+	sessionLockWait  = 2 * time.Second
+	sessionLockPause = func() { time.Sleep(time.Millisecond) }
+)
 
 // dirInUse reports whether a live instance holds dir's lock.
 func dirInUse(dir string) bool {

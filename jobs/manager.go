@@ -357,6 +357,7 @@ func (m *Manager) List() []Info {
 	for i, id := range m.order {
 		js[i] = m.jobs[id]
 		out[i] = js[i].stateLocked()
+		out[i].ShuttingDown = m.closed
 	}
 	m.mu.Unlock()
 	for i, j := range js {
@@ -615,7 +616,7 @@ func (m *Manager) Shutdown(ctx context.Context) error {
 		}
 		l.Close()
 	}
-	releaseLogDir(m.logLock)
+	m.logLock.Close()
 	m.hub.closeAll()
 	return err
 }

@@ -81,9 +81,6 @@ func PruneSessions(logsDir string, r Retention) ([]string, error) {
 				removed = append(removed, dir)
 				continue
 			}
-			// Kept, and ended: its logs stay, the lock of a session
-			// that did not end cleanly goes.
-			removeStaleLock(dir)
 		}
 		kept++
 		total += size

@@ -8,6 +8,9 @@ import (
 	"path/filepath"
 	"sort"
 	"testing"
+	"time"
+
+	"golang.org/x/sys/unix"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -123,45 +126,51 @@ func sortedCopy(s []string) []string {
 	return out
 }
 
-// A session that ends leaves its logs and no lock file; one that ended
-// without letting go (killed) loses its lock at the next prune that keeps
-// it; a live one keeps its lock, and a second instance in its fixed log
-// directory is still refused until it ends.
-func TestEndedSessionsLeaveNoLock(t *testing.T) {
+// A session that ended keeps its lock file, so it is judged by the lock,
+// never by the PID in its name: a PID in use again by another process
+// does not keep an ended session from being pruned.
+func TestPruneEndedSessionWhosePIDIsReused(t *testing.T) {
 	state := t.TempDir()
-	m, err := NewManager(Options{StateDir: state, SampleInterval: -1})
-	require.NoError(t, err)
-	dir := m.LogDir()
-	wait(t, m, start(t, m, Spec{Command: "echo kept"}).ID)
-	assert.FileExists(t, filepath.Join(dir, logLockName), "held while the session lives")
-	require.NoError(t, m.Shutdown(context.Background()))
-	assert.NoFileExists(t, filepath.Join(dir, logLockName), "an ended session leaves no lock")
-	assert.FileExists(t, filepath.Join(dir, "1.log"), "and keeps its logs")
-
 	logs := filepath.Join(state, "logs")
-	crashed := makeSession(t, logs, 1, 10, deadPID(t)) // its lock file left behind
-	live := makeSession(t, logs, 2, 10, deadPID(t))
-	lock, err := lockLogDir(live)
+	for i := 0; i < 2; i++ {
+		m, err := NewManager(Options{StateDir: state, Sessions: Retention{Sessions: -1}, SampleInterval: -1})
+		require.NoError(t, err)
+		require.NoError(t, m.Shutdown(context.Background()))
+		// Name it for a live process (this test's), as if the PID were
+		// reused, and keep the names apart.
+		reused := filepath.Join(logs, fmt.Sprintf("20250101-10%02d00-%d", i, os.Getpid()))
+		require.NoError(t, os.Rename(m.LogDir(), reused))
+	}
+	removed, err := PruneSessions(logs, Retention{Sessions: 1})
 	require.NoError(t, err)
-	defer lock.Close()
-	_, err = PruneSessions(logs, Retention{})
-	require.NoError(t, err)
-	assert.NoFileExists(t, filepath.Join(crashed, logLockName), "a stale lock goes at the next prune")
-	assert.FileExists(t, filepath.Join(crashed, "1.log"))
-	assert.FileExists(t, filepath.Join(live, logLockName), "a held one stays")
+	assert.Equal(t, []string{filepath.Join(logs, fmt.Sprintf("20250101-100000-%d", os.Getpid()))}, removed,
+		"the older ended session goes although a live process has its PID")
+}
 
-	fixed := t.TempDir()
-	first, err := NewManager(Options{LogDir: fixed, SampleInterval: -1})
+// A new session is not refused because another instance's prune is
+// checking its directory at that moment (dirInUse holds a shared lock for
+// a moment).
+func TestNewSessionWaitsOutAPruneCheck(t *testing.T) {
+	dir := t.TempDir()
+	probe, err := os.OpenFile(filepath.Join(dir, logLockName), os.O_RDWR|os.O_CREATE, 0o600)
 	require.NoError(t, err)
-	_, err = NewManager(Options{LogDir: fixed, SampleInterval: -1})
+	defer probe.Close()
+	require.NoError(t, unix.Flock(int(probe.Fd()), unix.LOCK_SH|unix.LOCK_NB))
+	// The check ends while the session waits.
+	pause := sessionLockPause
+	defer func() { sessionLockPause = pause }()
+	sessionLockPause = func() { unix.Flock(int(probe.Fd()), unix.LOCK_UN) } //nolint:errcheck // checked below
+	f, err := lockSessionDir(dir)
+	require.NoError(t, err, "a prune's check refused the session")
+	defer f.Close()
+	assert.True(t, dirInUse(dir))
+
+	// A directory really in use is still refused, after the wait.
+	sessionLockPause = pause
+	wait := sessionLockWait
+	defer func() { sessionLockWait = wait }()
+	sessionLockWait = 10 * time.Millisecond
+	_, err = lockSessionDir(dir)
 	var inUse *LogDirInUseError
-	require.ErrorAs(t, err, &inUse, "a live instance's log directory is still refused")
-	require.NoError(t, first.Shutdown(context.Background()))
-	assert.NoFileExists(t, filepath.Join(fixed, logLockName))
-	second, err := NewManager(Options{LogDir: fixed, SampleInterval: -1})
-	require.NoError(t, err)
-	assert.FileExists(t, filepath.Join(fixed, logLockName))
-	_, err = NewManager(Options{LogDir: fixed, SampleInterval: -1})
-	require.ErrorAs(t, err, &inUse, "and so is the next one's")
-	require.NoError(t, second.Shutdown(context.Background()))
+	assert.ErrorAs(t, err, &inUse)
 }

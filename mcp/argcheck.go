@@ -33,8 +33,9 @@ func (s *Server) checkArguments(next sdk.MethodHandler) sdk.MethodHandler {
 		}
 		schema := s.schemas[call.Params.Name]
 		var args any
-		if schema == nil || json.Unmarshal(call.Params.Arguments, &args) != nil {
-			return next(ctx, method, req) // not ours to word (unknown tool, no JSON)
+		// No "arguments" at all is as {} (the SDK takes it so).
+		if raw := call.Params.Arguments; schema == nil || len(raw) > 0 && json.Unmarshal(raw, &args) != nil {
+			return next(ctx, method, req) // not ours to word (unknown tool, not JSON)
 		}
 		if args == nil {
 			args = map[string]any{}

@@ -146,3 +146,19 @@ func TestArgumentGivenTwice(t *testing.T) {
 	require.Equal(t, `arguments: "A" is given twice in "env"`, msg)
 	require.Equal(t, "no jobs; run_job starts one", e.ok("list_jobs", map[string]any{}, nil), "no job started")
 }
+
+// A call with no "arguments" at all is worded as one with {}: what is
+// missing, in jobtop's words, not the schema library's.
+func TestNoArgumentsField(t *testing.T) {
+	s := &Server{}
+	s.addTools(sdk.NewServer(&sdk.Implementation{Name: "jobtop", Version: "test"}, nil))
+	check := s.checkArguments(func(context.Context, string, sdk.Request) (sdk.Result, error) {
+		return &sdk.CallToolResult{Content: []sdk.Content{&sdk.TextContent{Text: "passed on"}}}, nil
+	})
+	res, err := check(ctxT(t), "tools/call", &sdk.CallToolRequest{Params: &sdk.CallToolParamsRaw{Name: "job_status"}})
+	require.NoError(t, err)
+	require.Equal(t, "id is missing: a job's ID (a number) or its name (the newest job with that name)", resultText(t, res.(*sdk.CallToolResult)))
+	res, err = check(ctxT(t), "tools/call", &sdk.CallToolRequest{Params: &sdk.CallToolParamsRaw{Name: "list_jobs"}})
+	require.NoError(t, err)
+	require.Equal(t, "passed on", resultText(t, res.(*sdk.CallToolResult)), "a tool that needs none runs")
+}

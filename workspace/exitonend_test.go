@@ -1,12 +1,14 @@
 package workspace
 
 import (
+	"syscall"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
 	"jobtop/jobfile"
+	"jobtop/jobs"
 )
 
 // exit_on_end: the job's end, success included, asks jobtop to exit, with
@@ -39,4 +41,57 @@ func TestExitOnSkipped(t *testing.T) {
 	assert.Equal(t, 1, req.Code)
 	assert.Equal(t, "exit_on_skipped", req.Why)
 	assert.Contains(t, req.Reason, "failing_process failed (exit 1)")
+}
+
+// exit_on_end: a stop asked by hand (jobtop stop) is an end with no run
+// coming, as process-compose's onProcessEnd has it: jobtop exits, with
+// 128 + the stop signal for a job the signal ended.
+func TestExitOnEndOnAStopByHand(t *testing.T) {
+	f := openPC(t, `processes:
+  server:
+    command: exec sleep 1000
+    availability: {exit_on_end: true}
+`)
+	info := f.running("server")
+	require.NoError(t, f.mgr.Stop(info.ID))
+	req := f.nextExit()
+	assert.Equal(t, ExitRequest{Job: "server", ID: info.ID, Code: 143, Signal: jobs.Signal(syscall.SIGTERM), Why: "exit_on_end"}, req)
+}
+
+// exit_on_end: not when jobtop itself shuts down (its stops end every
+// job), nor for a job a reload removed from the file.
+func TestExitOnEndNotOnShutdownOrRemoval(t *testing.T) {
+	f := openPC(t, `processes:
+  server:
+    command: exec sleep 1000
+    availability: {exit_on_end: true}
+  other:
+    command: exec sleep 1000
+    availability: {exit_on_end: true}
+`)
+	server, other := f.running("server"), f.running("other")
+
+	f.write(`processes:
+  server:
+    command: exec sleep 1000
+    availability: {exit_on_end: true}
+`)
+	_, err := f.ws.Reload()
+	require.NoError(t, err)
+	// The other as the reload's stop ends it.
+	ended := other
+	ended.State, ended.Signal, ended.EndRequested = jobs.StateKilled, jobs.Signal(syscall.SIGTERM), true
+	_, asks := f.ws.exitRequest(ended)
+	assert.False(t, asks, "a job the reload removed ends nothing")
+
+	// The server as jobtop's shutdown ends it.
+	ended = f.job("server")
+	require.Equal(t, server.ID, ended.ID)
+	ended.State, ended.Signal, ended.EndRequested, ended.ShuttingDown = jobs.StateKilled, jobs.Signal(syscall.SIGTERM), true, true
+	_, asks = f.ws.exitRequest(ended)
+	assert.False(t, asks, "jobtop's own shutdown is no end that asks it to exit")
+	ended.ShuttingDown = false
+	req, asks := f.ws.exitRequest(ended)
+	assert.True(t, asks, "the same end by hand does")
+	assert.Equal(t, 143, req.Code)
 }

@@ -71,18 +71,34 @@ func (w *Workspace) watchFailures() {
 }
 
 // exitRequest is the request a job's snapshot makes, if any: a failed
-// exit, or a signal that came from outside; never a stop or kill someone
-// asked jobtop for.
+// exit, or a signal that came from outside, for exit_on_failure; any end
+// with no run coming for exit_on_end, a stop or kill someone asked for
+// included (as process-compose's onProcessEnd), but not jobtop's own
+// shutdown (nor a reload's removal: the job is no longer the file's).
 func (w *Workspace) exitRequest(info jobs.Info) (ExitRequest, bool) {
 	var req ExitRequest
 	failed := true
 	switch {
+	case info.ShuttingDown:
+		return ExitRequest{}, false
 	case info.State == jobs.StateFailed && info.ExitCode != nil:
 		req.Code = *info.ExitCode
 	case info.State == jobs.StateKilled && info.Signal != 0 && !info.EndRequested:
 		req.Code, req.Signal = 128+int(info.Signal), info.Signal
 	case info.State == jobs.StateSucceeded && !info.EndRequested:
 		failed = false // exit_on_end: 0, whatever success code it had
+	case (info.State == jobs.StateKilled || info.State == jobs.StateTimedOut) && info.EndRequested:
+		// A stop, a kill or a timeout: exit_on_end only, with the code
+		// the run exited with, else 128 + the signal that ended it.
+		failed = false
+		switch {
+		case info.ExitCode != nil:
+			req.Code = *info.ExitCode
+		case info.Signal != 0:
+			req.Code, req.Signal = 128+int(info.Signal), info.Signal
+		default:
+			req.Code = 1
+		}
 	case info.State == jobs.StateError:
 		req.Code, req.Reason = 1, info.Error
 		failed = false
