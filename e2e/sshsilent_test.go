@@ -2,14 +2,12 @@ package e2e
 
 import (
 	"bytes"
-	"context"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"sync"
-	"syscall"
 	"testing"
 	"time"
 
@@ -67,21 +65,7 @@ func TestSSHFollowOfAStoppedInstance(t *testing.T) {
 	require.Eventually(t, func() bool { return strings.Count(stdout.String(), "t\n") >= 2 }, deadline, 20*time.Millisecond,
 		"the follow never showed the job's lines: %s", stderr.String())
 
-	ctx, cancel := context.WithTimeout(context.Background(), deadline)
-	defer cancel()
-	c := control.NewClient(sock)
-	defer c.Close()
-	inst, err := c.Instance(ctx)
-	require.NoError(t, err)
-	require.NoError(t, syscall.Kill(inst.PID, syscall.SIGSTOP))
-	stopped := true
-	cont := func() {
-		if stopped {
-			syscall.Kill(inst.PID, syscall.SIGCONT) //nolint:errcheck // it may have ended
-			stopped = false
-		}
-	}
-	t.Cleanup(cont) // before shutdownOnCleanup's shutdown
+	cont := stopInstance(t, sock)
 
 	select {
 	case <-done:

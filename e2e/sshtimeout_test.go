@@ -59,21 +59,7 @@ func TestSSHFarEndThatNeverAnswers(t *testing.T) {
 	require.Equal(t, 0, code, "a wait longer than --host-timeout is not cut by it: %s", errOut)
 	assert.Contains(t, r.ok("logs", "1"), "rested")
 
-	ctx, cancel := context.WithTimeout(context.Background(), deadline)
-	defer cancel()
-	c := control.NewClient(sock)
-	defer c.Close()
-	inst, err := c.Instance(ctx)
-	require.NoError(t, err)
-	require.NoError(t, syscall.Kill(inst.PID, syscall.SIGSTOP))
-	stopped := true
-	cont := func() {
-		if stopped {
-			syscall.Kill(inst.PID, syscall.SIGCONT) //nolint:errcheck // it may have ended
-			stopped = false
-		}
-	}
-	t.Cleanup(cont) // before shutdownOnCleanup's shutdown
+	cont := stopInstance(t, sock)
 
 	// The far dial-stdio gives up first (two thirds of --host-timeout:
 	// 5s), and says that the instance took the connection and did not
@@ -104,4 +90,27 @@ func TestSSHFarEndThatNeverAnswers(t *testing.T) {
 
 	require.Eventually(t, func() bool { return len(h.sshProcesses(0)) == 0 }, deadline, 20*time.Millisecond,
 		"no ssh outlives a command that gave up: %v", h.sshProcesses(0))
+}
+
+// stopInstance stops the instance listening on sock with SIGSTOP, and
+// returns what lets it go on, which the test's cleanup also runs (before
+// a shutdown registered earlier).
+func stopInstance(t *testing.T, sock string) (cont func()) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), deadline)
+	defer cancel()
+	c := control.NewClient(sock)
+	defer c.Close()
+	inst, err := c.Instance(ctx)
+	require.NoError(t, err)
+	require.NoError(t, syscall.Kill(inst.PID, syscall.SIGSTOP))
+	stopped := true
+	cont = func() {
+		if stopped {
+			syscall.Kill(inst.PID, syscall.SIGCONT) //nolint:errcheck // it may have ended
+			stopped = false
+		}
+	}
+	t.Cleanup(cont)
+	return cont
 }
