@@ -5,10 +5,14 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"jobtop/jobs"
+	"jobtop/workspace"
 )
 
 // TestServeEndsWithAnExitOnFailureJob: process-compose's restart:
@@ -80,4 +84,24 @@ func TestExitOnFailureCutsAHugeLine(t *testing.T) {
 	assert.Equal(t, 3, r.code)
 	assert.Less(t, len(r.stderr), 6000, "the huge line is cut: %d bytes", len(r.stderr))
 	assert.Contains(t, r.stderr, strings.Repeat("y", 100)+"…\n")
+}
+
+// A job with exit_on_end that someone stopped ends jobtop saying it was
+// stopped, as its state says, not that it failed or was killed from
+// outside.
+func TestExitOnEndSaysAStopWasAStop(t *testing.T) {
+	for _, c := range []struct {
+		req  workspace.ExitRequest
+		want string
+	}{
+		{workspace.ExitRequest{Job: "t", Code: 3, Why: "exit_on_end", Asked: "stopped"}, "job t was stopped (exit 3) and its availability has exit_on_end"},
+		{workspace.ExitRequest{Job: "t", Code: 143, Signal: jobs.Signal(syscall.SIGTERM), Why: "exit_on_end", Asked: "stopped"}, "job t was stopped (exit 143) and its availability has exit_on_end"},
+		{workspace.ExitRequest{Job: "t", Code: 137, Signal: jobs.Signal(syscall.SIGKILL), Why: "exit_on_end", Asked: "timed out"}, "job t timed out (exit 137) and its availability has exit_on_end"},
+		{workspace.ExitRequest{Job: "t", Code: 143, Signal: jobs.Signal(syscall.SIGTERM), Why: "exit_on_end"}, "job t was killed by SIGTERM (exit 143) and its availability has exit_on_end"},
+		{workspace.ExitRequest{Job: "t", Why: "exit_on_end"}, "job t succeeded and its availability has exit_on_end"},
+	} {
+		err := exitOnFailure(c.req)
+		assert.Equal(t, c.want, err.Err.Error())
+		assert.Equal(t, c.req.Code, err.Code)
+	}
 }

@@ -154,6 +154,10 @@ func exitOnFailure(req workspace.ExitRequest) *ExitError {
 	switch {
 	case req.Why == "exit_on_skipped":
 		return &ExitError{Code: req.Code, Err: fmt.Errorf("job %s could not start (%s) and %s", req.Job, req.Reason, setting)}
+	case req.Asked == "stopped":
+		return &ExitError{Code: req.Code, Err: fmt.Errorf("job %s was stopped (exit %d) and %s", req.Job, req.Code, setting)}
+	case req.Asked != "":
+		return &ExitError{Code: req.Code, Err: fmt.Errorf("job %s %s (exit %d) and %s", req.Job, req.Asked, req.Code, setting)}
 	case req.Signal != 0:
 		return &ExitError{Code: req.Code, Err: fmt.Errorf("job %s was killed by %v (exit %d) and %s", req.Job, req.Signal, req.Code, setting)}
 	case req.Code == 0:

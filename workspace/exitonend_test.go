@@ -55,7 +55,7 @@ func TestExitOnEndOnAStopByHand(t *testing.T) {
 	info := f.running("server")
 	require.NoError(t, f.mgr.Stop(info.ID))
 	req := f.nextExit()
-	assert.Equal(t, ExitRequest{Job: "server", ID: info.ID, Code: 143, Signal: jobs.Signal(syscall.SIGTERM), Why: "exit_on_end"}, req)
+	assert.Equal(t, ExitRequest{Job: "server", ID: info.ID, Code: 143, Signal: jobs.Signal(syscall.SIGTERM), Why: "exit_on_end", Asked: "stopped"}, req)
 }
 
 // exit_on_end: not when jobtop itself shuts down (its stops end every

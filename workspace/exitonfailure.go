@@ -22,6 +22,9 @@ type ExitRequest struct {
 	Why string
 	// Reason is why a job with exit_on_skipped could not start.
 	Reason string
+	// Asked says how an end someone asked for came (exit_on_end):
+	// "stopped" (a stop or kill) or "timed out"; "" for any other end.
+	Asked string
 }
 
 // endsJobtop says whether a job asks jobtop to exit on some end.
@@ -91,6 +94,10 @@ func (w *Workspace) exitRequest(info jobs.Info) (ExitRequest, bool) {
 		// A stop, a kill or a timeout: exit_on_end only, with the code
 		// the run exited with, else 128 + the signal that ended it.
 		failed = false
+		req.Asked = "stopped"
+		if info.State == jobs.StateTimedOut {
+			req.Asked = "timed out"
+		}
 		switch {
 		case info.ExitCode != nil:
 			req.Code = *info.ExitCode
