@@ -28,7 +28,7 @@ func attachHosts(cmd *cobra.Command, specs []jobs.Spec, hosts []control.Host) er
 	}
 	if local, _ := cmd.Flags().GetBool(localFlag); local {
 		names = append(names, control.LocalHostName)
-		clients = append(clients, control.NewClient(socketPath(cmd)))
+		clients = append(clients, localClient(cmd))
 	}
 	ctx, cancel := context.WithTimeout(cmd.Context(), attachTimeout)
 	defer cancel()
