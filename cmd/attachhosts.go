@@ -28,7 +28,7 @@ func attachHosts(cmd *cobra.Command, specs []jobs.Spec, hosts []control.Host) er
 	}
 	if local, _ := cmd.Flags().GetBool(localFlag); local {
 		names = append(names, control.LocalHostName)
-		clients = append(clients, control.NewClient(socketPath(cmd)))
+		clients = append(clients, localClient(cmd))
 	}
 	ctx, cancel := context.WithTimeout(cmd.Context(), attachTimeout)
 	defer cancel()
@@ -77,7 +77,7 @@ func (e hostsEngine) HostStatus() []ui.HostStatus {
 	out := make([]ui.HostStatus, len(st))
 	for i, s := range st {
 		out[i] = ui.HostStatus{Name: s.Name, Connected: s.Connected, RetryAt: s.RetryAt, Replaced: s.Replaced,
-			ShutDown: errors.As(s.Err, new(*control.ShutDownError))}
+			ShutDown: errors.As(s.Err, new(*control.ShutDownError)), MaxRunning: s.MaxRunning}
 		if s.Instance.PID != 0 {
 			out[i].Instance = fmt.Sprintf("%s (pid %d)", s.Instance.Kind, s.Instance.PID)
 		}

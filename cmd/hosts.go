@@ -22,6 +22,10 @@ const (
 	remoteSocketFlag = "remote-socket"
 	hostTimeoutFlag  = "host-timeout"
 	localFlag        = "local"
+	// answerTimeoutFlag bounds the wait on this machine's instance, as
+	// --host-timeout does on a far one (and as dial-stdio's flag of the
+	// same name does there).
+	answerTimeoutFlag = "answer-timeout"
 )
 
 // localCommands run here and nowhere else: --host makes no sense for
@@ -41,6 +45,22 @@ func addHostFlags(root *cobra.Command) {
 	f.String(remoteSocketFlag, "", "the instance's socket on the --host machine, as a `PATH` there (default: the one jobtop finds there)")
 	timeout := control.DefaultAnswerTimeout
 	f.Var(durationFlag{d: &timeout, nonNegative: true}, hostTimeoutFlag, "with --host: give up when the far jobtop has not answered within `DUR` of running ssh (0: wait as long as it takes)")
+	answer := control.DefaultAnswerTimeout
+	f.Var(durationFlag{d: &answer, nonNegative: true}, answerTimeoutFlag, "give up when the instance on the socket has not answered within `DUR` (stopped with SIGSTOP, or hung; 0: wait as long as it takes)")
+}
+
+// localClient makes the client of the instance on this machine's socket,
+// bounded by --answer-timeout.
+func localClient(cmd *cobra.Command) *control.Client {
+	c := control.NewClient(socketPath(cmd))
+	d := control.DefaultAnswerTimeout
+	if f := cmd.Flags().Lookup(answerTimeoutFlag); f != nil {
+		if v, ok := f.Value.(durationFlag); ok {
+			d = *v.d
+		}
+	}
+	c.SetAnswerTimeout(d)
+	return c
 }
 
 // addLocalFlag adds --local, for the commands that show several hosts.
@@ -103,7 +123,10 @@ func hostTimeout(cmd *cobra.Command) time.Duration {
 func checkHostFlags(cmd *cobra.Command, _ []string) error {
 	changed := func(name string) bool { f := cmd.Flags().Lookup(name); return f != nil && f.Changed }
 	if isLocalCommand(cmd) {
-		for _, name := range []string{hostFlag, remoteBinFlag, remoteSocketFlag, hostTimeoutFlag} {
+		for _, name := range []string{hostFlag, remoteBinFlag, remoteSocketFlag, hostTimeoutFlag, answerTimeoutFlag} {
+			if name == answerTimeoutFlag && cmd.LocalNonPersistentFlags().Lookup(name) != nil {
+				continue // dial-stdio's own
+			}
 			if changed(name) {
 				return &ExitError{Code: usageExit, Err: fmt.Errorf("--%s is for the commands that talk to an instance; jobtop %s runs here (run it on the other machine: ssh HOST jobtop %s)", name, cmd.Name(), cmd.Name())}
 			}
@@ -119,6 +142,8 @@ func checkHostFlags(cmd *cobra.Command, _ []string) error {
 		return &ExitError{Code: usageExit, Err: fmt.Errorf("--host is given %d times; only jobtop attach shows several hosts at once", len(hosts))}
 	case len(hosts) == 0 && (changed(remoteBinFlag) || changed(remoteSocketFlag) || changed(hostTimeoutFlag)):
 		return &ExitError{Code: usageExit, Err: errors.New("--remote-bin, --remote-socket and --host-timeout are about the --host machine; give --host ssh://HOST too")}
+	case len(hosts) > 0 && changed(answerTimeoutFlag) && !changed(localFlag):
+		return &ExitError{Code: usageExit, Err: errors.New("--answer-timeout bounds the wait on this machine's instance; with --host, --host-timeout bounds the far one (or add --local to attach to show this machine's instance too)")}
 	case len(hosts) > 0 && changed(socketFlag) && !changed(localFlag):
 		return &ExitError{Code: usageExit, Err: errors.New("--socket names a socket on this machine; with --host, name the far one with --remote-socket (or add --local to attach to show this machine's instance too)")}
 	}
@@ -136,7 +161,7 @@ func newClient(cmd *cobra.Command) *control.Client {
 		hosts[0].NoStart = true
 		return control.NewHostClient(hosts[0])
 	}
-	return control.NewClient(socketPath(cmd))
+	return localClient(cmd)
 }
 
 // newStartingClient is newClient for the commands that start an instance
@@ -148,5 +173,5 @@ func newStartingClient(cmd *cobra.Command) *control.Client {
 	if len(hosts) > 0 {
 		return control.NewHostClient(hosts[0])
 	}
-	return control.NewClient(socketPath(cmd))
+	return localClient(cmd)
 }

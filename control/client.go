@@ -38,6 +38,10 @@ type Client struct {
 	mirrorErr  error // set once by Attach
 
 	answered atomic.Bool // an instance has answered a request (Answered)
+
+	// answerTimeout bounds the wait for the instance's first answer on
+	// a new connection (SetAnswerTimeout), as a time.Duration.
+	answerTimeout atomic.Int64
 }
 
 // Answered reports whether an instance has answered one of this client's
@@ -50,14 +54,16 @@ func (c *Client) Answered() bool { return c.answered.Load() }
 // directory of this user's with mode 0700, served by a process of this
 // user's (else calls fail with an *UntrustedSocketError).
 func NewClient(socket string) *Client {
+	c := &Client{socket: socket}
 	transport := &http.Transport{
 		DialContext: func(ctx context.Context, _, _ string) (net.Conn, error) {
-			return dialTrusted(ctx, socket)
+			return dialAnswered(ctx, socket, time.Duration(c.answerTimeout.Load()))
 		},
 		MaxIdleConns:    4,
 		IdleConnTimeout: 30 * time.Second,
 	}
-	return &Client{socket: socket, http: &http.Client{Transport: transport}}
+	c.http = &http.Client{Transport: transport}
+	return c
 }
 
 // Socket is the path the client connects to (on the far side, for a

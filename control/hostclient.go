@@ -82,10 +82,16 @@ func dialFailure(err error) error {
 	var hostErr *HostError
 	var version *VersionError
 	var notRunning *NotRunningError
+	var noAnswer *NoAnswerError
+	var lost *LostError
 	// NotRunningError first: it wraps what the far side said.
 	switch {
 	case errors.As(err, &notRunning):
 		return notRunning
+	case errors.As(err, &noAnswer):
+		return noAnswer
+	case errors.As(err, &lost): // hung up on the first answer (answer.go)
+		return lost
 	case errors.As(err, &untrusted):
 		return untrusted
 	case errors.As(err, &version):

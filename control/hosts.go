@@ -49,10 +49,13 @@ type hostJob struct {
 	id   jobs.ID
 }
 
-// HostStatus is how one host's connection is, for the status bar.
+// HostStatus is how one host's connection is, for the status bar, and
+// its instance's limit on jobs running at once (0: none), as its events
+// stream last said it.
 type HostStatus struct {
 	Name string
 	ConnState
+	MaxRunning int
 }
 
 // AttachHosts attaches a client per host (names[i] names clients[i];
@@ -89,7 +92,9 @@ func AttachHosts(ctx context.Context, names []string, clients []*Client) (*Hosts
 	for _, e := range h.hosts {
 		stream := e.client.Subscribe()
 		h.wg.Add(1)
-		go h.relay(e, stream)
+		// The limit's channel of now: a change before the relay runs
+		// wakes it too.
+		go h.relay(e, stream, e.client.MaxRunningChanged())
 	}
 	return h, nil
 }
@@ -132,16 +137,16 @@ func (h *Hosts) MemoryUse() jobs.MemoryUse {
 func (h *Hosts) Status() []HostStatus {
 	out := make([]HostStatus, len(h.hosts))
 	for i, e := range h.hosts {
-		out[i] = HostStatus{Name: e.name, ConnState: e.client.Connection()}
+		out[i] = HostStatus{Name: e.name, ConnState: e.client.Connection(), MaxRunning: e.client.MaxRunning()}
 	}
 	return out
 }
 
 // relay passes a host's events on to the engine's subscribers, with the
-// engine's IDs, and wakes them when the host's connection changes, and
-// each second while it is down (the status bar counts down to the next
-// attempt).
-func (h *Hosts) relay(e *hostEntry, stream jobs.EventStream) {
+// engine's IDs, and wakes them when the host's connection or its limit
+// on jobs running at once changes, and each second while it is down (the
+// status bar counts down to the next attempt).
+func (h *Hosts) relay(e *hostEntry, stream jobs.EventStream, limit <-chan struct{}) {
 	defer h.wg.Done()
 	defer stream.Close()
 	tick := time.NewTicker(time.Second)
@@ -154,6 +159,9 @@ func (h *Hosts) relay(e *hostEntry, stream jobs.EventStream) {
 			}
 			h.publish(h.translateEvents(e, batch))
 		case <-e.client.ConnectionChanged():
+			h.publish(nil)
+		case <-limit:
+			limit = e.client.MaxRunningChanged()
 			h.publish(nil)
 		case <-tick.C:
 			if !e.client.Connection().Connected {

@@ -30,3 +30,23 @@ func peerUID(conn net.Conn) (int, error) {
 	}
 	return int(cred.Uid), nil
 }
+
+// peerPID reads the PID of the process at the other end of a unix socket
+// (for a client, the one that listened); 0 when it cannot tell.
+func peerPID(conn net.Conn) int {
+	uc, ok := conn.(*net.UnixConn)
+	if !ok {
+		return 0
+	}
+	raw, err := uc.SyscallConn()
+	if err != nil {
+		return 0
+	}
+	pid := 0
+	raw.Control(func(fd uintptr) { //nolint:errcheck // 0 says it
+		if cred, err := unix.GetsockoptUcred(int(fd), unix.SOL_SOCKET, unix.SO_PEERCRED); err == nil {
+			pid = int(cred.Pid)
+		}
+	})
+	return pid
+}

@@ -32,8 +32,8 @@ var pcConditions = map[string]jobs.Condition{
 	"process_started":                jobs.CondStarted,
 	"process_completed":              jobs.CondCompleted,
 	"process_completed_successfully": jobs.CondSucceeded,
-	"process_healthy":                jobs.CondHealthy,
-	"process_log_ready":              jobs.CondReady,
+	"process_healthy":                jobs.CondHealthyPassed,
+	"process_log_ready":              jobs.CondReadyPassed,
 }
 
 // pcFile reads a process-compose file into a plan (see doc.go).

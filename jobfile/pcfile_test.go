@@ -36,7 +36,7 @@ func TestProcessComposeExample(t *testing.T) {
 	assert.Equal(t, map[string]string{"APP_ENV": "development", "PC_PROC_NAME": "db", "PC_REPLICA_NUM": "0"}, db.Spec.Env)
 
 	migrate, _ := plan.Job("migrate")
-	assert.Equal(t, map[string]jobs.Condition{"db": jobs.CondHealthy}, migrate.Spec.DependsOn)
+	assert.Equal(t, map[string]jobs.Condition{"db": jobs.CondHealthyPassed}, migrate.Spec.DependsOn)
 	assert.Equal(t, 10*time.Second, migrate.Spec.Grace, "process-compose's default shutdown timeout")
 
 	web, _ := plan.Job("web")
@@ -49,7 +49,7 @@ func TestProcessComposeExample(t *testing.T) {
 	assert.Equal(t, "accepting work", queue.Spec.Ready.LogPattern)
 
 	worker, _ := plan.Job("background/worker")
-	assert.Equal(t, map[string]jobs.Condition{"queue": jobs.CondReady, "web": jobs.CondHealthy}, worker.Spec.DependsOn)
+	assert.Equal(t, map[string]jobs.Condition{"queue": jobs.CondReadyPassed, "web": jobs.CondHealthyPassed}, worker.Spec.DependsOn)
 	assert.Equal(t, jobs.RestartPolicy{Mode: jobs.RestartAlways, Backoff: time.Second, MaxBackoff: time.Second, Max: jobs.NoRestartLimit}, worker.Spec.Restart,
 		"no max_restarts: no limit")
 	assert.Equal(t, jobs.NoRestartLimit, worker.Spec.Restart.WithDefaults().Max, "not jobtop's default of 5")
@@ -173,7 +173,7 @@ processes:
 	assert.Equal(t, []string{"printf", "%s\n", "no shell"}, raw.Spec.Argv)
 	assert.Empty(t, raw.Spec.Command)
 	assert.Equal(t, "{{.NOT_RENDERED}}", raw.Spec.Description)
-	assert.Equal(t, map[string]jobs.Condition{"tools/client": jobs.CondHealthy}, raw.Spec.DependsOn)
+	assert.Equal(t, map[string]jobs.Condition{"tools/client": jobs.CondHealthyPassed}, raw.Spec.DependsOn)
 }
 
 func pcProblems(t *testing.T, src string) []string {

@@ -176,6 +176,15 @@ func conditionLocked(d *job, cond Condition) (met bool, failed string) {
 		if (d.ready && d.state == StateRunning && (d.spec.Health.Probe == nil || d.health == HealthHealthy)) || d.state == StateSucceeded {
 			return true, ""
 		}
+	case CondReadyPassed:
+		// A run that passed its check and then succeeded stays ready.
+		if d.ready && (d.state == StateRunning || d.state == StateSucceeded) {
+			return true, ""
+		}
+	case CondHealthyPassed:
+		if d.ready && ((d.state == StateRunning && (d.spec.Health.Probe == nil || d.health == HealthHealthy)) || d.state == StateSucceeded) {
+			return true, ""
+		}
 	case CondSucceeded:
 		if d.state == StateSucceeded {
 			return true, ""
@@ -187,6 +196,9 @@ func conditionLocked(d *job, cond Condition) (met bool, failed string) {
 		}
 	}
 	if over {
+		if d.state == StateSucceeded {
+			return false, "succeeded before its ready check passed"
+		}
 		return false, describeEnd(d)
 	}
 	return false, ""

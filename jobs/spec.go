@@ -191,6 +191,14 @@ const (
 	// CondCompleted: it ended, however (succeeded, failed, killed, timed
 	// out), with no restart coming; a job that could not start fails it.
 	CondCompleted Condition = "completed"
+	// CondReadyPassed: as CondReady, but only a ready check that passed
+	// meets it: a job that succeeds before its check passed fails it.
+	// process-compose's process_log_ready.
+	CondReadyPassed Condition = "ready_passed"
+	// CondHealthyPassed: as CondHealthy, but only a ready check that
+	// passed meets it, as CondReadyPassed. process-compose's
+	// process_healthy.
+	CondHealthyPassed Condition = "healthy_passed"
 )
 
 // Conditions lists every condition, for messages.
@@ -358,7 +366,7 @@ func (s Spec) Validate() error {
 
 func (c Condition) valid() bool {
 	switch c {
-	case CondStarted, CondReady, CondHealthy, CondSucceeded, CondCompleted:
+	case CondStarted, CondReady, CondHealthy, CondSucceeded, CondCompleted, CondReadyPassed, CondHealthyPassed:
 		return true
 	}
 	return false

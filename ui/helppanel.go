@@ -44,7 +44,8 @@ func (m *Model) helpGroups() []helpGroup {
 			relabel(k.QuitYes, "y/ctrl+c", "yes: stop them, quit"), relabel(k.QuitNo, "n/esc", "no"),
 			relabel(k.KillAll, "X/ctrl+c", "while stopping: kill all"),
 		}},
-		helpGroup{"this help", []key.Binding{k.ClosePanel, k.LineDown, k.LineUp}},
+		// ctrl+c is no prompt's cancel here: it quits, as everywhere.
+		helpGroup{"this help", []key.Binding{k.ClosePanel, k.LineDown, k.LineUp, helpRow("ctrl+c", "quit, as everywhere")}},
 	)
 }
 

@@ -120,6 +120,9 @@ func TestHelpSaysWhatCtrlCDoes(t *testing.T) {
 	require.Regexp(t, line("y/ctrl+c", "yes: stop them, quit"), group(t, rows, "quitting with jobs running"))
 	require.Regexp(t, line("n/esc", "no"), group(t, rows, "quitting with jobs running"))
 	require.Regexp(t, line("X/ctrl+c", "while stopping: kill all"), group(t, rows, "quitting with jobs running"))
+	// In the help itself it is no cancel: it quits (asking first while
+	// jobs run), as everywhere, and the help says so.
+	require.Regexp(t, line("ctrl+c", "quit, as everywhere"), group(t, rows, "this help"))
 	press(t, m, "esc")
 	require.Contains(t, m.View(), "q quit", "the help bar keeps it short")
 	require.NotContains(t, m.View(), "ctrl+c")

@@ -26,6 +26,10 @@ type HostStatus struct {
 	// ShutDown says the host's instance shut down (its jobs stopped on
 	// purpose): it is not connected to again.
 	ShutDown bool
+	// MaxRunning is the host's limit on jobs running at once (0: none),
+	// kept current by its events stream; with several hosts the status
+	// bar shows it beside the host's name.
+	MaxRunning int
 }
 
 // HostsEngine is an engine over the jobs of several hosts (jobtop attach
@@ -57,8 +61,10 @@ func jobLabel(info jobs.Info) string {
 	return s
 }
 
-// hostsView is the status bar's part about hosts: each host's name, and
-// for one that is down, "b: disconnected, retrying in 2s" (then
+// hostsView is the status bar's part about hosts: each host's name (with
+// several hosts, with its limit on jobs running at once: "b: at most 4";
+// one host's is the engine's, shown beside the counts), and for one that
+// is down, "b: disconnected, retrying in 2s" (then
 // "reconnecting" during the attempt). It is "" for an engine of one
 // instance.
 func (m *Model) hostsView() string {
@@ -67,8 +73,13 @@ func (m *Model) hostsView() string {
 		return ""
 	}
 	var parts []string
-	for _, h := range he.HostStatus() {
+	hosts := he.HostStatus()
+	for _, h := range hosts {
 		name := label(h.Name)
+		if h.Connected && len(hosts) > 1 && h.MaxRunning > 0 {
+			parts = append(parts, m.pal.muted.Wrap(name+": at most "+strconv.Itoa(h.MaxRunning)))
+			continue
+		}
 		if h.Connected {
 			parts = append(parts, m.pal.muted.Wrap(name))
 			continue

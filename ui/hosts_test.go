@@ -190,3 +190,21 @@ func TestStatusBarSaysAHostShutDown(t *testing.T) {
 	assert.Contains(t, m.statusView(), "gpu: shut down")
 	assert.NotContains(t, m.statusView(), "reconnecting")
 }
+
+// With several hosts, each host's limit on jobs running at once is shown
+// beside its name (a host without one shows its name alone), as its
+// status says it now; with one host the limit is the engine's, beside
+// the counts, and not said twice.
+func TestStatusBarShowsEachHostsLimit(t *testing.T) {
+	m, e, _ := hostsModel(t, 160, nil)
+	e.status = []HostStatus{{Name: "build-box", Connected: true, MaxRunning: 4}, {Name: "gpu", Connected: true}}
+	m.Update(jobEventsMsg{events: []jobs.Event{}}) // the engine's wake-up: an empty batch
+	assert.Contains(t, m.statusView(), "build-box: at most 4 gpu")
+
+	e.status[1].MaxRunning = 2 // jobtop parallel 2 on gpu
+	m.Update(jobEventsMsg{events: []jobs.Event{}})
+	assert.Contains(t, m.statusView(), "build-box: at most 4 gpu: at most 2")
+
+	e.status = []HostStatus{{Name: "build-box", Connected: true, MaxRunning: 4}}
+	assert.NotContains(t, m.hostsView(), "at most")
+}

@@ -39,6 +39,7 @@ const heartbeat = time.Second
 // processes they left.
 type keeper struct {
 	conn  *net.UnixConn
+	out   *outbox // what goes to jobtop on conn, sent by a writer of its own
 	pid   int
 	token string
 	// subreaper is false where orphans go to init (macOS): the keeper
@@ -135,6 +136,7 @@ func serve(conn *net.UnixConn) int {
 
 	k := &keeper{
 		conn:      conn,
+		out:       newOutbox(conn),
 		pid:       os.Getpid(),
 		token:     newToken(),
 		subreaper: subreaper,
@@ -172,7 +174,9 @@ func serve(conn *net.UnixConn) int {
 	for {
 		select {
 		case <-beat.C:
-			k.send(event{Ev: evAlive})
+			if !k.orphaned {
+				k.out.beat()
+			}
 		case in, ok := <-reqs:
 			if !ok {
 				reqs = nil
@@ -220,9 +224,11 @@ func readRequests(conn *net.UnixConn, out chan<- incoming) {
 	}
 }
 
+// send queues ev for jobtop (outbox.go): the loop never waits for a
+// jobtop that does not read.
 func (k *keeper) send(ev event) {
 	if !k.orphaned {
-		send(k.conn, ev) //nolint:errcheck // jobtop gone: the lifeline says so
+		k.out.put(ev)
 	}
 }
 

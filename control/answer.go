@@ -1,0 +1,119 @@
+package control
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"os"
+	"time"
+
+	"jobtop/jobs/proc"
+)
+
+// A local client's bound on a stopped or hung instance, as a host
+// client's AnswerTimeout is over ssh: the kernel takes a connection to
+// the socket for an instance stopped with SIGSTOP, and the request on it
+// would wait for ever. With an answer timeout (SetAnswerTimeout), each
+// new connection asks the instance who it is (GET /v1/instance, as
+// dial-stdio does before its banner) and is an error when no answer came
+// within it; once it answered, what the connection carries (a long wait,
+// a stream) is not bounded.
+
+// NoAnswerError says the instance on a socket took the connection but did
+// not answer within the client's answer timeout.
+type NoAnswerError struct {
+	Path  string
+	Limit time.Duration
+	// PID is the process serving the socket (its peer credentials); 0
+	// where the system does not tell.
+	PID int
+	// Stopped: that process is stopped (SIGSTOP, SIGTSTP), as the
+	// process table says.
+	Stopped bool
+}
+
+func (e *NoAnswerError) Error() string {
+	const limit = "; --answer-timeout DUR sets the limit (0: wait as long as it takes)"
+	switch {
+	case e.Stopped:
+		return fmt.Sprintf("the jobtop instance on %s (pid %d) did not answer within %v: it is stopped (SIGSTOP, or ^Z where it runs); `kill -CONT %d` resumes it%s",
+			e.Path, e.PID, e.Limit, e.PID, limit)
+	case e.PID != 0:
+		return fmt.Sprintf("the jobtop instance on %s (pid %d) took the connection but did not answer within %v: it is hung or very busy (`ps -o stat= -p %d` shows T for a stopped one: `kill -CONT %d` resumes it)%s",
+			e.Path, e.PID, e.Limit, e.PID, e.PID, limit)
+	}
+	return fmt.Sprintf("the jobtop instance on %s took the connection but did not answer within %v: is it stopped (SIGSTOP: kill -CONT it) or hung (kill it)?%s",
+		e.Path, e.Limit, limit)
+}
+
+// SetAnswerTimeout bounds the wait for the instance's first answer on
+// each new connection of a client of this machine's socket (0, the
+// default: no bound). Set it before the first call.
+func (c *Client) SetAnswerTimeout(d time.Duration) { c.answerTimeout.Store(int64(d)) }
+
+// dialAnswered is dialTrusted, then, with an answer timeout d > 0, the
+// instance's answer to GET /v1/instance on the new connection within d.
+func dialAnswered(ctx context.Context, socket string, d time.Duration) (net.Conn, error) {
+	conn, err := dialTrusted(ctx, socket)
+	if err != nil || d <= 0 {
+		return conn, err
+	}
+	deadline := time.Now().Add(d)
+	if outer, ok := ctx.Deadline(); ok && outer.Before(deadline) {
+		deadline = outer
+	}
+	conn.SetDeadline(deadline)                                              //nolint:errcheck // a unix socket has deadlines
+	stop := context.AfterFunc(ctx, func() { conn.SetDeadline(time.Now()) }) //nolint:errcheck // as above
+	again, err := askInstance(conn)
+	stop()
+	conn.SetDeadline(time.Time{}) //nolint:errcheck // as above
+	switch {
+	case err != nil && ctx.Err() != nil:
+		conn.Close()
+		return nil, ctx.Err()
+	case err != nil && !errors.Is(err, os.ErrDeadlineExceeded):
+		// It hung up (it is ending, or it crashed): the request would
+		// have found so; it says so as it does.
+		conn.Close()
+		return nil, &LostError{Err: fmt.Errorf("talking to %s: %w", socket, err)}
+	case err != nil:
+		pid := peerPID(conn)
+		conn.Close()
+		e := &NoAnswerError{Path: socket, Limit: d, PID: pid}
+		if pid != 0 {
+			p, perr := proc.Get(pid)
+			e.Stopped = perr == nil && p.Stopped
+		}
+		return nil, e
+	case again:
+		// It answered, and closed the connection after: take another.
+		conn.Close()
+		return dialTrusted(ctx, socket)
+	}
+	return conn, nil
+}
+
+// askInstance sends GET /v1/instance on conn and reads the answer whole,
+// whatever it is: it says the instance answers. again: the connection
+// cannot carry the next request (the server closed it, or sent more than
+// the answer, which the buffer took).
+func askInstance(conn net.Conn) (again bool, err error) {
+	if _, err := io.WriteString(conn, "GET /v1/instance HTTP/1.1\r\nHost: jobtop\r\n\r\n"); err != nil {
+		return false, err
+	}
+	br := bufio.NewReader(conn)
+	resp, err := http.ReadResponse(br, nil)
+	if err != nil {
+		return false, err
+	}
+	_, err = io.Copy(io.Discard, io.LimitReader(resp.Body, 1<<20))
+	resp.Body.Close()
+	if err != nil {
+		return false, err
+	}
+	return resp.Close || br.Buffered() > 0, nil
+}

@@ -1,0 +1,91 @@
+package keeper
+
+import (
+	"os"
+	"path/filepath"
+	"syscall"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+	"golang.org/x/sys/unix"
+
+	"jobtop/jobs/proc"
+)
+
+// TestKeeperReapsWhileJobtopDoesNotRead: a jobtop that reads nothing
+// (stopped with SIGSTOP) lets the keeper's socket buffer fill up, here at
+// once: the buffer is made as small as the system allows, and the
+// keeper is asked for many answers. The keeper's loop goes on all the
+// same: a run that exits meanwhile is reaped (no zombie), and once jobtop
+// reads again every message arrives, in order, its exit once.
+func TestKeeperReapsWhileJobtopDoesNotRead(t *testing.T) {
+	mine, theirs, err := socketPair()
+	require.NoError(t, err)
+	defer theirs.Close() // kept to look at the keeper's end
+	fd := int(theirs.Fd())
+	require.NoError(t, unix.SetsockoptInt(fd, unix.SOL_SOCKET, unix.SO_SNDBUF, 1))
+	sndbuf, err := unix.GetsockoptInt(fd, unix.SOL_SOCKET, unix.SO_SNDBUF)
+	require.NoError(t, err)
+	cmd := keeperCommand(theirs)
+	require.NoError(t, cmd.Start())
+	defer func() {
+		mine.Close() // the lifeline: the keeper stops its run and exits
+		cmd.Wait()   //nolint:errcheck // its status says nothing here
+	}()
+	r := newReceiver(mine)
+	next := func() event { // the next message that is not a heartbeat
+		t.Helper()
+		for {
+			var ev event
+			fds, err := r.receive(&ev)
+			closeFDs(fds)
+			require.NoError(t, err)
+			if ev.Ev != evAlive {
+				return ev
+			}
+		}
+	}
+	require.Equal(t, evHello, next().Ev)
+
+	null, err := os.OpenFile(os.DevNull, os.O_RDWR, 0)
+	require.NoError(t, err)
+	defer null.Close()
+	gate := filepath.Join(t.TempDir(), "go")
+	script := "while [ ! -e " + gate + " ]; do sleep 0.01; done; exit 3"
+	n := int(null.Fd())
+	require.NoError(t, send(mine, request{Op: opSpawn, Run: 1, Path: "/bin/sh", Argv: []string{"sh", "-c", script},
+		Env: []string{"PATH=" + os.Getenv("PATH")}, StopSignal: int(syscall.SIGTERM)}, n, n, n))
+	spawned := next()
+	require.Equal(t, evSpawned, spawned.Ev)
+	require.Empty(t, spawned.Err)
+	pid := spawned.PID
+
+	// Requests without their files: each is answered, and the answers
+	// fill the buffer.
+	const asked = 100 // few enough for the requests' own buffer
+	for i := range asked {
+		require.NoError(t, send(mine, request{Op: opSpawn, Run: RunID(100 + i)}))
+	}
+	eventually(t, "the keeper's socket buffer to fill", func() bool {
+		queued, err := unix.IoctlGetInt(fd, unix.SIOCOUTQ)
+		return err == nil && queued >= sndbuf
+	})
+
+	require.NoError(t, os.WriteFile(gate, nil, 0o600))
+	eventually(t, "the run's main process to be reaped", func() bool {
+		_, err := proc.Get(pid)
+		return err != nil
+	})
+
+	for i := range asked {
+		ev := next()
+		require.Equal(t, evSpawned, ev.Ev, "answer %d", i)
+		require.Equal(t, RunID(100+i), ev.Run, "answers in order")
+		require.NotEmpty(t, ev.Err)
+	}
+	exit := next()
+	assert.Equal(t, event{Ev: evExit, Run: 1, Status: exit.Status}, exit)
+	assert.Equal(t, 3, unix.WaitStatus(exit.Status).ExitStatus())
+	assert.Equal(t, event{Ev: evEmpty, Run: 1}, next(), "one exit, then empty")
+}
