@@ -68,8 +68,8 @@ func TestDialStdioGivesUpOnAnInstanceThatDoesNotAnswer(t *testing.T) {
 	c := newCLI(t)
 	serve := c.serve()
 	pid := serve.Process.Pid
-	require.NoError(t, syscall.Kill(pid, syscall.SIGSTOP))
 	t.Cleanup(func() { syscall.Kill(pid, syscall.SIGCONT) }) //nolint:errcheck // before serve's own cleanup
+	stopWhole(t, pid)                                        // a thread still running would answer
 	for _, args := range [][]string{{"dial-stdio", "--no-start", "--answer-timeout", "1s"}, {"dial-stdio", "--answer-timeout", "1"}} {
 		r := c.run(args...)
 		assert.Equal(t, 1, r.code, "%v: %s", args, r.stderr)
