@@ -83,6 +83,7 @@ type Manager struct {
 	logDir  string
 	logLock *os.File // held while the manager runs: the log directory is in use
 	hub     hub
+	paths   pathCache // where programs run directly were found in PATH
 
 	mu     sync.Mutex
 	jobs   map[ID]*job

@@ -104,12 +104,12 @@ type spawnFiles struct {
 // runDirectly makes a command line with no shell syntax, for the default
 // shell, run its program without the shell (direct.go), as the shell
 // itself would run it.
-func (s *spawnFiles) runDirectly(command string) {
+func (s *spawnFiles) runDirectly(command string, paths *pathCache) {
 	argv, ok := directArgv(command)
 	if !ok || !shellKeepsEnv(s.Env) {
 		return
 	}
-	path, ok := lookPathIn(argv[0], envValue(s.Env, "PATH"), s.Dir)
+	path, ok := paths.lookPath(argv[0], envValue(s.Env, "PATH"), s.Dir)
 	if !ok {
 		return
 	}
@@ -130,7 +130,7 @@ func (m *Manager) prepare(j *job, p *process) (*spawnFiles, error) {
 		StopSignal: spec.StopSignal.sys(), Grace: spec.Grace,
 	}}
 	if len(spec.Argv) == 0 && len(spec.Shell) == 0 {
-		s.runDirectly(spec.Command)
+		s.runDirectly(spec.Command, &m.paths)
 	}
 	s.Log = j.log.Path()
 	if spec.TTY {
