@@ -40,7 +40,31 @@ func (m *Manager) startRunLocked(j *job) {
 	m.active++
 	m.runs.Add(1)
 	m.hub.publish(j.id, EventState, Info{})
+	if m.launchHere == j {
+		// Its caller (Start) launches it on its own goroutine, rather
+		// than start one and wait for it.
+		m.launchHere, p.launchHere = nil, true
+		return
+	}
 	go m.launch(j, p)
+}
+
+// launchLocked starts j now, as Start does: it launches j's run itself,
+// without the lock, when j's turn comes at once (a slot free, nothing to
+// wait for), and waits for the launch otherwise. A start that waits for
+// its launch anyway saves a goroutine and two handoffs (the launch's
+// start, its end), on the critical path of each start.
+func (m *Manager) launchLocked(j *job) {
+	m.launchHere = j
+	m.enqueueLocked(j)
+	m.launchHere = nil
+	if p := j.proc; p != nil && p.launchHere {
+		p.launchHere = false
+		m.mu.Unlock()
+		m.launch(j, p)
+		m.mu.Lock()
+	}
+	m.awaitLaunchLocked(j)
 }
 
 // awaitLaunchLocked waits, without the lock, until the job's run that is
