@@ -301,14 +301,20 @@ func (k *keeper) reapChildren() {
 			break
 		}
 		reaped = true
-		if r := k.byPID[pid]; r != nil {
-			delete(k.byPID, pid)
-			r.exited, r.status = true, ws
-			k.exited = append(k.exited, r)
-		}
+		k.noteReaped(pid, ws)
 	}
 	if reaped || k.orphaned {
 		k.scanSoon()
+	}
+}
+
+// noteReaped notes a reaped child: a run's main process has exited, and
+// its PID is never used again (signalRun).
+func (k *keeper) noteReaped(pid int, ws unix.WaitStatus) {
+	if r := k.byPID[pid]; r != nil {
+		delete(k.byPID, pid)
+		r.exited, r.status = true, ws
+		k.exited = append(k.exited, r)
 	}
 }
 
@@ -542,9 +548,17 @@ func (k *keeper) finished() bool {
 	if len(k.scan().all) > 0 {
 		return false
 	}
+	// What has exited is reaped as reapChildren does (a main process
+	// keeps its pidfd), and what it reaps is noted: signalRun signals a
+	// run's unnoted main process by its PID.
+	k.reapChildren()
 	var ws unix.WaitStatus
 	pid, err := unix.Wait4(-1, &ws, unix.WNOHANG, nil)
-	return pid <= 0 && err == unix.ECHILD
+	if pid > 0 {
+		k.noteReaped(pid, ws)
+		return false
+	}
+	return err == unix.ECHILD
 }
 
 func (r *run) closePidfd() {
