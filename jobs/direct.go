@@ -90,16 +90,24 @@ func lookPathIn(prog, path, dir string) (string, bool) {
 		}
 		return prog, executableFile(at)
 	}
+	file, st := findInPath(prog, path)
+	return file, st != nil && st.Mode().IsRegular() && st.Mode()&0o111 != 0
+}
+
+// findInPath is the first file named prog in an entry of path (a PATH
+// value), and its stat; "" and nil for none, or for a relative entry
+// before it.
+func findInPath(prog, path string) (string, os.FileInfo) {
 	for _, entry := range filepath.SplitList(path) {
 		if !filepath.IsAbs(entry) {
-			return "", false
+			return "", nil
 		}
 		file := entry + "/" + prog // as dash joins them, "//" and all
 		if st, err := os.Stat(file); err == nil {
-			return file, st.Mode().IsRegular() && st.Mode()&0o111 != 0
+			return file, st
 		}
 	}
-	return "", false
+	return "", nil
 }
 
 // executableFile reports whether path is a regular file with an execute bit.

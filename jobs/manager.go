@@ -83,6 +83,7 @@ type Manager struct {
 	logDir  string
 	logLock *os.File // held while the manager runs: the log directory is in use
 	hub     hub
+	paths   pathCache // where programs run directly were found in PATH
 
 	mu     sync.Mutex
 	jobs   map[ID]*job
@@ -102,6 +103,9 @@ type Manager struct {
 	removed removedLogs                        // log files of removed jobs (retention.go)
 	aux     map[keeper.RunID]chan keeper.Event // commands beside jobs (aux.go)
 	nextRun keeper.RunID
+	// launchHere is the job whose run's launch the Start adding it makes
+	// itself, while that Start queues it (launchLocked); nil otherwise.
+	launchHere *job
 
 	// The keeper process that starts and watches every run; started on
 	// first use. keeperMu serialises starting and closing it.
@@ -221,8 +225,7 @@ func (m *Manager) add(spec Spec, start startMode) (Info, error) {
 	m.hub.publish(id, EventAdded, Info{})
 	switch start {
 	case startNow:
-		m.enqueueLocked(j)
-		m.awaitLaunchLocked(j)
+		m.launchLocked(j)
 		m.awaitLogLocked(j)
 	case startSoon:
 		m.enqueueLocked(j)

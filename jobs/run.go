@@ -39,6 +39,9 @@ type process struct {
 	cleaning bool          // what the main process left is being stopped
 	empty    bool          // no process of the run is left
 	draining bool          // finishAfterDrain is under way
+	// launchHere: the Start that queued it launches it itself, on its
+	// own goroutine (launchLocked).
+	launchHere bool
 
 	graceTimer   *time.Timer
 	timeoutTimer *time.Timer

@@ -40,7 +40,31 @@ func (m *Manager) startRunLocked(j *job) {
 	m.active++
 	m.runs.Add(1)
 	m.hub.publish(j.id, EventState, Info{})
+	if m.launchHere == j {
+		// Its caller (Start) launches it on its own goroutine, rather
+		// than start one and wait for it.
+		m.launchHere, p.launchHere = nil, true
+		return
+	}
 	go m.launch(j, p)
+}
+
+// launchLocked starts j now, as Start does: it launches j's run itself,
+// without the lock, when j's turn comes at once (a slot free, nothing to
+// wait for), and waits for the launch otherwise. A start that waits for
+// its launch anyway saves a goroutine and two handoffs (the launch's
+// start, its end), on the critical path of each start.
+func (m *Manager) launchLocked(j *job) {
+	m.launchHere = j
+	m.enqueueLocked(j)
+	m.launchHere = nil
+	if p := j.proc; p != nil && p.launchHere {
+		p.launchHere = false
+		m.mu.Unlock()
+		m.launch(j, p)
+		m.mu.Lock()
+	}
+	m.awaitLaunchLocked(j)
 }
 
 // awaitLaunchLocked waits, without the lock, until the job's run that is
@@ -104,12 +128,12 @@ type spawnFiles struct {
 // runDirectly makes a command line with no shell syntax, for the default
 // shell, run its program without the shell (direct.go), as the shell
 // itself would run it.
-func (s *spawnFiles) runDirectly(command string) {
+func (s *spawnFiles) runDirectly(command string, paths *pathCache) {
 	argv, ok := directArgv(command)
 	if !ok || !shellKeepsEnv(s.Env) {
 		return
 	}
-	path, ok := lookPathIn(argv[0], envValue(s.Env, "PATH"), s.Dir)
+	path, ok := paths.lookPath(argv[0], envValue(s.Env, "PATH"), s.Dir)
 	if !ok {
 		return
 	}
@@ -130,7 +154,7 @@ func (m *Manager) prepare(j *job, p *process) (*spawnFiles, error) {
 		StopSignal: spec.StopSignal.sys(), Grace: spec.Grace,
 	}}
 	if len(spec.Argv) == 0 && len(spec.Shell) == 0 {
-		s.runDirectly(spec.Command)
+		s.runDirectly(spec.Command, &m.paths)
 	}
 	s.Log = j.log.Path()
 	if spec.TTY {

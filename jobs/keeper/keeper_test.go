@@ -16,7 +16,6 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
-	"golang.org/x/sys/unix"
 
 	"jobtop/jobs/proc"
 )
@@ -244,28 +243,39 @@ func TestKeeperPassesNoInheritedDescriptor(t *testing.T) {
 	assert.NotContains(t, string(b), pipe, "the job holds the pipe")
 }
 
-// TestForkExecGivesThePidfd: where the fork makes the child's pidfd, it
-// names that child (close-on-exec, as the keeper's other descriptors).
-func TestForkExecGivesThePidfd(t *testing.T) {
+// TestKeeperHoldsNoDescriptorPerLiveRun: a run whose main process lives
+// takes no descriptor in the keeper's table (its pidfd is opened only
+// once the process has exited): each fork copies that table and each exec
+// closes the copy, so a descriptor a run would slow every start in
+// proportion to the runs alive. Signals still reach a live run's group.
+func TestKeeperHoldsNoDescriptorPerLiveRun(t *testing.T) {
 	if runtime.GOOS != "linux" {
-		t.Skip("pidfds from the fork are Linux's")
+		t.Skip("reads /proc/PID/fd")
 	}
-	attr := &syscall.ProcAttr{Sys: &syscall.SysProcAttr{Setsid: true}}
-	pid, pidfd, err := forkExec("/bin/sleep", []string{"sleep", "30"}, attr)
-	require.NoError(t, err)
-	defer func() {
-		syscall.Kill(pid, syscall.SIGKILL) //nolint:errcheck // a test's own child
-		var ws syscall.WaitStatus
-		syscall.Wait4(pid, &ws, 0, nil) //nolint:errcheck // reaped
-	}()
-	require.GreaterOrEqual(t, pidfd, 0)
-	defer syscall.Close(pidfd)
-	info, err := os.ReadFile(fmt.Sprintf("/proc/self/fdinfo/%d", pidfd))
-	require.NoError(t, err)
-	assert.Contains(t, string(info), fmt.Sprintf("Pid:\t%d\n", pid))
-	flags, err := unix.FcntlInt(uintptr(pidfd), unix.F_GETFD, 0)
-	require.NoError(t, err)
-	assert.NotZero(t, flags&unix.FD_CLOEXEC, "close-on-exec")
+	c, rec := startKeeper(t)
+	t.Cleanup(func() { c.Close() })
+	fds := func() int {
+		entries, err := os.ReadDir(fmt.Sprintf("/proc/%d/fd", c.Identity().PID))
+		require.NoError(t, err)
+		return len(entries)
+	}
+	mark := fmt.Sprintf("live-runs-%d", os.Getpid())
+	spawnShell(t, c, 1, "sleep 300", mark, time.Second)
+	before := fds()
+	const runs = 40
+	for i := range runs {
+		spawnShell(t, c, RunID(2+i), "sleep 300", mark, time.Second)
+	}
+	assert.Less(t, fds()-before, runs/4, "descriptors the keeper holds for %d more live runs", runs)
+	c.Signal(2, syscall.SIGKILL)
+	c.Signal(3, syscall.SIGTERM)
+	ended := map[RunID]bool{}
+	for len(ended) < 2 {
+		if ev := rec.next(t); ev.Kind == Empty {
+			ended[ev.Run] = true
+		}
+	}
+	assert.Equal(t, map[RunID]bool{2: true, 3: true}, ended)
 }
 
 // TestJobHoldsNoOtherRunsFiles: what the keeper receives with a spawn (a

@@ -12,10 +12,8 @@ func becomeSubreaper() error { return errNoSubreaper }
 // macOS has no pidfds.
 func pidfdOpen(int) (int, error) { return -1, unix.ENOSYS }
 
-func forkExec(path string, argv []string, attr *syscall.ProcAttr) (pid, pidfd int, err error) {
-	pid, err = syscall.ForkExec(path, argv, attr)
-	return pid, -1, err
-}
+// No pidfds to open for a child before it is reaped.
+func exitedChild() (pid int, can bool) { return 0, false }
 
 func pidfdSignal(int, syscall.Signal) error { return unix.ENOSYS }
 

@@ -28,10 +28,8 @@ func becomeSubreaper() error {
 // to open for a PID.
 func pidfdOpen(int) (int, error) { return -1, unix.ENOSYS }
 
-func forkExec(path string, argv []string, attr *syscall.ProcAttr) (pid, pidfd int, err error) {
-	pid, err = syscall.ForkExec(path, argv, attr)
-	return pid, -1, err
-}
+// No pidfds to open for a child before it is reaped.
+func exitedChild() (pid int, can bool) { return 0, false }
 
 func pidfdSignal(int, syscall.Signal) error { return unix.ENOSYS }
 

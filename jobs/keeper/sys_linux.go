@@ -2,6 +2,7 @@ package keeper
 
 import (
 	"syscall"
+	"unsafe"
 
 	"golang.org/x/sys/unix"
 )
@@ -10,19 +11,23 @@ func becomeSubreaper() error { return unix.Prctl(unix.PR_SET_CHILD_SUBREAPER, 1,
 
 func pidfdOpen(pid int) (int, error) { return unix.PidfdOpen(pid, 0) }
 
-// forkExec starts a program (syscall.ForkExec) and returns its PID and
-// a pidfd for it made by the fork itself (clone's CLONE_PIDFD: one system
-// call fewer a start than pidfd_open after it), or -1 for none.
-func forkExec(path string, argv []string, attr *syscall.ProcAttr) (pid, pidfd int, err error) {
-	pidfd = -1
-	attr.Sys.PidFD = &pidfd
-	pid, err = syscall.ForkExec(path, argv, attr)
-	if err == syscall.EINVAL {
-		// A kernel that refuses CLONE_PIDFD with the other flags.
-		attr.Sys.PidFD, pidfd = nil, -1
-		pid, err = syscall.ForkExec(path, argv, attr)
+// exitedChild peeks at a child that has exited and is not reaped yet,
+// leaving it unreaped (waitid's WNOWAIT); pid is 0 for none. can is
+// false where the system cannot peek.
+func exitedChild() (pid int, can bool) {
+	for {
+		var info unix.Siginfo
+		err := unix.Waitid(unix.P_ALL, 0, &info, unix.WEXITED|unix.WNOHANG|unix.WNOWAIT, nil)
+		if err == unix.EINTR {
+			continue
+		}
+		if err != nil {
+			return 0, true // ECHILD: no child at all
+		}
+		// si_pid, after si_signo, si_errno, si_code and the union's
+		// alignment: 0 when no child has exited (WNOHANG).
+		return int(*(*int32)(unsafe.Add(unsafe.Pointer(&info), 16))), true
 	}
-	return pid, pidfd, err
 }
 
 func pidfdSignal(fd int, sig syscall.Signal) error {
