@@ -18,18 +18,25 @@ const (
 type slab struct {
 	buf   []byte
 	used  int
-	lines int // held lines whose text lies in buf
+	lines int    // held lines whose text lies in buf
+	id    uint32 // its place in the pool's table while it holds lines
 }
 
 // slabPool is one store's slabs: the one being filled, and one spare of
 // the largest size so a store at its bound reuses memory instead of
 // making garbage.
+//
+// Lines name their slab by its id, a place in table, not by a pointer:
+// the line index then holds no pointers, and the garbage collector has
+// nothing to scan in it (10,000 lines a job).
 type slabPool struct {
 	cur     *slab
 	spare   *slab
-	held    int // bytes of the slabs holding lines, plus cur: what the bound counts
-	next    int // size of the next slab to allocate
-	maxSize int // the largest slab (maxSlabSize, less for small stores)
+	held    int      // bytes of the slabs holding lines, plus cur: what the bound counts
+	next    int      // size of the next slab to allocate
+	maxSize int      // the largest slab (maxSlabSize, less for small stores)
+	table   []*slab  // by id; [0] is nil, the id of no slab
+	free    []uint32 // ids of table that are free
 }
 
 func newSlabPool(maxBytes int) slabPool {
@@ -56,8 +63,7 @@ func (sp *slabPool) put(text []byte) (*slab, uint32) {
 // let go if no line is in it.
 func (sp *slabPool) fresh(n int) *slab {
 	if old := sp.cur; old != nil && old.lines == 0 {
-		sp.held -= len(old.buf)
-		sp.recycle(old)
+		sp.drop(old)
 	}
 	var s *slab
 	if sp.spare != nil && n <= len(sp.spare.buf) {
@@ -67,17 +73,47 @@ func (sp *slabPool) fresh(n int) *slab {
 		sp.next = min(size*2, sp.maxSize)
 		s = &slab{buf: make([]byte, max(size, n))}
 	}
-	sp.held += len(s.buf)
+	sp.add(s)
 	sp.cur = s
 	return s
 }
 
-// release notes that a line in s was evicted.
-func (sp *slabPool) release(s *slab) {
+// add counts a new slab and gives it an id.
+func (sp *slabPool) add(s *slab) {
+	sp.held += len(s.buf)
+	if k := len(sp.free); k > 0 {
+		s.id, sp.free = sp.free[k-1], sp.free[:k-1]
+	} else {
+		if len(sp.table) == 0 {
+			sp.table = append(sp.table, nil)
+		}
+		s.id = uint32(len(sp.table))
+		sp.table = append(sp.table, nil)
+	}
+	sp.table[s.id] = s
+}
+
+// drop lets go of a slab that holds no line: it is no longer counted,
+// its id is free, and it may become the spare.
+func (sp *slabPool) drop(s *slab) {
+	sp.held -= len(s.buf)
+	sp.table[s.id] = nil
+	sp.free = append(sp.free, s.id)
+	s.id = 0
+	sp.recycle(s)
+}
+
+// text is the bytes [off, off+n) of slab id.
+func (sp *slabPool) text(id, off uint32, n int) []byte {
+	return sp.table[id].buf[off : int(off)+n]
+}
+
+// release notes that a line in slab id was evicted.
+func (sp *slabPool) release(id uint32) {
+	s := sp.table[id]
 	s.lines--
 	if s.lines == 0 && s != sp.cur {
-		sp.held -= len(s.buf)
-		sp.recycle(s)
+		sp.drop(s)
 	}
 }
 
