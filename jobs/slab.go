@@ -6,15 +6,18 @@ package jobs
 // is a small part of a store's bound.
 const (
 	minSlabSize = 4 << 10
-	maxSlabSize = 64 << 10
+	maxSlabSize = 256 << 10
 )
 
-// slab holds the text of consecutive committed lines, packed: only
-// committed text is copied in (never raw reads, with their "\r"
-// rewrites), so every byte of a slab up to used belongs to a held line
-// (or is the newline between two plain lines kept in one copy:
-// keepPlain), and slabs empty in the order they were filled. A slab is counted whole
-// against the store's bound while any of its lines is held.
+// slab holds the text of committed lines. A slab is counted whole
+// against the store's bound while any of its lines is held, or while it
+// is being filled. Text is copied in packed: only committed text (never
+// raw reads, with their "\r" rewrites), and the newline between two
+// plain lines kept in one copy (keepPlain). A stream's read slab
+// (slabPool.reading) is the exception: its reader reads straight into
+// it, and the plain lines of a read are kept where they lie (keepPlainAt),
+// with their newlines and the odd piece of a line that was copied
+// instead (a line the read before began, a line with "\r" or colours).
 type slab struct {
 	buf   []byte
 	used  int
@@ -31,6 +34,7 @@ type slab struct {
 // nothing to scan in it (10,000 lines a job).
 type slabPool struct {
 	cur     *slab
+	reading [2]*slab // by stream: the slab its reader reads into (readRoom)
 	spare   *slab
 	held    int      // bytes of the slabs holding lines, plus cur: what the bound counts
 	next    int      // size of the next slab to allocate
@@ -65,6 +69,12 @@ func (sp *slabPool) fresh(n int) *slab {
 	if old := sp.cur; old != nil && old.lines == 0 {
 		sp.drop(old)
 	}
+	sp.cur = sp.alloc(n)
+	return sp.cur
+}
+
+// alloc is a new slab with room for n bytes: the spare, or the next size.
+func (sp *slabPool) alloc(n int) *slab {
 	var s *slab
 	if sp.spare != nil && n <= len(sp.spare.buf) {
 		s, sp.spare = sp.spare, nil
@@ -74,7 +84,6 @@ func (sp *slabPool) fresh(n int) *slab {
 		s = &slab{buf: make([]byte, max(size, n))}
 	}
 	sp.add(s)
-	sp.cur = s
 	return s
 }
 
@@ -112,9 +121,15 @@ func (sp *slabPool) text(id, off uint32, n int) []byte {
 func (sp *slabPool) release(id uint32) {
 	s := sp.table[id]
 	s.lines--
-	if s.lines == 0 && s != sp.cur {
+	if s.lines == 0 && !sp.filling(s) {
 		sp.drop(s)
 	}
+}
+
+// filling reports whether s is being filled: the current slab or a
+// read slab.
+func (sp *slabPool) filling(s *slab) bool {
+	return s == sp.cur || s == sp.reading[Stdout] || s == sp.reading[Stderr]
 }
 
 // recycle keeps an emptied slab of the largest size as the spare; others
