@@ -15,8 +15,9 @@ const (
 	pipeSize = 1 << 20
 )
 
-// readBufs lends read buffers to readers only while they hold data, so
-// an idle job costs no buffer.
+// readBufs lends read buffers to the readers that do not read into their
+// store (a terminal's, a small store's: readRoom) only while they hold
+// data, so an idle job costs no buffer.
 var readBufs = sync.Pool{New: func() any { b := make([]byte, readBufSize); return &b }}
 
 // readStream copies one pipe into the log file and the store until EOF,

@@ -75,6 +75,9 @@ func TestStoreReadsInPlaceKeepWhatLinesOneByOneKeep(t *testing.T) {
 		}
 		got, want := reads.ReadAfter(0, 0), bytewise.ReadAfter(0, 0)
 		require.Equal(t, len(want.Lines), len(got.Lines), "seed %d", seed)
+		for i := 1; i < len(got.Lines); i++ {
+			require.Greater(t, got.Lines[i].Arrival, got.Lines[i-1].Arrival, "seed %d: arrivals grow", seed)
+		}
 		for i := range want.Lines {
 			want.Lines[i].Arrival, got.Lines[i].Arrival = 0, 0
 		}
