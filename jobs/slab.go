@@ -25,9 +25,9 @@ type slab struct {
 	id    uint32 // its place in the pool's table while it holds lines
 }
 
-// slabPool is one store's slabs: the one being filled, and one spare of
-// the largest size so a store at its bound reuses memory instead of
-// making garbage.
+// slabPool is one store's slabs: the one being filled with copies, a
+// read slab for each stream, and one spare of the largest size so a store
+// at its bound reuses memory instead of making garbage.
 //
 // Lines name their slab by its id, a place in table, not by a pointer:
 // the line index then holds no pointers, and the garbage collector has
@@ -36,7 +36,7 @@ type slabPool struct {
 	cur     *slab
 	reading [2]*slab // by stream: the slab its reader reads into (readRoom)
 	spare   *slab
-	held    int      // bytes of the slabs holding lines, plus cur: what the bound counts
+	held    int      // bytes of the slabs holding lines or being filled: what the bound counts
 	next    int      // size of the next slab to allocate
 	maxSize int      // the largest slab (maxSlabSize, less for small stores)
 	table   []*slab  // by id; [0] is nil, the id of no slab
