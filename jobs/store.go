@@ -121,9 +121,10 @@ type OutputStore struct {
 }
 
 // entry is a held line: where its text lies, its stream and its arrival.
-// Its Seq follows from its place in the ring.
+// Its Seq follows from its place in the ring. It holds no pointer (see
+// slabPool).
 type entry struct {
-	slab    *slab
+	slab    uint32 // id in s.slabs; 0 for an empty line
 	off     uint32
 	word    uint32 // text length << 2 | stream
 	arrival uint64
@@ -135,13 +136,14 @@ const entrySize = int(unsafe.Sizeof(entry{}))
 func (e *entry) size() int      { return int(e.word >> 2) }
 func (e *entry) stream() Stream { return Stream(e.word & 3) }
 
-// text is the line's bytes in its slab: copy them before the store's lock
-// is released, since slab bytes are rewritten when the slab is reused.
-func (e *entry) text() []byte {
-	if e.slab == nil {
+// lineText is a held line's bytes in its slab: copy them before the
+// store's lock is released, since slab bytes are rewritten when the slab
+// is reused.
+func (s *OutputStore) lineText(e *entry) []byte {
+	if e.slab == 0 {
 		return nil
 	}
-	return e.slab.buf[e.off : int(e.off)+e.size()]
+	return s.slabs.text(e.slab, e.off, e.size())
 }
 
 // index maps a position among the held lines (0: oldest) to the ring.
@@ -220,9 +222,16 @@ func (s *OutputStore) Append(stream Stream, p []byte) {
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	s.appendLocked(stream, p, nil, 0)
+}
+
+// appendLocked is Append. When p lies in the stream's read slab r, at
+// offset off, its plain lines are kept where they lie (keepPlainAt).
+func (s *OutputStore) appendLocked(stream Stream, p []byte, r *slab, off int) {
 	// A guess at the lines, not a count (that would be one more pass
 	// over every byte): arrivals past it come in further blocks.
 	s.begin(len(p)/32 + 2)
+	end := off + len(p) // p's end in r
 	s.total += int64(len(p))
 	pl := &s.partial[stream]
 	s.lastPart = stream
@@ -242,7 +251,13 @@ func (s *OutputStore) Append(stream Stream, p []byte) {
 	plain := noCR && !esc && !s.terminal
 	for len(p) > 0 {
 		if plain && len(pl.buf) == 0 && len(pl.pen) == 0 {
-			if p = p[s.keepPlain(stream, p):]; len(p) == 0 {
+			kept := 0
+			if r != nil {
+				kept = s.keepPlainAt(stream, p, r, end-len(p))
+			} else {
+				kept = s.keepPlain(stream, p)
+			}
+			if p = p[kept:]; len(p) == 0 {
 				return
 			}
 		}
@@ -319,36 +334,11 @@ func (s *OutputStore) keepPlain(stream Stream, p []byte) int {
 			c = sp.fresh(i)
 			base, seg = c.used, pos
 		}
-		var slot *entry
-		if s.n < len(s.ring) || len(s.ring) < s.opts.MaxLines {
-			if s.n == len(s.ring) {
-				s.grow()
-			}
-			slot = s.at(s.n)
-			s.n++
-		} else { // full: the line takes the oldest one's place (evict)
-			slot = &s.ring[s.head]
-			s.droppedArrival = slot.arrival
-			s.text -= slot.size()
-			if slot.slab != nil {
-				sp.release(slot.slab)
-			}
-			if s.head++; s.head == len(s.ring) {
-				s.head = 0
-			}
-			s.dropped++
-		}
-		*slot = entry{word: uint32(i)<<2 | uint32(stream), arrival: s.nextArrival()}
+		slot := s.plainSlot(stream, i)
 		if i > 0 {
-			slot.slab, slot.off = c, uint32(base+pos-seg)
+			slot.slab, slot.off = c.id, uint32(base+pos-seg)
 			c.lines++
 		}
-		if s.nextSeq == 1 {
-			s.firstArrival = slot.arrival
-		}
-		s.lastOwn = s.nextSeq
-		s.nextSeq++
-		s.text += i
 		for sp.held > s.opts.MaxBytes && s.n > 1 {
 			s.evict()
 		}
@@ -361,6 +351,39 @@ func (s *OutputStore) keepPlain(stream Stream, p []byte) int {
 		s.lastOpen, s.placed = false, false
 	}
 	return pos
+}
+
+// plainSlot is the index entry of a new plain line of the job's, of
+// size bytes, with its arrival and Seq, for the caller to say where its
+// text lies. With the index full, the oldest line gives up its place.
+func (s *OutputStore) plainSlot(stream Stream, size int) *entry {
+	var slot *entry
+	if s.n < len(s.ring) || len(s.ring) < s.opts.MaxLines {
+		if s.n == len(s.ring) {
+			s.grow()
+		}
+		slot = s.at(s.n)
+		s.n++
+	} else { // full: the line takes the oldest one's place (evict)
+		slot = &s.ring[s.head]
+		s.droppedArrival = slot.arrival
+		s.text -= slot.size()
+		if slot.slab != 0 {
+			s.slabs.release(slot.slab)
+		}
+		if s.head++; s.head == len(s.ring) {
+			s.head = 0
+		}
+		s.dropped++
+	}
+	*slot = entry{word: uint32(size)<<2 | uint32(stream), arrival: s.nextArrival()}
+	if s.nextSeq == 1 {
+		s.firstArrival = slot.arrival
+	}
+	s.lastOwn = s.nextSeq
+	s.nextSeq++
+	s.text += size
+	return slot
 }
 
 // indexNewline finds the first "\n".
@@ -647,8 +670,9 @@ func (s *OutputStore) keep(stream Stream, text []byte) {
 	}
 	e := entry{word: uint32(len(text))<<2 | uint32(stream), arrival: s.nextArrival()}
 	if len(text) > 0 {
-		e.slab, e.off = s.slabs.put(text)
-		e.slab.lines++
+		sl, off := s.slabs.put(text)
+		sl.lines++
+		e.slab, e.off = sl.id, off
 	}
 	*s.at(s.n) = e
 	if s.nextSeq == 1 {
@@ -677,7 +701,7 @@ func (s *OutputStore) evict() {
 	old := s.at(0)
 	s.droppedArrival = old.arrival
 	s.text -= old.size()
-	if old.slab != nil {
+	if old.slab != 0 {
 		s.slabs.release(old.slab)
 	}
 	*old = entry{}
@@ -744,21 +768,22 @@ func (s *OutputStore) Flush() {
 // lines allow and the last cut to size, and the index into a ring of
 // their number.
 func (s *OutputStore) repack() {
+	old := s.slabs
 	s.slabs = newSlabPool(s.opts.MaxBytes)
 	s.slabs.next = s.slabs.maxSize
 	var cur *slab
 	ring := make([]entry, s.n)
 	for i := range ring {
 		e := *s.at(i)
-		if e.slab != nil {
-			text := e.text()
+		if e.slab != 0 {
+			text := old.text(e.slab, e.off, e.size())
 			if cur == nil || len(cur.buf)-cur.used < len(text) {
 				cur = s.repackSlab(i)
 			}
 			e.off = uint32(cur.used)
 			cur.used += copy(cur.buf[cur.used:], text)
 			cur.lines++
-			e.slab = cur
+			e.slab = cur.id
 		}
 		ring[i] = e
 	}
@@ -773,7 +798,7 @@ func (s *OutputStore) repackSlab(i int) *slab {
 		left += s.at(k).size()
 	}
 	sl := &slab{buf: make([]byte, max(min(left, s.slabs.maxSize), s.at(i).size()))}
-	s.slabs.held += len(sl.buf)
+	s.slabs.add(sl)
 	s.slabs.cur = sl
 	return sl
 }
@@ -911,7 +936,7 @@ func (s *OutputStore) LastLine() string {
 	if s.lastOwn == 0 || s.lastOwn < first {
 		return ""
 	}
-	return string(s.at(int(s.lastOwn - first)).text())
+	return string(s.lineText(s.at(int(s.lastOwn - first))))
 }
 
 // LastLinePlacesCursor reports whether the newest text (LastLine) was

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"math/rand/v2"
+	"reflect"
 	"runtime"
 	"slices"
 	"strings"
@@ -101,7 +102,7 @@ func TestFlushReleasesWhatOnlyWritingNeeds(t *testing.T) {
 	assert.Nil(t, s.slabs.spare)
 	assert.Less(t, after.Memory, before.Memory)
 	assert.Equal(t, int64(after.Retained*entrySize), after.Memory-int64(s.slabs.held), "the index has no room to spare")
-	assert.InDelta(t, after.Text, s.slabs.held, float64(len(line80)*after.Retained/(maxSlabSize/len(line80))), "the text is packed: at most a line's slack per slab")
+	assert.InDelta(t, after.Text, s.slabs.held, float64(len(line80)*after.Retained/(s.slabs.maxSize/len(line80))), "the text is packed: at most a line's slack per slab")
 	assert.Equal(t, "no newline yet", s.LastLine(), "the partial line was committed")
 	got := s.ReadAfter(0, 0).Lines
 	// The partial line, committed, took the oldest line's place.
@@ -123,4 +124,27 @@ func BenchmarkStoreAppend(b *testing.B) {
 	for b.Loop() {
 		s.Append(Stdout, chunk)
 	}
+}
+
+// TestStoreIndexHoldsNoPointers: the line index (10,000 entries a job)
+// names slabs by id, so the garbage collector has nothing to scan in it.
+func TestStoreIndexHoldsNoPointers(t *testing.T) {
+	var hasPointers func(reflect.Type) bool
+	hasPointers = func(ty reflect.Type) bool {
+		switch ty.Kind() {
+		case reflect.Pointer, reflect.Slice, reflect.Map, reflect.Chan, reflect.Func, reflect.Interface, reflect.String, reflect.UnsafePointer:
+			return true
+		case reflect.Array:
+			return hasPointers(ty.Elem())
+		case reflect.Struct:
+			for i := range ty.NumField() {
+				if hasPointers(ty.Field(i).Type) {
+					return true
+				}
+			}
+		}
+		return false
+	}
+	require.False(t, hasPointers(reflect.TypeOf(entry{})), "an index entry holds no pointer")
+	require.Equal(t, 24, entrySize, "README: 24 bytes a line for the index")
 }

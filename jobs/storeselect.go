@@ -89,7 +89,7 @@ func (s *OutputStore) Select(sel Selection) Chunk {
 			}
 			c.Lines = make([]Line, 0, room)
 		}
-		c.Lines = append(c.Lines, Line{Seq: first + uint64(i), Stream: e.stream(), Text: string(e.text()), Arrival: e.arrival})
+		c.Lines = append(c.Lines, Line{Seq: first + uint64(i), Stream: e.stream(), Text: string(s.lineText(e)), Arrival: e.arrival})
 		c.Next = first + uint64(i)
 		count++
 		size += e.size()
