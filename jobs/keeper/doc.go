@@ -28,8 +28,10 @@
 //     It reaps everything itself, so no PID it signals can be reused
 //     behind its back. Where the kernel can (Linux 6.9 and later), the
 //     process group a run's main process leads gets the signal as one,
-//     through the main process's pidfd, kept until the run ends: a child
-//     forked after the look, or during the signal, cannot slip past it.
+//     through the main process's pidfd (opened for the signal while the
+//     process is unreaped, or when it exits and kept until the run ends):
+//     a child forked after the look, or during the signal, cannot slip
+//     past it.
 //   - The connection is the lifeline: only jobtop holds the other end, so
 //     EOF means jobtop is gone, however it went (SIGKILL included). The
 //     keeper then stops every run (its stop signal, its grace, SIGKILL),

@@ -328,8 +328,8 @@ func (k *keeper) noteReaped(pid int, ws unix.WaitStatus) {
 // not reaped yet, to keep until r ends: once the process is reaped, it
 // still names the process group the process led (signalRun), and no
 // other. While the process lives, the run holds none (signalRun opens
-// one when it needs it): a pidfd a live run in the keeper's table is
-// copied by each fork and closed by each exec (see stash.go), about 0.4
+// one when it needs it): a live run's pidfd in the keeper's table would
+// be copied by each fork and closed by each exec (see stash.go), about 0.4
 // ms of CPU a start with a thousand runs alive.
 func (k *keeper) keepPidfd(r *run) {
 	if r == nil || r.pidfd >= 0 {

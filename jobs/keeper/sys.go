@@ -9,9 +9,10 @@ import "errors"
 //		make orphaned descendants re-parent to the keeper;
 //		errNoSubreaper where the system has no such thing
 //	pidfdOpen(pid int) (int, error)
-//	forkExec(path string, argv []string, attr *syscall.ProcAttr) (pid, pidfd int, err error)
-//		syscall.ForkExec, and the child's pidfd where the fork can make
-//		one (else -1: pidfdOpen then)
+//	exitedChild() (pid int, can bool)
+//		a child that has exited, left unreaped (waitid's WNOWAIT), so
+//		its pidfd can still be opened; can is false where the system
+//		cannot peek
 //	pidfdSignal(fd int, sig syscall.Signal) error
 //		signal a process through a descriptor that cannot name another
 //		process; unix.ENOSYS where there is none

@@ -11,6 +11,11 @@ func becomeSubreaper() error { return unix.Prctl(unix.PR_SET_CHILD_SUBREAPER, 1,
 
 func pidfdOpen(pid int) (int, error) { return unix.PidfdOpen(pid, 0) }
 
+// siPIDOffset is where si_pid lies in a siginfo_t: after three int32s
+// (si_signo, si_errno, si_code, in some order), at the union's
+// alignment, a pointer's: 16 on 64-bit systems, 12 on 32-bit ones.
+const siPIDOffset = (12 + unsafe.Sizeof(uintptr(0)) - 1) &^ (unsafe.Sizeof(uintptr(0)) - 1)
+
 // exitedChild peeks at a child that has exited and is not reaped yet,
 // leaving it unreaped (waitid's WNOWAIT); pid is 0 for none. can is
 // false where the system cannot peek.
@@ -26,7 +31,7 @@ func exitedChild() (pid int, can bool) {
 		}
 		// si_pid, after si_signo, si_errno, si_code and the union's
 		// alignment: 0 when no child has exited (WNOHANG).
-		return int(*(*int32)(unsafe.Add(unsafe.Pointer(&info), 16))), true
+		return int(*(*int32)(unsafe.Add(unsafe.Pointer(&info), siPIDOffset))), true
 	}
 }
 
