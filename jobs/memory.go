@@ -12,8 +12,8 @@ type MemoryUse struct {
 	Text int64
 	// Memory is every byte the stores keep alive (StoreStats.Memory).
 	Memory int64
-	// Running counts jobs with a live process: each may have read
-	// buffers on top (a TTY job's; a pipe job's reads go into its store).
+	// Running counts jobs with a live process: each has read buffers
+	// on top.
 	Running int
 }
 

@@ -15,9 +15,8 @@ const (
 	pipeSize = 1 << 20
 )
 
-// readBufs lends read buffers to the readers that do not read into their
-// store (a terminal's, a small store's: readRoom) only while they hold
-// data, so an idle job costs no buffer.
+// readBufs lends read buffers to readers only while they hold data, so
+// an idle job costs no buffer.
 var readBufs = sync.Pool{New: func() any { b := make([]byte, readBufSize); return &b }}
 
 // readStream copies one pipe into the log file and the store until EOF,
@@ -30,12 +29,6 @@ func (m *Manager) readStream(j *job, p *process, f *os.File, stream Stream) {
 	}
 	for {
 		m.waitHold(j)
-		// A pipe's output is read into its store (readRoom), a
-		// terminal's, which goes to its emulator too, into a buffer.
-		var room readRoom
-		if p.term == nil {
-			room = j.store.readRoom(stream)
-		}
 		var buf *[]byte
 		var n int
 		var rerr error
@@ -44,24 +37,15 @@ func (m *Manager) readStream(j *job, p *process, f *os.File, stream Stream) {
 			m.ingest <- struct{}{} // see ingestOutput
 			inSlot = true
 			for {
-				into := room.buf
-				if into == nil {
-					buf = readBufs.Get().(*[]byte)
-					into = *buf
-				}
-				n, rerr = syscall.Read(int(fd), into)
+				buf = readBufs.Get().(*[]byte)
+				n, rerr = syscall.Read(int(fd), *buf)
 				if rerr != syscall.EINTR {
 					break
 				}
-				if buf != nil {
-					readBufs.Put(buf)
-					buf = nil
-				}
+				readBufs.Put(buf)
 			}
 			if rerr == syscall.EAGAIN {
-				if buf != nil {
-					readBufs.Put(buf)
-				}
+				readBufs.Put(buf)
 				buf = nil
 				<-m.ingest
 				inSlot = false
@@ -77,11 +61,7 @@ func (m *Manager) readStream(j *job, p *process, f *os.File, stream Stream) {
 		if n > 0 {
 			p.storing.Add(1)
 			p.read.Add(int64(n))
-			if room.buf != nil {
-				m.ingestOutput(j, p, stream, nil, room, n)
-			} else {
-				m.ingestOutput(j, p, stream, (*buf)[:n], readRoom{}, 0)
-			}
+			m.ingestOutput(j, p, stream, (*buf)[:n])
 			inSlot = false
 			p.storing.Add(-1)
 		}
@@ -100,8 +80,7 @@ func (m *Manager) readStream(j *job, p *process, f *os.File, stream Stream) {
 
 // ingestOutput stores a chunk read, in the reader's ingest slot (taken
 // before the read), gives the slot up, and writes the chunk to the log
-// file. The chunk is b, or the n bytes read into room (readRoom), kept
-// in the store where they lie and written to the log file from there.
+// file.
 //
 // Reading and storing output is the CPU-heavy part; past one core's worth
 // of readers at once, firehose jobs would leave nothing for the UI or API
@@ -112,13 +91,10 @@ func (m *Manager) readStream(j *job, p *process, f *os.File, stream Stream) {
 // behind all of them (p95 107 ms, a bare tmux pane 46 ms under the same
 // writers). The log write is not in the slot: a disk that is behind must
 // hold up only its own job.
-func (m *Manager) ingestOutput(j *job, p *process, stream Stream, b []byte, room readRoom, n int) {
-	switch {
-	case room.buf != nil:
-		b = j.store.appendRead(stream, room, n)
-	case p.term != nil:
+func (m *Manager) ingestOutput(j *job, p *process, stream Stream, b []byte) {
+	if p.term != nil {
 		m.storeTerminal(j, p, b)
-	default:
+	} else {
 		j.store.Append(stream, b)
 	}
 	<-m.ingest

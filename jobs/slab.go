@@ -6,18 +6,15 @@ package jobs
 // is a small part of a store's bound.
 const (
 	minSlabSize = 4 << 10
-	maxSlabSize = 256 << 10
+	maxSlabSize = 64 << 10
 )
 
-// slab holds the text of committed lines. A slab is counted whole
-// against the store's bound while any of its lines is held, or while it
-// is being filled. Text is copied in packed: only committed text (never
-// raw reads, with their "\r" rewrites), and the newline between two
-// plain lines kept in one copy (keepPlain). A stream's read slab
-// (slabPool.reading) is the exception: its reader reads straight into
-// it, and the plain lines of a read are kept where they lie (keepPlainAt),
-// with their newlines and the odd piece of a line that was copied
-// instead (a line the read before began, a line with "\r" or colours).
+// slab holds the text of consecutive committed lines, packed: only
+// committed text is copied in (never raw reads, with their "\r"
+// rewrites), so every byte of a slab up to used belongs to a held line
+// (or is the newline between two plain lines kept in one copy:
+// keepPlain), and slabs empty in the order they were filled. A slab is counted whole
+// against the store's bound while any of its lines is held.
 type slab struct {
 	buf   []byte
 	used  int
@@ -25,18 +22,17 @@ type slab struct {
 	id    uint32 // its place in the pool's table while it holds lines
 }
 
-// slabPool is one store's slabs: the one being filled with copies, a
-// read slab for each stream, and one spare of the largest size so a store
-// at its bound reuses memory instead of making garbage.
+// slabPool is one store's slabs: the one being filled, and one spare of
+// the largest size so a store at its bound reuses memory instead of
+// making garbage.
 //
 // Lines name their slab by its id, a place in table, not by a pointer:
 // the line index then holds no pointers, and the garbage collector has
 // nothing to scan in it (10,000 lines a job).
 type slabPool struct {
 	cur     *slab
-	reading [2]*slab // by stream: the slab its reader reads into (readRoom)
 	spare   *slab
-	held    int      // bytes of the slabs holding lines or being filled: what the bound counts
+	held    int      // bytes of the slabs holding lines, plus cur: what the bound counts
 	next    int      // size of the next slab to allocate
 	maxSize int      // the largest slab (maxSlabSize, less for small stores)
 	table   []*slab  // by id; [0] is nil, the id of no slab
@@ -69,12 +65,6 @@ func (sp *slabPool) fresh(n int) *slab {
 	if old := sp.cur; old != nil && old.lines == 0 {
 		sp.drop(old)
 	}
-	sp.cur = sp.alloc(n)
-	return sp.cur
-}
-
-// alloc is a new slab with room for n bytes: the spare, or the next size.
-func (sp *slabPool) alloc(n int) *slab {
 	var s *slab
 	if sp.spare != nil && n <= len(sp.spare.buf) {
 		s, sp.spare = sp.spare, nil
@@ -84,6 +74,7 @@ func (sp *slabPool) alloc(n int) *slab {
 		s = &slab{buf: make([]byte, max(size, n))}
 	}
 	sp.add(s)
+	sp.cur = s
 	return s
 }
 
@@ -121,15 +112,9 @@ func (sp *slabPool) text(id, off uint32, n int) []byte {
 func (sp *slabPool) release(id uint32) {
 	s := sp.table[id]
 	s.lines--
-	if s.lines == 0 && !sp.filling(s) {
+	if s.lines == 0 && s != sp.cur {
 		sp.drop(s)
 	}
-}
-
-// filling reports whether s is being filled: the current slab or a
-// read slab.
-func (sp *slabPool) filling(s *slab) bool {
-	return s == sp.cur || s == sp.reading[Stdout] || s == sp.reading[Stderr]
 }
 
 // recycle keeps an emptied slab of the largest size as the spare; others

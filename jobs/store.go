@@ -222,16 +222,9 @@ func (s *OutputStore) Append(stream Stream, p []byte) {
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.appendLocked(stream, p, nil, 0)
-}
-
-// appendLocked is Append. When p lies in the stream's read slab r, at
-// offset off, its plain lines are kept where they lie (keepPlainAt).
-func (s *OutputStore) appendLocked(stream Stream, p []byte, r *slab, off int) {
 	// A guess at the lines, not a count (that would be one more pass
 	// over every byte): arrivals past it come in further blocks.
 	s.begin(len(p)/32 + 2)
-	end := off + len(p) // p's end in r
 	s.total += int64(len(p))
 	pl := &s.partial[stream]
 	s.lastPart = stream
@@ -251,13 +244,7 @@ func (s *OutputStore) appendLocked(stream Stream, p []byte, r *slab, off int) {
 	plain := noCR && !esc && !s.terminal
 	for len(p) > 0 {
 		if plain && len(pl.buf) == 0 && len(pl.pen) == 0 {
-			kept := 0
-			if r != nil {
-				kept = s.keepPlainAt(stream, p, r, end-len(p))
-			} else {
-				kept = s.keepPlain(stream, p)
-			}
-			if p = p[kept:]; len(p) == 0 {
+			if p = p[s.keepPlain(stream, p):]; len(p) == 0 {
 				return
 			}
 		}
@@ -334,11 +321,36 @@ func (s *OutputStore) keepPlain(stream Stream, p []byte) int {
 			c = sp.fresh(i)
 			base, seg = c.used, pos
 		}
-		slot := s.plainSlot(stream, i)
+		var slot *entry
+		if s.n < len(s.ring) || len(s.ring) < s.opts.MaxLines {
+			if s.n == len(s.ring) {
+				s.grow()
+			}
+			slot = s.at(s.n)
+			s.n++
+		} else { // full: the line takes the oldest one's place (evict)
+			slot = &s.ring[s.head]
+			s.droppedArrival = slot.arrival
+			s.text -= slot.size()
+			if slot.slab != 0 {
+				sp.release(slot.slab)
+			}
+			if s.head++; s.head == len(s.ring) {
+				s.head = 0
+			}
+			s.dropped++
+		}
+		*slot = entry{word: uint32(i)<<2 | uint32(stream), arrival: s.nextArrival()}
 		if i > 0 {
 			slot.slab, slot.off = c.id, uint32(base+pos-seg)
 			c.lines++
 		}
+		if s.nextSeq == 1 {
+			s.firstArrival = slot.arrival
+		}
+		s.lastOwn = s.nextSeq
+		s.nextSeq++
+		s.text += i
 		for sp.held > s.opts.MaxBytes && s.n > 1 {
 			s.evict()
 		}
@@ -351,39 +363,6 @@ func (s *OutputStore) keepPlain(stream Stream, p []byte) int {
 		s.lastOpen, s.placed = false, false
 	}
 	return pos
-}
-
-// plainSlot is the index entry of a new plain line of the job's, of
-// size bytes, with its arrival and Seq, for the caller to say where its
-// text lies. With the index full, the oldest line gives up its place.
-func (s *OutputStore) plainSlot(stream Stream, size int) *entry {
-	var slot *entry
-	if s.n < len(s.ring) || len(s.ring) < s.opts.MaxLines {
-		if s.n == len(s.ring) {
-			s.grow()
-		}
-		slot = s.at(s.n)
-		s.n++
-	} else { // full: the line takes the oldest one's place (evict)
-		slot = &s.ring[s.head]
-		s.droppedArrival = slot.arrival
-		s.text -= slot.size()
-		if slot.slab != 0 {
-			s.slabs.release(slot.slab)
-		}
-		if s.head++; s.head == len(s.ring) {
-			s.head = 0
-		}
-		s.dropped++
-	}
-	*slot = entry{word: uint32(size)<<2 | uint32(stream), arrival: s.nextArrival()}
-	if s.nextSeq == 1 {
-		s.firstArrival = slot.arrival
-	}
-	s.lastOwn = s.nextSeq
-	s.nextSeq++
-	s.text += size
-	return slot
 }
 
 // indexNewline finds the first "\n".

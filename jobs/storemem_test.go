@@ -102,7 +102,7 @@ func TestFlushReleasesWhatOnlyWritingNeeds(t *testing.T) {
 	assert.Nil(t, s.slabs.spare)
 	assert.Less(t, after.Memory, before.Memory)
 	assert.Equal(t, int64(after.Retained*entrySize), after.Memory-int64(s.slabs.held), "the index has no room to spare")
-	assert.InDelta(t, after.Text, s.slabs.held, float64(len(line80)*after.Retained/(s.slabs.maxSize/len(line80))), "the text is packed: at most a line's slack per slab")
+	assert.InDelta(t, after.Text, s.slabs.held, float64(len(line80)*after.Retained/(maxSlabSize/len(line80))), "the text is packed: at most a line's slack per slab")
 	assert.Equal(t, "no newline yet", s.LastLine(), "the partial line was committed")
 	got := s.ReadAfter(0, 0).Lines
 	// The partial line, committed, took the oldest line's place.
