@@ -132,3 +132,27 @@ func TestAnswerTimeoutDuringALongReload(t *testing.T) {
 	_, err := os.Stat(release)
 	assert.ErrorIs(t, err, os.ErrNotExist, "the reload was still going")
 }
+
+// Plain jobtop where a job file is, and jobtop -f, against a stopped
+// instance on the socket, say it is stopped and how to resume it, within
+// --answer-timeout, as the other local commands do.
+func TestJobFileAgainstAStoppedInstance(t *testing.T) {
+	c := newCLI(t)
+	dir := t.TempDir()
+	file := filepath.Join(dir, "jobtop.yaml")
+	require.NoError(t, os.WriteFile(file, []byte("jobs:\n  a:\n    cmd: exec sleep 1000\n"), 0o600))
+	serve := c.serveIn(dir)
+	pid := serve.Process.Pid
+	stopWhole(t, pid)
+	t.Cleanup(func() { syscall.Kill(pid, syscall.SIGCONT) }) //nolint:errcheck // before serve's own cleanup
+
+	began := time.Now()
+	r := c.runIn(dir, "--answer-timeout", "1s")
+	assert.Equal(t, 1, r.code)
+	assert.Equal(t, fmt.Sprintf("jobtop: the jobtop instance on %s (pid %d) did not answer within 1s: it is stopped (SIGSTOP, or ^Z where it runs); `kill -CONT %d` resumes it; --answer-timeout DUR sets the limit (0: wait as long as it takes)\n", c.socket, pid, pid), r.stderr)
+	assert.Less(t, time.Since(began), testTimeout/2)
+
+	r = c.runIn(dir, "-f", file)
+	assert.Equal(t, 1, r.code)
+	assert.Contains(t, r.stderr, fmt.Sprintf("another jobtop (pid %d) is listening on %s but did not answer within 1s: it is stopped (SIGSTOP, or ^Z where it runs); `kill -CONT %d` resumes it; then use it", pid, c.socket, pid))
+}

@@ -52,7 +52,13 @@ func addHostFlags(root *cobra.Command) {
 // localClient makes the client of the instance on this machine's socket,
 // bounded by --answer-timeout.
 func localClient(cmd *cobra.Command) *control.Client {
-	c := control.NewClient(socketPath(cmd))
+	return answeringClient(cmd, socketPath(cmd))
+}
+
+// answeringClient makes the client of the instance on socket, bounded
+// by --answer-timeout.
+func answeringClient(cmd *cobra.Command, socket string) *control.Client {
+	c := control.NewClient(socket)
 	d := control.DefaultAnswerTimeout
 	if f := cmd.Flags().Lookup(answerTimeoutFlag); f != nil {
 		if v, ok := f.Value.(durationFlag); ok {
