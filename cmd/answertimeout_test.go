@@ -2,7 +2,9 @@ package cmd
 
 import (
 	"fmt"
+	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"syscall"
 	"testing"
@@ -89,7 +91,72 @@ func TestAnswerTimeoutWithHostIsRefused(t *testing.T) {
 	r := c.run("ls", "--host", "ssh://somewhere", "--answer-timeout", "5s")
 	assert.Equal(t, usageExit, r.code)
 	assert.Contains(t, r.stderr, "--host-timeout bounds the far one")
-	r = c.run("serve", "--answer-timeout", "5s")
-	assert.Equal(t, usageExit, r.code)
-	assert.Contains(t, r.stderr, "--answer-timeout is for the commands that talk to an instance")
+	// Nor is it about other machines where the command talks to no
+	// instance.
+	for _, args := range [][]string{{"serve", "--answer-timeout", "5s"}, {"check", "--answer-timeout", "1"}} {
+		r = c.run(args...)
+		assert.Equal(t, usageExit, r.code, "%v", args)
+		assert.Equal(t, "jobtop: --answer-timeout is for the commands that talk to an instance (it bounds the wait for the instance's first answer); jobtop "+args[0]+" talks to none\n", r.stderr, "%v", args)
+	}
+}
+
+// An instance busy with a long reload still says at once that it is
+// alive: the probe --answer-timeout bounds asks nothing a reload holds.
+// The reload here is made slow on purpose: its env_cmds wait for the
+// test's word (each up to its 2 s bound, 15 of them).
+func TestAnswerTimeoutDuringALongReload(t *testing.T) {
+	c := newCLI(t)
+	dir := t.TempDir()
+	file := filepath.Join(dir, "process-compose.yaml")
+	require.NoError(t, os.WriteFile(file, []byte("version: \"0.5\"\nprocesses:\n  a:\n    command: sleep 1000\n"), 0o600))
+	c.serveIn(dir)
+	began, release := filepath.Join(dir, "began"), filepath.Join(dir, "release")
+	var text strings.Builder
+	text.WriteString("version: \"0.5\"\nenv_cmds:\n")
+	for i := range 15 {
+		fmt.Fprintf(&text, "  V%d: \"touch %s; while [ ! -e %s ]; do sleep 0.02; done; echo x\"\n", i, began, release)
+	}
+	text.WriteString("processes:\n  a:\n    command: sleep 1000\n  b:\n    command: sleep 1000\n")
+	require.NoError(t, os.WriteFile(file, []byte(text.String()), 0o600))
+	reload := exec.Command(binary, "reload")
+	reload.Env = c.env
+	require.NoError(t, reload.Start())
+	t.Cleanup(func() {
+		os.WriteFile(release, nil, 0o600) //nolint:errcheck // ends the reload
+		reload.Wait()                     //nolint:errcheck // its outcome is not the point
+	})
+	require.Eventually(t, func() bool {
+		_, err := os.Stat(began)
+		return err == nil
+	}, testTimeout, 10*time.Millisecond, "the reload did not run its env_cmds")
+
+	r := c.run("ls", "--answer-timeout", "1s")
+	assert.Equal(t, 0, r.code, r.stderr)
+	assert.Contains(t, r.stdout, "sleep 1000")
+	_, err := os.Stat(release)
+	assert.ErrorIs(t, err, os.ErrNotExist, "the reload was still going")
+}
+
+// Plain jobtop where a job file is, and jobtop -f, against a stopped
+// instance on the socket, say it is stopped and how to resume it, within
+// --answer-timeout, as the other local commands do.
+func TestJobFileAgainstAStoppedInstance(t *testing.T) {
+	c := newCLI(t)
+	dir := t.TempDir()
+	file := filepath.Join(dir, "jobtop.yaml")
+	require.NoError(t, os.WriteFile(file, []byte("jobs:\n  a:\n    cmd: exec sleep 1000\n"), 0o600))
+	serve := c.serveIn(dir)
+	pid := serve.Process.Pid
+	stopWhole(t, pid)
+	t.Cleanup(func() { syscall.Kill(pid, syscall.SIGCONT) }) //nolint:errcheck // before serve's own cleanup
+
+	began := time.Now()
+	r := c.runIn(dir, "--answer-timeout", "1s")
+	assert.Equal(t, 1, r.code)
+	assert.Equal(t, fmt.Sprintf("jobtop: the jobtop instance on %s (pid %d) did not answer within 1s: it is stopped (SIGSTOP, or ^Z where it runs); `kill -CONT %d` resumes it; --answer-timeout DUR sets the limit (0: wait as long as it takes)\n", c.socket, pid, pid), r.stderr)
+	assert.Less(t, time.Since(began), testTimeout/2)
+
+	r = c.runIn(dir, "-f", file)
+	assert.Equal(t, 1, r.code)
+	assert.Contains(t, r.stderr, fmt.Sprintf("another jobtop (pid %d) is listening on %s but did not answer within 1s: it is stopped (SIGSTOP, or ^Z where it runs); `kill -CONT %d` resumes it; then use it", pid, c.socket, pid))
 }

@@ -72,19 +72,20 @@ too old for this jobtop (its --api version).`,
 	return cmd
 }
 
-// instanceWithin asks the instance who it is, giving up after d (0: no
-// limit) with an error that says it did not answer and what to check: a
-// stopped or hung instance would hold dial-stdio, and the ssh session
-// it runs in, for ever.
+// instanceWithin asks the instance who it is, giving up when it has not
+// answered within d (0: no limit) with a control.NoAnswerError worded for
+// the person at the other end of ssh: a stopped or hung instance would
+// hold dial-stdio, and the ssh session it runs in, for ever. d is two
+// thirds of their --host-timeout (control.Host's farAnswerTimeout).
 func instanceWithin(ctx context.Context, c *control.Client, d time.Duration) (control.Instance, error) {
-	if d <= 0 {
-		return c.Instance(ctx)
-	}
-	ask, cancel := context.WithTimeout(ctx, d)
-	defer cancel()
-	inst, err := c.Instance(ask)
-	if err != nil && ask.Err() != nil && ctx.Err() == nil {
-		return inst, fmt.Errorf("the jobtop instance on %s took the connection but did not answer within %v: is it stopped (SIGSTOP: kill -CONT it) or hung (kill it)?", c.Socket(), d)
+	c.SetAnswerTimeout(d)
+	inst, err := c.Instance(ctx)
+	var silent *control.NoAnswerError
+	if errors.As(err, &silent) {
+		silent.HostTimeout = (d * 3 / 2).Round(time.Second)
+		if silent.HostTimeout == 0 {
+			silent.HostTimeout = d * 3 / 2
+		}
 	}
 	return inst, err
 }

@@ -52,7 +52,13 @@ func addHostFlags(root *cobra.Command) {
 // localClient makes the client of the instance on this machine's socket,
 // bounded by --answer-timeout.
 func localClient(cmd *cobra.Command) *control.Client {
-	c := control.NewClient(socketPath(cmd))
+	return answeringClient(cmd, socketPath(cmd))
+}
+
+// answeringClient makes the client of the instance on socket, bounded
+// by --answer-timeout.
+func answeringClient(cmd *cobra.Command, socket string) *control.Client {
+	c := control.NewClient(socket)
 	d := control.DefaultAnswerTimeout
 	if f := cmd.Flags().Lookup(answerTimeoutFlag); f != nil {
 		if v, ok := f.Value.(durationFlag); ok {
@@ -127,7 +133,11 @@ func checkHostFlags(cmd *cobra.Command, _ []string) error {
 			if name == answerTimeoutFlag && cmd.LocalNonPersistentFlags().Lookup(name) != nil {
 				continue // dial-stdio's own
 			}
-			if changed(name) {
+			switch {
+			case !changed(name):
+			case name == answerTimeoutFlag: // not about other machines
+				return &ExitError{Code: usageExit, Err: fmt.Errorf("--%s is for the commands that talk to an instance (it bounds the wait for the instance's first answer); jobtop %s talks to none", name, cmd.Name())}
+			default:
 				return &ExitError{Code: usageExit, Err: fmt.Errorf("--%s is for the commands that talk to an instance; jobtop %s runs here (run it on the other machine: ssh HOST jobtop %s)", name, cmd.Name(), cmd.Name())}
 			}
 		}

@@ -62,8 +62,10 @@ func TestDialStdioIgnoresJobtopHost(t *testing.T) {
 
 // An instance that takes the connection and never answers (stopped with
 // SIGSTOP) does not hold dial-stdio, and the ssh session it runs in, for
-// ever: it gives up after --answer-timeout and says what to check; the
-// client over ssh shows that.
+// ever: it gives up after --answer-timeout and says, as local commands
+// do, which process did not answer and that it is stopped, in the words
+// of the person at the other end of ssh (their --host-timeout, of which
+// --answer-timeout is two thirds); the client over ssh shows that.
 func TestDialStdioGivesUpOnAnInstanceThatDoesNotAnswer(t *testing.T) {
 	c := newCLI(t)
 	serve := c.serve()
@@ -73,7 +75,7 @@ func TestDialStdioGivesUpOnAnInstanceThatDoesNotAnswer(t *testing.T) {
 	for _, args := range [][]string{{"dial-stdio", "--no-start", "--answer-timeout", "1s"}, {"dial-stdio", "--answer-timeout", "1"}} {
 		r := c.run(args...)
 		assert.Equal(t, 1, r.code, "%v: %s", args, r.stderr)
-		assert.Equal(t, "jobtop: the jobtop instance on "+c.socket+" took the connection but did not answer within 1s: is it stopped (SIGSTOP: kill -CONT it) or hung (kill it)?\n", r.stderr, "%v", args)
+		assert.Equal(t, fmt.Sprintf("jobtop: the jobtop instance on %s (pid %d) did not answer within about 2s: it is stopped (SIGSTOP, or ^Z where it runs); `kill -CONT %d` there resumes it; --host-timeout DUR sets the limit where you ran jobtop (0: wait as long as it takes)\n", c.socket, pid, pid), r.stderr, "%v", args)
 		assert.Empty(t, r.stdout, "%v: no banner", args)
 	}
 }

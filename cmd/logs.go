@@ -3,6 +3,7 @@ package cmd
 import (
 	"bufio"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"time"
@@ -196,12 +197,15 @@ func logs(cmd *cobra.Command, c *control.Client, id jobs.ID, o logsOptions) erro
 // person expects lines: --stderr of a job on a terminal (a terminal has
 // one stream: all of it is stdout), --follow of a job never started
 // (autostart: false: it has nothing to follow until someone starts it).
-// It returns only the instance going away while it answered: the read
-// after would find none listening, as if there had been none.
+// It returns only the instance going away while it answered (the read
+// after would find none listening, as if there had been none) and its
+// not answering within --answer-timeout (the read after would wait as
+// long again).
 func noteNothingToRead(cmd *cobra.Command, c *control.Client, id jobs.ID, o logsOptions) error {
 	j, err := c.Job(cmd.Context(), id)
+	var silent *control.NoAnswerError
 	switch {
-	case control.IsLost(err):
+	case control.IsLost(err), errors.As(err, &silent):
 		return err
 	case err != nil:
 		return nil // the read says what is wrong

@@ -313,11 +313,9 @@ func runProgram(model tea.Model, lost, asked <-chan struct{}) error {
 func sameJobFile(cmd *cobra.Command, plan *jobfile.Plan, inUse *control.InUseError) error {
 	path := plan.Path
 	inst := inUse.Instance
-	if inst.PID == 0 { // still starting its jobs, or slow: ask again, longer
-		c := control.NewClient(inUse.Path)
-		ctx, cancel := context.WithTimeout(cmd.Context(), attachTimeout)
-		got, err := c.Instance(ctx)
-		cancel()
+	if inst.PID == 0 { // slow, or stopped: ask again, within --answer-timeout
+		c := answeringClient(cmd, inUse.Path)
+		got, err := c.Instance(cmd.Context())
 		c.Close()
 		if err != nil {
 			return err

@@ -34,20 +34,28 @@ type NoAnswerError struct {
 	// Stopped: that process is stopped (SIGSTOP, SIGTSTP), as the
 	// process table says.
 	Stopped bool
+	// HostTimeout, set by dial-stdio, is the limit as the person at
+	// the other end of ssh gave it (--host-timeout, about; Limit is
+	// the part of it the far side got): the words are then for them.
+	HostTimeout time.Duration
 }
 
 func (e *NoAnswerError) Error() string {
-	const limit = "; --answer-timeout DUR sets the limit (0: wait as long as it takes)"
+	limit, within, there := "; --answer-timeout DUR sets the limit (0: wait as long as it takes)", e.Limit.String(), ""
+	if e.HostTimeout > 0 {
+		limit = "; --host-timeout DUR sets the limit where you ran jobtop (0: wait as long as it takes)"
+		within, there = "about "+e.HostTimeout.String(), " there"
+	}
 	switch {
 	case e.Stopped:
-		return fmt.Sprintf("the jobtop instance on %s (pid %d) did not answer within %v: it is stopped (SIGSTOP, or ^Z where it runs); `kill -CONT %d` resumes it%s",
-			e.Path, e.PID, e.Limit, e.PID, limit)
+		return fmt.Sprintf("the jobtop instance on %s (pid %d) did not answer within %s: it is stopped (SIGSTOP, or ^Z where it runs); `kill -CONT %d`%s resumes it%s",
+			e.Path, e.PID, within, e.PID, there, limit)
 	case e.PID != 0:
-		return fmt.Sprintf("the jobtop instance on %s (pid %d) took the connection but did not answer within %v: it is hung or very busy (`ps -o stat= -p %d` shows T for a stopped one: `kill -CONT %d` resumes it)%s",
-			e.Path, e.PID, e.Limit, e.PID, e.PID, limit)
+		return fmt.Sprintf("the jobtop instance on %s (pid %d) took the connection but did not answer within %s: it is hung or very busy (`ps -o stat= -p %d`%s shows T for a stopped one: `kill -CONT %d` resumes it)%s",
+			e.Path, e.PID, within, e.PID, there, e.PID, limit)
 	}
-	return fmt.Sprintf("the jobtop instance on %s took the connection but did not answer within %v: is it stopped (SIGSTOP: kill -CONT it) or hung (kill it)?%s",
-		e.Path, e.Limit, limit)
+	return fmt.Sprintf("the jobtop instance on %s took the connection but did not answer within %s: is it stopped (SIGSTOP: kill -CONT it%s) or hung (kill it)?%s",
+		e.Path, within, there, limit)
 }
 
 // SetAnswerTimeout bounds the wait for the instance's first answer on

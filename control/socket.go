@@ -55,19 +55,30 @@ type InUseError struct {
 	Path string
 	// Instance describes the live instance; zero if it did not answer.
 	Instance Instance
+	// Silent is why it did not answer, when it took the connection and
+	// said nothing (stopped with SIGSTOP, or hung); nil otherwise.
+	Silent *NoAnswerError
 }
 
 func (e *InUseError) Error() string {
-	who := "another jobtop"
-	if e.Instance.PID != 0 {
-		who = fmt.Sprintf("another jobtop (%s, pid %d, running since %s)",
-			e.Instance.Kind, e.Instance.PID, e.Instance.Started.Format("2006-01-02 15:04:05"))
-	}
 	// The commands named reach this socket as typed here: with
 	// --socket when a plain command would reach another.
 	flag := ""
 	if e.Path != ResolveSocketPath("") {
 		flag = " --socket " + jobs.ShellJoin([]string{e.Path})
+	}
+	if n := e.Silent; n != nil && n.PID != 0 {
+		state := "it is hung or very busy (`ps -o stat= -p %[1]d` shows T for a stopped one: `kill -CONT %[1]d` resumes it)"
+		if n.Stopped {
+			state = "it is stopped (SIGSTOP, or ^Z where it runs); `kill -CONT %[1]d` resumes it"
+		}
+		return fmt.Sprintf("another jobtop (pid %d) is listening on %s but did not answer within %v: %s; then use it (jobtop attach%s, jobtop ls%s), stop it (jobtop shutdown%s), or pick another --socket",
+			n.PID, e.Path, n.Limit, fmt.Sprintf(state, n.PID), flag, flag, flag)
+	}
+	who := "another jobtop"
+	if e.Instance.PID != 0 {
+		who = fmt.Sprintf("another jobtop (%s, pid %d, running since %s)",
+			e.Instance.Kind, e.Instance.PID, e.Instance.Started.Format("2006-01-02 15:04:05"))
 	}
 	return fmt.Sprintf("%s is already listening on %s; use it (jobtop attach%s, jobtop ls%s), stop it (jobtop shutdown%s), or pick another --socket",
 		who, e.Path, flag, flag, flag)
@@ -202,7 +213,7 @@ func lockSocket(path string) (*os.File, error) {
 	if err := unix.Flock(int(f.Fd()), unix.LOCK_EX|unix.LOCK_NB); err != nil {
 		f.Close()
 		if errors.Is(err, unix.EWOULDBLOCK) {
-			return nil, &InUseError{Path: path, Instance: probeInstance(path)}
+			return nil, inUse(path)
 		}
 		return nil, fmt.Errorf("cannot lock %s.lock: %w", path, err)
 	}
@@ -226,7 +237,7 @@ func removeStaleSocket(path string) error {
 	conn, err := net.DialTimeout("unix", path, time.Second)
 	if err == nil {
 		conn.Close()
-		return &InUseError{Path: path, Instance: probeInstance(path)}
+		return inUse(path)
 	}
 	if err := os.Remove(path); err != nil && !errors.Is(err, os.ErrNotExist) {
 		return fmt.Errorf("cannot remove stale socket %s: %w", path, err)
@@ -234,13 +245,19 @@ func removeStaleSocket(path string) error {
 	return nil
 }
 
-// probeInstance asks whoever serves path who they are; zero on failure.
-func probeInstance(path string) Instance {
-	ctx, cancel := context.WithTimeout(context.Background(), time.Second)
+// inUse is the InUseError of a live instance on path: it asks the
+// instance who it is, for a second, and says so when it did not answer.
+func inUse(path string) *InUseError {
+	c := NewClient(path)
+	defer c.Close()
+	c.SetAnswerTimeout(time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
 	defer cancel()
-	inst, err := NewClient(path).Instance(ctx)
+	inst, err := c.Instance(ctx)
+	e := &InUseError{Path: path, Instance: inst}
 	if err != nil {
-		return Instance{}
+		e.Instance = Instance{}
+		errors.As(err, &e.Silent)
 	}
-	return inst
+	return e
 }

@@ -2,6 +2,7 @@ package e2e
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -59,15 +60,17 @@ func TestSSHFarEndThatNeverAnswers(t *testing.T) {
 	require.Equal(t, 0, code, "a wait longer than --host-timeout is not cut by it: %s", errOut)
 	assert.Contains(t, r.ok("logs", "1"), "rested")
 
+	pid := farPID(t, sock)
 	cont := stopInstance(t, sock)
 
 	// The far dial-stdio gives up first (two thirds of --host-timeout:
-	// 5s), and says that the instance took the connection and did not
-	// answer.
+	// 5s), and says, as a local command would, which process did not
+	// answer and that it is stopped, in the words of the limit given
+	// here (8s, about: it knows two thirds of it).
 	for _, args := range [][]string{{"ls"}, {"status", "1"}, {"logs", "1"}} {
 		_, errOut, code = r.runBounded(args...)
 		assert.Equal(t, 1, code, "jobtop --host %v", args)
-		assert.Contains(t, errOut, "jobtop: jobtop dial-stdio on host "+name+" failed (exit status 1): the jobtop instance on "+sock+" took the connection but did not answer within 5s: is it stopped (SIGSTOP: kill -CONT it) or hung (kill it)?", "jobtop --host %v", args)
+		assert.Contains(t, errOut, fmt.Sprintf("jobtop: jobtop dial-stdio on host %s failed (exit status 1): the jobtop instance on %s (pid %d) did not answer within about 8s: it is stopped (SIGSTOP, or ^Z where it runs); `kill -CONT %d` there resumes it; --host-timeout DUR sets the limit where you ran jobtop (0: wait as long as it takes)", name, sock, pid, pid), "jobtop --host %v", args)
 	}
 	// With no limit there, the client's own is the one that cuts.
 	far := filepath.Join(h.farBin, "jobtop-no-limit")
@@ -90,6 +93,18 @@ func TestSSHFarEndThatNeverAnswers(t *testing.T) {
 
 	require.Eventually(t, func() bool { return len(h.sshProcesses(0)) == 0 }, deadline, 20*time.Millisecond,
 		"no ssh outlives a command that gave up: %v", h.sshProcesses(0))
+}
+
+// farPID is the PID of the instance listening on sock.
+func farPID(t *testing.T, sock string) int {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), deadline)
+	defer cancel()
+	c := control.NewClient(sock)
+	defer c.Close()
+	inst, err := c.Instance(ctx)
+	require.NoError(t, err)
+	return inst.PID
 }
 
 // stopInstance stops the instance listening on sock with SIGSTOP, and

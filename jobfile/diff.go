@@ -100,7 +100,8 @@ func (c Changes) Empty() bool {
 }
 
 // String says what changed in a line, for a status bar:
-// "1 added (api), 2 changed (web, worker), 1 removed (cron)".
+// "1 added (api), 2 changed (web, worker), 1 removed (cron)"; past
+// namesShown names of a kind, "... and N more".
 func (c Changes) String() string {
 	var parts []string
 	for _, g := range []struct {
@@ -108,7 +109,7 @@ func (c Changes) String() string {
 		names []string
 	}{{"added", c.Added}, {"changed", c.Changed}, {"removed", c.Removed}} {
 		if len(g.names) > 0 {
-			parts = append(parts, fmt.Sprintf("%d %s (%s)", len(g.names), g.verb, strings.Join(g.names, ", ")))
+			parts = append(parts, fmt.Sprintf("%d %s (%s)", len(g.names), g.verb, someNames(g.names)))
 		}
 	}
 	if len(parts) == 0 {
@@ -125,4 +126,16 @@ func (c Changes) String() string {
 		parts = append(parts, "log settings changed (they apply when jobtop starts again)")
 	}
 	return strings.Join(parts, ", ")
+}
+
+// namesShown is how many job names Changes.String lists of each kind: a
+// reload of a 20,000-job file is not one line of 20,000 names.
+const namesShown = 20
+
+// someNames lists names, at most namesShown of them, then how many more.
+func someNames(names []string) string {
+	if len(names) <= namesShown {
+		return strings.Join(names, ", ")
+	}
+	return fmt.Sprintf("%s and %d more", strings.Join(names[:namesShown], ", "), len(names)-namesShown)
 }

@@ -1,10 +1,12 @@
 package jobfile
 
 import (
+	"fmt"
 	"os"
 	"testing"
 	"time"
 
+	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
 	"jobtop/jobs"
@@ -128,3 +130,16 @@ jobs:
 }
 
 func ptr(n int) *int { return &n }
+
+// A reload of a big file names at most namesShown jobs of each kind, and
+// counts the rest: not one line of 20,000 names.
+func TestChangesStringNamesAFew(t *testing.T) {
+	var c Changes
+	for i := range 20000 {
+		c.Changed = append(c.Changed, fmt.Sprintf("j%d", i))
+	}
+	c.Added = []string{"a", "b"}
+	assert.Equal(t, "2 added (a, b), 20000 changed (j0, j1, j2, j3, j4, j5, j6, j7, j8, j9, j10, j11, j12, j13, j14, j15, j16, j17, j18, j19 and 19980 more)", c.String())
+	c.Changed = c.Changed[:20]
+	assert.Equal(t, "2 added (a, b), 20 changed (j0, j1, j2, j3, j4, j5, j6, j7, j8, j9, j10, j11, j12, j13, j14, j15, j16, j17, j18, j19)", c.String())
+}

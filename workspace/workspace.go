@@ -28,6 +28,11 @@ type Workspace struct {
 	envCmds  map[string]string // what the plan's env_cmds set (envcmds.go)
 	problems []string          // env_cmds that failed, at the last load
 
+	// named is the plan's path and files, for Path and Files: they
+	// answer without the lock, which a reload holds for as long as it
+	// takes (GET /v1/instance asks them, and must answer at once).
+	named atomic.Pointer[planNames]
+
 	ctx      context.Context // cancelled by Close: ends pending removals
 	cancel   context.CancelFunc
 	removals sync.WaitGroup
@@ -85,6 +90,7 @@ func Open(m *jobs.Manager, plan *jobfile.Plan) (*Workspace, error) {
 func New(m *jobs.Manager, plan *jobfile.Plan) *Workspace {
 	w := &Workspace{mgr: m, plan: plan, ids: make(map[string]jobs.ID, len(plan.Jobs)), exits: make(chan ExitRequest, 1), started: make(chan struct{}), total: len(plan.Jobs)}
 	w.ctx, w.cancel = context.WithCancel(context.Background())
+	w.named.Store(namesOf(plan))
 	w.envCmds, w.problems = runEnvCommands(m, plan)
 	w.watchFailuresLocked(plan)
 	return w
@@ -130,19 +136,19 @@ func (w *Workspace) Progress() (started, total int, over bool) {
 }
 
 // Path is the job file as it was given.
-func (w *Workspace) Path() string {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	return w.plan.Path
-}
+func (w *Workspace) Path() string { return w.named.Load().path }
 
 // Files are the files the job file was last read from, in merge order
 // (jobfile.Plan.Files).
-func (w *Workspace) Files() []string {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	return w.plan.Files
+func (w *Workspace) Files() []string { return w.named.Load().files }
+
+// planNames are what Path and Files say of a plan.
+type planNames struct {
+	path  string
+	files []string
 }
+
+func namesOf(p *jobfile.Plan) *planNames { return &planNames{path: p.Path, files: p.Files} }
 
 // Problems are what went wrong running the file's env_cmds at the last
 // load (each such variable is not set; the jobs still run).
@@ -266,6 +272,7 @@ func (w *Workspace) Reload() (Result, error) {
 		errs = append(errs, w.mgr.Describe(w.ids[name], j.Spec.Description))
 	}
 	w.plan = next
+	w.named.Store(namesOf(next))
 	w.watchFailuresLocked(next)
 	return res, errors.Join(errs...)
 }
