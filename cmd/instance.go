@@ -35,7 +35,17 @@ type servedInstance struct {
 // once every job of the plan is in place, so a client never sees half a
 // job file.
 func startInstance(cmd *cobra.Command, kind string, plan *jobfile.Plan, opts jobs.Options) (*servedInstance, error) {
-	in, err := openInstance(cmd, kind, plan, opts)
+	l, err := claimSocket(cmd)
+	if err != nil {
+		return nil, err
+	}
+	return startInstanceOn(cmd, l, kind, plan, opts)
+}
+
+// startInstanceOn is startInstance on a socket already claimed
+// (claimSocket); l is closed on an error.
+func startInstanceOn(cmd *cobra.Command, l net.Listener, kind string, plan *jobfile.Plan, opts jobs.Options) (*servedInstance, error) {
+	in, err := openInstanceOn(cmd, l, kind, plan, opts)
 	if err != nil {
 		return nil, err
 	}
@@ -52,18 +62,36 @@ func startInstance(cmd *cobra.Command, kind string, plan *jobfile.Plan, opts job
 // first frame: a file of a thousand jobs takes tens of seconds to start
 // on a busy machine, and the screen must not stay blank meanwhile.
 func openInstance(cmd *cobra.Command, kind string, plan *jobfile.Plan, opts jobs.Options) (*servedInstance, error) {
+	l, err := claimSocket(cmd)
+	if err != nil {
+		return nil, err
+	}
+	return openInstanceOn(cmd, l, kind, plan, opts)
+}
+
+// claimSocket takes the instance's socket (its lock, then the socket
+// itself), unanswered until startJobs. Taken before a job file loads (a
+// file of 20,000 jobs takes seconds), it keeps the socket this
+// instance's meanwhile: a client finds it listening, and waits for its
+// answer (bounded by its answer timeout) instead of taking the socket
+// for none to be listening and starting an instance of its own, which
+// this one would then find in its way.
+func claimSocket(cmd *cobra.Command) (net.Listener, error) {
+	return control.Listen(socketPath(cmd))
+}
+
+// openInstanceOn is openInstance on a socket already claimed
+// (claimSocket); l is closed on an error.
+func openInstanceOn(cmd *cobra.Command, l net.Listener, kind string, plan *jobfile.Plan, opts jobs.Options) (*servedInstance, error) {
 	opts, err := retentionOptions(cmd, opts)
 	if err != nil {
+		l.Close()
 		return nil, err
 	}
 	if plan != nil {
 		opts = workspace.ManagerOptions(plan, opts)
 	}
 	path := socketPath(cmd)
-	l, err := control.Listen(path)
-	if err != nil {
-		return nil, err
-	}
 	// Holding the socket proves its last instance is gone: stop what it
 	// and its keeper left, if both died.
 	opts.RecordPath = path + ".keeper"

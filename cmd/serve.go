@@ -67,21 +67,38 @@ jobtop run starts in the background does so after 30m.`,
 }
 
 func serve(cmd *cobra.Command, maxRunning int, idleExit time.Duration, detach bool) error {
-	// The job file is checked before anything starts.
-	plan, err := loadJobFile(cmd)
+	if detach {
+		// The job file is checked before anything starts.
+		plan, err := loadJobFile(cmd)
+		if err != nil {
+			return err
+		}
+		return serveDetached(cmd, plan)
+	}
+	// The socket is claimed before the job file loads (claimSocket): a
+	// client meanwhile waits for this instance instead of starting
+	// another. Nothing starts before the file is checked: one with
+	// problems gives the socket up unanswered. A signal still ends the
+	// load at once (nothing is running yet; the next instance replaces
+	// the socket left behind).
+	l, err := claimSocket(cmd)
 	if err != nil {
 		return err
 	}
-	if detach {
-		return serveDetached(cmd, plan)
+	awaitLoadGate()
+	plan, err := loadJobFile(cmd)
+	if err != nil {
+		l.Close()
+		return err
 	}
-	// Signals are caught before the socket exists, so a client that sees
-	// the socket can always stop this instance cleanly.
+	// Signals are caught before the socket is answered and before any job
+	// starts, so a client that gets an answer can always stop this
+	// instance cleanly.
 	signals := make(chan os.Signal, 2)
 	signal.Notify(signals, syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP)
 	defer signal.Stop(signals)
 
-	in, err := startInstance(cmd, "serve", plan, jobs.Options{MaxRunning: maxRunning})
+	in, err := startInstanceOn(cmd, l, "serve", plan, jobs.Options{MaxRunning: maxRunning})
 	if err != nil {
 		return err
 	}
@@ -130,6 +147,24 @@ func serve(cmd *cobra.Command, maxRunning int, idleExit time.Duration, detach bo
 		return exit
 	}
 	return nil
+}
+
+// loadGateEnv, for tests only, names a file serve waits for before it
+// loads its job file: a job file slow to load (one of 20,000 jobs takes
+// seconds), on cue.
+const loadGateEnv = "JOBTOP_TEST_LOAD_GATE"
+
+func awaitLoadGate() {
+	gate := os.Getenv(loadGateEnv)
+	if gate == "" {
+		return
+	}
+	for {
+		if _, err := os.Stat(gate); err == nil {
+			return
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
 }
 
 // exitRequests is the instance's job file's exit requests (see

@@ -359,7 +359,7 @@ func (m *Manager) endRunLocked(j *job, req endRequest) {
 // finishRunLocked records how a run ended and decides what comes next: a
 // requested restart, a policy restart, or nothing.
 func (m *Manager) finishRunLocked(j *job, p *process, exit exitStatus) {
-	now := time.Now()
+	end := runEnd(time.Now(), j.started, p.emptyAt)
 	p.stopTimers()
 	if p.term != nil {
 		p.term.mu.Lock()
@@ -367,7 +367,7 @@ func (m *Manager) finishRunLocked(j *job, p *process, exit exitStatus) {
 		p.term.mu.Unlock()
 	}
 	j.proc = nil
-	j.ended = &now
+	j.ended = &end
 	j.ends++
 	j.reason = ""
 	m.active--
@@ -394,8 +394,8 @@ func (m *Manager) finishRunLocked(j *job, p *process, exit exitStatus) {
 	default:
 		j.state = StateFailed
 	}
-	j.history.end(now, j.state, j.exitCode, j.signal)
-	if ran := now.Sub(*j.started); ran >= policyResetAfter && !j.spec.Restart.MaxOverLife {
+	j.history.end(end, j.state, j.exitCode, j.signal)
+	if ran := end.Sub(*j.started); ran >= policyResetAfter && !j.spec.Restart.MaxOverLife {
 		j.autoRestarts = 0
 	}
 	switch {
@@ -411,6 +411,25 @@ func (m *Manager) finishRunLocked(j *job, p *process, exit exitStatus) {
 	j.restartPending = false
 	m.changedLocked(j)
 	m.scheduleLocked()
+}
+
+// runEnd is when a run ended, for its record (Info.Ended, Runtime, its
+// history): at, when the keeper found its last process gone, not now, when
+// jobtop learnt it, which can be much later (jobtop was stopped, or busy).
+// at is by the keeper's wall clock; it is placed on now's clock as that
+// long before now, so the end keeps now's monotonic reading, and it is
+// kept between started and now: a wall clock set back or forth meanwhile
+// must give neither an end before the start nor one in the future.
+// Without a time from the keeper (one too old to send it, or lost), now.
+func runEnd(now time.Time, started *time.Time, at time.Time) time.Time {
+	if at.IsZero() {
+		return now
+	}
+	end := now.Add(-max(now.Round(0).Sub(at), 0))
+	if started != nil && end.Before(*started) {
+		return *started
+	}
+	return end
 }
 
 // usageLocked is the last sample while the job runs, and nothing after.

@@ -39,6 +39,9 @@ type process struct {
 	cleaning bool          // what the main process left is being stopped
 	empty    bool          // no process of the run is left
 	draining bool          // finishAfterDrain is under way
+	// emptyAt is when the keeper found no process of the run left (zero
+	// when it did not say): the run's end (runEnd).
+	emptyAt time.Time
 	// launchHere: the Start that queued it launches it itself, on its
 	// own goroutine (launchLocked).
 	launchHere bool
@@ -162,7 +165,7 @@ func (m *Manager) keeperEvent(ev keeper.Event) {
 		p.exited, p.exit, p.left = true, exitFromWait(ev.Status), ev.Left
 		m.recordKeeper()
 	case keeper.Empty:
-		p.empty = true
+		p.empty, p.emptyAt = true, ev.At
 	}
 	m.advanceLocked(j, p)
 }

@@ -21,6 +21,14 @@ type Event struct {
 	Kind   EventKind
 	Status syscall.WaitStatus
 	Left   int
+	// At is when it happened, by the keeper's wall clock: Exited, when
+	// the main process was reaped; Empty, when the run's last process was
+	// found gone (its main process's reaping, if it left none). It can
+	// be long before the event is read (this process was stopped, or
+	// busy), and is no earlier than the run's start only as far as the
+	// wall clock was not set back meanwhile. Zero when the keeper did
+	// not say (one older than the field).
+	At time.Time
 }
 
 // EventKind says what an Event reports.
@@ -344,9 +352,9 @@ func (c *Client) read(r *receiver) {
 				ch <- ev
 			}
 		case evExit:
-			c.onEvent(Event{Run: ev.Run, Kind: Exited, Status: syscall.WaitStatus(ev.Status), Left: ev.Left})
+			c.onEvent(Event{Run: ev.Run, Kind: Exited, Status: syscall.WaitStatus(ev.Status), Left: ev.Left, At: wireTime(ev.At)})
 		case evEmpty:
-			c.onEvent(Event{Run: ev.Run, Kind: Empty})
+			c.onEvent(Event{Run: ev.Run, Kind: Empty, At: wireTime(ev.At)})
 		}
 	}
 }
@@ -362,4 +370,12 @@ func (c *Client) Close() error {
 	<-c.writerOK
 	c.conn.Close()
 	return c.wait()
+}
+
+// wireTime is a time the keeper sent: zero stays zero (not 1970).
+func wireTime(ns int64) time.Time {
+	if ns == 0 {
+		return time.Time{}
+	}
+	return time.Unix(0, ns)
 }

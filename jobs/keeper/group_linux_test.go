@@ -67,7 +67,7 @@ func stopWhileForking(t *testing.T, script string, exited bool) {
 		require.NoError(t, err, "the run starts forking")
 		if exited {
 			ev := rec.next(t)
-			require.Equal(t, Event{Run: run, Kind: Exited, Status: ev.Status, Left: ev.Left}, ev)
+			require.Equal(t, Event{Run: run, Kind: Exited, Status: ev.Status, Left: ev.Left, At: ev.At}, ev)
 			require.NotZero(t, ev.Left, "the forking process is left")
 		}
 

@@ -94,6 +94,7 @@ type run struct {
 	grace   time.Duration
 	exited  bool
 	status  unix.WaitStatus // of the main process, once exited
+	reaped  time.Time       // when the main process was reaped
 	killed  bool            // SIGKILL was asked for: keep sending it
 	killAt  time.Time       // once orphaned: when the grace ends
 	// held are jobtop's ends of the run's output (Spawn.Hold), until
@@ -319,7 +320,7 @@ func (k *keeper) reapChildren() {
 func (k *keeper) noteReaped(pid int, ws unix.WaitStatus) {
 	if r := k.byPID[pid]; r != nil {
 		delete(k.byPID, pid)
-		r.exited, r.status = true, ws
+		r.exited, r.status, r.reaped = true, ws, time.Now()
 		k.exited = append(k.exited, r)
 	}
 }
@@ -371,7 +372,7 @@ func (k *keeper) settle() {
 	}
 	k.deferredAt = time.Time{}
 	for _, r := range k.exited {
-		k.send(event{Ev: evExit, Run: r.id, Status: int(r.status), Left: len(t.members[r])})
+		k.send(event{Ev: evExit, Run: r.id, Status: int(r.status), Left: len(t.members[r]), At: r.reaped.UnixNano()})
 		r.leftNone = len(t.members[r]) == 0
 	}
 	k.exited = k.exited[:0]
@@ -383,11 +384,18 @@ func (k *keeper) settle() {
 		if r.leftNone && len(members) > 0 {
 			// Found since its exit was reported: jobtop stops it as
 			// it stops what any main process leaves.
-			k.send(event{Ev: evExit, Run: r.id, Status: int(r.status), Left: len(members)})
+			k.send(event{Ev: evExit, Run: r.id, Status: int(r.status), Left: len(members), At: r.reaped.UnixNano()})
 			r.leftNone = false
 		}
 		if len(members) == 0 {
-			k.send(event{Ev: evEmpty, Run: r.id})
+			// A run that left nothing when its main process exited
+			// ended then; one that left processes, when they were found
+			// gone.
+			at := now
+			if r.leftNone {
+				at = r.reaped
+			}
+			k.send(event{Ev: evEmpty, Run: r.id, At: at.UnixNano()})
 			k.ended.add(r)
 			delete(k.runs, r.id)
 			delete(k.bySID, r.pid)

@@ -168,11 +168,15 @@ func TestExitThenEmptyWithWhatWasLeft(t *testing.T) {
 	mark := "left-" + t.Name()
 	spawnShell(t, c, 7, "setsid sleep 600 & sleep 600 & exit 4", mark, time.Second)
 	ev := rec.next(t)
-	assert.Equal(t, Event{Run: 7, Kind: Exited, Status: ev.Status, Left: 2}, ev)
+	assert.Equal(t, Event{Run: 7, Kind: Exited, Status: ev.Status, Left: 2, At: ev.At}, ev)
 	assert.Equal(t, 4, ev.Status.ExitStatus())
+	assert.False(t, ev.At.IsZero(), "when it was reaped")
 	assert.Len(t, marked(mark), 2, "the keeper reports, jobtop decides")
+	signalled := time.Now()
 	c.Signal(7, syscall.SIGTERM)
-	assert.Equal(t, Event{Run: 7, Kind: Empty}, rec.next(t))
+	empty := rec.next(t)
+	assert.Equal(t, Event{Run: 7, Kind: Empty, At: empty.At}, empty)
+	assert.False(t, empty.At.Before(signalled.Round(0)), "what it left ended after the signal, not when it exited")
 	assert.Empty(t, marked(mark))
 }
 

@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"syscall"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -72,11 +73,13 @@ func TestKeeperReapsWhileJobtopDoesNotRead(t *testing.T) {
 		return err == nil && queued >= sndbuf
 	})
 
+	opened := time.Now()
 	require.NoError(t, os.WriteFile(gate, nil, 0o600))
 	eventually(t, "the run's main process to be reaped", func() bool {
 		_, err := proc.Get(pid)
 		return err != nil
 	})
+	reaped := time.Now()
 
 	for i := range asked {
 		ev := next()
@@ -85,7 +88,12 @@ func TestKeeperReapsWhileJobtopDoesNotRead(t *testing.T) {
 		require.NotEmpty(t, ev.Err)
 	}
 	exit := next()
-	assert.Equal(t, event{Ev: evExit, Run: 1, Status: exit.Status}, exit)
+	assert.Equal(t, event{Ev: evExit, Run: 1, Status: exit.Status, At: exit.At}, exit)
 	assert.Equal(t, 3, unix.WaitStatus(exit.Status).ExitStatus())
-	assert.Equal(t, event{Ev: evEmpty, Run: 1}, next(), "one exit, then empty")
+	// Stamped when it was reaped, not when jobtop read it; its wall
+	// clock, a moment after the test saw it gone at most.
+	at := time.Unix(0, exit.At)
+	assert.False(t, at.Before(opened.Round(0)), "reaped at %v, before it could exit (%v)", at, opened)
+	assert.True(t, at.Before(reaped.Round(0).Add(time.Second)), "reaped at %v, seen gone at %v", at, reaped)
+	assert.Equal(t, event{Ev: evEmpty, Run: 1, At: exit.At}, next(), "one exit, then empty, which ended with it")
 }

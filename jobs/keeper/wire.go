@@ -60,6 +60,14 @@ type event struct {
 	// the run were still alive when it exited.
 	Status int `json:"status,omitempty"`
 	Left   int `json:"left,omitempty"`
+	// evExit and evEmpty: when the keeper reaped the main process
+	// (evExit), or found the run's last process gone (evEmpty), in Unix
+	// nanoseconds of the wall clock (a monotonic reading means nothing in
+	// another process). A keeper older than the field sends none (0), and
+	// jobtop then takes the time it read the message. Optional, so the
+	// protocol stays "1" (reexec.go): either side ignores what it does
+	// not know.
+	At int64 `json:"at,omitempty"`
 }
 
 const (
