@@ -85,7 +85,6 @@ func serve(cmd *cobra.Command, maxRunning int, idleExit time.Duration, detach bo
 	if err != nil {
 		return err
 	}
-	awaitLoadGate()
 	plan, err := loadJobFile(cmd)
 	if err != nil {
 		l.Close()
@@ -147,24 +146,6 @@ func serve(cmd *cobra.Command, maxRunning int, idleExit time.Duration, detach bo
 		return exit
 	}
 	return nil
-}
-
-// loadGateEnv, for tests only, names a file serve waits for before it
-// loads its job file: a job file slow to load (one of 20,000 jobs takes
-// seconds), on cue.
-const loadGateEnv = "JOBTOP_TEST_LOAD_GATE"
-
-func awaitLoadGate() {
-	gate := os.Getenv(loadGateEnv)
-	if gate == "" {
-		return
-	}
-	for {
-		if _, err := os.Stat(gate); err == nil {
-			return
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
 }
 
 // exitRequests is the instance's job file's exit requests (see

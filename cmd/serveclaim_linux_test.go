@@ -17,7 +17,7 @@ import (
 )
 
 // TestRunWaitsForAServeStillLoadingItsJobFile: while serve loads its job
-// file (20,000 jobs take seconds; here it waits for the test's cue), it
+// file (20,000 jobs take seconds; here its env_cmds wait for the test's cue), it
 // already holds its socket. jobtop run meanwhile does not take the socket
 // for free and start a second serve (which the first would find in its
 // way once loaded): it waits for the first, up to its answer timeout,
@@ -25,10 +25,18 @@ import (
 func TestRunWaitsForAServeStillLoadingItsJobFile(t *testing.T) {
 	c := newCLI(t)
 	dir := t.TempDir()
-	require.NoError(t, os.WriteFile(filepath.Join(dir, "jobtop.yaml"), []byte("jobs:\n  loaded:\n    cmd: sleep 600\n"), 0o600))
+	// The load waits for the test's cue: the file's env_cmds (each up to
+	// its 2 s bound, 15 of them) wait for the gate file.
 	gate := filepath.Join(c.dir, "loaded")
+	var text strings.Builder
+	text.WriteString("version: \"0.5\"\nenv_cmds:\n")
+	for i := range 15 {
+		fmt.Fprintf(&text, "  V%d: \"while [ ! -e %s ]; do sleep 0.02; done; echo x\"\n", i, gate)
+	}
+	text.WriteString("processes:\n  loaded:\n    command: sleep 600\n")
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "process-compose.yaml"), []byte(text.String()), 0o600))
 	serve := exec.Command(binary, "serve")
-	serve.Env = append(c.env[:len(c.env):len(c.env)], loadGateEnv+"="+gate)
+	serve.Env = c.env
 	serve.Dir = dir
 	serveLog, err := os.Create(filepath.Join(c.dir, "serve.err"))
 	require.NoError(t, err)
