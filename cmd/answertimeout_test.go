@@ -111,13 +111,8 @@ func TestAnswerTimeoutDuringALongReload(t *testing.T) {
 	require.NoError(t, os.WriteFile(file, []byte("version: \"0.5\"\nprocesses:\n  a:\n    command: sleep 1000\n"), 0o600))
 	c.serveIn(dir)
 	began, release := filepath.Join(dir, "began"), filepath.Join(dir, "release")
-	var text strings.Builder
-	text.WriteString("version: \"0.5\"\nenv_cmds:\n")
-	for i := range 15 {
-		fmt.Fprintf(&text, "  V%d: \"touch %s; while [ ! -e %s ]; do sleep 0.02; done; echo x\"\n", i, began, release)
-	}
-	text.WriteString("processes:\n  a:\n    command: sleep 1000\n  b:\n    command: sleep 1000\n")
-	require.NoError(t, os.WriteFile(file, []byte(text.String()), 0o600))
+	slow := loadHeldUntil(began, release) + "processes:\n  a:\n    command: sleep 1000\n  b:\n    command: sleep 1000\n"
+	require.NoError(t, os.WriteFile(file, []byte(slow), 0o600))
 	reload := exec.Command(binary, "reload")
 	reload.Env = c.env
 	require.NoError(t, reload.Start())
@@ -159,4 +154,17 @@ func TestJobFileAgainstAStoppedInstance(t *testing.T) {
 	r = c.runIn(dir, "-f", file)
 	assert.Equal(t, 1, r.code)
 	assert.Contains(t, r.stderr, fmt.Sprintf("another jobtop (pid %d) is listening on %s but did not answer within 1s: it is stopped (SIGSTOP, or ^Z where it runs); `kill -CONT %d` resumes it; then use it", pid, c.socket, pid))
+}
+
+// loadHeldUntil is the start of a process-compose file whose loading
+// touches began, then waits until release exists (up to its env_cmds'
+// bound: 2 s each, 15 of them), for tests that need a load or reload in
+// progress.
+func loadHeldUntil(began, release string) string {
+	var text strings.Builder
+	text.WriteString("version: \"0.5\"\nenv_cmds:\n")
+	for i := range 15 {
+		fmt.Fprintf(&text, "  V%d: \"touch %s; while [ ! -e %s ]; do sleep 0.02; done; echo x\"\n", i, began, release)
+	}
+	return text.String()
 }

@@ -25,16 +25,10 @@ import (
 func TestRunWaitsForAServeStillLoadingItsJobFile(t *testing.T) {
 	c := newCLI(t)
 	dir := t.TempDir()
-	// The load waits for the test's cue: the file's env_cmds (each up to
-	// its 2 s bound, 15 of them) wait for the gate file.
+	// The load waits for the test's cue (loadHeldUntil).
 	gate := filepath.Join(c.dir, "loaded")
-	var text strings.Builder
-	text.WriteString("version: \"0.5\"\nenv_cmds:\n")
-	for i := range 15 {
-		fmt.Fprintf(&text, "  V%d: \"while [ ! -e %s ]; do sleep 0.02; done; echo x\"\n", i, gate)
-	}
-	text.WriteString("processes:\n  loaded:\n    command: sleep 600\n")
-	require.NoError(t, os.WriteFile(filepath.Join(dir, "process-compose.yaml"), []byte(text.String()), 0o600))
+	slow := loadHeldUntil(filepath.Join(c.dir, "began"), gate) + "processes:\n  loaded:\n    command: sleep 600\n"
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "process-compose.yaml"), []byte(slow), 0o600))
 	serve := exec.Command(binary, "serve")
 	serve.Env = c.env
 	serve.Dir = dir
