@@ -197,18 +197,20 @@ func logs(cmd *cobra.Command, c *control.Client, id jobs.ID, o logsOptions) erro
 // person expects lines: --stderr of a job on a terminal (a terminal has
 // one stream: all of it is stdout), --follow of a job never started
 // (autostart: false: it has nothing to follow until someone starts it).
-// It returns only the instance going away while it answered (the read
-// after would find none listening, as if there had been none) and its
-// not answering within --answer-timeout (the read after would wait as
-// long again).
+// An answer the instance refused (no such job) is left to the read,
+// which says what is wrong; any other failure is returned: the instance
+// going away while it answered (the read after would find none
+// listening, as if there had been none), or its not answering within
+// --answer-timeout or, over ssh, --host-timeout (the read after would
+// wait as long again).
 func noteNothingToRead(cmd *cobra.Command, c *control.Client, id jobs.ID, o logsOptions) error {
 	j, err := c.Job(cmd.Context(), id)
-	var silent *control.NoAnswerError
+	var refused *control.APIError
 	switch {
-	case control.IsLost(err), errors.As(err, &silent):
-		return err
-	case err != nil:
+	case errors.As(err, &refused) && !control.IsEnding(err):
 		return nil // the read says what is wrong
+	case err != nil:
+		return err
 	case o.stderr && j.TTY:
 		fmt.Fprintf(cmd.ErrOrStderr(), "jobtop: job %d runs on a terminal, which has one stream: its output is all on stdout (jobtop logs %d)\n", id, id)
 	case o.follow && j.State == jobs.StateCreated:

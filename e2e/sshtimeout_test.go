@@ -72,6 +72,20 @@ func TestSSHFarEndThatNeverAnswers(t *testing.T) {
 		assert.Equal(t, 1, code, "jobtop --host %v", args)
 		assert.Contains(t, errOut, fmt.Sprintf("jobtop: jobtop dial-stdio on host %s failed (exit status 1): the jobtop instance on %s (pid %d) did not answer within about 8s: it is stopped (SIGSTOP, or ^Z where it runs); `kill -CONT %d` there resumes it; --host-timeout DUR sets the limit where you ran jobtop (0: wait as long as it takes)", name, sock, pid, pid), "jobtop --host %v", args)
 	}
+	// logs --follow and --stderr ask about the job before they read: one
+	// connection that gives up is the end of it, not a second wait.
+	counted, count := filepath.Join(h.farBin, "jobtop-counted"), filepath.Join(h.farDir, "dials")
+	writeFile(t, counted, "#!/bin/sh\necho dial >> "+count+"\nexec "+filepath.Join(h.farBin, "jobtop")+" \"$@\"\n")
+	require.NoError(t, os.Chmod(counted, 0o700))
+	for _, args := range [][]string{{"logs", "1", "--follow"}, {"logs", "1", "--stderr"}} {
+		require.NoError(t, os.RemoveAll(count))
+		_, errOut, code = newRemote(t, bin, h, "--remote-socket", sock, "--remote-bin", counted, "--host-timeout", "3s").runBounded(args...)
+		assert.Equal(t, 1, code, "jobtop --host %v: %s", args, errOut)
+		assert.Contains(t, errOut, "did not answer within about 3s", "jobtop --host %v", args)
+		dials, err := os.ReadFile(count)
+		require.NoError(t, err)
+		assert.Equal(t, "dial\n", string(dials), "jobtop --host %v waits once", args)
+	}
 	// With no limit there, the client's own is the one that cuts.
 	far := filepath.Join(h.farBin, "jobtop-no-limit")
 	writeFile(t, far, "#!/bin/sh\nexec "+filepath.Join(h.farBin, "jobtop")+" \"$@\" --answer-timeout 0\n")
