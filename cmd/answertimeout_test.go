@@ -151,6 +151,14 @@ func TestJobFileAgainstAStoppedInstance(t *testing.T) {
 	assert.Equal(t, fmt.Sprintf("jobtop: the jobtop instance on %s (pid %d) did not answer within 1s: it is stopped (SIGSTOP, or ^Z where it runs); `kill -CONT %d` resumes it; --answer-timeout DUR sets the limit (0: wait as long as it takes)\n", c.socket, pid, pid), r.stderr)
 	assert.Less(t, time.Since(began), testTimeout/2)
 
+	// Found stopped by the first look (a second), it is said at once, not
+	// after a longer --answer-timeout: waiting would not resume it.
+	began = time.Now()
+	r = c.runIn(dir, "--answer-timeout", "60s")
+	assert.Equal(t, 1, r.code)
+	assert.Contains(t, r.stderr, fmt.Sprintf("(pid %d) did not answer within 1s: it is stopped", pid))
+	assert.Less(t, time.Since(began), 30*time.Second, "not the whole --answer-timeout")
+
 	r = c.runIn(dir, "-f", file)
 	assert.Equal(t, 1, r.code)
 	assert.Contains(t, r.stderr, fmt.Sprintf("another jobtop (pid %d) is listening on %s but did not answer within 1s: it is stopped (SIGSTOP, or ^Z where it runs); `kill -CONT %d` resumes it; then use it", pid, c.socket, pid))

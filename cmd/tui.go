@@ -313,7 +313,10 @@ func runProgram(model tea.Model, lost, asked <-chan struct{}) error {
 func sameJobFile(cmd *cobra.Command, plan *jobfile.Plan, inUse *control.InUseError) error {
 	path := plan.Path
 	inst := inUse.Instance
-	if inst.PID == 0 { // slow, or stopped: ask again, within --answer-timeout
+	if n := inUse.Silent; n != nil && n.Stopped {
+		return n // stopped: waiting longer would not change that
+	}
+	if inst.PID == 0 { // slow: ask again, within --answer-timeout
 		c := answeringClient(cmd, inUse.Path)
 		got, err := c.Instance(cmd.Context())
 		c.Close()
