@@ -68,7 +68,7 @@ func (e *InUseError) Error() string {
 		flag = " --socket " + jobs.ShellJoin([]string{e.Path})
 	}
 	if n := e.Silent; n != nil && n.PID != 0 {
-		state := "it is hung or very busy (`ps -o stat= -p %[1]d` shows T for a stopped one: `kill -CONT %[1]d` resumes it)"
+		state := "it is busy (still loading a big job file, say) or hung (`ps -o stat= -p %[1]d` shows T for a stopped one: `kill -CONT %[1]d` resumes it)"
 		if n.Stopped {
 			state = "it is stopped (SIGSTOP, or ^Z where it runs); `kill -CONT %[1]d` resumes it"
 		}
