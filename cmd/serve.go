@@ -85,6 +85,7 @@ func serve(cmd *cobra.Command, maxRunning int, idleExit time.Duration, detach bo
 	if err != nil {
 		return err
 	}
+	awaitLoadGate()
 	plan, err := loadJobFile(cmd)
 	if err != nil {
 		l.Close()
@@ -146,6 +147,25 @@ func serve(cmd *cobra.Command, maxRunning int, idleExit time.Duration, detach bo
 		return exit
 	}
 	return nil
+}
+
+// loadGateEnv, for tests only (as the keeper's noSubreaperEnv), names a
+// file serve waits for before it loads its job file: a job file slow to
+// load (one of 20,000 jobs takes seconds), on cue. Unset, it costs one
+// look at the environment.
+const loadGateEnv = "JOBTOP_TEST_LOAD_GATE"
+
+func awaitLoadGate() {
+	gate := os.Getenv(loadGateEnv)
+	if gate == "" {
+		return
+	}
+	for {
+		if _, err := os.Stat(gate); err == nil {
+			return
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
 }
 
 // exitRequests is the instance's job file's exit requests (see

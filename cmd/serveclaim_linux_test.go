@@ -17,7 +17,7 @@ import (
 )
 
 // TestRunWaitsForAServeStillLoadingItsJobFile: while serve loads its job
-// file (20,000 jobs take seconds; here its env_cmds wait for the test's cue), it
+// file (20,000 jobs take seconds; here it waits for the test's cue), it
 // already holds its socket. jobtop run meanwhile does not take the socket
 // for free and start a second serve (which the first would find in its
 // way once loaded): it waits for the first, up to its answer timeout,
@@ -25,12 +25,13 @@ import (
 func TestRunWaitsForAServeStillLoadingItsJobFile(t *testing.T) {
 	c := newCLI(t)
 	dir := t.TempDir()
-	// The load waits for the test's cue (loadHeldUntil).
+	// The load waits for the test's cue (loadGateEnv) before it reads
+	// the file: a file's env_cmds would not do, they run after the claim
+	// in the code before it too.
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "jobtop.yaml"), []byte("jobs:\n  loaded:\n    cmd: sleep 600\n"), 0o600))
 	gate := filepath.Join(c.dir, "loaded")
-	slow := loadHeldUntil(filepath.Join(c.dir, "began"), gate) + "processes:\n  loaded:\n    command: sleep 600\n"
-	require.NoError(t, os.WriteFile(filepath.Join(dir, "process-compose.yaml"), []byte(slow), 0o600))
 	serve := exec.Command(binary, "serve")
-	serve.Env = c.env
+	serve.Env = append(c.env[:len(c.env):len(c.env)], loadGateEnv+"="+gate)
 	serve.Dir = dir
 	serveLog, err := os.Create(filepath.Join(c.dir, "serve.err"))
 	require.NoError(t, err)
