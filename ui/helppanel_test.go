@@ -50,17 +50,14 @@ func TestHelpListsEveryKeyByWhereItWorks(t *testing.T) {
 	rows := helpText(t, m)
 	require.Equal(t, "job table", rows[0], "the focused table's keys come first")
 
-	line := func(key, desc string) *regexp.Regexp {
-		return regexp.MustCompile(`(?m)^  ` + regexp.QuoteMeta(key) + ` +` + regexp.QuoteMeta(desc) + `$`)
-	}
-	require.Regexp(t, line("n", "next match"), group(t, rows, "after a search (/ in a pane)"))
-	require.Regexp(t, line("N", "previous match"), group(t, rows, "after a search (/ in a pane)"))
-	require.Regexp(t, line("&", "only matches"), group(t, rows, "after a search (/ in a pane)"))
-	require.Regexp(t, line("ctrl+r", "regex"), group(t, rows, "in the / prompt"))
-	require.Regexp(t, line("1-4", "focus pane"), group(t, rows, "split view (s)"))
-	require.Regexp(t, line("←/h", "scroll left"), group(t, rows, "output pane (enter)"))
-	require.Regexp(t, line("ctrl+l", "redraw"), group(t, rows, "everywhere"))
-	require.NotRegexp(t, line("R", "reload file"), strings.Join(rows, "\n"), "no job file, no reload")
+	require.Regexp(t, helpLine("n", "next match"), group(t, rows, "after a search (/ in a pane)"))
+	require.Regexp(t, helpLine("N", "previous match"), group(t, rows, "after a search (/ in a pane)"))
+	require.Regexp(t, helpLine("&", "only matches"), group(t, rows, "after a search (/ in a pane)"))
+	require.Regexp(t, helpLine("ctrl+r", "regex"), group(t, rows, "in the / prompt"))
+	require.Regexp(t, helpLine("1-4", "focus pane"), group(t, rows, "split view (s)"))
+	require.Regexp(t, helpLine("←/h", "scroll left"), group(t, rows, "output pane (enter)"))
+	require.Regexp(t, helpLine("ctrl+l", "redraw"), group(t, rows, "everywhere"))
+	require.NotRegexp(t, helpLine("R", "reload file"), strings.Join(rows, "\n"), "no job file, no reload")
 
 	all := strings.Join(rows, "\n")
 	for _, b := range m.km.All() {
@@ -74,18 +71,18 @@ func TestHelpListsEveryKeyByWhereItWorks(t *testing.T) {
 		if slices.Contains(b.Keys(), "ctrl+c") && h.Key != "ctrl+c" {
 			h.Key += "/ctrl+c" // the help names it, the help bar does not
 		}
-		require.Regexp(t, line(h.Key, h.Desc), all, "%s is in the help", b.Help().Desc)
+		require.Regexp(t, helpLine(h.Key, h.Desc), all, "%s is in the help", b.Help().Desc)
 	}
 
 	// i on a row is the table's; in the typing group each key is there
 	// once, the leave key typed into the job named as pressed twice.
-	require.Regexp(t, line("i", "type into job"), group(t, rows, "job table"))
+	require.Regexp(t, helpLine("i", "type into job"), group(t, rows, "job table"))
 	typing := group(t, rows, "typing into a terminal job's pane")
 	require.Equal(t, "  i/enter        type into job\n  ctrl+a         leave input mode\n  ctrl+a ctrl+a  type ctrl+a into job\n  ctrl+c         ^C to the job", typing)
 
 	// esc where it ends what the place started.
-	require.Regexp(t, line("esc", "drop selection"), group(t, rows, "copy (in a pane)"))
-	require.Regexp(t, line("T/esc", "close"), group(t, rows, "timeline (T)"))
+	require.Regexp(t, helpLine("esc", "drop selection"), group(t, rows, "copy (in a pane)"))
+	require.Regexp(t, helpLine("T/esc", "close"), group(t, rows, "timeline (T)"))
 
 	// With the output focused its keys come first.
 	press(t, m, "esc", "enter", "?")
@@ -95,7 +92,7 @@ func TestHelpListsEveryKeyByWhereItWorks(t *testing.T) {
 	r := &scriptedReloader{Manager: mgr}
 	withFile := newSizedModel(t, r, Config{JobFile: "jobtop.yaml"}, 40, 200)
 	press(t, withFile, "?")
-	require.Regexp(t, line("R", "reload file"), group(t, helpText(t, withFile), "everywhere"))
+	require.Regexp(t, helpLine("R", "reload file"), group(t, helpText(t, withFile), "everywhere"))
 }
 
 // The help names ctrl+c wherever it does something: it quits (asking
@@ -107,22 +104,19 @@ func TestHelpSaysWhatCtrlCDoes(t *testing.T) {
 	m := newSizedModel(t, mgr, Config{}, 40, 200)
 	press(t, m, "?")
 	rows := helpText(t, m)
-	line := func(key, desc string) *regexp.Regexp {
-		return regexp.MustCompile(`(?m)^  ` + regexp.QuoteMeta(key) + ` +` + regexp.QuoteMeta(desc) + `$`)
-	}
-	require.Regexp(t, line("q/ctrl+c", "quit"), group(t, rows, "everywhere"))
-	require.Regexp(t, line("ctrl+c", "^C to the job"), group(t, rows, "typing into a terminal job's pane"))
-	require.Regexp(t, line("esc/ctrl+c", "cancel"), group(t, rows, "in the / prompt"))
-	require.Regexp(t, line("esc/ctrl+c", "cancel"), group(t, rows, "add a job (a)"))
-	require.Regexp(t, line("n/esc/ctrl+c", "no"), group(t, rows, "a question on marked jobs (x, X, r, d)"))
+	require.Regexp(t, helpLine("q/ctrl+c", "quit"), group(t, rows, "everywhere"))
+	require.Regexp(t, helpLine("ctrl+c", "^C to the job"), group(t, rows, "typing into a terminal job's pane"))
+	require.Regexp(t, helpLine("esc/ctrl+c", "cancel"), group(t, rows, "in the / prompt"))
+	require.Regexp(t, helpLine("esc/ctrl+c", "cancel"), group(t, rows, "add a job (a)"))
+	require.Regexp(t, helpLine("n/esc/ctrl+c", "no"), group(t, rows, "a question on marked jobs (x, X, r, d)"))
 	// Asked to quit, ctrl+c answers yes; pressed again while the jobs
 	// stop, it kills the rest.
-	require.Regexp(t, line("y/ctrl+c", "yes: stop them, quit"), group(t, rows, "quitting with jobs running"))
-	require.Regexp(t, line("n/esc", "no"), group(t, rows, "quitting with jobs running"))
-	require.Regexp(t, line("X/ctrl+c", "while stopping: kill all"), group(t, rows, "quitting with jobs running"))
+	require.Regexp(t, helpLine("y/ctrl+c", "yes: stop them, quit"), group(t, rows, "quitting with jobs running"))
+	require.Regexp(t, helpLine("n/esc", "no"), group(t, rows, "quitting with jobs running"))
+	require.Regexp(t, helpLine("X/ctrl+c", "while stopping: kill all"), group(t, rows, "quitting with jobs running"))
 	// In the help itself it is no cancel: it quits (asking first while
 	// jobs run), as everywhere, and the help says so.
-	require.Regexp(t, line("ctrl+c", "quit, as everywhere"), group(t, rows, "this help"))
+	require.Regexp(t, helpLine("ctrl+c", "quit, as everywhere"), group(t, rows, "this help"))
 	press(t, m, "esc")
 	require.Contains(t, m.View(), "q quit", "the help bar keeps it short")
 	require.NotContains(t, m.View(), "ctrl+c")
@@ -174,4 +168,9 @@ func TestHelpScrollsWhenItDoesNotFit(t *testing.T) {
 	require.Contains(t, m.View(), "close", "the last group is in view")
 	press(t, m, "g")
 	require.Contains(t, lines(m.View())[1], "job table")
+}
+
+// helpLine matches the help panel's row for key and what it does.
+func helpLine(key, desc string) *regexp.Regexp {
+	return regexp.MustCompile(`(?m)^  ` + regexp.QuoteMeta(key) + ` +` + regexp.QuoteMeta(desc) + `$`)
 }
