@@ -1,8 +1,11 @@
 package keeper
 
 import (
+	"fmt"
+	"net"
 	"os"
 	"path/filepath"
+	"runtime"
 	"syscall"
 	"testing"
 	"time"
@@ -96,4 +99,42 @@ func TestKeeperReapsWhileJobtopDoesNotRead(t *testing.T) {
 	assert.False(t, at.Before(opened.Round(0)), "reaped at %v, before it could exit (%v)", at, opened)
 	assert.True(t, at.Before(reaped.Round(0).Add(time.Second)), "reaped at %v, seen gone at %v", at, reaped)
 	assert.Equal(t, event{Ev: evEmpty, Run: 1, At: exit.At}, next(), "one exit, then empty, which ended with it")
+}
+
+// TestOutboxSendsAtOnceWhenIdle: an answer put while nothing waits is in
+// the socket when put returns, sent by the caller, not handed to the
+// writer (a goroutine to wake, on the path of every start). The test
+// runs on one P, so the writer could not have run meanwhile; the message
+// is read without yielding. (TestKeeperReapsWhileJobtopDoesNotRead: what
+// a full socket does not take waits, in order.)
+func TestOutboxSendsAtOnceWhenIdle(t *testing.T) {
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(1))
+	mine, theirs, err := socketPair()
+	require.NoError(t, err)
+	defer mine.Close()
+	defer theirs.Close()
+	c, err := net.FileConn(theirs)
+	require.NoError(t, err)
+	defer c.Close()
+	o := newOutbox(c.(*net.UnixConn))
+	rc, err := mine.SyscallConn()
+	require.NoError(t, err)
+	readNow := func() (string, error) { // recvmsg at once, on this goroutine
+		buf := make([]byte, 1+chunkSize)
+		var n int
+		var rerr error
+		require.NoError(t, rc.Control(func(fd uintptr) {
+			n, _, _, _, rerr = unix.Recvmsg(int(fd), buf, nil, unix.MSG_DONTWAIT)
+		}))
+		if rerr != nil {
+			return "", rerr
+		}
+		return string(buf[1:n]), nil
+	}
+	for run := range RunID(3) {
+		o.put(event{Ev: evSpawned, Run: run + 1, PID: 100})
+		got, err := readNow()
+		require.NoError(t, err, "answer %d is in the socket when put returns", run+1)
+		assert.JSONEq(t, fmt.Sprintf(`{"ev":"spawned","run":%d,"pid":100}`, run+1), got)
+	}
 }

@@ -120,6 +120,33 @@ func send(c *net.UnixConn, v any, fds ...int) error {
 	}
 }
 
+// sendNow sends v, a message of one datagram, if the socket takes it
+// without waiting, and reports whether it is done with it: sent, or
+// failed for good (jobtop gone: the lifeline says so). It is not done
+// where the socket is full, or a stream (a message may go in part).
+func sendNow(c *net.UnixConn, v any) bool {
+	if socketType == unix.SOCK_STREAM {
+		return false
+	}
+	body, err := json.Marshal(v)
+	if err != nil || len(body) > chunkSize {
+		return false
+	}
+	dgram := make([]byte, 1+len(body))
+	copy(dgram[1:], body)
+	rc, err := c.SyscallConn()
+	if err != nil {
+		return false
+	}
+	done := false
+	rc.Write(func(fd uintptr) bool { //nolint:errcheck // fails only on a closed socket: not done
+		err := unix.Sendmsg(int(fd), dgram, nil, nil, unix.MSG_DONTWAIT)
+		done = err != unix.EAGAIN && err != unix.EINTR
+		return true // one try: the caller must not wait
+	})
+	return done
+}
+
 // receiver reads whole messages from a connection.
 type receiver struct {
 	c   *net.UnixConn
