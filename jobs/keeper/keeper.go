@@ -271,7 +271,8 @@ func (k *keeper) spawn(req request, files []int) []int {
 		return fail(err.Error())
 	}
 	r := &run{id: req.Run, pid: pid, pidfd: -1, stopSig: syscall.Signal(req.StopSignal),
-		grace: time.Duration(req.GraceMS) * time.Millisecond, log: req.Log}
+		grace: time.Duration(req.GraceMS) * time.Millisecond,
+		log:   strings.Clone(req.Log)} // not the whole request's memory (unmarshal)
 	files, r.held = k.hold(r, files)
 	if r.stopSig == 0 {
 		r.stopSig = syscall.SIGTERM

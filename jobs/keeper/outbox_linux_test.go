@@ -1,7 +1,6 @@
 package keeper
 
 import (
-	"fmt"
 	"net"
 	"os"
 	"path/filepath"
@@ -119,7 +118,7 @@ func TestOutboxSendsAtOnceWhenIdle(t *testing.T) {
 	o := newOutbox(c.(*net.UnixConn))
 	rc, err := mine.SyscallConn()
 	require.NoError(t, err)
-	readNow := func() (string, error) { // recvmsg at once, on this goroutine
+	readNow := func() (event, error) { // recvmsg at once, on this goroutine
 		buf := make([]byte, 1+chunkSize)
 		var n int
 		var rerr error
@@ -127,14 +126,15 @@ func TestOutboxSendsAtOnceWhenIdle(t *testing.T) {
 			n, _, _, _, rerr = unix.Recvmsg(int(fd), buf, nil, unix.MSG_DONTWAIT)
 		}))
 		if rerr != nil {
-			return "", rerr
+			return event{}, rerr
 		}
-		return string(buf[1:n]), nil
+		var ev event
+		return ev, unmarshal(buf[1:n], &ev)
 	}
 	for run := range RunID(3) {
 		o.put(event{Ev: evSpawned, Run: run + 1, PID: 100})
 		got, err := readNow()
 		require.NoError(t, err, "answer %d is in the socket when put returns", run+1)
-		assert.JSONEq(t, fmt.Sprintf(`{"ev":"spawned","run":%d,"pid":100}`, run+1), got)
+		assert.Equal(t, event{Ev: evSpawned, Run: run + 1, PID: 100}, got)
 	}
 }

@@ -16,7 +16,9 @@ import (
 const (
 	keeperArgv0 = "jobtop-keeper"
 	keeperEnv   = "JOBTOP_KEEPER"
-	protocol    = "1"
+	// protocol names what the two sides speak on the connection: "2"
+	// since its messages are encoded as wirecodec.go says ("1": JSON).
+	protocol = "2"
 	// lifelineFD is where the keeper finds its end of the connection.
 	lifelineFD = 3
 )

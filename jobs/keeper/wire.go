@@ -1,7 +1,6 @@
 package keeper
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 	"net"
@@ -16,29 +15,29 @@ type RunID uint64
 
 // request is what jobtop asks of the keeper.
 type request struct {
-	Op string `json:"op"` // opSpawn or opSignal
+	Op string // opSpawn or opSignal
 
 	// opSpawn: start a run. Its stdin, stdout and stderr come with the
 	// message as three file descriptors.
-	Run  RunID    `json:"run,omitempty"`
-	Path string   `json:"path,omitempty"`
-	Argv []string `json:"argv,omitempty"`
-	Env  []string `json:"env,omitempty"`
-	Dir  string   `json:"dir,omitempty"`
+	Run  RunID
+	Path string
+	Argv []string
+	Env  []string
+	Dir  string
 	// TTY makes stdin the run's controlling terminal.
-	TTY bool `json:"tty,omitempty"`
+	TTY bool
 	// StopSignal and GraceMS are how the keeper stops the run on its own
 	// when jobtop goes away.
-	StopSignal int   `json:"stop_signal,omitempty"`
-	GraceMS    int64 `json:"grace_ms,omitempty"`
+	StopSignal int
+	GraceMS    int64
 	// Hold is how many files after those three the keeper keeps while
 	// the run lives, and drains into Log once jobtop is gone.
-	Hold int    `json:"hold,omitempty"`
-	Log  string `json:"log,omitempty"`
+	Hold int
+	Log  string
 
 	// opSignal: send Signal to every process of each run in Runs.
-	Runs   []RunID `json:"runs,omitempty"`
-	Signal int     `json:"signal,omitempty"`
+	Runs   []RunID
+	Signal int
 }
 
 const (
@@ -48,26 +47,26 @@ const (
 
 // event is what the keeper tells jobtop.
 type event struct {
-	Ev  string `json:"ev"`
-	Run RunID  `json:"run,omitempty"`
+	Ev  string
+	Run RunID
 	// evHello: the keeper's own identity and its token.
 	// evSpawned: the run's main process, or Err.
-	PID   int    `json:"pid,omitempty"`
-	Start uint64 `json:"start,omitempty"`
-	Err   string `json:"err,omitempty"`
-	Token string `json:"token,omitempty"`
+	PID   int
+	Start uint64
+	Err   string
+	Token string
 	// evExit: the main process's wait status, and how many processes of
 	// the run were still alive when it exited.
-	Status int `json:"status,omitempty"`
-	Left   int `json:"left,omitempty"`
+	Status int
+	Left   int
 	// evExit and evEmpty: when the keeper reaped the main process
 	// (evExit), or found the run's last process gone (evEmpty), in Unix
 	// nanoseconds of the wall clock (a monotonic reading means nothing in
 	// another process). A keeper older than the field sends none (0), and
-	// jobtop then takes the time it read the message. Optional, so the
-	// protocol stays "1" (reexec.go): either side ignores what it does
-	// not know.
-	At int64 `json:"at,omitempty"`
+	// jobtop then takes the time it read the message. Optional, so it
+	// needed no new protocol (reexec.go): either side ignores a field it
+	// does not know (wirecodec.go).
+	At int64
 }
 
 const (
@@ -95,7 +94,7 @@ func send(c *net.UnixConn, v any, fds ...int) error {
 	if socketType == unix.SOCK_STREAM {
 		return sendStream(c, v, fds...)
 	}
-	body, err := json.Marshal(v)
+	body, err := marshal(v)
 	if err != nil {
 		return err
 	}
@@ -128,7 +127,7 @@ func sendNow(c *net.UnixConn, v any) bool {
 	if socketType == unix.SOCK_STREAM {
 		return false
 	}
-	body, err := json.Marshal(v)
+	body, err := marshal(v)
 	if err != nil || len(body) > chunkSize {
 		return false
 	}
@@ -191,7 +190,7 @@ func (r *receiver) receive(v any) ([]int, error) {
 			closeFDs(fds) // only the last chunk carries files
 			continue
 		}
-		if err := json.Unmarshal(body, v); err != nil {
+		if err := unmarshal(body, v); err != nil {
 			closeFDs(fds)
 			return nil, fmt.Errorf("bad message: %w", err)
 		}

@@ -4,7 +4,6 @@ package keeper
 
 import (
 	"encoding/binary"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -15,14 +14,14 @@ import (
 
 // Where unix sockets have no SOCK_SEQPACKET (macOS), the connection is a
 // stream and each message is framed: a 4-byte big-endian length, then the
-// JSON. File descriptors ride on the message's first byte, and the reader
+// message (wirecodec.go). File descriptors ride on the message's first byte, and the reader
 // never reads past the message it is reading, so files always arrive with
 // their own message. This file builds everywhere; on Linux its tests run
 // it over a stream socket pair.
 
 // sendStream writes one message, with fds.
 func sendStream(c *net.UnixConn, v any, fds ...int) error {
-	body, err := json.Marshal(v)
+	body, err := marshal(v)
 	if err != nil {
 		return err
 	}
@@ -63,7 +62,7 @@ func (r *receiver) receiveStream(v any) ([]int, error) {
 	if err := r.readFull(body, &files); err != nil {
 		return fail(err)
 	}
-	if err := json.Unmarshal(body, v); err != nil {
+	if err := unmarshal(body, v); err != nil {
 		return fail(fmt.Errorf("bad message: %w", err))
 	}
 	return files, nil

@@ -1,0 +1,100 @@
+package keeper
+
+import (
+	"net"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+func TestWireCodecRoundTrips(t *testing.T) {
+	reqs := []request{
+		{Op: opSpawn, Run: 1<<63 + 5, Path: "/bin/sh", Argv: []string{"sh", "", "-c", "echo ü\x00"},
+			Env: []string{"A=1", "", "B=" + string(make([]byte, 70000))}, Dir: "/tmp", TTY: true,
+			StopSignal: 15, GraceMS: 1 << 40, Hold: 2, Log: "/x/1.log"},
+		{Op: opSignal, Runs: []RunID{1, 0, 300}, Signal: 9},
+		{Op: opSpawn, GraceMS: -3},
+		{},
+	}
+	for _, want := range reqs {
+		b, err := marshal(want)
+		require.NoError(t, err)
+		var got request
+		require.NoError(t, unmarshal(b, &got))
+		assert.Equal(t, want, got)
+	}
+	evs := []event{
+		{Ev: evHello, PID: 7, Start: 1 << 60, Token: "ab12", Err: "cannot"},
+		{Ev: evExit, Run: 3, Status: -1, Left: 2, At: -5},
+		{Ev: evEmpty, Run: 3, At: 1_700_000_000_000_000_000},
+		{},
+	}
+	for _, want := range evs {
+		b, err := marshal(&want)
+		require.NoError(t, err)
+		var got event
+		require.NoError(t, unmarshal(b, &got))
+		assert.Equal(t, want, got)
+	}
+}
+
+// A field this side does not know (one a later jobtop added) is skipped,
+// whatever its kind.
+func TestWireCodecSkipsUnknownFields(t *testing.T) {
+	var e encoder
+	e.str(evfEv, evSpawned)
+	e.uint(99, 12345)
+	e.str(100, "news")
+	e.uint(evfRun, 4)
+	var got event
+	require.NoError(t, unmarshal(e.b, &got))
+	assert.Equal(t, event{Ev: evSpawned, Run: 4}, got)
+}
+
+// A message cut short, or with a number that never ends, is an error,
+// never a panic or a field read past its end.
+func TestWireCodecRefusesBrokenMessages(t *testing.T) {
+	b, err := marshal(request{Op: opSpawn, Path: "/bin/true", Env: []string{"A=1"}, Run: 300})
+	require.NoError(t, err)
+	for n := 1; n < len(b); n++ {
+		var r request
+		if err := unmarshal(b[:n], &r); err == nil {
+			// Cut between two fields: what came whole is read.
+			assert.NotEqual(t, len(b), n)
+		}
+	}
+	var r request
+	assert.Error(t, unmarshal([]byte{0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80}, &r))
+	assert.Error(t, unmarshal([]byte{reqPath<<1 | kindBytes, 9, 'a'}, &r))
+}
+
+// TestWireAllocatesLittle: sending and reading a spawn request (on the
+// path of every start) allocates a few times, not once or more per
+// variable of the job's environment, as JSON did (about 60 times here).
+func TestWireAllocatesLittle(t *testing.T) {
+	mine, theirs, err := socketPair()
+	require.NoError(t, err)
+	defer mine.Close()
+	defer theirs.Close()
+	c, err := net.FileConn(theirs)
+	require.NoError(t, err)
+	defer c.Close()
+	other := c.(*net.UnixConn)
+	env := make([]string, 40)
+	for i := range env {
+		env[i] = "VARIABLE_" + string(rune('A'+i%26)) + "=/some/value/that/is/typical:/of/a/path"
+	}
+	req := request{Op: opSpawn, Run: 12, Path: "/usr/bin/sleep", Argv: []string{"sleep", "300"}, Env: env,
+		StopSignal: 15, GraceMS: 5000, Hold: 2, Log: "/state/jobtop/logs/default/12.log"}
+	r := newReceiver(other)
+	allocs := testing.AllocsPerRun(100, func() {
+		require.NoError(t, send(mine, req))
+		var got request
+		fds, err := r.receive(&got)
+		require.NoError(t, err)
+		require.Empty(t, fds)
+		require.Len(t, got.Env, len(env))
+	})
+	assert.LessOrEqual(t, allocs, 20.0, "allocations to send and receive a spawn request with %d variables", len(env))
+}
