@@ -344,8 +344,9 @@ func TestScreenKeepsTheModesAskedForBeforeIt(t *testing.T) {
 
 // TestATerminalsLineEditsArePlayed: on a terminal, a line editor's
 // backspaces, cursor moves and erases are played back in the line (being
-// typed, and once done), as the terminal showed it; a pipe job's output
-// keeps its bytes.
+// typed, and once done), as the terminal showed it. A pipe job's lines
+// play them too (as `screen` and a terminal show them); its log file
+// keeps the bytes.
 func TestATerminalsLineEditsArePlayed(t *testing.T) {
 	m := newManager(t, Options{})
 	edits := `printf 'prompt$ echo helloo\b\033[K'; read go; printf '\r\nprompt$ echo hello\b\b\bXllo\b\b\b\n'`
@@ -360,8 +361,9 @@ func TestATerminalsLineEditsArePlayed(t *testing.T) {
 	assert.Equal(t, []string{"prompt$ echo hello", "prompt$ echo heXllo"}, out[len(out)-2:])
 
 	pipe := start(t, m, Spec{Command: `printf 'a\bb\033[K\n'`})
-	wait(t, m, pipe.ID)
-	assert.Equal(t, []string{"a\bb\x1b[K"}, outputText(t, m, pipe.ID))
+	info = wait(t, m, pipe.ID)
+	assert.Equal(t, []string{"b"}, outputText(t, m, pipe.ID))
+	assert.True(t, strings.HasSuffix(readFile(t, info.LogPath), "\na\bb\x1b[K\n"), "the log file keeps the bytes")
 }
 
 // TestLineModeAnswersTerminalQueries: a program that asks the terminal

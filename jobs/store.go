@@ -241,7 +241,8 @@ func (s *OutputStore) Append(stream Stream, p []byte) {
 	// Plain text off a terminal (no "\r", no ESC) needs none of the
 	// work below: once no line is being built and no colours wait for
 	// the next line, its whole lines are kept in one go.
-	plain := noCR && !esc && !s.terminal
+	// A backspace is a line edit a pipe's line plays too (hasEdits).
+	plain := noCR && !esc && !s.terminal && bytes.IndexByte(p, '\b') < 0
 	for len(p) > 0 {
 		if plain && len(pl.buf) == 0 && len(pl.pen) == 0 {
 			if p = p[s.keepPlain(stream, p):]; len(p) == 0 {
@@ -408,7 +409,7 @@ func (s *OutputStore) extendPartial(stream Stream, text []byte) {
 // job's bytes. The next piece starts with the colours in effect at the
 // cut (termtext.Pen), a pipe's as a terminal's, so it is drawn as the
 // job drew it (they are in the piece: it hands on no pen of its own);
-// and on a terminal a piece with line edits (a spinner's backspaces) is
+// and a piece with line edits (a spinner's backspaces, hasEdits) is
 // played instead, as a "\r" plays a line, when what it shows takes at
 // most half a line: the line goes on, its thousands of frames kept as one.
 func (s *OutputStore) cutPartial(stream Stream, pl *partialLine) {
@@ -421,7 +422,7 @@ func (s *OutputStore) cutPartial(stream Stream, pl *partialLine) {
 	if u := from + termtext.Unfinished(unsafeString(pl.buf[from:])); u < cut && u > pl.kept {
 		cut = u
 	}
-	if s.terminal && s.playPartial(pl, cut) {
+	if s.playPartial(pl, cut) {
 		return
 	}
 	var pen []byte
@@ -440,12 +441,12 @@ func (s *OutputStore) cutPartial(stream Stream, pl *partialLine) {
 	pl.kept = len(pen)
 }
 
-// playPartial replaces the piece of a terminal's partial line before cut
-// by what it shows, its edits played, a move to the cursor's cell and
-// the colours in effect there, when it has line edits and that takes at
-// most half a line's bytes; it reports whether it did.
+// playPartial replaces the piece of a partial line before cut by what it
+// shows, its edits played, a move to the cursor's cell and the colours in
+// effect there, when it has line edits (hasEdits) and that takes at most
+// half a line's bytes; it reports whether it did.
 func (s *OutputStore) playPartial(pl *partialLine, cut int) bool {
-	if !termtext.HasLineEdits(pl.buf[:cut]) {
+	if !s.hasEdits(pl.buf[:cut]) {
 		return false
 	}
 	line, x, pen := termtext.EditLinePen(string(pl.buf[:cut]), s.cols)
@@ -579,11 +580,33 @@ func (s *OutputStore) carriageReturn(pl *partialLine) {
 	pl.kept = len(pen)
 }
 
-// shown is a line's text as it is kept and read: on a terminal, what it
-// prints (SGR kept), its line edits played, unless that would make it
-// longer than a line may be (then its edits are dropped, not played).
+// hasEdits reports whether a line holds line edits the store plays
+// (termtext.EditLineIn): on a terminal, any (termtext.HasLineEdits); off
+// one, moves of the cursor along the line, erases, a backspace
+// (termtext.HasCursorEdits), so that a pipe's "abc\b\bZ" reads "aZc" and
+// a spinner over a saved cursor ("\e7|\e8") is its last frame, as a
+// terminal, and `jobtop screen`, show them. Its bells alone are no
+// edits: they are kept, as written.
+func (s *OutputStore) hasEdits(text []byte) bool {
+	if s.terminal {
+		return termtext.HasLineEdits(text)
+	}
+	return termtext.HasCursorEdits(text)
+}
+
+// shown is a line's text as it is kept and read: its line edits played
+// (hasEdits), unless that would make it longer than a line may be (then
+// on a terminal its edits are dropped, not played; off one it is kept as
+// written); and on a terminal what it prints (SGR kept), nothing else.
+// Off a terminal, a line without edits is kept as written: a reader
+// shows it safely (termtext.Visible).
 func (s *OutputStore) shown(text []byte) []byte {
 	if !s.terminal {
+		if termtext.HasCursorEdits(text) {
+			if edited, _ := termtext.EditLineIn(string(text), s.cols); len(edited) <= s.opts.MaxLineBytes {
+				return []byte(edited)
+			}
+		}
 		return text
 	}
 	if termtext.HasLineEdits(text) {
@@ -597,9 +620,9 @@ func (s *OutputStore) shown(text []byte) []byte {
 }
 
 // shownPen is shown(text) and the colours in effect at its end
-// (termtext.Pen), a terminal's with its edits played.
+// (termtext.Pen), with its edits played.
 func (s *OutputStore) shownPen(text []byte) ([]byte, string) {
-	if s.terminal && termtext.HasLineEdits(text) {
+	if s.hasEdits(text) {
 		if edited, pen := termtext.EditLineEnd(string(text), s.cols); len(edited) <= s.opts.MaxLineBytes {
 			return []byte(edited), pen
 		}
@@ -887,7 +910,7 @@ func (s *OutputStore) partialCursorLocked(stream Stream) int {
 	pl := &s.partial[stream]
 	line := string(pl.buf)
 	x := termtext.Width(line)
-	if s.terminal {
+	if s.hasEdits(pl.buf) {
 		_, x = termtext.EditLineCursor(line)
 	}
 	if pl.cr { // a "\r" nothing followed yet: the start of the row the cursor is on

@@ -241,3 +241,46 @@ func TestTerminalSaveRestoreSpinnerIsOneLine(t *testing.T) {
 		assert.Equal(t, []string{"Working done"}, texts(s.ReadAfter(0, 0).Lines), "%q", frame)
 	}
 }
+
+// TestPipeLinesPlayTheirEdits: a pipe job's lines play their backspaces,
+// cursor moves, erases and a saved cursor's restores as a terminal (and
+// `jobtop screen`) shows them, wherever its reads end; the line being
+// built too. Its other sequences are kept as written, and a line with no
+// edit is kept as it is (bells included).
+func TestPipeLinesPlayTheirEdits(t *testing.T) {
+	for _, tc := range []struct{ in, line string }{
+		{"abc\b\bZ\n", "aZc"},
+		{"\x1b[31mabc\x1b[2D\x1b[KZ\x1b[0m\n", "\x1b[31maZ\x1b[0m"},
+		{"Working \x1b7|\x1b8/\x1b8-\x1b8done\n", "Working done"},
+		{"a\x1b[sb\x1b[uc\n", "ac"},
+		{"\x1b[?25lno edit\x07\n", "\x1b[?25lno edit\x07"},
+	} {
+		for split := range len(tc.in) {
+			s := NewOutputStore(StoreOptions{})
+			s.Append(Stdout, []byte(tc.in[:split]))
+			s.Append(Stdout, []byte(tc.in[split:]))
+			assert.Equal(t, []string{tc.line}, texts(s.ReadAfter(0, 0).Lines), "%q split at %d", tc.in, split)
+		}
+	}
+	s := NewOutputStore(StoreOptions{})
+	s.Append(Stdout, []byte("abc\b\bZ"))
+	assert.Equal(t, "aZc", s.ReadAfter(0, 0).Partial[0].Text)
+	assert.Equal(t, "aZc", s.LastLine())
+	assert.Equal(t, 2, s.PartialCursor(Stdout))
+}
+
+// TestPipeSaveRestoreSpinnerIsOneLine: a spinner drawn over a saved
+// cursor on a pipe, tens of kilobytes of frames, is one line, as on a
+// terminal (TestTerminalSaveRestoreSpinnerIsOneLine); and so is one
+// drawn with backspaces.
+func TestPipeSaveRestoreSpinnerIsOneLine(t *testing.T) {
+	for _, frame := range []string{"\x1b[s%c\x1b[u", "\x1b7\x1b[33m%c\x1b[0m\x1b8", "%c\b"} {
+		s := NewOutputStore(StoreOptions{})
+		s.Append(Stdout, []byte("Working "))
+		for i := range 20_000 {
+			s.Append(Stdout, []byte(fmt.Sprintf(frame, `|/-\`[i%4])))
+		}
+		s.Append(Stdout, []byte("done\n"))
+		assert.Equal(t, []string{"Working done"}, texts(s.ReadAfter(0, 0).Lines), "%q", frame)
+	}
+}
