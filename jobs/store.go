@@ -172,6 +172,10 @@ type partialLine struct {
 	// esc says buf may hold an escape sequence: only then is a line
 	// committed from it read for its pen. Plain output never is.
 	esc bool
+	// charsets is the stream's character sets: text drawn in line
+	// drawing is kept as the terminal draws it ("\e(0lqk" is "┌─┐"),
+	// a pipe's as a terminal's; the log file keeps the bytes.
+	charsets termtext.Charsets
 }
 
 // arrivalBlock hands out the Arrival numbers of the lines one call
@@ -228,15 +232,19 @@ func (s *OutputStore) Append(stream Stream, p []byte) {
 	s.total += int64(len(p))
 	pl := &s.partial[stream]
 	s.lastPart = stream
+	// Most output has no ESC: then no line of it sets colours, and none
+	// is read for them, nor for a charset's designation.
+	esc := bytes.IndexByte(p, 0x1b) >= 0
+	if esc || !pl.charsets.Plain() {
+		p = pl.charsets.Translate(p) // its ESCs kept: esc holds
+	}
 	// Most output has no "\r" at all: then a line ends at its "\n",
-	// found in one pass. Most has no ESC either: then no line of it sets
-	// colours, and none is read for them.
+	// found in one pass.
 	noCR := bytes.IndexByte(p, '\r') < 0
 	lineEnd := indexLineEnd
 	if noCR {
 		lineEnd = indexNewline
 	}
-	esc := bytes.IndexByte(p, 0x1b) >= 0
 	pl.esc = pl.esc || esc
 	// Plain text off a terminal (no "\r", no ESC) needs none of the
 	// work below: once no line is being built and no colours wait for

@@ -7,6 +7,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"jobtop/termtext"
 )
 
 // TestTerminalLinesKeepTextAndColours: a terminal's lines keep what it
@@ -21,7 +23,7 @@ func TestTerminalLinesKeepTextAndColours(t *testing.T) {
 		{"cursor hidden around a question", "\x1b[?25lProceed? [y/N] \x1b[?25h\n", []string{"Proceed? [y/N] "}, ""},
 		{"bash's bracketed paste at its prompt", "\x1b[?2004hroot@vm:~# echo hi\r\nhi\r\n\x1b[?2004hroot@vm:~# ", []string{"root@vm:~# echo hi", "hi"}, "root@vm:~# "},
 		{"colours are kept", "\x1b[1;31merror\x1b[0m: \x1b[38;5;2mx\x1b[m\n", []string{"\x1b[1;31merror\x1b[0m: \x1b[38;5;2mx\x1b[m"}, ""},
-		{"a charset switch", "\x1b(0lqk\x1b(B ok\n", []string{"lqk ok"}, ""},
+		{"a charset switch, its line drawing drawn", "\x1b(0lqk\x1b(B ok\n", []string{"┌─┐ ok"}, ""},
 		{"shift out and in", "a\x0eb\x0fc\n", []string{"abc"}, ""},
 		{"DECALN", "\x1b#8x\n", []string{"x"}, ""},
 		{"a reset", "\x1bcx\n", []string{"x"}, ""},
@@ -283,4 +285,30 @@ func TestPipeSaveRestoreSpinnerIsOneLine(t *testing.T) {
 		s.Append(Stdout, []byte("done\n"))
 		assert.Equal(t, []string{"Working done"}, texts(s.ReadAfter(0, 0).Lines), "%q", frame)
 	}
+}
+
+// TestLineDrawingIsDrawn: text a job draws in the DEC Special Graphics
+// set (line drawing) is kept as a terminal draws it, on a pipe as on a
+// terminal, across lines and reads, and with G1 shifted in and out.
+func TestLineDrawingIsDrawn(t *testing.T) {
+	for _, tty := range []bool{false, true} {
+		in := "\x1b(0lqk\nx x\nmqj\x1b(B ok\n\x1b)0a\x0eqq\x0fb\n"
+		for split := range len(in) {
+			s := NewOutputStore(StoreOptions{})
+			s.SetTerminal(tty, 80)
+			s.Append(Stdout, []byte(in[:split]))
+			s.Append(Stdout, []byte(in[split:]))
+			lines := texts(s.ReadAfter(0, 0).Lines)
+			for i := range lines {
+				lines[i] = termtext.Printed(lines[i], false)
+			}
+			assert.Equal(t, []string{"┌─┐", "│ │", "└─┘ ok", "a──b"}, lines, "tty %v, split at %d", tty, split)
+		}
+	}
+	// A new run starts in ASCII.
+	s := NewOutputStore(StoreOptions{})
+	s.Append(Stdout, []byte("\x1b(0q"))
+	s.Flush()
+	s.Append(Stdout, []byte("q\n"))
+	assert.Equal(t, []string{"\x1b(0─", "q"}, texts(s.ReadAfter(0, 0).Lines))
 }

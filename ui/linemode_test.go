@@ -31,3 +31,10 @@ func TestPanePlaysAPipesBackspacesAndRestores(t *testing.T) {
 	search(t, m, "Zc")
 	require.Equal(t, "a"+m.pal.matchCurrent.Open+"Zc"+sgrReset, m.single.rows[0])
 }
+
+// TestPaneDrawsLineDrawing: a box drawn in the DEC Special Graphics set
+// shows as its box characters in the pane, not as "lqqk".
+func TestPaneDrawsLineDrawing(t *testing.T) {
+	m := linesModel(t, Config{}, `printf '\033(0lqqk\nx  x\nmqqj\033(B ok\n'`)
+	require.Equal(t, []string{"┌──┐", "│  │", "└──┘ ok"}, paneRows(m)[:3])
+}
