@@ -38,3 +38,19 @@ func TestPaneDrawsLineDrawing(t *testing.T) {
 	m := linesModel(t, Config{}, `printf '\033(0lqqk\nx  x\nmqqj\033(B ok\n'`)
 	require.Equal(t, []string{"┌──┐", "│  │", "└──┘ ok"}, paneRows(m)[:3])
 }
+
+// TestPaneCarriesColoursAcrossLines: a colour set on one line and reset
+// on the next colours both in the pane, as on a terminal, a pipe job's
+// and a TTY job's.
+func TestPaneCarriesColoursAcrossLines(t *testing.T) {
+	st := colourStyles(t)
+	for _, tty := range []bool{false, true} {
+		mgr := newManager(t)
+		_, err := mgr.Start(jobs.Spec{Name: "red", TTY: tty, Command: `printf '\033[31mred\nstill red\033[0m\nplain\n'`})
+		require.NoError(t, err)
+		m := newSizedModel(t, mgr, Config{Styles: st}, 80, 20)
+		pumpUntil(t, m, "the job", func() bool { return m.stateCountForTest(jobs.StateSucceeded) == 1 })
+		press(t, m, "enter")
+		require.Equal(t, []string{"\x1b[31mred" + sgrReset, "\x1b[31mstill red" + sgrReset, "plain"}, m.single.rows[:3], "tty %v", tty)
+	}
+}
