@@ -118,6 +118,10 @@ type OutputStore struct {
 	// firstArrival is the Arrival of the first line the store took, and
 	// droppedArrival that of the newest line it dropped (DroppedAfter).
 	firstArrival, droppedArrival uint64
+
+	// edits says a pipe's output had line edits this run (hasEdits):
+	// until then its lines are not looked at for them, each once more.
+	edits bool
 }
 
 // entry is a held line: where its text lies, its stream and its arrival.
@@ -235,8 +239,12 @@ func (s *OutputStore) Append(stream Stream, p []byte) {
 	// Most output has no ESC: then no line of it sets colours, and none
 	// is read for them, nor for a charset's designation.
 	esc := bytes.IndexByte(p, 0x1b) >= 0
+	designation, csiEdits := -1, false
+	if esc {
+		designation, csiEdits = termtext.ScanEscapes(p)
+	}
 	if esc || !pl.charsets.Plain() {
-		p = pl.charsets.Translate(p) // its ESCs kept: esc holds
+		p = pl.charsets.TranslateScanned(p, designation) // its ESCs kept: esc holds
 	}
 	// Most output has no "\r" at all: then a line ends at its "\n",
 	// found in one pass.
@@ -249,8 +257,14 @@ func (s *OutputStore) Append(stream Stream, p []byte) {
 	// Plain text off a terminal (no "\r", no ESC) needs none of the
 	// work below: once no line is being built and no colours wait for
 	// the next line, its whole lines are kept in one go.
-	// A backspace is a line edit a pipe's line plays too (hasEdits).
-	plain := noCR && !esc && !s.terminal && bytes.IndexByte(p, '\b') < 0
+	// A backspace is a line edit a pipe's line plays too (hasEdits):
+	// no such run. A pipe's lines are looked at for edits only once its
+	// output has had one (an edit begun at the read's end counts).
+	backspace := !s.terminal && bytes.IndexByte(p, '\b') >= 0
+	if !s.terminal && !s.edits {
+		s.edits = backspace || csiEdits || esc && unfinishedCSI(p)
+	}
+	plain := noCR && !esc && !s.terminal && !backspace
 	for len(p) > 0 {
 		if plain && len(pl.buf) == 0 && len(pl.pen) == 0 {
 			if p = p[s.keepPlain(stream, p):]; len(p) == 0 {
@@ -599,7 +613,29 @@ func (s *OutputStore) hasEdits(text []byte) bool {
 	if s.terminal {
 		return termtext.HasLineEdits(text)
 	}
-	return termtext.HasCursorEdits(text)
+	return s.edits && termtext.HasCursorEdits(text)
+}
+
+// unfinishedCSI reports whether p ends inside what may be a control
+// sequence (ESC, ESC [ and its parameters): a line edit whose rest comes
+// in the next read, which HasCursorEdits sees in neither.
+func unfinishedCSI(p []byte) bool {
+	i := bytes.LastIndexByte(p, 0x1b)
+	if i < 0 || len(p)-i > 16 {
+		return false
+	}
+	if i == len(p)-1 {
+		return true
+	}
+	if p[i+1] != '[' {
+		return false
+	}
+	for _, c := range p[i+2:] {
+		if (c < '0' || c > '9') && c != ';' {
+			return false
+		}
+	}
+	return true
 }
 
 // shown is a line's text as it is kept and read: its line edits played
@@ -610,7 +646,7 @@ func (s *OutputStore) hasEdits(text []byte) bool {
 // shows it safely (termtext.Visible).
 func (s *OutputStore) shown(text []byte) []byte {
 	if !s.terminal {
-		if termtext.HasCursorEdits(text) {
+		if s.hasEdits(text) {
 			if edited, _ := termtext.EditLineIn(string(text), s.cols); len(edited) <= s.opts.MaxLineBytes {
 				return []byte(edited)
 			}
@@ -634,6 +670,8 @@ func (s *OutputStore) shownPen(text []byte) ([]byte, string) {
 		if edited, pen := termtext.EditLineEnd(string(text), s.cols); len(edited) <= s.opts.MaxLineBytes {
 			return []byte(edited), pen
 		}
+	} else if !s.terminal { // kept as written: no second look for edits
+		return text, termtext.Pen(unsafeString(text))
 	}
 	shown := s.shown(text)
 	return shown, termtext.Pen(unsafeString(shown))
@@ -771,6 +809,7 @@ func (s *OutputStore) Flush() {
 	for i := range s.partial {
 		s.partial[i] = partialLine{} // a new run starts with no pen
 	}
+	s.edits = false // its lines are played: the next run's are new
 	s.repack()
 }
 

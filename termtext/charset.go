@@ -52,45 +52,79 @@ func (c *Charsets) idle() bool {
 // designations too) are kept as they are. It returns p itself when no
 // set is line drawing in it, else a copy.
 func (c *Charsets) Translate(p []byte) []byte {
+	designation, _ := ScanEscapes(p)
+	return c.TranslateScanned(p, designation)
+}
+
+// TranslateScanned is Translate of p whose first designation of line
+// drawing ScanEscapes found (-1: none), for a caller that scans p for
+// its other sequences too.
+func (c *Charsets) TranslateScanned(p []byte, designation int) []byte {
 	if len(p) == 0 || !c.idle() {
 		return c.translate(p, 0)
 	}
 	// Only a designation of line drawing changes anything: ESC ( 0 or
-	// ESC ) 0, or the start of one at the piece's end. k is the index
-	// after an ESC.
-	pending := c.state == csEsc // ESC ended the piece before
-	c.state = csGround
-	k := -1
-	if pending {
-		k = 0
-	} else if i := bytes.IndexByte(p, 0x1b); i >= 0 {
-		k = i + 1
+	// ESC ) 0, or the start of one at the piece's end.
+	if c.state == csEsc && (p[0] == '(' || p[0] == ')') { // ESC ended the piece before
+		switch {
+		case len(p) == 1:
+			c.state, c.inter = csEscInter, p[0]
+			return p
+		case p[1] == '0':
+			return c.translate(p, 0)
+		}
 	}
-	for k >= 0 {
-		if k == len(p) {
-			c.state = csEsc
+	c.state = csGround
+	if designation >= 0 {
+		return c.translate(p, designation)
+	}
+	switch n := len(p); {
+	case p[n-1] == 0x1b:
+		c.state = csEsc
+	case n >= 2 && p[n-2] == 0x1b && (p[n-1] == '(' || p[n-1] == ')'):
+		c.state, c.inter = csEscInter, p[n-1]
+	}
+	return p
+}
+
+// ScanEscapes goes once through p's escape sequences for what line mode
+// looks for in output: the index of the first designation of line
+// drawing (ESC ( 0, ESC ) 0; -1 for none: Charsets), and whether one
+// is a cursor edit (HasCursorEdits's sequences; its backspaces are
+// not looked for).
+func ScanEscapes(p []byte) (designation int, edits bool) {
+	designation = -1
+	for i := bytes.IndexByte(p, 0x1b); i >= 0 && i+1 < len(p); {
+		switch b := p[i+1]; b {
+		case '(', ')':
+			if designation < 0 && i+2 < len(p) && p[i+2] == '0' {
+				designation = i
+			}
+		case '7', '8':
+			edits = true
+		case '[':
+			k := i + 2
+			for k < len(p) && (p[k] >= '0' && p[k] <= '9' || p[k] == ';') {
+				k++
+			}
+			if k < len(p) {
+				switch p[k] {
+				case 'C', 'D', 'G', 'K', 'P', '@', 'X', 's', 'u':
+					edits = true
+				}
+			}
+			i = k - 1 // what follows its parameters
+		}
+		if edits && designation >= 0 {
 			break
 		}
-		if b := p[k]; b == '(' || b == ')' {
-			if k+1 == len(p) {
-				c.state, c.inter = csEscInter, b
-				break
-			}
-			if p[k+1] == '0' {
-				if k == 0 { // after the piece before's ESC
-					c.state = csEsc
-					return c.translate(p, 0)
-				}
-				return c.translate(p, k-1) // from the ESC
-			}
-		}
-		next := bytes.IndexByte(p[k:], 0x1b)
+		next := bytes.IndexByte(p[i+1:], 0x1b)
 		if next < 0 {
 			break
 		}
-		k += next + 1
+		i += 1 + next
 	}
-	return p
+	return designation, edits
 }
 
 // translate is Translate's scan of p from from, which starts in c's

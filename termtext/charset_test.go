@@ -39,3 +39,27 @@ func TestCharsetsLeaveOtherOutputAlone(t *testing.T) {
 	}
 	assert.Equal(t, "(0─", string(c.Translate([]byte("(0q"))), "after the ESC that ended the piece before")
 }
+
+// TestScanEscapes: one pass finds the first designation of line drawing
+// and any cursor edit, as Charsets and HasCursorEdits would.
+func TestScanEscapes(t *testing.T) {
+	for _, tc := range []struct {
+		in          string
+		designation int
+		edits       bool
+	}{
+		{"plain", -1, false},
+		{"\x1b[31mred\x1b[0m\x1b(B", -1, false},
+		{"ab\x1b(0q\x1b)0", 2, false},
+		{"\x1b[2D\x1b)0", 4, true},
+		{"a\x1b7b\x1b8", -1, true},
+		{"\x1b[s", -1, true},
+		{"\x1b[?25l\x1b[1;5H", -1, false},
+		{"\x1b", -1, false},
+	} {
+		d, e := ScanEscapes([]byte(tc.in))
+		assert.Equal(t, tc.designation, d, "%q", tc.in)
+		assert.Equal(t, tc.edits, e, "%q", tc.in)
+		assert.Equal(t, HasCursorEdits([]byte(tc.in)), e, "%q as HasCursorEdits", tc.in)
+	}
+}
