@@ -939,9 +939,9 @@ func TestALineModeScreenIsTheRunsOwn(t *testing.T) {
 
 // A job's screen in line mode is the text a terminal shows: nothing for
 // SO and SI (a charset switch), BEL, NUL, DEL or a C1 control, a
-// backspace played, line drawing as drawn ("\e(0l" is "┌"), colours kept and every other escape sequence gone,
-// the same for a pipe job (whose lines hold the bytes it wrote) as for a
-// TTY job. Nothing in it can reach a terminal as a control: no control
+// backspace played, line drawing as drawn ("\e(0l" is "┌"), colours
+// kept and every other escape sequence gone, the same for a pipe job
+// (whose lines keep their other sequences) as for a TTY job. Nothing in it can reach a terminal as a control: no control
 // byte, no escape sequence but SGR.
 func TestALineModeScreenShowsNoControls(t *testing.T) {
 	m := newManager(t, Options{})
