@@ -596,8 +596,13 @@ func (s *OutputStore) carriageReturn(pl *partialLine) {
 		}
 	}
 	// Off a terminal, or past the bound: the line starts again, in the
-	// colours in effect (a yellow progress bar's next frame is yellow).
+	// colours in effect (a yellow progress bar's next frame is yellow),
+	// its edits played (a restore brings back the colours saved).
 	pen := termtext.Pen(unsafeString(pl.buf))
+	if !s.terminal && s.hasEdits(pl.buf) {
+		_, played := termtext.EditLineEnd(string(pl.buf), s.cols)
+		pen = termtext.Pen(played) // as Pen writes it
+	}
 	pl.buf = append(pl.buf[:0], pen...) // copy moves overlapping bytes right
 	pl.kept = len(pen)
 }

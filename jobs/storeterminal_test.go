@@ -312,3 +312,12 @@ func TestLineDrawingIsDrawn(t *testing.T) {
 	s.Append(Stdout, []byte("q\n"))
 	assert.Equal(t, []string{"\x1b(0─", "q"}, texts(s.ReadAfter(0, 0).Lines))
 }
+
+// TestPipeCarriageReturnKeepsThePlayedColours: after a "\r" a pipe's
+// line starts again in the colours in effect as its edits leave them: a
+// restore of a saved cursor brings back the colours saved with it.
+func TestPipeCarriageReturnKeepsThePlayedColours(t *testing.T) {
+	s := NewOutputStore(StoreOptions{})
+	s.Append(Stdout, []byte("\x1b[32m\x1b7\x1b[31mx\x1b8\ry\n"))
+	assert.Equal(t, []string{"\x1b[32my"}, texts(s.ReadAfter(0, 0).Lines))
+}
