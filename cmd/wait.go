@@ -59,7 +59,9 @@ never end. Block until every one has ended (a queued job,
 or one its restart policy runs again, has not), printing a line on
 stdout for each as it ends, those that had ended first, in ID order
 ("job 3 (web) failed (exit 2)"; "job 4 (db)
-was removed while waited for" for one removed meanwhile). Exit 0 when
+was removed while waited for" for one removed meanwhile; "job 5 (cron)
+was removed by a reload: it was killed by SIGTERM" for one a reload
+stopped to remove it, with the exit of that end). Exit 0 when
 every job succeeded; otherwise the exit the one-job wait gives for the
 job with the lowest ID that did not succeed (1 for one removed): the
 same jobs exit with the same code however their ends interleave. With
@@ -264,7 +266,9 @@ func jobExit(j jobs.Info) error {
 
 // jobEnd says how a job ended ("failed (exit 2)"), and the exit jobtop
 // wait gives for it; ok is for a job that succeeded (exit 0). A job
-// stopped that exited 0 by itself did not succeed, and exits 0.
+// stopped that exited 0 by itself did not succeed, and exits 0. One a
+// reload stopped to remove it says so ("was removed by a reload: it was
+// killed by SIGTERM"), with the exit of how it ended.
 func jobEnd(j jobs.Info) (code int, why string, ok bool) {
 	switch j.State {
 	case jobs.StateSucceeded:
@@ -299,6 +303,11 @@ func jobEnd(j jobs.Info) (code int, why string, ok bool) {
 	}
 	if j.Error != "" && j.State != jobs.StateTimedOut && !strings.HasSuffix(why, "before it ran") {
 		why += ": " + j.Error
+	}
+	if j.Removing != "" {
+		// Stopped to be removed (a reload of a job file that no longer
+		// has it): not a stop by hand. The exit is still its own.
+		why = "was removed by a " + j.Removing + ": it " + why
 	}
 	return code, why, false
 }

@@ -335,3 +335,61 @@ func TestWaitManySkipsJobsNeverStarted(t *testing.T) {
 		assert.Equal(t, exitNoRun, r.code, "%q: %s", args, r.stderr)
 	}
 }
+
+// TestWaitSaysAReloadRemovedTheJob: a job a reload stopped to remove it
+// is said to be removed by the reload, not killed, in the line `wait`
+// prints for it and in the exit's reason; the exit is still the one-job
+// wait's for how it ended (128+15 for SIGTERM).
+func TestWaitSaysAReloadRemovedTheJob(t *testing.T) {
+	zero := 0
+	gone := waited{job: jobs.Info{ID: 2, Name: "gone", State: jobs.StateKilled, Signal: jobs.Signal(syscall.SIGTERM), Removing: "reload"}, ended: true}
+	var out strings.Builder
+	printWaited(&out, gone)
+	assert.Equal(t, "job 2 (gone) was removed by a reload: it was killed by SIGTERM\n", out.String())
+
+	var exit *ExitError
+	require.ErrorAs(t, manyExit([]waited{gone}, 0), &exit)
+	assert.Equal(t, 143, exit.Code)
+	assert.EqualError(t, exit, "1 of 1 job did not succeed; the exit is that of the first by ID, job 2 (gone), which was removed by a reload: it was killed by SIGTERM")
+	require.ErrorAs(t, jobExit(gone.job), &exit)
+	assert.Equal(t, 143, exit.Code)
+	assert.EqualError(t, exit, "job 2 was removed by a reload: it was killed by SIGTERM")
+
+	// One that exited 0 once stopped is no failure, as before.
+	trapped := gone
+	trapped.job.ExitCode = &zero
+	assert.NoError(t, manyExit([]waited{trapped}, 0))
+	out.Reset()
+	printWaited(&out, trapped)
+	assert.Equal(t, "job 2 (gone) was removed by a reload: it was stopped by SIGTERM, and exited 0\n", out.String())
+}
+
+// TestWaitAllAcrossAReload: `wait --all` waiting while a reload removes
+// one of its jobs says the reload removed it, and how it ended, and
+// exits as that end does.
+func TestWaitAllAcrossAReload(t *testing.T) {
+	c := newCLI(t)
+	dir := t.TempDir()
+	stop, tick := mkfifo(t), filepath.Join(t.TempDir(), "tick")
+	require.NoError(t, syscall.Mkfifo(tick, 0o600))
+	// gone ends only once told after its stop; tick when told.
+	gone := "  gone:\n    cmd: trap 'read x < " + stop + "; exit 3' TERM; while :; do sleep 1; done\n"
+	writeJobFile(t, dir, "jobtop.yaml", "jobs:\n"+gone+"  tick:\n    cmd: read x < "+tick+"\n")
+	c.serveIn(dir)
+	c.eventually("both run", func(j map[string]jobs.Info) bool {
+		return j["gone"].State == jobs.StateRunning && j["tick"].State == jobs.StateRunning
+	})
+	wait, result := c.startWait("wait", "--all")
+	require.Eventually(t, func() bool { return hasSocket(wait.Process.Pid) }, testTimeout, 10*time.Millisecond)
+	// tick's line says both waits were asked (they are asked at once).
+	writeFifo(t, tick, "go\n")
+	require.Eventually(t, func() bool { return wait.Stdout.(*lockedBuffer).String() != "" }, testTimeout, 10*time.Millisecond)
+
+	writeJobFile(t, dir, "jobtop.yaml", "jobs:\n  tick:\n    cmd: read x < "+tick+"\n")
+	c.ok("reload")
+	writeFifo(t, stop, "go\n")
+	r := result()
+	assert.Equal(t, 3, r.code, r.stderr)
+	assert.Equal(t, []string{"job 2 (tick) succeeded", "job 1 (gone) was removed by a reload: it was stopped by SIGTERM, and exited 3"}, lines(r.stdout))
+	assert.Contains(t, r.stderr, "which was removed by a reload: it was stopped by SIGTERM, and exited 3")
+}

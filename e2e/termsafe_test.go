@@ -10,7 +10,8 @@ import (
 
 // Escape sequences a job may try on the terminal of whoever reads its
 // output: write the clipboard (OSC 52), retitle the window, clear the
-// screen; and a bell and a backspace.
+// screen; and a bell and a ^A. (A backspace is played: a line keeps
+// what it shows, not the backspace.)
 const (
 	clipboardSeq = "\x1b]52;c;ZXZpbA==\x07" // "evil"
 	titleSeq     = "\x1b]0;owned\x07"
@@ -28,7 +29,7 @@ func TestCLIOutputCannotReachTheTerminal(t *testing.T) {
 	all := clipboardSeq + titleSeq + clearSeq
 	// The command holds the sequences as bytes (for ls and status) and
 	// prints them (for logs and wait).
-	command := "printf 'out\\033]52;c;ZXZpbA==\\007\\033]0;owned\\007\\033[2J\\033[H\\007\\010done\\n'; : '" + all + "'"
+	command := "printf 'out\\033]52;c;ZXZpbA==\\007\\033]0;owned\\007\\033[2J\\033[H\\007\\001done\\n'; : '" + all + "'"
 	// Job names cannot carry escapes (they are checked); commands can.
 	in.cli("run", "--name", "job", "--", command)
 	in.cli("wait", "1")
@@ -56,7 +57,7 @@ func TestCLIOutputCannotReachTheTerminal(t *testing.T) {
 	require.Contains(t, scr, "BEFOREMARK", "the screen was not cleared")
 	require.NotContains(t, title(), "owned", "the title was not changed")
 	require.Empty(t, buffers(), "the clipboard was not written")
-	require.Contains(t, scr, `out\x07\x08done`, "controls are shown")
+	require.Contains(t, scr, `out\x07\x01done`, "controls are shown")
 	require.Contains(t, scr, "job ")
 	require.Contains(t, row(s.screen(), "command:"), "printf")
 

@@ -76,8 +76,12 @@
 //   - Output is read through Go's poller (non-blocking pipes), with read
 //     buffers lent from a pool only while a read holds data: an idle job
 //     costs no OS thread and no buffer.
-//   - Escape sequences are stored exactly as written; making them safe for a
-//     terminal is the drawing side's job.
+//   - A pipe's escape sequences are stored as written, but for those a
+//     terminal edits a line with (a backspace, moves along the row,
+//     erases, a saved cursor's restore: played, as a terminal job's are,
+//     once the output has had one) and text drawn in the DEC line-drawing
+//     set (kept as the characters drawn: termtext.Charsets, for both);
+//     making the rest safe for a terminal is the drawing side's job.
 //   - Ready and health probes are an interface (Probe); the HTTP, TCP and
 //     command probes live in jobtop/probe, so this package needs no network
 //     code. One goroutine per run runs them one check at a time, off the

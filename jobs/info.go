@@ -52,7 +52,11 @@ type Info struct {
 	State       State  `json:"state"`
 	// Reason says why a queued job waits ("waiting for a slot", "waiting
 	// for db: ready").
-	Reason   string `json:"reason,omitempty"`
+	Reason string `json:"reason,omitempty"`
+	// Removing says the job was stopped to be removed once it has ended,
+	// and by what: "reload" (a reload of the job file that no longer has
+	// it). A run started since (a restart) keeps the job: then it is "".
+	Removing string `json:"removing,omitempty"`
 	PID      int    `json:"pid,omitempty"`
 	ExitCode *int   `json:"exit_code"`
 	Signal   Signal `json:"signal"`

@@ -49,6 +49,7 @@ type job struct {
 
 	state      State
 	reason     string // why it waits, or what its restart policy decided
+	removing   string // what stopped it to remove it (Info.Removing)
 	pid        int
 	exitCode   *int
 	signal     Signal
@@ -163,6 +164,7 @@ func (j *job) stateLocked() Info {
 		Dir:       j.spec.Dir,
 		State:     j.state,
 		Reason:    j.reason,
+		Removing:  j.removing,
 		PID:       j.livePIDLocked(),
 		Signal:    j.signal,
 		Error:     j.errText,
@@ -252,7 +254,7 @@ func (m *Manager) enqueueLocked(j *job) {
 // waiting, for a restart of a run that held a slot: it keeps the slot.
 func (m *Manager) queueRunLocked(j *job, first bool) {
 	j.state = StateQueued
-	j.reason = ""
+	j.reason, j.removing = "", ""
 	j.metDeps = nil
 	j.pid, j.exitCode, j.signal, j.errText = 0, nil, 0, ""
 	j.started, j.ended = nil, nil

@@ -2,6 +2,8 @@ package jobs
 
 import (
 	"context"
+	"crypto/rand"
+	"encoding/hex"
 	"errors"
 	"os"
 	"os/exec"
@@ -354,12 +356,25 @@ func TestKeeperDeathKillsItsRuns(t *testing.T) {
 	assert.NotEqual(t, first, m.keeperID.PID)
 }
 
+// deadToken is a dead keeper's token for a test of leftovers, its own:
+// StopLeftovers stops every process that carries the token, on the whole
+// machine, so a fixed one would stop (and count) the processes of the
+// same test running at once in another checkout (other people's test
+// runs on a shared machine), and theirs this run's.
+func deadToken(t *testing.T) string {
+	t.Helper()
+	b := make([]byte, 8)
+	_, err := rand.Read(b)
+	require.NoError(t, err)
+	return hex.EncodeToString(b)
+}
+
 // TestLeftoversOfADeadInstanceAreStopped: a record left by an instance
 // whose jobtop and keeper both died names its keeper's token and its main
 // processes; StopLeftovers stops those, their sessions and whatever
 // carries the token, and nothing else.
 func TestLeftoversOfADeadInstanceAreStopped(t *testing.T) {
-	mark := newMark(t)
+	mark, token := newMark(t), deadToken(t)
 	startProc := func(token string, setsid bool, args ...string) *exec.Cmd {
 		cmd := exec.Command(args[0], args[1:]...)
 		cmd.Env = append(os.Environ(), "TEST_MARK="+mark)
@@ -376,15 +391,15 @@ func TestLeftoversOfADeadInstanceAreStopped(t *testing.T) {
 	// after setproctitle), with a child in its session.
 	main := startProc("", true, "sh", "-c", "sleep 600 & wait")
 	// A daemon that left the session but kept the token.
-	startProc("0123456789abcdef.3", true, "sleep", "600")
+	startProc(token+".3", true, "sleep", "600")
 	// Strangers: another instance's token, and no token at all.
-	other := startProc("fedcba9876543210.3", true, "sleep", "600")
+	other := startProc(deadToken(t)+".3", true, "sleep", "600")
 	plain := startProc("", false, "sleep", "600")
 	eventually(t, "the processes", func() bool { return len(marked(mark)) == 5 })
 
 	mp, err := proc.Get(main.Process.Pid)
 	require.NoError(t, err)
-	deadKeeper := keeper.Identity{PID: 1 << 22, Start: 1, Token: "0123456789abcdef"}
+	deadKeeper := keeper.Identity{PID: 1 << 22, Start: 1, Token: token}
 	path := filepath.Join(t.TempDir(), "rec")
 	require.NoError(t, writeFileAtomic(path, record{Keeper: deadKeeper, Mains: []keeper.ProcID{{PID: mp.PID, Start: mp.Start}}}))
 
@@ -419,7 +434,7 @@ func TestLeftoversLeaveAReusedSessionAlone(t *testing.T) {
 	eventually(t, "the processes", func() bool { return len(marked(mark)) == 3 })
 	leader, err := proc.Get(cmd.Process.Pid)
 	require.NoError(t, err)
-	deadKeeper := keeper.Identity{PID: 1 << 22, Start: 1, Token: "0123456789abcdef"}
+	deadKeeper := keeper.Identity{PID: 1 << 22, Start: 1, Token: deadToken(t)}
 	path := filepath.Join(t.TempDir(), "rec")
 	// The record names the PID as it was before: an earlier start.
 	require.NoError(t, writeFileAtomic(path, record{Keeper: deadKeeper, Mains: []keeper.ProcID{{PID: leader.PID, Start: leader.Start - 1}}}))
@@ -432,9 +447,9 @@ func TestLeftoversLeaveAReusedSessionAlone(t *testing.T) {
 // A leftover that starts a process when it gets SIGTERM, and carries on:
 // what it started goes with it.
 func TestLeftoversStartedOnSIGTERMAreStoppedToo(t *testing.T) {
-	mark := newMark(t)
+	mark, token := newMark(t), deadToken(t)
 	cmd := exec.Command("sh", "-c", `trap 'sleep 600 &' TERM; echo ready; while :; do sleep 0.05; done`)
-	cmd.Env = append(os.Environ(), "TEST_MARK="+mark, keeper.EnvRun+"=0123456789abcdef.4")
+	cmd.Env = append(os.Environ(), "TEST_MARK="+mark, keeper.EnvRun+"="+token+".4")
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
 	out, err := cmd.StdoutPipe()
 	require.NoError(t, err)
@@ -443,7 +458,7 @@ func TestLeftoversStartedOnSIGTERMAreStoppedToo(t *testing.T) {
 	t.Cleanup(func() { cmd.Process.Kill() })
 	_, err = out.Read(make([]byte, 6)) // the trap is set
 	require.NoError(t, err)
-	deadKeeper := keeper.Identity{PID: 1 << 22, Start: 1, Token: "0123456789abcdef"}
+	deadKeeper := keeper.Identity{PID: 1 << 22, Start: 1, Token: token}
 	path := filepath.Join(t.TempDir(), "rec")
 	require.NoError(t, writeFileAtomic(path, record{Keeper: deadKeeper}))
 	_, err = StopLeftovers(path)

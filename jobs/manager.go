@@ -409,6 +409,23 @@ func (m *Manager) Subscribe() EventStream {
 // use Wait for the end. A queued job is taken off the queue.
 func (m *Manager) Stop(id ID) error { return m.end([]ID{id}, reqStop, "stop")[0] }
 
+// StopToRemove stops the job as Stop does, for by (see Info.Removing)
+// to remove it once it has ended: whoever waits for its end learns why
+// it ended. A job that has ended already is only marked, and is no
+// error.
+func (m *Manager) StopToRemove(id ID, by string) error {
+	m.mu.Lock()
+	if j, ok := m.jobs[id]; ok {
+		j.removing = by
+	}
+	m.mu.Unlock()
+	var invalid *InvalidActionError
+	if err := m.Stop(id); err != nil && !errors.As(err, &invalid) {
+		return err
+	}
+	return nil
+}
+
 // Kill sends SIGKILL to the job's whole process group now.
 func (m *Manager) Kill(id ID) error { return m.end([]ID{id}, reqKill, "kill")[0] }
 

@@ -590,3 +590,31 @@ func TestShutdownTwiceAtOnce(t *testing.T) {
 		require.NoError(t, <-done)
 	}
 }
+
+// TestStopToRemoveMarksTheEnd: a job stopped to be removed ends as a
+// stop ends it, marked with what removes it (Info.Removing); a job
+// already ended is only marked; a new run clears the mark.
+func TestStopToRemoveMarksTheEnd(t *testing.T) {
+	m := newManager(t, Options{})
+	info := start(t, m, Spec{Command: "exec sleep 600"})
+	waitFor(t, m, info.ID, "running", func(i Info) bool { return i.State == StateRunning })
+	require.NoError(t, m.StopToRemove(info.ID, "reload"))
+	ended := wait(t, m, info.ID)
+	assert.Equal(t, StateKilled, ended.State)
+	assert.Equal(t, "reload", ended.Removing)
+
+	_, err := m.Restart(info.ID)
+	require.NoError(t, err)
+	again, err := m.Get(info.ID)
+	require.NoError(t, err)
+	assert.Empty(t, again.Removing, "a new run is no longer being removed")
+	require.NoError(t, m.Kill(info.ID))
+	assert.Empty(t, wait(t, m, info.ID).Removing)
+
+	require.NoError(t, m.StopToRemove(info.ID, "reload"), "an ended job is only marked")
+	got, err := m.Get(info.ID)
+	require.NoError(t, err)
+	assert.Equal(t, "reload", got.Removing)
+	var missing *NotFoundError
+	assert.ErrorAs(t, m.StopToRemove(999, "reload"), &missing)
+}

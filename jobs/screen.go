@@ -629,7 +629,7 @@ func tailScreen(store *OutputStore, cols, rows int, since uint64) vtscreen.Snaps
 // nothing but text, tabs and SGR sequences, so it cannot move a
 // terminal's cursor, retitle it or change its character set. A TTY
 // job's lines are kept so already (OutputStore.SetTerminal); a pipe
-// job's are the bytes it wrote.
+// job's keep what it wrote but for their edits, played, and line drawing.
 //
 // An erase with a background colour colours the row to the terminal's
 // edge, cols cells (termtext.EditLineIn), as the store keeps a TTY job's.

@@ -344,8 +344,9 @@ func TestScreenKeepsTheModesAskedForBeforeIt(t *testing.T) {
 
 // TestATerminalsLineEditsArePlayed: on a terminal, a line editor's
 // backspaces, cursor moves and erases are played back in the line (being
-// typed, and once done), as the terminal showed it; a pipe job's output
-// keeps its bytes.
+// typed, and once done), as the terminal showed it. A pipe job's lines
+// play them too (as `screen` and a terminal show them); its log file
+// keeps the bytes.
 func TestATerminalsLineEditsArePlayed(t *testing.T) {
 	m := newManager(t, Options{})
 	edits := `printf 'prompt$ echo helloo\b\033[K'; read go; printf '\r\nprompt$ echo hello\b\b\bXllo\b\b\b\n'`
@@ -360,8 +361,9 @@ func TestATerminalsLineEditsArePlayed(t *testing.T) {
 	assert.Equal(t, []string{"prompt$ echo hello", "prompt$ echo heXllo"}, out[len(out)-2:])
 
 	pipe := start(t, m, Spec{Command: `printf 'a\bb\033[K\n'`})
-	wait(t, m, pipe.ID)
-	assert.Equal(t, []string{"a\bb\x1b[K"}, outputText(t, m, pipe.ID))
+	info = wait(t, m, pipe.ID)
+	assert.Equal(t, []string{"b"}, outputText(t, m, pipe.ID))
+	assert.True(t, strings.HasSuffix(readFile(t, info.LogPath), "\na\bb\x1b[K\n"), "the log file keeps the bytes")
 }
 
 // TestLineModeAnswersTerminalQueries: a program that asks the terminal
@@ -937,9 +939,9 @@ func TestALineModeScreenIsTheRunsOwn(t *testing.T) {
 
 // A job's screen in line mode is the text a terminal shows: nothing for
 // SO and SI (a charset switch), BEL, NUL, DEL or a C1 control, a
-// backspace played, colours kept and every other escape sequence gone,
-// the same for a pipe job (whose lines hold the bytes it wrote) as for a
-// TTY job. Nothing in it can reach a terminal as a control: no control
+// backspace played, line drawing as drawn ("\e(0l" is "┌"), colours
+// kept and every other escape sequence gone, the same for a pipe job
+// (whose lines keep their other sequences) as for a TTY job. Nothing in it can reach a terminal as a control: no control
 // byte, no escape sequence but SGR.
 func TestALineModeScreenShowsNoControls(t *testing.T) {
 	m := newManager(t, Options{})
@@ -949,8 +951,8 @@ func TestALineModeScreenShowsNoControls(t *testing.T) {
 		wait(t, m, info.ID)
 		snap, err := m.Screen(info.ID)
 		require.NoError(t, err)
-		assert.Equal(t, "abcEfghijklmn\uFFFDo", snap.Lines[0], "tty %v", spec.TTY)
-		assert.Equal(t, "abcEfghij\x1b[31mk\x1b[0mlmn\uFFFDo", snap.ANSI[0], "tty %v", spec.TTY)
+		assert.Equal(t, "abcEfghijk┌mn\uFFFDo", snap.Lines[0], "tty %v", spec.TTY)
+		assert.Equal(t, "abcEfghij\x1b[31mk\x1b[0m┌mn\uFFFDo", snap.ANSI[0], "tty %v", spec.TTY)
 		for i := range snap.Lines {
 			for _, row := range []string{snap.Lines[i], snap.ANSI[i]} {
 				assert.Equal(t, termtext.Printed(row, true), row, "tty %v: row %d %q holds a control or a sequence but SGR", spec.TTY, i, row)
@@ -980,4 +982,25 @@ func TestALineModeScreenDrawsBars(t *testing.T) {
 	snap, err := m.Screen(info.ID)
 	require.NoError(t, err)
 	assert.Equal(t, "ab", snap.Lines[0])
+}
+
+// TestLineDrawingInBothModes: a box a job draws in the DEC Special
+// Graphics set reads as its box characters in line mode, a pipe job's
+// as a TTY job's (its log file keeps the bytes), and in screen mode,
+// where the emulator draws it.
+func TestLineDrawingInBothModes(t *testing.T) {
+	m := newManager(t, Options{})
+	box := `printf '\033(0lqqk\033(B\n'`
+	for _, spec := range []Spec{{Command: box}, {TTY: true, Command: box}} {
+		info := start(t, m, spec)
+		info = wait(t, m, info.ID)
+		out := outputText(t, m, info.ID)
+		require.NotEmpty(t, out)
+		assert.Equal(t, "┌──┐", termtext.Printed(out[0], false), "tty %v", spec.TTY)
+		assert.Contains(t, readFile(t, info.LogPath), "\x1b(0lqqk\x1b(B", "tty %v: the log file keeps the bytes", spec.TTY)
+	}
+	info := start(t, m, Spec{TTY: true, Command: `printf '\033[?1049h\033[H\033(0lqqk\033(B box'; sleep 600`})
+	waitFor(t, m, info.ID, "screen mode", func(i Info) bool { return i.Screen })
+	screenOf(t, m, info.ID, "the box", func(s vtscreen.Snapshot) bool { return strings.TrimRight(s.Lines[0], " ") == "┌──┐ box" })
+	require.NoError(t, m.Kill(info.ID))
 }

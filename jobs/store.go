@@ -118,6 +118,10 @@ type OutputStore struct {
 	// firstArrival is the Arrival of the first line the store took, and
 	// droppedArrival that of the newest line it dropped (DroppedAfter).
 	firstArrival, droppedArrival uint64
+
+	// edits says a pipe's output had line edits this run (hasEdits):
+	// until then its lines are not looked at for them, each once more.
+	edits bool
 }
 
 // entry is a held line: where its text lies, its stream and its arrival.
@@ -172,6 +176,10 @@ type partialLine struct {
 	// esc says buf may hold an escape sequence: only then is a line
 	// committed from it read for its pen. Plain output never is.
 	esc bool
+	// charsets is the stream's character sets: text drawn in line
+	// drawing is kept as the terminal draws it ("\e(0lqk" is "┌─┐"),
+	// a pipe's as a terminal's; the log file keeps the bytes.
+	charsets termtext.Charsets
 }
 
 // arrivalBlock hands out the Arrival numbers of the lines one call
@@ -228,20 +236,35 @@ func (s *OutputStore) Append(stream Stream, p []byte) {
 	s.total += int64(len(p))
 	pl := &s.partial[stream]
 	s.lastPart = stream
+	// Most output has no ESC: then no line of it sets colours, and none
+	// is read for them, nor for a charset's designation.
+	esc := bytes.IndexByte(p, 0x1b) >= 0
+	designation, csiEdits := -1, false
+	if esc {
+		designation, csiEdits = termtext.ScanEscapes(p)
+	}
+	if esc || !pl.charsets.Plain() {
+		p = pl.charsets.TranslateScanned(p, designation) // its ESCs kept: esc holds
+	}
 	// Most output has no "\r" at all: then a line ends at its "\n",
-	// found in one pass. Most has no ESC either: then no line of it sets
-	// colours, and none is read for them.
+	// found in one pass.
 	noCR := bytes.IndexByte(p, '\r') < 0
 	lineEnd := indexLineEnd
 	if noCR {
 		lineEnd = indexNewline
 	}
-	esc := bytes.IndexByte(p, 0x1b) >= 0
 	pl.esc = pl.esc || esc
 	// Plain text off a terminal (no "\r", no ESC) needs none of the
 	// work below: once no line is being built and no colours wait for
 	// the next line, its whole lines are kept in one go.
-	plain := noCR && !esc && !s.terminal
+	// A backspace is a line edit a pipe's line plays too (hasEdits):
+	// no such run. A pipe's lines are looked at for edits only once its
+	// output has had one (an edit begun at the read's end counts).
+	backspace := !s.terminal && bytes.IndexByte(p, '\b') >= 0
+	if !s.terminal && !s.edits {
+		s.edits = backspace || csiEdits || esc && unfinishedCSI(p)
+	}
+	plain := noCR && !esc && !s.terminal && !backspace
 	for len(p) > 0 {
 		if plain && len(pl.buf) == 0 && len(pl.pen) == 0 {
 			if p = p[s.keepPlain(stream, p):]; len(p) == 0 {
@@ -408,7 +431,7 @@ func (s *OutputStore) extendPartial(stream Stream, text []byte) {
 // job's bytes. The next piece starts with the colours in effect at the
 // cut (termtext.Pen), a pipe's as a terminal's, so it is drawn as the
 // job drew it (they are in the piece: it hands on no pen of its own);
-// and on a terminal a piece with line edits (a spinner's backspaces) is
+// and a piece with line edits (a spinner's backspaces, hasEdits) is
 // played instead, as a "\r" plays a line, when what it shows takes at
 // most half a line: the line goes on, its thousands of frames kept as one.
 func (s *OutputStore) cutPartial(stream Stream, pl *partialLine) {
@@ -421,7 +444,7 @@ func (s *OutputStore) cutPartial(stream Stream, pl *partialLine) {
 	if u := from + termtext.Unfinished(unsafeString(pl.buf[from:])); u < cut && u > pl.kept {
 		cut = u
 	}
-	if s.terminal && s.playPartial(pl, cut) {
+	if s.playPartial(pl, cut) {
 		return
 	}
 	var pen []byte
@@ -440,12 +463,12 @@ func (s *OutputStore) cutPartial(stream Stream, pl *partialLine) {
 	pl.kept = len(pen)
 }
 
-// playPartial replaces the piece of a terminal's partial line before cut
-// by what it shows, its edits played, a move to the cursor's cell and
-// the colours in effect there, when it has line edits and that takes at
-// most half a line's bytes; it reports whether it did.
+// playPartial replaces the piece of a partial line before cut by what it
+// shows, its edits played, a move to the cursor's cell and the colours in
+// effect there, when it has line edits (hasEdits) and that takes at most
+// half a line's bytes; it reports whether it did.
 func (s *OutputStore) playPartial(pl *partialLine, cut int) bool {
-	if !termtext.HasLineEdits(pl.buf[:cut]) {
+	if !s.hasEdits(pl.buf[:cut]) {
 		return false
 	}
 	line, x, pen := termtext.EditLinePen(string(pl.buf[:cut]), s.cols)
@@ -573,17 +596,66 @@ func (s *OutputStore) carriageReturn(pl *partialLine) {
 		}
 	}
 	// Off a terminal, or past the bound: the line starts again, in the
-	// colours in effect (a yellow progress bar's next frame is yellow).
+	// colours in effect (a yellow progress bar's next frame is yellow),
+	// its edits played (a restore brings back the colours saved).
 	pen := termtext.Pen(unsafeString(pl.buf))
+	if !s.terminal && s.hasEdits(pl.buf) {
+		_, played := termtext.EditLineEnd(string(pl.buf), s.cols)
+		pen = termtext.Pen(played) // as Pen writes it
+	}
 	pl.buf = append(pl.buf[:0], pen...) // copy moves overlapping bytes right
 	pl.kept = len(pen)
 }
 
-// shown is a line's text as it is kept and read: on a terminal, what it
-// prints (SGR kept), its line edits played, unless that would make it
-// longer than a line may be (then its edits are dropped, not played).
+// hasEdits reports whether a line holds line edits the store plays
+// (termtext.EditLineIn): on a terminal, any (termtext.HasLineEdits); off
+// one, moves of the cursor along the line, erases, a backspace
+// (termtext.HasCursorEdits), so that a pipe's "abc\b\bZ" reads "aZc" and
+// a spinner over a saved cursor ("\e7|\e8") is its last frame, as a
+// terminal, and `jobtop screen`, show them. Its bells alone are no
+// edits: they are kept, as written.
+func (s *OutputStore) hasEdits(text []byte) bool {
+	if s.terminal {
+		return termtext.HasLineEdits(text)
+	}
+	return s.edits && termtext.HasCursorEdits(text)
+}
+
+// unfinishedCSI reports whether p ends inside what may be a control
+// sequence (ESC, ESC [ and its parameters): a line edit whose rest comes
+// in the next read, which HasCursorEdits sees in neither.
+func unfinishedCSI(p []byte) bool {
+	i := bytes.LastIndexByte(p, 0x1b)
+	if i < 0 || len(p)-i > 16 {
+		return false
+	}
+	if i == len(p)-1 {
+		return true
+	}
+	if p[i+1] != '[' {
+		return false
+	}
+	for _, c := range p[i+2:] {
+		if (c < '0' || c > '9') && c != ';' {
+			return false
+		}
+	}
+	return true
+}
+
+// shown is a line's text as it is kept and read: its line edits played
+// (hasEdits), unless that would make it longer than a line may be (then
+// on a terminal its edits are dropped, not played; off one it is kept as
+// written); and on a terminal what it prints (SGR kept), nothing else.
+// Off a terminal, a line without edits is kept as written: a reader
+// shows it safely (termtext.Visible).
 func (s *OutputStore) shown(text []byte) []byte {
 	if !s.terminal {
+		if s.hasEdits(text) {
+			if edited, _ := termtext.EditLineIn(string(text), s.cols); len(edited) <= s.opts.MaxLineBytes {
+				return []byte(edited)
+			}
+		}
 		return text
 	}
 	if termtext.HasLineEdits(text) {
@@ -597,12 +669,14 @@ func (s *OutputStore) shown(text []byte) []byte {
 }
 
 // shownPen is shown(text) and the colours in effect at its end
-// (termtext.Pen), a terminal's with its edits played.
+// (termtext.Pen), with its edits played.
 func (s *OutputStore) shownPen(text []byte) ([]byte, string) {
-	if s.terminal && termtext.HasLineEdits(text) {
+	if s.hasEdits(text) {
 		if edited, pen := termtext.EditLineEnd(string(text), s.cols); len(edited) <= s.opts.MaxLineBytes {
 			return []byte(edited), pen
 		}
+	} else if !s.terminal { // kept as written: no second look for edits
+		return text, termtext.Pen(unsafeString(text))
 	}
 	shown := s.shown(text)
 	return shown, termtext.Pen(unsafeString(shown))
@@ -740,6 +814,7 @@ func (s *OutputStore) Flush() {
 	for i := range s.partial {
 		s.partial[i] = partialLine{} // a new run starts with no pen
 	}
+	s.edits = false // its lines are played: the next run's are new
 	s.repack()
 }
 
@@ -887,7 +962,7 @@ func (s *OutputStore) partialCursorLocked(stream Stream) int {
 	pl := &s.partial[stream]
 	line := string(pl.buf)
 	x := termtext.Width(line)
-	if s.terminal {
+	if s.hasEdits(pl.buf) {
 		_, x = termtext.EditLineCursor(line)
 	}
 	if pl.cr { // a "\r" nothing followed yet: the start of the row the cursor is on

@@ -7,6 +7,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"jobtop/termtext"
 )
 
 // TestTerminalLinesKeepTextAndColours: a terminal's lines keep what it
@@ -21,7 +23,7 @@ func TestTerminalLinesKeepTextAndColours(t *testing.T) {
 		{"cursor hidden around a question", "\x1b[?25lProceed? [y/N] \x1b[?25h\n", []string{"Proceed? [y/N] "}, ""},
 		{"bash's bracketed paste at its prompt", "\x1b[?2004hroot@vm:~# echo hi\r\nhi\r\n\x1b[?2004hroot@vm:~# ", []string{"root@vm:~# echo hi", "hi"}, "root@vm:~# "},
 		{"colours are kept", "\x1b[1;31merror\x1b[0m: \x1b[38;5;2mx\x1b[m\n", []string{"\x1b[1;31merror\x1b[0m: \x1b[38;5;2mx\x1b[m"}, ""},
-		{"a charset switch", "\x1b(0lqk\x1b(B ok\n", []string{"lqk ok"}, ""},
+		{"a charset switch, its line drawing drawn", "\x1b(0lqk\x1b(B ok\n", []string{"┌─┐ ok"}, ""},
 		{"shift out and in", "a\x0eb\x0fc\n", []string{"abc"}, ""},
 		{"DECALN", "\x1b#8x\n", []string{"x"}, ""},
 		{"a reset", "\x1bcx\n", []string{"x"}, ""},
@@ -240,4 +242,82 @@ func TestTerminalSaveRestoreSpinnerIsOneLine(t *testing.T) {
 		s.Append(Stdout, []byte("done\n"))
 		assert.Equal(t, []string{"Working done"}, texts(s.ReadAfter(0, 0).Lines), "%q", frame)
 	}
+}
+
+// TestPipeLinesPlayTheirEdits: a pipe job's lines play their backspaces,
+// cursor moves, erases and a saved cursor's restores as a terminal (and
+// `jobtop screen`) shows them, wherever its reads end; the line being
+// built too. Its other sequences are kept as written, and a line with no
+// edit is kept as it is (bells included).
+func TestPipeLinesPlayTheirEdits(t *testing.T) {
+	for _, tc := range []struct{ in, line string }{
+		{"abc\b\bZ\n", "aZc"},
+		{"\x1b[31mabc\x1b[2D\x1b[KZ\x1b[0m\n", "\x1b[31maZ\x1b[0m"},
+		{"Working \x1b7|\x1b8/\x1b8-\x1b8done\n", "Working done"},
+		{"a\x1b[sb\x1b[uc\n", "ac"},
+		{"\x1b[?25lno edit\x07\n", "\x1b[?25lno edit\x07"},
+	} {
+		for split := range len(tc.in) {
+			s := NewOutputStore(StoreOptions{})
+			s.Append(Stdout, []byte(tc.in[:split]))
+			s.Append(Stdout, []byte(tc.in[split:]))
+			assert.Equal(t, []string{tc.line}, texts(s.ReadAfter(0, 0).Lines), "%q split at %d", tc.in, split)
+		}
+	}
+	s := NewOutputStore(StoreOptions{})
+	s.Append(Stdout, []byte("abc\b\bZ"))
+	assert.Equal(t, "aZc", s.ReadAfter(0, 0).Partial[0].Text)
+	assert.Equal(t, "aZc", s.LastLine())
+	assert.Equal(t, 2, s.PartialCursor(Stdout))
+}
+
+// TestPipeSaveRestoreSpinnerIsOneLine: a spinner drawn over a saved
+// cursor on a pipe, tens of kilobytes of frames, is one line, as on a
+// terminal (TestTerminalSaveRestoreSpinnerIsOneLine); and so is one
+// drawn with backspaces.
+func TestPipeSaveRestoreSpinnerIsOneLine(t *testing.T) {
+	for _, frame := range []string{"\x1b[s%c\x1b[u", "\x1b7\x1b[33m%c\x1b[0m\x1b8", "%c\b"} {
+		s := NewOutputStore(StoreOptions{})
+		s.Append(Stdout, []byte("Working "))
+		for i := range 20_000 {
+			s.Append(Stdout, []byte(fmt.Sprintf(frame, `|/-\`[i%4])))
+		}
+		s.Append(Stdout, []byte("done\n"))
+		assert.Equal(t, []string{"Working done"}, texts(s.ReadAfter(0, 0).Lines), "%q", frame)
+	}
+}
+
+// TestLineDrawingIsDrawn: text a job draws in the DEC Special Graphics
+// set (line drawing) is kept as a terminal draws it, on a pipe as on a
+// terminal, across lines and reads, and with G1 shifted in and out.
+func TestLineDrawingIsDrawn(t *testing.T) {
+	for _, tty := range []bool{false, true} {
+		in := "\x1b(0lqk\nx x\nmqj\x1b(B ok\n\x1b)0a\x0eqq\x0fb\n"
+		for split := range len(in) {
+			s := NewOutputStore(StoreOptions{})
+			s.SetTerminal(tty, 80)
+			s.Append(Stdout, []byte(in[:split]))
+			s.Append(Stdout, []byte(in[split:]))
+			lines := texts(s.ReadAfter(0, 0).Lines)
+			for i := range lines {
+				lines[i] = termtext.Printed(lines[i], false)
+			}
+			assert.Equal(t, []string{"┌─┐", "│ │", "└─┘ ok", "a──b"}, lines, "tty %v, split at %d", tty, split)
+		}
+	}
+	// A new run starts in ASCII.
+	s := NewOutputStore(StoreOptions{})
+	s.Append(Stdout, []byte("\x1b(0q"))
+	s.Flush()
+	s.Append(Stdout, []byte("q\n"))
+	assert.Equal(t, []string{"\x1b(0─", "q"}, texts(s.ReadAfter(0, 0).Lines))
+}
+
+// TestPipeCarriageReturnKeepsThePlayedColours: after a "\r" a pipe's
+// line starts again in the colours in effect as its edits leave them: a
+// restore of a saved cursor brings back the colours saved with it.
+func TestPipeCarriageReturnKeepsThePlayedColours(t *testing.T) {
+	s := NewOutputStore(StoreOptions{})
+	s.Append(Stdout, []byte("\x1b[32m\x1b7\x1b[31mx\x1b8\ry\n"))
+	assert.Equal(t, []string{"\x1b[32my"}, texts(s.ReadAfter(0, 0).Lines))
 }

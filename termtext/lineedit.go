@@ -18,6 +18,14 @@ func HasLineEdits(b []byte) bool {
 	return hasCSI(b, "CDGKP@Xsu", "78")
 }
 
+// HasCursorEdits is HasLineEdits but for bells: a backspace, or a
+// sequence that moves the cursor along the line, saves or restores it,
+// or erases, deletes or inserts in the line. It is what output written
+// to a pipe, not a terminal, is played for: its bells are its own.
+func HasCursorEdits(b []byte) bool {
+	return bytes.IndexByte(b, '\b') >= 0 || hasCSI(b, "CDGKP@Xsu", "78")
+}
+
 // hasCSI reports whether b holds a control sequence with numeric
 // parameters (digits and ";" only) and one of finals as its final byte,
 // or an escape sequence of ESC and one of escFinals.

@@ -52,6 +52,8 @@ func TestHasLineEdits(t *testing.T) {
 		"\x1b[":                   false,
 	} {
 		assert.Equal(t, want, HasLineEdits([]byte(in)), "%q", in)
+		// A pipe's: the same, but for a bell of its own.
+		assert.Equal(t, want && in != "ring\a", HasCursorEdits([]byte(in)), "%q", in)
 	}
 }
 

@@ -327,8 +327,8 @@ func (w *Workspace) replaceLocked(j jobfile.Job) error {
 // removeLocked stops a job and removes it once it has ended, in the
 // background.
 func (w *Workspace) removeLocked(id jobs.ID) {
-	// An ended job has nothing to stop: Stop says so, and that is fine.
-	w.mgr.Stop(id) //nolint:errcheck // see above
+	// Whoever waits for its end is told a reload removed it.
+	w.mgr.StopToRemove(id, "reload") //nolint:errcheck // it may be gone already: nothing to do
 	w.removals.Add(1)
 	go func() {
 		defer w.removals.Done()

@@ -1,0 +1,38 @@
+package workspace
+
+import (
+	"os"
+	"path/filepath"
+	"syscall"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// TestReloadMarksTheJobsItRemoves: a job a reload stops to remove it
+// says so (Info.Removing) while it stops and as it ends, so a wait for
+// it can tell a reload's removal from a stop by hand.
+func TestReloadMarksTheJobsItRemoves(t *testing.T) {
+	fifo := filepath.Join(t.TempDir(), "fifo")
+	require.NoError(t, syscall.Mkfifo(fifo, 0o600))
+	// It stops only once told: its stop is seen while it lasts.
+	f := open(t, "jobs:\n  keep:\n    cmd: exec sleep 600\n  gone:\n    cmd: trap 'read x < "+fifo+"; exit 3' TERM; while :; do sleep 1; done\n")
+	f.running("keep")
+	gone := f.running("gone")
+	assert.Empty(t, gone.Removing)
+
+	f.write("jobs:\n  keep:\n    cmd: exec sleep 600\n")
+	_, err := f.ws.Reload()
+	require.NoError(t, err)
+	stopping, err := f.mgr.Get(gone.ID)
+	require.NoError(t, err)
+	assert.Equal(t, "reload", stopping.Removing)
+	assert.Empty(t, f.job("keep").Removing, "a job the reload keeps")
+
+	require.NoError(t, os.WriteFile(fifo, []byte("go\n"), 0o600))
+	f.eventually("gone is removed", func() bool {
+		_, err := f.mgr.Get(gone.ID)
+		return err != nil
+	})
+}
