@@ -332,6 +332,10 @@ func (c *Client) read(r *receiver) {
 			if closed {
 				return
 			}
+			// A message that does not decode leaves the keeper alive:
+			// cutting its lifeline has it stop its runs now, for the
+			// reason given here, not 10 s later for silence.
+			c.conn.Close()
 			c.wait() //nolint:errcheck // it is gone; its status says nothing more
 			if silent {
 				err = fmt.Errorf("it said nothing for %v (stopped or stuck), so it was killed", MaxSilence)

@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"math"
 )
 
 // The keeper's messages are encoded as fields, as protocol buffers do
@@ -81,9 +82,15 @@ func unmarshal(body []byte, v any) error {
 	case *request:
 		*m = request{}
 		d.request(m)
+		if d.err == nil && m.Op == "" {
+			d.err = errors.New("a request with no operation")
+		}
 	case *event:
 		*m = event{}
 		d.event(m)
+		if d.err == nil && m.Ev == "" {
+			d.err = errors.New("an event with no kind")
+		}
 	default:
 		return fmt.Errorf("keeper wire: cannot decode into %T", v)
 	}
@@ -172,8 +179,13 @@ func (e *encoder) item(field int, s string) {
 	e.b = append(e.b, s...)
 }
 
-// errShort is a message that ends inside a field.
-var errShort = errors.New("bad message: it ends inside a field")
+// errShort is a message that ends inside a field. The receiver calls
+// what does not decode a bad message.
+var errShort = errors.New("it ends inside a field")
+
+// maxField is the highest field number read as such (protocol buffers'
+// too); a higher one is skipped as unknown, on 32-bit systems as well.
+const maxField = 1<<29 - 1
 
 type decoder struct {
 	s   string
@@ -196,6 +208,9 @@ func (d *decoder) field() (field, kind int, n uint64, s string, ok bool) {
 			s, d.s = d.s[:n], d.s[n:]
 		}
 	}
+	if tag>>1 > maxField {
+		return 0, kind, n, s, d.err == nil // field 0 is no field: skipped
+	}
 	return int(tag >> 1), kind, n, s, d.err == nil
 }
 
@@ -208,22 +223,56 @@ func (d *decoder) uvarint() uint64 {
 		}
 		c := d.s[0]
 		d.s = d.s[1:]
+		if shift == 63 && c > 1 {
+			break // past 64 bits
+		}
 		v |= uint64(c&0x7f) << shift
 		if c < 0x80 {
 			return v
 		}
 	}
-	d.err = errors.New("bad message: a number too long")
+	d.err = errors.New("a number past 64 bits")
 	return 0
 }
 
 func unzigzag(v uint64) int64 { return int64(v>>1) ^ -int64(v&1) }
+
+// int is a zigzag-encoded number that must fit an int (32 bits on 386
+// and arm: a PID or a signal cut to 32 bits would name another).
+func (d *decoder) int(n uint64) int {
+	v := unzigzag(n)
+	if v < math.MinInt || v > math.MaxInt {
+		if d.err == nil {
+			d.err = fmt.Errorf("a number out of range: %d", v)
+		}
+		return 0
+	}
+	return int(v)
+}
+
+// kindOf checks that a known field came as the kind it is sent as.
+func (d *decoder) kindOf(field, kind, want int) bool {
+	if kind != want && d.err == nil {
+		d.err = fmt.Errorf("field %d sent as the wrong kind", field)
+	}
+	return kind == want
+}
 
 func (d *decoder) request(r *request) {
 	for {
 		field, kind, n, s, ok := d.field()
 		if !ok {
 			return
+		}
+		switch field {
+		case reqOp, reqPath, reqArgv, reqEnv, reqDir, reqLog:
+			if !d.kindOf(field, kind, kindBytes) {
+				return
+			}
+		case reqRun, reqTTY, reqStopSignal, reqGraceMS, reqHold, reqRuns, reqSignal:
+			if !d.kindOf(field, kind, kindUint) {
+				return
+			}
 		}
 		if kind == kindBytes {
 			switch field {
@@ -248,15 +297,15 @@ func (d *decoder) request(r *request) {
 		case reqTTY:
 			r.TTY = n != 0
 		case reqStopSignal:
-			r.StopSignal = int(unzigzag(n))
+			r.StopSignal = d.int(n)
 		case reqGraceMS:
 			r.GraceMS = unzigzag(n)
 		case reqHold:
-			r.Hold = int(unzigzag(n))
+			r.Hold = d.int(n)
 		case reqRuns:
 			r.Runs = append(r.Runs, RunID(n))
 		case reqSignal:
-			r.Signal = int(unzigzag(n))
+			r.Signal = d.int(n)
 		}
 	}
 }
@@ -266,6 +315,16 @@ func (d *decoder) event(ev *event) {
 		field, kind, n, s, ok := d.field()
 		if !ok {
 			return
+		}
+		switch field {
+		case evfEv, evfErr, evfToken:
+			if !d.kindOf(field, kind, kindBytes) {
+				return
+			}
+		case evfRun, evfPID, evfStart, evfStatus, evfLeft, evfAt:
+			if !d.kindOf(field, kind, kindUint) {
+				return
+			}
 		}
 		if kind == kindBytes {
 			switch field {
@@ -282,13 +341,13 @@ func (d *decoder) event(ev *event) {
 		case evfRun:
 			ev.Run = RunID(n)
 		case evfPID:
-			ev.PID = int(unzigzag(n))
+			ev.PID = d.int(n)
 		case evfStart:
 			ev.Start = n
 		case evfStatus:
-			ev.Status = int(unzigzag(n))
+			ev.Status = d.int(n)
 		case evfLeft:
-			ev.Left = int(unzigzag(n))
+			ev.Left = d.int(n)
 		case evfAt:
 			ev.At = unzigzag(n)
 		}

@@ -1,7 +1,10 @@
 package keeper
 
 import (
+	"encoding/binary"
 	"net"
+	"slices"
+	"strconv"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -15,7 +18,6 @@ func TestWireCodecRoundTrips(t *testing.T) {
 			StopSignal: 15, GraceMS: 1 << 40, Hold: 2, Log: "/x/1.log"},
 		{Op: opSignal, Runs: []RunID{1, 0, 300}, Signal: 9},
 		{Op: opSpawn, GraceMS: -3},
-		{},
 	}
 	for _, want := range reqs {
 		b, err := marshal(want)
@@ -28,7 +30,6 @@ func TestWireCodecRoundTrips(t *testing.T) {
 		{Ev: evHello, PID: 7, Start: 1 << 60, Token: "ab12", Err: "cannot"},
 		{Ev: evExit, Run: 3, Status: -1, Left: 2, At: -5},
 		{Ev: evEmpty, Run: 3, At: 1_700_000_000_000_000_000},
-		{},
 	}
 	for _, want := range evs {
 		b, err := marshal(&want)
@@ -55,18 +56,59 @@ func TestWireCodecSkipsUnknownFields(t *testing.T) {
 // A message cut short, or with a number that never ends, is an error,
 // never a panic or a field read past its end.
 func TestWireCodecRefusesBrokenMessages(t *testing.T) {
-	b, err := marshal(request{Op: opSpawn, Path: "/bin/true", Env: []string{"A=1"}, Run: 300})
-	require.NoError(t, err)
-	for n := 1; n < len(b); n++ {
+	// A message cut between two fields reads what came whole; one cut
+	// inside a field is refused.
+	var e encoder
+	var whole []int
+	e.str(reqOp, opSpawn)
+	whole = append(whole, len(e.b))
+	e.uint(reqRun, 300)
+	whole = append(whole, len(e.b))
+	e.str(reqPath, "/bin/true")
+	whole = append(whole, len(e.b))
+	e.strs(reqEnv, []string{"A=1"})
+	whole = append(whole, len(e.b))
+	for n := 1; n <= len(e.b); n++ {
 		var r request
-		if err := unmarshal(b[:n], &r); err == nil {
-			// Cut between two fields: what came whole is read.
-			assert.NotEqual(t, len(b), n)
+		err := unmarshal(e.b[:n], &r)
+		if slices.Contains(whole, n) {
+			assert.NoError(t, err, "cut at %d, between fields", n)
+		} else {
+			assert.Error(t, err, "cut at %d, inside a field", n)
 		}
 	}
 	var r request
-	assert.Error(t, unmarshal([]byte{0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80}, &r))
-	assert.Error(t, unmarshal([]byte{reqPath<<1 | kindBytes, 9, 'a'}, &r))
+	for name, b := range map[string][]byte{
+		"a number past 64 bits":    {0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80},
+		"a 10th byte past bit 63":  {reqRun << 1, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x7f},
+		"a string cut short":       {reqPath<<1 | kindBytes, 9, 'a'},
+		"no operation":             {},
+		"an operation as a number": {reqOp << 1, 1},
+		"a run as a string":        {reqOp<<1 | kindBytes, 1, 's', reqRun<<1 | kindBytes, 1, 'x'},
+	} {
+		assert.Error(t, unmarshal(b, &r), name)
+	}
+	var ev event
+	assert.Error(t, unmarshal(nil, &ev), "an event of no kind")
+}
+
+// TestWireCodecSkipsUnknownFieldsOnEveryArch: a field numbered past 32
+// bits is unknown, and skipped, on 32-bit systems too (cut to 32 bits it
+// would read as a known one); a number past an int is refused, not cut.
+func TestWireCodecSkipsUnknownFieldsOnEveryArch(t *testing.T) {
+	tag := binary.AppendUvarint([]byte{reqOp<<1 | kindBytes, 1, 's'}, (1<<32+reqSignal)<<1)
+	var r request
+	require.NoError(t, unmarshal(binary.AppendUvarint(tag, 18), &r))
+	assert.Zero(t, r.Signal, "field 2^32+%d read as field %d", reqSignal, reqSignal)
+
+	big := binary.AppendUvarint([]byte{reqOp<<1 | kindBytes, 1, 's', reqSignal << 1}, uint64(1<<33+9)<<1)
+	err := unmarshal(big, &r)
+	if strconv.IntSize == 32 {
+		assert.Error(t, err, "a signal past 32 bits")
+	} else {
+		assert.NoError(t, err)
+		assert.Equal(t, int64(1<<33+9), int64(r.Signal))
+	}
 }
 
 // TestWireAllocatesLittle: sending and reading a spawn request (on the
