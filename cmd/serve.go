@@ -69,6 +69,7 @@ jobtop run starts in the background does so after 30m.`,
 func serve(cmd *cobra.Command, maxRunning int, idleExit time.Duration, detach bool) error {
 	if detach {
 		// The job file is checked before anything starts.
+		awaitLoadGate()
 		plan, err := loadJobFile(cmd)
 		if err != nil {
 			return err
@@ -150,9 +151,9 @@ func serve(cmd *cobra.Command, maxRunning int, idleExit time.Duration, detach bo
 }
 
 // loadGateEnv, for tests only (as the keeper's noSubreaperEnv), names a
-// file serve waits for before it loads its job file: a job file slow to
-// load (one of 20,000 jobs takes seconds), on cue. Unset, it costs one
-// look at the environment.
+// file an instance (serve, serve -D, plain jobtop) waits for before it
+// loads its job file: a job file slow to load (one of 20,000 jobs takes
+// seconds), on cue. Unset, it costs one look at the environment.
 const loadGateEnv = "JOBTOP_TEST_LOAD_GATE"
 
 func awaitLoadGate() {

@@ -42,6 +42,7 @@ func openTUI(cmd *cobra.Command, specs []jobs.Spec) error {
 		}
 		return attachHosts(cmd, specs, hosts)
 	}
+	awaitLoadGate()
 	plan, err := loadJobFile(cmd)
 	if err != nil {
 		return err
