@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"net"
+	"os"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -56,19 +57,6 @@ func startInstanceOn(cmd *cobra.Command, l net.Listener, kind string, plan *jobf
 	return in, nil
 }
 
-// openInstance is startInstance up to the plan's jobs: the manager is
-// made and the socket held, but no job of the plan has started and the
-// socket is not answered until startJobs. The TUI starts them behind its
-// first frame: a file of a thousand jobs takes tens of seconds to start
-// on a busy machine, and the screen must not stay blank meanwhile.
-func openInstance(cmd *cobra.Command, kind string, plan *jobfile.Plan, opts jobs.Options) (*servedInstance, error) {
-	l, err := claimSocket(cmd)
-	if err != nil {
-		return nil, err
-	}
-	return openInstanceOn(cmd, l, kind, plan, opts)
-}
-
 // claimSocket takes the instance's socket (its lock, then the socket
 // itself), unanswered until startJobs. Taken before a job file loads (a
 // file of 20,000 jobs takes seconds), it keeps the socket this
@@ -76,12 +64,21 @@ func openInstance(cmd *cobra.Command, kind string, plan *jobfile.Plan, opts jobs
 // answer (bounded by its answer timeout) instead of taking the socket
 // for none to be listening and starting an instance of its own, which
 // this one would then find in its way.
+// The socket of a serve that serve -D started is claimed already, by
+// serve -D, and handed over (handedOverFlag).
 func claimSocket(cmd *cobra.Command) (net.Listener, error) {
+	if handedOver(cmd) {
+		return control.ListenOn(os.NewFile(handedSocketFD, "socket"), os.NewFile(handedLockFD, "lock"))
+	}
 	return control.Listen(socketPath(cmd))
 }
 
-// openInstanceOn is openInstance on a socket already claimed
-// (claimSocket); l is closed on an error.
+// openInstanceOn is startInstanceOn up to the plan's jobs: the manager
+// is made on the socket l already claimed (claimSocket; closed on an
+// error), but no job of the plan has started and the socket is not
+// answered until startJobs. The TUI starts them behind its first frame:
+// a file of a thousand jobs takes tens of seconds to start on a busy
+// machine, and the screen must not stay blank meanwhile.
 func openInstanceOn(cmd *cobra.Command, l net.Listener, kind string, plan *jobfile.Plan, opts jobs.Options) (*servedInstance, error) {
 	opts, err := retentionOptions(cmd, opts)
 	if err != nil {

@@ -58,6 +58,8 @@ jobtop run starts in the background does so after 30m.`,
 			return serve(cmd, int(min(maxRunning, math.MaxInt32)), idleExit, detach)
 		},
 	}
+	cmd.Flags().Bool(handedOverFlag, false, "the socket is handed over by serve -D (for serve -D only)")
+	cmd.Flags().MarkHidden(handedOverFlag) //nolint:errcheck // it is there
 	cmd.Flags().BoolVarP(&detach, "detach", "D", false, "run in the background: start this serve detached, wait until it answers, say where it runs, and exit")
 	addFileFlags(cmd)
 	addRetentionFlags(cmd)
@@ -67,15 +69,6 @@ jobtop run starts in the background does so after 30m.`,
 }
 
 func serve(cmd *cobra.Command, maxRunning int, idleExit time.Duration, detach bool) error {
-	if detach {
-		// The job file is checked before anything starts.
-		awaitLoadGate()
-		plan, err := loadJobFile(cmd)
-		if err != nil {
-			return err
-		}
-		return serveDetached(cmd, plan)
-	}
 	// The socket is claimed before the job file loads (claimSocket): a
 	// client meanwhile waits for this instance instead of starting
 	// another. Nothing starts before the file is checked: one with
@@ -86,10 +79,17 @@ func serve(cmd *cobra.Command, maxRunning int, idleExit time.Duration, detach bo
 	if err != nil {
 		return err
 	}
+	if detach {
+		// The detached serve takes the socket over, and loads.
+		return serveDetached(cmd, l)
+	}
 	awaitLoadGate()
 	plan, err := loadJobFile(cmd)
 	if err != nil {
 		l.Close()
+	}
+	tellDetachParent(cmd, plan, err) // once the socket is given up, on an error
+	if err != nil {
 		return err
 	}
 	// Signals are caught before the socket is answered and before any job

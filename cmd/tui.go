@@ -42,18 +42,21 @@ func openTUI(cmd *cobra.Command, specs []jobs.Spec) error {
 		}
 		return attachHosts(cmd, specs, hosts)
 	}
-	awaitLoadGate()
-	plan, err := loadJobFile(cmd)
-	if err != nil {
-		return err
-	}
-	in, err := openInstance(cmd, "tui", plan, jobs.Options{})
+	// The socket is claimed before the job file loads (as serve does): a
+	// client meanwhile waits for this instance instead of starting
+	// another.
+	l, err := claimSocket(cmd)
 	var inUse *control.InUseError
-	switch {
-	case errors.As(err, &inUse) && cmd.Flags().Changed(fileFlag):
-		return &ExitError{Code: 1, Err: fmt.Errorf("cannot run %s: %w", planFiles(plan), err)}
-	case errors.As(err, &inUse):
-		if plan != nil {
+	if errors.As(err, &inUse) {
+		// The file, for what is said of it (its problems first, as
+		// ever).
+		plan, err := loadJobFile(cmd)
+		switch {
+		case err != nil:
+			return err
+		case cmd.Flags().Changed(fileFlag):
+			return &ExitError{Code: 1, Err: fmt.Errorf("cannot run %s: %w", planFiles(plan), inUse)}
+		case plan != nil:
 			if err := sameJobFile(cmd, plan, inUse); err != nil {
 				return err
 			}
@@ -62,7 +65,18 @@ func openTUI(cmd *cobra.Command, specs []jobs.Spec) error {
 			return err
 		}
 		return attachTUI(cmd, specs)
-	case err != nil:
+	}
+	if err != nil {
+		return err
+	}
+	awaitLoadGate()
+	plan, err := loadJobFile(cmd)
+	if err != nil {
+		l.Close() // never served: its socket file goes with it
+		return err
+	}
+	in, err := openInstanceOn(cmd, l, "tui", plan, jobs.Options{})
+	if err != nil {
 		return err
 	}
 	// Before any job starts: the instance holds its socket, no more.

@@ -261,3 +261,53 @@ func inUse(path string) *InUseError {
 	}
 	return e
 }
+
+// HandOver gives the socket of l (a listener from Listen) to another
+// process: its listening socket and its lock, as files to pass on
+// (os/exec's ExtraFiles), which the other process makes a listener of
+// again with ListenOn. l is closed, without removing the socket; the
+// caller closes the files once the other process has them (the lock
+// stays held as long as one process holds its file).
+func HandOver(l net.Listener) (sock, lock *os.File, err error) {
+	pl, ok := l.(*peerCheckListener)
+	if !ok {
+		return nil, nil, fmt.Errorf("not a listener of Listen's")
+	}
+	ul, ok := pl.Listener.(*net.UnixListener)
+	if !ok {
+		return nil, nil, fmt.Errorf("not a unix socket's listener")
+	}
+	sock, err = ul.File()
+	if err != nil {
+		return nil, nil, err
+	}
+	fd, err := unix.FcntlInt(pl.lock.Fd(), unix.F_DUPFD_CLOEXEC, 0)
+	if err != nil {
+		sock.Close()
+		return nil, nil, err
+	}
+	lock = os.NewFile(uintptr(fd), pl.lock.Name())
+	ul.SetUnlinkOnClose(false) // the socket is the other process's now
+	l.Close()
+	return sock, lock, nil
+}
+
+// ListenOn is the listener of a socket HandOver gave this process, as
+// Listen made it: it answers only this user, and holds the lock until
+// closed, which also removes the socket.
+func ListenOn(sock, lock *os.File) (net.Listener, error) {
+	fl, err := net.FileListener(sock)
+	sock.Close()
+	if err != nil {
+		lock.Close()
+		return nil, fmt.Errorf("the socket handed over: %w", err)
+	}
+	ul, ok := fl.(*net.UnixListener)
+	if !ok {
+		fl.Close()
+		lock.Close()
+		return nil, fmt.Errorf("the socket handed over is no unix socket")
+	}
+	ul.SetUnlinkOnClose(true)
+	return &peerCheckListener{Listener: ul, uid: os.Getuid(), lock: lock}, nil
+}
