@@ -183,7 +183,10 @@ func awaitServe(ctx context.Context, c *control.Client, pid int, exited <-chan e
 		cancel()
 		switch {
 		case err == nil && inst.PID == pid:
-			return nil
+			// It answers; once its jobs are in place, in full (it may
+			// be starting a big file's).
+			_, err := c.LoadedInstance(ctx)
+			return err
 		case err == nil:
 			return fmt.Errorf("another jobtop (pid %d) took %s first", inst.PID, c.Socket())
 		case time.Now().After(deadline):

@@ -66,6 +66,10 @@ func answeringClient(cmd *cobra.Command, socket string) *control.Client {
 		}
 	}
 	c.SetAnswerTimeout(d)
+	w := cmd.ErrOrStderr()
+	c.SetLoadingNote(func(inst control.Instance) {
+		fmt.Fprintf(w, "jobtop: waiting for the instance on %s (pid %d) to load %s\n", socket, inst.PID, inst.Loading)
+	})
 	return c
 }
 

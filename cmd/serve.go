@@ -75,18 +75,22 @@ func serve(cmd *cobra.Command, maxRunning int, idleExit time.Duration, detach bo
 	// problems gives the socket up unanswered. A signal still ends the
 	// load at once (nothing is running yet; the next instance replaces
 	// the socket left behind).
-	l, err := claimSocket(cmd)
-	if err != nil {
-		return err
-	}
 	if detach {
+		l, err := claimListener(cmd)
+		if err != nil {
+			return err
+		}
 		// The detached serve takes the socket over, and loads.
 		return serveDetached(cmd, l)
+	}
+	socket, err := claimSocket(cmd, "serve", jobFileToLoad(cmd))
+	if err != nil {
+		return err
 	}
 	awaitLoadGate()
 	plan, err := loadJobFile(cmd)
 	if err != nil {
-		l.Close()
+		socket.giveUp(err)
 	}
 	tellDetachParent(cmd, plan, err) // once the socket is given up, on an error
 	if err != nil {
@@ -99,7 +103,7 @@ func serve(cmd *cobra.Command, maxRunning int, idleExit time.Duration, detach bo
 	signal.Notify(signals, syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP)
 	defer signal.Stop(signals)
 
-	in, err := startInstanceOn(cmd, l, "serve", plan, jobs.Options{MaxRunning: maxRunning})
+	in, err := startInstanceOn(cmd, socket, plan, jobs.Options{MaxRunning: maxRunning})
 	if err != nil {
 		return err
 	}

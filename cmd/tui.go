@@ -45,7 +45,7 @@ func openTUI(cmd *cobra.Command, specs []jobs.Spec) error {
 	// The socket is claimed before the job file loads (as serve does): a
 	// client meanwhile waits for this instance instead of starting
 	// another.
-	l, err := claimSocket(cmd)
+	socket, err := claimSocket(cmd, "tui", jobFileToLoad(cmd))
 	var inUse *control.InUseError
 	if errors.As(err, &inUse) {
 		// The file, for what is said of it (its problems first, as
@@ -72,16 +72,16 @@ func openTUI(cmd *cobra.Command, specs []jobs.Spec) error {
 	awaitLoadGate()
 	plan, err := loadJobFile(cmd)
 	if err != nil {
-		l.Close() // never served: its socket file goes with it
+		socket.giveUp(err)
 		return err
 	}
-	in, err := openInstanceOn(cmd, l, "tui", plan, jobs.Options{})
+	in, err := openInstanceOn(cmd, socket, plan, jobs.Options{})
 	if err != nil {
 		return err
 	}
 	// Before any job starts: the instance holds its socket, no more.
 	if err := needTerminal(); err != nil {
-		in.l.Close()                      // never served: its socket file goes with it
+		in.socket.giveUp(err)             // never served: its socket file goes with it
 		in.shutdown(context.Background()) //nolint:errcheck // the error that matters is err
 		return err
 	}
@@ -331,9 +331,9 @@ func sameJobFile(cmd *cobra.Command, plan *jobfile.Plan, inUse *control.InUseErr
 	if n := inUse.Silent; n != nil && n.Stopped {
 		return n // stopped: waiting longer would not change that
 	}
-	if inst.PID == 0 { // slow: ask again, within --answer-timeout
+	if inst.PID == 0 || inst.Loading != "" { // slow, or loading: ask again, within --answer-timeout
 		c := answeringClient(cmd, inUse.Path)
-		got, err := c.Instance(cmd.Context())
+		got, err := c.LoadedInstance(cmd.Context()) // its job file, once loaded
 		c.Close()
 		if err != nil {
 			return err
