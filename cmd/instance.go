@@ -83,7 +83,8 @@ func claimListener(cmd *cobra.Command) (net.Listener, error) {
 	if handedOver(cmd) {
 		return control.ListenOn(os.NewFile(handedSocketFD, "socket"), os.NewFile(handedLockFD, "lock"))
 	}
-	return control.Listen(socketPath(cmd))
+	// An instance already there has --answer-timeout to say who it is.
+	return control.ListenWithin(socketPath(cmd), answerTimeout(cmd))
 }
 
 // claimedSocket is an instance's socket from the moment it is claimed:

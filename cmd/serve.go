@@ -42,7 +42,8 @@ SIGINT, SIGTERM or SIGHUP (or jobtop shutdown) stops every job with its
 grace rules, then exits; a signal while they stop kills what is left at
 once. If serve itself is killed (SIGKILL, a crash), its keeper process
 stops every job the same way. A socket that a live instance
-holds is never taken over: serve exits and names that instance.
+holds is never taken over: serve exits and names that instance (it
+gives it --answer-timeout to say who it is).
 
 With -D (--detach) it runs in the background, as process-compose's up -D
 and overmind's start -D: the same serve, its output appended to the serve

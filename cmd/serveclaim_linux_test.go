@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -314,4 +315,29 @@ func TestServeDetachClaimsItsSocketBeforeItLoadsItsJobFile(t *testing.T) {
 	fg := c.runIn(dir, "serve")
 	assert.Equal(t, fg.stderr, stderr.String(), "a file with problems, as serve says it")
 	assert.False(t, lockHeld(c.socket), "the socket given up")
+}
+
+// TestServeLooksAtAnInstanceOnItsSocketForItsAnswerTimeout: serve and
+// jobtop -f give an instance already on their socket that does not
+// answer (busy, or hung: here a socket the test holds and never
+// answers) --answer-timeout to say who it is, not a fixed second.
+func TestServeLooksAtAnInstanceOnItsSocketForItsAnswerTimeout(t *testing.T) {
+	c := newCLI(t)
+	lock, err := os.OpenFile(c.socket+".lock", os.O_RDWR|os.O_CREATE, 0o600)
+	require.NoError(t, err)
+	defer lock.Close()
+	require.NoError(t, unix.Flock(int(lock.Fd()), unix.LOCK_EX|unix.LOCK_NB))
+	l, err := net.Listen("unix", c.socket)
+	require.NoError(t, err)
+	defer l.Close() // never accepts: the kernel takes connections, none is answered
+
+	dir := t.TempDir()
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "jobtop.yaml"), []byte("jobs:\n  a:\n    cmd: sleep 600\n"), 0o600))
+	for _, args := range [][]string{{"serve", "--answer-timeout", "2s"}, {"-f", "jobtop.yaml", "--answer-timeout", "2s"}} {
+		began := time.Now()
+		r := c.runIn(dir, args...)
+		assert.Equal(t, 1, r.code, "%v: %s", args, r.stderr)
+		assert.Contains(t, r.stderr, fmt.Sprintf("another jobtop (pid %d) is listening on %s but did not answer within 2s: it is busy", os.Getpid(), c.socket), args)
+		assert.GreaterOrEqual(t, time.Since(began), 2*time.Second, args)
+	}
 }

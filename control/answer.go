@@ -53,7 +53,7 @@ func (e *NoAnswerError) Error() string {
 		return fmt.Sprintf("the jobtop instance on %s (pid %d) did not answer within %s: it is stopped (SIGSTOP, or ^Z where it runs); `kill -CONT %d`%s resumes it%s",
 			e.Path, e.PID, within, e.PID, there, limit)
 	case e.PID != 0:
-		return fmt.Sprintf("the jobtop instance on %s (pid %d) took the connection but did not answer within %s: it is busy (still loading a big job file, say) or hung (`ps -o stat= -p %d`%s shows T for a stopped one: `kill -CONT %d` resumes it)%s",
+		return fmt.Sprintf("the jobtop instance on %s (pid %d) took the connection but did not answer within %s: it is busy or hung (`ps -o stat= -p %d`%s shows T for a stopped one: `kill -CONT %d` resumes it)%s",
 			e.Path, e.PID, within, e.PID, there, e.PID, limit)
 	}
 	return fmt.Sprintf("the jobtop instance on %s took the connection but did not answer within %s: is it stopped (SIGSTOP: kill -CONT it%s) or hung (kill it)?%s",
