@@ -105,8 +105,8 @@ type Instance struct {
 	MaxRunning int `json:"max_running"`
 	// Loading is the job file the instance is still loading (then
 	// starting its jobs), "" once it serves: until then it answers
-	// GET /v1/instance at once, with only PID, Kind, Socket, Started
-	// and this, and holds every other request until its jobs are in
+	// GET /v1/instance at once, with PID, Kind, Socket, Started,
+	// APIVersion and this (the rest zero), and holds every other request until its jobs are in
 	// place (see NewLoadingServer).
 	Loading string `json:"loading,omitempty"`
 }
