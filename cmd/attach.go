@@ -57,6 +57,12 @@ func attachTUI(cmd *cobra.Command, specs []jobs.Spec) error {
 	}
 	c := newClient(cmd)
 	defer c.Close()
+	// An instance still loading its job file (it says so, and the note
+	// says it here) is waited for as long as it takes: 20,000 jobs take
+	// longer than attachTimeout on a busy machine.
+	if _, err := c.LoadedInstance(cmd.Context()); err != nil {
+		return err
+	}
 	ctx, cancel := context.WithTimeout(cmd.Context(), attachTimeout)
 	defer cancel()
 	if err := c.Attach(ctx); err != nil {

@@ -173,8 +173,8 @@ func (c *cli) waitAnswering() control.Instance {
 		defer cancel()
 		var err error
 		inst, err = client.Instance(ctx)
-		return err == nil
-	}, testTimeout, 20*time.Millisecond, "no instance answered on %s", c.socket)
+		return err == nil && inst.Loading == ""
+	}, testTimeout, 20*time.Millisecond, "no instance answered on %s (its jobs in place)", c.socket)
 	return inst
 }
 

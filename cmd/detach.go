@@ -2,8 +2,10 @@ package cmd
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
+	"net"
 	"os"
 	"os/exec"
 	"strings"
@@ -22,35 +24,129 @@ const detachFlag = "detach"
 
 // serveDetached is jobtop serve -D: the same serve (same flags, job file
 // and socket) started in the background, its output going to the serve
-// log that jobtop run's background serve writes to. What the foreground
-// serve refuses before it starts anything (a job file with problems, a
-// socket a live instance holds) is refused here, with its words, before
-// anything starts; then it waits until the new instance answers, says
+// log that jobtop run's background serve writes to. The socket is
+// claimed here (l), before anything loads, and handed over to that serve
+// (handedOverFlag), so no other instance takes it meanwhile. What the
+// foreground serve refuses before it starts anything (a job file with
+// problems, a socket a live instance holds) is refused here, with its
+// words and exit code: the serve in the background tells this one
+// (detachReport). Then it waits until the new instance answers, says
 // what runs where, and returns.
-func serveDetached(cmd *cobra.Command, plan *jobfile.Plan) error {
+func serveDetached(cmd *cobra.Command, l net.Listener) error {
 	path := socketPath(cmd)
-	l, err := control.Listen(path)
+	sock, lock, err := control.HandOver(l)
 	if err != nil {
-		return err // in use: as serve says it
+		return fmt.Errorf("cannot hand %s over to a serve in the background: %w", path, err)
 	}
-	l.Close() // never served: the socket file and its lock go with it
-	server, logPath, start, exited, err := startBackgroundServe(append([]string{"serve", "--socket", path}, serveFlags(cmd)...)...)
+	reports, report, err := os.Pipe()
 	if err != nil {
+		sock.Close()
+		lock.Close()
+		return err
+	}
+	args := append([]string{"serve", "--socket", path, "--" + handedOverFlag}, serveFlags(cmd)...)
+	server, logPath, start, exited, err := startBackgroundServeWith([]*os.File{sock, lock, report}, args...)
+	// Its own copies now, or none: closing these gives the socket up
+	// when it did not start.
+	sock.Close()
+	lock.Close()
+	report.Close()
+	if err != nil {
+		reports.Close()
 		return fmt.Errorf("cannot start jobtop serve in the background: %w", err)
+	}
+	said := readDetachReport(cmd.Context(), reports)
+	reports.Close()
+	if said.Error != "" {
+		return &ExitError{Code: said.Code, Err: errors.New(said.Error)}
 	}
 	if err := awaitServe(cmd.Context(), control.NewClient(path), server.Process.Pid, exited); err != nil {
 		return &ExitError{Code: 1, Err: fmt.Errorf("%v; it said (in %s):\n%s", err, logPath, logSince(logPath, start))}
 	}
-	if plan != nil {
-		printWarnings(cmd.ErrOrStderr(), plan)
+	for _, w := range said.Warnings {
+		fmt.Fprintln(cmd.ErrOrStderr(), w)
 	}
 	what := "with no job file"
-	if plan != nil {
-		what = plural(len(plan.Jobs), "job") + " from " + planFiles(plan)
+	if said.Files != "" {
+		what = plural(said.Jobs, "job") + " from " + said.Files
 	}
 	fmt.Fprintf(cmd.ErrOrStderr(), "jobtop: serving %s in the background (pid %d, socket %s, log %s); jobtop attach to watch, jobtop shutdown to stop it\n",
 		what, server.Process.Pid, path, logPath)
 	return nil
+}
+
+// handedOverFlag (hidden) tells the serve that serve -D starts that its
+// socket is handed over (control.HandOver) on handedSocketFD and
+// handedLockFD, and that it reports its job file on handedReportFD.
+const handedOverFlag = "handed-over"
+
+// The descriptors serve -D hands over (os/exec's ExtraFiles: 3 on).
+const (
+	handedSocketFD = 3
+	handedLockFD   = 4
+	handedReportFD = 5
+)
+
+func handedOver(cmd *cobra.Command) bool {
+	on, _ := cmd.Flags().GetBool(handedOverFlag)
+	return on
+}
+
+// detachReport is what the serve that serve -D started tells it once
+// its job file is loaded: its problems (Error, the exit Code), or what
+// serve -D says of it (its warnings, how many jobs from which files).
+type detachReport struct {
+	Error    string   `json:"error,omitempty"`
+	Code     int      `json:"code,omitempty"`
+	Warnings []string `json:"warnings,omitempty"`
+	Jobs     int      `json:"jobs,omitempty"`
+	Files    string   `json:"files,omitempty"`
+}
+
+// tellDetachParent reports the job file's load (plan, err) to the serve
+// -D that started this serve, if it did.
+func tellDetachParent(cmd *cobra.Command, plan *jobfile.Plan, err error) {
+	if !handedOver(cmd) {
+		return
+	}
+	var r detachReport
+	switch {
+	case err != nil:
+		r.Error, r.Code = err.Error(), 1
+		var exit *ExitError
+		if errors.As(err, &exit) {
+			r.Code = exit.Code
+			if exit.Err == nil {
+				r.Error = ""
+			}
+		}
+	case plan != nil:
+		for _, w := range plan.Warnings {
+			r.Warnings = append(r.Warnings, w.Warning())
+		}
+		r.Jobs, r.Files = len(plan.Jobs), planFiles(plan)
+	}
+	f := os.NewFile(handedReportFD, "report")
+	defer f.Close()
+	json.NewEncoder(f).Encode(r) //nolint:errcheck // serve -D may be gone: it is for it alone
+}
+
+// readDetachReport reads what the serve in the background reported; a
+// zero report if it ended without one (awaitServe then says how it
+// ended).
+func readDetachReport(ctx context.Context, f *os.File) detachReport {
+	got := make(chan detachReport, 1)
+	go func() {
+		var r detachReport
+		json.NewDecoder(f).Decode(&r) //nolint:errcheck // none: zero
+		got <- r
+	}()
+	select {
+	case r := <-got:
+		return r
+	case <-ctx.Done():
+		return detachReport{}
+	}
 }
 
 // serveFlags is the command line of the flags given to this serve, for
@@ -60,7 +156,7 @@ func serveFlags(cmd *cobra.Command) []string {
 	var args []string
 	cmd.Flags().Visit(func(f *pflag.Flag) {
 		switch {
-		case f.Name == detachFlag || f.Name == socketFlag:
+		case f.Name == detachFlag || f.Name == socketFlag || f.Name == handedOverFlag:
 		case isSlice(f):
 			for _, v := range f.Value.(pflag.SliceValue).GetSlice() {
 				args = append(args, "--"+f.Name+"="+v)
@@ -87,7 +183,10 @@ func awaitServe(ctx context.Context, c *control.Client, pid int, exited <-chan e
 		cancel()
 		switch {
 		case err == nil && inst.PID == pid:
-			return nil
+			// It answers; once its jobs are in place, in full (it may
+			// be starting a big file's).
+			_, err := c.LoadedInstance(ctx)
+			return err
 		case err == nil:
 			return fmt.Errorf("another jobtop (pid %d) took %s first", inst.PID, c.Socket())
 		case time.Now().After(deadline):

@@ -59,14 +59,22 @@ func localClient(cmd *cobra.Command) *control.Client {
 // by --answer-timeout.
 func answeringClient(cmd *cobra.Command, socket string) *control.Client {
 	c := control.NewClient(socket)
-	d := control.DefaultAnswerTimeout
+	c.SetAnswerTimeout(answerTimeout(cmd))
+	w := cmd.ErrOrStderr()
+	c.SetLoadingNote(func(inst control.Instance) {
+		fmt.Fprintf(w, "jobtop: waiting for the instance on %s (pid %d) to load %s\n", socket, inst.PID, inst.Loading)
+	})
+	return c
+}
+
+// answerTimeout is --answer-timeout.
+func answerTimeout(cmd *cobra.Command) time.Duration {
 	if f := cmd.Flags().Lookup(answerTimeoutFlag); f != nil {
 		if v, ok := f.Value.(durationFlag); ok {
-			d = *v.d
+			return *v.d
 		}
 	}
-	c.SetAnswerTimeout(d)
-	return c
+	return control.DefaultAnswerTimeout
 }
 
 // addLocalFlag adds --local, for the commands that show several hosts.
@@ -130,8 +138,8 @@ func checkHostFlags(cmd *cobra.Command, _ []string) error {
 	changed := func(name string) bool { f := cmd.Flags().Lookup(name); return f != nil && f.Changed }
 	if isLocalCommand(cmd) {
 		for _, name := range []string{hostFlag, remoteBinFlag, remoteSocketFlag, hostTimeoutFlag, answerTimeoutFlag} {
-			if name == answerTimeoutFlag && cmd.LocalNonPersistentFlags().Lookup(name) != nil {
-				continue // dial-stdio's own
+			if name == answerTimeoutFlag && (cmd.LocalNonPersistentFlags().Lookup(name) != nil || cmd.Name() == "serve") {
+				continue // dial-stdio's own; serve's look at an instance already on its socket
 			}
 			switch {
 			case !changed(name):

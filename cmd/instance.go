@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"net"
+	"os"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -22,7 +23,7 @@ type servedInstance struct {
 	srv        *control.Server
 	ws         *workspace.Workspace // nil without a job file
 	stopMemory context.CancelFunc   // ends governMemory
-	l          net.Listener         // the socket, answered once the plan's jobs are in place
+	socket     *claimedSocket       // answered in full once the plan's jobs are in place
 }
 
 // startInstance makes the job manager of a jobtop instance (kind "serve"
@@ -35,17 +36,17 @@ type servedInstance struct {
 // once every job of the plan is in place, so a client never sees half a
 // job file.
 func startInstance(cmd *cobra.Command, kind string, plan *jobfile.Plan, opts jobs.Options) (*servedInstance, error) {
-	l, err := claimSocket(cmd)
+	socket, err := claimSocket(cmd, kind, "")
 	if err != nil {
 		return nil, err
 	}
-	return startInstanceOn(cmd, l, kind, plan, opts)
+	return startInstanceOn(cmd, socket, plan, opts)
 }
 
 // startInstanceOn is startInstance on a socket already claimed
-// (claimSocket); l is closed on an error.
-func startInstanceOn(cmd *cobra.Command, l net.Listener, kind string, plan *jobfile.Plan, opts jobs.Options) (*servedInstance, error) {
-	in, err := openInstanceOn(cmd, l, kind, plan, opts)
+// (claimSocket); it is given up on an error.
+func startInstanceOn(cmd *cobra.Command, socket *claimedSocket, plan *jobfile.Plan, opts jobs.Options) (*servedInstance, error) {
+	in, err := openInstanceOn(cmd, socket, plan, opts)
 	if err != nil {
 		return nil, err
 	}
@@ -56,36 +57,61 @@ func startInstanceOn(cmd *cobra.Command, l net.Listener, kind string, plan *jobf
 	return in, nil
 }
 
-// openInstance is startInstance up to the plan's jobs: the manager is
-// made and the socket held, but no job of the plan has started and the
-// socket is not answered until startJobs. The TUI starts them behind its
-// first frame: a file of a thousand jobs takes tens of seconds to start
-// on a busy machine, and the screen must not stay blank meanwhile.
-func openInstance(cmd *cobra.Command, kind string, plan *jobfile.Plan, opts jobs.Options) (*servedInstance, error) {
-	l, err := claimSocket(cmd)
+// claimSocket takes the instance's socket (its lock, then the socket
+// itself) for an instance of kind, and answers GET /v1/instance on it at
+// once, saying the instance is loading its job file (loading, as
+// jobFileToLoad names it), while it holds every other request until
+// startJobs. Taken before a job file loads (a file of 20,000 jobs takes
+// seconds), it keeps the socket this instance's meanwhile: a client
+// finds it answering, and waits for its jobs (saying so) instead of
+// taking the socket for none to be listening and starting an instance
+// of its own, which this one would then find in its way.
+func claimSocket(cmd *cobra.Command, kind, loading string) (*claimedSocket, error) {
+	l, err := claimListener(cmd)
 	if err != nil {
 		return nil, err
 	}
-	return openInstanceOn(cmd, l, kind, plan, opts)
+	srv := control.NewLoadingServer(control.Instance{Kind: kind, Socket: socketPath(cmd)}, loading)
+	go serveUntilClosed(srv, l)
+	return &claimedSocket{l: l, srv: srv}, nil
 }
 
-// claimSocket takes the instance's socket (its lock, then the socket
-// itself), unanswered until startJobs. Taken before a job file loads (a
-// file of 20,000 jobs takes seconds), it keeps the socket this
-// instance's meanwhile: a client finds it listening, and waits for its
-// answer (bounded by its answer timeout) instead of taking the socket
-// for none to be listening and starting an instance of its own, which
-// this one would then find in its way.
-func claimSocket(cmd *cobra.Command) (net.Listener, error) {
-	return control.Listen(socketPath(cmd))
+// claimListener takes the instance's socket, unanswered. The socket of
+// a serve that serve -D started is claimed already, by serve -D, and
+// handed over (handedOverFlag).
+func claimListener(cmd *cobra.Command) (net.Listener, error) {
+	if handedOver(cmd) {
+		return control.ListenOn(os.NewFile(handedSocketFD, "socket"), os.NewFile(handedLockFD, "lock"))
+	}
+	// An instance already there has --answer-timeout to say who it is.
+	return control.ListenWithin(socketPath(cmd), answerTimeout(cmd))
 }
 
-// openInstanceOn is openInstance on a socket already claimed
-// (claimSocket); l is closed on an error.
-func openInstanceOn(cmd *cobra.Command, l net.Listener, kind string, plan *jobfile.Plan, opts jobs.Options) (*servedInstance, error) {
+// claimedSocket is an instance's socket from the moment it is claimed:
+// answered by srv, in full once the instance's jobs are in place.
+type claimedSocket struct {
+	l   net.Listener
+	srv *control.Server
+}
+
+// giveUp gives the socket up before the instance served it (its job
+// file has problems, say): the requests it held are refused with why.
+func (c *claimedSocket) giveUp(why error) {
+	c.srv.Fail(why.Error())
+	c.srv.Close() //nolint:errcheck // going
+	c.l.Close()
+}
+
+// openInstanceOn is startInstanceOn up to the plan's jobs: the manager
+// is made on the socket already claimed (claimSocket; given up on an
+// error), but no job of the plan has started and the socket is not
+// answered until startJobs. The TUI starts them behind its first frame:
+// a file of a thousand jobs takes tens of seconds to start on a busy
+// machine, and the screen must not stay blank meanwhile.
+func openInstanceOn(cmd *cobra.Command, socket *claimedSocket, plan *jobfile.Plan, opts jobs.Options) (*servedInstance, error) {
 	opts, err := retentionOptions(cmd, opts)
 	if err != nil {
-		l.Close()
+		socket.giveUp(err)
 		return nil, err
 	}
 	if plan != nil {
@@ -110,10 +136,10 @@ func openInstanceOn(cmd *cobra.Command, l net.Listener, kind string, plan *jobfi
 	opts.Emulator = newEmulator
 	m, err := jobs.NewManager(opts)
 	if err != nil {
-		l.Close()
+		socket.giveUp(err)
 		return nil, err
 	}
-	in := &servedInstance{mgr: m, srv: control.NewServer(m, control.Instance{Kind: kind, Socket: path}), l: l}
+	in := &servedInstance{mgr: m, srv: socket.srv, socket: socket}
 	var memCtx context.Context
 	memCtx, in.stopMemory = context.WithCancel(context.Background())
 	governMemory(memCtx, m, time.Second)
@@ -124,16 +150,18 @@ func openInstanceOn(cmd *cobra.Command, l net.Listener, kind string, plan *jobfi
 	return in, nil
 }
 
-// startJobs starts the plan's jobs, then answers the socket. On an error
-// the socket is closed unanswered and the caller shuts the instance down.
+// startJobs starts the plan's jobs, then answers the socket in full. On
+// an error the socket is given up and the caller shuts the instance
+// down.
 func (in *servedInstance) startJobs() error {
 	if in.ws != nil {
 		if err := in.ws.Start(); err != nil {
-			in.l.Close()
-			return fmt.Errorf("starting the jobs of %s: %w", in.ws.Path(), err)
+			err = fmt.Errorf("starting the jobs of %s: %w", in.ws.Path(), err)
+			in.socket.giveUp(err)
+			return err
 		}
 	}
-	go serveUntilClosed(in.srv, in.l)
+	in.srv.Open(in.mgr)
 	return nil
 }
 

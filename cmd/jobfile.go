@@ -122,6 +122,25 @@ func loadJobFile(cmd *cobra.Command) (*jobfile.Plan, error) {
 	return plan, nil
 }
 
+// jobFileToLoad names the job file loadJobFile loads (absolute), for
+// what an instance says while it loads it; "" for none, or when that
+// takes the load to tell (loadJobFile says why).
+func jobFileToLoad(cmd *cobra.Command) string {
+	path, _, err := fileFlagValue(cmd)
+	if noFile, _ := cmd.Flags().GetBool(noFileFlag); err != nil || noFile {
+		return ""
+	}
+	if path == "" {
+		if path, err = jobfile.Find("."); err != nil {
+			return ""
+		}
+	}
+	if abs, err := filepath.Abs(path); err == nil {
+		path = abs
+	}
+	return path
+}
+
 // flagProblems is err as a command line that cannot run (exit 2) when
 // every problem in it is a flag's (-p 99999, -m web=x), not the file's;
 // nil otherwise.

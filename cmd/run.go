@@ -239,6 +239,12 @@ func (o runOptions) request(args []string, host *control.Host) (control.StartReq
 // it returns the process, the log's path, where this serve's output
 // starts in it, and a channel that gets its exit.
 func startBackgroundServe(args ...string) (server *exec.Cmd, logPath string, logStart int64, exited <-chan error, err error) {
+	return startBackgroundServeWith(nil, args...)
+}
+
+// startBackgroundServeWith is startBackgroundServe passing it files
+// (descriptors 3 on).
+func startBackgroundServeWith(files []*os.File, args ...string) (server *exec.Cmd, logPath string, logStart int64, exited <-chan error, err error) {
 	exe, err := os.Executable()
 	if err != nil {
 		return nil, "", 0, nil, err
@@ -255,6 +261,7 @@ func startBackgroundServe(args ...string) (server *exec.Cmd, logPath string, log
 	logStart, _ = logFile.Seek(0, io.SeekEnd)
 	server = exec.Command(exe, args...)
 	server.Stdout, server.Stderr = logFile, logFile
+	server.ExtraFiles = files
 	server.SysProcAttr = &syscall.SysProcAttr{Setsid: true} // not this terminal's: its hangup is not serve's
 	if err := server.Start(); err != nil {
 		return nil, "", 0, nil, err

@@ -42,7 +42,8 @@ SIGINT, SIGTERM or SIGHUP (or jobtop shutdown) stops every job with its
 grace rules, then exits; a signal while they stop kills what is left at
 once. If serve itself is killed (SIGKILL, a crash), its keeper process
 stops every job the same way. A socket that a live instance
-holds is never taken over: serve exits and names that instance.
+holds is never taken over: serve exits and names that instance (it
+gives it --answer-timeout to say who it is).
 
 With -D (--detach) it runs in the background, as process-compose's up -D
 and overmind's start -D: the same serve, its output appended to the serve
@@ -58,6 +59,8 @@ jobtop run starts in the background does so after 30m.`,
 			return serve(cmd, int(min(maxRunning, math.MaxInt32)), idleExit, detach)
 		},
 	}
+	cmd.Flags().Bool(handedOverFlag, false, "the socket is handed over by serve -D (for serve -D only)")
+	cmd.Flags().MarkHidden(handedOverFlag) //nolint:errcheck // it is there
 	cmd.Flags().BoolVarP(&detach, "detach", "D", false, "run in the background: start this serve detached, wait until it answers, say where it runs, and exit")
 	addFileFlags(cmd)
 	addRetentionFlags(cmd)
@@ -67,28 +70,31 @@ jobtop run starts in the background does so after 30m.`,
 }
 
 func serve(cmd *cobra.Command, maxRunning int, idleExit time.Duration, detach bool) error {
-	if detach {
-		// The job file is checked before anything starts.
-		plan, err := loadJobFile(cmd)
-		if err != nil {
-			return err
-		}
-		return serveDetached(cmd, plan)
-	}
 	// The socket is claimed before the job file loads (claimSocket): a
 	// client meanwhile waits for this instance instead of starting
 	// another. Nothing starts before the file is checked: one with
 	// problems gives the socket up unanswered. A signal still ends the
 	// load at once (nothing is running yet; the next instance replaces
 	// the socket left behind).
-	l, err := claimSocket(cmd)
+	if detach {
+		l, err := claimListener(cmd)
+		if err != nil {
+			return err
+		}
+		// The detached serve takes the socket over, and loads.
+		return serveDetached(cmd, l)
+	}
+	socket, err := claimSocket(cmd, "serve", jobFileToLoad(cmd))
 	if err != nil {
 		return err
 	}
 	awaitLoadGate()
 	plan, err := loadJobFile(cmd)
 	if err != nil {
-		l.Close()
+		socket.giveUp(err)
+	}
+	tellDetachParent(cmd, plan, err) // once the socket is given up, on an error
+	if err != nil {
 		return err
 	}
 	// Signals are caught before the socket is answered and before any job
@@ -98,7 +104,7 @@ func serve(cmd *cobra.Command, maxRunning int, idleExit time.Duration, detach bo
 	signal.Notify(signals, syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP)
 	defer signal.Stop(signals)
 
-	in, err := startInstanceOn(cmd, l, "serve", plan, jobs.Options{MaxRunning: maxRunning})
+	in, err := startInstanceOn(cmd, socket, plan, jobs.Options{MaxRunning: maxRunning})
 	if err != nil {
 		return err
 	}
@@ -150,9 +156,9 @@ func serve(cmd *cobra.Command, maxRunning int, idleExit time.Duration, detach bo
 }
 
 // loadGateEnv, for tests only (as the keeper's noSubreaperEnv), names a
-// file serve waits for before it loads its job file: a job file slow to
-// load (one of 20,000 jobs takes seconds), on cue. Unset, it costs one
-// look at the environment.
+// file an instance (serve, serve -D, plain jobtop) waits for before it
+// loads its job file: a job file slow to load (one of 20,000 jobs takes
+// seconds), on cue. Unset, it costs one look at the environment.
 const loadGateEnv = "JOBTOP_TEST_LOAD_GATE"
 
 func awaitLoadGate() {

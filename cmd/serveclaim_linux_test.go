@@ -2,7 +2,10 @@ package cmd
 
 import (
 	"bytes"
+	"context"
+	"errors"
 	"fmt"
+	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -14,71 +17,144 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	"golang.org/x/sys/unix"
+
+	"jobtop/control"
 )
 
 // TestRunWaitsForAServeStillLoadingItsJobFile: while serve loads its job
 // file (20,000 jobs take seconds; here it waits for the test's cue), it
-// already holds its socket. jobtop run meanwhile does not take the socket
-// for free and start a second serve (which the first would find in its
-// way once loaded): it waits for the first, up to its answer timeout,
-// and is answered by it once the file is in.
+// already holds its socket, and answers who it is at once, saying it is
+// loading. jobtop run meanwhile does not take the socket for free and
+// start a second serve (which the first would find in its way once
+// loaded), nor give up after its answer timeout on an instance that
+// answers: it says it waits, once, and is answered once the file's jobs
+// are in place.
 func TestRunWaitsForAServeStillLoadingItsJobFile(t *testing.T) {
 	c := newCLI(t)
 	dir := t.TempDir()
-	// The load waits for the test's cue (loadGateEnv) before it reads
-	// the file: a file's env_cmds would not do, they run after the claim
-	// in the code before it too.
 	require.NoError(t, os.WriteFile(filepath.Join(dir, "jobtop.yaml"), []byte("jobs:\n  loaded:\n    cmd: sleep 600\n"), 0o600))
-	gate := filepath.Join(c.dir, "loaded")
-	serve := exec.Command(binary, "serve")
-	serve.Env = append(c.env[:len(c.env):len(c.env)], loadGateEnv+"="+gate)
-	serve.Dir = dir
-	serveLog, err := os.Create(filepath.Join(c.dir, "serve.err"))
-	require.NoError(t, err)
-	defer serveLog.Close()
-	serve.Stderr = serveLog
-	require.NoError(t, serve.Start())
-	t.Cleanup(func() {
-		os.WriteFile(gate, nil, 0o600)        //nolint:errcheck // may be there
-		serve.Process.Signal(syscall.SIGTERM) //nolint:errcheck // may have exited
-		serve.Wait()                          //nolint:errcheck // stopped on purpose
-	})
+	serve, serveLog, gate, _ := gatedInstance(t, c, dir, "serve")
 	require.Eventually(t, func() bool { return lockHeld(c.socket) }, testTimeout, 10*time.Millisecond,
 		"serve holds its socket's lock while it loads its job file")
 
-	// A run with a short answer timeout gives up on it, and starts none.
-	r := c.run("run", "--answer-timeout", "1s", "--", "echo", "early")
-	assert.NotEqual(t, 0, r.code)
-	assert.NotContains(t, r.stderr, "no instance was listening")
-	assert.Contains(t, r.stderr, fmt.Sprintf("(pid %d) took the connection but did not answer within 1s", serve.Process.Pid))
+	// It answers who it is at once, loading.
+	ctx, cancel := context.WithTimeout(context.Background(), testTimeout)
+	defer cancel()
+	client := control.NewClient(c.socket)
+	defer client.Close()
+	inst, err := client.Instance(ctx)
+	require.NoError(t, err)
+	assert.Equal(t, serve.Process.Pid, inst.PID)
+	assert.Equal(t, "serve", inst.Kind)
+	assert.Equal(t, filepath.Join(dir, "jobtop.yaml"), inst.Loading)
 
-	// One that waits is answered once the file is in.
-	run := exec.Command(binary, "run", "--", "echo", "hi")
+	// A run, even with a short answer timeout, waits for it, and says so.
+	run := waitingRun(t, c, serve.Process.Pid, filepath.Join(dir, "jobtop.yaml"), "--answer-timeout", "1s")
+	time.Sleep(1500 * time.Millisecond) // past its answer timeout: it still waits
+	require.NoError(t, os.WriteFile(gate, nil, 0o600))
+	r := run()
+	require.Equal(t, 0, r.code, r.stderr)
+	assert.Equal(t, "2\n", r.stdout, "after the file's job")
+	assert.Equal(t, fmt.Sprintf("jobtop: waiting for the instance on %s (pid %d) to load %s\n", c.socket, serve.Process.Pid, filepath.Join(dir, "jobtop.yaml")), r.stderr, "said once")
+	inst = c.waitAnswering()
+	assert.Equal(t, serve.Process.Pid, inst.PID, "the serve that loaded answers")
+	assert.Empty(t, inst.Loading)
+	c.ok("wait", "2")
+	assert.Equal(t, []string{"hi"}, c.logLines("2"))
+	assert.True(t, processAlive(serve.Process.Pid), "serve goes on: %s", serveLog)
+}
+
+// TestRunWaitingForALoadIsToldTheFilesProblems: a run that waits for an
+// instance loading a job file with problems is told them, and that the
+// instance stopped.
+func TestRunWaitingForALoadIsToldTheFilesProblems(t *testing.T) {
+	c := newCLI(t)
+	dir := t.TempDir()
+	file := filepath.Join(dir, "jobtop.yaml")
+	require.NoError(t, os.WriteFile(file, []byte("jobs:\n  loaded:\n    cmnd: sleep 600\n"), 0o600))
+	serve, _, gate, exited := gatedInstance(t, c, dir, "serve")
+	require.Eventually(t, func() bool { return lockHeld(c.socket) }, testTimeout, 10*time.Millisecond)
+	run := waitingRun(t, c, serve.Process.Pid, file)
+	require.NoError(t, os.WriteFile(gate, nil, 0o600))
+	r := run()
+	assert.Equal(t, 1, r.code)
+	assert.Contains(t, r.stderr, fmt.Sprintf("jobtop: the jobtop instance on %s (pid %d) stopped before it served: jobtop.yaml has 2 problems; nothing was started:\n", c.socket, serve.Process.Pid))
+	assert.Contains(t, r.stderr, `unknown key "cmnd"`)
+	assert.NotContains(t, r.stderr, "no instance was listening")
+	select {
+	case err := <-exited:
+		assert.Error(t, err, "serve exits 1")
+	case <-time.After(testTimeout):
+		t.Fatal("serve did not end")
+	}
+}
+
+// TestAttachToALoadingInstanceSaysItWaits: the TUI attaching to an
+// instance still loading its job file says, on the terminal, that it
+// waits for it, rather than show nothing.
+func TestAttachToALoadingInstanceSaysItWaits(t *testing.T) {
+	c := newCLI(t)
+	dir := t.TempDir()
+	file := filepath.Join(dir, "jobtop.yaml")
+	require.NoError(t, os.WriteFile(file, []byte("jobs:\n  loaded:\n    cmd: sleep 600\n"), 0o600))
+	serve, _, gate, _ := gatedInstance(t, c, dir, "serve")
+	require.Eventually(t, func() bool { return lockHeld(c.socket) }, testTimeout, 10*time.Millisecond)
+	attach := waitingCommand(t, c, serve.Process.Pid, file, "attach")
+	require.NoError(t, os.WriteFile(gate, nil, 0o600))
+	r := attach()
+	assert.Equal(t, 1, r.code, "no terminal here, once attached")
+	assert.True(t, strings.HasPrefix(r.stderr, fmt.Sprintf("jobtop: waiting for the instance on %s (pid %d) to load %s\njobtop: ", c.socket, serve.Process.Pid, file)), r.stderr)
+	assert.Contains(t, r.stderr, "no terminal here")
+}
+
+// waitingRun starts jobtop run -- echo hi (with flags before the --),
+// and waits until it says that it waits for the instance of pid to load
+// file. It returns the function that waits for its end.
+func waitingRun(t *testing.T, c *cli, pid int, file string, flags ...string) func() result {
+	t.Helper()
+	return waitingCommand(t, c, pid, file, append(append([]string{"run"}, flags...), "--", "echo", "hi")...)
+}
+
+// waitingCommand is waitingRun for jobtop ARGS.
+func waitingCommand(t *testing.T, c *cli, pid int, file string, args ...string) func() result {
+	t.Helper()
+	run := exec.Command(binary, args...)
 	run.Env = c.env
-	var runOut, runErr bytes.Buffer
-	run.Stdout, run.Stderr = &runOut, &runErr
+	errPath := filepath.Join(t.TempDir(), "run.err")
+	errFile, err := os.Create(errPath)
+	require.NoError(t, err)
+	defer errFile.Close()
+	var out bytes.Buffer
+	run.Stdout, run.Stderr = &out, errFile
 	require.NoError(t, run.Start())
 	ran := make(chan error, 1)
 	go func() { ran <- run.Wait() }()
-	require.Eventually(t, func() bool { return connectedUnixSocket(run.Process.Pid) }, testTimeout, 10*time.Millisecond,
-		"run connected to the socket")
-	require.NoError(t, os.WriteFile(gate, nil, 0o600))
-	select {
-	case err := <-ran:
-		require.NoError(t, err, "run: %s", runErr.String())
-	case <-time.After(testTimeout):
-		run.Process.Kill() //nolint:errcheck // stuck
-		t.Fatal("run was never answered")
+	t.Cleanup(func() { run.Process.Kill() }) //nolint:errcheck // may have ended
+	// pid 0: any.
+	head, tail := fmt.Sprintf("jobtop: waiting for the instance on %s (pid %d) to load %s\n", c.socket, pid, file), ""
+	if pid == 0 {
+		head, tail, _ = strings.Cut(head, "(pid 0)")
+		head, tail = head+"(pid ", ")"+tail
 	}
-	assert.Equal(t, "2\n", runOut.String(), "after the file's job")
-	assert.Empty(t, runErr.String())
-	inst := c.waitAnswering()
-	assert.Equal(t, serve.Process.Pid, inst.PID, "the serve that loaded answers")
-	c.ok("wait", "2")
-	assert.Equal(t, []string{"hi"}, c.logLines("2"))
-	if !assert.True(t, processAlive(serve.Process.Pid), "serve goes on") {
-		said, _ := os.ReadFile(serveLog.Name())
-		t.Logf("serve said: %s", said)
+	require.Eventually(t, func() bool {
+		said, _ := os.ReadFile(errPath)
+		return strings.HasPrefix(string(said), head) && strings.HasSuffix(string(said), tail) && strings.Count(string(said), "\n") == 1
+	}, testTimeout, 10*time.Millisecond, "run says it waits for the load")
+	return func() result {
+		t.Helper()
+		var err error
+		select {
+		case err = <-ran:
+		case <-time.After(testTimeout):
+			t.Fatal("run was never answered")
+		}
+		said, _ := os.ReadFile(errPath)
+		r := result{stdout: out.String(), stderr: string(said)}
+		var exit *exec.ExitError
+		if errors.As(err, &exit) {
+			r.code = exit.ExitCode()
+		}
+		return r
 	}
 }
 
@@ -122,4 +198,146 @@ func connectedUnixSocket(pid int) bool {
 		}
 	}
 	return false
+}
+
+// gatedInstance starts jobtop ARGS in dir with the load gate closed
+// (loadGateEnv), and waits until some process holds the socket's lock or
+// the instance exits. It returns the process, its stderr, and the gate
+// (a file to write to open it). The process is ended at cleanup.
+func gatedInstance(t *testing.T, c *cli, dir string, args ...string) (proc *exec.Cmd, stderr *bytes.Buffer, gate string, exited chan error) {
+	// exited gets the process's end once, for the test; the cleanup
+	// waits for the end itself (done).
+	t.Helper()
+	gate = filepath.Join(c.dir, "loaded")
+	proc = exec.Command(binary, args...)
+	proc.Env = append(c.env[:len(c.env):len(c.env)], loadGateEnv+"="+gate)
+	proc.Dir = dir
+	stderr = new(bytes.Buffer)
+	proc.Stderr = stderr
+	require.NoError(t, proc.Start())
+	exited = make(chan error, 1)
+	done := make(chan struct{})
+	go func() {
+		exited <- proc.Wait()
+		close(done)
+	}()
+	t.Cleanup(func() {
+		os.WriteFile(gate, nil, 0o600)       //nolint:errcheck // may be there
+		proc.Process.Signal(syscall.SIGTERM) //nolint:errcheck // may have exited
+		select {
+		case <-done:
+		case <-time.After(testTimeout):
+			proc.Process.Kill() //nolint:errcheck // stuck
+		}
+	})
+	return proc, stderr, gate, exited
+}
+
+// assertClaimedWhileLoading checks that, while an instance (of pid)
+// loads its job file (file), the socket is held and a run waits for it,
+// saying so, instead of starting an instance of its own; the run's end
+// is then had with the function returned.
+func assertClaimedWhileLoading(t *testing.T, c *cli, pid int, file string) func() result {
+	t.Helper()
+	require.Eventually(t, func() bool { return lockHeld(c.socket) }, testTimeout, 10*time.Millisecond,
+		"the socket's lock is held while the job file loads")
+	return waitingRun(t, c, pid, file, "--answer-timeout", "1s")
+}
+
+// TestTUIClaimsItsSocketBeforeItLoadsItsJobFile: plain jobtop (and
+// jobtop -f FILE) holds its socket from the first moment, as serve does:
+// a run while its job file loads starts no second instance.
+func TestTUIClaimsItsSocketBeforeItLoadsItsJobFile(t *testing.T) {
+	for _, args := range [][]string{nil, {"-f", "jobtop.yaml"}} {
+		t.Run(fmt.Sprint(len(args)), func(t *testing.T) {
+			c := newCLI(t)
+			dir := t.TempDir()
+			require.NoError(t, os.WriteFile(filepath.Join(dir, "jobtop.yaml"), []byte("jobs:\n  loaded:\n    cmd: sleep 600\n"), 0o600))
+			tui, stderr, gate, exited := gatedInstance(t, c, dir, args...)
+			run := assertClaimedWhileLoading(t, c, tui.Process.Pid, filepath.Join(dir, "jobtop.yaml"))
+			require.NoError(t, os.WriteFile(gate, nil, 0o600))
+			select {
+			case err := <-exited:
+				assert.Error(t, err, "no terminal here")
+			case <-time.After(testTimeout):
+				t.Fatal("jobtop did not end")
+			}
+			assert.Contains(t, stderr.String(), "no terminal here")
+			r := run()
+			assert.Equal(t, 1, r.code)
+			assert.Contains(t, r.stderr, fmt.Sprintf("(pid %d) stopped before it served: jobtop's TUI draws on its standard output", tui.Process.Pid), "the run waiting is told")
+			assert.False(t, lockHeld(c.socket), "the socket given up")
+		})
+	}
+}
+
+// TestServeDetachClaimsItsSocketBeforeItLoadsItsJobFile: serve -D holds
+// the socket from the first moment (its parent claims it and hands it to
+// the detached serve), so a run while the file loads starts no second
+// instance; then -D says where it runs, as before. A file with problems
+// is still reported by -D, with exit 1, and the socket given up.
+func TestServeDetachClaimsItsSocketBeforeItLoadsItsJobFile(t *testing.T) {
+	c := newCLI(t)
+	dir := t.TempDir()
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "jobtop.yaml"), []byte("jobs:\n  loaded:\n    cmd: sleep 600\n"), 0o600))
+	_, stderr, gate, exited := gatedInstance(t, c, dir, "serve", "-D", "--idle-exit", "10m")
+	run := assertClaimedWhileLoading(t, c, 0, filepath.Join(dir, "jobtop.yaml"))
+	require.NoError(t, os.WriteFile(gate, nil, 0o600))
+	select {
+	case err := <-exited:
+		require.NoError(t, err, stderr.String())
+	case <-time.After(testTimeout):
+		t.Fatal("serve -D did not end")
+	}
+	inst := c.waitAnswering()
+	t.Cleanup(func() { syscall.Kill(inst.PID, syscall.SIGTERM) }) //nolint:errcheck // may have gone
+	assert.Contains(t, stderr.String(), fmt.Sprintf("jobtop: serving 1 job from jobtop.yaml in the background (pid %d, socket %s", inst.PID, c.socket))
+	r := run()
+	require.Equal(t, 0, r.code, r.stderr)
+	assert.Equal(t, "2\n", r.stdout, "the run's job, after the file's, in the one instance")
+	assert.Contains(t, r.stderr, fmt.Sprintf("(pid %d)", inst.PID))
+	c.ok("shutdown")
+	require.Eventually(t, func() bool { return !processAlive(inst.PID) }, testTimeout, 20*time.Millisecond)
+
+	require.NoError(t, os.Remove(gate))
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "jobtop.yaml"), []byte("jobs:\n  loaded:\n    cmnd: x\n"), 0o600))
+	_, stderr, gate, exited = gatedInstance(t, c, dir, "serve", "-D")
+	require.Eventually(t, func() bool { return lockHeld(c.socket) }, testTimeout, 10*time.Millisecond)
+	require.NoError(t, os.WriteFile(gate, nil, 0o600))
+	select {
+	case err := <-exited:
+		var exit *exec.ExitError
+		require.ErrorAs(t, err, &exit)
+		assert.Equal(t, 1, exit.ExitCode())
+	case <-time.After(testTimeout):
+		t.Fatal("serve -D did not end")
+	}
+	fg := c.runIn(dir, "serve")
+	assert.Equal(t, fg.stderr, stderr.String(), "a file with problems, as serve says it")
+	assert.False(t, lockHeld(c.socket), "the socket given up")
+}
+
+// TestServeLooksAtAnInstanceOnItsSocketForItsAnswerTimeout: serve and
+// jobtop -f give an instance already on their socket that does not
+// answer (busy, or hung: here a socket the test holds and never
+// answers) --answer-timeout to say who it is, not a fixed second.
+func TestServeLooksAtAnInstanceOnItsSocketForItsAnswerTimeout(t *testing.T) {
+	c := newCLI(t)
+	lock, err := os.OpenFile(c.socket+".lock", os.O_RDWR|os.O_CREATE, 0o600)
+	require.NoError(t, err)
+	defer lock.Close()
+	require.NoError(t, unix.Flock(int(lock.Fd()), unix.LOCK_EX|unix.LOCK_NB))
+	l, err := net.Listen("unix", c.socket)
+	require.NoError(t, err)
+	defer l.Close() // never accepts: the kernel takes connections, none is answered
+
+	dir := t.TempDir()
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "jobtop.yaml"), []byte("jobs:\n  a:\n    cmd: sleep 600\n"), 0o600))
+	for _, args := range [][]string{{"serve", "--answer-timeout", "2s"}, {"-f", "jobtop.yaml", "--answer-timeout", "2s"}} {
+		began := time.Now()
+		r := c.runIn(dir, args...)
+		assert.Equal(t, 1, r.code, "%v: %s", args, r.stderr)
+		assert.Contains(t, r.stderr, fmt.Sprintf("another jobtop (pid %d) is listening on %s but did not answer within 2s: it is busy", os.Getpid(), c.socket), args)
+		assert.GreaterOrEqual(t, time.Since(began), 2*time.Second, args)
+	}
 }

@@ -42,17 +42,21 @@ func openTUI(cmd *cobra.Command, specs []jobs.Spec) error {
 		}
 		return attachHosts(cmd, specs, hosts)
 	}
-	plan, err := loadJobFile(cmd)
-	if err != nil {
-		return err
-	}
-	in, err := openInstance(cmd, "tui", plan, jobs.Options{})
+	// The socket is claimed before the job file loads (as serve does): a
+	// client meanwhile waits for this instance instead of starting
+	// another.
+	socket, err := claimSocket(cmd, "tui", jobFileToLoad(cmd))
 	var inUse *control.InUseError
-	switch {
-	case errors.As(err, &inUse) && cmd.Flags().Changed(fileFlag):
-		return &ExitError{Code: 1, Err: fmt.Errorf("cannot run %s: %w", planFiles(plan), err)}
-	case errors.As(err, &inUse):
-		if plan != nil {
+	if errors.As(err, &inUse) {
+		// The file, for what is said of it (its problems first, as
+		// ever).
+		plan, err := loadJobFile(cmd)
+		switch {
+		case err != nil:
+			return err
+		case cmd.Flags().Changed(fileFlag):
+			return &ExitError{Code: 1, Err: fmt.Errorf("cannot run %s: %w", planFiles(plan), inUse)}
+		case plan != nil:
 			if err := sameJobFile(cmd, plan, inUse); err != nil {
 				return err
 			}
@@ -61,12 +65,23 @@ func openTUI(cmd *cobra.Command, specs []jobs.Spec) error {
 			return err
 		}
 		return attachTUI(cmd, specs)
-	case err != nil:
+	}
+	if err != nil {
+		return err
+	}
+	awaitLoadGate()
+	plan, err := loadJobFile(cmd)
+	if err != nil {
+		socket.giveUp(err)
+		return err
+	}
+	in, err := openInstanceOn(cmd, socket, plan, jobs.Options{})
+	if err != nil {
 		return err
 	}
 	// Before any job starts: the instance holds its socket, no more.
 	if err := needTerminal(); err != nil {
-		in.l.Close()                      // never served: its socket file goes with it
+		in.socket.giveUp(err)             // never served: its socket file goes with it
 		in.shutdown(context.Background()) //nolint:errcheck // the error that matters is err
 		return err
 	}
@@ -316,9 +331,9 @@ func sameJobFile(cmd *cobra.Command, plan *jobfile.Plan, inUse *control.InUseErr
 	if n := inUse.Silent; n != nil && n.Stopped {
 		return n // stopped: waiting longer would not change that
 	}
-	if inst.PID == 0 { // slow: ask again, within --answer-timeout
+	if inst.PID == 0 || inst.Loading != "" { // slow, or loading: ask again, within --answer-timeout
 		c := answeringClient(cmd, inUse.Path)
-		got, err := c.Instance(cmd.Context())
+		got, err := c.LoadedInstance(cmd.Context()) // its job file, once loaded
 		c.Close()
 		if err != nil {
 			return err

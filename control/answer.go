@@ -3,12 +3,14 @@ package control
 import (
 	"bufio"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"net"
 	"net/http"
 	"os"
+	"sync"
 	"time"
 
 	"jobtop/jobs/proc"
@@ -51,7 +53,7 @@ func (e *NoAnswerError) Error() string {
 		return fmt.Sprintf("the jobtop instance on %s (pid %d) did not answer within %s: it is stopped (SIGSTOP, or ^Z where it runs); `kill -CONT %d`%s resumes it%s",
 			e.Path, e.PID, within, e.PID, there, limit)
 	case e.PID != 0:
-		return fmt.Sprintf("the jobtop instance on %s (pid %d) took the connection but did not answer within %s: it is busy (still loading a big job file, say) or hung (`ps -o stat= -p %d`%s shows T for a stopped one: `kill -CONT %d` resumes it)%s",
+		return fmt.Sprintf("the jobtop instance on %s (pid %d) took the connection but did not answer within %s: it is busy or hung (`ps -o stat= -p %d`%s shows T for a stopped one: `kill -CONT %d` resumes it)%s",
 			e.Path, e.PID, within, e.PID, there, e.PID, limit)
 	}
 	return fmt.Sprintf("the jobtop instance on %s took the connection but did not answer within %s: is it stopped (SIGSTOP: kill -CONT it%s) or hung (kill it)?%s",
@@ -63,9 +65,21 @@ func (e *NoAnswerError) Error() string {
 // default: no bound). Set it before the first call.
 func (c *Client) SetAnswerTimeout(d time.Duration) { c.answerTimeout.Store(int64(d)) }
 
+// SetLoadingNote makes note called, once, when the instance answers
+// that it is still loading its job file (Instance.Loading): the
+// request then waits until its jobs are in place, and note can say so.
+// The instance is asked on each new connection when an answer timeout
+// is set (SetAnswerTimeout). Set it before the first call.
+func (c *Client) SetLoadingNote(note func(Instance)) {
+	var once sync.Once
+	c.loadingNote = func(inst Instance) { once.Do(func() { note(inst) }) }
+}
+
 // dialAnswered is dialTrusted, then, with an answer timeout d > 0, the
-// instance's answer to GET /v1/instance on the new connection within d.
-func dialAnswered(ctx context.Context, socket string, d time.Duration) (net.Conn, error) {
+// instance's answer to GET /v1/instance on the new connection within d;
+// loading (if not nil) gets that answer when it says the instance is
+// still loading its job file.
+func dialAnswered(ctx context.Context, socket string, d time.Duration, loading func(Instance)) (net.Conn, error) {
 	conn, err := dialTrusted(ctx, socket)
 	if err != nil || d <= 0 {
 		return conn, err
@@ -76,7 +90,7 @@ func dialAnswered(ctx context.Context, socket string, d time.Duration) (net.Conn
 	}
 	conn.SetDeadline(deadline)                                              //nolint:errcheck // a unix socket has deadlines
 	stop := context.AfterFunc(ctx, func() { conn.SetDeadline(time.Now()) }) //nolint:errcheck // as above
-	again, err := askInstance(conn)
+	again, inst, err := askInstance(conn)
 	stop()
 	conn.SetDeadline(time.Time{}) //nolint:errcheck // as above
 	switch {
@@ -97,7 +111,11 @@ func dialAnswered(ctx context.Context, socket string, d time.Duration) (net.Conn
 			e.Stopped = perr == nil && p.Stopped
 		}
 		return nil, e
-	case again:
+	}
+	if inst.Loading != "" && loading != nil {
+		loading(inst)
+	}
+	if again {
 		// It answered, and closed the connection after: take another.
 		conn.Close()
 		return dialTrusted(ctx, socket)
@@ -109,19 +127,23 @@ func dialAnswered(ctx context.Context, socket string, d time.Duration) (net.Conn
 // whatever it is: it says the instance answers. again: the connection
 // cannot carry the next request (the server closed it, or sent more than
 // the answer, which the buffer took).
-func askInstance(conn net.Conn) (again bool, err error) {
+// inst is the answer when it is one.
+func askInstance(conn net.Conn) (again bool, inst Instance, err error) {
 	if _, err := io.WriteString(conn, "GET /v1/instance HTTP/1.1\r\nHost: jobtop\r\n\r\n"); err != nil {
-		return false, err
+		return false, inst, err
 	}
 	br := bufio.NewReader(conn)
 	resp, err := http.ReadResponse(br, nil)
 	if err != nil {
-		return false, err
+		return false, inst, err
 	}
-	_, err = io.Copy(io.Discard, io.LimitReader(resp.Body, 1<<20))
+	body, err := io.ReadAll(io.LimitReader(resp.Body, 1<<20))
 	resp.Body.Close()
 	if err != nil {
-		return false, err
+		return false, inst, err
 	}
-	return resp.Close || br.Buffered() > 0, nil
+	if resp.StatusCode == http.StatusOK {
+		json.Unmarshal(body, &inst) //nolint:errcheck // an answer all the same
+	}
+	return resp.Close || br.Buffered() > 0, inst, nil
 }

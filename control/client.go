@@ -42,6 +42,8 @@ type Client struct {
 	// answerTimeout bounds the wait for the instance's first answer on
 	// a new connection (SetAnswerTimeout), as a time.Duration.
 	answerTimeout atomic.Int64
+
+	loadingNote func(Instance) // SetLoadingNote; nil: none
 }
 
 // Answered reports whether an instance has answered one of this client's
@@ -57,7 +59,7 @@ func NewClient(socket string) *Client {
 	c := &Client{socket: socket}
 	transport := &http.Transport{
 		DialContext: func(ctx context.Context, _, _ string) (net.Conn, error) {
-			return dialAnswered(ctx, socket, time.Duration(c.answerTimeout.Load()))
+			return dialAnswered(ctx, socket, time.Duration(c.answerTimeout.Load()), c.loadingNote)
 		},
 		MaxIdleConns:    4,
 		IdleConnTimeout: 30 * time.Second,
@@ -160,6 +162,15 @@ func IsBadRequest(err error) bool {
 func (c *Client) Instance(ctx context.Context) (Instance, error) {
 	var inst Instance
 	err := c.call(ctx, http.MethodGet, "/v1/instance", nil, nil, &inst)
+	return inst, err
+}
+
+// LoadedInstance is Instance once the instance has loaded its job file
+// and its jobs are in place (Instance.Loading says it is still at it):
+// it waits for that as long as ctx lets it.
+func (c *Client) LoadedInstance(ctx context.Context) (Instance, error) {
+	var inst Instance
+	err := c.call(ctx, http.MethodGet, "/v1/instance", url.Values{"loaded": {"1"}}, nil, &inst)
 	return inst, err
 }
 

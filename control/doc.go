@@ -5,7 +5,10 @@
 //
 // Endpoints (all JSON; errors are {"error": "..."} with a 4xx/5xx status):
 //
-//	GET    /v1/instance              who serves this socket (pid, kind, since, api_version)
+//	GET    /v1/instance              who serves this socket (pid, kind, since, api_version);
+//	                                 while it loads its job file, at once, with "loading"
+//	                                 (the file), and every other request (and
+//	                                 ?loaded=1) waits until its jobs are in place
 //	GET    /v1/jobs                  every job, oldest first
 //	POST   /v1/jobs                  start a job from a StartRequest
 //	GET    /v1/jobs/{id}             one job

@@ -3,6 +3,7 @@ package control
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"log"
 	"net"
@@ -61,6 +62,15 @@ type Server struct {
 	shutdownWhy   atomic.Pointer[string] // SetShutdownReason
 	streams       chan struct{}          // one token per open stream; MaxStreams at most
 	conns         connCounter
+
+	// The loading phase (NewLoadingServer): opened is closed by Open
+	// (mgr set, every request served) or by Fail (failed set, every
+	// request refused); loadingInst answers GET /v1/instance until
+	// then.
+	opened      chan struct{}
+	openOnce    sync.Once
+	failed      string
+	loadingInst Instance
 }
 
 // SetShutdownReason says why the instance is about to shut down when no
@@ -78,20 +88,40 @@ func (s *Server) shutdownReason() string {
 
 // NewServer makes a server for m. inst describes this instance to clients
 // (GET /v1/instance); its PID and Started default to this process and now.
-func NewServer(m *jobs.Manager, inst Instance) *Server { return newServer(m, inst) }
+func NewServer(m *jobs.Manager, inst Instance) *Server {
+	s := newLoadingServer(inst, "")
+	s.Open(m)
+	return s
+}
 
 func newServer(m manager, inst Instance) *Server {
+	s := newLoadingServer(inst, "")
+	s.open(m)
+	return s
+}
+
+// NewLoadingServer makes the server of an instance that is still loading
+// its job file (loading names it; "" for none) and has no manager yet:
+// served (Serve) on the socket it claimed, it answers GET /v1/instance at
+// once, saying who it is and what it loads, and holds every other request
+// until Open gives it the manager, once every job of the file is in
+// place (a client never sees half a file), or Fail says why there will
+// be none. Close before either fails it as ending.
+func NewLoadingServer(inst Instance, loading string) *Server {
+	return newLoadingServer(inst, loading)
+}
+
+func newLoadingServer(inst Instance, loading string) *Server {
 	if inst.PID == 0 {
 		inst.PID = os.Getpid()
 	}
 	if inst.Started.IsZero() {
 		inst.Started = time.Now()
 	}
-	if inst.LogDir == "" {
-		inst.LogDir = m.LogDir()
-	}
 	inst.APIVersion = APIVersion
-	s := &Server{mgr: m, inst: inst, mux: http.NewServeMux(), shutdownAsked: make(chan struct{}), streams: make(chan struct{}, MaxStreams)}
+	s := &Server{inst: inst, mux: http.NewServeMux(), shutdownAsked: make(chan struct{}), streams: make(chan struct{}, MaxStreams), opened: make(chan struct{})}
+	s.loadingInst = inst
+	s.loadingInst.Loading = loading
 	s.base, s.cancel = context.WithCancel(context.Background())
 	s.routes()
 	// HTTP/1.1 for local clients and curl; HTTP/2 without TLS (prior
@@ -110,6 +140,55 @@ func newServer(m manager, inst Instance) *Server {
 		ErrorLog:          log.New(io.Discard, "", 0),
 	}
 	return s
+}
+
+// Open ends the loading phase (NewLoadingServer): from now on the server
+// serves m, and the requests it held are served. Call it once the
+// instance's jobs are in place.
+func (s *Server) Open(m *jobs.Manager) { s.open(m) }
+
+func (s *Server) open(m manager) {
+	s.openOnce.Do(func() {
+		s.mgr = m
+		if s.inst.LogDir == "" {
+			s.inst.LogDir = m.LogDir()
+		}
+		close(s.opened)
+	})
+}
+
+// Fail ends the loading phase without a manager: the requests held, and
+// any after, are refused with why (the job file's problems, say), as the
+// instance on this socket that stopped before it served.
+func (s *Server) Fail(why string) {
+	s.openOnce.Do(func() {
+		s.failed = fmt.Sprintf("the jobtop instance on %s (pid %d) stopped before it served: %s", s.inst.Socket, s.inst.PID, why)
+		close(s.opened)
+	})
+}
+
+// awaitOpen holds a request until the loading phase ends (at once after
+// it); it answers GET /v1/instance itself meanwhile. It reports whether
+// the request is to be served.
+func (s *Server) awaitOpen(w http.ResponseWriter, r *http.Request) bool {
+	select {
+	case <-s.opened:
+	default:
+		if r.Method == http.MethodGet && r.URL.Path == "/v1/instance" && !r.URL.Query().Has("loaded") {
+			writeJSON(w, http.StatusOK, s.loadingInst)
+			return false
+		}
+		select {
+		case <-s.opened:
+		case <-r.Context().Done():
+			return false
+		}
+	}
+	if s.failed != "" {
+		writeError(w, &RequestError{Status: http.StatusServiceUnavailable, Msg: s.failed})
+		return false
+	}
+	return true
 }
 
 func (s *Server) routes() {
@@ -141,6 +220,9 @@ func (s *Server) routes() {
 // Requests that match no endpoint get a JSON 404 or 405.
 func (s *Server) Handler() http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if !s.awaitOpen(w, r) {
+			return
+		}
 		if _, pattern := s.mux.Handler(r); pattern != "" {
 			s.mux.ServeHTTP(w, r)
 			return
@@ -174,6 +256,7 @@ func (s *Server) Serve(l net.Listener) error {
 func (s *Server) Close() error {
 	var err error
 	s.closeOnce.Do(func() {
+		s.Fail(instanceEndingText)
 		s.cancel()
 		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
 		defer cancel()

@@ -68,7 +68,7 @@ func (e *InUseError) Error() string {
 		flag = " --socket " + jobs.ShellJoin([]string{e.Path})
 	}
 	if n := e.Silent; n != nil && n.PID != 0 {
-		state := "it is busy (still loading a big job file, say) or hung (`ps -o stat= -p %[1]d` shows T for a stopped one: `kill -CONT %[1]d` resumes it)"
+		state := "it is busy or hung (`ps -o stat= -p %[1]d` shows T for a stopped one: `kill -CONT %[1]d` resumes it)"
 		if n.Stopped {
 			state = "it is stopped (SIGSTOP, or ^Z where it runs); `kill -CONT %[1]d` resumes it"
 		}
@@ -91,7 +91,12 @@ func (e *InUseError) Error() string {
 // one left by a dead instance, and makes the new socket 0600. The returned
 // listener answers connections from other uids with 403 and holds the
 // socket's lock until closed.
-func Listen(path string) (net.Listener, error) {
+func Listen(path string) (net.Listener, error) { return ListenWithin(path, time.Second) }
+
+// ListenWithin is Listen giving a live instance already on the socket
+// up to look to say who it is, for the InUseError (0: as long as it
+// takes); one found stopped (SIGSTOP) is said at once, after a second.
+func ListenWithin(path string, look time.Duration) (net.Listener, error) {
 	if err := SocketDirMissing(path); err != nil {
 		return nil, err
 	}
@@ -99,11 +104,11 @@ func Listen(path string) (net.Listener, error) {
 	if err := prepareSocketDir(dir, dir == defaultSocketDir()); err != nil {
 		return nil, err
 	}
-	lock, err := lockSocket(path)
+	lock, err := lockSocket(path, look)
 	if err != nil {
 		return nil, err
 	}
-	if err := removeStaleSocket(path); err != nil {
+	if err := removeStaleSocket(path, look); err != nil {
 		lock.Close()
 		return nil, err
 	}
@@ -205,7 +210,7 @@ func prepareSocketDir(dir string, isDefault bool) error {
 
 // lockSocket takes the socket's lock file, held by the live instance. If
 // another process holds it, that instance is alive: InUseError.
-func lockSocket(path string) (*os.File, error) {
+func lockSocket(path string, look time.Duration) (*os.File, error) {
 	f, err := os.OpenFile(path+".lock", os.O_RDWR|os.O_CREATE, 0o600)
 	if err != nil {
 		return nil, fmt.Errorf("cannot open the socket's lock file: %w", err)
@@ -213,7 +218,7 @@ func lockSocket(path string) (*os.File, error) {
 	if err := unix.Flock(int(f.Fd()), unix.LOCK_EX|unix.LOCK_NB); err != nil {
 		f.Close()
 		if errors.Is(err, unix.EWOULDBLOCK) {
-			return nil, inUse(path)
+			return nil, inUse(path, look)
 		}
 		return nil, fmt.Errorf("cannot lock %s.lock: %w", path, err)
 	}
@@ -223,7 +228,7 @@ func lockSocket(path string) (*os.File, error) {
 // removeStaleSocket deletes a socket left at path by a dead instance. A
 // socket that still answers is refused even though its lock was free (an
 // instance of a jobtop that did not lock).
-func removeStaleSocket(path string) error {
+func removeStaleSocket(path string, look time.Duration) error {
 	st, err := os.Lstat(path)
 	if errors.Is(err, os.ErrNotExist) {
 		return nil
@@ -237,7 +242,7 @@ func removeStaleSocket(path string) error {
 	conn, err := net.DialTimeout("unix", path, time.Second)
 	if err == nil {
 		conn.Close()
-		return inUse(path)
+		return inUse(path, look)
 	}
 	if err := os.Remove(path); err != nil && !errors.Is(err, os.ErrNotExist) {
 		return fmt.Errorf("cannot remove stale socket %s: %w", path, err)
@@ -246,18 +251,88 @@ func removeStaleSocket(path string) error {
 }
 
 // inUse is the InUseError of a live instance on path: it asks the
-// instance who it is, for a second, and says so when it did not answer.
-func inUse(path string) *InUseError {
-	c := NewClient(path)
-	defer c.Close()
-	c.SetAnswerTimeout(time.Second)
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
-	defer cancel()
-	inst, err := c.Instance(ctx)
-	e := &InUseError{Path: path, Instance: inst}
-	if err != nil {
-		e.Instance = Instance{}
-		errors.As(err, &e.Silent)
+// instance who it is, for up to look (0: as long as it takes), a second
+// at a time, and says so when it did not answer: at once when it is
+// stopped (waiting would not resume it).
+func inUse(path string, look time.Duration) *InUseError {
+	step := time.Second
+	if look > 0 && look < step {
+		step = look
 	}
-	return e
+	began := time.Now()
+	for {
+		c := NewClient(path)
+		c.SetAnswerTimeout(step)
+		ctx, cancel := context.WithTimeout(context.Background(), 2*step)
+		inst, err := c.Instance(ctx)
+		cancel()
+		c.Close()
+		e := &InUseError{Path: path, Instance: inst}
+		if err == nil {
+			return e
+		}
+		e.Instance = Instance{}
+		if !errors.As(err, &e.Silent) {
+			return e
+		}
+		waited := time.Since(began)
+		switch {
+		case e.Silent.Stopped:
+			e.Silent.Limit = max(step, waited.Round(time.Second))
+			return e
+		case look > 0 && waited >= look:
+			e.Silent.Limit = look
+			return e
+		}
+	}
+}
+
+// HandOver gives the socket of l (a listener from Listen) to another
+// process: its listening socket and its lock, as files to pass on
+// (os/exec's ExtraFiles), which the other process makes a listener of
+// again with ListenOn. l is closed, without removing the socket; the
+// caller closes the files once the other process has them (the lock
+// stays held as long as one process holds its file).
+func HandOver(l net.Listener) (sock, lock *os.File, err error) {
+	pl, ok := l.(*peerCheckListener)
+	if !ok {
+		return nil, nil, fmt.Errorf("not a listener of Listen's")
+	}
+	ul, ok := pl.Listener.(*net.UnixListener)
+	if !ok {
+		return nil, nil, fmt.Errorf("not a unix socket's listener")
+	}
+	sock, err = ul.File()
+	if err != nil {
+		return nil, nil, err
+	}
+	fd, err := unix.FcntlInt(pl.lock.Fd(), unix.F_DUPFD_CLOEXEC, 0)
+	if err != nil {
+		sock.Close()
+		return nil, nil, err
+	}
+	lock = os.NewFile(uintptr(fd), pl.lock.Name())
+	ul.SetUnlinkOnClose(false) // the socket is the other process's now
+	l.Close()
+	return sock, lock, nil
+}
+
+// ListenOn is the listener of a socket HandOver gave this process, as
+// Listen made it: it answers only this user, and holds the lock until
+// closed, which also removes the socket.
+func ListenOn(sock, lock *os.File) (net.Listener, error) {
+	fl, err := net.FileListener(sock)
+	sock.Close()
+	if err != nil {
+		lock.Close()
+		return nil, fmt.Errorf("the socket handed over: %w", err)
+	}
+	ul, ok := fl.(*net.UnixListener)
+	if !ok {
+		fl.Close()
+		lock.Close()
+		return nil, fmt.Errorf("the socket handed over is no unix socket")
+	}
+	ul.SetUnlinkOnClose(true)
+	return &peerCheckListener{Listener: ul, uid: os.Getuid(), lock: lock}, nil
 }

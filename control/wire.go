@@ -103,6 +103,12 @@ type Instance struct {
 	// --max-running or the job file's max_parallel at first, then what
 	// PUT /v1/parallel (jobtop parallel N) set.
 	MaxRunning int `json:"max_running"`
+	// Loading is the job file the instance is still loading (then
+	// starting its jobs), "" once it serves: until then it answers
+	// GET /v1/instance at once, with PID, Kind, Socket, Started,
+	// APIVersion and this (the rest zero), and holds every other request until its jobs are in
+	// place (see NewLoadingServer).
+	Loading string `json:"loading,omitempty"`
 }
 
 // OutputResponse answers an output read. Lines are the committed lines

@@ -95,6 +95,9 @@ type Manager struct {
 	// maxRunning caps active; 0: no limit. Options.MaxRunning at first,
 	// SetMaxRunning after.
 	maxRunning int
+	// limit is maxRunning for MaxRunning, which reads it without the
+	// lock (GET /v1/instance answers at once while the manager is busy).
+	limit atomic.Int64
 	// limitChanged is closed when maxRunning next changes, then replaced.
 	limitChanged chan struct{}
 
@@ -145,6 +148,7 @@ func NewManager(opts Options) (*Manager, error) {
 	}
 	m := &Manager{opts: opts, logDir: logDir, logLock: logLock, jobs: make(map[ID]*job), byRun: make(map[keeper.RunID]*job), aux: make(map[keeper.RunID]chan keeper.Event),
 		ingest: make(chan struct{}, max(1, runtime.GOMAXPROCS(0)-1)), maxRunning: opts.MaxRunning, limitChanged: make(chan struct{})}
+	m.limit.Store(int64(opts.MaxRunning))
 	if opts.SampleInterval == 0 {
 		opts.SampleInterval = DefaultSampleInterval
 	}
@@ -268,11 +272,7 @@ func (m *Manager) Describe(id ID, description string) error {
 }
 
 // MaxRunning is the limit on jobs running at once; 0: no limit.
-func (m *Manager) MaxRunning() int {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	return m.maxRunning
-}
+func (m *Manager) MaxRunning() int { return int(m.limit.Load()) }
 
 // SetMaxRunning changes the limit on jobs running at once (0: no limit),
 // as pueue's parallel does: a higher limit starts queued jobs at once, in
@@ -289,6 +289,7 @@ func (m *Manager) SetMaxRunning(n int) error {
 		m.limitChanged = make(chan struct{})
 	}
 	m.maxRunning = n
+	m.limit.Store(int64(n))
 	m.scheduleLocked()
 	return nil
 }
