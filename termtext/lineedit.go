@@ -240,6 +240,12 @@ type editCell struct {
 
 var blankCell = editCell{text: " ", width: 1}
 
+// maxEditCol is the rightmost column a cursor move reaches in a line
+// being played, as a terminal's cursor stops at its right margin: a
+// default line's worth (16 KiB). Unbounded, `\e[65536C` a few hundred
+// times in one line made cells of gigabytes.
+const maxEditCol = 16<<10 - 1
+
 // lineEditor is a terminal one line high and as wide as it needs; cols
 // wide for what an erase with a background colours (0: not known).
 type lineEditor struct {
@@ -354,9 +360,9 @@ func (e *lineEditor) csi(seq string) {
 	case 'D':
 		e.x = max(e.x-count, 0)
 	case 'C':
-		e.x += count
+		e.x = max(e.x, min(e.x+count, maxEditCol))
 	case 'G':
-		e.x = count - 1
+		e.x = min(count-1, maxEditCol)
 	case 'K':
 		end := e.rowEnd()
 		switch n {
@@ -391,15 +397,20 @@ func (e *lineEditor) csi(seq string) {
 			}
 		}
 	case '@':
-		if e.x < len(e.cells) {
+		if e.x < len(e.cells) && e.x <= maxEditCol {
 			if e.cells[e.x].width == 0 { // a wide character cut in half
 				e.cells[e.x-1], e.cells[e.x] = blankCell, blankCell
 			}
-			blanks := make([]editCell, count)
-			for i := range blanks {
-				blanks[i] = blankCell
+			// Cells pushed past the margin are gone, as on a terminal.
+			count = min(count, maxEditCol+1-e.x)
+			old := len(e.cells)
+			for len(e.cells) < min(old+count, maxEditCol+1) {
+				e.cells = append(e.cells, blankCell)
 			}
-			e.cells = append(e.cells[:e.x], append(blanks, e.cells[e.x:]...)...)
+			copy(e.cells[e.x+count:], e.cells[e.x:old])
+			for i := e.x; i < e.x+count; i++ {
+				e.cells[i] = blankCell
+			}
 		}
 	case 'X':
 		end := max(len(e.cells), min(e.x+count, e.rowEnd()))

@@ -1,6 +1,7 @@
 package termtext
 
 import (
+	"runtime"
 	"strings"
 	"testing"
 
@@ -169,4 +170,27 @@ func TestATerminalResetInALineEndsItsColours(t *testing.T) {
 		assert.Equal(t, "aXY", Printed(line, false))
 		assert.Equal(t, "\x1b[31maX\x1b[0mY", line, "%q: Y is drawn in no colour", reset)
 	}
+}
+
+// TestLineEditsStopAtTheMargin: cursor moves and inserts stop at
+// maxEditCol, as at a terminal's right margin, so a short line of long
+// moves costs no more than a long line (100 moves of 65,536 columns
+// made gigabytes of cells: a pipe job could take serve's memory).
+func TestLineEditsStopAtTheMargin(t *testing.T) {
+	for name, line := range map[string]string{
+		"forward": "y" + strings.Repeat("\x1b[65536Cy", 100),
+		"column":  strings.Repeat("\x1b[65536Gy", 100),
+		"insert":  "ab" + strings.Repeat("\x1b[1G\x1b[65536@", 100),
+	} {
+		var before, after runtime.MemStats
+		runtime.ReadMemStats(&before)
+		got, _, _ := EditLinePen(line, 200)
+		runtime.ReadMemStats(&after)
+		// What the line writes past the margin still shows: 100 y's.
+		assert.LessOrEqual(t, Width(got), maxEditCol+1+100, name)
+		assert.Less(t, after.TotalAlloc-before.TotalAlloc, uint64(32<<20), "%s: bytes allocated", name)
+	}
+	// b lands at the margin, c five columns left of where b left it.
+	want := "a" + strings.Repeat(" ", maxEditCol-5) + "c   b"
+	assert.Equal(t, want, EditLine("a\x1b[65536Cb\x1b[5Dc"))
 }
