@@ -558,17 +558,19 @@ func (m *Manager) stopInDependencyOrder(ctx context.Context) error {
 }
 
 // Wait blocks until the job has ended (and no restart is pending) or ctx is
-// done, and returns its final snapshot.
+// done, and returns its final snapshot. A job removed once it ended (a
+// reload removing it wakes its waiters and removes it at once) is still
+// answered with how it ended: the waiter holds it, not its ID.
 func (m *Manager) Wait(ctx context.Context, id ID) (Info, error) {
+	m.mu.Lock()
+	j, ok := m.jobs[id]
+	if !ok {
+		m.mu.Unlock()
+		return Info{}, &NotFoundError{ID: id}
+	}
 	for {
-		m.mu.Lock()
-		j, ok := m.jobs[id]
-		if !ok {
-			m.mu.Unlock()
-			return Info{}, &NotFoundError{ID: id}
-		}
 		info := m.infoLocked(j)
-		if m.settledLocked(j) {
+		if m.settledLocked(j) || m.jobs[id] != j {
 			m.mu.Unlock()
 			return info, nil
 		}
@@ -579,6 +581,7 @@ func (m *Manager) Wait(ctx context.Context, id ID) (Info, error) {
 		case <-ctx.Done():
 			return info, ctx.Err()
 		}
+		m.mu.Lock()
 	}
 }
 

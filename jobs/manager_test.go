@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strconv"
 	"strings"
@@ -617,4 +618,59 @@ func TestStopToRemoveMarksTheEnd(t *testing.T) {
 	assert.Equal(t, "reload", got.Removing)
 	var missing *NotFoundError
 	assert.ErrorAs(t, m.StopToRemove(999, "reload"), &missing)
+}
+
+// TestWaitAnswersAJobRemovedAsItEnds: a reload removes a job it stopped
+// as soon as it ends, woken by the same end as the job's waiters; a
+// waiter that looked the job up again by ID then found none and answered
+// "no job" about half the time. It answers how the job ended.
+func TestWaitAnswersAJobRemovedAsItEnds(t *testing.T) {
+	m := newManager(t, Options{})
+	for round := range 30 {
+		info := start(t, m, Spec{Command: "exec sleep 600"})
+		waitFor(t, m, info.ID, "running", func(i Info) bool { return i.State == StateRunning })
+		m.mu.Lock()
+		settled := m.jobs[info.ID].settled
+		m.mu.Unlock()
+		removed := make(chan error, 1)
+		go func() {
+			<-settled
+			removed <- m.Remove(info.ID)
+		}()
+		type answer struct {
+			info Info
+			err  error
+		}
+		answers := make(chan answer, 4)
+		for range cap(answers) {
+			go func() {
+				i, err := m.Wait(context.Background(), info.ID)
+				answers <- answer{i, err}
+			}()
+		}
+		require.Eventually(t, func() bool { return waitersBlocked() >= cap(answers) }, 10*time.Second, time.Millisecond,
+			"the waiters wait on the job")
+		require.NoError(t, m.StopToRemove(info.ID, "reload"))
+		require.NoError(t, <-removed)
+		for range cap(answers) {
+			a := <-answers
+			require.NoError(t, a.err, "round %d", round)
+			assert.Equal(t, StateKilled, a.info.State, "round %d", round)
+			assert.Equal(t, "reload", a.info.Removing, "round %d", round)
+		}
+	}
+}
+
+// waitersBlocked counts the goroutines waiting inside Manager.Wait for a
+// job to end.
+func waitersBlocked() int {
+	buf := make([]byte, 1<<20)
+	buf = buf[:runtime.Stack(buf, true)]
+	n := 0
+	for _, g := range strings.Split(string(buf), "\n\n") {
+		if strings.Contains(g, "[select]") && strings.Contains(g, "jobs.(*Manager).Wait(") {
+			n++
+		}
+	}
+	return n
 }
