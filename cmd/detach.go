@@ -8,11 +8,14 @@ import (
 	"net"
 	"os"
 	"os/exec"
+	"os/signal"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
+	"golang.org/x/sys/unix"
 
 	"jobtop/control"
 	"jobtop/jobfile"
@@ -44,19 +47,48 @@ func serveDetached(cmd *cobra.Command, l net.Listener) error {
 		lock.Close()
 		return err
 	}
+	// The go-ahead: the serve in the background starts no job until it
+	// reads a byte here. Should this process end first (^C, SIGKILL),
+	// the kernel closes it and that serve gives the socket up instead,
+	// as the foreground serve's load stopped by ^C leaves nothing
+	// running.
+	goAhead, goAheadW, err := os.Pipe()
+	if err != nil {
+		sock.Close()
+		lock.Close()
+		reports.Close()
+		report.Close()
+		return err
+	}
+	defer goAheadW.Close()
+	// Caught until the go-ahead, to say what they stopped.
+	signals := make(chan os.Signal, 1)
+	signal.Notify(signals, syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP)
+	defer signal.Stop(signals)
 	args := append([]string{"serve", "--socket", path, "--" + handedOverFlag}, serveFlags(cmd)...)
-	server, logPath, start, exited, err := startBackgroundServeWith([]*os.File{sock, lock, report}, args...)
+	server, logPath, start, exited, err := startBackgroundServeWith([]*os.File{sock, lock, report, goAhead}, args...)
 	// Its own copies now, or none: closing these gives the socket up
 	// when it did not start.
 	sock.Close()
 	lock.Close()
 	report.Close()
+	goAhead.Close()
 	if err != nil {
 		reports.Close()
 		return fmt.Errorf("cannot start jobtop serve in the background: %w", err)
 	}
-	said := readDetachReport(cmd.Context(), reports)
+	said, sig := readDetachReport(cmd.Context(), reports, signals)
+	if sig != nil {
+		reports.Close()
+		goAheadW.Close() // no go-ahead: it gives the socket up
+		return &ExitError{Code: 128 + int(sig.(syscall.Signal)), Err: fmt.Errorf("%s: stopped the background serve (pid %d) before it started any job", unix.SignalName(sig.(syscall.Signal)), server.Process.Pid)}
+	}
 	reports.Close()
+	if said.Error == "" {
+		goAheadW.Write([]byte{1}) //nolint:errcheck // it may have ended: awaitServe says so
+	}
+	goAheadW.Close()
+	signal.Stop(signals)
 	if said.Error != "" {
 		return &ExitError{Code: said.Code, Err: errors.New(said.Error)}
 	}
@@ -82,9 +114,10 @@ const handedOverFlag = "handed-over"
 
 // The descriptors serve -D hands over (os/exec's ExtraFiles: 3 on).
 const (
-	handedSocketFD = 3
-	handedLockFD   = 4
-	handedReportFD = 5
+	handedSocketFD  = 3
+	handedLockFD    = 4
+	handedReportFD  = 5
+	handedGoAheadFD = 6
 )
 
 func handedOver(cmd *cobra.Command) bool {
@@ -133,8 +166,8 @@ func tellDetachParent(cmd *cobra.Command, plan *jobfile.Plan, err error) {
 
 // readDetachReport reads what the serve in the background reported; a
 // zero report if it ended without one (awaitServe then says how it
-// ended).
-func readDetachReport(ctx context.Context, f *os.File) detachReport {
+// ended), or the signal that came first.
+func readDetachReport(ctx context.Context, f *os.File, signals <-chan os.Signal) (detachReport, os.Signal) {
 	got := make(chan detachReport, 1)
 	go func() {
 		var r detachReport
@@ -143,10 +176,30 @@ func readDetachReport(ctx context.Context, f *os.File) detachReport {
 	}()
 	select {
 	case r := <-got:
-		return r
+		return r, nil
+	case sig := <-signals:
+		return detachReport{}, sig
 	case <-ctx.Done():
-		return detachReport{}
+		return detachReport{}, nil
 	}
+}
+
+// awaitDetachGoAhead, in the serve that serve -D started, once its job
+// file is loaded and reported, waits for serve -D's go-ahead to start
+// its jobs: an error if serve -D ended first (^C, a signal, SIGKILL:
+// the go-ahead pipe's end, not a handler, tells), so that nothing starts
+// that nobody asked for any more.
+func awaitDetachGoAhead(cmd *cobra.Command) error {
+	if !handedOver(cmd) {
+		return nil
+	}
+	f := os.NewFile(handedGoAheadFD, "go-ahead")
+	defer f.Close()
+	var b [1]byte
+	if n, _ := f.Read(b[:]); n == 1 {
+		return nil
+	}
+	return errors.New("the jobtop serve -D that started this serve ended before its jobs started: nothing was started")
 }
 
 // serveFlags is the command line of the flags given to this serve, for

@@ -49,7 +49,9 @@ With -D (--detach) it runs in the background, as process-compose's up -D
 and overmind's start -D: the same serve, its output appended to the serve
 log (as the serve jobtop run starts); jobtop serve -D waits until it
 answers, prints its pid, job file and socket, and exits. A job file with
-problems or a socket in use is refused before anything starts.
+problems or a socket in use is refused before anything starts. serve -D
+ended (^C, a signal, even SIGKILL) while the file loads leaves nothing
+running.
 
 With --idle-exit DUR it also exits once it has had no job running, queued
 or waiting to restart, and no client connected, for DUR; the serve that
@@ -95,6 +97,10 @@ func serve(cmd *cobra.Command, maxRunning int, idleExit time.Duration, detach bo
 	}
 	tellDetachParent(cmd, plan, err) // once the socket is given up, on an error
 	if err != nil {
+		return err
+	}
+	if err := awaitDetachGoAhead(cmd); err != nil {
+		socket.giveUp(err)
 		return err
 	}
 	// Signals are caught before the socket is answered and before any job

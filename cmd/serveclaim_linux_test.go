@@ -341,3 +341,45 @@ func TestServeLooksAtAnInstanceOnItsSocketForItsAnswerTimeout(t *testing.T) {
 		assert.GreaterOrEqual(t, time.Since(began), 2*time.Second, args)
 	}
 }
+
+// TestServeDetachEndedWhileLoadingStartsNothing: serve -D ended while
+// the serve it started in the background loads its job file (^C,
+// SIGTERM, even SIGKILL) leaves nothing running, as the foreground
+// serve's load stopped by ^C does: that serve gives the socket up
+// before it starts any job.
+func TestServeDetachEndedWhileLoadingStartsNothing(t *testing.T) {
+	for _, sig := range []syscall.Signal{syscall.SIGKILL, syscall.SIGINT} {
+		t.Run(unix.SignalName(sig), func(t *testing.T) {
+			c := newCLI(t)
+			dir := t.TempDir()
+			marker := filepath.Join(dir, "started")
+			require.NoError(t, os.WriteFile(filepath.Join(dir, "jobtop.yaml"), []byte("jobs:\n  loaded:\n    cmd: touch "+marker+" && sleep 600\n"), 0o600))
+			parent, stderr, gate, exited := gatedInstance(t, c, dir, "serve", "-D")
+			require.Eventually(t, func() bool { return lockHeld(c.socket) }, testTimeout, 10*time.Millisecond)
+			ctx, cancel := context.WithTimeout(context.Background(), testTimeout)
+			defer cancel()
+			client := control.NewClient(c.socket)
+			defer client.Close()
+			inst, err := client.Instance(ctx)
+			require.NoError(t, err)
+			require.NotEmpty(t, inst.Loading)
+			child := inst.PID
+			t.Cleanup(func() { syscall.Kill(child, syscall.SIGKILL) }) //nolint:errcheck // gone, if all is well
+
+			require.NoError(t, parent.Process.Signal(sig))
+			select {
+			case err := <-exited:
+				assert.Error(t, err)
+			case <-time.After(testTimeout):
+				t.Fatal("serve -D did not end")
+			}
+			if sig != syscall.SIGKILL {
+				assert.Equal(t, fmt.Sprintf("jobtop: %s: stopped the background serve (pid %d) before it started any job\n", unix.SignalName(sig), child), stderr.String())
+			}
+			require.NoError(t, os.WriteFile(gate, nil, 0o600))
+			require.Eventually(t, func() bool { return !processAlive(child) }, testTimeout, 20*time.Millisecond, "the background serve gives up")
+			assert.False(t, lockHeld(c.socket), "the socket given up")
+			assert.NoFileExists(t, marker, "no job started")
+		})
+	}
+}
