@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/spf13/cobra"
+	"golang.org/x/sys/unix"
 
 	"jobtop/jobs"
 	"jobtop/termtext"
@@ -40,7 +41,8 @@ file while it runs.
 
 SIGINT, SIGTERM or SIGHUP (or jobtop shutdown) stops every job with its
 grace rules, then exits; a signal while they stop kills what is left at
-once. If serve itself is killed (SIGKILL, a crash), its keeper process
+once; one while the job file loads ends serve at once (exit 128 + its
+number), starting nothing, and the clients waiting are told. If serve itself is killed (SIGKILL, a crash), its keeper process
 stops every job the same way. A socket that a live instance
 holds is never taken over: serve exits and names that instance (it
 gives it --answer-timeout to say who it is).
@@ -76,8 +78,8 @@ func serve(cmd *cobra.Command, maxRunning int, idleExit time.Duration, detach bo
 	// client meanwhile waits for this instance instead of starting
 	// another. Nothing starts before the file is checked: one with
 	// problems gives the socket up unanswered. A signal still ends the
-	// load at once (nothing is running yet; the next instance replaces
-	// the socket left behind).
+	// load at once (nothing is running yet), telling the clients that
+	// wait and removing the socket (stopLoadOnSignal).
 	if detach {
 		l, err := claimListener(cmd)
 		if err != nil {
@@ -86,12 +88,21 @@ func serve(cmd *cobra.Command, maxRunning int, idleExit time.Duration, detach bo
 		// The detached serve takes the socket over, and loads.
 		return serveDetached(cmd, l)
 	}
+	// Signals are caught before the socket is claimed and before any job
+	// starts: one during the load gives the socket up, telling the
+	// clients that wait; once answered, a client can always stop this
+	// instance cleanly.
+	signals := make(chan os.Signal, 2)
+	signal.Notify(signals, syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP)
+	defer signal.Stop(signals)
 	socket, err := claimSocket(cmd, "serve", jobFileToLoad(cmd))
 	if err != nil {
 		return err
 	}
+	loaded := stopLoadOnSignal(cmd, socket, signals)
 	awaitLoadGate()
 	plan, err := loadJobFile(cmd)
+	loaded()
 	if err != nil {
 		socket.giveUp(err)
 	}
@@ -103,12 +114,6 @@ func serve(cmd *cobra.Command, maxRunning int, idleExit time.Duration, detach bo
 		socket.giveUp(err)
 		return err
 	}
-	// Signals are caught before the socket is answered and before any job
-	// starts, so a client that gets an answer can always stop this
-	// instance cleanly.
-	signals := make(chan os.Signal, 2)
-	signal.Notify(signals, syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP)
-	defer signal.Stop(signals)
 
 	in, err := startInstanceOn(cmd, socket, plan, jobs.Options{MaxRunning: maxRunning})
 	if err != nil {
@@ -159,6 +164,34 @@ func serve(cmd *cobra.Command, maxRunning int, idleExit time.Duration, detach bo
 		return exit
 	}
 	return nil
+}
+
+// stopLoadOnSignal ends this serve on a signal while it loads its job
+// file (nothing runs yet): the clients waiting for it are told which
+// signal stopped it, the socket is removed, and stderr (and serve -D)
+// says so. The load cannot be cut short otherwise. loaded, called once
+// the file is loaded, leaves later signals to the caller; a signal taken
+// meanwhile still ends this serve, before any job starts.
+func stopLoadOnSignal(cmd *cobra.Command, socket *claimedSocket, signals <-chan os.Signal) (loaded func()) {
+	done, ended := make(chan struct{}), make(chan struct{})
+	go func() {
+		defer close(ended)
+		select {
+		case sig := <-signals:
+			num, _ := sig.(syscall.Signal)
+			name := unix.SignalName(num)
+			socket.stopped("by " + name)
+			err := &ExitError{Code: 128 + int(num), Err: fmt.Errorf("%s: stopped while loading the job file; nothing was started", name)}
+			tellDetachParent(cmd, nil, err)
+			fmt.Fprintf(cmd.ErrOrStderr(), "jobtop: %v\n", err)
+			os.Exit(err.Code)
+		case <-done:
+		}
+	}()
+	return func() {
+		close(done)
+		<-ended
+	}
 }
 
 // loadGateEnv, for tests only (as the keeper's noSubreaperEnv), names a

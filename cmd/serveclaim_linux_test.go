@@ -383,3 +383,36 @@ func TestServeDetachEndedWhileLoadingStartsNothing(t *testing.T) {
 		})
 	}
 }
+
+// TestServeStoppedWhileLoadingTellsTheClientsWaiting: a serve ended by
+// a signal while it loads its job file tells the clients waiting for it
+// which signal stopped it (not a bare EOF), removes its socket, and says
+// on stderr that it stopped while loading.
+func TestServeStoppedWhileLoadingTellsTheClientsWaiting(t *testing.T) {
+	for _, sig := range []syscall.Signal{syscall.SIGTERM, syscall.SIGINT, syscall.SIGHUP} {
+		t.Run(unix.SignalName(sig), func(t *testing.T) {
+			c := newCLI(t)
+			dir := t.TempDir()
+			file := filepath.Join(dir, "jobtop.yaml")
+			require.NoError(t, os.WriteFile(file, []byte("jobs:\n  loaded:\n    cmd: sleep 600\n"), 0o600))
+			serve, stderr, _, exited := gatedInstance(t, c, dir, "serve")
+			require.Eventually(t, func() bool { return lockHeld(c.socket) }, testTimeout, 10*time.Millisecond)
+			run := waitingRun(t, c, serve.Process.Pid, file)
+			require.NoError(t, serve.Process.Signal(sig))
+			r := run()
+			assert.Equal(t, 1, r.code)
+			assert.Contains(t, r.stderr, fmt.Sprintf("jobtop: the jobtop instance on %s (pid %d) was stopped by %s before it served\n", c.socket, serve.Process.Pid, unix.SignalName(sig)))
+			select {
+			case err := <-exited:
+				var exit *exec.ExitError
+				require.ErrorAs(t, err, &exit)
+				assert.Equal(t, 128+int(sig), exit.ExitCode())
+			case <-time.After(testTimeout):
+				t.Fatal("serve did not end")
+			}
+			assert.Equal(t, fmt.Sprintf("jobtop: %s: stopped while loading the job file; nothing was started\n", unix.SignalName(sig)), stderr.String())
+			assert.NoFileExists(t, c.socket, "the socket removed")
+			assert.False(t, lockHeld(c.socket), "the socket given up")
+		})
+	}
+}
