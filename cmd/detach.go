@@ -93,7 +93,10 @@ func serveDetached(cmd *cobra.Command, l net.Listener) error {
 		return &ExitError{Code: said.Code, Err: errors.New(said.Error)}
 	}
 	if err := awaitServe(cmd.Context(), control.NewClient(path), server.Process.Pid, exited); err != nil {
-		return &ExitError{Code: 1, Err: fmt.Errorf("%v; it said (in %s):\n%s", err, logPath, logSince(logPath, start))}
+		if said := logSince(logPath, start); said != "" {
+			err = fmt.Errorf("%v; it said (in %s):\n%s", err, logPath, said)
+		}
+		return &ExitError{Code: 1, Err: err}
 	}
 	for _, w := range said.Warnings {
 		fmt.Fprintln(cmd.ErrOrStderr(), w)
@@ -237,8 +240,16 @@ func awaitServe(ctx context.Context, c *control.Client, pid int, exited <-chan e
 		switch {
 		case err == nil && inst.PID == pid:
 			// It answers; once its jobs are in place, in full (it may
-			// be starting a big file's).
+			// be starting a big file's). If it died meanwhile, that is
+			// what to say, not that nothing listens.
 			_, err := c.LoadedInstance(ctx)
+			if err != nil {
+				select {
+				case werr := <-exited:
+					return serveEnded(pid, werr)
+				case <-time.After(2 * time.Second):
+				}
+			}
 			return err
 		case err == nil:
 			return fmt.Errorf("another jobtop (pid %d) took %s first", inst.PID, c.Socket())
@@ -247,16 +258,28 @@ func awaitServe(ctx context.Context, c *control.Client, pid int, exited <-chan e
 		}
 		select {
 		case werr := <-exited:
-			var exit *exec.ExitError
-			if errors.As(werr, &exit) {
-				return fmt.Errorf("jobtop serve exited with %d before it served", exit.ExitCode())
-			}
-			return fmt.Errorf("jobtop serve exited before it served (%v)", werr)
+			return serveEnded(pid, werr)
 		case <-time.After(20 * time.Millisecond):
 		case <-ctx.Done():
 			return ctx.Err()
 		}
 	}
+}
+
+// serveEnded says how the serve of pid ended (werr, from its Wait)
+// before it served.
+func serveEnded(pid int, werr error) error {
+	var exit *exec.ExitError
+	if errors.As(werr, &exit) {
+		if ws, ok := exit.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
+			return fmt.Errorf("jobtop serve (pid %d) was killed by %s before it served", pid, unix.SignalName(ws.Signal()))
+		}
+		return fmt.Errorf("jobtop serve (pid %d) exited with %d before it served", pid, exit.ExitCode())
+	}
+	if werr == nil {
+		return fmt.Errorf("jobtop serve (pid %d) exited before it served", pid)
+	}
+	return fmt.Errorf("jobtop serve (pid %d) exited before it served (%v)", pid, werr)
 }
 
 // logSince is what the serve log holds past offset: what the serve just

@@ -114,6 +114,7 @@ func serve(cmd *cobra.Command, maxRunning int, idleExit time.Duration, detach bo
 		socket.giveUp(err)
 		return err
 	}
+	awaitGate(startGateEnv)
 
 	in, err := startInstanceOn(cmd, socket, plan, jobs.Options{MaxRunning: maxRunning})
 	if err != nil {
@@ -201,9 +202,21 @@ func stopLoadOnSignal(cmd *cobra.Command, socket *claimedSocket, signals <-chan 
 const loadGateEnv = "JOBTOP_TEST_LOAD_GATE"
 
 func awaitLoadGate() {
-	gate := os.Getenv(loadGateEnv)
+	awaitGate(loadGateEnv)
+}
+
+// startGateEnv, for tests only, is loadGateEnv for the moment a serve
+// has loaded (and reported, for serve -D) its job file and is about to
+// start its jobs; it writes GATE.waiting once there.
+const startGateEnv = "JOBTOP_TEST_START_GATE"
+
+func awaitGate(env string) {
+	gate := os.Getenv(env)
 	if gate == "" {
 		return
+	}
+	if env == startGateEnv {
+		os.WriteFile(gate+".waiting", nil, 0o600) //nolint:errcheck // for tests
 	}
 	for {
 		if _, err := os.Stat(gate); err == nil {

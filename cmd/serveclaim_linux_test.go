@@ -416,3 +416,45 @@ func TestServeStoppedWhileLoadingTellsTheClientsWaiting(t *testing.T) {
 		})
 	}
 }
+
+// TestServeDetachSaysHowTheBackgroundServeDied: when the serve that
+// serve -D started dies, before its report or after it (while its jobs
+// start), serve -D says how (killed by which signal), not "exited with
+// -1" nor "no jobtop is listening", and quotes no empty log.
+func TestServeDetachSaysHowTheBackgroundServeDied(t *testing.T) {
+	for _, after := range []bool{false, true} {
+		t.Run(fmt.Sprint("after report ", after), func(t *testing.T) {
+			c := newCLI(t)
+			dir := t.TempDir()
+			require.NoError(t, os.WriteFile(filepath.Join(dir, "jobtop.yaml"), []byte("jobs:\n  loaded:\n    cmd: sleep 600\n"), 0o600))
+			startGate := filepath.Join(c.dir, "start")
+			c.env = append(c.env, startGateEnv+"="+startGate)
+			if after {
+				require.NoError(t, os.WriteFile(filepath.Join(c.dir, "loaded"), nil, 0o600)) // the load gate, open
+			}
+			parent, stderr, _, exited := gatedInstance(t, c, dir, "serve", "-D")
+			require.Eventually(t, func() bool { return lockHeld(c.socket) }, testTimeout, 10*time.Millisecond)
+			ctx, cancel := context.WithTimeout(context.Background(), testTimeout)
+			defer cancel()
+			client := control.NewClient(c.socket)
+			defer client.Close()
+			inst, err := client.Instance(ctx)
+			require.NoError(t, err)
+			child := inst.PID
+			if after {
+				require.Eventually(t, func() bool { _, err := os.Stat(startGate + ".waiting"); return err == nil }, testTimeout, 10*time.Millisecond, "reported, about to start its jobs")
+				require.Eventually(t, func() bool { return connectedUnixSocket(parent.Process.Pid) }, testTimeout, 10*time.Millisecond, "serve -D waits for its jobs")
+			}
+			require.NoError(t, syscall.Kill(child, syscall.SIGKILL))
+			select {
+			case err := <-exited:
+				var exit *exec.ExitError
+				require.ErrorAs(t, err, &exit)
+				assert.Equal(t, 1, exit.ExitCode())
+			case <-time.After(testTimeout):
+				t.Fatal("serve -D did not end")
+			}
+			assert.Equal(t, fmt.Sprintf("jobtop: jobtop serve (pid %d) was killed by SIGKILL before it served\n", child), stderr.String())
+		})
+	}
+}
