@@ -77,13 +77,13 @@ func serveDetached(cmd *cobra.Command, l net.Listener) error {
 		reports.Close()
 		return fmt.Errorf("cannot start jobtop serve in the background: %w", err)
 	}
-	said, sig := readDetachReport(cmd.Context(), reports, signals)
+	defer reports.Close()
+	dec := json.NewDecoder(reports)
+	said, sig := readDetachReport(cmd.Context(), dec, signals)
 	if sig != nil {
-		reports.Close()
 		goAheadW.Close() // no go-ahead: it gives the socket up
 		return &ExitError{Code: 128 + int(sig.(syscall.Signal)), Err: fmt.Errorf("%s: stopped the background serve (pid %d) before it started any job", unix.SignalName(sig.(syscall.Signal)), server.Process.Pid)}
 	}
-	reports.Close()
 	if said.Error == "" {
 		goAheadW.Write([]byte{1}) //nolint:errcheck // it may have ended: awaitServe says so
 	}
@@ -98,7 +98,10 @@ func serveDetached(cmd *cobra.Command, l net.Listener) error {
 		}
 		return &ExitError{Code: 1, Err: err}
 	}
-	for _, w := range said.Warnings {
+	// What its jobs' start said (env_cmds that failed), reported once
+	// they are in place, as the foreground serve prints it.
+	started, _ := readDetachReport(cmd.Context(), dec, nil)
+	for _, w := range append(said.Warnings, started.Warnings...) {
 		fmt.Fprintln(cmd.ErrOrStderr(), w)
 	}
 	what := "with no job file"
@@ -162,19 +165,44 @@ func tellDetachParent(cmd *cobra.Command, plan *jobfile.Plan, err error) {
 		}
 		r.Jobs, r.Files = len(plan.Jobs), planFiles(plan)
 	}
-	f := os.NewFile(handedReportFD, "report")
-	defer f.Close()
+	f := detachReportPipe()
 	json.NewEncoder(f).Encode(r) //nolint:errcheck // serve -D may be gone: it is for it alone
+	if err != nil {
+		f.Close()
+	}
+}
+
+// tellDetachParentStarted reports, once the jobs are in place, what their
+// start said (problems: env_cmds that failed) to the serve -D that
+// started this serve, if it did; the last report.
+func tellDetachParentStarted(cmd *cobra.Command, problems []string) {
+	if !handedOver(cmd) {
+		return
+	}
+	f := detachReportPipe()
+	json.NewEncoder(f).Encode(detachReport{Warnings: problems}) //nolint:errcheck // as tellDetachParent
+	f.Close()
+}
+
+var detachReportFile *os.File
+
+// detachReportPipe is the pipe to serve -D (handedReportFD), one *os.File
+// for both reports.
+func detachReportPipe() *os.File {
+	if detachReportFile == nil {
+		detachReportFile = os.NewFile(handedReportFD, "report")
+	}
+	return detachReportFile
 }
 
 // readDetachReport reads what the serve in the background reported; a
 // zero report if it ended without one (awaitServe then says how it
 // ended), or the signal that came first.
-func readDetachReport(ctx context.Context, f *os.File, signals <-chan os.Signal) (detachReport, os.Signal) {
+func readDetachReport(ctx context.Context, dec *json.Decoder, signals <-chan os.Signal) (detachReport, os.Signal) {
 	got := make(chan detachReport, 1)
 	go func() {
 		var r detachReport
-		json.NewDecoder(f).Decode(&r) //nolint:errcheck // none: zero
+		dec.Decode(&r) //nolint:errcheck // none: zero
 		got <- r
 	}()
 	select {

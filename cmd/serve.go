@@ -120,12 +120,17 @@ func serve(cmd *cobra.Command, maxRunning int, idleExit time.Duration, detach bo
 	if err != nil {
 		return err
 	}
+	var problems []string
+	if in.ws != nil {
+		problems = in.ws.Problems()
+	}
+	tellDetachParentStarted(cmd, problems)
 	path := socketPath(cmd)
 	stderr := cmd.ErrOrStderr()
 	fmt.Fprintf(stderr, "jobtop: serving on %s (pid %d); logs in %s\n", path, os.Getpid(), in.mgr.LogDir())
 	if plan != nil {
 		printWarnings(stderr, plan)
-		for _, p := range in.ws.Problems() {
+		for _, p := range problems {
 			fmt.Fprintln(stderr, p)
 		}
 		fmt.Fprintf(stderr, "jobtop: running %s from %s (jobtop reload re-reads it)\n", plural(len(plan.Jobs), "job"), planFiles(plan))

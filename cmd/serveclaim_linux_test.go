@@ -458,3 +458,17 @@ func TestServeDetachSaysHowTheBackgroundServeDied(t *testing.T) {
 		})
 	}
 }
+
+// TestServeDetachSaysWhatItsJobsStartWarned: serve -D prints the
+// warnings of its jobs' start (an env_cmds command that failed), as the
+// foreground serve does, not only the job file's own.
+func TestServeDetachSaysWhatItsJobsStartWarned(t *testing.T) {
+	c := newCLI(t)
+	dir := t.TempDir()
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "process-compose.yaml"), []byte("version: \"0.5\"\nenv_cmds:\n  GONE: \"exit 3\"\nprocesses:\n  a:\n    command: sleep 600\n"), 0o600))
+	r := c.runIn(dir, "serve", "-D")
+	require.Equal(t, 0, r.code, r.stderr)
+	t.Cleanup(func() { c.run("shutdown") })
+	assert.Regexp(t, `(?m)^\S*process-compose\.yaml: warning: env_cmds\.GONE: .*; GONE is not set$`, r.stderr)
+	assert.Contains(t, r.stderr, "jobtop: serving 1 job from process-compose.yaml in the background")
+}
