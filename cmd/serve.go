@@ -45,7 +45,8 @@ once; one while the job file loads ends serve at once (exit 128 + its
 number), starting nothing, and the clients waiting are told. If serve itself is killed (SIGKILL, a crash), its keeper process
 stops every job the same way. A socket that a live instance
 holds is never taken over: serve exits and names that instance (it
-gives it --answer-timeout to say who it is).
+gives it --answer-timeout to say who it is), and says so if it is still
+loading its job file.
 
 With -D (--detach) it runs in the background, as process-compose's up -D
 and overmind's start -D: the same serve, its output appended to the serve

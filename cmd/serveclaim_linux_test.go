@@ -472,3 +472,21 @@ func TestServeDetachSaysWhatItsJobsStartWarned(t *testing.T) {
 	assert.Regexp(t, `(?m)^\S*process-compose\.yaml: warning: env_cmds\.GONE: .*; GONE is not set$`, r.stderr)
 	assert.Contains(t, r.stderr, "jobtop: serving 1 job from process-compose.yaml in the background")
 }
+
+// TestServeAgainstALoadingInstanceSaysItLoads: a second serve (or serve
+// -D) on the socket of an instance still loading its job file says it
+// is loading, not only that it listens.
+func TestServeAgainstALoadingInstanceSaysItLoads(t *testing.T) {
+	c := newCLI(t)
+	dir := t.TempDir()
+	file := filepath.Join(dir, "jobtop.yaml")
+	require.NoError(t, os.WriteFile(file, []byte("jobs:\n  loaded:\n    cmd: sleep 600\n"), 0o600))
+	serve, _, _, _ := gatedInstance(t, c, dir, "serve")
+	require.Eventually(t, func() bool { return lockHeld(c.socket) }, testTimeout, 10*time.Millisecond)
+	for _, args := range [][]string{{"serve"}, {"serve", "-D"}} {
+		r := c.runIn(dir, args...)
+		assert.Equal(t, 1, r.code, args)
+		assert.Contains(t, r.stderr, fmt.Sprintf("(serve, pid %d, running since ", serve.Process.Pid), args)
+		assert.Contains(t, r.stderr, fmt.Sprintf("is already listening on %s, still loading its job file %s; ", c.socket, file), args)
+	}
+}
