@@ -490,3 +490,20 @@ func TestServeAgainstALoadingInstanceSaysItLoads(t *testing.T) {
 		assert.Contains(t, r.stderr, fmt.Sprintf("is already listening on %s, still loading its job file %s; ", c.socket, file), args)
 	}
 }
+
+// TestServeKilledWhileLoadingTellsTheClientsWaiting: a serve killed
+// (SIGKILL: nothing to catch) while it loads its job file leaves the
+// clients waiting a word on it, not a bare EOF.
+func TestServeKilledWhileLoadingTellsTheClientsWaiting(t *testing.T) {
+	c := newCLI(t)
+	dir := t.TempDir()
+	file := filepath.Join(dir, "jobtop.yaml")
+	require.NoError(t, os.WriteFile(file, []byte("jobs:\n  loaded:\n    cmd: sleep 600\n"), 0o600))
+	serve, _, _, _ := gatedInstance(t, c, dir, "serve")
+	require.Eventually(t, func() bool { return lockHeld(c.socket) }, testTimeout, 10*time.Millisecond)
+	run := waitingRun(t, c, serve.Process.Pid, file)
+	require.NoError(t, serve.Process.Kill())
+	r := run()
+	assert.Equal(t, 1, r.code)
+	assert.Contains(t, r.stderr, fmt.Sprintf("jobtop: the jobtop instance on %s (pid %d) ended before it served\n", c.socket, serve.Process.Pid))
+}
