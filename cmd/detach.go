@@ -8,11 +8,14 @@ import (
 	"net"
 	"os"
 	"os/exec"
+	"os/signal"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
+	"golang.org/x/sys/unix"
 
 	"jobtop/control"
 	"jobtop/jobfile"
@@ -44,26 +47,61 @@ func serveDetached(cmd *cobra.Command, l net.Listener) error {
 		lock.Close()
 		return err
 	}
+	// The go-ahead: the serve in the background starts no job until it
+	// reads a byte here. Should this process end first (^C, SIGKILL),
+	// the kernel closes it and that serve gives the socket up instead,
+	// as the foreground serve's load stopped by ^C leaves nothing
+	// running.
+	goAhead, goAheadW, err := os.Pipe()
+	if err != nil {
+		sock.Close()
+		lock.Close()
+		reports.Close()
+		report.Close()
+		return err
+	}
+	defer goAheadW.Close()
+	// Caught until the go-ahead, to say what they stopped.
+	signals := make(chan os.Signal, 1)
+	signal.Notify(signals, syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP)
+	defer signal.Stop(signals)
 	args := append([]string{"serve", "--socket", path, "--" + handedOverFlag}, serveFlags(cmd)...)
-	server, logPath, start, exited, err := startBackgroundServeWith([]*os.File{sock, lock, report}, args...)
+	server, logPath, start, exited, err := startBackgroundServeWith([]*os.File{sock, lock, report, goAhead}, args...)
 	// Its own copies now, or none: closing these gives the socket up
 	// when it did not start.
 	sock.Close()
 	lock.Close()
 	report.Close()
+	goAhead.Close()
 	if err != nil {
 		reports.Close()
 		return fmt.Errorf("cannot start jobtop serve in the background: %w", err)
 	}
-	said := readDetachReport(cmd.Context(), reports)
-	reports.Close()
+	defer reports.Close()
+	dec := json.NewDecoder(reports)
+	said, sig := readDetachReport(cmd.Context(), dec, signals)
+	if sig != nil {
+		goAheadW.Close() // no go-ahead: it gives the socket up
+		return &ExitError{Code: 128 + int(sig.(syscall.Signal)), Err: fmt.Errorf("%s: stopped the background serve (pid %d) before it started any job", unix.SignalName(sig.(syscall.Signal)), server.Process.Pid)}
+	}
+	if said.Error == "" {
+		goAheadW.Write([]byte{1}) //nolint:errcheck // it may have ended: awaitServe says so
+	}
+	goAheadW.Close()
+	signal.Stop(signals)
 	if said.Error != "" {
 		return &ExitError{Code: said.Code, Err: errors.New(said.Error)}
 	}
 	if err := awaitServe(cmd.Context(), control.NewClient(path), server.Process.Pid, exited); err != nil {
-		return &ExitError{Code: 1, Err: fmt.Errorf("%v; it said (in %s):\n%s", err, logPath, logSince(logPath, start))}
+		if said := logSince(logPath, start); said != "" {
+			err = fmt.Errorf("%v; it said (in %s):\n%s", err, logPath, said)
+		}
+		return &ExitError{Code: 1, Err: err}
 	}
-	for _, w := range said.Warnings {
+	// What its jobs' start said (env_cmds that failed), reported once
+	// they are in place, as the foreground serve prints it.
+	started, _ := readDetachReport(cmd.Context(), dec, nil)
+	for _, w := range append(said.Warnings, started.Warnings...) {
 		fmt.Fprintln(cmd.ErrOrStderr(), w)
 	}
 	what := "with no job file"
@@ -82,9 +120,10 @@ const handedOverFlag = "handed-over"
 
 // The descriptors serve -D hands over (os/exec's ExtraFiles: 3 on).
 const (
-	handedSocketFD = 3
-	handedLockFD   = 4
-	handedReportFD = 5
+	handedSocketFD  = 3
+	handedLockFD    = 4
+	handedReportFD  = 5
+	handedGoAheadFD = 6
 )
 
 func handedOver(cmd *cobra.Command) bool {
@@ -126,27 +165,72 @@ func tellDetachParent(cmd *cobra.Command, plan *jobfile.Plan, err error) {
 		}
 		r.Jobs, r.Files = len(plan.Jobs), planFiles(plan)
 	}
-	f := os.NewFile(handedReportFD, "report")
-	defer f.Close()
+	f := detachReportPipe()
 	json.NewEncoder(f).Encode(r) //nolint:errcheck // serve -D may be gone: it is for it alone
+	if err != nil {
+		f.Close()
+	}
+}
+
+// tellDetachParentStarted reports, once the jobs are in place, what their
+// start said (problems: env_cmds that failed) to the serve -D that
+// started this serve, if it did; the last report.
+func tellDetachParentStarted(cmd *cobra.Command, problems []string) {
+	if !handedOver(cmd) {
+		return
+	}
+	f := detachReportPipe()
+	json.NewEncoder(f).Encode(detachReport{Warnings: problems}) //nolint:errcheck // as tellDetachParent
+	f.Close()
+}
+
+var detachReportFile *os.File
+
+// detachReportPipe is the pipe to serve -D (handedReportFD), one *os.File
+// for both reports.
+func detachReportPipe() *os.File {
+	if detachReportFile == nil {
+		detachReportFile = os.NewFile(handedReportFD, "report")
+	}
+	return detachReportFile
 }
 
 // readDetachReport reads what the serve in the background reported; a
 // zero report if it ended without one (awaitServe then says how it
-// ended).
-func readDetachReport(ctx context.Context, f *os.File) detachReport {
+// ended), or the signal that came first.
+func readDetachReport(ctx context.Context, dec *json.Decoder, signals <-chan os.Signal) (detachReport, os.Signal) {
 	got := make(chan detachReport, 1)
 	go func() {
 		var r detachReport
-		json.NewDecoder(f).Decode(&r) //nolint:errcheck // none: zero
+		dec.Decode(&r) //nolint:errcheck // none: zero
 		got <- r
 	}()
 	select {
 	case r := <-got:
-		return r
+		return r, nil
+	case sig := <-signals:
+		return detachReport{}, sig
 	case <-ctx.Done():
-		return detachReport{}
+		return detachReport{}, nil
 	}
+}
+
+// awaitDetachGoAhead, in the serve that serve -D started, once its job
+// file is loaded and reported, waits for serve -D's go-ahead to start
+// its jobs: an error if serve -D ended first (^C, a signal, SIGKILL:
+// the go-ahead pipe's end, not a handler, tells), so that nothing starts
+// that nobody asked for any more.
+func awaitDetachGoAhead(cmd *cobra.Command) error {
+	if !handedOver(cmd) {
+		return nil
+	}
+	f := os.NewFile(handedGoAheadFD, "go-ahead")
+	defer f.Close()
+	var b [1]byte
+	if n, _ := f.Read(b[:]); n == 1 {
+		return nil
+	}
+	return errors.New("the jobtop serve -D that started this serve ended before its jobs started: nothing was started")
 }
 
 // serveFlags is the command line of the flags given to this serve, for
@@ -184,8 +268,16 @@ func awaitServe(ctx context.Context, c *control.Client, pid int, exited <-chan e
 		switch {
 		case err == nil && inst.PID == pid:
 			// It answers; once its jobs are in place, in full (it may
-			// be starting a big file's).
+			// be starting a big file's). If it died meanwhile, that is
+			// what to say, not that nothing listens.
 			_, err := c.LoadedInstance(ctx)
+			if err != nil {
+				select {
+				case werr := <-exited:
+					return serveEnded(pid, werr)
+				case <-time.After(2 * time.Second):
+				}
+			}
 			return err
 		case err == nil:
 			return fmt.Errorf("another jobtop (pid %d) took %s first", inst.PID, c.Socket())
@@ -194,16 +286,28 @@ func awaitServe(ctx context.Context, c *control.Client, pid int, exited <-chan e
 		}
 		select {
 		case werr := <-exited:
-			var exit *exec.ExitError
-			if errors.As(werr, &exit) {
-				return fmt.Errorf("jobtop serve exited with %d before it served", exit.ExitCode())
-			}
-			return fmt.Errorf("jobtop serve exited before it served (%v)", werr)
+			return serveEnded(pid, werr)
 		case <-time.After(20 * time.Millisecond):
 		case <-ctx.Done():
 			return ctx.Err()
 		}
 	}
+}
+
+// serveEnded says how the serve of pid ended (werr, from its Wait)
+// before it served.
+func serveEnded(pid int, werr error) error {
+	var exit *exec.ExitError
+	if errors.As(werr, &exit) {
+		if ws, ok := exit.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
+			return fmt.Errorf("jobtop serve (pid %d) was killed by %s before it served", pid, unix.SignalName(ws.Signal()))
+		}
+		return fmt.Errorf("jobtop serve (pid %d) exited with %d before it served", pid, exit.ExitCode())
+	}
+	if werr == nil {
+		return fmt.Errorf("jobtop serve (pid %d) exited before it served", pid)
+	}
+	return fmt.Errorf("jobtop serve (pid %d) exited before it served (%v)", pid, werr)
 }
 
 // logSince is what the serve log holds past offset: what the serve just

@@ -102,6 +102,14 @@ func (c *claimedSocket) giveUp(why error) {
 	c.l.Close()
 }
 
+// stopped gives the socket up before the instance served it, as giveUp,
+// for an instance stopped (how: "by SIGTERM") while it loaded.
+func (c *claimedSocket) stopped(how string) {
+	c.srv.Stopped(how)
+	c.srv.Close() //nolint:errcheck // going
+	c.l.Close()
+}
+
 // openInstanceOn is startInstanceOn up to the plan's jobs: the manager
 // is made on the socket already claimed (claimSocket; given up on an
 // error), but no job of the plan has started and the socket is not

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/spf13/cobra"
+	"golang.org/x/sys/unix"
 
 	"jobtop/jobs"
 	"jobtop/termtext"
@@ -40,16 +41,20 @@ file while it runs.
 
 SIGINT, SIGTERM or SIGHUP (or jobtop shutdown) stops every job with its
 grace rules, then exits; a signal while they stop kills what is left at
-once. If serve itself is killed (SIGKILL, a crash), its keeper process
+once; one while the job file loads ends serve at once (exit 128 + its
+number), starting nothing, and the clients waiting are told. If serve itself is killed (SIGKILL, a crash), its keeper process
 stops every job the same way. A socket that a live instance
 holds is never taken over: serve exits and names that instance (it
-gives it --answer-timeout to say who it is).
+gives it --answer-timeout to say who it is), and says so if it is still
+loading its job file.
 
 With -D (--detach) it runs in the background, as process-compose's up -D
 and overmind's start -D: the same serve, its output appended to the serve
 log (as the serve jobtop run starts); jobtop serve -D waits until it
 answers, prints its pid, job file and socket, and exits. A job file with
-problems or a socket in use is refused before anything starts.
+problems or a socket in use is refused before anything starts. serve -D
+ended (^C, a signal, even SIGKILL) while the file loads leaves nothing
+running.
 
 With --idle-exit DUR it also exits once it has had no job running, queued
 or waiting to restart, and no client connected, for DUR; the serve that
@@ -74,8 +79,8 @@ func serve(cmd *cobra.Command, maxRunning int, idleExit time.Duration, detach bo
 	// client meanwhile waits for this instance instead of starting
 	// another. Nothing starts before the file is checked: one with
 	// problems gives the socket up unanswered. A signal still ends the
-	// load at once (nothing is running yet; the next instance replaces
-	// the socket left behind).
+	// load at once (nothing is running yet), telling the clients that
+	// wait and removing the socket (stopLoadOnSignal).
 	if detach {
 		l, err := claimListener(cmd)
 		if err != nil {
@@ -84,12 +89,21 @@ func serve(cmd *cobra.Command, maxRunning int, idleExit time.Duration, detach bo
 		// The detached serve takes the socket over, and loads.
 		return serveDetached(cmd, l)
 	}
+	// Signals are caught before the socket is claimed and before any job
+	// starts: one during the load gives the socket up, telling the
+	// clients that wait; once answered, a client can always stop this
+	// instance cleanly.
+	signals := make(chan os.Signal, 2)
+	signal.Notify(signals, syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP)
+	defer signal.Stop(signals)
 	socket, err := claimSocket(cmd, "serve", jobFileToLoad(cmd))
 	if err != nil {
 		return err
 	}
+	loaded := stopLoadOnSignal(cmd, socket, signals)
 	awaitLoadGate()
 	plan, err := loadJobFile(cmd)
+	loaded()
 	if err != nil {
 		socket.giveUp(err)
 	}
@@ -97,23 +111,27 @@ func serve(cmd *cobra.Command, maxRunning int, idleExit time.Duration, detach bo
 	if err != nil {
 		return err
 	}
-	// Signals are caught before the socket is answered and before any job
-	// starts, so a client that gets an answer can always stop this
-	// instance cleanly.
-	signals := make(chan os.Signal, 2)
-	signal.Notify(signals, syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP)
-	defer signal.Stop(signals)
+	if err := awaitDetachGoAhead(cmd); err != nil {
+		socket.giveUp(err)
+		return err
+	}
+	awaitGate(startGateEnv)
 
 	in, err := startInstanceOn(cmd, socket, plan, jobs.Options{MaxRunning: maxRunning})
 	if err != nil {
 		return err
 	}
+	var problems []string
+	if in.ws != nil {
+		problems = in.ws.Problems()
+	}
+	tellDetachParentStarted(cmd, problems)
 	path := socketPath(cmd)
 	stderr := cmd.ErrOrStderr()
 	fmt.Fprintf(stderr, "jobtop: serving on %s (pid %d); logs in %s\n", path, os.Getpid(), in.mgr.LogDir())
 	if plan != nil {
 		printWarnings(stderr, plan)
-		for _, p := range in.ws.Problems() {
+		for _, p := range problems {
 			fmt.Fprintln(stderr, p)
 		}
 		fmt.Fprintf(stderr, "jobtop: running %s from %s (jobtop reload re-reads it)\n", plural(len(plan.Jobs), "job"), planFiles(plan))
@@ -155,6 +173,34 @@ func serve(cmd *cobra.Command, maxRunning int, idleExit time.Duration, detach bo
 	return nil
 }
 
+// stopLoadOnSignal ends this serve on a signal while it loads its job
+// file (nothing runs yet): the clients waiting for it are told which
+// signal stopped it, the socket is removed, and stderr (and serve -D)
+// says so. The load cannot be cut short otherwise. loaded, called once
+// the file is loaded, leaves later signals to the caller; a signal taken
+// meanwhile still ends this serve, before any job starts.
+func stopLoadOnSignal(cmd *cobra.Command, socket *claimedSocket, signals <-chan os.Signal) (loaded func()) {
+	done, ended := make(chan struct{}), make(chan struct{})
+	go func() {
+		defer close(ended)
+		select {
+		case sig := <-signals:
+			num, _ := sig.(syscall.Signal)
+			name := unix.SignalName(num)
+			socket.stopped("by " + name)
+			err := &ExitError{Code: 128 + int(num), Err: fmt.Errorf("%s: stopped while loading the job file; nothing was started", name)}
+			tellDetachParent(cmd, nil, err)
+			fmt.Fprintf(cmd.ErrOrStderr(), "jobtop: %v\n", err)
+			os.Exit(err.Code)
+		case <-done:
+		}
+	}()
+	return func() {
+		close(done)
+		<-ended
+	}
+}
+
 // loadGateEnv, for tests only (as the keeper's noSubreaperEnv), names a
 // file an instance (serve, serve -D, plain jobtop) waits for before it
 // loads its job file: a job file slow to load (one of 20,000 jobs takes
@@ -162,9 +208,21 @@ func serve(cmd *cobra.Command, maxRunning int, idleExit time.Duration, detach bo
 const loadGateEnv = "JOBTOP_TEST_LOAD_GATE"
 
 func awaitLoadGate() {
-	gate := os.Getenv(loadGateEnv)
+	awaitGate(loadGateEnv)
+}
+
+// startGateEnv, for tests only, is loadGateEnv for the moment a serve
+// has loaded (and reported, for serve -D) its job file and is about to
+// start its jobs; it writes GATE.waiting once there.
+const startGateEnv = "JOBTOP_TEST_START_GATE"
+
+func awaitGate(env string) {
+	gate := os.Getenv(env)
 	if gate == "" {
 		return
+	}
+	if env == startGateEnv {
+		os.WriteFile(gate+".waiting", nil, 0o600) //nolint:errcheck // for tests
 	}
 	for {
 		if _, err := os.Stat(gate); err == nil {

@@ -341,3 +341,169 @@ func TestServeLooksAtAnInstanceOnItsSocketForItsAnswerTimeout(t *testing.T) {
 		assert.GreaterOrEqual(t, time.Since(began), 2*time.Second, args)
 	}
 }
+
+// TestServeDetachEndedWhileLoadingStartsNothing: serve -D ended while
+// the serve it started in the background loads its job file (^C,
+// SIGTERM, even SIGKILL) leaves nothing running, as the foreground
+// serve's load stopped by ^C does: that serve gives the socket up
+// before it starts any job.
+func TestServeDetachEndedWhileLoadingStartsNothing(t *testing.T) {
+	for _, sig := range []syscall.Signal{syscall.SIGKILL, syscall.SIGINT} {
+		t.Run(unix.SignalName(sig), func(t *testing.T) {
+			c := newCLI(t)
+			dir := t.TempDir()
+			marker := filepath.Join(dir, "started")
+			require.NoError(t, os.WriteFile(filepath.Join(dir, "jobtop.yaml"), []byte("jobs:\n  loaded:\n    cmd: touch "+marker+" && sleep 600\n"), 0o600))
+			parent, stderr, gate, exited := gatedInstance(t, c, dir, "serve", "-D")
+			require.Eventually(t, func() bool { return lockHeld(c.socket) }, testTimeout, 10*time.Millisecond)
+			ctx, cancel := context.WithTimeout(context.Background(), testTimeout)
+			defer cancel()
+			client := control.NewClient(c.socket)
+			defer client.Close()
+			inst, err := client.Instance(ctx)
+			require.NoError(t, err)
+			require.NotEmpty(t, inst.Loading)
+			child := inst.PID
+			t.Cleanup(func() { syscall.Kill(child, syscall.SIGKILL) }) //nolint:errcheck // gone, if all is well
+
+			require.NoError(t, parent.Process.Signal(sig))
+			select {
+			case err := <-exited:
+				assert.Error(t, err)
+			case <-time.After(testTimeout):
+				t.Fatal("serve -D did not end")
+			}
+			if sig != syscall.SIGKILL {
+				assert.Equal(t, fmt.Sprintf("jobtop: %s: stopped the background serve (pid %d) before it started any job\n", unix.SignalName(sig), child), stderr.String())
+			}
+			require.NoError(t, os.WriteFile(gate, nil, 0o600))
+			require.Eventually(t, func() bool { return !processAlive(child) }, testTimeout, 20*time.Millisecond, "the background serve gives up")
+			assert.False(t, lockHeld(c.socket), "the socket given up")
+			assert.NoFileExists(t, marker, "no job started")
+		})
+	}
+}
+
+// TestServeStoppedWhileLoadingTellsTheClientsWaiting: a serve ended by
+// a signal while it loads its job file tells the clients waiting for it
+// which signal stopped it (not a bare EOF), removes its socket, and says
+// on stderr that it stopped while loading.
+func TestServeStoppedWhileLoadingTellsTheClientsWaiting(t *testing.T) {
+	for _, sig := range []syscall.Signal{syscall.SIGTERM, syscall.SIGINT, syscall.SIGHUP} {
+		t.Run(unix.SignalName(sig), func(t *testing.T) {
+			c := newCLI(t)
+			dir := t.TempDir()
+			file := filepath.Join(dir, "jobtop.yaml")
+			require.NoError(t, os.WriteFile(file, []byte("jobs:\n  loaded:\n    cmd: sleep 600\n"), 0o600))
+			serve, stderr, _, exited := gatedInstance(t, c, dir, "serve")
+			require.Eventually(t, func() bool { return lockHeld(c.socket) }, testTimeout, 10*time.Millisecond)
+			run := waitingRun(t, c, serve.Process.Pid, file)
+			require.NoError(t, serve.Process.Signal(sig))
+			r := run()
+			assert.Equal(t, 1, r.code)
+			assert.Contains(t, r.stderr, fmt.Sprintf("jobtop: the jobtop instance on %s (pid %d) was stopped by %s before it served\n", c.socket, serve.Process.Pid, unix.SignalName(sig)))
+			select {
+			case err := <-exited:
+				var exit *exec.ExitError
+				require.ErrorAs(t, err, &exit)
+				assert.Equal(t, 128+int(sig), exit.ExitCode())
+			case <-time.After(testTimeout):
+				t.Fatal("serve did not end")
+			}
+			assert.Equal(t, fmt.Sprintf("jobtop: %s: stopped while loading the job file; nothing was started\n", unix.SignalName(sig)), stderr.String())
+			assert.NoFileExists(t, c.socket, "the socket removed")
+			assert.False(t, lockHeld(c.socket), "the socket given up")
+		})
+	}
+}
+
+// TestServeDetachSaysHowTheBackgroundServeDied: when the serve that
+// serve -D started dies, before its report or after it (while its jobs
+// start), serve -D says how (killed by which signal), not "exited with
+// -1" nor "no jobtop is listening", and quotes no empty log.
+func TestServeDetachSaysHowTheBackgroundServeDied(t *testing.T) {
+	for _, after := range []bool{false, true} {
+		t.Run(fmt.Sprint("after report ", after), func(t *testing.T) {
+			c := newCLI(t)
+			dir := t.TempDir()
+			require.NoError(t, os.WriteFile(filepath.Join(dir, "jobtop.yaml"), []byte("jobs:\n  loaded:\n    cmd: sleep 600\n"), 0o600))
+			startGate := filepath.Join(c.dir, "start")
+			c.env = append(c.env, startGateEnv+"="+startGate)
+			if after {
+				require.NoError(t, os.WriteFile(filepath.Join(c.dir, "loaded"), nil, 0o600)) // the load gate, open
+			}
+			parent, stderr, _, exited := gatedInstance(t, c, dir, "serve", "-D")
+			require.Eventually(t, func() bool { return lockHeld(c.socket) }, testTimeout, 10*time.Millisecond)
+			ctx, cancel := context.WithTimeout(context.Background(), testTimeout)
+			defer cancel()
+			client := control.NewClient(c.socket)
+			defer client.Close()
+			inst, err := client.Instance(ctx)
+			require.NoError(t, err)
+			child := inst.PID
+			if after {
+				require.Eventually(t, func() bool { _, err := os.Stat(startGate + ".waiting"); return err == nil }, testTimeout, 10*time.Millisecond, "reported, about to start its jobs")
+				require.Eventually(t, func() bool { return connectedUnixSocket(parent.Process.Pid) }, testTimeout, 10*time.Millisecond, "serve -D waits for its jobs")
+			}
+			require.NoError(t, syscall.Kill(child, syscall.SIGKILL))
+			select {
+			case err := <-exited:
+				var exit *exec.ExitError
+				require.ErrorAs(t, err, &exit)
+				assert.Equal(t, 1, exit.ExitCode())
+			case <-time.After(testTimeout):
+				t.Fatal("serve -D did not end")
+			}
+			assert.Equal(t, fmt.Sprintf("jobtop: jobtop serve (pid %d) was killed by SIGKILL before it served\n", child), stderr.String())
+		})
+	}
+}
+
+// TestServeDetachSaysWhatItsJobsStartWarned: serve -D prints the
+// warnings of its jobs' start (an env_cmds command that failed), as the
+// foreground serve does, not only the job file's own.
+func TestServeDetachSaysWhatItsJobsStartWarned(t *testing.T) {
+	c := newCLI(t)
+	dir := t.TempDir()
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "process-compose.yaml"), []byte("version: \"0.5\"\nenv_cmds:\n  GONE: \"exit 3\"\nprocesses:\n  a:\n    command: sleep 600\n"), 0o600))
+	r := c.runIn(dir, "serve", "-D")
+	require.Equal(t, 0, r.code, r.stderr)
+	t.Cleanup(func() { c.run("shutdown") })
+	assert.Regexp(t, `(?m)^\S*process-compose\.yaml: warning: env_cmds\.GONE: .*; GONE is not set$`, r.stderr)
+	assert.Contains(t, r.stderr, "jobtop: serving 1 job from process-compose.yaml in the background")
+}
+
+// TestServeAgainstALoadingInstanceSaysItLoads: a second serve (or serve
+// -D) on the socket of an instance still loading its job file says it
+// is loading, not only that it listens.
+func TestServeAgainstALoadingInstanceSaysItLoads(t *testing.T) {
+	c := newCLI(t)
+	dir := t.TempDir()
+	file := filepath.Join(dir, "jobtop.yaml")
+	require.NoError(t, os.WriteFile(file, []byte("jobs:\n  loaded:\n    cmd: sleep 600\n"), 0o600))
+	serve, _, _, _ := gatedInstance(t, c, dir, "serve")
+	require.Eventually(t, func() bool { return lockHeld(c.socket) }, testTimeout, 10*time.Millisecond)
+	for _, args := range [][]string{{"serve"}, {"serve", "-D"}} {
+		r := c.runIn(dir, args...)
+		assert.Equal(t, 1, r.code, args)
+		assert.Contains(t, r.stderr, fmt.Sprintf("(serve, pid %d, running since ", serve.Process.Pid), args)
+		assert.Contains(t, r.stderr, fmt.Sprintf("is already listening on %s, still loading its job file %s; ", c.socket, file), args)
+	}
+}
+
+// TestServeKilledWhileLoadingTellsTheClientsWaiting: a serve killed
+// (SIGKILL: nothing to catch) while it loads its job file leaves the
+// clients waiting a word on it, not a bare EOF.
+func TestServeKilledWhileLoadingTellsTheClientsWaiting(t *testing.T) {
+	c := newCLI(t)
+	dir := t.TempDir()
+	file := filepath.Join(dir, "jobtop.yaml")
+	require.NoError(t, os.WriteFile(file, []byte("jobs:\n  loaded:\n    cmd: sleep 600\n"), 0o600))
+	serve, _, _, _ := gatedInstance(t, c, dir, "serve")
+	require.Eventually(t, func() bool { return lockHeld(c.socket) }, testTimeout, 10*time.Millisecond)
+	run := waitingRun(t, c, serve.Process.Pid, file)
+	require.NoError(t, serve.Process.Kill())
+	r := run()
+	assert.Equal(t, 1, r.code)
+	assert.Contains(t, r.stderr, fmt.Sprintf("jobtop: the jobtop instance on %s (pid %d) ended before it served\n", c.socket, serve.Process.Pid))
+}

@@ -11,6 +11,7 @@ import (
 	"net/http"
 	"os"
 	"sync"
+	"syscall"
 	"time"
 
 	"jobtop/jobs/proc"
@@ -118,9 +119,46 @@ func dialAnswered(ctx context.Context, socket string, d time.Duration, loading f
 	if again {
 		// It answered, and closed the connection after: take another.
 		conn.Close()
-		return dialTrusted(ctx, socket)
+		conn, err = dialTrusted(ctx, socket)
+		if err != nil {
+			return nil, err
+		}
+	}
+	if inst.Loading != "" {
+		conn = &loadingConn{Conn: conn, ended: &EndedLoadingError{Path: socket, PID: inst.PID}}
 	}
 	return conn, nil
+}
+
+// EndedLoadingError is a connection to an instance that said it was
+// loading its job file cut off before any answer: it ended (SIGKILL, a
+// crash) before it served.
+type EndedLoadingError struct {
+	Path string
+	PID  int
+}
+
+func (e *EndedLoadingError) Error() string {
+	return fmt.Sprintf("the jobtop instance on %s (pid %d) ended before it served", e.Path, e.PID)
+}
+
+// loadingConn is a connection to an instance loading its job file: its
+// end before any byte of an answer reads as EndedLoadingError.
+type loadingConn struct {
+	net.Conn
+	ended    *EndedLoadingError
+	answered bool
+}
+
+func (c *loadingConn) Read(b []byte) (int, error) {
+	n, err := c.Conn.Read(b)
+	if n > 0 {
+		c.answered = true
+	}
+	if err != nil && !c.answered && (errors.Is(err, io.EOF) || errors.Is(err, syscall.ECONNRESET)) {
+		return n, c.ended
+	}
+	return n, err
 }
 
 // askInstance sends GET /v1/instance on conn and reads the answer whole,

@@ -525,6 +525,10 @@ func (c *Client) open(ctx context.Context, method, path string, q url.Values, in
 		if ctx.Err() != nil {
 			return nil, ctx.Err()
 		}
+		var ended *EndedLoadingError
+		if errors.As(err, &ended) {
+			return nil, &LostError{Err: ended}
+		}
 		return nil, &LostError{Err: fmt.Errorf("talking to %s: %w", c.where(), err)}
 	}
 	c.answered.Store(true)

@@ -167,6 +167,16 @@ func (s *Server) Fail(why string) {
 	})
 }
 
+// Stopped ends the loading phase as Fail does, for an instance stopped
+// (how: "by SIGTERM") before it served: the requests held are refused
+// saying so.
+func (s *Server) Stopped(how string) {
+	s.openOnce.Do(func() {
+		s.failed = fmt.Sprintf("the jobtop instance on %s (pid %d) was stopped %s before it served", s.inst.Socket, s.inst.PID, how)
+		close(s.opened)
+	})
+}
+
 // awaitOpen holds a request until the loading phase ends (at once after
 // it); it answers GET /v1/instance itself meanwhile. It reports whether
 // the request is to be served.

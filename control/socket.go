@@ -79,6 +79,11 @@ func (e *InUseError) Error() string {
 	if e.Instance.PID != 0 {
 		who = fmt.Sprintf("another jobtop (%s, pid %d, running since %s)",
 			e.Instance.Kind, e.Instance.PID, e.Instance.Started.Format("2006-01-02 15:04:05"))
+		if e.Instance.Loading != "" {
+			// It answers in full once its jobs are in place.
+			return fmt.Sprintf("%s is already listening on %s, still loading its job file %s; use it once loaded (jobtop attach%s waits for it, as jobtop ls%s does), stop it (jobtop shutdown%s), or pick another --socket",
+				who, e.Path, e.Instance.Loading, flag, flag, flag)
+		}
 	}
 	return fmt.Sprintf("%s is already listening on %s; use it (jobtop attach%s, jobtop ls%s), stop it (jobtop shutdown%s), or pick another --socket",
 		who, e.Path, flag, flag, flag)
