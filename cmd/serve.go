@@ -7,6 +7,7 @@ import (
 	"math"
 	"os"
 	"os/signal"
+	"path/filepath"
 	"strings"
 	"syscall"
 	"time"
@@ -224,13 +225,23 @@ func awaitGate(env string) {
 	if env == startGateEnv {
 		os.WriteFile(gate+".waiting", nil, 0o600) //nolint:errcheck // for tests
 	}
-	for {
+	for giveUp := time.Now().Add(maxGateWait); ; {
 		if _, err := os.Stat(gate); err == nil {
 			return
+		}
+		// The test that set the gate is over (its directory is gone, or
+		// it was killed and never opened it): an instance left at the
+		// gate would wait for ever.
+		if _, err := os.Stat(filepath.Dir(gate)); os.IsNotExist(err) || time.Now().After(giveUp) {
+			fmt.Fprintf(os.Stderr, "jobtop: %s %s was never opened: exiting\n", env, gate)
+			os.Exit(1)
 		}
 		time.Sleep(10 * time.Millisecond)
 	}
 }
+
+// maxGateWait is the longest a test gate holds an instance.
+const maxGateWait = 10 * time.Minute
 
 // exitRequests is the instance's job file's exit requests (see
 // workspace.ExitRequests); nil, never ready, without a job file.

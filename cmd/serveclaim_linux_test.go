@@ -507,3 +507,29 @@ func TestServeKilledWhileLoadingTellsTheClientsWaiting(t *testing.T) {
 	assert.Equal(t, 1, r.code)
 	assert.Contains(t, r.stderr, fmt.Sprintf("jobtop: the jobtop instance on %s (pid %d) ended before it served\n", c.socket, serve.Process.Pid))
 }
+
+// TestAnInstanceAtAGateWhoseTestEndedExits: a test that ends without
+// opening its load gate (it failed, or left a background serve behind)
+// removes its directory; an instance at that gate exits instead of
+// waiting for ever (two such serves were found an hour after their test).
+func TestAnInstanceAtAGateWhoseTestEndedExits(t *testing.T) {
+	c := newCLI(t)
+	dir := t.TempDir()
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "jobtop.yaml"), []byte("jobs:\n  loaded:\n    cmd: sleep 600\n"), 0o600))
+	gateDir := t.TempDir()
+	proc := exec.Command(binary, "serve")
+	proc.Env = append(c.env[:len(c.env):len(c.env)], loadGateEnv+"="+filepath.Join(gateDir, "loaded"))
+	proc.Dir = dir
+	require.NoError(t, proc.Start())
+	exited := make(chan error, 1)
+	go func() { exited <- proc.Wait() }()
+	t.Cleanup(func() { proc.Process.Kill() }) //nolint:errcheck // may have exited
+	require.Eventually(t, func() bool { return lockHeld(c.socket) }, testTimeout, 10*time.Millisecond, "serve at its gate")
+	require.NoError(t, os.RemoveAll(gateDir))
+	select {
+	case err := <-exited:
+		assert.Error(t, err, "it exits 1")
+	case <-time.After(testTimeout):
+		t.Fatal("serve still waits at a gate whose directory is gone")
+	}
+}
