@@ -1,7 +1,6 @@
 package keeper
 
 import (
-	"net"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -108,14 +107,8 @@ func TestKeeperReapsWhileJobtopDoesNotRead(t *testing.T) {
 // a full socket does not take waits, in order.)
 func TestOutboxSendsAtOnceWhenIdle(t *testing.T) {
 	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(1))
-	mine, theirs, err := socketPair()
-	require.NoError(t, err)
-	defer mine.Close()
-	defer theirs.Close()
-	c, err := net.FileConn(theirs)
-	require.NoError(t, err)
-	defer c.Close()
-	o := newOutbox(c.(*net.UnixConn))
+	mine, other := connPair(t)
+	o := newOutbox(other)
 	rc, err := mine.SyscallConn()
 	require.NoError(t, err)
 	readNow := func() (event, error) { // recvmsg at once, on this goroutine

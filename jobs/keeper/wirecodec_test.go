@@ -115,14 +115,7 @@ func TestWireCodecSkipsUnknownFieldsOnEveryArch(t *testing.T) {
 // path of every start) allocates a few times, not once or more per
 // variable of the job's environment, as JSON did (about 60 times here).
 func TestWireAllocatesLittle(t *testing.T) {
-	mine, theirs, err := socketPair()
-	require.NoError(t, err)
-	defer mine.Close()
-	defer theirs.Close()
-	c, err := net.FileConn(theirs)
-	require.NoError(t, err)
-	defer c.Close()
-	other := c.(*net.UnixConn)
+	mine, other := connPair(t)
 	env := make([]string, 40)
 	for i := range env {
 		env[i] = "VARIABLE_" + string(rune('A'+i%26)) + "=/some/value/that/is/typical:/of/a/path"
@@ -139,4 +132,18 @@ func TestWireAllocatesLittle(t *testing.T) {
 		require.Len(t, got.Env, len(env))
 	})
 	assert.LessOrEqual(t, allocs, 20.0, "allocations to send and receive a spawn request with %d variables", len(env))
+}
+
+// connPair is a connected pair of the keeper's sockets, both ends as
+// connections, closed when the test ends.
+func connPair(t *testing.T) (mine, other *net.UnixConn) {
+	t.Helper()
+	mine, theirs, err := socketPair()
+	require.NoError(t, err)
+	t.Cleanup(func() { mine.Close() })
+	defer theirs.Close() // FileConn holds a copy
+	c, err := net.FileConn(theirs)
+	require.NoError(t, err)
+	t.Cleanup(func() { c.Close() })
+	return mine, c.(*net.UnixConn)
 }
