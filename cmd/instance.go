@@ -98,14 +98,28 @@ type claimedSocket struct {
 // file has problems, say): the requests it held are refused with why.
 func (c *claimedSocket) giveUp(why error) {
 	c.srv.Fail(why.Error())
+	c.refuseAWhile()
 	c.srv.Close() //nolint:errcheck // going
 	c.l.Close()
+}
+
+// refuseAWhile keeps refusing (Fail, Stopped) for at most a second while
+// clients are connected: one that was told the instance is loading and
+// had not yet sent its request is told why it will not be served,
+// rather than find the connection gone.
+func (c *claimedSocket) refuseAWhile() {
+	for end := time.Now().Add(time.Second); time.Now().Before(end); time.Sleep(10 * time.Millisecond) {
+		if open, _ := c.srv.Clients(); open == 0 {
+			return
+		}
+	}
 }
 
 // stopped gives the socket up before the instance served it, as giveUp,
 // for an instance stopped (how: "by SIGTERM") while it loaded.
 func (c *claimedSocket) stopped(how string) {
 	c.srv.Stopped(how)
+	c.refuseAWhile()
 	c.srv.Close() //nolint:errcheck // going
 	c.l.Close()
 }

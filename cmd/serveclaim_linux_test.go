@@ -201,9 +201,9 @@ func connectedUnixSocket(pid int) bool {
 }
 
 // gatedInstance starts jobtop ARGS in dir with the load gate closed
-// (loadGateEnv), and waits until some process holds the socket's lock or
-// the instance exits. It returns the process, its stderr, and the gate
-// (a file to write to open it). The process is ended at cleanup.
+// (loadGateEnv), and waits until some process holds the socket's lock and
+// listens on it, or the instance exits. It returns the process, its
+// stderr, and the gate (a file to write to open it). The process is ended at cleanup.
 func gatedInstance(t *testing.T, c *cli, dir string, args ...string) (proc *exec.Cmd, stderr *bytes.Buffer, gate string, exited chan error) {
 	// exited gets the process's end once, for the test; the cleanup
 	// waits for the end itself (done).
@@ -221,6 +221,16 @@ func gatedInstance(t *testing.T, c *cli, dir string, args ...string) (proc *exec
 		exited <- proc.Wait()
 		close(done)
 	}()
+	require.Eventually(t, func() bool {
+		select {
+		case <-done:
+			return true
+		default:
+			// The lock is taken before the socket listens: a client
+			// between the two found no instance (a flaky test).
+			return lockHeld(c.socket) && listening(c.socket)
+		}
+	}, testTimeout, 10*time.Millisecond, "jobtop %v holds its socket or exits", args)
 	t.Cleanup(func() {
 		os.WriteFile(gate, nil, 0o600)       //nolint:errcheck // may be there
 		proc.Process.Signal(syscall.SIGTERM) //nolint:errcheck // may have exited
@@ -231,6 +241,17 @@ func gatedInstance(t *testing.T, c *cli, dir string, args ...string) (proc *exec
 		}
 	})
 	return proc, stderr, gate, exited
+}
+
+// listening reports whether a connection to socket is taken (listened
+// for), answered or not.
+func listening(socket string) bool {
+	conn, err := net.Dial("unix", socket)
+	if err != nil {
+		return false
+	}
+	conn.Close()
+	return true
 }
 
 // assertClaimedWhileLoading checks that, while an instance (of pid)
