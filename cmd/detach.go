@@ -88,11 +88,27 @@ func serveDetached(cmd *cobra.Command, l net.Listener) error {
 		goAheadW.Write([]byte{1}) //nolint:errcheck // it may have ended: awaitServe says so
 	}
 	goAheadW.Close()
-	signal.Stop(signals)
 	if said.Error != "" {
 		return &ExitError{Code: said.Code, Err: errors.New(said.Error)}
 	}
-	if err := awaitServe(cmd.Context(), control.NewClient(path), server.Process.Pid, exited); err != nil {
+	// Signals stay caught while it starts its jobs (a big file's take
+	// a minute): one says what goes on, rather than end serve -D silently.
+	served := make(chan error, 1)
+	go func() { served <- awaitServe(cmd.Context(), control.NewClient(path), server.Process.Pid, exited) }()
+	select {
+	case err = <-served:
+	case sig := <-signals:
+		num := sig.(syscall.Signal)
+		return &ExitError{Code: 128 + int(num), Err: fmt.Errorf("%s: the serve in the background (pid %d) goes on starting its jobs; jobtop shutdown --socket %s stops it", unix.SignalName(num), server.Process.Pid, path)}
+	}
+	if err == nil {
+		select {
+		case werr := <-exited: // it answered, then ended (stopped meanwhile)
+			err = serveEnded(server.Process.Pid, werr)
+		default:
+		}
+	}
+	if err != nil {
 		if said := logSince(logPath, start); said != "" {
 			err = fmt.Errorf("%v; it said (in %s):\n%s", err, logPath, said)
 		}

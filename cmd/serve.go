@@ -104,15 +104,18 @@ func serve(cmd *cobra.Command, maxRunning int, idleExit time.Duration, detach bo
 	loaded := stopLoadOnSignal(cmd, socket, signals)
 	awaitLoadGate()
 	plan, err := loadJobFile(cmd)
-	loaded()
 	if err != nil {
+		loaded()
 		socket.giveUp(err)
-	}
-	tellDetachParent(cmd, plan, err) // once the socket is given up, on an error
-	if err != nil {
+		tellDetachParent(cmd, plan, err) // once the socket is given up
 		return err
 	}
-	if err := awaitDetachGoAhead(cmd); err != nil {
+	tellDetachParent(cmd, plan, nil)
+	// A signal while serve -D reads the report still ends this serve
+	// before any job starts.
+	err = awaitDetachGoAhead(cmd)
+	loaded()
+	if err != nil {
 		socket.giveUp(err)
 		return err
 	}

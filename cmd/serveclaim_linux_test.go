@@ -554,3 +554,38 @@ func TestAnInstanceAtAGateWhoseTestEndedExits(t *testing.T) {
 		t.Fatal("serve still waits at a gate whose directory is gone")
 	}
 }
+
+// TestServeDetachInterruptedWhileItsJobsStartSaysWhatGoesOn: ^C to
+// serve -D once its serve has the go-ahead (starting a big file's jobs
+// takes a minute) said nothing: serve -D died of the signal and the
+// serve went on. It says the serve goes on and how to stop it.
+func TestServeDetachInterruptedWhileItsJobsStartSaysWhatGoesOn(t *testing.T) {
+	c := newCLI(t)
+	dir := t.TempDir()
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "jobtop.yaml"), []byte("jobs:\n  loaded:\n    cmd: sleep 600\n"), 0o600))
+	startGate := filepath.Join(c.dir, "start")
+	c.env = append(c.env, startGateEnv+"="+startGate)
+	require.NoError(t, os.WriteFile(filepath.Join(c.dir, "loaded"), nil, 0o600)) // the load gate, open
+	parent, stderr, _, exited := gatedInstance(t, c, dir, "serve", "-D")
+	require.Eventually(t, func() bool { _, err := os.Stat(startGate + ".waiting"); return err == nil }, testTimeout, 10*time.Millisecond, "reported, about to start its jobs")
+	require.Eventually(t, func() bool { return connectedUnixSocket(parent.Process.Pid) }, testTimeout, 10*time.Millisecond, "serve -D waits for its jobs")
+	ctx, cancel := context.WithTimeout(context.Background(), testTimeout)
+	defer cancel()
+	client := control.NewClient(c.socket)
+	defer client.Close()
+	inst, err := client.Instance(ctx)
+	require.NoError(t, err)
+	t.Cleanup(func() { syscall.Kill(inst.PID, syscall.SIGKILL) }) //nolint:errcheck // the serve goes on
+
+	require.NoError(t, parent.Process.Signal(syscall.SIGINT))
+	select {
+	case err := <-exited:
+		var exit *exec.ExitError
+		require.ErrorAs(t, err, &exit)
+		assert.Equal(t, 130, exit.ExitCode())
+	case <-time.After(testTimeout):
+		t.Fatal("serve -D did not end")
+	}
+	assert.Equal(t, fmt.Sprintf("jobtop: SIGINT: the serve in the background (pid %d) goes on starting its jobs; jobtop shutdown --socket %s stops it\n", inst.PID, c.socket), stderr.String())
+	assert.True(t, processAlive(inst.PID), "the serve goes on")
+}
