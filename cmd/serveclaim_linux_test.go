@@ -31,19 +31,13 @@ import (
 // are in place.
 func TestRunWaitsForAServeStillLoadingItsJobFile(t *testing.T) {
 	c := newCLI(t)
-	dir := t.TempDir()
-	require.NoError(t, os.WriteFile(filepath.Join(dir, "jobtop.yaml"), []byte("jobs:\n  loaded:\n    cmd: sleep 600\n"), 0o600))
+	dir := sleeperDir(t)
 	serve, serveLog, gate, _ := gatedInstance(t, c, dir, "serve")
 	require.Eventually(t, func() bool { return lockHeld(c.socket) }, testTimeout, 10*time.Millisecond,
 		"serve holds its socket's lock while it loads its job file")
 
 	// It answers who it is at once, loading.
-	ctx, cancel := context.WithTimeout(context.Background(), testTimeout)
-	defer cancel()
-	client := control.NewClient(c.socket)
-	defer client.Close()
-	inst, err := client.Instance(ctx)
-	require.NoError(t, err)
+	inst := loadingInstanceOn(t, c.socket)
 	assert.Equal(t, serve.Process.Pid, inst.PID)
 	assert.Equal(t, "serve", inst.Kind)
 	assert.Equal(t, filepath.Join(dir, "jobtop.yaml"), inst.Loading)
@@ -81,12 +75,7 @@ func TestRunWaitingForALoadIsToldTheFilesProblems(t *testing.T) {
 	assert.Contains(t, r.stderr, fmt.Sprintf("jobtop: the jobtop instance on %s (pid %d) stopped before it served: jobtop.yaml has 2 problems; nothing was started:\n", c.socket, serve.Process.Pid))
 	assert.Contains(t, r.stderr, `unknown key "cmnd"`)
 	assert.NotContains(t, r.stderr, "no instance was listening")
-	select {
-	case err := <-exited:
-		assert.Error(t, err, "serve exits 1")
-	case <-time.After(testTimeout):
-		t.Fatal("serve did not end")
-	}
+	assert.NotZero(t, exitCode(t, exited, "serve did not end"), "serve exits 1")
 }
 
 // TestAttachToALoadingInstanceSaysItWaits: the TUI attaching to an
@@ -272,17 +261,11 @@ func TestTUIClaimsItsSocketBeforeItLoadsItsJobFile(t *testing.T) {
 	for _, args := range [][]string{nil, {"-f", "jobtop.yaml"}} {
 		t.Run(fmt.Sprint(len(args)), func(t *testing.T) {
 			c := newCLI(t)
-			dir := t.TempDir()
-			require.NoError(t, os.WriteFile(filepath.Join(dir, "jobtop.yaml"), []byte("jobs:\n  loaded:\n    cmd: sleep 600\n"), 0o600))
+			dir := sleeperDir(t)
 			tui, stderr, gate, exited := gatedInstance(t, c, dir, args...)
 			run := assertClaimedWhileLoading(t, c, tui.Process.Pid, filepath.Join(dir, "jobtop.yaml"))
 			require.NoError(t, os.WriteFile(gate, nil, 0o600))
-			select {
-			case err := <-exited:
-				assert.Error(t, err, "no terminal here")
-			case <-time.After(testTimeout):
-				t.Fatal("jobtop did not end")
-			}
+			assert.NotZero(t, exitCode(t, exited, "jobtop did not end"), "no terminal here")
 			assert.Contains(t, stderr.String(), "no terminal here")
 			r := run()
 			assert.Equal(t, 1, r.code)
@@ -299,17 +282,11 @@ func TestTUIClaimsItsSocketBeforeItLoadsItsJobFile(t *testing.T) {
 // is still reported by -D, with exit 1, and the socket given up.
 func TestServeDetachClaimsItsSocketBeforeItLoadsItsJobFile(t *testing.T) {
 	c := newCLI(t)
-	dir := t.TempDir()
-	require.NoError(t, os.WriteFile(filepath.Join(dir, "jobtop.yaml"), []byte("jobs:\n  loaded:\n    cmd: sleep 600\n"), 0o600))
+	dir := sleeperDir(t)
 	_, stderr, gate, exited := gatedInstance(t, c, dir, "serve", "-D", "--idle-exit", "10m")
 	run := assertClaimedWhileLoading(t, c, 0, filepath.Join(dir, "jobtop.yaml"))
 	require.NoError(t, os.WriteFile(gate, nil, 0o600))
-	select {
-	case err := <-exited:
-		require.NoError(t, err, stderr.String())
-	case <-time.After(testTimeout):
-		t.Fatal("serve -D did not end")
-	}
+	require.Zero(t, exitCode(t, exited, "serve -D did not end"), stderr.String())
 	inst := c.waitAnswering()
 	t.Cleanup(func() { syscall.Kill(inst.PID, syscall.SIGTERM) }) //nolint:errcheck // may have gone
 	assert.Contains(t, stderr.String(), fmt.Sprintf("jobtop: serving 1 job from jobtop.yaml in the background (pid %d, socket %s", inst.PID, c.socket))
@@ -325,14 +302,7 @@ func TestServeDetachClaimsItsSocketBeforeItLoadsItsJobFile(t *testing.T) {
 	_, stderr, gate, exited = gatedInstance(t, c, dir, "serve", "-D")
 	require.Eventually(t, func() bool { return lockHeld(c.socket) }, testTimeout, 10*time.Millisecond)
 	require.NoError(t, os.WriteFile(gate, nil, 0o600))
-	select {
-	case err := <-exited:
-		var exit *exec.ExitError
-		require.ErrorAs(t, err, &exit)
-		assert.Equal(t, 1, exit.ExitCode())
-	case <-time.After(testTimeout):
-		t.Fatal("serve -D did not end")
-	}
+	assert.Equal(t, 1, exitCode(t, exited, "serve -D did not end"))
 	fg := c.runIn(dir, "serve")
 	assert.Equal(t, fg.stderr, stderr.String(), "a file with problems, as serve says it")
 	assert.False(t, lockHeld(c.socket), "the socket given up")
@@ -377,23 +347,13 @@ func TestServeDetachEndedWhileLoadingStartsNothing(t *testing.T) {
 			require.NoError(t, os.WriteFile(filepath.Join(dir, "jobtop.yaml"), []byte("jobs:\n  loaded:\n    cmd: touch "+marker+" && sleep 600\n"), 0o600))
 			parent, stderr, gate, exited := gatedInstance(t, c, dir, "serve", "-D")
 			require.Eventually(t, func() bool { return lockHeld(c.socket) }, testTimeout, 10*time.Millisecond)
-			ctx, cancel := context.WithTimeout(context.Background(), testTimeout)
-			defer cancel()
-			client := control.NewClient(c.socket)
-			defer client.Close()
-			inst, err := client.Instance(ctx)
-			require.NoError(t, err)
+			inst := loadingInstanceOn(t, c.socket)
 			require.NotEmpty(t, inst.Loading)
 			child := inst.PID
 			t.Cleanup(func() { syscall.Kill(child, syscall.SIGKILL) }) //nolint:errcheck // gone, if all is well
 
 			require.NoError(t, parent.Process.Signal(sig))
-			select {
-			case err := <-exited:
-				assert.Error(t, err)
-			case <-time.After(testTimeout):
-				t.Fatal("serve -D did not end")
-			}
+			assert.NotZero(t, exitCode(t, exited, "serve -D did not end"))
 			if sig != syscall.SIGKILL {
 				assert.Equal(t, fmt.Sprintf("jobtop: %s: stopped the background serve (pid %d) before it started any job\n", unix.SignalName(sig), child), stderr.String())
 			}
@@ -423,14 +383,7 @@ func TestServeStoppedWhileLoadingTellsTheClientsWaiting(t *testing.T) {
 			r := run()
 			assert.Equal(t, 1, r.code)
 			assert.Contains(t, r.stderr, fmt.Sprintf("jobtop: the jobtop instance on %s (pid %d) was stopped by %s before it served\n", c.socket, serve.Process.Pid, unix.SignalName(sig)))
-			select {
-			case err := <-exited:
-				var exit *exec.ExitError
-				require.ErrorAs(t, err, &exit)
-				assert.Equal(t, 128+int(sig), exit.ExitCode())
-			case <-time.After(testTimeout):
-				t.Fatal("serve did not end")
-			}
+			assert.Equal(t, 128+int(sig), exitCode(t, exited, "serve did not end"))
 			assert.Equal(t, fmt.Sprintf("jobtop: %s: stopped while loading the job file; nothing was started\n", unix.SignalName(sig)), stderr.String())
 			assert.NoFileExists(t, c.socket, "the socket removed")
 			assert.False(t, lockHeld(c.socket), "the socket given up")
@@ -446,8 +399,7 @@ func TestServeDetachSaysHowTheBackgroundServeDied(t *testing.T) {
 	for _, after := range []bool{false, true} {
 		t.Run(fmt.Sprint("after report ", after), func(t *testing.T) {
 			c := newCLI(t)
-			dir := t.TempDir()
-			require.NoError(t, os.WriteFile(filepath.Join(dir, "jobtop.yaml"), []byte("jobs:\n  loaded:\n    cmd: sleep 600\n"), 0o600))
+			dir := sleeperDir(t)
 			startGate := filepath.Join(c.dir, "start")
 			c.env = append(c.env, startGateEnv+"="+startGate)
 			if after {
@@ -455,26 +407,14 @@ func TestServeDetachSaysHowTheBackgroundServeDied(t *testing.T) {
 			}
 			parent, stderr, _, exited := gatedInstance(t, c, dir, "serve", "-D")
 			require.Eventually(t, func() bool { return lockHeld(c.socket) }, testTimeout, 10*time.Millisecond)
-			ctx, cancel := context.WithTimeout(context.Background(), testTimeout)
-			defer cancel()
-			client := control.NewClient(c.socket)
-			defer client.Close()
-			inst, err := client.Instance(ctx)
-			require.NoError(t, err)
+			inst := loadingInstanceOn(t, c.socket)
 			child := inst.PID
 			if after {
 				require.Eventually(t, func() bool { _, err := os.Stat(startGate + ".waiting"); return err == nil }, testTimeout, 10*time.Millisecond, "reported, about to start its jobs")
 				require.Eventually(t, func() bool { return connectedUnixSocket(parent.Process.Pid) }, testTimeout, 10*time.Millisecond, "serve -D waits for its jobs")
 			}
 			require.NoError(t, syscall.Kill(child, syscall.SIGKILL))
-			select {
-			case err := <-exited:
-				var exit *exec.ExitError
-				require.ErrorAs(t, err, &exit)
-				assert.Equal(t, 1, exit.ExitCode())
-			case <-time.After(testTimeout):
-				t.Fatal("serve -D did not end")
-			}
+			assert.Equal(t, 1, exitCode(t, exited, "serve -D did not end"))
 			assert.Equal(t, fmt.Sprintf("jobtop: jobtop serve (pid %d) was killed by SIGKILL before it served\n", child), stderr.String())
 		})
 	}
@@ -535,8 +475,7 @@ func TestServeKilledWhileLoadingTellsTheClientsWaiting(t *testing.T) {
 // waiting for ever (two such serves were found an hour after their test).
 func TestAnInstanceAtAGateWhoseTestEndedExits(t *testing.T) {
 	c := newCLI(t)
-	dir := t.TempDir()
-	require.NoError(t, os.WriteFile(filepath.Join(dir, "jobtop.yaml"), []byte("jobs:\n  loaded:\n    cmd: sleep 600\n"), 0o600))
+	dir := sleeperDir(t)
 	gateDir := t.TempDir()
 	proc := exec.Command(binary, "serve")
 	proc.Env = append(c.env[:len(c.env):len(c.env)], loadGateEnv+"="+filepath.Join(gateDir, "loaded"))
@@ -547,12 +486,7 @@ func TestAnInstanceAtAGateWhoseTestEndedExits(t *testing.T) {
 	t.Cleanup(func() { proc.Process.Kill() }) //nolint:errcheck // may have exited
 	require.Eventually(t, func() bool { return lockHeld(c.socket) }, testTimeout, 10*time.Millisecond, "serve at its gate")
 	require.NoError(t, os.RemoveAll(gateDir))
-	select {
-	case err := <-exited:
-		assert.Error(t, err, "it exits 1")
-	case <-time.After(testTimeout):
-		t.Fatal("serve still waits at a gate whose directory is gone")
-	}
+	assert.NotZero(t, exitCode(t, exited, "serve still waits at a gate whose directory is gone"), "it exits 1")
 }
 
 // TestServeDetachInterruptedWhileItsJobsStartSaysWhatGoesOn: ^C to
@@ -561,31 +495,58 @@ func TestAnInstanceAtAGateWhoseTestEndedExits(t *testing.T) {
 // serve went on. It says the serve goes on and how to stop it.
 func TestServeDetachInterruptedWhileItsJobsStartSaysWhatGoesOn(t *testing.T) {
 	c := newCLI(t)
-	dir := t.TempDir()
-	require.NoError(t, os.WriteFile(filepath.Join(dir, "jobtop.yaml"), []byte("jobs:\n  loaded:\n    cmd: sleep 600\n"), 0o600))
+	dir := sleeperDir(t)
 	startGate := filepath.Join(c.dir, "start")
 	c.env = append(c.env, startGateEnv+"="+startGate)
 	require.NoError(t, os.WriteFile(filepath.Join(c.dir, "loaded"), nil, 0o600)) // the load gate, open
 	parent, stderr, _, exited := gatedInstance(t, c, dir, "serve", "-D")
 	require.Eventually(t, func() bool { _, err := os.Stat(startGate + ".waiting"); return err == nil }, testTimeout, 10*time.Millisecond, "reported, about to start its jobs")
 	require.Eventually(t, func() bool { return connectedUnixSocket(parent.Process.Pid) }, testTimeout, 10*time.Millisecond, "serve -D waits for its jobs")
-	ctx, cancel := context.WithTimeout(context.Background(), testTimeout)
-	defer cancel()
-	client := control.NewClient(c.socket)
-	defer client.Close()
-	inst, err := client.Instance(ctx)
-	require.NoError(t, err)
+	inst := loadingInstanceOn(t, c.socket)
 	t.Cleanup(func() { syscall.Kill(inst.PID, syscall.SIGKILL) }) //nolint:errcheck // the serve goes on
 
 	require.NoError(t, parent.Process.Signal(syscall.SIGINT))
-	select {
-	case err := <-exited:
-		var exit *exec.ExitError
-		require.ErrorAs(t, err, &exit)
-		assert.Equal(t, 130, exit.ExitCode())
-	case <-time.After(testTimeout):
-		t.Fatal("serve -D did not end")
-	}
+	assert.Equal(t, 130, exitCode(t, exited, "serve -D did not end"))
 	assert.Equal(t, fmt.Sprintf("jobtop: SIGINT: the serve in the background (pid %d) goes on starting its jobs; jobtop shutdown --socket %s stops it\n", inst.PID, c.socket), stderr.String())
 	assert.True(t, processAlive(inst.PID), "the serve goes on")
+}
+
+// exitCode waits for the end of a process the test started (exited, as
+// gatedInstance gives it) and returns its exit code (-1: ended by a
+// signal); the test fails with notEnded if it has not ended in time.
+func exitCode(t *testing.T, exited <-chan error, notEnded string) int {
+	t.Helper()
+	select {
+	case err := <-exited:
+		if err == nil {
+			return 0
+		}
+		var exit *exec.ExitError
+		require.ErrorAs(t, err, &exit)
+		return exit.ExitCode()
+	case <-time.After(testTimeout):
+		t.Fatal(notEnded)
+		return 0
+	}
+}
+
+// sleeperDir is a directory with a job file of one job, loaded, that
+// sleeps.
+func sleeperDir(t *testing.T) string {
+	dir := t.TempDir()
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "jobtop.yaml"), []byte("jobs:\n  loaded:\n    cmd: sleep 600\n"), 0o600))
+	return dir
+}
+
+// loadingInstanceOn is who answers on socket (an instance loading, or
+// served).
+func loadingInstanceOn(t *testing.T, socket string) control.Instance {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), testTimeout)
+	defer cancel()
+	client := control.NewClient(socket)
+	defer client.Close()
+	inst, err := client.Instance(ctx)
+	require.NoError(t, err)
+	return inst
 }
