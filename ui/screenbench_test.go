@@ -44,15 +44,16 @@ func busyFrame(cols, rows, frame int) []byte {
 }
 
 // renderLines is what Bubble Tea's renderer does with a frame: each line
-// that changed is cut to the width and measured.
+// that changed is measured, and cut to the width if it is wider.
 func renderLines(last []string, view string, width int) []string {
 	lines := strings.Split(view, "\n")
 	for i, l := range lines {
 		if i < len(last) && last[i] == l {
 			continue
 		}
-		l = ansi.Truncate(l, width, "")
-		_ = ansi.StringWidth(l)
+		if tea.LineWidth(l) > width {
+			_ = tea.LineWidth(ansi.Truncate(l, width, ""))
+		}
 	}
 	return lines
 }

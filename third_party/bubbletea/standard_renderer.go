@@ -192,7 +192,7 @@ func (r *standardRenderer) flush() {
 	if flushQueuedMessages {
 		// Dump the lines we've queued up for printing.
 		for _, line := range r.queuedMessageLines {
-			if ansi.StringWidth(line) < r.width {
+			if LineWidth(line) < r.width { // jobtop: LineWidth
 				// We only erase the rest of the line when the line is shorter than
 				// the width of the terminal. When the cursor reaches the end of
 				// the line, any escape sequences that follow will only affect the
@@ -237,11 +237,17 @@ func (r *standardRenderer) flush() {
 		// Note that on Windows we only get the width of the window on
 		// program initialization, so after a resize this won't perform
 		// correctly (signal SIGWINCH is not supported on Windows).
-		if r.width > 0 {
+		//
+		// jobtop: the line is measured once, by LineWidth, and cut (and
+		// measured again) only when it is too wide; upstream measured it
+		// twice, with ansi.StringWidth, in Truncate and after.
+		width := LineWidth(line)
+		if r.width > 0 && width > r.width {
 			line = ansi.Truncate(line, r.width, "")
+			width = LineWidth(line)
 		}
 
-		if ansi.StringWidth(line) < r.width {
+		if width < r.width {
 			// We only erase the rest of the line when the line is shorter than
 			// the width of the terminal. When the cursor reaches the end of
 			// the line, any escape sequences that follow will only affect the
