@@ -4,6 +4,7 @@ import (
 	"context"
 	"os"
 	"runtime/debug"
+	"runtime/metrics"
 	"time"
 
 	"jobtop/jobs"
@@ -26,24 +27,60 @@ func memoryLimit(u jobs.MemoryUse) int64 {
 // *control.Hosts') mirror in an attached TUI.
 type memoryUser interface{ MemoryUse() jobs.MemoryUse }
 
+// gcHeadroom is the least the heap grows by between two collections. At
+// GOGC=100 the runtime collects when the heap has doubled, or reached 4
+// MB: a TUI with a small heap drawing a full-screen job 60 times a second
+// collected 11 times a second, each collection waking both cores.
+const gcHeadroom = 16 << 20
+
+// gcPercent is the GOGC that lets a heap of live bytes grow by
+// gcHeadroom before the next collection, or double when it is larger
+// (GOGC=100). The runtime's floor (4 MB at GOGC=100) grows with GOGC, so
+// under about 6.5 MB live the floor is what is set to live+gcHeadroom.
+func gcPercent(live uint64) int {
+	if live >= gcHeadroom {
+		return 100
+	}
+	l := max(live, 1<<20)
+	return int(min(100*gcHeadroom/l, 100*(l+gcHeadroom)/(4<<20)))
+}
+
+// liveHeap is the heap the last collection found live.
+func liveHeap() uint64 {
+	s := []metrics.Sample{{Name: "/gc/heap/live:bytes"}}
+	metrics.Read(s)
+	if s[0].Value.Kind() != metrics.KindUint64 {
+		return 0
+	}
+	return s[0].Value.Uint64()
+}
+
 // governMemory sets the runtime's memory limit from what the stores (or
 // mirrors) of m hold, every interval, until ctx ends. When the limit
 // falls (jobs ended, and their read buffers with them, or jobs were
 // removed), memory is handed back to the system at once: nothing else
 // would collect it while the process sits idle (the runtime forces a
 // collection only every 2 minutes, and its scavenger returns pages only
-// after one, slowly). A GOMEMLIMIT in the environment wins: then it does nothing.
+// after one, slowly). It also paces collections (gcPercent) by the heap
+// that was live. A GOMEMLIMIT in the environment wins over the limit, a
+// GOGC over the pacing.
 func governMemory(ctx context.Context, m memoryUser, interval time.Duration) {
-	if os.Getenv("GOMEMLIMIT") != "" {
+	limit, pace := os.Getenv("GOMEMLIMIT") == "", os.Getenv("GOGC") == ""
+	if !limit && !pace {
 		return
 	}
 	go func() {
 		t := time.NewTicker(interval)
 		defer t.Stop()
 		for {
-			limit := memoryLimit(m.MemoryUse())
-			if before := debug.SetMemoryLimit(limit); limit < before-8<<20 {
-				debug.FreeOSMemory()
+			if limit {
+				limit := memoryLimit(m.MemoryUse())
+				if before := debug.SetMemoryLimit(limit); limit < before-8<<20 {
+					debug.FreeOSMemory()
+				}
+			}
+			if pace {
+				debug.SetGCPercent(gcPercent(liveHeap()))
 			}
 			select {
 			case <-ctx.Done():
