@@ -31,8 +31,12 @@ type standardRenderer struct {
 	buf                bytes.Buffer
 	queuedMessageLines []string
 	framerate          time.Duration
-	ticker             *time.Ticker
 	done               chan struct{}
+	// jobtop: kick says the view or the renderer's state changed; the
+	// renderer flushes at most once a framerate, and only when kicked
+	// (upstream flushed on a ticker, waking the program framerate times
+	// a second while nothing changed).
+	kick chan struct{}
 	lastRender         string
 	lastRenderedLines  []string
 	linesRendered      int
@@ -72,6 +76,7 @@ func newRenderer(out io.Writer, useANSICompressor bool, fps int) renderer {
 		out:                out,
 		mtx:                &sync.Mutex{},
 		done:               make(chan struct{}),
+		kick:               make(chan struct{}, 1),
 		framerate:          time.Second / time.Duration(fps),
 		useANSICompressor:  useANSICompressor,
 		queuedMessageLines: []string{},
@@ -84,14 +89,6 @@ func newRenderer(out io.Writer, useANSICompressor bool, fps int) renderer {
 
 // start starts the renderer.
 func (r *standardRenderer) start() {
-	if r.ticker == nil {
-		r.ticker = time.NewTicker(r.framerate)
-	} else {
-		// If the ticker already exists, it has been stopped and we need to
-		// reset it.
-		r.ticker.Reset(r.framerate)
-	}
-
 	// Since the renderer can be restarted after a stop, we need to reset
 	// the done channel and its corresponding sync.Once.
 	r.once = sync.Once{}
@@ -143,17 +140,38 @@ func (r *standardRenderer) kill() {
 	r.execute("\r")
 }
 
-// listen waits for ticks on the ticker, or a signal to stop the renderer.
+// listen flushes when kicked, at most once a framerate, until a signal
+// to stop the renderer. (jobtop: upstream flushed on every tick of a
+// ticker.)
 func (r *standardRenderer) listen() {
+	var last time.Time
+	wait := time.NewTimer(0)
+	<-wait.C
+	defer wait.Stop()
 	for {
 		select {
 		case <-r.done:
-			r.ticker.Stop()
 			return
-
-		case <-r.ticker.C:
-			r.flush()
+		case <-r.kick:
 		}
+		if d := r.framerate - time.Since(last); d > 0 {
+			wait.Reset(d)
+			select {
+			case <-r.done:
+				return
+			case <-wait.C:
+			}
+		}
+		r.flush()
+		last = time.Now()
+	}
+}
+
+// poke kicks the renderer to flush (jobtop); it never blocks.
+func (r *standardRenderer) poke() {
+	select {
+	case r.kick <- struct{}{}:
+	default:
 	}
 }
 
@@ -304,8 +322,9 @@ func (r *standardRenderer) lastLinesRendered() int {
 	return r.linesRendered
 }
 
-// write writes to the internal buffer. The buffer will be outputted via the
-// ticker which calls flush().
+// write writes to the internal buffer. The buffer will be outputted by
+// listen, which calls flush(); jobtop: only a view that differs from the
+// last one drawn kicks it.
 func (r *standardRenderer) write(s string) {
 	r.mtx.Lock()
 	defer r.mtx.Unlock()
@@ -320,11 +339,15 @@ func (r *standardRenderer) write(s string) {
 	}
 
 	_, _ = r.buf.WriteString(s)
+	if s != r.lastRender {
+		r.poke()
+	}
 }
 
 func (r *standardRenderer) repaint() {
 	r.lastRender = ""
 	r.lastRenderedLines = nil
+	r.poke()
 }
 
 func (r *standardRenderer) clearScreen() {
