@@ -36,13 +36,13 @@ type standardRenderer struct {
 	// renderer flushes at most once a framerate, and only when kicked
 	// (upstream flushed on a ticker, waking the program framerate times
 	// a second while nothing changed).
-	kick chan struct{}
-	lastRender         string
-	lastRenderedLines  []string
-	linesRendered      int
-	altLinesRendered   int
-	useANSICompressor  bool
-	once               sync.Once
+	kick              chan struct{}
+	lastRender        string
+	lastRenderedLines []string
+	linesRendered     int
+	altLinesRendered  int
+	useANSICompressor bool
+	once              sync.Once
 
 	// cursor visibility state
 	cursorHidden bool
