@@ -13,6 +13,12 @@ const (
 	// pipeSize asks the kernel for larger pipes (the unprivileged maximum),
 	// so a fast writer blocks less often between our reads.
 	pipeSize = 1 << 20
+	// yieldEvery is how much a reader reads back to back before it
+	// yields its P. A terminal hands out at most 4 KB a read, and a yield
+	// wakes another thread (most of jobtop's CPU following a flood, when
+	// it yielded after every read); a pipe's read of up to readBufSize
+	// yields each time, as before.
+	yieldEvery = 64 << 10
 )
 
 // readBufs lends read buffers to readers only while they hold data, so
@@ -27,6 +33,7 @@ func (m *Manager) readStream(j *job, p *process, f *os.File, stream Stream) {
 	if err != nil {
 		return
 	}
+	unyielded := 0 // bytes read since the reader last gave up its P
 	for {
 		m.waitHold(j)
 		var buf *[]byte
@@ -49,6 +56,7 @@ func (m *Manager) readStream(j *job, p *process, f *os.File, stream Stream) {
 				buf = nil
 				<-m.ingest
 				inSlot = false
+				unyielded = 0 // it gives its P up to wait
 				// Writing what it read to the log file: a disk that is
 				// behind keeps the drain waiting, as storing does.
 				p.storing.Add(1)
@@ -64,6 +72,14 @@ func (m *Manager) readStream(j *job, p *process, f *os.File, stream Stream) {
 			m.ingestOutput(j, p, stream, (*buf)[:n])
 			inSlot = false
 			p.storing.Add(-1)
+			if unyielded += n; unyielded >= yieldEvery {
+				// A reader of a job that writes as fast as it can is
+				// always runnable: yielding keeps it from holding a P
+				// for a whole time slice, so the UI stays responsive
+				// while such jobs run (see e2e PerfKeyLatency).
+				unyielded = 0
+				runtime.Gosched()
+			}
 		}
 		if inSlot {
 			<-m.ingest
@@ -105,9 +121,4 @@ func (m *Manager) ingestOutput(j *job, p *process, stream Stream, b []byte) {
 	}
 	m.publishOutput(j)
 	m.checkReadyLine(j, p)
-	// A reader of a job that writes as fast as it can is always runnable;
-	// yielding after each chunk keeps it from holding a P for a whole time
-	// slice, so the UI stays responsive while such jobs run (see e2e
-	// PerfKeyLatency).
-	runtime.Gosched()
 }
