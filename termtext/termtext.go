@@ -11,6 +11,7 @@
 package termtext
 
 import (
+	"encoding/binary"
 	"strings"
 	"unicode/utf8"
 )
@@ -260,6 +261,9 @@ func filter(s string, keepSGR, forPeople bool) string {
 // them; false means Printed would return it as is.
 func HasHidden(b []byte) bool {
 	for i := 0; i < len(b); i++ {
+		if i += printableRun(b[i:]); i == len(b) {
+			break
+		}
 		switch c := b[i]; {
 		case c == 0x1b:
 			k := i + 1
@@ -283,6 +287,26 @@ func HasHidden(b []byte) bool {
 		}
 	}
 	return false
+}
+
+// printableRun is how many bytes at the start of b are printable ASCII
+// (0x20-0x7e), counted eight at a time: it stops at the first eight that
+// are not all printable (HasHidden looks at those one by one). Lines of
+// plain text are most of what a flood of output is.
+func printableRun(b []byte) int {
+	const ones, highs = 0x0101010101010101, 0x8080808080808080
+	i := 0
+	for ; i+8 <= len(b); i += 8 {
+		w := binary.LittleEndian.Uint64(b[i:])
+		// A byte under 0x20 borrows into its high bit when 0x20 is taken
+		// from it, 0x7f carries into it when 1 is added, and one of 0x80
+		// or more has it already; a borrow or carry from a lower byte only
+		// comes from one of those.
+		if ((w-0x20*ones)|(w+ones)|w)&highs != 0 {
+			break
+		}
+	}
+	return i
 }
 
 // PlacesCursor reports whether b moves the cursor to a row (CUP, HVP,

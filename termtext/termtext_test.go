@@ -1,9 +1,13 @@
 package termtext
 
 import (
+	"math/rand/v2"
+	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 func TestVisible(t *testing.T) {
@@ -118,5 +122,84 @@ func TestPlacesCursor(t *testing.T) {
 		"\x1b[5Ax": false, "\x1b[?25lx": false, "plain": false, "\x1b[1mH": false,
 	} {
 		assert.Equal(t, want, PlacesCursor([]byte(in)), "%q", in)
+	}
+}
+
+// hasHiddenByByte is HasHidden as it was, a byte at a time: the reference
+// for its eight-at-a-time skip over printable ASCII.
+func hasHiddenByByte(b []byte) bool {
+	for i := 0; i < len(b); i++ {
+		switch c := b[i]; {
+		case c == 0x1b:
+			k := i + 1
+			if k >= len(b) || b[k] != '[' {
+				return true
+			}
+			for k++; k < len(b) && (b[k] >= '0' && b[k] <= '9' || b[k] == ';' || b[k] == ':'); k++ {
+			}
+			if k >= len(b) || b[k] != 'm' {
+				return true
+			}
+			i = k
+		case c < 0x20 && c != '\t', c == 0x7f:
+			return true
+		case c >= 0x80:
+			r, size := utf8.DecodeRune(b[i:])
+			if r == utf8.RuneError && size == 1 && c <= 0x9f || r >= 0x80 && r <= 0x9f {
+				return true
+			}
+			i += size - 1
+		}
+	}
+	return false
+}
+
+// TestHasHiddenSkipsPlainTextExactly puts every byte value at every
+// place in and around an eight-byte word of plain text, and random
+// mixes of text and sequences, through both.
+func TestHasHiddenSkipsPlainTextExactly(t *testing.T) {
+	plain := []byte("0123456789abcdefghijklmnopqrstuv")
+	for c := 0; c < 256; c++ {
+		for at := 0; at < 20; at++ {
+			b := append([]byte(nil), plain[:20]...)
+			b[at] = byte(c)
+			require.Equal(t, hasHiddenByByte(b), HasHidden(b), "byte %#x at %d", c, at)
+			require.Equal(t, hasHiddenByByte(b[at:]), HasHidden(b[at:]), "byte %#x first", c)
+		}
+	}
+	pieces := []string{"a", "01234567", "~ ~", "\x1b[31m", "\x1b[1;2:3m", "\x1b[", "\x1b[5", "\x1b[?25l", "\x1b",
+		"\t", "\x7f", "\x00", "é", "\u0085", "\x85", "\xc2", "界", "\U0001F600", "\xff"}
+	rng := rand.New(rand.NewPCG(3, 4))
+	for range 50000 {
+		var b []byte
+		for range rng.IntN(10) {
+			b = append(b, pieces[rng.IntN(len(pieces))]...)
+		}
+		require.Equal(t, hasHiddenByByte(b), HasHidden(b), "%q", b)
+	}
+}
+
+func FuzzHasHidden(f *testing.F) {
+	f.Add([]byte("0123456789\x1b[31mabcdefgh\x7f"))
+	f.Fuzz(func(t *testing.T, b []byte) {
+		if hasHiddenByByte(b) != HasHidden(b) {
+			t.Fatalf("HasHidden(%q) = %v", b, HasHidden(b))
+		}
+	})
+}
+
+// BenchmarkHasHiddenPlainLine: an 80-column line of plain text, eight
+// bytes at a time against a byte at a time.
+func BenchmarkHasHiddenPlainLine(b *testing.B) {
+	line := []byte(strings.Repeat("0123456789", 8))
+	for name, f := range map[string]func([]byte) bool{"HasHidden": HasHidden, "byte-at-a-time": hasHiddenByByte} {
+		b.Run(name, func(b *testing.B) {
+			b.SetBytes(int64(len(line)))
+			for range b.N {
+				if f(line) {
+					b.Fatal("plain text is not hidden")
+				}
+			}
+		})
 	}
 }
