@@ -73,3 +73,8 @@ require (
 // (OSC 11 and a cursor report, up to 5 s for an answer) in every jobtop
 // process, the CLI's included. See third_party/bubbletea/JOBTOP.md.
 replace github.com/charmbracelet/bubbletea => ./third_party/bubbletea
+
+// atotto/clipboard choosing its copy and paste commands at the first
+// paste, not in its init (a PATH lookup of up to seven programs in every
+// jobtop process). See third_party/clipboard/JOBTOP.md.
+replace github.com/atotto/clipboard => ./third_party/clipboard

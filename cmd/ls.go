@@ -82,7 +82,8 @@ func printJobsJSON(cmd *cobra.Command, f control.JobFilter) error {
 }
 
 // lsRow is what the table shows of a job: the fields of jobs.Info it
-// reads, under the same JSON names; the rest of each job is skipped.
+// reads, under the same JSON names, which are all control.JobsAs asks the
+// instance for (?fields=).
 type lsRow struct {
 	ID        jobs.ID     `json:"id"`
 	Name      string      `json:"name"`

@@ -316,7 +316,11 @@ func writeError(w http.ResponseWriter, err error) {
 }
 
 func writeJSON(w http.ResponseWriter, status int, v any) {
-	b := encodeJSON(v)
+	writeJSONBody(w, status, encodeJSON(v))
+}
+
+// writeJSONBody answers with b, JSON already encoded.
+func writeJSONBody(w http.ResponseWriter, status int, b []byte) {
 	w.Header().Set("Content-Type", "application/json")
 	// With its length, the answer goes whole rather than in chunks, and
 	// the client reads it into one buffer of the right size.

@@ -17,6 +17,9 @@ type JobFilter struct {
 	Jobs  []string
 	State string
 	Name  string
+	// Fields are the job fields the list keeps of each job (?fields=);
+	// none: every field.
+	Fields []string
 }
 
 // query is the filter as the list's query parameters.
@@ -31,6 +34,9 @@ func (f JobFilter) query() url.Values {
 	if f.Name != "" {
 		q.Set("name", f.Name)
 	}
+	if len(f.Fields) > 0 {
+		q.Set("fields", strings.Join(f.Fields, ","))
+	}
 	return q
 }
 
@@ -44,7 +50,7 @@ func listFilter(q url.Values) (req BulkRequest, ok bool, err error) {
 				return req, false, badRequest("an empty %s picks nothing: give one, or leave %s out for every job", key, key)
 			}
 		default:
-			return req, false, badRequest("unknown parameter %q: the job list takes job (an ID or a name, repeated for several), state and name (a glob)", key)
+			return req, false, badRequest("unknown parameter %q: the job list takes job (an ID or a name, repeated for several), state, name (a glob) and fields", key)
 		}
 	}
 	if len(q) == 0 {
@@ -62,13 +68,20 @@ func listFilter(q url.Values) (req BulkRequest, ok bool, err error) {
 }
 
 func (s *Server) handleList(w http.ResponseWriter, r *http.Request) {
-	req, filtered, err := listFilter(r.URL.Query())
+	q := r.URL.Query()
+	fields, err := pickJobFields(q["fields"])
+	if err != nil {
+		writeError(w, err)
+		return
+	}
+	delete(q, "fields")
+	req, filtered, err := listFilter(q)
 	switch {
 	case err != nil:
 		writeError(w, err)
 		return
 	case !filtered:
-		writeJSON(w, http.StatusOK, s.mgr.List())
+		writeJobList(w, s.mgr.List(), fields)
 		return
 	}
 	picked, _, err := req.pick(s.mgr.List())
@@ -76,8 +89,11 @@ func (s *Server) handleList(w http.ResponseWriter, r *http.Request) {
 		writeError(w, err)
 		return
 	}
-	if picked == nil {
-		picked = []jobs.Info{} // an empty list, not null
-	}
-	writeJSON(w, http.StatusOK, picked)
+	writeJobList(w, picked, fields)
+}
+
+// writeJobList answers with the list (an empty one as [], not null), each
+// job with the given fields.
+func writeJobList(w http.ResponseWriter, list []jobs.Info, fields []jobField) {
+	writeJSONBody(w, http.StatusOK, encodeJobList(list, fields))
 }

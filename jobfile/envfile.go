@@ -9,6 +9,7 @@ import (
 	"os"
 	"regexp"
 	"strings"
+	"sync"
 
 	"github.com/goccy/go-yaml/ast"
 
@@ -203,13 +204,15 @@ func unescape(c byte) byte {
 
 // dotenvVarRef is godotenv 1.5.1's pattern for a variable reference in a
 // value: an optional backslash, $, then NAME or {NAME} (upper case).
-var dotenvVarRef = regexp.MustCompile(`(\\)?(\$)(\()?\{?([A-Z0-9_]+)?\}?`)
+var dotenvVarRef = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(\\)?(\$)(\()?\{?([A-Z0-9_]+)?\}?`)
+})
 
 // expandDotenv replaces $NAME and ${NAME} in s with NAME's value in env
 // ("" when env has none), and \$ with $, as godotenv 1.5.1 does.
 func expandDotenv(s string, env map[string]string) string {
-	return dotenvVarRef.ReplaceAllStringFunc(s, func(m string) string {
-		sub := dotenvVarRef.FindStringSubmatch(m)
+	return dotenvVarRef().ReplaceAllStringFunc(s, func(m string) string {
+		sub := dotenvVarRef().FindStringSubmatch(m)
 		switch {
 		case sub[1] == `\`:
 			return m[1:]

@@ -10,6 +10,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/goccy/go-yaml/ast"
 
@@ -28,13 +29,15 @@ const (
 )
 
 // pcConditions maps process-compose's depends_on conditions to jobtop's.
-var pcConditions = map[string]jobs.Condition{
-	"process_started":                jobs.CondStarted,
-	"process_completed":              jobs.CondCompleted,
-	"process_completed_successfully": jobs.CondSucceeded,
-	"process_healthy":                jobs.CondHealthyPassed,
-	"process_log_ready":              jobs.CondReadyPassed,
-}
+var pcConditions = sync.OnceValue(func() map[string]jobs.Condition {
+	return map[string]jobs.Condition{
+		"process_started":                jobs.CondStarted,
+		"process_completed":              jobs.CondCompleted,
+		"process_completed_successfully": jobs.CondSucceeded,
+		"process_healthy":                jobs.CondHealthyPassed,
+		"process_log_ready":              jobs.CondReadyPassed,
+	}
+})
 
 // pcFile reads a process-compose file into a plan (see doc.go).
 type pcFile struct {
@@ -194,7 +197,7 @@ func (p *pcFile) readKnown(path string, entries []entry, fs fields) {
 				read(e)
 			}
 		case known:
-			p.warn.add(e.key, e.name, fmt.Sprintf("%s: not supported, ignored: %s", e.path, pcUnsupported[e.name]))
+			p.warn.add(e.key, e.name, fmt.Sprintf("%s: not supported, ignored: %s", e.path, pcUnsupported()[e.name]))
 		case p.strict:
 			p.errorf(e.key, "%s: unknown key %q%s (is_strict is on)", nonEmpty(path, "top level"), e.name, suggest(e.name, fs))
 		default:

@@ -419,8 +419,8 @@ func (p *pcFile) readAvailability(e entry, s *pcSettings) (pol jobs.RestartPolic
 func (p *pcFile) readPCDependsOn(e entry) []pcDep {
 	entries, _ := p.mapping(e)
 	var deps []pcDep
-	names := make([]string, 0, len(pcConditions))
-	for k := range pcConditions {
+	names := make([]string, 0, len(pcConditions()))
+	for k := range pcConditions() {
 		names = append(names, k)
 	}
 	for _, d := range entries {
@@ -436,7 +436,7 @@ func (p *pcFile) readPCDependsOn(e entry) []pcDep {
 				}
 			}})
 		}
-		cond, ok := pcConditions[raw]
+		cond, ok := pcConditions()[raw]
 		if !ok {
 			hint := ""
 			if best := closest(raw, names); best != "" {

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/goccy/go-yaml/ast"
 )
@@ -103,35 +104,37 @@ func plural(n int) string {
 // pcUnsupported says, for each process-compose field jobtop has no
 // counterpart for, what jobtop does instead. The field is ignored, with a
 // warning; the rest of the file runs.
-var pcUnsupported = map[string]string{
-	// top level
-	"log_location":      "jobtop writes each job's output to its own log file (see jobtop ls --json: log_path); for one file of every job's output, as process-compose writes there, run jobtop logs --all -f >> FILE",
-	"log_level":         "jobtop has no log level of its own",
-	"log_configuration": "jobtop keeps each job's output as it is, in memory and in its log file",
-	"log_format":        "jobtop keeps each job's output as it is, in memory and in its log file",
-	"is_tui_disabled":   "run jobtop serve for no TUI",
-	"mcp_server":        "jobtop has its own agent API (jobtop run, ls, logs, wait)",
-	// processes
-	"is_daemon":                 "jobtop treats a job as ended when its command exits (and stops what it left): run the program in the foreground instead (docker run without -d, postgres rather than pg_ctl start), with shutdown.command if it needs one to stop",
-	"disable_ansi_colors":       "jobtop keeps colours and strips other escape sequences",
-	"is_foreground":             "jobtop runs every job in the background and shows its output",
-	"is_elevated":               "run jobtop itself with the rights the job needs",
-	"launch_timeout_seconds":    "jobtop reads a job's output until its processes are gone",
-	"watch":                     "jobtop does not watch files; reload with R or jobtop reload",
-	"mcp":                       "jobtop has its own agent API (jobtop run, ls, logs, wait)",
-	"truncate_log":              "jobtop starts a new log file per session",
-	"monitor_for":               "jobtop marks jobs whose output arrived unseen in its table",
-	"monitor_silence_threshold": "jobtop marks jobs whose output arrived unseen in its table",
-	"name":                      "the job is named by its key under processes",
-	"replica_num":               "set by process-compose itself",
-	"replica_name":              "set by process-compose itself",
-	"executable":                "set by process-compose itself; use command or entrypoint",
-	"args":                      "set by process-compose itself; use command or entrypoint",
-	"original_config":           "set by process-compose itself",
-	// availability, shutdown, probes
-	"parent_only":             "jobtop signals the job's whole process tree",
-	"send_keys":               "jobtop does not type keys to stop a job: it sends the stop signal (or runs shutdown.command) instead",
-	"success_threshold":       "one passing check counts (process-compose does not use it either)",
-	"elevated_shell_command":  "jobtop runs no elevated jobs",
-	"elevated_shell_argument": "jobtop runs no elevated jobs",
-}
+var pcUnsupported = sync.OnceValue(func() map[string]string {
+	return map[string]string{
+		// top level
+		"log_location":      "jobtop writes each job's output to its own log file (see jobtop ls --json: log_path); for one file of every job's output, as process-compose writes there, run jobtop logs --all -f >> FILE",
+		"log_level":         "jobtop has no log level of its own",
+		"log_configuration": "jobtop keeps each job's output as it is, in memory and in its log file",
+		"log_format":        "jobtop keeps each job's output as it is, in memory and in its log file",
+		"is_tui_disabled":   "run jobtop serve for no TUI",
+		"mcp_server":        "jobtop has its own agent API (jobtop run, ls, logs, wait)",
+		// processes
+		"is_daemon":                 "jobtop treats a job as ended when its command exits (and stops what it left): run the program in the foreground instead (docker run without -d, postgres rather than pg_ctl start), with shutdown.command if it needs one to stop",
+		"disable_ansi_colors":       "jobtop keeps colours and strips other escape sequences",
+		"is_foreground":             "jobtop runs every job in the background and shows its output",
+		"is_elevated":               "run jobtop itself with the rights the job needs",
+		"launch_timeout_seconds":    "jobtop reads a job's output until its processes are gone",
+		"watch":                     "jobtop does not watch files; reload with R or jobtop reload",
+		"mcp":                       "jobtop has its own agent API (jobtop run, ls, logs, wait)",
+		"truncate_log":              "jobtop starts a new log file per session",
+		"monitor_for":               "jobtop marks jobs whose output arrived unseen in its table",
+		"monitor_silence_threshold": "jobtop marks jobs whose output arrived unseen in its table",
+		"name":                      "the job is named by its key under processes",
+		"replica_num":               "set by process-compose itself",
+		"replica_name":              "set by process-compose itself",
+		"executable":                "set by process-compose itself; use command or entrypoint",
+		"args":                      "set by process-compose itself; use command or entrypoint",
+		"original_config":           "set by process-compose itself",
+		// availability, shutdown, probes
+		"parent_only":             "jobtop signals the job's whole process tree",
+		"send_keys":               "jobtop does not type keys to stop a job: it sends the stop signal (or runs shutdown.command) instead",
+		"success_threshold":       "one passing check counts (process-compose does not use it either)",
+		"elevated_shell_command":  "jobtop runs no elevated jobs",
+		"elevated_shell_argument": "jobtop runs no elevated jobs",
+	}
+})

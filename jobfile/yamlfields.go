@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+	"sync"
 )
 
 // fields dispatches a mapping's entries to one reader per known key and
@@ -30,15 +31,17 @@ func nonEmpty(s, otherwise string) string {
 }
 
 // knownAliases are keys other tools use for what jobtop names differently.
-var knownAliases = map[string]string{
-	"command": "cmd", "working_dir": "cwd", "dir": "cwd", "environment": "env",
-	"depends": "depends_on", "readiness_probe": "ready", "readiness": "ready",
-	"stop_signal": "stop", "restart_policy": "restart",
-}
+var knownAliases = sync.OnceValue(func() map[string]string {
+	return map[string]string{
+		"command": "cmd", "working_dir": "cwd", "dir": "cwd", "environment": "env",
+		"depends": "depends_on", "readiness_probe": "ready", "readiness": "ready",
+		"stop_signal": "stop", "restart_policy": "restart",
+	}
+})
 
 // suggest names the known key closest to an unknown one, or lists them.
 func suggest(name string, fs fields) string {
-	if alias, ok := knownAliases[name]; ok && fs[alias] != nil {
+	if alias, ok := knownAliases()[name]; ok && fs[alias] != nil {
 		return fmt.Sprintf(" (did you mean %q?)", alias)
 	}
 	keys := make([]string, 0, len(fs))

@@ -5,6 +5,7 @@ import (
 	"math"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/goccy/go-yaml/ast"
@@ -126,11 +127,13 @@ func (r *nodeReader) size(e entry) (int64, bool) {
 	return v, true
 }
 
-var sizeUnits = map[string]int64{
-	"": 1, "B": 1,
-	"KB": 1e3, "MB": 1e6, "GB": 1e9,
-	"KIB": 1 << 10, "MIB": 1 << 20, "GIB": 1 << 30,
-}
+var sizeUnits = sync.OnceValue(func() map[string]int64 {
+	return map[string]int64{
+		"": 1, "B": 1,
+		"KB": 1e3, "MB": 1e6, "GB": 1e9,
+		"KIB": 1 << 10, "MIB": 1 << 20, "GIB": 1 << 30,
+	}
+})
 
 // ParseSize reads a byte count as a job file writes it: a whole number,
 // or one with a unit (B, KB, KiB, MB, MiB, GB, GiB).
@@ -140,7 +143,7 @@ func ParseSize(text string) (int64, error) {
 	if i < 0 {
 		i = len(t)
 	}
-	unit, ok := sizeUnits[strings.ToUpper(strings.TrimSpace(t[i:]))]
+	unit, ok := sizeUnits()[strings.ToUpper(strings.TrimSpace(t[i:]))]
 	n, err := strconv.ParseInt(t[:i], 10, 64)
 	if !ok || err != nil {
 		return 0, fmt.Errorf("%q is not a size: write e.g. 500KiB, 64MiB or 1GiB", text)

@@ -4,6 +4,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 )
 
 // A command line with no shell syntax in it, such as `npm run dev` or
@@ -29,21 +30,23 @@ func directWordByte(b byte) bool {
 
 // shellBuiltins are dash's reserved words and builtins, and bash's (macOS's
 // /bin/sh is bash): as a command's first word the shell runs them itself.
-var shellBuiltins = map[string]bool{
-	"time": true, "function": true, "select": true, "coproc": true, "source": true, "declare": true,
-	"typeset": true, "let": true, "enable": true, "builtin": true, "caller": true, "dirs": true,
-	"disown": true, "logout": true, "popd": true, "pushd": true, "shopt": true, "suspend": true,
-	"mapfile": true, "readarray": true, "compgen": true, "complete": true, "compopt": true,
-	"help": true, "history": true, "bind": true,
-	"!": true, "case": true, "do": true, "done": true, "elif": true, "else": true, "esac": true, "fi": true,
-	"for": true, "if": true, "in": true, "then": true, "until": true, "while": true,
-	".": true, ":": true, "alias": true, "bg": true, "break": true, "cd": true, "chdir": true, "command": true,
-	"continue": true, "echo": true, "eval": true, "exec": true, "exit": true, "export": true, "false": true,
-	"fc": true, "fg": true, "getopts": true, "hash": true, "jobs": true, "kill": true, "local": true,
-	"printf": true, "pwd": true, "read": true, "readonly": true, "return": true, "set": true, "shift": true,
-	"test": true, "times": true, "trap": true, "true": true, "type": true, "ulimit": true, "umask": true,
-	"unalias": true, "unset": true, "wait": true,
-}
+var shellBuiltins = sync.OnceValue(func() map[string]bool {
+	return map[string]bool{
+		"time": true, "function": true, "select": true, "coproc": true, "source": true, "declare": true,
+		"typeset": true, "let": true, "enable": true, "builtin": true, "caller": true, "dirs": true,
+		"disown": true, "logout": true, "popd": true, "pushd": true, "shopt": true, "suspend": true,
+		"mapfile": true, "readarray": true, "compgen": true, "complete": true, "compopt": true,
+		"help": true, "history": true, "bind": true,
+		"!": true, "case": true, "do": true, "done": true, "elif": true, "else": true, "esac": true, "fi": true,
+		"for": true, "if": true, "in": true, "then": true, "until": true, "while": true,
+		".": true, ":": true, "alias": true, "bg": true, "break": true, "cd": true, "chdir": true, "command": true,
+		"continue": true, "echo": true, "eval": true, "exec": true, "exit": true, "export": true, "false": true,
+		"fc": true, "fg": true, "getopts": true, "hash": true, "jobs": true, "kill": true, "local": true,
+		"printf": true, "pwd": true, "read": true, "readonly": true, "return": true, "set": true, "shift": true,
+		"test": true, "times": true, "trap": true, "true": true, "type": true, "ulimit": true, "umask": true,
+		"unalias": true, "unset": true, "wait": true,
+	}
+})
 
 // directArgv is the argv that /bin/sh -c would execute for command, when
 // the command line is a simple command of literal words ("exec" in front
@@ -68,7 +71,7 @@ func directArgv(command string) (argv []string, ok bool) {
 		return nil, false
 	case execed && strings.HasPrefix(prog, "-"): // an option of exec's
 		return nil, false
-	case !execed && !strings.Contains(prog, "/") && shellBuiltins[prog]:
+	case !execed && !strings.Contains(prog, "/") && shellBuiltins()[prog]:
 		return nil, false
 	}
 	return argv, true

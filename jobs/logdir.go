@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strconv"
+	"sync"
 	"time"
 
 	"golang.org/x/sys/unix"
@@ -17,7 +18,9 @@ import (
 const logLockName = ".jobtop.lock"
 
 // jobLogName matches the names of job log files: 3.log, 3.log.1.
-var jobLogName = regexp.MustCompile(`^[0-9]+\.log(\.1)?$`)
+var jobLogName = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^[0-9]+\.log(\.1)?$`)
+})
 
 // LogDirInUseError says another live instance writes its logs to a
 // directory.
@@ -127,7 +130,7 @@ func clearJobLogs(dir string) error {
 		return fmt.Errorf("log directory: %w", err)
 	}
 	for _, e := range entries {
-		if e.Type().IsRegular() && jobLogName.MatchString(e.Name()) {
+		if e.Type().IsRegular() && jobLogName().MatchString(e.Name()) {
 			if err := os.Remove(filepath.Join(dir, e.Name())); err != nil && !os.IsNotExist(err) {
 				return fmt.Errorf("log directory: cannot start fresh: %w", err)
 			}

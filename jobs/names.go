@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"unicode"
 
 	"golang.org/x/text/unicode/norm"
@@ -57,20 +58,26 @@ func nameChar(c rune) bool {
 
 // latinFolds are the Latin letters with no accent to take off, written as
 // ASCII letters, for names made up from programs' names.
-var latinFolds = map[rune]string{'ø': "o", 'Ø': "O", 'ß': "ss", 'æ': "ae", 'Æ': "AE", 'œ': "oe", 'Œ': "OE",
-	'ł': "l", 'Ł': "L", 'đ': "d", 'Đ': "D", 'þ': "th", 'Þ': "Th", 'ð': "d", 'ı': "i"}
+var latinFolds = sync.OnceValue(func() map[rune]string {
+	return map[rune]string{'ø': "o", 'Ø': "O", 'ß': "ss", 'æ': "ae", 'Æ': "AE", 'œ': "oe", 'Œ': "OE",
+		'ł': "l", 'Ł': "L", 'đ': "d", 'Đ': "D", 'þ': "th", 'Þ': "Th", 'ð': "d", 'ı': "i"}
+})
 
 // shellPrefixes are words that run the next word as the program, skipped
 // when a name is made up from a shell command.
-var shellPrefixes = map[string]bool{"exec": true, "env": true, "nohup": true, "time": true, "command": true,
-	"nice": true, "ionice": true, "sudo": true, "timeout": true, "stdbuf": true}
+var shellPrefixes = sync.OnceValue(func() map[string]bool {
+	return map[string]bool{"exec": true, "env": true, "nohup": true, "time": true, "command": true,
+		"nice": true, "ionice": true, "sudo": true, "timeout": true, "stdbuf": true}
+})
 
 // prefixOptions are the options of shellPrefixes that take the next word
 // as their argument ("sudo -u bob make", "timeout -s KILL 5 make").
-var prefixOptions = map[string]string{
-	"sudo":    "-u -g -h -p -C -D -r -t -U -T --user --group --host --prompt --close-from --chdir --role --type --other-user",
-	"timeout": "-s -k --signal --kill-after", "nice": "-n --adjustment", "ionice": "-c -n -p --class --classdata --pid",
-	"stdbuf": "-i -o -e", "env": "-u -C -S --unset --chdir --split-string", "exec": "-a"}
+var prefixOptions = sync.OnceValue(func() map[string]string {
+	return map[string]string{
+		"sudo":    "-u -g -h -p -C -D -r -t -U -T --user --group --host --prompt --close-from --chdir --role --type --other-user",
+		"timeout": "-s -k --signal --kill-after", "nice": "-n --adjustment", "ionice": "-c -n -p --class --classdata --pid",
+		"stdbuf": "-i -o -e", "env": "-u -C -S --unset --chdir --split-string", "exec": "-a"}
+})
 
 // takesArgument reports whether option o of prefix takes the next word:
 // one of its options, or short ones run together that end in one
@@ -79,7 +86,7 @@ func takesArgument(prefix, o string) bool {
 	if !strings.HasPrefix(o, "-") {
 		return false
 	}
-	opts := strings.Fields(prefixOptions[path.Base(prefix)])
+	opts := strings.Fields(prefixOptions()[path.Base(prefix)])
 	if len(o) > 2 && o[1] != '-' {
 		o = "-" + o[len(o)-1:]
 	}
@@ -95,7 +102,7 @@ func programOf(words []string) string {
 	for i := 0; i < len(words); i++ {
 		w := words[i]
 		switch {
-		case shellPrefixes[path.Base(w)]:
+		case shellPrefixes()[path.Base(w)]:
 			prefix = w
 			continue
 		case prefix != "" && takesArgument(prefix, w):
@@ -105,7 +112,7 @@ func programOf(words []string) string {
 			continue
 		}
 		// "sh build.sh", "python3 -u tool.py": the script says more.
-		if interpreterFamily[path.Base(w)] != "" {
+		if interpreterFamily()[path.Base(w)] != "" {
 			if script := scriptOf(path.Base(w), words[i+1:]); script != "" {
 				return script
 			}
@@ -120,7 +127,7 @@ func programOf(words []string) string {
 // given inline (sh -c, python -c, node -e, perl -e) or a module (python
 // -m: "python3 -m http.server" stays python3), or nothing.
 func scriptOf(interpreter string, args []string) string {
-	opts := interpreterOptions[interpreterFamily[interpreter]]
+	opts := interpreterOptions()[interpreterFamily()[interpreter]]
 	for i := 0; i < len(args); i++ {
 		a := args[i]
 		switch {
@@ -138,19 +145,23 @@ func scriptOf(interpreter string, args []string) string {
 // interpreterFamily is the family of each interpreter (whose options are
 // read alike): an interpreter runs a script named by its arguments, and a
 // job running one is named after the script.
-var interpreterFamily = map[string]string{"sh": "sh", "bash": "sh", "zsh": "sh", "dash": "sh",
-	"python": "python", "python3": "python", "node": "node", "ruby": "ruby", "perl": "perl"}
+var interpreterFamily = sync.OnceValue(func() map[string]string {
+	return map[string]string{"sh": "sh", "bash": "sh", "zsh": "sh", "dash": "sh",
+		"python": "python", "python3": "python", "node": "node", "ruby": "ruby", "perl": "perl"}
+})
 
 // interpreterOptions are, for each family, the options that give the code
 // inline (no script names the job) and those that take the next word as
 // their argument ("python3 -W ignore app.py", "bash -o pipefail x.sh").
-var interpreterOptions = map[string]struct{ inline, withArg map[string]bool }{
-	"sh":     {inline: set("-c"), withArg: set("-o", "-O", "+o", "+O", "--rcfile", "--init-file")},
-	"python": {inline: set("-c", "-m"), withArg: set("-W", "-X")},
-	"node":   {inline: set("-e", "--eval", "-p", "--print"), withArg: set("-r", "--require", "--import", "--loader")},
-	"ruby":   {inline: set("-e"), withArg: set("-r", "-I", "-C")},
-	"perl":   {inline: set("-e", "-E"), withArg: set("-I", "-M", "-m")},
-}
+var interpreterOptions = sync.OnceValue(func() map[string]struct{ inline, withArg map[string]bool } {
+	return map[string]struct{ inline, withArg map[string]bool }{
+		"sh":     {inline: set("-c"), withArg: set("-o", "-O", "+o", "+O", "--rcfile", "--init-file")},
+		"python": {inline: set("-c", "-m"), withArg: set("-W", "-X")},
+		"node":   {inline: set("-e", "--eval", "-p", "--print"), withArg: set("-r", "--require", "--import", "--loader")},
+		"ruby":   {inline: set("-e"), withArg: set("-r", "-I", "-C")},
+		"perl":   {inline: set("-e", "-E"), withArg: set("-I", "-M", "-m")},
+	}
+})
 
 func set(words ...string) map[string]bool {
 	m := make(map[string]bool, len(words))
@@ -174,7 +185,7 @@ func defaultName(s Spec) string {
 	program := ""
 	if len(s.Argv) > 0 {
 		program = s.Argv[0]
-		if shellPrefixes[path.Base(program)] || interpreterFamily[path.Base(program)] != "" { // env FOO=1 make; python3 tool.py
+		if shellPrefixes()[path.Base(program)] || interpreterFamily()[path.Base(program)] != "" { // env FOO=1 make; python3 tool.py
 			program = programOf(s.Argv)
 		}
 	} else {
@@ -197,8 +208,8 @@ func defaultName(s Spec) string {
 		switch {
 		case nameChar(c):
 			b.WriteRune(c)
-		case latinFolds[c] != "":
-			b.WriteString(latinFolds[c])
+		case latinFolds()[c] != "":
+			b.WriteString(latinFolds()[c])
 		case c > unicode.MaxASCII:
 			// A letter with an accent keeps its letter (ÜberTool:
 			// UberTool, not berTool), a ligature its letters (ﬁle:

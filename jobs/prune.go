@@ -8,6 +8,7 @@ import (
 	"regexp"
 	"sort"
 	"strconv"
+	"sync"
 
 	"jobtop/jobs/proc"
 )
@@ -41,7 +42,9 @@ func (r Retention) withDefaults() Retention {
 
 // sessionName matches the directory names newSessionLogDir makes:
 // start time and PID.
-var sessionName = regexp.MustCompile(`^[0-9]{8}-[0-9]{6}-([0-9]+)$`)
+var sessionName = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^[0-9]{8}-[0-9]{6}-([0-9]+)$`)
+})
 
 // PruneSessions removes the oldest session directories under logsDir past
 // the retention's bounds: the newest r.Sessions are kept, as long as they
@@ -59,7 +62,7 @@ func PruneSessions(logsDir string, r Retention) ([]string, error) {
 	}
 	var names []string
 	for _, e := range entries {
-		if e.IsDir() && sessionName.MatchString(e.Name()) {
+		if e.IsDir() && sessionName().MatchString(e.Name()) {
 			names = append(names, e.Name())
 		}
 	}
@@ -95,7 +98,7 @@ func sessionLive(dir, name string) bool {
 	if _, err := os.Stat(filepath.Join(dir, logLockName)); err == nil {
 		return dirInUse(dir)
 	}
-	pid, err := strconv.Atoi(sessionName.FindStringSubmatch(name)[1])
+	pid, err := strconv.Atoi(sessionName().FindStringSubmatch(name)[1])
 	if err != nil || pid <= 0 {
 		return false
 	}

@@ -2,6 +2,7 @@ package jobs
 
 import (
 	"strings"
+	"sync"
 	"unicode"
 )
 
@@ -14,7 +15,7 @@ func ShellJoin(words []string) string {
 	var b strings.Builder
 	for i, w := range words {
 		switch {
-		case i == 0 && (isAssignment(w) || shellKeywords[w]):
+		case i == 0 && (isAssignment(w) || shellKeywords()[w]):
 			quoteShellWord(&b, w)
 			continue
 		case i == 0:
@@ -37,11 +38,13 @@ func ShellJoin(words []string) string {
 
 // shellKeywords are the words a shell reads as its own where a command
 // starts (POSIX's reserved words, and bash's).
-var shellKeywords = map[string]bool{
-	"if": true, "then": true, "else": true, "elif": true, "fi": true, "case": true, "esac": true,
-	"for": true, "while": true, "until": true, "do": true, "done": true, "in": true,
-	"!": true, "{": true, "}": true, "function": true, "select": true, "time": true, "[[": true, "]]": true, "coproc": true,
-}
+var shellKeywords = sync.OnceValue(func() map[string]bool {
+	return map[string]bool{
+		"if": true, "then": true, "else": true, "elif": true, "fi": true, "case": true, "esac": true,
+		"for": true, "while": true, "until": true, "do": true, "done": true, "in": true,
+		"!": true, "{": true, "}": true, "function": true, "select": true, "time": true, "[[": true, "]]": true, "coproc": true,
+	}
+})
 
 // writeShellWord writes w as the shell reads it back: as it is when
 // nothing in it is the shell's, else in single quotes, or in double quotes

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"sync"
 	"syscall"
 )
 
@@ -93,7 +94,7 @@ func (s Signal) String() string {
 	if s == 0 {
 		return ""
 	}
-	if name, ok := signalNames[syscall.Signal(s)]; ok {
+	if name, ok := signalNames()[syscall.Signal(s)]; ok {
 		return name
 	}
 	return "SIG" + strconv.Itoa(int(s))
@@ -131,17 +132,19 @@ func (s *Signal) UnmarshalJSON(b []byte) error {
 
 // signalNames are the signals every Unix has, and this system's own
 // (signals_*.go).
-var signalNames = withOSSignals(map[syscall.Signal]string{
-	syscall.SIGHUP: "SIGHUP", syscall.SIGINT: "SIGINT", syscall.SIGQUIT: "SIGQUIT",
-	syscall.SIGILL: "SIGILL", syscall.SIGTRAP: "SIGTRAP", syscall.SIGABRT: "SIGABRT",
-	syscall.SIGBUS: "SIGBUS", syscall.SIGFPE: "SIGFPE", syscall.SIGKILL: "SIGKILL",
-	syscall.SIGUSR1: "SIGUSR1", syscall.SIGSEGV: "SIGSEGV", syscall.SIGUSR2: "SIGUSR2",
-	syscall.SIGPIPE: "SIGPIPE", syscall.SIGALRM: "SIGALRM", syscall.SIGTERM: "SIGTERM",
-	syscall.SIGCHLD: "SIGCHLD", syscall.SIGCONT: "SIGCONT", syscall.SIGSTOP: "SIGSTOP",
-	syscall.SIGTSTP: "SIGTSTP", syscall.SIGTTIN: "SIGTTIN", syscall.SIGTTOU: "SIGTTOU",
-	syscall.SIGURG: "SIGURG", syscall.SIGXCPU: "SIGXCPU", syscall.SIGXFSZ: "SIGXFSZ",
-	syscall.SIGVTALRM: "SIGVTALRM", syscall.SIGPROF: "SIGPROF", syscall.SIGWINCH: "SIGWINCH",
-	syscall.SIGIO: "SIGIO", syscall.SIGSYS: "SIGSYS",
+var signalNames = sync.OnceValue(func() map[syscall.Signal]string {
+	return withOSSignals(map[syscall.Signal]string{
+		syscall.SIGHUP: "SIGHUP", syscall.SIGINT: "SIGINT", syscall.SIGQUIT: "SIGQUIT",
+		syscall.SIGILL: "SIGILL", syscall.SIGTRAP: "SIGTRAP", syscall.SIGABRT: "SIGABRT",
+		syscall.SIGBUS: "SIGBUS", syscall.SIGFPE: "SIGFPE", syscall.SIGKILL: "SIGKILL",
+		syscall.SIGUSR1: "SIGUSR1", syscall.SIGSEGV: "SIGSEGV", syscall.SIGUSR2: "SIGUSR2",
+		syscall.SIGPIPE: "SIGPIPE", syscall.SIGALRM: "SIGALRM", syscall.SIGTERM: "SIGTERM",
+		syscall.SIGCHLD: "SIGCHLD", syscall.SIGCONT: "SIGCONT", syscall.SIGSTOP: "SIGSTOP",
+		syscall.SIGTSTP: "SIGTSTP", syscall.SIGTTIN: "SIGTTIN", syscall.SIGTTOU: "SIGTTOU",
+		syscall.SIGURG: "SIGURG", syscall.SIGXCPU: "SIGXCPU", syscall.SIGXFSZ: "SIGXFSZ",
+		syscall.SIGVTALRM: "SIGVTALRM", syscall.SIGPROF: "SIGPROF", syscall.SIGWINCH: "SIGWINCH",
+		syscall.SIGIO: "SIGIO", syscall.SIGSYS: "SIGSYS",
+	})
 })
 
 func withOSSignals(names map[syscall.Signal]string) map[syscall.Signal]string {
@@ -163,7 +166,7 @@ func ParseSignal(s string) (Signal, error) {
 	if !strings.HasPrefix(t, "SIG") {
 		t = "SIG" + t
 	}
-	for sig, name := range signalNames {
+	for sig, name := range signalNames() {
 		if name == t {
 			return Signal(sig), nil
 		}

@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/google/jsonschema-go/jsonschema"
@@ -114,21 +115,23 @@ func (d *Duration) setSeconds(secs float64, text string) error {
 
 // argSchemas are the JSON schemas of the argument types that read more
 // than one JSON type.
-var argSchemas = map[reflect.Type]*jsonschema.Schema{
-	reflect.TypeFor[JobRef](): {
-		Types:       []string{"integer", "string"},
-		Description: "a job's ID (a number) or its name (the newest job with that name)",
-	},
-	reflect.TypeFor[Duration](): {
-		Types:       []string{"string", "number"},
-		Description: `a duration like "30s", "5m", "1h30m", or a number of seconds`,
-	},
-}
+var argSchemas = sync.OnceValue(func() map[reflect.Type]*jsonschema.Schema {
+	return map[reflect.Type]*jsonschema.Schema{
+		reflect.TypeFor[JobRef](): {
+			Types:       []string{"integer", "string"},
+			Description: "a job's ID (a number) or its name (the newest job with that name)",
+		},
+		reflect.TypeFor[Duration](): {
+			Types:       []string{"string", "number"},
+			Description: `a duration like "30s", "5m", "1h30m", or a number of seconds`,
+		},
+	}
+})
 
 // inputSchema is the input schema of a tool taking T, with adjust's
 // changes (enums, defaults, minimums).
 func inputSchema[T any](adjust func(props map[string]*jsonschema.Schema)) *jsonschema.Schema {
-	s, err := jsonschema.For[T](&jsonschema.ForOptions{TypeSchemas: argSchemas})
+	s, err := jsonschema.For[T](&jsonschema.ForOptions{TypeSchemas: argSchemas()})
 	if err != nil {
 		panic(err) // a programming error in a tool's argument type
 	}
@@ -147,7 +150,7 @@ const durationWords = `; a duration like "30s", "5m", "1h30m", or a number of se
 // (and of the objects in it) with durationWords.
 func describeDurations(s *jsonschema.Schema) {
 	for _, p := range s.Properties {
-		if slices.Equal(p.Types, argSchemas[reflect.TypeFor[Duration]()].Types) && !strings.Contains(p.Description, "number of seconds") {
+		if slices.Equal(p.Types, argSchemas()[reflect.TypeFor[Duration]()].Types) && !strings.Contains(p.Description, "number of seconds") {
 			p.Description = strings.TrimSuffix(p.Description, ".") + durationWords
 		}
 		describeDurations(p)

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"sync"
 	"syscall"
 	"time"
 
@@ -94,7 +95,9 @@ func (s *Server) lostError(ctx context.Context, err error) error {
 // toolsOnNewInstance are the tools whose answer on an instance other
 // than the one the tools talked to still makes sense (with a note);
 // every other one names a job, which the new instance does not know.
-var toolsOnNewInstance = map[string]bool{"run_job": true, "list_jobs": true}
+var toolsOnNewInstance = sync.OnceValue(func() map[string]bool {
+	return map[string]bool{"run_job": true, "list_jobs": true}
+})
 
 // watchInstance notes, before each tool call, which instance answers: when
 // another one than before does, a call naming a job is refused once with
@@ -110,7 +113,7 @@ func (s *Server) watchInstance(next sdk.MethodHandler) sdk.MethodHandler {
 		var note string
 		if prev, now, err := s.observe(ctx); err == nil && prev != nil && !sameInstance(*prev, *now) {
 			note = s.replacedWords(*prev, *now)
-			if !toolsOnNewInstance[call.Params.Name] {
+			if !toolsOnNewInstance()[call.Params.Name] {
 				return &sdk.CallToolResult{IsError: true, Content: []sdk.Content{&sdk.TextContent{Text: note}}}, nil
 			}
 		}

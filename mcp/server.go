@@ -64,7 +64,9 @@ func New(o Options) *sdk.Server {
 
 // nullArg finds the schema validator's words for an argument given as
 // null, which show Go's internals ("<invalid reflect.Value>").
-var nullArg = regexp.MustCompile(`/properties/([^:]+): type: <invalid reflect\.Value> has type "null", want (.*)`)
+var nullArg = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`/properties/([^:]+): type: <invalid reflect\.Value> has type "null", want (.*)`)
+})
 
 // explainNull rewords a tool call's refusal of a null argument into what
 // a model can act on: which argument, and what to give instead.
@@ -74,7 +76,7 @@ func explainNull(next sdk.MethodHandler) sdk.MethodHandler {
 		if r, ok := res.(*sdk.CallToolResult); ok && r != nil && r.IsError {
 			for _, c := range r.Content {
 				if t, ok := c.(*sdk.TextContent); ok {
-					t.Text = nullArg.ReplaceAllString(t.Text, "/properties/$1: $1 is null; give $2, or leave $1 out if it is optional")
+					t.Text = nullArg().ReplaceAllString(t.Text, "/properties/$1: $1 is null; give $2, or leave $1 out if it is optional")
 				}
 			}
 		}

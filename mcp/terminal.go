@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+	"sync"
 	"time"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
@@ -110,12 +111,14 @@ func enterKey(info jobs.Info) string {
 }
 
 // namedKeys are the bytes a terminal sends for keys (normal cursor mode).
-var namedKeys = map[string]string{
-	"enter": "\r", "return": "\r", "tab": "\t", "esc": "\x1b", "escape": "\x1b",
-	"backspace": "\x7f", "delete": "\x1b[3~", "space": " ",
-	"up": "\x1b[A", "down": "\x1b[B", "right": "\x1b[C", "left": "\x1b[D",
-	"home": "\x1b[H", "end": "\x1b[F", "pageup": "\x1b[5~", "pagedown": "\x1b[6~",
-}
+var namedKeys = sync.OnceValue(func() map[string]string {
+	return map[string]string{
+		"enter": "\r", "return": "\r", "tab": "\t", "esc": "\x1b", "escape": "\x1b",
+		"backspace": "\x7f", "delete": "\x1b[3~", "space": " ",
+		"up": "\x1b[A", "down": "\x1b[B", "right": "\x1b[C", "left": "\x1b[D",
+		"home": "\x1b[H", "end": "\x1b[F", "pageup": "\x1b[5~", "pagedown": "\x1b[6~",
+	}
+})
 
 // keyBytes is what a terminal sends for the named key; appCursor is the
 // program's application cursor mode (arrows as ESC O A).
@@ -124,7 +127,7 @@ func keyBytes(name string, appCursor bool) (string, error) {
 	if rest, ok := strings.CutPrefix(k, "ctrl+"); ok && len(rest) == 1 && rest[0] >= 'a' && rest[0] <= 'z' {
 		return string(rune(rest[0] - 'a' + 1)), nil
 	}
-	seq, ok := namedKeys[k]
+	seq, ok := namedKeys()[k]
 	if !ok {
 		return "", fmt.Errorf("unknown key %q: use enter, tab, esc, backspace, delete, space, up, down, left, right, home, end, pageup, pagedown or ctrl+a to ctrl+z (type text with text)", name)
 	}

@@ -4,7 +4,8 @@
 // with its start time never is), and its CPU time and resident memory.
 //
 // It is the one place jobtop reads /proc (or, on other systems, their
-// equivalent). It imports nothing of jobtop's.
+// equivalent). It imports nothing of jobtop's but, on macOS and FreeBSD,
+// its psutil package (gopsutil, which jobtop on Linux does not link).
 package proc
 
 import "errors"

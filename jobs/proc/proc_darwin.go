@@ -1,8 +1,9 @@
 package proc
 
 import (
-	"github.com/shirou/gopsutil/v4/process"
 	"golang.org/x/sys/unix"
+
+	"jobtop/jobs/proc/psutil"
 )
 
 // On macOS the table comes from sysctl kern.proc (one call for all
@@ -29,7 +30,7 @@ func List() ([]Proc, error) {
 		if p.PID == 0 {
 			continue // the kernel
 		}
-		p.CPU, p.RSS = psutilUsage(&process.Process{Pid: int32(p.PID)})
+		p.CPU, p.RSS = psutil.Usage(p.PID)
 		out = append(out, p)
 	}
 	return out, nil
@@ -58,7 +59,7 @@ func Get(pid int) (Proc, error) {
 	}
 	p := fromKinfo(k)
 	// The table said it exists: no need for gopsutil to ask again.
-	p.CPU, p.RSS = psutilUsage(&process.Process{Pid: int32(pid)})
+	p.CPU, p.RSS = psutil.Usage(pid)
 	return p, nil
 }
 

@@ -6,6 +6,7 @@ import (
 	"io"
 	"regexp"
 	"strings"
+	"sync"
 	"unicode/utf8"
 )
 
@@ -351,185 +352,190 @@ var keyNames = map[KeyType]string{
 }
 
 // Sequence mappings.
-var sequences = map[string]Key{
-	// Arrow keys
-	"\x1b[A":    {Type: KeyUp},
-	"\x1b[B":    {Type: KeyDown},
-	"\x1b[C":    {Type: KeyRight},
-	"\x1b[D":    {Type: KeyLeft},
-	"\x1b[1;2A": {Type: KeyShiftUp},
-	"\x1b[1;2B": {Type: KeyShiftDown},
-	"\x1b[1;2C": {Type: KeyShiftRight},
-	"\x1b[1;2D": {Type: KeyShiftLeft},
-	"\x1b[OA":   {Type: KeyShiftUp},    // DECCKM
-	"\x1b[OB":   {Type: KeyShiftDown},  // DECCKM
-	"\x1b[OC":   {Type: KeyShiftRight}, // DECCKM
-	"\x1b[OD":   {Type: KeyShiftLeft},  // DECCKM
-	"\x1b[a":    {Type: KeyShiftUp},    // urxvt
-	"\x1b[b":    {Type: KeyShiftDown},  // urxvt
-	"\x1b[c":    {Type: KeyShiftRight}, // urxvt
-	"\x1b[d":    {Type: KeyShiftLeft},  // urxvt
-	"\x1b[1;3A": {Type: KeyUp, Alt: true},
-	"\x1b[1;3B": {Type: KeyDown, Alt: true},
-	"\x1b[1;3C": {Type: KeyRight, Alt: true},
-	"\x1b[1;3D": {Type: KeyLeft, Alt: true},
+// jobtop: a function, not a package variable, so that the map is built
+// when the input reader first needs it (extSequences), not in the init
+// of every program that links Bubble Tea. See JOBTOP.md.
+func keySequences() map[string]Key {
+	return map[string]Key{
+		// Arrow keys
+		"\x1b[A":    {Type: KeyUp},
+		"\x1b[B":    {Type: KeyDown},
+		"\x1b[C":    {Type: KeyRight},
+		"\x1b[D":    {Type: KeyLeft},
+		"\x1b[1;2A": {Type: KeyShiftUp},
+		"\x1b[1;2B": {Type: KeyShiftDown},
+		"\x1b[1;2C": {Type: KeyShiftRight},
+		"\x1b[1;2D": {Type: KeyShiftLeft},
+		"\x1b[OA":   {Type: KeyShiftUp},    // DECCKM
+		"\x1b[OB":   {Type: KeyShiftDown},  // DECCKM
+		"\x1b[OC":   {Type: KeyShiftRight}, // DECCKM
+		"\x1b[OD":   {Type: KeyShiftLeft},  // DECCKM
+		"\x1b[a":    {Type: KeyShiftUp},    // urxvt
+		"\x1b[b":    {Type: KeyShiftDown},  // urxvt
+		"\x1b[c":    {Type: KeyShiftRight}, // urxvt
+		"\x1b[d":    {Type: KeyShiftLeft},  // urxvt
+		"\x1b[1;3A": {Type: KeyUp, Alt: true},
+		"\x1b[1;3B": {Type: KeyDown, Alt: true},
+		"\x1b[1;3C": {Type: KeyRight, Alt: true},
+		"\x1b[1;3D": {Type: KeyLeft, Alt: true},
 
-	"\x1b[1;4A": {Type: KeyShiftUp, Alt: true},
-	"\x1b[1;4B": {Type: KeyShiftDown, Alt: true},
-	"\x1b[1;4C": {Type: KeyShiftRight, Alt: true},
-	"\x1b[1;4D": {Type: KeyShiftLeft, Alt: true},
+		"\x1b[1;4A": {Type: KeyShiftUp, Alt: true},
+		"\x1b[1;4B": {Type: KeyShiftDown, Alt: true},
+		"\x1b[1;4C": {Type: KeyShiftRight, Alt: true},
+		"\x1b[1;4D": {Type: KeyShiftLeft, Alt: true},
 
-	"\x1b[1;5A": {Type: KeyCtrlUp},
-	"\x1b[1;5B": {Type: KeyCtrlDown},
-	"\x1b[1;5C": {Type: KeyCtrlRight},
-	"\x1b[1;5D": {Type: KeyCtrlLeft},
-	"\x1b[Oa":   {Type: KeyCtrlUp, Alt: true},    // urxvt
-	"\x1b[Ob":   {Type: KeyCtrlDown, Alt: true},  // urxvt
-	"\x1b[Oc":   {Type: KeyCtrlRight, Alt: true}, // urxvt
-	"\x1b[Od":   {Type: KeyCtrlLeft, Alt: true},  // urxvt
-	"\x1b[1;6A": {Type: KeyCtrlShiftUp},
-	"\x1b[1;6B": {Type: KeyCtrlShiftDown},
-	"\x1b[1;6C": {Type: KeyCtrlShiftRight},
-	"\x1b[1;6D": {Type: KeyCtrlShiftLeft},
-	"\x1b[1;7A": {Type: KeyCtrlUp, Alt: true},
-	"\x1b[1;7B": {Type: KeyCtrlDown, Alt: true},
-	"\x1b[1;7C": {Type: KeyCtrlRight, Alt: true},
-	"\x1b[1;7D": {Type: KeyCtrlLeft, Alt: true},
-	"\x1b[1;8A": {Type: KeyCtrlShiftUp, Alt: true},
-	"\x1b[1;8B": {Type: KeyCtrlShiftDown, Alt: true},
-	"\x1b[1;8C": {Type: KeyCtrlShiftRight, Alt: true},
-	"\x1b[1;8D": {Type: KeyCtrlShiftLeft, Alt: true},
+		"\x1b[1;5A": {Type: KeyCtrlUp},
+		"\x1b[1;5B": {Type: KeyCtrlDown},
+		"\x1b[1;5C": {Type: KeyCtrlRight},
+		"\x1b[1;5D": {Type: KeyCtrlLeft},
+		"\x1b[Oa":   {Type: KeyCtrlUp, Alt: true},    // urxvt
+		"\x1b[Ob":   {Type: KeyCtrlDown, Alt: true},  // urxvt
+		"\x1b[Oc":   {Type: KeyCtrlRight, Alt: true}, // urxvt
+		"\x1b[Od":   {Type: KeyCtrlLeft, Alt: true},  // urxvt
+		"\x1b[1;6A": {Type: KeyCtrlShiftUp},
+		"\x1b[1;6B": {Type: KeyCtrlShiftDown},
+		"\x1b[1;6C": {Type: KeyCtrlShiftRight},
+		"\x1b[1;6D": {Type: KeyCtrlShiftLeft},
+		"\x1b[1;7A": {Type: KeyCtrlUp, Alt: true},
+		"\x1b[1;7B": {Type: KeyCtrlDown, Alt: true},
+		"\x1b[1;7C": {Type: KeyCtrlRight, Alt: true},
+		"\x1b[1;7D": {Type: KeyCtrlLeft, Alt: true},
+		"\x1b[1;8A": {Type: KeyCtrlShiftUp, Alt: true},
+		"\x1b[1;8B": {Type: KeyCtrlShiftDown, Alt: true},
+		"\x1b[1;8C": {Type: KeyCtrlShiftRight, Alt: true},
+		"\x1b[1;8D": {Type: KeyCtrlShiftLeft, Alt: true},
 
-	// Miscellaneous keys
-	"\x1b[Z": {Type: KeyShiftTab},
+		// Miscellaneous keys
+		"\x1b[Z": {Type: KeyShiftTab},
 
-	"\x1b[2~": {Type: KeyInsert},
-	// jobtop: "\x1b[3;2~" (shift+delete) taken out; upstream read it as
-	// alt+insert. See JOBTOP.md.
+		"\x1b[2~": {Type: KeyInsert},
+		// jobtop: "\x1b[3;2~" (shift+delete) taken out; upstream read it as
+		// alt+insert. See JOBTOP.md.
 
-	"\x1b[3~":   {Type: KeyDelete},
-	"\x1b[3;3~": {Type: KeyDelete, Alt: true},
+		"\x1b[3~":   {Type: KeyDelete},
+		"\x1b[3;3~": {Type: KeyDelete, Alt: true},
 
-	"\x1b[5~":   {Type: KeyPgUp},
-	"\x1b[5;3~": {Type: KeyPgUp, Alt: true},
-	"\x1b[5;5~": {Type: KeyCtrlPgUp},
-	"\x1b[5^":   {Type: KeyCtrlPgUp}, // urxvt
-	"\x1b[5;7~": {Type: KeyCtrlPgUp, Alt: true},
+		"\x1b[5~":   {Type: KeyPgUp},
+		"\x1b[5;3~": {Type: KeyPgUp, Alt: true},
+		"\x1b[5;5~": {Type: KeyCtrlPgUp},
+		"\x1b[5^":   {Type: KeyCtrlPgUp}, // urxvt
+		"\x1b[5;7~": {Type: KeyCtrlPgUp, Alt: true},
 
-	"\x1b[6~":   {Type: KeyPgDown},
-	"\x1b[6;3~": {Type: KeyPgDown, Alt: true},
-	"\x1b[6;5~": {Type: KeyCtrlPgDown},
-	"\x1b[6^":   {Type: KeyCtrlPgDown}, // urxvt
-	"\x1b[6;7~": {Type: KeyCtrlPgDown, Alt: true},
+		"\x1b[6~":   {Type: KeyPgDown},
+		"\x1b[6;3~": {Type: KeyPgDown, Alt: true},
+		"\x1b[6;5~": {Type: KeyCtrlPgDown},
+		"\x1b[6^":   {Type: KeyCtrlPgDown}, // urxvt
+		"\x1b[6;7~": {Type: KeyCtrlPgDown, Alt: true},
 
-	"\x1b[1~":   {Type: KeyHome},
-	"\x1b[H":    {Type: KeyHome},                     // xterm, lxterm
-	"\x1b[1;3H": {Type: KeyHome, Alt: true},          // xterm, lxterm
-	"\x1b[1;5H": {Type: KeyCtrlHome},                 // xterm, lxterm
-	"\x1b[1;7H": {Type: KeyCtrlHome, Alt: true},      // xterm, lxterm
-	"\x1b[1;2H": {Type: KeyShiftHome},                // xterm, lxterm
-	"\x1b[1;4H": {Type: KeyShiftHome, Alt: true},     // xterm, lxterm
-	"\x1b[1;6H": {Type: KeyCtrlShiftHome},            // xterm, lxterm
-	"\x1b[1;8H": {Type: KeyCtrlShiftHome, Alt: true}, // xterm, lxterm
+		"\x1b[1~":   {Type: KeyHome},
+		"\x1b[H":    {Type: KeyHome},                     // xterm, lxterm
+		"\x1b[1;3H": {Type: KeyHome, Alt: true},          // xterm, lxterm
+		"\x1b[1;5H": {Type: KeyCtrlHome},                 // xterm, lxterm
+		"\x1b[1;7H": {Type: KeyCtrlHome, Alt: true},      // xterm, lxterm
+		"\x1b[1;2H": {Type: KeyShiftHome},                // xterm, lxterm
+		"\x1b[1;4H": {Type: KeyShiftHome, Alt: true},     // xterm, lxterm
+		"\x1b[1;6H": {Type: KeyCtrlShiftHome},            // xterm, lxterm
+		"\x1b[1;8H": {Type: KeyCtrlShiftHome, Alt: true}, // xterm, lxterm
 
-	"\x1b[4~":   {Type: KeyEnd},
-	"\x1b[F":    {Type: KeyEnd},                     // xterm, lxterm
-	"\x1b[1;3F": {Type: KeyEnd, Alt: true},          // xterm, lxterm
-	"\x1b[1;5F": {Type: KeyCtrlEnd},                 // xterm, lxterm
-	"\x1b[1;7F": {Type: KeyCtrlEnd, Alt: true},      // xterm, lxterm
-	"\x1b[1;2F": {Type: KeyShiftEnd},                // xterm, lxterm
-	"\x1b[1;4F": {Type: KeyShiftEnd, Alt: true},     // xterm, lxterm
-	"\x1b[1;6F": {Type: KeyCtrlShiftEnd},            // xterm, lxterm
-	"\x1b[1;8F": {Type: KeyCtrlShiftEnd, Alt: true}, // xterm, lxterm
+		"\x1b[4~":   {Type: KeyEnd},
+		"\x1b[F":    {Type: KeyEnd},                     // xterm, lxterm
+		"\x1b[1;3F": {Type: KeyEnd, Alt: true},          // xterm, lxterm
+		"\x1b[1;5F": {Type: KeyCtrlEnd},                 // xterm, lxterm
+		"\x1b[1;7F": {Type: KeyCtrlEnd, Alt: true},      // xterm, lxterm
+		"\x1b[1;2F": {Type: KeyShiftEnd},                // xterm, lxterm
+		"\x1b[1;4F": {Type: KeyShiftEnd, Alt: true},     // xterm, lxterm
+		"\x1b[1;6F": {Type: KeyCtrlShiftEnd},            // xterm, lxterm
+		"\x1b[1;8F": {Type: KeyCtrlShiftEnd, Alt: true}, // xterm, lxterm
 
-	"\x1b[7~": {Type: KeyHome},          // urxvt
-	"\x1b[7^": {Type: KeyCtrlHome},      // urxvt
-	"\x1b[7$": {Type: KeyShiftHome},     // urxvt
-	"\x1b[7@": {Type: KeyCtrlShiftHome}, // urxvt
+		"\x1b[7~": {Type: KeyHome},          // urxvt
+		"\x1b[7^": {Type: KeyCtrlHome},      // urxvt
+		"\x1b[7$": {Type: KeyShiftHome},     // urxvt
+		"\x1b[7@": {Type: KeyCtrlShiftHome}, // urxvt
 
-	"\x1b[8~": {Type: KeyEnd},          // urxvt
-	"\x1b[8^": {Type: KeyCtrlEnd},      // urxvt
-	"\x1b[8$": {Type: KeyShiftEnd},     // urxvt
-	"\x1b[8@": {Type: KeyCtrlShiftEnd}, // urxvt
+		"\x1b[8~": {Type: KeyEnd},          // urxvt
+		"\x1b[8^": {Type: KeyCtrlEnd},      // urxvt
+		"\x1b[8$": {Type: KeyShiftEnd},     // urxvt
+		"\x1b[8@": {Type: KeyCtrlShiftEnd}, // urxvt
 
-	// Function keys, Linux console
-	"\x1b[[A": {Type: KeyF1}, // linux console
-	"\x1b[[B": {Type: KeyF2}, // linux console
-	"\x1b[[C": {Type: KeyF3}, // linux console
-	"\x1b[[D": {Type: KeyF4}, // linux console
-	"\x1b[[E": {Type: KeyF5}, // linux console
+		// Function keys, Linux console
+		"\x1b[[A": {Type: KeyF1}, // linux console
+		"\x1b[[B": {Type: KeyF2}, // linux console
+		"\x1b[[C": {Type: KeyF3}, // linux console
+		"\x1b[[D": {Type: KeyF4}, // linux console
+		"\x1b[[E": {Type: KeyF5}, // linux console
 
-	// Function keys, X11
-	"\x1bOP": {Type: KeyF1}, // vt100, xterm
-	"\x1bOQ": {Type: KeyF2}, // vt100, xterm
-	"\x1bOR": {Type: KeyF3}, // vt100, xterm
-	"\x1bOS": {Type: KeyF4}, // vt100, xterm
+		// Function keys, X11
+		"\x1bOP": {Type: KeyF1}, // vt100, xterm
+		"\x1bOQ": {Type: KeyF2}, // vt100, xterm
+		"\x1bOR": {Type: KeyF3}, // vt100, xterm
+		"\x1bOS": {Type: KeyF4}, // vt100, xterm
 
-	"\x1b[1;3P": {Type: KeyF1, Alt: true}, // vt100, xterm
-	"\x1b[1;3Q": {Type: KeyF2, Alt: true}, // vt100, xterm
-	"\x1b[1;3R": {Type: KeyF3, Alt: true}, // vt100, xterm
-	"\x1b[1;3S": {Type: KeyF4, Alt: true}, // vt100, xterm
+		"\x1b[1;3P": {Type: KeyF1, Alt: true}, // vt100, xterm
+		"\x1b[1;3Q": {Type: KeyF2, Alt: true}, // vt100, xterm
+		"\x1b[1;3R": {Type: KeyF3, Alt: true}, // vt100, xterm
+		"\x1b[1;3S": {Type: KeyF4, Alt: true}, // vt100, xterm
 
-	"\x1b[11~": {Type: KeyF1}, // urxvt
-	"\x1b[12~": {Type: KeyF2}, // urxvt
-	"\x1b[13~": {Type: KeyF3}, // urxvt
-	"\x1b[14~": {Type: KeyF4}, // urxvt
+		"\x1b[11~": {Type: KeyF1}, // urxvt
+		"\x1b[12~": {Type: KeyF2}, // urxvt
+		"\x1b[13~": {Type: KeyF3}, // urxvt
+		"\x1b[14~": {Type: KeyF4}, // urxvt
 
-	"\x1b[15~": {Type: KeyF5}, // vt100, xterm, also urxvt
+		"\x1b[15~": {Type: KeyF5}, // vt100, xterm, also urxvt
 
-	"\x1b[15;3~": {Type: KeyF5, Alt: true}, // vt100, xterm, also urxvt
+		"\x1b[15;3~": {Type: KeyF5, Alt: true}, // vt100, xterm, also urxvt
 
-	"\x1b[17~": {Type: KeyF6},  // vt100, xterm, also urxvt
-	"\x1b[18~": {Type: KeyF7},  // vt100, xterm, also urxvt
-	"\x1b[19~": {Type: KeyF8},  // vt100, xterm, also urxvt
-	"\x1b[20~": {Type: KeyF9},  // vt100, xterm, also urxvt
-	"\x1b[21~": {Type: KeyF10}, // vt100, xterm, also urxvt
+		"\x1b[17~": {Type: KeyF6},  // vt100, xterm, also urxvt
+		"\x1b[18~": {Type: KeyF7},  // vt100, xterm, also urxvt
+		"\x1b[19~": {Type: KeyF8},  // vt100, xterm, also urxvt
+		"\x1b[20~": {Type: KeyF9},  // vt100, xterm, also urxvt
+		"\x1b[21~": {Type: KeyF10}, // vt100, xterm, also urxvt
 
-	"\x1b[17;3~": {Type: KeyF6, Alt: true},  // vt100, xterm
-	"\x1b[18;3~": {Type: KeyF7, Alt: true},  // vt100, xterm
-	"\x1b[19;3~": {Type: KeyF8, Alt: true},  // vt100, xterm
-	"\x1b[20;3~": {Type: KeyF9, Alt: true},  // vt100, xterm
-	"\x1b[21;3~": {Type: KeyF10, Alt: true}, // vt100, xterm
+		"\x1b[17;3~": {Type: KeyF6, Alt: true},  // vt100, xterm
+		"\x1b[18;3~": {Type: KeyF7, Alt: true},  // vt100, xterm
+		"\x1b[19;3~": {Type: KeyF8, Alt: true},  // vt100, xterm
+		"\x1b[20;3~": {Type: KeyF9, Alt: true},  // vt100, xterm
+		"\x1b[21;3~": {Type: KeyF10, Alt: true}, // vt100, xterm
 
-	"\x1b[23~": {Type: KeyF11}, // vt100, xterm, also urxvt
-	"\x1b[24~": {Type: KeyF12}, // vt100, xterm, also urxvt
+		"\x1b[23~": {Type: KeyF11}, // vt100, xterm, also urxvt
+		"\x1b[24~": {Type: KeyF12}, // vt100, xterm, also urxvt
 
-	"\x1b[23;3~": {Type: KeyF11, Alt: true}, // vt100, xterm
-	"\x1b[24;3~": {Type: KeyF12, Alt: true}, // vt100, xterm
+		"\x1b[23;3~": {Type: KeyF11, Alt: true}, // vt100, xterm
+		"\x1b[24;3~": {Type: KeyF12, Alt: true}, // vt100, xterm
 
-	"\x1b[1;2P": {Type: KeyF13},
-	"\x1b[1;2Q": {Type: KeyF14},
+		"\x1b[1;2P": {Type: KeyF13},
+		"\x1b[1;2Q": {Type: KeyF14},
 
-	"\x1b[25~": {Type: KeyF13}, // vt100, xterm, also urxvt
-	"\x1b[26~": {Type: KeyF14}, // vt100, xterm, also urxvt
+		"\x1b[25~": {Type: KeyF13}, // vt100, xterm, also urxvt
+		"\x1b[26~": {Type: KeyF14}, // vt100, xterm, also urxvt
 
-	"\x1b[25;3~": {Type: KeyF13, Alt: true}, // vt100, xterm
-	"\x1b[26;3~": {Type: KeyF14, Alt: true}, // vt100, xterm
+		"\x1b[25;3~": {Type: KeyF13, Alt: true}, // vt100, xterm
+		"\x1b[26;3~": {Type: KeyF14, Alt: true}, // vt100, xterm
 
-	"\x1b[1;2R": {Type: KeyF15},
-	"\x1b[1;2S": {Type: KeyF16},
+		"\x1b[1;2R": {Type: KeyF15},
+		"\x1b[1;2S": {Type: KeyF16},
 
-	"\x1b[28~": {Type: KeyF15}, // vt100, xterm, also urxvt
-	"\x1b[29~": {Type: KeyF16}, // vt100, xterm, also urxvt
+		"\x1b[28~": {Type: KeyF15}, // vt100, xterm, also urxvt
+		"\x1b[29~": {Type: KeyF16}, // vt100, xterm, also urxvt
 
-	"\x1b[28;3~": {Type: KeyF15, Alt: true}, // vt100, xterm
-	"\x1b[29;3~": {Type: KeyF16, Alt: true}, // vt100, xterm
+		"\x1b[28;3~": {Type: KeyF15, Alt: true}, // vt100, xterm
+		"\x1b[29;3~": {Type: KeyF16, Alt: true}, // vt100, xterm
 
-	"\x1b[15;2~": {Type: KeyF17},
-	"\x1b[17;2~": {Type: KeyF18},
-	"\x1b[18;2~": {Type: KeyF19},
-	"\x1b[19;2~": {Type: KeyF20},
+		"\x1b[15;2~": {Type: KeyF17},
+		"\x1b[17;2~": {Type: KeyF18},
+		"\x1b[18;2~": {Type: KeyF19},
+		"\x1b[19;2~": {Type: KeyF20},
 
-	"\x1b[31~": {Type: KeyF17},
-	"\x1b[32~": {Type: KeyF18},
-	"\x1b[33~": {Type: KeyF19},
-	"\x1b[34~": {Type: KeyF20},
+		"\x1b[31~": {Type: KeyF17},
+		"\x1b[32~": {Type: KeyF18},
+		"\x1b[33~": {Type: KeyF19},
+		"\x1b[34~": {Type: KeyF20},
 
-	// Powershell sequences.
-	"\x1bOA": {Type: KeyUp, Alt: false},
-	"\x1bOB": {Type: KeyDown, Alt: false},
-	"\x1bOC": {Type: KeyRight, Alt: false},
-	"\x1bOD": {Type: KeyLeft, Alt: false},
+		// Powershell sequences.
+		"\x1bOA": {Type: KeyUp, Alt: false},
+		"\x1bOB": {Type: KeyDown, Alt: false},
+		"\x1bOC": {Type: KeyRight, Alt: false},
+		"\x1bOD": {Type: KeyLeft, Alt: false},
+	}
 }
 
 // unknownInputByteMsg is reported by the input reader when an invalid
@@ -607,9 +613,11 @@ loop:
 	}
 }
 
+// jobtop: compiled at their first use, not in the package's init. See
+// JOBTOP.md.
 var (
-	unknownCSIRe  = regexp.MustCompile(`^\x1b\[[\x30-\x3f]*[\x20-\x2f]*[\x40-\x7e]`)
-	mouseSGRRegex = regexp.MustCompile(`(\d+);(\d+);(\d+)([Mm])`)
+	unknownCSIRe  = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^\x1b\[[\x30-\x3f]*[\x20-\x2f]*[\x40-\x7e]`) })
+	mouseSGRRegex = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(\d+);(\d+);(\d+)([Mm])`) })
 )
 
 func detectOneMsg(b []byte, canHaveMoreData bool) (w int, msg Msg) {
@@ -621,7 +629,7 @@ func detectOneMsg(b []byte, canHaveMoreData bool) (w int, msg Msg) {
 		case 'M':
 			return mouseEventX10Len, MouseMsg(parseX10MouseEvent(b))
 		case '<':
-			if matchIndices := mouseSGRRegex.FindSubmatchIndex(b[3:]); matchIndices != nil {
+			if matchIndices := mouseSGRRegex().FindSubmatchIndex(b[3:]); matchIndices != nil {
 				// SGR mouse events length is the length of the match plus the length of the escape sequence
 				mouseEventSGRLen := matchIndices[1] + 3 //nolint:mnd
 				return mouseEventSGRLen, MouseMsg(parseSGRMouseEvent(b))

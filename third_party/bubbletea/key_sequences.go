@@ -3,6 +3,7 @@ package tea
 import (
 	"bytes"
 	"sort"
+	"sync"
 	"unicode/utf8"
 )
 
@@ -11,9 +12,12 @@ import (
 // prefixed, plus the control chars, plus the space.
 // It does not contain the NUL character, which is handled specially
 // by detectOneMsg.
-var extSequences = func() map[string]Key {
+//
+// jobtop: it and seqLengths are built at their first use, not in the
+// package's init. See JOBTOP.md.
+var extSequences = sync.OnceValue(func() map[string]Key {
 	s := map[string]Key{}
-	for seq, key := range sequences {
+	for seq, key := range keySequences() {
 		key := key
 		s[seq] = key
 		if !key.Alt {
@@ -35,13 +39,13 @@ var extSequences = func() map[string]Key {
 	s["\x1b "] = Key{Type: KeySpace, Alt: true, Runes: spaceRunes}
 	s["\x1b\x1b"] = Key{Type: KeyEscape, Alt: true}
 	return s
-}()
+})
 
 // seqLengths is the sizes of valid sequences, starting with the
 // largest size.
-var seqLengths = func() []int {
+var seqLengths = sync.OnceValue(func() []int {
 	sizes := map[int]struct{}{}
-	for seq := range extSequences {
+	for seq := range extSequences() {
 		sizes[len(seq)] = struct{}{}
 	}
 	lsizes := make([]int, 0, len(sizes))
@@ -50,13 +54,13 @@ var seqLengths = func() []int {
 	}
 	sort.Slice(lsizes, func(i, j int) bool { return lsizes[i] > lsizes[j] })
 	return lsizes
-}()
+})
 
 // detectSequence uses a longest prefix match over the input
 // sequence and a hash map.
 func detectSequence(input []byte) (hasSeq bool, width int, msg Msg) {
-	seqs := extSequences
-	for _, sz := range seqLengths {
+	seqs := extSequences()
+	for _, sz := range seqLengths() {
 		if sz > len(input) {
 			continue
 		}
@@ -67,7 +71,7 @@ func detectSequence(input []byte) (hasSeq bool, width int, msg Msg) {
 		}
 	}
 	// Is this an unknown CSI sequence?
-	if loc := unknownCSIRe.FindIndex(input); loc != nil {
+	if loc := unknownCSIRe().FindIndex(input); loc != nil {
 		// jobtop: a copy, not a slice of the reader's buffer, which the
 		// next read overwrites while Update may still hold the message.
 		// See JOBTOP.md.

@@ -1,6 +1,6 @@
 //go:build unix
 
-package proc
+package psutil_test
 
 import (
 	"os"
@@ -10,9 +10,13 @@ import (
 	"time"
 
 	"github.com/stretchr/testify/require"
+
+	"jobtop/jobs/proc"
+	"jobtop/jobs/proc/psutil"
 )
 
-// The gopsutil reader is what FreeBSD uses (and macOS, for CPU and memory). Here it is held against this system's own reader, on
+// The gopsutil reader is what FreeBSD uses (and macOS, for CPU and
+// memory). Here it is held against jobs/proc's reader of this system, on
 // real processes: the same parents, groups, sessions and states.
 
 func TestPsutilAgreesWithTheSystemsReader(t *testing.T) {
@@ -31,13 +35,13 @@ func TestPsutilAgreesWithTheSystemsReader(t *testing.T) {
 	require.NoError(t, zombie.Start())
 	t.Cleanup(func() { zombie.Wait() })
 
-	waitFor(t, func() bool { p, err := Get(stopped.Process.Pid); return err == nil && p.Stopped })
-	waitFor(t, func() bool { p, err := Get(zombie.Process.Pid); return err == nil && p.Zombie })
+	waitFor(t, func() bool { p, err := proc.Get(stopped.Process.Pid); return err == nil && p.Stopped })
+	waitFor(t, func() bool { p, err := proc.Get(zombie.Process.Pid); return err == nil && p.Zombie })
 
 	for _, pid := range []int{os.Getpid(), leader.Process.Pid, stopped.Process.Pid, zombie.Process.Pid} {
-		want, err := Get(pid)
+		want, err := proc.Get(pid)
 		require.NoError(t, err)
-		got, err := psutilGet(pid)
+		got, err := psutil.Get(pid)
 		require.NoError(t, err)
 		require.Equal(t, want.PID, got.PID)
 		require.Equal(t, want.PPID, got.PPID, "pid %d", pid)
@@ -47,19 +51,23 @@ func TestPsutilAgreesWithTheSystemsReader(t *testing.T) {
 		require.Equal(t, want.Stopped, got.Stopped, "pid %d", pid)
 		require.NotZero(t, got.Start)
 	}
-	me, err := psutilGet(os.Getpid())
+	me, err := psutil.Get(os.Getpid())
 	require.NoError(t, err)
 	require.Positive(t, me.RSS)
-	lead, err := psutilGet(leader.Process.Pid)
+	lead, err := psutil.Get(leader.Process.Pid)
 	require.NoError(t, err)
 	require.Equal(t, leader.Process.Pid, lead.SID, "setsid: its own session")
 	require.GreaterOrEqual(t, lead.Start, me.Start, "started after this process")
 
-	procs, err := psutilList()
+	list, err := psutil.List()
 	require.NoError(t, err)
-	kids := Children(procs)
+	procs := make([]proc.Proc, len(list))
+	for i, p := range list {
+		procs[i] = proc.Proc{PID: p.PID, PPID: p.PPID}
+	}
+	kids := proc.Children(procs)
 	var below []int
-	for _, i := range Descendants(procs, kids, os.Getpid()) {
+	for _, i := range proc.Descendants(procs, kids, os.Getpid()) {
 		below = append(below, procs[i].PID)
 	}
 	require.Subset(t, below, []int{leader.Process.Pid, stopped.Process.Pid, zombie.Process.Pid})
@@ -71,8 +79,8 @@ func TestPsutilCountsCPUTime(t *testing.T) {
 	t.Cleanup(func() { spin.Process.Kill(); spin.Wait() })
 	// A busy loop earns at least 20 ticks (0.2 s of CPU) soon, even on a
 	// loaded machine; both readers must see it.
-	waitFor(t, func() bool { p, err := Get(spin.Process.Pid); return err == nil && p.CPU >= 20 })
-	p, err := psutilGet(spin.Process.Pid)
+	waitFor(t, func() bool { p, err := proc.Get(spin.Process.Pid); return err == nil && p.CPU >= 20 })
+	p, err := psutil.Get(spin.Process.Pid)
 	require.NoError(t, err)
 	require.GreaterOrEqual(t, p.CPU, uint64(20))
 }
@@ -80,8 +88,12 @@ func TestPsutilCountsCPUTime(t *testing.T) {
 func TestPsutilGetOfAGoneProcess(t *testing.T) {
 	cmd := exec.Command("true")
 	require.NoError(t, cmd.Run())
-	_, err := psutilGet(cmd.Process.Pid)
-	require.ErrorIs(t, err, ErrGone)
+	_, err := psutil.Get(cmd.Process.Pid)
+	require.ErrorIs(t, err, psutil.ErrGone)
+}
+
+func TestPsutilCountsInProcsTicks(t *testing.T) {
+	require.Equal(t, proc.TicksPerSecond, psutil.TicksPerSecond)
 }
 
 func waitFor(t *testing.T, cond func() bool) {
