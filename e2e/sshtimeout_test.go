@@ -51,11 +51,14 @@ func TestSSHFarEndThatNeverAnswers(t *testing.T) {
 	sock := filepath.Join(h.farDir, "t.sock")
 	// The far instance starts with the default limit (starting it may
 	// take a few seconds on a busy machine); then a shorter one, with
-	// room for ssh on a busy machine.
+	// room for ssh on a busy machine: the far side gives up after two
+	// thirds of it, and ssh has the last third to log in and carry its
+	// words back (8s and 9s left too little on a loaded 2-core machine:
+	// the client's own limit cut first).
 	r := newRemote(t, bin, h, "--remote-socket", sock)
 	r.shutdownOnCleanup()
-	require.Equal(t, "1\n", r.ok("run", "--name", "nap", "--", "sleep 10; echo rested"))
-	r.flags = append(r.flags, "--host-timeout", "8s")
+	require.Equal(t, "1\n", r.ok("run", "--name", "nap", "--", "sleep 20; echo rested")) // longer than the limit below
+	r.flags = append(r.flags, "--host-timeout", "15s")
 	_, errOut, code := r.runBounded("wait", "1")
 	require.Equal(t, 0, code, "a wait longer than --host-timeout is not cut by it: %s", errOut)
 	assert.Contains(t, r.ok("logs", "1"), "rested")
@@ -64,13 +67,13 @@ func TestSSHFarEndThatNeverAnswers(t *testing.T) {
 	cont := stopInstance(t, sock)
 
 	// The far dial-stdio gives up first (two thirds of --host-timeout:
-	// 5s), and says, as a local command would, which process did not
+	// 10s), and says, as a local command would, which process did not
 	// answer and that it is stopped, in the words of the limit given
-	// here (8s, about: it knows two thirds of it).
+	// here (15s, about: it knows two thirds of it).
 	for _, args := range [][]string{{"ls"}, {"status", "1"}, {"logs", "1"}} {
 		_, errOut, code = r.runBounded(args...)
 		assert.Equal(t, 1, code, "jobtop --host %v", args)
-		assert.Contains(t, errOut, fmt.Sprintf("jobtop: jobtop dial-stdio on host %s failed (exit status 1): the jobtop instance on %s (pid %d) did not answer within about 8s: it is stopped (SIGSTOP, or ^Z where it runs); `kill -CONT %d` there resumes it; --host-timeout DUR sets the limit where you ran jobtop (0: wait as long as it takes)", name, sock, pid, pid), "jobtop --host %v", args)
+		assert.Contains(t, errOut, fmt.Sprintf("jobtop: jobtop dial-stdio on host %s failed (exit status 1): the jobtop instance on %s (pid %d) did not answer within about 15s: it is stopped (SIGSTOP, or ^Z where it runs); `kill -CONT %d` there resumes it; --host-timeout DUR sets the limit where you ran jobtop (0: wait as long as it takes)", name, sock, pid, pid), "jobtop --host %v", args)
 	}
 	// logs --follow and --stderr ask about the job before they read: one
 	// connection that gives up is the end of it, not a second wait.
@@ -79,12 +82,9 @@ func TestSSHFarEndThatNeverAnswers(t *testing.T) {
 	require.NoError(t, os.Chmod(counted, 0o700))
 	for _, args := range [][]string{{"logs", "1", "--follow"}, {"logs", "1", "--stderr"}} {
 		require.NoError(t, os.RemoveAll(count))
-		// 9s: the far side gives up after 6s; ssh has the rest to log in
-		// and carry its words back (3s left too little on a loaded machine:
-		// the client's own limit cut first).
-		_, errOut, code = newRemote(t, bin, h, "--remote-socket", sock, "--remote-bin", counted, "--host-timeout", "9s").runBounded(args...)
+		_, errOut, code = newRemote(t, bin, h, "--remote-socket", sock, "--remote-bin", counted, "--host-timeout", "15s").runBounded(args...)
 		assert.Equal(t, 1, code, "jobtop --host %v: %s", args, errOut)
-		assert.Contains(t, errOut, "did not answer within about 9s", "jobtop --host %v", args)
+		assert.Contains(t, errOut, "did not answer within about 15s", "jobtop --host %v", args)
 		dials, err := os.ReadFile(count)
 		require.NoError(t, err)
 		assert.Equal(t, "dial\n", string(dials), "jobtop --host %v waits once", args)
