@@ -1,13 +1,10 @@
 package cmd
 
 import (
-	"context"
 	"runtime/debug"
 	"testing"
-	"time"
 
 	"github.com/stretchr/testify/assert"
-	"github.com/stretchr/testify/require"
 
 	"jobtop/jobs"
 )
@@ -20,7 +17,7 @@ func goalAt(live uint64, percent int) uint64 {
 }
 
 func TestGCPacingLetsTheHeapGrowByTheHeadroomOrDouble(t *testing.T) {
-	for _, live := range []uint64{0, 100 << 10, 1 << 20, 3 << 20, 4 << 20, 6 << 20, 7 << 20, 12 << 20, 16 << 20, 200 << 20} {
+	for _, live := range []uint64{0, 100 << 10, 1 << 20, 2 << 20, 3 << 20, 4 << 20, 6 << 20, 8 << 20, 12 << 20, 200 << 20} {
 		p := gcPercent(live)
 		want := max(live, 1<<20) + gcHeadroom
 		if live >= gcHeadroom {
@@ -32,26 +29,34 @@ func TestGCPacingLetsTheHeapGrowByTheHeadroomOrDouble(t *testing.T) {
 	assert.Equal(t, 100, gcPercent(1<<30), "a large heap is paced as GOGC=100")
 }
 
-func TestGovernMemoryPacesCollectionsUnlessGOGCIsSet(t *testing.T) {
-	t.Setenv("GOMEMLIMIT", "1GiB")   // only the pacing here
+func TestMemoryGovernanceLeavesWhatTheEnvironmentSets(t *testing.T) {
+	for _, tc := range []struct {
+		gogc, gomemlimit string
+		limit, pace      bool
+	}{
+		{"", "", true, true},
+		{"50", "", true, false},
+		{"", "1GiB", false, true},
+		{"off", "1GiB", false, false},
+	} {
+		t.Setenv("GOGC", tc.gogc)
+		t.Setenv("GOMEMLIMIT", tc.gomemlimit)
+		limit, pace := memoryGovernance()
+		assert.Equal(t, tc.limit, limit, "GOMEMLIMIT=%q: the limit", tc.gomemlimit)
+		assert.Equal(t, tc.pace, pace, "GOGC=%q: the pacing", tc.gogc)
+	}
+}
+
+func TestGovernMemoryOncePacesCollections(t *testing.T) {
 	before := debug.SetGCPercent(50) // not what pacing sets (100 or more)
 	t.Cleanup(func() { debug.SetGCPercent(before) })
-	ctx, stop := context.WithCancel(context.Background())
-	governMemory(ctx, fixedUse{}, 10*time.Millisecond)
-	require.Eventually(t, func() bool {
-		p := debug.SetGCPercent(100)
-		debug.SetGCPercent(p)
-		return p == gcPercent(liveHeap())
-	}, 5*time.Second, 10*time.Millisecond, "governMemory sets GOGC from the live heap")
-	stop()
-
-	t.Setenv("GOGC", "50")
-	debug.SetGCPercent(50)
-	ctx, stop = context.WithCancel(context.Background())
-	defer stop()
-	governMemory(ctx, fixedUse{}, time.Millisecond)
-	time.Sleep(50 * time.Millisecond) // fifty intervals: it would have set it by now
-	assert.Equal(t, 50, debug.SetGCPercent(50), "a GOGC in the environment wins")
+	before0 := liveHeap()
+	governMemoryOnce(fixedUse{}, false, true)
+	set := debug.SetGCPercent(50)
+	// A collection between the two reads of the live heap moves it.
+	assert.Contains(t, []int{gcPercent(before0), gcPercent(liveHeap())}, set)
+	governMemoryOnce(fixedUse{}, false, false)
+	assert.Equal(t, 50, debug.SetGCPercent(50), "not paced when GOGC is set")
 }
 
 // fixedUse is a store that holds nothing.

@@ -30,13 +30,15 @@ type memoryUser interface{ MemoryUse() jobs.MemoryUse }
 // gcHeadroom is the least the heap grows by between two collections. At
 // GOGC=100 the runtime collects when the heap has doubled, or reached 4
 // MB: a TUI with a small heap drawing a full-screen job 60 times a second
-// collected 11 times a second, each collection waking both cores.
-const gcHeadroom = 16 << 20
+// collected 11 times a second, each collection waking both cores. 8 MiB,
+// not more: the heap may hold that much garbage at rest, and an idle TUI
+// must stay within README's figure (16 MiB took one past it, rev28).
+const gcHeadroom = 8 << 20
 
 // gcPercent is the GOGC that lets a heap of live bytes grow by
 // gcHeadroom before the next collection, or double when it is larger
 // (GOGC=100). The runtime's floor (4 MB at GOGC=100) grows with GOGC, so
-// under about 6.5 MB live the floor is what is set to live+gcHeadroom.
+// under about 2.9 MiB live the floor is what is set to live+gcHeadroom.
 func gcPercent(live uint64) int {
 	if live >= gcHeadroom {
 		return 100
@@ -55,6 +57,27 @@ func liveHeap() uint64 {
 	return s[0].Value.Uint64()
 }
 
+// memoryGovernance says what governMemory sets: the memory limit unless
+// GOMEMLIMIT is in the environment, the pacing unless GOGC is.
+func memoryGovernance() (limit, pace bool) {
+	return os.Getenv("GOMEMLIMIT") == "", os.Getenv("GOGC") == ""
+}
+
+// governMemoryOnce sets the memory limit (limit) from what m holds,
+// handing memory back at once when it falls, and GOGC (pace) from the
+// heap that was live.
+func governMemoryOnce(m memoryUser, limit, pace bool) {
+	if limit {
+		bound := memoryLimit(m.MemoryUse())
+		if before := debug.SetMemoryLimit(bound); bound < before-8<<20 {
+			debug.FreeOSMemory()
+		}
+	}
+	if pace {
+		debug.SetGCPercent(gcPercent(liveHeap()))
+	}
+}
+
 // governMemory sets the runtime's memory limit from what the stores (or
 // mirrors) of m hold, every interval, until ctx ends. When the limit
 // falls (jobs ended, and their read buffers with them, or jobs were
@@ -65,7 +88,7 @@ func liveHeap() uint64 {
 // that was live. A GOMEMLIMIT in the environment wins over the limit, a
 // GOGC over the pacing.
 func governMemory(ctx context.Context, m memoryUser, interval time.Duration) {
-	limit, pace := os.Getenv("GOMEMLIMIT") == "", os.Getenv("GOGC") == ""
+	limit, pace := memoryGovernance()
 	if !limit && !pace {
 		return
 	}
@@ -73,15 +96,7 @@ func governMemory(ctx context.Context, m memoryUser, interval time.Duration) {
 		t := time.NewTicker(interval)
 		defer t.Stop()
 		for {
-			if limit {
-				limit := memoryLimit(m.MemoryUse())
-				if before := debug.SetMemoryLimit(limit); limit < before-8<<20 {
-					debug.FreeOSMemory()
-				}
-			}
-			if pace {
-				debug.SetGCPercent(gcPercent(liveHeap()))
-			}
+			governMemoryOnce(m, limit, pace)
 			select {
 			case <-ctx.Done():
 				return

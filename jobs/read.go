@@ -16,8 +16,8 @@ const (
 	// yieldEvery is how much a reader reads back to back before it
 	// yields its P. A terminal hands out at most 4 KB a read, and a yield
 	// wakes another thread (most of jobtop's CPU following a flood, when
-	// it yielded after every read); a pipe's read of up to readBufSize
-	// yields each time, as before.
+	// it yielded after every read); a pipe's read of 64 KB or more (up
+	// to readBufSize) yields each time, as before.
 	yieldEvery = 64 << 10
 )
 

@@ -162,8 +162,12 @@ func (r *standardRenderer) listen() {
 			case <-wait.C:
 			}
 		}
-		r.flush()
-		last = time.Now()
+		// Only a frame drawn spaces the next: a kick left over from a
+		// burst finds nothing to draw, and must not hold back the next
+		// change.
+		if r.flush() {
+			last = time.Now()
+		}
 	}
 }
 
@@ -175,14 +179,14 @@ func (r *standardRenderer) poke() {
 	}
 }
 
-// flush renders the buffer.
-func (r *standardRenderer) flush() {
+// flush renders the buffer, and reports whether it drew (jobtop).
+func (r *standardRenderer) flush() (drew bool) {
 	r.mtx.Lock()
 	defer r.mtx.Unlock()
 
 	if r.buf.Len() == 0 || r.buf.String() == r.lastRender {
 		// Nothing to do.
-		return
+		return false
 	}
 
 	// Output buffer.
@@ -312,6 +316,7 @@ func (r *standardRenderer) flush() {
 	// See https://github.com/charmbracelet/bubbletea/pull/1233
 	r.lastRenderedLines = newLines
 	r.buf.Reset()
+	return true
 }
 
 // lastLinesRendered returns the number of lines rendered lastly.
