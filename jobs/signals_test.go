@@ -37,3 +37,23 @@ func must(s Signal, err error) Signal {
 	}
 	return s
 }
+
+// TestEverySignalNumberRoundTrips: a signal without a name (34, a
+// real-time signal, kills a job as well as any) is written as SIG34,
+// and read back: a job it killed made every client of the instance
+// refuse the job list ("unknown signal \"SIG34\"": ls, status, wait, rm
+// and an attached TUI all failed; rev29).
+func TestEverySignalNumberRoundTrips(t *testing.T) {
+	for n := 1; n <= 64; n++ {
+		b, err := json.Marshal(Signal(n))
+		require.NoError(t, err)
+		var back Signal
+		require.NoError(t, json.Unmarshal(b, &back), "signal %d as %s", n, b)
+		require.Equal(t, Signal(n), back, "signal %d as %s", n, b)
+	}
+	require.Equal(t, Signal(34), must(ParseSignal("sig34")))
+	for _, bad := range []string{"SIG0", "SIG65", "SIG-1", "SIG"} {
+		_, err := ParseSignal(bad)
+		require.Error(t, err, bad)
+	}
+}

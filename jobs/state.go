@@ -157,7 +157,9 @@ func withOSSignals(names map[syscall.Signal]string) map[syscall.Signal]string {
 // ParseSignal reads "SIGTERM", "TERM", "term" or "15".
 func ParseSignal(s string) (Signal, error) {
 	t := strings.ToUpper(strings.TrimSpace(s))
-	if n, err := strconv.Atoi(t); err == nil {
+	// A number, or SIG and a number: String's name for a signal without
+	// one (SIG34, a real-time signal), which the job list carries.
+	if n, err := strconv.Atoi(strings.TrimPrefix(t, "SIG")); err == nil {
 		if n <= 0 || n > 64 {
 			return 0, fmt.Errorf("signal number %d is out of range 1-64", n)
 		}
