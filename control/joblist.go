@@ -111,6 +111,9 @@ func pickJobFields(values []string) ([]jobField, error) {
 	for _, v := range values {
 		for name := range strings.SplitSeq(v, ",") {
 			name = strings.TrimSpace(name)
+			if name == "" {
+				return nil, badRequest("an empty name in fields picks nothing: give field names (%s), or leave fields out for every field", strings.Join(jobFieldNames(), ", "))
+			}
 			known := false
 			for _, f := range jobFields {
 				known = known || f.name == name

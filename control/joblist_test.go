@@ -155,6 +155,12 @@ func TestJobListFields(t *testing.T) {
 	status, some = get("fields=id,nmae")
 	assert.Equal(t, http.StatusBadRequest, status)
 	assert.Contains(t, some, `unknown job field \"nmae\" in fields; known fields: id, name, command, argv,`)
+
+	for _, q := range []string{"fields=", "fields=id,", "fields=id&fields=&fields=name"} {
+		status, some = get(q)
+		assert.Equal(t, http.StatusBadRequest, status, q)
+		assert.Contains(t, some, `an empty name in fields picks nothing: give field names (id, name,`, q)
+	}
 }
 
 // TestJobsAsGetsItsFieldsOnly: JobsAs asks for the fields of its type and
