@@ -67,7 +67,6 @@ func TestRunWaitingForALoadIsToldTheFilesProblems(t *testing.T) {
 	file := filepath.Join(dir, "jobtop.yaml")
 	require.NoError(t, os.WriteFile(file, []byte("jobs:\n  loaded:\n    cmnd: sleep 600\n"), 0o600))
 	serve, _, gate, exited := gatedInstance(t, c, dir, "serve")
-	require.Eventually(t, func() bool { return lockHeld(c.socket) }, testTimeout, 10*time.Millisecond)
 	run := waitingRun(t, c, serve.Process.Pid, file)
 	require.NoError(t, os.WriteFile(gate, nil, 0o600))
 	r := run()
@@ -87,7 +86,6 @@ func TestAttachToALoadingInstanceSaysItWaits(t *testing.T) {
 	file := filepath.Join(dir, "jobtop.yaml")
 	require.NoError(t, os.WriteFile(file, []byte("jobs:\n  loaded:\n    cmd: sleep 600\n"), 0o600))
 	serve, _, gate, _ := gatedInstance(t, c, dir, "serve")
-	require.Eventually(t, func() bool { return lockHeld(c.socket) }, testTimeout, 10*time.Millisecond)
 	attach := waitingCommand(t, c, serve.Process.Pid, file, "attach")
 	require.NoError(t, os.WriteFile(gate, nil, 0o600))
 	r := attach()
@@ -300,7 +298,6 @@ func TestServeDetachClaimsItsSocketBeforeItLoadsItsJobFile(t *testing.T) {
 	require.NoError(t, os.Remove(gate))
 	require.NoError(t, os.WriteFile(filepath.Join(dir, "jobtop.yaml"), []byte("jobs:\n  loaded:\n    cmnd: x\n"), 0o600))
 	_, stderr, gate, exited = gatedInstance(t, c, dir, "serve", "-D")
-	require.Eventually(t, func() bool { return lockHeld(c.socket) }, testTimeout, 10*time.Millisecond)
 	require.NoError(t, os.WriteFile(gate, nil, 0o600))
 	assert.Equal(t, 1, exitCode(t, exited, "serve -D did not end"))
 	fg := c.runIn(dir, "serve")
@@ -346,7 +343,6 @@ func TestServeDetachEndedWhileLoadingStartsNothing(t *testing.T) {
 			marker := filepath.Join(dir, "started")
 			require.NoError(t, os.WriteFile(filepath.Join(dir, "jobtop.yaml"), []byte("jobs:\n  loaded:\n    cmd: touch "+marker+" && sleep 600\n"), 0o600))
 			parent, stderr, gate, exited := gatedInstance(t, c, dir, "serve", "-D")
-			require.Eventually(t, func() bool { return lockHeld(c.socket) }, testTimeout, 10*time.Millisecond)
 			inst := loadingInstanceOn(t, c.socket)
 			require.NotEmpty(t, inst.Loading)
 			child := inst.PID
@@ -377,7 +373,6 @@ func TestServeStoppedWhileLoadingTellsTheClientsWaiting(t *testing.T) {
 			file := filepath.Join(dir, "jobtop.yaml")
 			require.NoError(t, os.WriteFile(file, []byte("jobs:\n  loaded:\n    cmd: sleep 600\n"), 0o600))
 			serve, stderr, _, exited := gatedInstance(t, c, dir, "serve")
-			require.Eventually(t, func() bool { return lockHeld(c.socket) }, testTimeout, 10*time.Millisecond)
 			run := waitingRun(t, c, serve.Process.Pid, file)
 			require.NoError(t, serve.Process.Signal(sig))
 			r := run()
@@ -406,7 +401,6 @@ func TestServeDetachSaysHowTheBackgroundServeDied(t *testing.T) {
 				require.NoError(t, os.WriteFile(filepath.Join(c.dir, "loaded"), nil, 0o600)) // the load gate, open
 			}
 			parent, stderr, _, exited := gatedInstance(t, c, dir, "serve", "-D")
-			require.Eventually(t, func() bool { return lockHeld(c.socket) }, testTimeout, 10*time.Millisecond)
 			inst := loadingInstanceOn(t, c.socket)
 			child := inst.PID
 			if after {
@@ -443,7 +437,6 @@ func TestServeAgainstALoadingInstanceSaysItLoads(t *testing.T) {
 	file := filepath.Join(dir, "jobtop.yaml")
 	require.NoError(t, os.WriteFile(file, []byte("jobs:\n  loaded:\n    cmd: sleep 600\n"), 0o600))
 	serve, _, _, _ := gatedInstance(t, c, dir, "serve")
-	require.Eventually(t, func() bool { return lockHeld(c.socket) }, testTimeout, 10*time.Millisecond)
 	for _, args := range [][]string{{"serve"}, {"serve", "-D"}} {
 		r := c.runIn(dir, args...)
 		assert.Equal(t, 1, r.code, args)
@@ -461,7 +454,6 @@ func TestServeKilledWhileLoadingTellsTheClientsWaiting(t *testing.T) {
 	file := filepath.Join(dir, "jobtop.yaml")
 	require.NoError(t, os.WriteFile(file, []byte("jobs:\n  loaded:\n    cmd: sleep 600\n"), 0o600))
 	serve, _, _, _ := gatedInstance(t, c, dir, "serve")
-	require.Eventually(t, func() bool { return lockHeld(c.socket) }, testTimeout, 10*time.Millisecond)
 	run := waitingRun(t, c, serve.Process.Pid, file)
 	require.NoError(t, serve.Process.Kill())
 	r := run()
