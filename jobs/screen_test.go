@@ -260,6 +260,7 @@ func TestScreenFeedCatchesUpAndAsksForARedraw(t *testing.T) {
 	f.push([]byte("stale"))
 	f.push(make([]byte, maxScreenBacklog+1)) // more than the backlog: what waits is dropped
 	f.push([]byte("\x1b[Hfresh"))
+	f.flush() // as the reader does once it has read all there is
 	eventually(t, "the feed to catch up", func() bool { return redraws.Load() == 1 && !f.catchingUp.Load() })
 	snap := f.screen.Snapshot()
 	assert.True(t, snap.AltScreen, "reset onto the alternate screen")
@@ -278,6 +279,7 @@ func TestScreenFeedCatchingUpKeepsTheModes(t *testing.T) {
 	f.push(append([]byte("\x1b[?1049h"), modes.Sequence()...))
 	f.push(make([]byte, maxScreenBacklog+1))
 	f.push([]byte("\x1b[Hfresh"))
+	f.flush()
 	eventually(t, "the feed to catch up", func() bool {
 		return !f.catchingUp.Load() && f.screen.Snapshot().Lines[0] == "fresh"
 	})
@@ -311,6 +313,11 @@ func TestScreenFeedSaysWhenItDrew(t *testing.T) {
 	f = newScreenFeed(testEmulator(20, 2), func() {}, func() {}, func() { seen <- f.screen.Snapshot().Lines[0] })
 	defer f.close()
 	f.push([]byte("echo: x"))
+	// A push this small waits for the reader's flush (push wakes the
+	// writer only past wakeAt): without it, a writer that was already
+	// waiting never drew, and the test failed whenever the writer's
+	// goroutine ran before the push.
+	f.flush()
 	select {
 	case line := <-seen:
 		assert.Equal(t, "echo: x", line, "drawn before it is announced")
