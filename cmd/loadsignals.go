@@ -3,6 +3,7 @@ package cmd
 import (
 	"fmt"
 	"os"
+	"os/signal"
 	"syscall"
 
 	"github.com/spf13/cobra"
@@ -67,5 +68,35 @@ func startJobsUnlessSignalled(in *servedInstance, signals <-chan os.Signal) (os.
 		in.ws.Close() // the rest of the start returns workspace.ErrClosed
 		<-started     // that, nil (it ended meanwhile), or an error it gave the socket up with
 		return sig, nil
+	}
+}
+
+// releaseSignals stops catching signals on signals (signal.Notify), for
+// an instance that turned out not to load a job file of its own (the
+// TUI attaching to the live instance on its socket): a signal caught
+// meanwhile is raised again, uncaught, and ends this process as if it
+// had never been caught.
+func releaseSignals(signals chan os.Signal) {
+	signal.Stop(signals)
+	select {
+	case sig := <-signals:
+		num, _ := sig.(syscall.Signal)
+		signal.Reset(num)
+		syscall.Kill(os.Getpid(), num) //nolint:errcheck // to this very process
+	default:
+	}
+}
+
+// loadDone stops catching signals on signals once the instance's job
+// file is loaded (after stopLoadOnSignal's loaded): a signal caught in
+// between still ends the instance as during the load (stopLoading).
+// From then on the default action, or whoever catches them next (the
+// TUI's Bubble Tea program), has them.
+func loadDone(cmd *cobra.Command, socket *claimedSocket, signals chan os.Signal) {
+	signal.Stop(signals)
+	select {
+	case sig := <-signals:
+		stopLoading(cmd, socket, sig)
+	default:
 	}
 }

@@ -13,8 +13,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/creack/pty"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+	"golang.org/x/sys/unix"
 )
 
 // TestServeSignalledWhileItsJobsStartStopsAtOnce: a file of thousands
@@ -80,4 +82,80 @@ func TestServeSignalledWhileItsJobsStartStopsAtOnce(t *testing.T) {
 	assert.Contains(t, r.stderr, fmt.Sprintf("jobtop: the jobtop instance on %s (pid %d) was stopped by SIGTERM before it served\n", c.socket, serve.Process.Pid), "the client waiting is told")
 	assert.NoFileExists(t, c.socket, "the socket removed")
 	assert.False(t, lockHeld(c.socket), "the socket given up")
+}
+
+// TestTUIStoppedWhileLoadingTellsTheClientsWaiting: plain jobtop, in a
+// terminal, ended by a signal while it loads its job file (20,000 jobs
+// take seconds), ends at once as serve does: exit 128 + the signal's
+// number, a word on stderr, its socket removed, and the clients waiting
+// for it told which signal stopped it (not a bare EOF: the default
+// action killed it).
+func TestTUIStoppedWhileLoadingTellsTheClientsWaiting(t *testing.T) {
+	for _, sig := range []syscall.Signal{syscall.SIGTERM, syscall.SIGINT, syscall.SIGHUP} {
+		t.Run(unix.SignalName(sig), func(t *testing.T) {
+			c := newCLI(t)
+			dir := t.TempDir()
+			file := filepath.Join(dir, "jobtop.yaml")
+			marker := filepath.Join(dir, "started")
+			require.NoError(t, os.WriteFile(file, []byte("jobs:\n  loaded:\n    cmd: touch "+marker+" && sleep 600\n"), 0o600))
+			tui, stderr, _, exited := gatedTUI(t, c, dir)
+			ls := waitingCommand(t, c, tui.Process.Pid, file, "ls")
+			require.NoError(t, tui.Process.Signal(sig))
+			assert.Equal(t, 128+int(sig), exitCode(t, exited, "jobtop did not end"))
+			assert.Equal(t, fmt.Sprintf("jobtop: %s: stopped while loading the job file; nothing was started\n", unix.SignalName(sig)), stderr())
+			r := ls()
+			assert.Equal(t, 1, r.code)
+			assert.Contains(t, r.stderr, fmt.Sprintf("jobtop: the jobtop instance on %s (pid %d) was stopped by %s before it served\n", c.socket, tui.Process.Pid, unix.SignalName(sig)))
+			assert.NoFileExists(t, c.socket, "the socket removed")
+			assert.False(t, lockHeld(c.socket), "the socket given up")
+			assert.NoFileExists(t, marker, "no job started")
+		})
+	}
+}
+
+// gatedTUI is gatedInstance for plain jobtop in a terminal of its own
+// (a pty: its stdin and stdout; stderr is read apart, with the function
+// returned).
+func gatedTUI(t *testing.T, c *cli, dir string) (proc *exec.Cmd, stderr func() string, gate string, exited chan error) {
+	t.Helper()
+	gate = filepath.Join(c.dir, "loaded")
+	proc = exec.Command(binary)
+	proc.Env = append(c.env[:len(c.env):len(c.env)], loadGateEnv+"="+gate, "TERM=xterm-256color")
+	proc.Dir = dir
+	errPath := filepath.Join(t.TempDir(), "stderr")
+	errFile, err := os.Create(errPath)
+	require.NoError(t, err)
+	defer errFile.Close()
+	proc.Stderr = errFile
+	master, err := pty.StartWithAttrs(proc, &pty.Winsize{Cols: 100, Rows: 30}, &syscall.SysProcAttr{Setsid: true, Setctty: true})
+	require.NoError(t, err)
+	t.Cleanup(func() { master.Close() })
+	go func() { // what it draws, if it gets that far, is not looked at
+		buf := make([]byte, 4096)
+		for {
+			if _, err := master.Read(buf); err != nil {
+				return
+			}
+		}
+	}()
+	exited = make(chan error, 1)
+	done := make(chan struct{})
+	go func() {
+		exited <- proc.Wait()
+		close(done)
+	}()
+	require.Eventually(t, func() bool {
+		select {
+		case <-done:
+			return true
+		default:
+			return lockHeld(c.socket) && listening(c.socket)
+		}
+	}, testTimeout, 10*time.Millisecond, "jobtop holds its socket or exits")
+	t.Cleanup(func() {
+		os.WriteFile(gate, nil, 0o600) //nolint:errcheck // may be there
+		proc.Process.Kill()            //nolint:errcheck // may have exited
+		<-done
+	})
+	return proc, func() string { said, _ := os.ReadFile(errPath); return string(said) }, gate, exited
 }
