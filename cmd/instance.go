@@ -204,6 +204,14 @@ func (in *servedInstance) shutdown(ctx context.Context) error {
 	if in.ws != nil {
 		in.ws.Close()
 	}
+	select {
+	case <-in.srv.ShutdownRequested():
+		// jobtop shutdown, asked while the jobs still started (the
+		// start called off; not answered yet): answered as after the
+		// start, once the jobs that did start have stopped.
+		in.srv.Open(in.mgr)
+	default:
+	}
 	err := in.mgr.Shutdown(ctx)
 	in.srv.Close()
 	in.stopMemory()

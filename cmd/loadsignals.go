@@ -48,27 +48,30 @@ func stopLoading(cmd *cobra.Command, socket *claimedSocket, sig os.Signal) {
 	os.Exit(err.Code)
 }
 
-// startJobsUnlessSignalled is the instance's startJobs, cut short by a
-// signal: a file of 20,000 jobs takes seconds to start, and SIGTERM
-// must not wait until every one of them exists only to stop them all.
-// On a signal the rest of the start is called off (a job not started
-// yet never starts) and the signal is returned; the jobs that did start
-// are the caller's to stop, and the socket its to give up. An error of
-// the start is returned as startJobs returns it (the socket given up).
-func startJobsUnlessSignalled(in *servedInstance, signals <-chan os.Signal) (os.Signal, error) {
+// startJobsUnlessStopped is the instance's startJobs, cut short by a
+// signal or by jobtop shutdown: a file of 20,000 jobs takes seconds to
+// start, and neither must wait until every one of them exists only to
+// stop them all. Then the rest of the start is called off (a job not
+// started yet never starts) and the signal is returned, or asked is
+// true (jobtop shutdown); the jobs that did start are the caller's to
+// stop, and the socket its to give up. An error of the start is
+// returned as startJobs returns it (the socket given up).
+func startJobsUnlessStopped(in *servedInstance, signals <-chan os.Signal) (cut os.Signal, asked bool, err error) {
 	if in.ws == nil { // no job file: nothing to wait for
-		return nil, in.startJobs()
+		return nil, false, in.startJobs()
 	}
 	started := make(chan error, 1)
 	go func() { started <- in.startJobs() }()
 	select {
 	case err := <-started:
-		return nil, err
-	case sig := <-signals:
-		in.ws.Close() // the rest of the start returns workspace.ErrClosed
-		<-started     // that, nil (it ended meanwhile), or an error it gave the socket up with
-		return sig, nil
+		return nil, false, err
+	case cut = <-signals:
+	case <-in.srv.ShutdownRequested():
+		asked = true
 	}
+	in.ws.Close() // the rest of the start returns workspace.ErrClosed
+	<-started     // that, nil (it ended meanwhile), or an error it gave the socket up with
+	return cut, asked, nil
 }
 
 // releaseSignals stops catching signals on signals (signal.Notify), for

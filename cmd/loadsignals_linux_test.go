@@ -2,6 +2,7 @@ package cmd
 
 import (
 	"bytes"
+	"context"
 	"fmt"
 	"os"
 	"os/exec"
@@ -17,7 +18,80 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	"golang.org/x/sys/unix"
+
+	"jobtop/control"
 )
+
+// bigFileJobs is how many jobs startingServe's file has: it takes
+// about 6 s to load and 15 to start on an idle 2-core machine. Without
+// the start cut short, some 5,000 of them have run by the time it is
+// stopped (the launches lag the start, and those not launched when the
+// stop comes never are); with it, the few hundred that had, and those
+// on their way: 2,000 at most, seen on a machine loaded 13 deep.
+const bigFileJobs = 20000
+
+// startingServe starts jobtop serve on a file of bigFileJobs sleeping
+// jobs, marked (TEST_MARK=mark), calls whileLoading (if not nil) once it
+// holds its socket and loads the file, and returns as soon as some of
+// the jobs run, while the rest still start. started counts the jobs
+// that ever started (each gets its log file).
+func startingServe(t *testing.T, c *cli, whileLoading func(pid int, file string)) (serve *exec.Cmd, stderr *bytes.Buffer, exited chan error, mark string, started func() int) {
+	t.Helper()
+	dir := t.TempDir()
+	mark = fmt.Sprintf("%s-%d", t.Name(), time.Now().UnixNano())
+	t.Cleanup(func() { // a test that failed leaves none of them running
+		for _, pid := range markedProcs(mark) {
+			syscall.Kill(pid, syscall.SIGKILL) //nolint:errcheck // may be gone
+		}
+	})
+	var text strings.Builder
+	text.WriteString("jobs:\n")
+	for i := range bigFileJobs {
+		fmt.Fprintf(&text, "  job%05d: {cmd: \"exec sleep 600\", env: {TEST_MARK: %s}}\n", i, mark)
+	}
+	file := filepath.Join(dir, "jobtop.yaml")
+	require.NoError(t, os.WriteFile(file, []byte(text.String()), 0o600))
+	logs := filepath.Join(c.dir, "state", "jobtop", "logs")
+	started = func() int {
+		found, _ := filepath.Glob(filepath.Join(logs, "*", "*.log"))
+		return len(found)
+	}
+
+	serve = exec.Command(binary, "serve")
+	serve.Env, serve.Dir = c.env, dir
+	stderr = new(bytes.Buffer)
+	serve.Stderr = stderr
+	require.NoError(t, serve.Start())
+	exited = make(chan error, 1)
+	go func() { exited <- serve.Wait() }()
+	t.Cleanup(func() { serve.Process.Kill() }) //nolint:errcheck // ended, if all is well
+	if whileLoading != nil {
+		require.Eventually(t, func() bool { return lockHeld(c.socket) && listening(c.socket) }, testTimeout, 10*time.Millisecond, "serve holds its socket")
+		whileLoading(serve.Process.Pid, file)
+		require.Zero(t, started(), "the file is still loading (the machine is too fast for this test)")
+	}
+	require.Eventually(t, func() bool { return len(markedProcs(mark)) >= 20 }, testTimeout, 10*time.Millisecond, "some jobs run")
+	return serve, stderr, exited, mark, started
+}
+
+// assertStartCut checks, once serve has ended, that its start ended at
+// once when it was stopped (atStop jobs had started then): far fewer
+// jobs ever started than the file has, stderr says how many (the match
+// of its line said), no job process is left, and the socket is gone.
+func assertStartCut(t *testing.T, c *cli, atStop int, mark string, started func() int, said *regexp.Regexp, stderr string) {
+	t.Helper()
+	ever := started()
+	t.Logf("%d of %d jobs had started when stopped, %d ever", atStop, bigFileJobs, ever)
+	assert.Less(t, ever, bigFileJobs/4, "the start ended at once: far fewer jobs ever started than the file has")
+	assert.Empty(t, markedProcs(mark), "no job process is left")
+	if m := said.FindStringSubmatch(stderr); assert.NotNil(t, m, stderr) {
+		count, _ := strconv.Atoi(m[1])
+		assert.Equal(t, ever, count, "it says how many started")
+	}
+	assert.NotContains(t, stderr, "serving on", "it never served")
+	assert.NoFileExists(t, c.socket, "the socket removed")
+	assert.False(t, lockHeld(c.socket), "the socket given up")
+}
 
 // TestServeSignalledWhileItsJobsStartStopsAtOnce: a file of thousands
 // of jobs takes seconds to start; SIGTERM meanwhile ends the start at
@@ -26,62 +100,46 @@ import (
 // stop them all. The clients waiting for the instance are told it was
 // stopped, and nothing is left running.
 func TestServeSignalledWhileItsJobsStartStopsAtOnce(t *testing.T) {
-	// About 7 s to start on an idle 2-core machine; without the start
-	// cut short, thousands of them run by the time it is stopped (the
-	// launches lag the start, and those not launched when the stop
-	// comes never are).
-	const n = 10000
 	c := newCLI(t)
-	dir := t.TempDir()
-	mark := fmt.Sprintf("%s-%d", t.Name(), time.Now().UnixNano())
-	t.Cleanup(func() { // a test that failed leaves none of them running
-		for _, pid := range markedProcs(mark) {
-			syscall.Kill(pid, syscall.SIGKILL) //nolint:errcheck // may be gone
-		}
+	var ls func() result
+	serve, stderr, exited, mark, started := startingServe(t, c, func(pid int, file string) {
+		ls = waitingCommand(t, c, pid, file, "ls")
 	})
-	var file strings.Builder
-	file.WriteString("jobs:\n")
-	for i := range n {
-		fmt.Fprintf(&file, "  job%05d: {cmd: \"exec sleep 600\", env: {TEST_MARK: %s}}\n", i, mark)
-	}
-	require.NoError(t, os.WriteFile(filepath.Join(dir, "jobtop.yaml"), []byte(file.String()), 0o600))
-	logs := filepath.Join(c.dir, "state", "jobtop", "logs")
-	// Each job that starts gets its log file: how many ever started.
-	started := func() int {
-		found, _ := filepath.Glob(filepath.Join(logs, "*", "*.log"))
-		return len(found)
-	}
-
-	serve := exec.Command(binary, "serve")
-	serve.Env, serve.Dir = c.env, dir
-	var stderr bytes.Buffer
-	serve.Stderr = &stderr
-	require.NoError(t, serve.Start())
-	exited := make(chan error, 1)
-	go func() { exited <- serve.Wait() }()
-	t.Cleanup(func() { serve.Process.Kill() }) //nolint:errcheck // ended, if all is well
-	require.Eventually(t, func() bool { return len(markedProcs(mark)) >= 20 }, testTimeout, 10*time.Millisecond, "some jobs run")
-	ls := waitingCommand(t, c, serve.Process.Pid, filepath.Join(dir, "jobtop.yaml"), "ls")
 	atSignal := started()
-	require.Less(t, atSignal, n/8, "the start is under way, far from done (the machine is too slow or too fast for this test)")
-
 	require.NoError(t, serve.Process.Signal(syscall.SIGTERM))
 	assert.Zero(t, exitCode(t, exited, "serve did not end"), stderr.String())
-	ever := started()
-	t.Logf("%d of %d jobs had started at SIGTERM, %d ever", atSignal, n, ever)
-	assert.Less(t, ever, n/4, "the start ended at the signal: far fewer jobs ever started than the file has")
-	assert.Empty(t, markedProcs(mark), "no job process is left")
-	said := regexp.MustCompile(`jobtop: terminated while the job file's jobs started \((\d+) of 10000\): stopping them \(again to kill them at once\)\n`).FindStringSubmatch(stderr.String())
-	if assert.NotNil(t, said, stderr.String()) {
-		count, _ := strconv.Atoi(said[1])
-		assert.Equal(t, ever, count, "it says how many started")
-	}
-	assert.NotContains(t, stderr.String(), "serving on", "it never served")
+	assertStartCut(t, c, atSignal, mark, started, regexp.MustCompile(`jobtop: terminated while the job file's jobs started \((\d+) of 20000\): stopping them \(again to kill them at once\)\n`), stderr.String())
 	r := ls()
 	assert.Equal(t, 1, r.code)
 	assert.Contains(t, r.stderr, fmt.Sprintf("jobtop: the jobtop instance on %s (pid %d) was stopped by SIGTERM before it served\n", c.socket, serve.Process.Pid), "the client waiting is told")
-	assert.NoFileExists(t, c.socket, "the socket removed")
-	assert.False(t, lockHeld(c.socket), "the socket given up")
+}
+
+// TestServeShutDownWhileItsJobsStartStopsAtOnce: jobtop shutdown while
+// a big file's jobs start ends the start at once, as SIGTERM does, and
+// is answered once the jobs that did start have stopped (it waited for
+// every job to start first).
+func TestServeShutDownWhileItsJobsStartStopsAtOnce(t *testing.T) {
+	c := newCLI(t)
+	serve, stderr, exited, mark, started := startingServe(t, c, nil)
+	// Asked from here, not by a jobtop shutdown process: one slow to
+	// start on the busy machine would ask once many more jobs run.
+	client := control.NewClient(c.socket)
+	defer client.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), testTimeout)
+	defer cancel()
+	atAsked := started()
+	resp, err := client.Shutdown(ctx)
+	require.NoError(t, err, "answered, once the jobs that did start have stopped")
+	assert.Equal(t, serve.Process.Pid, resp.Instance.PID)
+	assert.Zero(t, exitCode(t, exited, "serve did not end"), stderr.String())
+	assertStartCut(t, c, atAsked, mark, started, regexp.MustCompile(`jobtop: shutdown asked over the API while the job file's jobs started \((\d+) of 20000\): stopping them \(a signal kills them at once\)\n`), stderr.String())
+	assert.NotZero(t, resp.Stopped)
+	for _, j := range resp.Jobs {
+		if !j.State.Done() {
+			t.Errorf("job %d had not ended when the shutdown was answered: %s", j.ID, j.State)
+			break
+		}
+	}
 }
 
 // TestTUIStoppedWhileLoadingTellsTheClientsWaiting: plain jobtop, in a

@@ -131,7 +131,7 @@ func serve(cmd *cobra.Command, maxRunning int, idleExit time.Duration, detach bo
 	}
 	stderr := cmd.ErrOrStderr()
 	var exit *ExitError
-	cut, err := startJobsUnlessSignalled(in, signals)
+	cut, asked, err := startJobsUnlessStopped(in, signals)
 	switch {
 	case err != nil:
 		in.shutdown(context.Background()) //nolint:errcheck // the error that matters is err
@@ -145,6 +145,10 @@ func serve(cmd *cobra.Command, maxRunning int, idleExit time.Duration, detach bo
 		in.srv.Stopped("by " + unix.SignalName(num))
 		started, total, _ := in.ws.Progress()
 		fmt.Fprintf(stderr, "jobtop: %v while the job file's jobs started (%d of %d): stopping them (again to kill them at once)\n", cut, started, total)
+	case asked:
+		// Answered once what did start has stopped (shutdown).
+		started, total, _ := in.ws.Progress()
+		fmt.Fprintf(stderr, "jobtop: shutdown asked over the API while the job file's jobs started (%d of %d): stopping them (a signal kills them at once)\n", started, total)
 	default:
 		exit = serveUntilStopped(cmd, in, plan, signals, idleExit)
 	}
