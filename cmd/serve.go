@@ -47,7 +47,7 @@ once; one while the job file loads ends serve at once (exit 128 + its
 number), starting nothing, and the clients waiting are told; one while
 the file's jobs start ends the start at once (the jobs not started yet
 never start), tells the clients waiting, and stops those that did
-start, as after the start. If serve itself is killed (SIGKILL, a crash), its keeper process
+start, as after the start (jobtop shutdown then does the same). If serve itself is killed (SIGKILL, a crash), its keeper process
 stops every job the same way. A socket that a live instance
 holds is never taken over: serve exits and names that instance (it
 gives it --answer-timeout to say who it is), and says so if it is still
