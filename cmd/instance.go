@@ -2,6 +2,7 @@ package cmd
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"net"
 	"os"
@@ -174,11 +175,16 @@ func openInstanceOn(cmd *cobra.Command, socket *claimedSocket, plan *jobfile.Pla
 
 // startJobs starts the plan's jobs, then answers the socket in full. On
 // an error the socket is given up and the caller shuts the instance
-// down.
+// down; but not when the start was called off (the workspace closed:
+// workspace.ErrClosed), since whoever closed it shuts the instance down
+// and says to the clients why.
 func (in *servedInstance) startJobs() error {
 	if in.ws != nil {
 		if err := in.ws.Start(); err != nil {
 			err = fmt.Errorf("starting the jobs of %s: %w", in.ws.Path(), err)
+			if errors.Is(err, workspace.ErrClosed) {
+				return err
+			}
 			in.socket.giveUp(err)
 			return err
 		}
@@ -197,6 +203,14 @@ func serveUntilClosed(s *control.Server, l net.Listener) {
 func (in *servedInstance) shutdown(ctx context.Context) error {
 	if in.ws != nil {
 		in.ws.Close()
+	}
+	select {
+	case <-in.srv.ShutdownRequested():
+		// jobtop shutdown, asked while the jobs still started (the
+		// start called off; not answered yet): answered as after the
+		// start, once the jobs that did start have stopped.
+		in.srv.Open(in.mgr)
+	default:
 	}
 	err := in.mgr.Shutdown(ctx)
 	in.srv.Close()

@@ -15,6 +15,7 @@ import (
 	"github.com/spf13/cobra"
 	"golang.org/x/sys/unix"
 
+	"jobtop/jobfile"
 	"jobtop/jobs"
 	"jobtop/termtext"
 	"jobtop/workspace"
@@ -43,7 +44,10 @@ file while it runs.
 SIGINT, SIGTERM or SIGHUP (or jobtop shutdown) stops every job with its
 grace rules, then exits; a signal while they stop kills what is left at
 once; one while the job file loads ends serve at once (exit 128 + its
-number), starting nothing, and the clients waiting are told. If serve itself is killed (SIGKILL, a crash), its keeper process
+number), starting nothing, and the clients waiting are told; one while
+the file's jobs start ends the start at once (the jobs not started yet
+never start), tells the clients waiting, and stops those that did
+start, as after the start (jobtop shutdown then does the same). If serve itself is killed (SIGKILL, a crash), its keeper process
 stops every job the same way. A socket that a live instance
 holds is never taken over: serve exits and names that instance (it
 gives it --answer-timeout to say who it is), and says so if it is still
@@ -95,7 +99,7 @@ func serve(cmd *cobra.Command, maxRunning int, idleExit time.Duration, detach bo
 	// clients that wait; once answered, a client can always stop this
 	// instance cleanly.
 	signals := make(chan os.Signal, 2)
-	signal.Notify(signals, syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP)
+	signal.Notify(signals, loadSignals...)
 	defer signal.Stop(signals)
 	socket, err := claimSocket(cmd, "serve", jobFileToLoad(cmd))
 	if err != nil {
@@ -121,42 +125,32 @@ func serve(cmd *cobra.Command, maxRunning int, idleExit time.Duration, detach bo
 	}
 	awaitGate(startGateEnv)
 
-	in, err := startInstanceOn(cmd, socket, plan, jobs.Options{MaxRunning: maxRunning})
+	in, err := openInstanceOn(cmd, socket, plan, jobs.Options{MaxRunning: maxRunning})
 	if err != nil {
 		return err
 	}
-	var problems []string
-	if in.ws != nil {
-		problems = in.ws.Problems()
-	}
-	tellDetachParentStarted(cmd, problems)
-	path := socketPath(cmd)
 	stderr := cmd.ErrOrStderr()
-	fmt.Fprintf(stderr, "jobtop: serving on %s (pid %d); logs in %s\n", path, os.Getpid(), in.mgr.LogDir())
-	if plan != nil {
-		printWarnings(stderr, plan)
-		for _, p := range problems {
-			fmt.Fprintln(stderr, p)
-		}
-		fmt.Fprintf(stderr, "jobtop: running %s from %s (jobtop reload re-reads it)\n", plural(len(plan.Jobs), "job"), planFiles(plan))
-	}
-
-	watchCtx, stopWatch := context.WithCancel(context.Background())
-	defer stopWatch()
 	var exit *ExitError
-	select {
-	case sig := <-signals:
-		fmt.Fprintf(stderr, "jobtop: %v: stopping jobs (again to kill them at once)\n", sig)
-	case req := <-exitRequests(in):
-		exit = exitOnFailure(req)
-		in.srv.SetShutdownReason(exit.Err.Error()) // for attached TUIs
-		fmt.Fprintf(stderr, "jobtop: %v: stopping jobs (a signal kills them at once)\n", exit.Err)
-		fmt.Fprint(stderr, exitTail(stderr, in.mgr, req))
-		exit.Err = nil // said above, once
-	case <-in.srv.ShutdownRequested():
-		fmt.Fprintln(stderr, "jobtop: shutdown asked over the API: stopping jobs (a signal kills them at once)")
-	case <-idleWhen(watchCtx, in, idleExit):
-		fmt.Fprintf(stderr, "jobtop: no job and no client for %v (--idle-exit): exiting\n", idleExit)
+	cut, asked, err := startJobsUnlessStopped(in, signals)
+	switch {
+	case err != nil:
+		in.shutdown(context.Background()) //nolint:errcheck // the error that matters is err
+		return err
+	case cut != nil:
+		// Straight to the stop of what did start. The clients waiting
+		// are told at once; the socket stays held until the jobs have
+		// stopped, so no other instance takes it for one that died and
+		// stops them itself.
+		num, _ := cut.(syscall.Signal)
+		in.srv.Stopped("by " + unix.SignalName(num))
+		started, total, _ := in.ws.Progress()
+		fmt.Fprintf(stderr, "jobtop: %v while the job file's jobs started (%d of %d): stopping them (again to kill them at once)\n", cut, started, total)
+	case asked:
+		// Answered once what did start has stopped (shutdown).
+		started, total, _ := in.ws.Progress()
+		fmt.Fprintf(stderr, "jobtop: shutdown asked over the API while the job file's jobs started (%d of %d): stopping them (a signal kills them at once)\n", started, total)
+	default:
+		exit = serveUntilStopped(cmd, in, plan, signals, idleExit)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	go func() {
@@ -177,32 +171,44 @@ func serve(cmd *cobra.Command, maxRunning int, idleExit time.Duration, detach bo
 	return nil
 }
 
-// stopLoadOnSignal ends this serve on a signal while it loads its job
-// file (nothing runs yet): the clients waiting for it are told which
-// signal stopped it, the socket is removed, and stderr (and serve -D)
-// says so. The load cannot be cut short otherwise. loaded, called once
-// the file is loaded, leaves later signals to the caller; a signal taken
-// meanwhile still ends this serve, before any job starts.
-func stopLoadOnSignal(cmd *cobra.Command, socket *claimedSocket, signals <-chan os.Signal) (loaded func()) {
-	done, ended := make(chan struct{}), make(chan struct{})
-	go func() {
-		defer close(ended)
-		select {
-		case sig := <-signals:
-			num, _ := sig.(syscall.Signal)
-			name := unix.SignalName(num)
-			socket.stopped("by " + name)
-			err := &ExitError{Code: 128 + int(num), Err: fmt.Errorf("%s: stopped while loading the job file; nothing was started", name)}
-			tellDetachParent(cmd, nil, err)
-			fmt.Fprintf(cmd.ErrOrStderr(), "jobtop: %v\n", err)
-			os.Exit(err.Code)
-		case <-done:
-		}
-	}()
-	return func() {
-		close(done)
-		<-ended
+// serveUntilStopped announces a served instance whose jobs are in
+// place, and serves until something ends it: a signal, a job whose exit
+// ends jobtop (its *ExitError is returned), jobtop shutdown, or
+// --idle-exit.
+func serveUntilStopped(cmd *cobra.Command, in *servedInstance, plan *jobfile.Plan, signals <-chan os.Signal, idleExit time.Duration) (exit *ExitError) {
+	var problems []string
+	if in.ws != nil {
+		problems = in.ws.Problems()
 	}
+	tellDetachParentStarted(cmd, problems)
+	path := socketPath(cmd)
+	stderr := cmd.ErrOrStderr()
+	fmt.Fprintf(stderr, "jobtop: serving on %s (pid %d); logs in %s\n", path, os.Getpid(), in.mgr.LogDir())
+	if plan != nil {
+		printWarnings(stderr, plan)
+		for _, p := range problems {
+			fmt.Fprintln(stderr, p)
+		}
+		fmt.Fprintf(stderr, "jobtop: running %s from %s (jobtop reload re-reads it)\n", plural(len(plan.Jobs), "job"), planFiles(plan))
+	}
+
+	watchCtx, stopWatch := context.WithCancel(context.Background())
+	defer stopWatch()
+	select {
+	case sig := <-signals:
+		fmt.Fprintf(stderr, "jobtop: %v: stopping jobs (again to kill them at once)\n", sig)
+	case req := <-exitRequests(in):
+		exit = exitOnFailure(req)
+		in.srv.SetShutdownReason(exit.Err.Error()) // for attached TUIs
+		fmt.Fprintf(stderr, "jobtop: %v: stopping jobs (a signal kills them at once)\n", exit.Err)
+		fmt.Fprint(stderr, exitTail(stderr, in.mgr, req))
+		exit.Err = nil // said above, once
+	case <-in.srv.ShutdownRequested():
+		fmt.Fprintln(stderr, "jobtop: shutdown asked over the API: stopping jobs (a signal kills them at once)")
+	case <-idleWhen(watchCtx, in, idleExit):
+		fmt.Fprintf(stderr, "jobtop: no job and no client for %v (--idle-exit): exiting\n", idleExit)
+	}
+	return exit
 }
 
 // loadGateEnv, for tests only (as the keeper's noSubreaperEnv), names a

@@ -23,7 +23,10 @@ func newShutdownCmd() *cobra.Command {
 		Long: `Stop every job of the jobtop instance on the socket with its grace rules
 (as SIGTERM to jobtop serve does, or quitting its TUI with y), then end
 the instance. Returns once the jobs have ended and the instance has let
-go of the socket, so a new one can take it at once.`,
+go of the socket, so a new one can take it at once. Asked while the
+instance still loads its job file or starts its jobs (a file of
+thousands takes seconds), it ends the start at once: the jobs not
+started yet never start, and those that did are stopped.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			return shutdown(cmd, asJSON)

@@ -44,8 +44,16 @@ func openTUI(cmd *cobra.Command, specs []jobs.Spec) error {
 	}
 	// The socket is claimed before the job file loads (as serve does): a
 	// client meanwhile waits for this instance instead of starting
-	// another.
+	// another. Signals are caught from before the claim until the file
+	// is loaded, as serve catches them: one meanwhile gives the socket
+	// up, telling the clients that wait, and ends jobtop at once
+	// (stopLoadOnSignal). The TUI then takes them itself.
+	signals := make(chan os.Signal, 2)
+	signal.Notify(signals, loadSignals...)
 	socket, err := claimSocket(cmd, "tui", jobFileToLoad(cmd))
+	if err != nil {
+		releaseSignals(signals) // an attaching TUI's are Bubble Tea's
+	}
 	var inUse *control.InUseError
 	if errors.As(err, &inUse) {
 		// The file, for what is said of it (its problems first, as
@@ -69,8 +77,11 @@ func openTUI(cmd *cobra.Command, specs []jobs.Spec) error {
 	if err != nil {
 		return err
 	}
+	loaded := stopLoadOnSignal(cmd, socket, signals)
 	awaitLoadGate()
 	plan, err := loadJobFile(cmd)
+	loaded()
+	loadDone(cmd, socket, signals)
 	if err != nil {
 		socket.giveUp(err)
 		return err

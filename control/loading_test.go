@@ -96,3 +96,33 @@ func TestALoadThatFailsRefusesTheRequestsItHeld(t *testing.T) {
 		t.Fatal("never answered")
 	}
 }
+
+// A shutdown asked while the instance loads (or starts its jobs) is
+// passed on at once, so that its owner can call the start off rather
+// than first start every job; the request is still held until the
+// server opens, and answered then.
+func TestAShutdownWhileLoadingIsPassedOnAtOnce(t *testing.T) {
+	srv, socket, c, _ := loadingInstance(t)
+	answered := make(chan error, 1)
+	go func() {
+		_, err := c.Shutdown(ctxT(t))
+		answered <- err
+	}()
+	select {
+	case <-srv.ShutdownRequested():
+	case <-time.After(testTimeout):
+		t.Fatal("the shutdown was not passed on while loading")
+	}
+	select {
+	case err := <-answered:
+		t.Fatalf("answered before the server opened (%v)", err)
+	default:
+	}
+	srv.Open(newManager(t, socket))
+	select {
+	case err := <-answered:
+		require.NoError(t, err)
+	case <-time.After(testTimeout):
+		t.Fatal("never answered")
+	}
+}

@@ -188,6 +188,13 @@ func (s *Server) awaitOpen(w http.ResponseWriter, r *http.Request) bool {
 			writeJSON(w, http.StatusOK, s.loadingInst)
 			return false
 		}
+		if r.Method == http.MethodPost && r.URL.Path == "/v1/shutdown" {
+			// Passed on at once (ShutdownRequested), so that the owner
+			// can call the start of a big job file off rather than first
+			// start every job only to stop them all; answered, as ever,
+			// once the server opens and the jobs have ended.
+			s.askShutdown()
+		}
 		select {
 		case <-s.opened:
 		case <-r.Context().Done():

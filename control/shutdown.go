@@ -20,10 +20,16 @@ type ShutdownResponse struct {
 }
 
 // ShutdownRequested is closed when a client asks the instance to shut
-// down (POST /v1/shutdown). The instance's owner watches it: it stops
-// every job with its grace rules, as on SIGTERM, then closes the server
-// and ends. The request is answered once the jobs have ended.
+// down (POST /v1/shutdown), at once even while the instance still loads
+// (the request is held until Open then). The instance's owner watches
+// it: it stops every job with its grace rules, as on SIGTERM, then
+// closes the server and ends; while loading, it opens the server first,
+// or the request is refused. The request is answered once the jobs have
+// ended.
 func (s *Server) ShutdownRequested() <-chan struct{} { return s.shutdownAsked }
+
+// askShutdown closes ShutdownRequested, once.
+func (s *Server) askShutdown() { s.shutdownOnce.Do(func() { close(s.shutdownAsked) }) }
 
 // shuttingDown reports whether a shutdown was asked for.
 func (s *Server) shuttingDown() bool {
@@ -53,7 +59,7 @@ func (s *Server) handleShutdown(w http.ResponseWriter, r *http.Request) {
 			live++
 		}
 	}
-	s.shutdownOnce.Do(func() { close(s.shutdownAsked) })
+	s.askShutdown()
 	// Not the server's base context: Close cancels that, and the owner
 	// closes the server once the jobs have ended, which is when this
 	// answer is due.
