@@ -607,16 +607,31 @@ func (m *Manager) Shutdown(ctx context.Context) error {
 	m.mu.Unlock()
 
 	err := m.stopInDependencyOrder(ctx)
+	// A run whose launch was in flight lands after the stop (it is
+	// stopped then, with its grace): the wait for the last runs heeds
+	// ctx too.
+	runsEnded := make(chan struct{})
+	go func() {
+		m.runs.Wait()
+		close(runsEnded)
+	}()
+	if err == nil {
+		select {
+		case <-runsEnded:
+		case <-ctx.Done():
+			err = ctx.Err()
+		}
+	}
 	if err != nil {
 		m.mu.Lock()
 		for _, j := range m.jobs {
-			if j.state.Active() {
+			if j.proc != nil { // running, stopping, or its launch in flight
 				m.endRunLocked(j, reqKill)
 			}
 		}
 		m.mu.Unlock()
 	}
-	m.runs.Wait()
+	<-runsEnded
 	m.closeKeeper()
 	if m.stopSampler != nil { // set once, in NewManager
 		m.samplerOnce.Do(func() { close(m.stopSampler) }) // Shutdown may be called twice at once

@@ -77,6 +77,10 @@ func (m *Manager) awaitLaunchLocked(j *job) {
 	}
 }
 
+// spawnPause, for tests only, is called before each run's main process
+// is spawned: a launch held in flight.
+var spawnPause func()
+
 // launch starts the run's main process through the keeper, then records
 // it. It runs without the manager's lock.
 func (m *Manager) launch(j *job, p *process) {
@@ -86,6 +90,9 @@ func (m *Manager) launch(j *job, p *process) {
 	if err == nil {
 		var kc *keeper.Client
 		if kc, err = m.keeperClient(); err == nil {
+			if spawnPause != nil {
+				spawnPause()
+			}
 			pid, start, err = kc.Spawn(spawn.Spawn)
 			if err != nil && spawn.shellArgv != nil {
 				// Run directly, it could not start (a script without
