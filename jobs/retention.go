@@ -65,6 +65,7 @@ func (m *Manager) removeLocked(j *job) {
 	m.noteGoneLocked(j)
 	m.removed.add(j.log.Files(), m.opts.retention().MaxTotal)
 	delete(m.jobs, j.id)
+	m.unindexLocked(j)
 	for i, oid := range m.order {
 		if oid == j.id {
 			m.order = append(m.order[:i], m.order[i+1:]...)
