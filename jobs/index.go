@@ -12,7 +12,8 @@ import (
 // removal cost the same beside ten jobs or ten thousand: the jobs by
 // name (a name made unique, a dependency found by name) and the jobs that
 // run after each job (Spec.After). indexLocked and unindexLocked keep
-// them, wherever a job is added, renamed or removed.
+// them, wherever a job is added, renamed or removed; the finished jobs in
+// end order are retention.go's.
 
 // indexLocked notes j's name and what it runs after.
 func (m *Manager) indexLocked(j *job) {

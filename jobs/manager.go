@@ -93,10 +93,12 @@ type Manager struct {
 	active int          // jobs holding a slot (running or stopping)
 	closed bool
 
-	// names and runAfter index the jobs (index.go): what a start or an
-	// end looks up costs the same beside any number of jobs kept.
+	// names, runAfter and finished index the jobs (index.go,
+	// retention.go): what a start or an end looks up costs the same
+	// beside any number of jobs kept.
 	names    nameIndex
 	runAfter map[ID]map[*job]struct{} // the jobs that run after each (Spec.After)
+	finished finishedJobs
 
 	// maxRunning caps active; 0: no limit. Options.MaxRunning at first,
 	// SetMaxRunning after.
