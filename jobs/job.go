@@ -95,6 +95,11 @@ type job struct {
 	settled       chan struct{} // closed while the job is settled
 	settledClosed bool
 
+	// finishedAt is its place in Manager.finished plus one, 0 when it is
+	// not there; finishedEnd is the end it is placed by (ended, then).
+	finishedAt  int
+	finishedEnd *time.Time
+
 	history runHistory // the runs' start, readiness and end
 
 	usage        Usage // of the current run's process tree
@@ -128,6 +133,7 @@ func (m *Manager) changedLocked(j *job) {
 		j.settled = make(chan struct{})
 		j.settledClosed = false
 	}
+	m.noteFinishedLocked(j)
 	m.hub.publish(j.id, EventState, Info{})
 	if settled {
 		m.dropOldFinishedLocked()

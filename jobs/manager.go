@@ -92,6 +92,14 @@ type Manager struct {
 	queue  []*job       // queued jobs, in start order
 	active int          // jobs holding a slot (running or stopping)
 	closed bool
+
+	// names, runAfter and finished index the jobs (index.go,
+	// retention.go): what a start or an end looks up costs the same
+	// beside any number of jobs kept.
+	names    nameIndex
+	runAfter map[ID]map[*job]struct{} // the jobs that run after each (Spec.After)
+	finished finishedJobs
+
 	// maxRunning caps active; 0: no limit. Options.MaxRunning at first,
 	// SetMaxRunning after.
 	maxRunning int
@@ -146,7 +154,7 @@ func NewManager(opts Options) (*Manager, error) {
 	if err != nil {
 		return nil, err
 	}
-	m := &Manager{opts: opts, logDir: logDir, logLock: logLock, jobs: make(map[ID]*job), byRun: make(map[keeper.RunID]*job), aux: make(map[keeper.RunID]chan keeper.Event),
+	m := &Manager{opts: opts, logDir: logDir, logLock: logLock, jobs: make(map[ID]*job), runAfter: make(map[ID]map[*job]struct{}), byRun: make(map[keeper.RunID]*job), aux: make(map[keeper.RunID]chan keeper.Event),
 		ingest: make(chan struct{}, max(1, runtime.GOMAXPROCS(0)-1)), maxRunning: opts.MaxRunning, limitChanged: make(chan struct{})}
 	m.limit.Store(int64(opts.MaxRunning))
 	if opts.SampleInterval == 0 {
@@ -223,6 +231,7 @@ func (m *Manager) add(spec Spec, start startMode) (Info, error) {
 		j.spec.Name = m.uniqueNameLocked(defaultName(spec))
 	}
 	m.jobs[id] = j
+	m.indexLocked(j)
 	// Jobs added at once may arrive here out of ID order.
 	at, _ := slices.BinarySearch(m.order, id)
 	m.order = slices.Insert(m.order, at, id)
@@ -330,7 +339,9 @@ func (m *Manager) Replace(id ID, spec Spec) (Info, error) {
 	if spec.Name == "" {
 		spec.Name = j.spec.Name
 	}
+	m.unindexLocked(j)
 	j.spec = spec.withDefaults()
+	m.indexLocked(j)
 	restart := j.state.Active()
 	if j.state == StateQueued {
 		// It waits under its new spec: what its dependencies now ask is

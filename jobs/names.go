@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"path"
 	"slices"
-	"strconv"
 	"strings"
 	"sync"
 	"unicode"
@@ -301,40 +300,9 @@ func isAssignment(w string) bool {
 }
 
 // uniqueNameLocked makes base unique among the jobs: base itself when no
-// job has it, else base-2, base-3..., the smallest free one.
+// job has it, else base-2, base-3..., the smallest free one. It runs
+// under the lock for every unnamed job, so it asks the name index rather
+// than look at every job.
 func (m *Manager) uniqueNameLocked(base string) string {
-	// Of n jobs, at most n hold base or base-2...base-(n+1), so one of
-	// those is free. This runs under the lock for every unnamed job: no
-	// allocation per job looked at.
-	taken := make([]bool, len(m.order)+2)
-	prefix := base + "-"
-	for _, j := range m.jobs {
-		name := j.spec.Name
-		if name == base {
-			taken[1] = true
-			continue
-		}
-		if len(name) <= len(prefix) || name[:len(prefix)] != prefix || name[len(prefix)] == '0' {
-			continue
-		}
-		k := 0
-		for _, c := range name[len(prefix):] {
-			if c < '0' || c > '9' || k >= len(taken) {
-				k = 0
-				break
-			}
-			k = k*10 + int(c-'0')
-		}
-		if k >= 2 && k < len(taken) {
-			taken[k] = true
-		}
-	}
-	if !taken[1] {
-		return base
-	}
-	for k := 2; ; k++ {
-		if !taken[k] {
-			return base + "-" + strconv.Itoa(k)
-		}
-	}
+	return m.names.unique(base)
 }

@@ -3,7 +3,6 @@ package jobs
 import (
 	"fmt"
 	"regexp"
-	"slices"
 	"sort"
 	"time"
 
@@ -145,10 +144,7 @@ type goneJob struct {
 // noteGoneLocked keeps, in every job that runs after d, how d last ended,
 // as d is removed.
 func (m *Manager) noteGoneLocked(d *job) {
-	for _, j := range m.jobs {
-		if !slices.Contains(j.spec.After, d.id) {
-			continue
-		}
+	for j := range m.runAfter[d.id] {
 		met, failed := conditionLocked(d, CondSucceeded)
 		if j.goneAfter == nil {
 			j.goneAfter = make(map[ID]goneJob)
@@ -218,14 +214,10 @@ func describeEnd(d *job) string {
 	return "ended " + string(d.state)
 }
 
-// findByNameLocked finds the newest job other than self with that name.
+// findByNameLocked finds the newest job other than self with that name
+// (a job's name is never empty: add gives it one).
 func (m *Manager) findByNameLocked(name string, self *job) *job {
-	for i := len(m.order) - 1; i >= 0; i-- {
-		if d := m.jobs[m.order[i]]; d != self && d.spec.DisplayName() == name {
-			return d
-		}
-	}
-	return nil
+	return m.names.newest(name, self)
 }
 
 // readiness watches a run's output for the ready pattern. It belongs to one

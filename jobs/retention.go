@@ -1,6 +1,11 @@
 package jobs
 
-import "os"
+import (
+	"container/heap"
+	"os"
+	"slices"
+	"time"
+)
 
 // DefaultKeepFinished bounds the finished jobs a manager keeps.
 const DefaultKeepFinished = 500
@@ -23,39 +28,72 @@ func (m *Manager) finishedLocked(j *job) bool {
 }
 
 // dropOldFinishedLocked removes the finished jobs that ended first while
-// more than KeepFinished are kept. Their log files stay on disk.
+// more than KeepFinished are kept. Their log files stay on disk. It takes
+// them from m.finished, oldest first: its cost is the jobs it drops, not
+// the jobs kept.
 func (m *Manager) dropOldFinishedLocked() {
 	keep := m.opts.keepFinished()
 	if keep < 0 {
 		return
 	}
-	var finished []*job
-	for _, id := range m.order {
-		if j := m.jobs[id]; m.finishedLocked(j) {
-			finished = append(finished, j)
-		}
-	}
-	for over := len(finished) - keep; over > 0; over-- {
-		oldest := 0
-		for i, j := range finished {
-			if j.endedBefore(finished[oldest]) {
-				oldest = i
-			}
-		}
-		m.removeLocked(finished[oldest])
-		finished = append(finished[:oldest], finished[oldest+1:]...)
+	for len(m.finished) > keep {
+		m.removeLocked(m.finished[0]) // and out of m.finished
 	}
 }
 
-// endedBefore orders finished jobs by when they ended (by ID on a tie).
-func (j *job) endedBefore(k *job) bool {
-	switch {
-	case j.ended == nil || k.ended == nil:
-		return j.ended == nil && k.ended != nil
-	case !j.ended.Equal(*k.ended):
-		return j.ended.Before(*k.ended)
+// finishedJobs are the finished jobs, as a heap whose top is the one that
+// ended first (container/heap). changedLocked keeps it, at every change
+// of a job (every way in or out of finished goes through it), and
+// removeLocked as a job goes.
+type finishedJobs []*job
+
+func (f finishedJobs) Len() int { return len(f) }
+func (f finishedJobs) Less(a, b int) bool {
+	return endsBefore(f[a].finishedEnd, f[a].id, f[b].finishedEnd, f[b].id)
+}
+func (f finishedJobs) Swap(a, b int) {
+	f[a], f[b] = f[b], f[a]
+	f[a].finishedAt, f[b].finishedAt = a+1, b+1
+}
+func (f *finishedJobs) Push(x any) {
+	j := x.(*job)
+	*f = append(*f, j)
+	j.finishedAt = len(*f)
+}
+func (f *finishedJobs) Pop() any {
+	old := *f
+	j := old[len(old)-1]
+	old[len(old)-1] = nil
+	*f = old[:len(old)-1]
+	j.finishedAt = 0
+	return j
+}
+
+// noteFinishedLocked puts j in m.finished when it is finished, takes it
+// out when it is not (restarted, queued again, removed), and moves it when
+// its end changed.
+func (m *Manager) noteFinishedLocked(j *job) {
+	switch finished := m.finishedLocked(j) && m.jobs[j.id] == j; {
+	case finished && j.finishedAt == 0:
+		j.finishedEnd = j.ended
+		heap.Push(&m.finished, j)
+	case finished && j.finishedEnd != j.ended:
+		j.finishedEnd = j.ended
+		heap.Fix(&m.finished, j.finishedAt-1)
+	case !finished && j.finishedAt != 0:
+		heap.Remove(&m.finished, j.finishedAt-1)
 	}
-	return j.id < k.id
+}
+
+// endsBefore orders ends: by time (none first), then by ID.
+func endsBefore(a *time.Time, aID ID, b *time.Time, bID ID) bool {
+	switch {
+	case a == nil || b == nil:
+		return a == nil && b != nil
+	case !a.Equal(*b):
+		return a.Before(*b)
+	}
+	return aID < bID
 }
 
 // removeLocked forgets a job; its log file stays on disk (see
@@ -65,11 +103,11 @@ func (m *Manager) removeLocked(j *job) {
 	m.noteGoneLocked(j)
 	m.removed.add(j.log.Files(), m.opts.retention().MaxTotal)
 	delete(m.jobs, j.id)
-	for i, oid := range m.order {
-		if oid == j.id {
-			m.order = append(m.order[:i], m.order[i+1:]...)
-			break
-		}
+	m.unindexLocked(j)
+	m.noteFinishedLocked(j) // out of m.finished, as it is no longer m.jobs'
+	// m.order is in ID order (add).
+	if at, ok := slices.BinarySearch(m.order, j.id); ok {
+		m.order = slices.Delete(m.order, at, at+1)
 	}
 	j.log.Close()
 	m.hub.publish(j.id, EventRemoved, last)

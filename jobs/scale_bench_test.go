@@ -235,3 +235,108 @@ func BenchmarkShortJobsBeside1000(b *testing.B) {
 	b.ReportMetric(float64(c)/float64(b.N*200)/1e6, "ms/job-beside-1000")
 	b.ReportMetric(float64(c)/float64(a), "x-alone")
 }
+
+// keptManagers are the managers BenchmarkStartBesideKept and
+// BenchmarkEndBesideKept compare: one with no job kept, one with 5,000
+// finished jobs kept under a limit they do not reach, and one at its
+// limit of 5,000, which drops the oldest at every end. The 5,000 are
+// named as the benchmarks' jobs are (sleep, sleep-2, ...): they failed to
+// start, so they cost no process.
+func keptManagers(b *testing.B) (empty, kept, full *Manager) {
+	b.Helper()
+	const crowd = 5000
+	mk := func(keep, n int) *Manager {
+		m, err := NewManager(Options{LogDir: b.TempDir(), SampleInterval: -1, KeepFinished: keep})
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.Cleanup(func() { m.Shutdown(context.Background()) }) //nolint:errcheck // benchmark
+		for range n {
+			if info, err := m.Start(Spec{Argv: []string{"/nonexistent/sleep"}}); err != nil || info.State != StateError {
+				b.Fatalf("%v, %s", err, info.State)
+			}
+		}
+		return m
+	}
+	return mk(1<<20, 0), mk(1<<20, crowd), mk(crowd, crowd)
+}
+
+// BenchmarkStartBesideKept starts 200 sleeping jobs one after another, as
+// BenchmarkStart does, beside 5,000 finished jobs kept, against none
+// (x-empty; goal about 1: a start does not look at every job kept).
+func BenchmarkStartBesideKept(b *testing.B) {
+	const n = 200
+	empty, kept, _ := keptManagers(b)
+	run := func(m *Manager) time.Duration {
+		t0 := time.Now()
+		ids := make([]ID, 0, n)
+		for range n {
+			info, err := m.Start(Spec{Command: "exec sleep 300"})
+			if err != nil {
+				b.Fatal(err)
+			}
+			ids = append(ids, info.ID)
+		}
+		took := time.Since(t0)
+		m.KillJobs(ids)
+		for _, id := range ids {
+			m.Wait(context.Background(), id) //nolint:errcheck // benchmark
+			if err := m.Remove(id); err != nil {
+				b.Fatal(err)
+			}
+		}
+		return took
+	}
+	var e, k time.Duration
+	for b.Loop() {
+		e += run(empty)
+		k += run(kept)
+	}
+	b.ReportMetric(float64(e)/float64(b.N*n)/1e3, "us/start-empty")
+	b.ReportMetric(float64(k)/float64(b.N*n)/1e3, "us/start-kept-5000")
+	b.ReportMetric(float64(k)/float64(e), "x-empty")
+}
+
+// BenchmarkEndBesideKept kills 200 sleeping jobs at once and times until
+// every one has settled, beside 5,000 finished jobs kept (under the
+// limit, and at it: every end drops the oldest), against none (x-empty,
+// x-empty-dropping; goal about 1: an end does not look at every job kept).
+func BenchmarkEndBesideKept(b *testing.B) {
+	const n = 200
+	empty, kept, full := keptManagers(b)
+	run := func(m *Manager, remove bool) time.Duration {
+		ids := make([]ID, 0, n)
+		for range n {
+			info, err := m.Start(Spec{Command: "exec sleep 300"})
+			if err != nil {
+				b.Fatal(err)
+			}
+			ids = append(ids, info.ID)
+		}
+		t0 := time.Now()
+		m.KillJobs(ids)
+		for _, id := range ids {
+			m.Wait(context.Background(), id) //nolint:errcheck // benchmark
+		}
+		took := time.Since(t0)
+		if remove {
+			for _, id := range ids {
+				if err := m.Remove(id); err != nil {
+					b.Fatal(err)
+				}
+			}
+		}
+		return took
+	}
+	var e, k, f time.Duration
+	for b.Loop() {
+		e += run(empty, true)
+		k += run(kept, true)
+		f += run(full, false) // its limit drops as many as end
+	}
+	b.ReportMetric(float64(e)/float64(b.N*n)/1e3, "us/end-empty")
+	b.ReportMetric(float64(k)/float64(b.N*n)/1e3, "us/end-kept-5000")
+	b.ReportMetric(float64(f)/float64(b.N*n)/1e3, "us/end-dropping")
+	b.ReportMetric(float64(k)/float64(e), "x-empty")
+	b.ReportMetric(float64(f)/float64(e), "x-empty-dropping")
+}
