@@ -239,19 +239,34 @@ func findJob(list []jobs.Info, ref string) (jobs.Info, error) {
 		}
 		return jobs.Info{}, &jobs.NotFoundError{ID: id}
 	}
-	if msg := jobs.BadID(ref); msg != "" {
-		status := http.StatusBadRequest // 0 or -1: no ID at all
-		if strings.HasPrefix(msg, "no job") {
-			status = http.StatusNotFound
-		}
-		return jobs.Info{}, &RequestError{Status: status, Msg: msg}
+	if err := badJobRef(ref); err != nil {
+		return jobs.Info{}, err
 	}
 	for i := len(list) - 1; i >= 0; i-- {
 		if list[i].Name == ref {
 			return list[i], nil
 		}
 	}
-	return jobs.Info{}, &RequestError{Status: http.StatusNotFound,
+	return jobs.Info{}, unknownJobName(ref)
+}
+
+// badJobRef refuses a job reference that is no ID and can be no name
+// (0, -1, a number too big: jobs.BadID).
+func badJobRef(ref string) error {
+	msg := jobs.BadID(ref)
+	if msg == "" {
+		return nil
+	}
+	status := http.StatusBadRequest // 0 or -1: no ID at all
+	if strings.HasPrefix(msg, "no job") {
+		status = http.StatusNotFound
+	}
+	return &RequestError{Status: status, Msg: msg}
+}
+
+// unknownJobName says that no job has the name ref.
+func unknownJobName(ref string) error {
+	return &RequestError{Status: http.StatusNotFound,
 		Msg: fmt.Sprintf("no job %q: give a job ID (a number) or a job's name; "+ListJobsHint, ref)}
 }
 

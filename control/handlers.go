@@ -28,11 +28,11 @@ func (s *Server) handleStart(w http.ResponseWriter, r *http.Request) {
 	}
 	r.Body = http.MaxBytesReader(w, r.Body, MaxBodyBytes)
 	spec, err := decodeStartRequest(r.Body, func(name string) (jobs.ID, error) {
-		info, err := findJob(s.mgr.List(), name)
+		id, err := s.jobRef(name)
 		if err != nil {
 			return 0, fmt.Errorf("after: %w", err)
 		}
-		return info.ID, nil
+		return id, nil
 	})
 	if err != nil {
 		writeError(w, err)
@@ -249,12 +249,24 @@ func (s *Server) waitReady(ctx context.Context, w http.ResponseWriter, id jobs.I
 // (the newest job with it), as the CLI and bulk actions take them; names
 // are never bare numbers (jobs.CheckName).
 func (s *Server) pathID(r *http.Request) (jobs.ID, error) {
-	ref := r.PathValue("id")
+	return s.jobRef(r.PathValue("id"))
+}
+
+// jobRef reads a job named in a request: an ID as it is (whether that
+// job exists is for the action to say), or a job's name, the newest job
+// with it, looked up without a snapshot of every job (with a thousand
+// jobs, `jobtop kill web` built one each time).
+func (s *Server) jobRef(ref string) (jobs.ID, error) {
 	if id, err := jobs.ParseID(ref); err == nil {
 		return id, nil
 	}
-	info, err := findJob(s.mgr.List(), ref)
-	return info.ID, err
+	if err := badJobRef(ref); err != nil {
+		return 0, err
+	}
+	if id, ok := s.mgr.Lookup(ref); ok {
+		return id, nil
+	}
+	return 0, unknownJobName(ref)
 }
 
 func (s *Server) actionParams(r *http.Request) (jobs.ID, bool, error) {

@@ -22,6 +22,7 @@ type manager interface {
 	Start(jobs.Spec) (jobs.Info, error)
 	List() []jobs.Info
 	Get(jobs.ID) (jobs.Info, error)
+	Lookup(name string) (jobs.ID, bool)
 	Output(jobs.ID) (jobs.OutputReader, error)
 	Subscribe() jobs.EventStream
 	Stop(jobs.ID) error

@@ -392,6 +392,17 @@ func (m *Manager) Get(id ID) (Info, error) {
 	return m.infoLocked(j), nil
 }
 
+// Lookup finds the newest job named name, as a name given for a job
+// means (the CLI, the API), in time that does not grow with the jobs.
+func (m *Manager) Lookup(name string) (ID, bool) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if j := m.findByNameLocked(name, nil); j != nil {
+		return j.id, true
+	}
+	return 0, false
+}
+
 // Output returns the job's output store, for cursor reads.
 func (m *Manager) Output(id ID) (OutputReader, error) {
 	m.mu.Lock()
