@@ -293,6 +293,10 @@ func (m *Manager) dequeueLocked(j *job) {
 // met; and keeps each waiting job's reason up to date. It repeats until
 // nothing changes, since one start or failure can unblock another.
 func (m *Manager) scheduleLocked() {
+	// The reason of every job waiting for a slot, made once per count
+	// running: a build graph's thousand queued jobs each had it formatted
+	// at every end (most of the manager's CPU with max_running 4).
+	slotReason, slotReasonFor := "", -1
 	for changed := true; changed; {
 		changed = false
 		for _, j := range append([]*job(nil), m.queue...) {
@@ -305,7 +309,10 @@ func (m *Manager) scheduleLocked() {
 			case !ok:
 				m.setReasonLocked(j, wait)
 			case m.maxRunning > 0 && m.active >= m.maxRunning:
-				m.setReasonLocked(j, fmt.Sprintf("waiting for a free slot (%d running)", m.active))
+				if slotReasonFor != m.active {
+					slotReason, slotReasonFor = fmt.Sprintf("waiting for a free slot (%d running)", m.active), m.active
+				}
+				m.setReasonLocked(j, slotReason)
 			default:
 				m.dequeueLocked(j)
 				m.startRunLocked(j)

@@ -340,3 +340,37 @@ func BenchmarkEndBesideKept(b *testing.B) {
 	b.ReportMetric(float64(k)/float64(e), "x-empty")
 	b.ReportMetric(float64(f)/float64(e), "x-empty-dropping")
 }
+
+// BenchmarkQueueBehindSlots runs 2,000 jobs queued at once behind
+// max_running 4 and reports the time per job against 200 jobs queued the
+// same way, in the same run (x-short-queue; goal about 1): a job's end
+// must not cost more with a longer queue behind it (a build graph's).
+func BenchmarkQueueBehindSlots(b *testing.B) {
+	run := func(n int) time.Duration {
+		m, err := NewManager(Options{LogDir: b.TempDir(), SampleInterval: -1, MaxRunning: 4, KeepFinished: n})
+		if err != nil {
+			b.Fatal(err)
+		}
+		defer m.Shutdown(context.Background()) //nolint:errcheck // benchmark
+		t0 := time.Now()
+		var last ID
+		for range n {
+			info, err := m.StartSoon(Spec{Argv: []string{"true"}})
+			if err != nil {
+				b.Fatal(err)
+			}
+			last = info.ID
+		}
+		if _, err := m.Wait(context.Background(), last); err != nil {
+			b.Fatal(err)
+		}
+		return time.Since(t0) / time.Duration(n)
+	}
+	var short, long time.Duration
+	for b.Loop() {
+		short += run(200)
+		long += run(2000)
+	}
+	b.ReportMetric(float64(long)/float64(b.N)/1e3, "us/job")
+	b.ReportMetric(float64(long)/float64(short), "x-short-queue")
+}
