@@ -415,9 +415,14 @@ func (m *Manager) finishRunLocked(j *job, p *process, exit exitStatus) {
 	}
 	switch {
 	case j.restartPending && !m.closed:
-		j.restartPending = false
+		// The run's end is published with the restart still pending:
+		// the job is not finished for a moment (retention would drop a
+		// kept job for it, or the job itself, which then ran unlisted),
+		// nor settled (a Wait would take the old run's end for the
+		// job's).
 		j.autoRestarts = 0
 		m.changedLocked(j)
+		j.restartPending = false
 		m.queueRunLocked(j, true) // the slot its run held is its own
 		return
 	case j.request != reqKill && j.request != reqStop && !m.closed:

@@ -61,3 +61,21 @@ func TestKeepFinishedDefaultAndNoLimit(t *testing.T) {
 	}
 	assert.Len(t, m.List(), 3)
 }
+
+// A running job restarted at the limit of finished jobs kept is never
+// finished on its way to its next run: no kept job is dropped for it
+// (one was, and the job itself could be, then running unlisted).
+func TestRestartAtTheKeepLimitDropsNothing(t *testing.T) {
+	m := newManager(t, Options{KeepFinished: 2})
+	a := wait(t, m, start(t, m, Spec{Command: "true"}).ID)
+	b := wait(t, m, start(t, m, Spec{Command: "true"}).ID)
+	s := start(t, m, Spec{Command: "sleep 1000"})
+	_, err := m.Restart(s.ID)
+	require.NoError(t, err)
+	waitFor(t, m, s.ID, "its next run", func(i Info) bool { return i.State == StateRunning && i.Runs == 2 })
+	var ids []ID
+	for _, i := range m.List() {
+		ids = append(ids, i.ID)
+	}
+	assert.Equal(t, []ID{a.ID, b.ID, s.ID}, ids, "both finished jobs kept")
+}
