@@ -85,8 +85,13 @@ func assertStartCut(t *testing.T, c *cli, atStop int, mark string, started func(
 	assert.Less(t, ever, bigFileJobs/4, "the start ended at once: far fewer jobs ever started than the file has")
 	assert.Empty(t, markedProcs(mark), "no job process is left")
 	if m := said.FindStringSubmatch(stderr); assert.NotNil(t, m, stderr) {
+		// Put in place: those still queued when the stop came never
+		// ran, and not every log file of theirs is there once serve has
+		// ended (3,399 files for 3,660 said, once, on a loaded
+		// machine): it says at least as many as there are files.
 		count, _ := strconv.Atoi(m[1])
-		assert.Equal(t, ever, count, "it says how many started")
+		assert.LessOrEqual(t, ever, count, "it says how many were put in place")
+		assert.Less(t, count, bigFileJobs/4, "it says how far the start got")
 	}
 	assert.NotContains(t, stderr, "serving on", "it never served")
 	assert.NoFileExists(t, c.socket, "the socket removed")
@@ -108,7 +113,7 @@ func TestServeSignalledWhileItsJobsStartStopsAtOnce(t *testing.T) {
 	atSignal := started()
 	require.NoError(t, serve.Process.Signal(syscall.SIGTERM))
 	assert.Zero(t, exitCode(t, exited, "serve did not end"), stderr.String())
-	assertStartCut(t, c, atSignal, mark, started, regexp.MustCompile(`jobtop: terminated while the job file's jobs started \((\d+) of 20000\): stopping them \(again to kill them at once\)\n`), stderr.String())
+	assertStartCut(t, c, atSignal, mark, started, regexp.MustCompile(`jobtop: terminated while the job file's jobs started \((\d+) of 20000 put in place\): stopping them \(again to kill them at once\)\n`), stderr.String())
 	r := ls()
 	assert.Equal(t, 1, r.code)
 	assert.Contains(t, r.stderr, fmt.Sprintf("jobtop: the jobtop instance on %s (pid %d) was stopped by SIGTERM before it served\n", c.socket, serve.Process.Pid), "the client waiting is told")
@@ -132,7 +137,7 @@ func TestServeShutDownWhileItsJobsStartStopsAtOnce(t *testing.T) {
 	require.NoError(t, err, "answered, once the jobs that did start have stopped")
 	assert.Equal(t, serve.Process.Pid, resp.Instance.PID)
 	assert.Zero(t, exitCode(t, exited, "serve did not end"), stderr.String())
-	assertStartCut(t, c, atAsked, mark, started, regexp.MustCompile(`jobtop: shutdown asked over the API while the job file's jobs started \((\d+) of 20000\): stopping them \(a signal kills them at once\)\n`), stderr.String())
+	assertStartCut(t, c, atAsked, mark, started, regexp.MustCompile(`jobtop: shutdown asked over the API while the job file's jobs started \((\d+) of 20000 put in place\): stopping them \(a signal kills them at once\)\n`), stderr.String())
 	assert.NotZero(t, resp.Stopped)
 	for _, j := range resp.Jobs {
 		if !j.State.Done() {

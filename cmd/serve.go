@@ -144,11 +144,11 @@ func serve(cmd *cobra.Command, maxRunning int, idleExit time.Duration, detach bo
 		num, _ := cut.(syscall.Signal)
 		in.srv.Stopped("by " + unix.SignalName(num))
 		started, total, _ := in.ws.Progress()
-		fmt.Fprintf(stderr, "jobtop: %v while the job file's jobs started (%d of %d): stopping them (again to kill them at once)\n", cut, started, total)
+		fmt.Fprintf(stderr, "jobtop: %v while the job file's jobs started (%d of %d put in place): stopping them (again to kill them at once)\n", cut, started, total)
 	case asked:
 		// Answered once what did start has stopped (shutdown).
 		started, total, _ := in.ws.Progress()
-		fmt.Fprintf(stderr, "jobtop: shutdown asked over the API while the job file's jobs started (%d of %d): stopping them (a signal kills them at once)\n", started, total)
+		fmt.Fprintf(stderr, "jobtop: shutdown asked over the API while the job file's jobs started (%d of %d put in place): stopping them (a signal kills them at once)\n", started, total)
 	default:
 		exit = serveUntilStopped(cmd, in, plan, signals, idleExit)
 	}
