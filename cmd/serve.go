@@ -43,7 +43,8 @@ file while it runs.
 
 SIGINT, SIGTERM or SIGHUP (or jobtop shutdown) stops every job with its
 grace rules, then exits; a signal while they stop kills what is left at
-once; one while the job file loads ends serve at once (exit 128 + its
+once (send it once serve has said it is stopping them: two sent
+together, while serve is busy, can arrive as one); one while the job file loads ends serve at once (exit 128 + its
 number), starting nothing, and the clients waiting are told; one while
 the file's jobs start ends the start at once (the jobs not started yet
 never start), tells the clients waiting, and stops those that did
