@@ -201,20 +201,7 @@ func gatedTUI(t *testing.T, c *cli, dir string) (proc *exec.Cmd, stderr func() s
 			}
 		}
 	}()
-	exited = make(chan error, 1)
-	done := make(chan struct{})
-	go func() {
-		exited <- proc.Wait()
-		close(done)
-	}()
-	require.Eventually(t, func() bool {
-		select {
-		case <-done:
-			return true
-		default:
-			return lockHeld(c.socket) && listening(c.socket)
-		}
-	}, testTimeout, 10*time.Millisecond, "jobtop holds its socket or exits")
+	exited, done := awaitHoldOrExit(t, c, proc, "jobtop")
 	t.Cleanup(func() {
 		os.WriteFile(gate, nil, 0o600) //nolint:errcheck // may be there
 		proc.Process.Kill()            //nolint:errcheck // may have exited

@@ -187,6 +187,29 @@ func connectedUnixSocket(pid int) bool {
 	return false
 }
 
+// awaitHoldOrExit waits until some process holds the socket's lock and
+// listens on it, or proc (started) exits. exited gets proc's end once,
+// for the test; done is closed at that end, for the test's cleanup.
+func awaitHoldOrExit(t *testing.T, c *cli, proc *exec.Cmd, what string) (exited chan error, done chan struct{}) {
+	t.Helper()
+	exited, done = make(chan error, 1), make(chan struct{})
+	go func() {
+		exited <- proc.Wait()
+		close(done)
+	}()
+	require.Eventually(t, func() bool {
+		select {
+		case <-done:
+			return true
+		default:
+			// The lock is taken before the socket listens: a client
+			// between the two found no instance (a flaky test).
+			return lockHeld(c.socket) && listening(c.socket)
+		}
+	}, testTimeout, 10*time.Millisecond, "%s holds its socket or exits", what)
+	return exited, done
+}
+
 // gatedInstance starts jobtop ARGS in dir with the load gate closed
 // (loadGateEnv), and waits until some process holds the socket's lock and
 // listens on it, or the instance exits. It returns the process, its
@@ -202,22 +225,7 @@ func gatedInstance(t *testing.T, c *cli, dir string, args ...string) (proc *exec
 	stderr = new(bytes.Buffer)
 	proc.Stderr = stderr
 	require.NoError(t, proc.Start())
-	exited = make(chan error, 1)
-	done := make(chan struct{})
-	go func() {
-		exited <- proc.Wait()
-		close(done)
-	}()
-	require.Eventually(t, func() bool {
-		select {
-		case <-done:
-			return true
-		default:
-			// The lock is taken before the socket listens: a client
-			// between the two found no instance (a flaky test).
-			return lockHeld(c.socket) && listening(c.socket)
-		}
-	}, testTimeout, 10*time.Millisecond, "jobtop %v holds its socket or exits", args)
+	exited, done := awaitHoldOrExit(t, c, proc, fmt.Sprintf("jobtop %v", args))
 	t.Cleanup(func() {
 		os.WriteFile(gate, nil, 0o600)       //nolint:errcheck // may be there
 		proc.Process.Signal(syscall.SIGTERM) //nolint:errcheck // may have exited
