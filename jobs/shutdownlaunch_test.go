@@ -75,11 +75,7 @@ func TestShutdownDeadlineKillsALaunchInFlight(t *testing.T) {
 	})
 	close(release)
 	assert.ErrorIs(t, awaitShutdown(t, done), context.Canceled)
-	info := <-started
-	got, err := m.Get(info.ID)
-	require.NoError(t, err)
-	assert.Equal(t, StateKilled, got.State)
-	assert.False(t, alive(info.PID), "its process is gone")
+	assertKilled(t, m, <-started)
 }
 
 // A run that lands after Shutdown found nothing to stop is stopped with
@@ -104,6 +100,13 @@ func TestShutdownDeadlineKillsARunThatLandedAfterTheStop(t *testing.T) {
 	waitFor(t, m, info.ID, "the run stopping with its grace", func(i Info) bool { return i.State == StateStopping })
 	cancel()
 	assert.ErrorIs(t, awaitShutdown(t, done), context.Canceled)
+	assertKilled(t, m, info)
+}
+
+// assertKilled checks that the job's run was killed and its process is
+// gone.
+func assertKilled(t *testing.T, m *Manager, info Info) {
+	t.Helper()
 	got, err := m.Get(info.ID)
 	require.NoError(t, err)
 	assert.Equal(t, StateKilled, got.State)
