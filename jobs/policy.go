@@ -69,6 +69,9 @@ func backoff(p RestartPolicy, attempt int) time.Duration {
 // It notes each dependency it finds met in the run's metDeps: one whose
 // job is removed later counts as met still.
 func (m *Manager) dependenciesLocked(j *job) (ok bool, wait, fail string) {
+	if len(j.spec.DependsOn) == 0 { // most jobs: asked of each queued job at each end
+		return m.afterLocked(j)
+	}
 	names := make([]string, 0, len(j.spec.DependsOn))
 	for name := range j.spec.DependsOn {
 		names = append(names, name)
@@ -121,13 +124,12 @@ func (m *Manager) afterLocked(j *job) (ok bool, wait, fail string) {
 			}
 			return false, "", what + ", which it runs after, was removed before it succeeded"
 		}
-		what := fmt.Sprintf("job %d (%s)", id, d.spec.DisplayName())
 		met, failed := conditionLocked(d, CondSucceeded)
 		if failed != "" {
-			return false, "", fmt.Sprintf("%s, which it runs after, %s", what, failed)
+			return false, "", fmt.Sprintf("job %d (%s), which it runs after, %s", id, d.spec.DisplayName(), failed)
 		}
 		if !met {
-			return false, "waiting for " + what + " to succeed", ""
+			return false, fmt.Sprintf("waiting for job %d (%s) to succeed", id, d.spec.DisplayName()), ""
 		}
 	}
 	return true, "", ""
