@@ -82,7 +82,12 @@ func assertStartCut(t *testing.T, c *cli, atStop int, mark string, started func(
 	t.Helper()
 	ever := started()
 	t.Logf("%d of %d jobs had started when stopped, %d ever", atStop, bigFileJobs, ever)
-	assert.Less(t, ever, bigFileJobs/4, "the start ended at once: far fewer jobs ever started than the file has")
+	// With the cut, 1,300-3,700 log files were found here; without it,
+	// 5,000-5,900 (the helper that wrote these tests): too close for a
+	// bound that must hold on a slower, busier machine. Half the file is
+	// loose; what fails without the cut is the message and the
+	// clients' answer (below, and in the callers).
+	assert.Less(t, ever, bigFileJobs/2, "the start ended at once: far fewer jobs ever started than the file has")
 	assert.Empty(t, markedProcs(mark), "no job process is left")
 	if m := said.FindStringSubmatch(stderr); assert.NotNil(t, m, stderr) {
 		// Put in place: those still queued when the stop came never
@@ -91,7 +96,7 @@ func assertStartCut(t *testing.T, c *cli, atStop int, mark string, started func(
 		// machine): it says at least as many as there are files.
 		count, _ := strconv.Atoi(m[1])
 		assert.LessOrEqual(t, ever, count, "it says how many were put in place")
-		assert.Less(t, count, bigFileJobs/4, "it says how far the start got")
+		assert.Less(t, count, bigFileJobs/2, "it says how far the start got")
 	}
 	assert.NotContains(t, stderr, "serving on", "it never served")
 	assert.NoFileExists(t, c.socket, "the socket removed")
