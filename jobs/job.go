@@ -416,10 +416,10 @@ func (m *Manager) finishRunLocked(j *job, p *process, exit exitStatus) {
 	switch {
 	case j.restartPending && !m.closed:
 		// The run's end is published with the restart still pending:
-		// the job is not finished for a moment (retention would drop a
-		// kept job for it, or the job itself, which then ran unlisted),
-		// nor settled (a Wait would take the old run's end for the
-		// job's).
+		// the job is not finished for a moment, for retention (which
+		// dropped a kept job for it, or could drop the job itself, which
+		// then ran unlisted), nor settled (its settled channel is not
+		// closed only to be made again).
 		j.autoRestarts = 0
 		m.changedLocked(j)
 		j.restartPending = false
