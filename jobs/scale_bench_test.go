@@ -269,14 +269,7 @@ func BenchmarkStartBesideKept(b *testing.B) {
 	empty, kept, _ := keptManagers(b)
 	run := func(m *Manager) time.Duration {
 		t0 := time.Now()
-		ids := make([]ID, 0, n)
-		for range n {
-			info, err := m.Start(Spec{Command: "exec sleep 300"})
-			if err != nil {
-				b.Fatal(err)
-			}
-			ids = append(ids, info.ID)
-		}
+		ids := startSleepers(b, m, n)
 		took := time.Since(t0)
 		m.KillJobs(ids)
 		for _, id := range ids {
@@ -297,6 +290,19 @@ func BenchmarkStartBesideKept(b *testing.B) {
 	b.ReportMetric(float64(k)/float64(e), "x-empty")
 }
 
+// startSleepers starts n jobs that sleep, one after another.
+func startSleepers(b *testing.B, m *Manager, n int) []ID {
+	ids := make([]ID, 0, n)
+	for range n {
+		info, err := m.Start(Spec{Command: "exec sleep 300"})
+		if err != nil {
+			b.Fatal(err)
+		}
+		ids = append(ids, info.ID)
+	}
+	return ids
+}
+
 // BenchmarkEndBesideKept kills 200 sleeping jobs at once and times until
 // every one has settled, beside 5,000 finished jobs kept (under the
 // limit, and at it: every end drops the oldest), against none (x-empty,
@@ -305,14 +311,7 @@ func BenchmarkEndBesideKept(b *testing.B) {
 	const n = 200
 	empty, kept, full := keptManagers(b)
 	run := func(m *Manager, remove bool) time.Duration {
-		ids := make([]ID, 0, n)
-		for range n {
-			info, err := m.Start(Spec{Command: "exec sleep 300"})
-			if err != nil {
-				b.Fatal(err)
-			}
-			ids = append(ids, info.ID)
-		}
+		ids := startSleepers(b, m, n)
 		t0 := time.Now()
 		m.KillJobs(ids)
 		for _, id := range ids {

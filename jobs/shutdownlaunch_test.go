@@ -20,6 +20,18 @@ func holdNextSpawn(t *testing.T) (held, release chan struct{}) {
 	return held, release
 }
 
+// launchInFlight starts a job that ignores SIGTERM, with an hour's
+// grace, on a new manager, and returns once its launch is held in flight
+// (release lets it go on; started gets Start's answer).
+func launchInFlight(t *testing.T) (m *Manager, release chan struct{}, started <-chan Info) {
+	m, err := NewManager(Options{LogDir: t.TempDir()})
+	require.NoError(t, err)
+	held, release := holdNextSpawn(t)
+	started = startInBackground(m, Spec{Command: "trap '' TERM; sleep 1000", Grace: time.Hour})
+	<-held
+	return m, release, started
+}
+
 // startInBackground starts spec on its own goroutine (Start waits for the
 // launch) and returns where its answer comes.
 func startInBackground(m *Manager, spec Spec) <-chan Info {
@@ -57,11 +69,7 @@ func awaitShutdown(t *testing.T, done <-chan error) error {
 // serve while a big job file's jobs started left such runs their grace
 // (5 s by default) before serve exited.
 func TestShutdownDeadlineKillsALaunchInFlight(t *testing.T) {
-	m, err := NewManager(Options{LogDir: t.TempDir()})
-	require.NoError(t, err)
-	held, release := holdNextSpawn(t)
-	started := startInBackground(m, Spec{Command: "trap '' TERM; sleep 1000", Grace: time.Hour})
-	<-held
+	m, release, started := launchInFlight(t)
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel() // the deadline has passed: kill
 	done := shutdownInBackground(m, ctx)
@@ -82,11 +90,7 @@ func TestShutdownDeadlineKillsALaunchInFlight(t *testing.T) {
 // its grace, and killed when Shutdown's deadline passes meanwhile: the
 // wait for the last runs to end heeds the deadline too.
 func TestShutdownDeadlineKillsARunThatLandedAfterTheStop(t *testing.T) {
-	m, err := NewManager(Options{LogDir: t.TempDir()})
-	require.NoError(t, err)
-	held, release := holdNextSpawn(t)
-	started := startInBackground(m, Spec{Command: "trap '' TERM; sleep 1000", Grace: time.Hour})
-	<-held
+	m, release, started := launchInFlight(t)
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	done := shutdownInBackground(m, ctx)
