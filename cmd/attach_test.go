@@ -99,6 +99,10 @@ func TestAttachedTUIDrivesJobsStartedOutside(t *testing.T) {
 	later := c.startJob("echo started later", "--name", "later")
 	waitDrawn(t, tm, "later")
 	c.ok("wait", later)
+	// Its end reaches the TUI on the events stream, which may lag the
+	// reload's answer below: seen first, its notice cannot replace the
+	// reload's.
+	waitDrawn(t, tm, "later succeeded")
 
 	writeJobFile(t, filepath.Dir(file), "jobtop.yaml", "jobs:\n  db: {cmd: exec sleep 600}\n  cache: {cmd: exec sleep 600}\n")
 	press(tm, "R")
