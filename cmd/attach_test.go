@@ -97,11 +97,11 @@ func TestAttachedTUIDrivesJobsStartedOutside(t *testing.T) {
 	waitDrawn(t, tm, "2 running")
 
 	later := c.startJob("echo started later", "--name", "later")
-	waitDrawn(t, tm, "later")
 	c.ok("wait", later)
 	// Its end reaches the TUI on the events stream, which may lag the
 	// reload's answer below: seen first, its notice cannot replace the
-	// reload's.
+	// reload's. (One wait: a wait for its row alone may read the frame
+	// with the notice too, and the notice is drawn once.)
 	waitDrawn(t, tm, "later succeeded")
 
 	writeJobFile(t, filepath.Dir(file), "jobtop.yaml", "jobs:\n  db: {cmd: exec sleep 600}\n  cache: {cmd: exec sleep 600}\n")
