@@ -1,6 +1,7 @@
 package jobfile
 
 import (
+	"errors"
 	"fmt"
 	"testing"
 
@@ -241,4 +242,29 @@ processes:
 	}, got)
 	redis, _ := plan.Job("redis")
 	assert.Contains(t, redis.Spec.Command, `while [  -lt 3 ]`, "expanded as process-compose expands it")
+}
+
+// An env file's problems are reported for a process-compose file as for
+// any other, whether its variables are expanded or not: nothing starts
+// with a missing -e file or a .env that cannot be read.
+func TestProcessComposeReportsEnvFileProblems(t *testing.T) {
+	inDir(t, map[string]string{"bad.env": "A=1\nnot a line\n"})
+	for _, src := range []string{
+		"processes:\n  p: {command: \"echo [$$A]\"}\n",
+		"disable_env_expansion: true\nprocesses:\n  p: {command: \"echo [$$A]\"}\n",
+	} {
+		for file, want := range map[string]string{
+			"missing.env": `missing.env: env file does not exist`,
+			"bad.env":     `bad.env:2: want NAME=VALUE, got "not a line"`,
+		} {
+			_, err := ParseWith("process-compose.yaml", []byte(src), LoadOptions{EnvFiles: []string{file}})
+			var list ErrorList
+			if assert.True(t, errors.As(err, &list), "%s with %s: got %v", src, file, err) {
+				assert.Equal(t, want, list.Error(), "%s with %s", src, file)
+			}
+		}
+	}
+	inDir(t, map[string]string{".env": "H x\n"})
+	_, err := Parse("process-compose.yaml", []byte("processes:\n  p: {command: echo}\n"))
+	assert.EqualError(t, err, `.env:1: want NAME=VALUE, got "H x"`)
 }

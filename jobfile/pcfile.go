@@ -105,7 +105,9 @@ func parseProcessCompose(y *yamlFile, data []byte) (*Plan, error) {
 		if err != nil {
 			return nil, err
 		}
+		errs := y.errs // the env files' problems: the new reader keeps them
 		y.nodeReader = newNodeReader(y.file, body)
+		y.errs = errs
 		p.readTop(body)
 	default:
 		p.readTop(p.doc)
