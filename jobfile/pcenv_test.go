@@ -268,3 +268,31 @@ func TestProcessComposeReportsEnvFileProblems(t *testing.T) {
 	_, err := Parse("process-compose.yaml", []byte("processes:\n  p: {command: echo}\n"))
 	assert.EqualError(t, err, `.env:1: want NAME=VALUE, got "H x"`)
 }
+
+// Two processes whose jobs would have the same name (a replica's, a
+// namespaced one's) are refused: one would silently replace the other.
+func TestProcessComposeJobNamesClash(t *testing.T) {
+	inDir(t, map[string]string{
+		"a.yaml": "processes:\n  web:\n    command: echo\n    replicas: 2\n",
+		"b.yaml": "processes:\n  web-1:\n    command: echo other\n",
+	})
+	_, err := Parse("process-compose.yaml", []byte(`processes:
+  web:
+    command: echo
+    replicas: 2
+  web-0:
+    command: echo other
+  x:
+    command: echo
+    namespace: app
+  app/x:
+    command: echo y
+  y:
+    command: echo
+    namespace: app
+`))
+	assert.EqualError(t, err, `process-compose.yaml:5:3: processes.web-0: its job name "web-0" is taken by process web (line 2, 2 replicas): rename one of them
+process-compose.yaml:10:3: processes.app/x: its job name "app/x" is taken by process x (line 7, namespace app): rename one of them`)
+	_, err = LoadWith("a.yaml", LoadOptions{More: []string{"b.yaml"}})
+	assert.EqualError(t, err, `b.yaml:2:3: processes.web-1: its job name "web-1" is taken by process web (a.yaml:2, 2 replicas): rename one of them`)
+}

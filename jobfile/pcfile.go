@@ -112,6 +112,7 @@ func parseProcessCompose(y *yamlFile, data []byte) (*Plan, error) {
 	default:
 		p.readTop(p.doc)
 	}
+	p.checkJobNames()
 	p.resolveDependencies()
 	y.plan.Order = y.checkDependencies()
 	y.plan.Warnings = p.warn.list()
@@ -365,6 +366,49 @@ func pcName(prefix, name string, replica, replicas int) string {
 		name = fmt.Sprintf("%s-%0*d", name, width, replica)
 	}
 	return prefix + name
+}
+
+// checkJobNames refuses two processes whose jobs have the same name
+// (web with replicas: 2 beside web-0; x in namespace app beside app/x):
+// one would replace the other.
+func (p *pcFile) checkJobNames() {
+	owner := map[string]*pcProcess{}
+	for _, proc := range p.procs {
+		for _, i := range proc.jobs {
+			name := p.plan.Jobs[i].Name
+			first, taken := owner[name]
+			if !taken {
+				owner[name] = proc
+				continue
+			}
+			if first == proc {
+				continue
+			}
+			p.errorf(proc.key, "processes.%s: its job name %q is taken by %s: rename one of them", proc.name, name, first.describe(p.origins.fileOf(first.key)))
+		}
+	}
+}
+
+// describe names a process by where it is (its file, when several are
+// merged) and how its jobs' names come about.
+func (proc *pcProcess) describe(file string) string {
+	what := "process " + proc.name
+	var how []string
+	if line, _ := position(proc.key); line > 0 && file != "" {
+		how = append(how, fmt.Sprintf("%s:%d", file, line))
+	} else if line > 0 {
+		how = append(how, fmt.Sprintf("line %d", line))
+	}
+	if ns, ok := strings.CutSuffix(proc.namePrefix, "/"); ok {
+		how = append(how, "namespace "+ns)
+	}
+	if len(proc.jobs) > 1 {
+		how = append(how, fmt.Sprintf("%d replicas", len(proc.jobs)))
+	}
+	if len(how) > 0 {
+		what += " (" + strings.Join(how, ", ") + ")"
+	}
+	return what
 }
 
 // resolveDependencies turns each process's depends_on into its jobs'
