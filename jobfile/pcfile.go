@@ -199,6 +199,9 @@ func (p *pcFile) readKnown(path string, entries []entry, fs fields) {
 			if e.value != nil {
 				read(e)
 			}
+		case known && asksNothing(e.value):
+			// is_daemon: false and the like: process-compose's default,
+			// which is what jobtop does.
 		case known:
 			p.warn.add(e.key, e.name, fmt.Sprintf("%s: not supported, ignored: %s", e.path, pcUnsupported()[e.name]))
 		case p.strict:
@@ -207,6 +210,18 @@ func (p *pcFile) readKnown(path string, entries []entry, fs fields) {
 			p.warn.add(e.key, "unknown "+e.name, fmt.Sprintf("%s: unknown key %q%s, ignored", nonEmpty(path, "top level"), e.name, suggest(e.name, fs)))
 		}
 	}
+}
+
+// asksNothing reports whether an unsupported field's value is false or
+// empty: process-compose's default for each of them.
+func asksNothing(v ast.Node) bool {
+	switch n := v.(type) {
+	case nil, *ast.NullNode:
+		return true
+	case *ast.BoolNode:
+		return !n.Value
+	}
+	return false
 }
 
 func (p *pcFile) readShell(e entry) {

@@ -28,3 +28,26 @@ func TestProcessComposeLogLocationSaysWhatToWrite(t *testing.T) {
 	require.NoError(t, err)
 	assert.Empty(t, plan.Warnings)
 }
+
+// An unsupported field set to false (or left empty) asks for what
+// process-compose does by default, which jobtop does: no warning. Set to
+// true, it is warned about.
+func TestProcessComposeUnsupportedFalseIsNoWarning(t *testing.T) {
+	inDir(t, map[string]string{
+		"off.yml": "is_tui_disabled: false\nprocesses:\n  a: {command: x, is_daemon: false, is_foreground: false, is_elevated: false, disable_ansi_colors: false, truncate_log: false, watch: ~, shutdown: {parent_only: false}}\n",
+		"on.yml":  "processes:\n  a: {command: x, is_daemon: true, truncate_log: true}\n",
+	})
+	plan, err := Load("off.yml")
+	require.NoError(t, err)
+	assert.Empty(t, plan.Warnings)
+	plan, err = Load("on.yml")
+	require.NoError(t, err)
+	var got []string
+	for _, w := range plan.Warnings {
+		got = append(got, w.Error())
+	}
+	assert.Equal(t, []string{
+		"on.yml:2:19: processes.a.is_daemon: not supported, ignored: " + pcUnsupported()["is_daemon"],
+		"on.yml:2:36: processes.a.truncate_log: not supported, ignored: " + pcUnsupported()["truncate_log"],
+	}, got)
+}
