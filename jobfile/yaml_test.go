@@ -282,6 +282,9 @@ jobs:
 			`jobtop.yaml:2:44: log.max_size: "lots" is not a size: write e.g. 500KiB, 64MiB or 1GiB`,
 			"jobtop.yaml:4:46: jobs.a.restart.max: -2 is negative",
 		}},
+		{"log file too small", "log: {max_size: 1KiB}\njobs: {a: {cmd: x}}\n", []string{
+			"jobtop.yaml:1:17: log.max_size: at least 4KiB (room for the log's own marker lines), got 1KiB",
+		}},
 		{"session retention", "log: {keep_sessions: -1, max_total: -1GiB}\njobs: {a: {cmd: x}}\n", []string{
 			"jobtop.yaml:1:22: log.keep_sessions: -1 is negative",
 			`jobtop.yaml:1:37: log.max_total: "-1GiB" is not a size: write e.g. 500KiB, 64MiB or 1GiB`,

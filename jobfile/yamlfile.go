@@ -10,6 +10,8 @@ import (
 	"github.com/goccy/go-yaml"
 	"github.com/goccy/go-yaml/ast"
 	"github.com/goccy/go-yaml/parser"
+
+	"jobtop/jobs"
 )
 
 // yamlFile reads one jobtop.yaml, or process-compose file, into a plan.
@@ -149,7 +151,13 @@ func (y *yamlFile) readLog(e entry) {
 				y.plan.Log.Dir = y.abs(s)
 			}
 		},
-		"max_size":     func(e entry) { y.plan.Log.MaxSize, _ = y.size(e) },
+		"max_size": func(e entry) {
+			if n, ok := y.size(e); ok && n < jobs.MinLogCap {
+				y.errorf(at(e), "%s: at least 4KiB (room for the log's own marker lines), got %s", e.path, strings.TrimSpace(e.value.String()))
+			} else if ok {
+				y.plan.Log.MaxSize = n
+			}
+		},
 		"memory_lines": func(e entry) { y.plan.Log.MemoryLines, _ = y.count(e) },
 		// 0 means no limit, as restart's max does.
 		"keep_sessions": func(e entry) {

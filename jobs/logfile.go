@@ -15,9 +15,9 @@ import (
 // DefaultLogCap is the per-job log file size bound.
 const DefaultLogCap = 1 << 30
 
-// minLogCap is the smallest cap a log file takes: room for its marker
-// lines and some output.
-const minLogCap = 4 << 10
+// MinLogCap is the smallest cap a log file takes: room for its marker
+// lines and some output. A job file's log.max_size below it is refused.
+const MinLogCap = 4 << 10
 
 // rotatedSuffix names the file that holds a log's output before its last
 // rotation.
@@ -65,7 +65,7 @@ type logFile struct {
 // the caller goes on, e.g. to start the job's process meanwhile. A log
 // whose file could not be made writes nothing and counts what it drops.
 func openLogFileSoon(path string, cap int64) *logFile {
-	l := &logFile{path: path, cap: max(cap, minLogCap), opened: make(chan struct{}), opening: true}
+	l := &logFile{path: path, cap: max(cap, MinLogCap), opened: make(chan struct{}), opening: true}
 	l.mu.Lock()
 	go func() {
 		defer close(l.opened)
@@ -241,7 +241,7 @@ func (l *logFile) writeQueued() {
 // marker writes a marker line; the caller holds mu.
 func (l *logFile) marker(text string) {
 	l.unpark()
-	text = "[jobtop] " + text[:min(len(text), minLogCap/2)] + "\n"
+	text = "[jobtop] " + text[:min(len(text), MinLogCap/2)] + "\n"
 	line := text
 	if l.midLine {
 		line = "\n" + text

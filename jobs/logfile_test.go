@@ -61,14 +61,14 @@ func seqOutput(from, to int) string {
 // output before it in <id>.log.1, each within the cap, and rotation
 // happens between lines.
 func TestLogRotatesKeepingTheNewestOutput(t *testing.T) {
-	m := newManager(t, Options{LogCap: minLogCap})
+	m := newManager(t, Options{LogCap: MinLogCap})
 	info := wait(t, m, start(t, m, Spec{Command: "seq 1 100000"}).ID)
 	require.Equal(t, []string{info.LogPath + ".1", info.LogPath}, info.LogFiles)
-	got := readLog(t, info.LogFiles, minLogCap)
+	got := readLog(t, info.LogFiles, MinLogCap)
 	assert.True(t, strings.HasSuffix(got, seqOutput(99800, 100000)), "the newest output is kept")
 	_, body, _ := strings.Cut(got, "\n") // .1 may begin with the run separator or mid-run
 	assert.True(t, strings.HasSuffix(seqOutput(1, 100000), body), "what is kept is the end of the output, every byte in order")
-	assert.Greater(t, len(got), minLogCap, "two files' worth is kept")
+	assert.Greater(t, len(got), MinLogCap, "two files' worth is kept")
 	current, err := os.ReadFile(info.LogPath)
 	require.NoError(t, err)
 	assert.Regexp(t, `^\[jobtop\] log rotated at \S+ \(it reached 4 KiB\): the output before this line is in 1.log.1; older output is gone\n[0-9]+\n`, string(current),
@@ -82,7 +82,7 @@ func TestLogRotatesKeepingTheNewestOutput(t *testing.T) {
 // Each run begins with a separator line that gives its number and time;
 // runs past the cap keep rotating, never failing.
 func TestLogRunSeparators(t *testing.T) {
-	m := newManager(t, Options{LogCap: minLogCap})
+	m := newManager(t, Options{LogCap: MinLogCap})
 	id := start(t, m, Spec{Command: "printf 'no newline'"}).ID
 	wait(t, m, id)
 	_, err := m.Restart(id)
@@ -104,7 +104,7 @@ func TestLogRunSeparators(t *testing.T) {
 		info = wait(t, m, id)
 	}
 	require.Equal(t, StateSucceeded, info.State)
-	got := readLog(t, info.LogFiles, minLogCap)
+	got := readLog(t, info.LogFiles, MinLogCap)
 	assert.Regexp(t, `\[jobtop\] ── run 40 · started \S+ ──\n`+regexp.QuoteMeta(seqOutput(1, 300))+`$`, got)
 }
 
@@ -125,7 +125,7 @@ func TestFixedLogDirStartsFresh(t *testing.T) {
 	require.NoError(t, first.Shutdown(context.Background()))
 	require.NoError(t, os.WriteFile(filepath.Join(dir, "notes.txt"), []byte("mine"), 0o600))
 
-	second := newManager(t, Options{LogDir: dir, LogCap: minLogCap})
+	second := newManager(t, Options{LogDir: dir, LogCap: MinLogCap})
 	info := wait(t, second, start(t, second, Spec{Command: "echo fresh"}).ID)
 	b, err := os.ReadFile(info.LogPath)
 	require.NoError(t, err)
@@ -193,7 +193,7 @@ func FuzzLogFile(f *testing.F) {
 		for _, name := range files {
 			b, err := os.ReadFile(name)
 			require.NoError(t, err)
-			require.LessOrEqual(t, int64(len(b)), max(cap, minLogCap), "%s within the cap", name)
+			require.LessOrEqual(t, int64(len(b)), max(cap, MinLogCap), "%s within the cap", name)
 			if loc := rotationMarker.FindIndex(b); loc != nil && loc[0] == 0 {
 				b = b[loc[1]:]
 			}
