@@ -207,6 +207,9 @@ func TestParseErrors(t *testing.T) {
 		{"depends_on as compose lists it", "jobs:\n  a: {cmd: x, depends_on: [b, c, b, \"x: y\", \"\\e]52;c;eA==\\a\"]}\n  b: {cmd: y}\n  c: {cmd: y}\n  d: {cmd: z, depends_on: []}\n", []string{
 			"jobtop.yaml:2:27: jobs.a.depends_on: want a mapping of job: condition, got a list: write {b: started, c: started} (conditions: started, ready, healthy, succeeded, completed)",
 			"jobtop.yaml:5:27: jobs.d.depends_on: want a mapping of job: condition, got a list: write {JOB: started} (conditions: started, ready, healthy, succeeded, completed)"}},
+		{"depends_on as one name", "jobs:\n  a: {cmd: x, depends_on: b}\n  b: {cmd: y}\n  c: {cmd: z, depends_on: \"no name\"}\n", []string{
+			"jobtop.yaml:2:27: jobs.a.depends_on: want a mapping of job: condition, got a string: write {b: started} (conditions: started, ready, healthy, succeeded, completed)",
+			"jobtop.yaml:4:27: jobs.c.depends_on: want a mapping of job: condition, got a string: write {JOB: started} (conditions: started, ready, healthy, succeeded, completed)"}},
 		{"syntax error", "jobs:\n  a:\n    cmd: printf a: b\n", []string{
 			`jobtop.yaml:3:10: mapping value is not allowed in this context (a value holding ": " must be quoted)`}},
 		{"duplicate job", "jobs:\n  a: {cmd: x}\n  a: {cmd: y}\n", []string{

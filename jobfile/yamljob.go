@@ -229,10 +229,18 @@ func (y *yamlFile) readRestart(e entry) jobs.RestartPolicy {
 }
 
 func (y *yamlFile) readDependsOn(job string, e entry) map[string]jobs.Condition {
-	if seq, ok := e.value.(*ast.SequenceNode); ok {
-		// A list, as docker compose writes it: say the mapping to write.
+	var given []ast.Node // a list, as docker compose writes it, or one name
+	got := "a list"
+	switch v := e.value.(type) {
+	case *ast.SequenceNode:
+		given = v.Values
+	case *ast.StringNode:
+		given, got = []ast.Node{v}, "a string"
+	}
+	if given != nil {
+		// Say the mapping to write.
 		var names []string // only job names: the text is echoed in the message
-		for _, v := range seq.Values {
+		for _, v := range given {
 			if s, ok := scalarText(y.resolve(v)); ok && jobs.CheckName(s) == nil && !slices.Contains(names, s+": started") {
 				names = append(names, s+": started")
 			}
@@ -240,8 +248,8 @@ func (y *yamlFile) readDependsOn(job string, e entry) map[string]jobs.Condition 
 		if len(names) == 0 {
 			names = []string{"JOB: started"}
 		}
-		y.errorf(at(e), "%s: want a mapping of job: condition, got a list: write {%s} (conditions: %s)",
-			e.path, strings.Join(names, ", "), jobs.Conditions)
+		y.errorf(at(e), "%s: want a mapping of job: condition, got %s: write {%s} (conditions: %s)",
+			e.path, got, strings.Join(names, ", "), jobs.Conditions)
 		return nil
 	}
 	entries, _ := y.mapping(e)
