@@ -23,17 +23,36 @@ var ErrNotFound = errors.New("no job file")
 // Procfile, else process-compose.yml, else process-compose.yaml. It
 // returns an error wrapping ErrNotFound when there is none.
 func Find(dir string) (string, error) {
+	looked := make([]string, 0, len(fileNames))
 	for _, name := range fileNames {
 		path := filepath.Join(dir, name)
 		st, err := os.Stat(path)
 		switch {
 		case err == nil && st.Mode().IsRegular():
 			return path, nil
-		case err != nil && !errors.Is(err, fs.ErrNotExist):
+		case err == nil: // a directory, say: no job file, and said so
+			name += " (" + fileKind(st.Mode()) + ", not a file)"
+		case !errors.Is(err, fs.ErrNotExist):
 			return "", err
 		}
+		looked = append(looked, name)
 	}
-	return "", fmt.Errorf("%w in %s: looked for %s", ErrNotFound, dir, strings.Join(fileNames, ", "))
+	return "", fmt.Errorf("%w in %s: looked for %s", ErrNotFound, dir, strings.Join(looked, ", "))
+}
+
+// fileKind names what a path that is no regular file is.
+func fileKind(m fs.FileMode) string {
+	switch {
+	case m.IsDir():
+		return "a directory"
+	case m&fs.ModeNamedPipe != 0:
+		return "a named pipe"
+	case m&fs.ModeSocket != 0:
+		return "a socket"
+	case m&fs.ModeDevice != 0:
+		return "a device"
+	}
+	return "something else"
 }
 
 // Load reads and validates the job file at path, used as given: a file

@@ -34,6 +34,12 @@ func TestFind(t *testing.T) {
 		require.ErrorIs(t, err, ErrNotFound)
 		require.EqualError(t, err, "no job file in "+dir+": looked for jobtop.yaml, jobtop.yml, Procfile, process-compose.yml, process-compose.yaml")
 	})
+	t.Run("none, but a directory has a job file's name", func(t *testing.T) {
+		dir := inDir(t, map[string]string{"jobtop.yaml/": "", "Procfile/": ""})
+		_, err := Find(dir)
+		require.ErrorIs(t, err, ErrNotFound)
+		require.EqualError(t, err, "no job file in "+dir+": looked for jobtop.yaml (a directory, not a file), jobtop.yml, Procfile (a directory, not a file), process-compose.yml, process-compose.yaml")
+	})
 }
 
 func TestLoadPicksTheFormatByName(t *testing.T) {
