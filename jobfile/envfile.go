@@ -113,6 +113,7 @@ func withoutBOM(data []byte) []byte { return bytes.TrimPrefix(data, []byte(utf8B
 // and \$, and an unquoted value ends at " #" and is trimmed.
 //
 // With expand (process-compose's files, read by godotenv 1.5.1 there),
+// a line may be NAME: VALUE too, a name may hold dots, and
 // $NAME and ${NAME} in unquoted and double-quoted values are replaced by
 // NAME's value from an earlier line of the same file ("" if none: godotenv
 // does not look at the environment), NAME being upper-case letters, digits
@@ -130,13 +131,21 @@ func parseEnvFile(path string, data []byte, expand bool) (map[string]string, Err
 			errs = append(errs, &Error{File: path, Line: i + 1, Msg: fmt.Sprintf(format, args...)})
 		}
 		line = strings.TrimPrefix(line, "export ")
-		name, value, found := strings.Cut(line, "=")
-		name = strings.TrimSpace(name)
-		if !found {
+		seps := "="
+		if expand {
+			seps = "=:" // godotenv also reads NAME: VALUE, as YAML writes it
+		}
+		at := strings.IndexAny(line, seps)
+		if at < 0 {
 			fail("want NAME=VALUE, got %q", line)
 			continue
 		}
-		if msg := checkEnvName(name); msg != "" {
+		name, value := strings.TrimSpace(line[:at]), line[at+1:]
+		check := checkEnvName
+		if expand {
+			check = checkDotenvName
+		}
+		if msg := check(name); msg != "" {
 			fail("%s", msg)
 			continue
 		}

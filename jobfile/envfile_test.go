@@ -79,3 +79,23 @@ func TestParseEnvFileExpandsAsGodotenv(t *testing.T) {
 	require.Empty(t, errs)
 	require.Equal(t, "postgres://${HOST}:5432/$HOST", plain["URL"], "foreman and honcho expand nothing")
 }
+
+// godotenv 1.5.1 also reads NAME: VALUE lines (the name ends at the first
+// = or :) and names with dots; a Procfile's and a jobtop.yaml's env files
+// (foreman's and honcho's rules) do not.
+func TestParseEnvFileReadsYAMLStyleAsGodotenv(t *testing.T) {
+	src := "E: yaml style\nexport F:f\na.b=dotted\nURL=http://x:1/y\nC: d=e\n"
+	env, errs := parseEnvFile("x.env", []byte(src), true)
+	require.Empty(t, errs)
+	require.Equal(t, map[string]string{"E": "yaml style", "F": "f", "a.b": "dotted", "URL": "http://x:1/y", "C": "d=e"}, env)
+
+	_, errs = parseEnvFile("x.env", []byte("A-B: 1\nJUST_A_NAME\n"), true)
+	require.Equal(t, `x.env:1: "A-B" is not a variable name (letters, digits, _ and .)
+x.env:2: want NAME=VALUE, got "JUST_A_NAME"`, errs.Error())
+
+	_, errs = parseEnvFile("x.env", []byte(src), false)
+	require.Equal(t, `x.env:1: want NAME=VALUE, got "E: yaml style"
+x.env:2: want NAME=VALUE, got "F:f"
+x.env:3: "a.b" is not a variable name (ASCII letters, digits and _, not starting with a digit)
+x.env:5: "C: d" is not a variable name (ASCII letters, digits and _, not starting with a digit)`, errs.Error())
+}

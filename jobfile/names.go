@@ -2,6 +2,7 @@ package jobfile
 
 import (
 	"fmt"
+	"unicode"
 
 	"jobtop/jobs"
 )
@@ -25,6 +26,19 @@ func checkEnvName(name string) string {
 	}
 	if !ok {
 		return fmt.Sprintf("%q is not a variable name (ASCII letters, digits and _, not starting with a digit)", name)
+	}
+	return ""
+}
+
+// checkDotenvName checks a name in an env file read as godotenv 1.5.1
+// reads it (process-compose's): letters, digits, _ and ., in any order.
+func checkDotenvName(name string) string {
+	ok := name != ""
+	for _, c := range name {
+		ok = ok && (unicode.IsLetter(c) || unicode.IsNumber(c) || c == '_' || c == '.')
+	}
+	if !ok {
+		return fmt.Sprintf("%q is not a variable name (letters, digits, _ and .)", name)
 	}
 	return ""
 }
