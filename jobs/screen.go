@@ -445,24 +445,27 @@ func (m *Manager) lineModeAnswer(j *job, p *process, ev vtscreen.Event) []byte {
 
 // lineCursor is where the cursor is in line mode (0-based): after the
 // run's lines since the last clear, which started where the clear left
-// the cursor, on the last row once they fill the screen, on the row a
-// long last line wrapped to.
+// the cursor, each taking the rows a terminal wrapped it to (tailScreen),
+// on the last row once they fill the screen.
 func (m *Manager) lineCursor(j *job, p *process) (row, col int) {
 	t := p.term
 	m.mu.Lock()
 	cols, rows := max(p.cols, 1), max(p.rows, 1)
 	since := max(j.runCursor, t.cleared)
 	m.mu.Unlock()
-	lines := int(min(j.store.Stats().Last-since, uint64(rows)))
-	col = j.store.PartialCursor(Stdout)
-	row = lines
-	if since == t.cleared {
-		row += t.clearedRow
-		if lines == 0 {
-			col += t.clearedCol
-		}
+	fromClear := since == t.cleared
+	if fromClear && t.clearedCol > 0 && j.store.Stats().Last == since {
+		// Only the line being written, from where the clear left the
+		// cursor, mid-row.
+		x := t.clearedCol + j.store.PartialCursor(Stdout)
+		return min(t.clearedRow+x/cols, rows-1), x % cols
 	}
-	return min(row+col/cols, rows-1), col % cols
+	snap := tailScreen(j.store, cols, rows, since)
+	row, col = snap.CursorY, snap.CursorX
+	if fromClear {
+		row += t.clearedRow
+	}
+	return min(row, rows-1), col
 }
 
 // homedCursor is where the cursor is after a home and the moves since

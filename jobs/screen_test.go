@@ -600,6 +600,11 @@ func TestCursorQueriesInLineMode(t *testing.T) {
 		{"after a home and a newline", `a\nb\nc\n\033[H\n`, "2;1"},
 		{"after a clear alone", `a\nb\nxy\033[2J`, "3;3"},
 		{"after a clear and a home", `a\nb\nxy\033[2J\033[H`, "1;1"},
+		// Wrapped as a terminal wraps them (rev33: the rows were counted
+		// one a line).
+		{"after a line that wrapped", `a\n%050d\n`, "4;1"},
+		{"at the edge, the wrap pending", `%040d`, "1;40"},
+		{"a wide character that did not fit", `%039d漢`, "2;3"},
 	} {
 		info := start(t, m, Spec{TTY: true, Shell: []string{"bash", "-c"}, Command: `stty -echo -icanon; printf '` + c.before +
 			`\033[6n'; IFS= read -r -d R ans; printf 'got %s.\n' "${ans#??}"; sleep 600`})
