@@ -2,6 +2,7 @@ package cmd
 
 import (
 	"errors"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -392,4 +393,27 @@ func TestWaitAllAcrossAReload(t *testing.T) {
 	assert.Equal(t, 3, r.code, r.stderr)
 	assert.Equal(t, []string{"job 2 (tick) succeeded", "job 1 (gone) was removed by a reload: it was stopped by SIGTERM, and exited 3"}, lines(r.stdout))
 	assert.Contains(t, r.stderr, "which was removed by a reload: it was stopped by SIGTERM, and exited 3")
+}
+
+// TestWaitAllOutlivesRetention: wait --all asks after a few dozen jobs at
+// once; those it asks after later may have ended and been dropped by
+// --keep-finished meanwhile. Their outcome is still known (rev34: with
+// 1,000 jobs and the default 500 kept, hundreds that succeeded were
+// reported "removed while waited for", and the exit was 1).
+func TestWaitAllOutlivesRetention(t *testing.T) {
+	c := newCLI(t)
+	const n = 150
+	var text strings.Builder
+	text.WriteString("jobs:\n")
+	for i := 1; i < n; i++ {
+		fmt.Fprintf(&text, "  j%03d: {cmd: sleep 2}\n", i)
+	}
+	fmt.Fprintf(&text, "  j%03d: {cmd: sleep 3; exit 7}\n", n)
+	c.serveJobFile(text.String(), "--keep-finished", "5")
+	r := c.run("wait", "--all")
+	assert.Equal(t, 7, r.code, r.stderr)
+	assert.NotContains(t, r.stdout, "removed while waited for")
+	assert.Contains(t, r.stdout, fmt.Sprintf("job %d (j%03d) failed (exit 7)\n", n, n))
+	assert.Contains(t, r.stderr, fmt.Sprintf("the exit is that of the first by ID, job %d (j%03d), which failed (exit 7)", n, n))
+	assert.Less(t, len(c.jobsByName()), 10, "the jobs were dropped")
 }

@@ -112,6 +112,7 @@ type Manager struct {
 	runs    sync.WaitGroup // one per live run, done when it is reaped
 	byRun   map[keeper.RunID]*job
 	removed removedLogs                        // log files of removed jobs (retention.go)
+	ends    removedEnds                        // how removed jobs ended, for Wait
 	aux     map[keeper.RunID]chan keeper.Event // commands beside jobs (aux.go)
 	nextRun keeper.RunID
 	// launchHere is the job whose run's launch the Start adding it makes
@@ -582,12 +583,18 @@ func (m *Manager) stopInDependencyOrder(ctx context.Context) error {
 // Wait blocks until the job has ended (and no restart is pending) or ctx is
 // done, and returns its final snapshot. A job removed once it ended (a
 // reload removing it wakes its waiters and removes it at once) is still
-// answered with how it ended: the waiter holds it, not its ID.
+// answered with how it ended: the waiter holds it, not its ID; and so is
+// one removed before the wait began, of the last keptRemovedEnds removed
+// (removedEnds): how it ended and where its output is.
 func (m *Manager) Wait(ctx context.Context, id ID) (Info, error) {
 	m.mu.Lock()
 	j, ok := m.jobs[id]
 	if !ok {
+		info, ended := m.ends.get(id)
 		m.mu.Unlock()
+		if ended { // removed once it ended: by retention, rm, a reload
+			return info, nil
+		}
 		return Info{}, &NotFoundError{ID: id}
 	}
 	for {

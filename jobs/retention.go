@@ -100,6 +100,7 @@ func endsBefore(a *time.Time, aID ID, b *time.Time, bID ID) bool {
 // removedLogs).
 func (m *Manager) removeLocked(j *job) {
 	last := m.infoLocked(j)
+	m.ends.add(last)
 	m.noteGoneLocked(j)
 	m.removed.add(j.log.Files(), m.opts.retention().MaxTotal)
 	delete(m.jobs, j.id)

@@ -1,0 +1,50 @@
+package jobs
+
+import (
+	"context"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// A job dropped by retention before anyone waited for it is still
+// answered with how it ended and where its output is.
+func TestWaitForAJobRetentionDropped(t *testing.T) {
+	m := newManager(t, Options{KeepFinished: 1})
+	first := start(t, m, Spec{Command: "echo out; exit 3"})
+	waitFor(t, m, first.ID, "the first job's end", func(i Info) bool { return i.State.Done() })
+	second := start(t, m, Spec{Command: "true"})
+	waitFor(t, m, second.ID, "the second job's end", func(i Info) bool { return i.State.Done() })
+	eventually(t, "the first job dropped", func() bool { _, err := m.Get(first.ID); return err != nil })
+
+	info, err := m.Wait(context.Background(), first.ID)
+	require.NoError(t, err)
+	assert.Equal(t, first.ID, info.ID)
+	assert.Equal(t, StateFailed, info.State)
+	require.NotNil(t, info.ExitCode)
+	assert.Equal(t, 3, *info.ExitCode)
+	assert.NotEmpty(t, info.LogPath)
+	assert.FileExists(t, info.LogPath)
+
+	_, err = m.Wait(context.Background(), second.ID+1)
+	var nf *NotFoundError
+	assert.ErrorAs(t, err, &nf, "a job that never was")
+}
+
+// The ends remembered are the last keptRemovedEnds: the oldest go.
+func TestRemovedEndsAreBounded(t *testing.T) {
+	var r removedEnds
+	for id := ID(1); id <= keptRemovedEnds+2; id++ {
+		r.add(Info{ID: id, Name: "j", State: StateSucceeded})
+	}
+	for id, want := range map[ID]bool{1: false, 2: false, 3: true, keptRemovedEnds + 2: true} {
+		info, ok := r.get(id)
+		assert.Equal(t, want, ok, "job %d", id)
+		if ok {
+			assert.Equal(t, id, info.ID)
+			assert.Equal(t, StateSucceeded, info.State)
+		}
+	}
+	assert.Len(t, r.byID, keptRemovedEnds)
+}
