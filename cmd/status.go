@@ -78,7 +78,11 @@ func printStatus(w io.Writer, j jobs.Info, text textOut) {
 	field("output", plural(int(j.JobLines()), "line")+", "+jobs.FormatBytes(j.Bytes))
 	field("log", j.LogPath)
 	if j.LogDropped > 0 {
-		field("log lost", fmt.Sprintf("%d bytes could not be written to the log file (the disk full, or gone?)", j.LogDropped))
+		why := "(the disk full, or gone?)"
+		if j.LogError != "" {
+			why = "(" + j.LogError + ")"
+		}
+		field("log lost", fmt.Sprintf("%d bytes could not be written to the log file %s", j.LogDropped, why))
 	}
 	if len(j.LogFiles) > 1 {
 		field("earlier", j.LogFiles[0]+" (the log rotated at its cap)")

@@ -129,6 +129,9 @@ type Info struct {
 	LogFiles []string `json:"log_files,omitempty"`
 	// LogDropped counts bytes the log file lost to write errors.
 	LogDropped int64 `json:"log_dropped,omitempty"`
+	// LogError is the error that kept output from the log file (the
+	// file could not be made, a write failed), "" for none.
+	LogError string `json:"log_error,omitempty"`
 	// Lines is the Seq of the newest line, held or dropped, jobtop's meta
 	// lines (a restart's "── run 2 ──") included: a cursor read after it
 	// returns only what comes next, and a cursor past it is refused.

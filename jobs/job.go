@@ -234,6 +234,7 @@ func (j *job) addOutputStats(info *Info) {
 	info.LogPath = j.log.Path()
 	info.LogFiles = j.log.Files()
 	info.LogDropped = j.log.Dropped()
+	info.LogError = j.log.Err()
 	info.Lines = st.Last
 	info.MetaLines = st.Meta
 	info.Bytes = st.Bytes

@@ -51,10 +51,11 @@ type logFile struct {
 	written   int64 // bytes in the current file
 	cap       int64
 	rotations atomic.Int64
-	midLine   bool         // the last byte written was not a newline
-	parked    bool         // closed between runs: reopened on the next write
-	dropped   atomic.Int64 // bytes lost to write errors
-	err       error        // first error; later writes are dropped
+	midLine   bool                   // the last byte written was not a newline
+	parked    bool                   // closed between runs: reopened on the next write
+	dropped   atomic.Int64           // bytes lost to write errors
+	err       error                  // first error; later writes are dropped
+	errText   atomic.Pointer[string] // err's text, read without mu
 }
 
 // openLogFileSoon starts a fresh log at path (whatever an earlier session
@@ -110,7 +111,7 @@ func (l *logFile) leftToOpener(do func()) bool {
 
 // failOpen records that the log has no file; the caller holds mu.
 func (l *logFile) failOpen(err error) {
-	l.err = err
+	l.setErr(err)
 	l.noFile.Store(true)
 }
 
@@ -169,7 +170,7 @@ func (l *logFile) write(p []byte) {
 		l.midLine = p[n-1] != '\n'
 	}
 	if err != nil {
-		l.err = err
+		l.setErr(err)
 		l.dropped.Add(int64(len(p) - n))
 	}
 }
@@ -182,16 +183,16 @@ func (l *logFile) rotate() {
 	l.f.Close()
 	l.f = nil
 	if err := removeFile(l.path + rotatedSuffix); err != nil && !os.IsNotExist(err) {
-		l.err = err
+		l.setErr(err)
 		return
 	}
 	if err := os.Rename(l.path, l.path+rotatedSuffix); err != nil {
-		l.err = err
+		l.setErr(err)
 		return
 	}
 	f, err := openLog(l.path, os.O_WRONLY|os.O_CREATE|os.O_TRUNC)
 	if err != nil {
-		l.err = err
+		l.setErr(err)
 		return
 	}
 	l.f, l.written, l.midLine = f, 0, false
@@ -273,6 +274,25 @@ func (j *job) markRunStart(at time.Time) {
 	j.log.RunSeparator(j.runs, at)
 }
 
+// setErr records the log's first error (the caller holds mu): what
+// is written from then on is dropped.
+func (l *logFile) setErr(err error) {
+	if l.err == nil {
+		text := err.Error()
+		l.errText.Store(&text)
+	}
+	l.err = err
+}
+
+// Err is the text of the error that kept output from the file, "" for
+// none.
+func (l *logFile) Err() string {
+	if t := l.errText.Load(); t != nil {
+		return *t
+	}
+	return ""
+}
+
 // Dropped counts the bytes lost to write errors.
 func (l *logFile) Dropped() int64 {
 	return l.dropped.Load()
@@ -317,7 +337,7 @@ func (l *logFile) unpark() {
 	l.parked = false
 	f, err := openLog(l.path, os.O_WRONLY|os.O_APPEND)
 	if err != nil {
-		l.err = err
+		l.setErr(err)
 		return
 	}
 	l.f = f

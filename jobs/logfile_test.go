@@ -357,6 +357,7 @@ func TestAJobWhoseLogCannotBeMadeStillRuns(t *testing.T) {
 	assert.Equal(t, StateSucceeded, info.State)
 	assert.Equal(t, []string{"hello"}, outputText(t, m, info.ID))
 	assert.Positive(t, info.LogDropped, "what the log could not write is counted")
+	assert.Contains(t, info.LogError, "1.log.1", "and why")
 	assert.Empty(t, info.LogPath)
 }
 

@@ -133,7 +133,10 @@ type Manager struct {
 
 	arrival atomic.Uint64 // clock of every job's store: Line.Arrival
 	ingest  chan struct{} // at most GOMAXPROCS-1 readers store output at once
-	hold    outputHold    // readers wait while a frame for a person is drawn (hold.go)
+	// launching holds a token for each launch making its files and
+	// spawning (at most maxLaunching: see spawnRun).
+	launching chan struct{}
+	hold      outputHold // readers wait while a frame for a person is drawn (hold.go)
 
 	stopSampler chan struct{}
 	samplerOnce sync.Once // closes stopSampler
@@ -156,7 +159,8 @@ func NewManager(opts Options) (*Manager, error) {
 		return nil, err
 	}
 	m := &Manager{opts: opts, logDir: logDir, logLock: logLock, jobs: make(map[ID]*job), runAfter: make(map[ID]map[*job]struct{}), byRun: make(map[keeper.RunID]*job), aux: make(map[keeper.RunID]chan keeper.Event),
-		ingest: make(chan struct{}, max(1, runtime.GOMAXPROCS(0)-1)), maxRunning: opts.MaxRunning, limitChanged: make(chan struct{})}
+		ingest: make(chan struct{}, max(1, runtime.GOMAXPROCS(0)-1)), launching: make(chan struct{}, maxLaunching),
+		maxRunning: opts.MaxRunning, limitChanged: make(chan struct{})}
 	m.limit.Store(int64(opts.MaxRunning))
 	if opts.SampleInterval == 0 {
 		opts.SampleInterval = DefaultSampleInterval

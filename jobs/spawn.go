@@ -8,6 +8,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"syscall"
 	"time"
 
 	"jobtop/jobs/keeper"
@@ -84,31 +85,7 @@ var spawnPause func()
 // launch starts the run's main process through the keeper, then records
 // it. It runs without the manager's lock.
 func (m *Manager) launch(j *job, p *process) {
-	spawn, err := m.prepare(j, p)
-	var pid int
-	var start uint64
-	if err == nil {
-		var kc *keeper.Client
-		if kc, err = m.keeperClient(); err == nil {
-			if spawnPause != nil {
-				spawnPause()
-			}
-			pid, start, err = kc.Spawn(spawn.Spawn)
-			if err != nil && spawn.shellArgv != nil {
-				// Run directly, it could not start (a script without
-				// "#!", say): the shell runs it, or says why not.
-				spawn.Path, spawn.Argv, spawn.shellArgv = spawn.shellPath, spawn.shellArgv, nil
-				pid, start, err = kc.Spawn(spawn.Spawn)
-			}
-			if err != nil {
-				err = fmt.Errorf("cannot start %q: %w", p.spec.ShortCommand(), err)
-			}
-		}
-		spawn.closeChildEnds()
-		if err != nil {
-			spawn.closeOurEnds()
-		}
-	}
+	pid, start, spawn, err := m.spawnRun(j, p)
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	defer close(p.launched)
@@ -117,6 +94,61 @@ func (m *Manager) launch(j *job, p *process) {
 		return
 	}
 	m.startedLocked(j, p, pid, start, spawn)
+}
+
+// maxLaunching bounds the launches making their files and spawning at
+// once. Each holds five descriptors or so until its process is spawned
+// (three of them the child's), against about three a running job keeps:
+// a job file of 1,200 jobs started them all at once and ran out of
+// descriptors with room for every job once started (rev34). The keeper
+// spawns one at a time anyway.
+const maxLaunching = 16
+
+// spawnRun makes the run's files and has the keeper spawn its main
+// process, at most maxLaunching at once (a launch waits its turn
+// before it makes any file): the process's ID and start time, and the
+// files jobtop keeps (its ends, nil on an error).
+func (m *Manager) spawnRun(j *job, p *process) (pid int, start uint64, spawn *spawnFiles, err error) {
+	m.launching <- struct{}{}
+	defer func() { <-m.launching }()
+	spawn, err = m.prepare(j, p)
+	if err != nil {
+		return 0, 0, nil, withFileLimit(err)
+	}
+	var kc *keeper.Client
+	if kc, err = m.keeperClient(); err == nil {
+		if spawnPause != nil {
+			spawnPause()
+		}
+		pid, start, err = kc.Spawn(spawn.Spawn)
+		if err != nil && spawn.shellArgv != nil {
+			// Run directly, it could not start (a script without
+			// "#!", say): the shell runs it, or says why not.
+			spawn.Path, spawn.Argv, spawn.shellArgv = spawn.shellPath, spawn.shellArgv, nil
+			pid, start, err = kc.Spawn(spawn.Spawn)
+		}
+		if err != nil {
+			err = fmt.Errorf("cannot start %q: %w", p.spec.ShortCommand(), withFileLimit(err))
+		}
+	}
+	spawn.closeChildEnds()
+	if err != nil {
+		spawn.closeOurEnds()
+	}
+	return pid, start, spawn, err
+}
+
+// withFileLimit adds, to an error of running out of file descriptors,
+// what the limit is and how to raise it.
+func withFileLimit(err error) error {
+	if !errors.Is(err, syscall.EMFILE) {
+		return err
+	}
+	var lim syscall.Rlimit
+	if syscall.Getrlimit(syscall.RLIMIT_NOFILE, &lim) != nil {
+		return err
+	}
+	return fmt.Errorf("%w (jobtop's limit is %d open files, about three a running job takes: raise it with ulimit -n before starting jobtop)", err, lim.Cur)
 }
 
 // spawnFiles is a Spawn with the files made for it: jobtop's ends of the
