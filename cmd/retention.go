@@ -22,7 +22,7 @@ const autoIdleExit = 30 * time.Minute
 // addRetentionFlags adds the flags that bound what an instance keeps.
 func addRetentionFlags(cmd *cobra.Command) {
 	f := cmd.Flags()
-	f.Var(newDecimalUint(new(uint), jobs.DefaultKeepFinished), "keep-finished", "keep at most `N` finished jobs; past it the oldest are removed, their logs left on disk (0: keep all)")
+	f.Var(newDecimalUint(new(uint), jobs.DefaultKeepFinished), "keep-finished", "keep at most `N` finished jobs, a job file's not counted (they all stay); past it the oldest are removed, their logs left on disk (0: keep all)")
 	f.Var(newDecimalUint(new(uint), jobs.DefaultKeepSessions), "log-keep-sessions", "on start, keep the logs of the newest `N` sessions, this one included (0: no limit; job file: log.keep_sessions)")
 	f.String("log-max-total", "2GiB", "on start, remove the oldest sessions' logs past `SIZE` in all (0: no limit; job file: log.max_total)")
 }

@@ -99,6 +99,9 @@ type job struct {
 	// not there; finishedEnd is the end it is placed by (ended, then).
 	finishedAt  int
 	finishedEnd *time.Time
+	// kept exempts it from Options.KeepFinished (Manager.Keep): it is
+	// never in Manager.finished.
+	kept bool
 
 	history runHistory // the runs' start, readiness and end
 

@@ -73,7 +73,7 @@ func (f *finishedJobs) Pop() any {
 // out when it is not (restarted, queued again, removed), and moves it when
 // its end changed.
 func (m *Manager) noteFinishedLocked(j *job) {
-	switch finished := m.finishedLocked(j) && m.jobs[j.id] == j; {
+	switch finished := m.finishedLocked(j) && m.jobs[j.id] == j && !j.kept; {
 	case finished && j.finishedAt == 0:
 		j.finishedEnd = j.ended
 		heap.Push(&m.finished, j)
@@ -83,6 +83,23 @@ func (m *Manager) noteFinishedLocked(j *job) {
 	case !finished && j.finishedAt != 0:
 		heap.Remove(&m.finished, j.finishedAt-1)
 	}
+}
+
+// Keep exempts a job from Options.KeepFinished, or (kept false) puts it
+// back under it: a job file's jobs are bounded by the file, and stay
+// listed however many jobs end (stopping a file of 3,000 jobs kept 500
+// of them, and a reload started the rest again as new jobs).
+func (m *Manager) Keep(id ID, kept bool) error {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	j, ok := m.jobs[id]
+	if !ok {
+		return &NotFoundError{ID: id}
+	}
+	j.kept = kept
+	m.noteFinishedLocked(j)
+	m.dropOldFinishedLocked()
+	return nil
 }
 
 // endsBefore orders ends: by time (none first), then by ID.

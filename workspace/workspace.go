@@ -304,6 +304,8 @@ func (w *Workspace) startLocked(j jobfile.Job) error {
 		return fmt.Errorf("job %s: %w", j.Name, err)
 	}
 	w.ids[j.Name] = info.ID
+	// The file bounds its jobs: they stay listed however many end.
+	w.mgr.Keep(info.ID, true) //nolint:errcheck // removed meanwhile: nothing to keep
 	return nil
 }
 
@@ -337,6 +339,8 @@ func (w *Workspace) removeLocked(id jobs.ID) {
 		}
 		// Someone may have restarted it meanwhile: then it stays, and is
 		// no longer the file's.
-		w.mgr.Remove(id) //nolint:errcheck // see above
+		if w.mgr.Remove(id) != nil {
+			w.mgr.Keep(id, false) //nolint:errcheck // see above
+		}
 	}()
 }
