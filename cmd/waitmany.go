@@ -259,9 +259,16 @@ func manyExit(results []waited, timeout time.Duration) error {
 			first = &results[i]
 		}
 	}
-	if len(running) > 0 {
-		return &ExitError{Code: exitTimedOut, Err: fmt.Errorf("%d of %s %s not ended after %v: %s (they go on; jobtop stop ends them)",
-			len(running), plural(len(results), "job"), hasHave(len(running)), timeout, strings.Join(running, ", "))}
+	if n := len(running); n > 0 {
+		if n > maxListed {
+			running = append(running[:maxListed], fmt.Sprintf("and %d more", n-maxListed))
+		}
+		goOn := "they go on; jobtop stop ends them"
+		if n == 1 {
+			goOn = "it goes on; jobtop stop ends it"
+		}
+		return &ExitError{Code: exitTimedOut, Err: fmt.Errorf("%d of %s %s not ended after %v: %s (%s)",
+			n, plural(len(results), "job"), hasHave(n), timeout, strings.Join(running, ", "), goOn)}
 	}
 	if first == nil {
 		return nil
@@ -273,6 +280,10 @@ func manyExit(results []waited, timeout time.Duration) error {
 	return &ExitError{Code: code, Err: fmt.Errorf("%d of %s did not succeed; the exit is that of the first by ID, job %d (%s), which %s",
 		failed, plural(len(results), "job"), first.job.ID, truncate(first.job.Name, 40), why)}
 }
+
+// maxListed is how many of the jobs still running a wait that timed
+// out names (900 made a line of 25 KB).
+const maxListed = 10
 
 // hasHave is the verb for n jobs: "1 of 3 jobs has", "2 of 3 jobs have".
 func hasHave(n int) string {

@@ -305,9 +305,19 @@ func TestManyExit(t *testing.T) {
 
 	require.ErrorAs(t, manyExit([]waited{ok, failed, running}, time.Second), &exit)
 	assert.Equal(t, exitTimedOut, exit.Code)
-	assert.EqualError(t, exit, "1 of 3 jobs has not ended after 1s: job 4 (slow) is queued (they go on; jobtop stop ends them)")
+	assert.EqualError(t, exit, "1 of 3 jobs has not ended after 1s: job 4 (slow) is queued (it goes on; jobtop stop ends it)")
 	require.ErrorAs(t, manyExit([]waited{running}, time.Second), &exit)
-	assert.EqualError(t, exit, "1 of 1 job has not ended after 1s: job 4 (slow) is queued (they go on; jobtop stop ends them)")
+	assert.EqualError(t, exit, "1 of 1 job has not ended after 1s: job 4 (slow) is queued (it goes on; jobtop stop ends it)")
+
+	// Of many, the first few are named (900 made a line of 25 KB).
+	many := make([]waited, 12)
+	for i := range many {
+		many[i] = waited{job: jobs.Info{ID: jobs.ID(i + 1), Name: "s", State: jobs.StateRunning}}
+	}
+	require.ErrorAs(t, manyExit(many, time.Second), &exit)
+	assert.EqualError(t, exit, "12 of 12 jobs have not ended after 1s: job 1 (s) is running, job 2 (s) is running, job 3 (s) is running, "+
+		"job 4 (s) is running, job 5 (s) is running, job 6 (s) is running, job 7 (s) is running, job 8 (s) is running, "+
+		"job 9 (s) is running, job 10 (s) is running, and 2 more (they go on; jobtop stop ends them)")
 }
 
 // A job never started (autostart: false) is not waited for by --all, nor
