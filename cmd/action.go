@@ -113,9 +113,18 @@ func actOnOne(cmd *cobra.Command, a action, arg string, asJSON bool) error {
 // repeated or comma-separated (--state "", --name "web-*,"): it would
 // pick nothing, or narrow nothing.
 func checkSelectors(states, names []string) error {
-	if slices.Contains(strings.Split(strings.Join(names, ","), ","), "") && len(names) > 0 ||
-		slices.Contains(strings.Split(strings.Join(states, ","), ","), "") && len(states) > 0 {
-		return usageErrorf("an empty --name or --state picks nothing: give a pattern or a state")
+	for _, f := range []struct {
+		flag, want string
+		given      []string
+	}{{"--name", "a pattern", names}, {"--state", "a state", states}} {
+		for _, v := range f.given {
+			if v == "" {
+				return usageErrorf("an empty %s picks nothing: give %s", f.flag, f.want)
+			}
+			if slices.Contains(strings.Split(v, ","), "") {
+				return usageErrorf("%s %q: an empty item of the list picks nothing: give %s between the commas", f.flag, v, f.want)
+			}
+		}
 	}
 	return nil
 }
@@ -162,6 +171,8 @@ func actOnMany(cmd *cobra.Command, a action, args []string, o selectOptions) err
 		}
 		if n := len(resp.Skipped); n > 0 {
 			fmt.Fprintf(stderr, "jobtop: skipped %s that cannot be %s: %s\n", plural(n, "job"), a.done, stateCounts(resp.Skipped))
+		} else if len(resp.Jobs) == 0 && !failed && cmd.Name() == "clean" {
+			fmt.Fprintln(stderr, "jobtop: no job has ended: nothing to clean")
 		} else if len(resp.Jobs) == 0 && !failed {
 			fmt.Fprintf(stderr, "jobtop: no job matches %s\n", describeSelection(o, args))
 		}

@@ -127,8 +127,14 @@ func TestActionNamePatterns(t *testing.T) {
 
 	r = c.run("stop", "--all", "--state", "failed")
 	assert.Equal(t, "jobtop: no job matches --all --state failed\n", r.stderr, "there are jobs")
-	for _, empty := range [][]string{{"--name", "aa-*", "--name", ""}, {"--name", "*", "--state", ""}} {
-		assert.Equal(t, 2, c.run(append([]string{"rm"}, empty...)...).code, "%v picks nothing", empty)
+	for empty, said := range map[[4]string]string{
+		{"--name", "aa-*", "--name", ""}:  "jobtop: an empty --name picks nothing: give a pattern\n",
+		{"--name", "*", "--state", ""}:    "jobtop: an empty --state picks nothing: give a state\n",
+		{"--name", "*", "--state", "ok,"}: "jobtop: --state \"ok,\": an empty item of the list picks nothing: give a state between the commas\n",
+	} {
+		r := c.run(append([]string{"rm"}, empty[:]...)...)
+		assert.Equal(t, 2, r.code, "%v picks nothing", empty)
+		assert.Equal(t, said, r.stderr, "%v", empty)
 	}
 	assert.Len(t, c.states(), 4, "nothing removed")
 }
@@ -222,7 +228,7 @@ func TestRmFinishedAndClean(t *testing.T) {
 
 	r = c.run("clean")
 	assert.Equal(t, 0, r.code, "nothing to clean is not an error")
-	assert.Equal(t, "jobtop: no job matches --finished\n", r.stderr)
+	assert.Equal(t, "jobtop: no job has ended: nothing to clean\n", r.stderr, "no flag it was not given")
 	assert.Equal(t, "{\n  \"jobs\": [],\n  \"skipped\": [],\n  \"failed\": [],\n  \"removed\": []\n}\n", c.ok("clean", "--json"))
 }
 
