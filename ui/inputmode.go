@@ -64,6 +64,22 @@ func (m *Model) selectedTypable() bool {
 	return ok && m.terminal() != nil && sel.TTY && sel.State.Active()
 }
 
+// noInputNotice says, for i on a job that takes no keys (the key is
+// disabled then, and did nothing), why not.
+func (m *Model) noInputNotice(info jobs.Info) {
+	if m.terminal() == nil || info.ID == 0 {
+		return
+	}
+	switch {
+	case !info.TTY && info.Stdin == jobs.StdinPipe:
+		m.setNotice(jobLabel(info)+" runs on pipes and takes no keys here: jobtop send writes to its stdin", false)
+	case !info.TTY:
+		m.setNotice(jobLabel(info)+" runs on pipes and takes no keys: run it with --tty (tty: true in a job file) to type into it", false)
+	default:
+		m.setNotice(jobLabel(info)+" is not running: nothing takes keys", false)
+	}
+}
+
 // enterInput starts input mode on the focused pane's job.
 func (m *Model) enterInput() {
 	info, ok := m.canType()

@@ -101,6 +101,7 @@ func TestInputFromTheTable(t *testing.T) {
 	press(t, m, "i")
 	require.False(t, m.input.on())
 	require.Equal(t, focusTable, m.focus, "i on a pipe job's row does nothing")
+	require.Contains(t, m.View(), "job 2 pipes runs on pipes and takes no keys: run it with --tty", "but says why")
 
 	press(t, m, "s") // a split: the pipe job's pane is active
 	m.table.Select(1)
@@ -127,6 +128,7 @@ func TestInputModeNeedsARunningTerminalJob(t *testing.T) {
 	press(t, m, "enter", "i")
 	require.False(t, m.input.on())
 	require.NotContains(t, m.helpView(), "type into job")
+	require.Contains(t, m.View(), "job 1 pipes runs on pipes and takes no keys", "i says why it does nothing")
 }
 
 // In a split view, one pane is typed into while the others keep

@@ -1,9 +1,10 @@
 package ui
 
 import (
+	"slices"
+
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
-	"slices"
 
 	"jobtop/ui/termkeys"
 )
@@ -66,6 +67,10 @@ func (m *Model) handleKey(k tea.KeyMsg) tea.Cmd {
 	case key.Matches(k, m.km.TableInput):
 		m.focusOutput()
 		m.enterInput()
+	case !m.km.TableInput.Enabled() && slices.Contains(m.km.TableInput.Keys(), k.String()):
+		if sel, ok := m.table.Selected(); ok {
+			m.noInputNotice(sel)
+		}
 	case key.Matches(k, m.km.FilterJobs):
 		m.openFind(findJobs)
 	case key.Matches(k, m.km.ClearFilter):
@@ -89,6 +94,10 @@ func (m *Model) handlePaneKey(k tea.KeyMsg) tea.Cmd {
 		m.setFocus(focusTable)
 	case key.Matches(k, m.km.Input):
 		m.enterInput()
+	case !m.km.Input.Enabled() && k.Type == tea.KeyRunes && slices.Contains(m.km.Input.Keys(), k.String()):
+		if info, ok := m.table.Get(p.JobID()); ok {
+			m.noInputNotice(info)
+		}
 	case key.Matches(k, m.km.TypeLeaveKey):
 		m.enterInput()
 		if m.input.on() {
