@@ -29,26 +29,9 @@ func TestLsFitsTheTerminal(t *testing.T) {
 	// wrapped.
 	c.ok("wait", c.startJob("echo "+strings.Repeat("日本語のテキスト🚀 ", 8), "--name", "wide"))
 
-	ptmx, err := os.OpenFile("/dev/ptmx", os.O_RDWR, 0)
-	require.NoError(t, err)
-	defer ptmx.Close()
-	require.NoError(t, unix.IoctlSetPointerInt(int(ptmx.Fd()), unix.TIOCSPTLCK, 0))
-	require.NoError(t, unix.IoctlSetWinsize(int(ptmx.Fd()), unix.TIOCSWINSZ, &unix.Winsize{Col: 80, Row: 24}))
-	n, err := unix.IoctlGetUint32(int(ptmx.Fd()), unix.TIOCGPTN)
-	require.NoError(t, err)
-	tty, err := os.OpenFile("/dev/pts/"+strconv.Itoa(int(n)), os.O_RDWR|unix.O_NOCTTY, 0)
-	require.NoError(t, err)
-	ls := exec.Command(binary, "ls")
-	ls.Env = c.env
-	ls.Stdout = tty
-	var stderr bytes.Buffer
-	ls.Stderr = &stderr
-	require.NoError(t, ls.Run(), stderr.String())
-	require.NoError(t, tty.Close())
-	var out bytes.Buffer
-	io.Copy(&out, ptmx) //nolint:errcheck // EIO once the far end is closed and read
-	rows := strings.Split(strings.TrimRight(strings.ReplaceAll(out.String(), "\r\n", "\n"), "\n"), "\n")
-	require.Len(t, rows, 3, "a header and one row a job:\n%s", out.String())
+	out := c.onTerminal(80, "ls")
+	rows := strings.Split(strings.TrimRight(out, "\n"), "\n")
+	require.Len(t, rows, 3, "a header and one row a job:\n%s", out)
 	for _, row := range rows {
 		assert.LessOrEqual(t, termtext.Width(row), 80, "%q", row)
 	}
@@ -62,4 +45,61 @@ func TestLsFitsTheTerminal(t *testing.T) {
 
 	piped := strings.Split(c.ok("ls"), "\n")[1]
 	assert.Greater(t, utf8.RuneCountInString(piped), 80, "a pipe is no terminal: %q", piped)
+}
+
+// onTerminal runs jobtop with args on a terminal cols columns wide and
+// returns what it printed there, its line ends as "\n".
+func (c *cli) onTerminal(cols uint16, args ...string) string {
+	t := c.t
+	t.Helper()
+	ptmx, err := os.OpenFile("/dev/ptmx", os.O_RDWR, 0)
+	require.NoError(t, err)
+	defer ptmx.Close()
+	require.NoError(t, unix.IoctlSetPointerInt(int(ptmx.Fd()), unix.TIOCSPTLCK, 0))
+	require.NoError(t, unix.IoctlSetWinsize(int(ptmx.Fd()), unix.TIOCSWINSZ, &unix.Winsize{Col: cols, Row: 24}))
+	n, err := unix.IoctlGetUint32(int(ptmx.Fd()), unix.TIOCGPTN)
+	require.NoError(t, err)
+	tty, err := os.OpenFile("/dev/pts/"+strconv.Itoa(int(n)), os.O_RDWR|unix.O_NOCTTY, 0)
+	require.NoError(t, err)
+	cmd := exec.Command(binary, args...)
+	cmd.Env = c.env
+	cmd.Stdout = tty
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	require.NoError(t, cmd.Run(), stderr.String())
+	require.NoError(t, tty.Close())
+	var out bytes.Buffer
+	io.Copy(&out, ptmx) //nolint:errcheck // EIO once the far end is closed and read
+	return strings.ReplaceAll(out.String(), "\r\n", "\n")
+}
+
+// An argv job's arguments with a newline or an escape in them are shown
+// in bash's ANSI-C quotes, by ls and status alike, on a terminal and on a
+// pipe: one line, no escape reaching the terminal, and bash given it runs
+// the job's very words (a newline shown as a space or "⏎", and ESC
+// dropped on a terminal, ran something else).
+func TestArgvWithControlsIsShownAsBashReadsIt(t *testing.T) {
+	c := newCLI(t)
+	c.serve()
+	argv := []string{"printf", "%s|", "line\nbreak", "\x1b[31mred"}
+	id := strings.TrimSpace(c.ok(append([]string{"run", "--"}, argv...)...))
+	c.ok("wait", id)
+	const want = `printf '%s|' $'line\nbreak' $'\e[31mred'`
+	out, err := exec.Command("bash", "-c", want).Output()
+	require.NoError(t, err)
+	require.Equal(t, "line\nbreak|\x1b[31mred|", string(out), "the line shown runs the job's words")
+
+	commandIn := func(how string, ls, status string) {
+		t.Helper()
+		rows := strings.Split(strings.TrimRight(ls, "\n"), "\n")
+		require.Len(t, rows, 2, "%s: ls prints a header and one row:\n%s", how, ls)
+		assert.True(t, strings.HasSuffix(rows[1], "  "+want), "%s: ls %q", how, rows[1])
+		assert.Contains(t, status, "\ncommand:  "+want+"\n", "%s: status", how)
+		assert.NotContains(t, ls+status, "\x1b", how)
+	}
+	commandIn("pipe", c.ok("ls"), c.ok("status", id))
+	commandIn("terminal", c.onTerminal(200, "ls"), c.onTerminal(200, "status", id))
+	info := c.status(id)
+	assert.Equal(t, argv, info.Argv, "the JSON argv is the words as given")
+	assert.Equal(t, want, info.Command)
 }

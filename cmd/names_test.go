@@ -56,3 +56,27 @@ func TestDefaultNamesAreShortAndUnique(t *testing.T) {
 	assert.Regexp(t, `^3\s+fake-db\s`, lines[3])
 	assert.Equal(t, "sleep-2", c.status("sleep-2").Name)
 }
+
+// A compound command is named after the program it runs, not its
+// keyword, and a builtin that sets the shell up is looked past: the
+// names ls shows are the programs, sh for a loop that runs none.
+func TestCompoundCommandsAreNamedAfterTheirProgram(t *testing.T) {
+	c := newCLI(t)
+	c.serve()
+	for _, command := range []string{
+		"for f in a b; do printf '%s\\n' $f; done",
+		"while :; do date; break; done",
+		"if true; then uname; fi",
+		"trap 'echo bye' EXIT; set -e; export X=1; hostname",
+		"i=0; until [ $i -ge 2 ]; do i=$((i+1)); done",
+		"exit 3",
+	} {
+		c.startJob(command)
+	}
+	c.ok("wait", "1", "2", "3", "4", "5")
+	var names []string
+	for _, line := range strings.Split(strings.TrimSpace(c.ok("ls")), "\n")[1:] {
+		names = append(names, strings.Fields(line)[1])
+	}
+	assert.Equal(t, []string{"printf", "date", "uname", "hostname", "sh", "exit"}, names)
+}

@@ -67,3 +67,18 @@ func TestCLIOutputCannotReachTheTerminal(t *testing.T) {
 	require.NotEmpty(t, buffers(), "--raw writes the clipboard")
 	require.NotContains(t, strings.Join(s.screen(), "\n"), "BEFOREMARK", "--raw clears the screen")
 }
+
+// The TUI's pane header shows an argv job's arguments with a newline or
+// an escape in them as bash's $'...', on the header's one line: a raw
+// newline broke the line, and ESC went (the argument showed as 'red').
+func TestTUIShowsArgvControlsAsBashReadsThem(t *testing.T) {
+	bin := binary(t)
+	s := newSession(t, 160, 30, nil, bin, "--", "printf", "%s|", "line\nbreak", "\x1b[31mred")
+	want := `$ printf '%s|' $'line\nbreak' $'\e[31mred'`
+	scr := s.waitFor("the header with the command", func(scr []string) bool {
+		return strings.Contains(row(scr, "$ printf"), "succeeded")
+	})
+	require.Contains(t, row(scr, "$ printf"), want, "the command is on the header's line, as bash reads it")
+	s.keys("q")
+	require.Equal(t, "0", s.waitExit(), "jobtop exits cleanly")
+}

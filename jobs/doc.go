@@ -54,8 +54,10 @@
 //     manager runs (SetMaxRunning): a higher one starts queued jobs at
 //     once, in queue order; a lower one stops nothing.
 //   - Names follow CheckName everywhere (job files, API, CLI, TUI). A job
-//     added without one is named after its program ("make", "server"),
-//     made unique among the jobs with -2, -3.
+//     added without one is named after its program ("make", "server"; a
+//     shell line's first program, past "cd DIR &&", "set -e;" and the like
+//     and into a loop's or an if's body; "sh" for a compound command that
+//     runs none), made unique among the jobs with -2, -3.
 //   - A job that ends after a stop or kill someone asked for ends "killed",
 //     whatever its exit status, so a person sees the outcome they caused; the
 //     exit code is still recorded. A timeout ends "timed_out".

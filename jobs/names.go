@@ -179,28 +179,28 @@ func prefixArg(w string) bool {
 
 // defaultName is the name of a job that was given none: the base name of
 // its program ("make" for "make -j8", "server" for "./bin/server"), with
-// what a name may not hold left out; "job" when nothing is left.
+// what a name may not hold left out; "job" when nothing is left. A shell
+// command line is named after the first program it runs (see
+// shellProgram): "cd web && make" is make, "while :; do curl ...; done"
+// curl, a compound command that runs none sh.
 func defaultName(s Spec) string {
-	program := ""
 	if len(s.Argv) > 0 {
-		program = s.Argv[0]
+		program := s.Argv[0]
 		if shellPrefixes()[path.Base(program)] || interpreterFamily()[path.Base(program)] != "" { // env FOO=1 make; python3 tool.py
 			program = programOf(s.Argv)
 		}
-	} else {
-		words := shellWords(s.Command)
-		if len(words) > 0 && (words[0] == "cd" || words[0] == "pushd") {
-			// "cd web && make": the program comes after the cd.
-			if i := operatorAt(s.Command); i >= 0 {
-				if rest := strings.TrimLeft(s.Command[i:], ";& \t"); rest != "" {
-					if name := defaultName(Spec{Command: rest}); name != "job" {
-						return name
-					}
-				}
-			}
-		}
-		program = programOf(words)
+		return nameOf(program)
 	}
+	program, fallback := shellProgram(s.Command)
+	if name := nameOf(program); name != "job" || fallback == "" {
+		return name
+	}
+	return nameOf(fallback)
+}
+
+// nameOf is a name made of program's base name: what a name may not hold
+// left out, an accent taken off its letter; "job" when nothing is left.
+func nameOf(program string) string {
 	program = path.Base(program)
 	var b strings.Builder
 	for _, c := range program {
@@ -228,61 +228,6 @@ func defaultName(s Spec) string {
 		return "job"
 	}
 	return name
-}
-
-// operatorAt is where the first ";" or "&" outside quotes is in a
-// command line; -1 if there is none.
-func operatorAt(cmd string) int {
-	var quote rune
-	for i, c := range cmd {
-		switch {
-		case quote != 0:
-			if c == quote {
-				quote = 0
-			}
-		case c == '\'' || c == '"':
-			quote = c
-		case c == ';' || c == '&':
-			return i
-		}
-	}
-	return -1
-}
-
-// shellWords splits the start of a shell command line into words, taking
-// quotes into account, up to the first operator (";", "&", "|", "<", ">",
-// "(" or ")"). It is no shell parser: enough to find the program.
-func shellWords(cmd string) []string {
-	var words []string
-	var w strings.Builder
-	inWord := false
-	var quote rune
-	for _, c := range cmd {
-		switch {
-		case quote != 0 && c == quote:
-			quote = 0
-		case quote != 0:
-			w.WriteRune(c)
-		case c == '\'', c == '"':
-			quote, inWord = c, true
-		case c == ' ' || c == '\t' || c == '\n' || strings.ContainsRune(";&|<>(){}", c):
-			if inWord {
-				words = append(words, w.String())
-				w.Reset()
-				inWord = false
-			}
-			if c != ' ' && c != '\t' && c != '\n' && (len(words) > 0 || c != '(' && c != '{') {
-				return words
-			}
-		default:
-			w.WriteRune(c)
-			inWord = true
-		}
-	}
-	if inWord {
-		words = append(words, w.String())
-	}
-	return words
 }
 
 // isAssignment reports whether a shell word sets a variable (NAME=value).

@@ -117,6 +117,82 @@ func TestDefaultName(t *testing.T) {
 	}
 }
 
+// A compound command is named after the first program in it (sh when it
+// runs none), not after its keyword; a builtin that only sets the shell
+// up is looked past to the command after it, and names the job only when
+// nothing follows it.
+func TestDefaultNameOfCompoundCommands(t *testing.T) {
+	cases := []struct {
+		spec Spec
+		want string
+	}{
+		{Spec{Command: "for f in *.go; do gofmt -l $f; done"}, "gofmt"},
+		{Spec{Command: "for i in 1 2; do echo $i; done"}, "echo"},
+		{Spec{Command: "for ((i = 0; i < 3; i++)); do make -C d$i; done"}, "make"},
+		{Spec{Command: "for do in a b; do go test ./$do; done"}, "go"},
+		{Spec{Command: "for i in 1 2\ndo\n  ./bin/step $i\ndone"}, "step"},
+		{Spec{Command: "while :; do curl -s localhost:8080; sleep 1; done"}, "curl"},
+		{Spec{Command: "while true; do date; sleep 1; done"}, "date"},
+		{Spec{Command: "while sleep 5; do date; done"}, "sleep"},
+		{Spec{Command: "until curl -sf localhost:8080; do sleep 1; done"}, "curl"},
+		{Spec{Command: "if make; then ./app; fi"}, "make"},
+		{Spec{Command: "if [ -f go.mod ]; then go build; else make; fi"}, "go"},
+		{Spec{Command: "if [[ -n $CI ]]; then npm ci; fi"}, "npm"},
+		{Spec{Command: "[[ -d node_modules ]] || npm install"}, "npm"},
+		{Spec{Command: "case $1 in a) make a;; *) make;; esac"}, "make"},
+		{Spec{Command: "case x in (a|b) :;; c) cargo run;; esac"}, "cargo"},
+		{Spec{Command: "select x in a b; do vim $x; done"}, "vim"},
+		{Spec{Command: "! grep -q error build.log"}, "grep"},
+		{Spec{Command: "function serve { python3 -m http.server; }; serve"}, "python3"},
+		{Spec{Command: "serve() { ./server --port 80; }; serve"}, "server"},
+		{Spec{Command: "function f() { rsync -a a b; }"}, "rsync"},
+		{Spec{Command: "(( n > 3 )) && make"}, "make"},
+		{Spec{Command: "time { make; make test; }"}, "make"},
+		{Spec{Command: "time -p make"}, "make"},
+		{Spec{Command: "time while :; do curl x; done"}, "curl"},
+		{Spec{Command: "coproc tail -f log"}, "tail"},
+		{Spec{Command: "{ cd web && npm start; } 2>&1"}, "npm"},
+		// No program in it: sh.
+		{Spec{Command: "for i in 1 2; do :; done"}, "sh"},
+		{Spec{Command: "while :; do :; done"}, "sh"},
+		{Spec{Command: "if true; then exit 3; fi"}, "sh"},
+		{Spec{Command: "[[ -f x ]]"}, "sh"},
+		{Spec{Command: "! true"}, "sh"},
+		// Builtins that set the shell up are looked past.
+		{Spec{Command: "trap 'kill 0' EXIT; ./dev-server"}, "dev-server"},
+		{Spec{Command: "trap 'rm -f $tmp' EXIT\nmake"}, "make"},
+		{Spec{Command: "set -euo pipefail; cargo test"}, "cargo"},
+		{Spec{Command: "export NODE_ENV=production; npm start"}, "npm"},
+		{Spec{Command: "export X=1 && exec ./bin/api"}, "api"},
+		{Spec{Command: "X=1; Y=2; make"}, "make"},
+		{Spec{Command: "source .venv/bin/activate && python3 app.py"}, "app.py"},
+		{Spec{Command: ". ./env.sh; node srv.js"}, "srv.js"},
+		{Spec{Command: "cd web && trap 'x' INT && ./run"}, "run"},
+		{Spec{Command: "exit 3; make"}, "make"},
+		{Spec{Command: "[ -f .env ] && docker compose up"}, "docker"},
+		{Spec{Command: "test -d out || mkdir out"}, "mkdir"},
+		{Spec{Command: "eval \"$(direnv export bash)\"; make"}, "make"},
+		{Spec{Command: "# start the api\n./api --port 80"}, "api"},
+		{Spec{Command: "echo $(date) && make"}, "echo"},
+		{Spec{Command: "2>/dev/null make"}, "make"},
+		{Spec{Command: "make 2>&1 | tee log"}, "make"},
+		{Spec{Command: `ma\ke all`}, "make"},
+		{Spec{Command: `$'./my server' -v`}, "myserver"},
+		// Nothing after them: their own name.
+		{Spec{Command: "exit 3"}, "exit"},
+		{Spec{Command: "trap 'echo bye' EXIT"}, "trap"},
+		{Spec{Command: "set -e"}, "set"},
+		{Spec{Command: "export X=1"}, "export"},
+		{Spec{Command: "X=1"}, "job"},
+	}
+	for _, c := range cases {
+		got := defaultName(c.spec)
+		assert.Equal(t, c.want, got, "%+v", c.spec)
+		assert.NoError(t, CheckName(got))
+		assert.LessOrEqual(t, len(got), defaultNameLen)
+	}
+}
+
 // A job started without a name gets its program's base name, made unique
 // with -2, -3; the whole command stays in Command.
 func TestUnnamedJobsGetShortUniqueNames(t *testing.T) {
@@ -196,4 +272,19 @@ func TestBadID(t *testing.T) {
 	} {
 		assert.Equal(t, want, BadID(s), "%q", s)
 	}
+}
+
+// Whatever the command line, its default name is a valid name (and
+// reading it ends).
+func FuzzDefaultName(f *testing.F) {
+	for _, c := range []string{"for f in *.go; do gofmt -l $f; done", "case x in a) :;; esac", "f() { make; }",
+		"function", "(( x", "$(date", "'unterminated", `a\`, "time", "2>", "[[ x", "trap 'x' EXIT\nmake"} {
+		f.Add(c)
+	}
+	f.Fuzz(func(t *testing.T, cmd string) {
+		name := defaultName(Spec{Command: cmd})
+		if err := CheckName(name); err != nil || len(name) > defaultNameLen {
+			t.Fatalf("%q: %q: %v", cmd, name, err)
+		}
+	})
 }

@@ -1,16 +1,26 @@
 package jobs
 
 import (
+	"fmt"
 	"strings"
 	"sync"
 	"unicode"
+	"unicode/utf8"
 )
 
-// ShellJoin is an argv as one POSIX shell command line that runs exactly
-// it: a word holding anything the shell would read (a space, a quote,
-// "*", "$", "(", ...) is quoted; so is a first word the shell would take
-// for an assignment (FOO=1) or a keyword (while). An argument NAME=value
-// has only its value quoted (CFLAGS='-O2 -g'): it reads the same.
+// ShellJoin is an argv as one shell command line that runs exactly it: a
+// word holding anything the shell would read (a space, a quote, "*",
+// "$", "(", ...) is quoted; so is a first word the shell would take for
+// an assignment (FOO=1) or a keyword (while). An argument NAME=value has
+// only its value quoted (CFLAGS='-O2 -g'): it reads the same.
+//
+// A word holding a control character (a newline, a tab, ESC, any other
+// C0 or C1 control, DEL) or bytes that are not UTF-8 is written in
+// bash's ANSI-C quotes, each of those escaped ($'line\nbreak',
+// $'\e[31mred'): the line stays one line, no escape sequence in it
+// reaches a terminal that shows it, and it can be pasted back into bash,
+// zsh or ksh (a POSIX.1-2024 sh reads it too; dash 0.5.12 does not).
+// Other words are quoted as any POSIX shell reads them.
 func ShellJoin(words []string) string {
 	var b strings.Builder
 	for i, w := range words {
@@ -48,7 +58,8 @@ var shellKeywords = sync.OnceValue(func() map[string]bool {
 
 // writeShellWord writes w as the shell reads it back: as it is when
 // nothing in it is the shell's, else in single quotes, or in double quotes
-// when it holds a single quote and nothing double quotes would read.
+// when it holds a single quote and nothing double quotes would read, or
+// in ANSI-C quotes when it holds a control character.
 func writeShellWord(b *strings.Builder, w string) {
 	if w != "" && strings.IndexFunc(w, shellSpecial) < 0 {
 		b.WriteString(w)
@@ -57,10 +68,14 @@ func writeShellWord(b *strings.Builder, w string) {
 	quoteShellWord(b, w)
 }
 
-// quoteShellWord writes w quoted: in double quotes when it holds a single
-// quote and nothing double quotes would read, else in single quotes.
+// quoteShellWord writes w quoted: in ANSI-C quotes when it holds a
+// control character or bytes that are not UTF-8, in double quotes when it
+// holds a single quote and nothing double quotes would read, else in
+// single quotes.
 func quoteShellWord(b *strings.Builder, w string) {
 	switch {
+	case needsANSIC(w):
+		writeANSIC(b, w)
 	case strings.ContainsRune(w, '\'') && doubleQuotable(w):
 		b.WriteByte('"')
 		b.WriteString(w)
@@ -99,4 +114,53 @@ func shellSpecial(c rune) bool {
 		return !strings.ContainsRune("_@%+=:,./-", c)
 	}
 	return !unicode.IsLetter(c) && !unicode.IsDigit(c) && !unicode.IsMark(c)
+}
+
+// needsANSIC reports whether w holds what only ANSI-C quotes write
+// without the byte itself: a C0 control, DEL, a C1 control (U+0080 to
+// U+009F) or bytes that are not UTF-8 (a lone 0x9b is CSI to a terminal
+// that reads 8-bit controls).
+func needsANSIC(w string) bool {
+	for i := 0; i < len(w); {
+		c, size := utf8.DecodeRuneInString(w[i:])
+		if c == utf8.RuneError && size == 1 || unicode.IsControl(c) {
+			return true
+		}
+		i += size
+	}
+	return false
+}
+
+// writeANSIC writes w in bash's ANSI-C quotes ($'...'): a backslash and
+// a single quote escaped, a newline, tab, carriage return and ESC by
+// name, every other control and every byte that is not UTF-8 as \xHH
+// (two digits, so that a hex digit after it is not read into it; a C1
+// control as its two UTF-8 bytes, which bash gives back as they are
+// whatever the locale).
+func writeANSIC(b *strings.Builder, w string) {
+	b.WriteString("$'")
+	for i := 0; i < len(w); {
+		c, size := utf8.DecodeRuneInString(w[i:])
+		switch {
+		case c == '\\' || c == '\'':
+			b.WriteByte('\\')
+			b.WriteRune(c)
+		case c == '\n':
+			b.WriteString(`\n`)
+		case c == '\t':
+			b.WriteString(`\t`)
+		case c == '\r':
+			b.WriteString(`\r`)
+		case c == '\x1b':
+			b.WriteString(`\e`)
+		case c == utf8.RuneError && size == 1 || unicode.IsControl(c):
+			for _, x := range []byte(w[i : i+size]) {
+				fmt.Fprintf(b, `\x%02x`, x)
+			}
+		default:
+			b.WriteString(w[i : i+size])
+		}
+		i += size
+	}
+	b.WriteByte('\'')
 }

@@ -4,6 +4,8 @@ import (
 	"os/exec"
 	"strings"
 	"testing"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -12,7 +14,7 @@ import (
 // A shell given ShellJoin's line hands the program the words it was given.
 func TestShellJoinRoundTrip(t *testing.T) {
 	words := []string{"a b", "it's", `"`, `\`, "$HOME", "`id`", "*", "?", "[a]", "~", "#x", "", "x;y", "a&b", "a|b",
-		"<in", "(x)", "{a,b}", "!x", "\t", "\n", "é", "日本", "\u00a0", "--opt=a b", "-", "k=v", "=x", "%@+:,./-_",
+		"<in", "(x)", "{a,b}", "!x", "é", "日本", "\u00a0", "--opt=a b", "-", "k=v", "=x", "%@+:,./-_",
 		`printf 'a\n'`, `it's $x`, `'\`, `'\"`, "'\\$", "don't!", "it's\\"}
 	line := "printf '%s\\0' " + ShellJoin(words)
 	out, err := exec.Command("/bin/sh", "-c", line).Output()
@@ -32,6 +34,27 @@ func TestShellJoinRoundTrip(t *testing.T) {
 	assert.Equal(t, `env GREETING='hello there' sh`, ShellJoin([]string{"env", "GREETING=hello there", "sh"}))
 	assert.Equal(t, "make -j8 CFLAGS=-O2 EMPTY=", ShellJoin([]string{"make", "-j8", "CFLAGS=-O2", "EMPTY="}))
 	assert.Equal(t, `sh -c "printf 'a\n'"`, ShellJoin([]string{"sh", "-c", `printf 'a\n'`}), "a single quote inside reads best in double quotes")
+}
+
+// A word with a control character in it is written in bash's ANSI-C
+// quotes, each control escaped: the line is one line of printable text
+// that bash gives the program the very words (bytes that are not UTF-8
+// included).
+func TestShellJoinQuotesControlsAsANSIC(t *testing.T) {
+	words := []string{"line\nbreak", "\x1b[31mred", "\t", "\n", "\r\n", "a\x7fb", "\x07", "\x01f", "\u0085x", "\u009b2J",
+		"\xff\xfe", "\x9b", "it's\n", `back\slash` + "\n", `$HOME` + "\t`id`", "é\n日本", "K=a\nb", "\x1b]0;title\x07"}
+	line := ShellJoin(append([]string{"printf", `%s\0`}, words...))
+	for i, c := range line {
+		require.False(t, c == utf8.RuneError || unicode.IsControl(c), "%q has a control or a byte that is not UTF-8 at %d", line, i)
+	}
+	out, err := exec.Command("bash", "-c", line).Output()
+	require.NoError(t, err, line)
+	assert.Equal(t, words, strings.Split(strings.TrimSuffix(string(out), "\x00"), "\x00"), line)
+
+	assert.Equal(t, `printf '%s|' $'line\nbreak' $'\e[31mred'`, ShellJoin([]string{"printf", "%s|", "line\nbreak", "\x1b[31mred"}))
+	assert.Equal(t, `echo $'it\'s\t\\n' $'\x7f' $'\xc2\x85' $'\xff'`, ShellJoin([]string{"echo", "it's\t\\n", "\x7f", "\u0085", "\xff"}))
+	assert.Equal(t, `env X=$'a\nb' $'\x01cmd'`, ShellJoin([]string{"env", "X=a\nb", "\x01cmd"}))
+	assert.Equal(t, `$'FOO=1\n' x`, ShellJoin([]string{"FOO=1\n", "x"}), "a first word with a control is no assignment either")
 }
 
 // An argv job is shown as a command line that would run it.
