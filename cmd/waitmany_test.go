@@ -1,6 +1,7 @@
 package cmd
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"os"
@@ -15,6 +16,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"jobtop/control"
 	"jobtop/jobs"
 )
 
@@ -209,7 +211,7 @@ func TestWaitManyTimeout(t *testing.T) {
 	r := c.run("wait", done, long, "--timeout", "0.3")
 	assert.Equal(t, exitTimedOut, r.code, r.stderr)
 	assert.Equal(t, []string{"job " + done + " (done) succeeded"}, lines(r.stdout))
-	assert.Contains(t, r.stderr, "1 of 2 jobs has not ended after 300ms: job "+long+" (long) is running (they go on")
+	assert.Contains(t, r.stderr, "1 of 2 jobs has not ended after 300ms: job "+long+" (long) is running (it goes on")
 	assert.Equal(t, jobs.StateRunning, c.status(long).State, "the job keeps running")
 }
 
@@ -409,17 +411,24 @@ func TestWaitAllAcrossAReload(t *testing.T) {
 // once; those it asks after later may have ended and been dropped by
 // --keep-finished meanwhile. Their outcome is still known (rev34: with
 // 1,000 jobs and the default 500 kept, hundreds that succeeded were
-// reported "removed while waited for", and the exit was 1).
+// reported "removed while waited for", and the exit was 1). The jobs
+// are started as jobtop run starts them (a job file's are kept).
 func TestWaitAllOutlivesRetention(t *testing.T) {
 	c := newCLI(t)
+	c.serveIn("", "--keep-finished", "5")
+	client := control.NewClient(c.socket)
+	defer client.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), testTimeout)
+	defer cancel()
 	const n = 150
-	var text strings.Builder
-	text.WriteString("jobs:\n")
-	for i := 1; i < n; i++ {
-		fmt.Fprintf(&text, "  j%03d: {cmd: sleep 2}\n", i)
+	for i := 1; i <= n; i++ {
+		cmd := "sleep 3"
+		if i == n {
+			cmd = "sleep 4; exit 7"
+		}
+		_, err := client.StartJob(ctx, control.StartRequest{Name: fmt.Sprintf("j%03d", i), Command: cmd})
+		require.NoError(t, err)
 	}
-	fmt.Fprintf(&text, "  j%03d: {cmd: sleep 3; exit 7}\n", n)
-	c.serveJobFile(text.String(), "--keep-finished", "5")
 	r := c.run("wait", "--all")
 	assert.Equal(t, 7, r.code, r.stderr)
 	assert.NotContains(t, r.stdout, "removed while waited for")

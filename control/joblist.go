@@ -67,6 +67,7 @@ var jobFields = [...]jobField{
 	{"log_path", nil, func(b []byte, j *jobs.Info) []byte { return appendJSONString(b, j.LogPath) }},
 	{"log_files", func(j *jobs.Info) bool { return len(j.LogFiles) == 0 }, func(b []byte, j *jobs.Info) []byte { return appendJSONStrings(b, j.LogFiles) }},
 	{"log_dropped", func(j *jobs.Info) bool { return j.LogDropped == 0 }, func(b []byte, j *jobs.Info) []byte { return strconv.AppendInt(b, j.LogDropped, 10) }},
+	{"log_error", func(j *jobs.Info) bool { return j.LogError == "" }, func(b []byte, j *jobs.Info) []byte { return appendJSONString(b, j.LogError) }},
 	{"lines", nil, func(b []byte, j *jobs.Info) []byte { return strconv.AppendUint(b, j.Lines, 10) }},
 	{"meta_lines", func(j *jobs.Info) bool { return j.MetaLines == 0 }, func(b []byte, j *jobs.Info) []byte { return strconv.AppendUint(b, j.MetaLines, 10) }},
 	{"bytes", nil, func(b []byte, j *jobs.Info) []byte { return strconv.AppendInt(b, j.Bytes, 10) }},
