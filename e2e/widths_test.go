@@ -15,12 +15,23 @@ import (
 // and combining marks.
 const wideText = "review done 👍🏽 family 👨‍👩‍👧 coder 👩🏽‍💻 flag 🇫🇷 🏳️‍🌈 key 1️⃣ heart ❤️ cjk 漢字 combining é ก่ end"
 
+// drawnText is single code points that Unicode's width tables make
+// narrower than glibc's wcwidth, and so tmux 3.3, VTE and xterm, draw
+// them: the soft hyphen and the prepended concatenation marks (format
+// characters, 0 cells by the tables, 1 on screen), and the circled
+// numbers on black squares U+3248-U+324F (1 cell by the tables, 2 on
+// screen).
+const drawnText = "soft co\u00adop arabic x\u0600y\u0601\u0602\u0603\u0604\u0605\u06dd syriac \u070f arabic ext \u0890\u0891\u08e2 " +
+	"kaithi \U000110bd\U000110cd circled \u3248\u3249\u324a\u324b\u324c\u324d\u324e\u324f end"
+
 // wideScript prints rows of wideText that reach past any pane edge, one
 // with a modifier right at the edge of an 80-column pane, then waits.
 const wideScript = `echo "first line"
 echo "$WIDE"
 echo "$WIDE $WIDE $WIDE"
 printf '%077d👍🏽 after the edge\n' 0
+echo "$DRAWN $DRAWN $DRAWN"
+printf '%077d\302\255 after the edge\n' 0
 i=0; while [ $i -lt 50 ]; do printf '👍🏽'; i=$((i+1)); done; echo
 exec sleep 600
 `
@@ -42,16 +53,18 @@ func requireIntactFrame(t *testing.T, s *session, height int, what, once string)
 	require.LessOrEqual(t, strings.Count(all, "first line"), 1, "%s: the first line is not drawn twice:\n%s", what, all)
 }
 
-// Rows of text that tmux draws wider than a grapheme count never reach
-// the last column: the frame stays whole through resizes, wrap, the all
-// view, the split view and an attached TUI; ctrl+l redraws everything.
+// Rows of text that tmux draws wider than a grapheme count, or than
+// Unicode's width tables, never reach the last column: the frame stays
+// whole through resizes, wrap, the all view, the split view and an
+// attached TUI; ctrl+l redraws everything.
 func TestWideClustersNeverWrapTheScreen(t *testing.T) {
 	bin := binary(t)
 	script := filepath.Join(t.TempDir(), "wide.sh")
 	require.NoError(t, os.WriteFile(script, []byte(wideScript), 0o600))
 	in := startServe(t, bin)
-	in.cli("run", "--name", "wide", "--env", "WIDE="+wideText, "--", "sh "+script+" 👍🏽 🇫🇷 漢字")
-	in.cli("run", "--name", "other", "--", "echo other; exec sleep 600")
+	in.cli("run", "--name", "wide", "--env", "WIDE="+wideText, "--env", "DRAWN="+drawnText, "--", "sh "+script+" 👍🏽 🇫🇷 漢字")
+	// Its last line, in the table's LAST column, holds a soft hyphen.
+	in.cli("run", "--name", "other", "--", "echo other; printf 'co\\302\\255op\\n'; exec sleep 600")
 
 	s := newSession(t, 80, 24, in.sessionEnv(), bin, "attach")
 	s.waitText("00000000000", "other")
