@@ -7,6 +7,8 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/require"
+
+	"jobtop/termtext"
 )
 
 // wideText is text whose width terminals disagree on: skin-tone
@@ -99,6 +101,65 @@ func TestWideClustersNeverWrapTheScreen(t *testing.T) {
 	s.waitFor("ctrl+l to redraw", func(scr []string) bool { return !strings.Contains(strings.Join(scr, "\n"), "SPOILED") })
 	s.keys("s")
 	requireIntactFrame(t, s, 30, "after ctrl+l", "job 1 wide")
+
+	s.keys("q")
+	s.waitText("quit? y/n")
+	s.keys("y")
+	require.Equal(t, "0", s.waitExit())
+}
+
+// narrowText is text jobtop counts at two cells a character that tmux
+// 3.3 draws in one: U+26A0 and U+2714 with VS16.
+const narrowText = "warn ⚠️⚠️⚠️⚠️ check ✔️✔️ end"
+
+// borderColumns is where tmux drew the vertical borders of a row: the
+// columns of │, ┃ and ║, each rune taking the cells tmux 3.3 gives it
+// (glibc's wcwidth, which termtext.RuneWidth never counts below).
+func borderColumns(row string) []int {
+	var cols []int
+	x := 0
+	for _, r := range row {
+		if r == '│' || r == '┃' || r == '║' {
+			cols = append(cols, x)
+		}
+		x += termtext.RuneWidth(r)
+	}
+	return cols
+}
+
+// In a split view, text tmux draws narrower than jobtop counts it ends
+// its row early; it does not move the borders after it: every row of the
+// panes has its borders in the same columns.
+func TestNarrowTextKeepsSplitBordersInPlace(t *testing.T) {
+	bin := binary(t)
+	in := startServe(t, bin)
+	in.cli("run", "--name", "narrow", "--env", "NARROW="+narrowText, "--", `echo "first line"; echo "$NARROW"; echo "$NARROW $NARROW"; exec sleep 600`)
+	in.cli("run", "--name", "plain", "--env", "NARROW="+narrowText, "--", `echo "plain line"; echo "$NARROW"; exec sleep 600`)
+
+	s := newSession(t, 100, 24, in.sessionEnv(), bin, "attach")
+	s.waitText("plain")
+	s.keys("s")
+	s.waitText("split 2/2")
+	scr := s.waitFor("both panes' output", func(scr []string) bool {
+		all := strings.Join(scr, "\n")
+		return strings.Contains(all, "first line") && strings.Contains(all, "plain line") && strings.Count(all, "check") == 5
+	})
+	var want []int
+	rows := 0
+	for _, row := range scr {
+		if !strings.HasPrefix(row, "│") && !strings.HasPrefix(row, "┃") {
+			continue
+		}
+		got := borderColumns(row)
+		if want == nil {
+			want = got
+			require.Len(t, want, 4, "two boxes side by side: %q", row)
+			require.Equal(t, 99, want[3], "the last border in the last column: %q", row)
+		}
+		require.Equal(t, want, got, "the borders of %q\n%s", row, strings.Join(scr, "\n"))
+		rows++
+	}
+	require.Greater(t, rows, 5, strings.Join(scr, "\n"))
 
 	s.keys("q")
 	s.waitText("quit? y/n")
