@@ -7,6 +7,8 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/require"
+
+	"jobtop/termtext"
 )
 
 // wideText is text whose width terminals disagree on: skin-tone
@@ -15,12 +17,23 @@ import (
 // and combining marks.
 const wideText = "review done 👍🏽 family 👨‍👩‍👧 coder 👩🏽‍💻 flag 🇫🇷 🏳️‍🌈 key 1️⃣ heart ❤️ cjk 漢字 combining é ก่ end"
 
+// drawnText is single code points that Unicode's width tables make
+// narrower than glibc's wcwidth, and so tmux 3.3, VTE and xterm, draw
+// them: the soft hyphen and the prepended concatenation marks (format
+// characters, 0 cells by the tables, 1 on screen), and the circled
+// numbers on black squares U+3248-U+324F (1 cell by the tables, 2 on
+// screen).
+const drawnText = "soft co\u00adop arabic x\u0600y\u0601\u0602\u0603\u0604\u0605\u06dd syriac \u070f arabic ext \u0890\u0891\u08e2 " +
+	"kaithi \U000110bd\U000110cd circled \u3248\u3249\u324a\u324b\u324c\u324d\u324e\u324f end"
+
 // wideScript prints rows of wideText that reach past any pane edge, one
 // with a modifier right at the edge of an 80-column pane, then waits.
 const wideScript = `echo "first line"
 echo "$WIDE"
 echo "$WIDE $WIDE $WIDE"
 printf '%077d👍🏽 after the edge\n' 0
+echo "$DRAWN $DRAWN $DRAWN"
+printf '%077d\302\255 after the edge\n' 0
 i=0; while [ $i -lt 50 ]; do printf '👍🏽'; i=$((i+1)); done; echo
 exec sleep 600
 `
@@ -42,16 +55,18 @@ func requireIntactFrame(t *testing.T, s *session, height int, what, once string)
 	require.LessOrEqual(t, strings.Count(all, "first line"), 1, "%s: the first line is not drawn twice:\n%s", what, all)
 }
 
-// Rows of text that tmux draws wider than a grapheme count never reach
-// the last column: the frame stays whole through resizes, wrap, the all
-// view, the split view and an attached TUI; ctrl+l redraws everything.
+// Rows of text that tmux draws wider than a grapheme count, or than
+// Unicode's width tables, never reach the last column: the frame stays
+// whole through resizes, wrap, the all view, the split view and an
+// attached TUI; ctrl+l redraws everything.
 func TestWideClustersNeverWrapTheScreen(t *testing.T) {
 	bin := binary(t)
 	script := filepath.Join(t.TempDir(), "wide.sh")
 	require.NoError(t, os.WriteFile(script, []byte(wideScript), 0o600))
 	in := startServe(t, bin)
-	in.cli("run", "--name", "wide", "--env", "WIDE="+wideText, "--", "sh "+script+" 👍🏽 🇫🇷 漢字")
-	in.cli("run", "--name", "other", "--", "echo other; exec sleep 600")
+	in.cli("run", "--name", "wide", "--env", "WIDE="+wideText, "--env", "DRAWN="+drawnText, "--", "sh "+script+" 👍🏽 🇫🇷 漢字")
+	// Its last line, in the table's LAST column, holds a soft hyphen.
+	in.cli("run", "--name", "other", "--", "echo other; printf 'co\\302\\255op\\n'; exec sleep 600")
 
 	s := newSession(t, 80, 24, in.sessionEnv(), bin, "attach")
 	s.waitText("00000000000", "other")
@@ -86,6 +101,65 @@ func TestWideClustersNeverWrapTheScreen(t *testing.T) {
 	s.waitFor("ctrl+l to redraw", func(scr []string) bool { return !strings.Contains(strings.Join(scr, "\n"), "SPOILED") })
 	s.keys("s")
 	requireIntactFrame(t, s, 30, "after ctrl+l", "job 1 wide")
+
+	s.keys("q")
+	s.waitText("quit? y/n")
+	s.keys("y")
+	require.Equal(t, "0", s.waitExit())
+}
+
+// narrowText is text jobtop counts at two cells a character that tmux
+// 3.3 draws in one: U+26A0 and U+2714 with VS16.
+const narrowText = "warn ⚠️⚠️⚠️⚠️ check ✔️✔️ end"
+
+// borderColumns is where tmux drew the vertical borders of a row: the
+// columns of │, ┃ and ║, each rune taking the cells tmux 3.3 gives it
+// (glibc's wcwidth, which termtext.RuneWidth never counts below).
+func borderColumns(row string) []int {
+	var cols []int
+	x := 0
+	for _, r := range row {
+		if r == '│' || r == '┃' || r == '║' {
+			cols = append(cols, x)
+		}
+		x += termtext.RuneWidth(r)
+	}
+	return cols
+}
+
+// In a split view, text tmux draws narrower than jobtop counts it ends
+// its row early; it does not move the borders after it: every row of the
+// panes has its borders in the same columns.
+func TestNarrowTextKeepsSplitBordersInPlace(t *testing.T) {
+	bin := binary(t)
+	in := startServe(t, bin)
+	in.cli("run", "--name", "narrow", "--env", "NARROW="+narrowText, "--", `echo "first line"; echo "$NARROW"; echo "$NARROW $NARROW"; exec sleep 600`)
+	in.cli("run", "--name", "plain", "--env", "NARROW="+narrowText, "--", `echo "plain line"; echo "$NARROW"; exec sleep 600`)
+
+	s := newSession(t, 100, 24, in.sessionEnv(), bin, "attach")
+	s.waitText("plain")
+	s.keys("s")
+	s.waitText("split 2/2")
+	scr := s.waitFor("both panes' output", func(scr []string) bool {
+		all := strings.Join(scr, "\n")
+		return strings.Contains(all, "first line") && strings.Contains(all, "plain line") && strings.Count(all, "check") == 5
+	})
+	var want []int
+	rows := 0
+	for _, row := range scr {
+		if !strings.HasPrefix(row, "│") && !strings.HasPrefix(row, "┃") {
+			continue
+		}
+		got := borderColumns(row)
+		if want == nil {
+			want = got
+			require.Len(t, want, 4, "two boxes side by side: %q", row)
+			require.Equal(t, 99, want[3], "the last border in the last column: %q", row)
+		}
+		require.Equal(t, want, got, "the borders of %q\n%s", row, strings.Join(scr, "\n"))
+		rows++
+	}
+	require.Greater(t, rows, 5, strings.Join(scr, "\n"))
 
 	s.keys("q")
 	s.waitText("quit? y/n")

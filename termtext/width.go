@@ -21,6 +21,11 @@ import (
 // then never wider on screen than jobtop counted; on a terminal that draws
 // the cluster narrower, the row ends early and the renderer clears the
 // rest of it.
+//
+// A single code point is counted the same way: at the larger of its
+// width in Unicode's tables (displaywidth) and glibc's wcwidth, which
+// tmux 3.3, VTE and xterm draw by. They differ in a few places only,
+// and those are all in RuneWidth.
 
 // ClusterWidth is the cells a grapheme cluster may take on screen, given
 // its width as one grapheme.
@@ -30,7 +35,7 @@ func ClusterWidth(cl string, graphemeWidth int) int {
 	}
 	sum := 0
 	for _, r := range cl {
-		sum += displaywidth.Rune(r)
+		sum += RuneWidth(r)
 	}
 	return max(graphemeWidth, sum)
 }
@@ -54,7 +59,7 @@ func NextCluster(s string) (int, int) {
 			if r == utf8.RuneError && size == 1 {
 				return 1, 1 // drawn as U+FFFD
 			}
-			return size, displaywidth.Rune(r)
+			return size, RuneWidth(r)
 		}
 	}
 	cl := clusterText(graphemes.FromString(s).First())
@@ -78,4 +83,36 @@ func clusterText(cl string) string {
 		j += size
 	}
 	return cl
+}
+
+// RuneWidth is the cells a code point may take on screen: its width in
+// Unicode's tables (displaywidth), raised where glibc's wcwidth draws it
+// wider. Checked against glibc 2.36 for every code point
+// (TestRuneWidthIsNeverBelowWcwidth in termtext pins the list):
+//
+//   - U+00AD SOFT HYPHEN and the prepended concatenation marks (U+0600-
+//     U+0605, U+06DD, U+070F, U+0890-U+0891, U+08E2, U+110BD, U+110CD)
+//     are format characters, 0 cells by the tables; terminals draw them
+//     as 1 (a hyphen, or a sign that joins the digits after it).
+//   - U+3248-U+324F, circled numbers on black squares, are East Asian
+//     ambiguous, 1 cell by the tables; glibc makes them 2.
+//
+// Where glibc counts narrower (wcwidth -1 for unassigned code points,
+// which tmux draws as nothing), the table's width stands: a row then ends
+// early, never wraps.
+func RuneWidth(r rune) int {
+	w := displaywidth.Rune(r)
+	switch {
+	case w == 0 && r < 0x8e3:
+		if r == 0xad || r >= 0x600 && r <= 0x605 || r == 0x6dd || r == 0x70f || r == 0x890 || r == 0x891 || r == 0x8e2 {
+			return 1
+		}
+	case w == 0:
+		if r == 0x110bd || r == 0x110cd {
+			return 1
+		}
+	case w == 1 && r >= 0x3248 && r <= 0x324f:
+		return 2
+	}
+	return w
 }

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/x/ansi"
 	"github.com/stretchr/testify/require"
 
 	"jobtop/jobs"
@@ -59,7 +60,7 @@ func TestAClickMovesInputModeToThePaneClicked(t *testing.T) {
 	}
 	boxTop := func(i int) string {
 		r := m.screen.panes[i]
-		return string([]rune(lines(m.View())[r.y])[r.x])
+		return string([]rune(ansi.Strip(lines(m.View())[r.y]))[r.x])
 	}
 
 	press(t, m, "1", "i")

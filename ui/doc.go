@@ -62,7 +62,9 @@
 //     could not be reloaded.
 //   - Widths are counted per grapheme cluster at the most any terminal
 //     draws it (cellwidth.go), so no row ever reaches past the last
-//     column and wraps, whatever the terminal thinks of 👍🏽 or 👩‍💻.
+//     column and wraps, whatever the terminal thinks of 👍🏽 or 👩‍💻. In a
+//     split view a row a terminal may draw narrower (⚠️) moves the cursor
+//     to its box's right edge (box.writeRow), so the boxes after it stay.
 //   - In the prompts, rune input is text, never a key binding, also when
 //     a fast paste arrives as words that spell key names (textentry.go).
 //   - A panel (the "?" help, a reload's problems) covers the table and

@@ -1,8 +1,6 @@
 package ui
 
 import (
-	"github.com/charmbracelet/x/ansi"
-
 	"jobtop/jobs"
 )
 
@@ -24,7 +22,7 @@ func tableName(info jobs.Info, width int) string {
 	if mark == "" {
 		return name
 	}
-	room := width - ansi.StringWidth(mark)
+	room := width - textWidth(mark)
 	if room < 3 {
 		return cut(name, width)
 	}
@@ -33,7 +31,7 @@ func tableName(info jobs.Info, width int) string {
 
 // tableNameWidth is the width the NAME cell wants for a job.
 func tableNameWidth(info jobs.Info) int {
-	return nameWidth(info.Name) + ansi.StringWidth(originMark(info))
+	return nameWidth(info.Name) + textWidth(originMark(info))
 }
 
 // originText says who started a job, for the pane header: "[mcp:

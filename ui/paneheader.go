@@ -154,8 +154,8 @@ func (p *outputPane) searchFlag() string {
 // header changes far less often than the rows, and a split view draws
 // four of them every frame.
 type headerCache struct {
-	key          headerKey
-	text, bottom string
+	key                  headerKey
+	text, corner, bottom string
 }
 
 // headerKey is everything a header is drawn from.

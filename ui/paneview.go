@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"strconv"
 	"strings"
 )
 
@@ -85,10 +86,19 @@ var (
 // in its top edge; the pane's own size must be (width-2) × (height-1).
 // Rows are written one at a time, so boxes side by side can be drawn
 // into one buffer.
+//
+// A terminal may draw a row's text narrower than jobtop counts it (⚠️ is
+// one cell in tmux 3.3, two in kitty, and counted two), which would pull
+// the box's right edge, and every box after it on the row, to the left.
+// So where a row holds such text, writeRow ends it by erasing what is
+// left of the row and moving the cursor to the right edge's column
+// (EL, CHA) before it draws the edge: the boxes stay in place, the text
+// just ends early. Rows of ASCII alone need neither.
 type box struct {
-	p              *outputPane
-	width, height  int
-	top, side, bot string
+	p             *outputPane
+	width, height int
+	// top is the top edge with the header, but its right corner.
+	top, corner, side, bot string
 }
 
 func (p *outputPane) box(width, height int) box {
@@ -102,7 +112,7 @@ func (p *outputPane) box(width, height int) box {
 	x := box{p: p, width: width, height: height, side: style.Wrap(chars[3])}
 	key := p.headerKey(width, true)
 	if key == p.header.key {
-		x.top, x.bot = p.header.text, p.header.bottom
+		x.top, x.corner, x.bot = p.header.text, p.header.corner, p.header.bottom
 		return x
 	}
 	inner := width - 2
@@ -120,17 +130,21 @@ func (p *outputPane) box(width, height int) box {
 	}
 	left = cut(left+" ", inner-rightW-2)
 	fill := max(inner-rightW-2-textWidth(left), 0)
-	x.top = style.Wrap(chars[0]) + mark + title.Wrap(left) + style.Wrap(strings.Repeat(chars[1], fill)) + right + style.Wrap(chars[2])
+	x.top = style.Wrap(chars[0]) + mark + title.Wrap(left) + style.Wrap(strings.Repeat(chars[1], fill)) + right
+	x.corner = style.Wrap(chars[2])
 	x.bot = style.Wrap(chars[4] + strings.Repeat(chars[1], inner) + chars[5])
-	p.header = headerCache{key: key, text: x.top, bottom: x.bot}
+	p.header = headerCache{key: key, text: x.top, corner: x.corner, bottom: x.bot}
 	return x
 }
 
-// writeRow writes row i of the box.
-func (x box) writeRow(b *strings.Builder, i int) {
+// writeRow writes row i of the box, whose right edge is in column edge
+// of the screen (from 0).
+func (x box) writeRow(b *strings.Builder, i, edge int) {
 	switch {
 	case i == 0:
 		b.WriteString(x.top)
+		moveTo(b, edge) // the header holds a job's name and command
+		b.WriteString(x.corner)
 	case i == x.height-1:
 		b.WriteString(x.bot)
 	default:
@@ -138,8 +152,32 @@ func (x box) writeRow(b *strings.Builder, i int) {
 		row, _ := x.p.bodyRow(i - 1)
 		b.WriteString(row)
 		writeSpaces(b, x.width-2-x.p.bodyRowWidth(i-1))
+		if !printableASCII(row) {
+			moveTo(b, edge)
+		}
 		b.WriteString(x.side)
 	}
+}
+
+// moveTo erases the rest of the screen's row and puts the cursor in
+// column x (from 0) of it: EL, then CHA. Both take no cells, for jobtop's
+// count and for the renderer's.
+func moveTo(b *strings.Builder, x int) {
+	b.WriteString("\x1b[K\x1b[")
+	b.WriteString(strconv.Itoa(x + 1))
+	b.WriteByte('G')
+}
+
+// printableASCII says s holds no byte above ASCII: text every terminal
+// draws as jobtop counts it (escape sequences take no cells, and what
+// jobtop draws holds no other control).
+func printableASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= 0x80 {
+			return false
+		}
+	}
+	return true
 }
 
 // spaces pads rows without allocating.

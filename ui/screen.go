@@ -117,7 +117,7 @@ func (m *Model) outputView() string {
 		}
 		for i, r := range m.screen.panes { // in reading order: left to right
 			if y >= r.y && y < r.y+r.h {
-				boxes[i].writeRow(&b, y-r.y)
+				boxes[i].writeRow(&b, y-r.y, r.x+r.w-1)
 			}
 		}
 	}

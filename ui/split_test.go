@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/x/ansi"
 	"github.com/stretchr/testify/require"
 
 	"jobtop/jobs"
@@ -58,7 +59,7 @@ func TestMarkAndSplitTwoJobs(t *testing.T) {
 	// 120 columns: side by side, each pane in its own box with its
 	// header in the top edge.
 	ls := lines(view)
-	top := ls[m.screen.outputY]
+	top := ansi.Strip(ls[m.screen.outputY]) // the top edges end in EL and CHA to the corner
 	require.Regexp(t, `^╭─ job 2 bravo .*following ─╮╭─ job 4 delta .*following ─╮$`, top)
 	require.Equal(t, "bravo 100", paneText(m.split[0])[len(m.split[0].rows)-1])
 	require.Equal(t, "delta 100", paneText(m.split[1])[len(m.split[1].rows)-1])

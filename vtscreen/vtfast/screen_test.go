@@ -47,6 +47,22 @@ func TestBoxDrawingAndWideCharacters(t *testing.T) {
 	require.Equal(t, 2, snap.CursorY)
 }
 
+// Characters Unicode's tables make narrower than glibc's wcwidth (the
+// soft hyphen, the Arabic number sign, circled numbers on black squares)
+// take the cells a program laying its screen out by wcwidth, and the
+// terminal, give them: the number sign a cell of its own, not joined to
+// the cell before, and U+3248 two.
+func TestCharactersTakeTheirWcwidth(t *testing.T) {
+	s := newScreen(t, 20, 2)
+	s.Write([]byte("co\u00adop x\u0600y \u3248z"))
+	snap := s.Snapshot()
+	require.Equal(t, "co\u00adop x\u0600y \u3248z", snap.Lines[0])
+	require.Equal(t, 13, snap.CursorX)
+	s.Write([]byte("\x1b[1;9H!"))
+	snap = s.Snapshot()
+	require.Equal(t, "co\u00adop x\u0600! \u3248z", snap.Lines[0], "column 9 is the y after the number sign")
+}
+
 func TestWideCharacterAtTheEndOfARow(t *testing.T) {
 	s := newScreen(t, 10, 1)
 	s.Write([]byte("ab日"))

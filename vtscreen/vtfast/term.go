@@ -1,8 +1,7 @@
 package vtfast
 
 import (
-	"github.com/clipperhouse/displaywidth"
-
+	"jobtop/termtext"
 	"jobtop/vtscreen"
 )
 
@@ -136,7 +135,10 @@ func (t *term) line(y int) *line {
 }
 
 // runeWidth is the columns r takes: 0 for a mark that joins the cell
-// before it, 1 or 2.
+// before it, 1 or 2. It is termtext.RuneWidth, the width glibc's wcwidth
+// gives where that is larger than Unicode's tables: the program on the
+// PTY lays its screen out by wcwidth, and the terminal jobtop runs in
+// draws the cells by it.
 func runeWidth(r rune) int {
 	if r < 0x300 {
 		return 1 // Latin: nothing below U+0300 joins or is wide
@@ -144,7 +146,7 @@ func runeWidth(r rune) int {
 	if r >= 0x2500 && r <= 0x259f {
 		return 1 // box drawing and blocks, the bulk of a TUI's frame
 	}
-	return displaywidth.Rune(r)
+	return termtext.RuneWidth(r)
 }
 
 // printASCII writes a run of printable ASCII at the cursor, the common
