@@ -107,7 +107,7 @@ const maxLaunching = 16
 // spawnRun makes the run's files and has the keeper spawn its main
 // process, at most maxLaunching at once (a launch waits its turn
 // before it makes any file): the process's ID and start time, and the
-// files jobtop keeps (its ends, nil on an error).
+// files jobtop keeps (its ends; on an error, none are left open).
 func (m *Manager) spawnRun(j *job, p *process) (pid int, start uint64, spawn *spawnFiles, err error) {
 	m.launching <- struct{}{}
 	defer func() { <-m.launching }()
