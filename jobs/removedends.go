@@ -1,12 +1,16 @@
 package jobs
 
-import "time"
+import (
+	"time"
+	"unicode/utf8"
+)
 
 // keptRemovedEnds is how many removed jobs' ends a manager remembers.
 // A wait for many jobs asks after each in turn (jobtop wait --all holds
 // 64 requests at once): with 1,000 jobs and the default 500 kept, those
 // asked after last had ended and been dropped by then, and their
-// outcome was lost. Each takes ~200 bytes besides its strings.
+// outcome was lost. Each takes ~200 bytes, and its command and error
+// at most removedTextMax bytes each.
 const keptRemovedEnds = 10000
 
 // removedEnds remembers how the last keptRemovedEnds removed jobs ended,
@@ -43,10 +47,27 @@ func (r *removedEnds) add(i Info) {
 		r.next = (r.next + 1) % keptRemovedEnds
 	}
 	r.byID[i.ID] = removedEnd{
-		name: i.Name, command: i.Command, dir: i.Dir, removing: i.Removing, errText: i.Error,
+		name: i.Name, command: cutText(i.Command), dir: i.Dir, removing: i.Removing, errText: cutText(i.Error),
 		state: i.State, exitCode: i.ExitCode, signal: i.Signal, started: i.Started, ended: i.Ended,
 		runs: i.Runs, restarts: i.Restarts, logPath: i.LogPath, logFiles: i.LogFiles,
 	}
+}
+
+// removedTextMax bounds a removed job's command and error as remembered:
+// a command can be a whole script (64 KiB commands made 60 KB a job).
+const removedTextMax = 256
+
+// cutText is s cut to removedTextMax bytes (on a character's start), with
+// "…" when cut.
+func cutText(s string) string {
+	if len(s) <= removedTextMax {
+		return s
+	}
+	cut := removedTextMax
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	return s[:cut] + "…" // a copy: the whole is not kept
 }
 
 // get is how a removed job ended, if it is still remembered: a snapshot

@@ -2,7 +2,9 @@ package jobs
 
 import (
 	"context"
+	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -47,4 +49,17 @@ func TestRemovedEndsAreBounded(t *testing.T) {
 		}
 	}
 	assert.Len(t, r.byID, keptRemovedEnds)
+}
+
+// A removed job's command is remembered cut (a whole script can be one):
+// what a wait shows of it, not the whole.
+func TestRemovedEndsCutLongText(t *testing.T) {
+	var r removedEnds
+	long := strings.Repeat("x", 64<<10)
+	r.add(Info{ID: 1, Command: long, Error: "é" + long})
+	info, ok := r.get(1)
+	require.True(t, ok)
+	assert.Equal(t, strings.Repeat("x", removedTextMax)+"…", info.Command)
+	assert.Equal(t, "é"+strings.Repeat("x", removedTextMax-2)+"…", info.Error)
+	assert.True(t, utf8.ValidString(info.Error))
 }
