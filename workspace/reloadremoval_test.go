@@ -1,6 +1,7 @@
 package workspace
 
 import (
+	"context"
 	"os"
 	"path/filepath"
 	"syscall"
@@ -8,6 +9,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"jobtop/jobs"
 )
 
 // TestReloadMarksTheJobsItRemoves: a job a reload stops to remove it
@@ -35,4 +38,34 @@ func TestReloadMarksTheJobsItRemoves(t *testing.T) {
 		_, err := f.mgr.Get(gone.ID)
 		return err != nil
 	})
+}
+
+// TestAJobRestartedWhileAReloadRemovesItStays: a job a reload stops to
+// remove it, restarted by hand meanwhile, is no longer the file's: it
+// stays once that run ends too, an ordinary job (rev36: it was removed
+// when the run by hand ended).
+func TestAJobRestartedWhileAReloadRemovesItStays(t *testing.T) {
+	fifo := filepath.Join(t.TempDir(), "fifo")
+	require.NoError(t, syscall.Mkfifo(fifo, 0o600))
+	f := open(t, "jobs:\n  keep:\n    cmd: exec sleep 600\n  gone:\n    cmd: trap 'read x < "+fifo+"; exit 3' TERM; while :; do sleep 1; done\n")
+	f.running("keep")
+	gone := f.running("gone")
+
+	f.write("jobs:\n  keep:\n    cmd: exec sleep 600\n")
+	_, err := f.ws.Reload()
+	require.NoError(t, err)
+	_, err = f.mgr.Restart(gone.ID) // while it stops: its run ends, and a new one starts
+	require.NoError(t, err)
+	require.NoError(t, os.WriteFile(fifo, []byte("go\n"), 0o600))
+	f.eventually("the run by hand", func() bool {
+		info, err := f.mgr.Get(gone.ID)
+		return err == nil && info.Runs == 2 && info.State == jobs.StateRunning
+	})
+	require.NoError(t, f.mgr.Kill(gone.ID))
+	info, err := f.mgr.Wait(context.Background(), gone.ID)
+	require.NoError(t, err)
+	assert.Equal(t, jobs.StateKilled, info.State)
+	f.ws.Close() // its removals done
+	_, err = f.mgr.Get(gone.ID)
+	assert.NoError(t, err, "it stays once the run by hand ends")
 }

@@ -334,12 +334,13 @@ func (w *Workspace) removeLocked(id jobs.ID) {
 	w.removals.Add(1)
 	go func() {
 		defer w.removals.Done()
-		if _, err := w.mgr.Wait(w.ctx, id); err != nil {
+		last, err := w.mgr.Wait(w.ctx, id)
+		if err != nil {
 			return
 		}
-		// Someone may have restarted it meanwhile: then it stays, and is
-		// no longer the file's.
-		if w.mgr.Remove(id) != nil {
+		// Someone may have restarted it meanwhile (its run since clears
+		// Removing): then it stays, and is no longer the file's.
+		if last.Removing == "" || w.mgr.Remove(id) != nil {
 			w.mgr.Keep(id, false) //nolint:errcheck // see above
 		}
 	}()
