@@ -298,6 +298,9 @@ func jobEnd(j jobs.Info) (code int, why string, ok bool) {
 		}
 	case jobs.StateCreated:
 		code, why = exitNoRun, fmt.Sprintf("was never started (jobtop restart %d starts it)", j.ID)
+		if j.Removing != "" { // gone: nothing to restart
+			why = "was never started"
+		}
 	default:
 		code, why = exitNoRun, "could not start"
 	}

@@ -436,3 +436,14 @@ func TestWaitAllOutlivesRetention(t *testing.T) {
 	assert.Contains(t, r.stderr, fmt.Sprintf("the exit is that of the first by ID, job %d (j%03d), which failed (exit 7)", n, n))
 	assert.Less(t, len(c.jobsByName()), 10, "the jobs were dropped")
 }
+
+// A job a reload removed before it ever started is said so without the
+// hint to restart it: it is gone (rev36).
+func TestJobEndOfANeverStartedJobGone(t *testing.T) {
+	code, why, ok := jobEnd(jobs.Info{ID: 41, State: jobs.StateCreated, Removing: "reload"})
+	assert.False(t, ok)
+	assert.Equal(t, exitNoRun, code)
+	assert.Equal(t, "was removed by a reload: it was never started", why)
+	_, why, _ = jobEnd(jobs.Info{ID: 41, State: jobs.StateCreated})
+	assert.Equal(t, "was never started (jobtop restart 41 starts it)", why)
+}
