@@ -56,6 +56,9 @@ func waitMany(cmd *cobra.Command, args []string, sel selectOptions, o waitOption
 	began := time.Now()
 	c := newClient(cmd)
 	picked, err := control.JobsAs[jobs.Info](cmd.Context(), c, filter)
+	if control.IsNotFound(err) && filter.State == "" && filter.Name == "" {
+		picked, err = pickedWithRemoved(cmd.Context(), c, filter.Jobs, err)
+	}
 	if err != nil {
 		if err, gone := instanceGone(cmd.Context(), c, "listing the jobs to wait for", 0, began, err); gone {
 			return &ExitError{Code: exitInstanceGone, Err: err}
@@ -87,6 +90,45 @@ func waitMany(cmd *cobra.Command, args []string, sel selectOptions, o waitOption
 		return err
 	}
 	return manyExit(results, o.timeout)
+}
+
+// pickedWithRemoved is the jobs refs name, for a wait on jobs named by
+// ID when the list did not have one (notFound): a job that ended and was
+// removed since (retention, rm, a reload) is waited for as it ended,
+// which the instance remembers (jobs.Manager.Wait), as a wait for it
+// alone is. A ref that is neither is not found, as the list says.
+func pickedWithRemoved(ctx context.Context, c *control.Client, refs []string, notFound error) ([]jobs.Info, error) {
+	var listed []string
+	var removed []jobs.Info
+	for _, ref := range refs {
+		id, err := jobs.ParseID(ref)
+		if err != nil {
+			listed = append(listed, ref)
+			continue
+		}
+		if _, err := c.Job(ctx, id); err == nil || !control.IsNotFound(err) {
+			listed = append(listed, ref) // there, or the instance said more than "no such job"
+			continue
+		}
+		resp, err := c.WaitJob(ctx, id, time.Millisecond)
+		if err != nil || !resp.Ended { // no job with that ID, remembered or not: as the list says it
+			_, err = control.JobsAs[jobs.Info](ctx, c, control.JobFilter{Jobs: []string{ref}})
+			return nil, cmp.Or(err, notFound)
+		}
+		if !slices.ContainsFunc(removed, func(j jobs.Info) bool { return j.ID == id }) {
+			removed = append(removed, resp.Job)
+		}
+	}
+	var picked []jobs.Info
+	if len(listed) > 0 {
+		var err error
+		if picked, err = control.JobsAs[jobs.Info](ctx, c, control.JobFilter{Jobs: listed}); err != nil {
+			return nil, err
+		}
+	}
+	picked = append(picked, removed...)
+	slices.SortFunc(picked, func(a, b jobs.Info) int { return cmp.Compare(a.ID, b.ID) })
+	return picked, nil
 }
 
 // withoutNeverStarted drops, from the jobs --all picked, those never

@@ -447,3 +447,23 @@ func TestJobEndOfANeverStartedJobGone(t *testing.T) {
 	_, why, _ = jobEnd(jobs.Info{ID: 41, State: jobs.StateCreated})
 	assert.Equal(t, "was never started (jobtop restart 41 starts it)", why)
 }
+
+// Jobs named by ID that ended and were removed before wait asked (here
+// by --keep-finished 1) are waited for as they ended, as `wait ID` alone
+// waits for one (rev36: "no job with ID 1"); an ID no job ever had is
+// still an error.
+func TestWaitForSeveralRemovedJobs(t *testing.T) {
+	c := newCLI(t)
+	c.serveIn("", "--keep-finished", "1")
+	ids := []string{c.startJob("exit 0", "--name", "a"), c.startJob("exit 2", "--name", "b"), c.startJob("exit 0", "--name", "c")}
+	for _, id := range ids {
+		c.run("wait", id)
+	}
+	require.Len(t, c.states(), 1, "two were removed")
+	r := c.run("wait", ids[0], ids[1], ids[2])
+	assert.Equal(t, 2, r.code, r.stderr)
+	assert.Equal(t, "job "+ids[0]+" (a) succeeded\njob "+ids[1]+" (b) failed (exit 2)\njob "+ids[2]+" (c) succeeded\n", r.stdout)
+	r = c.run("wait", ids[0], "99")
+	assert.Equal(t, 1, r.code)
+	assert.Contains(t, r.stderr, "no job with ID 99")
+}
