@@ -104,6 +104,13 @@ func (m *Manager) launch(j *job, p *process) {
 // spawns one at a time anyway.
 const maxLaunching = 16
 
+// emfileTries and emfileWait bound how long a launch out of descriptors
+// waits for the other launches to let go of theirs: a second.
+const (
+	emfileTries = 100
+	emfileWait  = 10 * time.Millisecond
+)
+
 // spawnRun makes the run's files and has the keeper spawn its main
 // process, at most maxLaunching at once (a launch waits its turn
 // before it makes any file): the process's ID and start time, and the
@@ -112,6 +119,13 @@ func (m *Manager) spawnRun(j *job, p *process) (pid int, start uint64, spawn *sp
 	m.launching <- struct{}{}
 	defer func() { <-m.launching }()
 	spawn, err = m.prepare(j, p)
+	for tries := 0; errors.Is(err, syscall.EMFILE) && len(m.launching) > 1 && tries < emfileTries; tries++ {
+		// Out of descriptors while other launches hold theirs, which they
+		// let go of once their process is spawned: this job may well fit
+		// then (near the limit, 14 of 80 that fit failed at once).
+		time.Sleep(emfileWait)
+		spawn, err = m.prepare(j, p)
+	}
 	if err != nil {
 		return 0, 0, nil, withFileLimit(err)
 	}
