@@ -65,7 +65,7 @@ var latinFolds = sync.OnceValue(func() map[rune]string {
 // shellPrefixes are words that run the next word as the program, skipped
 // when a name is made up from a shell command.
 var shellPrefixes = sync.OnceValue(func() map[string]bool {
-	return map[string]bool{"exec": true, "env": true, "nohup": true, "time": true, "command": true,
+	return map[string]bool{"exec": true, "env": true, "nohup": true, "time": true, "command": true, "builtin": true,
 		"nice": true, "ionice": true, "sudo": true, "timeout": true, "stdbuf": true}
 })
 

@@ -179,6 +179,14 @@ func TestDefaultNameOfCompoundCommands(t *testing.T) {
 		{Spec{Command: `ma\ke all`}, "make"},
 		{Spec{Command: `$'./my server' -v`}, "myserver"},
 		// Nothing after them: their own name.
+		// read, wait, exec with redirections alone, builtin (rev36).
+		{Spec{Command: "while read l; do curl -s \"$l\"; done < urls"}, "curl"},
+		{Spec{Command: "exec 3<>/dev/tcp/localhost/80; cat <&3"}, "cat"},
+		{Spec{Command: "builtin echo hi; make"}, "echo"},
+		{Spec{Command: "builtin cd web; make"}, "make"},
+		{Spec{Command: "command make all"}, "make"},
+		{Spec{Command: "sleep 1 & wait; make"}, "sleep"},
+		{Spec{Command: "wait; make"}, "make"},
 		{Spec{Command: "exit 3"}, "exit"},
 		{Spec{Command: "trap 'echo bye' EXIT"}, "trap"},
 		{Spec{Command: "set -e"}, "set"},

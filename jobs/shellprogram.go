@@ -18,12 +18,14 @@ type shellToken struct {
 }
 
 // shellSetup are the builtins that run no program and do none of a job's
-// work: they set the shell up (cd, set -e, export X=1, trap, source) or
-// test or end it. A job's name is taken from the command after them.
+// work: they set the shell up (cd, set -e, export X=1, trap, source, exec
+// with redirections alone), test, read a line, wait, or end it. A job's
+// name is taken from the command after them ("while read l; do curl").
 var shellSetup = sync.OnceValue(func() map[string]bool {
 	return set(":", ".", "source", "cd", "chdir", "pushd", "popd", "trap", "exit", "return", "set", "unset",
 		"export", "readonly", "declare", "typeset", "local", "shopt", "umask", "ulimit", "alias", "unalias",
-		"shift", "break", "continue", "true", "false", "test", "[", "hash", "eval", "let")
+		"shift", "break", "continue", "true", "false", "test", "[", "hash", "eval", "let", "read", "wait",
+		"exec", "builtin", "command")
 })
 
 // shellCompounds are the reserved words that open a compound command or
