@@ -45,11 +45,26 @@ func TestStartRefusesBadNames(t *testing.T) {
 	assert.Empty(t, m.List())
 }
 
+// nameCase is a spec and the name it is given by default.
+type nameCase struct {
+	spec Spec
+	want string
+}
+
+// assertDefaultNames checks each case's default name, and that it is a
+// valid name, short enough.
+func assertDefaultNames(t *testing.T, cases []nameCase) {
+	t.Helper()
+	for _, c := range cases {
+		got := defaultName(c.spec)
+		assert.Equal(t, c.want, got, "%+v", c.spec)
+		assert.NoError(t, CheckName(got))
+		assert.LessOrEqual(t, len(got), defaultNameLen)
+	}
+}
+
 func TestDefaultName(t *testing.T) {
-	cases := []struct {
-		spec Spec
-		want string
-	}{
+	cases := []nameCase{
 		{Spec{Command: "make -j8"}, "make"},
 		{Spec{Command: "./ÜberTool --serve"}, "UberTool"}, // an accented letter keeps its letter
 		{Spec{Command: "python3 -u app.py"}, "app.py"},    // past an interpreter's options
@@ -109,12 +124,7 @@ func TestDefaultName(t *testing.T) {
 		{Spec{Command: "python3 -m http.server"}, "python3"},
 		{Spec{Command: "node server.js"}, "server.js"},
 	}
-	for _, c := range cases {
-		got := defaultName(c.spec)
-		assert.Equal(t, c.want, got, "%+v", c.spec)
-		assert.NoError(t, CheckName(got))
-		assert.LessOrEqual(t, len(got), defaultNameLen)
-	}
+	assertDefaultNames(t, cases)
 }
 
 // A compound command is named after the first program in it (sh when it
@@ -122,10 +132,7 @@ func TestDefaultName(t *testing.T) {
 // up is looked past to the command after it, and names the job only when
 // nothing follows it.
 func TestDefaultNameOfCompoundCommands(t *testing.T) {
-	cases := []struct {
-		spec Spec
-		want string
-	}{
+	cases := []nameCase{
 		{Spec{Command: "for f in *.go; do gofmt -l $f; done"}, "gofmt"},
 		{Spec{Command: "for i in 1 2; do echo $i; done"}, "echo"},
 		{Spec{Command: "for ((i = 0; i < 3; i++)); do make -C d$i; done"}, "make"},
@@ -193,12 +200,7 @@ func TestDefaultNameOfCompoundCommands(t *testing.T) {
 		{Spec{Command: "export X=1"}, "export"},
 		{Spec{Command: "X=1"}, "job"},
 	}
-	for _, c := range cases {
-		got := defaultName(c.spec)
-		assert.Equal(t, c.want, got, "%+v", c.spec)
-		assert.NoError(t, CheckName(got))
-		assert.LessOrEqual(t, len(got), defaultNameLen)
-	}
+	assertDefaultNames(t, cases)
 }
 
 // A job started without a name gets its program's base name, made unique
