@@ -13,16 +13,23 @@ import (
 	"jobtop/jobs"
 )
 
+// openStoppingOnCue opens a file of two running jobs, keep and gone;
+// gone, told to stop, ends (exit 3) only once a line is written to fifo:
+// its stop is seen while it lasts.
+func openStoppingOnCue(t *testing.T) (f *fixture, gone jobs.Info, fifo string) {
+	t.Helper()
+	fifo = filepath.Join(t.TempDir(), "fifo")
+	require.NoError(t, syscall.Mkfifo(fifo, 0o600))
+	f = open(t, "jobs:\n  keep:\n    cmd: exec sleep 600\n  gone:\n    cmd: trap 'read x < "+fifo+"; exit 3' TERM; while :; do sleep 1; done\n")
+	f.running("keep")
+	return f, f.running("gone"), fifo
+}
+
 // TestReloadMarksTheJobsItRemoves: a job a reload stops to remove it
 // says so (Info.Removing) while it stops and as it ends, so a wait for
 // it can tell a reload's removal from a stop by hand.
 func TestReloadMarksTheJobsItRemoves(t *testing.T) {
-	fifo := filepath.Join(t.TempDir(), "fifo")
-	require.NoError(t, syscall.Mkfifo(fifo, 0o600))
-	// It stops only once told: its stop is seen while it lasts.
-	f := open(t, "jobs:\n  keep:\n    cmd: exec sleep 600\n  gone:\n    cmd: trap 'read x < "+fifo+"; exit 3' TERM; while :; do sleep 1; done\n")
-	f.running("keep")
-	gone := f.running("gone")
+	f, gone, fifo := openStoppingOnCue(t)
 	assert.Empty(t, gone.Removing)
 
 	f.write("jobs:\n  keep:\n    cmd: exec sleep 600\n")
@@ -45,11 +52,7 @@ func TestReloadMarksTheJobsItRemoves(t *testing.T) {
 // stays once that run ends too, an ordinary job (rev36: it was removed
 // when the run by hand ended).
 func TestAJobRestartedWhileAReloadRemovesItStays(t *testing.T) {
-	fifo := filepath.Join(t.TempDir(), "fifo")
-	require.NoError(t, syscall.Mkfifo(fifo, 0o600))
-	f := open(t, "jobs:\n  keep:\n    cmd: exec sleep 600\n  gone:\n    cmd: trap 'read x < "+fifo+"; exit 3' TERM; while :; do sleep 1; done\n")
-	f.running("keep")
-	gone := f.running("gone")
+	f, gone, fifo := openStoppingOnCue(t)
 
 	f.write("jobs:\n  keep:\n    cmd: exec sleep 600\n")
 	_, err := f.ws.Reload()
