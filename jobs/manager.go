@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"runtime"
 	"slices"
 	"sync"
 	"sync/atomic"
@@ -132,7 +131,7 @@ type Manager struct {
 	recordWriteMu sync.Mutex
 
 	arrival atomic.Uint64 // clock of every job's store: Line.Arrival
-	ingest  chan struct{} // at most GOMAXPROCS-1 readers store output at once
+	ingest  chan struct{} // at most ingestSlots() readers store output at once
 	// launching holds a token for each launch making its files and
 	// spawning (at most maxLaunching: see spawnRun).
 	launching chan struct{}
@@ -159,7 +158,7 @@ func NewManager(opts Options) (*Manager, error) {
 		return nil, err
 	}
 	m := &Manager{opts: opts, logDir: logDir, logLock: logLock, jobs: make(map[ID]*job), runAfter: make(map[ID]map[*job]struct{}), byRun: make(map[keeper.RunID]*job), aux: make(map[keeper.RunID]chan keeper.Event),
-		ingest: make(chan struct{}, max(1, runtime.GOMAXPROCS(0)-1)), launching: make(chan struct{}, maxLaunching),
+		ingest: make(chan struct{}, ingestSlots()), launching: make(chan struct{}, maxLaunching),
 		maxRunning: opts.MaxRunning, limitChanged: make(chan struct{})}
 	m.limit.Store(int64(opts.MaxRunning))
 	if opts.SampleInterval == 0 {
