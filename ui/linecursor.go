@@ -52,6 +52,6 @@ func (p *outputPane) drawLineCursor(o *laidOut) {
 	if row > last || x < 0 || x >= p.width {
 		return // past the rows drawn, or scrolled out of sight
 	}
-	o.rows[row] = withCursor(o.rows[row], ansi.Strip(o.rows[row]), x, p.pal.cursor.Open, p.pal.cursor.Close)
+	o.rows[row] = withCursor(o.rows[row], ansi.Strip(o.rows[row]), x, p.pal.cursor.Open, p.pal.cursor.Close, clusterCell)
 	o.widths[row] = textWidth(o.rows[row])
 }

@@ -1,13 +1,13 @@
 package ui
 
 import (
-	"github.com/charmbracelet/bubbles/key"
 	"strings"
 	"time"
 
-	"github.com/charmbracelet/x/ansi"
+	"github.com/charmbracelet/bubbles/key"
 
 	"jobtop/keymap"
+	"jobtop/termtext"
 	"jobtop/vtscreen"
 )
 
@@ -117,7 +117,7 @@ func (p *outputPane) refreshScreen() {
 			line, width = snap.Lines[y], -1
 		}
 		if cursor && y == snap.CursorY && snap.CursorX < w {
-			line, width = withCursor(line, snap.Lines[y], snap.CursorX, p.pal.cursor.Open, p.pal.cursor.Close), -1
+			line, width = withCursor(line, snap.Lines[y], snap.CursorX, p.pal.cursor.Open, p.pal.cursor.Close, emulatorCell), -1
 		}
 		if width < 0 || !plainASCII(snap.Lines[y]) {
 			// Counted as the rest of jobtop counts (each cluster at the
@@ -146,28 +146,32 @@ func plainASCII(s string) bool {
 
 // withCursor draws the cursor at column x of a row: the cell there in
 // reverse video, in its own colours as a terminal draws it (a blank past
-// the row's end). line is the row as drawn, plain the same without SGR.
-// Without a cursor style (no colours), the cell is drawn as it is.
-func withCursor(line, plain string, x int, open, closeSeq string) string {
+// the row's end). line is the row as drawn, plain the same without SGR;
+// cell counts the columns as the row was laid out. Without a cursor style
+// (no colours), the cell is drawn as it is.
+func withCursor(line, plain string, x int, open, closeSeq string, cell cellReader) string {
 	if open == "" {
 		return line
 	}
-	under := ansi.Cut(plain, x, x+2)
-	if one := ansi.Truncate(under, 1, ""); one != "" {
-		under = one // not a wide character
+	_, rest, start := cutAtColumn(plain, x, cell)
+	under, w := " ", 1
+	for len(rest) > 0 && rest[0] == 0x1b {
+		rest = rest[termtext.Next(rest, 0).End:]
 	}
-	w := ansi.StringWidth(under)
-	if w == 0 {
-		under, w = " ", 1
+	if len(rest) > 0 {
+		if n, cells := cell(rest); cells > 0 {
+			// x inside a wide cell: the cursor is drawn on all of it
+			under, w, x = rest[:n], cells, start
+		}
 	}
-	before := ansi.Truncate(line, x, "")
-	if pad := x - ansi.StringWidth(before); pad > 0 {
+	before, own, width := cutAtColumn(line, x, cell)
+	if pad := x - width; pad > 0 {
 		before += strings.Repeat(" ", pad)
 	}
 	// The cut ends the colours before the cell; what follows it starts
 	// with the colours in force there, the cell's own.
-	own := leadingCSI(ansi.TruncateLeft(line, x, ""))
-	return before + own + open + under + closeSeq + ansi.TruncateLeft(line, x+w, "")
+	_, after, _ := cutAtColumn(line, x+w, cell)
+	return before + leadingCSI(own) + open + under + closeSeq + after
 }
 
 // leadingCSI is the control sequences (CSI) at the start of s.

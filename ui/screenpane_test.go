@@ -10,6 +10,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"jobtop/jobs"
+	"jobtop/termtext"
 )
 
 // boxScreen is a small full-screen program: it takes the alternate
@@ -113,9 +114,31 @@ func TestWithCursor(t *testing.T) {
 		{"ab\x1b[1mc", "abc", 5, "ab\x1b[1mc  \x1b[1m< >\x1b[1m"}, // a row left bold: so are the cells past it
 		{"日本x", "日本x", 2, "日<本>x"},
 	} {
-		require.Equal(t, c.want, withCursor(c.line, c.plain, c.x, "<", ">"), "%q at %d", c.line, c.x)
+		require.Equal(t, c.want, withCursor(c.line, c.plain, c.x, "<", ">", emulatorCell), "%q at %d", c.line, c.x)
 	}
-	require.Equal(t, "abc", withCursor("abc", "abc", 1, "", ""), "no colours: no cursor")
+	require.Equal(t, "abc", withCursor("abc", "abc", 1, "", "", emulatorCell), "no colours: no cursor")
+
+	// Columns are counted as the row was laid out: the emulator's screen
+	// rune by rune at wcwidth (a soft hyphen takes a cell, a variation
+	// selector joins the cell before it), jobtop's own rows by cluster
+	// at the most a terminal draws it (✔️ two cells).
+	for _, c := range []struct {
+		line string
+		x    int
+		cell cellReader
+		want string
+	}{
+		{"a\u00adbc", 2, emulatorCell, "a\u00ad<b>c"},
+		{"\u0600x", 1, emulatorCell, "\u0600<x>"},
+		{"\u2714\ufe0fx", 1, emulatorCell, "\u2714\ufe0f<x>"},
+		{"\x1b[31m\u2714\ufe0f\x1b[32mx", 1, emulatorCell, "\x1b[31m\u2714\ufe0f\x1b[32m\x1b[31m\x1b[32m<x>\x1b[31m\x1b[32m"},
+		{"\u2714\ufe0fx", 2, clusterCell, "\u2714\ufe0f<x>"},
+		{"\u2714\ufe0fx", 1, clusterCell, "<\u2714\ufe0f>x"}, // inside the cluster: it is drawn whole
+		{"a\u00adbc", 2, clusterCell, "a\u00ad<b>c"},
+	} {
+		plain := termtext.Visible(c.line, false)
+		require.Equal(t, c.want, withCursor(c.line, plain, c.x, "<", ">", c.cell), "%q at %d", c.line, c.x)
+	}
 }
 
 func TestCopyFromAScreenCopiesWhatItShows(t *testing.T) {
