@@ -166,3 +166,34 @@ func TestNarrowTextKeepsSplitBordersInPlace(t *testing.T) {
 	s.keys("y")
 	require.Equal(t, "0", s.waitExit())
 }
+
+// A row tmux draws narrower than it was counted leaves nothing of the
+// row drawn there before: scrolling from rows of Z up to rows of ✔️ (two
+// cells counted, one drawn, so each row of them ends half way), no Z is
+// left beside the ticks.
+func TestNarrowRowsLeaveNoStaleCells(t *testing.T) {
+	bin := binary(t)
+	in := startServe(t, bin)
+	in.cli("run", "--name", "ticks", "--", `i=0; while [ $i -lt 40 ]; do printf 'tick%02d ' $i; j=0; while [ $j -lt 60 ]; do printf '\342\234\224\357\270\217'; j=$((j+1)); done; echo; i=$((i+1)); done; `+
+		`i=0; while [ $i -lt 40 ]; do printf 'zed%02d ' $i; printf '%0120d\n' 0 | tr 0 Z; i=$((i+1)); done; exec sleep 600`)
+
+	s := newSession(t, 100, 24, in.sessionEnv(), bin, "attach")
+	s.waitText("ticks")
+	s.keys("Enter")
+	s.waitText("zed39 ZZZ")
+	s.keys("g")
+	scr := s.waitText("tick00 ")
+	rows := 0
+	for _, row := range scr {
+		if strings.HasPrefix(row, "tick") {
+			require.NotContains(t, row, "Z", "a row of ticks keeps cells of the rows of Z before it:\n%s", strings.Join(scr, "\n"))
+			rows++
+		}
+	}
+	require.Greater(t, rows, 5, strings.Join(scr, "\n"))
+
+	s.keys("q")
+	s.waitText("quit? y/n")
+	s.keys("y")
+	require.Equal(t, "0", s.waitExit())
+}

@@ -64,7 +64,10 @@
 //     draws it (cellwidth.go), so no row ever reaches past the last
 //     column and wraps, whatever the terminal thinks of 👍🏽 or 👩‍💻. In a
 //     split view a row a terminal may draw narrower (⚠️) moves the cursor
-//     to its box's right edge (box.writeRow), so the boxes after it stay.
+//     to its box's right edge (box.writeRow), so the boxes after it stay;
+//     and the renderer erases such a row before drawing it, so a row
+//     drawn short keeps nothing of the one drawn there before
+//     (third_party/bubbletea/JOBTOP.md).
 //   - In the prompts, rune input is text, never a key binding, also when
 //     a fast paste arrives as words that spell key names (textentry.go).
 //   - A panel (the "?" help, a reload's problems) covers the table and

@@ -13,7 +13,13 @@ import "github.com/charmbracelet/x/ansi"
 // every line that changed, each frame: segmenting each ASCII byte as a
 // grapheme was most of a full-screen frame's cost.
 func LineWidth(s string) int {
-	w := 0
+	w, _ := lineWidth(s)
+	return w
+}
+
+// lineWidth is LineWidth, and whether s is all of the kinds it counts
+// itself (plain): every terminal draws such a line as wide as counted.
+func lineWidth(s string) (w int, plain bool) {
 	for i := 0; i < len(s); {
 		c := s[i]
 		switch {
@@ -29,17 +35,17 @@ func LineWidth(s string) int {
 				j++
 			}
 			if j == len(s) || s[j] < 0x40 || s[j] > 0x7e {
-				return ansi.StringWidth(s)
+				return ansi.StringWidth(s), false
 			}
 			i = j + 1
 		case c == 0xe2 && i+2 < len(s) && isBoxOrBlock(s[i+1], s[i+2]):
 			w++
 			i += 3
 		default:
-			return ansi.StringWidth(s)
+			return ansi.StringWidth(s), false
 		}
 	}
-	return w
+	return w, true
 }
 
 // isBoxOrBlock reports whether E2 b1 b2 encodes U+2500-U+259F.

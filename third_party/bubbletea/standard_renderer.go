@@ -263,13 +263,22 @@ func (r *standardRenderer) flush() (drew bool) {
 		// jobtop: the line is measured once, by LineWidth, and cut (and
 		// measured again) only when it is too wide; upstream measured it
 		// twice, with ansi.StringWidth, in Truncate and after.
-		width := LineWidth(line)
+		width, plain := lineWidth(line)
 		if r.width > 0 && width > r.width {
 			line = ansi.Truncate(line, r.width, "")
-			width = LineWidth(line)
+			width, plain = lineWidth(line)
 		}
 
-		if width < r.width {
+		if !plain {
+			// jobtop: terminals do not agree on the width of some text
+			// (tmux draws ✔️ in one cell, ansi.StringWidth counts two;
+			// a soft hyphen the other way round), so the line may end
+			// before or after where it was counted to. It is erased
+			// whole before it is drawn: an erase after it would leave
+			// the old line's last cells where it ended early, or erase
+			// its own last cell where it reached the edge.
+			line = ansi.EraseLineRight + line
+		} else if width < r.width {
 			// We only erase the rest of the line when the line is shorter than
 			// the width of the terminal. When the cursor reaches the end of
 			// the line, any escape sequences that follow will only affect the
