@@ -47,8 +47,5 @@ func TestCopyReachesTmuxPasteBuffer(t *testing.T) {
 		require.True(t, time.Now().Before(end), "Y did not reach the paste buffer: %q", out)
 		time.Sleep(50 * time.Millisecond)
 	}
-	s.keys("q")
-	s.waitText("and quit? y/n")
-	s.keys("y")
-	require.Equal(t, "0", s.waitExit())
+	s.quit("and quit? y/n")
 }

@@ -97,10 +97,7 @@ func TestAttach(t *testing.T) {
 	in.cli("run", "--name", "later", "--", "echo later from outside; exec sleep 7"+token)
 	s.waitText("later from outside", "job 2 later started from outside this TUI")
 
-	s.keys("q")
-	s.waitText("2 jobs running — they keep running in jobtop serve (pid " + strconv.Itoa(in.cmd.Process.Pid) + "). quit? y/n")
-	s.keys("y")
-	require.Equal(t, "0", s.waitExit())
+	s.quit("2 jobs running — they keep running in jobtop serve (pid " + strconv.Itoa(in.cmd.Process.Pid) + "). quit? y/n")
 	require.Equal(t, "running", in.state("web"), "quitting an attached TUI leaves the jobs running")
 	require.NotEmpty(t, processesWith("3"+token))
 }
@@ -119,10 +116,7 @@ func TestPlainJobtopAttachesToALiveInstance(t *testing.T) {
 	require.True(t, strings.HasPrefix(row(scr, " extra "), "▸"), "the job it started is selected: %q", row(scr, " extra "))
 	require.Contains(t, strings.Join(scr, "\n"), "job 2 extra")
 
-	s.keys("q")
-	s.waitText("1 job running — it keeps running in jobtop serve")
-	s.keys("y")
-	require.Equal(t, "0", s.waitExit())
+	s.quit("1 job running — it keeps running in jobtop serve")
 	require.Equal(t, "running", in.state("web"))
 }
 
@@ -163,9 +157,6 @@ func TestTUIRunsAndReloadsAJobFile(t *testing.T) {
 	s.keys("Escape")
 	s.waitFor("the problems closed", func(scr []string) bool { return strings.HasPrefix(scr[0], "    ID NAME") })
 
-	s.keys("q")
-	s.waitText("2 jobs running — stop them and quit? y/n")
-	s.keys("y")
-	require.Equal(t, "0", s.waitExit())
+	s.quit("2 jobs running — stop them and quit? y/n")
 	require.Empty(t, processesWith(token), "no job process survives quitting")
 }

@@ -59,10 +59,7 @@ func TestJobsStopRestartQuit(t *testing.T) {
 		return len(scr) == 45 && strings.HasPrefix(scr[0], "    ID NAME") && strings.Contains(scr[44], "quit")
 	})
 
-	s.keys("q")
-	s.waitText("2 jobs running — stop them and quit? y/n")
-	s.keys("y")
-	require.Equal(t, "0", s.waitExit(), "jobtop exits cleanly")
+	s.quit("2 jobs running — stop them and quit? y/n")
 	require.Empty(t, processesWith(token), "no job process survives quitting")
 }
 

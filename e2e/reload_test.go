@@ -46,8 +46,5 @@ func TestAttachedReloadListsEveryProblem(t *testing.T) {
 	scr := s.waitFor("the problems closed", func(scr []string) bool { return strings.HasPrefix(scr[0], "    ID NAME") })
 	require.Contains(t, row(scr, "web"), "● running", "nothing changed")
 
-	s.keys("q")
-	s.waitText("quit? y/n")
-	s.keys("y")
-	require.Equal(t, "0", s.waitExit())
+	s.quit("quit? y/n")
 }

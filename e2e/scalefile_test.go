@@ -66,8 +66,5 @@ func TestScaleQuitWhileFileStarts(t *testing.T) {
 	s := newSession(t, 200, 50, nil, binary(t), "-f", manyJobsFile(t, n))
 	scr := s.waitFor("a frame while the file's jobs start", func(scr []string) bool { return runningCount(scr) > 0 })
 	require.Less(t, runningCount(scr), n)
-	s.keys("q")
-	s.waitText("stop them and quit?")
-	s.keys("y")
-	require.Equal(t, "0", s.waitExit())
+	s.quit("stop them and quit?")
 }

@@ -161,10 +161,7 @@ func TestSplitScrollSearchPagerMouse(t *testing.T) {
 	})
 	require.Contains(t, scr[top], "┏▸ job 2 ticker", "the focus stays")
 
-	s.keys("q")
-	s.waitText("2 jobs running — stop them and quit? y/n")
-	s.keys("y")
-	require.Equal(t, "0", s.waitExit())
+	s.quit("2 jobs running — stop them and quit? y/n")
 	require.Empty(t, processesWith(token), "no job process survives quitting")
 }
 

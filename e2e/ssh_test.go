@@ -253,10 +253,7 @@ func TestSSHAttachTwoHosts(t *testing.T) {
 	require.Eventually(t, func() bool { return len(h.sshProcesses(pid)) == 1 }, deadline, 20*time.Millisecond,
 		"one ssh connection again")
 
-	s.keys("q")
-	s.waitText("they keep running in jobtop on " + name + ", local. quit? y/n")
-	s.keys("y")
-	require.Equal(t, "0", s.waitExit())
+	s.quit("they keep running in jobtop on " + name + ", local. quit? y/n")
 	assert.Equal(t, "running", there.state("far"), "quitting leaves the far jobs running")
 	require.Eventually(t, func() bool { return len(h.sshProcesses(0)) == 0 }, deadline, 20*time.Millisecond,
 		"the session's ssh has exited")

@@ -77,8 +77,5 @@ func TestSSHAttachSaysTheFarInstanceWasReplaced(t *testing.T) {
 
 	r.ok("run", "--name", "api", "--", "exec sleep 300")
 	s.waitText("api")
-	s.keys("q")
-	s.waitText("running in jobtop serve (pid " + strconv.Itoa(second.PID) + ") on " + name + ". quit? y/n")
-	s.keys("y")
-	require.Equal(t, "0", s.waitExit())
+	s.quit("running in jobtop serve (pid " + strconv.Itoa(second.PID) + ") on " + name + ". quit? y/n")
 }

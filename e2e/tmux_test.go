@@ -252,6 +252,16 @@ func (s *session) waitExit() string {
 	}
 }
 
+// quit presses q, waits for the question that asks whether to quit
+// (prompt, some of its text), answers y and requires a clean exit.
+func (s *session) quit(prompt string) {
+	s.t.Helper()
+	s.keys("q")
+	s.waitText(prompt)
+	s.keys("y")
+	require.Equal(s.t, "0", s.waitExit(), "jobtop exits cleanly")
+}
+
 // processesWith lists live processes whose command line contains token,
 // other than tmux, jobtop and the status script around it.
 func processesWith(token string) []string {

@@ -102,10 +102,7 @@ func TestWideClustersNeverWrapTheScreen(t *testing.T) {
 	s.keys("s")
 	requireIntactFrame(t, s, 30, "after ctrl+l", "job 1 wide")
 
-	s.keys("q")
-	s.waitText("quit? y/n")
-	s.keys("y")
-	require.Equal(t, "0", s.waitExit())
+	s.quit("quit? y/n")
 }
 
 // narrowText is text jobtop counts at two cells a character that tmux
@@ -161,10 +158,7 @@ func TestNarrowTextKeepsSplitBordersInPlace(t *testing.T) {
 	}
 	require.Greater(t, rows, 5, strings.Join(scr, "\n"))
 
-	s.keys("q")
-	s.waitText("quit? y/n")
-	s.keys("y")
-	require.Equal(t, "0", s.waitExit())
+	s.quit("quit? y/n")
 }
 
 // A row tmux draws narrower than it was counted leaves nothing of the
@@ -192,8 +186,5 @@ func TestNarrowRowsLeaveNoStaleCells(t *testing.T) {
 	}
 	require.Greater(t, rows, 5, strings.Join(scr, "\n"))
 
-	s.keys("q")
-	s.waitText("quit? y/n")
-	s.keys("y")
-	require.Equal(t, "0", s.waitExit())
+	s.quit("quit? y/n")
 }
