@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"sync"
+	"time"
 
 	"jobtop/jobs"
 )
@@ -47,13 +48,14 @@ type mirror struct {
 	pending []Event
 	wake    chan struct{}
 
-	// With the client's reconnect on (reconnect.go): the instance first
-	// attached to, and how the connection is.
+	// The instance attached to, told from a new one when connecting
+	// again (reconnect.go), and how the connection is.
 	inst        Instance
 	replaced    int // reconnections that found another instance
 	conn        ConnState
 	connChanged chan struct{}
 	streamStop  context.CancelFunc // ends the current events stream
+	resumed     time.Time          // when resume last connected again
 }
 
 // startMirror opens the event stream, loads every job and its output, and
@@ -61,17 +63,16 @@ type mirror struct {
 func startMirror(ctx context.Context, c *Client) (*mirror, error) {
 	streamCtx, cancel := context.WithCancel(context.Background())
 	stop := context.AfterFunc(ctx, cancel) // ctx bounds only the start
-	var inst Instance
-	var err error
-	if c.reconnect {
-		// Reconnecting must tell the same instance from a new one.
-		inst, err = c.Instance(streamCtx)
-	}
+	// Connecting again (reconnect, resume) must tell the same instance
+	// from a new one.
+	inst, err := c.Instance(streamCtx)
 	var events *EventReader
+	eventsCtx, streamStop := context.WithCancel(streamCtx)
 	if err == nil {
-		events, err = c.Events(streamCtx)
+		events, err = c.Events(eventsCtx)
 	}
 	if !stop() || err != nil {
+		streamStop()
 		cancel()
 		if err == nil {
 			err = ctx.Err()
@@ -90,7 +91,7 @@ func startMirror(ctx context.Context, c *Client) (*mirror, error) {
 		inst:        inst,
 		conn:        ConnState{Connected: true, Instance: inst},
 		connChanged: make(chan struct{}, 1),
-		streamStop:  func() {},
+		streamStop:  streamStop,
 
 		backfillWake: make(chan struct{}, 1),
 		backfillDone: make(chan struct{}),
@@ -164,8 +165,12 @@ func (m *mirror) work(ctx context.Context, readerDone <-chan error) {
 		// An instance that said it shut down is not called back: over
 		// --host the reconnection would start a new one, undoing the
 		// shutdown someone asked for.
-		if m.client.reconnect && ctx.Err() == nil && !errors.Is(err, errShutDown) {
-			readerDone = m.reconnect(ctx, err)
+		if ctx.Err() == nil && !errors.Is(err, errShutDown) {
+			if m.client.reconnect {
+				readerDone = m.reconnect(ctx, err)
+			} else {
+				readerDone = m.resume(ctx)
+			}
 		}
 	}
 	switch {

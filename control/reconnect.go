@@ -83,14 +83,52 @@ func (m *mirror) reconnect(ctx context.Context, lost error) <-chan error {
 			lost = err
 			continue
 		}
-		m.streamStop = stop
-		m.resync(ctx, inst, events.Snapshot)
-		m.setLimit(events.MaxRunning)
-		m.setConn(ConnState{Connected: true})
-		readerDone := make(chan error, 1)
-		go func() { readerDone <- m.read(events) }()
-		return readerDone
+		return m.follow(ctx, inst, events, stop)
 	}
+}
+
+// resume connects again at once, for a client without SetReconnect whose
+// events stream ended while its instance may still be there: an instance
+// ends the stream of a reader that took nothing for StreamWriteTimeout
+// (an attached TUI stopped by ctrl+z or SIGSTOP for a while), and that
+// TUI is not to say the instance went away. Only the same instance is
+// resumed, at most once every ReconnectDelay; nil when it is gone or
+// another one serves the socket (its jobs are not the mirror's).
+func (m *mirror) resume(ctx context.Context) <-chan error {
+	m.streamStop()
+	if wait := time.Until(m.resumed.Add(ReconnectDelay)); wait > 0 {
+		select {
+		case <-time.After(wait):
+		case <-ctx.Done():
+			return nil
+		}
+	}
+	m.resumed = time.Now()
+	inst, events, stop, err := m.connect(ctx)
+	if err != nil {
+		return nil
+	}
+	m.mu.Lock()
+	same := inst.PID == m.inst.PID && inst.Started.Equal(m.inst.Started)
+	m.mu.Unlock()
+	if !same {
+		events.Close()
+		stop()
+		return nil
+	}
+	return m.follow(ctx, inst, events, stop)
+}
+
+// follow brings the mirror up to a new events stream's snapshot and reads
+// the stream on; its end is sent on the channel returned.
+func (m *mirror) follow(ctx context.Context, inst Instance, events *EventReader, stop context.CancelFunc) <-chan error {
+	m.streamStop = stop
+	m.resync(ctx, inst, events.Snapshot)
+	m.setLimit(events.MaxRunning)
+	m.setConn(ConnState{Connected: true})
+	readerDone := make(chan error, 1)
+	go func() { readerDone <- m.read(events) }()
+	return readerDone
 }
 
 // connect asks who serves the socket now and opens the events stream,
