@@ -19,10 +19,12 @@ const maxDrain = 64 << 20
 const drainWait = 2 * time.Second
 
 // drainMarker is written to a run's log before the first output the
-// keeper drains into it; lostMarker when it could not take its ends of
-// the run's output back (its fd table full).
+// keeper drains into it; fullMarker once it drained maxDrain and drops
+// the rest; lostMarker when it could not take its ends of the run's
+// output back (its fd table full).
 const (
 	drainMarker = "[jobtop] jobtop is gone: its keeper stopped this run; what the run wrote meanwhile follows\n"
+	fullMarker  = "[jobtop] the keeper appended 64 MiB of this run's output: the rest of what it wrote is dropped\n"
 	lostMarker  = "[jobtop] jobtop is gone: its keeper stopped this run, but could not keep its output (too many open files): what it wrote meanwhile is lost\n"
 )
 
@@ -136,6 +138,7 @@ type drainLog struct {
 	mu      sync.Mutex
 	started bool
 	left    atomic.Int64
+	full    atomic.Bool // fullMarker written
 }
 
 // newDrainLog is the log file at path; nil when there is none.
@@ -149,9 +152,15 @@ func newDrainLog(path string) *drainLog {
 }
 
 // write appends b, after the drain marker the first time; past maxDrain
-// it drops it.
+// it drops it, and says so once.
 func (l *drainLog) write(b []byte) {
-	if len(b) == 0 || l.left.Add(-int64(len(b))) < 0 {
+	if len(b) == 0 {
+		return
+	}
+	if l.left.Add(-int64(len(b))) < 0 {
+		if l.full.CompareAndSwap(false, true) {
+			l.marker(fullMarker)
+		}
 		return
 	}
 	l.mu.Lock()
