@@ -273,7 +273,7 @@ func startBackgroundServeWith(files []*os.File, args ...string) (server *exec.Cm
 
 // autoStartServer starts a detached "jobtop serve" on the client's socket
 // and waits until it answers. If another one won the race to the socket,
-// that one is used.
+// that one is used, and named.
 func autoStartServer(ctx context.Context, cmd *cobra.Command, c *control.Client) error {
 	if err := control.SocketDirMissing(c.Socket()); err != nil {
 		return err // said here, not in a serve log nobody reads
@@ -284,28 +284,38 @@ func autoStartServer(ctx context.Context, cmd *cobra.Command, c *control.Client)
 	if err != nil {
 		return fmt.Errorf("cannot start a jobtop instance: %w", err)
 	}
-	fmt.Fprintf(cmd.ErrOrStderr(), "jobtop: no instance was listening on %s; started one in the background (jobtop serve, pid %d, log %s; it exits after %v with no job and no client)\n",
-		c.Socket(), server.Process.Pid, logPath, autoIdleExit)
+	// Said once it answers: which one does (several clients started at
+	// once each start one, and one of them wins the socket).
+	started := func(inst control.Instance) {
+		if inst.PID != 0 && inst.PID != server.Process.Pid {
+			fmt.Fprintf(cmd.ErrOrStderr(), "jobtop: no instance was listening on %s; another client started one meanwhile (jobtop serve, pid %d)\n", c.Socket(), inst.PID)
+			return
+		}
+		fmt.Fprintf(cmd.ErrOrStderr(), "jobtop: no instance was listening on %s; started one in the background (jobtop serve, pid %d, log %s; it exits after %v with no job and no client)\n",
+			c.Socket(), server.Process.Pid, logPath, autoIdleExit)
+	}
 
 	deadline := time.Now().Add(autoStartTimeout)
 	for {
 		probe, cancel := context.WithTimeout(ctx, time.Second)
-		_, err := c.Instance(probe)
+		inst, err := c.Instance(probe)
 		cancel()
 		if err == nil {
+			started(inst)
 			return nil
 		}
 		if time.Now().After(deadline) {
-			return fmt.Errorf("the background jobtop serve did not answer on %s within %v; see %s", c.Socket(), autoStartTimeout, logPath)
+			return fmt.Errorf("the background jobtop serve (pid %d) did not answer on %s within %v; see %s", server.Process.Pid, c.Socket(), autoStartTimeout, logPath)
 		}
 		select {
 		case werr := <-exited:
 			// It may have lost the socket to another instance started
 			// at the same time: then that one answers.
-			if _, err := c.Instance(ctx); err == nil {
+			if inst, err := c.Instance(ctx); err == nil {
+				started(inst)
 				return nil
 			}
-			return fmt.Errorf("the background jobtop serve exited (%v); see %s", werr, logPath)
+			return fmt.Errorf("the background jobtop serve (pid %d) exited (%v); see %s", server.Process.Pid, werr, logPath)
 		case <-time.After(20 * time.Millisecond):
 		case <-ctx.Done():
 			return ctx.Err()

@@ -3,6 +3,7 @@ package cmd
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -34,6 +35,41 @@ func TestJobsSeeTheirInstance(t *testing.T) {
 	assert.Equal(t, []string{"3"}, c.logLines(parent))
 	c.ok("wait", "sibling")
 	assert.Equal(t, []string{"from a sibling"}, c.logLines("sibling"))
+}
+
+// Several runs at once with no instance each start a serve; one wins the
+// socket, and only the run that started it says it did: the others name
+// the one that answers.
+func TestRunsAtOnceSayWhichServeAnswers(t *testing.T) {
+	c := newCLI(t)
+	const n = 6
+	results := make(chan result, n)
+	for i := range n {
+		go func() { results <- c.run("run", "--name", fmt.Sprintf("j%d", i), "--", "true") }()
+	}
+	var stderrs []string
+	for range n {
+		r := <-results
+		require.Equal(t, 0, r.code, r.stderr)
+		stderrs = append(stderrs, r.stderr)
+	}
+	inst := c.waitAnswering()
+	t.Cleanup(func() {
+		syscall.Kill(inst.PID, syscall.SIGTERM) //nolint:errcheck // may be gone
+		require.Eventually(t, func() bool { return !processAlive(inst.PID) }, testTimeout, 20*time.Millisecond)
+	})
+	started := 0
+	for _, e := range stderrs {
+		switch {
+		case strings.Contains(e, "started one in the background"):
+			started++
+			assert.Contains(t, e, fmt.Sprintf("(jobtop serve, pid %d,", inst.PID))
+		case e != "":
+			assert.Equal(t, fmt.Sprintf("jobtop: no instance was listening on %s; another client started one meanwhile (jobtop serve, pid %d)\n", c.socket, inst.PID), e)
+		}
+	}
+	assert.Equal(t, 1, started, "%q", stderrs)
+	assert.Len(t, c.states(), n, "every job in the one instance")
 }
 
 func TestRunStartsAServerWhenNoneListens(t *testing.T) {
