@@ -95,28 +95,35 @@ func (m *Manager) readStream(j *job, p *process, f *os.File, stream Stream) {
 }
 
 // ingestSlots is how many readers may read and store output at once: a
-// core's fewer than GOMAXPROCS, so firehose jobs leave the UI and API a
-// core (see ingestOutput), but never fewer than two. One slot left a
-// 2-core machine idle a fifth of the time under 100 writers: a reader's
-// read and store waited on the one before it, and that reader's log
-// write held up a P meanwhile (100 jobs x 8 MiB, BenchmarkThroughput100:
-// 1.6-1.9x the same writers into `cat > file` with one slot, 1.3-1.5x
-// with two; key latency the same within this machine's noise).
-func ingestSlots() int { return max(2, runtime.GOMAXPROCS(0)-1) }
+// core's fewer than GOMAXPROCS, so that firehose jobs leave the UI and
+// API a core, but two where GOMAXPROCS is 2 (one where it is 1): there
+// no core is kept for them. With one slot on 2 cores, under 100 writers
+// the machine sat a fifth idle, a reader's read and store waiting on the
+// one before it while that reader's log write held up a P.
+// BenchmarkThroughput100 (synced), one slot against two, alternated: a
+// median of 1.54 against 1.39x the same writers into `cat > file` (17
+// runs each), 1.53 against 1.36x (rev38, 12 pairs), though jobtop's own
+// time moved only 2-5% (the baseline moved too). Key latency with 1,000
+// jobs, 100 of them writing, was no worse (p95 medians 59 against 56 ms,
+// and 81 against 63 ms, the bare tmux pane's 44-60 ms).
+func ingestSlots() int {
+	procs := runtime.GOMAXPROCS(0)
+	return max(min(2, procs), procs-1)
+}
 
 // ingestOutput stores a chunk read, in the reader's ingest slot (taken
 // before the read), gives the slot up, and writes the chunk to the log
 // file.
 //
-// Reading and storing output is the CPU-heavy part; past one core's worth
-// of readers at once, firehose jobs would leave nothing for the UI or API
-// goroutines (key latency p95 ~30-50 ms instead of 70-110 ms with three
-// yes jobs on 2 cores). The read is in the slot too: with 100 jobs
-// writing flat out, 100 readers woken at once each read a chunk, and
-// wrote it to the log, before waiting for the slot, and a key waited
-// behind all of them (p95 107 ms, a bare tmux pane 46 ms under the same
-// writers). The log write is not in the slot: a disk that is behind must
-// hold up only its own job.
+// Reading and storing output is the CPU-heavy part. Every reader storing
+// at once, firehose jobs left nothing for the UI or API goroutines (key
+// latency p95 70-110 ms with three yes jobs on 2 cores, when readers did
+// not yet yield every yieldEvery bytes). The read is in the slot too:
+// with 100 jobs writing flat out, 100 readers woken at once each read a
+// chunk, and wrote it to the log, before waiting for the slot, and a key
+// waited behind all of them (p95 107 ms, a bare tmux pane 46 ms under
+// the same writers). The log write is not in the slot: a disk that is
+// behind must hold up only its own job.
 func (m *Manager) ingestOutput(j *job, p *process, stream Stream, b []byte) {
 	if p.term != nil {
 		m.storeTerminal(j, p, b)
