@@ -152,17 +152,26 @@ func newDrainLog(path string) *drainLog {
 }
 
 // write appends b, after the drain marker the first time; past maxDrain
-// it drops it, and says so once.
+// it drops the rest, and says so once.
 func (l *drainLog) write(b []byte) {
 	if len(b) == 0 {
 		return
 	}
-	if l.left.Add(-int64(len(b))) < 0 {
+	if left := l.left.Add(-int64(len(b))); left < 0 {
+		if fits := int64(len(b)) + left; fits > 0 { // the write that reaches maxDrain
+			l.appendOutput(b[:fits])
+		}
 		if l.full.CompareAndSwap(false, true) {
 			l.marker(fullMarker)
 		}
 		return
 	}
+	l.appendOutput(b)
+}
+
+// appendOutput appends output of the run, after the drain marker the
+// first time.
+func (l *drainLog) appendOutput(b []byte) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	var head string

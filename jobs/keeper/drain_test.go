@@ -85,17 +85,17 @@ func TestARunOutlivesJobtopsEndsOfItsOutput(t *testing.T) {
 	}
 }
 
-// Past maxDrain the keeper drops what a run writes, and says so once, on
-// a line of its own after the last piece it kept.
+// The keeper appends maxDrain bytes of what a run writes, to the byte,
+// then drops the rest and says so once, on a line of its own.
 func TestDrainSaysWhenItDropsOutput(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "1.log")
 	require.NoError(t, os.WriteFile(path, []byte("before\n"), 0o600))
 	l := newDrainLog(path)
-	l.left.Store(12)
+	l.left.Store(16)
 	l.write([]byte("kept, no nl"))
-	l.write([]byte("dropped\n"))
+	l.write([]byte("kept+dropped\n"))
 	l.write([]byte("dropped too\n"))
 	b, err := os.ReadFile(path)
 	require.NoError(t, err)
-	assert.Equal(t, "before\n"+drainMarker+"kept, no nl\n"+fullMarker, string(b))
+	assert.Equal(t, "before\n"+drainMarker+"kept, no nlkept+\n"+fullMarker, string(b))
 }
