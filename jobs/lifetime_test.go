@@ -533,12 +533,18 @@ func TestKeeperDeathReachesEscapeesOfARunningParent(t *testing.T) {
 // again and again, can slip past one look at the process table; the
 // keeper kills what it finds of a run that ended, so the chain ends with
 // its job however the job ends.
+// Hops that each leave the session and clear their environment (setsid
+// env -i) are known by the job's stdout they hold.
 func TestHoppingProcessesAreCaught(t *testing.T) {
-	for _, end := range []string{"natural exit", "kill", "stop"} {
-		t.Run(end, func(t *testing.T) {
+	for _, tc := range []struct{ end, hop string }{
+		{"natural exit", "sh"}, {"kill", "sh"}, {"stop", "sh"},
+		{"natural exit", "setsid env -i sh"}, {"stop", "setsid env -i sh"},
+	} {
+		end := tc.end
+		t.Run(end+"/"+tc.hop, func(t *testing.T) {
 			dir := t.TempDir()
 			hop, count := filepath.Join(dir, "hop.sh"), filepath.Join(dir, "count")
-			script := "trap '' TERM; echo $$ >> " + count + "; sh " + hop + " & exit 0\n"
+			script := "trap '' TERM; echo $$ >> " + count + "; " + tc.hop + " " + hop + " & exit 0\n"
 			require.NoError(t, os.WriteFile(hop, []byte(script), 0o600))
 			hops := func() int {
 				b, _ := os.ReadFile(count)

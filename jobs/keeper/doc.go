@@ -17,10 +17,12 @@
 //     that left the session and dropped the variable is lost to it.
 //   - It sorts its descendants into runs: a run's main process and
 //     everything below it; an adopted process by its session (a run's
-//     session ID is its main PID), else by the JOBTOP_RUN variable every
-//     run's environment carries. Only a process that both left the
-//     session and dropped its environment before its parent died is of no
-//     known run; those are stopped when the instance ends.
+//     session ID is its main PID), else by the run's stdout or stderr
+//     (a pipe or terminal jobtop made for that run alone) that it still
+//     holds (Linux), else by the JOBTOP_RUN variable every run's
+//     environment carries. Only a process that left the session, dropped
+//     its environment and closed its output before its parent died is of
+//     no known run; those are stopped when the instance ends.
 //   - It signals only what it has just found in the process table, through
 //     a pidfd opened and checked against the process's start time (where
 //     there are no pidfds, the start time is checked just before kill), so a

@@ -48,6 +48,9 @@ type keeper struct {
 	runs      map[RunID]*run
 	byPID     map[int]*run // main processes not yet reaped
 	bySID     map[int]*run // sessions of runs not yet empty
+	// byOutput is which run each live run's stdout and stderr (a pipe or
+	// terminal of its own) belong to (tree.go: runByOutput).
+	byOutput map[proc.FileID]*run
 	// seen caches which run an adopted process (a child of the keeper
 	// that is no run's main process) belongs to; nil for none.
 	seen map[procKey]*run
@@ -103,6 +106,11 @@ type run struct {
 	held    []*os.File
 	stashed bool
 	log     string
+	// outputs are the run's stdout and stderr, as byOutput has them;
+	// tty says they are a terminal's, whose number (and so FileID) the
+	// next terminal opened may reuse once the run's is closed.
+	outputs []proc.FileID
+	tty     bool
 	// leftNone: its exit was reported with nothing left, so a process of
 	// it found later (one settle gave up waiting for) is reported again.
 	leftNone bool
@@ -145,6 +153,7 @@ func serve(conn *net.UnixConn) int {
 		runs:      make(map[RunID]*run),
 		byPID:     make(map[int]*run),
 		bySID:     make(map[int]*run),
+		byOutput:  make(map[proc.FileID]*run),
 		seen:      make(map[procKey]*run),
 		table:     newProcCache(),
 		ended:     newEndedRuns(),
@@ -283,6 +292,10 @@ func (k *keeper) spawn(req request, files []int) []int {
 	k.runs[r.id] = r
 	k.byPID[pid] = r
 	k.bySID[pid] = r // Setsid: the session's ID is the main process's PID
+	r.outputs, r.tty = outputsOf(files[1:3]), req.TTY
+	for _, f := range r.outputs {
+		k.byOutput[f] = r
+	}
 	k.send(event{Ev: evSpawned, Run: r.id, PID: pid, Start: r.start})
 	return files
 }
@@ -400,6 +413,9 @@ func (k *keeper) settle() {
 			k.ended.add(r)
 			delete(k.runs, r.id)
 			delete(k.bySID, r.pid)
+			for _, f := range r.outputs {
+				delete(k.byOutput, f)
+			}
 			k.unhold(r)
 			r.closePidfd()
 			continue

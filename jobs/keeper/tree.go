@@ -186,6 +186,38 @@ func (k *keeper) runByEnv(p proc.Proc, l *look, recheck time.Duration) (r *run, 
 	return nil, true
 }
 
+// runByOutput is the run whose stdout or stderr p's stdout or stderr is
+// (endedRun for a run that has ended, nil for none): a process that left
+// its run's session and cleared its environment, as a daemon can, still
+// writes to its run's output unless it closed it.
+func (k *keeper) runByOutput(p proc.Proc) *run {
+	if len(k.byOutput) == 0 && len(k.ended.outputs) == 0 {
+		return nil
+	}
+	for _, f := range proc.OutputFiles(p.PID) {
+		if r := k.byOutput[f]; r != nil {
+			return r
+		}
+		if k.ended.outputs[f] {
+			return endedRun
+		}
+	}
+	return nil
+}
+
+// outputsOf is what runByOutput knows a run by: its stdout and stderr
+// (the fds it was started with), those that are a pipe or terminal, which
+// jobtop makes for each run alone.
+func outputsOf(fds []int) []proc.FileID {
+	var out []proc.FileID
+	for _, fd := range fds {
+		if f, stream, err := proc.FileOf(fd); err == nil && stream && (len(out) == 0 || out[0] != f) {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
 // attributeOutside is attribute for a process outside the keeper's tree:
 // by a live run's session (its ID cannot be reused while the session has
 // members), else by its environment.
@@ -209,8 +241,8 @@ func (k *keeper) attributeOutside(p proc.Proc, l *look) *run {
 }
 
 // attribute finds the run a child of the keeper belongs to: its main
-// process, else the run whose session it is in, else the run its
-// environment names; endedRun for a run that has ended, nil for none.
+// process, else the run whose session it is in, else the run whose
+// output it writes to, else the run its environment names; endedRun for a run that has ended, nil for none.
 // l collects the answers for the next scan. A process that cannot be
 // attributed yet (runByEnv) counts as no run's for this scan.
 func (k *keeper) attribute(p proc.Proc, l *look) *run {
@@ -223,13 +255,17 @@ func (k *keeper) attribute(p proc.Proc, l *look) *run {
 	key := procKey{p.PID, p.Start}
 	r, known := k.seen[key]
 	if !known {
-		var sure bool
-		if r, sure = k.runByEnv(p, l, recheckAfter); !sure {
-			return nil
+		// By its output first: that answer is at hand at once, where a
+		// process half way through an exec shows no environment yet.
+		if r = k.runByOutput(p); r == nil {
+			var sure bool
+			if r, sure = k.runByEnv(p, l, recheckAfter); !sure {
+				return nil
+			}
 		}
 		// The session of a run that ended, last: a process whose
-		// environment names its run is that run's, even in a session
-		// whose ID was reused.
+		// environment or output names its run is that run's, even in a
+		// session whose ID was reused.
 		if r == nil && k.ended.session(p) {
 			r = endedRun
 		}
@@ -360,11 +396,12 @@ const (
 	endedMemory = 10 * time.Minute
 )
 
-// endedRuns are the runs that ended: their IDs and sessions (a session's
-// ID is its run's main PID, with that process's start time).
+// endedRuns are the runs that ended: their IDs, sessions (a session's
+// ID is its run's main PID, with that process's start time) and outputs.
 type endedRuns struct {
 	runs     map[RunID]bool
 	sessions map[int]uint64
+	outputs  map[proc.FileID]bool
 	order    []endedAt
 }
 
@@ -374,7 +411,7 @@ type endedAt struct {
 }
 
 func newEndedRuns() endedRuns {
-	return endedRuns{runs: make(map[RunID]bool), sessions: make(map[int]uint64)}
+	return endedRuns{runs: make(map[RunID]bool), sessions: make(map[int]uint64), outputs: make(map[proc.FileID]bool)}
 }
 
 func (e *endedRuns) add(r *run) {
@@ -385,6 +422,11 @@ func (e *endedRuns) add(r *run) {
 	e.order = append(e.order, endedAt{r, time.Now()})
 	e.runs[r.id] = true
 	e.sessions[r.pid] = r.start
+	if !r.tty { // a pipe's inode is not reused for a long time
+		for _, f := range r.outputs {
+			e.outputs[f] = true
+		}
+	}
 }
 
 // forget drops what ended more than endedMemory ago.
@@ -400,6 +442,11 @@ func (e *endedRuns) drop() {
 	delete(e.runs, old.id)
 	if e.sessions[old.pid] == old.start {
 		delete(e.sessions, old.pid)
+	}
+	if !old.tty {
+		for _, f := range old.outputs {
+			delete(e.outputs, f)
+		}
 	}
 }
 
