@@ -1,6 +1,7 @@
 package jobs
 
 import (
+	"os"
 	"strconv"
 	"syscall"
 	"testing"
@@ -40,4 +41,64 @@ func killAll(pids []int) {
 	for _, pid := range pids {
 		syscall.Kill(pid, syscall.SIGKILL) //nolint:errcheck // cleanup
 	}
+}
+
+// hideFully is a daemon that leaves nothing of its job on it but its
+// cgroup: its own session, no environment, its output on /dev/null, and
+// its parent gone at once.
+func hideFully(arg string) string {
+	return "(setsid env -i sleep " + arg + " >/dev/null 2>&1 &)"
+}
+
+// requireCgroups skips a test where m's keeper (started) has no cgroups.
+func requireCgroups(t *testing.T, m *Manager) {
+	t.Helper()
+	m.keeperMu.Lock()
+	id := m.keeperID
+	m.keeperMu.Unlock()
+	if id.Cgroup == "" {
+		t.Skip("this system gives jobtop no cgroup of its own (no cgroup2, or not writable here): such a daemon escapes, as the README says")
+	}
+}
+
+// TestACgroupHoldsWhatLeavesEverythingElse: where runs have cgroups, a
+// daemon that changed everything else about itself is still its job's.
+func TestACgroupHoldsWhatLeavesEverythingElse(t *testing.T) {
+	m := newManager(t, Options{})
+	arg := "600" + strconv.FormatInt(time.Now().UnixNano()%1e6, 10)
+	info := start(t, m, Spec{Command: hideFully(arg) + "; sleep 0.3; echo started", Grace: time.Minute})
+	t.Cleanup(func() { killAll(withArg(arg)) })
+	requireCgroups(t, m)
+	info = wait(t, m, info.ID)
+	assert.Equal(t, StateSucceeded, info.State)
+	assert.Equal(t, []string{"started", "stopped 1 process left running"}, outputText(t, m, info.ID))
+	eventually(t, "the daemon to go", func() bool { return len(withArg(arg)) == 0 })
+	eventually(t, "the run's cgroup to go", func() bool {
+		entries, err := os.ReadDir(m.keeperID.Cgroup)
+		if err != nil {
+			return false
+		}
+		for _, e := range entries {
+			if e.IsDir() {
+				return false
+			}
+		}
+		return true
+	})
+}
+
+// TestKeeperDeathReachesWhatOnlyItsCgroupHolds: the keeper killed, jobtop
+// kills what its runs left, found by their cgroup, and removes it.
+func TestKeeperDeathReachesWhatOnlyItsCgroupHolds(t *testing.T) {
+	m := newManager(t, Options{})
+	arg := "600" + strconv.FormatInt(time.Now().UnixNano()%1e6, 10)
+	info := start(t, m, Spec{Command: hideFully(arg+"1") + "; exec sleep " + arg + "2"})
+	t.Cleanup(func() { killAll(withArg(arg)) })
+	requireCgroups(t, m)
+	eventually(t, "the sleeps", func() bool { return len(withArg(arg)) == 2 })
+	require.NoError(t, syscall.Kill(m.keeperID.PID, syscall.SIGKILL))
+	wait(t, m, info.ID)
+	eventually(t, "every sleep to go", func() bool { return len(withArg(arg)) == 0 })
+	_, err := os.Stat(m.keeperID.Cgroup)
+	assert.True(t, os.IsNotExist(err), "the keeper's cgroup is removed")
 }

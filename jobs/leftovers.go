@@ -135,17 +135,19 @@ func (m *Manager) closeKeeper() {
 }
 
 // killRunsOf kills every process left by the runs of a keeper that died:
-// its main processes and their sessions, and whatever carries its token.
+// its main processes and their sessions, and whatever is in its cgroup or
+// carries its token; then it removes the cgroup.
 //
 // It looks again until a look finds nothing it has not killed yet: a
 // process that forked while the process table was being read leaves a
 // child that look missed. (Each look reads the whole table; a keeper
 // dies rarely, and a job that forks without end gets maxKillLooks.)
-func killRunsOf(token string, mains []keeper.ProcID) {
+func killRunsOf(id keeper.Identity, mains []keeper.ProcID) {
+	defer keeper.RemoveCgroup(id.Cgroup)
 	killed := make(map[keeper.ProcID]bool)
 	for range maxKillLooks {
 		var fresh []proc.Proc
-		for _, p := range keeper.Leftovers(token, mains) {
+		for _, p := range keeper.Leftovers(id, mains) {
 			if id := (keeper.ProcID{PID: p.PID, Start: p.Start}); !killed[id] {
 				killed[id] = true
 				fresh = append(fresh, p)
@@ -186,8 +188,9 @@ func StopLeftovers(path string) (int, error) {
 		// up, so it goes, and this does.
 		keeper.SignalAll(keeperProc(rec.Keeper), syscall.SIGKILL)
 	}
-	left := keeper.Leftovers(rec.Keeper.Token, rec.Mains)
+	left := keeper.Leftovers(rec.Keeper, rec.Mains)
 	if len(left) == 0 {
+		keeper.RemoveCgroup(rec.Keeper.Cgroup)
 		return 0, nil
 	}
 	keeper.SignalAll(left, syscall.SIGTERM)
@@ -196,7 +199,7 @@ func StopLeftovers(path string) (int, error) {
 		time.Sleep(20 * time.Millisecond)
 	}
 	// What they started meanwhile (a trap's cleanup) goes too.
-	killRunsOf(rec.Keeper.Token, rec.Mains)
+	killRunsOf(rec.Keeper, rec.Mains)
 	return len(left), nil
 }
 

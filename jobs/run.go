@@ -187,7 +187,7 @@ func (m *Manager) keeperLost(err error) {
 		}
 	}
 	m.mu.Unlock()
-	killRunsOf(lost.Token, mains) // a look at the process table: not under the lock
+	killRunsOf(lost, mains) // a look at the process table: not under the lock
 
 	why := errKeeperGone.Error()
 	if strings.Contains(err.Error(), "killed") {

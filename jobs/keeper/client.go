@@ -72,6 +72,9 @@ type Identity struct {
 	Start uint64 `json:"start"`
 	// Token is in every run's JOBTOP_RUN variable.
 	Token string `json:"token"`
+	// Cgroup is the directory of the cgroups the keeper puts its runs
+	// in, if it does (InCgroup).
+	Cgroup string `json:"cgroup,omitempty"`
 }
 
 // ErrGone is returned once the keeper process has died.
@@ -141,7 +144,7 @@ func Start(onEvent func(Event), onLost func(error)) (*Client, error) {
 		cmd.Wait()         //nolint:errcheck // its status is of no use
 		return nil, fmt.Errorf("jobtop's keeper process did not start: %v", err)
 	}
-	c.id = Identity{PID: hello.PID, Start: hello.Start, Token: hello.Token}
+	c.id = Identity{PID: hello.PID, Start: hello.Start, Token: hello.Token, Cgroup: hello.Cgroup}
 	c.warning = hello.Err
 	go c.read(r)
 	go c.writeSignals()

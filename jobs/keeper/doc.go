@@ -23,6 +23,11 @@
 //     environment carries. Only a process that left the session, dropped
 //     its environment and closed its output before its parent died is of
 //     no known run; those are stopped when the instance ends.
+//   - Where the system lets it make cgroups (v2), it starts each run's
+//     main process in a cgroup of its own (cgroup_linux.go), which no
+//     process can leave by itself: that names the run of any process in
+//     it, whatever else it changed, and lets the run's leftovers be
+//     found when the keeper and jobtop are both gone (InCgroup).
 //   - It signals only what it has just found in the process table, through
 //     a pidfd opened and checked against the process's start time (where
 //     there are no pidfds, the start time is checked just before kill), so a

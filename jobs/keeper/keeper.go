@@ -48,6 +48,11 @@ type keeper struct {
 	runs      map[RunID]*run
 	byPID     map[int]*run // main processes not yet reaped
 	bySID     map[int]*run // sessions of runs not yet empty
+	// cg puts each run in a cgroup of its own, where the system lets it
+	// (cgroup_linux.go); nil where not. cgBroken: the system would not
+	// fork into one, so runs are started without.
+	cg       *cgroups
+	cgBroken bool
 	// byOutput is which run each live run's stdout and stderr (a pipe or
 	// terminal of its own) belong to (tree.go: runByOutput).
 	byOutput map[proc.FileID]*run
@@ -160,8 +165,12 @@ func serve(conn *net.UnixConn) int {
 	}
 	if os.Getenv(noSubreaperEnv) == "" {
 		k.stash = newStash()
+		k.cg = newCgroups(k.token)
 	}
 	hello := event{Ev: evHello, PID: k.pid, Token: k.token}
+	if k.cg != nil {
+		hello.Cgroup = k.cg.dir
+	}
 	if self, err := proc.Get(k.pid); err == nil {
 		hello.Start = self.Start
 	}
@@ -210,6 +219,9 @@ func serve(conn *net.UnixConn) int {
 		}
 		if k.orphaned && k.finished() {
 			k.drained(drainWait)
+			if k.cg != nil {
+				k.cg.close()
+			}
 			return 0
 		}
 	}
@@ -269,13 +281,34 @@ func (k *keeper) spawn(req request, files []int) []int {
 		return fail("run " + strconv.FormatUint(uint64(req.Run), 10) + " exists already")
 	}
 	env := withVar(req.Env, EnvRun, k.token+"."+strconv.FormatUint(uint64(req.Run), 10))
+	sys := &syscall.SysProcAttr{Setsid: true, Setctty: req.TTY, Ctty: 0}
 	attr := &syscall.ProcAttr{
 		Dir:   req.Dir,
 		Env:   env,
 		Files: []uintptr{uintptr(files[0]), uintptr(files[1]), uintptr(files[2])},
-		Sys:   &syscall.SysProcAttr{Setsid: true, Setctty: req.TTY, Ctty: 0},
+		Sys:   sys,
+	}
+	cgfd := -1
+	if k.cg != nil && !k.cgBroken {
+		if fd, err := k.cg.open(req.Run); err == nil {
+			cgfd = fd
+			forkInto(sys, fd)
+		}
 	}
 	pid, err := syscall.ForkExec(req.Path, req.Argv, attr)
+	if cgfd >= 0 {
+		unix.Close(cgfd)
+		if err != nil {
+			// The system may not fork into a cgroup (clone3 is Linux
+			// 5.7's; a cgroup may not take processes): if the fork goes
+			// without, runs start without one from now on.
+			k.cg.ended(req.Run)
+			forkInto(sys, -1)
+			if pid, err = syscall.ForkExec(req.Path, req.Argv, attr); err == nil {
+				k.cgBroken = true
+			}
+		}
+	}
 	if err != nil {
 		return fail(err.Error())
 	}
@@ -371,6 +404,9 @@ func (k *keeper) scanSoon() {
 func (k *keeper) settle() {
 	k.settleAt = nil
 	t := k.scan()
+	if k.cg != nil {
+		k.cg.sweep()
+	}
 	now := time.Now()
 	if t.unsure > 0 {
 		// A run's process may be among them: what the look says of
@@ -411,6 +447,9 @@ func (k *keeper) settle() {
 			}
 			k.send(event{Ev: evEmpty, Run: r.id, At: at.UnixNano()})
 			k.ended.add(r)
+			if k.cg != nil {
+				k.cg.ended(r.id)
+			}
 			delete(k.runs, r.id)
 			delete(k.bySID, r.pid)
 			for _, f := range r.outputs {

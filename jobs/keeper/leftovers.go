@@ -20,7 +20,7 @@ func (id ProcID) Alive() bool {
 }
 
 // Leftovers finds the processes a keeper's runs left behind: every process
-// whose JOBTOP_RUN carries token, each of mains that is still the process
+// in its cgroup (InCgroup) or whose JOBTOP_RUN carries its token, each of mains that is still the process
 // it names, and the members of the sessions they started (a run's session
 // ID is its main PID). A session whose leader is gone counts only while no
 // other process has its ID: the system does not hand out a number that a
@@ -29,7 +29,8 @@ func (id ProcID) Alive() bool {
 // else's. The children of each found process, and theirs, are found too:
 // one that left the session and cleared its environment (setsid env -i
 // daemon) while its parent still runs.
-func Leftovers(token string, mains []ProcID) []proc.Proc {
+func Leftovers(id Identity, mains []ProcID) []proc.Proc {
+	token := id.Token
 	procs, err := proc.List()
 	if err != nil {
 		return nil
@@ -46,9 +47,13 @@ func Leftovers(token string, mains []ProcID) []proc.Proc {
 			taken[p.PID] = p.Start != start
 		}
 	}
-	var out []proc.Proc
+	out := InCgroup(id.Cgroup)
+	inCgroup := make(map[int]bool, len(out))
+	for _, p := range out {
+		inCgroup[p.PID] = true
+	}
 	for _, p := range procs {
-		if p.Zombie {
+		if p.Zombie || inCgroup[p.PID] {
 			continue
 		}
 		if start, ok := sessions[p.SID]; ok && (alive[p.SID] || !taken[p.SID] && p.Start >= start) {

@@ -186,6 +186,23 @@ func (k *keeper) runByEnv(p proc.Proc, l *look, recheck time.Duration) (r *run, 
 	return nil, true
 }
 
+// runByCgroup is the run whose cgroup p is in (endedRun for a run that
+// has ended), nil for none or where runs have no cgroups: nothing a
+// process does to itself takes it out of its cgroup.
+func (k *keeper) runByCgroup(p proc.Proc) *run {
+	if k.cg == nil {
+		return nil
+	}
+	id, ok := k.cg.runOf(p.PID)
+	if !ok {
+		return nil
+	}
+	if r := k.runs[id]; r != nil {
+		return r
+	}
+	return endedRun
+}
+
 // runByOutput is the run whose stdout or stderr p's stdout or stderr is
 // (endedRun for a run that has ended, nil for none): a process that left
 // its run's session and cleared its environment, as a daemon can, still
@@ -242,7 +259,7 @@ func (k *keeper) attributeOutside(p proc.Proc, l *look) *run {
 
 // attribute finds the run a child of the keeper belongs to: its main
 // process, else the run whose session it is in, else the run whose
-// output it writes to, else the run its environment names; endedRun for a run that has ended, nil for none.
+// cgroup it is in or whose output it writes to, else the run its environment names; endedRun for a run that has ended, nil for none.
 // l collects the answers for the next scan. A process that cannot be
 // attributed yet (runByEnv) counts as no run's for this scan.
 func (k *keeper) attribute(p proc.Proc, l *look) *run {
@@ -255,9 +272,13 @@ func (k *keeper) attribute(p proc.Proc, l *look) *run {
 	key := procKey{p.PID, p.Start}
 	r, known := k.seen[key]
 	if !known {
-		// By its output first: that answer is at hand at once, where a
-		// process half way through an exec shows no environment yet.
-		if r = k.runByOutput(p); r == nil {
+		// By its cgroup or output first: those answers are at hand at
+		// once, where a process half way through an exec shows no
+		// environment yet.
+		if r = k.runByCgroup(p); r == nil {
+			r = k.runByOutput(p)
+		}
+		if r == nil {
 			var sure bool
 			if r, sure = k.runByEnv(p, l, recheckAfter); !sure {
 				return nil

@@ -55,6 +55,8 @@ type event struct {
 	Start uint64
 	Err   string
 	Token string
+	// evHello: the cgroup the keeper puts its runs in, if any.
+	Cgroup string
 	// evExit: the main process's wait status, and how many processes of
 	// the run were still alive when it exited.
 	Status int

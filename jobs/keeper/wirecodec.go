@@ -53,6 +53,7 @@ const (
 	evfStatus
 	evfLeft
 	evfAt
+	evfCgroup
 )
 
 // marshal encodes a request or an event.
@@ -133,7 +134,7 @@ func (r *request) size() int {
 }
 
 func (e *encoder) event(ev *event) {
-	e.b = make([]byte, 0, 48+len(ev.Ev)+len(ev.Err)+len(ev.Token))
+	e.b = make([]byte, 0, 48+len(ev.Ev)+len(ev.Err)+len(ev.Token)+len(ev.Cgroup))
 	e.str(evfEv, ev.Ev)
 	e.uint(evfRun, uint64(ev.Run))
 	e.int(evfPID, int64(ev.PID))
@@ -143,6 +144,7 @@ func (e *encoder) event(ev *event) {
 	e.int(evfStatus, int64(ev.Status))
 	e.int(evfLeft, int64(ev.Left))
 	e.int(evfAt, ev.At)
+	e.str(evfCgroup, ev.Cgroup)
 }
 
 func (e *encoder) tag(field, kind int) {
@@ -317,7 +319,7 @@ func (d *decoder) event(ev *event) {
 			return
 		}
 		switch field {
-		case evfEv, evfErr, evfToken:
+		case evfEv, evfErr, evfToken, evfCgroup:
 			if !d.kindOf(field, kind, kindBytes) {
 				return
 			}
@@ -334,6 +336,8 @@ func (d *decoder) event(ev *event) {
 				ev.Err = s
 			case evfToken:
 				ev.Token = s
+			case evfCgroup:
+				ev.Cgroup = s
 			}
 			continue
 		}
