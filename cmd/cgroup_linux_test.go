@@ -1,10 +1,7 @@
 package cmd
 
 import (
-	"bufio"
-	"io"
 	"os"
-	"os/exec"
 	"regexp"
 	"strconv"
 	"strings"
@@ -59,19 +56,7 @@ func TestNextInstanceStopsWhatOnlyACgroupHolds(t *testing.T) {
 	first.Wait() //nolint:errcheck // killed on purpose
 	require.NoError(t, syscall.Kill(keeper, syscall.SIGKILL))
 
-	second := exec.Command(binary, "serve", "--no-file")
-	second.Env = c.env
-	stderr, err := second.StderrPipe()
-	require.NoError(t, err)
-	require.NoError(t, second.Start())
-	t.Cleanup(func() {
-		second.Process.Signal(syscall.SIGTERM) //nolint:errcheck // may have exited
-		second.Wait()                          //nolint:errcheck // stopped on purpose
-	})
-	line, err := bufio.NewReader(stderr).ReadString('\n')
-	require.NoError(t, err)
-	assert.Equal(t, "jobtop: stopped 2 processes left running by a previous instance on "+c.socket+" that died\n", line)
-	go io.Copy(io.Discard, stderr) //nolint:errcheck // the rest is of no interest
+	assert.Equal(t, "jobtop: stopped 2 processes left running by a previous instance on "+c.socket+" that died\n", c.serveNext(t))
 	require.Eventually(t, func() bool { return len(withArgument(arg)) == 0 }, testTimeout, 10*time.Millisecond,
 		"left running: %v", withArgument(arg))
 	dir := keeperCgroupDir(t, string(cg))

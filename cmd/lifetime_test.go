@@ -154,24 +154,31 @@ func TestNextInstanceStopsWhatADeadOneLeft(t *testing.T) {
 			require.Eventually(t, func() bool { return treesComplete(mark) }, testTimeout, 10*time.Millisecond,
 				"nothing stopped them: %v", markedProcs(mark))
 
-			second := exec.Command(binary, "serve", "--no-file")
-			second.Env = c.env
-			stderr, err := second.StderrPipe()
-			require.NoError(t, err)
-			require.NoError(t, second.Start())
-			t.Cleanup(func() {
-				second.Process.Signal(syscall.SIGTERM) //nolint:errcheck // may have exited
-				second.Wait()                          //nolint:errcheck // stopped on purpose
-			})
-			line, err := bufio.NewReader(stderr).ReadString('\n')
-			require.NoError(t, err)
-			assert.Equal(t, "jobtop: stopped 8 processes left running by a previous instance on "+c.socket+" that died\n", line)
+			assert.Equal(t, "jobtop: stopped 8 processes left running by a previous instance on "+c.socket+" that died\n", c.serveNext(t))
 			requireNoneLeft(t, mark, testTimeout)
-			go io.Copy(io.Discard, stderr) //nolint:errcheck // the rest is of no interest
 			p, err := proc.Get(keeper)
 			assert.True(t, err != nil || p.Zombie, "the stopped keeper was killed")
 		})
 	}
+}
+
+// serveNext starts another serve on c's socket (stopped when the test
+// ends) and returns the first line it writes to stderr.
+func (c *cli) serveNext(t *testing.T) string {
+	t.Helper()
+	next := exec.Command(binary, "serve", "--no-file")
+	next.Env = c.env
+	stderr, err := next.StderrPipe()
+	require.NoError(t, err)
+	require.NoError(t, next.Start())
+	t.Cleanup(func() {
+		next.Process.Signal(syscall.SIGTERM) //nolint:errcheck // may have exited
+		next.Wait()                          //nolint:errcheck // stopped on purpose
+	})
+	line, err := bufio.NewReader(stderr).ReadString('\n')
+	require.NoError(t, err)
+	go io.Copy(io.Discard, stderr) //nolint:errcheck // the rest is of no interest
+	return line
 }
 
 // stopWhole stops process pid with SIGSTOP and waits until every thread
