@@ -73,6 +73,9 @@ func claimSocket(cmd *cobra.Command, kind, loading string) (*claimedSocket, erro
 		return nil, err
 	}
 	srv := control.NewLoadingServer(control.Instance{Kind: kind, Socket: socketPath(cmd)}, loading)
+	if kind == "serve" { // (a TUI owns the terminal)
+		srv.LogTo(os.Stderr)
+	}
 	go serveUntilClosed(srv, l)
 	return &claimedSocket{l: l, srv: srv}, nil
 }

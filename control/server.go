@@ -50,6 +50,8 @@ type Server struct {
 	inst Instance
 	mux  *http.ServeMux
 	http *http.Server
+	// errors is what net/http logs, filtered (serverLog).
+	errors *serverLog
 
 	base      context.Context // cancelled by Close: ends streams and waits
 	cancel    context.CancelFunc
@@ -130,17 +132,26 @@ func newLoadingServer(inst Instance, loading string) *Server {
 	protocols := new(http.Protocols)
 	protocols.SetHTTP1(true)
 	protocols.SetUnencryptedHTTP2(true)
-	// Errors are answered to clients; none is logged, since the instance
-	// may be a TUI that owns the terminal.
+	// Errors are answered to clients; what no client hears of is logged
+	// where LogTo says (a TUI owns the terminal: nowhere).
+	s.errors = &serverLog{w: io.Discard}
 	s.http = &http.Server{
 		Protocols:         protocols,
 		Handler:           s.Handler(),
 		ReadHeaderTimeout: ReadHeaderTimeout,
 		IdleTimeout:       IdleTimeout,
 		ConnState:         s.conns.track,
-		ErrorLog:          log.New(io.Discard, "", 0),
+		ErrorLog:          log.New(s.errors, "", 0),
 	}
 	return s
+}
+
+// LogTo has the errors no client is told of (a connection that could not
+// be accepted, a handler's panic) written to w; before Serve.
+func (s *Server) LogTo(w io.Writer) {
+	s.errors.mu.Lock()
+	defer s.errors.mu.Unlock()
+	s.errors.w = w
 }
 
 // Open ends the loading phase (NewLoadingServer): from now on the server
