@@ -2,6 +2,8 @@ package cmd
 
 import (
 	"os"
+	"os/exec"
+	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
@@ -79,4 +81,60 @@ func keeperCgroupDir(t *testing.T, cg string) string {
 	}
 	t.Fatal("no cgroup2 mounted")
 	return ""
+}
+
+// cgroup2Mount is where cgroup v2 is mounted here; the test is skipped
+// where it is not.
+func cgroup2Mount(t *testing.T) string {
+	t.Helper()
+	mounts, err := os.ReadFile("/proc/self/mountinfo")
+	require.NoError(t, err)
+	for _, l := range strings.Split(string(mounts), "\n") {
+		if f := strings.Fields(l); len(f) > 4 && strings.Contains(l, " - cgroup2 ") && f[3] == "/" {
+			return f[4]
+		}
+	}
+	t.Skip("no cgroup2 mounted here")
+	return ""
+}
+
+// TestServeBelowTheRootCgroupStillGivesRunsTheirs: serve in a cgroup
+// below the hierarchy's root (as in a systemd scope, or a job of another
+// jobtop) makes its runs' cgroups below its own, and a daemon that left
+// everything else is stopped with its job.
+func TestServeBelowTheRootCgroupStillGivesRunsTheirs(t *testing.T) {
+	mount := cgroup2Mount(t)
+	parent := filepath.Join(mount, "jtest-"+strconv.Itoa(os.Getpid())+"-"+strconv.FormatInt(time.Now().UnixNano()%1e6, 10))
+	if err := os.Mkdir(parent, 0o755); err != nil {
+		t.Skipf("no cgroup can be made here to start serve in: %v", err)
+	}
+	t.Cleanup(func() {
+		require.Eventually(t, func() bool { err := syscall.Rmdir(parent); return err == nil || os.IsNotExist(err) },
+			testTimeout, 10*time.Millisecond, "serve's cgroup %s is left with something in it", parent)
+	})
+	c := newCLI(t)
+	serve := exec.Command("sh", "-c", `echo $$ > "$1/cgroup.procs" && exec "$2" serve --no-file`, "sh", parent, binary)
+	serve.Env = c.env
+	require.NoError(t, serve.Start())
+	t.Cleanup(func() {
+		serve.Process.Signal(syscall.SIGTERM) //nolint:errcheck // may have exited
+		serve.Wait()                          //nolint:errcheck // stopped on purpose
+	})
+	c.waitAnswering()
+
+	id := c.startJob("cat /proc/self/cgroup")
+	c.ok("wait", id)
+	rel := strings.TrimPrefix(parent, mount)
+	assert.Regexp(t, "(?m)^0::"+regexp.QuoteMeta(rel)+"/jobtop-[0-9a-f]+/run-[0-9]+$", strings.Join(c.logLines(id), "\n"))
+
+	arg := "600" + strconv.FormatInt(time.Now().UnixNano()%1e6, 10)
+	t.Cleanup(func() {
+		for _, pid := range withArgument(arg) {
+			syscall.Kill(pid, syscall.SIGKILL) //nolint:errcheck // may be gone
+		}
+	})
+	id = c.startJob("(setsid env -i sleep " + arg + " >/dev/null 2>&1 &); sleep 0.3; echo started")
+	c.ok("wait", id)
+	assert.Equal(t, []string{"started", "stopped 1 process left running"}, c.logLines(id))
+	require.Eventually(t, func() bool { return len(withArgument(arg)) == 0 }, testTimeout, 10*time.Millisecond)
 }

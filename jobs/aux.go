@@ -134,7 +134,7 @@ func (m *Manager) RunCommand(ctx context.Context, argv, env []string, dir string
 // its runAux, and reports whether the run was one.
 func (m *Manager) auxEventLocked(ev keeper.Event) bool {
 	ch := m.aux[ev.Run]
-	if ch != nil {
+	if ch != nil && ev.Kind != keeper.Noted { // (it has no output to note in)
 		ch <- ev
 	}
 	return ch != nil

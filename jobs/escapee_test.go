@@ -2,7 +2,9 @@ package jobs
 
 import (
 	"os"
+	"path/filepath"
 	"strconv"
+	"strings"
 	"syscall"
 	"testing"
 	"time"
@@ -101,4 +103,38 @@ func TestKeeperDeathReachesWhatOnlyItsCgroupHolds(t *testing.T) {
 	eventually(t, "every sleep to go", func() bool { return len(withArg(arg)) == 0 })
 	_, err := os.Stat(m.keeperID.Cgroup)
 	assert.True(t, os.IsNotExist(err), "the keeper's cgroup is removed")
+}
+
+// TestARunWithoutItsCgroupSaysSo: a run whose cgroup cannot be made (the
+// keeper's cgroup takes no more) starts without one, and its output says
+// so; the next run, once one can be made, has its own again.
+func TestARunWithoutItsCgroupSaysSo(t *testing.T) {
+	m := newManager(t, Options{})
+	first := start(t, m, Spec{Command: "cat /proc/self/cgroup"})
+	wait(t, m, first.ID)
+	requireCgroups(t, m)
+	own := func(id ID) bool {
+		for _, line := range outputText(t, m, id) {
+			if strings.HasPrefix(line, "0::") && strings.Contains(line, "/jobtop-") {
+				return true
+			}
+		}
+		return false
+	}
+	require.True(t, own(first.ID), "%q", outputText(t, m, first.ID))
+
+	limit := filepath.Join(m.keeperID.Cgroup, "cgroup.max.descendants")
+	require.NoError(t, os.WriteFile(limit, []byte("0"), 0))
+	t.Cleanup(func() { os.WriteFile(limit, []byte("max"), 0) }) //nolint:errcheck // the keeper's goes with it
+	second := start(t, m, Spec{Command: "cat /proc/self/cgroup"})
+	wait(t, m, second.ID)
+	out := outputText(t, m, second.ID)
+	assert.False(t, own(second.ID), "%q", out)
+	require.NotEmpty(t, out)
+	assert.Regexp(t, `^this run has no cgroup of its own: it could not be made \(.+\)\. A process it starts that leaves its session, closes its output and rewrites its environment can outlive it$`, out[0])
+
+	require.NoError(t, os.WriteFile(limit, []byte("max"), 0))
+	third := start(t, m, Spec{Command: "cat /proc/self/cgroup"})
+	wait(t, m, third.ID)
+	assert.True(t, own(third.ID), "%q", outputText(t, m, third.ID))
 }

@@ -166,6 +166,11 @@ func (m *Manager) keeperEvent(ev keeper.Event) {
 		m.recordKeeper()
 	case keeper.Empty:
 		p.empty, p.emptyAt = true, ev.At
+	case keeper.Noted:
+		j.store.AppendMeta(ev.Note)
+		j.log.MarkerSoon(ev.Note)
+		m.hub.publish(j.id, EventOutput, Info{})
+		return
 	}
 	m.advanceLocked(j, p)
 }

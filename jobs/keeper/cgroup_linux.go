@@ -52,19 +52,31 @@ func newCgroups(token string) *cgroups {
 	if !ok {
 		return nil
 	}
-	sub, ok := strings.CutPrefix(own, root)
-	if !ok || (sub != "" && !strings.HasPrefix(sub, "/")) {
-		return nil // the keeper's cgroup is outside what is mounted
-	}
-	c := &cgroups{
-		dir:   filepath.Join(mount, sub, cgroupPrefix+token),
-		rel:   strings.TrimSuffix(own, "/") + "/" + cgroupPrefix + token,
-		stale: make(map[RunID]bool),
-	}
-	if unix.Mkdir(c.dir, 0o755) != nil {
+	dir, rel, ok := keeperDirs(mount, root, own, token)
+	if !ok || unix.Mkdir(dir, 0o755) != nil {
 		return nil
 	}
-	return c
+	return &cgroups{dir: dir, rel: rel, stale: make(map[RunID]bool)}
+}
+
+// keeperDirs is where the keeper's directory is made, as mounted (dir)
+// and as /proc/PID/cgroup names it (rel), for a keeper in cgroup own of
+// a cgroup2 hierarchy mounted at mount, whose root there is root; ok is
+// false when own is not below what is mounted.
+func keeperDirs(mount, root, own, token string) (dir, rel string, ok bool) {
+	var sub string
+	switch {
+	case root == "/":
+		sub = own
+	case own == root:
+		sub = "/"
+	case strings.HasPrefix(own, root+"/"):
+		sub = own[len(root):]
+	default:
+		return "", "", false
+	}
+	name := cgroupPrefix + token
+	return filepath.Join(mount, sub, name), strings.TrimSuffix(own, "/") + "/" + name, true
 }
 
 // cgroup2Mount is where the cgroup2 hierarchy is mounted, and which of
@@ -268,4 +280,15 @@ func keeperCgroup(dir string) bool {
 // open on (CLONE_INTO_CGROUP); in its parent's with fd -1.
 func forkInto(sys *syscall.SysProcAttr, fd int) {
 	sys.UseCgroupFD, sys.CgroupFD = fd >= 0, fd
+}
+
+// cgroupRefusal reports whether a fork into a cgroup may have failed for
+// the cgroup's sake (clone3's errors for CLONE_INTO_CGROUP), not only the
+// program's: worth a try without.
+func cgroupRefusal(err error) bool {
+	switch err {
+	case unix.ENOSYS, unix.EOPNOTSUPP, unix.EBUSY, unix.EBADF, unix.EINVAL, unix.EACCES, unix.EPERM, unix.E2BIG:
+		return true
+	}
+	return false
 }

@@ -29,6 +29,8 @@ type Event struct {
 	// wall clock was not set back meanwhile. Zero when the keeper did
 	// not say (one older than the field).
 	At time.Time
+	// Noted: a line for the run's output (it has no cgroup, and why).
+	Note string
 }
 
 // EventKind says what an Event reports.
@@ -38,6 +40,7 @@ type EventKind uint8
 const (
 	Exited EventKind = iota + 1
 	Empty
+	Noted
 )
 
 // Spawn says how to start a run's main process.
@@ -362,6 +365,8 @@ func (c *Client) read(r *receiver) {
 			c.onEvent(Event{Run: ev.Run, Kind: Exited, Status: syscall.WaitStatus(ev.Status), Left: ev.Left, At: wireTime(ev.At)})
 		case evEmpty:
 			c.onEvent(Event{Run: ev.Run, Kind: Empty, At: wireTime(ev.At)})
+		case evNote:
+			c.onEvent(Event{Run: ev.Run, Kind: Noted, Note: ev.Note})
 		}
 	}
 }

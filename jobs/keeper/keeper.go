@@ -49,10 +49,12 @@ type keeper struct {
 	byPID     map[int]*run // main processes not yet reaped
 	bySID     map[int]*run // sessions of runs not yet empty
 	// cg puts each run in a cgroup of its own, where the system lets it
-	// (cgroup_linux.go); nil where not. cgBroken: the system would not
-	// fork into one, so runs are started without.
-	cg       *cgroups
-	cgBroken bool
+	// (cgroup_linux.go); nil where not. cgRefused counts the forks in a
+	// row the system would not put in a cgroup (forkRun); at
+	// maxCgroupRefusals, cgBroken: runs start without from then on.
+	cg        *cgroups
+	cgRefused int
+	cgBroken  bool
 	// byOutput is which run each live run's stdout and stderr (a pipe or
 	// terminal of its own) belong to (tree.go: runByOutput).
 	byOutput map[proc.FileID]*run
@@ -288,27 +290,7 @@ func (k *keeper) spawn(req request, files []int) []int {
 		Files: []uintptr{uintptr(files[0]), uintptr(files[1]), uintptr(files[2])},
 		Sys:   sys,
 	}
-	cgfd := -1
-	if k.cg != nil && !k.cgBroken {
-		if fd, err := k.cg.open(req.Run); err == nil {
-			cgfd = fd
-			forkInto(sys, fd)
-		}
-	}
-	pid, err := syscall.ForkExec(req.Path, req.Argv, attr)
-	if cgfd >= 0 {
-		unix.Close(cgfd)
-		if err != nil {
-			// The system may not fork into a cgroup (clone3 is Linux
-			// 5.7's; a cgroup may not take processes): if the fork goes
-			// without, runs start without one from now on.
-			k.cg.ended(req.Run)
-			forkInto(sys, -1)
-			if pid, err = syscall.ForkExec(req.Path, req.Argv, attr); err == nil {
-				k.cgBroken = true
-			}
-		}
-	}
+	pid, note, err := k.forkRun(req, attr)
 	if err != nil {
 		return fail(err.Error())
 	}
@@ -330,7 +312,60 @@ func (k *keeper) spawn(req request, files []int) []int {
 		k.byOutput[f] = r
 	}
 	k.send(event{Ev: evSpawned, Run: r.id, PID: pid, Start: r.start})
+	if note != "" {
+		k.send(event{Ev: evNote, Run: r.id, Note: note})
+	}
 	return files
+}
+
+// maxCgroupRefusals is how many forks in a row the system may refuse to
+// put in a cgroup before the keeper stops asking.
+const maxCgroupRefusals = 3
+
+// forkRun forks and execs a run's main process with attr, in the run's
+// cgroup where runs have them. note says why a run that would have had
+// one has none: its cgroup could not be made (too many, say), or the
+// system would not fork into it (clone3 is Linux 5.7's; a cgroup may
+// take no processes), and then it is started without. An error of the
+// program's own (not found, being written) ends the start as it would
+// without cgroups.
+func (k *keeper) forkRun(req request, attr *syscall.ProcAttr) (pid int, note string, err error) {
+	if k.cg == nil || k.cgBroken {
+		pid, err = syscall.ForkExec(req.Path, req.Argv, attr)
+		return pid, "", err
+	}
+	fd, mkErr := k.cg.open(req.Run)
+	if mkErr != nil {
+		pid, err = syscall.ForkExec(req.Path, req.Argv, attr)
+		return pid, noCgroup("it could not be made (" + mkErr.Error() + ")"), err
+	}
+	forkInto(attr.Sys, fd)
+	pid, err = syscall.ForkExec(req.Path, req.Argv, attr)
+	unix.Close(fd)
+	forkInto(attr.Sys, -1)
+	if err == nil {
+		k.cgRefused = 0
+		return pid, "", nil
+	}
+	k.cg.ended(req.Run) // nothing is in it
+	if !cgroupRefusal(err) {
+		return 0, "", err
+	}
+	refusal := err
+	if pid, err = syscall.ForkExec(req.Path, req.Argv, attr); err != nil {
+		return 0, "", err // the program's, after all
+	}
+	why := "the system would not start it in one (" + refusal.Error() + ")"
+	if k.cgRefused++; k.cgRefused == maxCgroupRefusals {
+		k.cgBroken = true
+		why += "; this instance starts its jobs without from now on"
+	}
+	return pid, noCgroup(why), nil
+}
+
+// noCgroup is a run's note that it has no cgroup of its own, and why.
+func noCgroup(why string) string {
+	return "this run has no cgroup of its own: " + why + ". A process it starts that leaves its session, closes its output and rewrites its environment can outlive it"
 }
 
 // reapChildren collects every exited child, notes runs whose main

@@ -57,6 +57,8 @@ type event struct {
 	Token string
 	// evHello: the cgroup the keeper puts its runs in, if any.
 	Cgroup string
+	// evNote: what jobtop is to tell of the run (it has no cgroup).
+	Note string
 	// evExit: the main process's wait status, and how many processes of
 	// the run were still alive when it exited.
 	Status int
@@ -77,6 +79,7 @@ const (
 	evSpawned = "spawned"
 	evExit    = "exit" // the main process exited (and was reaped)
 	evEmpty   = "empty"
+	evNote    = "note" // after evSpawned: a line for the run's output
 )
 
 // The connection is a SOCK_SEQPACKET socket pair where the system has it

@@ -54,6 +54,7 @@ const (
 	evfLeft
 	evfAt
 	evfCgroup
+	evfNote
 )
 
 // marshal encodes a request or an event.
@@ -134,7 +135,7 @@ func (r *request) size() int {
 }
 
 func (e *encoder) event(ev *event) {
-	e.b = make([]byte, 0, 48+len(ev.Ev)+len(ev.Err)+len(ev.Token)+len(ev.Cgroup))
+	e.b = make([]byte, 0, 48+len(ev.Ev)+len(ev.Err)+len(ev.Token)+len(ev.Cgroup)+len(ev.Note))
 	e.str(evfEv, ev.Ev)
 	e.uint(evfRun, uint64(ev.Run))
 	e.int(evfPID, int64(ev.PID))
@@ -145,6 +146,7 @@ func (e *encoder) event(ev *event) {
 	e.int(evfLeft, int64(ev.Left))
 	e.int(evfAt, ev.At)
 	e.str(evfCgroup, ev.Cgroup)
+	e.str(evfNote, ev.Note)
 }
 
 func (e *encoder) tag(field, kind int) {
@@ -319,7 +321,7 @@ func (d *decoder) event(ev *event) {
 			return
 		}
 		switch field {
-		case evfEv, evfErr, evfToken, evfCgroup:
+		case evfEv, evfErr, evfToken, evfCgroup, evfNote:
 			if !d.kindOf(field, kind, kindBytes) {
 				return
 			}
@@ -338,6 +340,8 @@ func (d *decoder) event(ev *event) {
 				ev.Token = s
 			case evfCgroup:
 				ev.Cgroup = s
+			case evfNote:
+				ev.Note = s
 			}
 			continue
 		}
