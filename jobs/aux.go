@@ -74,7 +74,7 @@ func (m *Manager) runAux(ctx context.Context, argv, env []string, dir string) (C
 		delete(m.aux, run)
 		m.mu.Unlock()
 	}()
-	_, _, err = kc.Spawn(keeper.Spawn{Run: run, Path: path, Argv: argv, Env: env, Dir: dir,
+	_, err = kc.Spawn(keeper.Spawn{Run: run, Path: path, Argv: argv, Env: env, Dir: dir,
 		Stdin: null, Stdout: outW, Stderr: errW, StopSignal: syscall.SIGKILL})
 	null.Close()
 	outW.Close()
@@ -134,7 +134,7 @@ func (m *Manager) RunCommand(ctx context.Context, argv, env []string, dir string
 // its runAux, and reports whether the run was one.
 func (m *Manager) auxEventLocked(ev keeper.Event) bool {
 	ch := m.aux[ev.Run]
-	if ch != nil && ev.Kind != keeper.Noted { // (it has no output to note in)
+	if ch != nil {
 		ch <- ev
 	}
 	return ch != nil

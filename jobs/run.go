@@ -115,6 +115,10 @@ func (m *Manager) startedLocked(j *job, p *process, pid int, start uint64, files
 			}
 		})
 	}
+	if files.note != "" { // before any line of the run's own: none is read yet
+		j.store.AppendMeta(files.note)
+		j.log.MarkerSoon(files.note)
+	}
 	m.startReadinessLocked(j, p)
 	m.startProbesLocked(j, p)
 	for stream, f := range []*os.File{Stdout: files.outR, Stderr: files.errR} {
@@ -166,11 +170,6 @@ func (m *Manager) keeperEvent(ev keeper.Event) {
 		m.recordKeeper()
 	case keeper.Empty:
 		p.empty, p.emptyAt = true, ev.At
-	case keeper.Noted:
-		j.store.AppendMeta(ev.Note)
-		j.log.MarkerSoon(ev.Note)
-		m.hub.publish(j.id, EventOutput, Info{})
-		return
 	}
 	m.advanceLocked(j, p)
 }

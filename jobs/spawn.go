@@ -134,13 +134,15 @@ func (m *Manager) spawnRun(j *job, p *process) (pid int, start uint64, spawn *sp
 		if spawnPause != nil {
 			spawnPause()
 		}
-		pid, start, err = kc.Spawn(spawn.Spawn)
+		var st keeper.Started
+		st, err = kc.Spawn(spawn.Spawn)
 		if err != nil && spawn.shellArgv != nil {
 			// Run directly, it could not start (a script without
 			// "#!", say): the shell runs it, or says why not.
 			spawn.Path, spawn.Argv, spawn.shellArgv = spawn.shellPath, spawn.shellArgv, nil
-			pid, start, err = kc.Spawn(spawn.Spawn)
+			st, err = kc.Spawn(spawn.Spawn)
 		}
+		pid, start, spawn.note = st.PID, st.Start, st.Note
 		if err != nil {
 			err = fmt.Errorf("cannot start %q: %w", p.spec.ShortCommand(), withFileLimit(err))
 		}
@@ -176,6 +178,8 @@ type spawnFiles struct {
 	// when it is to run directly (direct.go); nil otherwise.
 	shellPath string
 	shellArgv []string
+	// note is the keeper's line for the run's output (keeper.Started).
+	note string
 }
 
 // runDirectly makes a command line with no shell syntax, for the default
@@ -448,8 +452,10 @@ func (m *Manager) keeperClient() (*keeper.Client, error) {
 	if err != nil {
 		return nil, err
 	}
-	if w := kc.Warning(); w != "" {
-		fmt.Fprintln(os.Stderr, "jobtop:", w)
+	for _, w := range []string{kc.Warning(), kc.CgroupWarning()} {
+		if w != "" {
+			fmt.Fprintln(os.Stderr, "jobtop:", w)
+		}
 	}
 	m.keeperID = kc.Identity()
 	m.keeper.Store(kc)

@@ -35,14 +35,14 @@ func BenchmarkSpawn(b *testing.B) {
 
 		run++
 		t0 = time.Now()
-		pid, _, err = c.Spawn(Spawn{Run: run, Path: "/bin/sleep", Argv: []string{"sleep", "300"}, Env: env,
+		st, err := c.Spawn(Spawn{Run: run, Path: "/bin/sleep", Argv: []string{"sleep", "300"}, Env: env,
 			Stdin: null, Stdout: null, Stderr: null})
 		if err != nil {
 			b.Fatal(err)
 		}
 		kept += time.Since(t0)
 		c.Signal(run, syscall.SIGKILL)
-		pids = append(pids, pid)
+		pids = append(pids, st.PID)
 	}
 	b.ReportMetric(float64(kept)/float64(b.N)/1e3, "us/spawn")
 	b.ReportMetric(float64(direct)/float64(b.N)/1e3, "us/direct")
@@ -66,7 +66,7 @@ func BenchmarkSpawnBesideHeldRuns(b *testing.B) {
 	spawn := func(hold []*os.File) time.Duration {
 		run++
 		t0 := time.Now()
-		_, _, err := c.Spawn(Spawn{Run: run, Path: "/bin/sleep", Argv: []string{"sleep", "300"}, Env: env,
+		_, err := c.Spawn(Spawn{Run: run, Path: "/bin/sleep", Argv: []string{"sleep", "300"}, Env: env,
 			Stdin: null, Stdout: null, Stderr: null, Hold: hold})
 		if err != nil {
 			b.Fatal(err)

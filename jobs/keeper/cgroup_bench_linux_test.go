@@ -14,7 +14,7 @@ import (
 // the process is reaped, against the same fork and exec without
 // (x-plain).
 func BenchmarkForkIntoCgroup(b *testing.B) {
-	cg := newCgroups(newToken())
+	cg, _ := newCgroups(newToken())
 	if cg == nil {
 		b.Skip("no cgroup of its own here")
 	}

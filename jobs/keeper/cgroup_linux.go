@@ -42,21 +42,37 @@ const (
 )
 
 // newCgroups makes the keeper's directory, named for token, below the
-// keeper's own cgroup; nil where it cannot.
-func newCgroups(token string) *cgroups {
+// keeper's own cgroup; nil where it cannot. That is no news where the
+// system has no cgroup2 or the keeper may not move processes out of its
+// own cgroup (it cannot write its cgroup.procs); any other failure is
+// (warning).
+func newCgroups(token string) (c *cgroups, warning string) {
 	mount, root, ok := cgroup2Mount()
 	if !ok {
-		return nil
+		return nil, ""
 	}
 	own, ok := ownCgroup()
 	if !ok {
-		return nil
+		return nil, ""
 	}
+	return makeCgroups(mount, root, own, token)
+}
+
+// makeCgroups is newCgroups for a keeper in cgroup own of the hierarchy
+// mounted at mount (whose root there is root).
+func makeCgroups(mount, root, own, token string) (c *cgroups, warning string) {
 	dir, rel, ok := keeperDirs(mount, root, own, token)
-	if !ok || unix.Mkdir(dir, 0o755) != nil {
-		return nil
+	if !ok || unix.Access(filepath.Join(filepath.Dir(dir), "cgroup.procs"), unix.W_OK) != nil {
+		return nil, ""
 	}
-	return &cgroups{dir: dir, rel: rel, stale: make(map[RunID]bool)}
+	switch err := unix.Mkdir(dir, 0o755); err {
+	case nil:
+		return &cgroups{dir: dir, rel: rel, stale: make(map[RunID]bool)}, ""
+	case unix.EACCES, unix.EPERM, unix.EROFS:
+		return nil, ""
+	default:
+		return nil, "cannot make a cgroup for its jobs (mkdir " + dir + ": " + err.Error() + "): a process a job starts that leaves its session, closes its output and rewrites its environment can outlive the job"
+	}
 }
 
 // keeperDirs is where the keeper's directory is made, as mounted (dir)
@@ -282,13 +298,16 @@ func forkInto(sys *syscall.SysProcAttr, fd int) {
 	sys.UseCgroupFD, sys.CgroupFD = fd >= 0, fd
 }
 
-// cgroupRefusal reports whether a fork into a cgroup may have failed for
-// the cgroup's sake (clone3's errors for CLONE_INTO_CGROUP), not only the
-// program's: worth a try without.
-func cgroupRefusal(err error) bool {
+// cgroupError says whether a fork into a cgroup that failed with err may
+// have failed for the cgroup's sake: sure, for errors only clone3 gives
+// (CLONE_INTO_CGROUP unknown, a cgroup that takes no processes); maybe,
+// for those the program's exec gives too (permission).
+func cgroupError(err error) (sure, maybe bool) {
 	switch err {
-	case unix.ENOSYS, unix.EOPNOTSUPP, unix.EBUSY, unix.EBADF, unix.EINVAL, unix.EACCES, unix.EPERM, unix.E2BIG:
-		return true
+	case unix.ENOSYS, unix.EOPNOTSUPP, unix.EBUSY, unix.EBADF, unix.EINVAL:
+		return true, false
+	case unix.EACCES, unix.EPERM:
+		return false, true
 	}
-	return false
+	return false, false
 }

@@ -1,9 +1,14 @@
 package keeper
 
 import (
+	"os"
+	"path/filepath"
+	"strings"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 	"golang.org/x/sys/unix"
 )
 
@@ -52,14 +57,85 @@ func TestKeeperDirs(t *testing.T) {
 	}
 }
 
-// TestCgroupRefusal: a start whose fork into its cgroup fails is tried
-// without the cgroup only for errors the cgroup can cause; the program's
-// own (not there, being written) end the start as they would without.
-func TestCgroupRefusal(t *testing.T) {
-	for _, err := range []error{unix.ENOSYS, unix.EOPNOTSUPP, unix.EBUSY, unix.EACCES, unix.EPERM} {
-		assert.True(t, cgroupRefusal(err), "%v", err)
+// TestCgroupError: a start whose fork into its cgroup fails is tried
+// without the cgroup only for errors the cgroup can cause (permission
+// ones once a probe says the cgroup refuses); the program's own (not
+// there, being written, too many arguments) end the start as they would
+// without.
+func TestCgroupError(t *testing.T) {
+	for _, err := range []error{unix.ENOSYS, unix.EOPNOTSUPP, unix.EBUSY} {
+		sure, _ := cgroupError(err)
+		assert.True(t, sure, "%v", err)
 	}
-	for _, err := range []error{unix.ETXTBSY, unix.ENOENT, unix.ENOEXEC, unix.ENOTDIR, unix.ELOOP, unix.ENOMEM, unix.EAGAIN} {
-		assert.False(t, cgroupRefusal(err), "%v", err)
+	for _, err := range []error{unix.EACCES, unix.EPERM} {
+		sure, maybe := cgroupError(err)
+		assert.True(t, !sure && maybe, "%v", err)
 	}
+	for _, err := range []error{unix.ETXTBSY, unix.ENOENT, unix.ENOEXEC, unix.ENOTDIR, unix.ELOOP, unix.ENOMEM, unix.EAGAIN, unix.E2BIG} {
+		sure, maybe := cgroupError(err)
+		assert.False(t, sure || maybe, "%v", err)
+	}
+}
+
+// testCgroup makes a cgroup of its own for a test, below the test's, and
+// returns it as mounted and as /proc/PID/cgroup names it; the test is
+// skipped where it cannot.
+func testCgroup(t *testing.T) (mount, root, dir, rel string) {
+	t.Helper()
+	mount, root, ok := cgroup2Mount()
+	own, ok2 := ownCgroup()
+	if !ok || !ok2 {
+		t.Skip("no cgroup2 here")
+	}
+	parent, _, ok := keeperDirs(mount, root, own, "x")
+	require.True(t, ok)
+	rel = strings.TrimSuffix(own, "/") + "/keepertest-" + newToken()
+	dir = filepath.Join(filepath.Dir(parent), filepath.Base(rel))
+	if err := os.Mkdir(dir, 0o755); err != nil {
+		t.Skipf("no cgroup can be made here: %v", err)
+	}
+	t.Cleanup(func() { removeTestCgroup(t, dir) })
+	return mount, root, dir, rel
+}
+
+// removeTestCgroup removes a test's cgroup and what is below it.
+func removeTestCgroup(t *testing.T, dir string) {
+	t.Helper()
+	killCgroup(dir)
+	require.Eventually(t, func() bool { err := removeTree(dir); return err == nil || os.IsNotExist(err) },
+		5*time.Second, 10*time.Millisecond, "%s stays", dir)
+}
+
+// TestMakeCgroupsSaysWhyItCannot: a keeper whose directory cannot be
+// made for a reason the system does not mean (its cgroup takes no more
+// cgroups) says so; one that may not is silent, as where there are none.
+func TestMakeCgroupsSaysWhyItCannot(t *testing.T) {
+	mount, root, dir, rel := testCgroup(t)
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "cgroup.max.descendants"), []byte("0"), 0))
+	c, warning := makeCgroups(mount, root, rel, newToken())
+	assert.Nil(t, c)
+	assert.Regexp(t, `^cannot make a cgroup for its jobs \(mkdir .*/keepertest-[0-9a-f]+/jobtop-[0-9a-f]+: .+\): a process a job starts`, warning)
+
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "cgroup.max.descendants"), []byte("max"), 0))
+	c, warning = makeCgroups(mount, root, rel, newToken())
+	require.NotNil(t, c)
+	assert.Empty(t, warning)
+	c.close()
+}
+
+// TestCgroupRefusesTriesAFork: the probe that tells a cgroup's refusal
+// from a program's own permission error: a cgroup that takes the fork
+// does not refuse, and is left as it was; one that cannot be made does.
+func TestCgroupRefusesTriesAFork(t *testing.T) {
+	mount, root, _, rel := testCgroup(t)
+	cg, _ := makeCgroups(mount, root, rel, newToken())
+	require.NotNil(t, cg)
+	defer cg.close()
+	k := &keeper{cg: cg}
+	assert.False(t, k.cgroupRefuses(7))
+	_, err := os.Stat(cg.runDir(7))
+	assert.True(t, os.IsNotExist(err), "the probe's cgroup is removed")
+
+	require.NoError(t, os.WriteFile(filepath.Join(cg.dir, "cgroup.max.descendants"), []byte("0"), 0))
+	assert.True(t, k.cgroupRefuses(8))
 }

@@ -13,7 +13,7 @@ import (
 // and goes by sessions, outputs and JOBTOP_RUN.
 type cgroups struct{ dir string }
 
-func newCgroups(string) *cgroups { return nil }
+func newCgroups(string) (*cgroups, string) { return nil, "" }
 
 func (c *cgroups) open(RunID) (int, error) { return -1, errors.ErrUnsupported }
 func (c *cgroups) runOf(int) (RunID, bool) { return 0, false }
@@ -29,4 +29,4 @@ func RemoveCgroup(string) {}
 
 func forkInto(*syscall.SysProcAttr, int) {}
 
-func cgroupRefusal(error) bool { return false }
+func cgroupError(error) (sure, maybe bool) { return false, false }

@@ -29,8 +29,6 @@ type Event struct {
 	// wall clock was not set back meanwhile. Zero when the keeper did
 	// not say (one older than the field).
 	At time.Time
-	// Noted: a line for the run's output (it has no cgroup, and why).
-	Note string
 }
 
 // EventKind says what an Event reports.
@@ -40,7 +38,6 @@ type EventKind uint8
 const (
 	Exited EventKind = iota + 1
 	Empty
-	Noted
 )
 
 // Spawn says how to start a run's main process.
@@ -99,8 +96,10 @@ type Client struct {
 	cmd     *exec.Cmd
 	id      Identity
 	warning string
-	onEvent func(Event)
-	onLost  func(error)
+	// cgroupWarning: CgroupWarning.
+	cgroupWarning string
+	onEvent       func(Event)
+	onLost        func(error)
 
 	writeMu sync.Mutex
 
@@ -148,7 +147,7 @@ func Start(onEvent func(Event), onLost func(error)) (*Client, error) {
 		return nil, fmt.Errorf("jobtop's keeper process did not start: %v", err)
 	}
 	c.id = Identity{PID: hello.PID, Start: hello.Start, Token: hello.Token, Cgroup: hello.Cgroup}
-	c.warning = hello.Err
+	c.warning, c.cgroupWarning = hello.Err, hello.Note
 	go c.read(r)
 	go c.writeSignals()
 	go c.watch()
@@ -211,17 +210,21 @@ func (c *Client) wait() error {
 // Identity is the keeper process's.
 func (c *Client) Identity() Identity { return c.id }
 
-// Warning is what the keeper could not set up (e.g. becoming a
-// subreaper), or "".
+// Warning says the keeper could not become a subreaper, or is "".
 func (c *Client) Warning() string { return c.warning }
 
+// CgroupWarning says why the keeper puts its runs in no cgroups, where
+// that is not simply the system's way (no cgroup2, none of the user's);
+// empty otherwise.
+func (c *Client) CgroupWarning() string { return c.cgroupWarning }
+
 // Spawn starts a run and returns its main process's PID and start time.
-func (c *Client) Spawn(s Spawn) (pid int, start uint64, err error) {
+func (c *Client) Spawn(s Spawn) (Started, error) {
 	ch := make(chan event, 1)
 	c.mu.Lock()
 	if c.lost != nil || c.closed {
 		c.mu.Unlock()
-		return 0, 0, ErrGone
+		return Started{}, ErrGone
 	}
 	c.waiting[s.Run] = ch
 	c.mu.Unlock()
@@ -229,7 +232,7 @@ func (c *Client) Spawn(s Spawn) (pid int, start uint64, err error) {
 		TTY: s.TTY, StopSignal: int(s.StopSignal), GraceMS: s.Grace.Milliseconds(), Log: s.Log}
 	fds := []int{int(s.Stdin.Fd()), int(s.Stdout.Fd()), int(s.Stderr.Fd())}
 	req.Hold = len(s.Hold)
-	err = withFDs(s.Hold, func(held []int) error {
+	err := withFDs(s.Hold, func(held []int) error {
 		c.writeMu.Lock()
 		defer c.writeMu.Unlock()
 		return send(c.conn, req, append(fds, held...)...)
@@ -238,17 +241,26 @@ func (c *Client) Spawn(s Spawn) (pid int, start uint64, err error) {
 		c.mu.Lock()
 		delete(c.waiting, s.Run)
 		c.mu.Unlock()
-		return 0, 0, fmt.Errorf("asking jobtop's keeper process to start the job: %w", err)
+		return Started{}, fmt.Errorf("asking jobtop's keeper process to start the job: %w", err)
 	}
 	select {
 	case ev := <-ch:
 		if ev.Err != "" {
-			return 0, 0, errors.New(ev.Err)
+			return Started{}, errors.New(ev.Err)
 		}
-		return ev.PID, ev.Start, nil
+		return Started{PID: ev.PID, Start: ev.Start, Note: ev.Note}, nil
 	case <-c.done:
-		return 0, 0, ErrGone
+		return Started{}, ErrGone
 	}
+}
+
+// Started is a run's main process as Spawn started it.
+type Started struct {
+	PID   int
+	Start uint64 // its start time (proc.Proc.Start)
+	// Note is a line for the run's output, before any of its own: the
+	// run has no cgroup, and why (empty for none).
+	Note string
 }
 
 // withFDs calls send with the descriptors of the files a Spawn holds,
@@ -365,8 +377,6 @@ func (c *Client) read(r *receiver) {
 			c.onEvent(Event{Run: ev.Run, Kind: Exited, Status: syscall.WaitStatus(ev.Status), Left: ev.Left, At: wireTime(ev.At)})
 		case evEmpty:
 			c.onEvent(Event{Run: ev.Run, Kind: Empty, At: wireTime(ev.At)})
-		case evNote:
-			c.onEvent(Event{Run: ev.Run, Kind: Noted, Note: ev.Note})
 		}
 	}
 }

@@ -59,7 +59,7 @@ func TestARunOutlivesJobtopsEndsOfItsOutput(t *testing.T) {
 				defer errW.Close()
 			}
 			s.Hold = ours
-			_, _, err := c.Spawn(s)
+			_, err := c.Spawn(s)
 			require.NoError(t, err)
 			s.Stdin.Close()
 			s.Stdout.Close()

@@ -57,7 +57,7 @@ func stopWhileForking(t *testing.T, script string, exited bool) {
 		run := RunID(i + 1)
 		r, w, err := os.Pipe()
 		require.NoError(t, err)
-		_, _, err = c.Spawn(Spawn{Run: run, Path: "/bin/sh", Argv: []string{"sh", "-c", script},
+		_, err = c.Spawn(Spawn{Run: run, Path: "/bin/sh", Argv: []string{"sh", "-c", script},
 			Env:   []string{"PATH=" + os.Getenv("PATH"), "TEST_MARK=" + mark},
 			Stdin: null, Stdout: w, Stderr: null, StopSignal: syscall.SIGTERM, Grace: time.Minute})
 		w.Close()

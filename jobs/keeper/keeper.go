@@ -151,6 +151,7 @@ func serve(conn *net.UnixConn) int {
 	chld := make(chan os.Signal, 1)
 	signal.Notify(chld, syscall.SIGCHLD)
 
+	var cgWarning string
 	k := &keeper{
 		conn:      conn,
 		out:       newOutbox(conn),
@@ -167,7 +168,7 @@ func serve(conn *net.UnixConn) int {
 	}
 	if os.Getenv(noSubreaperEnv) == "" {
 		k.stash = newStash()
-		k.cg = newCgroups(k.token)
+		k.cg, cgWarning = newCgroups(k.token)
 	}
 	hello := event{Ev: evHello, PID: k.pid, Token: k.token}
 	if k.cg != nil {
@@ -179,6 +180,7 @@ func serve(conn *net.UnixConn) int {
 	if srErr != nil && srErr != errNoSubreaper {
 		hello.Err = "cannot become a child subreaper: a process that leaves a job's session is followed only by its JOBTOP_RUN variable"
 	}
+	hello.Note = cgWarning
 	k.send(hello)
 
 	reqs := make(chan incoming)
@@ -311,61 +313,8 @@ func (k *keeper) spawn(req request, files []int) []int {
 	for _, f := range r.outputs {
 		k.byOutput[f] = r
 	}
-	k.send(event{Ev: evSpawned, Run: r.id, PID: pid, Start: r.start})
-	if note != "" {
-		k.send(event{Ev: evNote, Run: r.id, Note: note})
-	}
+	k.send(event{Ev: evSpawned, Run: r.id, PID: pid, Start: r.start, Note: note})
 	return files
-}
-
-// maxCgroupRefusals is how many forks in a row the system may refuse to
-// put in a cgroup before the keeper stops asking.
-const maxCgroupRefusals = 3
-
-// forkRun forks and execs a run's main process with attr, in the run's
-// cgroup where runs have them. note says why a run that would have had
-// one has none: its cgroup could not be made (too many, say), or the
-// system would not fork into it (clone3 is Linux 5.7's; a cgroup may
-// take no processes), and then it is started without. An error of the
-// program's own (not found, being written) ends the start as it would
-// without cgroups.
-func (k *keeper) forkRun(req request, attr *syscall.ProcAttr) (pid int, note string, err error) {
-	if k.cg == nil || k.cgBroken {
-		pid, err = syscall.ForkExec(req.Path, req.Argv, attr)
-		return pid, "", err
-	}
-	fd, mkErr := k.cg.open(req.Run)
-	if mkErr != nil {
-		pid, err = syscall.ForkExec(req.Path, req.Argv, attr)
-		return pid, noCgroup("it could not be made (" + mkErr.Error() + ")"), err
-	}
-	forkInto(attr.Sys, fd)
-	pid, err = syscall.ForkExec(req.Path, req.Argv, attr)
-	unix.Close(fd)
-	forkInto(attr.Sys, -1)
-	if err == nil {
-		k.cgRefused = 0
-		return pid, "", nil
-	}
-	k.cg.ended(req.Run) // nothing is in it
-	if !cgroupRefusal(err) {
-		return 0, "", err
-	}
-	refusal := err
-	if pid, err = syscall.ForkExec(req.Path, req.Argv, attr); err != nil {
-		return 0, "", err // the program's, after all
-	}
-	why := "the system would not start it in one (" + refusal.Error() + ")"
-	if k.cgRefused++; k.cgRefused == maxCgroupRefusals {
-		k.cgBroken = true
-		why += "; this instance starts its jobs without from now on"
-	}
-	return pid, noCgroup(why), nil
-}
-
-// noCgroup is a run's note that it has no cgroup of its own, and why.
-func noCgroup(why string) string {
-	return "this run has no cgroup of its own: " + why + ". A process it starts that leaves its session, closes its output and rewrites its environment can outlive it"
 }
 
 // reapChildren collects every exited child, notes runs whose main

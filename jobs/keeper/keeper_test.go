@@ -79,12 +79,12 @@ func spawnShell(t *testing.T, c *Client, run RunID, script, mark string, grace t
 	out, err := os.OpenFile(os.DevNull, os.O_WRONLY, 0)
 	require.NoError(t, err)
 	defer out.Close()
-	pid, start, err := c.Spawn(Spawn{Run: run, Path: "/bin/sh", Argv: []string{"sh", "-c", script},
+	st, err := c.Spawn(Spawn{Run: run, Path: "/bin/sh", Argv: []string{"sh", "-c", script},
 		Env: []string{"PATH=" + os.Getenv("PATH"), "TEST_MARK=" + mark}, Stdin: null, Stdout: out, Stderr: out,
 		StopSignal: syscall.SIGTERM, Grace: grace})
 	require.NoError(t, err)
-	require.NotZero(t, start)
-	return pid
+	require.NotZero(t, st.Start)
+	return st.PID
 }
 
 // TestSignalLeavesAReusedPIDAlone: a process whose PID matches but whose
@@ -204,7 +204,7 @@ func TestLargeEnvironmentGoesInChunks(t *testing.T) {
 	defer r.Close()
 	// Three variables of 100 KiB (the kernel's limit is 128 KiB each).
 	big := strings.Repeat("x", 100<<10)
-	_, _, err = c.Spawn(Spawn{Run: 1, Path: "/bin/sh", Argv: []string{"sh", "-c", `printf %s "$A$B$C" | wc -c`},
+	_, err = c.Spawn(Spawn{Run: 1, Path: "/bin/sh", Argv: []string{"sh", "-c", `printf %s "$A$B$C" | wc -c`},
 		Env: []string{"PATH=" + os.Getenv("PATH"), "A=" + big, "B=" + big, "C=" + big}, Stdin: null, Stdout: w, Stderr: w})
 	w.Close()
 	require.NoError(t, err)
@@ -219,7 +219,7 @@ func TestSpawnFailureIsReported(t *testing.T) {
 	t.Cleanup(func() { c.Close() })
 	null, _ := os.Open(os.DevNull)
 	defer null.Close()
-	_, _, err := c.Spawn(Spawn{Run: 1, Path: "/nonexistent/prog", Argv: []string{"prog"}, Stdin: null, Stdout: null, Stderr: null})
+	_, err := c.Spawn(Spawn{Run: 1, Path: "/nonexistent/prog", Argv: []string{"prog"}, Stdin: null, Stdout: null, Stderr: null})
 	require.Error(t, err)
 	assert.Contains(t, err.Error(), "no such file")
 }
@@ -295,7 +295,7 @@ func TestJobHoldsNoOtherRunsFiles(t *testing.T) {
 	in, err := os.Open(os.DevNull)
 	require.NoError(t, err)
 	defer in.Close()
-	_, _, err = c.Spawn(Spawn{Run: 1, Path: "/bin/sleep", Argv: []string{"sleep", "300"}, Env: os.Environ(),
+	_, err = c.Spawn(Spawn{Run: 1, Path: "/bin/sleep", Argv: []string{"sleep", "300"}, Env: os.Environ(),
 		Stdin: in, Stdout: w, Stderr: w, Hold: []*os.File{r}, StopSignal: syscall.SIGTERM})
 	require.NoError(t, err)
 	dir := t.TempDir()

@@ -57,7 +57,8 @@ type event struct {
 	Token string
 	// evHello: the cgroup the keeper puts its runs in, if any.
 	Cgroup string
-	// evNote: what jobtop is to tell of the run (it has no cgroup).
+	// evSpawned: what jobtop is to tell of the run (it has no cgroup).
+	// evHello: why the keeper makes no cgroups, where that is news.
 	Note string
 	// evExit: the main process's wait status, and how many processes of
 	// the run were still alive when it exited.
@@ -79,7 +80,6 @@ const (
 	evSpawned = "spawned"
 	evExit    = "exit" // the main process exited (and was reaped)
 	evEmpty   = "empty"
-	evNote    = "note" // after evSpawned: a line for the run's output
 )
 
 // The connection is a SOCK_SEQPACKET socket pair where the system has it

@@ -28,7 +28,7 @@ func TestWireCodecRoundTrips(t *testing.T) {
 	}
 	evs := []event{
 		{Ev: evHello, PID: 7, Start: 1 << 60, Token: "ab12", Err: "cannot", Cgroup: "/sys/fs/cgroup/jobtop-ab12"},
-		{Ev: evNote, Run: 9, Note: "this run has no cgroup of its own"},
+		{Ev: evSpawned, Run: 9, PID: 12, Start: 3, Note: "this run has no cgroup of its own"},
 		{Ev: evExit, Run: 3, Status: -1, Left: 2, At: -5},
 		{Ev: evEmpty, Run: 3, At: 1_700_000_000_000_000_000},
 	}
