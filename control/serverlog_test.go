@@ -24,8 +24,14 @@ func TestServerLogSaysWhatNoClientHears(t *testing.T) {
 		"one line for an error that repeats")
 
 	out.Reset()
-	l.last = l.last.Add(-serverLogEvery) // the next may be said
-	logger.Printf("http: panic serving @: boom")
-	assert.Equal(t, "jobtop: the API: 4 more errors left out since the last\njobtop: the API: http: panic serving @: boom\n", out.String())
+	logger.Printf("http: panic serving @: boom\ngoroutine 7 [running]:\nmain.f()")
+	assert.Equal(t, "jobtop: the API: http: panic serving @: boom\ngoroutine 7 [running]:\nmain.f()\n", out.String(),
+		"a panic is said at once, stack and all")
+
+	out.Reset()
+	l.last = l.last.Add(-serverLogEvery) // the next accept error may be said
+	logger.Printf("http: Accept error: accept unix /s.sock: accept4: too many open files; retrying in 1s")
+	assert.Equal(t, "jobtop: the API: 4 more like the next left out since the last\n"+
+		"jobtop: the API: http: Accept error: accept unix /s.sock: accept4: too many open files; retrying in 1s\n", out.String())
 	assert.WithinDuration(t, time.Now(), l.last, time.Minute)
 }
