@@ -123,6 +123,7 @@ type Manager struct {
 	keeperMu     sync.Mutex
 	keeper       atomic.Pointer[keeper.Client]
 	keeperID     keeper.Identity
+	cgroupWarned bool // a keeper's CgroupWarning was printed
 	keeperClosed bool
 	recordMu     sync.Mutex
 	recordTimer  *time.Timer

@@ -452,10 +452,12 @@ func (m *Manager) keeperClient() (*keeper.Client, error) {
 	if err != nil {
 		return nil, err
 	}
-	for _, w := range []string{kc.Warning(), kc.CgroupWarning()} {
-		if w != "" {
-			fmt.Fprintln(os.Stderr, "jobtop:", w)
-		}
+	if w := kc.Warning(); w != "" {
+		fmt.Fprintln(os.Stderr, "jobtop:", w)
+	}
+	if w := kc.CgroupWarning(); w != "" && !m.cgroupWarned { // (a keeper killed, the next says it again)
+		fmt.Fprintln(os.Stderr, "jobtop:", w)
+		m.cgroupWarned = true
 	}
 	m.keeperID = kc.Identity()
 	m.keeper.Store(kc)

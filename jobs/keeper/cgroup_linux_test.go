@@ -125,15 +125,25 @@ func TestMakeCgroupsSaysWhyItCannot(t *testing.T) {
 
 // TestCgroupRefusesTriesAFork: the probe that tells a cgroup's refusal
 // from a program's own permission error: a cgroup that takes the fork
-// does not refuse, and is left as it was; one that cannot be made does.
+// does not refuse, whatever the file modes of any program, and is left as
+// it was; one that cannot be made does. (A fork the kernel refuses, as
+// for a user whose cgroup.procs is not theirs, cannot be made as root.)
 func TestCgroupRefusesTriesAFork(t *testing.T) {
 	mount, root, _, rel := testCgroup(t)
 	cg, _ := makeCgroups(mount, root, rel, newToken())
 	require.NotNil(t, cg)
 	defer cg.close()
 	k := &keeper{cg: cg}
+	// Not even when this program's file (the keeper's) cannot be run.
+	self, err := os.Executable()
+	require.NoError(t, err)
+	st, err := os.Stat(self)
+	require.NoError(t, err)
+	require.NoError(t, os.Chmod(self, 0o644))
+	defer os.Chmod(self, st.Mode()) //nolint:errcheck // as it was
 	assert.False(t, k.cgroupRefuses(7))
-	_, err := os.Stat(cg.runDir(7))
+	require.NoError(t, os.Chmod(self, st.Mode()))
+	_, err = os.Stat(cg.runDir(7))
 	assert.True(t, os.IsNotExist(err), "the probe's cgroup is removed")
 
 	require.NoError(t, os.WriteFile(filepath.Join(cg.dir, "cgroup.max.descendants"), []byte("0"), 0))

@@ -53,8 +53,9 @@ func (k *keeper) forkRun(req request, attr *syscall.ProcAttr) (pid int, note str
 
 // cgroupRefuses reports whether run id's cgroup refuses a fork into it,
 // for an error that the fork and the program's exec can both give
-// (cgroupError): it tries a fork of the keeper's own program, killed at
-// once.
+// (cgroupError): it forks into it a child that execs nothing (an empty
+// path: ENOENT, and it exits), so whatever else it fails with is the
+// fork's, whatever the file modes of any program.
 func (k *keeper) cgroupRefuses(id RunID) bool {
 	fd, err := k.cg.open(id)
 	if err != nil {
@@ -64,17 +65,9 @@ func (k *keeper) cgroupRefuses(id RunID) bool {
 	defer unix.Close(fd)
 	sys := &syscall.SysProcAttr{Setsid: true}
 	forkInto(sys, fd)
-	pid, err := syscall.ForkExec(selfPath(), []string{"jobtop-cgroup-probe", "--version"}, &syscall.ProcAttr{Sys: sys})
-	if err != nil {
-		return true
-	}
-	if pidfd, err := pidfdOpen(pid); err == nil { // (a kernel with clone3 has pidfds)
-		pidfdSignal(pidfd, syscall.SIGKILL) //nolint:errcheck // it is the keeper's child, not reaped
-		unix.Close(pidfd)
-	}
-	var ws unix.WaitStatus
-	unix.Wait4(pid, &ws, 0, nil) //nolint:errcheck // reaped here, so no look sees it
-	return false
+	// (ForkExec reaps a child whose exec failed.)
+	_, err = syscall.ForkExec("", []string{"jobtop-cgroup-probe"}, &syscall.ProcAttr{Sys: sys})
+	return err != unix.ENOENT
 }
 
 // noCgroup is a run's note that it has no cgroup of its own, and why.
