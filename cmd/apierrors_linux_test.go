@@ -6,7 +6,6 @@ import (
 	"os/exec"
 	"strings"
 	"sync"
-	"syscall"
 	"testing"
 	"time"
 
@@ -22,14 +21,7 @@ import (
 func TestServeSaysWhenItCannotAcceptClients(t *testing.T) {
 	c := newCLI(t)
 	serve := exec.Command(binary, "serve", "--no-file")
-	serve.Env = c.env
-	stderr, err := serve.StderrPipe()
-	require.NoError(t, err)
-	require.NoError(t, serve.Start())
-	t.Cleanup(func() {
-		serve.Process.Signal(syscall.SIGTERM) //nolint:errcheck // may have exited
-		serve.Wait()                          //nolint:errcheck // stopped on purpose
-	})
+	stderr := c.startServe(serve)
 	var mu sync.Mutex
 	var lines []string
 	go func() {

@@ -1,6 +1,7 @@
 package cmd
 
 import (
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -114,12 +115,7 @@ func TestServeBelowTheRootCgroupStillGivesRunsTheirs(t *testing.T) {
 	})
 	c := newCLI(t)
 	serve := exec.Command("sh", "-c", `echo $$ > "$1/cgroup.procs" && exec "$2" serve --no-file`, "sh", parent, binary)
-	serve.Env = c.env
-	require.NoError(t, serve.Start())
-	t.Cleanup(func() {
-		serve.Process.Signal(syscall.SIGTERM) //nolint:errcheck // may have exited
-		serve.Wait()                          //nolint:errcheck // stopped on purpose
-	})
+	go io.Copy(io.Discard, c.startServe(serve)) //nolint:errcheck // of no interest
 	c.waitAnswering()
 
 	id := c.startJob("cat /proc/self/cgroup")

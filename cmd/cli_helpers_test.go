@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -144,6 +145,22 @@ func (c *cli) serveJobFile(text string, args ...string) *exec.Cmd {
 	dir := c.t.TempDir()
 	require.NoError(c.t, os.WriteFile(filepath.Join(dir, "jobtop.yaml"), []byte(text), 0o600))
 	return c.serveIn(dir, args...)
+}
+
+// startServe starts cmd (a serve, or what execs one) with c's
+// environment, stopped by SIGTERM when the test ends, and returns its
+// stderr.
+func (c *cli) startServe(cmd *exec.Cmd) io.Reader {
+	c.t.Helper()
+	cmd.Env = c.env
+	stderr, err := cmd.StderrPipe()
+	require.NoError(c.t, err)
+	require.NoError(c.t, cmd.Start())
+	c.t.Cleanup(func() {
+		cmd.Process.Signal(syscall.SIGTERM) //nolint:errcheck // may have exited
+		cmd.Wait()                          //nolint:errcheck // stopped on purpose
+	})
+	return stderr
 }
 
 func (c *cli) serveIn(dir string, args ...string) *exec.Cmd {

@@ -166,15 +166,7 @@ func TestNextInstanceStopsWhatADeadOneLeft(t *testing.T) {
 // ends) and returns the first line it writes to stderr.
 func (c *cli) serveNext(t *testing.T) string {
 	t.Helper()
-	next := exec.Command(binary, "serve", "--no-file")
-	next.Env = c.env
-	stderr, err := next.StderrPipe()
-	require.NoError(t, err)
-	require.NoError(t, next.Start())
-	t.Cleanup(func() {
-		next.Process.Signal(syscall.SIGTERM) //nolint:errcheck // may have exited
-		next.Wait()                          //nolint:errcheck // stopped on purpose
-	})
+	stderr := c.startServe(exec.Command(binary, "serve", "--no-file"))
 	line, err := bufio.NewReader(stderr).ReadString('\n')
 	require.NoError(t, err)
 	go io.Copy(io.Discard, stderr) //nolint:errcheck // the rest is of no interest
