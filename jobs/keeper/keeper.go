@@ -285,12 +285,11 @@ func (k *keeper) spawn(req request, files []int) []int {
 		return fail("run " + strconv.FormatUint(uint64(req.Run), 10) + " exists already")
 	}
 	env := withVar(req.Env, EnvRun, k.token+"."+strconv.FormatUint(uint64(req.Run), 10))
-	sys := &syscall.SysProcAttr{Setsid: true, Setctty: req.TTY, Ctty: 0}
 	attr := &syscall.ProcAttr{
 		Dir:   req.Dir,
 		Env:   env,
 		Files: []uintptr{uintptr(files[0]), uintptr(files[1]), uintptr(files[2])},
-		Sys:   sys,
+		Sys:   &syscall.SysProcAttr{Setsid: true, Setctty: req.TTY, Ctty: 0},
 	}
 	pid, note, err := k.forkRun(req, attr)
 	if err != nil {

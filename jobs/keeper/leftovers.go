@@ -19,10 +19,11 @@ func (id ProcID) Alive() bool {
 	return err == nil && p.Start == id.Start && !p.Zombie
 }
 
-// Leftovers finds the processes a keeper's runs left behind: every process
-// in its cgroup (InCgroup) or whose JOBTOP_RUN carries its token, each of mains that is still the process
-// it names, and the members of the sessions they started (a run's session
-// ID is its main PID). A session whose leader is gone counts only while no
+// Leftovers finds the processes a keeper's runs left behind: every
+// process in its cgroup (InCgroup) or whose JOBTOP_RUN carries its token,
+// each of mains that is still the process it names, and the members of
+// the sessions they started (a run's session ID is its main PID). A
+// session whose leader is gone counts only while no
 // other process has its ID: the system does not hand out a number that a
 // live session still uses, so a process that has it now (a PID reused
 // since, maybe a new session's leader) means that session is someone

@@ -188,7 +188,8 @@ func (k *keeper) runByEnv(p proc.Proc, l *look, recheck time.Duration) (r *run, 
 
 // runByCgroup is the run whose cgroup p is in (endedRun for a run that
 // has ended), nil for none or where runs have no cgroups: nothing a
-// process does to itself takes it out of its cgroup.
+// process does to its session, environment or output takes it out of
+// its cgroup.
 func (k *keeper) runByCgroup(p proc.Proc) *run {
 	if k.cg == nil {
 		return nil
@@ -259,7 +260,8 @@ func (k *keeper) attributeOutside(p proc.Proc, l *look) *run {
 
 // attribute finds the run a child of the keeper belongs to: its main
 // process, else the run whose session it is in, else the run whose
-// cgroup it is in or whose output it writes to, else the run its environment names; endedRun for a run that has ended, nil for none.
+// cgroup it is in or whose output it writes to, else the run its
+// environment names; endedRun for a run that has ended, nil for none.
 // l collects the answers for the next scan. A process that cannot be
 // attributed yet (runByEnv) counts as no run's for this scan.
 func (k *keeper) attribute(p proc.Proc, l *look) *run {
