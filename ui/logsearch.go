@@ -2,6 +2,7 @@ package ui
 
 import (
 	"bufio"
+	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -107,13 +108,17 @@ func scanLogFile(path string, off, budget int64, m *matcher) (int64, []int64, bo
 	var found []int64
 	for read < budget {
 		line, err := r.ReadSlice('\n')
-		n := int64(len(line))
-		for errors.Is(err, bufio.ErrBufferFull) { // a long line: skip its rest
-			var more []byte
-			more, err = r.ReadSlice('\n')
-			n += int64(len(more))
+		n, last := int64(len(line)), line
+		if errors.Is(err, bufio.ErrBufferFull) {
+			// A long line: its first part is matched, its rest skipped
+			// (by reads that reuse the buffer line is in).
+			line = bytes.Clone(line)
+			for errors.Is(err, bufio.ErrBufferFull) {
+				last, err = r.ReadSlice('\n')
+				n += int64(len(last))
+			}
 		}
-		if err == io.EOF && (n == 0 || line[len(line)-1] != '\n') {
+		if err == io.EOF && (len(last) == 0 || last[len(last)-1] != '\n') {
 			return read, found, true, nil // the job may still be writing this line
 		}
 		if err != nil && err != io.EOF {

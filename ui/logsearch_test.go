@@ -119,3 +119,23 @@ func TestLogSearchReadsOnlyAFile(t *testing.T) {
 	require.True(t, done)
 	require.ErrorContains(t, err, "not a regular file")
 }
+
+// TestLogSearchOverLongLines: a line longer than the scan's buffer is
+// matched on its own text (its first 64 KiB), not on the lines read
+// after it, and one still being written at the end of the file waits.
+func TestLogSearchOverLongLines(t *testing.T) {
+	long := strings.Repeat("Z", 200<<10)
+	head := "needle " + strings.Repeat("Y", 100<<10)
+	text := long + "\nneedle here\ntail\n" + head + "\n" + long
+	path := t.TempDir() + "/1.log"
+	require.NoError(t, os.WriteFile(path, []byte(text), 0o600))
+	m, err := newMatcher("needle", false)
+	require.NoError(t, err)
+	read, found, done, err := scanLogFile(path, 0, 1<<30, m)
+	require.NoError(t, err)
+	require.True(t, done)
+	second := int64(len(long) + 1)
+	fourth := second + int64(len("needle here\ntail\n"))
+	require.Equal(t, []int64{second, fourth}, found)
+	require.Equal(t, int64(len(text)-len(long)), read, "the last line, still unended, is left for the next scan")
+}
