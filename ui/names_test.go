@@ -3,6 +3,7 @@ package ui
 import (
 	"testing"
 
+	tea "github.com/charmbracelet/bubbletea"
 	"github.com/stretchr/testify/require"
 
 	"jobtop/jobs"
@@ -32,4 +33,19 @@ func TestAddPromptChecksTheName(t *testing.T) {
 	require.Len(t, list, 1)
 	require.Equal(t, "sleep", list[0].Name, "the default name is the program's")
 	require.Equal(t, "sleep 60", list[0].Command)
+}
+
+// A paste of several lines into the add prompt is refused, saying why:
+// the field would have joined them into one command that is neither.
+// A paste of one line (with its newline) is typed in.
+func TestAddPromptRefusesAPasteOfLines(t *testing.T) {
+	mgr := newManager(t)
+	m := newSizedModel(t, mgr, Config{}, 160, 30)
+	press(t, m, "a")
+	m.Update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("echo one\necho two\n"), Paste: true})
+	require.Contains(t, m.View(), "a paste of 2 lines was not typed in")
+	require.NotContains(t, m.View(), "echo one")
+	m.Update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("echo three\r\n"), Paste: true})
+	require.Contains(t, m.View(), "echo three")
+	require.NotContains(t, m.View(), "a paste of")
 }

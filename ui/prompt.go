@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"fmt"
 	"strings"
 
 	"github.com/charmbracelet/bubbles/cursor"
@@ -58,6 +59,12 @@ func (p *addPrompt) Init() tea.Cmd { return nil }
 // Update edits the focused field; enter submits, esc cancels.
 func (p *addPrompt) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	if k, ok := msg.(tea.KeyMsg); ok {
+		if lines := pastedLines(k); lines > 1 {
+			// The field would join them with spaces: a different
+			// command from either line.
+			p.err = fmt.Sprintf("a paste of %d lines was not typed in: a command is one line (join them with ; or &&, or put them in a script)", lines)
+			return p, nil
+		}
 		k = asText(k)
 		msg = k
 		switch {
@@ -135,4 +142,14 @@ func (p *addPrompt) View() string {
 		lines = append(lines, cut(lbl+p.inputs[i].View(), p.width))
 	}
 	return strings.Join(lines, "\n")
+}
+
+// pastedLines is how many lines a bracketed paste holds (a newline at its
+// end ends its last line); 0 for a key that is no paste.
+func pastedLines(k tea.KeyMsg) int {
+	if !k.Paste {
+		return 0
+	}
+	text := strings.TrimRight(strings.ReplaceAll(string(k.Runes), "\r\n", "\n"), "\r\n")
+	return strings.Count(text, "\n") + strings.Count(text, "\r") + 1
 }
