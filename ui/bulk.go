@@ -17,6 +17,7 @@ type bulkConfirm struct {
 	action action
 	ids    []jobs.ID // the marked jobs the action applies to
 	marked int       // how many jobs are marked
+	hidden int       // of ids, how many the table does not show (a filter, H)
 }
 
 // bulkDoneMsg reports an action done on several jobs.
@@ -90,7 +91,18 @@ func (m *Model) askBulk(a action) {
 		m.setNotice(noneCan(a, marked), true)
 		return
 	}
-	m.confirm = &bulkConfirm{action: a, ids: ids, marked: marked}
+	m.confirm = &bulkConfirm{action: a, ids: ids, marked: marked, hidden: m.hiddenOf(ids)}
+}
+
+// hiddenOf counts the jobs of ids that the table does not show.
+func (m *Model) hiddenOf(ids []jobs.ID) int {
+	n := 0
+	for _, id := range ids {
+		if _, shown := m.table.rowIndex(id); !shown {
+			n++
+		}
+	}
+	return n
 }
 
 // noneCan says that an action applies to none of the marked jobs.
@@ -122,7 +134,7 @@ func (m *Model) recountBulk() {
 		m.summary = heldSummary{notice: m.notice, ids: m.table.Marked(), until: m.now().Add(summaryHold)}
 		return
 	}
-	c.ids, c.marked = ids, marked
+	c.ids, c.marked, c.hidden = ids, marked, m.hiddenOf(ids)
 }
 
 // bulkPast is "stopped", "killed", "restarted", "removed".
@@ -141,12 +153,22 @@ func bulkPast(a action) string {
 // question is the status line while asking.
 func (c *bulkConfirm) question() string {
 	verb := bulkVerbs[c.action][0]
+	hidden := ""
+	switch {
+	case c.hidden == 0:
+	case c.hidden == len(c.ids) && c.hidden == 1:
+		hidden = ", not shown (a filter, or H)"
+	case c.hidden == len(c.ids):
+		hidden = ", none of them shown (a filter, or H)"
+	default:
+		hidden = ", " + strconv.Itoa(c.hidden) + " of them not shown (a filter, or H)"
+	}
 	if len(c.ids) == c.marked {
-		return verb + " " + plural(c.marked, "marked job") + "? y/n"
+		return verb + " " + plural(c.marked, "marked job") + hidden + "? y/n"
 	}
 	others := c.marked - len(c.ids)
 	return verb + " " + strconv.Itoa(len(c.ids)) + " of " + plural(c.marked, "marked job") +
-		" (" + strconv.Itoa(others) + " cannot be " + bulkPast(c.action) + " now)? y/n"
+		" (" + strconv.Itoa(others) + " cannot be " + bulkPast(c.action) + " now)" + hidden + "? y/n"
 }
 
 // handleConfirmKey answers the question: y acts on the jobs, n (or esc)

@@ -113,7 +113,7 @@ func TestBulkKeysWithNoRowSelected(t *testing.T) {
 	_, hasCur := m.currentJob()
 	require.False(t, hasCur)
 	press(t, m, "x")
-	require.Contains(t, m.View(), "stop 1 marked job? y/n")
+	require.Contains(t, m.View(), "stop 1 marked job, not shown (a filter, or H)? y/n")
 }
 
 // The question follows the marked jobs while it is asked: their count
@@ -204,4 +204,29 @@ func TestABulkQuestionClosedFromOutsideSaysWhy(t *testing.T) {
 	pumpUntil(t, m, "both stopped", func() bool { return m.stateCountForTest(jobs.StateKilled) == 2 })
 	require.Nil(t, m.confirm)
 	require.Contains(t, m.View(), "none of the 2 marked jobs can be stopped now")
+}
+
+// The question says how many of the jobs it acts on the table does not
+// show: marked, then filtered out (or hidden by H), a job would be
+// stopped unseen.
+func TestBulkQuestionSaysWhatIsNotShown(t *testing.T) {
+	mgr := newManager(t)
+	for _, name := range []string{"alpha", "beta", "gamma"} {
+		start(t, mgr, name, "exec sleep 60")
+	}
+	m := newSizedModel(t, mgr, Config{}, 160, 30)
+	pumpUntil(t, m, "running", func() bool { return m.stateCountForTest(jobs.StateRunning) == 3 })
+	press(t, m, "space", "j", "space") // alpha and beta
+	press(t, m, "/")
+	typeText(t, m, "beta")
+	press(t, m, "enter")
+	press(t, m, "x")
+	require.Contains(t, m.View(), "stop 2 marked jobs, 1 of them not shown (a filter, or H)? y/n")
+	press(t, m, "n", "/")
+	typeText(t, m, "gamma")
+	press(t, m, "enter", "X")
+	require.Contains(t, m.View(), "kill 2 marked jobs, none of them shown (a filter, or H)? y/n")
+	press(t, m, "n", "esc")
+	press(t, m, "x")
+	require.Contains(t, m.View(), "stop 2 marked jobs? y/n", "all shown again")
 }
