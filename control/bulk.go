@@ -140,7 +140,7 @@ func (req BulkRequest) check() error {
 		if req.Name != "" && strings.TrimSpace(glob) == "" {
 			return badRequest("name pattern %q has an empty pattern in its list", req.Name)
 		}
-		if _, err := path.Match(glob, ""); err != nil {
+		if !ValidNamePattern(glob) {
 			return badRequest("name pattern %q is not valid: use *, ? and [...] as in shell patterns", glob)
 		}
 	}
@@ -154,11 +154,42 @@ func NameMatches(globs, name string) bool {
 	const slash = "\x00"
 	name = strings.ReplaceAll(name, "/", slash)
 	for _, glob := range strings.Split(globs, ",") {
-		if ok, _ := path.Match(strings.ReplaceAll(glob, "/", slash), name); ok && glob != "" {
+		if ok, _ := path.Match(strings.ReplaceAll(shellPattern(glob), "/", slash), name); ok && glob != "" {
 			return true
 		}
 	}
 	return false
+}
+
+// ValidNamePattern reports whether glob is a pattern NameMatches takes.
+func ValidNamePattern(glob string) bool {
+	_, err := path.Match(shellPattern(glob), "")
+	return err == nil
+}
+
+// shellPattern is glob as path.Match reads it: a shell's "[!...]", a
+// class of what does not match, is Go's "[^...]" (to path.Match, "!" is
+// one more character in the class: "[!w]*" picked the names it should
+// have left).
+func shellPattern(glob string) string {
+	b := []byte(glob)
+	for i := 0; i < len(b); i++ {
+		switch b[i] {
+		case '\\':
+			i++
+		case '[':
+			if i++; i < len(b) && b[i] == '!' {
+				b[i] = '^'
+			}
+			// On to the class's end: a "[" or "!" in it is a character.
+			for ; i < len(b) && b[i] != ']'; i++ {
+				if b[i] == '\\' {
+					i++
+				}
+			}
+		}
+	}
+	return string(b)
 }
 
 // stateSelectors are the states a bulk request can pick, "ended" included.

@@ -325,3 +325,30 @@ func TestAStopWaitReturnsWhenAQueuedJobIsQueuedAgain(t *testing.T) {
 		in.client.KillJob(ctxT(t), id, true) //nolint:errcheck // the new runs
 	}
 }
+
+// TestNameMatchesAsAShellDoes: name patterns match as in shell patterns,
+// "[!...]" included (to Go's path.Match, "!" is one more character of the
+// class: "[!w]*" picked web and left api).
+func TestNameMatchesAsAShellDoes(t *testing.T) {
+	for _, c := range []struct {
+		glob, name string
+		want       bool
+	}{
+		{"[!w]*", "api", true},
+		{"[!w]*", "web", false},
+		{"[^w]*", "api", true},
+		{"[!a-c]pi", "api", false},
+		{"[!a-c]pi", "xpi", true},
+		{"[[!]x", "!x", true}, // "!" inside a class is a character
+		{"[[!]x", "[x", true},
+		{"[[!]x", "ax", false},
+		{`\[!w]`, "[!w]", true}, // escaped: no class
+		{"api*", "api/web", true},
+		{"*,[!w]*", "web", true},
+		{"", "web", false},
+	} {
+		assert.Equal(t, c.want, NameMatches(c.glob, c.name), "%q against %q", c.glob, c.name)
+	}
+	assert.True(t, ValidNamePattern("[!w]*"))
+	assert.False(t, ValidNamePattern("[!w"))
+}

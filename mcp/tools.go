@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"path"
 	"strconv"
 	"strings"
 	"time"
@@ -210,7 +209,7 @@ const maxListJobs = 100
 func (s *Server) listJobs(ctx context.Context, _ *sdk.CallToolRequest, in ListJobsInput) (string, ListJobsOutput, error) {
 	if strings.ContainsAny(in.Name, "*?[") {
 		for _, glob := range strings.Split(in.Name, ",") {
-			if _, err := path.Match(glob, ""); err != nil {
+			if !control.ValidNamePattern(glob) {
 				return "", ListJobsOutput{}, fmt.Errorf("name %q is not a valid pattern: use * and ? and [...] as in shell patterns, or plain text the name contains", glob)
 			}
 		}
