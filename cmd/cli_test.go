@@ -591,8 +591,11 @@ func TestRunWordsReachTheProgramAsGiven(t *testing.T) {
 
 	// Run directly: a first word is the program, whatever a shell would
 	// make of it, and one that starts with - is no option.
-	notFound := strings.TrimSpace(c.ok("run", "--", "FOO=1", "true"))
-	c.run("wait", notFound)
+	// It cannot start: its ID still, and an exit that says so.
+	r := c.run("run", "--", "FOO=1", "true")
+	notFound := strings.TrimSpace(r.stdout)
+	assert.Equal(t, 125, r.code)
+	assert.Regexp(t, `^jobtop: job `+notFound+` could not start: .*"FOO=1" not found`, r.stderr)
 	st := c.status(notFound)
 	assert.Equal(t, jobs.StateError, st.State)
 	assert.Contains(t, st.Error, `"FOO=1" not found`)

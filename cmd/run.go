@@ -135,10 +135,16 @@ func run(cmd *cobra.Command, o runOptions, args []string) error {
 		return err
 	}
 	if o.json {
-		return printJSON(cmd.OutOrStdout(), info)
+		err = printJSON(cmd.OutOrStdout(), info)
+	} else {
+		fmt.Fprintln(cmd.OutOrStdout(), info.ID)
 	}
-	fmt.Fprintln(cmd.OutOrStdout(), info.ID)
-	return nil
+	if err == nil && info.State == jobs.StateError {
+		// Its program not found, the job it runs after failed: the ID
+		// still, and an exit that says it did not run.
+		return jobExit(info)
+	}
+	return err
 }
 
 // request is the job to start. On a host (not nil), the job runs in the
