@@ -44,6 +44,11 @@ type ReloadResponse struct {
 	Changed   []string `json:"changed"`
 	Removed   []string `json:"removed"`
 	Unchanged []string `json:"unchanged"`
+	// Enabled and Disabled are the jobs whose autostart (process-compose:
+	// disabled) the reload turned on (started, unless running) or off
+	// (stopped); such a job is in Changed too when its spec changed.
+	Enabled  []string `json:"enabled"`
+	Disabled []string `json:"disabled"`
 	// MaxRunning is the limit on jobs running at once the reload set,
 	// when the file's max_parallel changed (0: no limit); absent when it
 	// did not, and the limit was left as it was.

@@ -13,9 +13,14 @@ import (
 // are left alone. Names are in file order (Removed: the old file's).
 type Changes struct {
 	Added, Removed, Changed, Unchanged []string
-	// Redescribed are the unchanged jobs whose description changed: a
+	// Redescribed are the jobs not Changed whose description changed: a
 	// reload gives them the new text and restarts nothing.
 	Redescribed []string
+	// Enabled and Disabled are the jobs whose autostart (process-compose:
+	// disabled) was turned on or off: a reload starts an enabled one that
+	// is not running, and stops a disabled one, as process-compose's
+	// project update does. A job may be Changed as well.
+	Enabled, Disabled []string
 	// MaxParallel is the new file's max_parallel when it differs from the
 	// old one's (0: no limit): a reload sets the running limit to it at
 	// once. nil when it is the same (the limit is left as it is, also
@@ -29,9 +34,9 @@ type Changes struct {
 // Diff compares the plan loaded before (prev; nil: none) with the one
 // loaded now (next). A job is changed when its spec differs in anything
 // it runs by (command, directory, environment, policies, dependencies);
-// its autostart flag only matters when jobtop starts, and its description
-// is text for people, so neither is compared (a new description is
-// noted in Redescribed).
+// its description is text for people, so it is not compared (a new
+// description is noted in Redescribed). A job whose autostart flag
+// changed is Enabled or Disabled (and Unchanged no more).
 func Diff(prev, next *Plan) Changes {
 	var c Changes
 	var oldJobs []Job
@@ -43,24 +48,33 @@ func Diff(prev, next *Plan) Changes {
 		}
 		c.OptionsChanged = prev.Log != next.Log
 	}
-	before := make(map[string]jobs.Spec, len(oldJobs))
+	before := make(map[string]Job, len(oldJobs))
 	for _, j := range oldJobs {
-		before[j.Name] = j.Spec
+		before[j.Name] = j
 	}
 	now := make(map[string]bool, len(next.Jobs))
 	for _, j := range next.Jobs {
 		now[j.Name] = true
-		spec, existed := before[j.Name]
-		switch {
-		case !existed:
+		old, existed := before[j.Name]
+		if !existed {
 			c.Added = append(c.Added, j.Name)
-		case !sameSpec(spec, j.Spec):
+			continue
+		}
+		switch {
+		case old.Autostart && !j.Autostart:
+			c.Disabled = append(c.Disabled, j.Name)
+		case !old.Autostart && j.Autostart:
+			c.Enabled = append(c.Enabled, j.Name)
+		}
+		switch {
+		case !sameSpec(old.Spec, j.Spec):
 			c.Changed = append(c.Changed, j.Name)
-		default:
+			continue
+		case old.Autostart == j.Autostart:
 			c.Unchanged = append(c.Unchanged, j.Name)
-			if spec.Description != j.Spec.Description {
-				c.Redescribed = append(c.Redescribed, j.Name)
-			}
+		}
+		if old.Spec.Description != j.Spec.Description {
+			c.Redescribed = append(c.Redescribed, j.Name)
 		}
 	}
 	for _, j := range oldJobs {
@@ -96,7 +110,8 @@ func normalize(s jobs.Spec) jobs.Spec {
 
 // Empty reports whether a reload would touch no job.
 func (c Changes) Empty() bool {
-	return len(c.Added) == 0 && len(c.Removed) == 0 && len(c.Changed) == 0
+	return len(c.Added) == 0 && len(c.Removed) == 0 && len(c.Changed) == 0 &&
+		len(c.Enabled) == 0 && len(c.Disabled) == 0
 }
 
 // String says what changed in a line, for a status bar:
@@ -107,7 +122,7 @@ func (c Changes) String() string {
 	for _, g := range []struct {
 		verb  string
 		names []string
-	}{{"added", c.Added}, {"changed", c.Changed}, {"removed", c.Removed}} {
+	}{{"added", c.Added}, {"changed", c.Changed}, {"enabled", c.Enabled}, {"disabled", c.Disabled}, {"removed", c.Removed}} {
 		if len(g.names) > 0 {
 			parts = append(parts, fmt.Sprintf("%d %s (%s)", len(g.names), g.verb, someNames(g.names)))
 		}

@@ -44,9 +44,17 @@ func TestDiff(t *testing.T) {
 			planOf(testJob("a", "x", func(j *Job) { j.Spec.Env = map[string]string{}; j.Spec.Argv = []string{} })),
 			planOf(testJob("a", "x")),
 			Changes{Unchanged: []string{"a"}}, "no job changed"},
-		{"autostart alone is not a change",
+		{"autostart turned off",
 			planOf(testJob("a", "x")), planOf(testJob("a", "x", func(j *Job) { j.Autostart = false })),
-			Changes{Unchanged: []string{"a"}}, "no job changed"},
+			Changes{Disabled: []string{"a"}}, "1 disabled (a)"},
+		{"autostart turned on, with a new spec and description",
+			planOf(testJob("a", "x", func(j *Job) { j.Autostart = false })),
+			planOf(testJob("a", "y", func(j *Job) { j.Spec.Description = "new" })),
+			Changes{Enabled: []string{"a"}, Changed: []string{"a"}}, "1 changed (a), 1 enabled (a)"},
+		{"autostart turned on, a new description alone",
+			planOf(testJob("a", "x", func(j *Job) { j.Autostart = false })),
+			planOf(testJob("a", "x", func(j *Job) { j.Spec.Description = "new" })),
+			Changes{Enabled: []string{"a"}, Redescribed: []string{"a"}}, "1 enabled (a)"},
 		{"max_parallel changed", &Plan{MaxParallel: 2, Jobs: []Job{testJob("a", "x")}}, &Plan{MaxParallel: 3, Jobs: []Job{testJob("a", "x")}},
 			Changes{Unchanged: []string{"a"}, MaxParallel: ptr(3)},
 			"no job changed, max_parallel now 3"},
@@ -62,7 +70,7 @@ func TestDiff(t *testing.T) {
 			got := Diff(tt.prev, tt.next)
 			require.Equal(t, tt.want, got)
 			require.Equal(t, tt.summary, got.String())
-			require.Equal(t, len(tt.want.Added)+len(tt.want.Removed)+len(tt.want.Changed) == 0, got.Empty())
+			require.Equal(t, len(tt.want.Added)+len(tt.want.Removed)+len(tt.want.Changed)+len(tt.want.Enabled)+len(tt.want.Disabled) == 0, got.Empty())
 		})
 	}
 }

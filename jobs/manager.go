@@ -331,7 +331,14 @@ func (m *Manager) awaitLogLocked(j *job) {
 
 // Replace gives a job a new spec. A running or queued job restarts with it
 // (with the grace rules); an ended one uses it when next started.
-func (m *Manager) Replace(id ID, spec Spec) (Info, error) {
+func (m *Manager) Replace(id ID, spec Spec) (Info, error) { return m.replace(id, spec, true) }
+
+// SetSpec gives a job a new spec for its next start, and restarts
+// nothing: a run in progress (one being stopped, say) goes on as it
+// started. A queued job waits under the new spec.
+func (m *Manager) SetSpec(id ID, spec Spec) (Info, error) { return m.replace(id, spec, false) }
+
+func (m *Manager) replace(id ID, spec Spec, restartActive bool) (Info, error) {
 	if err := spec.Validate(); err != nil {
 		return Info{}, err
 	}
@@ -347,7 +354,7 @@ func (m *Manager) Replace(id ID, spec Spec) (Info, error) {
 	m.unindexLocked(j)
 	j.spec = spec.withDefaults()
 	m.indexLocked(j)
-	restart := j.state.Active()
+	restart := restartActive && j.state.Active()
 	if j.state == StateQueued {
 		// It waits under its new spec: what its dependencies now ask is
 		// judged at once (met, it starts; failed, it fails).

@@ -251,20 +251,19 @@ func (w *Workspace) Reload() (Result, error) {
 		w.removeLocked(w.ids[name])
 		delete(w.ids, name)
 	}
-	added := make(map[string]bool, len(res.Added))
-	for _, name := range res.Added {
-		added[name] = true
-	}
-	changed := make(map[string]bool, len(res.Changed))
-	for _, name := range res.Changed {
-		changed[name] = true
-	}
+	added, changed := setOf(res.Added), setOf(res.Changed)
+	enabled, disabled := setOf(res.Enabled), setOf(res.Disabled)
 	for _, j := range next.StartOrder() {
 		switch {
 		case added[j.Name]:
 			errs = append(errs, w.startLocked(j))
+		case disabled[j.Name]:
+			errs = append(errs, w.disableLocked(j, changed[j.Name]))
 		case changed[j.Name]:
 			errs = append(errs, w.replaceLocked(j))
+		}
+		if enabled[j.Name] {
+			errs = append(errs, w.enableLocked(j, changed[j.Name]))
 		}
 	}
 	for _, name := range res.Redescribed {
@@ -324,6 +323,49 @@ func (w *Workspace) replaceLocked(j jobfile.Job) error {
 		}
 	}
 	return nil
+}
+
+// disableLocked stops a job whose autostart the file turned off (as
+// process-compose stops a process an update disables), giving it its
+// new spec, when it changed, for a start by hand; nothing restarts it.
+func (w *Workspace) disableLocked(j jobfile.Job, changed bool) error {
+	id := w.ids[j.Name]
+	var invalid *jobs.InvalidActionError
+	if err := w.mgr.Stop(id); err != nil && !errors.As(err, &invalid) { // ended already: nothing to stop
+		return fmt.Errorf("job %s: %w", j.Name, err)
+	}
+	if changed {
+		if _, err := w.mgr.SetSpec(id, withEnv(j.Spec, w.envCmds)); err != nil {
+			return fmt.Errorf("job %s: %w", j.Name, err)
+		}
+	}
+	return nil
+}
+
+// enableLocked starts a job whose autostart the file turned on, unless
+// it runs or waits to (started by hand, or just restarted with its new
+// spec by replaceLocked).
+func (w *Workspace) enableLocked(j jobfile.Job, changed bool) error {
+	id := w.ids[j.Name]
+	info, err := w.mgr.Get(id)
+	if err != nil {
+		return fmt.Errorf("job %s: %w", j.Name, err)
+	}
+	if !info.State.Done() || changed && info.State != jobs.StateCreated {
+		return nil
+	}
+	if _, err := w.mgr.Restart(id); err != nil {
+		return fmt.Errorf("job %s: %w", j.Name, err)
+	}
+	return nil
+}
+
+func setOf(names []string) map[string]bool {
+	set := make(map[string]bool, len(names))
+	for _, name := range names {
+		set[name] = true
+	}
+	return set
 }
 
 // removeLocked stops a job and removes it once it has ended, in the
