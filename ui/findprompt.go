@@ -62,6 +62,11 @@ func newSearchPrompt(km *keymap.KeyMap, st *styles.Styles, target findTarget, va
 // UpdateKeys enables the prompt's keys.
 func (p *searchPrompt) UpdateKeys(km *keymap.KeyMap) {
 	km.Apply.SetEnabled(true)
+	if p.target == findInPane {
+		km.Apply.SetHelp("enter", "search")
+	} else {
+		km.Apply.SetHelp("enter", "filter")
+	}
 	km.Cancel.SetEnabled(true)
 	km.ToggleRegex.SetEnabled(p.target == findInPane)
 	km.LogInPrompt.SetEnabled(p.target == findInPane)

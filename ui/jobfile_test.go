@@ -40,6 +40,7 @@ func TestReloadKeyNeedsAJobFileAndAReloader(t *testing.T) {
 	require.NotContains(t, noFile.helpView(), "R reload file", "no job file, nothing to reload")
 	press(t, noFile, "R")
 	require.Zero(t, r.calls)
+	require.Contains(t, noFile.View(), "no job file to reload", "R says why it does nothing")
 }
 
 func TestReloadKeyShowsWhatChangedOrWhyNot(t *testing.T) {

@@ -156,6 +156,8 @@ func (m *Model) handleGlobalKey(k tea.KeyMsg) (tea.Cmd, bool) {
 		m.prompt = newAddPrompt(&m.km, &m.st)
 	case key.Matches(k, m.km.Reload):
 		return m.reload(), true
+	case !m.km.Reload.Enabled() && m.cfg.JobFile == "" && slices.Contains(m.km.Reload.Keys(), k.String()):
+		m.setNotice("no job file to reload: this instance runs none (jobtop -f FILE, or a jobtop.yaml, Procfile or process-compose.yaml where it starts)", false)
 	case key.Matches(k, m.km.Split):
 		m.toggleSplit()
 	case key.Matches(k, m.km.AllView):

@@ -248,6 +248,7 @@ func TestTableFilter(t *testing.T) {
 		return m.stateCountForTest(jobs.StateRunning) == 2 && m.stateCountForTest(jobs.StateFailed) == 1
 	})
 	press(t, m, "/")
+	require.Contains(t, m.helpView(), "enter filter")
 	typeText(t, m, "w")
 	require.Equal(t, 2, m.table.Len(), "filtered as it is typed")
 	typeText(t, m, "e")
