@@ -198,7 +198,7 @@ func TestRunRefusesAnUntrustedSocketDirectory(t *testing.T) {
 	r := c.run("run", "--env", "TOKEN=secret", "--", "true")
 	assert.Equal(t, 1, r.code)
 	assert.Equal(t, "jobtop: refusing to use the socket "+filepath.Join(sockDir, "default.sock")+": its directory "+sockDir+
-		" has mode 0777, so other users could replace the socket; chmod 700 "+sockDir+", or use --socket in a directory of your own with mode 0700\n", r.stderr)
+		" has mode 0777, so other users could replace the socket; chmod go-w "+sockDir+", or use --socket in a directory of your own that only you may write to\n", r.stderr)
 	_, err := os.Stat(filepath.Join(sockDir, "default.sock"))
 	assert.True(t, os.IsNotExist(err), "no instance was started there")
 }

@@ -54,7 +54,7 @@ func (c *Client) Answered() bool { return c.answered.Load() }
 
 // NewClient makes a client for the instance on socket. It does not connect
 // until a call needs it, and then only to a socket it trusts: in a
-// directory of this user's with mode 0700, served by a process of this
+// directory of this user's that no one else may write to, served by a process of this
 // user's (else calls fail with an *UntrustedSocketError).
 func NewClient(socket string) *Client {
 	c := &Client{socket: socket}

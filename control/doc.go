@@ -44,7 +44,7 @@
 //   - Connections from a uid other than the server's are answered 403 and
 //     closed (SO_PEERCRED), on top of the 0600 socket in a 0700 directory.
 //     The client, for its part, connects only to a socket in a directory
-//     of its user's with mode 0700 and served by its user (trust.go).
+//     of its user's that no one else may write to, served by its user (trust.go).
 //   - Answers are bounded (outputpage.go): an output read returns at most
 //     MaxOutputLines lines and MaxOutputBytes of text (DefaultOutputLines
 //     when the query names no max), says "more" when cut, and is copied out

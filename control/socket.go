@@ -178,7 +178,7 @@ func socketSource(path string) string {
 
 // prepareSocketDir makes dir 0700 if it is missing (Listen has checked
 // that only the default one may be). An existing dir must be a real
-// directory owned by us with mode 0700, as clients require (see
+// directory owned by us that no one else may write to, as clients require (see
 // checkSocketDir); the default directory (ours by convention) is made
 // 0700, any other is left to its owner to fix.
 func prepareSocketDir(dir string, isDefault bool) error {

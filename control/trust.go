@@ -25,9 +25,11 @@ func (e *UntrustedSocketError) Error() string {
 }
 
 // checkSocketDir requires the socket's directory to be a directory of
-// this user's, mode 0700: else another user could have put a socket of
-// theirs there (or could replace this user's). A missing directory is
-// left to the dial to report.
+// this user's that no one else may write to (0700, or 0755 as a
+// project's directory is): else another user could have put a socket of
+// theirs there (or could replace this user's). Who may connect is the
+// socket's mode's (0600) and the server's check of each peer. A missing
+// directory is left to the dial to report.
 func checkSocketDir(socket string) error {
 	dir := filepath.Dir(socket)
 	st, err := os.Lstat(dir)
@@ -37,16 +39,16 @@ func checkSocketDir(socket string) error {
 	if err != nil {
 		return &UntrustedSocketError{Path: socket, Reason: "cannot look at its directory: " + err.Error(), Fix: "use --socket in a directory of your own"}
 	}
-	fix := fmt.Sprintf("remove %s (a new instance makes it again), or use --socket in a directory of your own with mode 0700", dir)
+	fix := fmt.Sprintf("remove %s (a new instance makes it again), or use --socket in a directory of your own that only you may write to", dir)
 	sys, ok := st.Sys().(*syscall.Stat_t)
 	switch {
 	case !st.IsDir():
 		return &UntrustedSocketError{Path: socket, Reason: dir + " is not a directory (a symlink?)", Fix: fix}
 	case ok && int(sys.Uid) != os.Getuid():
 		return &UntrustedSocketError{Path: socket, Reason: fmt.Sprintf("its directory %s belongs to uid %d, not to you (uid %d)", dir, sys.Uid, os.Getuid()), Fix: fix}
-	case st.Mode().Perm() != 0o700:
+	case st.Mode().Perm()&0o022 != 0:
 		return &UntrustedSocketError{Path: socket, Reason: fmt.Sprintf("its directory %s has mode %04o, so other users could replace the socket", dir, st.Mode().Perm()),
-			Fix: fmt.Sprintf("chmod 700 %s, or use --socket in a directory of your own with mode 0700", dir)}
+			Fix: fmt.Sprintf("chmod go-w %s, or use --socket in a directory of your own that only you may write to", dir)}
 	}
 	return nil
 }

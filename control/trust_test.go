@@ -2,6 +2,7 @@ package control
 
 import (
 	"bufio"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -18,17 +19,30 @@ import (
 func TestClientRefusesASocketInAnUntrustedDirectory(t *testing.T) {
 	in := startInstance(t)
 	dir := filepath.Dir(in.socket)
-	require.NoError(t, os.Chmod(dir, 0o755))
-	_, err := NewClient(in.socket).Jobs(ctxT(t))
+	for _, mode := range []os.FileMode{0o775, 0o757, 0o1777} {
+		require.NoError(t, os.Chmod(dir, mode))
+		_, err := NewClient(in.socket).Jobs(ctxT(t))
+		var untrusted *UntrustedSocketError
+		require.ErrorAs(t, err, &untrusted)
+		perm := mode.Perm()
+		if mode&os.ModeSticky != 0 {
+			perm = 0o777 // os.Chmod takes the sticky bit; Perm() leaves it out
+		}
+		assert.Equal(t, fmt.Sprintf("refusing to use the socket %s: its directory %s has mode %04o, so other users could replace the socket; chmod go-w %s, or use --socket in a directory of your own that only you may write to", in.socket, dir, perm, dir), err.Error())
+		_, err = Listen(filepath.Join(dir, "second.sock"))
+		require.Error(t, err)
+		assert.Contains(t, err.Error(), fmt.Sprintf("cannot serve in %s: its directory %s has mode %04o", dir, dir, perm))
+	}
+	// Others may read it, as a project's directory (overmind's
+	// .overmind.sock): they cannot replace the socket, nor connect to it
+	// (0600, and the server's check of each peer).
+	for _, mode := range []os.FileMode{0o755, 0o700} {
+		require.NoError(t, os.Chmod(dir, mode))
+		_, err := NewClient(in.socket).Jobs(ctxT(t))
+		require.NoError(t, err, "mode %04o of our own: trusted", mode)
+	}
 	var untrusted *UntrustedSocketError
-	require.ErrorAs(t, err, &untrusted)
-	assert.Equal(t, "refusing to use the socket "+in.socket+": its directory "+dir+" has mode 0755, so other users could replace the socket; chmod 700 "+dir+", or use --socket in a directory of your own with mode 0700", err.Error())
-	_, err = Listen(filepath.Join(dir, "second.sock"))
-	require.Error(t, err)
-	assert.Contains(t, err.Error(), "cannot serve in "+dir+": its directory "+dir+" has mode 0755")
-	require.NoError(t, os.Chmod(dir, 0o700))
-	_, err = NewClient(in.socket).Jobs(ctxT(t))
-	require.NoError(t, err, "mode 0700 of our own: trusted")
+	var err error
 
 	link := filepath.Join(shortTempDir(t), "link")
 	require.NoError(t, os.Symlink(dir, link))
