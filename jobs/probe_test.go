@@ -192,16 +192,26 @@ func TestKillEndsARunWhoseStopCommandRuns(t *testing.T) {
 	}
 }
 
-func TestFailingStopCommandStillEndsTheJobAfterGrace(t *testing.T) {
-	m := newManager(t, Options{})
-	info := start(t, m, Spec{Command: "sleep 1000", StopCommand: "echo cannot; exit 3", Grace: 100 * time.Millisecond})
-	waitFor(t, m, info.ID, "running", func(i Info) bool { return i.State == StateRunning })
-	require.NoError(t, m.Stop(info.ID))
-	info = wait(t, m, info.ID)
-	assert.Equal(t, StateKilled, info.State)
-	out := strings.Join(outputText(t, m, info.ID), "\n")
-	assert.Contains(t, out, "stop: cannot")
-	assert.Contains(t, out, "── stop command: exited with code 3 ──")
+// TestAFailingStopCommandKillsTheJob: a stop command that fails (exits
+// non-zero, or a signal ends it) has the job killed at once, as
+// process-compose's shutdown.command does, rather than the whole grace
+// waited out (a grace of an hour here: only that kill ends the job).
+func TestAFailingStopCommandKillsTheJob(t *testing.T) {
+	for stop, note := range map[string]string{
+		"echo cannot; exit 3":  "── stop command: exited with code 3: the job is killed ──",
+		"echo cannot; kill $$": "── stop command: killed by SIGTERM: the job is killed ──",
+	} {
+		m := newManager(t, Options{})
+		info := start(t, m, Spec{Command: "sleep 1000", StopCommand: stop, Grace: time.Hour})
+		waitFor(t, m, info.ID, "running", func(i Info) bool { return i.State == StateRunning })
+		require.NoError(t, m.Stop(info.ID))
+		info = wait(t, m, info.ID)
+		assert.Equal(t, StateKilled, info.State)
+		assert.Equal(t, Signal(sigKill), info.Signal)
+		out := strings.Join(outputText(t, m, info.ID), "\n")
+		assert.Contains(t, out, "stop: cannot")
+		assert.Contains(t, out, note)
+	}
 }
 
 func TestShellRunsTheCommand(t *testing.T) {

@@ -13,7 +13,8 @@ import (
 // as jobtop's own lines. If it cannot start, the stop signal is sent
 // instead. Like every command jobtop runs, it runs under the keeper, so
 // nothing it starts outlives it; the run is not finished before it is
-// over, and a kill kills it with the run.
+// over, and a kill kills it with the run. One that fails has the run
+// killed at once (stopCommandFailed).
 func (m *Manager) runStopCommandLocked(j *job, p *process) {
 	argv := p.spec.shellArgv(p.spec.StopCommand)
 	env, dir, grace := m.environ(j.id, p.spec), p.spec.Dir, p.spec.Grace
@@ -51,9 +52,23 @@ func (m *Manager) runStopCommandLocked(j *job, p *process) {
 		case res.Signal == Signal(sigKill) && ctx.Err() != nil:
 			note("── stop command: killed with the job ──")
 		case res.Signal != 0:
-			note("── stop command: killed by " + res.Signal.String() + " ──")
+			m.stopCommandFailed(j, p, note, "killed by "+res.Signal.String())
 		case res.Code != 0:
-			note(fmt.Sprintf("── stop command: exited with code %d ──", res.Code))
+			m.stopCommandFailed(j, p, note, fmt.Sprintf("exited with code %d", res.Code))
 		}
 	}()
+}
+
+// stopCommandFailed kills the run at once, its stop command having failed
+// (how, in failed): it was the way to stop it, and what is left would
+// only wait out the grace (process-compose's shutdown.command does so
+// too).
+func (m *Manager) stopCommandFailed(j *job, p *process, note func(string), failed string) {
+	note("── stop command: " + failed + ": the job is killed ──")
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if j.proc == p && !p.empty {
+		j.sentSignal = Signal(sigKill)
+		m.signalLocked(p, sigKill)
+	}
 }
