@@ -36,10 +36,11 @@ func Execute() int {
 		return runInit()
 	}
 	root := newRootCmd()
-	err := root.Execute()
+	ran, err := root.ExecuteC()
 	if err == nil {
 		return 0
 	}
+	err = withQuoteHint(root, ran, os.Args[1:], err)
 	var exit *ExitError
 	if errors.As(err, &exit) {
 		if exit.Err != nil {

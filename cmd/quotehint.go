@@ -1,0 +1,113 @@
+package cmd
+
+import (
+	"errors"
+	"fmt"
+	"os/exec"
+	"slices"
+	"strings"
+
+	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
+
+	"jobtop/jobs"
+)
+
+// withQuoteHint adds, to the error of a command line that named a program
+// and its options unquoted, how to write it: "jobtop python3 -m
+// http.server" read -m as jobtop's own flag (and said only that no job
+// file was found), "jobtop tail -f x" looked for the job file x, and
+// "jobtop ls -la" ran jobtop's ls. ran is the command cobra ran, raw the
+// arguments as given.
+func withQuoteHint(root, ran *cobra.Command, raw []string, err error) error {
+	hint := quoteHint(root, ran, raw, err)
+	if hint == "" {
+		return err
+	}
+	var exit *ExitError
+	if errors.As(err, &exit) && exit.Err != nil {
+		return &ExitError{Code: exit.Code, Err: fmt.Errorf("%w\n%s", exit.Err, hint)}
+	}
+	return fmt.Errorf("%w\n%s", err, hint)
+}
+
+func quoteHint(root, ran *cobra.Command, raw []string, err error) string {
+	if dash := slices.Index(raw, "--"); dash >= 0 {
+		raw = raw[:dash]
+	}
+	if ran != root {
+		// A subcommand that is a program's name too, given that
+		// program's options.
+		i := slices.Index(raw, ran.Name())
+		if i < 0 || ran.Parent() != root || !strings.Contains(err.Error(), "unknown ") || !strings.Contains(err.Error(), " flag") {
+			return ""
+		}
+		if _, lookErr := exec.LookPath(ran.Name()); lookErr != nil {
+			return ""
+		}
+		return fmt.Sprintf("(%s is jobtop's own command here; to run the program %s as a job, %s)",
+			ran.Name(), ran.Name(), howToRun(raw[i:]))
+	}
+	program, flag := -1, ""
+	for i := 0; i < len(raw); i++ {
+		word := raw[i]
+		if strings.HasPrefix(word, "-") && len(word) > 1 {
+			if program >= 0 {
+				flag = word
+				break
+			}
+			if takesValue(root.Flags(), word) {
+				i++ // its value
+			}
+			continue
+		}
+		if _, lookErr := exec.LookPath(word); lookErr == nil && !strings.ContainsAny(word, " \t") {
+			program = i
+		}
+	}
+	if flag == "" || !mayBeMisread(err) {
+		return ""
+	}
+	return fmt.Sprintf("(jobtop read %s as its own option, not %s's: to run that program with it, %s)",
+		flag, raw[program], howToRun(raw[program:]))
+}
+
+// howToRun says how to give jobtop the program and arguments words: after
+// "--", and, where none of them needs quoting, as a quoted command line.
+func howToRun(words []string) string {
+	line := jobs.ShellJoin(words)
+	if line == strings.Join(words, " ") && !strings.Contains(line, "'") {
+		return fmt.Sprintf("quote its command line: jobtop '%s', or put it after --: jobtop -- %s", line, line)
+	}
+	return "put it after --: jobtop -- " + line
+}
+
+// takesValue reports whether the flag word (-f, --file, not --file=x)
+// names a flag of fs that takes the next word as its value.
+func takesValue(fs *pflag.FlagSet, word string) bool {
+	if strings.Contains(word, "=") {
+		return false
+	}
+	var f *pflag.Flag
+	if name, ok := strings.CutPrefix(word, "--"); ok {
+		f = fs.Lookup(name)
+	} else if len(word) == 2 {
+		f = fs.ShorthandLookup(word[1:])
+	}
+	return f != nil && f.NoOptDefVal == ""
+}
+
+// mayBeMisread reports whether err may come of an option misread as
+// jobtop's: one jobtop does not know, or wants another value for, or one
+// of the job file's (-f FILE, -m, -p, -e: "jobtop tail -f x" looked for
+// the job file x). A TUI that cannot start for another reason (no
+// terminal) gets no hint: the option may well be jobtop's.
+func mayBeMisread(err error) bool {
+	msg := err.Error()
+	for _, s := range []string{" flag", "job file", "formation", "--port", "-p ", "env file", ".env"} {
+		if strings.Contains(msg, s) {
+			return true
+		}
+	}
+	return false
+}
