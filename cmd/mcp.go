@@ -58,7 +58,7 @@ $` + mcpTokenEnv + `, or else one made up and printed on stderr.`,
 			if httpAddr != "" {
 				return serveMCPHTTP(cmd, srv, httpAddr)
 			}
-			if err := srv.Run(cmd.Context(), &sdk.StdioTransport{}); err != nil {
+			if err := srv.Run(cmd.Context(), mcp.StdioTransport()); err != nil {
 				return fmt.Errorf("jobtop mcp speaks MCP on stdin and stdout (JSON-RPC, one message a line), for an MCP client to start: %w", err)
 			}
 			return nil

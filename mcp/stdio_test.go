@@ -1,0 +1,81 @@
+package mcp
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"io"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"jobtop/jobs"
+)
+
+// TestStdioOutlivesALineItCannotRead: a line that is no JSON-RPC message
+// (no JSON, another version, an empty batch) is answered with a JSON-RPC
+// error and the session goes on; the SDK's own transport ended the
+// session, and jobtop mcp, at the first such line.
+func TestStdioOutlivesALineItCannotRead(t *testing.T) {
+	_, api := newInstance(t, jobs.StoreOptions{})
+	srv := New(Options{Client: api, Dir: t.TempDir()})
+	inR, inW := io.Pipe()
+	outR, outW := io.Pipe()
+	ctx, cancel := context.WithCancel(ctxT(t))
+	done := make(chan error, 1)
+	go func() { done <- srv.Run(ctx, newLineTransport(inR, outW)) }()
+	t.Cleanup(func() {
+		inW.Close()
+		cancel()
+		<-done
+	})
+	replies := bufio.NewScanner(outR)
+	replies.Buffer(nil, 1<<20)
+	next := func() map[string]any {
+		t.Helper()
+		require.True(t, replies.Scan(), "a reply")
+		var m map[string]any
+		require.NoError(t, json.Unmarshal(replies.Bytes(), &m), replies.Text())
+		return m
+	}
+	send := func(line string) {
+		t.Helper()
+		_, err := io.WriteString(inW, line+"\n")
+		require.NoError(t, err)
+	}
+	errorOf := func(m map[string]any) (float64, string) {
+		e, _ := m["error"].(map[string]any)
+		code, _ := e["code"].(float64)
+		msg, _ := e["message"].(string)
+		return code, msg
+	}
+	for _, c := range []struct {
+		line string
+		id   any
+		code float64
+	}{
+		{`{not json}`, nil, -32700},
+		{`{"jsonrpc":"1.0","id":1,"method":"ping"}`, 1.0, -32600},
+		{`{"id":"two","method":"ping"}`, "two", -32600},
+		{`[]`, nil, -32600},
+	} {
+		send(c.line)
+		m := next()
+		code, msg := errorOf(m)
+		assert.Equal(t, c.code, code, "%s: %v", c.line, m)
+		assert.NotEmpty(t, msg)
+		assert.Equal(t, c.id, m["id"], c.line)
+	}
+	send(`{"jsonrpc":"2.0","id":3,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}`)
+	m := next()
+	assert.Equal(t, 3.0, m["id"])
+	assert.Contains(t, m, "result", "the session goes on")
+	send(`{"jsonrpc":"2.0","method":"notifications/initialized"}`)
+	send(`{"jsonrpc":"2.0","id":4,"method":"tools/list"}`)
+	m = next()
+	assert.Equal(t, 4.0, m["id"])
+	b, _ := json.Marshal(m["result"])
+	assert.True(t, strings.Contains(string(b), `"run_job"`), "tools listed")
+}
