@@ -29,7 +29,7 @@ func TestAnUnquotedProgramsOptionsGetAHint(t *testing.T) {
 		assert.Contains(t, r.stderr, "\n"+tc.hint+"\n", "%v", tc.args)
 	}
 	for _, args := range [][]string{
-		{"sleep 5", "-m", "web=1"}, // a command line, then jobtop's option
+		{"sleep 5", "-m", "web=1"},    // a command line, then jobtop's option
 		{"echo", "hi", "--name", "x"}, // no terminal: nothing the option did
 	} {
 		r := c.runIn(dir, args...)
