@@ -111,7 +111,15 @@ func (s *Server) watchInstance(next sdk.MethodHandler) sdk.MethodHandler {
 			return next(ctx, method, req)
 		}
 		var note string
-		if prev, now, err := s.observe(ctx); err == nil && prev != nil && !sameInstance(*prev, *now) {
+		prev, now, err := s.observe(ctx)
+		var noAnswer *control.NoAnswerError
+		if errors.As(err, &noAnswer) {
+			// It took the connection and said nothing for the whole
+			// answer timeout: the tool's own call would wait as long
+			// again (a minute, Codex's whole tool timeout, for 30 s).
+			return &sdk.CallToolResult{IsError: true, Content: []sdk.Content{&sdk.TextContent{Text: err.Error()}}}, nil
+		}
+		if err == nil && prev != nil && !sameInstance(*prev, *now) {
 			note = s.replacedWords(*prev, *now)
 			if !toolsOnNewInstance()[call.Params.Name] {
 				return &sdk.CallToolResult{IsError: true, Content: []sdk.Content{&sdk.TextContent{Text: note}}}, nil

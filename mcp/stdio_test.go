@@ -5,12 +5,20 @@ import (
 	"context"
 	"encoding/json"
 	"io"
+	"net"
+	"os"
+	"path/filepath"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"testing"
+	"time"
 
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"jobtop/control"
 	"jobtop/jobs"
 )
 
@@ -78,4 +86,51 @@ func TestStdioOutlivesALineItCannotRead(t *testing.T) {
 	assert.Equal(t, 4.0, m["id"])
 	b, _ := json.Marshal(m["result"])
 	assert.True(t, strings.Contains(string(b), `"run_job"`), "tools listed")
+}
+
+// TestAnInstanceThatDoesNotAnswerIsAskedOnce: an instance that takes
+// connections and answers nothing (stopped with SIGSTOP, hung) makes a
+// tool call fail after one answer timeout, saying so: the look at which
+// instance answers, before each call, ran out, then the call itself
+// waited as long again.
+func TestAnInstanceThatDoesNotAnswerIsAskedOnce(t *testing.T) {
+	dir, err := os.MkdirTemp("", "jt") // short: socket paths are limited
+	require.NoError(t, err)
+	t.Cleanup(func() { os.RemoveAll(dir) })
+	require.NoError(t, os.Chmod(dir, 0o700))
+	sock := filepath.Join(dir, "s.sock")
+	l, err := net.Listen("unix", sock)
+	require.NoError(t, err)
+	var accepted atomic.Int32
+	var held []net.Conn
+	var mu sync.Mutex
+	go func() {
+		for {
+			c, err := l.Accept()
+			if err != nil {
+				return
+			}
+			accepted.Add(1)
+			mu.Lock()
+			held = append(held, c) // taken, never answered
+			mu.Unlock()
+		}
+	}()
+	t.Cleanup(func() {
+		l.Close()
+		mu.Lock()
+		for _, c := range held {
+			c.Close()
+		}
+		mu.Unlock()
+	})
+	api := control.NewClient(sock)
+	api.SetAnswerTimeout(200 * time.Millisecond)
+	t.Cleanup(func() { api.Close() })
+	session, _ := connect(t, New(Options{Client: api, Dir: t.TempDir()}), "test-agent")
+	res, err := session.CallTool(ctxT(t), &sdk.CallToolParams{Name: "list_jobs", Arguments: map[string]any{}})
+	require.NoError(t, err)
+	require.True(t, res.IsError)
+	assert.Contains(t, res.Content[0].(*sdk.TextContent).Text, "did not answer within 200ms")
+	assert.Equal(t, int32(1), accepted.Load(), "asked once")
 }
