@@ -35,10 +35,15 @@ func (m *Manager) Input(id ID, b []byte) error {
 	if len(b) == 0 {
 		return nil
 	}
-	j.typedAt.Store(time.Now().UnixNano())
 	if p.term != nil {
-		p.typedLine.add(b, terminalKeys(f))
+		keys := terminalKeys(f)
+		if p.typedLine.overflow(b, keys) {
+			return &InvalidActionError{ID: id, Action: "send input to",
+				Why: fmt.Sprintf("its terminal takes a line at a time and keeps at most %d bytes of one, and this would make a longer line (the terminal would drop its end, and the program read it cut): nothing was sent; send shorter lines, or start the job on pipes with stdin: pipe", canonicalLineMax)}
+		}
+		p.typedLine.add(b, keys)
 	}
+	j.typedAt.Store(time.Now().UnixNano())
 	// The other jobs' output waits a moment while j echoes.
 	m.HoldOutput()
 	f.SetWriteDeadline(time.Now().Add(inputTimeout)) //nolint:errcheck // a pipe or terminal takes deadlines

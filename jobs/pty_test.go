@@ -1,6 +1,7 @@
 package jobs
 
 import (
+	"bytes"
 	"fmt"
 	"strings"
 	"syscall"
@@ -128,11 +129,36 @@ func TestInputRefusals(t *testing.T) {
 	assert.ErrorAs(t, m.Input(99, nil), new(*NotFoundError))
 
 	// A job that does not read: Input gives up, and says how much went.
-	stuck := start(t, m, Spec{TTY: true, Command: "stty -icanon; sleep 600"})
-	eventually(t, "stty to run", func() bool { i, _ := m.Get(stuck.ID); return i.State == StateRunning })
+	stuck := start(t, m, Spec{TTY: true, Command: "stty -icanon; echo raw; sleep 600"})
+	waitOutput(t, m, stuck.ID, "raw") // a line of 1 MiB is for a terminal out of line mode
 	err = m.Input(stuck.ID, make([]byte, 1<<20))
 	require.Error(t, err)
 	assert.Contains(t, err.Error(), "did not read its input within")
+}
+
+// TestInputRefusesALineTheTerminalWouldCut: a terminal in line mode
+// keeps at most 4,095 bytes of a line and drops the rest, silently:
+// the program read 4,095 of 6,000 and send said it went. Such input is
+// refused whole, saying why; a line that fits goes, also one typed in
+// parts, and one out of line mode takes any length.
+func TestInputRefusesALineTheTerminalWouldCut(t *testing.T) {
+	if canonicalLineMax == 0 {
+		t.Skip("the line a terminal keeps here is not known")
+	}
+	m := newManager(t, Options{})
+	info := start(t, m, Spec{TTY: true, Shell: []string{"bash", "-c"}, Command: "stty -echo; echo ready; while read -r l; do echo got ${#l}; done"})
+	waitOutput(t, m, info.ID, "ready")
+	long := bytes.Repeat([]byte("b"), 6000)
+	err := m.Input(info.ID, append(long, '\n'))
+	require.ErrorAs(t, err, new(*InvalidActionError))
+	assert.Contains(t, err.Error(), "keeps at most 4095 bytes of one")
+	require.NoError(t, m.Input(info.ID, append(long[:canonicalLineMax], '\n')))
+	waitOutput(t, m, info.ID, "got 4095")
+	require.NoError(t, m.Input(info.ID, long[:3000]))
+	err = m.Input(info.ID, append(long[:2000], '\n'))
+	assert.ErrorContains(t, err, "nothing was sent", "3,000 and 2,000 make one line")
+	require.NoError(t, m.Input(info.ID, append(long[:1000], '\n')))
+	waitOutput(t, m, info.ID, "got 4000")
 }
 
 func TestTTYJobsLeaveNothingBehind(t *testing.T) {

@@ -53,6 +53,7 @@ type typedLine struct {
 	mu      sync.Mutex
 	line    []byte // at most a terminal's line: 4 KiB
 	literal bool   // the last byte typed was the literal-next key
+	dropped int    // bytes a full line did not take (overflow's count)
 }
 
 // maxTypedLine is the most a canonical terminal keeps of a line.
@@ -95,6 +96,21 @@ func (t *typedLine) keep(c byte) {
 	if len(t.line) < maxTypedLine {
 		t.line = append(t.line, c)
 	}
+	if canonicalLineMax > 0 && len(t.line) > canonicalLineMax {
+		t.line = t.line[:canonicalLineMax]
+		t.dropped++
+	}
+}
+
+// overflow reports whether typing b with keys k would leave a line
+// longer than a canonical terminal keeps: the terminal would drop its
+// end, and the program read it cut.
+func (t *typedLine) overflow(b []byte, k lineKeys) bool {
+	t.mu.Lock()
+	trial := &typedLine{line: bytes.Clone(t.line), literal: t.literal}
+	t.mu.Unlock()
+	trial.add(b, k)
+	return trial.dropped > 0
 }
 
 // eraseWord erases a word as the system's terminals do: on Linux the
