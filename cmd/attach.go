@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net/http"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -81,6 +82,10 @@ func attachTUI(cmd *cobra.Command, specs []jobs.Spec) error {
 	cfg := withTerminal(cmd, attachedConfig(inst))
 	for i, s := range specs {
 		info, err := c.Start(s)
+		var apiErr *control.APIError
+		if i == 0 && errors.As(err, &apiErr) && apiErr.Status == http.StatusServiceUnavailable {
+			return &instanceEndingError{inst: inst}
+		}
 		if err != nil {
 			return &ExitError{Code: usageExit, Err: fmt.Errorf("job %q: %w", s.DisplayName(), err)}
 		}
@@ -122,4 +127,38 @@ func attachedConfig(inst control.Instance) ui.Config {
 		JobFile:  inst.JobFile,
 		JobFiles: inst.JobFiles,
 	}
+}
+
+// instanceEndingError is an instance that refused the TUI's first job
+// because it is shutting down (its TUI quit, its terminal closed, jobtop
+// shutdown): it still holds the socket while it stops its jobs.
+type instanceEndingError struct{ inst control.Instance }
+
+func (e *instanceEndingError) Error() string {
+	return fmt.Sprintf("the jobtop instance on %s (pid %d) is shutting down: nothing was started; start again once it has exited", e.inst.Socket, e.inst.PID)
+}
+
+// endingWait bounds the wait for an instance that is shutting down to
+// exit: its jobs' grace periods (5 s each by default, at once).
+const endingWait = time.Minute
+
+// awaitEnd waits, saying so on stderr, until the instance that is
+// shutting down has let its socket go; false when it has not within
+// endingWait.
+func awaitEnd(cmd *cobra.Command, ending *instanceEndingError) bool {
+	fmt.Fprintf(cmd.ErrOrStderr(), "jobtop: the jobtop instance on %s (pid %d) is shutting down; starting a new one once it has exited\n", ending.inst.Socket, ending.inst.PID)
+	c := newClient(cmd)
+	defer c.Close()
+	deadline := time.Now().Add(endingWait)
+	for time.Now().Before(deadline) {
+		ctx, cancel := context.WithTimeout(cmd.Context(), time.Second)
+		inst, err := c.Instance(ctx)
+		cancel()
+		var notRunning *control.NotRunningError
+		if errors.As(err, &notRunning) || err == nil && inst.PID != ending.inst.PID {
+			return true
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	return false
 }

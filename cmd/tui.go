@@ -72,7 +72,13 @@ func openTUI(cmd *cobra.Command, specs []jobs.Spec) error {
 		if err := needTerminal(); err != nil {
 			return err
 		}
-		return attachTUI(cmd, specs)
+		err = attachTUI(cmd, specs)
+		var ending *instanceEndingError
+		if errors.As(err, &ending) && len(specs) > 0 && awaitEnd(cmd, ending) {
+			// Its own instance now, as if that one had never been.
+			return openTUI(cmd, specs)
+		}
+		return err
 	}
 	if err != nil {
 		return err

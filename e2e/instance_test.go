@@ -160,3 +160,23 @@ func TestTUIRunsAndReloadsAJobFile(t *testing.T) {
 	s.quit("2 jobs running — stop them and quit? y/n")
 	require.Empty(t, processesWith(token), "no job process survives quitting")
 }
+
+// Plain jobtop started while the instance on its socket shuts down (its
+// jobs still stopping: a terminal closed and jobtop opened again at once)
+// waits for it to exit and starts its own; it failed with "jobtop is
+// shutting down".
+func TestPlainJobtopWaitsOutAnInstanceThatShutsDown(t *testing.T) {
+	bin := binary(t)
+	in := startServe(t, bin)
+	stopping := filepath.Join(t.TempDir(), "stopping")
+	in.cli("run", "--name", "slow", "--", "trap 'echo > "+stopping+"; sleep 2; exit 0' TERM; echo up; while :; do sleep 0.1; done")
+	require.Eventually(t, func() bool { return in.state("slow") == "running" }, deadline, 20*time.Millisecond)
+	require.NoError(t, in.cmd.Process.Signal(syscall.SIGTERM))
+	require.Eventually(t, func() bool { _, err := os.Stat(stopping); return err == nil }, deadline, 10*time.Millisecond, "the instance stops its job")
+
+	s := newSession(t, 140, 30, in.sessionEnv(), bin, "echo fresh start; exec sleep 600")
+	scr := s.waitText("fresh start")
+	require.Contains(t, strings.Join(scr, "\n"), "job 1 ", "an instance of its own: its jobs are numbered from 1")
+	require.NotContains(t, strings.Join(scr, "\n"), "slow")
+	require.NoError(t, in.cmd.Wait(), "the old instance exited")
+}
