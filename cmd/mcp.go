@@ -51,8 +51,11 @@ $` + mcpTokenEnv + `, or else one made up and printed on stderr.`,
 				// On a host, dial-stdio starts the instance.
 				opts.EnsureInstance = func(ctx context.Context) error { return autoStartServer(ctx, cmd, c) }
 				// Jobs start as from the agent's shell, as jobtop run's do
-				// (too large an environment: the instance's).
-				opts.Environ, _ = control.CallerEnviron()
+				// (too large an environment: without its largest variables).
+				var left []string
+				if opts.Environ, left = control.CallerEnviron(); len(left) > 0 {
+					fmt.Fprintln(cmd.ErrOrStderr(), "jobtop mcp:", environLeftOut(left))
+				}
 			}
 			srv := mcp.New(opts)
 			if httpAddr != "" {

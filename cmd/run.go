@@ -206,9 +206,9 @@ func (o runOptions) request(args []string, host *control.Host) (control.StartReq
 	if host == nil {
 		// The job starts from this shell's environment (its PATH, its
 		// virtualenv), as it starts in this directory.
-		var tooLarge bool
-		if req.Environ, tooLarge = control.CallerEnviron(); tooLarge {
-			fmt.Fprintln(os.Stderr, "jobtop: this environment is larger than a request to the instance carries (512 KiB): the job gets the instance's environment, with --env")
+		var left []string
+		if req.Environ, left = control.CallerEnviron(); len(left) > 0 {
+			fmt.Fprintln(os.Stderr, "jobtop:", environLeftOut(left))
 		}
 	}
 	var refs []string // each --after, a comma list or one job
@@ -327,4 +327,9 @@ func autoStartServer(ctx context.Context, cmd *cobra.Command, c *control.Client)
 			return ctx.Err()
 		}
 	}
+}
+
+// environLeftOut says which variables CallerEnviron left out.
+func environLeftOut(names []string) string {
+	return fmt.Sprintf("this environment is larger than a request to the instance carries (512 KiB): the job gets it without %s, the largest", strings.Join(names, ", "))
 }

@@ -504,10 +504,11 @@ const maxEnviron = 512 << 10
 // instance (StartRequest.Environ), without jobtop's own variables
 // (JOBTOP_*), which the instance sets for each job (a jobtop run inside a
 // job would hand the new job its parent's), and without entries that are
-// no NAME=value (a program may put any string there). It is nil, and the
-// job gets the instance's environment, when it is larger than a request
-// carries (maxEnviron); too reports that.
-func CallerEnviron() (env []string, tooLarge bool) {
+// no NAME=value (a program may put any string there). When it is larger
+// than a request carries (maxEnviron), its largest variables are left
+// out until it fits (the job keeps PATH and the rest), and left names
+// them.
+func CallerEnviron() (env, left []string) {
 	for _, kv := range os.Environ() {
 		if k, _, ok := strings.Cut(kv, "="); !ok || k == "" || strings.HasPrefix(kv, "JOBTOP_") || strings.ContainsRune(kv, 0) {
 			continue
@@ -515,10 +516,28 @@ func CallerEnviron() (env []string, tooLarge bool) {
 		env = append(env, kv)
 	}
 	// As the request carries it: JSON writes some bytes as \u0026.
-	if b, err := json.Marshal(env); err != nil || len(b) > maxEnviron {
-		return nil, true
+	size := func(kv string) int { b, _ := json.Marshal(kv); return len(b) + 1 }
+	total := 2
+	for _, kv := range env {
+		total += size(kv)
 	}
-	return env, false
+	if total <= maxEnviron {
+		return env, nil
+	}
+	bySize := slices.Clone(env)
+	slices.SortStableFunc(bySize, func(a, b string) int { return size(b) - size(a) })
+	drop := make(map[string]bool)
+	for _, kv := range bySize {
+		if total <= maxEnviron {
+			break
+		}
+		total -= size(kv)
+		drop[kv] = true
+		name, _, _ := strings.Cut(kv, "=")
+		left = append(left, name)
+	}
+	env = slices.DeleteFunc(env, func(kv string) bool { return drop[kv] })
+	return env, left
 }
 
 // SpecRequest turns a jobs.Spec into the request that starts it.

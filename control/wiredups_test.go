@@ -1,6 +1,7 @@
 package control
 
 import (
+	"os"
 	"strings"
 	"testing"
 
@@ -36,21 +37,25 @@ func TestDuplicateField(t *testing.T) {
 	}
 }
 
-// CallerEnviron leaves out jobtop's own variables, and is nil when larger
-// than a request carries.
+// CallerEnviron leaves out jobtop's own variables, and, when larger than
+// a request carries, its largest variables until it fits (it was then
+// nil, and the job lost PATH and a virtualenv with the one large value).
 func TestCallerEnviron(t *testing.T) {
 	t.Setenv("JOBTOP_JOB_ID", "7")
 	t.Setenv("CALLER_ENVIRON_TEST", "yes")
-	env, tooLarge := CallerEnviron()
-	assert.False(t, tooLarge)
+	env, left := CallerEnviron()
+	assert.Empty(t, left)
 	assert.Contains(t, env, "CALLER_ENVIRON_TEST=yes")
 	assert.NotContains(t, env, "JOBTOP_JOB_ID=7")
 	t.Setenv("CALLER_ENVIRON_BIG", strings.Repeat("a", maxEnviron))
-	env, tooLarge = CallerEnviron()
-	assert.True(t, tooLarge)
-	assert.Nil(t, env)
+	env, left = CallerEnviron()
+	assert.Equal(t, []string{"CALLER_ENVIRON_BIG"}, left)
+	assert.Contains(t, env, "CALLER_ENVIRON_TEST=yes")
+	assert.Contains(t, env, "PATH="+os.Getenv("PATH"))
 	// Counted as JSON writes it: "&" takes 6 bytes there.
 	t.Setenv("CALLER_ENVIRON_BIG", strings.Repeat("&", maxEnviron/5))
-	_, tooLarge = CallerEnviron()
-	assert.True(t, tooLarge)
+	t.Setenv("CALLER_ENVIRON_MID", strings.Repeat("m", maxEnviron/4))
+	env, left = CallerEnviron()
+	assert.Equal(t, []string{"CALLER_ENVIRON_BIG"}, left, "the largest as sent")
+	assert.Contains(t, env, "CALLER_ENVIRON_MID="+strings.Repeat("m", maxEnviron/4))
 }
