@@ -339,6 +339,8 @@ func TestQuitQuestionCountsQueuedJobsApart(t *testing.T) {
 	pumpUntil(t, attached, "one running, two queued", func() bool {
 		return attached.stateCountForTest(jobs.StateRunning) == 1 && attached.stateCountForTest(jobs.StateQueued) == 2
 	})
+	require.Contains(t, attached.statusView(), "│ attached to serve (pid 42)", "whose jobs these are")
+	require.NotContains(t, m.statusView(), "attached")
 	press(t, attached, "q")
 	require.Contains(t, attached.View(), "1 job running, 2 queued — they stay in jobtop serve (pid 42). quit? y/n")
 }

@@ -50,6 +50,10 @@ func (m *Model) statusView() string {
 	}
 	if hosts := m.hostsView(); hosts != "" {
 		left += m.pal.muted.Wrap(" │ ") + hosts
+	} else if m.cfg.Attached && m.cfg.Instance != "" {
+		// Another's instance: a plain jobtop in another project's
+		// directory attaches to the one on the user's socket.
+		left += m.pal.muted.Wrap(" │ attached to " + m.cfg.Instance)
 	}
 
 	if starting := m.ownStartsText(); starting != "" {
