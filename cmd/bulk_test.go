@@ -46,6 +46,14 @@ func TestActionsOnSeveralJobs(t *testing.T) {
 	assert.Equal(t, "jobtop: no job \"nosuch\": give a job ID (a number) or a job's name; `jobtop ls` lists them\n", r.stderr)
 	assert.Equal(t, jobs.StateRunning, c.states()[2])
 
+	// A job of a namespace goes by its whole name, and is named.
+	c.ok("run", "--name", "bg/worker", "--", "exec sleep 600")
+	for _, verb := range []string{"kill", "status"} {
+		r = c.run(verb, "worker")
+		assert.Equal(t, 1, r.code)
+		assert.Equal(t, "jobtop: no job \"worker\": a job of a namespace is named with it: bg/worker; `jobtop ls` lists them\n", r.stderr, verb)
+	}
+
 	r = c.run("rm", "1", "db")
 	assert.Equal(t, 1, r.code)
 	assert.Equal(t, "job 1 (web): removed\n", r.stdout)

@@ -278,7 +278,7 @@ func findJob(list []jobs.Info, ref string) (jobs.Info, error) {
 			return list[i], nil
 		}
 	}
-	return jobs.Info{}, unknownJobName(ref)
+	return jobs.Info{}, unknownJobName(ref, list)
 }
 
 // badJobRef refuses a job reference that is no ID and can be no name
@@ -295,8 +295,20 @@ func badJobRef(ref string) error {
 	return &RequestError{Status: status, Msg: msg}
 }
 
-// unknownJobName says that no job has the name ref.
-func unknownJobName(ref string) error {
+// unknownJobName says that no job of list has the name ref; when a job of
+// a namespace is named ref in it ("bg/worker" for "worker"), it names
+// that one.
+func unknownJobName(ref string, list []jobs.Info) error {
+	var namespaced []string
+	for _, j := range list {
+		if strings.HasSuffix(j.Name, "/"+ref) && !slices.Contains(namespaced, j.Name) {
+			namespaced = append(namespaced, j.Name)
+		}
+	}
+	if len(namespaced) > 0 {
+		return &RequestError{Status: http.StatusNotFound,
+			Msg: fmt.Sprintf("no job %q: a job of a namespace is named with it: %s; "+ListJobsHint, ref, strings.Join(namespaced[:min(len(namespaced), 3)], ", "))}
+	}
 	return &RequestError{Status: http.StatusNotFound,
 		Msg: fmt.Sprintf("no job %q: give a job ID (a number) or a job's name; "+ListJobsHint, ref)}
 }
