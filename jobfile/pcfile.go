@@ -135,8 +135,8 @@ func (p *pcFile) lookupVar(name string) (string, bool) {
 func (p *pcFile) expansionDisabled() bool {
 	for _, e := range p.mappingEntries(p.doc, "", 0) {
 		if e.name == pcExpansionKey {
-			b, ok := e.value.(*ast.BoolNode)
-			return ok && b.Value
+			v, _ := boolValue(e.value)
+			return v
 		}
 	}
 	return false
@@ -215,13 +215,11 @@ func (p *pcFile) readKnown(path string, entries []entry, fs fields) {
 // asksNothing reports whether an unsupported field's value is false or
 // empty: process-compose's default for each of them.
 func asksNothing(v ast.Node) bool {
-	switch n := v.(type) {
-	case nil, *ast.NullNode:
+	if isNull(v) {
 		return true
-	case *ast.BoolNode:
-		return !n.Value
 	}
-	return false
+	b, isBool := boolValue(v) // false, and YAML 1.1's no, off...
+	return isBool && !b
 }
 
 func (p *pcFile) readShell(e entry) {

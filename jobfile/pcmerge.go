@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/goccy/go-yaml/ast"
 	"github.com/goccy/go-yaml/token"
@@ -312,7 +313,7 @@ func (p *pcFile) parseSource(file string, data []byte) (ast.Node, *nodeReader, e
 	}
 	r := newNodeReader(file, raw)
 	if e, ok := topEntry(r, raw, pcExpansionKey); ok {
-		if b, isBool := e.value.(*ast.BoolNode); isBool && b.Value {
+		if v, _ := boolValue(e.value); v {
 			return raw, r, nil
 		}
 	}
@@ -414,7 +415,7 @@ func pcRule(path []string) pcMergeRule {
 // merge merges over into base (both materialized), as process-compose
 // does for the field at path.
 func (m *pcMerger) merge(base, over ast.Node, path []string) ast.Node {
-	if isEmptyNode(over) && !isDisabledFalse(path, over) {
+	if (isEmptyNode(over) || isFalseBoolField(path, over)) && !isDisabledFalse(path, over) {
 		m.warnDisabledFalse(base, over, path)
 		return base
 	}
@@ -485,9 +486,9 @@ func (m *pcMerger) warnDisabledFalse(base, over ast.Node, path []string) {
 	if len(path) != 3 || path[0] != "processes" || path[2] != "disabled" {
 		return
 	}
-	b, isBool := base.(*ast.BoolNode)
-	o, overBool := over.(*ast.BoolNode)
-	if !isBool || !overBool || !b.Value || o.Value {
+	b, isBool := boolValue(base)
+	o, overBool := boolValue(over)
+	if !isBool || !overBool || !b || o {
 		return
 	}
 	line, col := position(over)
@@ -502,6 +503,30 @@ func (m *pcMerger) warnDisabledFalse(base, over ast.Node, path []string) {
 func isDisabledFalse(path []string, over ast.Node) bool {
 	b, ok := over.(*ast.BoolNode)
 	return ok && !b.Value && len(path) == 3 && path[0] == "processes" && path[2] == "is_disabled"
+}
+
+// pcBoolFields are process-compose's true/false fields, wherever they
+// are (a process, availability, shutdown, schedule, the top level).
+var pcBoolFields = sync.OnceValue(func() map[string]bool {
+	m := map[string]bool{}
+	for _, f := range strings.Fields(`disabled is_tty is_interactive is_daemon is_foreground
+		is_elevated is_dotenv_disabled is_template_disabled disable_ansi_colors truncate_log
+		exit_on_end exit_on_skipped parent_only run_on_start
+		is_strict ordered_shutdown disable_env_expansion is_tui_disabled`) {
+		m[f] = true
+	}
+	return m
+})
+
+// isFalseBoolField says whether over is YAML 1.1's no, off or n in a
+// true/false field: false to process-compose (yaml.v3 reads it so), and
+// so empty to its merge.
+func isFalseBoolField(path []string, over ast.Node) bool {
+	if len(path) == 0 || !pcBoolFields()[path[len(path)-1]] {
+		return false
+	}
+	v, ok := boolValue(over)
+	return ok && !v
 }
 
 // isEmptyNode says whether a value leaves the earlier file's as it is, as

@@ -238,7 +238,7 @@ jobs:
   a:
     cmd: [make]
     timeout: {s: 1}
-    autostart: "yes"
+    autostart: "sure"
     description: {x: 1}
     depends_on: [b]
     stop: TERM

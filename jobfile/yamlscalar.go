@@ -38,12 +38,30 @@ func (r *nodeReader) text(e entry) (string, bool) {
 
 // bool reads true or false.
 func (r *nodeReader) bool(e entry) (v, ok bool) {
-	b, ok := e.value.(*ast.BoolNode)
+	v, ok = boolValue(e.value)
 	if !ok {
 		r.errorf(at(e), "%s: want true or false, got %s", e.path, kind(e.value))
-		return false, false
 	}
-	return b.Value, true
+	return v, ok
+}
+
+// boolValue is a true/false field's value, read as yaml.v3 reads one
+// into a Go bool (and so process-compose): true and false in their
+// YAML 1.2 forms, and YAML 1.1's y, yes, on, n, no and off (lower case,
+// capitalised or upper case), quoted or not.
+func boolValue(n ast.Node) (v, ok bool) {
+	switch t := n.(type) {
+	case *ast.BoolNode:
+		return t.Value, true
+	case *ast.StringNode:
+		switch t.Value {
+		case "y", "Y", "yes", "Yes", "YES", "on", "On", "ON":
+			return true, true
+		case "n", "N", "no", "No", "NO", "off", "Off", "OFF":
+			return false, true
+		}
+	}
+	return false, false
 }
 
 // count reads a whole number that is 0 or more.
