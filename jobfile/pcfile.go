@@ -25,7 +25,9 @@ const (
 	pcDefaultPeriod   = 10        // probes' period_seconds
 	pcDefaultStatus   = 200       // http_get.status_code
 	pcDefaultNS       = "default" // a process's namespace when none is given
-	pcExpansionKey    = "disable_env_expansion"
+	// launch_timeout_seconds, which jobtop has no use for
+	pcDefaultLaunchTimeout = 5
+	pcExpansionKey         = "disable_env_expansion"
 )
 
 // pcConditions maps process-compose's depends_on conditions to jobtop's.
@@ -203,13 +205,19 @@ func (p *pcFile) readKnown(path string, entries []entry, fs fields) {
 			// is_daemon: false and the like: process-compose's default,
 			// which is what jobtop does.
 		case known:
-			p.warn.add(e.key, e.name, fmt.Sprintf("%s: not supported, ignored: %s", e.path, pcUnsupported()[e.name]))
+			p.unsupported(e)
 		case p.strict:
 			p.errorf(e.key, "%s: unknown key %q%s (is_strict is on)", nonEmpty(path, "top level"), e.name, suggest(e.name, fs))
 		default:
 			p.warn.add(e.key, "unknown "+e.name, fmt.Sprintf("%s: unknown key %q%s, ignored", nonEmpty(path, "top level"), e.name, suggest(e.name, fs)))
 		}
 	}
+}
+
+// unsupported warns about a field jobtop has no counterpart for, saying
+// what it does instead.
+func (p *pcFile) unsupported(e entry) {
+	p.warn.add(e.key, e.name, fmt.Sprintf("%s: not supported, ignored: %s", e.path, pcUnsupported()[e.name]))
 }
 
 // asksNothing reports whether an unsupported field's value is false or

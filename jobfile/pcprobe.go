@@ -38,14 +38,13 @@ func (p *pcFile) readPCProbe(e entry) *pcProbe {
 		return nil
 	}
 	var kinds []ast.Node // the keys of exec and http_get
-	secs := func(set func(time.Duration), min int) func(entry) {
+	// 0 is "the default" to process-compose's ValidateAndSetDefaults
+	// (period 10, timeout 1, failures 3), as it is to jobs.ProbeCheck
+	// but for the period, whose default is set above: a 0 sets nothing.
+	// A negative number is still refused (seconds says so).
+	secs := func(set func(time.Duration)) func(entry) {
 		return func(e entry) {
-			n, ok := p.seconds(e)
-			switch {
-			case !ok:
-			case n < min:
-				p.errorf(e.value, "%s: want %d or more", e.path, min)
-			default:
+			if n, ok := p.seconds(e); ok && n > 0 {
 				set(time.Duration(n) * time.Second)
 			}
 		}
@@ -81,14 +80,12 @@ func (p *pcFile) readPCProbe(e entry) *pcProbe {
 				},
 			})
 		},
-		"initial_delay_seconds": secs(func(d time.Duration) { pr.timing.InitialDelay = d }, 0),
-		"period_seconds":        secs(func(d time.Duration) { pr.timing.Interval = d }, 1),
-		"timeout_seconds":       secs(func(d time.Duration) { pr.timing.Timeout = d }, 1),
+		"initial_delay_seconds": secs(func(d time.Duration) { pr.timing.InitialDelay = d }),
+		"period_seconds":        secs(func(d time.Duration) { pr.timing.Interval = d }),
+		"timeout_seconds":       secs(func(d time.Duration) { pr.timing.Timeout = d }),
 		"failure_threshold": func(e entry) {
-			if n, ok := p.seconds(e); ok && n >= 1 {
+			if n, ok := p.seconds(e); ok && n > 0 {
 				pr.timing.Failures = n
-			} else if ok {
-				p.errorf(e.value, "%s: want 1 or more", e.path)
 			}
 		},
 		"success_threshold": func(e entry) {

@@ -135,11 +135,12 @@ func (p *pcFile) readProcess(pe entry) {
 		"is_tty":         func(e entry) { s.tty = s.tty || p.isTrue(e) },
 		"is_interactive": func(e entry) { s.tty = s.tty || p.isTrue(e) },
 		"replicas": func(e entry) {
-			if n, ok := p.count(e); ok {
-				if n == 0 || n > maxInstances {
-					p.errorf(e.value, "%s: want 1 to %d", e.path, maxInstances)
-					return
-				}
+			n, ok := p.count(e)
+			switch {
+			case !ok, n == 0: // 0: one, as process-compose's loader makes it
+			case n > maxInstances:
+				p.errorf(e.value, "%s: want 1 to %d", e.path, maxInstances)
+			default:
 				s.replicas = n
 			}
 		},
@@ -157,8 +158,18 @@ func (p *pcFile) readProcess(pe entry) {
 		},
 		"log_configuration":   nil,
 		"disable_ansi_colors": nil, "is_foreground": nil, "is_elevated": nil,
-		"launch_timeout_seconds": nil, "watch": nil,
-		"mcp": nil, "truncate_log": nil, "monitor_for": nil, "monitor_silence_threshold": nil,
+		"launch_timeout_seconds": func(e entry) {
+			// Below 1 is process-compose's default, 5, as 5 is: no
+			// warning for a default, as for the false of the others.
+			text, _ := scalarText(e.value)
+			n, err := strconv.Atoi(strings.TrimSpace(text))
+			if asksNothing(e.value) || err == nil && (n < 1 || n == pcDefaultLaunchTimeout) {
+				return
+			}
+			p.unsupported(e)
+		},
+		"watch": nil,
+		"mcp":   nil, "truncate_log": nil, "monitor_for": nil, "monitor_silence_threshold": nil,
 		"success_exit_codes": func(e entry) { s.successCodes = p.readExitCodes(e) },
 		"name":               nil, "replica_num": nil, "replica_name": nil,
 		"executable": nil, "args": nil, "original_config": nil,
@@ -459,6 +470,9 @@ func (p *pcFile) readShutdown(e entry, s *pcSettings) {
 			v, ok := p.text(e)
 			if !ok {
 				return
+			}
+			if strings.TrimSpace(v) == "0" {
+				return // SIGTERM, as process-compose's loader makes 0
 			}
 			sig, err := jobs.ParseSignal(v)
 			if err != nil {
