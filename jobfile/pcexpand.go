@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"maps"
+	"strconv"
 	"strings"
 	"text/template"
 )
@@ -148,13 +149,33 @@ func renderTemplate(text string, vars map[string]any) (string, error) {
 	}
 	var b bytes.Buffer
 	if err := t.Execute(&b, vars); err != nil {
-		msg := err.Error()
-		if i := strings.LastIndex(msg, ": "); i >= 0 {
-			msg = msg[i+2:]
-		}
-		return "", fmt.Errorf("template: %s (vars: give it under vars:)", msg)
+		return "", templateError(err, vars)
 	}
 	return b.String(), nil
+}
+
+// templateError says what went wrong in rendering: a var the vars do not
+// hold, with where to give it, else the action and what it did wrong
+// (`<index .HOSTS 5>: error calling index: ...`). A var given is never
+// said to be missing.
+func templateError(err error, vars map[string]any) error {
+	msg := err.Error()
+	// template: field:1:7: executing "field" at <ACTION>: WHAT
+	const at = `executing "field" at `
+	if i := strings.Index(msg, at); i >= 0 {
+		msg = msg[i+len(at):]
+	}
+	action, what, found := strings.Cut(msg, ">: ")
+	if !found {
+		return fmt.Errorf("template: %s", msg)
+	}
+	if key, ok := strings.CutPrefix(what, "map has no entry for key "); ok {
+		name, _ := strconv.Unquote(key)
+		if _, given := vars[name]; !given && strings.HasPrefix(action+".", "<."+name+".") {
+			return fmt.Errorf("template: %s (vars: give it under vars:)", what)
+		}
+	}
+	return fmt.Errorf("template: %s>: %s", action, what)
 }
 
 // templateVars are the vars a process's fields are rendered with: the

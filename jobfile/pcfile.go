@@ -305,27 +305,62 @@ func (p *pcFile) pcEnvItems(e entry) []pcEnvItem {
 	return items
 }
 
-// readVars reads vars: for templates, as strings, numbers and booleans.
+// readVars reads vars: any YAML value, as templates see it in
+// process-compose (yaml.v3 decoding into an any). Every var given is
+// in the map, so a template never says one is missing; a value with a
+// problem (an alias to nothing) is nil there, the problem said once.
 func (p *pcFile) readVars(e entry) map[string]any {
 	entries, _ := p.mapping(e)
 	out := make(map[string]any, len(entries))
 	for _, v := range entries {
-		switch t := v.value.(type) {
-		case *ast.BoolNode:
-			out[v.name] = t.Value
-		case *ast.IntegerNode:
-			out[v.name] = t.Value
-		case *ast.FloatNode:
-			out[v.name] = t.Value
-		case *ast.NullNode:
-			out[v.name] = nil
-		default:
-			if s, ok := p.text(v); ok {
-				out[v.name] = s
-			}
-		}
+		out[v.name] = p.anyValue(v.value, v.path, 0)
 	}
 	return out
+}
+
+// maxValueDepth bounds the lists and mappings nested in a var's value.
+const maxValueDepth = 32
+
+// anyValue is a node as yaml.v3 decodes it into an any: a string, an
+// int (an int64 or uint64 when larger), a float64, a bool, nil, a []any
+// or a map[string]any (merge keys expanded).
+func (p *pcFile) anyValue(n ast.Node, path string, depth int) any {
+	if depth > maxValueDepth {
+		p.errorf(n, "%s: nested too deeply", path)
+		return nil
+	}
+	switch t := n.(type) {
+	case nil, *ast.NullNode:
+		return nil
+	case *ast.BoolNode:
+		return t.Value
+	case *ast.IntegerNode:
+		if v, ok := t.Value.(int64); ok && v >= math.MinInt && v <= math.MaxInt {
+			return int(v)
+		}
+		return t.Value
+	case *ast.FloatNode:
+		return t.Value
+	case *ast.InfinityNode:
+		return t.Value
+	case *ast.NanNode:
+		return math.NaN()
+	case *ast.SequenceNode:
+		out := make([]any, 0, len(t.Values))
+		for i, v := range t.Values {
+			out = append(out, p.anyValue(p.resolve(v), fmt.Sprintf("%s[%d]", path, i), depth+1))
+		}
+		return out
+	case *ast.MappingNode, *ast.MappingValueNode:
+		entries := p.mappingEntries(t, path, 0)
+		out := make(map[string]any, len(entries))
+		for _, e := range entries {
+			out[e.name] = p.anyValue(e.value, e.path, depth+1)
+		}
+		return out
+	}
+	s, _ := scalarText(n)
+	return s
 }
 
 func (p *pcFile) readEnvCmds(e entry) {
