@@ -133,7 +133,11 @@ func (p *pcFile) buildProbe(pr *pcProbe, render func(textField) string) jobs.Pro
 			scheme = strings.ToLower(render(pr.scheme))
 		}
 		if pr.host.set {
-			host = render(pr.host)
+			host = strings.TrimSpace(render(pr.host))
+			if strings.Contains(host, "/") {
+				p.errorf(at(pr.host.e), "%s: %q is not a host name: host is a host name or address (127.0.0.1, localhost), not a URL; give the rest as scheme:, port: and path:", pr.host.e.path, host)
+				return jobs.ProbeCheck{}
+			}
 		}
 		if pr.path.set {
 			path = render(pr.path)
@@ -143,9 +147,12 @@ func (p *pcFile) buildProbe(pr *pcProbe, render func(textField) string) jobs.Pro
 		}
 		// Without a port, the URL has none (the scheme's default), as
 		// process-compose builds it.
+		// A host:port (with no port:) is kept so, as process-compose
+		// puts host in the URL as written; an IPv6 address is
+		// bracketed.
 		hostPort := host
-		if strings.Contains(host, ":") {
-			hostPort = "[" + host + "]"
+		if ip := net.ParseIP(strings.Trim(host, "[]")); ip != nil && strings.Contains(host, ":") {
+			hostPort = "[" + strings.Trim(host, "[]") + "]"
 		}
 		if pr.port.set {
 			port := strings.TrimSpace(render(pr.port))
@@ -153,7 +160,7 @@ func (p *pcFile) buildProbe(pr *pcProbe, render func(textField) string) jobs.Pro
 				p.errorf(at(pr.port.e), "%s: %q is not a port (1-65535)", pr.port.e.path, port)
 				return jobs.ProbeCheck{}
 			}
-			hostPort = net.JoinHostPort(host, port)
+			hostPort = net.JoinHostPort(strings.Trim(host, "[]"), port)
 		}
 		u := scheme + "://" + hostPort + path
 		h, err := probe.NewHTTP(u, pr.status, pr.headers)
