@@ -38,6 +38,7 @@ func (p *pcFile) readPCProbe(e entry) *pcProbe {
 		return nil
 	}
 	var kinds []ast.Node // the keys of exec and http_get
+	var grpc *entry      // a grpc probe: known, not carried out
 	// 0 is "the default" to process-compose's ValidateAndSetDefaults
 	// (period 10, timeout 1, failures 3), as it is to jobs.ProbeCheck
 	// but for the period, whose default is set above: a 0 sets nothing.
@@ -80,6 +81,7 @@ func (p *pcFile) readPCProbe(e entry) *pcProbe {
 				},
 			})
 		},
+		"grpc":                  func(e entry) { grpc = &e },
 		"initial_delay_seconds": secs(func(d time.Duration) { pr.timing.InitialDelay = d }),
 		"period_seconds":        secs(func(d time.Duration) { pr.timing.Interval = d }),
 		"timeout_seconds":       secs(func(d time.Duration) { pr.timing.Timeout = d }),
@@ -95,6 +97,14 @@ func (p *pcFile) readPCProbe(e entry) *pcProbe {
 		},
 	})
 	switch {
+	case len(kinds) == 0 && grpc != nil:
+		p.errorf(grpc.key, "%s: not supported: jobtop has no gRPC health check; give exec instead, e.g. exec: {command: grpc_health_probe -addr=%s}", grpc.path, p.grpcAddress(*grpc))
+	case grpc != nil:
+		other, _ := keyText(kinds[0])
+		p.warn.add(grpc.key, "grpc", fmt.Sprintf("%s: not supported, ignored: jobtop has no gRPC health check; %s checks instead (process-compose uses it first too)", grpc.path, other))
+	}
+	switch {
+	case len(kinds) == 0 && grpc != nil:
 	case len(kinds) == 0:
 		p.errorf(e.key, "%s: give exec or http_get", e.path)
 	case len(kinds) > 1:
@@ -105,6 +115,24 @@ func (p *pcFile) readPCProbe(e entry) *pcProbe {
 		p.errorf(where, "%s: give exec or http_get, not both", e.path)
 	}
 	return pr
+}
+
+// grpcAddress is a grpc probe's host:port as written (127.0.0.1 unless
+// given, as process-compose's), for the exec probe to write instead.
+func (p *pcFile) grpcAddress(e entry) string {
+	host, port := "127.0.0.1", "PORT"
+	entries, _ := p.mapping(e)
+	for _, f := range entries {
+		v, ok := scalarText(f.value)
+		switch {
+		case !ok || strings.TrimSpace(v) == "":
+		case f.name == "host":
+			host = strings.TrimSpace(v)
+		case f.name == "port", f.name == "num_port":
+			port = strings.TrimSpace(v)
+		}
+	}
+	return net.JoinHostPort(host, port)
 }
 
 // headers reads http_get.headers: header names and their values.
