@@ -63,7 +63,8 @@ func (p *pcFile) readProcess(pe entry) {
 			}
 		}
 	}
-	isDisabled := "" // is_disabled, when it is "true" or "false"
+	isDisabled := ""       // is_disabled, when it is "true" or "false"
+	var logLocation *entry // a log_location that names a file
 	// As at the top level, x- keys (anchors' home) are left alone.
 	entries = slices.DeleteFunc(entries, func(e entry) bool { return strings.HasPrefix(e.name, "x-") })
 	p.readKnown(pe.path, entries, fields{
@@ -149,12 +150,12 @@ func (p *pcFile) readProcess(pe entry) {
 		// process-compose writes the process's output there, and a
 		// probe or a tool may read it (its issues/issue_102 does): say
 		// that nothing will be there, and how to have it.
+		// The warning names the jobs, known once namespace and
+		// replicas are read: below.
 		"log_location": func(e entry) {
-			where, _ := p.text(e)
-			if strings.TrimSpace(where) == "" {
-				return // no log file in process-compose either
+			if where, _ := p.text(e); strings.TrimSpace(where) != "" { // empty: no log file in process-compose either
+				logLocation = &e
 			}
-			p.warn.add(e.key, "process log_location", fmt.Sprintf("%s: not supported, ignored: jobtop writes each job's output to its own log file (jobtop logs NAME prints it; jobtop ls --json: log_path), so nothing is written to %s; if something reads it (a probe, a tail), run jobtop logs NAME -f >> %s beside the job", e.path, where, where))
 		},
 		"log_configuration":   nil,
 		"disable_ansi_colors": nil, "is_foreground": nil, "is_elevated": nil,
@@ -189,11 +190,34 @@ func (p *pcFile) readProcess(pe entry) {
 	if s.namespace != "" && s.namespace != pcDefaultNS {
 		proc.namePrefix = s.namespace + "/"
 	}
+	if logLocation != nil {
+		p.warnLogLocation(*logLocation, proc, s.replicas)
+	}
 	for r := range s.replicas {
 		proc.jobs = append(proc.jobs, len(p.plan.Jobs))
 		p.plan.Jobs = append(p.plan.Jobs, p.buildJob(pe, proc, &s, r))
 	}
 	p.procs = append(p.procs, proc)
+}
+
+// warnLogLocation warns that a process's log_location gets nothing, and
+// says how to have its output there still, naming its jobs (NAME-0 and
+// the others, for replicas).
+func (p *pcFile) warnLogLocation(e entry, proc *pcProcess, replicas int) {
+	where, _ := p.text(e)
+	name := pcName(proc.namePrefix, proc.name, 0, replicas)
+	others := ""
+	if replicas > 1 {
+		var names []string
+		for r := 1; r < min(replicas, 4); r++ {
+			names = append(names, pcName(proc.namePrefix, proc.name, r, replicas))
+		}
+		if replicas > 4 {
+			names = append(names, fmt.Sprintf("%d more", replicas-4))
+		}
+		others = fmt.Sprintf(" (and the same for %s)", strings.Join(names, ", "))
+	}
+	p.warn.add(e.key, "process log_location "+proc.name, fmt.Sprintf("%s: not supported, ignored: jobtop writes each job's output to its own log file (jobtop logs %s prints it; jobtop ls --json: log_path), so nothing is written to %s; if something reads it (a probe, a tail), run jobtop logs %s -f >> %s beside the job%s", e.path, name, where, name, where, others))
 }
 
 // readExitCodes reads success_exit_codes: a list of exit codes, 0 to
