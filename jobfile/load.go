@@ -13,31 +13,84 @@ import (
 const maxFileSize = 4 << 20
 
 // fileNames are the names Find looks for, in order (process-compose's own
-// order for its files).
-var fileNames = []string{"jobtop.yaml", "jobtop.yml", "Procfile", "process-compose.yml", "process-compose.yaml"}
+// order for its files, its compose.yml and compose.yaml last: a Docker
+// Compose file has those names too, so they count only with a top-level
+// processes: key).
+var fileNames = []string{"jobtop.yaml", "jobtop.yml", "Procfile", "process-compose.yml", "process-compose.yaml", "compose.yml", "compose.yaml"}
 
 // ErrNotFound is returned by Find when a directory holds no job file.
 var ErrNotFound = errors.New("no job file")
 
 // Find returns the job file in dir: jobtop.yaml, else jobtop.yml, else
-// Procfile, else process-compose.yml, else process-compose.yaml. It
-// returns an error wrapping ErrNotFound when there is none.
+// Procfile, else process-compose.yml, else process-compose.yaml, else
+// compose.yml or compose.yaml that has processes:. It returns an error
+// wrapping ErrNotFound when there is none.
 func Find(dir string) (string, error) {
+	found, _, err := candidates(dir, true)
+	return found, err
+}
+
+// candidates finds the job files in dir, in Find's order: the first, and
+// with all, the others too (which Find passes over).
+func candidates(dir string, first bool) (found string, others []string, err error) {
 	looked := make([]string, 0, len(fileNames))
 	for _, name := range fileNames {
 		path := filepath.Join(dir, name)
 		st, err := os.Stat(path)
 		switch {
-		case err == nil && st.Mode().IsRegular():
-			return path, nil
+		case err == nil && st.Mode().IsRegular() && (!isComposeName(name) || hasProcesses(path)):
+			if found == "" {
+				found = path
+				if first {
+					return found, nil, nil
+				}
+			} else {
+				others = append(others, name)
+			}
+			continue
+		case err == nil && st.Mode().IsRegular(): // Docker Compose's
+			name += " (no processes:)"
 		case err == nil: // a directory, say: no job file, and said so
 			name += " (" + fileKind(st.Mode()) + ", not a file)"
 		case !errors.Is(err, fs.ErrNotExist):
-			return "", err
+			return "", nil, err
 		}
 		looked = append(looked, name)
 	}
-	return "", fmt.Errorf("%w in %s: looked for %s", ErrNotFound, dir, strings.Join(looked, ", "))
+	if found == "" {
+		return "", nil, fmt.Errorf("%w in %s: looked for %s", ErrNotFound, dir, strings.Join(looked, ", "))
+	}
+	return found, others, nil
+}
+
+// isComposeName says whether name is process-compose's compose.yml or
+// compose.yaml, which Docker Compose's files are named too.
+func isComposeName(name string) bool { return name == "compose.yml" || name == "compose.yaml" }
+
+// hasProcesses says whether the YAML file at path has a top-level
+// processes: key (as a line of its own: no parse for a look).
+func hasProcesses(path string) bool {
+	data, err := readSmallFile(path, maxFileSize)
+	if err != nil {
+		return false
+	}
+	for _, line := range strings.Split(string(data), "\n") {
+		if strings.HasPrefix(line, "processes:") {
+			return true
+		}
+	}
+	return false
+}
+
+// passedOver is the warning, for a job file Find found, that names the
+// other job files in its directory, which do not run.
+func passedOver(path string) *Error {
+	_, others, err := candidates(filepath.Dir(path), false)
+	if err != nil || len(others) == 0 {
+		return nil
+	}
+	return &Error{File: path, Msg: fmt.Sprintf("is the job file that runs; also here, and not run: %s (jobtop takes the first of %s; -f names another)",
+		strings.Join(others, ", "), strings.Join(fileNames[:5], ", "))}
 }
 
 // fileKind names what a path that is no regular file is.
@@ -93,6 +146,11 @@ func ParseWith(path string, data []byte, o LoadOptions) (*Plan, error) {
 		return nil, ErrorList{{File: "--port", Flag: true, Msg: "applies to a Procfile only; " + path + " is not one"}}
 	}
 	plan.Options = o
+	if o.Found {
+		if w := passedOver(path); w != nil {
+			plan.Warnings = append(plan.Warnings, w)
+		}
+	}
 	plan.Warnings = plan.Warnings.sorted()
 	return plan, nil
 }

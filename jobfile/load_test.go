@@ -32,14 +32,49 @@ func TestFind(t *testing.T) {
 		dir := inDir(t, map[string]string{"Procfile.dev": "", "jobtop.json": ""})
 		_, err := Find(dir)
 		require.ErrorIs(t, err, ErrNotFound)
-		require.EqualError(t, err, "no job file in "+dir+": looked for jobtop.yaml, jobtop.yml, Procfile, process-compose.yml, process-compose.yaml")
+		require.EqualError(t, err, "no job file in "+dir+": looked for jobtop.yaml, jobtop.yml, Procfile, process-compose.yml, process-compose.yaml, compose.yml, compose.yaml")
 	})
 	t.Run("none, but a directory has a job file's name", func(t *testing.T) {
 		dir := inDir(t, map[string]string{"jobtop.yaml/": "", "Procfile/": ""})
 		_, err := Find(dir)
 		require.ErrorIs(t, err, ErrNotFound)
-		require.EqualError(t, err, "no job file in "+dir+": looked for jobtop.yaml (a directory, not a file), jobtop.yml, Procfile (a directory, not a file), process-compose.yml, process-compose.yaml")
+		require.EqualError(t, err, "no job file in "+dir+": looked for jobtop.yaml (a directory, not a file), jobtop.yml, Procfile (a directory, not a file), process-compose.yml, process-compose.yaml, compose.yml, compose.yaml")
 	})
+	// process-compose's compose.yml and compose.yaml, when they are its:
+	// Docker Compose's files have the same names.
+	t.Run("compose.yaml with processes", func(t *testing.T) {
+		dir := inDir(t, map[string]string{"compose.yaml": "version: \"0.5\"\nprocesses:\n  web:\n    command: sleep 1\n"})
+		got, err := Find(dir)
+		require.NoError(t, err)
+		require.Equal(t, filepath.Join(dir, "compose.yaml"), got)
+	})
+	t.Run("Docker Compose's compose.yaml", func(t *testing.T) {
+		dir := inDir(t, map[string]string{"compose.yaml": "services:\n  db:\n    image: postgres\n"})
+		_, err := Find(dir)
+		require.ErrorIs(t, err, ErrNotFound)
+		require.ErrorContains(t, err, ", compose.yml, compose.yaml (no processes:)")
+	})
+}
+
+// A job file found in a directory that holds others says which do not
+// run: a Heroku Procfile beside a process-compose.yaml for development
+// silently ran the Procfile.
+func TestAFoundFileNamesTheOthersThatDoNotRun(t *testing.T) {
+	dir := inDir(t, map[string]string{
+		"Procfile":             "web: echo hi\n",
+		"process-compose.yaml": "processes:\n  web:\n    command: echo hi\n",
+		"process-compose.yml":  "processes:\n  web:\n    command: echo hi\n",
+		"compose.yaml":         "services:\n  db:\n    image: postgres\n",
+	})
+	found, err := Find(dir)
+	require.NoError(t, err)
+	plan, err := LoadWith(found, LoadOptions{Found: true, NoEnvFile: true})
+	require.NoError(t, err)
+	require.Len(t, plan.Warnings, 1)
+	require.Equal(t, found+": warning: is the job file that runs; also here, and not run: process-compose.yml, process-compose.yaml (jobtop takes the first of jobtop.yaml, jobtop.yml, Procfile, process-compose.yml, process-compose.yaml; -f names another)", plan.Warnings[0].Warning())
+	plan, err = LoadWith(found, LoadOptions{NoEnvFile: true})
+	require.NoError(t, err)
+	require.Empty(t, plan.Warnings, "a file named with -f: nothing to say")
 }
 
 func TestLoadPicksTheFormatByName(t *testing.T) {

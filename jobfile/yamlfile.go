@@ -44,7 +44,7 @@ func parseYAML(path, dir string, data []byte, o LoadOptions) (*Plan, error) {
 		plan:       Plan{Path: path, Format: FormatYAML, Dir: dir},
 		deps:       map[string][]dependency{},
 	}
-	if isProcessCompose(body) || (isMerged(path, body, o) && !hasTopKey(body, "jobs")) {
+	if isProcessCompose(body) || (isMerged(path, body, o) || isComposeFileName(path)) && !hasTopKey(body, "jobs") {
 		return parseProcessCompose(y, data)
 	}
 	if len(o.More) > 0 {
@@ -77,6 +77,16 @@ func parseDocument(path string, data []byte) (ast.Node, error) {
 
 // isProcessCompose says whether a document is a process-compose file: a
 // top-level mapping with processes: and no jobs:.
+// isComposeFileName says whether path is named as process-compose names
+// its files (process-compose.yml, process-compose.override.yaml,
+// compose.yaml): one without processes: (empty, a typo) is read as
+// process-compose's, and says so, not as a jobtop.yaml.
+func isComposeFileName(path string) bool {
+	base := filepath.Base(path)
+	ext := filepath.Ext(base)
+	return (ext == ".yml" || ext == ".yaml") && (strings.HasPrefix(base, "process-compose") || isComposeName(base))
+}
+
 func isProcessCompose(body ast.Node) bool {
 	return hasTopKey(body, "processes") && !hasTopKey(body, "jobs")
 }
