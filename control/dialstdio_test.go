@@ -107,11 +107,11 @@ func TestBridgeCarriesTheAPIOnOneConnection(t *testing.T) {
 // CLI refuses it.
 func TestBridgeRefusesAnUntrustedSocket(t *testing.T) {
 	dir := shortTempDir(t)
-	require.NoError(t, os.Chmod(dir, 0o755))
+	require.NoError(t, os.Chmod(dir, 0o775))
 	err := BridgeStdio(ctxT(t), dir+"/s.sock", APIVersion, strings.NewReader(""), &strings.Builder{})
 	var untrusted *UntrustedSocketError
 	require.ErrorAs(t, err, &untrusted)
-	assert.Contains(t, err.Error(), "mode 0755")
+	assert.Contains(t, err.Error(), "mode 0775")
 }
 
 // No instance on the socket: the bridge says so before writing anything.
