@@ -187,9 +187,18 @@ func planFiles(plan *jobfile.Plan) string {
 // printWarnings writes the parts of the file jobtop does not carry out,
 // one a line: "FILE:LINE:COL: warning: ...".
 func printWarnings(w io.Writer, plan *jobfile.Plan) {
-	for _, warning := range plan.Warnings {
-		fmt.Fprintln(w, warning.Warning())
+	for _, warning := range warningLines(plan) {
+		fmt.Fprintln(w, warning)
 	}
+}
+
+// warningLines are the plan's warnings as jobtop check prints them.
+func warningLines(plan *jobfile.Plan) []string {
+	lines := make([]string, len(plan.Warnings))
+	for i, warning := range plan.Warnings {
+		lines[i] = warning.Warning()
+	}
+	return lines
 }
 
 // jobFileError says why a job file cannot be used: on one line when it

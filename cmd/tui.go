@@ -8,6 +8,7 @@ import (
 	"os/signal"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 	"syscall"
 	"time"
 
@@ -105,10 +106,13 @@ func openTUI(cmd *cobra.Command, specs []jobs.Spec) error {
 	var engine ui.Engine = in.mgr
 	cfg := withTerminal(cmd, ui.Config{})
 	if in.ws != nil {
-		engine = localEngine{Manager: in.mgr, ws: in.ws}
+		local := localEngine{Manager: in.mgr, ws: in.ws, warnings: new(atomic.Pointer[[]string])}
+		engine = local
 		cfg.JobFile, cfg.JobFiles = plan.Path, plan.Files
 		printWarnings(cmd.ErrOrStderr(), plan) // seen when the screen closes
-		if n := len(plan.Warnings) + len(in.ws.Problems()); n > 0 {
+		warnings := append(warningLines(plan), in.ws.Problems()...)
+		local.warnings.Store(&warnings)
+		if n := len(warnings); n > 0 {
 			cfg.Notice = "loaded " + planFiles(plan) + warningsNote(n)
 		}
 	}
@@ -231,6 +235,8 @@ var (
 type localEngine struct {
 	*jobs.Manager
 	ws *workspace.Workspace
+	// warnings are the job file's, as the last load or reload gave them.
+	warnings *atomic.Pointer[[]string]
 }
 
 // Reload re-reads the job file and says what changed.
@@ -239,8 +245,12 @@ func (e localEngine) Reload() (string, error) {
 	if err != nil {
 		return "", err
 	}
+	e.warnings.Store(&res.Warnings)
 	return res.String() + warningsNote(len(res.Warnings)), nil
 }
+
+// Warnings are the job file's warnings (ui.WarningLister).
+func (e localEngine) Warnings() []string { return *e.warnings.Load() }
 
 // JobFiles are the files the job file is read from now (ui.FileLister).
 func (e localEngine) JobFiles() []string { return e.ws.Files() }
@@ -259,9 +269,9 @@ func warningsNote(n int) string {
 	case 0:
 		return ""
 	case 1:
-		return " (1 warning: jobtop check shows it)"
+		return " (1 warning: ? lists it)"
 	}
-	return fmt.Sprintf(" (%d warnings: jobtop check shows them)", n)
+	return fmt.Sprintf(" (%d warnings: ? lists them)", n)
 }
 
 // runLocalTUI starts the jobs on mgr (in dir when they name no directory),

@@ -29,6 +29,14 @@ type Engine interface {
 	Subscribe() jobs.EventStream
 }
 
+// WarningLister is an engine whose job file has warnings (the parts of it
+// jobtop does not carry out, env_cmds that failed), each as jobtop check
+// prints it: the help (?) lists them before the keys. It is asked on the
+// Update goroutine and must answer at once.
+type WarningLister interface {
+	Warnings() []string
+}
+
 // OwnStarter is an engine that starts jobs of its own behind the first
 // frame (a job file's, in a local instance). Its jobs show as they start;
 // they are not news "from outside this TUI", and the status bar says how

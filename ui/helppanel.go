@@ -5,6 +5,8 @@ import (
 	"strings"
 
 	"github.com/charmbracelet/bubbles/key"
+
+	"jobtop/styles"
 )
 
 // helpGroup is the keys that work in one place, under a title that says
@@ -90,9 +92,39 @@ const helpColumnGap = 3
 // openHelp covers the screen with every key, grouped by where it works.
 func (m *Model) openHelp() {
 	groups := m.helpGroups()
-	m.openPanel(newPanel(&m.km, m.pal, "keys — esc, q or ? closes", func(width int) []string {
-		return m.layoutHelp(groups, width)
+	var warnings []string
+	if wl, ok := m.engine.(WarningLister); ok {
+		warnings = wl.Warnings()
+	}
+	title := "keys — esc, q or ? closes"
+	if len(warnings) > 0 {
+		title = "the job file's " + plural(len(warnings), "warning") + ", then the keys — esc, q or ? closes"
+	}
+	m.openPanel(newPanel(&m.km, m.pal, title, func(width int) []string {
+		var out []string
+		if len(warnings) > 0 {
+			out = append(out, m.pal.header.Wrap("job file warnings (jobtop check prints them too)"))
+			out = append(out, m.wrappedRows(warnings, width, m.pal.errText)...)
+			out = append(out, "")
+		}
+		return append(out, m.layoutHelp(groups, width)...)
 	}))
+}
+
+// wrappedRows lays texts out for a panel: a text too long for a row goes
+// on, indented, on the next.
+func (m *Model) wrappedRows(texts []string, width int, style styles.Seq) []string {
+	var out []string
+	for _, t := range texts {
+		rows := layoutLine(nil, t, lineFormat{width: max(width-2, 1), wrap: true})
+		for i, r := range rows {
+			if i > 0 {
+				r = "  " + r
+			}
+			out = append(out, style.Wrap(r))
+		}
+	}
+	return out
 }
 
 // layoutHelp draws the groups as blocks (a title, then a key and what it

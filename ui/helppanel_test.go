@@ -8,6 +8,8 @@ import (
 
 	"github.com/charmbracelet/x/ansi"
 	"github.com/stretchr/testify/require"
+
+	"jobtop/jobs"
 )
 
 // helpText is the open help's lines, as plain text.
@@ -173,4 +175,33 @@ func TestHelpScrollsWhenItDoesNotFit(t *testing.T) {
 // helpLine matches the help panel's row for key and what it does.
 func helpLine(key, desc string) *regexp.Regexp {
 	return regexp.MustCompile(`(?m)^  ` + regexp.QuoteMeta(key) + ` +` + regexp.QuoteMeta(desc) + `$`)
+}
+
+// warnedEngine is a manager whose job file has warnings.
+type warnedEngine struct {
+	*jobs.Manager
+	warnings []string
+}
+
+func (e warnedEngine) Warnings() []string { return e.warnings }
+
+// The help lists the job file's warnings before the keys: the status bar
+// said there were some, and only jobtop check, in another terminal,
+// showed them.
+func TestHelpListsTheJobFilesWarnings(t *testing.T) {
+	mgr := newManager(t)
+	long := "process-compose.yaml:7:5: warning: processes.web.is_daemon: jobtop treats a job as ended when its command exits (and stops what it left): run the program in the foreground instead"
+	e := warnedEngine{Manager: mgr, warnings: []string{"process-compose.yaml:3:1: warning: top level: unknown key \"proces\", ignored", long}}
+	m := newSizedModel(t, e, Config{}, 100, 30)
+	press(t, m, "?")
+	view := m.View()
+	require.Contains(t, view, "the job file's 2 warnings, then the keys")
+	require.Contains(t, view, "process-compose.yaml:3:1: warning: top level: unknown key \"proces\", ignored")
+	require.Contains(t, view, "process-compose.yaml:7:5: warning: processes.web.is_daemon", "a long one wraps")
+	require.Contains(t, view, "\n  command exits (and stops what it left): run the program in the foreground instead\n", "wrapped, indented")
+	press(t, m, "esc")
+
+	plain := newSizedModel(t, mgr, Config{}, 100, 30)
+	press(t, plain, "?")
+	require.NotContains(t, plain.View(), "warning")
 }

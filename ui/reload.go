@@ -105,17 +105,7 @@ func (m *Model) showReloadProblems(problems []string) {
 	what := "cannot reload " + m.jobFileNames() + ": " + plural(len(problems), "problem") + "; nothing was changed"
 	m.setNotice(what, true)
 	m.openPanel(newPanel(&m.km, m.pal, what+" — esc closes", func(width int) []string {
-		var out []string
-		for _, p := range problems {
-			// A problem too long for a row goes on, indented, on the next.
-			rows := layoutLine(nil, p, lineFormat{width: max(width-2, 1), wrap: true})
-			for i, r := range rows {
-				if i > 0 {
-					r = "  " + r
-				}
-				out = append(out, m.pal.errText.Wrap(r))
-			}
-		}
+		out := m.wrappedRows(problems, width, m.pal.errText)
 		return append(out, "", m.pal.muted.Wrap("fix the file, then R reloads it"))
 	}))
 }
