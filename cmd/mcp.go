@@ -32,8 +32,8 @@ func newMCPCmd() *cobra.Command {
 client) as an MCP server on stdin/stdout. Its tools run jobs in the jobtop
 instance on the socket (--socket, $JOBTOP_SOCKET, the default), so the
 person sees them in their jobtop TUI: run_job, list_jobs, job_status,
-read_output, wait_job, search_output, stop_job, kill_job, restart_job,
-remove_job. If no instance is listening when the agent starts a job, a
+read_output, wait_job, search_output, send_input, read_screen, stop_job,
+kill_job, restart_job, remove_job. If no instance is listening when the agent starts a job, a
 background "jobtop serve --no-file" is started on the socket, as jobtop run
 does.
 

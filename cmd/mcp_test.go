@@ -15,6 +15,9 @@ import (
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"jobtop/control"
+	"jobtop/mcp"
 )
 
 // --http serves on loopback only, and says how to give the address.
@@ -119,4 +122,24 @@ func TestMCPHTTPWithToken(t *testing.T) {
 
 	require.NoError(t, cmd.Process.Signal(syscall.SIGTERM))
 	require.NoError(t, cmd.Wait(), "SIGTERM ends it cleanly")
+}
+
+// jobtop mcp --help names every tool the server has (it left out
+// read_screen and send_input).
+func TestMCPHelpNamesEveryTool(t *testing.T) {
+	srv := mcp.New(mcp.Options{Client: control.NewClient(filepath.Join(t.TempDir(), "none.sock"))})
+	st, ct := sdk.NewInMemoryTransports()
+	ctx := context.Background()
+	ss, err := srv.Connect(ctx, st, nil)
+	require.NoError(t, err)
+	cs, err := sdk.NewClient(&sdk.Implementation{Name: "t", Version: "1"}, nil).Connect(ctx, ct, nil)
+	require.NoError(t, err)
+	defer func() { cs.Close(); ss.Wait() }() //nolint:errcheck // closed on purpose
+	res, err := cs.ListTools(ctx, nil)
+	require.NoError(t, err)
+	require.NotEmpty(t, res.Tools)
+	help := strings.Join(strings.Fields(newMCPCmd().Long), " ")
+	for _, tool := range res.Tools {
+		assert.Contains(t, help, tool.Name)
+	}
 }
