@@ -631,3 +631,22 @@ func TestRunWithAHugeEnvironment(t *testing.T) {
 	require.Len(t, out, 1)
 	assert.True(t, strings.HasSuffix(out[0], " kept"), "%q: the rest of the environment is the job's", out[0])
 }
+
+// run --name with a name a live job has already says so: the name now
+// names the newest, and the first job runs on (a second dev server an
+// agent did not notice).
+func TestRunSaysAnotherLiveJobHasItsName(t *testing.T) {
+	c := newCLI(t)
+	c.serve()
+	first := strings.TrimSpace(c.ok("run", "--name", "web", "--", "exec sleep 600"))
+	r := c.run("run", "--name", "web", "--", "exec sleep 600")
+	require.Equal(t, 0, r.code, r.stderr)
+	second := strings.TrimSpace(r.stdout)
+	assert.Equal(t, "jobtop: job "+first+", also named web, has not ended: web names job "+second+" now (the newest); jobtop kill "+first+" ends it\n", r.stderr)
+	c.ok("kill", first)
+	c.run("wait", first) // killed: ended
+	r = c.run("run", "--name", "web", "--", "true")
+	assert.Equal(t, "jobtop: job "+second+", also named web, has not ended: web names job "+strings.TrimSpace(r.stdout)+" now (the newest); jobtop kill "+second+" ends it\n", r.stderr)
+	r = c.run("run", "--name", "other", "--", "true")
+	assert.Empty(t, r.stderr, "a name no live job has")
+}

@@ -9,6 +9,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"syscall"
 	"time"
@@ -138,6 +139,9 @@ func run(cmd *cobra.Command, o runOptions, args []string) error {
 		err = printJSON(cmd.OutOrStdout(), info)
 	} else {
 		fmt.Fprintln(cmd.OutOrStdout(), info.ID)
+	}
+	if req.Name != "" {
+		sameName(cmd, c, info)
 	}
 	if err == nil && info.State == jobs.StateError {
 		// Its program not found, the job it runs after failed: the ID
@@ -332,4 +336,30 @@ func autoStartServer(ctx context.Context, cmd *cobra.Command, c *control.Client)
 // environLeftOut says which variables CallerEnviron left out.
 func environLeftOut(names []string) string {
 	return fmt.Sprintf("this environment is larger than a request to the instance carries (512 KiB): the job gets it without %s, the largest", strings.Join(names, ", "))
+}
+
+// sameName says, on stderr, which other live jobs have the name the new
+// job was given: its name now names the new one (the newest), and a
+// second dev server started by the same command line was easy to miss
+// (jobtop kill web then stopped only the new one).
+func sameName(cmd *cobra.Command, c *control.Client, started jobs.Info) {
+	list, err := c.Jobs(cmd.Context())
+	if err != nil {
+		return
+	}
+	var others []string
+	for _, j := range list {
+		if j.ID != started.ID && j.Name == started.Name && (j.State.Active() || j.State == jobs.StateQueued) {
+			others = append(others, strconv.Itoa(int(j.ID)))
+		}
+	}
+	if len(others) == 0 {
+		return
+	}
+	which, has, them := "job "+others[0], "has", "it"
+	if len(others) > 1 {
+		which, has, them = "jobs "+strings.Join(others, ", "), "have", "them"
+	}
+	fmt.Fprintf(cmd.ErrOrStderr(), "jobtop: %s, also named %s, %s not ended: %s names job %d now (the newest); jobtop kill %s ends %s\n",
+		which, started.Name, has, started.Name, started.ID, strings.Join(others, " "), them)
 }
