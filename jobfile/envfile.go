@@ -10,6 +10,7 @@ import (
 	"regexp"
 	"strings"
 	"sync"
+	"unicode"
 
 	"github.com/goccy/go-yaml/ast"
 
@@ -107,10 +108,16 @@ const utf8BOM = "\ufeff"
 // format jobtop reads means as text (dotenv, foreman and YAML skip it).
 func withoutBOM(data []byte) []byte { return bytes.TrimPrefix(data, []byte(utf8BOM)) }
 
-// parseEnvFile reads KEY=VALUE lines: blank lines and lines starting with
-// # are skipped, "export " before a name is allowed, a value in single
-// quotes is taken as is, one in double quotes understands \n, \t, \", \\
-// and \$, and an unquoted value ends at " #" and is trimmed.
+// parseEnvFile reads NAME=VALUE statements, as godotenv 1.5.1 reads them
+// apart from what follows. Blank lines and lines starting with # are
+// skipped, "export " before a name is allowed, a value in single quotes is
+// taken as is, one in double quotes understands \n, \t, \", \\ and \$,
+// and an unquoted value ends at " #" and is trimmed. A quoted value may
+// span lines (a PEM key): it ends at the first quote of its kind that no
+// backslash escapes, and it is an error when none follows. An error names
+// the line where its statement starts; each bad statement is reported and
+// the next one read, except after an unclosed quote, which takes the rest
+// of the file.
 //
 // With expand (process-compose's files, read by godotenv 1.5.1 there),
 // a line may be NAME: VALUE too, a name may hold dots, and
@@ -120,83 +127,168 @@ func withoutBOM(data []byte) []byte { return bytes.TrimPrefix(data, []byte(utf8B
 // and _; \$ is a literal $. Foreman and honcho expand nothing, so a
 // Procfile's .env is read without.
 func parseEnvFile(path string, data []byte, expand bool) (map[string]string, ErrorList) {
+	s := envScanner{src: strings.ReplaceAll(string(withoutBOM(data)), "\r\n", "\n"), line: 1}
 	env := map[string]string{}
 	var errs ErrorList
-	for i, raw := range strings.Split(string(withoutBOM(data)), "\n") {
-		line := strings.TrimSpace(strings.TrimSuffix(raw, "\r"))
-		if line == "" || strings.HasPrefix(line, "#") {
-			continue
+	for s.nextStatement() {
+		line := s.line
+		name, value, problems := s.statement(expand, env)
+		for _, msg := range problems {
+			errs = append(errs, &Error{File: path, Line: line, Msg: msg})
 		}
-		fail := func(format string, args ...any) {
-			errs = append(errs, &Error{File: path, Line: i + 1, Msg: fmt.Sprintf(format, args...)})
+		if problems == nil {
+			env[name] = value
 		}
-		line = strings.TrimPrefix(line, "export ")
-		seps := "="
-		if expand {
-			seps = "=:" // godotenv also reads NAME: VALUE, as YAML writes it
-		}
-		at := strings.IndexAny(line, seps)
-		if at < 0 {
-			fail("want NAME=VALUE, got %q", line)
-			continue
-		}
-		name, value := strings.TrimSpace(line[:at]), line[at+1:]
-		check := checkEnvName
-		if expand {
-			check = checkDotenvName
-		}
-		if msg := check(name); msg != "" {
-			fail("%s", msg)
-			continue
-		}
-		v, err := envValue(strings.TrimSpace(value), expand, env)
-		if err != nil {
-			fail("%s: %v", name, err)
-			continue
-		}
-		env[name] = v
 	}
 	return env, errs
 }
 
-// envValue reads a value as written after NAME=; with expand, its $VAR
-// references are expanded from env (see parseEnvFile).
-func envValue(s string, expand bool, env map[string]string) (string, error) {
-	if s == "" || (s[0] != '"' && s[0] != '\'') {
-		if i := strings.Index(s, " #"); i >= 0 {
-			s = s[:i]
-		}
-		s = strings.TrimSpace(s)
-		if expand {
-			s = expandDotenv(s, env)
-		}
-		return s, nil
+// envScanner reads an env file's text (with \n line ends) statement by
+// statement, counting lines.
+type envScanner struct {
+	src  string
+	pos  int
+	line int // the line of src[pos], from 1
+}
+
+// advance moves to offset to, counting the lines it passes.
+func (s *envScanner) advance(to int) {
+	s.line += strings.Count(s.src[s.pos:to], "\n")
+	s.pos = to
+}
+
+// lineEnd is the offset of the end of the current line.
+func (s *envScanner) lineEnd() int {
+	if i := strings.IndexByte(s.src[s.pos:], '\n'); i >= 0 {
+		return s.pos + i
 	}
-	quote := s[0]
-	var b strings.Builder
+	return len(s.src)
+}
+
+// nextStatement skips blank lines and comment lines and says whether a
+// statement follows.
+func (s *envScanner) nextStatement() bool {
+	for {
+		i := strings.IndexFunc(s.src[s.pos:], func(r rune) bool { return !unicode.IsSpace(r) })
+		if i < 0 {
+			s.advance(len(s.src))
+			return false
+		}
+		s.advance(s.pos + i)
+		if s.src[s.pos] != '#' {
+			return true
+		}
+		s.advance(s.lineEnd())
+	}
+}
+
+// statement reads one NAME=VALUE and moves past it; with expand, as
+// godotenv 1.5.1 reads it (see parseEnvFile), expanding from env. It says
+// what is wrong with it, if anything: a bad name and a bad value both.
+func (s *envScanner) statement(expand bool, env map[string]string) (name, value string, problems []string) {
+	text := s.src[s.pos:s.lineEnd()]
+	seps, check := "=", checkEnvName
+	if expand {
+		seps, check = "=:", checkDotenvName // godotenv also reads NAME: VALUE, as YAML writes it
+	}
+	at := strings.IndexAny(text, seps)
+	if at < 0 {
+		s.advance(s.lineEnd())
+		return "", "", []string{fmt.Sprintf("want NAME=VALUE, got %q", strings.TrimSpace(text))}
+	}
+	name = strings.TrimSpace(strings.TrimPrefix(text[:at], "export "))
+	s.advance(s.pos + at + 1)
+	value, err := s.value(expand, env)
+	if msg := check(name); msg != "" {
+		problems = append(problems, msg)
+	}
+	if err != nil {
+		problems = append(problems, name+": "+err.Error())
+	}
+	return name, value, problems
+}
+
+// value reads the value after NAME= and moves past it and what follows it
+// on its last line.
+func (s *envScanner) value(expand bool, env map[string]string) (string, error) {
+	start := s.line
+	rest := strings.TrimLeft(s.src[s.pos:], " \t")
+	s.advance(len(s.src) - len(rest))
+	if rest == "" || (rest[0] != '"' && rest[0] != '\'') {
+		v := s.src[s.pos:s.lineEnd()]
+		s.advance(s.lineEnd())
+		if i := strings.Index(v, " #"); i >= 0 {
+			v = v[:i]
+		}
+		v = strings.TrimSpace(v)
+		if expand {
+			v = expandDotenv(v, env)
+		}
+		return v, nil
+	}
+	quote := rest[0]
+	end := closingQuote(rest)
+	if end < 0 {
+		s.advance(len(s.src))
+		return "", fmt.Errorf("missing closing %c: the quoted value runs to the end of the file", quote)
+	}
+	v := rest[1:end]
+	s.advance(s.pos + end + 1)
+	if after := strings.TrimSpace(s.src[s.pos:s.lineEnd()]); after != "" && after[0] != '#' {
+		where := ""
+		if s.line != start {
+			where = fmt.Sprintf(" (on line %d)", s.line)
+		}
+		s.advance(s.lineEnd())
+		return "", fmt.Errorf("unexpected %q after the closing quote%s", after, where)
+	}
+	s.advance(s.lineEnd())
+	if quote == '\'' {
+		return v, nil
+	}
+	v = unescapeDoubleQuoted(v, expand)
+	if expand {
+		v = expandDotenv(v, env)
+	}
+	return v, nil
+}
+
+// closingQuote is the offset in s of the quote that closes the one s
+// starts with: the first of its kind after an even number of backslashes
+// (none, or escaped ones); -1 when there is none.
+func closingQuote(s string) int {
+	backslashes := 0
 	for i := 1; i < len(s); i++ {
+		switch s[i] {
+		case s[0]:
+			if backslashes%2 == 0 {
+				return i
+			}
+		case '\\':
+			backslashes++
+			continue
+		}
+		backslashes = 0
+	}
+	return -1
+}
+
+// unescapeDoubleQuoted reads the backslash escapes of a double-quoted
+// value; with expand, \$ is kept for expandDotenv, which makes it a $.
+func unescapeDoubleQuoted(s string, expand bool) string {
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
 		c := s[i]
-		switch {
-		case c == quote:
-			rest := strings.TrimSpace(s[i+1:])
-			if rest != "" && !strings.HasPrefix(rest, "#") {
-				return "", fmt.Errorf("unexpected %q after the closing quote", rest)
-			}
-			if expand && quote == '"' {
-				return expandDotenv(b.String(), env), nil
-			}
-			return b.String(), nil
-		case c == '\\' && quote == '"' && i+1 < len(s):
+		if c == '\\' && i+1 < len(s) {
 			i++
 			if expand && s[i] == '$' {
-				b.WriteByte('\\') // kept for expandDotenv, which makes it a $
+				b.WriteByte('\\')
 			}
-			b.WriteByte(unescape(s[i]))
-		default:
-			b.WriteByte(c)
+			c = unescape(s[i])
 		}
+		b.WriteByte(c)
 	}
-	return "", fmt.Errorf("missing closing %c", quote)
+	return b.String()
 }
 
 func unescape(c byte) byte {

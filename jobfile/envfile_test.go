@@ -1,6 +1,7 @@
 package jobfile
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -36,13 +37,13 @@ func TestParseEnvFile(t *testing.T) {
 }
 
 func TestParseEnvFileErrors(t *testing.T) {
-	src := "OK=1\nJUST_A_NAME\n=value\nA-B=1\nQ='open\nR=\"x\" y\n"
+	src := "OK=1\nJUST_A_NAME\n=value\nA-B=1\nR=\"x\" y\nQ='open\nS=1\n"
 	_, errs := parseEnvFile("dir/x.env", []byte(src), false)
 	require.Equal(t, `dir/x.env:2: want NAME=VALUE, got "JUST_A_NAME"
 dir/x.env:3: "" is not a variable name (ASCII letters, digits and _, not starting with a digit)
 dir/x.env:4: "A-B" is not a variable name (ASCII letters, digits and _, not starting with a digit)
-dir/x.env:5: Q: missing closing '
-dir/x.env:6: R: unexpected "y" after the closing quote`, errs.Error())
+dir/x.env:5: R: unexpected "y" after the closing quote
+dir/x.env:6: Q: missing closing ': the quoted value runs to the end of the file`, errs.Error())
 }
 
 // process-compose reads env files with godotenv 1.5.1, which expands
@@ -95,7 +96,84 @@ x.env:2: want NAME=VALUE, got "JUST_A_NAME"`, errs.Error())
 
 	_, errs = parseEnvFile("x.env", []byte(src), false)
 	require.Equal(t, `x.env:1: want NAME=VALUE, got "E: yaml style"
-x.env:2: want NAME=VALUE, got "F:f"
+x.env:2: want NAME=VALUE, got "export F:f"
 x.env:3: "a.b" is not a variable name (ASCII letters, digits and _, not starting with a digit)
 x.env:5: "C: d" is not a variable name (ASCII letters, digits and _, not starting with a digit)`, errs.Error())
+}
+
+// pem is a private key as people paste it into .env: one double-quoted
+// value over several lines.
+const pem = "KEY=\"-----BEGIN KEY-----\nabc\n-----END KEY-----\"\n"
+
+// A quoted value may span lines, in both syntaxes, as in godotenv 1.5.1
+// (its fixtures/quoted.env, OPTION_J to OPTION_M): the newlines are part
+// of the value, and the lines after it are read as they are.
+func TestParseEnvFileMultiLineQuotes(t *testing.T) {
+	tests := []struct {
+		name, src string
+		want      map[string]string
+		dotenv    map[string]string // want as godotenv reads it, when it differs
+	}{
+		{"pem", pem + "NEXT=1\n", map[string]string{"KEY": "-----BEGIN KEY-----\nabc\n-----END KEY-----", "NEXT": "1"}, nil},
+		{"pem at the end of the file", strings.TrimSuffix(pem, "\n"), map[string]string{"KEY": "-----BEGIN KEY-----\nabc\n-----END KEY-----"}, nil},
+		{"crlf", strings.ReplaceAll(pem, "\n", "\r\n"), map[string]string{"KEY": "-----BEGIN KEY-----\nabc\n-----END KEY-----"}, nil},
+		{"single", "OPTION_J='line 1\nline 2'\n", map[string]string{"OPTION_J": "line 1\nline 2"}, nil},
+		{"double", "OPTION_L=\"line 1\nline 2\"\n", map[string]string{"OPTION_L": "line 1\nline 2"}, nil},
+		{"escaped quotes inside", "OPTION_M=\"line one\nthis is \\\"quoted\\\"\none more line\"\n",
+			map[string]string{"OPTION_M": "line one\nthis is \"quoted\"\none more line"}, nil},
+		{"lines that look like comments or statements", "A=\"x\n# not a comment\nB=not a variable\"\nC=3\n",
+			map[string]string{"A": "x\n# not a comment\nB=not a variable", "C": "3"}, nil},
+		{"a comment after the closing quote", "A='x\ny' # comment\n", map[string]string{"A": "x\ny"}, nil},
+		{"expanded as one value", "H=h\nA=\"$H\n${H}\"\n", map[string]string{"H": "h", "A": "$H\n${H}"},
+			map[string]string{"H": "h", "A": "h\nh"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			for _, dotenv := range []bool{false, true} {
+				env, errs := parseEnvFile("x.env", []byte(tt.src), dotenv)
+				require.Empty(t, errs)
+				want := tt.want
+				if dotenv && tt.dotenv != nil {
+					want = tt.dotenv
+				}
+				require.Equal(t, want, env, "dotenv %v", dotenv)
+			}
+		})
+	}
+}
+
+// An error names the line where the bad value starts, and an unclosed
+// quote, which takes the rest of the file as its value, is one error, not
+// one more for each line after it.
+func TestParseEnvFileErrorLinesWithMultiLineValues(t *testing.T) {
+	src := "A=\"one\ntwo\"\nBAD LINE\nB='x\ny' z\nC=\"open\nD=1\nE=2\n"
+	_, errs := parseEnvFile("x.env", []byte(src), true)
+	require.Equal(t, `x.env:3: want NAME=VALUE, got "BAD LINE"
+x.env:4: B: unexpected "z" after the closing quote (on line 5)
+x.env:6: C: missing closing ": the quoted value runs to the end of the file`, errs.Error())
+
+	_, errs = parseEnvFile("x.env", []byte("OK=1\nA-B='open\nC=1\n"), false)
+	require.Equal(t, `x.env:2: "A-B" is not a variable name (ASCII letters, digits and _, not starting with a digit)
+x.env:2: A-B: missing closing ': the quoted value runs to the end of the file`, errs.Error(),
+		"a bad name does not hide the unclosed quote that took the rest of the file")
+}
+
+// A .env with a PEM key starts the jobs of a Procfile and of a
+// process-compose file alike (it stopped both, as a file with problems).
+func TestEnvFileWithAPEMKeyLoads(t *testing.T) {
+	key := "-----BEGIN KEY-----\nabc\n-----END KEY-----"
+	inDir(t, map[string]string{
+		"Procfile":                "web: ./run\n",
+		".env":                    pem,
+		"pc/process-compose.yaml": "processes:\n  web:\n    command: ./run\n    env_file: web.env\n",
+		"pc/.env":                 pem,
+		"pc/web.env":              "WEB_" + pem,
+	})
+	plan, err := Load("Procfile")
+	require.NoError(t, err)
+	require.Equal(t, key, plan.Jobs[0].Spec.Env["KEY"])
+
+	plan, err = Load("pc/process-compose.yaml")
+	require.NoError(t, err)
+	require.Equal(t, key, plan.Jobs[0].Spec.Env["WEB_KEY"])
 }

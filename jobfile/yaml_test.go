@@ -379,7 +379,7 @@ jobs:
 			`jobtop.yaml:5:25: jobs.d.env_file: "okdir" is not a regular file`,
 			`bad.env:2: want NAME=VALUE, got "no equals sign"`,
 			`bad.env:3: "1X" is not a variable name (ASCII letters, digits and _, not starting with a digit)`,
-			`bad.env:4: Q: missing closing "`,
+			`bad.env:4: Q: missing closing ": the quoted value runs to the end of the file`,
 		}},
 		{"env names", "env: {\"A B\": 1}\njobs:\n  a: {cmd: x, env: {\"X=Y\": 1}}\n", []string{
 			`jobtop.yaml:1:7: env: "A B" is not a variable name (ASCII letters, digits and _, not starting with a digit)`,
