@@ -196,7 +196,11 @@ func (s *envScanner) statement(expand bool, env map[string]string) (name, value 
 		s.advance(s.lineEnd())
 		return "", "", []string{fmt.Sprintf("want NAME=VALUE, got %q", strings.TrimSpace(text))}
 	}
-	name = strings.TrimSpace(strings.TrimPrefix(text[:at], "export "))
+	name = text[:at]
+	if rest, ok := strings.CutPrefix(name, "export"); ok && rest != "" && (rest[0] == ' ' || rest[0] == '\t') {
+		name = rest // export, then a space or a tab, as godotenv and the shell read it
+	}
+	name = strings.TrimSpace(name)
 	s.advance(s.pos + at + 1)
 	value, err := s.value(expand, env)
 	if msg := check(name); msg != "" {

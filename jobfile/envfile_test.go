@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
 
@@ -13,6 +14,7 @@ func TestParseEnvFile(t *testing.T) {
 		"PLAIN=value\n" +
 		"  SPACED = padded value  \n" +
 		"export EXPORTED=yes\n" +
+		"export\tTABBED=yes\n" +
 		"SINGLE='raw \\n $HOME # not a comment'\n" +
 		"DOUBLE=\"line\\nnext \\\"q\\\" \\\\ \\$HOME\" # comment\n" +
 		"COMMENTED=abc # trailing\n" +
@@ -26,6 +28,7 @@ func TestParseEnvFile(t *testing.T) {
 		"PLAIN":     "value",
 		"SPACED":    "padded value",
 		"EXPORTED":  "yes",
+		"TABBED":    "yes",
 		"SINGLE":    `raw \n $HOME # not a comment`,
 		"DOUBLE":    "line\nnext \"q\" \\ $HOME",
 		"COMMENTED": "abc",
@@ -176,4 +179,72 @@ func TestEnvFileWithAPEMKeyLoads(t *testing.T) {
 	plan, err = Load("pc/process-compose.yaml")
 	require.NoError(t, err)
 	require.Equal(t, key, plan.Jobs[0].Spec.Env["WEB_KEY"])
+}
+
+// godotenv 1.5.1's own cases (godotenv_test.go's TestParsing and its
+// fixtures), read the way process-compose reads them.
+func TestParseEnvFileAsGodotenvTests(t *testing.T) {
+	tests := []struct{ src, name, want string }{
+		{"FOO=bar", "FOO", "bar"},
+		{"FOO =bar", "FOO", "bar"},
+		{"FOO= bar", "FOO", "bar"},
+		{`FOO="bar"`, "FOO", "bar"},
+		{"FOO='bar'", "FOO", "bar"},
+		{`FOO="escaped\"bar"`, "FOO", `escaped"bar`},
+		{`FOO="'d'"`, "FOO", `'d'`},
+		{"OPTION_A: 1", "OPTION_A", "1"},
+		{"OPTION_A: Foo=bar", "OPTION_A", "Foo=bar"},
+		{"OPTION_A=1:B", "OPTION_A", "1:B"},
+		{"export OPTION_A=2", "OPTION_A", "2"},
+		{`export OPTION_B='\n'`, "OPTION_B", `\n`},
+		{"export exportFoo=2", "exportFoo", "2"},
+		{"exportFOO=2", "exportFOO", "2"},
+		{"export_FOO =2", "export_FOO", "2"},
+		{"export.FOO= 2", "export.FOO", "2"},
+		{"export\tOPTION_A=2", "OPTION_A", "2"},
+		{"  export OPTION_A=2", "OPTION_A", "2"},
+		{"\texport OPTION_A=2", "OPTION_A", "2"},
+		{`FOO="bar\nbaz"`, "FOO", "bar\nbaz"},
+		{"FOO.BAR=foobar", "FOO.BAR", "foobar"},
+		{"FOO=foobar=", "FOO", "foobar="},
+		{"FOO=bar ", "FOO", "bar"},
+		{"KEY=value value", "KEY", "value value"},
+		{"FOO=bar # this is foo", "FOO", "bar"},
+		{`FOO="bar#baz" # comment`, "FOO", "bar#baz"},
+		{"FOO='bar#baz' # comment", "FOO", "bar#baz"},
+		{`FOO="bar#baz#bang" # comment`, "FOO", "bar#baz#bang"},
+		{`FOO="ba#r"`, "FOO", "ba#r"},
+		{"FOO='ba#r'", "FOO", "ba#r"},
+		{`FOO="bar\n\ b\az"`, "FOO", "bar\n baz"},
+		{`FOO="bar\\\n\ b\az"`, "FOO", "bar\\\n baz"},
+		{`FOO="bar\\r\ b\az"`, "FOO", `bar\r baz`},
+		{" KEY =value", "KEY", "value"},
+		{"   KEY=value", "KEY", "value"},
+		{"\tKEY=value", "KEY", "value"},
+		// fixtures/plain.env, comments.env, quoted.env
+		{"OPTION_E = 5", "OPTION_E", "5"},
+		{"OPTION_F = ", "OPTION_F", ""},
+		{"OPTION_G=", "OPTION_G", ""},
+		{"OPTION_H=1 2", "OPTION_H", "1 2"},
+		{"# Full line comment\nfoo=bar # baz", "foo", "bar"},
+		{"bar=foo#baz", "bar", "foo#baz"},
+		{`baz="foo"#bar`, "baz", "foo"},
+		{"OPTION_C=''", "OPTION_C", ""},
+		{`OPTION_D='\n'`, "OPTION_D", `\n`},
+		{`OPTION_G=""`, "OPTION_G", ""},
+		{`OPTION_H="\n"`, "OPTION_H", "\n"},
+		{`OPTION_I = "echo 'asd'"`, "OPTION_I", "echo 'asd'"},
+		{"OPTION_K='line one\nthis is \\'quoted\\'\none more line'", "OPTION_K", "line one\nthis is \\'quoted\\'\none more line"},
+		{"TEST_URLS=\"stratum+tcp://a:3333\nstratum+tcp://a:443\"", "TEST_URLS", "stratum+tcp://a:3333\nstratum+tcp://a:443"},
+		// TestExpanding and fixtures/substitutions.env
+		{"FOO=test\nBAR=${FOO}bar", "BAR", "testbar"},
+		{`FOO="foo\${BAR}"`, "FOO", "foo${BAR}"},
+		{"FOO=test\nBAR=\"foo\\${FOO} ${FOO}\"", "BAR", "foo${FOO} test"},
+		{"OPTION_A=1\nOPTION_B=${OPTION_A}\nOPTION_D=${OPTION_A}${OPTION_B}", "OPTION_D", "11"},
+	}
+	for _, tt := range tests {
+		env, errs := parseEnvFile("x.env", []byte(tt.src), true)
+		assert.Empty(t, errs, "%q", tt.src)
+		assert.Equal(t, tt.want, env[tt.name], "%q", tt.src)
+	}
 }
