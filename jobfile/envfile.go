@@ -216,15 +216,12 @@ func (s *envScanner) statement(expand bool, env map[string]string) (name, value 
 // on its last line.
 func (s *envScanner) value(expand bool, env map[string]string) (string, error) {
 	start := s.line
-	rest := strings.TrimLeft(s.src[s.pos:], " \t")
+	rest := strings.TrimLeftFunc(s.src[s.pos:], isDotenvBlank)
 	s.advance(len(s.src) - len(rest))
 	if rest == "" || (rest[0] != '"' && rest[0] != '\'') {
 		v := s.src[s.pos:s.lineEnd()]
 		s.advance(s.lineEnd())
-		if i := strings.Index(v, " #"); i >= 0 {
-			v = v[:i]
-		}
-		v = strings.TrimSpace(v)
+		v = strings.TrimFunc(v[:commentStart(v, expand)], isDotenvBlank)
 		if expand {
 			v = expandDotenv(v, env)
 		}
@@ -255,6 +252,32 @@ func (s *envScanner) value(expand bool, env map[string]string) (string, error) {
 		v = expandDotenv(v, env)
 	}
 	return v, nil
+}
+
+// commentStart is where an unquoted value's comment starts: at a # after
+// a blank, the first one, or with last (godotenv 1.5.1's rule) the last
+// one, so that "a # b # c" is "a # b" there; len(v) when there is none.
+func commentStart(v string, last bool) int {
+	at, prev := len(v), rune(0)
+	for i, r := range v {
+		if r == '#' && isDotenvBlank(prev) {
+			at = i
+			if !last {
+				break
+			}
+		}
+		prev = r
+	}
+	return at
+}
+
+// isDotenvBlank is godotenv's space: the blanks within a line.
+func isDotenvBlank(r rune) bool {
+	switch r {
+	case ' ', '\t', '\v', '\f', '\r', '\u0085', '\u00a0':
+		return true
+	}
+	return false
 }
 
 // closingQuote is the offset in s of the quote that closes the one s

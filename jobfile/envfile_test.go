@@ -248,3 +248,28 @@ func TestParseEnvFileAsGodotenvTests(t *testing.T) {
 		assert.Equal(t, tt.want, env[tt.name], "%q", tt.src)
 	}
 }
+
+// An unquoted value's comment starts at a # after a space or a tab (or
+// another of godotenv's blanks); godotenv 1.5.1 takes the last such #,
+// jobtop's syntax (honcho's) the first.
+func TestParseEnvFileComments(t *testing.T) {
+	tests := []struct{ src, plain, dotenv string }{
+		{"A=x # c", "x", "x"},
+		{"A=x\t# c", "x", "x"},
+		{"A=x\u00a0# c", "x", "x"},
+		{"A=x#c", "x#c", "x#c"},
+		{"A=# c", "# c", "# c"},
+		{"A= \t# c", "# c", "# c"},
+		{"A=x # y # z", "x", "x # y"},
+		{"A=x # y #z\t", "x", "x # y"},
+		{"A=x\t# y\t# z", "x", "x\t# y"},
+	}
+	for _, tt := range tests {
+		env, errs := parseEnvFile("x.env", []byte(tt.src), false)
+		assert.Empty(t, errs)
+		assert.Equal(t, tt.plain, env["A"], "%q", tt.src)
+		env, errs = parseEnvFile("x.env", []byte(tt.src), true)
+		assert.Empty(t, errs)
+		assert.Equal(t, tt.dotenv, env["A"], "%q as godotenv reads it", tt.src)
+	}
+}
