@@ -301,33 +301,30 @@ func closingQuote(s string) int {
 }
 
 // unescapeDoubleQuoted reads the backslash escapes of a double-quoted
-// value; with expand, \$ is kept for expandDotenv, which makes it a $.
+// value: \n and \r, \t (a tab, but with expand a t, as godotenv 1.5.1
+// reads it), and \X as X for any other X; with expand, \$ is kept for
+// expandDotenv, which makes it a $.
 func unescapeDoubleQuoted(s string, expand bool) string {
 	var b strings.Builder
 	for i := 0; i < len(s); i++ {
 		c := s[i]
 		if c == '\\' && i+1 < len(s) {
 			i++
-			if expand && s[i] == '$' {
+			c = s[i]
+			switch {
+			case c == 'n':
+				c = '\n'
+			case c == 'r':
+				c = '\r'
+			case c == 't' && !expand:
+				c = '\t'
+			case c == '$' && expand:
 				b.WriteByte('\\')
 			}
-			c = unescape(s[i])
 		}
 		b.WriteByte(c)
 	}
 	return b.String()
-}
-
-func unescape(c byte) byte {
-	switch c {
-	case 'n':
-		return '\n'
-	case 't':
-		return '\t'
-	case 'r':
-		return '\r'
-	}
-	return c // \" \\ \$ and anything else: the character itself
 }
 
 // dotenvVarRef is godotenv 1.5.1's pattern for a variable reference in a

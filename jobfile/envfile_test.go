@@ -273,3 +273,24 @@ func TestParseEnvFileComments(t *testing.T) {
 		assert.Equal(t, tt.dotenv, env["A"], "%q as godotenv reads it", tt.src)
 	}
 }
+
+// In double quotes, godotenv 1.5.1 reads \n and \r, and \X as X for any
+// other X, \t too; jobtop's syntax (honcho's) also reads \t as a tab.
+func TestParseEnvFileDoubleQuoteEscapes(t *testing.T) {
+	tests := []struct{ src, plain, dotenv string }{
+		{`A="a\nb\rc"`, "a\nb\rc", "a\nb\rc"},
+		{`A="a\tb"`, "a\tb", "atb"},
+		{`A="\"\\\'\x"`, `"\'x`, `"\'x`},
+		{`A="a\\nb"`, `a\nb`, `a\nb`},
+		{"A=\"a\\\nb\"", "a\nb", "a\nb"},
+		{`A="a\$B"`, "a$B", "a$B"},
+		{`A="a\\$B"`, `a\$B`, "a$B"}, // godotenv's \$ is read after its \\
+		{`A="a\"`, "", ""},
+	}
+	for _, tt := range tests {
+		env, _ := parseEnvFile("x.env", []byte(tt.src), false)
+		assert.Equal(t, tt.plain, env["A"], "%q", tt.src)
+		env, _ = parseEnvFile("x.env", []byte(tt.src), true)
+		assert.Equal(t, tt.dotenv, env["A"], "%q as godotenv reads it", tt.src)
+	}
+}
