@@ -143,7 +143,7 @@ func parseEnvFile(path string, data []byte, expand bool) (map[string]string, Err
 	return env, errs
 }
 
-// envScanner reads an env file's text (with \n line ends) statement by
+// envScanner reads an env file's text (CRLF made LF) statement by
 // statement, counting lines.
 type envScanner struct {
 	src  string
@@ -153,13 +153,15 @@ type envScanner struct {
 
 // advance moves to offset to, counting the lines it passes.
 func (s *envScanner) advance(to int) {
-	s.line += strings.Count(s.src[s.pos:to], "\n")
+	passed := s.src[s.pos:to]
+	s.line += strings.Count(passed, "\n") + strings.Count(passed, "\r")
 	s.pos = to
 }
 
-// lineEnd is the offset of the end of the current line.
+// lineEnd is the offset of the end of the current line; outside quotes a
+// lone carriage return ends a line too, as in godotenv and honcho.
 func (s *envScanner) lineEnd() int {
-	if i := strings.IndexByte(s.src[s.pos:], '\n'); i >= 0 {
+	if i := strings.IndexAny(s.src[s.pos:], "\r\n"); i >= 0 {
 		return s.pos + i
 	}
 	return len(s.src)

@@ -294,3 +294,17 @@ func TestParseEnvFileDoubleQuoteEscapes(t *testing.T) {
 		assert.Equal(t, tt.dotenv, env["A"], "%q as godotenv reads it", tt.src)
 	}
 }
+
+// A carriage return ends an unquoted value and what follows a closing
+// quote, as godotenv and honcho read it, so a file with CR line ends
+// (classic Mac) reads as one with LF.
+func TestParseEnvFileCarriageReturns(t *testing.T) {
+	for _, dotenv := range []bool{false, true} {
+		env, errs := parseEnvFile("x.env", []byte("A=1\rB='2'\rC=3 # c\r"), dotenv)
+		require.Empty(t, errs)
+		require.Equal(t, map[string]string{"A": "1", "B": "2", "C": "3"}, env, "dotenv %v", dotenv)
+
+		_, errs = parseEnvFile("x.env", []byte("A=1\r# c\rJUNK\rB=2\r"), dotenv)
+		require.Equal(t, `x.env:3: want NAME=VALUE, got "JUNK"`, errs.Error())
+	}
+}
