@@ -108,24 +108,28 @@ const utf8BOM = "\ufeff"
 // format jobtop reads means as text (dotenv, foreman and YAML skip it).
 func withoutBOM(data []byte) []byte { return bytes.TrimPrefix(data, []byte(utf8BOM)) }
 
-// parseEnvFile reads NAME=VALUE statements, as godotenv 1.5.1 reads them
-// apart from what follows. Blank lines and lines starting with # are
-// skipped, "export " before a name is allowed, a value in single quotes is
-// taken as is, one in double quotes understands \n, \t, \", \\ and \$,
-// and an unquoted value ends at " #" and is trimmed. A quoted value may
-// span lines (a PEM key): it ends at the first quote of its kind that no
-// backslash escapes, and it is an error when none follows. An error names
-// the line where its statement starts; each bad statement is reported and
-// the next one read, except after an unclosed quote, which takes the rest
-// of the file.
+// parseEnvFile reads NAME=VALUE statements the way godotenv 1.5.1 lays
+// them out. Blank lines and lines starting with # are skipped, "export"
+// and a blank before a name are allowed, a value in single quotes is taken
+// as is, one in double quotes understands \n, \r, \t, and \X as X (\",
+// \\, \$), and an unquoted value ends at a # after a blank and is
+// trimmed. A quoted value may span lines (a PEM key): it ends at the first
+// quote of its kind after an even number of backslashes, and it is an
+// error when none follows. An error names the line its statement starts
+// on; each bad statement is reported and the next one read, except after
+// an unclosed quote, which takes the rest of the file. Where godotenv
+// 1.5.1 misreads (\\ before a closing quote, a value ending in \", a byte
+// order mark, text after a closing quote) this reads what was meant or
+// reports a problem.
 //
 // With expand (process-compose's files, read by godotenv 1.5.1 there),
-// a line may be NAME: VALUE too, a name may hold dots, and
+// the rest of godotenv's rules: a line may be NAME: VALUE too, a name may
+// hold dots, \t is a t, a comment starts at the last # after a blank, and
 // $NAME and ${NAME} in unquoted and double-quoted values are replaced by
 // NAME's value from an earlier line of the same file ("" if none: godotenv
 // does not look at the environment), NAME being upper-case letters, digits
 // and _; \$ is a literal $. Foreman and honcho expand nothing, so a
-// Procfile's .env is read without.
+// Procfile's .env is read without, and with honcho's \t and first #.
 func parseEnvFile(path string, data []byte, expand bool) (map[string]string, ErrorList) {
 	s := envScanner{src: strings.ReplaceAll(string(withoutBOM(data)), "\r\n", "\n"), line: 1}
 	env := map[string]string{}

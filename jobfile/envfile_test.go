@@ -308,3 +308,20 @@ func TestParseEnvFileCarriageReturns(t *testing.T) {
 		require.Equal(t, `x.env:3: want NAME=VALUE, got "JUNK"`, errs.Error())
 	}
 }
+
+// Where godotenv 1.5.1 misreads a file, jobtop does not follow it: \\
+// before a closing quote is an escaped backslash (godotenv read on, past
+// the line, until the next quote; fixed after 1.5.1), a value ending in
+// an escaped quote keeps it (godotenv drops it and keeps the backslash),
+// a byte order mark is skipped, and what godotenv reads oddly or stops at
+// is reported, every problem at once, each on its own line.
+func TestParseEnvFileWhereGodotenvMisreads(t *testing.T) {
+	env, errs := parseEnvFile("x.env", []byte("\ufeffA=\"C:\\\\\"\nB=\"say \\\"hi\\\"\"\nC='it\\''\n"), true)
+	require.Empty(t, errs)
+	require.Equal(t, map[string]string{"A": `C:\`, "B": `say "hi"`, "C": `it\'`}, env)
+
+	_, errs = parseEnvFile("x.env", []byte("A=\"x\" B=2\nA B=1\n=x\nOK=1\n"), true)
+	require.Equal(t, `x.env:1: A: unexpected "B=2" after the closing quote
+x.env:2: "A B" is not a variable name (letters, digits, _ and .)
+x.env:3: "" is not a variable name (letters, digits, _ and .)`, errs.Error())
+}
