@@ -222,7 +222,7 @@ func (s *envScanner) statement(expand bool, env map[string]string) (name, value 
 // on its last line.
 func (s *envScanner) value(expand bool, env map[string]string) (string, error) {
 	start := s.line
-	rest := strings.TrimLeftFunc(s.src[s.pos:], isDotenvBlank)
+	rest := strings.TrimLeftFunc(s.src[s.pos:], func(r rune) bool { return r != '\r' && isDotenvBlank(r) })
 	s.advance(len(s.src) - len(rest))
 	if rest == "" || (rest[0] != '"' && rest[0] != '\'') {
 		v := s.src[s.pos:s.lineEnd()]

@@ -300,9 +300,9 @@ func TestParseEnvFileDoubleQuoteEscapes(t *testing.T) {
 // (classic Mac) reads as one with LF.
 func TestParseEnvFileCarriageReturns(t *testing.T) {
 	for _, dotenv := range []bool{false, true} {
-		env, errs := parseEnvFile("x.env", []byte("A=1\rB='2'\rC=3 # c\r"), dotenv)
+		env, errs := parseEnvFile("x.env", []byte("A=1\rB='2'\rC=3 # c\rEMPTY=\rD=4"), dotenv)
 		require.Empty(t, errs)
-		require.Equal(t, map[string]string{"A": "1", "B": "2", "C": "3"}, env, "dotenv %v", dotenv)
+		require.Equal(t, map[string]string{"A": "1", "B": "2", "C": "3", "EMPTY": "", "D": "4"}, env, "dotenv %v", dotenv)
 
 		_, errs = parseEnvFile("x.env", []byte("A=1\r# c\rJUNK\rB=2\r"), dotenv)
 		require.Equal(t, `x.env:3: want NAME=VALUE, got "JUNK"`, errs.Error())
