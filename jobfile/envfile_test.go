@@ -325,3 +325,22 @@ func TestParseEnvFileWhereGodotenvMisreads(t *testing.T) {
 x.env:2: "A B" is not a variable name (letters, digits, _ and .)
 x.env:3: "" is not a variable name (letters, digits, _ and .)`, errs.Error())
 }
+
+// FuzzParseEnvFile feeds the env file reader any bytes, in both syntaxes:
+// it must never panic, and each problem it reports must name a line of
+// the file.
+func FuzzParseEnvFile(f *testing.F) {
+	for _, seed := range []string{pem, "A='x\\'\ny' # c\r\nB=\"\\\\\"\rC: $A ${B}\n", "export\tA=1 # x # y\nQ='open\n"} {
+		f.Add([]byte(seed), false)
+		f.Add([]byte(seed), true)
+	}
+	f.Fuzz(func(t *testing.T, data []byte, dotenv bool) {
+		_, errs := parseEnvFile("x.env", data, dotenv)
+		lines := 1 + strings.Count(strings.ReplaceAll(string(data), "\r\n", "\n"), "\n") + strings.Count(strings.ReplaceAll(string(data), "\r\n", ""), "\r")
+		for _, e := range errs {
+			if e.Line < 1 || e.Line > lines || e.Msg == "" {
+				t.Fatalf("%q: problem %q at line %d of %d", data, e.Msg, e.Line, lines)
+			}
+		}
+	})
+}
