@@ -57,7 +57,8 @@ func resolveJob(ctx context.Context, c *control.Client, arg string) (jobs.ID, er
 			return list[i].ID, nil
 		}
 	}
-	return 0, fmt.Errorf("no job %q: give a job ID (a number) or a job's name; `jobtop ls` lists them", arg)
+	msg := control.UnknownJobName(arg, list).Error()
+	return 0, errors.New(strings.TrimSuffix(msg, control.ListJobsHint) + "`jobtop ls` lists them")
 }
 
 // completeJobs completes a job argument with the instance's job IDs; a

@@ -278,7 +278,7 @@ func findJob(list []jobs.Info, ref string) (jobs.Info, error) {
 			return list[i], nil
 		}
 	}
-	return jobs.Info{}, unknownJobName(ref, list)
+	return jobs.Info{}, UnknownJobName(ref, list)
 }
 
 // badJobRef refuses a job reference that is no ID and can be no name
@@ -295,10 +295,10 @@ func badJobRef(ref string) error {
 	return &RequestError{Status: status, Msg: msg}
 }
 
-// unknownJobName says that no job of list has the name ref; when a job of
+// UnknownJobName says that no job of list has the name ref; when a job of
 // a namespace is named ref in it ("bg/worker" for "worker"), it names
 // that one.
-func unknownJobName(ref string, list []jobs.Info) error {
+func UnknownJobName(ref string, list []jobs.Info) error {
 	var namespaced []string
 	for _, j := range list {
 		if strings.HasSuffix(j.Name, "/"+ref) && !slices.Contains(namespaced, j.Name) {

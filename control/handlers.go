@@ -266,7 +266,7 @@ func (s *Server) jobRef(ref string) (jobs.ID, error) {
 	if id, ok := s.mgr.Lookup(ref); ok {
 		return id, nil
 	}
-	return 0, unknownJobName(ref, s.mgr.List())
+	return 0, UnknownJobName(ref, s.mgr.List())
 }
 
 func (s *Server) actionParams(r *http.Request) (jobs.ID, bool, error) {
