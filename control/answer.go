@@ -66,6 +66,9 @@ func (e *NoAnswerError) Error() string {
 // default: no bound). Set it before the first call.
 func (c *Client) SetAnswerTimeout(d time.Duration) { c.answerTimeout.Store(int64(d)) }
 
+// AnswerTimeout is what SetAnswerTimeout set (0: no bound).
+func (c *Client) AnswerTimeout() time.Duration { return time.Duration(c.answerTimeout.Load()) }
+
 // SetLoadingNote makes note called, once, when the instance answers
 // that it is still loading its job file (Instance.Loading): the
 // request then waits until its jobs are in place, and note can say so.

@@ -11,12 +11,43 @@ import (
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"jobtop/control"
+	"jobtop/jobs/proc"
 )
 
 // The tools remember the instance they talked to (its pid and start), so
 // that an agent holding "job 1" and a cursor hears when that instance has
 // ended: a new instance numbers its jobs from 1 again, and its job 1 is
 // another job.
+
+// errNoAnswerYet is the cause of an observe cut off by the answer
+// timeout.
+var errNoAnswerYet = errors.New("no answer within the answer timeout")
+
+// observeWithin is observe bounded by the client's answer timeout on
+// whichever connection carries it: the client bounds the first answer
+// on a new connection only, and a kept-alive one to an instance stopped
+// since (SIGSTOP, ^Z) waited for ever, and the agent's tool call with it.
+// It is a *control.NoAnswerError when the time runs out.
+func (s *Server) observeWithin(ctx context.Context) (prev, now *control.Instance, err error) {
+	d := s.opts.Client.AnswerTimeout()
+	if d <= 0 {
+		return s.observe(ctx)
+	}
+	bounded, cancel := context.WithTimeoutCause(ctx, d, errNoAnswerYet)
+	defer cancel()
+	prev, now, err = s.observe(bounded)
+	if err == nil || ctx.Err() != nil || !errors.Is(context.Cause(bounded), errNoAnswerYet) {
+		return prev, now, err
+	}
+	e := &control.NoAnswerError{Path: s.opts.Client.Socket(), Limit: d}
+	if prev != nil && s.opts.Client.Host() == nil {
+		e.PID = prev.PID
+		if p, perr := proc.Get(prev.PID); perr == nil {
+			e.Stopped = p.Stopped
+		}
+	}
+	return prev, nil, e
+}
 
 // observe asks which instance answers on the socket now, remembers it,
 // and returns the one remembered before (nil: none yet).
@@ -111,7 +142,7 @@ func (s *Server) watchInstance(next sdk.MethodHandler) sdk.MethodHandler {
 			return next(ctx, method, req)
 		}
 		var note string
-		prev, now, err := s.observe(ctx)
+		prev, now, err := s.observeWithin(ctx)
 		var noAnswer *control.NoAnswerError
 		if errors.As(err, &noAnswer) {
 			// It took the connection and said nothing for the whole

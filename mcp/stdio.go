@@ -78,23 +78,19 @@ func refusal(line []byte) []byte {
 	if len(line) > maxLine {
 		return errorReply(nil, jsonrpc.CodeInvalidRequest, "message longer than 16 MiB")
 	}
-	var batch []json.RawMessage
-	if json.Unmarshal(line, &batch) == nil {
-		if len(batch) == 0 {
-			return errorReply(nil, jsonrpc.CodeInvalidRequest, "an empty batch")
-		}
-		for _, m := range batch {
-			if _, err := jsonrpc.DecodeMessage(m); err != nil {
-				return errorReply(nil, jsonrpc.CodeInvalidRequest, "invalid message in a batch: "+err.Error())
-			}
-		}
-		return nil
+	if !json.Valid(line) {
+		return errorReply(nil, jsonrpc.CodeParseError, "not JSON")
+	}
+	if t := bytes.TrimSpace(line); t[0] == '[' {
+		// The SDK ends the session at a batch from MCP 2025-06-18 on,
+		// which has none, and at one with an id twice: none is taken.
+		return errorReply(nil, jsonrpc.CodeInvalidRequest, "a batch: send one message a line (MCP has no batches since 2025-06-18)")
 	}
 	var obj struct {
 		ID json.RawMessage `json:"id"`
 	}
 	if err := json.Unmarshal(line, &obj); err != nil {
-		return errorReply(nil, jsonrpc.CodeParseError, "not JSON: "+err.Error())
+		return errorReply(nil, jsonrpc.CodeInvalidRequest, "not a JSON-RPC 2.0 message: not an object")
 	}
 	if _, err := jsonrpc.DecodeMessage(line); err != nil {
 		return errorReply(obj.ID, jsonrpc.CodeInvalidRequest, "not a JSON-RPC 2.0 message: "+err.Error())

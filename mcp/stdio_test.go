@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"io"
 	"net"
+	"net/http"
 	"os"
 	"path/filepath"
 	"strings"
@@ -68,6 +69,9 @@ func TestStdioOutlivesALineItCannotRead(t *testing.T) {
 		{`{"jsonrpc":"1.0","id":1,"method":"ping"}`, 1.0, -32600},
 		{`{"id":"two","method":"ping"}`, "two", -32600},
 		{`[]`, nil, -32600},
+		{`[{"jsonrpc":"2.0","id":10,"method":"ping"}]`, nil, -32600},
+		{`null`, nil, -32600},
+		{`123`, nil, -32600},
 	} {
 		send(c.line)
 		m := next()
@@ -86,6 +90,13 @@ func TestStdioOutlivesALineItCannotRead(t *testing.T) {
 	assert.Equal(t, 4.0, m["id"])
 	b, _ := json.Marshal(m["result"])
 	assert.True(t, strings.Contains(string(b), `"run_job"`), "tools listed")
+	// A batch once the protocol is one without (2025-06-18): the SDK
+	// ended the session at it.
+	send(`[{"jsonrpc":"2.0","id":5,"method":"ping"}]`)
+	code, _ := errorOf(next())
+	assert.Equal(t, -32600.0, code)
+	send(`{"jsonrpc":"2.0","id":6,"method":"ping"}`)
+	assert.Equal(t, 6.0, next()["id"], "the session goes on")
 }
 
 // TestAnInstanceThatDoesNotAnswerIsAskedOnce: an instance that takes
@@ -133,4 +144,54 @@ func TestAnInstanceThatDoesNotAnswerIsAskedOnce(t *testing.T) {
 	require.True(t, res.IsError)
 	assert.Contains(t, res.Content[0].(*sdk.TextContent).Text, "did not answer within 200ms")
 	assert.Equal(t, int32(1), accepted.Load(), "asked once")
+}
+
+// TestAnInstanceStoppedSinceItAnsweredIsNotWaitedForEver: an instance
+// that answered, then stopped answering (SIGSTOP, ^Z) on the connection
+// kept alive, makes a tool call fail after the answer timeout: the
+// client bounded only a new connection's first answer, and the call
+// waited as long as the instance stayed stopped (600 s, rev43).
+func TestAnInstanceStoppedSinceItAnsweredIsNotWaitedForEver(t *testing.T) {
+	dir, err := os.MkdirTemp("", "jt") // short: socket paths are limited
+	require.NoError(t, err)
+	t.Cleanup(func() { os.RemoveAll(dir) })
+	require.NoError(t, os.Chmod(dir, 0o700))
+	sock := filepath.Join(dir, "s.sock")
+	l, err := net.Listen("unix", sock)
+	require.NoError(t, err)
+	var stopped atomic.Bool
+	release := make(chan struct{})
+	started := time.Now()
+	srv := &http.Server{Handler: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if stopped.Load() {
+			<-release // a stopped process answers nothing
+			return
+		}
+		w.Header().Set("Content-Type", "application/json")
+		switch r.URL.Path {
+		case "/v1/instance":
+			json.NewEncoder(w).Encode(control.Instance{PID: os.Getpid(), Kind: "serve", Socket: sock, Started: started, APIVersion: control.APIVersion}) //nolint:errcheck // test
+		default:
+			io.WriteString(w, "[]") //nolint:errcheck // test
+		}
+	})}
+	go srv.Serve(l) //nolint:errcheck // closed at the end
+	t.Cleanup(func() {
+		close(release)
+		srv.Close()
+	})
+	api := control.NewClient(sock)
+	api.SetAnswerTimeout(300 * time.Millisecond)
+	t.Cleanup(func() { api.Close() })
+	session, _ := connect(t, New(Options{Client: api, Dir: t.TempDir()}), "test-agent")
+	call := func() *sdk.CallToolResult {
+		res, err := session.CallTool(ctxT(t), &sdk.CallToolParams{Name: "list_jobs", Arguments: map[string]any{}})
+		require.NoError(t, err)
+		return res
+	}
+	require.False(t, call().IsError, "it answers")
+	stopped.Store(true)
+	res := call()
+	require.True(t, res.IsError)
+	assert.Contains(t, res.Content[0].(*sdk.TextContent).Text, "did not answer within 300ms")
 }
