@@ -158,6 +158,7 @@ processes:
 	}, api0.Spec.Health)
 	assert.Equal(t, jobs.ReadyCheck{}, api0.Spec.Ready)
 	assert.Equal(t, "kill-api --graceful", api0.Spec.StopCommand)
+	assert.True(t, api0.Spec.StopCommandFailKills, "as process-compose: a shutdown.command that fails kills")
 	assert.Equal(t, 7*time.Second, api0.Spec.Grace)
 	assert.Equal(t, jobs.Signal(syscall.SIGTERM), api0.Spec.StopSignal)
 

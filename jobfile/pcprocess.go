@@ -290,6 +290,7 @@ func (p *pcFile) buildJob(pe entry, proc *pcProcess, s *pcSettings, replica int)
 	spec.Restart = s.restart
 	spec.SuccessExitCodes = s.successCodes
 	spec.StopSignal, spec.Grace, spec.StopCommand = s.stopSignal, s.grace, s.stopCommand
+	spec.StopCommandFailKills = s.stopCommand != "" // process-compose SIGKILLs when shutdown.command fails
 	if s.stopCommand != "" {
 		spec.Shell = p.shell
 	}

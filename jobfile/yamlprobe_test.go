@@ -43,6 +43,7 @@ func TestParseProbes(t *testing.T) {
 	worker, _ := plan.Job("worker")
 	assert.Equal(t, map[string]jobs.Condition{"db": jobs.CondHealthy, "web": jobs.CondReady, "migrate": jobs.CondCompleted}, worker.Spec.DependsOn)
 	assert.Equal(t, "./worker --drain", worker.Spec.StopCommand)
+	assert.False(t, worker.Spec.StopCommandFailKills, "a jobtop.yaml's stop command that fails leaves the grace")
 	assert.Equal(t, []string{"web", "db", "migrate", "worker"}, plan.Order)
 }
 

@@ -193,16 +193,17 @@ func TestKillEndsARunWhoseStopCommandRuns(t *testing.T) {
 }
 
 // TestAFailingStopCommandKillsTheJob: a stop command that fails (exits
-// non-zero, or a signal ends it) has the job killed at once, as
-// process-compose's shutdown.command does, rather than the whole grace
-// waited out (a grace of an hour here: only that kill ends the job).
+// non-zero, or a signal ends it) has the job killed at once where the
+// spec says so, as process-compose's shutdown.command does, rather than
+// the whole grace waited out (a grace of an hour here: only that kill
+// ends the job).
 func TestAFailingStopCommandKillsTheJob(t *testing.T) {
 	for stop, note := range map[string]string{
 		"echo cannot; exit 3":  "── stop command: exited with code 3: the job is killed ──",
 		"echo cannot; kill $$": "── stop command: killed by SIGTERM: the job is killed ──",
 	} {
 		m := newManager(t, Options{})
-		info := start(t, m, Spec{Command: "sleep 1000", StopCommand: stop, Grace: time.Hour})
+		info := start(t, m, Spec{Command: "sleep 1000", StopCommand: stop, StopCommandFailKills: true, Grace: time.Hour})
 		waitFor(t, m, info.ID, "running", func(i Info) bool { return i.State == StateRunning })
 		require.NoError(t, m.Stop(info.ID))
 		info = wait(t, m, info.ID)
@@ -212,6 +213,25 @@ func TestAFailingStopCommandKillsTheJob(t *testing.T) {
 		assert.Contains(t, out, "stop: cannot")
 		assert.Contains(t, out, note)
 	}
+}
+
+// TestAFailingStopCommandLeavesTheGrace: without StopCommandFailKills (a
+// jobtop.yaml's stop: {command}), a stop command that fails leaves the
+// job its grace: a server that closes its connections as it goes down
+// fails curl's request to stop it ("empty reply", 52), and still flushes
+// what it holds (rev43: SIGKILLed at once, it lost it).
+func TestAFailingStopCommandLeavesTheGrace(t *testing.T) {
+	m := newManager(t, Options{})
+	dir := t.TempDir()
+	info := start(t, m, Spec{Dir: dir, Command: "trap 'sleep 0.3; echo flushed > done; exit 0' USR1; echo $$ > pid; echo up; while :; do sleep 0.05; done",
+		StopCommand: "kill -USR1 $(cat pid); exit 52", Grace: time.Hour})
+	waitOutput(t, m, info.ID, "up")
+	require.NoError(t, m.Stop(info.ID))
+	info = wait(t, m, info.ID)
+	assert.Equal(t, StateKilled, info.State, "stopped")
+	assert.Equal(t, 0, *info.ExitCode, "it exited by itself, its work done")
+	assert.FileExists(t, filepath.Join(dir, "done"))
+	assert.Contains(t, strings.Join(outputText(t, m, info.ID), "\n"), "── stop command: exited with code 52 ──")
 }
 
 func TestShellRunsTheCommand(t *testing.T) {

@@ -106,6 +106,12 @@ type Spec struct {
 	// StopSignal: by Shell, in the job's directory and environment. What
 	// is left of the job after Grace is SIGKILLed as always.
 	StopCommand string
+	// StopCommandFailKills SIGKILLs the job at once when its stop command
+	// fails (exits non-zero, or a signal ends it), as process-compose
+	// does with shutdown.command; without it the grace is waited out (a
+	// stop command may well fail as the job goes down: curl's "empty
+	// reply" from a server that closes its connections to stop).
+	StopCommandFailKills bool
 	// Shell runs Command: a program and the flag that takes a command
 	// line, e.g. [bash -c]; empty means [/bin/sh -c].
 	Shell []string

@@ -14,7 +14,7 @@ import (
 // instead. Like every command jobtop runs, it runs under the keeper, so
 // nothing it starts outlives it; the run is not finished before it is
 // over, and a kill kills it with the run. One that fails has the run
-// killed at once (stopCommandFailed).
+// killed at once where the spec says so (stopCommandFailed).
 func (m *Manager) runStopCommandLocked(j *job, p *process) {
 	argv := p.spec.shellArgv(p.spec.StopCommand)
 	env, dir, grace := m.environ(j.id, p.spec), p.spec.Dir, p.spec.Grace
@@ -59,11 +59,14 @@ func (m *Manager) runStopCommandLocked(j *job, p *process) {
 	}()
 }
 
-// stopCommandFailed kills the run at once, its stop command having failed
-// (how, in failed): it was the way to stop it, and what is left would
-// only wait out the grace (process-compose's shutdown.command does so
-// too).
+// stopCommandFailed notes how the run's stop command failed (failed),
+// and with Spec.StopCommandFailKills (process-compose's shutdown.command)
+// kills the run at once: what is left would wait out the grace.
 func (m *Manager) stopCommandFailed(j *job, p *process, note func(string), failed string) {
+	if !p.spec.StopCommandFailKills {
+		note("── stop command: " + failed + " ──")
+		return
+	}
 	note("── stop command: " + failed + ": the job is killed ──")
 	m.mu.Lock()
 	defer m.mu.Unlock()
