@@ -73,6 +73,9 @@ func attachTUI(cmd *cobra.Command, specs []jobs.Spec) error {
 	if err != nil {
 		return err
 	}
+	if inst.Ending && !attachOnly(cmd) {
+		return &instanceEndingError{inst: inst}
+	}
 	if err := needTerminal(); err != nil {
 		return err
 	}
@@ -162,3 +165,8 @@ func awaitEnd(cmd *cobra.Command, ending *instanceEndingError) bool {
 	}
 	return false
 }
+
+// attachOnly says cmd is jobtop attach, which shows the instance there
+// whatever it does (also as it shuts down), not a plain jobtop that
+// attaches to a live instance instead of starting its own.
+func attachOnly(cmd *cobra.Command) bool { return cmd.Name() == "attach" }

@@ -204,6 +204,7 @@ func serveUntilClosed(s *control.Server, l net.Listener) {
 // when ctx ends; then ctx's error is returned), and closes the server
 // last, so clients see the jobs stop.
 func (in *servedInstance) shutdown(ctx context.Context) error {
+	in.srv.Quitting() // new jobs refused, "ending" said, from now on
 	if in.ws != nil {
 		in.ws.Close()
 	}

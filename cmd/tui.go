@@ -75,7 +75,7 @@ func openTUI(cmd *cobra.Command, specs []jobs.Spec) error {
 		}
 		err = attachTUI(cmd, specs)
 		var ending *instanceEndingError
-		if errors.As(err, &ending) && len(specs) > 0 && awaitEnd(cmd, ending) {
+		if errors.As(err, &ending) && awaitEnd(cmd, ending) {
 			// Its own instance now, as if that one had never been.
 			return openTUI(cmd, specs)
 		}
@@ -104,7 +104,7 @@ func openTUI(cmd *cobra.Command, specs []jobs.Spec) error {
 		return err
 	}
 	var engine ui.Engine = in.mgr
-	cfg := withTerminal(cmd, ui.Config{})
+	cfg := withTerminal(cmd, ui.Config{OnQuit: in.srv.Quitting})
 	if in.ws != nil {
 		local := localEngine{Manager: in.mgr, ws: in.ws, warnings: new(atomic.Pointer[[]string])}
 		engine = local

@@ -18,6 +18,7 @@ func (s *Server) handleInstance(w http.ResponseWriter, r *http.Request) {
 		describeJobFile(&inst, rl)
 	}
 	inst.MaxRunning = s.mgr.MaxRunning()
+	inst.Ending = s.shuttingDown()
 	writeJSON(w, http.StatusOK, inst)
 }
 

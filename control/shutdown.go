@@ -31,8 +31,12 @@ func (s *Server) ShutdownRequested() <-chan struct{} { return s.shutdownAsked }
 // askShutdown closes ShutdownRequested, once.
 func (s *Server) askShutdown() { s.shutdownOnce.Do(func() { close(s.shutdownAsked) }) }
 
-// shuttingDown reports whether a shutdown was asked for.
+// shuttingDown reports whether a shutdown was asked for, or the
+// instance's TUI is quitting (Quitting).
 func (s *Server) shuttingDown() bool {
+	if s.quitting.Load() {
+		return true
+	}
 	select {
 	case <-s.shutdownAsked:
 		return true
@@ -40,6 +44,12 @@ func (s *Server) shuttingDown() bool {
 		return false
 	}
 }
+
+// Quitting says the instance is ending (its TUI stops every job to quit,
+// or its terminal closed): from now on it refuses new jobs, as after
+// jobtop shutdown, and GET /v1/instance says "ending", so a plain jobtop
+// started meanwhile waits for it to end rather than attach to it.
+func (s *Server) Quitting() { s.quitting.Store(true) }
 
 // instanceEndingText begins the answer to a wait that the instance cut
 // off because its server is closing: a client tells it from the job's own
@@ -50,7 +60,7 @@ const instanceEndingText = "this jobtop instance is ending"
 var errInstanceEnding = &RequestError{Status: http.StatusServiceUnavailable, Msg: instanceEndingText + ", and its jobs end with it: the wait is cut off"}
 
 // errShuttingDown refuses new jobs once a shutdown was asked for.
-var errShuttingDown = &RequestError{Status: http.StatusServiceUnavailable, Msg: "this jobtop is shutting down (jobtop shutdown): start the job in another instance"}
+var errShuttingDown = &RequestError{Status: http.StatusServiceUnavailable, Msg: "this jobtop is shutting down (stopping its jobs): start the job in another instance, or once it has exited"}
 
 func (s *Server) handleShutdown(w http.ResponseWriter, r *http.Request) {
 	live := 0

@@ -109,6 +109,9 @@ type Instance struct {
 	// APIVersion and this (the rest zero), and holds every other request until its jobs are in
 	// place (see NewLoadingServer).
 	Loading string `json:"loading,omitempty"`
+	// Ending says the instance is shutting down (jobtop shutdown, its
+	// TUI quitting, a signal): it stops its jobs and takes no new ones.
+	Ending bool `json:"ending,omitempty"`
 }
 
 // OutputResponse answers an output read. Lines are the committed lines

@@ -180,3 +180,24 @@ func TestPlainJobtopWaitsOutAnInstanceThatShutsDown(t *testing.T) {
 	require.NotContains(t, strings.Join(scr, "\n"), "slow")
 	require.NoError(t, in.cmd.Wait(), "the old instance exited")
 }
+
+// The same while the instance's own TUI quits (q, y: it stops its jobs,
+// which take their grace), and for a plain jobtop with no command: it
+// attached, its job was stopped at once, or it showed the dying instance
+// and ended with it (rev43).
+func TestPlainJobtopWaitsOutATUIThatQuits(t *testing.T) {
+	bin := binary(t)
+	stopping := filepath.Join(t.TempDir(), "stopping")
+	owner := newSession(t, 140, 30, nil, bin, "trap 'echo > "+stopping+"; sleep 2; exit 0' TERM; echo up; while :; do sleep 0.1; done")
+	owner.waitText("up")
+	owner.tmux("send-keys", "-t", owner.name, "q")
+	owner.waitText("stop it and quit? y/n")
+	owner.tmux("send-keys", "-t", owner.name, "y")
+	require.Eventually(t, func() bool { _, err := os.Stat(stopping); return err == nil }, deadline, 10*time.Millisecond, "the TUI stops its job")
+
+	socket := "JOBTOP_SOCKET=" + filepath.Join(filepath.Dir(owner.status), "s.sock")
+	s := newSession(t, 140, 30, []string{socket}, bin, "echo fresh start; exec sleep 600")
+	scr := s.waitText("fresh start")
+	require.Contains(t, strings.Join(scr, "\n"), "job 1 ", "an instance of its own")
+	owner.waitExit()
+}

@@ -109,6 +109,9 @@ type Config struct {
 	// Terminal is where the bell is rung (BEL is written to it); nil
 	// means nowhere.
 	Terminal io.Writer
+	// OnQuit, when set, is called as the TUI begins to stop every job to
+	// quit (a local instance then takes no new jobs from its socket).
+	OnQuit func()
 	// Notice is the status bar's first notice (e.g. that the job file
 	// has warnings); "" for none.
 	Notice string

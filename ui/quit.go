@@ -59,6 +59,9 @@ func (m *Model) quitNow() tea.Cmd {
 // none is live (see handleJobEvents).
 func (m *Model) stopAll() tea.Cmd {
 	m.quit = quitStopping
+	if m.cfg.OnQuit != nil {
+		m.cfg.OnQuit()
+	}
 	if m.liveJobs() == 0 {
 		return m.quitNow()
 	}
