@@ -62,7 +62,7 @@ type Server struct {
 
 	shutdownAsked chan struct{} // closed by POST /v1/shutdown
 	shutdownOnce  sync.Once
-	quitting      atomic.Bool // Quitting
+	quitting      atomic.Bool            // Quitting
 	shutdownWhy   atomic.Pointer[string] // SetShutdownReason
 	streams       chan struct{}          // one token per open stream; MaxStreams at most
 	conns         connCounter
