@@ -527,8 +527,19 @@ func CallerEnviron() (env, left []string) {
 	if total <= maxEnviron {
 		return env, nil
 	}
+	// The largest first, but the ones a job cannot do without last (a
+	// long PATH of Nix or conda is the largest, and the job's program
+	// was then not found).
 	bySize := slices.Clone(env)
-	slices.SortStableFunc(bySize, func(a, b string) int { return size(b) - size(a) })
+	slices.SortStableFunc(bySize, func(a, b string) int {
+		if ka, kb := keptLast(a), keptLast(b); ka != kb {
+			if ka {
+				return 1
+			}
+			return -1
+		}
+		return size(b) - size(a)
+	})
 	drop := make(map[string]bool)
 	for _, kv := range bySize {
 		if total <= maxEnviron {
@@ -541,6 +552,17 @@ func CallerEnviron() (env, left []string) {
 	}
 	env = slices.DeleteFunc(env, func(kv string) bool { return drop[kv] })
 	return env, left
+}
+
+// keptLast says kv is a variable CallerEnviron leaves out last: what
+// finds and runs a job's program and its language's packages.
+func keptLast(kv string) bool {
+	name, _, _ := strings.Cut(kv, "=")
+	switch name {
+	case "PATH", "HOME", "USER", "SHELL", "LANG", "TERM", "VIRTUAL_ENV", "CONDA_PREFIX", "GOPATH", "NODE_PATH", "PYTHONPATH":
+		return true
+	}
+	return false
 }
 
 // SpecRequest turns a jobs.Spec into the request that starts it.

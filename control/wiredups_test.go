@@ -58,4 +58,13 @@ func TestCallerEnviron(t *testing.T) {
 	env, left = CallerEnviron()
 	assert.Equal(t, []string{"CALLER_ENVIRON_BIG"}, left, "the largest as sent")
 	assert.Contains(t, env, "CALLER_ENVIRON_MID="+strings.Repeat("m", maxEnviron/4))
+	// PATH goes last, however large (a Nix PATH: rev43 saw the job's
+	// program not found).
+	longPath := os.Getenv("PATH") + strings.Repeat(":/nix/store/x", maxEnviron*3/5/13)
+	t.Setenv("PATH", longPath)
+	t.Setenv("CALLER_ENVIRON_BIG", strings.Repeat("b", maxEnviron/2))
+	t.Setenv("CALLER_ENVIRON_MID", "")
+	env, left = CallerEnviron()
+	assert.Equal(t, []string{"CALLER_ENVIRON_BIG"}, left)
+	assert.Contains(t, env, "PATH="+longPath)
 }
