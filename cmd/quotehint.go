@@ -104,7 +104,7 @@ func takesValue(fs *pflag.FlagSet, word string) bool {
 // terminal) gets no hint: the option may well be jobtop's.
 func mayBeMisread(err error) bool {
 	msg := err.Error()
-	for _, s := range []string{" flag", "job file", "formation", "--port", "-p ", "env file", ".env"} {
+	for _, s := range []string{"flag", "job file", "formation", "--port", "-p ", "env file", ".env"} {
 		if strings.Contains(msg, s) {
 			return true
 		}

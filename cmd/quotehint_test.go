@@ -22,6 +22,8 @@ func TestAnUnquotedProgramsOptionsGetAHint(t *testing.T) {
 		{[]string{"python3", "-m", "http.server"}, "(jobtop read -m as its own option, not python3's: to run that program with it, quote its command line: jobtop 'python3 -m http.server', or put it after --: jobtop -- python3 -m http.server)"},
 		{[]string{"tail", "-f", "/var/log/x.log"}, "(jobtop read -f as its own option, not tail's: to run that program with it, quote its command line: jobtop 'tail -f /var/log/x.log', or put it after --: jobtop -- tail -f /var/log/x.log)"},
 		{[]string{"ls", "-la"}, "(ls is jobtop's own command here; to run the program ls as a job, quote its command line: jobtop 'ls -la', or put it after --: jobtop -- ls -la)"},
+		{[]string{"grep", "-v", "foo"}, "(jobtop read -v as its own option, not grep's: to run that program with it, quote its command line: jobtop 'grep -v foo', or put it after --: jobtop -- grep -v foo)"},
+		{[]string{"python3", "-m"}, "(jobtop read -m as its own option, not python3's: to run that program with it, quote its command line: jobtop 'python3 -m', or put it after --: jobtop -- python3 -m)"},
 		{[]string{"--pipes", "grep", "--bogus", "a b"}, "(jobtop read --bogus as its own option, not grep's: to run that program with it, put it after --: jobtop -- grep --bogus 'a b')"},
 	} {
 		r := c.runIn(dir, tc.args...)

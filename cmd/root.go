@@ -210,6 +210,9 @@ jobtop attach) and starts the COMMANDs there.`,
 		SilenceErrors: true,
 		Args:          cobra.ArbitraryArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if version && len(args) > 0 {
+				return usageErrorf("-v (--version) is jobtop's flag for its own version, and takes no command")
+			}
 			if version {
 				return printVersion(cmd)
 			}
