@@ -170,26 +170,40 @@ func ValidNamePattern(glob string) bool {
 // shellPattern is glob as path.Match reads it: a shell's "[!...]", a
 // class of what does not match, is Go's "[^...]" (to path.Match, "!" is
 // one more character in the class: "[!w]*" picked the names it should
-// have left).
+// have left), and a "]" first in a class is one of its characters, as in
+// a shell (path.Match refuses it: "\\]" there).
 func shellPattern(glob string) string {
-	b := []byte(glob)
-	for i := 0; i < len(b); i++ {
-		switch b[i] {
+	var b strings.Builder
+	for i := 0; i < len(glob); i++ {
+		c := glob[i]
+		b.WriteByte(c)
+		switch c {
 		case '\\':
-			i++
+			if i+1 < len(glob) {
+				i++
+				b.WriteByte(glob[i])
+			}
 		case '[':
-			if i++; i < len(b) && b[i] == '!' {
-				b[i] = '^'
+			if i+1 < len(glob) && (glob[i+1] == '!' || glob[i+1] == '^') {
+				i++
+				b.WriteByte('^')
+			}
+			if i+1 < len(glob) && glob[i+1] == ']' {
+				i++
+				b.WriteString(`\]`)
 			}
 			// On to the class's end: a "[" or "!" in it is a character.
-			for ; i < len(b) && b[i] != ']'; i++ {
-				if b[i] == '\\' {
+			for i+1 < len(glob) && glob[i+1] != ']' {
+				i++
+				b.WriteByte(glob[i])
+				if glob[i] == '\\' && i+1 < len(glob) {
 					i++
+					b.WriteByte(glob[i])
 				}
 			}
 		}
 	}
-	return string(b)
+	return b.String()
 }
 
 // stateSelectors are the states a bulk request can pick, "ended" included.

@@ -343,6 +343,9 @@ func TestNameMatchesAsAShellDoes(t *testing.T) {
 		{"[[!]x", "[x", true},
 		{"[[!]x", "ax", false},
 		{`\[!w]`, "[!w]", true}, // escaped: no class
+		{"[]]*", "]x", true}, // "]" first in a class is one of its characters
+		{"[!]]*", "]x", false},
+		{"[!]]*", "x", true},
 		{"api*", "api/web", true},
 		{"*,[!w]*", "web", true},
 		{"", "web", false},
