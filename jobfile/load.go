@@ -89,8 +89,8 @@ func passedOver(path string) *Error {
 	if err != nil || len(others) == 0 {
 		return nil
 	}
-	return &Error{File: path, Msg: fmt.Sprintf("is the job file that runs; also here, and not run: %s (jobtop takes the first of %s; -f names another)",
-		strings.Join(others, ", "), strings.Join(fileNames[:5], ", "))}
+	return &Error{File: path, Msg: fmt.Sprintf("is the job file that runs; also here, and not run: %s (jobtop takes the first of %s, then of %s with processes:; -f names another)",
+		strings.Join(others, ", "), strings.Join(fileNames[:5], ", "), strings.Join(fileNames[5:], ", "))}
 }
 
 // fileKind names what a path that is no regular file is.

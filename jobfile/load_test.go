@@ -71,7 +71,7 @@ func TestAFoundFileNamesTheOthersThatDoNotRun(t *testing.T) {
 	plan, err := LoadWith(found, LoadOptions{Found: true, NoEnvFile: true})
 	require.NoError(t, err)
 	require.Len(t, plan.Warnings, 1)
-	require.Equal(t, found+": warning: is the job file that runs; also here, and not run: process-compose.yml, process-compose.yaml (jobtop takes the first of jobtop.yaml, jobtop.yml, Procfile, process-compose.yml, process-compose.yaml; -f names another)", plan.Warnings[0].Warning())
+	require.Equal(t, found+": warning: is the job file that runs; also here, and not run: process-compose.yml, process-compose.yaml (jobtop takes the first of jobtop.yaml, jobtop.yml, Procfile, process-compose.yml, process-compose.yaml, then of compose.yml, compose.yaml with processes:; -f names another)", plan.Warnings[0].Warning())
 	plan, err = LoadWith(found, LoadOptions{NoEnvFile: true})
 	require.NoError(t, err)
 	require.Empty(t, plan.Warnings, "a file named with -f: nothing to say")

@@ -39,7 +39,7 @@ func (m *Manager) Input(id ID, b []byte) error {
 		keys := terminalKeys(f)
 		if p.typedLine.overflow(b, keys) {
 			return &InvalidActionError{ID: id, Action: "send input to",
-				Why: fmt.Sprintf("its terminal takes a line at a time and keeps at most %d bytes of one, and this would make a longer line (the terminal would drop its end, and the program read it cut): nothing was sent; send shorter lines, or start the job on pipes with stdin: pipe", canonicalLineMax)}
+				Why: fmt.Sprintf("its terminal is in line mode now (the program reads a line at a time, or is busy and not reading it raw) and keeps at most %d bytes of a line, and this would make a longer one (the terminal would drop its end, and the program read it cut): nothing was sent; send shorter lines, send it once the program reads its terminal raw again (a REPL back at its prompt), or start the job on pipes with stdin: pipe", canonicalLineMax)}
 		}
 		p.typedLine.add(b, keys)
 	}

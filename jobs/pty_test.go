@@ -151,7 +151,7 @@ func TestInputRefusesALineTheTerminalWouldCut(t *testing.T) {
 	long := bytes.Repeat([]byte("b"), 6000)
 	err := m.Input(info.ID, append(long, '\n'))
 	require.ErrorAs(t, err, new(*InvalidActionError))
-	assert.Contains(t, err.Error(), "keeps at most 4095 bytes of one")
+	assert.Contains(t, err.Error(), "keeps at most 4095 bytes of a line")
 	require.NoError(t, m.Input(info.ID, append(long[:canonicalLineMax], '\n')))
 	waitOutput(t, m, info.ID, "got 4095")
 	require.NoError(t, m.Input(info.ID, long[:3000]))
