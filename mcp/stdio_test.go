@@ -105,13 +105,7 @@ func TestStdioOutlivesALineItCannotRead(t *testing.T) {
 // instance answers, before each call, ran out, then the call itself
 // waited as long again.
 func TestAnInstanceThatDoesNotAnswerIsAskedOnce(t *testing.T) {
-	dir, err := os.MkdirTemp("", "jt") // short: socket paths are limited
-	require.NoError(t, err)
-	t.Cleanup(func() { os.RemoveAll(dir) })
-	require.NoError(t, os.Chmod(dir, 0o700))
-	sock := filepath.Join(dir, "s.sock")
-	l, err := net.Listen("unix", sock)
-	require.NoError(t, err)
+	sock, l := fakeInstanceSocket(t)
 	var accepted atomic.Int32
 	var held []net.Conn
 	var mu sync.Mutex
@@ -152,13 +146,7 @@ func TestAnInstanceThatDoesNotAnswerIsAskedOnce(t *testing.T) {
 // client bounded only a new connection's first answer, and the call
 // waited as long as the instance stayed stopped (600 s, rev43).
 func TestAnInstanceStoppedSinceItAnsweredIsNotWaitedForEver(t *testing.T) {
-	dir, err := os.MkdirTemp("", "jt") // short: socket paths are limited
-	require.NoError(t, err)
-	t.Cleanup(func() { os.RemoveAll(dir) })
-	require.NoError(t, os.Chmod(dir, 0o700))
-	sock := filepath.Join(dir, "s.sock")
-	l, err := net.Listen("unix", sock)
-	require.NoError(t, err)
+	sock, l := fakeInstanceSocket(t)
 	var stopped atomic.Bool
 	release := make(chan struct{})
 	started := time.Now()
@@ -194,4 +182,18 @@ func TestAnInstanceStoppedSinceItAnsweredIsNotWaitedForEver(t *testing.T) {
 	res := call()
 	require.True(t, res.IsError)
 	assert.Contains(t, res.Content[0].(*sdk.TextContent).Text, "did not answer within 300ms")
+}
+
+// fakeInstanceSocket listens on a socket in a private directory of its
+// own, for a test to play an instance on.
+func fakeInstanceSocket(t *testing.T) (string, net.Listener) {
+	t.Helper()
+	dir, err := os.MkdirTemp("", "jt") // short: socket paths are limited
+	require.NoError(t, err)
+	t.Cleanup(func() { os.RemoveAll(dir) })
+	require.NoError(t, os.Chmod(dir, 0o700))
+	sock := filepath.Join(dir, "s.sock")
+	l, err := net.Listen("unix", sock)
+	require.NoError(t, err)
+	return sock, l
 }
