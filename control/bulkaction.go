@@ -16,6 +16,10 @@ import (
 // listed in Failed; one picked by a selector is listed in Skipped.
 func (s *Server) handleBulk(verb string) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
+		if verb == BulkRestart && s.shuttingDown() {
+			writeError(w, errShuttingDown)
+			return
+		}
 		r.Body = http.MaxBytesReader(w, r.Body, MaxBodyBytes)
 		req, err := decodeBulkRequest(r.Body)
 		if err != nil {

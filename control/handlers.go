@@ -155,6 +155,10 @@ func endedSince(before jobs.Info) func(jobs.Info) bool {
 // handleRestart starts a new run; with wait=true it answers once the new
 // run has started (or is queued, or failed to start).
 func (s *Server) handleRestart(w http.ResponseWriter, r *http.Request) {
+	if s.shuttingDown() { // a new run would hold its quit up
+		writeError(w, errShuttingDown)
+		return
+	}
 	id, wait, err := s.actionParams(r)
 	if err != nil {
 		writeError(w, err)
