@@ -170,8 +170,8 @@ func ValidNamePattern(glob string) bool {
 // shellPattern is glob as path.Match reads it: a shell's "[!...]", a
 // class of what does not match, is Go's "[^...]" (to path.Match, "!" is
 // one more character in the class: "[!w]*" picked the names it should
-// have left), and a "]" first in a class is one of its characters, as in
-// a shell (path.Match refuses it: "\\]" there).
+// have left), and a "]" first in a class, or a "-" first or last, is one
+// of its characters, as in a shell (path.Match refuses them unescaped).
 func shellPattern(glob string) string {
 	var b strings.Builder
 	for i := 0; i < len(glob); i++ {
@@ -188,18 +188,27 @@ func shellPattern(glob string) string {
 				i++
 				b.WriteByte('^')
 			}
+			first := true
 			if i+1 < len(glob) && glob[i+1] == ']' {
 				i++
 				b.WriteString(`\]`)
+				first = false
 			}
-			// On to the class's end: a "[" or "!" in it is a character.
+			// On to the class's end: a "[" or "!" in it is a character,
+			// and so is a "-" first or last (path.Match refuses those).
 			for i+1 < len(glob) && glob[i+1] != ']' {
 				i++
-				b.WriteByte(glob[i])
-				if glob[i] == '\\' && i+1 < len(glob) {
+				switch c := glob[i]; {
+				case c == '-' && (first || i+1 < len(glob) && glob[i+1] == ']'):
+					b.WriteString(`\-`)
+				case c == '\\' && i+1 < len(glob):
 					i++
+					b.WriteByte(c)
 					b.WriteByte(glob[i])
+				default:
+					b.WriteByte(c)
 				}
+				first = false
 			}
 		}
 	}

@@ -343,9 +343,14 @@ func TestNameMatchesAsAShellDoes(t *testing.T) {
 		{"[[!]x", "[x", true},
 		{"[[!]x", "ax", false},
 		{`\[!w]`, "[!w]", true}, // escaped: no class
-		{"[]]*", "]x", true}, // "]" first in a class is one of its characters
+		{"[]]*", "]x", true},    // "]" first in a class is one of its characters
 		{"[!]]*", "]x", false},
 		{"[!]]*", "x", true},
+		{"[a-]*", "-x", true}, // "-" first or last in a class is one of its characters
+		{"[-a]*", "ax", true},
+		{"[!-]*", "-x", false},
+		{"*[._-]*", "web-2", true},
+		{"[a-c]x", "bx", true},
 		{"api*", "api/web", true},
 		{"*,[!w]*", "web", true},
 		{"", "web", false},
