@@ -11,6 +11,7 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+	"time"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/stretchr/testify/assert"
@@ -142,4 +143,51 @@ func TestMCPHelpNamesEveryTool(t *testing.T) {
 	for _, tool := range res.Tools {
 		assert.Contains(t, help, tool.Name)
 	}
+}
+
+// A tool call under way when its instance is stopped (SIGSTOP, ^Z of a
+// serve in the foreground) ends after the answer timeout, saying so: a
+// wait_job taken before the stop waited for as long as the instance
+// stayed stopped (rev44).
+func TestMCPCallUnderWayToAStoppedInstanceEnds(t *testing.T) {
+	c := newCLI(t)
+	pid := c.serve().Process.Pid
+	mcpCmd := exec.Command(binary, "mcp", "--answer-timeout", "1s")
+	mcpCmd.Env = c.env
+	ctx, cancel := context.WithTimeout(context.Background(), testTimeout)
+	defer cancel()
+	session, err := sdk.NewClient(&sdk.Implementation{Name: "t", Version: "1"}, nil).Connect(ctx, &sdk.CommandTransport{Command: mcpCmd}, nil)
+	require.NoError(t, err)
+	defer session.Close()
+	res, err := session.CallTool(ctx, &sdk.CallToolParams{Name: "run_job", Arguments: map[string]any{"command": "exec sleep 600"}})
+	require.NoError(t, err)
+	require.False(t, res.IsError)
+	job := res.StructuredContent.(map[string]any)["job"].(map[string]any)["id"]
+	waited := make(chan *sdk.CallToolResult, 1)
+	go func() {
+		res, err := session.CallTool(ctx, &sdk.CallToolParams{Name: "wait_job", Arguments: map[string]any{"id": job, "timeout": "60s"}})
+		if err != nil {
+			res = &sdk.CallToolResult{IsError: true, Content: []sdk.Content{&sdk.TextContent{Text: err.Error()}}}
+		}
+		waited <- res
+	}()
+	time.Sleep(300 * time.Millisecond) // for the wait to reach the instance first (else the look before it ends it, as it should)
+	resumed := false
+	t.Cleanup(func() {
+		if !resumed {
+			syscall.Kill(pid, syscall.SIGCONT) //nolint:errcheck // resumed for serve's own cleanup
+		}
+	})
+	stopWhole(t, pid)
+	select {
+	case res := <-waited:
+		require.True(t, res.IsError)
+		text := res.Content[0].(*sdk.TextContent).Text
+		assert.Contains(t, text, "did not answer within 1s")
+		assert.Contains(t, text, "it is stopped")
+	case <-ctx.Done():
+		t.Fatal("the call waited on the stopped instance")
+	}
+	require.NoError(t, syscall.Kill(pid, syscall.SIGCONT))
+	resumed = true
 }

@@ -49,6 +49,48 @@ func (s *Server) observeWithin(ctx context.Context) (prev, now *control.Instance
 	return prev, nil, e
 }
 
+// stoppedCheck is how often a call under way looks whether its
+// instance is stopped (cutIfStopped).
+const stoppedCheck = 500 * time.Millisecond
+
+// cutIfStopped ends a call under way (cancel) with a *NoAnswerError when
+// the local instance pid, which answered before the call, has been
+// stopped (SIGSTOP, ^Z) for the answer timeout: a request it took before
+// it stopped (a wait_job of ten minutes, the start of a run_job) waited
+// for as long as it stayed stopped. It returns what ends the watch.
+func (s *Server) cutIfStopped(ctx context.Context, pid int, cancel context.CancelCauseFunc) func() {
+	d := s.opts.Client.AnswerTimeout()
+	if d <= 0 || pid <= 0 || s.opts.Client.Host() != nil {
+		return func() {}
+	}
+	done := make(chan struct{})
+	go func() {
+		tick := time.NewTicker(stoppedCheck)
+		defer tick.Stop()
+		var since time.Time
+		for {
+			select {
+			case <-done:
+				return
+			case <-ctx.Done():
+				return
+			case now := <-tick.C:
+				p, err := proc.Get(pid)
+				switch {
+				case err != nil || !p.Stopped:
+					since = time.Time{}
+				case since.IsZero():
+					since = now
+				case now.Sub(since) >= d:
+					cancel(&control.NoAnswerError{Path: s.opts.Client.Socket(), Limit: d, PID: pid, Stopped: true})
+					return
+				}
+			}
+		}
+	}()
+	return func() { close(done) }
+}
+
 // observe asks which instance answers on the socket now, remembers it,
 // and returns the one remembered before (nil: none yet).
 func (s *Server) observe(ctx context.Context) (prev, now *control.Instance, err error) {
@@ -156,7 +198,15 @@ func (s *Server) watchInstance(next sdk.MethodHandler) sdk.MethodHandler {
 				return &sdk.CallToolResult{IsError: true, Content: []sdk.Content{&sdk.TextContent{Text: note}}}, nil
 			}
 		}
-		res, err := next(ctx, method, req)
+		callCtx, cancel := context.WithCancelCause(ctx)
+		defer cancel(nil)
+		if now != nil {
+			defer s.cutIfStopped(callCtx, now.PID, cancel)()
+		}
+		res, err := next(callCtx, method, req)
+		if cause := context.Cause(callCtx); errors.As(cause, &noAnswer) && ctx.Err() == nil {
+			return &sdk.CallToolResult{IsError: true, Content: []sdk.Content{&sdk.TextContent{Text: cause.Error()}}}, nil
+		}
 		r, ok := res.(*sdk.CallToolResult)
 		if err != nil || !ok || r == nil || r.IsError {
 			return res, err
