@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -113,6 +114,14 @@ func run(cmd *cobra.Command, o runOptions, args []string) error {
 	}
 	ctx := cmd.Context()
 	info, err := c.StartJob(ctx, req)
+	var apiErr *control.APIError
+	if errors.As(err, &apiErr) && apiErr.Status == http.StatusServiceUnavailable && c.Host() == nil && len(req.After) == 0 {
+		// An instance that is shutting down: as plain jobtop does, wait
+		// for it to exit, then start the job on a new one.
+		if inst, ierr := c.Instance(ctx); ierr == nil && inst.Ending && awaitEnd(cmd, &instanceEndingError{inst: inst}) {
+			info, err = c.StartJob(ctx, req)
+		}
+	}
 	var notRunning *control.NotRunningError
 	if errors.As(err, &notRunning) && len(req.After) > 0 {
 		// A new instance would have none of the jobs named.
@@ -127,7 +136,6 @@ func run(cmd *cobra.Command, o runOptions, args []string) error {
 	if msg := fmt.Sprint(err); control.IsNotFound(err) && strings.HasSuffix(msg, control.ListJobsHint) {
 		return errors.New(strings.TrimSuffix(msg, control.ListJobsHint) + "`jobtop ls` lists them")
 	}
-	var apiErr *control.APIError
 	if h := c.Host(); h != nil && errors.As(err, &apiErr) && strings.HasPrefix(apiErr.Message, `cwd "`) {
 		// The far instance checked the directory: say where.
 		return fmt.Errorf("%s on host %s", apiErr.Message, h.Name())

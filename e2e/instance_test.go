@@ -201,3 +201,21 @@ func TestPlainJobtopWaitsOutATUIThatQuits(t *testing.T) {
 	require.Contains(t, strings.Join(scr, "\n"), "job 1 ", "an instance of its own")
 	owner.waitExit()
 }
+
+// jobtop run against an instance that is shutting down waits for it to
+// exit and starts the job on a new one, as plain jobtop does: it failed
+// with "shutting down", and a script had to retry (rev44).
+func TestRunWaitsOutAnInstanceThatShutsDown(t *testing.T) {
+	bin := binary(t)
+	in := startServe(t, bin)
+	stopping := filepath.Join(t.TempDir(), "stopping")
+	in.cli("run", "--name", "slow", "--", "trap 'echo > "+stopping+"; sleep 2; exit 0' TERM; echo up; while :; do sleep 0.1; done")
+	require.Eventually(t, func() bool { return in.state("slow") == "running" }, deadline, 20*time.Millisecond)
+	require.NoError(t, in.cmd.Process.Signal(syscall.SIGTERM))
+	require.Eventually(t, func() bool { _, err := os.Stat(stopping); return err == nil }, deadline, 10*time.Millisecond, "the instance stops its job")
+	out := in.cli("run", "--name", "fresh", "--", "exec sleep 600")
+	require.Equal(t, "1\n", out, "a new instance's first job")
+	require.NoError(t, in.cmd.Wait(), "the old instance exited")
+	require.Equal(t, "running", in.state("fresh"))
+	in.cli("shutdown")
+}
