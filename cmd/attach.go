@@ -152,18 +152,7 @@ func awaitEnd(cmd *cobra.Command, ending *instanceEndingError) bool {
 	fmt.Fprintf(cmd.ErrOrStderr(), "jobtop: the jobtop instance on %s (pid %d) is shutting down; starting a new one once it has exited\n", ending.inst.Socket, ending.inst.PID)
 	c := newClient(cmd)
 	defer c.Close()
-	deadline := time.Now().Add(endingWait)
-	for time.Now().Before(deadline) {
-		ctx, cancel := context.WithTimeout(cmd.Context(), time.Second)
-		inst, err := c.Instance(ctx)
-		cancel()
-		var notRunning *control.NotRunningError
-		if errors.As(err, &notRunning) || err == nil && inst.PID != ending.inst.PID {
-			return true
-		}
-		time.Sleep(100 * time.Millisecond)
-	}
-	return false
+	return c.AwaitEnd(cmd.Context(), ending.inst, endingWait)
 }
 
 // attachOnly says cmd is jobtop attach, which shows the instance there

@@ -191,3 +191,27 @@ func TestMCPCallUnderWayToAStoppedInstanceEnds(t *testing.T) {
 	require.NoError(t, syscall.Kill(pid, syscall.SIGCONT))
 	resumed = true
 }
+
+// run_job against an instance that is shutting down waits for it to exit
+// and starts the job on a new one, as jobtop run does: it failed with
+// "shutting down" (rev44).
+func TestMCPRunJobWaitsOutAnInstanceThatShutsDown(t *testing.T) {
+	c := newCLI(t)
+	serve := c.serve()
+	stopping := filepath.Join(t.TempDir(), "stopping")
+	c.ok("run", "--name", "slow", "--", "trap 'echo > "+stopping+"; sleep 2; exit 0' TERM; echo up; while :; do sleep 0.1; done")
+	mcpCmd := exec.Command(binary, "mcp")
+	mcpCmd.Env = c.env
+	ctx, cancel := context.WithTimeout(context.Background(), testTimeout)
+	defer cancel()
+	session, err := sdk.NewClient(&sdk.Implementation{Name: "t", Version: "1"}, nil).Connect(ctx, &sdk.CommandTransport{Command: mcpCmd}, nil)
+	require.NoError(t, err)
+	defer session.Close()
+	require.NoError(t, serve.Process.Signal(syscall.SIGTERM))
+	require.Eventually(t, func() bool { _, err := os.Stat(stopping); return err == nil }, testTimeout, 10*time.Millisecond, "the instance stops its job")
+	res, err := session.CallTool(ctx, &sdk.CallToolParams{Name: "run_job", Arguments: map[string]any{"command": "exec sleep 600", "name": "fresh"}})
+	require.NoError(t, err)
+	require.False(t, res.IsError, "%v", res.Content)
+	assert.Equal(t, 1.0, res.StructuredContent.(map[string]any)["job"].(map[string]any)["id"], "a new instance's first job")
+	c.ok("shutdown")
+}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"net/http"
+	"time"
 
 	"jobtop/jobs"
 )
@@ -95,4 +96,26 @@ func (c *Client) Shutdown(ctx context.Context) (ShutdownResponse, error) {
 	var resp ShutdownResponse
 	err := c.call(ctx, http.MethodPost, "/v1/shutdown", nil, nil, &resp)
 	return resp, err
+}
+
+// AwaitEnd waits until the instance inst, which said it is ending
+// (Instance.Ending), has let the socket go: none answers there, or
+// another does. It is false when that has not happened within limit, or
+// ctx ended first.
+func (c *Client) AwaitEnd(ctx context.Context, inst Instance, limit time.Duration) bool {
+	for deadline := time.Now().Add(limit); time.Now().Before(deadline); {
+		ask, cancel := context.WithTimeout(ctx, time.Second)
+		now, err := c.Instance(ask)
+		cancel()
+		var notRunning *NotRunningError
+		if errors.As(err, &notRunning) || err == nil && now.PID != inst.PID {
+			return true
+		}
+		select {
+		case <-ctx.Done():
+			return false
+		case <-time.After(100 * time.Millisecond):
+		}
+	}
+	return false
 }

@@ -4,12 +4,14 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net/http"
 	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
 	"sync"
 	"syscall"
+	"time"
 	"unicode"
 	"unicode/utf8"
 
@@ -116,6 +118,14 @@ Name jobs (name: "web") and refer to them by ID or name. Jobs keep running after
 // and the server may.
 func (s *Server) startJob(ctx context.Context, req control.StartRequest) (jobs.Info, error) {
 	info, err := s.opts.Client.StartJob(ctx, req)
+	var apiErr *control.APIError
+	if errors.As(err, &apiErr) && apiErr.Status == http.StatusServiceUnavailable && s.opts.EnsureInstance != nil && len(req.After) == 0 {
+		// An instance that is shutting down (its TUI quitting): as
+		// jobtop run does, wait for it to exit, then start a new one.
+		if s.awaitEnd(ctx) {
+			info, err = s.opts.Client.StartJob(ctx, req)
+		}
+	}
 	var notRunning *control.NotRunningError
 	if !errors.As(err, &notRunning) || errors.Is(err, syscall.EACCES) || s.opts.EnsureInstance == nil {
 		return info, s.apiError(err)
@@ -131,6 +141,18 @@ func (s *Server) startJob(ctx context.Context, req control.StartRequest) (jobs.I
 	}
 	info, err = s.opts.Client.StartJob(ctx, req)
 	return info, s.apiError(err)
+}
+
+// endingWait bounds the wait for an instance that is shutting down to
+// exit, as jobtop run's.
+const endingWait = time.Minute
+
+// awaitEnd waits until the instance on the socket, which says it is
+// ending, has let the socket go; false when it is not ending, or has
+// not gone within endingWait.
+func (s *Server) awaitEnd(ctx context.Context) bool {
+	inst, err := s.opts.Client.Instance(ctx)
+	return err == nil && inst.Ending && s.opts.Client.AwaitEnd(ctx, inst, endingWait)
 }
 
 // apiError rewords the errors of the API for a model; an instance that
