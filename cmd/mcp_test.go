@@ -189,6 +189,27 @@ func TestMCPCallUnderWayToAStoppedInstanceEnds(t *testing.T) {
 		t.Fatal("the call waited on the stopped instance")
 	}
 	require.NoError(t, syscall.Kill(pid, syscall.SIGCONT))
+
+	// A run_job cut in its wait_for says which job it started (it runs
+	// on): an agent that tried again started a second one (rev45).
+	started := make(chan *sdk.CallToolResult, 1)
+	go func() {
+		res, err := session.CallTool(ctx, &sdk.CallToolParams{Name: "run_job", Arguments: map[string]any{"command": "exec sleep 600", "name": "cut", "wait_for": "nomatch", "wait_timeout": "60s"}})
+		if err != nil {
+			res = &sdk.CallToolResult{IsError: true, Content: []sdk.Content{&sdk.TextContent{Text: err.Error()}}}
+		}
+		started <- res
+	}()
+	require.Eventually(t, func() bool { return strings.Contains(c.ok("ls"), " cut ") }, testTimeout, 20*time.Millisecond)
+	stopWhole(t, pid)
+	select {
+	case res := <-started:
+		require.True(t, res.IsError)
+		assert.Regexp(t, `^job \d+ started, but waiting for it failed: the jobtop instance on .* did not answer within 1s: it is stopped`, res.Content[0].(*sdk.TextContent).Text)
+	case <-ctx.Done():
+		t.Fatal("run_job waited on the stopped instance")
+	}
+	require.NoError(t, syscall.Kill(pid, syscall.SIGCONT))
 	resumed = true
 }
 

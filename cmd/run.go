@@ -118,7 +118,10 @@ func run(cmd *cobra.Command, o runOptions, args []string) error {
 	if errors.As(err, &apiErr) && apiErr.Status == http.StatusServiceUnavailable && c.Host() == nil && len(req.After) == 0 {
 		// An instance that is shutting down: as plain jobtop does, wait
 		// for it to exit, then start the job on a new one.
-		if inst, ierr := c.Instance(ctx); ierr == nil && inst.Ending && awaitEnd(cmd, &instanceEndingError{inst: inst}) {
+		if inst, ierr := c.Instance(ctx); ierr == nil && inst.Ending {
+			if !awaitEnd(cmd, &instanceEndingError{inst: inst}) {
+				return fmt.Errorf("the jobtop instance on %s (pid %d) is shutting down and did not exit within %v: nothing was started", c.Socket(), inst.PID, endingWait)
+			}
 			info, err = c.StartJob(ctx, req)
 		}
 	}

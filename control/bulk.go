@@ -196,17 +196,24 @@ func shellPattern(glob string) string {
 			}
 			// On to the class's end: a "[" or "!" in it is a character,
 			// and so is a "-" first or last (path.Match refuses those).
+			inRange, afterRange := false, false // a "-" right after a range is one too
 			for i+1 < len(glob) && glob[i+1] != ']' {
 				i++
 				switch c := glob[i]; {
-				case c == '-' && (first || i+1 < len(glob) && glob[i+1] == ']'):
+				case c == '-' && (first || afterRange || i+1 < len(glob) && glob[i+1] == ']'):
 					b.WriteString(`\-`)
+					afterRange = false
+				case c == '-':
+					b.WriteByte(c)
+					inRange = true
 				case c == '\\' && i+1 < len(glob):
 					i++
 					b.WriteByte(c)
 					b.WriteByte(glob[i])
+					afterRange, inRange = inRange, false
 				default:
 					b.WriteByte(c)
+					afterRange, inRange = inRange, false
 				}
 				first = false
 			}

@@ -351,6 +351,9 @@ func TestNameMatchesAsAShellDoes(t *testing.T) {
 		{"[!-]*", "-x", false},
 		{"*[._-]*", "web-2", true},
 		{"[a-c]x", "bx", true},
+		{"[a-z-0]*", "-x", true}, // a "-" right after a range is one of its characters
+		{"[a-z-0]*", "0x", true},
+		{"[a-z-0]*", "1x", false},
 		{"api*", "api/web", true},
 		{"*,[!w]*", "web", true},
 		{"", "web", false},

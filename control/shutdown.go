@@ -61,7 +61,7 @@ const instanceEndingText = "this jobtop instance is ending"
 var errInstanceEnding = &RequestError{Status: http.StatusServiceUnavailable, Msg: instanceEndingText + ", and its jobs end with it: the wait is cut off"}
 
 // errShuttingDown refuses new jobs once a shutdown was asked for.
-var errShuttingDown = &RequestError{Status: http.StatusServiceUnavailable, Msg: "this jobtop is shutting down (stopping its jobs): it starts no job and no run now; try again once it has exited (a new instance then starts)"}
+var errShuttingDown = &RequestError{Status: http.StatusServiceUnavailable, Msg: "this jobtop is shutting down (stopping its jobs): it starts no job and no run now, and its jobs end with it"}
 
 func (s *Server) handleShutdown(w http.ResponseWriter, r *http.Request) {
 	live := 0

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 	"sync"
 	"syscall"
 	"time"
@@ -205,7 +206,15 @@ func (s *Server) watchInstance(next sdk.MethodHandler) sdk.MethodHandler {
 		}
 		res, err := next(callCtx, method, req)
 		if cause := context.Cause(callCtx); errors.As(cause, &noAnswer) && ctx.Err() == nil {
-			return &sdk.CallToolResult{IsError: true, Content: []sdk.Content{&sdk.TextContent{Text: cause.Error()}}}, nil
+			// What the tool said of the cut, with why in place of
+			// "context canceled" (run_job: which job it started).
+			text := cause.Error()
+			if r, ok := res.(*sdk.CallToolResult); ok && r != nil && len(r.Content) > 0 {
+				if t, ok := r.Content[0].(*sdk.TextContent); ok && strings.Contains(t.Text, context.Canceled.Error()) {
+					text = strings.Replace(t.Text, context.Canceled.Error(), text, 1)
+				}
+			}
+			return &sdk.CallToolResult{IsError: true, Content: []sdk.Content{&sdk.TextContent{Text: text}}}, nil
 		}
 		r, ok := res.(*sdk.CallToolResult)
 		if err != nil || !ok || r == nil || r.IsError {
