@@ -152,13 +152,7 @@ func TestMCPHelpNamesEveryTool(t *testing.T) {
 func TestMCPCallUnderWayToAStoppedInstanceEnds(t *testing.T) {
 	c := newCLI(t)
 	pid := c.serve().Process.Pid
-	mcpCmd := exec.Command(binary, "mcp", "--answer-timeout", "1s")
-	mcpCmd.Env = c.env
-	ctx, cancel := context.WithTimeout(context.Background(), testTimeout)
-	defer cancel()
-	session, err := sdk.NewClient(&sdk.Implementation{Name: "t", Version: "1"}, nil).Connect(ctx, &sdk.CommandTransport{Command: mcpCmd}, nil)
-	require.NoError(t, err)
-	defer session.Close()
+	ctx, session := c.mcpSession("--answer-timeout", "1s")
 	res, err := session.CallTool(ctx, &sdk.CallToolParams{Name: "run_job", Arguments: map[string]any{"command": "exec sleep 600"}})
 	require.NoError(t, err)
 	require.False(t, res.IsError)
@@ -221,13 +215,7 @@ func TestMCPRunJobWaitsOutAnInstanceThatShutsDown(t *testing.T) {
 	serve := c.serve()
 	stopping := filepath.Join(t.TempDir(), "stopping")
 	c.ok("run", "--name", "slow", "--", "trap 'echo > "+stopping+"; sleep 2; exit 0' TERM; echo up; while :; do sleep 0.1; done")
-	mcpCmd := exec.Command(binary, "mcp")
-	mcpCmd.Env = c.env
-	ctx, cancel := context.WithTimeout(context.Background(), testTimeout)
-	defer cancel()
-	session, err := sdk.NewClient(&sdk.Implementation{Name: "t", Version: "1"}, nil).Connect(ctx, &sdk.CommandTransport{Command: mcpCmd}, nil)
-	require.NoError(t, err)
-	defer session.Close()
+	ctx, session := c.mcpSession()
 	require.NoError(t, serve.Process.Signal(syscall.SIGTERM))
 	require.Eventually(t, func() bool { _, err := os.Stat(stopping); return err == nil }, testTimeout, 10*time.Millisecond, "the instance stops its job")
 	res, err := session.CallTool(ctx, &sdk.CallToolParams{Name: "run_job", Arguments: map[string]any{"command": "exec sleep 600", "name": "fresh"}})
@@ -235,4 +223,19 @@ func TestMCPRunJobWaitsOutAnInstanceThatShutsDown(t *testing.T) {
 	require.False(t, res.IsError, "%v", res.Content)
 	assert.Equal(t, 1.0, res.StructuredContent.(map[string]any)["job"].(map[string]any)["id"], "a new instance's first job")
 	c.ok("shutdown")
+}
+
+// mcpSession is an MCP client session on a `jobtop mcp ARGS...` of the
+// test's environment, and a context for its calls; both end with the
+// test.
+func (c *cli) mcpSession(args ...string) (context.Context, *sdk.ClientSession) {
+	c.t.Helper()
+	cmd := exec.Command(binary, append([]string{"mcp"}, args...)...)
+	cmd.Env = c.env
+	ctx, cancel := context.WithTimeout(context.Background(), testTimeout)
+	c.t.Cleanup(cancel)
+	session, err := sdk.NewClient(&sdk.Implementation{Name: "t", Version: "1"}, nil).Connect(ctx, &sdk.CommandTransport{Command: cmd}, nil)
+	require.NoError(c.t, err)
+	c.t.Cleanup(func() { session.Close() })
+	return ctx, session
 }

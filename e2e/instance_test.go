@@ -167,12 +167,7 @@ func TestTUIRunsAndReloadsAJobFile(t *testing.T) {
 // shutting down".
 func TestPlainJobtopWaitsOutAnInstanceThatShutsDown(t *testing.T) {
 	bin := binary(t)
-	in := startServe(t, bin)
-	stopping := filepath.Join(t.TempDir(), "stopping")
-	in.cli("run", "--name", "slow", "--", "trap 'echo > "+stopping+"; sleep 2; exit 0' TERM; echo up; while :; do sleep 0.1; done")
-	require.Eventually(t, func() bool { return in.state("slow") == "running" }, deadline, 20*time.Millisecond)
-	require.NoError(t, in.cmd.Process.Signal(syscall.SIGTERM))
-	require.Eventually(t, func() bool { _, err := os.Stat(stopping); return err == nil }, deadline, 10*time.Millisecond, "the instance stops its job")
+	in := endingServe(t, bin)
 
 	s := newSession(t, 140, 30, in.sessionEnv(), bin, "echo fresh start; exec sleep 600")
 	scr := s.waitText("fresh start")
@@ -188,7 +183,7 @@ func TestPlainJobtopWaitsOutAnInstanceThatShutsDown(t *testing.T) {
 func TestPlainJobtopWaitsOutATUIThatQuits(t *testing.T) {
 	bin := binary(t)
 	stopping := filepath.Join(t.TempDir(), "stopping")
-	owner := newSession(t, 140, 30, nil, bin, "trap 'echo > "+stopping+"; sleep 2; exit 0' TERM; echo up; while :; do sleep 0.1; done")
+	owner := newSession(t, 140, 30, nil, bin, slowToStop(stopping))
 	owner.waitText("up")
 	owner.tmux("send-keys", "-t", owner.name, "q")
 	owner.waitText("stop it and quit? y/n")
@@ -207,15 +202,29 @@ func TestPlainJobtopWaitsOutATUIThatQuits(t *testing.T) {
 // with "shutting down", and a script had to retry (rev44).
 func TestRunWaitsOutAnInstanceThatShutsDown(t *testing.T) {
 	bin := binary(t)
-	in := startServe(t, bin)
-	stopping := filepath.Join(t.TempDir(), "stopping")
-	in.cli("run", "--name", "slow", "--", "trap 'echo > "+stopping+"; sleep 2; exit 0' TERM; echo up; while :; do sleep 0.1; done")
-	require.Eventually(t, func() bool { return in.state("slow") == "running" }, deadline, 20*time.Millisecond)
-	require.NoError(t, in.cmd.Process.Signal(syscall.SIGTERM))
-	require.Eventually(t, func() bool { _, err := os.Stat(stopping); return err == nil }, deadline, 10*time.Millisecond, "the instance stops its job")
+	in := endingServe(t, bin)
 	out := in.cli("run", "--name", "fresh", "--", "exec sleep 600")
 	require.Equal(t, "1\n", out, "a new instance's first job")
 	require.NoError(t, in.cmd.Wait(), "the old instance exited")
 	require.Equal(t, "running", in.state("fresh"))
 	in.cli("shutdown")
+}
+
+// slowToStop is a job that writes the file stopping when it gets SIGTERM,
+// then takes two seconds to exit.
+func slowToStop(stopping string) string {
+	return "trap 'echo > " + stopping + "; sleep 2; exit 0' TERM; echo up; while :; do sleep 0.1; done"
+}
+
+// endingServe is a serve shutting down (SIGTERM): it still holds its
+// socket while its job takes two seconds to stop.
+func endingServe(t *testing.T, bin string) *instance {
+	t.Helper()
+	in := startServe(t, bin)
+	stopping := filepath.Join(t.TempDir(), "stopping")
+	in.cli("run", "--name", "slow", "--", slowToStop(stopping))
+	require.Eventually(t, func() bool { return in.state("slow") == "running" }, deadline, 20*time.Millisecond)
+	require.NoError(t, in.cmd.Process.Signal(syscall.SIGTERM))
+	require.Eventually(t, func() bool { _, err := os.Stat(stopping); return err == nil }, deadline, 10*time.Millisecond, "the instance stops its job")
+	return in
 }
