@@ -11,7 +11,9 @@ import "github.com/charmbracelet/bubbles/key"
 type KeyMap struct {
 	// Job table.
 	TableUp, TableDown, TableTop, TableBottom, FocusOutput key.Binding
-	Mark, FilterJobs, ClearFilter                          key.Binding
+	// TablePageUp and TablePageDown move the selection a screen of rows.
+	TablePageUp, TablePageDown    key.Binding
+	Mark, FilterJobs, ClearFilter key.Binding
 	// TableInput, on a TTY job's row, shows its pane and enters input
 	// mode there (Input, from the table).
 	TableInput key.Binding
@@ -73,6 +75,8 @@ func DefaultKeyMap() KeyMap {
 		TableDown:     b(k("j", "down"), "↓/j", "down"),
 		TableTop:      b(k("g", "home"), "g/home", "first"),
 		TableBottom:   b(k("G", "end"), "G/end", "last"),
+		TablePageUp:   b(k("pgup"), "pgup", "page up"),
+		TablePageDown: b(k("pgdown"), "pgdn", "page down"),
 		FocusOutput:   b(k("enter"), "enter", "output"),
 		TableInput:    b(k("i"), "i", "type into job"),
 		Mark:          b(k(" "), "space", "mark"),
@@ -162,7 +166,7 @@ func (k KeyMap) FullHelp() [][]key.Binding {
 	return [][]key.Binding{
 		{k.Add, k.Stop, k.Kill, k.Restart, k.Remove, k.Reload, k.Pager, k.Bell, k.QuietAlert, k.Redraw, k.Help, k.Quit},
 		{k.Split, k.AllView, k.Timeline, k.TimeZoomIn, k.TimeZoomOut, k.NextPane, k.PrevPane, k.FocusPane, k.Zoom},
-		{k.TableUp, k.TableDown, k.TableTop, k.TableBottom, k.FocusOutput, k.TableInput, k.Mark, k.FilterJobs, k.ClearFilter, k.HideEnded},
+		{k.TableUp, k.TableDown, k.TableTop, k.TableBottom, k.TablePageUp, k.TablePageDown, k.FocusOutput, k.TableInput, k.Mark, k.FilterJobs, k.ClearFilter, k.HideEnded},
 		{k.LineUp, k.LineDown, k.HalfPageUp, k.HalfPageDown, k.Top, k.Bottom},
 		{k.Follow, k.Wrap, k.ScrollLeft, k.ScrollRight, k.FocusTable, k.Search, k.NextMatch, k.PrevMatch, k.FilterMatches, k.LogSearch, k.ClearSearch},
 		{k.Select, k.Copy, k.CopyVisible},
@@ -174,7 +178,7 @@ func (k KeyMap) FullHelp() [][]key.Binding {
 // All lists every binding, for code that enables or checks them all.
 func (k *KeyMap) All() []*key.Binding {
 	return []*key.Binding{
-		&k.TableUp, &k.TableDown, &k.TableTop, &k.TableBottom, &k.FocusOutput, &k.TableInput,
+		&k.TableUp, &k.TableDown, &k.TableTop, &k.TableBottom, &k.TablePageUp, &k.TablePageDown, &k.FocusOutput, &k.TableInput,
 		&k.Mark, &k.FilterJobs, &k.ClearFilter,
 		&k.LineUp, &k.LineDown, &k.HalfPageUp, &k.HalfPageDown, &k.Top, &k.Bottom,
 		&k.Follow, &k.Wrap, &k.ScrollLeft, &k.ScrollRight, &k.FocusTable, &k.Input, &k.LeaveInput, &k.TypeLeaveKey,

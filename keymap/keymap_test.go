@@ -71,7 +71,7 @@ func TestNoConflictsWithinAContext(t *testing.T) {
 		km.Add, km.Stop, km.Kill, km.Restart, km.Remove, km.Reload, km.Zoom, km.Help, km.Quit,
 		km.Split, km.AllView, km.NextPane, km.PrevPane, km.FocusPane, km.Pager, km.Bell, km.Redraw,
 	}
-	table := []key.Binding{km.TableUp, km.TableDown, km.TableTop, km.TableBottom, km.FocusOutput, km.TableInput, km.Mark, km.FilterJobs}
+	table := []key.Binding{km.TableUp, km.TableDown, km.TableTop, km.TableBottom, km.TablePageUp, km.TablePageDown, km.FocusOutput, km.TableInput, km.Mark, km.FilterJobs}
 	output := []key.Binding{km.LineUp, km.LineDown, km.HalfPageUp, km.HalfPageDown, km.Top, km.Bottom, km.Follow, km.Wrap, km.ScrollLeft, km.ScrollRight, km.Search, km.Input}
 	with := func(lists ...[]key.Binding) []key.Binding {
 		var all []key.Binding

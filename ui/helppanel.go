@@ -21,7 +21,7 @@ type helpGroup struct {
 // before any split): the group of where the focus is first.
 func (m *Model) helpGroups() []helpGroup {
 	k := &m.km
-	table := helpGroup{"job table", []key.Binding{k.TableUp, k.TableDown, k.TableTop, k.TableBottom, k.FocusOutput, k.TableInput, k.Mark, k.FilterJobs, k.ClearFilter, k.HideEnded}}
+	table := helpGroup{"job table", []key.Binding{k.TableUp, k.TableDown, k.TableTop, k.TableBottom, k.TablePageUp, k.TablePageDown, k.FocusOutput, k.TableInput, k.Mark, k.FilterJobs, k.ClearFilter, k.HideEnded}}
 	pane := helpGroup{"output pane (enter)", []key.Binding{k.LineUp, k.LineDown, k.HalfPageUp, k.HalfPageDown, k.Top, k.Bottom, k.Follow, k.Wrap, k.ScrollLeft, k.ScrollRight, k.Search, k.FocusTable}}
 	searching := helpGroup{"after a search (/ in a pane)", []key.Binding{k.NextMatch, k.PrevMatch, k.FilterMatches, k.LogSearch, k.ClearSearch}}
 	copying := helpGroup{"copy (in a pane)", []key.Binding{k.Select, k.Copy, k.CopyVisible, helpRow("esc", "drop selection")}}

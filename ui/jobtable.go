@@ -76,6 +76,10 @@ func (t *jobTable) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		t.moveTo(0)
 	case key.Matches(k, t.km.TableBottom):
 		t.moveTo(t.Len() - 1)
+	case key.Matches(k, t.km.TablePageUp):
+		t.moveBy(-max(t.visibleRows(), 1))
+	case key.Matches(k, t.km.TablePageDown):
+		t.moveBy(max(t.visibleRows(), 1))
 	case key.Matches(k, t.km.Mark):
 		if t.selected != 0 {
 			t.marked[t.selected] = !t.marked[t.selected]
@@ -89,7 +93,7 @@ func (t *jobTable) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 
 // UpdateKeys enables the table's keys when it has the focus.
 func (t *jobTable) UpdateKeys(km *keymap.KeyMap) {
-	for _, b := range []*key.Binding{&km.TableUp, &km.TableDown, &km.TableTop, &km.TableBottom} {
+	for _, b := range []*key.Binding{&km.TableUp, &km.TableDown, &km.TableTop, &km.TableBottom, &km.TablePageUp, &km.TablePageDown} {
 		b.SetEnabled(t.focused && t.Len() > 1)
 	}
 	km.FocusOutput.SetEnabled(t.focused && t.Len() > 0)

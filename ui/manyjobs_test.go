@@ -363,3 +363,37 @@ func TestStoppingMarkedJobsStartsNoneOfThem(t *testing.T) {
 	require.Zero(t, b.PID, "it never ran")
 	require.Contains(t, m.View(), "stopping 2 jobs", "neither refused")
 }
+
+// PgDn and PgUp move the selection a screen of rows, as in htop, and stop
+// at the ends.
+func TestTablePagesWithPgUpAndPgDn(t *testing.T) {
+	mgr := newManager(t)
+	for i := 1; i <= 30; i++ {
+		start(t, mgr, fmt.Sprintf("job-%02d", i), "exec sleep 60")
+	}
+	m := newSizedModel(t, mgr, Config{}, 100, 40)
+	pumpUntil(t, m, "30 jobs", func() bool { return m.table.Len() == 30 })
+	press(t, m, "g")
+	rows := m.table.visibleRows()
+	require.Less(t, rows, 15, "a page is shorter than half the list")
+	selected := func() string {
+		sel, ok := m.table.Selected()
+		require.True(t, ok)
+		return sel.Name
+	}
+	press(t, m, "pgdown")
+	require.Equal(t, fmt.Sprintf("job-%02d", 1+rows), selected())
+	require.Contains(t, m.View(), fmt.Sprintf("job-%02d", 1+rows), "the selected row is shown")
+	press(t, m, "pgdown")
+	require.Equal(t, fmt.Sprintf("job-%02d", 1+2*rows), selected())
+	press(t, m, "pgup")
+	require.Equal(t, fmt.Sprintf("job-%02d", 1+rows), selected())
+	for range 5 {
+		press(t, m, "pgdown")
+	}
+	require.Equal(t, "job-30", selected())
+	for range 5 {
+		press(t, m, "pgup")
+	}
+	require.Equal(t, "job-01", selected())
+}
