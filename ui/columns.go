@@ -31,19 +31,23 @@ type column struct {
 const (
 	// markerWidth is the cells before the ID: the selection ("▸"), the
 	// split mark ("◆"), what is unseen ("•" output, "!" an end) and a space.
-	markerWidth   = 4
-	colSep        = 1 // cells between columns
-	nameMinWidth  = 8
-	nameMaxWidth  = 24
+	markerWidth  = 4
+	colSep       = 1 // cells between columns
+	nameMinWidth = 8
+	nameMaxWidth = 24
+	// nameKeptWidth is the NAME width kept until LINES and PID are
+	// dropped: at 80 columns "frontend-dev-server" shows whole rather
+	// than "fronten…" beside a PID.
+	nameKeptWidth = 20
 	statusWidth   = 15 // "■ killed (TERM)"
 	outputMinimum = 12
 )
 
-// layoutColumns picks the columns that fit a table width. Columns are
-// dropped in this order as the table narrows: LINES, PID, RSS, CPU%, EXIT,
-// TIME; the
-// name shrinks to nameMinWidth first, and the last output line takes what
-// is left (it is dropped only when fewer than outputMinimum cells remain).
+// layoutColumns picks the columns that fit a table width. As the table
+// narrows, the name shrinks to nameKeptWidth, LINES and PID are dropped,
+// the name shrinks to nameMinWidth, then RSS, CPU%, EXIT and TIME are
+// dropped; the last output line takes what is left (it is dropped only
+// when fewer than outputMinimum cells remain).
 func layoutColumns(width int, maxID int, longestName int) []column {
 	idWidth := max(2, len(strconv.Itoa(maxID)))
 	nameWidth := min(max(longestName, nameMinWidth, len("NAME")), nameMaxWidth)
@@ -65,17 +69,24 @@ func layoutColumns(width int, maxID int, longestName int) []column {
 		}
 		return n
 	}
-	dropOrder := []colKind{colLines, colPID, colRSS, colCPU, colExit, colTime}
-	for used(all)+outputMinimum > width {
-		if all[1].width > nameMinWidth {
-			all[1].width = max(nameMinWidth, all[1].width-(used(all)+outputMinimum-width))
-			continue
-		}
-		if len(dropOrder) == 0 {
+	// Each step frees cells; a name width is how far the name shrinks.
+	steps := []struct {
+		drop      colKind
+		nameFloor int
+	}{
+		{nameFloor: nameKeptWidth}, {drop: colLines}, {drop: colPID}, {nameFloor: nameMinWidth},
+		{drop: colRSS}, {drop: colCPU}, {drop: colExit}, {drop: colTime},
+	}
+	for _, step := range steps {
+		over := used(all) + outputMinimum - width
+		if over <= 0 {
 			break
 		}
-		all = dropColumn(all, dropOrder[0])
-		dropOrder = dropOrder[1:]
+		if step.nameFloor > 0 {
+			all[1].width = max(min(step.nameFloor, all[1].width), all[1].width-over)
+			continue
+		}
+		all = dropColumn(all, step.drop)
 	}
 	if rest := width - used(all); rest >= outputMinimum {
 		all = append(all, column{kind: colOutput, title: "OUTPUT", width: rest})

@@ -73,6 +73,28 @@ func TestColumnsDropAsTheTableNarrows(t *testing.T) {
 	require.Equal(t, []string{"ID", "NAME", "STATUS", "TIME", "EXIT", "CPU%", "RSS", "OUTPUT"}, titles(70))
 	require.Equal(t, []string{"ID", "NAME", "STATUS", "TIME", "EXIT", "CPU%", "OUTPUT"}, titles(66))
 	require.Equal(t, []string{"ID", "NAME", "STATUS", "TIME", "EXIT", "OUTPUT"}, titles(60))
+
+	// A long name keeps up to nameKeptWidth cells before PID goes, then
+	// shrinks before the usage columns go.
+	named := func(w, longest int) (names int, titles []string) {
+		for _, c := range layoutColumns(w, 9, longest) {
+			titles = append(titles, c.title)
+			if c.kind == colName {
+				names = c.width
+			}
+		}
+		return names, titles
+	}
+	names, at80 := named(80, len("frontend-dev-server"))
+	require.Equal(t, len("frontend-dev-server"), names, "whole at 80 columns: %v", at80)
+	require.Equal(t, []string{"ID", "NAME", "STATUS", "TIME", "EXIT", "CPU%", "RSS", "OUTPUT"}, at80)
+	names, _ = named(80, nameMaxWidth)
+	require.Equal(t, nameKeptWidth, names)
+	names, at70 := named(70, nameMaxWidth)
+	require.Less(t, names, nameKeptWidth)
+	require.Contains(t, at70, "RSS", "the name shrinks before RSS goes")
+	names, _ = named(60, nameMaxWidth)
+	require.Equal(t, nameMinWidth, names)
 }
 
 // LINES counts the lines the job wrote, in all its runs: not jobtop's own
