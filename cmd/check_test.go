@@ -65,13 +65,12 @@ func TestCheckReportsEveryProblem(t *testing.T) {
 	require.Empty(t, stdout)
 	require.Equal(t, `jobs.yaml:4:14: jobs.web.timeout: "soon" is not a duration: write e.g. 500ms, 5s or 1m30s
 jobs.yaml:5:18: jobs.web.depends_on.db: no job is named "db"
-jobs.yaml:6:3: jobs.worker: nothing to run: give cmd (a shell command) or argv (a list)
 jobs.yaml:7:5: jobs.worker: unknown key "comand" (did you mean "cmd"?)
 `, stderr)
 	var exit *ExitError
 	require.True(t, errors.As(err, &exit))
 	require.Equal(t, 1, exit.Code)
-	require.EqualError(t, exit, "jobs.yaml: 4 problems")
+	require.EqualError(t, exit, "jobs.yaml: 3 problems")
 }
 
 // A file with problems still has its warnings said: fixing the problems

@@ -71,7 +71,7 @@ func TestRunWaitingForALoadIsToldTheFilesProblems(t *testing.T) {
 	require.NoError(t, os.WriteFile(gate, nil, 0o600))
 	r := run()
 	assert.Equal(t, 1, r.code)
-	assert.Contains(t, r.stderr, fmt.Sprintf("jobtop: the jobtop instance on %s (pid %d) stopped before it served: jobtop.yaml has 2 problems; nothing was started:\n", c.socket, serve.Process.Pid))
+	assert.Contains(t, r.stderr, fmt.Sprintf("jobtop: the jobtop instance on %s (pid %d) stopped before it served: jobtop.yaml has 1 problem; nothing was started:\n", c.socket, serve.Process.Pid))
 	assert.Contains(t, r.stderr, `unknown key "cmnd"`)
 	assert.NotContains(t, r.stderr, "no instance was listening")
 	assert.NotZero(t, exitCode(t, exited, "serve did not end"), "serve exits 1")

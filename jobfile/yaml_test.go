@@ -232,6 +232,11 @@ jobs:
 			`jobtop.yaml:8:5: jobs.a: unknown key "working_dir" (did you mean "cwd"?)`,
 			`jobtop.yaml:9:12: jobs.a.stop: unknown key "signl" (did you mean "signal"?)`,
 		}},
+		{"another tool's name for cmd", "jobs:\n  a:\n    command: make\n  b:\n    comand: make\n  c:\n    cwd: /tmp\n", []string{
+			`jobtop.yaml:3:5: jobs.a: unknown key "command" (did you mean "cmd"?)`,
+			`jobtop.yaml:5:5: jobs.b: unknown key "comand" (did you mean "cmd"?)`,
+			`jobtop.yaml:6:3: jobs.c: nothing to run: give cmd (a shell command) or argv (a list)`,
+		}},
 		{"wrong types", `max_parallel: many
 env: [A=1]
 jobs:

@@ -39,6 +39,12 @@ var knownAliases = sync.OnceValue(func() map[string]string {
 	}
 })
 
+// misnamesCommand says whether an unknown key is likely meant as cmd or
+// argv: another tool's name for it ("command") or a typo of either.
+func misnamesCommand(name string) bool {
+	return knownAliases()[name] == "cmd" || closest(name, []string{"cmd", "argv"}) != ""
+}
+
 // suggest names the known key closest to an unknown one, or lists them.
 func suggest(name string, fs fields) string {
 	if alias, ok := knownAliases()[name]; ok && fs[alias] != nil {

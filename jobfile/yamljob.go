@@ -32,7 +32,7 @@ func (y *yamlFile) readJob(je entry) Job {
 	if !ok {
 		return job
 	}
-	y.readFields(je.path, entries, fields{
+	fs := fields{
 		"cmd": func(e entry) {
 			cmd = &e
 			if s, ok := y.text(e); ok {
@@ -76,7 +76,8 @@ func (y *yamlFile) readJob(je entry) Job {
 			}
 		},
 		"notify": func(e entry) { spec.Notify = y.readNotify(e) },
-	})
+	}
+	y.readFields(je.path, entries, fs)
 	y.readTTY(spec, tty, stdin)
 	spec.Env = mergeEnv(y.baseEnv, y.plan.Env, envFile, env)
 	unresolved := slices.ContainsFunc(entries, func(e entry) bool { return e.value == nil })
@@ -84,7 +85,8 @@ func (y *yamlFile) readJob(je entry) Job {
 	case unresolved: // an alias to nothing may have been the command
 	case cmd != nil && argv != nil:
 		y.errorf(argv.key, "%s: give cmd or argv, not both", je.path)
-	case cmd == nil && argv == nil:
+	case cmd == nil && argv == nil && !slices.ContainsFunc(entries, func(e entry) bool { return fs[e.name] == nil && misnamesCommand(e.name) }):
+		// (A misspelt or other tool's cmd, "command", has its own error.)
 		y.errorf(je.key, "%s: nothing to run: give cmd (a shell command) or argv (a list)", je.path)
 	}
 	if len(y.errs) == 0 {
