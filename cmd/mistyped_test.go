@@ -3,9 +3,11 @@ package cmd
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"syscall"
 	"testing"
 
@@ -26,6 +28,20 @@ func TestAMisspeltSubcommandStartsNoJob(t *testing.T) {
 		r := c.run(args...)
 		assert.Equal(t, 2, r.code, "jobtop %v: %s", args, r.stderr)
 		assert.Contains(t, r.stderr, "unknown command \""+args[0]+"\": did you mean ", "jobtop %v", args)
+	}
+	// A program's own arguments, unquoted ("jobtop git log -p"): not a
+	// misspelt jobtop logs, but how to quote them.
+	for _, tc := range []struct {
+		args []string
+		word string
+	}{{[]string{"true", "lgos", "-x"}, "lgos"}, {[]string{"true", "status"}, "status"}, {[]string{"sleep", "20", "stauts"}, "stauts"}} {
+		args := tc.args
+		r := c.run(args...)
+		assert.Equal(t, 2, r.code, "jobtop %v: %s", args, r.stderr)
+		line := strings.Join(args, " ")
+		assert.Contains(t, r.stderr, fmt.Sprintf("%q after %s is taken as a command of its own", tc.word, args[0]), "jobtop %v", args)
+		assert.Contains(t, r.stderr, fmt.Sprintf("quote its command line: jobtop '%s', or put it after --: jobtop -- %s", line, line), "jobtop %v", args)
+		assert.NotContains(t, r.stderr, "did you mean", "jobtop %v", args)
 	}
 	procs := filepath.Join(c.dir, "procs")
 	require.NoError(t, os.Mkdir(procs, 0o700))

@@ -35,6 +35,17 @@ func quoteHint(root, ran *cobra.Command, raw []string, err error) string {
 	if dash := slices.Index(raw, "--"); dash >= 0 {
 		raw = raw[:dash]
 	}
+	var unquoted *unquotedArgError
+	inner := err
+	if exit := (*ExitError)(nil); errors.As(err, &exit) && exit.Err != nil {
+		inner = exit.Err // (ExitError does not unwrap)
+	}
+	if errors.As(inner, &unquoted) {
+		if i := slices.Index(raw, unquoted.program); i >= 0 {
+			return fmt.Sprintf("(to run %s with its arguments, %s)", unquoted.program, howToRun(raw[i:]))
+		}
+		return ""
+	}
 	if ran != root {
 		// A subcommand that is a program's name too, given that
 		// program's options.

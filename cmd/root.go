@@ -285,6 +285,7 @@ func mistypedCommand(root *cobra.Command, args []string, dash int) error {
 	if hosts, err := hostsOf(root); err != nil || len(hosts) > 0 {
 		return nil
 	}
+	program := "" // the last word that is a program on PATH
 	for i, word := range args {
 		if word == "" || word[0] == '-' || strings.ContainsFunc(word, func(r rune) bool {
 			return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("-_./", r))
@@ -292,7 +293,13 @@ func mistypedCommand(root *cobra.Command, args []string, dash int) error {
 			continue // a command line, an assignment: no subcommand's or job's name
 		}
 		if _, err := exec.LookPath(word); err == nil || errors.Is(err, exec.ErrDot) {
+			program = word
 			continue // a program (one in . too, as a shell with . on its PATH runs it)
+		}
+		if program != "" && (nearSubcommands(root, word) != nil || otherToolsCommands[word].whose != "" || isSubcommand(root, word)) {
+			// "jobtop git log -p": git's arguments, unquoted, not a
+			// misspelt jobtop logs.
+			return &unquotedArgError{program: program, word: word}
 		}
 		if strings.ContainsAny(word, "./") { // a job's name (ns/web, web.2), or a path
 			if file, names := fileJobNamed(root, word); names != nil {
@@ -317,6 +324,21 @@ func mistypedCommand(root *cobra.Command, args []string, dash int) error {
 		}
 	}
 	return nil
+}
+
+// isSubcommand says whether word names one of root's subcommands.
+func isSubcommand(root *cobra.Command, word string) bool {
+	c, _, err := root.Find([]string{word})
+	return err == nil && c != root
+}
+
+// unquotedArgError is an argument that reads as a subcommand after a
+// program's name: the program's own argument, its command line unquoted
+// (withQuoteHint says how to write it).
+type unquotedArgError struct{ program, word string }
+
+func (e *unquotedArgError) Error() string {
+	return fmt.Sprintf("%q after %s is taken as a command of its own: each argument of jobtop is a whole command line", e.word, e.program)
 }
 
 // otherToolsCommands are the subcommands of process-compose, overmind
