@@ -3,6 +3,7 @@ package jobs
 import (
 	"bytes"
 	"fmt"
+	"slices"
 	"strings"
 	"syscall"
 	"testing"
@@ -206,6 +207,20 @@ func TestTTYJobsLeaveNothingBehind(t *testing.T) {
 		start(t, m, Spec{TTY: true, Command: tree + "wait", Env: map[string]string{"TEST_MARK": mark}})
 		eventually(t, "the job's processes to start", func() bool { return len(marked(mark)) >= 4 })
 		require.NoError(t, m.Shutdown(t.Context()))
+		requireNoneLeft(t, mark)
+	})
+	t.Run("an interactive shell, which ignores SIGTERM", func(t *testing.T) {
+		// It gets SIGHUP too, as when its terminal closes, rather than
+		// wait out its grace (a minute here) for SIGKILL.
+		m := newManager(t, Options{})
+		info, mark := startMarked(t, m, Spec{TTY: true, Grace: time.Minute,
+			Command: "sleep 600 & exec bash --norc --noprofile -i"}, 2)
+		waitFor(t, m, info.ID, "the shell's prompt", func(Info) bool {
+			return slices.ContainsFunc(outputText(t, m, info.ID), func(l string) bool { return strings.Contains(l, "$") || strings.Contains(l, "#") })
+		})
+		require.NoError(t, m.Stop(info.ID))
+		info = waitWithin(t, m, info.ID, patience)
+		assert.Equal(t, Signal(syscall.SIGHUP), info.Signal)
 		requireNoneLeft(t, mark)
 	})
 	t.Run("a process that ignores SIGHUP and SIGTERM", func(t *testing.T) {

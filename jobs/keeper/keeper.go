@@ -527,6 +527,13 @@ func (k *keeper) signalRun(r *run, t tree, sig syscall.Signal) {
 	default:
 		signalWithoutPidfd(proc.Proc{PID: r.pid, Start: r.start}, sig)
 	}
+	if r.tty && sig == r.stopSig && !r.exited && fd >= 0 && hangupInstead(r.pid, sig) {
+		// An interactive shell on its terminal ignores SIGTERM: it
+		// would wait out its grace. Its terminal closing (SIGHUP, as
+		// tmux's kill-pane sends) ends it, and the shell hangs up its
+		// own jobs.
+		pidfdSignal(fd, syscall.SIGHUP) //nolint:errcheck // it may have exited
+	}
 	// Group leaders first, so their groups' members are not signalled
 	// one by one as well.
 	for _, leaders := range []bool{true, false} {

@@ -17,6 +17,9 @@ func exitedChild() (pid int, can bool) { return 0, false }
 
 func pidfdSignal(int, syscall.Signal) error { return unix.ENOSYS }
 
+// hangupInstead: only where pidfds are (Linux) is SIGHUP sent.
+func hangupInstead(int, syscall.Signal) bool { return false }
+
 func pidfdSignalGroup(int, syscall.Signal) error { return unix.ENOSYS }
 
 // macOS unix sockets have no SOCK_SEQPACKET (socketpair answers

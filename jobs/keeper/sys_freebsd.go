@@ -33,6 +33,9 @@ func exitedChild() (pid int, can bool) { return 0, false }
 
 func pidfdSignal(int, syscall.Signal) error { return unix.ENOSYS }
 
+// hangupInstead: only where pidfds are (Linux) is SIGHUP sent.
+func hangupInstead(int, syscall.Signal) bool { return false }
+
 func pidfdSignalGroup(int, syscall.Signal) error { return unix.ENOSYS }
 
 const socketType = unix.SOCK_SEQPACKET

@@ -1,6 +1,9 @@
 package keeper
 
 import (
+	"bytes"
+	"os"
+	"strconv"
 	"syscall"
 	"unsafe"
 
@@ -51,4 +54,25 @@ const socketType = unix.SOCK_SEQPACKET
 
 func socketpair() ([2]int, error) {
 	return unix.Socketpair(unix.AF_UNIX, socketType|unix.SOCK_CLOEXEC, 0)
+}
+
+// hangupInstead says whether the process pid ignores sig (SIG_IGN) and
+// not SIGHUP, so that SIGHUP is what can end it. pid must not be reaped
+// yet (it is not reused then).
+func hangupInstead(pid int, sig syscall.Signal) bool {
+	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/status")
+	if err != nil {
+		return false
+	}
+	_, rest, ok := bytes.Cut(b, []byte("\nSigIgn:"))
+	if !ok {
+		return false
+	}
+	line, _, _ := bytes.Cut(rest, []byte("\n"))
+	ignored, err := strconv.ParseUint(string(bytes.TrimSpace(line)), 16, 64)
+	if err != nil {
+		return false
+	}
+	bit := func(s syscall.Signal) bool { return ignored>>(uint(s)-1)&1 == 1 }
+	return sig != syscall.SIGHUP && bit(sig) && !bit(syscall.SIGHUP)
 }
