@@ -28,7 +28,7 @@ func BridgeStdio(ctx context.Context, socket string, version int, in io.Reader, 
 	}
 	sent, answered := make(chan error, 1), make(chan error, 1)
 	go func() {
-		_, err := io.Copy(conn, in)
+		_, err := io.Copy(conn, plainReader{in})
 		// The client is done sending; the server finishes what it
 		// writes and closes its side.
 		if uc, ok := conn.(*net.UnixConn); ok {
@@ -37,7 +37,7 @@ func BridgeStdio(ctx context.Context, socket string, version int, in io.Reader, 
 		sent <- err
 	}()
 	go func() {
-		_, err := io.Copy(out, conn)
+		_, err := io.Copy(plainWriter{out}, conn)
 		answered <- err
 	}()
 	select {
@@ -58,3 +58,14 @@ func BridgeStdio(ctx context.Context, socket string, version int, in io.Reader, 
 	}
 	return nil
 }
+
+// plainWriter and plainReader hide an *os.File's ReadFrom and WriteTo
+// from io.Copy, which would splice between the socket and stdin or
+// stdout. ssh's pipes are blocking, out of Go's poller, so a splice with
+// SPLICE_F_NONBLOCK that finds stdout full (ssh not reading: a stalled
+// link) returned EAGAIN and was retried at once: the far dial-stdio spun
+// a core (golang/go#75304). Plain reads and writes block instead.
+type (
+	plainWriter struct{ io.Writer }
+	plainReader struct{ io.Reader }
+)

@@ -2,6 +2,7 @@ package control
 
 import (
 	"context"
+	"io"
 	"net"
 	"net/http"
 	"os"
@@ -160,4 +161,36 @@ func TestBridgeAnswersARequestWhoseInputEnded(t *testing.T) {
 		require.Contains(t, out.String(), "HTTP/1.1 200 OK", "try %d: %q", i, out.String())
 		require.Contains(t, out.String(), `"api_version"`)
 	}
+}
+
+// spliceSpy is stdin or stdout as dial-stdio gets them, an *os.File's
+// ReadFrom and WriteTo included, and says whether either was used.
+type spliceSpy struct {
+	io.Reader
+	io.Writer
+	used atomic.Bool
+}
+
+func (s *spliceSpy) ReadFrom(r io.Reader) (int64, error) {
+	s.used.Store(true)
+	return io.Copy(s.Writer, r)
+}
+
+func (s *spliceSpy) WriteTo(w io.Writer) (int64, error) {
+	s.used.Store(true)
+	return io.Copy(w, s.Reader)
+}
+
+// The bridge reads and writes its stdin and stdout plainly: a splice into
+// ssh's blocking stdout pipe spun a core on EAGAIN while ssh did not read
+// (a stalled link).
+func TestBridgeDoesNotSpliceStdio(t *testing.T) {
+	in := startInstance(t)
+	req := "GET /v1/instance HTTP/1.1\r\nHost: jobtop\r\nConnection: close\r\n\r\n"
+	var out strings.Builder
+	stdin, stdout := &spliceSpy{Reader: strings.NewReader(req)}, &spliceSpy{Writer: &out}
+	require.NoError(t, BridgeStdio(ctxT(t), in.socket, APIVersion, stdin, stdout))
+	require.Contains(t, out.String(), "HTTP/1.1 200 OK")
+	assert.False(t, stdin.used.Load(), "stdin's WriteTo")
+	assert.False(t, stdout.used.Load(), "stdout's ReadFrom")
 }
