@@ -126,6 +126,16 @@ func TestNoticesNameTheJobsHost(t *testing.T) {
 	assert.Contains(t, m.statusView(), "job 7 eval on gpu started from outside this TUI")
 }
 
+// A key refused on a job of another host names it as the table does:
+// its ID there and its host, not the merged table's row ID.
+func TestRefusalNamesTheJobsHost(t *testing.T) {
+	m, e, _ := hostsModel(t, 160, nil)
+	m.Update(jobEventsMsg{events: []jobs.Event{hostedEvent(e, jobs.EventState, 3, jobs.StateKilled)}})
+	press(t, m, "G")
+	press(t, m, "X")
+	assert.Contains(t, m.statusView(), "cannot kill job 12 on gpu: it has ended (killed)")
+}
+
 // A plain engine shows no HOST column and no hosts in the status bar.
 func TestNoHostColumnForOneInstance(t *testing.T) {
 	mgr := newManager(t)

@@ -2,6 +2,7 @@ package ui
 
 import (
 	"slices"
+	"strings"
 
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
@@ -22,7 +23,11 @@ func (m *Model) explainRefusal(k tea.KeyMsg, cur jobs.Info) bool {
 		if a.b.Enabled() || !slices.Contains(a.b.Keys(), k.String()) {
 			continue
 		}
-		text := (&jobs.InvalidActionError{ID: cur.ID, State: cur.State, Action: a.action}).Error()
+		// Named as the table shows it: with several hosts, the row's ID
+		// is the merged table's, not the job's.
+		shown := shownID(cur)
+		text := (&jobs.InvalidActionError{ID: shown, State: cur.State, Action: a.action}).Error()
+		text = strings.Replace(text, "job "+shown.String(), m.jobRef(cur.ID), 1)
 		switch {
 		case a.action == "remove" && m.km.Stop.Enabled():
 			text += " with " + m.km.Stop.Help().Key
