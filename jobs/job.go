@@ -355,6 +355,13 @@ func (m *Manager) endRunLocked(j *job, req endRequest) {
 	if p == nil {
 		return
 	}
+	if p.empty {
+		// Nothing of the run is left, only its output is still read
+		// (something outside it holds a pipe): that ends now, and how
+		// the run ended stands.
+		p.cutDrainLocked()
+		return
+	}
 	if j.request.yieldsTo(req) {
 		j.request = req
 	}

@@ -5,6 +5,7 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"errors"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -665,4 +666,66 @@ func TestRemovedJobsLogsStayWithinTheTotal(t *testing.T) {
 	assert.LessOrEqual(t, total, int64(10<<10), "removed jobs' logs: %v", logs)
 	assert.Greater(t, total, int64(4<<10), "the newest removed logs are kept")
 	assert.FileExists(t, last.LogPath, "a kept job's log is never removed")
+}
+
+// outsiderWriting writes a line to the job's stdout pipe every 20 ms, as
+// a process outside the job that holds it would (one the keeper does not
+// follow: moved to another cgroup, passed the descriptor), until the
+// test ends.
+func outsiderWriting(t *testing.T, m *Manager, id ID) {
+	t.Helper()
+	info := waitFor(t, m, id, "the job's PID", func(i Info) bool { return i.PID != 0 })
+	out, err := os.OpenFile(fmt.Sprintf("/proc/%d/fd/1", info.PID), os.O_WRONLY, 0)
+	require.NoError(t, err)
+	done := make(chan struct{})
+	finished := make(chan struct{})
+	go func() {
+		defer close(finished)
+		defer out.Close()
+		for {
+			select {
+			case <-done:
+				return
+			case <-time.After(20 * time.Millisecond):
+				out.WriteString("outsider\n") //nolint:errcheck // until the test ends
+			}
+		}
+	}()
+	t.Cleanup(func() { close(done); <-finished })
+}
+
+// A process outside the run that holds its stdout and writes on cannot
+// keep it running: its output is read for at most drainLimit once
+// nothing of the run is left, and the run ends as it did (exit 0).
+func TestAnOutsiderWritingToTheJobsPipeCannotKeepItRunning(t *testing.T) {
+	defer func(old time.Duration) { drainLimit = old }(drainLimit)
+	drainLimit = 3 * time.Second
+	m := newManager(t, Options{})
+	info := start(t, m, Spec{Command: "sleep 0.5; echo bye"})
+	outsiderWriting(t, m, info.ID)
+	info = wait(t, m, info.ID)
+	assert.Equal(t, StateSucceeded, info.State)
+	assert.Contains(t, outputText(t, m, info.ID), "bye")
+}
+
+// A stop or kill of a run that has no process left ends the read of its
+// pipes at once, and the run ended as it did: not killed.
+func TestStoppingARunThatOnlyHasOutputLeftEndsItAsItEnded(t *testing.T) {
+	defer func(old time.Duration) { drainLimit = old }(drainLimit)
+	drainLimit = time.Hour
+	for _, end := range []func(m *Manager, id ID) error{(*Manager).Stop, (*Manager).Kill} {
+		m := newManager(t, Options{})
+		info := start(t, m, Spec{Command: "sleep 0.5; exit 3"})
+		outsiderWriting(t, m, info.ID)
+		waitFor(t, m, info.ID, "the main process to exit", func(i Info) bool { return i.PID == 0 || i.State != StateRunning })
+		time.Sleep(drainTimeout) // (the outsider writes on: nothing would end it)
+		info, err := m.Get(info.ID)
+		require.NoError(t, err)
+		require.Equal(t, StateRunning, info.State, "read on while the outsider writes")
+		require.NoError(t, end(m, info.ID))
+		info = wait(t, m, info.ID)
+		assert.Equal(t, StateFailed, info.State)
+		require.NotNil(t, info.ExitCode)
+		assert.Equal(t, 3, *info.ExitCode)
+	}
 }

@@ -16,9 +16,15 @@ const (
 	sigKill = syscall.SIGKILL
 	// drainTimeout bounds how long output is still read once no process of
 	// a run is left, in case something the keeper could not follow holds
-	// a pipe open.
+	// a pipe open: reading stops once nothing has come for drainTimeout,
+	// at drainLimit whatever comes (a process outside the run that holds
+	// the pipe and writes on), and at once on a stop or kill.
 	drainTimeout = 2 * time.Second
 )
+
+// drainLimit is the longest output is read once no process of a run is
+// left, whatever keeps coming (drainTimeout); a var for tests.
+var drainLimit = 10 * time.Second
 
 func (s Signal) sys() syscall.Signal { return syscall.Signal(s) }
 
@@ -39,6 +45,9 @@ type process struct {
 	cleaning bool          // what the main process left is being stopped
 	empty    bool          // no process of the run is left
 	draining bool          // finishAfterDrain is under way
+	// cutDrain, closed by cutDrainLocked, ends finishAfterDrain's read
+	// at once: nothing of the run is left to stop.
+	cutDrain chan struct{}
 	// emptyAt is when the keeper found no process of the run left (zero
 	// when it did not say): the run's end (runEnd).
 	emptyAt time.Time
@@ -68,6 +77,19 @@ type process struct {
 	readers            sync.WaitGroup
 	readyMu            sync.Mutex
 	ready              atomic.Pointer[readiness] // nil when not watching output
+}
+
+// cutDrainLocked ends the reading of a run that has no process left:
+// what holds its pipes is not the run's.
+func (p *process) cutDrainLocked() {
+	if p.cutDrain == nil {
+		p.cutDrain = make(chan struct{})
+	}
+	select {
+	case <-p.cutDrain:
+	default:
+		close(p.cutDrain)
+	}
 }
 
 func (p *process) stopTimers() {
@@ -233,6 +255,9 @@ func (m *Manager) advanceLocked(j *job, p *process) {
 	}
 	if p.empty && !p.draining {
 		p.draining = true
+		if p.cutDrain == nil {
+			p.cutDrain = make(chan struct{})
+		}
 		note := ""
 		if p.left > 0 && j.request == reqNone {
 			note = "stopped " + plural(p.left, "process") + " left running"
@@ -242,7 +267,7 @@ func (m *Manager) advanceLocked(j *job, p *process) {
 }
 
 // finishAfterDrain reads what is left in the run's pipes (bounded by
-// drainTimeout), then records the end of the run.
+// drainTimeout and drainLimit), then records the end of the run.
 func (m *Manager) finishAfterDrain(j *job, p *process, note string) {
 	defer m.runs.Done()
 	drained := make(chan struct{})
@@ -250,26 +275,41 @@ func (m *Manager) finishAfterDrain(j *job, p *process, note string) {
 		p.readers.Wait()
 		close(drained)
 	}()
-	// Read what the pipes hold, however long that takes; stop only once
-	// nothing has come for drainTimeout and the pipes are still open
-	// (something outside the run holds them).
+	// Read what the pipes hold while it comes (a slow disk can take
+	// seconds to store what the run left in them); stop once nothing has
+	// come for drainTimeout and the pipes are still open (something
+	// outside the run holds them), at drainLimit if it writes on, or when
+	// a stop or kill cuts it.
+	m.mu.Lock()
+	cut, within := p.cutDrain, drainLimit
+	if j.request != reqNone {
+		// Stopped, killed or timed out: the run's own output is in
+		// the pipes already; nothing more is waited for.
+		within = drainTimeout
+	}
+	m.mu.Unlock()
+	limit := time.NewTimer(within)
+	defer limit.Stop()
+	quiet := time.NewTicker(drainTimeout)
+	defer quiet.Stop()
 	for seen := p.read.Load(); ; {
 		select {
 		case <-drained:
-		case <-time.After(drainTimeout):
-			// A reader still storing what it read is not done, however
-			// long a slow disk keeps it.
+		case <-cut:
+		case <-limit.C:
+		case <-quiet.C:
+			// A reader still storing what it read is not done.
 			if now := p.read.Load(); now != seen || p.storing.Load() > 0 {
 				seen = now
 				continue
 			}
-			for _, f := range p.pipes {
-				f.SetReadDeadline(time.Now()) //nolint:errcheck // unblocks the reader
-			}
-			<-drained
 		}
 		break
 	}
+	for _, f := range p.pipes {
+		f.SetReadDeadline(time.Now()) //nolint:errcheck // unblocks the reader
+	}
+	<-drained
 	for _, f := range p.pipes {
 		f.Close()
 	}
