@@ -145,6 +145,16 @@ func TestSplitScrollSearchPagerMouse(t *testing.T) {
 		return strings.Contains(all, "split 2/2") && strings.Contains(all, "/error match 1/5") && entriesInOrder(body(scr, false))
 	})
 	require.Equal(t, frozen, body(scr, false), "the TUI is back unchanged")
+	// The terminal reports the mouse again, as before the pager (the
+	// clicks below are typed in as sequences, whatever tmux reports).
+	mouseOn := func() bool {
+		return strings.TrimSpace(s.tmux("display-message", "-p", "-t", s.name, "#{mouse_button_flag}#{mouse_sgr_flag}")) == "11"
+	}
+	deadline := time.Now().Add(10 * time.Second)
+	for !mouseOn() && time.Now().Before(deadline) {
+		time.Sleep(20 * time.Millisecond)
+	}
+	require.True(t, mouseOn(), "mouse reporting is back after the pager")
 
 	// The mouse: a click on the ticker's pane focuses it; the wheel over
 	// the log pane scrolls it without moving the focus.

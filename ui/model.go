@@ -248,7 +248,7 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case reloadDoneMsg:
 		cmd = m.handleReloadDone(msg)
 	case pagerDoneMsg:
-		m.handlePagerDone(msg)
+		cmd = m.handlePagerDone(msg)
 	case tickMsg:
 		cmd = m.handleTick()
 	case limitChangedMsg:

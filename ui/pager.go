@@ -51,8 +51,13 @@ func (m *Model) openPager(info jobs.Info) tea.Cmd {
 	return tea.ExecProcess(c, func(err error) tea.Msg { return pagerDoneMsg{err: err} })
 }
 
-func (m *Model) handlePagerDone(msg pagerDoneMsg) {
+// handlePagerDone turns mouse reporting on again: Bubble Tea's return
+// from ExecProcess brings back the alternate screen and bracketed paste,
+// not the mouse (clicks and the wheel stayed dead for the rest of the
+// session).
+func (m *Model) handlePagerDone(msg pagerDoneMsg) tea.Cmd {
 	if msg.err != nil {
 		m.setNotice("pager: "+msg.err.Error(), true)
 	}
+	return tea.EnableMouseCellMotion
 }
