@@ -49,3 +49,27 @@ func TestAddPromptRefusesAPasteOfLines(t *testing.T) {
 	require.Contains(t, m.View(), "echo three")
 	require.NotContains(t, m.View(), "a paste of")
 }
+
+// Lines pasted without bracketed paste come as text, a line feed (ctrl+j)
+// and text: the field would hold them joined with nothing between
+// ("rm -rf buildmake"), so that is not run; emptied, the field takes a
+// command again.
+func TestAddPromptRefusesLinesPastedWithoutBracketedPaste(t *testing.T) {
+	mgr := newManager(t)
+	m := newSizedModel(t, mgr, Config{}, 200, 30)
+	press(t, m, "a")
+	m.Update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("echo a")})
+	m.Update(tea.KeyMsg{Type: tea.KeyCtrlJ})
+	m.Update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("echo b")})
+	require.Contains(t, m.View(), "a line break came in the command")
+	press(t, m, "enter")
+	require.NotNil(t, m.prompt, "not run")
+	require.Empty(t, mgr.List())
+	require.Contains(t, m.View(), "a line break came in the command")
+	press(t, m, "ctrl+u")
+	require.NotContains(t, m.View(), "a line break came")
+	typeText(t, m, "true")
+	press(t, m, "enter")
+	require.Nil(t, m.prompt)
+	require.Len(t, mgr.List(), 1)
+}

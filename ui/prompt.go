@@ -35,7 +35,15 @@ type addPrompt struct {
 	err     string
 	width   int
 	pipes   bool
+	// lineBreak: a line feed (ctrl+j) arrived while the command was
+	// typed, as a paste of lines without bracketed paste sends it; the
+	// field holds the lines joined with nothing between them, a command
+	// neither line is, so it is not run until the field is emptied.
+	lineBreak bool
 }
+
+// lineBreakRefusal says why a command with a line feed in it is not run.
+const lineBreakRefusal = "a line break came in the command (a paste of lines without bracketed paste?): a command is one line; esc, then paste it as one line, or put it in a script"
 
 const labelWidth = len("command ") + 2
 
@@ -67,6 +75,10 @@ func (p *addPrompt) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		}
 		k = asText(k)
 		msg = k
+		if k.Type == tea.KeyCtrlJ && p.focused == 0 {
+			p.lineBreak, p.err = true, lineBreakRefusal
+			return p, nil
+		}
 		switch {
 		case key.Matches(k, p.km.Cancel):
 			return p, func() tea.Msg { return addCancelledMsg{} }
@@ -81,15 +93,24 @@ func (p *addPrompt) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			p.inputs[p.focused].Focus()
 			return p, nil
 		}
-		p.err = ""
+		if !p.lineBreak {
+			p.err = ""
+		}
 	}
 	var cmd tea.Cmd
 	p.inputs[p.focused], cmd = p.inputs[p.focused].Update(msg)
+	if p.lineBreak && p.inputs[0].Value() == "" {
+		p.lineBreak, p.err = false, ""
+	}
 	return p, cmd
 }
 
 func (p *addPrompt) submit() tea.Cmd {
 	command := strings.TrimSpace(p.inputs[0].Value())
+	if p.lineBreak {
+		p.err = lineBreakRefusal
+		return nil
+	}
 	if command == "" {
 		p.err = "type a command to run (esc cancels)"
 		return nil
