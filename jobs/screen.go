@@ -80,6 +80,7 @@ type termState struct {
 	feed   *screenFeed         // nil in line mode
 	closed bool                // the run has ended: no new feed
 	modes  vtscreen.InputModes // det's, for line mode's screen
+	hidden bool                // det's CursorHidden, for line mode's screen
 	last   *vtscreen.Snapshot  // the screen it ended on, if on the alternate screen (end)
 	// placed: in this screen mode the program placed the cursor on the
 	// main screen again and again (CursorAddressed: top drawing its
@@ -156,8 +157,9 @@ func (m *Manager) storeTerminal(j *job, p *process, b []byte) {
 		feed := t.feed
 		modes := t.det.Modes()
 		newModes := modes != t.modes
-		t.modes = modes
+		t.modes, t.hidden = modes, t.det.CursorHidden()
 		t.mu.Unlock()
+		j.store.cursorHidden.Store(t.hidden)
 		if feed != nil {
 			if newModes {
 				feed.setModes(modes)
@@ -545,9 +547,10 @@ func (m *Manager) Screen(id ID) (vtscreen.Snapshot, error) {
 	var feed *screenFeed
 	last := j.lastScreen
 	var modes vtscreen.InputModes
+	hidden := false
 	if p := j.proc; p != nil && p.term != nil {
 		p.term.mu.Lock()
-		feed, modes = p.term.feed, p.term.modes
+		feed, modes, hidden = p.term.feed, p.term.modes, p.term.hidden
 		p.term.mu.Unlock()
 	}
 	cols, rows := j.termSize()
@@ -563,7 +566,7 @@ func (m *Manager) Screen(id ID) (vtscreen.Snapshot, error) {
 		return *last, nil
 	}
 	snap := tailScreen(j.store, cols, rows, since)
-	snap.Modes = modes
+	snap.Modes, snap.CursorVisible = modes, !hidden
 	return snap, nil
 }
 

@@ -453,6 +453,25 @@ func TestLineModeCursorIsTheLineEditors(t *testing.T) {
 	wait(t, m, info.ID)
 }
 
+// TestLineModeCursorHiddenByTheProgram: a progress bar that hides the
+// cursor (ESC[?25l, as pip, npm and cargo do) shows none in line mode,
+// as on a terminal, until it shows it again.
+func TestLineModeCursorHiddenByTheProgram(t *testing.T) {
+	m := newManager(t, Options{})
+	info := start(t, m, Spec{TTY: true, Command: `stty -echo; printf '\033[?25lDownloading 50%%'; read go; printf '\033[?25h\r\ndone '; read go`})
+	snap := screenOf(t, m, info.ID, "the bar", func(s vtscreen.Snapshot) bool { return s.Lines[s.CursorY] == "Downloading 50%" })
+	assert.False(t, snap.CursorVisible)
+	out, err := m.Output(info.ID)
+	require.NoError(t, err)
+	assert.True(t, out.(*OutputStore).CursorHidden())
+	require.NoError(t, m.Input(info.ID, []byte("\r")))
+	snap = screenOf(t, m, info.ID, "the cursor shown again", func(s vtscreen.Snapshot) bool { return strings.HasPrefix(s.Lines[s.CursorY], "done") })
+	assert.True(t, snap.CursorVisible)
+	assert.False(t, out.(*OutputStore).CursorHidden())
+	require.NoError(t, m.Input(info.ID, []byte("\r")))
+	wait(t, m, info.ID)
+}
+
 // TestAScreenVisitLeavesTheLine: a line that a full-screen visit cut
 // goes on after it, as on a terminal (1049 restores the cursor), and
 // the visit leaves no empty line.

@@ -37,6 +37,7 @@ func (m *Manager) startRunLocked(j *job) {
 	j.proc = p
 	j.lastScreen, j.lastPlaced = nil, false
 	j.store.SetTerminal(j.spec.TTY, p.cols)
+	j.store.cursorHidden.Store(false) // a new run's terminal shows it
 	m.byRun[p.run] = j
 	m.active++
 	m.runs.Add(1)

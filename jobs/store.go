@@ -115,6 +115,9 @@ type OutputStore struct {
 	clock    *atomic.Uint64 // shared by a Manager's stores, for Arrival
 	arrivals arrivalBlock
 
+	// cursorHidden: the terminal's program hid its cursor (CursorHidden).
+	cursorHidden atomic.Bool
+
 	// firstArrival is the Arrival of the first line the store took, and
 	// droppedArrival that of the newest line it dropped (DroppedAfter).
 	firstArrival, droppedArrival uint64
@@ -969,6 +972,11 @@ func (s *OutputStore) Stats() StoreStats {
 		Memory:   int64(mem),
 	}
 }
+
+// CursorHidden reports whether the program on the terminal whose lines
+// these are hid its cursor (ESC[?25l, as pip's, npm's and cargo's
+// progress bars do) and has not shown it again: a terminal draws none.
+func (s *OutputStore) CursorHidden() bool { return s.cursorHidden.Load() }
 
 // PartialCursor is the column of the cursor on the line being built on
 // stream: where a terminal's line editor left it (see SetTerminal), else

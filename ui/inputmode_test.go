@@ -317,6 +317,20 @@ func TestInputModeShowsTheCursorOnAPrompt(t *testing.T) {
 	require.Empty(t, cursorRow(), "the cursor is below the last whole line: not drawn")
 }
 
+// A program that hid the cursor (a progress bar: ESC[?25l) shows none
+// in input mode, as on a terminal; shown again, it is drawn again.
+func TestInputModeDrawsNoCursorTheProgramHid(t *testing.T) {
+	mgr := newManager(t)
+	startTTY(t, mgr, "bar", `stty -echo; printf '\033[?25lDownloading 50%%'; read a; printf '\033[?25h\r\nname? '; read a; sleep 60`)
+	m := newSizedModel(t, mgr, Config{Styles: colourStyles(t)}, 80, 20)
+	pumpUntil(t, m, "the bar", func() bool { return slices.Contains(paneRows(m), "Downloading 50%") })
+	press(t, m, "enter", "i")
+	require.True(t, m.input.on())
+	pumpUntil(t, m, "no cursor: the program hid it", func() bool { return !strings.Contains(m.View(), "\x1b[7m") })
+	press(t, m, "enter")
+	pumpUntil(t, m, "the cursor on the prompt", func() bool { return strings.Contains(m.View(), "name? \x1b[7m \x1b[0m") })
+}
+
 // A prompt longer than the pane wraps; the cursor is on the row its
 // column falls on, a wide character that did not fit at a row's end
 // counted on the next row, as the pane lays it out.

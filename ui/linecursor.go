@@ -12,6 +12,12 @@ type partialCursor interface {
 	PartialCursor(stream jobs.Stream) int
 }
 
+// cursorHider is a reader that knows whether the program on the terminal
+// hid its cursor (*jobs.OutputStore does).
+type cursorHider interface {
+	CursorHidden() bool
+}
+
 // drawLineCursor draws, in the pane typed into (input mode), the cursor
 // of a job on a terminal whose output is lines: on the line it is building
 // (a shell's or a REPL's prompt), where the job's line editing left it,
@@ -28,6 +34,9 @@ func (p *outputPane) drawLineCursor(o *laidOut) {
 	pc, ok := src.reader.(partialCursor)
 	if !ok {
 		return
+	}
+	if h, ok := src.reader.(cursorHider); ok && h.CursorHidden() {
+		return // hidden by the program, as during a progress bar
 	}
 	last := len(o.keys) - 1
 	key := o.keys[last]

@@ -67,6 +67,7 @@ type Detector struct {
 	long   bool
 	alt    bool
 	modes  InputModes
+	hidden bool // the cursor is hidden (?25l)
 	home   bool // the cursor went home, and no other sequence came yet
 	// blank: the program cleared the screen and wrote no text since, so
 	// a home there is no addressing: what it writes from there is lines
@@ -92,6 +93,10 @@ func (d *Detector) Alt() bool { return d.alt }
 
 // Modes returns the input modes the stream has set so far.
 func (d *Detector) Modes() InputModes { return d.modes }
+
+// CursorHidden reports whether the stream hid the cursor (ESC[?25l) and
+// has not shown it again (ESC[?25h, or a reset).
+func (d *Detector) CursorHidden() bool { return d.hidden }
 
 // Homed reports whether the cursor went home and what came since (only
 // controls and modes) has not yet told whether the program draws from
@@ -151,7 +156,7 @@ func (d *Detector) Next(p []byte) (int, Event) {
 			case 0x1b:
 				// ESC ESC: the second one starts afresh.
 			case 'c':
-				d.state, d.blank, d.home, d.modes = ground, true, false, InputModes{} // a reset clears the screen
+				d.state, d.blank, d.home, d.modes, d.hidden = ground, true, false, InputModes{}, false // a reset clears the screen
 				if d.alt {
 					d.alt = false
 					return i + 1, LeaveAlt
@@ -237,6 +242,9 @@ func (d *Detector) finish(f byte) Event {
 		ev := None
 		for _, n := range numbers(par[1:]) {
 			d.modes.SetDEC(n, on)
+			if n == 25 {
+				d.hidden = !on
+			}
 			if n == 1049 || n == 1047 || n == 47 {
 				if on && !d.alt {
 					d.alt, ev, d.home = true, EnterAlt, false // another screen: no drawing from that home
