@@ -477,7 +477,16 @@ func TestCompletion(t *testing.T) {
 	c.startJob("sleep 60", "--name", "web")
 	out := c.ok("__complete", "kill", "")
 	assert.Contains(t, out, "1\tweb (running)")
+	c.startJob("sleep 60", "--name", "worker")
+	c.startJob("sleep 60", "--name", "web")
+	out = c.ok("__complete", "logs", "w")
+	assert.Contains(t, out, "web\tjob 3 (running)\n", "a name, its newest job")
+	assert.Contains(t, out, "worker\tjob 2 (running)\n")
+	assert.Equal(t, 1, strings.Count(out, "web\t"), "once: %s", out)
+	assert.NotContains(t, c.ok("__complete", "logs", "wo"), "web")
 	c.ok("kill", "1")
+	c.ok("kill", "2")
+	c.ok("kill", "3")
 }
 
 func lineTexts(lines []jobs.Line) []string {

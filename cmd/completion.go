@@ -12,9 +12,9 @@ func newCompletionCmd() *cobra.Command {
 		Use:   "completion bash|zsh|fish",
 		Short: "Print a shell completion script",
 		Long: `Print a completion script for your shell. Job arguments complete with the
-IDs of the instance's jobs.
+IDs of the instance's jobs, and with their names once a letter is typed.
 
-  bash:  source <(jobtop completion bash)
+  bash:  source <(jobtop completion bash)   (needs the bash-completion package)
   zsh:   jobtop completion zsh > "${fpath[1]}/_jobtop"
   fish:  jobtop completion fish > ~/.config/fish/completions/jobtop.fish`,
 		ValidArgs: []string{"bash", "zsh", "fish"},

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -63,7 +64,7 @@ func resolveJob(ctx context.Context, c *control.Client, arg string) (jobs.ID, er
 
 // completeJobs completes a job argument with the instance's job IDs; a
 // command that takes one job (no Args check of its own) gets one.
-func completeJobs(cmd *cobra.Command, args []string, _ string) ([]string, cobra.ShellCompDirective) {
+func completeJobs(cmd *cobra.Command, args []string, toComplete string) ([]string, cobra.ShellCompDirective) {
 	if len(args) > 0 && cmd.Args != nil {
 		return nil, cobra.ShellCompDirectiveNoFileComp
 	}
@@ -74,6 +75,19 @@ func completeJobs(cmd *cobra.Command, args []string, _ string) ([]string, cobra.
 		return nil, cobra.ShellCompDirectiveNoFileComp
 	}
 	out := make([]string, 0, len(list))
+	if toComplete != "" && (toComplete[0] < '0' || toComplete[0] > '9') {
+		// A name, as every job argument takes one: the newest job with
+		// it is the one it names.
+		seen := make(map[string]bool)
+		for i := len(list) - 1; i >= 0; i-- {
+			if j := list[i]; !seen[j.Name] && strings.HasPrefix(j.Name, toComplete) {
+				seen[j.Name] = true
+				out = append(out, fmt.Sprintf("%s\tjob %d (%s)", j.Name, j.ID, j.State))
+			}
+		}
+		slices.Sort(out)
+		return out, cobra.ShellCompDirectiveNoFileComp
+	}
 	for _, j := range list {
 		out = append(out, fmt.Sprintf("%d\t%s (%s)", j.ID, j.Name, j.State))
 	}
