@@ -287,6 +287,35 @@ func TestWaitUntil(t *testing.T) {
 	c.ok("kill", id)
 }
 
+// TestWaitUntilAfterACursor: --until --cursor C waits for output after
+// line C: the next prompt of a program typed into, where the prompt
+// shown when C was read would match at once.
+func TestWaitUntilAfterACursor(t *testing.T) {
+	c := newCLI(t)
+	c.serve()
+	id := c.startJob(`printf '$ '; read l; echo "got $l"; printf '$ '; exec sleep 60`, "--stdin", "pipe")
+	prompt := `^\$ $`
+	r := c.run("wait", id, "--until", prompt, "--timeout", "20s")
+	require.Equal(t, 0, r.code, "the prompt shown now: %s", r.stderr)
+	var read control.OutputResponse
+	require.NoError(t, json.Unmarshal([]byte(c.ok("logs", id, "--json")), &read))
+	r = c.run("wait", id, "--until", prompt, "--cursor", fmt.Sprint(read.NextCursor), "--timeout", "500ms")
+	assert.Equal(t, 124, r.code, "the prompt shown when the cursor was read does not count: %s", r.stderr)
+	c.ok("send", id, "--enter", "hello")
+	r = c.run("wait", id, "--until", prompt, "--cursor", fmt.Sprint(read.NextCursor), "--timeout", "20s")
+	assert.Equal(t, 0, r.code, r.stderr)
+	assert.Equal(t, "$ \n", r.stdout)
+	assert.Equal(t, []string{"$ got hello", "$ "}, c.logLines(id))
+
+	r = c.run("wait", id, "--until", "x", "--cursor", "99")
+	assert.Equal(t, 2, r.code)
+	assert.Contains(t, r.stderr, "--cursor 99 is past job 1's last line (1)")
+	r = c.run("wait", id, "--cursor", "0")
+	assert.Equal(t, 2, r.code)
+	assert.Contains(t, r.stderr, "give --until REGEX too")
+	c.ok("kill", id)
+}
+
 // TestWaitUntilMatchesTextWithoutColours: --until matches a line's text
 // without its colours (a pipe job's bold "Proceed" matches '^Proceed'),
 // and a terminal's lines hold no sequence but colours (the cursor hidden

@@ -26,6 +26,10 @@ type waitOptions struct {
 	ready   bool
 	timeout time.Duration
 	raw     bool
+	// cursor (--cursor) counts, for --until, only the output after it;
+	// cursorSet says it was given (0 is a cursor too).
+	cursor    uint64
+	cursorSet bool
 }
 
 func newWaitCmd() *cobra.Command {
@@ -41,7 +45,11 @@ With --until REGEX, return as soon as a line of the job's output matches
 (e.g. a dev server's "listening on"): print that line and exit 0; exit 1
 if the job ends first. The line's text is matched without its colours
 and other escape sequences. Lines from before the job's latest restart
-do not count.
+do not count. With --cursor C (the next_cursor of jobtop logs --json),
+only output after line C counts: the next prompt of a program typed into
+(read C, jobtop send, then wait --until '^\$ $' --cursor C), where the
+prompt already shown would match at once; a line still being written
+counts once a line after C was complete.
 
 With --ready, return 0 once the job is ready (its ready check in the job
 file passed: a log line, a delay, or simply running); exit 1 if it ends
@@ -75,6 +83,7 @@ watch one job: with several they are refused (exit 2).`,
 	cmd.Flags().StringVar(&o.until, "until", "", "return once an output line matches `REGEX`")
 	cmd.Flags().BoolVar(&o.ready, "ready", false, "return once the job is ready; exit 1 if it ends first")
 	cmd.Flags().Var(durationFlag{d: &o.timeout, nonNegative: true}, "timeout", "give up after `DUR` (exit 124); the job keeps running (0, the default: wait as long as it takes)")
+	cmd.Flags().Uint64Var(&o.cursor, "cursor", 0, "with --until: only output after line `C` (next_cursor of jobtop logs --json)")
 	cmd.Flags().BoolVar(&o.raw, "raw", false, "print the matching line as jobtop holds it, escapes and all (a terminal job's hold only colours), also on a terminal (see jobtop logs)")
 	cmd.MarkFlagsMutuallyExclusive("until", "ready")
 	sel.addFlags(cmd.Flags())
@@ -87,6 +96,9 @@ watch one job: with several they are refused (exit 2).`,
 			// It would match every line: an empty $pattern in a script,
 			// not a wait for any line.
 			return usageErrorf("--until: give a regex to match a line with (it was empty)")
+		}
+		if o.cursorSet = cmd.Flags().Changed("cursor"); o.cursorSet && o.until == "" {
+			return usageErrorf("--cursor is where --until starts looking: give --until REGEX too")
 		}
 		if o.raw && o.until == "" {
 			// --raw is how --until prints its line: alone it would
@@ -216,10 +228,26 @@ func waitUntil(cmd *cobra.Command, c *control.Client, id jobs.ID, o waitOptions)
 	if err != nil {
 		return timedOut(err, id, o)
 	}
+	from := job.RunCursor
+	if o.cursorSet {
+		if o.cursor > job.Lines {
+			return &ExitError{Code: usageExit, Err: fmt.Errorf("--cursor %d is past job %d's last line (%d)", o.cursor, id, job.Lines)}
+		}
+		from = max(from, o.cursor)
+	}
+	// A line being written counts once a line after the cursor was
+	// complete (with --cursor: the prompt shown when it was read is
+	// not the next one).
+	partials := !o.cursorSet
 	var last control.OutputResponse
-	err = c.FollowOutput(ctx, id, control.OutputQuery{Cursor: job.RunCursor}, func(r control.OutputResponse) error {
+	err = c.FollowOutput(ctx, id, control.OutputQuery{Cursor: from}, func(r control.OutputResponse) error {
 		last = r
-		for _, l := range append(r.Lines, r.Partial...) {
+		partials = partials || r.NextCursor > from
+		lines := r.Lines
+		if partials {
+			lines = append(lines, r.Partial...)
+		}
+		for _, l := range lines {
 			// The text as shown, without its colours: a coloured
 			// "\e[1mProceed" matches '^Proceed'. A line being written
 			// that shows nothing yet (a colour reset after a prompt, a
