@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"sync"
+	"time"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -23,13 +24,18 @@ const maxLine = sdk.DefaultMaxLineLength
 // on. The SDK's own ends the session at the first such line, and one
 // stray line from an agent (a "jsonrpc": "1.0", a line that is not JSON)
 // ended jobtop mcp, and every tool with it.
-func StdioTransport() sdk.Transport { return newLineTransport(os.Stdin, os.Stdout) }
+//
+// The end of stdin ends the session once every request read before it
+// is answered (inputend.go), as printf '...' | jobtop mcp expects.
+func StdioTransport() sdk.Transport { return newLineTransport(os.Stdin, os.Stdout, inputEndGrace) }
 
-func newLineTransport(in io.Reader, out io.Writer) sdk.Transport {
+// newLineTransport is StdioTransport over in and out, holding the end of
+// in back for the answers in flight at most grace.
+func newLineTransport(in io.Reader, out io.Writer, grace time.Duration) sdk.Transport {
 	w := &lockedWriter{w: out}
 	r, pw := io.Pipe()
 	go func() { pw.CloseWithError(passMessages(in, pw, w)) }()
-	return &sdk.IOTransport{Reader: r, Writer: nopCloser{w}}
+	return answeringTransport{io: &sdk.IOTransport{Reader: r, Writer: nopCloser{w}}, grace: grace}
 }
 
 // passMessages copies the lines of in that are JSON-RPC messages (or

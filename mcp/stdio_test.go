@@ -34,7 +34,7 @@ func TestStdioOutlivesALineItCannotRead(t *testing.T) {
 	outR, outW := io.Pipe()
 	ctx, cancel := context.WithCancel(ctxT(t))
 	done := make(chan error, 1)
-	go func() { done <- srv.Run(ctx, newLineTransport(inR, outW)) }()
+	go func() { done <- srv.Run(ctx, newLineTransport(inR, outW, inputEndGrace)) }()
 	t.Cleanup(func() {
 		inW.Close()
 		cancel()
