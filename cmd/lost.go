@@ -57,5 +57,5 @@ func instanceGone(ctx context.Context, c *control.Client, doing string, id jobs.
 	}
 	// The instance that answers was there before: only the connection
 	// broke.
-	return fmt.Errorf("the connection to the jobtop instance on %s broke off while %s (%v); the instance still runs", where, doing, err), true
+	return c.BrokeOff(doing, err), true
 }

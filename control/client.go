@@ -118,6 +118,14 @@ func (e *LostError) Error() string { return e.Err.Error() }
 
 func (e *LostError) Unwrap() error { return e.Err }
 
+// BrokeOff says the connection to the instance broke off while doing
+// (e.g. "waiting for job 3"), err saying how, when the instance that
+// answered before answers still: only the link (ssh's) broke, and the
+// jobs run on. The CLI and the MCP tools say it in these words.
+func (c *Client) BrokeOff(doing string, err error) error {
+	return fmt.Errorf("the connection to the jobtop instance on %s broke off while %s (%v); the instance still runs", c.where(), doing, err)
+}
+
 // IsLost reports whether err is an answer cut off by the instance going
 // away: a connection that broke off (*LostError), or a wait the instance
 // cut off because it is ending itself (IsEnding).

@@ -143,7 +143,8 @@ func (s *Server) replacedWords(old, now control.Instance) string {
 
 // lostError rewords an answer cut off by the instance going away (or the
 // absence of the one the tools talked to): what ended, and what answers
-// now. It returns nil when neither happened.
+// now; a *connectionBroke when that instance answers still. It returns
+// nil when none of these happened.
 func (s *Server) lostError(ctx context.Context, err error) error {
 	var notRunning *control.NotRunningError
 	if errors.Is(err, syscall.EACCES) || !(control.IsLost(err) || errors.As(err, &notRunning)) {
@@ -162,9 +163,23 @@ func (s *Server) lostError(ctx context.Context, err error) error {
 	case control.IsEnding(err):
 		// The same instance still answers, but said it is ending.
 		return s.goneError(*prev)
+	case control.IsLost(err):
+		return &connectionBroke{err} // the same instance answers: only a connection broke
 	}
-	return nil // the same instance answers: only a connection broke
+	return nil
 }
+
+// connectionBroke is an answer cut off by its connection breaking (an
+// ssh link that went down) while the instance the tools talked to still
+// answers, its jobs running on. A tool says so in the CLI's words
+// (control.Client.BrokeOff) with what it was doing: wait_job and
+// run_job's wait_for what they waited for (wait), the others the tool
+// (addTool).
+type connectionBroke struct{ err error }
+
+func (e *connectionBroke) Error() string { return e.err.Error() }
+
+func (e *connectionBroke) Unwrap() error { return e.err }
 
 // toolsOnNewInstance are the tools whose answer on an instance other
 // than the one the tools talked to still makes sense (with a note);

@@ -71,6 +71,9 @@ func addTool[In, Out any](s *Server, srv *sdk.Server, t *sdk.Tool, h func(contex
 		text, out, err := h(ctx, req, in)
 		if err != nil {
 			var zero Out
+			if broke := (*connectionBroke)(nil); errors.As(err, &broke) {
+				err = s.opts.Client.BrokeOff("answering "+t.Name, broke.err)
+			}
 			return nil, zero, err
 		}
 		return &sdk.CallToolResult{Content: []sdk.Content{&sdk.TextContent{Text: text}}}, out, nil

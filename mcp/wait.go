@@ -187,6 +187,9 @@ func (s *Server) wait(ctx context.Context, req *sdk.CallToolRequest, id jobs.ID,
 		if gone := (*instanceGone)(nil); errors.As(err, &gone) {
 			return WaitResult{}, fmt.Errorf("waiting for %s was cut off: %w", until.describe(id), err)
 		}
+		if broke := (*connectionBroke)(nil); errors.As(err, &broke) {
+			return WaitResult{}, s.opts.Client.BrokeOff("waiting for "+until.describe(id), broke.err)
+		}
 		return WaitResult{}, err
 	}
 	res.Waited = formatDuration(time.Since(began))
