@@ -161,3 +161,30 @@ func TestOtherToolsCommandsStartNoJob(t *testing.T) {
 	require.NoError(t, root.ParseFlags([]string{"--no-file"}))
 	assert.NoError(t, mistypedCommand(root, []string{"web"}, -1), "no job file: web is no job")
 }
+
+// A help topic that is no command is refused, with the command it is
+// a misspelling of, and exits 2, as the mistyped command does: "jobtop
+// help stauts" printed the root's help and exited 0, saying nothing. The
+// words after a command are its arguments ("help completion bsah" shows
+// completion's help), as before.
+func TestAnUnknownHelpTopicIsRefused(t *testing.T) {
+	c := newCLI(t)
+	for _, tc := range []struct {
+		args []string
+		says string
+	}{
+		{[]string{"help", "stauts"}, `unknown help topic "stauts": did you mean status?`},
+		{[]string{"help", "lgos", "1"}, `unknown help topic "lgos": did you mean logs?`},
+		{[]string{"help", "nosuchthing"}, `unknown help topic "nosuchthing": jobtop help lists the commands`},
+	} {
+		r := c.run(tc.args...)
+		assert.Equal(t, 2, r.code, "jobtop %v: %s", tc.args, r.stderr)
+		assert.Contains(t, r.stderr, tc.says, "jobtop %v", tc.args)
+		assert.Empty(t, r.stdout, "jobtop %v: no help printed", tc.args)
+	}
+	for _, args := range [][]string{{"help"}, {"help", "status"}, {"help", "completion", "bsah"}, {"help", "help"}} {
+		r := c.run(args...)
+		assert.Equal(t, 0, r.code, "jobtop %v: %s", args, r.stderr)
+		assert.Contains(t, r.stdout, "Usage:", "jobtop %v", args)
+	}
+}

@@ -265,6 +265,7 @@ jobtop attach) and starts the COMMANDs there.`,
 	addBellFlag(root)
 	root.AddCommand(newDemoCmd())
 	usageExits2(root)
+	checkHelpTopics(root)
 	return root
 }
 
