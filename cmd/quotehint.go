@@ -40,6 +40,9 @@ func quoteHint(root, ran *cobra.Command, raw []string, err error) string {
 	if exit := (*ExitError)(nil); errors.As(err, &exit) && exit.Err != nil {
 		inner = exit.Err // (ExitError does not unwrap)
 	}
+	if misspelt := (*misspeltFlagError)(nil); errors.As(inner, &misspelt) {
+		return "" // jobtop's own flag, misspelt: no program's
+	}
 	if errors.As(inner, &unquoted) {
 		if i := slices.Index(raw, unquoted.program); i >= 0 {
 			return fmt.Sprintf("(to run %s with its arguments, %s)", unquoted.program, howToRun(raw[i:]))

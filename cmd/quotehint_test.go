@@ -39,3 +39,24 @@ func TestAnUnquotedProgramsOptionsGetAHint(t *testing.T) {
 		assert.NotContains(t, r.stderr, "(jobtop read", "%v", args)
 	}
 }
+
+// An unknown flag close to one of jobtop's own is a misspelling of it:
+// the error says which, and gives no quote hint. "jobtop --hots
+// ssh://x ls" said to quote ls's command line, to run the program ls.
+func TestAMisspeltFlagOfJobtopsGetsNoQuoteHint(t *testing.T) {
+	c := newCLI(t)
+	dir := t.TempDir()
+	for _, tc := range []struct {
+		args []string
+		says string
+	}{
+		{[]string{"--hots", "ssh://x", "ls"}, "jobtop: unknown flag: --hots (did you mean --host?)\n"},
+		{[]string{"ls", "--hots", "ssh://x"}, "jobtop: unknown flag: --hots (did you mean --host?)\n"},
+		{[]string{"--pipes", "sleep", "--nmae", "x"}, "jobtop: unknown flag: --nmae (did you mean --name?)\n"},
+		{[]string{"ls", "--hots=ssh://x"}, "jobtop: unknown flag: --hots (did you mean --host?)\n"},
+	} {
+		r := c.runIn(dir, tc.args...)
+		assert.Equal(t, 2, r.code, "%v", tc.args)
+		assert.Equal(t, tc.says, r.stderr, "%v", tc.args)
+	}
+}

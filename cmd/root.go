@@ -148,6 +148,10 @@ func usageExits2(root *cobra.Command) {
 				return &ExitError{Code: usageExit, Err: werr}
 			}
 		}
+		// "jobtop --hots ssh://x ls": a misspelt flag of jobtop's.
+		if merr := misspeltFlag(c, err); merr != nil {
+			return &ExitError{Code: usageExit, Err: merr}
+		}
 		// "jobtop stop -1": a negative number read as a flag.
 		if _, word, ok := strings.Cut(err.Error(), "unknown shorthand flag: "); ok {
 			if _, arg, ok := strings.Cut(word, " in "); ok {
@@ -422,23 +426,30 @@ func fileJobNamed(root *cobra.Command, word string) (file string, names []string
 // word longer than five letters, and no change in a shorter one (short
 // programs' names are often a letter from a subcommand's).
 func nearSubcommands(root *cobra.Command, word string) []string {
-	most, change := 1, 2 // a change counts as two: none within one
-	if len(word) > 5 {
-		most, change = 2, 1
-	}
 	var near []string
 	for _, c := range root.Commands() {
 		if !c.IsAvailableCommand() {
 			continue
 		}
 		for _, name := range append([]string{c.Name()}, c.Aliases...) {
-			if d := editDistance(strings.ToLower(word), name, change); d > 0 && d <= most {
+			if nearName(word, name) {
 				near = append(near, c.Name())
 				break
 			}
 		}
 	}
 	return near
+}
+
+// nearName reports whether word is a misspelling of name, as
+// nearSubcommands counts them.
+func nearName(word, name string) bool {
+	most, change := 1, 2 // a change counts as two: none within one
+	if len(word) > 5 {
+		most, change = 2, 1
+	}
+	d := editDistance(strings.ToLower(word), name, change)
+	return d > 0 && d <= most
 }
 
 // editDistance is the optimal string alignment distance of a and b: the

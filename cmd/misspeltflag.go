@@ -1,0 +1,49 @@
+package cmd
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
+)
+
+// misspeltFlagError is an unknown flag close to flags of jobtop's own
+// (near, as --host): a misspelling of one. Its words say which, and it
+// gets no quote hint (quoteHint): "jobtop --hots ssh://x ls" said to
+// quote ls's command line to run the program ls.
+type misspeltFlagError struct {
+	flag string
+	near []string
+}
+
+func (e *misspeltFlagError) Error() string {
+	return fmt.Sprintf("unknown flag: %s (did you mean %s?)", e.flag, strings.Join(e.near, " or "))
+}
+
+// misspeltFlag is err, pflag's refusal of an unknown long flag, as a
+// *misspeltFlagError when the flag is close to flags of c's; nil
+// otherwise.
+func misspeltFlag(c *cobra.Command, err error) error {
+	flag, ok := strings.CutPrefix(err.Error(), "unknown flag: ")
+	name, long := strings.CutPrefix(flag, "--")
+	if !ok || !long || name == "" {
+		return nil
+	}
+	if near := nearFlags(c.Flags(), name); len(near) > 0 {
+		return &misspeltFlagError{flag: flag, near: near}
+	}
+	return nil
+}
+
+// nearFlags are the shown flags of fs whose names name is a misspelling
+// of (nearName), as --NAME.
+func nearFlags(fs *pflag.FlagSet, name string) []string {
+	var near []string
+	fs.VisitAll(func(f *pflag.Flag) {
+		if !f.Hidden && f.Deprecated == "" && nearName(name, f.Name) {
+			near = append(near, "--"+f.Name)
+		}
+	})
+	return near
+}
