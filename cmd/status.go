@@ -22,7 +22,8 @@ running, stopping, succeeded, failed, killed, timed_out, error),
 exit_code (null until it exited), signal, error, pid, started_at,
 ended_at, runs, restarts, ready, readiness, ready_error, health,
 health_check, health_error, log_path, log_dropped (bytes the log file
-lost to write errors: a full disk), lines, bytes, dropped_lines,
+lost to write errors so far: a full disk), log_error (the last of
+those errors), lines, bytes, dropped_lines,
 last_line.`,
 		func(cmd *cobra.Command, c *control.Client, id jobs.ID) error {
 			info, err := c.Job(cmd.Context(), id)
@@ -80,9 +81,9 @@ func printStatus(w io.Writer, j jobs.Info, text textOut) {
 	if j.LogDropped > 0 {
 		why := "(the disk full, or gone?)"
 		if j.LogError != "" {
-			why = "(" + j.LogError + ")"
+			why = "(the last error: " + j.LogError + ")"
 		}
-		field("log lost", fmt.Sprintf("%d bytes could not be written to the log file %s", j.LogDropped, why))
+		field("log lost", fmt.Sprintf("%d bytes could not be written to the log file so far %s", j.LogDropped, why))
 	}
 	if len(j.LogFiles) > 1 {
 		field("earlier", j.LogFiles[0]+" (the log rotated at its cap)")

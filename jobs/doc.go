@@ -100,7 +100,9 @@
 //     copy any (Select).
 //   - A job's log rotates at its cap (<id>.log.1 keeps the file before),
 //     begins each run with a separator line, and is opened fresh, never
-//     appended to. A manager locks its log directory while it runs and, on
+//     appended to. After a write error (a full disk) it counts what it
+//     drops and tries the file again at the next run and every
+//     logRetryEvery, marking where writing resumed. A manager locks its log directory while it runs and, on
 //     start, prunes other session directories past Options.Sessions.
 //   - A TTY job (Spec.TTY) runs on a pseudo-terminal that jobtop opens:
 //     the keeper makes the slave the main process's stdin, stdout, stderr

@@ -127,10 +127,12 @@ type Info struct {
 	// oldest first (LogPath.1, then LogPath).
 	LogPath  string   `json:"log_path"`
 	LogFiles []string `json:"log_files,omitempty"`
-	// LogDropped counts bytes the log file lost to write errors.
+	// LogDropped counts bytes the log file lost to write errors so far
+	// (the log tries again: see "Where output goes" in the README).
 	LogDropped int64 `json:"log_dropped,omitempty"`
-	// LogError is the error that kept output from the log file (the
-	// file could not be made, a write failed), "" for none.
+	// LogError is the last error that kept output from the log file (the
+	// file could not be made, a write failed), "" for none. It stays
+	// once writing resumes.
 	LogError string `json:"log_error,omitempty"`
 	// Lines is the Seq of the newest line, held or dropped, jobtop's meta
 	// lines (a restart's "── run 2 ──") included: a cursor read after it

@@ -2,6 +2,7 @@ package jobs
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -29,6 +30,12 @@ const rotatedSuffix = ".1"
 // kept, and a job's log takes at most twice its cap. Nothing it is given
 // can make it panic; bytes it cannot write (a full disk) are counted.
 //
+// After an error (a full disk, a file it could not make or open) it
+// drops what it is given, counting it, and tries the file again at the
+// next run and every logRetryEvery while a run writes: never on each
+// write while the disk stays full. Where writing resumes, a marker line
+// says how many bytes were lost there, and why.
+//
 // A write can block for as long as the disk is behind (seconds, under a
 // flood), holding mu: what others read of a log (Files, Dropped) takes no
 // lock, and markers from under the manager's lock are queued (MarkerSoon),
@@ -54,9 +61,21 @@ type logFile struct {
 	midLine   bool                   // the last byte written was not a newline
 	parked    bool                   // closed between runs: reopened on the next write
 	dropped   atomic.Int64           // bytes lost to write errors
-	err       error                  // first error; later writes are dropped
-	errText   atomic.Pointer[string] // err's text, read without mu
+	err       error                  // the error writes wait out: dropped until a retry works
+	failedAt  time.Time              // when err was last met
+	lostFrom  int64                  // dropped when err began: the loss a retry's marker reports
+	retryNow  atomic.Bool            // a new run began: retry at the next write, whenever err was met
+	errText   atomic.Pointer[string] // the last error's text, read without mu; kept once writes resume
 }
+
+// logRetryEvery is how often a log whose writes failed tries its file
+// again while a run writes (a new run tries at once); logWrite writes to
+// a log's file. Both are variables for tests: a full disk is simulated
+// through logWrite.
+var (
+	logRetryEvery = 5 * time.Second
+	logWrite      = func(f *os.File, p []byte) (int, error) { return f.Write(p) }
+)
 
 // openLogFileSoon starts a fresh log at path (whatever an earlier session
 // left there, path and path.1, is replaced, never appended to) without
@@ -130,6 +149,7 @@ func (l *logFile) Write(p []byte) {
 	defer l.mu.Unlock()
 	l.unpark()
 	l.writeQueued()
+	l.retry()
 	for len(p) > 0 {
 		if l.f == nil || l.err != nil {
 			l.dropped.Add(int64(len(p)))
@@ -164,7 +184,7 @@ func (l *logFile) Write(p []byte) {
 
 // write writes to the current file; the caller checked the room.
 func (l *logFile) write(p []byte) {
-	n, err := l.f.Write(p)
+	n, err := logWrite(l.f, p)
 	l.written += int64(n)
 	if n > 0 {
 		l.midLine = p[n-1] != '\n'
@@ -242,6 +262,12 @@ func (l *logFile) writeQueued() {
 // marker writes a marker line; the caller holds mu.
 func (l *logFile) marker(text string) {
 	l.unpark()
+	l.retry()
+	l.markerLine(text)
+}
+
+// markerLine writes a marker line as it is; the caller holds mu.
+func (l *logFile) markerLine(text string) {
 	text = "[jobtop] " + text[:min(len(text), MinLogCap/2)] + "\n"
 	line := text
 	if l.midLine {
@@ -261,6 +287,7 @@ func (l *logFile) marker(text string) {
 // RunSeparator marks where run number run of the job begins (soon: see
 // MarkerSoon).
 func (l *logFile) RunSeparator(run int, at time.Time) {
+	l.retryNow.Store(true)
 	l.MarkerSoon(fmt.Sprintf("── run %d · started %s ──", run, at.Format(time.RFC3339)))
 }
 
@@ -274,18 +301,80 @@ func (j *job) markRunStart(at time.Time) {
 	j.log.RunSeparator(j.runs, at)
 }
 
-// setErr records the log's first error (the caller holds mu): what
-// is written from then on is dropped.
+// setErr records a write error (the caller holds mu): what is written
+// from then on is dropped, until a retry works.
 func (l *logFile) setErr(err error) {
 	if l.err == nil {
-		text := err.Error()
-		l.errText.Store(&text)
+		l.lostFrom = l.dropped.Load()
 	}
-	l.err = err
+	text := err.Error()
+	l.errText.Store(&text)
+	l.err, l.failedAt = err, time.Now()
 }
 
-// Err is the text of the error that kept output from the file, "" for
-// none.
+// retry tries the file again after an error, when it is time (a new
+// run, or logRetryEvery since the error was last met): it opens the file
+// again if it has none, and writes a marker line saying how many bytes
+// were lost there and why. An error on the way puts off the next retry.
+// The caller holds mu.
+func (l *logFile) retry() {
+	now := l.retryNow.Swap(false)
+	if l.err == nil || !now && time.Since(l.failedAt) < logRetryEvery {
+		return
+	}
+	if l.f == nil && !l.reopen() {
+		return
+	}
+	cause, lostFrom := l.err, l.lostFrom
+	l.err = nil
+	if lost := l.dropped.Load() - lostFrom; lost > 0 {
+		l.markerLine(fmt.Sprintf("%d bytes lost here (%s)", lost, errCause(cause)))
+		if l.err != nil { // the disk is still full: the loss goes on
+			l.lostFrom = lostFrom
+		}
+	}
+}
+
+// reopen opens the log's file after an error closed it or kept it from
+// being made, and reports whether it could; the caller holds mu. A log
+// that never had a file starts one, as openLogFileSoon does; else it
+// appends to what is there.
+func (l *logFile) reopen() bool {
+	if l.noFile.Load() {
+		l.create()
+		if l.f == nil {
+			return false
+		}
+		l.noFile.Store(false)
+		l.written, l.midLine = 0, false
+		return true
+	}
+	f, err := openLog(l.path, os.O_WRONLY|os.O_CREATE|os.O_APPEND)
+	if err == nil {
+		var st os.FileInfo
+		if st, err = f.Stat(); err != nil {
+			f.Close()
+		} else {
+			l.f, l.written, l.parked = f, st.Size(), false
+			return true
+		}
+	}
+	l.setErr(err)
+	return false
+}
+
+// errCause is what an error says without the file it happened to: "no
+// space left on device".
+func errCause(err error) string {
+	var errno syscall.Errno
+	if errors.As(err, &errno) {
+		return errno.Error()
+	}
+	return err.Error()
+}
+
+// Err is the text of the last error that kept output from the file, ""
+// for none. It stays once writing resumes: Dropped counts what it cost.
 func (l *logFile) Err() string {
 	if t := l.errText.Load(); t != nil {
 		return *t
@@ -324,9 +413,9 @@ func (l *logFile) Park() {
 
 func (l *logFile) parkLocked() {
 	l.writeQueued()
-	if l.f != nil && l.err == nil {
+	if l.f != nil {
 		l.f.Close()
-		l.f, l.parked = nil, true
+		l.f, l.parked = nil, l.err == nil // after an error, retry opens it
 	}
 }
 

@@ -359,6 +359,18 @@ func TestAJobWhoseLogCannotBeMadeStillRuns(t *testing.T) {
 	assert.Positive(t, info.LogDropped, "what the log could not write is counted")
 	assert.Contains(t, info.LogError, "1.log.1", "and why")
 	assert.Empty(t, info.LogPath)
+
+	// Once it can be, the next run makes it.
+	require.NoError(t, os.RemoveAll(filepath.Join(m.LogDir(), "1.log.1")))
+	lost := info.LogDropped
+	_, err := m.Restart(info.ID)
+	require.NoError(t, err)
+	info = wait(t, m, info.ID)
+	require.Equal(t, filepath.Join(m.LogDir(), "1.log"), info.LogPath)
+	b, err := os.ReadFile(info.LogPath)
+	require.NoError(t, err)
+	assert.Regexp(t, fmt.Sprintf(`^\[jobtop\] %d bytes lost here \(directory not empty\)\n\[jobtop\] ── run 2 · started \S+ ──\nhello\n$`, lost), string(b))
+	assert.Equal(t, lost, info.LogDropped)
 }
 
 // A log file that does not open (a FIFO no one reads, a hung network
