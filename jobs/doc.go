@@ -102,8 +102,12 @@
 //     begins each run with a separator line, and is opened fresh, never
 //     appended to. After a write error (a full disk) it counts what it
 //     drops and tries the file again at the next run and every
-//     logRetryEvery, marking where writing resumed. A manager locks its log directory while it runs and, on
-//     start, prunes other session directories past Options.Sessions.
+//     logRetryEvery, marking where writing resumed. A manager locks its
+//     log directory while it runs, and its keeper holds the directory's
+//     keeper lock on after it until it has drained what the runs it
+//     stops write (a new manager there waits for that, keeperLockWait,
+//     then refuses); on start, it prunes other session directories past
+//     Options.Sessions.
 //   - A TTY job (Spec.TTY) runs on a pseudo-terminal that jobtop opens:
 //     the keeper makes the slave the main process's stdin, stdout, stderr
 //     and controlling terminal, jobtop keeps the master and reads it like

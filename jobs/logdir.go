@@ -17,6 +17,35 @@ import (
 // locked: the mark that the directory is in use.
 const logLockName = ".jobtop.lock"
 
+// keeperLockName is the file in a log directory whose lock the instance
+// takes and its keeper holds too (it inherits the open file), until it
+// exits: when the instance dies, its keeper goes on writing the output
+// of the runs it stops to their logs there, and no new instance is to
+// start fresh there meanwhile.
+const keeperLockName = ".jobtop.keeper.lock"
+
+// keeperLockWait bounds how long a new instance waits for the keeper of
+// one that died to let go of the log directory (as long as an instance
+// on the same socket waits for it: leftoverKeeperWait); keeperLockPause
+// is its pause between tries, and keeperLockNotice how long it waits
+// before it says so (a prune's check holds the lock for a moment).
+var (
+	keeperLockWait   = leftoverKeeperWait
+	keeperLockPause  = func() { time.Sleep(20 * time.Millisecond) }
+	keeperLockNotice = 100 * time.Millisecond
+)
+
+// logDirLocks are the locks a manager holds on its log directory.
+type logDirLocks struct {
+	instance *os.File // logLockName's: the manager's alone
+	keeper   *os.File // keeperLockName's: its keepers hold it too
+}
+
+func (l logDirLocks) Close() {
+	l.instance.Close()
+	l.keeper.Close()
+}
+
 // jobLogName matches the names of job log files: 3.log, 3.log.1.
 var jobLogName = sync.OnceValue(func() *regexp.Regexp {
 	return regexp.MustCompile(`^[0-9]+\.log(\.1)?$`)
@@ -30,24 +59,41 @@ func (e *LogDirInUseError) Error() string {
 	return fmt.Sprintf("log directory %s is in use by another running jobtop; give this instance a log.dir of its own (or none: a new directory per session)", e.Dir)
 }
 
+// LogDirDrainingError says the keeper of an instance that died still
+// writes to a log directory: the last output of the jobs it stops.
+type LogDirDrainingError struct {
+	Dir  string
+	Wait time.Duration
+}
+
+func (e *LogDirDrainingError) Error() string {
+	return fmt.Sprintf("log directory %s is still written to by the keeper of a jobtop that died (jobtop-keeper in ps), which stops that instance's jobs and keeps what they write meanwhile; it has not exited after %s. Try again once it has, or give this instance a log.dir of its own", e.Dir, e.Wait)
+}
+
 // openLogDir makes the manager's log directory and locks it for the
 // manager's lifetime: a new session directory under StateDir/logs (then
 // old sessions are pruned), or Options.LogDir as is. A fixed directory
-// starts fresh: the job logs an earlier session left there are removed.
-func openLogDir(opts Options) (dir string, lock *os.File, err error) {
+// starts fresh: the job logs an earlier session left there are removed,
+// once the keeper of an instance that died there has exited (it may
+// still write to them: lockKeeperFile).
+func openLogDir(opts Options) (dir string, locks logDirLocks, err error) {
 	if opts.LogDir != "" {
 		dir = opts.LogDir
 		if err := os.MkdirAll(dir, 0o700); err != nil {
-			return "", nil, fmt.Errorf("log directory: %w", err)
+			return "", locks, fmt.Errorf("log directory: %w", err)
 		}
-		if lock, err = lockLogDir(dir); err != nil {
-			return "", nil, err
+		if locks.instance, err = lockLogDir(dir); err != nil {
+			return "", locks, err
+		}
+		if locks.keeper, err = lockKeeperFile(dir); err != nil {
+			locks.instance.Close()
+			return "", locks, err
 		}
 		if err := clearJobLogs(dir); err != nil {
-			lock.Close()
-			return "", nil, err
+			locks.Close()
+			return "", locks, err
 		}
-		return dir, lock, nil
+		return dir, locks, nil
 	}
 	stateDir := opts.StateDir
 	if stateDir == "" {
@@ -56,15 +102,53 @@ func openLogDir(opts Options) (dir string, lock *os.File, err error) {
 	name := time.Now().Format("20060102-150405") + "-" + strconv.Itoa(os.Getpid())
 	dir = filepath.Join(stateDir, "logs", name)
 	if err := os.MkdirAll(dir, 0o700); err != nil {
-		return "", nil, fmt.Errorf("log directory: %w", err)
+		return "", locks, fmt.Errorf("log directory: %w", err)
 	}
-	if lock, err = lockSessionDir(dir); err != nil {
-		return "", nil, err
+	if locks.instance, err = lockSessionDir(dir); err != nil {
+		return "", locks, err
+	}
+	if locks.keeper, err = lockKeeperFile(dir); err != nil {
+		locks.instance.Close()
+		return "", locks, err
 	}
 	// Pruning is housekeeping: a failure leaves old logs, and no session
 	// fails to start over it.
 	PruneSessions(filepath.Join(stateDir, "logs"), opts.retention()) //nolint:errcheck // see above
-	return dir, lock, nil
+	return dir, locks, nil
+}
+
+// lockKeeperFile takes dir's keeper lock, which the keeper of an
+// instance that died holds until it has stopped that instance's runs and
+// written the last of their output to their logs. It waits for that up
+// to keeperLockWait, saying so on stderr, as an instance on the same
+// socket waits for such a keeper (StopLeftovers), then refuses.
+func lockKeeperFile(dir string) (*os.File, error) {
+	f, err := os.OpenFile(filepath.Join(dir, keeperLockName), os.O_RDWR|os.O_CREATE, 0o600)
+	if err != nil {
+		return nil, fmt.Errorf("log directory: %w", err)
+	}
+	start := time.Now()
+	said := false
+	for {
+		err := unix.Flock(int(f.Fd()), unix.LOCK_EX|unix.LOCK_NB)
+		if err == nil {
+			return f, nil
+		}
+		if !errors.Is(err, unix.EWOULDBLOCK) {
+			f.Close()
+			return nil, fmt.Errorf("log directory %s: cannot lock it: %w", dir, err)
+		}
+		waited := time.Since(start)
+		if waited > keeperLockWait {
+			f.Close()
+			return nil, &LogDirDrainingError{Dir: dir, Wait: keeperLockWait}
+		}
+		if !said && waited > keeperLockNotice {
+			said = true
+			fmt.Fprintf(os.Stderr, "jobtop: log directory %s: waiting for the keeper of a jobtop that died, which stops its jobs and writes their last output there (up to %s)\n", dir, keeperLockWait)
+		}
+		keeperLockPause()
+	}
 }
 
 // lockLogDir takes dir's lock, held while the returned file is open, or
@@ -109,9 +193,15 @@ var (
 	sessionLockPause = func() { time.Sleep(time.Millisecond) }
 )
 
-// dirInUse reports whether a live instance holds dir's lock.
+// dirInUse reports whether a live instance holds dir's lock, or the
+// keeper of one that died still writes there.
 func dirInUse(dir string) bool {
-	f, err := os.Open(filepath.Join(dir, logLockName))
+	return lockHeld(filepath.Join(dir, logLockName)) || lockHeld(filepath.Join(dir, keeperLockName))
+}
+
+// lockHeld reports whether someone holds the lock of the file at path.
+func lockHeld(path string) bool {
+	f, err := os.Open(path)
 	if err != nil {
 		return false
 	}

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
 	"path/filepath"
 	"slices"
 	"sync"
@@ -78,11 +77,11 @@ var ErrShutdown = errors.New("jobtop is shutting down")
 
 // Manager runs jobs. All its methods are safe for concurrent use.
 type Manager struct {
-	opts    Options
-	logDir  string
-	logLock *os.File // held while the manager runs: the log directory is in use
-	hub     hub
-	paths   pathCache // where programs run directly were found in PATH
+	opts     Options
+	logDir   string
+	logLocks logDirLocks // held while the manager runs: the log directory is in use
+	hub      hub
+	paths    pathCache // where programs run directly were found in PATH
 
 	mu     sync.Mutex
 	jobs   map[ID]*job
@@ -154,11 +153,11 @@ func NewManager(opts Options) (*Manager, error) {
 	if opts.MaxRunning < 0 {
 		return nil, fmt.Errorf("max running %d is negative", opts.MaxRunning)
 	}
-	logDir, logLock, err := openLogDir(opts)
+	logDir, logLocks, err := openLogDir(opts)
 	if err != nil {
 		return nil, err
 	}
-	m := &Manager{opts: opts, logDir: logDir, logLock: logLock, jobs: make(map[ID]*job), runAfter: make(map[ID]map[*job]struct{}), byRun: make(map[keeper.RunID]*job), aux: make(map[keeper.RunID]chan keeper.Event),
+	m := &Manager{opts: opts, logDir: logDir, logLocks: logLocks, jobs: make(map[ID]*job), runAfter: make(map[ID]map[*job]struct{}), byRun: make(map[keeper.RunID]*job), aux: make(map[keeper.RunID]chan keeper.Event),
 		ingest: make(chan struct{}, ingestSlots()), launching: make(chan struct{}, maxLaunching),
 		maxRunning: opts.MaxRunning, limitChanged: make(chan struct{})}
 	m.limit.Store(int64(opts.MaxRunning))
@@ -695,7 +694,7 @@ func (m *Manager) Shutdown(ctx context.Context) error {
 		}
 		l.Close()
 	}
-	m.logLock.Close()
+	m.logLocks.Close() // its keeper has exited: its copy is closed
 	m.hub.closeAll()
 	return err
 }

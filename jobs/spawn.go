@@ -449,7 +449,10 @@ func (m *Manager) keeperClient() (*keeper.Client, error) {
 	if m.keeperClosed {
 		return nil, ErrShutdown
 	}
-	kc, err := keeper.Start(m.keeperEvent, m.keeperLost)
+	// The keeper holds the log directory's keeper lock with the manager,
+	// and on after it, should it die, until the keeper has written the
+	// last output of the runs it stops there.
+	kc, err := keeper.Start(m.keeperEvent, m.keeperLost, m.logLocks.keeper)
 	if err != nil {
 		return nil, err
 	}

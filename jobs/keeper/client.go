@@ -121,12 +121,16 @@ type Client struct {
 // Start starts a keeper process. onEvent receives every Exited and Empty
 // event, in order, on one goroutine; onLost is called once if the keeper
 // dies while the client is open. Neither may call back into the client.
-func Start(onEvent func(Event), onLost func(error)) (*Client, error) {
+// The keeper holds a copy of each of holds open until it exits, however
+// long after jobtop that is: a lock on the log directory it drains into
+// stays held while it drains (a flock belongs to the open file, which
+// the copies share).
+func Start(onEvent func(Event), onLost func(error), holds ...*os.File) (*Client, error) {
 	mine, theirs, err := socketPair()
 	if err != nil {
 		return nil, err
 	}
-	cmd := keeperCommand(theirs)
+	cmd := keeperCommand(theirs, holds)
 	err = cmd.Start()
 	theirs.Close()
 	if err != nil {

@@ -80,7 +80,9 @@ func (k *keeper) unstash() {
 	}
 	for _, id := range lost {
 		if r := k.runs[id]; r != nil {
-			newDrainLog(r.log).marker(lostMarker)
+			l := newDrainLog(r.log)
+			l.marker(lostMarker)
+			l.close()
 		}
 	}
 }
@@ -95,10 +97,17 @@ func (k *keeper) drain(r *run) {
 		return
 	}
 	log := newDrainLog(r.log)
+	var draining atomic.Int32 // the last drain to end closes the log
+	draining.Store(int32(len(r.held)))
 	for _, f := range r.held {
 		k.drains.Add(1)
 		go func() {
 			defer k.drains.Done()
+			defer func() {
+				if draining.Add(-1) == 0 {
+					log.close()
+				}
+			}()
 			defer f.Close()
 			if log == nil {
 				io.Copy(io.Discard, f) //nolint:errcheck // read to the end, whatever it ends with
@@ -130,12 +139,18 @@ func (k *keeper) drained(d time.Duration) {
 	}
 }
 
-// drainLog is a run's log file as the keeper appends to it. It is opened
-// for each write: runs' ends of output take two fds each in the keeper
-// as it drains, and a thousand open logs on top could pass its limit.
+// drainLog is a run's log file as the keeper appends to it: opened at
+// the first write, and written through that one descriptor until the
+// run's drains end (close), never opened again by its name. Once jobtop
+// is gone, nothing it wrote is to land in another file that took the
+// name (a new instance starting fresh in the same log.dir: that waits
+// for this keeper, which holds the directory's keeper lock, but a name
+// is not to be trusted for that). It costs a draining run one fd more
+// than the two of its output, within the limit Go raises to the hard one.
 type drainLog struct {
 	path    string
 	mu      sync.Mutex
+	f       *os.File // nil until the file opens
 	started bool
 	left    atomic.Int64
 	full    atomic.Bool // fullMarker written
@@ -191,18 +206,35 @@ func (l *drainLog) marker(text string) {
 	l.append(text, nil)
 }
 
-// append writes head (on a line of its own) and b to the file. What
-// cannot be written is lost: jobtop is gone, there is no one to tell.
+// append writes head (on a line of its own) and b to the file, opening
+// it the first time (tried again at the next write if it did not open:
+// its fds full, say). What cannot be written is lost: jobtop is gone,
+// there is no one to tell.
 func (l *drainLog) append(head string, b []byte) {
-	f, err := os.OpenFile(l.path, os.O_RDWR|os.O_APPEND, 0) // read: does it end a line
-	if err != nil {
-		return
+	if l.f == nil {
+		f, err := os.OpenFile(l.path, os.O_RDWR|os.O_APPEND, 0) // read: does it end a line
+		if err != nil {
+			return
+		}
+		l.f = f
 	}
-	defer f.Close()
-	if head != "" && !endsLine(f) {
+	if head != "" && !endsLine(l.f) {
 		head = "\n" + head
 	}
-	f.Write(append([]byte(head), b...)) //nolint:errcheck // as above
+	l.f.Write(append([]byte(head), b...)) //nolint:errcheck // as above
+}
+
+// close closes the file: the run's drains have ended.
+func (l *drainLog) close() {
+	if l == nil {
+		return
+	}
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.f != nil {
+		l.f.Close()
+		l.f = nil
+	}
 }
 
 // endsLine reports whether the file is empty or ends with a newline.

@@ -99,3 +99,25 @@ func TestDrainSaysWhenItDropsOutput(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, "before\n"+drainMarker+"kept, no nlkept+\n"+fullMarker, string(b))
 }
+
+// The keeper drains into the file it opened, whatever takes its name
+// meanwhile: once jobtop is gone, a new instance's job can have a log of
+// the same name, and none of the old run's output may land in it.
+func TestDrainKeepsToTheFileItOpened(t *testing.T) {
+	dir := t.TempDir()
+	path, moved := filepath.Join(dir, "1.log"), filepath.Join(dir, "old.log")
+	require.NoError(t, os.WriteFile(path, []byte("before\n"), 0o600))
+	l := newDrainLog(path)
+	l.write([]byte("first\n"))
+	require.NoError(t, os.Rename(path, moved))
+	require.NoError(t, os.WriteFile(path, []byte("another job's\n"), 0o600))
+	l.write([]byte("second\n"))
+	l.marker(fullMarker)
+	l.close()
+	b, err := os.ReadFile(path)
+	require.NoError(t, err)
+	assert.Equal(t, "another job's\n", string(b), "the file now at the path is not written")
+	b, err = os.ReadFile(moved)
+	require.NoError(t, err)
+	assert.Equal(t, "before\n"+drainMarker+"first\nsecond\n"+fullMarker, string(b))
+}

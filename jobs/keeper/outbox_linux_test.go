@@ -29,7 +29,7 @@ func TestKeeperReapsWhileJobtopDoesNotRead(t *testing.T) {
 	require.NoError(t, unix.SetsockoptInt(fd, unix.SOL_SOCKET, unix.SO_SNDBUF, 1))
 	sndbuf, err := unix.GetsockoptInt(fd, unix.SOL_SOCKET, unix.SO_SNDBUF)
 	require.NoError(t, err)
-	cmd := keeperCommand(theirs)
+	cmd := keeperCommand(theirs, nil)
 	require.NoError(t, cmd.Start())
 	defer func() {
 		mine.Close() // the lifeline: the keeper stops its run and exits

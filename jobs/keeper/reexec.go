@@ -58,13 +58,14 @@ var keeperTestEnv []string
 // keeperCommand is the command that starts a keeper on the given end of
 // the connection: this program again, in a session of its own (no
 // terminal, so no terminal's signals), with nothing on stdin, stdout or
-// stderr.
-func keeperCommand(lifeline *os.File) *exec.Cmd {
+// stderr. It inherits holds after the lifeline (fds 4, 5, ...), and
+// keeps them open, never looked at, until it exits (see Start).
+func keeperCommand(lifeline *os.File, holds []*os.File) *exec.Cmd {
 	return &exec.Cmd{
 		Path:        selfPath(),
 		Args:        []string{keeperArgv0},
 		Env:         append([]string{keeperEnv + "=" + protocol}, keeperTestEnv...),
-		ExtraFiles:  []*os.File{lifeline},
+		ExtraFiles:  append([]*os.File{lifeline}, holds...),
 		SysProcAttr: &syscall.SysProcAttr{Setsid: true},
 	}
 }

@@ -1,0 +1,75 @@
+package jobs
+
+import (
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+	"golang.org/x/sys/unix"
+)
+
+// holdKeeperLock takes dir's keeper lock as the keeper of an instance
+// that died holds it; the returned func lets it go.
+func holdKeeperLock(t *testing.T, dir string) func() {
+	t.Helper()
+	f, err := os.OpenFile(filepath.Join(dir, keeperLockName), os.O_RDWR|os.O_CREATE, 0o600)
+	require.NoError(t, err)
+	t.Cleanup(func() { f.Close() })
+	require.NoError(t, unix.Flock(int(f.Fd()), unix.LOCK_EX|unix.LOCK_NB))
+	return func() { unix.Flock(int(f.Fd()), unix.LOCK_UN) } //nolint:errcheck // closing unlocks too
+}
+
+// The keeper holds the log directory's keeper lock with its manager, and
+// alone once the manager has let go of it: until the keeper exits.
+func TestTheKeeperHoldsTheLogDirsKeeperLock(t *testing.T) {
+	dir := t.TempDir()
+	m, err := NewManager(Options{LogDir: dir, SampleInterval: -1})
+	require.NoError(t, err)
+	wait(t, m, start(t, m, Spec{Command: "true"}).ID) // the keeper runs
+	m.logLocks.keeper.Close()                         // as if the manager had died
+	assert.True(t, lockHeld(filepath.Join(dir, keeperLockName)), "the keeper holds it")
+	assert.True(t, dirInUse(dir))
+	require.NoError(t, m.Shutdown(context.Background()))
+	assert.False(t, lockHeld(filepath.Join(dir, keeperLockName)), "let go once the keeper has exited")
+}
+
+// A new instance in a fixed log directory waits while the keeper of one
+// that died still writes there, and starts fresh once it has exited; one
+// that does not exit in time makes it refuse, clearing nothing.
+func TestFixedLogDirWaitsForTheKeeperOfAnInstanceThatDied(t *testing.T) {
+	dir := t.TempDir()
+	old := filepath.Join(dir, "1.log")
+	require.NoError(t, os.WriteFile(old, []byte("the old run's last output\n"), 0o600))
+	release := holdKeeperLock(t, dir)
+	pause := keeperLockPause
+	t.Cleanup(func() { keeperLockPause = pause })
+	keeperLockPause = func() {
+		_, err := os.Stat(old)
+		assert.NoError(t, err, "nothing is cleared while the keeper writes")
+		release() // the keeper exits
+	}
+	m := newManager(t, Options{LogDir: dir})
+	_, err := os.Stat(old)
+	assert.True(t, os.IsNotExist(err), "the directory starts fresh once the keeper has exited")
+	require.NoError(t, m.Shutdown(context.Background()))
+
+	require.NoError(t, os.WriteFile(old, []byte("the old run's last output\n"), 0o600))
+	holdKeeperLock(t, dir)
+	keeperLockPause = pause
+	wait := keeperLockWait
+	t.Cleanup(func() { keeperLockWait = wait })
+	keeperLockWait = 50 * time.Millisecond
+	_, err = NewManager(Options{LogDir: dir, SampleInterval: -1})
+	var draining *LogDirDrainingError
+	require.True(t, errors.As(err, &draining), "refused: %v", err)
+	assert.Contains(t, err.Error(), "still written to by the keeper of a jobtop that died")
+	b, err := os.ReadFile(old)
+	require.NoError(t, err)
+	assert.Equal(t, "the old run's last output\n", string(b), "nothing is cleared")
+	assert.False(t, lockHeld(filepath.Join(dir, logLockName)), "the refused instance holds no lock")
+}
