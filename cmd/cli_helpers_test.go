@@ -179,7 +179,11 @@ func (c *cli) serveIn(dir string, args ...string) *exec.Cmd {
 	return cmd
 }
 
-// waitAnswering polls, with a deadline, until an instance answers.
+// waitAnswering polls, with a deadline, until an instance answers with
+// its jobs in place (?loaded=1: with no job file, an instance answers
+// while it still makes its manager, its log directory and its prune of
+// old sessions, which TestKeepFinishedAndLogRetentionFlags then saw
+// half done once).
 func (c *cli) waitAnswering() control.Instance {
 	c.t.Helper()
 	client := control.NewClient(c.socket)
@@ -189,7 +193,7 @@ func (c *cli) waitAnswering() control.Instance {
 		ctx, cancel := context.WithTimeout(context.Background(), time.Second)
 		defer cancel()
 		var err error
-		inst, err = client.Instance(ctx)
+		inst, err = client.LoadedInstance(ctx)
 		return err == nil && inst.Loading == ""
 	}, testTimeout, 20*time.Millisecond, "no instance answered on %s (its jobs in place)", c.socket)
 	return inst
