@@ -30,6 +30,7 @@ type Client struct {
 	socket string
 	host   *Host // nil: the instance on this machine's socket
 	http   *http.Client
+	dialer *hostDialer // a host's connections; nil on this machine
 	// reconnect keeps an attached mirror trying again when its events
 	// stream breaks (see SetReconnect).
 	reconnect bool

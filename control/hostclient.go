@@ -41,7 +41,7 @@ func NewHostClient(h Host) *Client {
 			PingTimeout:     hostPingTimeout,
 		},
 	}
-	return &Client{socket: h.Socket, host: &h, http: &http.Client{Transport: transport}}
+	return &Client{socket: h.Socket, host: &h, http: &http.Client{Transport: transport}, dialer: d}
 }
 
 // hostDialer makes a host client's connections.
@@ -49,6 +49,25 @@ type hostDialer struct {
 	host        Host
 	interactive atomic.Bool // the next connection may ask a person
 	oldFar      atomic.Bool // the far dial-stdio takes no --answer-timeout
+	// mirrorStarts: only the attached mirror's own connections (its
+	// first, its reconnections) may start a far instance (see
+	// startsFarInstance).
+	mirrorStarts atomic.Bool
+}
+
+// startsFarKey marks a request context whose connection may start a far
+// instance (startsFarInstance).
+type startsFarKey struct{}
+
+// startsFarInstance marks ctx as the attached mirror's own: a connection
+// dialled for its requests may start a far instance when none runs
+// (unless the Host says NoStart). Every other request of an attached
+// client (the output a last event announced, an action, a backfill)
+// runs dial-stdio --no-start: once the far instance has shut down, such
+// a request would start a new one, which the TUI, no longer attached to
+// it, would keep alive and never show.
+func startsFarInstance(ctx context.Context) context.Context {
+	return context.WithValue(ctx, startsFarKey{}, true)
 }
 
 func (d *hostDialer) dial(ctx context.Context) (net.Conn, error) {
@@ -57,6 +76,9 @@ func (d *hostDialer) dial(ctx context.Context) (net.Conn, error) {
 	batch := !d.interactive.Swap(false)
 	h := d.host
 	h.oldFar = d.oldFar.Load()
+	if d.mirrorStarts.Load() && ctx.Value(startsFarKey{}) == nil {
+		h.NoStart = true
+	}
 	conn, err := dialSSH(ctx, h, batch)
 	if errors.Is(err, errFarTakesNoAnswerTimeout) {
 		// A far jobtop from before --answer-timeout: it keeps its own

@@ -63,13 +63,16 @@ type mirror struct {
 func startMirror(ctx context.Context, c *Client) (*mirror, error) {
 	streamCtx, cancel := context.WithCancel(context.Background())
 	stop := context.AfterFunc(ctx, cancel) // ctx bounds only the start
+	if c.dialer != nil {
+		c.dialer.mirrorStarts.Store(true)
+	}
 	// Connecting again (reconnect, resume) must tell the same instance
 	// from a new one.
-	inst, err := c.Instance(streamCtx)
+	inst, err := c.Instance(startsFarInstance(streamCtx))
 	var events *EventReader
 	eventsCtx, streamStop := context.WithCancel(streamCtx)
 	if err == nil {
-		events, err = c.Events(eventsCtx)
+		events, err = c.Events(startsFarInstance(eventsCtx))
 	}
 	if !stop() || err != nil {
 		streamStop()

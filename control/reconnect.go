@@ -78,7 +78,7 @@ func (m *mirror) reconnect(ctx context.Context, lost error) <-chan error {
 			return nil
 		}
 		m.setConn(ConnState{Err: lost}) // an attempt is under way
-		inst, events, stop, err := m.connect(ctx)
+		inst, events, stop, err := m.connect(startsFarInstance(ctx))
 		if err != nil {
 			lost = err
 			continue
@@ -132,7 +132,9 @@ func (m *mirror) follow(ctx context.Context, inst Instance, events *EventReader,
 }
 
 // connect asks who serves the socket now and opens the events stream,
-// within reconnectTimeout; stop ends the stream.
+// within reconnectTimeout; stop ends the stream. Over ssh, it starts a
+// far instance when none runs only if ctx says so (startsFarInstance):
+// resume finds the same instance or none.
 func (m *mirror) connect(ctx context.Context) (Instance, *EventReader, context.CancelFunc, error) {
 	streamCtx, stop := context.WithCancel(ctx)
 	timer := time.AfterFunc(reconnectTimeout, stop)

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -78,4 +79,37 @@ func TestSSHAttachSaysTheFarInstanceWasReplaced(t *testing.T) {
 	r.ok("run", "--name", "api", "--", "exec sleep 300")
 	s.waitText("api")
 	s.quit("running in jobtop serve (pid " + strconv.Itoa(second.PID) + ") on " + name + ". quit? y/n")
+}
+
+// A TUI attached to a host whose instance is shut down there (jobtop
+// --host H shutdown) starts no new instance on it: what it still asks
+// (the stopped job's last output) runs dial-stdio --no-start, the host
+// reads "shut down", no ssh of the TUI's stays, and nothing answers on
+// the far socket afterwards.
+func TestSSHAttachStartsNoFarInstanceAfterAShutdown(t *testing.T) {
+	bin := binary(t)
+	h := startSSHD(t)
+	h.installJobtop(t, bin)
+	sock := filepath.Join(h.farDir, "r.sock")
+	r := newRemote(t, bin, h, "--remote-socket", sock)
+	name := "127.0.0.1:" + strconv.Itoa(h.port)
+	r.shutdownOnCleanup()
+	// Its last words come after the stop: the TUI fetches them once the
+	// instance is going.
+	r.ok("run", "--name", "web", "--", "trap 'echo bye; exit 0' TERM; while :; do sleep 0.1; done")
+
+	s := newSession(t, 200, 30, nil,
+		append(append([]string{"env"}, h.env...), bin, "attach", "--host", h.url, "--remote-socket", sock)...)
+	s.waitText("web", "● 1 running")
+	pid := s.jobtopPID()
+
+	_, stderr, code := r.run("shutdown")
+	require.Equal(t, 0, code, "shutdown: %s", stderr)
+	s.waitText(name + ": shut down")
+	require.Eventually(t, func() bool { return len(h.sshProcesses(pid)) == 0 }, deadline, 20*time.Millisecond,
+		"the TUI keeps an ssh to the host (a new instance there?)")
+	_, stderr, code = r.run("ls")
+	assert.Equal(t, 1, code, "no instance runs on the host: %s", stderr)
+	assert.Contains(t, stderr, "no jobtop is listening on host "+name)
+	assert.Contains(t, strings.Join(s.screen(), "\n"), name+": shut down")
 }
