@@ -12,6 +12,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"jobtop/control"
 	"jobtop/jobfile"
 	"jobtop/jobs"
 )
@@ -37,6 +38,8 @@ func Execute() int {
 	}
 	root := newRootCmd()
 	ran, err := root.ExecuteC()
+	// No ssh of --host outlives the command (README: Other machines).
+	control.EndSSH(control.SSHExitGrace)
 	if err == nil {
 		return 0
 	}

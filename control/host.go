@@ -171,10 +171,12 @@ func (h Host) bin() string {
 // forwarding of any kind (a user's config may forward ports or the agent
 // to this host; none of it is needed, and a second forward of the same
 // port would fail), no RemoteCommand or LocalCommand of the user's config
-// (the channel carries jobtop's bytes only), BatchMode unless a person
-// may be asked, then the host and the far command.
+// (the channel carries jobtop's bytes only), keep-alives from ssh itself
+// (an ssh whose jobtop was killed, on a link gone silent, ends by itself
+// after three unanswered, 45 s), BatchMode unless a person may be asked,
+// then the host and the far command.
 func (h Host) sshArgs(batch bool) []string {
-	args := []string{"-T", "-x", "-a", "-o", "ClearAllForwardings=yes", "-o", "RemoteCommand=none", "-o", "PermitLocalCommand=no"}
+	args := []string{"-T", "-x", "-a", "-o", "ClearAllForwardings=yes", "-o", "RemoteCommand=none", "-o", "PermitLocalCommand=no", "-o", "ServerAliveInterval=15"}
 	if batch {
 		args = append(args, "-o", "BatchMode=yes")
 	}

@@ -96,7 +96,7 @@ func TestRemoteCommandPassesTheAnswerTimeout(t *testing.T) {
 func TestSSHArgs(t *testing.T) {
 	h := Host{Addr: "b", User: "me", Port: "2222", AnswerTimeout: DefaultAnswerTimeout}
 	args := h.sshArgs(true)
-	assert.Equal(t, []string{"-T", "-x", "-a", "-o", "ClearAllForwardings=yes", "-o", "RemoteCommand=none", "-o", "PermitLocalCommand=no", "-o", "BatchMode=yes", "-p", "2222", "-l", "me", "--", "b", fmt.Sprintf("jobtop dial-stdio --api %d", APIVersion)}, args)
+	assert.Equal(t, []string{"-T", "-x", "-a", "-o", "ClearAllForwardings=yes", "-o", "RemoteCommand=none", "-o", "PermitLocalCommand=no", "-o", "ServerAliveInterval=15", "-o", "BatchMode=yes", "-p", "2222", "-l", "me", "--", "b", fmt.Sprintf("jobtop dial-stdio --api %d", APIVersion)}, args)
 	assert.NotContains(t, strings.Join(Host{Addr: "b"}.sshArgs(false), " "), "BatchMode", "a first interactive connection may ask")
 }
 

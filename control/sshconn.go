@@ -10,6 +10,7 @@ import (
 	"os/exec"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 )
 
@@ -29,6 +30,54 @@ const (
 // sshCloseWait is how long a closed channel's ssh gets to exit before it
 // is killed.
 const sshCloseWait = 5 * time.Second
+
+// SSHExitGrace is how long EndSSH gives an ssh whose far end answered to
+// end its channel before it is killed: a round trip on a working link.
+const SSHExitGrace = time.Second
+
+// sshRunning is every ssh this process started that has not exited yet,
+// for EndSSH. ended: EndSSH ran; an ssh started later is killed at once.
+var sshRunning struct {
+	mu    sync.Mutex
+	conns map[*sshConn]struct{}
+	ended bool
+}
+
+// EndSSH ends every ssh this process still runs, and returns once each
+// has exited: a command calls it before it exits, so that no ssh
+// outlives it (an ssh's own end, or its kill by Close, comes later than
+// a command that has its answer). An ssh whose far end answered gets
+// its input closed (the far dial-stdio ends, then ssh) and grace to
+// exit; one still connecting, or still there after grace (a link that
+// went silent), is killed. ssh started afterwards is killed at once.
+func EndSSH(grace time.Duration) {
+	sshRunning.mu.Lock()
+	sshRunning.ended = true
+	conns := make([]*sshConn, 0, len(sshRunning.conns))
+	for c := range sshRunning.conns {
+		conns = append(conns, c)
+	}
+	sshRunning.mu.Unlock()
+	for _, c := range conns {
+		if c.answered.Load() {
+			c.Close()
+		} else {
+			c.kill()
+		}
+	}
+	late := time.NewTimer(grace)
+	defer late.Stop()
+	for _, c := range conns {
+		select {
+		case <-c.exited:
+			continue
+		case <-late.C:
+			late.Reset(0) // the rest are late too
+		}
+		c.proc.Kill() //nolint:errcheck // may have exited meanwhile
+		<-c.exited
+	}
+}
 
 // HostError says why a host could not be reached over ssh, in words a
 // person can act on (ssh's own message, when ssh failed).
@@ -51,6 +100,7 @@ type sshConn struct {
 	exited    chan struct{} // closed once ssh has exited
 	state     *os.ProcessState
 	closeOnce sync.Once
+	answered  atomic.Bool // the far end sent its banner
 }
 
 // dialSSH runs ssh to h with jobtop dial-stdio on the far side and
@@ -92,9 +142,21 @@ func dialSSH(ctx context.Context, h Host, batch bool) (net.Conn, error) {
 	}
 	c := &sshConn{pipeConn: pipeConn{r: outR, w: inW, name: h.Name()}, host: h, proc: cmd.Process, stderr: newTailBuffer(4 << 10), exited: make(chan struct{})}
 	go c.stderr.fill(errR)
+	sshRunning.mu.Lock()
+	if sshRunning.conns == nil {
+		sshRunning.conns = make(map[*sshConn]struct{})
+	}
+	sshRunning.conns[c] = struct{}{}
+	if sshRunning.ended {
+		c.proc.Kill() //nolint:errcheck // the command is ending
+	}
+	sshRunning.mu.Unlock()
 	go func() {
 		cmd.Wait() //nolint:errcheck // the state says how it ended
 		c.state = cmd.ProcessState
+		sshRunning.mu.Lock()
+		delete(sshRunning.conns, c)
+		sshRunning.mu.Unlock()
 		close(c.exited)
 	}()
 	bannerCtx, limited := ctx, false
@@ -119,6 +181,7 @@ func dialSSH(ctx context.Context, h Host, batch bool) (net.Conn, error) {
 		}
 		return nil, c.fail(ctx, noise, err)
 	}
+	c.answered.Store(true)
 	if version < MinAPIVersion {
 		c.Close()
 		return nil, &VersionError{Host: h.Name(), URL: h.URL, Far: version}

@@ -39,8 +39,8 @@ func (s *syncBuffer) String() string {
 // A far instance stopped with SIGSTOP while `logs --follow` reads it
 // over ssh has not ended: the client says what it knows (no answer for
 // so long; stopped, hung or the link down; the jobs may still run) and
-// how to check, not that the instance ended with its jobs. Resumed, the
-// instance still runs the job.
+// how to check, not that the instance ended with its jobs, and leaves
+// no ssh behind. Resumed, the instance still runs the job.
 func TestSSHFollowOfAStoppedInstance(t *testing.T) {
 	bin := binary(t)
 	h := startSSHD(t)
@@ -78,6 +78,9 @@ func TestSSHFollowOfAStoppedInstance(t *testing.T) {
 		"it may be stopped (SIGSTOP: kill -CONT it) or hung, or the link to the host down, and its jobs may still run; "+
 		"`ssh "+h.url+" jobtop ls --socket "+sock+"` says whether it answers")
 	assert.NotContains(t, said, "ended")
+	// Its ssh, whose far dial-stdio waits on the stopped instance, went
+	// with it.
+	assert.Empty(t, h.sshProcesses(0), "an ssh of logs --follow outlived it")
 
 	cont()
 	assert.Contains(t, r.ok("status", "1"), "running", "the job ran on")

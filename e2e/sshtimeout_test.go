@@ -3,6 +3,7 @@ package e2e
 import (
 	"context"
 	"fmt"
+	"net"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -145,4 +146,35 @@ func stopInstance(t *testing.T, sock string) (cont func()) {
 	}
 	t.Cleanup(cont)
 	return cont
+}
+
+// Tab completion against a host that takes the connection and never
+// says a word (not even ssh's banner) gives up after its two seconds and
+// leaves no ssh behind: one orphan a TAB, before.
+func TestSSHCompletionLeavesNoSSH(t *testing.T) {
+	bin := binary(t)
+	h := startSSHD(t)
+	mute, err := net.Listen("tcp", "127.0.0.1:0")
+	require.NoError(t, err)
+	defer mute.Close()
+	go func() {
+		var held []net.Conn
+		for {
+			c, err := mute.Accept()
+			if err != nil {
+				for _, c := range held {
+					c.Close()
+				}
+				return
+			}
+			held = append(held, c)
+		}
+	}()
+	port := mute.Addr().(*net.TCPAddr).Port
+	r := newRemote(t, bin, h)
+	r.flags = []string{"--host", fmt.Sprintf("ssh://127.0.0.1:%d", port)}
+	out, _, code := r.runBounded("__complete", "logs", "")
+	assert.Equal(t, 0, code)
+	assert.Contains(t, out, ":4", "no job to offer, and no file names")
+	assert.Empty(t, h.sshProcesses(0), "an ssh of the completion outlived it")
 }
