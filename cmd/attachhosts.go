@@ -78,6 +78,9 @@ func (e hostsEngine) HostStatus() []ui.HostStatus {
 	for i, s := range st {
 		out[i] = ui.HostStatus{Name: s.Name, Connected: s.Connected, RetryAt: s.RetryAt, Replaced: s.Replaced,
 			ShutDown: errors.As(s.Err, new(*control.ShutDownError)), MaxRunning: s.MaxRunning}
+		if !s.Connected {
+			out[i].Why = control.Unreachable(s.Err)
+		}
 		if s.Instance.PID != 0 {
 			out[i].Instance = fmt.Sprintf("%s (pid %d)", s.Instance.Kind, s.Instance.PID)
 		}

@@ -3,6 +3,7 @@ package control
 import (
 	"errors"
 	"fmt"
+	"io"
 	"strings"
 	"testing"
 	"time"
@@ -134,4 +135,16 @@ func TestStartHint(t *testing.T) {
 	h.Bin, h.Socket = "~/bin/jobtop", "/run/my dir/s.sock"
 	assert.Equal(t, "start one with `ssh ssh://me@b:2222 ~/bin/jobtop serve --socket '/run/my dir/s.sock'`; "+
 		"`jobtop --host ssh://me@b:2222 --remote-bin '~/bin/jobtop' --remote-socket '/run/my dir/s.sock' run` starts one for you", h.startHint())
+}
+
+// A host's reconnections that fail say why in one line: ssh's own last
+// line when ssh failed, a failed dial's last line, nothing for a
+// connection that merely broke.
+func TestUnreachableSaysWhyInOneLine(t *testing.T) {
+	denied := &HostError{Host: "b", Msg: "ssh to b failed: Warning: added b\nme@b: Permission denied (publickey).", SSH: "me@b: Permission denied (publickey)."}
+	assert.Equal(t, "ssh said: me@b: Permission denied (publickey).", Unreachable(fmt.Errorf("attach: %w", denied)))
+	missing := &HostError{Host: "b", Msg: "jobtop is not on the PATH of host b (sh: jobtop: not found): install jobtop on host b"}
+	assert.Equal(t, missing.Msg, Unreachable(missing))
+	assert.Equal(t, "", Unreachable(io.ErrUnexpectedEOF))
+	assert.Equal(t, "", Unreachable(nil))
 }

@@ -148,3 +148,20 @@ func (h Host) CheckCommand() string {
 	}
 	return "ssh " + h.URL + " " + ls
 }
+
+// Unreachable says in one line why a host could not be reached, for a
+// status bar that shows a host whose reconnections fail: ssh's own last
+// line when ssh failed ("ssh said: me@b: Permission denied
+// (publickey)."), else the last line of what a failed dial said (no
+// jobtop there, a far end that did not answer...). It is "" for an error
+// that says nothing of the kind: a connection that merely broke.
+func Unreachable(err error) string {
+	var hostErr *HostError
+	if errors.As(err, &hostErr) && hostErr.SSH != "" {
+		return "ssh said: " + hostErr.SSH
+	}
+	if known := dialFailure(err); known != nil {
+		return lastLine(known.Error())
+	}
+	return ""
+}

@@ -84,6 +84,9 @@ func EndSSH(grace time.Duration) {
 type HostError struct {
 	Host string
 	Msg  string
+	// SSH is ssh's own last line when ssh itself failed ("me@b:
+	// Permission denied (publickey).").
+	SSH string
 }
 
 func (e *HostError) Error() string { return e.Msg }
@@ -254,7 +257,7 @@ func (c *sshConn) fail(ctx context.Context, noise string, readErr error) error {
 		if msg == "" {
 			msg = "ssh exited with status 255"
 		}
-		return &HostError{Host: name, Msg: fmt.Sprintf("ssh to %s failed: %s", name, msg)}
+		return &HostError{Host: name, Msg: fmt.Sprintf("ssh to %s failed: %s", name, msg), SSH: lastLine(msg)}
 	case strings.Contains(msg, "unknown flag: --answer-timeout"):
 		return errFarTakesNoAnswerTimeout
 	case strings.Contains(msg, `unknown command "dial-stdio"`) || strings.Contains(msg, "unknown flag: --api"):

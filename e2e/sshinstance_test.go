@@ -113,3 +113,34 @@ func TestSSHAttachStartsNoFarInstanceAfterAShutdown(t *testing.T) {
 	assert.Contains(t, stderr, "no jobtop is listening on host "+name)
 	assert.Contains(t, strings.Join(s.screen(), "\n"), name+": shut down")
 }
+
+// A TUI whose reconnections to a host keep failing says why, in ssh's
+// words, beside the countdown: here its key is no longer accepted.
+func TestSSHAttachSaysWhyReconnectionsFail(t *testing.T) {
+	bin := binary(t)
+	h := startSSHD(t)
+	h.installJobtop(t, bin)
+	sock := filepath.Join(h.farDir, "r.sock")
+	r := newRemote(t, bin, h, "--remote-socket", sock)
+	name := "127.0.0.1:" + strconv.Itoa(h.port)
+	r.shutdownOnCleanup()
+	r.ok("run", "--name", "web", "--", "exec sleep 300")
+
+	s := newSession(t, 240, 30, nil,
+		append(append([]string{"env"}, h.env...), bin, "attach", "--host", h.url, "--remote-socket", sock)...)
+	s.waitText("web", "● 1 running")
+	pid := s.jobtopPID()
+	ssh := h.sshProcesses(pid)
+	require.Len(t, ssh, 1)
+
+	h.useKey("wrongid")
+	t.Cleanup(func() { h.useKey("id") }) // before the far instance's shutdown
+	require.NoError(t, syscall.Kill(ssh[0], syscall.SIGKILL))
+	s.waitText(name+": disconnected, ", "; ssh said: ", "Permission denied (publickey)")
+
+	h.useKey("id")
+	s.waitFor("the host back, without the reason", func(scr []string) bool {
+		all := strings.Join(scr, "\n")
+		return !strings.Contains(all, "disconnected") && !strings.Contains(all, "Permission denied")
+	})
+}

@@ -26,6 +26,10 @@ type HostStatus struct {
 	// ShutDown says the host's instance shut down (its jobs stopped on
 	// purpose): it is not connected to again.
 	ShutDown bool
+	// Why says, while not connected, why the last attempt failed, in
+	// one line ("ssh said: me@b: Permission denied (publickey).");
+	// "" when there is nothing to say but that the connection broke.
+	Why string
 	// MaxRunning is the host's limit on jobs running at once (0: none),
 	// kept current by its events stream; with several hosts the status
 	// bar shows it beside the host's name.
@@ -65,8 +69,9 @@ func jobLabel(info jobs.Info) string {
 // several hosts, with its limit on jobs running at once: "b: at most 4";
 // one host's is the engine's, shown beside the counts), and for one that
 // is down, "b: disconnected, retrying in 2s" (then
-// "reconnecting" during the attempt). It is "" for an engine of one
-// instance.
+// "reconnecting" during the attempt), and why the last attempt failed,
+// when it did ("; ssh said: me@b: Permission denied (publickey)."). It
+// is "" for an engine of one instance.
 func (m *Model) hostsView() string {
 	he, ok := m.engine.(HostsEngine)
 	if !ok {
@@ -92,6 +97,9 @@ func (m *Model) hostsView() string {
 		if !h.RetryAt.IsZero() {
 			left := max(h.RetryAt.Sub(m.now()), time.Second)
 			what = "retrying in " + strconv.Itoa(int((left+time.Second-1)/time.Second)) + "s"
+		}
+		if h.Why != "" {
+			what += "; " + sanitize(h.Why, false)
 		}
 		parts = append(parts, m.pal.errText.Wrap(name+": disconnected, "+what))
 	}

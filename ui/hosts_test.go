@@ -93,8 +93,8 @@ func TestHostColumnFitsEveryWidth(t *testing.T) {
 }
 
 // The status bar shows each host, and for one that dropped, the countdown
-// to the next attempt, then that an attempt is under way; once back, the
-// host's name alone.
+// to the next attempt, then that an attempt is under way, and why the
+// last one failed; once back, the host's name alone.
 func TestStatusBarShowsEachHostsConnection(t *testing.T) {
 	m, e, now := hostsModel(t, 160, nil)
 	e.status = []HostStatus{{Name: "build-box", Connected: true}, {Name: "gpu", RetryAt: now.Add(2 * time.Second)}}
@@ -109,6 +109,12 @@ func TestStatusBarShowsEachHostsConnection(t *testing.T) {
 	assert.Contains(t, m.statusView(), "gpu: disconnected, retrying in 1s", "never in 0s")
 	e.status[1].RetryAt = time.Time{}
 	assert.Contains(t, m.statusView(), "gpu: disconnected, reconnecting")
+
+	// Attempts that fail say why, in ssh's words, all along.
+	e.status[1].Why = "ssh said: me@gpu: Permission denied (publickey)."
+	assert.Contains(t, m.statusView(), "gpu: disconnected, reconnecting; ssh said: me@gpu: Permission denied (publickey).")
+	e.status[1].RetryAt = now.Add(2 * time.Second)
+	assert.Contains(t, m.statusView(), "gpu: disconnected, retrying in 2s; ssh said: me@gpu: Permission denied (publickey).")
 
 	e.status[1] = HostStatus{Name: "gpu", Connected: true}
 	assert.NotContains(t, m.statusView(), "disconnected")
