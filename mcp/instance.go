@@ -225,8 +225,13 @@ func (s *Server) watchInstance(next sdk.MethodHandler) sdk.MethodHandler {
 			// "context canceled" (run_job: which job it started).
 			text := cause.Error()
 			if r, ok := res.(*sdk.CallToolResult); ok && r != nil && len(r.Content) > 0 {
-				if t, ok := r.Content[0].(*sdk.TextContent); ok && strings.Contains(t.Text, context.Canceled.Error()) {
-					text = strings.Replace(t.Text, context.Canceled.Error(), text, 1)
+				if t, ok := r.Content[0].(*sdk.TextContent); ok {
+					switch {
+					case strings.Contains(t.Text, text):
+						text = t.Text // the tool's error wraps the cause already
+					case strings.Contains(t.Text, context.Canceled.Error()):
+						text = strings.Replace(t.Text, context.Canceled.Error(), text, 1)
+					}
 				}
 			}
 			return &sdk.CallToolResult{IsError: true, Content: []sdk.Content{&sdk.TextContent{Text: text}}}, nil

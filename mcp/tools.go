@@ -165,6 +165,12 @@ func (s *Server) runJob(ctx context.Context, req *sdk.CallToolRequest, in RunJob
 		// The far instance checked the directory: say where.
 		return "", RunJobOutput{}, fmt.Errorf("the job did not start: %s on host %s", apiErr.Message, h.Name())
 	}
+	if err != nil && context.Cause(ctx) != nil && ctx.Err() != nil {
+		// Cut while the instance had the request (it stopped, say): it
+		// may well have started the job before it stopped answering,
+		// and an agent that starts it again runs it twice.
+		return "", RunJobOutput{}, fmt.Errorf("the job may have started: its start was not answered (%w); list_jobs shows whether it did (%s) once the instance answers", context.Cause(ctx), describeStart(start))
+	}
 	if err != nil {
 		return "", RunJobOutput{}, fmt.Errorf("the job did not start: %w", err)
 	}
@@ -322,4 +328,15 @@ func (s *Server) actionTool(name string) func(context.Context, *sdk.CallToolRequ
 		sum := summarize(info, time.Now())
 		return verb + " job " + sum.line(), JobOutput{Job: sum}, nil
 	}
+}
+
+// describeStart names a job being started: its name, else its command.
+func describeStart(req control.StartRequest) string {
+	if req.Name != "" {
+		return fmt.Sprintf("named %q", req.Name)
+	}
+	if req.Command != "" {
+		return fmt.Sprintf("command %q", req.Command)
+	}
+	return fmt.Sprintf("argv %q", req.Argv)
 }
