@@ -223,6 +223,20 @@ func TestTTYJobsLeaveNothingBehind(t *testing.T) {
 		assert.Equal(t, Signal(syscall.SIGHUP), info.Signal)
 		requireNoneLeft(t, mark)
 	})
+	t.Run("a handler that ignores SIGTERM once it runs", func(t *testing.T) {
+		// A graceful stop that sets SIG_IGN in its own handler (so a
+		// second SIGTERM cannot cut its cleanup) is not hung up: whether
+		// the stop signal is ignored is read before it is sent (rev46
+		// saw 4 in 42 such stops hung up when it was read after).
+		m := newManager(t, Options{})
+		info := start(t, m, Spec{TTY: true, Grace: time.Minute,
+			Command: `trap 'trap "" TERM; echo cleaning; sleep 0.3; echo clean exit; exit 0' TERM; echo ready; while :; do :; done`})
+		waitFor(t, m, info.ID, "ready", func(Info) bool { return slices.Contains(outputText(t, m, info.ID), "ready") })
+		require.NoError(t, m.Stop(info.ID))
+		info = wait(t, m, info.ID)
+		assert.NotEqual(t, Signal(syscall.SIGHUP), info.Signal, "not hung up: %v", outputText(t, m, info.ID))
+		assert.Contains(t, outputText(t, m, info.ID), "clean exit")
+	})
 	t.Run("a process that ignores SIGHUP and SIGTERM", func(t *testing.T) {
 		m := newManager(t, Options{})
 		info, mark := startMarked(t, m, Spec{TTY: true, Grace: 200 * time.Millisecond,

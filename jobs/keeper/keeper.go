@@ -518,6 +518,10 @@ func (k *keeper) signalRun(r *run, t tree, sig syscall.Signal) {
 			defer unix.Close(opened)
 		}
 	}
+	// Whether the main process ignores the stop signal is read before
+	// it is sent: a program may set SIG_IGN in its own handler (so that
+	// a second one does not cut its cleanup), and is not to be hung up.
+	hangup := r.tty && sig == r.stopSig && !r.exited && fd >= 0 && hangupInstead(r.pid, sig)
 	switch {
 	case k.signalGroup(fd, sig):
 		grouped[r.pid] = true
@@ -527,7 +531,7 @@ func (k *keeper) signalRun(r *run, t tree, sig syscall.Signal) {
 	default:
 		signalWithoutPidfd(proc.Proc{PID: r.pid, Start: r.start}, sig)
 	}
-	if r.tty && sig == r.stopSig && !r.exited && fd >= 0 && hangupInstead(r.pid, sig) {
+	if hangup {
 		// An interactive shell on its terminal ignores SIGTERM: it
 		// would wait out its grace. Its terminal closing (SIGHUP, as
 		// tmux's kill-pane sends) ends it, and the shell hangs up its
