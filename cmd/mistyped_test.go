@@ -34,12 +34,12 @@ func TestAMisspeltSubcommandStartsNoJob(t *testing.T) {
 	for _, tc := range []struct {
 		args []string
 		word string
-	}{{[]string{"true", "lgos", "-x"}, "lgos"}, {[]string{"true", "status"}, "status"}, {[]string{"sleep", "20", "stauts"}, "stauts"}} {
+	}{{[]string{"true", "lgos", "-x"}, "lgos"}, {[]string{"true", "status"}, "status"}, {[]string{"sleep", "20", "stauts"}, "stauts"}, {[]string{"env", "ls"}, "ls"}} {
 		args := tc.args
 		r := c.run(args...)
 		assert.Equal(t, 2, r.code, "jobtop %v: %s", args, r.stderr)
 		line := strings.Join(args, " ")
-		assert.Contains(t, r.stderr, fmt.Sprintf("%q after %s is taken as a command of its own", tc.word, args[0]), "jobtop %v", args)
+		assert.Contains(t, r.stderr, fmt.Sprintf("%q after %s would run as a command of its own", tc.word, args[0]), "jobtop %v", args)
 		assert.Contains(t, r.stderr, fmt.Sprintf("quote its command line: jobtop '%s', or put it after --: jobtop -- %s", line, line), "jobtop %v", args)
 		assert.NotContains(t, r.stderr, "did you mean", "jobtop %v", args)
 	}
@@ -85,6 +85,8 @@ func TestAMisspeltSubcommandStartsNoJob(t *testing.T) {
 	root := newRootCmd()
 	require.NoError(t, root.ParseFlags([]string{"--host", "ssh://far.invalid"}))
 	assert.NoError(t, mistypedCommand(root, []string{"stauts"}, -1), "with --host, the far PATH counts")
+	var unquoted *unquotedArgError
+	assert.ErrorAs(t, mistypedCommand(root, []string{"git", "log"}, -1), &unquoted, "a subcommand after a word, with --host too")
 }
 
 // Without a terminal nothing starts: the commands started as jobs on the

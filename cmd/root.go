@@ -284,13 +284,17 @@ jobtop attach) and starts the COMMANDs there.`,
 // ("jobtop up", "jobtop start"), or the name of a job of the job file
 // ("jobtop web", foreman's "start web"), saying what to type instead. Taken as commands, it and the
 // words beside it would start as jobs, on the instance already running
-// when there is one. The words after "--" run as given; with --host the
-// PATH that counts is the far machine's, so nothing is checked.
+// when there is one. A subcommand's name after a program's ("jobtop env
+// ls", "jobtop git log -p") is that program's argument, unquoted. The
+// words after "--" run as given; with --host the PATH that counts is the
+// far machine's, so only that last check is made, any word taken for a
+// program.
 func mistypedCommand(root *cobra.Command, args []string, dash int) error {
 	if dash >= 0 {
 		args = args[:dash]
 	}
-	if hosts, err := hostsOf(root); err != nil || len(hosts) > 0 {
+	hosts, err := hostsOf(root)
+	if err != nil {
 		return nil
 	}
 	program := "" // the last word that is a program on PATH
@@ -300,11 +304,22 @@ func mistypedCommand(root *cobra.Command, args []string, dash int) error {
 		}) {
 			continue // a command line, an assignment: no subcommand's or job's name
 		}
+		if program != "" && isSubcommand(root, word) {
+			// (ls, rm, kill and shutdown are programs on PATH too.)
+			return &unquotedArgError{program: program, word: word}
+		}
+		if len(hosts) > 0 {
+			if program != "" && nearSubcommands(root, word) != nil {
+				return &unquotedArgError{program: program, word: word}
+			}
+			program = word
+			continue
+		}
 		if _, err := exec.LookPath(word); err == nil || errors.Is(err, exec.ErrDot) {
 			program = word
 			continue // a program (one in . too, as a shell with . on its PATH runs it)
 		}
-		if program != "" && (nearSubcommands(root, word) != nil || otherToolsCommands[word].whose != "" || isSubcommand(root, word)) {
+		if program != "" && (nearSubcommands(root, word) != nil || otherToolsCommands[word].whose != "") {
 			// "jobtop git log -p": git's arguments, unquoted, not a
 			// misspelt jobtop logs.
 			return &unquotedArgError{program: program, word: word}
@@ -346,7 +361,7 @@ func isSubcommand(root *cobra.Command, word string) bool {
 type unquotedArgError struct{ program, word string }
 
 func (e *unquotedArgError) Error() string {
-	return fmt.Sprintf("%q after %s is taken as a command of its own: each argument of jobtop is a whole command line", e.word, e.program)
+	return fmt.Sprintf("%q after %s would run as a command of its own: each argument of jobtop is a whole command line (to run %s as a job anyway, write 'exec %s')", e.word, e.program, e.word, e.word)
 }
 
 // otherToolsCommands are the subcommands of process-compose, overmind
