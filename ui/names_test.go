@@ -61,15 +61,25 @@ func TestAddPromptRefusesLinesPastedWithoutBracketedPaste(t *testing.T) {
 	m.Update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("echo a")})
 	m.Update(tea.KeyMsg{Type: tea.KeyCtrlJ})
 	m.Update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("echo b")})
-	require.Contains(t, m.View(), "a line break came in the command")
+	require.Contains(t, m.View(), "lines pasted without bracketed paste")
 	press(t, m, "enter")
 	require.NotNil(t, m.prompt, "not run")
 	require.Empty(t, mgr.List())
-	require.Contains(t, m.View(), "a line break came in the command")
+	require.Contains(t, m.View(), "lines pasted without bracketed paste")
 	press(t, m, "ctrl+u")
-	require.NotContains(t, m.View(), "a line break came")
+	require.NotContains(t, m.View(), "lines pasted")
 	typeText(t, m, "true")
 	press(t, m, "enter")
 	require.Nil(t, m.prompt)
 	require.Len(t, mgr.List(), 1)
+
+	// One line copied with its newline: the line feed ends it, and
+	// enter runs it.
+	press(t, m, "a")
+	m.Update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("echo trail")})
+	m.Update(tea.KeyMsg{Type: tea.KeyCtrlJ})
+	require.NotContains(t, m.View(), "lines pasted")
+	press(t, m, "enter")
+	require.Nil(t, m.prompt)
+	require.Len(t, mgr.List(), 2)
 }

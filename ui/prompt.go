@@ -36,14 +36,22 @@ type addPrompt struct {
 	width   int
 	pipes   bool
 	// lineBreak: a line feed (ctrl+j) arrived while the command was
-	// typed, as a paste of lines without bracketed paste sends it; the
+	// typed, as a paste of lines without bracketed paste sends it, with
+	// the command as it was then (beforeBreak). Once text follows it, the
 	// field holds the lines joined with nothing between them, a command
-	// neither line is, so it is not run until the field is emptied.
-	lineBreak bool
+	// neither line is, not run until the field is emptied; a line feed
+	// that ends the paste (one line copied with its newline) is nothing.
+	lineBreak   bool
+	beforeBreak string
 }
 
 // lineBreakRefusal says why a command with a line feed in it is not run.
-const lineBreakRefusal = "a line break came in the command (a paste of lines without bracketed paste?): a command is one line; esc, then paste it as one line, or put it in a script"
+const lineBreakRefusal = "lines pasted without bracketed paste: a command is one line (join them with ; or &&)"
+
+// joinedLines says whether text came after a line feed.
+func (p *addPrompt) joinedLines() bool {
+	return p.lineBreak && p.inputs[0].Value() != p.beforeBreak
+}
 
 const labelWidth = len("command ") + 2
 
@@ -76,7 +84,9 @@ func (p *addPrompt) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		k = asText(k)
 		msg = k
 		if k.Type == tea.KeyCtrlJ && p.focused == 0 {
-			p.lineBreak, p.err = true, lineBreakRefusal
+			if !p.lineBreak {
+				p.lineBreak, p.beforeBreak = true, p.inputs[0].Value()
+			}
 			return p, nil
 		}
 		switch {
@@ -93,21 +103,22 @@ func (p *addPrompt) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			p.inputs[p.focused].Focus()
 			return p, nil
 		}
-		if !p.lineBreak {
-			p.err = ""
-		}
+		p.err = ""
 	}
 	var cmd tea.Cmd
 	p.inputs[p.focused], cmd = p.inputs[p.focused].Update(msg)
-	if p.lineBreak && p.inputs[0].Value() == "" {
-		p.lineBreak, p.err = false, ""
+	switch {
+	case p.lineBreak && p.inputs[0].Value() == "":
+		p.lineBreak = false
+	case p.joinedLines():
+		p.err = lineBreakRefusal
 	}
 	return p, cmd
 }
 
 func (p *addPrompt) submit() tea.Cmd {
 	command := strings.TrimSpace(p.inputs[0].Value())
-	if p.lineBreak {
+	if p.joinedLines() {
 		p.err = lineBreakRefusal
 		return nil
 	}
