@@ -75,21 +75,24 @@ func completeJobs(cmd *cobra.Command, args []string, toComplete string) ([]strin
 		return nil, cobra.ShellCompDirectiveNoFileComp
 	}
 	out := make([]string, 0, len(list))
-	if toComplete != "" && (toComplete[0] < '0' || toComplete[0] > '9') {
-		// A name, as every job argument takes one: the newest job with
-		// it is the one it names.
+	if toComplete == "" || toComplete[0] >= '0' && toComplete[0] <= '9' {
+		for _, j := range list {
+			out = append(out, fmt.Sprintf("%d\t%s (%s)", j.ID, j.Name, j.State))
+		}
+	}
+	if toComplete != "" {
+		// A name, as every job argument takes one (2fa too): the
+		// newest job with it is the one it names.
+		var names []string
 		seen := make(map[string]bool)
 		for i := len(list) - 1; i >= 0; i-- {
 			if j := list[i]; !seen[j.Name] && strings.HasPrefix(j.Name, toComplete) {
 				seen[j.Name] = true
-				out = append(out, fmt.Sprintf("%s\tjob %d (%s)", j.Name, j.ID, j.State))
+				names = append(names, fmt.Sprintf("%s\tjob %d (%s)", j.Name, j.ID, j.State))
 			}
 		}
-		slices.Sort(out)
-		return out, cobra.ShellCompDirectiveNoFileComp
-	}
-	for _, j := range list {
-		out = append(out, fmt.Sprintf("%d\t%s (%s)", j.ID, j.Name, j.State))
+		slices.Sort(names)
+		out = append(out, names...)
 	}
 	return out, cobra.ShellCompDirectiveNoFileComp
 }

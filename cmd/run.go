@@ -89,6 +89,9 @@ come later under the same name. A job that does not exist is refused
 	f.BoolVar(&o.tty, "tty", false, "run on a terminal (200x50): colours, prompts and full-screen programs; answer with jobtop send, read with jobtop screen")
 	f.StringVar(&o.stdin, "stdin", "null", "what a job on pipes reads: null (/dev/null) or pipe (written by jobtop send)")
 	f.StringArrayVar(&o.after, "after", nil, "start once the job `ID|NAME` has succeeded (repeatable, or a comma list: 3,build); it fails if one fails or is removed first")
+	cmd.RegisterFlagCompletionFunc("after", func(c *cobra.Command, _ []string, toComplete string) ([]string, cobra.ShellCompDirective) { //nolint:errcheck // the flag is defined above
+		return completeJobs(c, nil, toComplete)
+	})
 	return cmd
 }
 
