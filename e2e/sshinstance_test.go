@@ -87,20 +87,9 @@ func TestSSHAttachSaysTheFarInstanceWasReplaced(t *testing.T) {
 // reads "shut down", no ssh of the TUI's stays, and nothing answers on
 // the far socket afterwards.
 func TestSSHAttachStartsNoFarInstanceAfterAShutdown(t *testing.T) {
-	bin := binary(t)
-	h := startSSHD(t)
-	h.installJobtop(t, bin)
-	sock := filepath.Join(h.farDir, "r.sock")
-	r := newRemote(t, bin, h, "--remote-socket", sock)
-	name := "127.0.0.1:" + strconv.Itoa(h.port)
-	r.shutdownOnCleanup()
 	// Its last words come after the stop: the TUI fetches them once the
 	// instance is going.
-	r.ok("run", "--name", "web", "--", "trap 'echo bye; exit 0' TERM; while :; do sleep 0.1; done")
-
-	s := newSession(t, 200, 30, nil,
-		append(append([]string{"env"}, h.env...), bin, "attach", "--host", h.url, "--remote-socket", sock)...)
-	s.waitText("web", "● 1 running")
+	h, r, s, name := attachedToAHost(t, 200, "trap 'echo bye; exit 0' TERM; while :; do sleep 0.1; done")
 	pid := s.jobtopPID()
 
 	_, stderr, code := r.run("shutdown")
@@ -117,18 +106,7 @@ func TestSSHAttachStartsNoFarInstanceAfterAShutdown(t *testing.T) {
 // A TUI whose reconnections to a host keep failing says why, in ssh's
 // words, beside the countdown: here its key is no longer accepted.
 func TestSSHAttachSaysWhyReconnectionsFail(t *testing.T) {
-	bin := binary(t)
-	h := startSSHD(t)
-	h.installJobtop(t, bin)
-	sock := filepath.Join(h.farDir, "r.sock")
-	r := newRemote(t, bin, h, "--remote-socket", sock)
-	name := "127.0.0.1:" + strconv.Itoa(h.port)
-	r.shutdownOnCleanup()
-	r.ok("run", "--name", "web", "--", "exec sleep 300")
-
-	s := newSession(t, 240, 30, nil,
-		append(append([]string{"env"}, h.env...), bin, "attach", "--host", h.url, "--remote-socket", sock)...)
-	s.waitText("web", "● 1 running")
+	h, _, s, name := attachedToAHost(t, 240, "exec sleep 300")
 	pid := s.jobtopPID()
 	ssh := h.sshProcesses(pid)
 	require.Len(t, ssh, 1)
@@ -143,4 +121,22 @@ func TestSSHAttachSaysWhyReconnectionsFail(t *testing.T) {
 		all := strings.Join(scr, "\n")
 		return !strings.Contains(all, "disconnected") && !strings.Contains(all, "Permission denied")
 	})
+}
+
+// attachedToAHost starts an instance on an sshd of the test's own with a
+// job web running command, and a TUI attached to it, cols wide: the host,
+// the CLI on it, the TUI and the host's name as the TUI shows it.
+func attachedToAHost(t *testing.T, cols int, command string) (*sshHost, *remote, *session, string) {
+	t.Helper()
+	bin := binary(t)
+	h := startSSHD(t)
+	h.installJobtop(t, bin)
+	sock := filepath.Join(h.farDir, "r.sock")
+	r := newRemote(t, bin, h, "--remote-socket", sock)
+	r.shutdownOnCleanup()
+	r.ok("run", "--name", "web", "--", command)
+	s := newSession(t, cols, 30, nil,
+		append(append([]string{"env"}, h.env...), bin, "attach", "--host", h.url, "--remote-socket", sock)...)
+	s.waitText("web", "● 1 running")
+	return h, r, s, "127.0.0.1:" + strconv.Itoa(h.port)
 }
