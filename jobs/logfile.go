@@ -69,13 +69,35 @@ type logFile struct {
 }
 
 // logRetryEvery is how often a log whose writes failed tries its file
-// again while a run writes (a new run tries at once); logWrite writes to
-// a log's file. Both are variables for tests: a full disk is simulated
-// through logWrite.
-var (
-	logRetryEvery = 5 * time.Second
-	logWrite      = func(f *os.File, p []byte) (int, error) { return f.Write(p) }
-)
+// again while a run writes (a new run tries at once).
+const logRetryEvery = 5 * time.Second
+
+// logTestHooks, for tests, replaces how logs write to their files (a
+// full disk is simulated so) and how often they retry; nil for none. It
+// is atomic: a log of an earlier test may still be writing its last
+// marker when the next test sets it.
+var logTestHooks atomic.Pointer[logHooks]
+
+type logHooks struct {
+	retryEvery time.Duration
+	write      func(f *os.File, p []byte) (int, error)
+}
+
+// logWrite writes p to a log's file.
+func logWrite(f *os.File, p []byte) (int, error) {
+	if h := logTestHooks.Load(); h != nil {
+		return h.write(f, p)
+	}
+	return f.Write(p)
+}
+
+// logRetryInterval is logRetryEvery, or the tests' own.
+func logRetryInterval() time.Duration {
+	if h := logTestHooks.Load(); h != nil {
+		return h.retryEvery
+	}
+	return logRetryEvery
+}
 
 // openLogFileSoon starts a fresh log at path (whatever an earlier session
 // left there, path and path.1, is replaced, never appended to) without
@@ -319,7 +341,7 @@ func (l *logFile) setErr(err error) {
 // The caller holds mu.
 func (l *logFile) retry() {
 	now := l.retryNow.Swap(false)
-	if l.err == nil || !now && time.Since(l.failedAt) < logRetryEvery {
+	if l.err == nil || !now && time.Since(l.failedAt) < logRetryInterval() {
 		return
 	}
 	if l.f == nil && !l.reopen() {

@@ -26,16 +26,14 @@ type fullDisk struct {
 // how often a failed log tries again, for the test.
 func simulateFullDisk(t *testing.T, retryEvery time.Duration) *fullDisk {
 	d := &fullDisk{}
-	write, every := logWrite, logRetryEvery
-	t.Cleanup(func() { logWrite, logRetryEvery = write, every })
-	logRetryEvery = retryEvery
-	logWrite = func(f *os.File, p []byte) (int, error) {
+	t.Cleanup(func() { logTestHooks.Store(nil) })
+	logTestHooks.Store(&logHooks{retryEvery: retryEvery, write: func(f *os.File, p []byte) (int, error) {
 		if d.full.Load() {
 			d.tries.Add(1)
 			return 0, &os.PathError{Op: "write", Path: f.Name(), Err: syscall.ENOSPC}
 		}
 		return f.Write(p)
-	}
+	}})
 	return d
 }
 
