@@ -2,8 +2,11 @@ package mcp
 
 import (
 	"context"
+	"os"
 	"sync"
 	"time"
+
+	"golang.org/x/sys/unix"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -22,6 +25,10 @@ const inputEndGrace = maxWait + time.Minute
 type answeringTransport struct {
 	io    sdk.Transport
 	grace time.Duration
+	// out, when the answers go to a file (stdout), is watched while the
+	// end is held back: once nothing can read it (the client is gone),
+	// no answer can reach anyone.
+	out *os.File
 }
 
 func (t answeringTransport) Connect(ctx context.Context) (sdk.Connection, error) {
@@ -35,6 +42,7 @@ func (t answeringTransport) Connect(ctx context.Context) (sdk.Connection, error)
 		open:       map[jsonrpc.ID]struct{}{},
 		answered:   make(chan struct{}, 1),
 		closed:     make(chan struct{}),
+		out:        t.out,
 	}, nil
 }
 
@@ -58,6 +66,7 @@ type answeringConn struct {
 
 	closeOnce sync.Once
 	closed    chan struct{}
+	out       *os.File // see answeringTransport
 }
 
 func (c *answeringConn) Read(ctx context.Context) (jsonrpc.Message, error) {
@@ -100,6 +109,9 @@ func (c *answeringConn) Close() error {
 func (c *answeringConn) awaitAnswers(ctx context.Context) {
 	limit := time.NewTimer(c.grace)
 	defer limit.Stop()
+	stop := make(chan struct{})
+	defer close(stop)
+	gone := readerGone(c.out, stop)
 	for {
 		c.mu.Lock()
 		left := len(c.open)
@@ -115,6 +127,48 @@ func (c *answeringConn) awaitAnswers(ctx context.Context) {
 			return
 		case <-c.closed:
 			return
+		case <-gone:
+			// The client quit in a wait_job: jobtop mcp stayed for
+			// the rest of its wait (rev47), answering no one.
+			return
 		}
 	}
 }
+
+// readerGone is closed once nothing can read f (a pipe whose reader
+// closed it, a socket whose peer did), looked at every readerCheck until
+// stop; never for a nil f, or one the system cannot say that of.
+func readerGone(f *os.File, stop <-chan struct{}) <-chan struct{} {
+	gone := make(chan struct{})
+	if f == nil {
+		return gone
+	}
+	rc, err := f.SyscallConn()
+	if err != nil {
+		return gone
+	}
+	go func() {
+		for {
+			var hungUp bool
+			rc.Control(func(fd uintptr) { //nolint:errcheck // a file that cannot say is never gone
+				fds := []unix.PollFd{{Fd: int32(fd)}}
+				if n, err := unix.Poll(fds, 0); err == nil && n > 0 {
+					hungUp = fds[0].Revents&(unix.POLLERR|unix.POLLHUP) != 0
+				}
+			})
+			if hungUp {
+				close(gone)
+				return
+			}
+			select {
+			case <-stop:
+				return
+			case <-time.After(readerCheck):
+			}
+		}
+	}()
+	return gone
+}
+
+// readerCheck is how often readerGone looks.
+const readerCheck = 200 * time.Millisecond

@@ -4,6 +4,8 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/json"
+	"io"
+	"os"
 	"strings"
 	"testing"
 	"time"
@@ -120,4 +122,35 @@ func TestStdioEndOfInputWaitsForAWaitAsLongAsItRuns(t *testing.T) {
 	got, err := mgr.Get(info.ID)
 	require.NoError(t, err)
 	assert.Equal(t, jobs.StateRunning, got.State, "the job waited for keeps running")
+}
+
+// A client that quits while a wait_job runs (its end of stdout closed)
+// leaves no jobtop mcp behind for the rest of the wait: the end of input
+// is held back only while an answer can still be read.
+func TestStdioEndsWhenNoOneReadsItsAnswers(t *testing.T) {
+	mgr, api := newInstance(t, jobs.StoreOptions{})
+	_, err := mgr.Start(jobs.Spec{Name: "long", Command: "exec sleep 77"})
+	require.NoError(t, err)
+	r, w, err := os.Pipe()
+	require.NoError(t, err)
+	defer w.Close()
+	in, feed := io.Pipe()
+	done := make(chan error, 1)
+	go func() {
+		done <- New(Options{Client: api, Dir: t.TempDir()}).Run(ctxT(t), newLineTransport(in, w, inputEndGrace))
+	}()
+	_, err = io.WriteString(feed, initializeLine+"\n"+initializedLine+"\n")
+	require.NoError(t, err)
+	first, err := bufio.NewReader(r).ReadString('\n')
+	require.NoError(t, err)
+	require.Contains(t, first, `"id":1`, "initialized")
+	_, err = io.WriteString(feed, `{"jsonrpc":"2.0","id":4,"method":"tools/call","params":{"name":"wait_job","arguments":{"id":"long","timeout":"10m"}}}`+"\n")
+	require.NoError(t, err)
+	require.NoError(t, r.Close()) // the client is gone:
+	require.NoError(t, feed.Close())
+	select {
+	case <-done:
+	case <-time.After(deadline):
+		t.Fatal("jobtop mcp stayed for a wait no one can be answered")
+	}
 }

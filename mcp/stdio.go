@@ -35,7 +35,9 @@ func newLineTransport(in io.Reader, out io.Writer, grace time.Duration) sdk.Tran
 	w := &lockedWriter{w: out}
 	r, pw := io.Pipe()
 	go func() { pw.CloseWithError(passMessages(in, pw, w)) }()
-	return answeringTransport{io: &sdk.IOTransport{Reader: r, Writer: nopCloser{w}}, grace: grace}
+	t := answeringTransport{io: &sdk.IOTransport{Reader: r, Writer: nopCloser{w}}, grace: grace}
+	t.out, _ = out.(*os.File)
+	return t
 }
 
 // passMessages copies the lines of in that are JSON-RPC messages (or
