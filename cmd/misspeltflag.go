@@ -30,6 +30,13 @@ func misspeltFlag(c *cobra.Command, err error) error {
 	if !ok || !long || name == "" {
 		return nil
 	}
+	if runsPrograms(c) && len(c.Flags().Args()) > 0 {
+		// After a program's name, the flag is the program's ("jobtop
+		// make --names", "jobtop rg --files"): the quote hint says how
+		// to give it, and a jobtop flag it is close to would change
+		// what runs.
+		return nil
+	}
 	if near := nearFlags(c.Flags(), name); len(near) > 0 {
 		return &misspeltFlagError{flag: flag, near: near}
 	}
@@ -46,4 +53,10 @@ func nearFlags(fs *pflag.FlagSet, name string) []string {
 		}
 	})
 	return near
+}
+
+// runsPrograms says whether c's arguments are a command line to run (plain
+// jobtop, run): a flag after them is the program's.
+func runsPrograms(c *cobra.Command) bool {
+	return !c.HasParent() || c.Name() == "run"
 }

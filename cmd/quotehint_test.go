@@ -52,11 +52,19 @@ func TestAMisspeltFlagOfJobtopsGetsNoQuoteHint(t *testing.T) {
 	}{
 		{[]string{"--hots", "ssh://x", "ls"}, "jobtop: unknown flag: --hots (did you mean --host?)\n"},
 		{[]string{"ls", "--hots", "ssh://x"}, "jobtop: unknown flag: --hots (did you mean --host?)\n"},
-		{[]string{"--pipes", "sleep", "--nmae", "x"}, "jobtop: unknown flag: --nmae (did you mean --name?)\n"},
+		{[]string{"--pipes", "--nmae", "x", "sleep"}, "jobtop: unknown flag: --nmae (did you mean --name?)\n"},
 		{[]string{"ls", "--hots=ssh://x"}, "jobtop: unknown flag: --hots (did you mean --host?)\n"},
 	} {
 		r := c.runIn(dir, tc.args...)
 		assert.Equal(t, 2, r.code, "%v", tc.args)
 		assert.Equal(t, tc.says, r.stderr, "%v", tc.args)
+	}
+	// After a program's name the flag is the program's (ripgrep has
+	// --files): the quote hint, not jobtop's --name or --file (rev47).
+	for _, args := range [][]string{{"true", "--names"}, {"--name", "a", "true", "--files"}} {
+		r := c.runIn(dir, args...)
+		assert.Equal(t, 2, r.code, "%v", args)
+		assert.NotContains(t, r.stderr, "did you mean", "%v", args)
+		assert.Contains(t, r.stderr, "not true's: to run that program with it, quote its command line", "%v", args)
 	}
 }
