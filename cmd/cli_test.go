@@ -514,6 +514,7 @@ func TestCompletion(t *testing.T) {
 	assert.Equal(t, 1, strings.Count(out, "web\t"), "once: %s", out)
 	assert.NotContains(t, c.ok("__complete", "logs", "wo"), "web")
 	assert.Contains(t, c.ok("__complete", "run", "--after", "wo"), "worker\tjob 2 (running)\n", "--after takes a name")
+	assert.Contains(t, c.ok("__complete", "run", "--after", "1,wo"), "1,worker\tjob 2 (running)\n", "and a comma list")
 	c.startJob("sleep 60", "--name", "2fa")
 	out = c.ok("__complete", "logs", "2")
 	assert.Contains(t, out, "2\tworker (running)\n", "an ID")

@@ -90,7 +90,13 @@ come later under the same name. A job that does not exist is refused
 	f.StringVar(&o.stdin, "stdin", "null", "what a job on pipes reads: null (/dev/null) or pipe (written by jobtop send)")
 	f.StringArrayVar(&o.after, "after", nil, "start once the job `ID|NAME` has succeeded (repeatable, or a comma list: 3,build); it fails if one fails or is removed first")
 	cmd.RegisterFlagCompletionFunc("after", func(c *cobra.Command, _ []string, toComplete string) ([]string, cobra.ShellCompDirective) { //nolint:errcheck // the flag is defined above
-		return completeJobs(c, nil, toComplete)
+		// A comma list (3,build): complete its last job, the rest kept.
+		done := toComplete[:strings.LastIndexByte(toComplete, ',')+1]
+		jobs, directive := completeJobs(c, nil, toComplete[len(done):])
+		for i := range jobs {
+			jobs[i] = done + jobs[i]
+		}
+		return jobs, directive
 	})
 	return cmd
 }
