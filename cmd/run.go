@@ -92,11 +92,11 @@ come later under the same name. A job that does not exist is refused
 	cmd.RegisterFlagCompletionFunc("after", func(c *cobra.Command, _ []string, toComplete string) ([]string, cobra.ShellCompDirective) { //nolint:errcheck // the flag is defined above
 		// A comma list (3,build): complete its last job, the rest kept.
 		done := toComplete[:strings.LastIndexByte(toComplete, ',')+1]
-		jobs, directive := completeJobs(c, nil, toComplete[len(done):])
-		for i := range jobs {
-			jobs[i] = done + jobs[i]
+		got, directive := completeJobs(c, nil, toComplete[len(done):])
+		for i := range got {
+			got[i] = done + got[i]
 		}
-		return jobs, directive
+		return got, directive
 	})
 	return cmd
 }
