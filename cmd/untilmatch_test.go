@@ -22,30 +22,36 @@ func TestUntilMatcherWaitsForTheNextPrompt(t *testing.T) {
 		return control.OutputResponse{Lines: lines, NextCursor: next, Partial: partial}
 	}
 
-	m := untilMatcher{re: prompt, from: 4}
-	m.staleAt(shown)
-	_, ok := m.match(answer(4, nil, shown...))
+	m := control.NewNextMatcher(4, true, untilLine(prompt))
+	m.StaleAt(shown)
+	_, ok := m.Find(answer(4, nil, shown...))
 	assert.False(t, ok, "the prompt shown as the wait starts")
-	_, ok = m.match(answer(5, []jobs.Line{line(5, "prompt> hello")}))
+	_, ok = m.Find(answer(5, []jobs.Line{line(5, "prompt> hello")}))
 	assert.False(t, ok, "that prompt with what was typed at it")
-	l, ok := m.match(answer(6, []jobs.Line{line(6, "hello to you")}, line(0, "prompt> ")))
+	l, ok := m.Find(answer(6, []jobs.Line{line(6, "hello to you")}, line(0, "prompt> ")))
 	assert.True(t, ok, "the next prompt")
 	assert.Equal(t, "prompt> ", l.Text)
 
-	m = untilMatcher{re: prompt, from: 4}
-	m.staleAt(shown)
-	_, ok = m.match(answer(5, []jobs.Line{line(5, "prompt> ")}))
+	m = control.NewNextMatcher(4, true, untilLine(prompt))
+	m.StaleAt(shown)
+	_, ok = m.Find(answer(5, []jobs.Line{line(5, "prompt> ")}))
 	assert.False(t, ok, "the prompt as the run's end left it")
-	l, ok = m.match(answer(7, []jobs.Line{{Seq: 6, Stream: jobs.Meta, Text: "── run 2 ──"}}, line(0, "prompt> again")))
+	l, ok = m.Find(answer(7, []jobs.Line{{Seq: 6, Stream: jobs.Meta, Text: "── run 2 ──"}}, line(0, "prompt> again")))
 	assert.True(t, ok, "the next run's prompt")
 	assert.Equal(t, "prompt> again", l.Text)
 
-	m = untilMatcher{re: prompt, from: 4}
-	m.staleAt(nil)
-	_, ok = m.match(answer(5, []jobs.Line{line(5, "prompt> first")}))
+	m = control.NewNextMatcher(4, true, untilLine(prompt))
+	m.StaleAt(nil)
+	_, ok = m.Find(answer(5, []jobs.Line{line(5, "prompt> first")}))
 	assert.True(t, ok, "no line was being written: the first line after the cursor counts")
 
-	m = untilMatcher{re: prompt, from: 4, partials: true}
-	_, ok = m.match(answer(4, nil, shown...))
+	// A line being written that does not match yet counts once complete.
+	m = control.NewNextMatcher(4, true, untilLine(regexp.MustCompile(`done`)))
+	m.StaleAt([]jobs.Line{line(0, "Working...")})
+	_, ok = m.Find(answer(5, []jobs.Line{line(5, "Working... done")}))
+	assert.True(t, ok, "Working... done")
+
+	m = control.NewNextMatcher(4, false, untilLine(prompt))
+	_, ok = m.Find(answer(4, nil, shown...))
 	assert.True(t, ok, "without --cursor the prompt shown counts")
 }

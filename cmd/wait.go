@@ -209,51 +209,16 @@ func goesOn(s jobs.State) string {
 	return "it keeps running"
 }
 
-// untilMatcher finds the first line of wait --until's answers that
-// matches. With --cursor (partials false at first), a line being
-// written counts once a line after the cursor is complete (the prompt
-// shown when the cursor was read is not the next one), and the line
-// being written as the wait starts (staleAt) does not count once
-// complete: it is that prompt with what was typed at it ("prompt>
-// hello"), or as the run's end or a restart left it.
-type untilMatcher struct {
-	re       *regexp.Regexp
-	from     uint64
-	partials bool
-	stale    map[jobs.Stream]string
-}
-
-// staleAt notes the lines being written as the wait starts.
-func (m *untilMatcher) staleAt(partial []jobs.Line) {
-	m.stale = make(map[jobs.Stream]string)
-	for _, l := range partial {
-		m.stale[l.Stream] = l.Text
-	}
-}
-
-func (m *untilMatcher) match(r control.OutputResponse) (jobs.Line, bool) {
-	m.partials = m.partials || r.NextCursor > m.from
-	lines := r.Lines
-	if m.partials {
-		lines = append(lines, r.Partial...)
-	}
-	for _, l := range lines {
-		if was, ok := m.stale[l.Stream]; ok && l.Seq != 0 {
-			delete(m.stale, l.Stream)
-			if strings.HasPrefix(l.Text, was) {
-				continue
-			}
-		}
-		// The text as shown, without its colours: a coloured
-		// "\e[1mProceed" matches '^Proceed'. A line being written
-		// that shows nothing yet (a colour reset after a prompt, a
-		// tab, which moves the cursor) is no line to match '^$'.
+// untilLine says whether a line is the one --until waits for: its text
+// as shown, without its colours (a coloured "\e[1mProceed" matches
+// '^Proceed'); a line being written that shows nothing yet (a colour
+// reset after a prompt, a tab, which moves the cursor) is no line to
+// match '^$'.
+func untilLine(re *regexp.Regexp) func(jobs.Line) bool {
+	return func(l jobs.Line) bool {
 		shown := termtext.Printed(l.Text, false)
-		if l.Stream != jobs.Meta && (l.Seq != 0 || strings.Trim(shown, "\t") != "") && m.re.MatchString(shown) {
-			return l, true
-		}
+		return l.Stream != jobs.Meta && (l.Seq != 0 || strings.Trim(shown, "\t") != "") && re.MatchString(shown)
 	}
-	return jobs.Line{}, false
 }
 
 // errMatched ends the output stream once a line matched.
@@ -283,18 +248,18 @@ func waitUntil(cmd *cobra.Command, c *control.Client, id jobs.ID, o waitOptions)
 		}
 		from = max(from, o.cursor)
 	}
-	m := untilMatcher{re: re, from: from, partials: !o.cursorSet}
+	m := control.NewNextMatcher(from, o.cursorSet, untilLine(re))
 	if o.cursorSet {
-		now, err := c.ReadOutput(ctx, id, control.OutputQuery{Cursor: from, Tail: control.TailNone})
+		now, err := c.ReadOutput(ctx, id, control.AtCursor(from))
 		if err != nil {
 			return timedOut(err, id, o)
 		}
-		m.staleAt(now.Partial)
+		m.StaleAt(now.Partial)
 	}
 	var last control.OutputResponse
 	err = c.FollowOutput(ctx, id, control.OutputQuery{Cursor: from}, func(r control.OutputResponse) error {
 		last = r
-		if l, ok := m.match(r); ok {
+		if l, ok := m.Find(r); ok {
 			fmt.Fprintln(cmd.OutOrStdout(), text.line(l.Text))
 			return errMatched
 		}

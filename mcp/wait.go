@@ -2,6 +2,7 @@ package mcp
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"regexp"
@@ -36,8 +37,17 @@ type waitUntil struct {
 	re      *regexp.Regexp
 	pattern string
 	// after: only lines after this cursor match (0: from the start of
-	// the current run).
-	after uint64
+	// the current run); cursorGiven: the caller gave it (0 too), so the
+	// next line is waited for (control.NextMatcher).
+	after       uint64
+	cursorGiven bool
+}
+
+// argGiven says whether the call's arguments name key (a 0 given is
+// given).
+func argGiven(req *sdk.CallToolRequest, key string) bool {
+	var args map[string]json.RawMessage
+	return req != nil && req.Params != nil && json.Unmarshal(req.Params.Arguments, &args) == nil && args[key] != nil
 }
 
 // parseUntil reads "exit", "ready" or a regular expression.
@@ -122,6 +132,7 @@ func (s *Server) waitJob(ctx context.Context, req *sdk.CallToolRequest, in WaitI
 		return "", WaitResult{}, errors.New("cursor applies to a regex until: exit and ready do not read lines")
 	}
 	until.after = in.Cursor
+	until.cursorGiven = argGiven(req, "cursor")
 	info, err := s.resolve(ctx, in.ID)
 	if err != nil {
 		return "", WaitResult{}, err
@@ -243,13 +254,22 @@ func (s *Server) waitMatch(ctx context.Context, id jobs.ID, until waitUntil, tim
 	if err != nil {
 		return nil, "", err
 	}
-	err = s.opts.Client.FollowOutput(wctx, id, control.OutputQuery{Cursor: max(job.RunCursor, until.after)}, func(r control.OutputResponse) error {
-		for _, l := range append(r.Lines, r.Partial...) {
-			if l.Stream != jobs.Meta && re.MatchString(plain(l.Text)) {
-				ol := outputLine(l, maxLineBytes)
-				found = &ol
-				return errMatched
-			}
+	from := max(job.RunCursor, until.after)
+	m := control.NewNextMatcher(from, until.cursorGiven, func(l jobs.Line) bool {
+		return l.Stream != jobs.Meta && re.MatchString(plain(l.Text))
+	})
+	if until.cursorGiven {
+		now, err := s.opts.Client.ReadOutput(wctx, id, control.AtCursor(from))
+		if err != nil {
+			return nil, "", err
+		}
+		m.StaleAt(now.Partial)
+	}
+	err = s.opts.Client.FollowOutput(wctx, id, control.OutputQuery{Cursor: from}, func(r control.OutputResponse) error {
+		if l, ok := m.Find(r); ok {
+			ol := outputLine(l, maxLineBytes)
+			found = &ol
+			return errMatched
 		}
 		return nil
 	})

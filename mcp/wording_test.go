@@ -67,6 +67,25 @@ func TestWaitJobAfterACursor(t *testing.T) {
 	require.Contains(t, e.toolErr("wait_job", map[string]any{"id": "watch", "until": "x", "cursor": 50}), "cursor 50 is past job 1's last line (2)")
 }
 
+// wait_job from a cursor read while a prompt was on screen waits for the
+// next prompt: the one shown, and it with the answer typed at it, do not
+// count (rev47: it matched the prompt shown at once).
+func TestWaitJobFromACursorWaitsForTheNextPrompt(t *testing.T) {
+	e := newEnv(t)
+	var run RunJobOutput
+	e.ok("run_job", map[string]any{"name": "ask", "stdin": "pipe", "command": `printf 'prompt> '; read l; echo "got $l"; printf 'prompt> '; exec sleep 60`,
+		"wait_for": "^prompt> "}, &run)
+	var read ReadOutputResult
+	e.ok("read_output", map[string]any{"id": "ask"}, &read)
+	var w WaitResult
+	e.ok("wait_job", map[string]any{"id": "ask", "until": "^prompt> ", "cursor": read.NextCursor, "timeout": "500ms"}, &w)
+	require.Equal(t, "timed_out", w.Outcome, "the prompt shown does not count: %+v", w.Matched)
+	e.ok("send_input", map[string]any{"id": "ask", "text": "hello", "enter": true}, nil)
+	e.ok("wait_job", map[string]any{"id": "ask", "until": "^prompt> ", "cursor": read.NextCursor, "timeout": "20s"}, &w)
+	require.Equal(t, "matched", w.Outcome)
+	require.Equal(t, "prompt> ", w.Matched.Text, "the next prompt, not the line answered at the first")
+}
+
 // One of a thing is singular; a pipe job's answer is in its output, not
 // on a screen.
 func TestWordsForOneAndForPipes(t *testing.T) {
