@@ -2,6 +2,7 @@ package cmd
 
 import (
 	"fmt"
+	"os/exec"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -30,11 +31,12 @@ func misspeltFlag(c *cobra.Command, err error) error {
 	if !ok || !long || name == "" {
 		return nil
 	}
-	if runsPrograms(c) && len(c.Flags().Args()) > 0 {
+	if runsPrograms(c) && programBefore(c.Flags().Args()) != "" {
 		// After a program's name, the flag is the program's ("jobtop
 		// make --names", "jobtop rg --files"): the quote hint says how
 		// to give it, and a jobtop flag it is close to would change
-		// what runs.
+		// what runs. After a quoted command line ('make -j8' --nmae) it
+		// is jobtop's.
 		return nil
 	}
 	if near := nearFlags(c.Flags(), name); len(near) > 0 {
@@ -53,6 +55,19 @@ func nearFlags(fs *pflag.FlagSet, name string) []string {
 		}
 	})
 	return near
+}
+
+// programBefore is the last of words that is a program's name on PATH
+// (one word, no spaces): "" for none.
+func programBefore(words []string) string {
+	for i := len(words) - 1; i >= 0; i-- {
+		if w := words[i]; w != "" && !strings.ContainsAny(w, " \t") {
+			if _, err := exec.LookPath(w); err == nil {
+				return w
+			}
+		}
+	}
+	return ""
 }
 
 // runsPrograms says whether c's arguments are a command line to run (plain

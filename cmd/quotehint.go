@@ -49,6 +49,17 @@ func quoteHint(root, ran *cobra.Command, raw []string, err error) string {
 		}
 		return ""
 	}
+	if ran != root && ran.Name() == "run" && ran.Parent() == root && strings.Contains(err.Error(), "unknown ") && strings.Contains(err.Error(), " flag") {
+		// "jobtop run make --names": make's flag, before the "--" that
+		// run's command line comes after.
+		i := slices.Index(raw, "run")
+		if program := programBefore(raw[i+1:]); program != "" {
+			if at := slices.Index(raw[i+1:], program); at >= 0 {
+				return fmt.Sprintf("(jobtop read that flag as run's own, not %s's: put the command after --: jobtop run [flags] -- %s)", program, jobs.ShellJoin(raw[i+1+at:]))
+			}
+		}
+		return ""
+	}
 	if ran != root {
 		// A subcommand that is a program's name too, given that
 		// program's options.

@@ -54,6 +54,7 @@ func TestAMisspeltFlagOfJobtopsGetsNoQuoteHint(t *testing.T) {
 		{[]string{"ls", "--hots", "ssh://x"}, "jobtop: unknown flag: --hots (did you mean --host?)\n"},
 		{[]string{"--pipes", "--nmae", "x", "sleep"}, "jobtop: unknown flag: --nmae (did you mean --name?)\n"},
 		{[]string{"ls", "--hots=ssh://x"}, "jobtop: unknown flag: --hots (did you mean --host?)\n"},
+		{[]string{"sleep 60", "--nmae", "x"}, "jobtop: unknown flag: --nmae (did you mean --name?)\n"}, // after a quoted command line (rev48)
 	} {
 		r := c.runIn(dir, tc.args...)
 		assert.Equal(t, 2, r.code, "%v", tc.args)
@@ -67,4 +68,7 @@ func TestAMisspeltFlagOfJobtopsGetsNoQuoteHint(t *testing.T) {
 		assert.NotContains(t, r.stderr, "did you mean", "%v", args)
 		assert.Contains(t, r.stderr, "not true's: to run that program with it, quote its command line", "%v", args)
 	}
+	r := c.runIn(dir, "run", "--name", "a", "true", "--files")
+	assert.Equal(t, 2, r.code)
+	assert.Equal(t, "jobtop: unknown flag: --files\n(jobtop read that flag as run's own, not true's: put the command after --: jobtop run [flags] -- true --files)\n", r.stderr)
 }
