@@ -89,7 +89,7 @@ func newSession(t testing.TB, width, height int, env []string, argv ...string) *
 	require.NoError(t, os.Chmod(dir, 0o700)) // the socket's directory must be private
 	s := &session{
 		t:      t,
-		socket: fmt.Sprintf("jobtop-e2e-%d-%d", os.Getpid(), time.Now().UnixNano()),
+		socket: filepath.Join(dir, "tmux.sock"), // removed with dir: kill-server leaves it
 		name:   "e2e",
 		status: filepath.Join(dir, "status"),
 	}
@@ -155,7 +155,7 @@ func tmuxEnv() []string {
 }
 
 func (s *session) tmuxOut(args ...string) (string, error) {
-	cmd := exec.Command("tmux", append([]string{"-L", s.socket}, args...)...)
+	cmd := exec.Command("tmux", append([]string{"-S", s.socket}, args...)...)
 	cmd.Env = tmuxEnv()
 	out, err := cmd.CombinedOutput()
 	if err != nil {
