@@ -1,6 +1,10 @@
 package jobs
 
-import "sort"
+import (
+	"sort"
+
+	"jobtop/termtext"
+)
 
 // StreamSet is a set of streams a read keeps; the zero value keeps all.
 type StreamSet uint8
@@ -176,4 +180,102 @@ func (s *OutputStore) partialsLocked(streams StreamSet) []Line {
 		}
 	}
 	return out
+}
+
+// ReadAfter returns up to max committed lines with Seq greater than cursor
+// (max <= 0 means no limit), plus the lines being built.
+func (s *OutputStore) ReadAfter(cursor uint64, max int) Chunk {
+	return s.Select(Selection{After: cursor, Max: max, Partial: true})
+}
+
+// Tail returns the newest n committed lines (all when n <= 0) and the
+// lines being built. Next is the newest line's Seq.
+func (s *OutputStore) Tail(n int) Chunk {
+	if n <= 0 {
+		n = maxLineBytesLimit
+	}
+	return s.Select(Selection{Tail: n, Partial: true})
+}
+
+// Stats describes what the store holds.
+func (s *OutputStore) Stats() StoreStats {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	mem := s.slabs.memory() + len(s.ring)*entrySize
+	for _, p := range s.partial {
+		mem += cap(p.buf) + cap(p.pen)
+	}
+	return StoreStats{
+		First:    s.nextSeq - uint64(s.n),
+		Last:     s.nextSeq - 1,
+		Dropped:  s.dropped,
+		Bytes:    s.total,
+		Retained: s.n,
+		Meta:     s.meta,
+		Text:     int64(s.text),
+		Memory:   int64(mem),
+	}
+}
+
+// CursorHidden reports whether the program on the terminal whose lines
+// these are hid its cursor (ESC[?25l, as pip's, npm's and cargo's
+// progress bars do) and has not shown it again: a terminal draws none.
+func (s *OutputStore) CursorHidden() bool { return s.cursorHidden.Load() }
+
+// PartialCursor is the column of the cursor on the line being built on
+// stream: where a terminal's line editor left it (see SetTerminal), else
+// after its text.
+func (s *OutputStore) PartialCursor(stream Stream) int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.partialCursorLocked(stream)
+}
+
+func (s *OutputStore) partialCursorLocked(stream Stream) int {
+	pl := &s.partial[stream]
+	line := string(pl.buf)
+	x := termtext.Width(line)
+	if s.hasEdits(pl.buf) {
+		_, x = termtext.EditLineCursor(line)
+	}
+	if pl.cr { // a "\r" nothing followed yet: the start of the row the cursor is on
+		if s.cols <= 0 || x == 0 {
+			return 0
+		}
+		return (x - 1) / s.cols * s.cols
+	}
+	return x
+}
+
+// LastLine is the job's newest text: the line being built on the stream
+// written last, unless it shows nothing yet (a terminal's colour reset
+// after a prompt), or else the newest committed line the job wrote, of
+// any run. Meta lines (a restart's "── run 2 ──") are jobtop's, not the
+// job's: a silent job has no last line, restarted or not ("" also when
+// its newest line is no longer held).
+func (s *OutputStore) LastLine() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if p := s.partial[s.lastPart].buf; len(p) > 0 && !s.showsNothing(s.lastPart) {
+		return string(s.shown(p))
+	}
+	first := s.nextSeq - uint64(s.n)
+	if s.lastOwn == 0 || s.lastOwn < first {
+		return ""
+	}
+	return string(s.lineText(s.at(int(s.lastOwn - first))))
+}
+
+// LastLinePlacesCursor reports whether the newest text (LastLine) was
+// written, on a terminal, with moves of the cursor to a row (CUP, HVP,
+// VPA), which it is kept without: a program that draws a screen so on
+// the main one leaves pieces of rows run together there.
+func (s *OutputStore) LastLinePlacesCursor() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if p := s.partial[s.lastPart].buf; len(p) > 0 && !s.showsNothing(s.lastPart) {
+		return s.terminal && termtext.PlacesCursor(p)
+	}
+	first := s.nextSeq - uint64(s.n)
+	return s.lastOwn != 0 && s.lastOwn >= first && s.placed
 }
