@@ -288,7 +288,7 @@ func (r fileReloader) Reload() (control.ReloadResponse, error) {
 		Summary: res.String(), JobFile: r.JobFile(),
 		Added: nonNil(res.Added), Changed: nonNil(res.Changed),
 		Removed: nonNil(res.Removed), Unchanged: nonNil(res.Unchanged),
-		Enabled: nonNil(res.Enabled), Disabled: nonNil(res.Disabled),
+		Enabled: nonNil(res.Enabled), Disabled: nonNil(res.Disabled), Rewired: nonNil(res.Rewired),
 		MaxRunning:     res.MaxParallel,
 		OptionsChanged: res.OptionsChanged,
 		Warnings:       res.Warnings,

@@ -196,7 +196,7 @@ jobs:
 	assert.Equal(t, control.ReloadResponse{
 		Summary: "reloaded dev.yaml: no job changed", JobFile: path,
 		Added: []string{}, Changed: []string{}, Removed: []string{}, Unchanged: []string{"keep", "change", "fresh"},
-		Enabled: []string{}, Disabled: []string{},
+		Enabled: []string{}, Disabled: []string{}, Rewired: []string{},
 	}, resp)
 	assert.Equal(t, path, c.waitAnswering().JobFile)
 }

@@ -42,6 +42,6 @@ with no job file.`,
 			return nil
 		},
 	}
-	cmd.Flags().BoolVar(&asJSON, "json", false, `print {"summary", "job_file", "added", "changed", "removed", "unchanged", "max_running", "options_changed", "warnings"}`)
+	cmd.Flags().BoolVar(&asJSON, "json", false, `print {"summary", "job_file", "added", "changed", "removed", "unchanged", "enabled", "disabled", "rewired", "max_running", "options_changed", "warnings"}`)
 	return cmd
 }

@@ -49,6 +49,10 @@ type ReloadResponse struct {
 	// (stopped); such a job is in Changed too when its spec changed.
 	Enabled  []string `json:"enabled"`
 	Disabled []string `json:"disabled"`
+	// Rewired are the jobs whose depends_on alone changed: they have the
+	// new dependencies for their next start, and were not restarted
+	// (they are in Unchanged too).
+	Rewired []string `json:"rewired"`
 	// MaxRunning is the limit on jobs running at once the reload set,
 	// when the file's max_parallel changed (0: no limit); absent when it
 	// did not, and the limit was left as it was.

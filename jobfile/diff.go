@@ -16,6 +16,12 @@ type Changes struct {
 	// Redescribed are the jobs not Changed whose description changed: a
 	// reload gives them the new text and restarts nothing.
 	Redescribed []string
+	// Rewired are the jobs whose dependencies (depends_on) changed and
+	// nothing else they run by: what a job depends on matters when it
+	// starts, so a reload gives them the new ones for their next start
+	// and restarts nothing (a process-compose process scaled up adds a
+	// replica to each dependant's list). They count as Unchanged too.
+	Rewired []string
 	// Enabled and Disabled are the jobs whose autostart (process-compose:
 	// disabled) was turned on or off: a reload starts an enabled one that
 	// is not running, and stops a disabled one, as process-compose's
@@ -33,9 +39,10 @@ type Changes struct {
 
 // Diff compares the plan loaded before (prev; nil: none) with the one
 // loaded now (next). A job is changed when its spec differs in anything
-// it runs by (command, directory, environment, policies, dependencies);
-// its description is text for people, so it is not compared (a new
-// description is noted in Redescribed). A job whose autostart flag
+// it runs by (command, directory, environment, policies); its
+// description is text for people, so it is not compared (a new
+// description is noted in Redescribed), and its dependencies only
+// decide when it starts (new ones are noted in Rewired). A job whose autostart flag
 // changed is Enabled or Disabled (and Unchanged no more).
 func Diff(prev, next *Plan) Changes {
 	var c Changes
@@ -67,11 +74,14 @@ func Diff(prev, next *Plan) Changes {
 			c.Enabled = append(c.Enabled, j.Name)
 		}
 		switch {
-		case !sameSpec(old.Spec, j.Spec):
+		case !sameSpec(withoutDependencies(old.Spec), withoutDependencies(j.Spec)):
 			c.Changed = append(c.Changed, j.Name)
 			continue
 		case old.Autostart == j.Autostart:
 			c.Unchanged = append(c.Unchanged, j.Name)
+		}
+		if !sameSpec(old.Spec, j.Spec) {
+			c.Rewired = append(c.Rewired, j.Name)
 		}
 		if old.Spec.Description != j.Spec.Description {
 			c.Redescribed = append(c.Redescribed, j.Name)
@@ -89,6 +99,12 @@ func Diff(prev, next *Plan) Changes {
 // equal.
 func sameSpec(a, b jobs.Spec) bool {
 	return reflect.DeepEqual(normalize(a), normalize(b))
+}
+
+// withoutDependencies is s without what it depends on.
+func withoutDependencies(s jobs.Spec) jobs.Spec {
+	s.DependsOn = nil
+	return s
 }
 
 func normalize(s jobs.Spec) jobs.Spec {
@@ -122,7 +138,7 @@ func (c Changes) String() string {
 	for _, g := range []struct {
 		verb  string
 		names []string
-	}{{"added", c.Added}, {"changed", c.Changed}, {"enabled", c.Enabled}, {"disabled", c.Disabled}, {"removed", c.Removed}} {
+	}{{"added", c.Added}, {"changed", c.Changed}, {"with new depends_on", c.Rewired}, {"enabled", c.Enabled}, {"disabled", c.Disabled}, {"removed", c.Removed}} {
 		if len(g.names) > 0 {
 			parts = append(parts, fmt.Sprintf("%d %s (%s)", len(g.names), g.verb, someNames(g.names)))
 		}

@@ -87,7 +87,6 @@ func TestDiffSeesEveryField(t *testing.T) {
 		"stop signal": func(s *jobs.Spec) { s.StopSignal = 2 },
 		"grace":       func(s *jobs.Spec) { s.Grace = time.Second },
 		"restart":     func(s *jobs.Spec) { s.Restart.Max = 3 },
-		"depends_on":  func(s *jobs.Spec) { s.DependsOn = map[string]jobs.Condition{"db": jobs.CondReady} },
 		"ready":       func(s *jobs.Spec) { s.Ready.After = time.Second },
 		"tty":         func(s *jobs.Spec) { s.TTY = true },
 		"stdin":       func(s *jobs.Spec) { s.Stdin = jobs.StdinPipe },
@@ -107,6 +106,18 @@ func TestDiffSeesEveryField(t *testing.T) {
 	c := Diff(planOf(testJob("a", "x")), planOf(next))
 	require.Empty(t, c.Changed)
 	require.Equal(t, []string{"a"}, c.Redescribed)
+	// Dependencies decide when it starts: it is rewired, not changed;
+	// with its command changed too, it is changed.
+	next = testJob("a", "x")
+	next.Spec.DependsOn = map[string]jobs.Condition{"db": jobs.CondReady}
+	c = Diff(planOf(testJob("a", "x")), planOf(next))
+	require.Empty(t, c.Changed)
+	require.Equal(t, []string{"a"}, c.Unchanged)
+	require.Equal(t, []string{"a"}, c.Rewired)
+	next.Spec.Command = "other"
+	c = Diff(planOf(testJob("a", "x")), planOf(next))
+	require.Equal(t, []string{"a"}, c.Changed)
+	require.Empty(t, c.Rewired)
 }
 
 // TestDiffOfReloadedFile diffs two versions of a real file, as a reload

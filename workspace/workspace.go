@@ -218,7 +218,8 @@ func (r Result) String() string {
 
 // Reload re-reads the job file and applies what changed: added jobs
 // start, removed ones are stopped (and removed once ended), changed ones
-// restart with their new spec, unchanged ones are left alone. A file that
+// restart with their new spec, ones whose dependencies alone changed get
+// them for their next start, unchanged ones are left alone. A file that
 // cannot be read or is not valid changes nothing and is a *FileError.
 func (w *Workspace) Reload() (Result, error) {
 	select { // the file's first start must be over: its IDs are the base
@@ -251,7 +252,7 @@ func (w *Workspace) Reload() (Result, error) {
 		w.removeLocked(w.ids[name])
 		delete(w.ids, name)
 	}
-	added, changed := setOf(res.Added), setOf(res.Changed)
+	added, changed, rewired := setOf(res.Added), setOf(res.Changed), setOf(res.Rewired)
 	enabled, disabled := setOf(res.Enabled), setOf(res.Disabled)
 	for _, j := range next.StartOrder() {
 		switch {
@@ -261,6 +262,9 @@ func (w *Workspace) Reload() (Result, error) {
 			errs = append(errs, w.disableLocked(j, changed[j.Name]))
 		case changed[j.Name]:
 			errs = append(errs, w.replaceLocked(j))
+		}
+		if rewired[j.Name] {
+			errs = append(errs, w.rewireLocked(j))
 		}
 		if enabled[j.Name] {
 			errs = append(errs, w.enableLocked(j, changed[j.Name]))
@@ -321,6 +325,21 @@ func (w *Workspace) replaceLocked(j jobfile.Job) error {
 		if _, err := w.mgr.Restart(id); err != nil {
 			return fmt.Errorf("job %s: %w", j.Name, err)
 		}
+	}
+	return nil
+}
+
+// rewireLocked gives a job whose dependencies alone changed the new ones
+// for its next start, and restarts nothing. One that never ran (its old
+// dependencies failed it) starts under the new ones, as a changed job
+// would.
+func (w *Workspace) rewireLocked(j jobfile.Job) error {
+	id := w.ids[j.Name]
+	if info, err := w.mgr.Get(id); err == nil && info.State == jobs.StateError && info.Runs == 0 && j.Autostart {
+		return w.replaceLocked(j)
+	}
+	if _, err := w.mgr.SetSpec(id, withEnv(j.Spec, w.envCmds)); err != nil {
+		return fmt.Errorf("job %s: %w", j.Name, err)
 	}
 	return nil
 }
