@@ -10,6 +10,8 @@ import (
 	"sync/atomic"
 	"syscall"
 	"time"
+
+	"jobtop/jobs/proc"
 )
 
 // Event is news of a run from the keeper.
@@ -83,8 +85,25 @@ var ErrGone = errors.New("jobtop's keeper process is gone")
 // MaxSilence is how long the keeper may say nothing (it sends a
 // heartbeat every second) before the client takes it for stopped or stuck
 // and kills it; its runs then end as when it dies. Only time this
-// process was running to hear it counts (see watch).
+// process was running to hear it counts (see watch). A keeper that is
+// busy then (proc.Busy: a thread running, waiting for a CPU or for the
+// kernel, as on a machine loaded to hundreds of runnable processes or a
+// disk under siege) is slow, not stopped: it gets up to maxBusySilence.
 const MaxSilence = 10 * time.Second
+
+// maxBusySilence bounds the silence of a keeper that stays busy: one
+// spinning in a loop of its own is killed in the end.
+const maxBusySilence = 2 * time.Minute
+
+// watchHookSet is what a client's watch asks and allows.
+type watchHookSet struct {
+	busy    func(pid int) bool
+	maxBusy time.Duration
+}
+
+// watchHooks are what each client's watch gets at its Start; tests
+// replace them.
+var watchHooks = watchHookSet{proc.Busy, maxBusySilence}
 
 // watchTick is how often the client looks at the keeper's silence.
 const watchTick = MaxSilence / 10
@@ -113,7 +132,7 @@ type Client struct {
 	wake     chan struct{}
 	lost     error
 	closed   bool
-	silent   bool          // killed for saying nothing
+	silent   time.Duration // killed for saying nothing for that long
 	done     chan struct{} // closed when the reader has ended
 	writerOK chan struct{} // closed when the signal writer has ended
 }
@@ -154,7 +173,7 @@ func Start(onEvent func(Event), onLost func(error), holds ...*os.File) (*Client,
 	c.warning, c.cgroupWarning = hello.Err, hello.Note
 	go c.read(r)
 	go c.writeSignals()
-	go c.watch()
+	go c.watch(watchHooks)
 	return c, nil
 }
 
@@ -171,7 +190,7 @@ func Start(onEvent func(Event), onLost func(error), holds ...*os.File) (*Client,
 // it is set, and runs on while the machine sleeps; the monotonic clock
 // of time.Now stands still then (CLOCK_MONOTONIC, not BOOTTIME), as the
 // keeper does.
-func (c *Client) watch() {
+func (c *Client) watch(hooks watchHookSet) {
 	t := time.NewTicker(watchTick)
 	defer t.Stop()
 	last, seen := time.Now(), c.heard.Load()
@@ -189,10 +208,11 @@ func (c *Client) watch() {
 				continue
 			}
 			silence += gap
+			stuck := silence > MaxSilence && (silence > hooks.maxBusy || !hooks.busy(c.cmd.Process.Pid))
 			c.mu.Lock()
 			closing := c.closed // its lifeline is cut: it stops the runs, silently
-			if !closing && silence > MaxSilence {
-				c.silent = true
+			if !closing && stuck {
+				c.silent = silence
 				c.mu.Unlock()
 				c.cmd.Process.Kill() //nolint:errcheck // it may have died meanwhile
 				return
@@ -359,8 +379,8 @@ func (c *Client) read(r *receiver) {
 			// reason given here, not 10 s later for silence.
 			c.conn.Close()
 			c.wait() //nolint:errcheck // it is gone; its status says nothing more
-			if silent {
-				err = fmt.Errorf("it said nothing for %v (stopped or stuck), so it was killed", MaxSilence)
+			if silent > 0 {
+				err = fmt.Errorf("it said nothing for %v (stopped or stuck), so it was killed", silent.Round(time.Second))
 			}
 			if c.onLost != nil {
 				c.onLost(fmt.Errorf("%w: %v", ErrGone, err))
