@@ -107,6 +107,11 @@ type run struct {
 	reaped  time.Time       // when the main process was reaped
 	killed  bool            // SIGKILL was asked for: keep sending it
 	killAt  time.Time       // once orphaned: when the grace ends
+	// stopAt is when jobtop first had the stop signal sent (a stop, a
+	// restart): orphaned, the keeper keeps that stop's deadline and sends
+	// no second one, which would cut a graceful exit short ("press ^C
+	// again to force") and reach what a trap started to clean up.
+	stopAt time.Time
 	// held are jobtop's ends of the run's output (Spawn.Hold), until
 	// the run ends or they are drained into log (drain.go), when they
 	// are not in the stash.
@@ -495,6 +500,9 @@ func (k *keeper) signalRuns(ids []RunID, sig syscall.Signal) {
 		if sig == syscall.SIGKILL {
 			r.killed = true
 		}
+		if sig == r.stopSig && r.stopAt.IsZero() {
+			r.stopAt = time.Now()
+		}
 		k.signalRun(r, t, sig)
 	}
 }
@@ -587,8 +595,10 @@ func (k *keeper) signalGroup(fd int, sig syscall.Signal) bool {
 }
 
 // orphan starts stopping everything: jobtop is gone. Each run gets its
-// stop signal and SIGKILL once its grace has passed; processes of no
-// known run get SIGTERM and SIGKILL after the longest grace.
+// stop signal and SIGKILL once its grace has passed (a run jobtop was
+// stopping already keeps that stop's deadline, with no second signal);
+// processes of no known run get SIGTERM and SIGKILL after the longest
+// grace.
 func (k *keeper) orphan() {
 	k.orphaned = true
 	now := time.Now()
@@ -596,9 +606,13 @@ func (k *keeper) orphan() {
 	t := k.scanSettled()
 	k.unstash()
 	for _, r := range k.runs {
+		k.drain(r)
+		if !r.stopAt.IsZero() {
+			r.killAt = r.stopAt.Add(r.grace)
+			continue
+		}
 		r.killAt = now.Add(r.grace)
 		longest = max(longest, r.grace)
-		k.drain(r)
 		k.signalRun(r, t, r.stopSig)
 	}
 	signalAll(t.strays, syscall.SIGTERM)

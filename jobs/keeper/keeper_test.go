@@ -309,3 +309,22 @@ func TestJobHoldsNoOtherRunsFiles(t *testing.T) {
 	b, _ := os.ReadFile(dir + "/fds")
 	assert.NotContains(t, string(b), fmt.Sprintf("pipe:[%d]", st.Ino), "the first run's output pipe")
 }
+
+// TestAStopUnderWayIsNotSignalledAgain: jobtop gone during a run's grace
+// (killed while it stopped the run), the keeper lets that stop go on to
+// its deadline: a second SIGTERM would cut a graceful exit short ("press
+// ^C again to force"), and reach what a trap started to clean up.
+func TestAStopUnderWayIsNotSignalledAgain(t *testing.T) {
+	c, _ := startKeeper(t)
+	mark := "stopping-" + t.Name()
+	terms := filepath.Join(t.TempDir(), "terms")
+	spawnShell(t, c, 1, "trap 'echo TERM >> "+terms+"' TERM; while :; do sleep 0.05; done", mark, time.Second)
+	eventually(t, "the run", func() bool { return len(marked(mark)) >= 1 })
+	c.Signal(1, syscall.SIGTERM)
+	eventually(t, "the stop signal to be handled", func() bool { b, _ := os.ReadFile(terms); return len(b) > 0 })
+	require.NoError(t, c.Close())
+	assert.Empty(t, marked(mark), "killed at the end of its grace")
+	b, err := os.ReadFile(terms)
+	require.NoError(t, err)
+	assert.Equal(t, "TERM\n", string(b), "one stop signal, not a second when jobtop went")
+}
