@@ -61,7 +61,17 @@ func attachHosts(cmd *cobra.Command, specs []jobs.Spec, hosts []control.Host) er
 	}
 	model := ui.New(hostsEngine{engine}, cfg)
 	defer model.Close()
-	return runProgram(model, nil, nil)
+	if len(clients) > 1 {
+		return runProgram(model, nil, nil)
+	}
+	// One host: its instance is the TUI's only one, so the TUI ends with
+	// it as a plain attach does (a lost connection is reconnected, so
+	// only a shutdown ends it), instead of showing nothing but "shut
+	// down" until quit.
+	if err := runProgram(model, clients[0].Done(), nil); err != nil {
+		return err
+	}
+	return attachEnd(cmd, clients[0].Err())
 }
 
 // hostsEngine is a control.Hosts as the TUI's engine: it also says how

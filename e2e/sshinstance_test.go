@@ -2,6 +2,7 @@ package e2e
 
 import (
 	"context"
+	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -82,14 +83,15 @@ func TestSSHAttachSaysTheFarInstanceWasReplaced(t *testing.T) {
 }
 
 // A TUI attached to a host whose instance is shut down there (jobtop
-// --host H shutdown) starts no new instance on it: what it still asks
-// (the stopped job's last output) runs dial-stdio --no-start, the host
-// reads "shut down", no ssh of the TUI's stays, and nothing answers on
-// the far socket afterwards.
+// --host H shutdown), beside another host, starts no new instance on it:
+// what it still asks (the stopped job's last output) runs dial-stdio
+// --no-start, the host reads "shut down", no ssh of the TUI's stays, and
+// nothing answers on the far socket afterwards.
 func TestSSHAttachStartsNoFarInstanceAfterAShutdown(t *testing.T) {
 	// Its last words come after the stop: the TUI fetches them once the
 	// instance is going.
-	h, r, s, name := attachedToAHost(t, 200, "trap 'echo bye; exit 0' TERM; while :; do sleep 0.1; done")
+	here := startServe(t, binary(t))
+	h, r, s, name := attachedToAHost(t, 200, "trap 'echo bye; exit 0' TERM; while :; do sleep 0.1; done", here.sessionEnv(), "--local")
 	pid := s.jobtopPID()
 
 	_, stderr, code := r.run("shutdown")
@@ -103,10 +105,30 @@ func TestSSHAttachStartsNoFarInstanceAfterAShutdown(t *testing.T) {
 	assert.Contains(t, strings.Join(s.screen(), "\n"), name+": shut down")
 }
 
+// A TUI attached to one host only ends when the instance there is shut
+// down, as a plain attach does when its instance shuts down: the same
+// words, exit status 0; it did not stay open on a table of nothing with
+// "shut down" in its status bar. It starts no new instance there.
+func TestSSHAttachToOneHostEndsWhenItShutsDown(t *testing.T) {
+	h, r, s, name := attachedToAHost(t, 200, "exec sleep 300", nil)
+
+	_, stderr, code := r.run("shutdown")
+	require.Equal(t, 0, code, "shutdown: %s", stderr)
+	require.Equal(t, "0", s.waitExit())
+	tuiErr, err := os.ReadFile(filepath.Join(filepath.Dir(s.status), "stderr"))
+	require.NoError(t, err)
+	assert.Equal(t, "the jobtop instance on host "+name+" shut down (its jobs were stopped)\n", string(tuiErr))
+	require.Eventually(t, func() bool { return len(h.sshProcesses(0)) == 0 }, deadline, 20*time.Millisecond,
+		"the TUI's ssh has exited")
+	_, stderr, code = r.run("ls")
+	assert.Equal(t, 1, code, "no instance runs on the host: %s", stderr)
+	assert.Contains(t, stderr, "no jobtop is listening on host "+name)
+}
+
 // A TUI whose reconnections to a host keep failing says why, in ssh's
 // words, beside the countdown: here its key is no longer accepted.
 func TestSSHAttachSaysWhyReconnectionsFail(t *testing.T) {
-	h, _, s, name := attachedToAHost(t, 240, "exec sleep 300")
+	h, _, s, name := attachedToAHost(t, 240, "exec sleep 300", nil)
 	pid := s.jobtopPID()
 	ssh := h.sshProcesses(pid)
 	require.Len(t, ssh, 1)
@@ -124,9 +146,11 @@ func TestSSHAttachSaysWhyReconnectionsFail(t *testing.T) {
 }
 
 // attachedToAHost starts an instance on an sshd of the test's own with a
-// job web running command, and a TUI attached to it, cols wide: the host,
-// the CLI on it, the TUI and the host's name as the TUI shows it.
-func attachedToAHost(t *testing.T, cols int, command string) (*sshHost, *remote, *session, string) {
+// job web running command, and a TUI attached to it (with env and the
+// attach flags given), cols wide: the host, the CLI on it, the TUI and
+// the host's name as the TUI shows it. The TUI's stderr goes to the file
+// stderr beside the session's status file.
+func attachedToAHost(t *testing.T, cols int, command string, env []string, flags ...string) (*sshHost, *remote, *session, string) {
 	t.Helper()
 	bin := binary(t)
 	h := startSSHD(t)
@@ -135,8 +159,9 @@ func attachedToAHost(t *testing.T, cols int, command string) (*sshHost, *remote,
 	r := newRemote(t, bin, h, "--remote-socket", sock)
 	r.shutdownOnCleanup()
 	r.ok("run", "--name", "web", "--", command)
-	s := newSession(t, cols, 30, nil,
-		append(append([]string{"env"}, h.env...), bin, "attach", "--host", h.url, "--remote-socket", sock)...)
+	argv := append(append([]string{"env"}, h.env...), "sh", "-c", `exec "$@" 2>"$(dirname "$JOBTOP_E2E_STATUS")/stderr"`, "sh",
+		bin, "attach", "--host", h.url, "--remote-socket", sock)
+	s := newSession(t, cols, 30, env, append(argv, flags...)...)
 	s.waitText("web", "● 1 running")
 	return h, r, s, "127.0.0.1:" + strconv.Itoa(h.port)
 }
