@@ -142,6 +142,26 @@ func TestRefusalNamesTheJobsHost(t *testing.T) {
 	assert.Contains(t, m.statusView(), "cannot kill job 12 on gpu: it has ended (killed)")
 }
 
+// A refusal on a job of a far host keeps its reason on screen at 80 and
+// 100 columns, beside two hosts in the status bar, one of them named as
+// --host gives it (127.0.0.1:34055): the reason was cut off after the
+// host's name.
+func TestRefusalOfAFarJobFitsWithItsReason(t *testing.T) {
+	for _, width := range []int{80, 100} {
+		m, e, _ := hostsModel(t, width, nil)
+		e.labels[3] = jobs.Info{Host: "127.0.0.1:34055", HostID: 4}
+		e.status = []HostStatus{{Name: "127.0.0.1:34055", Connected: true}, {Name: "local", Connected: true}}
+		m.Update(jobEventsMsg{events: []jobs.Event{hostedEvent(e, jobs.EventState, 3, jobs.StateKilled)}})
+		press(t, m, "G")
+		press(t, m, "x")
+		view := m.View()
+		assert.Contains(t, view, "cannot stop job 4 on 127.0.0.1:34055: it has ended (killed)", "width %d", width)
+		for i, l := range strings.Split(view, "\n") {
+			require.LessOrEqual(t, textWidth(l), width, "width %d, line %d: %q", width, i, l)
+		}
+	}
+}
+
 // A plain engine shows no HOST column and no hosts in the status bar.
 func TestNoHostColumnForOneInstance(t *testing.T) {
 	mgr := newManager(t)

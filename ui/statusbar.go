@@ -45,9 +45,11 @@ func (m *Model) statusView() string {
 			left += m.pal.muted.Wrap("  at most " + strconv.Itoa(n) + " at once")
 		}
 	}
+	lead := "" // before the counts, and before a notice that comes first
 	if m.input.takesKeys() {
-		left = m.inputStatus() + m.pal.muted.Wrap(" │ ") + left
+		lead = m.inputStatus() + m.pal.muted.Wrap(" │ ")
 	}
+	left = lead + left
 	if hosts := m.hostsView(); hosts != "" {
 		left += m.pal.muted.Wrap(" │ ") + hosts
 	} else if m.cfg.Attached && m.cfg.Instance != "" {
@@ -105,7 +107,17 @@ func (m *Model) statusView() string {
 		if m.notice.isErr {
 			style = m.st.NoticeError
 		}
-		line += m.pal.muted.Wrap(" │ ") + style.Render(sanitize(m.notice.text, false))
+		note, sep := style.Render(sanitize(m.notice.text, false)), m.pal.muted.Wrap(" │ ")
+		line += sep + note
+		if m.notice.isErr && textWidth(line) > m.width-rightW {
+			// An error that does not fit beside the counts and hosts
+			// comes before them (after input mode's status, which
+			// says where keys go), and they follow it, cut: its
+			// reason is at its end ("cannot stop job 4 on
+			// 127.0.0.1:34055: it has ended"), and matters more now
+			// than they do.
+			line = lead + note + sep + strings.TrimPrefix(left, lead)
+		}
 	}
 	line = cut(line, m.width-rightW)
 	pad := m.width - rightW - textWidth(line)
