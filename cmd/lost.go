@@ -37,7 +37,16 @@ func instanceGone(ctx context.Context, c *control.Client, doing string, id jobs.
 		where = "host " + h.Name()
 	}
 	ended := fmt.Sprintf("the jobtop instance on %s ended while %s, and its jobs ended with it", where, doing)
-	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
+	recheck := 5 * time.Second
+	if h := c.Host(); h != nil {
+		// A new connection logs in over ssh first: it gets as long as
+		// a first answer from the host does.
+		recheck = control.DefaultAnswerTimeout
+		if h.AnswerTimeout > 0 {
+			recheck = h.AnswerTimeout
+		}
+	}
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), recheck)
 	defer cancel()
 	inst, perr := c.Instance(ctx)
 	switch {
@@ -48,6 +57,16 @@ func instanceGone(ctx context.Context, c *control.Client, doing string, id jobs.
 		// listens, is known to have ended.
 		return fmt.Errorf("no answer from the jobtop instance on %s for %v while %s: it may be stopped (SIGSTOP: kill -CONT it) or hung, or the link to the host down, and its jobs may still run; `%s` says whether it answers",
 			where, control.HostSilence, doing, c.Host().CheckCommand()), true
+	case perr != nil && c.Host() != nil && control.IsLost(err) && !control.IsEnding(err) && !errors.As(perr, &notRunning):
+		// The ssh connection broke and a new one does not reach the
+		// instance: the link may be down, which says nothing of the
+		// instance there.
+		said := ""
+		if why := control.Unreachable(perr); why != "" {
+			said = " (" + why + ")"
+		}
+		return fmt.Errorf("the ssh connection to the jobtop instance on %s broke off while %s, and a new one did not reach it%s: the instance there may still run, and its jobs with it; `%s` says whether it answers",
+			where, doing, said, c.Host().CheckCommand()), true
 	case perr != nil || control.IsEnding(err):
 		return fmt.Errorf("%s (job IDs on a new instance start again from 1, and name other jobs)", ended), true
 	case inst.Started.After(began) && id == 0: // every job's

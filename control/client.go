@@ -122,8 +122,14 @@ func (e *LostError) Unwrap() error { return e.Err }
 // BrokeOff says the connection to the instance broke off while doing
 // (e.g. "waiting for job 3"), err saying how, when the instance that
 // answered before answers still: only the link (ssh's) broke, and the
-// jobs run on. The CLI and the MCP tools say it in these words.
+// jobs run on. The CLI and the MCP tools say it in these words. Over
+// ssh, how it broke is the ssh connection's end, which err only tells
+// in the HTTP client's words ("Get \"http://jobtop/v1/...\": unexpected
+// EOF"): they are left out.
 func (c *Client) BrokeOff(doing string, err error) error {
+	if c.host != nil {
+		return fmt.Errorf("the ssh connection to the jobtop instance on %s broke off while %s; the instance still runs there, and its jobs with it", c.where(), doing)
+	}
 	return fmt.Errorf("the connection to the jobtop instance on %s broke off while %s (%v); the instance still runs", c.where(), doing, err)
 }
 

@@ -1,0 +1,110 @@
+package e2e
+
+import (
+	"bytes"
+	be "encoding/binary"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// sentHeaders reports whether the bytes a client sent on an HTTP/2
+// connection hold a whole HEADERS frame: a request went out on it.
+func sentHeaders(b []byte) bool {
+	const preface = "PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n"
+	if !bytes.HasPrefix(b, []byte(preface)) {
+		return false
+	}
+	for b = b[len(preface):]; len(b) >= 9; {
+		n := int(be.BigEndian.Uint32(append([]byte{0}, b[:3]...)))
+		if len(b) < 9+n {
+			return false
+		}
+		if b[3] == 1 { // HEADERS
+			return true
+		}
+		b = b[9+n:]
+	}
+	return false
+}
+
+// A wait over ssh whose ssh connection breaks says so in words, not the
+// HTTP client's ("(talking to host b: Get \"http://jobtop/v1/jobs/1/wait\":
+// unexpected EOF)"), and does not claim the far instance ended when the
+// host cannot be reached again: it may still run. Exit 255 either way:
+// the wait has no outcome of the job's to give.
+func TestSSHWaitWhoseLinkBreaks(t *testing.T) {
+	bin := binary(t)
+	h := startSSHD(t)
+	h.installJobtop(t, bin)
+	sock := filepath.Join(h.farDir, "w.sock")
+	// The far jobtop, with what each connection's client sends kept in a
+	// file of its own: the link is cut once the wait's request is there.
+	sent := filepath.Join(h.farDir, "sent")
+	teed := filepath.Join(h.farBin, "jobtop-teed")
+	writeFile(t, teed, "#!/bin/sh\ntee \""+sent+".$$\" | exec "+filepath.Join(h.farBin, "jobtop")+" \"$@\"\n")
+	require.NoError(t, os.Chmod(teed, 0o700))
+	r := newRemote(t, bin, h, "--remote-socket", sock, "--remote-bin", teed)
+	r.shutdownOnCleanup()
+	require.Equal(t, "1\n", r.ok("run", "--name", "nap", "--", "exec sleep 300"))
+	name := "127.0.0.1:" + strconv.Itoa(h.port)
+
+	// waitCut runs wait 1 and kills its ssh once the request is on the
+	// far side; first, when down, the host stops taking the test's key.
+	waitCut := func(down bool) (string, int) {
+		t.Helper()
+		old, _ := filepath.Glob(sent + ".*")
+		for _, f := range old {
+			require.NoError(t, os.Remove(f))
+		}
+		cmd := exec.Command(bin, append(append([]string{}, r.flags...), "wait", "1")...)
+		cmd.Env = append(append(os.Environ(), r.env...), h.env...)
+		var stderr bytes.Buffer
+		cmd.Stderr = &stderr
+		require.NoError(t, cmd.Start())
+		require.Eventually(t, func() bool {
+			files, _ := filepath.Glob(sent + ".*")
+			for _, f := range files {
+				if b, _ := os.ReadFile(f); sentHeaders(b) {
+					return true
+				}
+			}
+			return false
+		}, deadline, 20*time.Millisecond, "the wait's request reached the far side")
+		ssh := h.sshProcesses(cmd.Process.Pid)
+		require.Len(t, ssh, 1)
+		if down {
+			h.useKey("wrongid")
+			defer h.useKey("id")
+		}
+		require.NoError(t, syscall.Kill(ssh[0], syscall.SIGKILL))
+		code := 0
+		if err := cmd.Wait(); err != nil {
+			var exit *exec.ExitError
+			require.ErrorAs(t, err, &exit)
+			code = exit.ExitCode()
+		}
+		return stderr.String(), code
+	}
+
+	stderr, code := waitCut(false)
+	assert.Equal(t, 255, code)
+	assert.Equal(t, "jobtop: the ssh connection to the jobtop instance on host "+name+" broke off while waiting for job 1; the instance still runs there, and its jobs with it\n", stderr)
+
+	stderr, code = waitCut(true)
+	assert.Equal(t, 255, code)
+	assert.True(t, strings.HasPrefix(stderr, "jobtop: the ssh connection to the jobtop instance on host "+name+" broke off while waiting for job 1, and a new one did not reach it (ssh said: "), stderr)
+	assert.Contains(t, stderr, "Permission denied (publickey)")
+	assert.True(t, strings.HasSuffix(stderr, "): the instance there may still run, and its jobs with it; `ssh "+h.url+" "+teed+" ls --socket "+sock+"` says whether it answers\n"), stderr)
+	assert.NotContains(t, stderr, "ended", "the far instance is not said to have ended")
+
+	assert.Regexp(t, `(?m)^1\s+nap\s+running`, r.ok("ls"), "the far job ran on")
+}
