@@ -119,6 +119,33 @@ func TestAttachedTUIDrivesJobsStartedOutside(t *testing.T) {
 	}
 }
 
+// Typing into a terminal job in line mode, an attached TUI draws the
+// cursor as the local one does: none while the program hid it (a
+// progress bar's ESC[?25l), and on a prompt where the job's line editing
+// left it once shown again. Its mirror knew neither, and drew none.
+func TestAttachedTUIDrawsTheLineCursorAsTheJobLeftIt(t *testing.T) {
+	c := newCLI(t)
+	c.serve()
+	c.startJob(`stty -echo; printf '\033[?25lDownloading 50%%'; read a; printf '\033[?25h\r\nname? xyz\b\b'; read a; sleep 60`, "--tty", "--name", "bar")
+	lipgloss.SetColorProfile(termenv.ANSI) // the cursor is drawn in reverse video
+	t.Cleanup(func() { lipgloss.SetColorProfile(termenv.Ascii) })
+	_, model := attachedModel(t, c)
+	tm := teatest.NewTestModel(t, model, teatest.WithInitialTermSize(100, 20))
+	waitDrawn(t, tm, "Downloading 50%")
+	tm.Send(tea.KeyMsg{Type: tea.KeyEnter})
+	press(tm, "i")
+	var typing []byte
+	teatest.WaitFor(t, tm.Output(), func(b []byte) bool {
+		typing = b
+		return bytes.Contains(b, []byte("keys go to job 1 bar"))
+	}, teatest.WithDuration(testTimeout), teatest.WithCheckInterval(20*time.Millisecond))
+	assert.Contains(t, string(typing), "Downloading 50%", "the frame of input mode redraws the bar's row")
+	assert.NotContains(t, string(typing), "\x1b[7m", "no cursor: the program hid it")
+
+	tm.Send(tea.KeyMsg{Type: tea.KeyEnter}) // the job shows its cursor and asks
+	waitDrawn(t, tm, "name? x\x1b[7my\x1b[0mz")
+}
+
 // The TUI's refusals happen before it takes the terminal: one message on
 // stderr and a non-zero exit.
 func TestTUIRefusalsComeBeforeTheScreen(t *testing.T) {

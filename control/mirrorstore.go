@@ -6,6 +6,7 @@ import (
 	"unsafe"
 
 	"jobtop/jobs"
+	"jobtop/termtext"
 )
 
 // A mirror keeps per job at most what the server's store keeps by
@@ -47,6 +48,8 @@ type mirrorStore struct {
 	chunk    *mirrorChunk  // the chunk being filled
 	chunks   int64         // bytes of the chunks held lines use, and of chunk
 	partial  []jobs.Line
+	cursor   *int // the server's cursor column on partial's stdout line
+	hidden   bool // the job's program hid its cursor
 	bytes    int64
 	lastLine string
 	full     bool      // an older line did not fit: no backfill until a reset
@@ -119,6 +122,7 @@ func (s *mirrorStore) apply(resp OutputResponse) {
 		s.reset(resp.NextCursor + 1)
 	}
 	s.partial = resp.Partial
+	s.cursor, s.hidden = resp.Cursor, resp.CursorHidden
 }
 
 // reset drops every held line; the next one is first. The ring goes too:
@@ -375,6 +379,31 @@ func (s *mirrorStore) LastLine() string {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.lastLine
+}
+
+// PartialCursor is the column of the cursor on the line being built on
+// stream, as the instance said with it (jobs.OutputStore.PartialCursor);
+// after the line's text when it did not say (an older instance).
+func (s *mirrorStore) PartialCursor(stream jobs.Stream) int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.cursor != nil && stream == jobs.Stdout {
+		return *s.cursor
+	}
+	for _, l := range s.partial {
+		if l.Stream == stream {
+			return termtext.Width(l.Text)
+		}
+	}
+	return 0
+}
+
+// CursorHidden reports whether the job's program hid its cursor, as the
+// instance said with its last output (jobs.OutputStore.CursorHidden).
+func (s *mirrorStore) CursorHidden() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.hidden
 }
 
 func (s *mirrorStore) partialCopy() []jobs.Line {

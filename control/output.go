@@ -232,7 +232,7 @@ func (s *Server) streamOutput(ctx context.Context, w http.ResponseWriter, id job
 			j.end() //nolint:errcheck // the stream ends here anyway
 			return
 		}
-		if next.empty() && slices.Equal(next.first.Partial, end.partial) && werr == nil {
+		if next.empty() && slices.Equal(next.first.Partial, end.partial) && next.cursor == end.cursor && werr == nil {
 			continue
 		}
 		end = next.write(j)

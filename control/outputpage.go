@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"slices"
 	"strconv"
 
 	"jobtop/jobs"
@@ -164,6 +165,31 @@ type outputPage struct {
 	first   jobs.Chunk
 	state   jobs.State
 	ended   bool // the job was over before the read
+	cursor  lineCursor
+}
+
+// lineCursor is where a job's cursor is on the line it builds on stdout
+// (col, with a partial line there) and whether its program hid it, as
+// its store says (jobs.OutputStore's PartialCursor and CursorHidden): an
+// attached TUI draws it in input mode as the local one does.
+type lineCursor struct {
+	col    int
+	has    bool
+	hidden bool
+}
+
+// cursorOf reads a store's line cursor, after a read that returned
+// partial.
+func cursorOf(out selector, partial []jobs.Line) lineCursor {
+	var c lineCursor
+	if h, ok := out.(interface{ CursorHidden() bool }); ok {
+		c.hidden = h.CursorHidden()
+	}
+	pc, ok := out.(interface{ PartialCursor(jobs.Stream) int })
+	if ok && slices.ContainsFunc(partial, func(l jobs.Line) bool { return l.Stream == jobs.Stdout }) {
+		c.col, c.has = pc.PartialCursor(jobs.Stdout), true
+	}
+	return c
 }
 
 // readPage reads the first batch of an answer: the newest q.Tail lines
@@ -201,6 +227,7 @@ func (s *Server) readPage(id jobs.ID, q OutputQuery, cursor uint64, tail bool) (
 		sel.Max, sel.MaxBytes = 1, 0
 		p.first = out.Select(sel)
 	}
+	p.cursor = cursorOf(out, p.first.Partial)
 	return p, nil
 }
 
@@ -225,6 +252,7 @@ type pageEnd struct {
 	more    bool
 	ended   bool
 	partial []jobs.Line
+	cursor  lineCursor
 }
 
 // write writes the answer as one JSON object (OutputResponse's fields),
@@ -265,6 +293,13 @@ func (p *outputPage) write(j *jsonWriter) pageEnd {
 	j.bool("more", end.more)
 	j.uint("dropped", p.first.Dropped)
 	j.field("partial", end.partial)
+	end.cursor = p.cursor
+	if p.cursor.has {
+		j.field("partial_cursor", p.cursor.col)
+	}
+	if p.cursor.hidden {
+		j.bool("cursor_hidden", true)
+	}
 	j.field("state", p.state)
 	j.bool("ended", end.ended)
 	j.raw("}")

@@ -128,8 +128,15 @@ type OutputResponse struct {
 	More       bool        `json:"more"`
 	Dropped    uint64      `json:"dropped"`
 	Partial    []jobs.Line `json:"partial"`
-	State      jobs.State  `json:"state"`
-	Ended      bool        `json:"ended"`
+	// Cursor is the column of the cursor on the line being built on
+	// stdout (where a terminal's line editing left it), with such a
+	// line; CursorHidden says the job's program hid its cursor
+	// (ESC[?25l, a progress bar). An attached TUI draws the cursor in
+	// input mode from them. Older instances leave both out.
+	Cursor       *int       `json:"partial_cursor,omitempty"`
+	CursorHidden bool       `json:"cursor_hidden,omitempty"`
+	State        jobs.State `json:"state"`
+	Ended        bool       `json:"ended"`
 	// Error ends a stream that could not go on (the job was removed).
 	Error string `json:"error,omitempty"`
 }
