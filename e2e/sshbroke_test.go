@@ -53,7 +53,10 @@ func TestSSHWaitWhoseLinkBreaks(t *testing.T) {
 	writeFile(t, teed, "#!/bin/sh\ntee \""+sent+".$$\" | exec "+filepath.Join(h.farBin, "jobtop")+" \"$@\"\n")
 	require.NoError(t, os.Chmod(teed, 0o700))
 	r := newRemote(t, bin, h, "--remote-socket", sock, "--remote-bin", teed)
-	r.shutdownOnCleanup()
+	// Shut down through the plain binary: tee holds each ssh session
+	// open until its input ends, so shutdown's polls (is it gone?) over
+	// the teed one each wait out their timeout.
+	newRemote(t, bin, h, "--remote-socket", sock).shutdownOnCleanup()
 	require.Equal(t, "1\n", r.ok("run", "--name", "nap", "--", "exec sleep 300"))
 	name := "127.0.0.1:" + strconv.Itoa(h.port)
 
