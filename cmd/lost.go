@@ -37,16 +37,7 @@ func instanceGone(ctx context.Context, c *control.Client, doing string, id jobs.
 		where = "host " + h.Name()
 	}
 	ended := fmt.Sprintf("the jobtop instance on %s ended while %s, and its jobs ended with it", where, doing)
-	recheck := 5 * time.Second
-	if h := c.Host(); h != nil {
-		// A new connection logs in over ssh first: it gets as long as
-		// a first answer from the host does.
-		recheck = control.DefaultAnswerTimeout
-		if h.AnswerTimeout > 0 {
-			recheck = h.AnswerTimeout
-		}
-	}
-	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), recheck)
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), c.RecheckTimeout())
 	defer cancel()
 	inst, perr := c.Instance(ctx)
 	switch {
@@ -61,12 +52,7 @@ func instanceGone(ctx context.Context, c *control.Client, doing string, id jobs.
 		// The ssh connection broke and a new one does not reach the
 		// instance: the link may be down, which says nothing of the
 		// instance there.
-		said := ""
-		if why := control.Unreachable(perr); why != "" {
-			said = " (" + why + ")"
-		}
-		return fmt.Errorf("the ssh connection to the jobtop instance on %s broke off while %s, and a new one did not reach it%s: the instance there may still run, and its jobs with it; `%s` says whether it answers",
-			where, doing, said, c.Host().CheckCommand()), true
+		return c.Unreached(doing, perr), true
 	case perr != nil || control.IsEnding(err):
 		return fmt.Errorf("%s (job IDs on a new instance start again from 1, and name other jobs)", ended), true
 	case inst.Started.After(began) && id == 0: // every job's

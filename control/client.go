@@ -133,6 +133,36 @@ func (c *Client) BrokeOff(doing string, err error) error {
 	return fmt.Errorf("the connection to the jobtop instance on %s broke off while %s (%v); the instance still runs", c.where(), doing, err)
 }
 
+// Unreached says the ssh connection to a host's instance broke off while
+// doing, and a new one (perr its failure) did not reach the instance:
+// the link may be down, which says nothing of the instance there. The
+// CLI and the MCP tools say it in these words.
+func (c *Client) Unreached(doing string, perr error) error {
+	said := ""
+	if why := Unreachable(perr); why != "" {
+		said = " (" + why + ")"
+	}
+	check := ""
+	if c.host != nil {
+		check = "; `" + c.host.CheckCommand() + "` says whether it answers"
+	}
+	return fmt.Errorf("the ssh connection to the jobtop instance on %s broke off while %s, and a new one did not reach it%s: the instance there may still run, and its jobs with it%s",
+		c.where(), doing, said, check)
+}
+
+// RecheckTimeout is how long a look at whether the instance still answers,
+// after a connection broke off, may take: over ssh a new connection logs
+// in first, and gets as long as a first answer from the host does.
+func (c *Client) RecheckTimeout() time.Duration {
+	if c.host == nil {
+		return 5 * time.Second
+	}
+	if c.host.AnswerTimeout > 0 {
+		return c.host.AnswerTimeout
+	}
+	return DefaultAnswerTimeout
+}
+
 // IsLost reports whether err is an answer cut off by the instance going
 // away: a connection that broke off (*LostError), or a wait the instance
 // cut off because it is ending itself (IsEnding).

@@ -150,12 +150,17 @@ func (s *Server) lostError(ctx context.Context, err error) error {
 	if errors.Is(err, syscall.EACCES) || !(control.IsLost(err) || errors.As(err, &notRunning)) {
 		return nil
 	}
-	ctx, cancel := context.WithTimeout(ctx, 5*time.Second)
+	ctx, cancel := context.WithTimeout(ctx, s.opts.Client.RecheckTimeout())
 	defer cancel()
 	prev, now, perr := s.observe(ctx)
 	switch {
 	case prev == nil:
 		return nil
+	case perr != nil && s.opts.Client.Host() != nil && control.IsLost(err) && !control.IsEnding(err) && !errors.As(perr, &notRunning):
+		// The ssh connection broke and a new one does not reach the
+		// instance: the link may be down, which says nothing of the
+		// instance there, nor of its jobs.
+		return &connectionBroke{err: err, unreached: perr}
 	case perr != nil:
 		return s.goneError(*prev)
 	case !sameInstance(*prev, *now):
@@ -164,22 +169,31 @@ func (s *Server) lostError(ctx context.Context, err error) error {
 		// The same instance still answers, but said it is ending.
 		return s.goneError(*prev)
 	case control.IsLost(err):
-		return &connectionBroke{err} // the same instance answers: only a connection broke
+		return &connectionBroke{err: err} // the same instance answers: only a connection broke
 	}
 	return nil
 }
 
 // connectionBroke is an answer cut off by its connection breaking (an
 // ssh link that went down) while the instance the tools talked to still
-// answers, its jobs running on. A tool says so in the CLI's words
-// (control.Client.BrokeOff) with what it was doing: wait_job and
-// run_job's wait_for what they waited for (wait), the others the tool
-// (addTool).
-type connectionBroke struct{ err error }
+// answers, its jobs running on, or while over ssh a new connection does
+// not reach it (unreached: how that failed), which says nothing of it. A
+// tool says so in the CLI's words (words) with what it was doing:
+// wait_job and run_job's wait_for what they waited for (wait), the
+// others the tool (addTool).
+type connectionBroke struct{ err, unreached error }
 
 func (e *connectionBroke) Error() string { return e.err.Error() }
 
 func (e *connectionBroke) Unwrap() error { return e.err }
+
+// words say what broke off while doing, as the CLI does.
+func (e *connectionBroke) words(c *control.Client, doing string) error {
+	if e.unreached != nil {
+		return c.Unreached(doing, e.unreached)
+	}
+	return c.BrokeOff(doing, e.err)
+}
 
 // toolsOnNewInstance are the tools whose answer on an instance other
 // than the one the tools talked to still makes sense (with a note);

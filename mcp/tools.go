@@ -72,7 +72,7 @@ func addTool[In, Out any](s *Server, srv *sdk.Server, t *sdk.Tool, h func(contex
 		if err != nil {
 			var zero Out
 			if broke := (*connectionBroke)(nil); errors.As(err, &broke) {
-				err = s.opts.Client.BrokeOff("answering "+t.Name, broke.err)
+				err = broke.words(s.opts.Client, "answering "+t.Name)
 			}
 			return nil, zero, err
 		}

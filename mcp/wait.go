@@ -199,7 +199,7 @@ func (s *Server) wait(ctx context.Context, req *sdk.CallToolRequest, id jobs.ID,
 			return WaitResult{}, fmt.Errorf("waiting for %s was cut off: %w", until.describe(id), err)
 		}
 		if broke := (*connectionBroke)(nil); errors.As(err, &broke) {
-			return WaitResult{}, s.opts.Client.BrokeOff("waiting for "+until.describe(id), broke.err)
+			return WaitResult{}, broke.words(s.opts.Client, "waiting for "+until.describe(id))
 		}
 		return WaitResult{}, err
 	}
