@@ -2,6 +2,7 @@ package jobs
 
 import (
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"testing"
@@ -52,6 +53,25 @@ func TestAfterAJobThatFailsFailsWithTheReason(t *testing.T) {
 	late := wait(t, m, start(t, m, Spec{Command: "echo never", After: []ID{build.ID}}).ID)
 	assert.Equal(t, StateError, late.State)
 	assert.Equal(t, "job 1 (build), which it runs after, failed (exit 3)", late.Error)
+}
+
+// In a long chain, each job run after the one before, the error of the
+// last names the job before it and the job that ended the chain, not
+// every job between: 200 steps made a 10 KB error, sent to every client.
+func TestAfterAChainThatCouldNotStartNamesItsRoot(t *testing.T) {
+	m := newManager(t, Options{})
+	first := start(t, m, Spec{Name: "c0", Command: "exec sleep 1000"})
+	prev := first
+	for i := 1; i < 200; i++ {
+		prev = start(t, m, Spec{Name: fmt.Sprintf("c%d", i), Command: "echo never", After: []ID{prev.ID}})
+	}
+	require.NoError(t, m.Kill(first.ID))
+	last := wait(t, m, prev.ID)
+	assert.Equal(t, StateError, last.State)
+	assert.Equal(t, fmt.Sprintf("job %d (c198), which it runs after, could not start (job %d (c0) was killed (SIGKILL))", prev.ID-1, first.ID), last.Error)
+	second, err := m.Get(first.ID + 1)
+	require.NoError(t, err)
+	assert.Equal(t, fmt.Sprintf("job %d (c0), which it runs after, was killed (SIGKILL)", first.ID), second.Error)
 }
 
 // The job run after is the one with that ID, whatever later jobs are

@@ -47,13 +47,17 @@ type job struct {
 	store *OutputStore
 	log   *logFile
 
-	state      State
-	reason     string // why it waits, or what its restart policy decided
-	removing   string // what stopped it to remove it (Info.Removing)
-	pid        int
-	exitCode   *int
-	signal     Signal
-	errText    string
+	state    State
+	reason   string // why it waits, or what its restart policy decided
+	removing string // what stopped it to remove it (Info.Removing)
+	pid      int
+	exitCode *int
+	signal   Signal
+	errText  string
+	// depRoot is, when it could not start because a dependency could
+	// not be met, the end that caused it (failRoot): its dependants name
+	// it instead of repeating errText.
+	depRoot    string
 	started    *time.Time
 	ended      *time.Time
 	runs       int
@@ -266,7 +270,7 @@ func (m *Manager) queueRunLocked(j *job, first bool) {
 	j.state = StateQueued
 	j.reason, j.removing = "", ""
 	j.metDeps = nil
-	j.pid, j.exitCode, j.signal, j.errText = 0, nil, 0, ""
+	j.pid, j.exitCode, j.signal, j.errText, j.depRoot = 0, nil, 0, "", ""
 	j.started, j.ended = nil, nil
 	if first {
 		m.queue = slices.Insert(m.queue, 0, j)
@@ -304,10 +308,11 @@ func (m *Manager) scheduleLocked() {
 	for changed := true; changed; {
 		changed = false
 		for _, j := range append([]*job(nil), m.queue...) {
-			ok, wait, fail := m.dependenciesLocked(j)
+			ok, wait, fail, root := m.dependenciesLocked(j)
 			switch {
 			case fail != "":
 				m.dequeueLocked(j)
+				j.depRoot = root
 				m.finishWithoutRunLocked(j, StateError, fail)
 				changed = true
 			case !ok:

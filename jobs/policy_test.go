@@ -1,6 +1,7 @@
 package jobs
 
 import (
+	"fmt"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -150,8 +151,28 @@ func TestDependencyFailurePropagates(t *testing.T) {
 	assert.Equal(t, "dependency build failed (exit 2)", test.Error)
 	deploy = wait(t, m, deploy.ID)
 	assert.Equal(t, StateError, deploy.State)
-	assert.Equal(t, "dependency test could not start: dependency build failed (exit 2)", deploy.Error)
+	assert.Equal(t, "dependency test could not start (build failed (exit 2))", deploy.Error)
 	assert.Empty(t, outputText(t, m, test.ID))
+}
+
+// Layers of jobs, each depending on a job of the layer before: a
+// failure in an early layer reaches the last with the dependency it waited
+// for and the job that failed, not the whole path between (which buried
+// the failed job at the end of a long row).
+func TestDependencyFailureDeepNamesTheRoot(t *testing.T) {
+	m := newManager(t, Options{})
+	root := start(t, m, Spec{Name: "s05_3", Command: "exit 3"})
+	prev := "s05_3"
+	var last Info
+	for layer := 6; layer < 30; layer++ {
+		name := fmt.Sprintf("s%02d_0", layer)
+		last = start(t, m, Spec{Name: name, Command: "echo never", DependsOn: map[string]Condition{prev: CondSucceeded}})
+		prev = name
+	}
+	wait(t, m, root.ID)
+	last = wait(t, m, last.ID)
+	assert.Equal(t, StateError, last.State)
+	assert.Equal(t, "dependency s28_0 could not start (s05_3 failed (exit 3))", last.Error)
 }
 
 func TestDependencySucceededStartsInOrder(t *testing.T) {
