@@ -199,4 +199,8 @@ func TestStateTextOfALongBackoff(t *testing.T) {
 	assert.Equal(t, "failed (restart in 200h00m)", stateText(jobs.Info{State: jobs.StateFailed, RestartAt: &at}, now))
 	at = now.Add(42 * time.Second)
 	assert.Equal(t, "failed (restart in 42s)", stateText(jobs.Info{State: jobs.StateFailed, RestartAt: &at}, now))
+	at = now.Add(10 * time.Millisecond)
+	assert.Equal(t, "failed (restart in <1s)", stateText(jobs.Info{State: jobs.StateFailed, RestartAt: &at}, now), "a 10ms backoff is no 1s wait")
+	at = now.Add(time.Second)
+	assert.Equal(t, "failed (restart in 1s)", stateText(jobs.Info{State: jobs.StateFailed, RestartAt: &at}, now))
 }

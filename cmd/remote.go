@@ -143,13 +143,17 @@ func exitText(j jobs.Info) string {
 }
 
 // stateText is a job's state, with the time left before SIGKILL for a
-// stopping job: "stopping (SIGKILL in 4s)".
+// stopping job: "stopping (SIGKILL in 4s)", or before its restart policy
+// runs it again: "failed (restart in 4s)", "<1s" under a second.
 func stateText(j jobs.Info, now time.Time) string {
 	if j.State == jobs.StateStopping && j.KillAt != nil && j.KillAt.After(now) {
 		secs := (j.KillAt.Sub(now) + time.Second - 1) / time.Second
 		return fmt.Sprintf("%s (SIGKILL in %ds)", j.State, secs)
 	}
 	if j.RestartAt != nil {
+		if left := j.RestartAt.Sub(now); left > 0 && left < time.Second {
+			return fmt.Sprintf("%s (restart in <1s)", j.State) // a 10ms backoff: not 1s
+		}
 		secs := max((j.RestartAt.Sub(now)+time.Second-1)/time.Second, 0)
 		if secs >= 100 { // 4m05s, 2h03m: not 719999s
 			return fmt.Sprintf("%s (restart in %s)", j.State, formatRuntime(secs*time.Second))

@@ -98,3 +98,24 @@ func TestFailedJobShowsTimeToItsRestart(t *testing.T) {
 	assert.Nil(t, c.status("flaky").RestartAt, "no restart comes")
 	assert.Regexp(t, `^1\s+flaky\s+failed\s`, strings.Split(c.ok("ls"), "\n")[1])
 }
+
+// A restart less than a second off reads "<1s": a job restarting every
+// 300ms showed "restart in 1s" each time ls caught it waiting.
+func TestFailedJobShowsASubSecondRestart(t *testing.T) {
+	c := newCLI(t)
+	c.serve()
+	client := control.NewClient(c.socket)
+	defer client.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), testTimeout)
+	defer cancel()
+	_, err := client.StartJob(ctx, control.StartRequest{Name: "flaky", Command: "exit 1",
+		Restart: &control.RestartRequest{Policy: "on-failure", Backoff: "300ms", MaxBackoff: "300ms", Max: new(int)}})
+	require.NoError(t, err)
+	var row string
+	require.Eventually(t, func() bool {
+		row = strings.Split(c.ok("ls"), "\n")[1]
+		return strings.Contains(row, "restart in")
+	}, testTimeout, 20*time.Millisecond, "ls catches it waiting out its backoff")
+	assert.Regexp(t, `^1\s+flaky\s+failed \(restart in <1s\)\s`, row)
+	c.ok("kill", "flaky")
+}

@@ -430,6 +430,14 @@ func (r StartRequest) SpecFor(resolve func(name string) (jobs.ID, error)) (jobs.
 		if spec.Restart.MaxBackoff, err = parseDuration("restart.max_backoff", r.Restart.MaxBackoff); err != nil {
 			return jobs.Spec{}, err
 		}
+		// A zero wait given is refused, as a job file refuses it: the
+		// spec's 0 means "the default", which "0s" silently got.
+		if r.Restart.Backoff != "" && spec.Restart.Backoff == 0 {
+			return jobs.Spec{}, badRequest("restart.backoff %s: must be more than 0 (left out, %v, doubled on each restart in a row)", r.Restart.Backoff, jobs.DefaultRestartBackoff)
+		}
+		if r.Restart.MaxBackoff != "" && spec.Restart.MaxBackoff == 0 {
+			return jobs.Spec{}, badRequest("restart.max_backoff %s: must be more than 0 (left out, %v)", r.Restart.MaxBackoff, jobs.DefaultRestartMaxBackoff)
+		}
 	}
 	if r.Ready != nil {
 		if r.Ready.LogPattern == "" && r.Ready.After == "" && !r.Ready.given() {

@@ -207,6 +207,8 @@ func TestCountdownFormat(t *testing.T) {
 		return jobs.Info{State: jobs.StateFailed, ExitCode: &code, RestartAt: &at}
 	}
 	require.Equal(t, " ↻3s", countdown(restart(2500*time.Millisecond), now))
+	require.Equal(t, " ↻<1s", countdown(restart(10*time.Millisecond), now), "a 10ms backoff is no 1s wait")
+	require.Equal(t, " ↻1s", countdown(restart(time.Second), now))
 	require.Equal(t, " ↻5m", countdown(restart(5*time.Minute), now))
 	require.Equal(t, "", countdown(restart(-time.Second), now), "due: the job is about to be queued")
 	require.Equal(t, " ↻9d", countdown(restart(200*time.Hour), now))

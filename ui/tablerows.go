@@ -93,7 +93,8 @@ func shortWait(d time.Duration) string {
 
 // countdown is " 4s" for a stopping job: the seconds left before
 // SIGKILL ends it; " ↻4s" for an ended job its restart policy runs again
-// then; "" for other jobs, or once the time has come.
+// then (" ↻<1s" under a second: a 10ms backoff is no 1s wait); "" for
+// other jobs, or once the time has come.
 func countdown(info jobs.Info, now time.Time) string {
 	var left time.Duration
 	mark := ""
@@ -105,8 +106,11 @@ func countdown(info jobs.Info, now time.Time) string {
 	case info.RestartAt != nil && info.State.Done():
 		left, mark = info.RestartAt.Sub(now), "↻"
 	}
-	if left <= 0 {
+	switch {
+	case left <= 0:
 		return ""
+	case mark != "" && left < time.Second:
+		return " " + mark + "<1s"
 	}
 	return " " + mark + shortWait(left)
 }
