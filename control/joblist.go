@@ -70,6 +70,7 @@ var jobFields = [...]jobField{
 	{"log_error", func(j *jobs.Info) bool { return j.LogError == "" }, func(b []byte, j *jobs.Info) []byte { return appendJSONString(b, j.LogError) }},
 	{"lines", nil, func(b []byte, j *jobs.Info) []byte { return strconv.AppendUint(b, j.Lines, 10) }},
 	{"meta_lines", func(j *jobs.Info) bool { return j.MetaLines == 0 }, func(b []byte, j *jobs.Info) []byte { return strconv.AppendUint(b, j.MetaLines, 10) }},
+	{"line_cuts", func(j *jobs.Info) bool { return j.LineCuts == 0 }, func(b []byte, j *jobs.Info) []byte { return strconv.AppendUint(b, j.LineCuts, 10) }},
 	{"bytes", nil, func(b []byte, j *jobs.Info) []byte { return strconv.AppendInt(b, j.Bytes, 10) }},
 	{"dropped_lines", nil, func(b []byte, j *jobs.Info) []byte { return strconv.AppendUint(b, j.Dropped, 10) }},
 	{"last_line", nil, func(b []byte, j *jobs.Info) []byte { return appendJSONString(b, j.LastLine) }},

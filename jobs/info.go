@@ -142,8 +142,12 @@ type Info struct {
 	// run 2 ──", a stop command's, a health check's): Lines-MetaLines
 	// is how many lines the job wrote.
 	MetaLines uint64 `json:"meta_lines,omitempty"`
-	Bytes     int64  `json:"bytes"`
-	Dropped   uint64 `json:"dropped_lines"`
+	// LineCuts counts the pieces among Lines that continue a line longer
+	// than the store's line bound (16 KiB), held as lines of their own:
+	// Lines-MetaLines-LineCuts is how many lines the job wrote.
+	LineCuts uint64 `json:"line_cuts,omitempty"`
+	Bytes    int64  `json:"bytes"`
+	Dropped  uint64 `json:"dropped_lines"`
 	// LastLine is the job's newest output (OutputStore.LastLine): never a
 	// meta line.
 	LastLine string `json:"last_line"`
@@ -198,10 +202,11 @@ func (i Info) LastRunWasReady() bool {
 }
 
 // JobLines is how many lines the job wrote, in all its runs: Lines
-// without jobtop's own (MetaLines). An instance too old to count them
-// says 0 of them.
+// without jobtop's own (MetaLines), a line longer than 16 KiB once
+// however many pieces hold it (LineCuts). An instance too old to count
+// them says 0 of them.
 func (i Info) JobLines() uint64 {
-	return i.Lines - min(i.MetaLines, i.Lines)
+	return i.Lines - min(i.MetaLines+i.LineCuts, i.Lines)
 }
 
 // Runtime is how long the current or last run took (so far).

@@ -244,6 +244,7 @@ func (j *job) addOutputStats(info *Info) {
 	info.LogError = j.log.Err()
 	info.Lines = st.Last
 	info.MetaLines = st.Meta
+	info.LineCuts = st.Cuts
 	info.Bytes = st.Bytes
 	info.Dropped = st.Dropped
 	info.LastLine = j.store.LastLine()

@@ -60,8 +60,12 @@ type StoreStats struct {
 	Bytes    int64  // bytes appended in all
 	Retained int    // lines held
 	// Meta counts jobtop's own lines among the Last (a restart's "── run
-	// 2 ──", a stop command's): Last-Meta lines are the job's.
+	// 2 ──", a stop command's), and Cuts the pieces of lines longer than
+	// MaxLineBytes committed before their line went on (all of a long
+	// line's pieces but its last): Last-Meta-Cuts lines are the job's,
+	// as it wrote them.
 	Meta uint64
+	Cuts uint64
 	// Text is the bytes of text of the lines held.
 	Text int64
 	// Memory is every byte the store keeps alive for them: its slabs
@@ -110,6 +114,7 @@ type OutputStore struct {
 	placed   bool           // the newest line of the job placed the cursor on a row (LastLinePlacesCursor)
 	lastOwn  uint64         // Seq of the newest line the job wrote (not Meta); 0 for none
 	meta     uint64         // Meta lines committed, held or dropped
+	cuts     uint64         // pieces committed before their line ended (cutPartial)
 	slabs    slabPool
 	clock    *atomic.Uint64 // shared by a Manager's stores, for Arrival
 	arrivals arrivalBlock

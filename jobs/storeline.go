@@ -100,6 +100,7 @@ func (s *OutputStore) cutPartial(stream Stream, pl *partialLine) {
 		}
 	}
 	s.commit(stream, pl.buf[:cut])
+	s.cuts++ // counted here, once a piece: a line's own commit costs nothing more
 	// pen is no longer than the piece (it is some of its bytes), so the
 	// rest is copied onto itself or back (copy is a memmove).
 	n := copy(pl.buf, pen)

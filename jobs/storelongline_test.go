@@ -245,3 +245,30 @@ func TestTerminalCarriageReturnKeepsTheColour(t *testing.T) {
 	s.Append(Stdout, []byte(" 60%\r100%\x1b[0m done\n"))
 	assert.Equal(t, []string{"\x1b[33m100%\x1b[0m done"}, texts(s.ReadAfter(0, 0).Lines))
 }
+
+// A line longer than MaxLineBytes is held as pieces, but it is one line
+// the job wrote: Stats and a job's LINES count it once (a 200 MB line
+// read as 12.2k lines), on pipes and on a terminal.
+func TestLongLineCountsOnce(t *testing.T) {
+	for _, tty := range []bool{false, true} {
+		s := NewOutputStore(StoreOptions{MaxLineBytes: 64})
+		s.SetTerminal(tty, 80)
+		s.Append(Stdout, []byte(strings.Repeat("b", 1000)))
+		s.Append(Stdout, []byte(strings.Repeat("b", 1000)+"\nEND\n"))
+		s.AppendMeta("── run 2 ──")
+		s.Append(Stdout, []byte(strings.Repeat("\x1b[33mc", 100)+"\n"))
+		st := s.Stats()
+		require.Greater(t, st.Last, uint64(30), "tty %v: held in pieces", tty)
+		assert.Equal(t, uint64(3), st.Last-st.Meta-st.Cuts, "tty %v: the job wrote 3 lines", tty)
+	}
+}
+
+// TestJobWithALongLineCountsItOnce: LINES (Info.JobLines) of a real job
+// that writes one 200 KB line and another counts 2.
+func TestJobWithALongLineCountsItOnce(t *testing.T) {
+	m := newManager(t, Options{})
+	info := wait(t, m, start(t, m, Spec{Command: `head -c 200000 /dev/zero | tr '\0' b; printf '\nEND\n'`}).ID)
+	require.Equal(t, StateSucceeded, info.State)
+	require.Greater(t, info.Lines, uint64(12), "held as 16 KiB pieces")
+	assert.Equal(t, uint64(2), info.JobLines())
+}

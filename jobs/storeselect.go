@@ -212,6 +212,7 @@ func (s *OutputStore) Stats() StoreStats {
 		Bytes:    s.total,
 		Retained: s.n,
 		Meta:     s.meta,
+		Cuts:     s.cuts,
 		Text:     int64(s.text),
 		Memory:   int64(mem),
 	}
