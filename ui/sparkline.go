@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"math"
 	"strings"
 	"time"
 
@@ -90,7 +91,9 @@ func (a *activity) forget(id jobs.ID) { delete(a.jobs, id) }
 
 // sparkline draws a job's lines (cpu false) or CPU% per second over the
 // last minute, as of now, in width cells: each cell the busiest of its
-// seconds, scaled to the busiest cell (CPU to at least 100%).
+// seconds. Lines are on one scale for every job, so that rows compare at
+// a glance: a block up is about three times as many lines a second
+// (linesLevel); CPU is scaled to the busiest cell, and at least 100%.
 func (a *activity) sparkline(id jobs.ID, now time.Time, width int, cpu bool) string {
 	j := a.jobs[id]
 	if j == nil || width <= 0 {
@@ -132,12 +135,21 @@ func (a *activity) sparkline(id jobs.ID, now time.Time, width int, cpu bool) str
 			b.WriteByte(' ')
 			continue
 		}
-		level := int(v / peak * float64(len(sparkBlocks)-1))
+		level := linesLevel(v)
+		if cpu {
+			level = int(v / peak * float64(len(sparkBlocks)-1))
+		}
 		b.WriteRune(sparkBlocks[min(max(level, 0), len(sparkBlocks)-1)])
 	}
 	j.drawn[which], j.drawnWidth[which], j.drawnAt[which] = b.String(), width, sec
 	return j.drawn[which]
 }
+
+// linesLevel is the block for n lines a second: two a decade, so ▁ is a
+// line or so, ▃ 10, ▅ 100, ▇ 1,000 and █ 3,000 or more. Scaled to each
+// row's own busiest second instead, a job writing a line every 2 seconds
+// drew the same full blocks as one flooding at 450 a second.
+func linesLevel(n float64) int { return int(2 * math.Log10(max(n, 1))) }
 
 // The sparkline columns: lines a second, and CPU%, each sparkWidth cells
 // wide. They come before OUTPUT, and only when the output keeps at least

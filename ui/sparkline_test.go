@@ -27,7 +27,7 @@ func TestSparklineCountsLinesPerSecond(t *testing.T) {
 	}
 	got := a.sparkline(1, fixedNow, 12, false)
 	require.Equal(t, 12, len([]rune(got)))
-	assert.Equal(t, "██████▁▁▁▁  ", got, "5 seconds a cell, scaled to the busiest")
+	assert.Equal(t, "▃▃▃▃▃▃▁▁▁▁  ", got, "5 seconds a cell: 10 lines a second, then 1")
 
 	// A minute later it is all gone.
 	assert.Equal(t, strings.Repeat(" ", 12), a.sparkline(1, at(time.Minute), 12, false))
@@ -37,6 +37,36 @@ func TestSparklineCountsLinesPerSecond(t *testing.T) {
 	a.sample(&info, at(2*time.Minute+100*time.Millisecond))
 	a.sample(&info, at(2*time.Minute+900*time.Millisecond))
 	assert.Equal(t, uint32(500), a.jobs[1].lines[(fixedNow.Unix()+120)%activitySeconds])
+}
+
+// Every job's lines are on one scale, a block up about three times as
+// many lines a second: a job writing a line every 2 seconds does not
+// look like one flooding.
+func TestSparklineScaleIsSharedByEveryJob(t *testing.T) {
+	a := newActivity()
+	rates := map[jobs.ID]uint64{1: 1, 2: 10, 3: 100, 4: 1000, 5: 450000}
+	infos := map[jobs.ID]*jobs.Info{}
+	for id := range rates {
+		infos[id] = &jobs.Info{ID: id, State: jobs.StateRunning}
+		a.sample(infos[id], at(-60*time.Second))
+	}
+	for s := -59; s <= 0; s++ {
+		for id, n := range rates {
+			infos[id].Lines += n
+			a.sample(infos[id], at(time.Duration(s)*time.Second))
+		}
+	}
+	want := map[jobs.ID]string{1: "▁", 2: "▃", 3: "▅", 4: "▇", 5: "█"}
+	for id, block := range want {
+		assert.Equal(t, strings.Repeat(block, 12), a.sparkline(id, fixedNow, 12, false), "%d lines a second", rates[id])
+	}
+	slow := &jobs.Info{ID: 6, State: jobs.StateRunning}
+	a.sample(slow, at(-60*time.Second))
+	for s := -59; s <= 0; s += 2 {
+		slow.Lines++
+		a.sample(slow, at(time.Duration(s)*time.Second))
+	}
+	assert.Equal(t, strings.Repeat("▁", 12), a.sparkline(6, fixedNow, 12, false), "a line every 2 seconds")
 }
 
 func TestSparklineCPU(t *testing.T) {
@@ -84,7 +114,7 @@ func TestSparklineOfARealJob(t *testing.T) {
 	now = now.Add(time.Second)
 	m.Update(tickMsg{})
 	row := lines(m.View())[1]
-	require.Contains(t, row, "█", "the second it wrote in is the busiest: %q", row)
+	require.Contains(t, row, "▅", "300 lines in a second: %q", row)
 	col := strings.Index(lines(m.View())[0], "LINES/S 1m")
 	require.Positive(t, col)
 }
