@@ -307,13 +307,17 @@ func runLocalTUI(mgr *jobs.Manager, engine ui.Engine, cfg ui.Config, specs []job
 // runProgram runs the TUI until it quits, the terminal closes (SIGHUP),
 // or lost is closed (an attached instance went away). When asked is
 // closed, the TUI is told to stop every job and quit (ui.ShutdownMsg).
-func runProgram(model tea.Model, lost, asked <-chan struct{}) error {
+// A panic in the TUI ends it with an error (panicWatch). opts are added
+// to the program's (tests give it input and output).
+func runProgram(model tea.Model, lost, asked <-chan struct{}, opts ...tea.ProgramOption) error {
 	// Ask the terminal its background now, before the program reads its
 	// input: an answer the program read would be taken for keys, and the
 	// question waited out. (Bubble Tea's own init did this in every
 	// jobtop process: see third_party/bubbletea/JOBTOP.md.)
 	lipgloss.HasDarkBackground()
-	p := tea.NewProgram(&runeJoiner{Model: model}, tea.WithAltScreen(), tea.WithFPS(120), tea.WithMouseCellMotion())
+	watch := &panicWatch{Model: model}
+	opts = append([]tea.ProgramOption{tea.WithAltScreen(), tea.WithFPS(120), tea.WithMouseCellMotion()}, opts...)
+	p := tea.NewProgram(&runeJoiner{Model: watch}, opts...)
 
 	hup := make(chan os.Signal, 1)
 	signal.Notify(hup, syscall.SIGHUP)
@@ -340,10 +344,8 @@ func runProgram(model tea.Model, lost, asked <-chan struct{}) error {
 		}
 	}()
 
-	if _, err := p.Run(); err != nil && !errors.Is(err, tea.ErrProgramKilled) {
-		return err
-	}
-	return nil
+	_, err := p.Run()
+	return watch.programError(err)
 }
 
 // sameJobFile refuses to attach plain jobtop, run where it found the job

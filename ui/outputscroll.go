@@ -90,9 +90,11 @@ func (p *outputPane) rowCount(l viewLine) int {
 // its screen (clearedAt), they start no earlier than the first line
 // since, on the top row, as the terminal shows them: fewer rows than h
 // leave the rest blank, the lines before are above, as scrollback.
+// A view of no rows (a terminal too short for the pane's body) starts
+// after the newest line, so scrolling from it still moves by lines.
 func (p *outputPane) bottomView(src lineSource, h int, o *laidOut) position {
 	o.reset()
-	lines := src.tail(h)
+	lines := src.tail(max(h, 1))
 	if floor, ok := p.clearedAt(); ok {
 		k := 0
 		for k < len(lines) && !floor.less(lines[k].key) {
@@ -104,6 +106,9 @@ func (p *outputPane) bottomView(src lineSource, h int, o *laidOut) position {
 	}
 	if len(lines) == 0 {
 		return position{}
+	}
+	if h <= 0 {
+		return position{key: lines[len(lines)-1].key.next()}
 	}
 	start := max(len(lines)-h, 0)
 	if !p.wrap {
