@@ -181,6 +181,13 @@ func (tl *timeline) bars(info jobs.Info, now time.Time, span time.Duration, barW
 		}
 	}
 	runs := info.RunRecords()
+	// A run restarted at once starts in the cell where the one before
+	// ended: the end symbols go on after every bar, so they stay.
+	type endMark struct {
+		x     int
+		state jobs.State
+	}
+	var ends []endMark
 	var prevEnd *time.Time
 	for _, r := range runs {
 		end := now
@@ -200,8 +207,11 @@ func (tl *timeline) bars(info jobs.Info, now time.Time, span time.Duration, barW
 			cells[x] = timelineCell{text: "█", state: r.State}
 		}
 		if r.Ended != nil && col(end) <= barW-1 {
-			cells[to].text = stateSymbol(r.State)
+			ends = append(ends, endMark{to, r.State})
 		}
+	}
+	for _, e := range ends {
+		cells[e.x] = timelineCell{text: stateSymbol(e.state), state: e.state}
 	}
 	// A restart waiting out its backoff, or queued.
 	waiting := info.State == jobs.StateQueued || info.State.Done() && strings.HasPrefix(info.Reason, "restarting")

@@ -152,3 +152,24 @@ func TestTimelineLabelsLineUp(t *testing.T) {
 	require.Contains(t, nine, "  9 step-09")
 	require.Contains(t, ten, " 10 step-10")
 }
+
+// A run restarted at once starts in the cell where the run before ended:
+// that run's end symbol stays, the next run's bar starts after it, at
+// every zoom level.
+func TestTimelineRestartAtOnceKeepsTheEndSymbol(t *testing.T) {
+	first := ended(1, -4*time.Minute, -2*time.Minute, jobs.StateFailed, 1)
+	second := ended(2, -2*time.Minute, -90*time.Second, jobs.StateKilled, 0)
+	list := []jobs.Info{{ID: 1, Name: "server", Command: "serve", State: jobs.StateRunning, Runs: 3, PID: 4242,
+		Started: atp(-90 * time.Second), History: []jobs.RunRecord{first, second}}}
+	m := newTimelineModel(t, 100, 20, list...)
+	m.Update(keyMsg("T"))
+	for _, zoom := range []string{"", "+", "-", "-"} {
+		if zoom != "" {
+			m.Update(keyMsg(zoom))
+		}
+		row := timelineRow(t, m, "server")
+		require.Equal(t, 1, strings.Count(row, "✗"), "the first run failed: %q", row)
+		require.Equal(t, 1, strings.Count(row, "■"), "the second run was killed: %q", row)
+		require.Regexp(t, `✗█+■█+$`, row, "three runs back to back")
+	}
+}
