@@ -319,7 +319,7 @@ func (m *Model) jumpLogMatch(p *outputPane, forward bool) {
 	default:
 		ls.current--
 	}
-	p.reveal(seqKey(uint64(ls.current)))
+	p.revealMatch(seqKey(uint64(ls.current)))
 }
 
 // toggleLogSearch turns the search of the whole log file on (for the

@@ -63,6 +63,9 @@ type outputPane struct {
 	// lines: it stays paused on them even when they all fit, until G,
 	// f or scrolling down brings the screen back (Model.syncScreens).
 	offScreen bool
+	// held says a search match was moved to (n/N): the view stays on it,
+	// paused even when every line fits, until G, f or a scroll.
+	held bool
 	// searchLeftScreen says the search shown was asked for on a screen:
 	// clearing it (esc) goes back to the screen.
 	searchLeftScreen bool
@@ -114,9 +117,9 @@ func (p *outputPane) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case key.Matches(k, p.km.Top):
 		p.scrollToTop()
 	case key.Matches(k, p.km.Bottom):
-		p.follow = true
+		p.follow, p.held = true, false
 	case key.Matches(k, p.km.Follow):
-		p.follow = !p.follow
+		p.follow, p.held = !p.follow, false
 	case key.Matches(k, p.km.Wrap):
 		p.wrap = !p.wrap
 		p.top.row, p.xoff = 0, 0
@@ -196,7 +199,7 @@ func (p *outputPane) SetJob(info jobs.Info, has bool, reader jobs.OutputReader) 
 	}
 	if !p.has || info.ID != p.job.ID {
 		p.follow, p.top, p.below, p.search, p.xoff, p.scr, p.sel = true, position{}, 0, nil, 0, nil, nil
-		p.logSearch = nil
+		p.logSearch, p.held = nil, false
 	}
 	p.kind, p.job, p.has = jobPane, info, true
 	p.base = jobSource{id: info.ID, reader: reader}

@@ -198,7 +198,7 @@ func (p *outputPane) refresh() {
 	if p.cleared() && p.top.before(p.bottom(src)) {
 		return
 	}
-	p.follow = !p.offScreen
+	p.follow = !p.offScreen && !p.held
 	p.top = p.bottomView(src, h, &o)
 }
 
@@ -226,6 +226,7 @@ func (p *outputPane) cleared() bool {
 
 // scrollUp moves the view n rows up, pausing follow mode when it moves.
 func (p *outputPane) scrollUp(n int) {
+	p.held = false
 	if !p.has {
 		return
 	}
@@ -262,6 +263,7 @@ func (p *outputPane) scrollUp(n int) {
 // scrollDown moves the view n rows down; reaching the bottom resumes
 // follow mode.
 func (p *outputPane) scrollDown(n int) {
+	p.held = false
 	if !p.has || p.follow {
 		return
 	}
@@ -295,6 +297,7 @@ func (p *outputPane) scrollDown(n int) {
 // scrollToTop shows the oldest line held, pausing follow mode unless all
 // of the output fits.
 func (p *outputPane) scrollToTop() {
+	p.held = false
 	if !p.has {
 		return
 	}
@@ -306,6 +309,19 @@ func (p *outputPane) scrollToTop() {
 	if top := (position{key: first}); top.before(p.bottom(src)) {
 		p.top, p.follow = top, false
 	}
+}
+
+// revealMatch brings a search match moved to into view and holds the
+// view there (held), whichever match it is: following would scroll it
+// away as lines arrive, so the pane stops following until G, f or a
+// scroll key, as less stays put on a match.
+func (p *outputPane) revealMatch(key lineKey) {
+	p.reveal(key)
+	if !p.has || p.scr != nil {
+		return
+	}
+	p.follow, p.held = false, true // top is the bottom view's, as refresh left it
+	p.refresh()
 }
 
 // reveal brings the line with key into view, a third of the way down

@@ -2,6 +2,7 @@ package ui
 
 import (
 	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -286,4 +287,38 @@ func runPendingScans(t *testing.T, m *Model) {
 			runCmd(t, m, s.scan(p.base))
 		}
 	}
+}
+
+// n or N onto a match holds the view there, whichever match it is (the
+// last one too, at the bottom, which once followed again), as less
+// does: lines that arrive next do not scroll it away, until G or f.
+func TestSearchJumpHoldsTheViewAsOutputArrives(t *testing.T) {
+	mgr := newManager(t)
+	fifo := mkfifo(t, "more")
+	start(t, mgr, "server", "seq 1 49; echo needle one; seq 51 97; echo needle two; seq 99 100; cat "+fifo)
+	m := newSizedModel(t, mgr, Config{}, 100, 30)
+	pumpUntil(t, m, "the output", func() bool { return strings.Contains(m.View(), "100") })
+	press(t, m, "enter")
+	p := m.single
+	require.True(t, p.Following())
+
+	press(t, m, "g")
+	search(t, m, "needle")
+	require.Contains(t, p.headerView(), "/needle match 1/2")
+	press(t, m, "n")
+	require.Contains(t, p.headerView(), "match 2/2")
+	require.Contains(t, paneText(p), "needle two")
+	require.False(t, p.Following(), "n onto the last match, at the bottom, holds the view")
+	press(t, m, "n", "N")
+	require.Contains(t, p.headerView(), "match 2/2")
+	require.False(t, p.Following(), "N wrapped onto the last match: still held")
+
+	writeFifo(t, fifo, strings.Repeat("more output\n", 60))
+	pumpUntil(t, m, "the new lines", func() bool { return strings.Contains(p.headerView(), "↓") })
+	require.Contains(t, paneText(p), "needle two", "the match stays in view as lines arrive")
+
+	press(t, m, "G")
+	require.True(t, p.Following(), "G follows again")
+	require.NotContains(t, paneText(p), "needle two")
+	require.Equal(t, "more output", paneText(p)[p.bodyHeight()-1])
 }

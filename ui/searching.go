@@ -84,7 +84,7 @@ func (m *Model) jumpToMatch(p *outputPane, forward bool) {
 		}
 	}
 	s.current, s.hasCurrent = ref.key, true
-	p.reveal(ref.key)
+	p.revealMatch(ref.key)
 }
 
 // allPanes are every pane that exists, shown or not.
