@@ -104,7 +104,7 @@ func (m *Model) handleActionDone(msg actionDoneMsg) tea.Cmd {
 	case actionAdd:
 		m.table.Upsert(msg.Info)
 		m.table.Select(msg.Info.ID)
-		m.setNotice("started "+name+" ("+msg.Info.Name+")", false)
+		m.flash("started " + name + " (" + msg.Info.Name + ")")
 		return m.ensureTick()
 	case actionStop:
 		m.setNotice("stopping "+name, false)
@@ -113,7 +113,7 @@ func (m *Model) handleActionDone(msg actionDoneMsg) tea.Cmd {
 	case actionRestart:
 		switch {
 		case msg.Info.ID == msg.JobID && msg.Info.State == jobs.StateRunning:
-			m.setNotice("restarted "+name, false)
+			m.flash("restarted " + name)
 		case msg.Info.ID == msg.JobID && msg.Info.State == jobs.StateError:
 			// Refused at once (a dependency that failed): say why.
 			m.setNotice(name+" could not restart: "+msg.Info.Error, true)
@@ -123,7 +123,7 @@ func (m *Model) handleActionDone(msg actionDoneMsg) tea.Cmd {
 		}
 		return m.ensureTick()
 	case actionRemove:
-		m.setNotice("removed "+name, false)
+		m.flash("removed " + name)
 	}
 	return nil
 }

@@ -310,6 +310,6 @@ func (m *Model) toggleHideEnded() {
 		m.setNotice("hiding "+plural(m.table.Ended(), "ended job")+" — H shows them", false)
 	} else {
 		m.km.HideEnded.SetHelp("H", "hide ended")
-		m.setNotice("showing every job", false)
+		m.flash("showing every job")
 	}
 }

@@ -231,13 +231,13 @@ func (m *Model) handleCopyKey(p *outputPane, k tea.KeyMsg) (tea.Cmd, bool) {
 		if p.job.Lines > 0 || p.job.LastLine != "" {
 			text = m.km.CopyVisible.Help().Key + " copies the screen; " + m.km.LineUp.Help().Key + " shows lines to select"
 		}
-		m.setNotice(text, false)
+		m.flash(text)
 		return nil, true
 	case key.Matches(k, m.km.Select) && p.sel != nil:
 		p.sel = nil
 	case key.Matches(k, m.km.Select):
 		if !p.startSelection() {
-			m.setNotice("nothing to select: the pane has no output", false)
+			m.flash("nothing to select: the pane has no output")
 		}
 	case key.Matches(k, m.km.Copy) && p.sel != nil:
 		text, n, cut := p.selectedText()
@@ -281,14 +281,14 @@ func (m *Model) handleCopyKey(p *outputPane, k tea.KeyMsg) (tea.Cmd, bool) {
 // copyText sends text to the clipboard and says so in the status bar.
 func (m *Model) copyText(text string, n int, cut bool, what string) tea.Cmd {
 	if n == 0 {
-		m.setNotice("nothing to copy", false)
+		m.flash("nothing to copy")
 		return nil
 	}
 	msg := "copied " + plural(n, "line") + " " + what
 	if cut {
 		msg += " (stopped at the 64 KiB a terminal takes at once)"
 	}
-	m.setNotice(msg, false)
+	m.flash(msg)
 	return writeClipboard(m.cfg.Terminal, text)
 }
 

@@ -48,6 +48,10 @@
 //     is drawn gets a mark on its row ("•", "!") until it is shown; ends
 //     always raise a notice, and failures ring the bell when it is on
 //     (BEL written to Config.Terminal by a command).
+//   - Notices last as long as they are news (notices.go): a job's news
+//     and errors until the next notice, the confirmation of a key's
+//     action until the next key or noticeLife, the split's until the
+//     split changes.
 //   - Quitting with jobs running asks first. In local mode the jobs are
 //     then stopped with their grace rules and jobtop exits once none is
 //     left; in attached mode (Config.Attached) quitting leaves them running.

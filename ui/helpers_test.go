@@ -22,8 +22,12 @@ import (
 
 // Every test draws with the ASCII profile, so views are plain text,
 // unless it asks for colours (withColours).
+// A transient notice's timer sends its message at once, so that press
+// (which runs commands to their end) never sleeps out noticeLife: tests
+// move the clock (Config.Now) to see a notice expire.
 func TestMain(m *testing.M) {
 	lipgloss.SetColorProfile(termenv.Ascii)
+	noticeTimer = func(time.Duration) tea.Cmd { return func() tea.Msg { return noticeExpiryMsg{} } }
 	os.Exit(m.Run())
 }
 

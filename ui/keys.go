@@ -157,7 +157,7 @@ func (m *Model) handleGlobalKey(k tea.KeyMsg) (tea.Cmd, bool) {
 	case key.Matches(k, m.km.Reload):
 		return m.reload(), true
 	case !m.km.Reload.Enabled() && m.cfg.JobFile == "" && slices.Contains(m.km.Reload.Keys(), k.String()):
-		m.setNotice("no job file to reload: this instance runs none (jobtop -f FILE, or a jobtop.yaml, Procfile or process-compose.yaml where it starts)", false)
+		m.flash("no job file to reload: this instance runs none (jobtop -f FILE, or a jobtop.yaml, Procfile or process-compose.yaml where it starts)")
 	case key.Matches(k, m.km.Split):
 		m.toggleSplit()
 	case key.Matches(k, m.km.AllView):
@@ -175,9 +175,9 @@ func (m *Model) handleGlobalKey(k tea.KeyMsg) (tea.Cmd, bool) {
 	case key.Matches(k, m.km.Bell):
 		m.bell = !m.bell
 		if m.bell {
-			m.setNotice("bell on: a failing job rings it", false)
+			m.flash("bell on: a failing job rings it")
 		} else {
-			m.setNotice("bell off", false)
+			m.flash("bell off")
 		}
 	case m.bulkMode() && m.matchesBulkKey(k): // the marked jobs', selected row or not
 		return nil, true

@@ -257,7 +257,7 @@ func (ls *logSearch) flag() string {
 // pattern (L, or ctrl+l in the prompt).
 func (m *Model) startLogSearch(p *outputPane, mt *matcher) tea.Cmd {
 	if p.kind != jobPane || !p.has || len(p.job.LogFiles) == 0 && p.job.LogPath == "" {
-		m.setNotice("this pane has no log file to search", false)
+		m.flash("this pane has no log file to search")
 		return nil
 	}
 	files := p.job.LogFiles
@@ -304,18 +304,18 @@ func (m *Model) jumpLogMatch(p *outputPane, forward bool) {
 	ls := p.logSearch
 	n := len(ls.refs)
 	if n == 0 {
-		m.setNotice("no match for "+ls.m.label()+" in the log", false)
+		m.flash("no match for " + ls.m.label() + " in the log")
 		return
 	}
 	switch {
 	case forward && ls.current >= n:
 		ls.current = 1
-		m.setNotice("search wrapped to the first match", false)
+		m.flash("search wrapped to the first match")
 	case forward:
 		ls.current++
 	case ls.current <= 1:
 		ls.current = n
-		m.setNotice("search wrapped to the last match", false)
+		m.flash("search wrapped to the last match")
 	default:
 		ls.current--
 	}
@@ -332,7 +332,7 @@ func (m *Model) toggleLogSearch(p *outputPane) tea.Cmd {
 		return nil
 	}
 	if p.search == nil {
-		m.setNotice("search first (/), then L searches the whole log file", false)
+		m.flash("search first (/), then L searches the whole log file")
 		return nil
 	}
 	return m.startLogSearch(p, p.search.m)

@@ -122,6 +122,13 @@ type notice struct {
 	// restartOf is the job the notice says is restarting (0: none): its
 	// new run says it restarted.
 	restartOf jobs.ID
+	// transient says it goes at the next key or noticeLife after at
+	// (flash); timed, that its timer runs (notices.go).
+	transient, timed bool
+	at               time.Time
+	// split says it tells which jobs the split shows: it goes with
+	// that split.
+	split bool
 }
 
 // New builds the root model over an engine. It subscribes to the engine's
@@ -220,6 +227,7 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.width, m.height = msg.Width, msg.Height
 	case tea.KeyMsg:
 		m.holdOutput()
+		m.dropFlash()
 		cmd = m.handleKey(msg)
 	case tea.MouseMsg:
 		m.holdOutput()
@@ -251,6 +259,8 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		cmd = m.handlePagerDone(msg)
 	case tickMsg:
 		cmd = m.handleTick()
+	case noticeExpiryMsg:
+		m.handleNoticeExpiry()
 	case limitChangedMsg:
 		cmd = m.watchLimit()
 	case addSubmittedMsg:
@@ -272,6 +282,9 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	m.markSeen()
 	if poll := m.pollScreens(); poll != nil {
 		cmd = tea.Batch(cmd, poll)
+	}
+	if timer := m.timeFlash(); timer != nil {
+		cmd = tea.Batch(cmd, timer)
 	}
 	return m, cmd
 }

@@ -60,7 +60,7 @@ func (m *Model) toggleQuiet(info jobs.Info) {
 	if m.quiet.after(&info) > 0 {
 		m.quiet.set[info.ID] = 0
 		delete(m.quiet.since, info.ID)
-		m.setNotice("quiet alert off for "+name, false)
+		m.flash("quiet alert off for " + name)
 		return
 	}
 	d, _ := time.ParseDuration(info.NotifyQuiet)
@@ -68,7 +68,7 @@ func (m *Model) toggleQuiet(info jobs.Info) {
 		d = defaultQuiet
 	}
 	m.quiet.set[info.ID] = d
-	m.setNotice("quiet alert on for "+name+": after "+formatSpan(d)+" without output", false)
+	m.flash("quiet alert on for " + name + ": after " + formatSpan(d) + " without output")
 }
 
 // checkQuiet raises the alert of a running job that went quiet by now;

@@ -70,17 +70,17 @@ func (m *Model) jumpToMatch(p *outputPane, forward bool) {
 	ref, wrapped, ok := s.step(from, forward, inclusive)
 	if !ok {
 		if p.olderInLog() {
-			m.setNotice("no match for "+s.m.label()+" in memory; its older lines are in the log file: L searches it", false)
+			m.flash("no match for " + s.m.label() + " in memory; its older lines are in the log file: L searches it")
 		} else {
-			m.setNotice("no match for "+s.m.label(), false)
+			m.flash("no match for " + s.m.label())
 		}
 		return
 	}
 	if wrapped && s.hasCurrent {
 		if forward {
-			m.setNotice("search wrapped to the first match", false)
+			m.flash("search wrapped to the first match")
 		} else {
-			m.setNotice("search wrapped to the last match", false)
+			m.flash("search wrapped to the last match")
 		}
 	}
 	s.current, s.hasCurrent = ref.key, true

@@ -78,6 +78,7 @@ func (m *Model) syncPane(p *outputPane, info jobs.Info, ok bool) {
 // toggleSplit shows the marked jobs side by side (the running ones when
 // none is marked), or goes back to the single pane.
 func (m *Model) toggleSplit() {
+	m.dropSplitNotice()
 	if m.mode == viewSplit {
 		m.mode, m.split, m.active, m.zoom = viewSingle, nil, 0, false
 		return
@@ -93,11 +94,12 @@ func (m *Model) toggleSplit() {
 		}
 	}
 	if len(ids) == 0 {
-		m.setNotice("nothing to split: mark jobs with space", false)
+		m.flash("nothing to split: mark jobs with space")
 		return
 	}
 	if len(ids) > maxPanes {
 		m.setNotice(fmt.Sprintf("showing the first %d of %d %s jobs", maxPanes, len(ids), what), false)
+		m.notice.split = true
 		ids = ids[:maxPanes]
 	}
 	m.split = m.split[:0]
@@ -216,7 +218,7 @@ func (m *Model) toggleZoom() {
 		if _, ok := m.table.Selected(); !ok && m.mode == viewSplit {
 			// A filter that matches nothing: no job is selected, and a
 			// pane the filter hides is not the one to show.
-			m.setNotice("nothing to zoom: no job is selected", false)
+			m.flash("nothing to zoom: no job is selected")
 			return
 		}
 		if m.mode == viewSplit {
@@ -225,7 +227,7 @@ func (m *Model) toggleZoom() {
 		m.focusOutput()
 		if m.focus != focusOutput {
 			m.zoomSplit = nil
-			m.setNotice("nothing to zoom: no job's output is shown", false)
+			m.flash("nothing to zoom: no job's output is shown")
 			return
 		}
 	}

@@ -1,0 +1,66 @@
+package ui
+
+import (
+	"time"
+
+	tea "github.com/charmbracelet/bubbletea"
+)
+
+// The status bar's notices last as long as what they say is news:
+//   - a transient one (flash: the confirmation of an action, a search
+//     that wrapped, a key that has nothing to act on) goes at the next
+//     key, or after noticeLife;
+//   - one about the split (which jobs it shows) goes when the split
+//     changes;
+//   - the others (errors, a job's end or health, jobs started from
+//     outside, a reload's summary) stay until the next notice or until
+//     what they tell changes (events.go).
+
+// noticeLife is how long a transient notice shows without a key.
+const noticeLife = 5 * time.Second
+
+// noticeExpiryMsg says a transient notice may have outlived noticeLife.
+type noticeExpiryMsg struct{}
+
+// noticeTimer is the command that sends noticeExpiryMsg after d.
+var noticeTimer = func(d time.Duration) tea.Cmd {
+	return tea.Tick(d, func(time.Time) tea.Msg { return noticeExpiryMsg{} })
+}
+
+// flash shows a transient notice.
+func (m *Model) flash(text string) {
+	m.notice = notice{text: text, transient: true, at: m.now()}
+}
+
+// dropFlash takes a transient notice down (at a key).
+func (m *Model) dropFlash() {
+	if m.notice.transient {
+		m.notice = notice{}
+	}
+}
+
+// timeFlash returns the timer of a transient notice that has none yet.
+func (m *Model) timeFlash() tea.Cmd {
+	if !m.notice.transient || m.notice.timed {
+		return nil
+	}
+	m.notice.timed = true
+	return noticeTimer(noticeLife)
+}
+
+// handleNoticeExpiry takes a transient notice down once it is
+// noticeLife old. Each one has its own timer, so one set since, younger,
+// waits for its own.
+func (m *Model) handleNoticeExpiry() {
+	if m.notice.transient && !m.now().Before(m.notice.at.Add(noticeLife)) {
+		m.notice = notice{}
+	}
+}
+
+// dropSplitNotice takes down the notice about the split once the split
+// it told of is gone.
+func (m *Model) dropSplitNotice() {
+	if m.notice.split {
+		m.notice = notice{}
+	}
+}
