@@ -57,6 +57,9 @@ func (p *outputPane) headerParts() (mark, left, right string) {
 		if info.Runs > 1 {
 			b.WriteString(" · run " + strconv.Itoa(info.Runs))
 		}
+		if why := gaveUp(info); why != "" {
+			b.WriteString(" · " + p.pal.muted.Open + why + p.pal.muted.Close + title.Open)
+		}
 		if why := probeNote(info); why != "" {
 			b.WriteString(" · " + p.pal.muted.Open + label(why) + p.pal.muted.Close + title.Open)
 		}
@@ -69,6 +72,15 @@ func (p *outputPane) headerParts() (mark, left, right string) {
 
 	}
 	return mark, b.String(), " " + strings.Join(p.flags(), " ")
+}
+
+// gaveUp is why an ended job with a restart policy stays ended: "gave up
+// after 3 restarts", or "".
+func gaveUp(info jobs.Info) string {
+	if info.State.Done() && strings.HasPrefix(info.Reason, "gave up") {
+		return label(info.Reason)
+	}
+	return ""
 }
 
 // probeNote is why a running job is not ready or not healthy, from its
@@ -175,6 +187,7 @@ type headerKey struct {
 	search                  string
 	filter                  bool
 	status, probeNote       string // statusText (ready and health marks) and probeNote
+	gaveUp                  string
 	typing, screen          bool
 	catchingUp              bool
 }
@@ -185,7 +198,7 @@ func (p *outputPane) headerKey(width int, boxed bool) headerKey {
 		id: p.job.ID, name: p.job.Name, command: p.job.Command, state: p.job.State,
 		exit: -1, signal: p.job.Signal, runs: p.job.Runs,
 		follow: p.follow, wrap: p.wrap, xoff: p.xoff, below: p.below, selecting: p.sel != nil,
-		status: statusText(p.job), probeNote: probeNote(p.job),
+		status: statusText(p.job), probeNote: probeNote(p.job), gaveUp: gaveUp(p.job),
 		typing: p.typing, screen: p.scr != nil, catchingUp: p.job.CatchingUp,
 	}
 	if p.job.ExitCode != nil {
