@@ -72,3 +72,26 @@ func TestServeDetachRunsTheJobFileInTheBackground(t *testing.T) {
 	_, err = control.NewClient(c.socket).Instance(ctx)
 	assert.Error(t, err, "nothing serves")
 }
+
+// A serve -D that is stopped is named by its own PID, not by the serve
+// -D that listened on the socket and exited: the advice `kill -CONT
+// PID` must reach the process that serves.
+func TestStoppedDetachedServeIsNamedByItsPID(t *testing.T) {
+	c := newCLI(t)
+	dir := filepath.Join(c.dir, "app")
+	require.NoError(t, os.Mkdir(dir, 0o700))
+	r := c.runIn(dir, "serve", "-D", "--no-file")
+	require.Equal(t, 0, r.code, r.stderr)
+	inst := c.waitAnswering()
+	t.Cleanup(func() { syscall.Kill(inst.PID, syscall.SIGTERM) }) //nolint:errcheck // may have gone
+	stopWhole(t, inst.PID)
+	t.Cleanup(func() { syscall.Kill(inst.PID, syscall.SIGCONT) }) //nolint:errcheck // before the SIGTERM
+
+	ls := c.runIn(dir, "ls", "--answer-timeout", "1s")
+	assert.Equal(t, 1, ls.code)
+	assert.Equal(t, fmt.Sprintf("jobtop: the jobtop instance on %s (pid %d) did not answer within 1s: it is stopped (SIGSTOP, or ^Z where it runs); `kill -CONT %d` resumes it; --answer-timeout DUR sets the limit (0: wait as long as it takes)\n", c.socket, inst.PID, inst.PID), ls.stderr)
+
+	again := c.runIn(dir, "serve", "--no-file")
+	assert.Equal(t, 1, again.code)
+	assert.Contains(t, again.stderr, fmt.Sprintf("another jobtop (pid %d) is listening on %s but did not answer within 1s: it is stopped", inst.PID, c.socket))
+}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"net"
 	"os"
 	"path/filepath"
@@ -339,5 +340,23 @@ func ListenOn(sock, lock *os.File) (net.Listener, error) {
 		return nil, fmt.Errorf("the socket handed over is no unix socket")
 	}
 	ul.SetUnlinkOnClose(true)
+	relisten(ul)
 	return &peerCheckListener{Listener: ul, uid: os.Getuid(), lock: lock}, nil
+}
+
+// relisten calls listen() again on a socket handed over, so that its
+// peer credentials name this process: a client reads them (SO_PEERCRED)
+// to say which process did not answer (NoAnswerError), and they are set
+// by listen(), to the process that called it, which for a handed-over
+// socket (serve -D) has exited. Linux sets them on every listen() call
+// (unix_listen); so do FreeBSD and macOS for LOCAL_PEERCRED (unp_listen),
+// whose peerPID is 0 all the same. The backlog asked is capped by the
+// kernel at somaxconn, as Go's own listen asks. Should it fail, the
+// socket still serves; only the PID named would be stale.
+func relisten(ul *net.UnixListener) {
+	raw, err := ul.SyscallConn()
+	if err != nil {
+		return
+	}
+	raw.Control(func(fd uintptr) { unix.Listen(int(fd), math.MaxInt32) }) //nolint:errcheck // as said
 }
