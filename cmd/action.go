@@ -22,7 +22,9 @@ type action struct {
 	name, short, long string
 	verb              string // control.BulkStop...
 	done              string // "stopped": for "skipped 2 jobs that cannot be stopped"
-	one               func(ctx context.Context, c *control.Client, id jobs.ID) (jobs.Info, error)
+	// one does it to one job; removed: the job ended and was removed
+	// before the answer (info is as it was last).
+	one func(ctx context.Context, c *control.Client, id jobs.ID) (info jobs.Info, removed bool, err error)
 	// finished adds --finished: every job that has ended (rm).
 	finished bool
 }
@@ -94,14 +96,18 @@ func actOnOne(cmd *cobra.Command, a action, arg string, asJSON bool) error {
 	if err != nil {
 		return err
 	}
-	info, err := a.one(cmd.Context(), c, id)
+	info, removed, err := a.one(cmd.Context(), c, id)
 	if err != nil {
 		return err
 	}
 	if asJSON {
-		err = printJSON(cmd.OutOrStdout(), info)
+		err = printJSON(cmd.OutOrStdout(), control.EndAnswer{Info: info, Removed: removed})
 	} else {
 		printOutcome(cmd.OutOrStdout(), cmd.Name(), info)
+		if removed {
+			fmt.Fprintf(cmd.ErrOrStderr(), "jobtop: job %d ended and was removed since (shown as it was last): "+
+				"the instance keeps at most so many finished jobs (its --keep-finished), or another client removed it\n", info.ID)
+		}
 	}
 	if err == nil && a.verb == control.BulkRestart && info.State == jobs.StateError {
 		return &ExitError{Code: 1} // it could not start again: said on the line
@@ -177,8 +183,12 @@ func actOnMany(cmd *cobra.Command, a action, args []string, o selectOptions) err
 			fmt.Fprintf(stderr, "jobtop: no job matches %s\n", describeSelection(o, args))
 		}
 		if n := len(resp.Removed); n > 0 {
-			fmt.Fprintf(stderr, "jobtop: %s of these ended and were removed since (shown as they were last): "+
-				"the instance keeps at most so many finished jobs (its --keep-finished), or another client removed them\n", plural(n, "job"))
+			were, they, them := "were", "they were", "them"
+			if n == 1 {
+				were, they, them = "was", "it was", "it"
+			}
+			fmt.Fprintf(stderr, "jobtop: %s of these ended and %s removed since (shown as %s last): "+
+				"the instance keeps at most so many finished jobs (its --keep-finished), or another client removed %s\n", plural(n, "job"), were, they, them)
 		}
 	}
 	if failed {

@@ -307,3 +307,35 @@ func TestRestartOfAJobWhoseDependencyFailedAnswers(t *testing.T) {
 		assert.Contains(t, r.stdout, "job 2 (b): error: dependency a failed (exit 1)\n", "%v", args)
 	}
 }
+
+// A kill or stop of one job answers for it when it was removed before
+// the answer (its end ended ten jobs run after it, which pushed it, the
+// oldest finished, past --keep-finished): as it was last, with a note,
+// exit 0. It said "no job with ID 1", exit 1, for a kill that worked.
+func TestKillOfOneJobRemovedOnceEnded(t *testing.T) {
+	c := newCLI(t)
+	c.serveIn("", "--keep-finished", "5")
+	for verb, signal := range map[string]string{"kill": "SIGKILL", "stop": "SIGTERM"} {
+		a := c.startJob("exec sleep 300", "--name", "A"+verb)
+		for range 10 {
+			c.startJob("true", "--after", a)
+		}
+		r := c.run(verb, a)
+		require.Equal(t, 0, r.code, "%s: %s", verb, r.stderr)
+		assert.Equal(t, "job "+a+" (A"+verb+"): killed ("+signal+")\n", r.stdout, verb)
+		assert.Equal(t, "jobtop: job "+a+" ended and was removed since (shown as it was last): "+
+			"the instance keeps at most so many finished jobs (its --keep-finished), or another client removed it\n", r.stderr, verb)
+		assert.Equal(t, 1, c.run("status", a).code, "%s: removed", verb)
+	}
+
+	// The same through the bulk path, which says it in the singular.
+	a := c.startJob("exec sleep 300", "--name", "Abulk")
+	for range 10 {
+		c.startJob("true", "--after", a)
+	}
+	r := c.run("kill", "--name", "Abulk")
+	require.Equal(t, 0, r.code, r.stderr)
+	assert.Equal(t, "job "+a+" (Abulk): killed (SIGKILL)\n", r.stdout)
+	assert.Equal(t, "jobtop: 1 job of these ended and was removed since (shown as it was last): "+
+		"the instance keeps at most so many finished jobs (its --keep-finished), or another client removed it\n", r.stderr)
+}

@@ -17,8 +17,9 @@ func newKillCmd() *cobra.Command {
 left it) at once, and return once the job has ended.`,
 		verb: control.BulkKill,
 		done: "killed",
-		one: func(ctx context.Context, c *control.Client, id jobs.ID) (jobs.Info, error) {
-			return c.KillJob(ctx, id, true)
+		one: func(ctx context.Context, c *control.Client, id jobs.ID) (jobs.Info, bool, error) {
+			answer, err := c.EndJob(ctx, id, "kill", true)
+			return answer.Info, answer.Removed, err
 		},
 	})
 }

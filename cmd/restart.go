@@ -18,8 +18,9 @@ new run of the same command under the same ID. Returns once the new run
 has started (or is queued).`,
 		verb: control.BulkRestart,
 		done: "restarted",
-		one: func(ctx context.Context, c *control.Client, id jobs.ID) (jobs.Info, error) {
-			return c.RestartJob(ctx, id, true)
+		one: func(ctx context.Context, c *control.Client, id jobs.ID) (jobs.Info, bool, error) {
+			info, err := c.RestartJob(ctx, id, true)
+			return info, false, err
 		},
 	})
 }

@@ -19,8 +19,9 @@ removes every job that has ended.`,
 	verb:     control.BulkRemove,
 	done:     "removed",
 	finished: true,
-	one: func(ctx context.Context, c *control.Client, id jobs.ID) (jobs.Info, error) {
-		return c.RemoveJob(ctx, id)
+	one: func(ctx context.Context, c *control.Client, id jobs.ID) (jobs.Info, bool, error) {
+		info, err := c.RemoveJob(ctx, id)
+		return info, false, err
 	},
 }
 

@@ -18,8 +18,9 @@ whole process group, then SIGKILL after its grace period (5s by default).
 Returns once the job and everything it started have ended.`,
 		verb: control.BulkStop,
 		done: "stopped",
-		one: func(ctx context.Context, c *control.Client, id jobs.ID) (jobs.Info, error) {
-			return c.StopJob(ctx, id, true)
+		one: func(ctx context.Context, c *control.Client, id jobs.ID) (jobs.Info, bool, error) {
+			answer, err := c.EndJob(ctx, id, "stop", true)
+			return answer.Info, answer.Removed, err
 		},
 	})
 }

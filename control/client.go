@@ -288,13 +288,24 @@ func (c *Client) StartJob(ctx context.Context, req StartRequest) (jobs.Info, err
 // StopJob stops a job with its grace rules; with wait, returns once it
 // has ended.
 func (c *Client) StopJob(ctx context.Context, id jobs.ID, wait bool) (jobs.Info, error) {
-	return c.action(ctx, id, "stop", wait)
+	answer, err := c.EndJob(ctx, id, "stop", wait)
+	return answer.Info, err
 }
 
 // KillJob SIGKILLs a job's process group; with wait, returns once it has
 // ended.
 func (c *Client) KillJob(ctx context.Context, id jobs.ID, wait bool) (jobs.Info, error) {
-	return c.action(ctx, id, "kill", wait)
+	answer, err := c.EndJob(ctx, id, "kill", wait)
+	return answer.Info, err
+}
+
+// EndJob stops (verb "stop") or kills ("kill") a job; with wait, returns
+// once it has ended. Removed says it ended and was removed before the
+// answer: the job is as it was last.
+func (c *Client) EndJob(ctx context.Context, id jobs.ID, verb string, wait bool) (EndAnswer, error) {
+	var answer EndAnswer
+	err := c.call(ctx, http.MethodPost, jobPath(id, verb), actionQuery(wait), nil, &answer)
+	return answer, err
 }
 
 // RestartJob starts a new run of a job; with wait, returns once the new
@@ -304,13 +315,17 @@ func (c *Client) RestartJob(ctx context.Context, id jobs.ID, wait bool) (jobs.In
 }
 
 func (c *Client) action(ctx context.Context, id jobs.ID, verb string, wait bool) (jobs.Info, error) {
-	var q url.Values
-	if wait {
-		q = url.Values{"wait": {"true"}}
-	}
 	var info jobs.Info
-	err := c.call(ctx, http.MethodPost, jobPath(id, verb), q, nil, &info)
+	err := c.call(ctx, http.MethodPost, jobPath(id, verb), actionQuery(wait), nil, &info)
 	return info, err
+}
+
+// actionQuery is the query of an action on one job: wait=true with wait.
+func actionQuery(wait bool) url.Values {
+	if wait {
+		return url.Values{"wait": {"true"}}
+	}
+	return nil
 }
 
 // RemoveJob forgets a finished job and returns its last snapshot.

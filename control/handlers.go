@@ -109,7 +109,9 @@ func (s *Server) handleKill(w http.ResponseWriter, r *http.Request) {
 }
 
 // handleEnd stops or kills a job; with wait=true it answers once the job
-// has ended.
+// has ended. A job removed before the answer (its end pushed it past the
+// cap on finished jobs, or another client removed it) is answered as it
+// was last, with Removed, as a bulk stop or kill answers for it.
 func (s *Server) handleEnd(w http.ResponseWriter, r *http.Request, end func(jobs.ID) error) {
 	id, wait, err := s.actionParams(r)
 	if err != nil {
@@ -121,25 +123,33 @@ func (s *Server) handleEnd(w http.ResponseWriter, r *http.Request, end func(jobs
 		writeError(w, err)
 		return
 	}
-	watch := s.watch(id) // before the action: its events are not missed
-	defer watch.close()
+	// Before the action: neither its end nor its removal is missed.
+	sub := s.mgr.Subscribe()
+	defer sub.Close()
+	events := &bulkEvents{sub: sub, removed: make(map[jobs.ID]jobs.Info)}
 	if err := end(id); err != nil {
 		writeError(w, err)
 		return
 	}
 	ctx, cancel := s.requestContext(r, 0)
 	defer cancel()
-	var info jobs.Info
+	var answer EndAnswer
 	if wait {
-		info, err = watch.until(ctx, s.mgr, endedSince(before))
+		answer.Info, err = events.until(ctx, s.mgr, id, endedSince(before))
 	} else {
-		info, err = s.mgr.Get(id)
+		answer.Info, err = s.mgr.Get(id)
+	}
+	var notFound *jobs.NotFoundError
+	if errors.As(err, &notFound) {
+		if last, ok := events.last(ctx, id); ok {
+			answer.Info, answer.Removed, err = last, true, nil
+		}
 	}
 	if err != nil {
 		writeError(w, err)
 		return
 	}
-	writeJSON(w, http.StatusOK, info)
+	writeJSON(w, http.StatusOK, answer)
 }
 
 // endedSince says whether a stop or kill of the job as it was (before)

@@ -149,6 +149,16 @@ type WaitResponse struct {
 	Ended bool      `json:"ended"`
 }
 
+// EndAnswer answers a stop or kill of one job: the job, as it is once
+// the action took effect (with wait) or once asked. Removed says the job
+// ended and was removed before the answer (by the instance's cap on
+// finished jobs, --keep-finished, or by another client): the job is as
+// it was last.
+type EndAnswer struct {
+	jobs.Info
+	Removed bool `json:"removed,omitempty"`
+}
+
 // EventBatch is one line of the /v1/events stream: the first line is the
 // snapshot, with Jobs holding every job; later lines hold Events.
 type EventBatch struct {

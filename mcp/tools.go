@@ -297,13 +297,13 @@ func (s *Server) actionTool(name string) func(context.Context, *sdk.CallToolRequ
 		}
 		c, id := s.opts.Client, info.ID
 		var verb string
+		var removed bool // it ended and was removed before the answer
 		switch name {
-		case "stop_job":
-			info, err = c.StopJob(ctx, info.ID, true)
-			verb = "stopped"
-		case "kill_job":
-			info, err = c.KillJob(ctx, info.ID, true)
-			verb = "killed"
+		case "stop_job", "kill_job":
+			var answer control.EndAnswer
+			answer, err = c.EndJob(ctx, info.ID, strings.TrimSuffix(name, "_job"), true)
+			info, removed = answer.Info, answer.Removed
+			verb = map[string]string{"stop_job": "stopped", "kill_job": "killed"}[name]
 		case "restart_job":
 			info, err = c.RestartJob(ctx, info.ID, true)
 			verb = "restarted"
@@ -326,6 +326,9 @@ func (s *Server) actionTool(name string) func(context.Context, *sdk.CallToolRequ
 			return "", JobOutput{}, s.apiError(err)
 		}
 		sum := summarize(info, time.Now())
+		if removed {
+			return verb + " job " + sum.line() + "\n(it ended and was removed since, by the instance's cap on finished jobs or by another client: shown as it was last)", JobOutput{Job: sum}, nil
+		}
 		return verb + " job " + sum.line(), JobOutput{Job: sum}, nil
 	}
 }
