@@ -1,9 +1,13 @@
 package cmd
 
 import (
+	"bufio"
 	"bytes"
 	"context"
+	"os"
 	"os/exec"
+	"path/filepath"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -97,4 +101,49 @@ func TestLogsFollowPartialCutInACharacter(t *testing.T) {
 	writeFifo(t, step, "\n")
 	wait()
 	assert.Equal(t, "café ok\n", out.String())
+}
+
+// A follower still reading a job's output when the job is killed and
+// removed gets the rest of it and ends as for a job that ended: it said
+// "no job with ID N", exit 1, once the job was gone from the list. The
+// follower here is held (its stdout not read) while the job, whose
+// output is far more than the pipes and socket buffers hold, is killed
+// and removed.
+func TestLogsFollowOfAJobRemovedWhileRead(t *testing.T) {
+	c := newCLI(t)
+	c.serve()
+	marker := filepath.Join(c.dir, "written")
+	id := c.startJob(`awk 'BEGIN { s = sprintf("%1000s", ""); gsub(/ /, "x", s); for (i = 1; i <= 20000; i++) print i, s }'; touch ` + marker + `; exec sleep 300`)
+
+	ctx, cancel := context.WithTimeout(context.Background(), testTimeout)
+	defer cancel()
+	r, w, err := os.Pipe()
+	require.NoError(t, err)
+	defer r.Close()
+	follow := exec.CommandContext(ctx, binary, "logs", id, "--follow")
+	follow.Env = c.env
+	follow.Stdout = w
+	var stderr lockedBuffer
+	follow.Stderr = &stderr
+	require.NoError(t, follow.Start())
+	w.Close()
+	t.Cleanup(func() { cancel(); follow.Wait() }) //nolint:errcheck // ended by the test or here
+	lines := bufio.NewReaderSize(r, 1<<20)
+	_, err = lines.ReadString('\n') // it follows
+	require.NoError(t, err)
+	require.Eventually(t, func() bool { _, err := os.Stat(marker); return err == nil }, testTimeout, 20*time.Millisecond)
+
+	c.ok("kill", id)
+	c.ok("rm", id)
+	var last string
+	for {
+		line, err := lines.ReadString('\n')
+		if err != nil {
+			break
+		}
+		last = line
+	}
+	require.NoError(t, follow.Wait(), "stderr: %s", stderr.String())
+	assert.True(t, strings.HasPrefix(last, "20000 x"), "the last line: %.20q", last)
+	assert.NotContains(t, stderr.String(), "no job")
 }

@@ -378,6 +378,7 @@ func (c *Client) FollowOutput(ctx context.Context, id jobs.ID, q OutputQuery, fn
 	}
 	defer body.Close()
 	dec := json.NewDecoder(body)
+	over := false // an answer said the job had ended
 	for {
 		var resp OutputResponse
 		if err := dec.Decode(&resp); err != nil {
@@ -386,9 +387,15 @@ func (c *Client) FollowOutput(ctx context.Context, id jobs.ID, q OutputQuery, fn
 			}
 			return streamBroke(fmt.Sprintf("output stream of job %d", id), err)
 		}
+		if resp.Error != "" && over {
+			// Removed once it ended, by an instance that ends the
+			// stream so (older ones): its end was said.
+			return nil
+		}
 		if resp.Error != "" {
 			return &APIError{Status: http.StatusNotFound, Message: resp.Error}
 		}
+		over = resp.State.Done() && resp.State != jobs.StateCreated
 		if err := fn(resp); err != nil {
 			return err
 		}

@@ -208,8 +208,11 @@ func (s *Server) pollOutput(ctx context.Context, id jobs.ID, q OutputQuery, page
 // streamOutput writes NDJSON answers: the first read, then one per change
 // that brings lines, a drop or a new partial line, until the job ends or
 // ctx does. An answer cut by its bounds (More) is followed at once by the
-// next. A removed job ends the stream with an answer holding Error.
+// next. A job removed once it ended is read to its end from the output
+// the stream holds (readRemovedPage); one removed otherwise ends the
+// stream with an answer holding Error.
 func (s *Server) streamOutput(ctx context.Context, w http.ResponseWriter, id jobs.ID, q OutputQuery, page *outputPage, watch *jobWatch) {
+	out := page.out
 	j, flush := startNDJSON(w)
 	end := page.write(j)
 	if j.end() != nil {
@@ -227,6 +230,10 @@ func (s *Server) streamOutput(ctx context.Context, w http.ResponseWriter, id job
 		// After the manager shut down (all jobs reaped), one last read
 		// tells the follower how its job ended.
 		next, err := s.readPage(id, q, end.next, false)
+		var notFound *jobs.NotFoundError
+		if errors.As(err, &notFound) {
+			next, err = s.readRemovedPage(id, out, q, end.next)
+		}
 		if err != nil {
 			j.value(OutputResponse{Lines: []jobs.Line{}, NextCursor: end.next, Partial: []jobs.Line{}, Ended: true, Error: err.Error()})
 			j.end() //nolint:errcheck // the stream ends here anyway

@@ -206,13 +206,35 @@ func (s *Server) readPage(id jobs.ID, q OutputQuery, cursor uint64, tail bool) (
 	if err != nil {
 		return nil, err
 	}
+	return readPageOf(out, info, ended, q, cursor, tail), nil
+}
+
+// readRemovedPage is readPage of a job removed once it ended (rm, the
+// cap on finished jobs, a reload) from out, its output as a stream read
+// it before the removal: the store stays whole as long as it is held,
+// so a follower gets every line the job wrote, and its end. It is the
+// manager's error when the job is not known to have ended.
+func (s *Server) readRemovedPage(id jobs.ID, out selector, q OutputQuery, cursor uint64) (*outputPage, error) {
+	info, ended, err := settled(s.mgr, id)
+	if err != nil {
+		return nil, err
+	}
+	if !ended {
+		return nil, &jobs.NotFoundError{ID: id}
+	}
+	return readPageOf(out, info, ended, q, cursor, false), nil
+}
+
+// readPageOf is readPage's read of out, the output of the job that info
+// is a snapshot of.
+func readPageOf(out selector, info jobs.Info, ended bool, q OutputQuery, cursor uint64, tail bool) *outputPage {
 	p := &outputPage{out: out, streams: streamSet(q.Stream), state: info.State, ended: ended}
 	sel := jobs.Selection{After: cursor, Streams: p.streams, Partial: true}
 	if tail && q.Tail == TailNone {
 		// The job's newest line, of any stream (a cursor passes the
 		// others), as the job counted them before the read.
 		p.first = jobs.Chunk{Next: info.Lines}
-		return p, nil
+		return p
 	}
 	if tail {
 		sel.Tail = min(q.Tail, MaxOutputLines)
@@ -228,7 +250,7 @@ func (s *Server) readPage(id jobs.ID, q OutputQuery, cursor uint64, tail bool) (
 		p.first = out.Select(sel)
 	}
 	p.cursor = cursorOf(out, p.first.Partial)
-	return p, nil
+	return p
 }
 
 func streamSet(name string) jobs.StreamSet {
