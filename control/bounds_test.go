@@ -362,3 +362,50 @@ func TestStreamsOfClientsThatStopReadingEnd(t *testing.T) {
 		return err == nil
 	}, testTimeout, 50*time.Millisecond, "the stalled stream's slot is freed")
 }
+
+// A request whose body does not come whole within the bound is answered
+// 408 and its connection closed, whether its handler reads the body (a
+// start) or not (a kill: net/http reads what is left before it
+// answers): a client that sent "Content-Length: 100" and ten bytes kept
+// its connection and goroutine for ever, and a run-started serve, which
+// waits for no connection to be open, from exiting on --idle-exit.
+func TestServerCutsAHeldRequestBody(t *testing.T) {
+	socket := filepath.Join(shortTempDir(t), "s.sock")
+	srv := NewServer(newManager(t, socket), Instance{})
+	assert.Equal(t, BodyReadTimeout, srv.bodyReadTimeout)
+	srv.bodyReadTimeout = 300 * time.Millisecond
+	l, err := Listen(socket)
+	require.NoError(t, err)
+	go srv.Serve(l) //nolint:errcheck // ends with Close
+	t.Cleanup(func() { srv.Close() })
+
+	for _, head := range []string{"POST /v1/jobs HTTP/1.1", "POST /v1/jobs/1/kill HTTP/1.1"} {
+		conn, err := net.Dial("unix", socket)
+		require.NoError(t, err)
+		defer conn.Close()
+		_, err = conn.Write([]byte(head + "\r\nHost: x\r\nContent-Length: 100\r\n\r\n{\"command\":"))
+		require.NoError(t, err)
+		conn.SetReadDeadline(time.Now().Add(testTimeout)) //nolint:errcheck // test
+		r := bufio.NewReader(conn)
+		resp, err := http.ReadResponse(r, nil)
+		require.NoError(t, err, head)
+		body, err := io.ReadAll(resp.Body)
+		require.NoError(t, err, head)
+		assert.Equal(t, http.StatusRequestTimeout, resp.StatusCode, "%s: %s", head, body)
+		assert.Contains(t, string(body), "the request body did not come whole within 300ms", head)
+		_, err = r.ReadByte()
+		assert.Equal(t, io.EOF, err, "%s: the connection is closed", head)
+	}
+	require.Eventually(t, func() bool { open, _ := srv.Clients(); return open == 0 }, testTimeout, 10*time.Millisecond,
+		"no connection is left open to hold an --idle-exit")
+
+	// A body that comes whole is read as ever, and the deadline lifted:
+	// a wait longer than the bound is not cut.
+	c := NewClient(socket)
+	t.Cleanup(func() { c.Close() })
+	info, err := c.StartJob(ctxT(t), StartRequest{Command: "sleep 1"})
+	require.NoError(t, err)
+	waited, err := c.WaitJob(ctxT(t), info.ID, 0)
+	require.NoError(t, err)
+	assert.True(t, waited.Ended)
+}

@@ -1,7 +1,9 @@
 package control
 
 import (
+	"bytes"
 	"fmt"
+	"io"
 	"net"
 	"net/http"
 	"sync"
@@ -16,6 +18,12 @@ const (
 	ReadHeaderTimeout = 10 * time.Second
 	// IdleTimeout closes a kept-alive connection left unused this long.
 	IdleTimeout = 2 * time.Minute
+	// BodyReadTimeout bounds the wait for a request's body, from the
+	// end of its head: one not whole by then is answered 408 and its
+	// connection closed (readBody). Not http.Server's ReadTimeout, which
+	// would also cancel the long requests (wait, follow, events,
+	// attach) once it passed.
+	BodyReadTimeout = 30 * time.Second
 	// MaxStreams caps the requests that stay open (follow=true,
 	// wait=true, the event stream) at once per instance; past it they are
 	// answered 503.
@@ -94,4 +102,45 @@ func (s *Server) Clients() (open int, noneSince time.Time) {
 		return len(s.conns.open), time.Time{}
 	}
 	return 0, s.conns.lastAt
+}
+
+// readBody reads the request's body before its handler runs, within
+// s.bodyReadTimeout of now, and gives the handler what it read; then
+// the connection's read deadline is lifted, so a long request (a wait, a
+// stream) runs unbounded. A body not whole in time (a client that sent
+// its head and part of its body, and holds the connection) is answered
+// 408 and its connection closed: it held a goroutine and the connection
+// for ever, whether its handler read the body or not (net/http reads
+// what is left of it before answering), and kept a serve from its
+// --idle-exit. A body over MaxBodyBytes, which every handler refuses,
+// is left to the handler with the deadline still on, for what net/http
+// reads of it after. Where the connection has no read deadline, the
+// body is left as it came.
+func (s *Server) readBody(w http.ResponseWriter, r *http.Request) bool {
+	if r.ContentLength == 0 || r.Body == nil || r.Body == http.NoBody {
+		return true
+	}
+	rc := http.NewResponseController(w)
+	if rc.SetReadDeadline(time.Now().Add(s.bodyReadTimeout)) != nil {
+		return true
+	}
+	read, err := io.ReadAll(io.LimitReader(r.Body, MaxBodyBytes+1))
+	if err != nil {
+		w.Header().Set("Connection", "close")
+		writeError(w, &RequestError{Status: http.StatusRequestTimeout, Msg: fmt.Sprintf(
+			"the request body did not come whole within %v of its head: send the body with the head", s.bodyReadTimeout)})
+		return false
+	}
+	if len(read) <= MaxBodyBytes {
+		rc.SetReadDeadline(time.Time{}) //nolint:errcheck // it took one above
+	}
+	r.Body = readBodyOf{Reader: io.MultiReader(bytes.NewReader(read), r.Body), Closer: r.Body}
+	return true
+}
+
+// readBodyOf is a request body read ahead (readBody): what was read,
+// then the rest of the original, which it closes.
+type readBodyOf struct {
+	io.Reader
+	io.Closer
 }

@@ -66,6 +66,8 @@ type Server struct {
 	shutdownWhy   atomic.Pointer[string] // SetShutdownReason
 	streams       chan struct{}          // one token per open stream; MaxStreams at most
 	conns         connCounter
+	// bodyReadTimeout is BodyReadTimeout (a field for the tests).
+	bodyReadTimeout time.Duration
 
 	// The loading phase (NewLoadingServer): opened is closed by Open
 	// (mgr set, every request served) or by Fail (failed set, every
@@ -123,7 +125,7 @@ func newLoadingServer(inst Instance, loading string) *Server {
 		inst.Started = time.Now()
 	}
 	inst.APIVersion = APIVersion
-	s := &Server{inst: inst, mux: http.NewServeMux(), shutdownAsked: make(chan struct{}), streams: make(chan struct{}, MaxStreams), opened: make(chan struct{})}
+	s := &Server{inst: inst, mux: http.NewServeMux(), shutdownAsked: make(chan struct{}), streams: make(chan struct{}, MaxStreams), opened: make(chan struct{}), bodyReadTimeout: BodyReadTimeout}
 	s.loadingInst = inst
 	s.loadingInst.Loading = loading
 	s.base, s.cancel = context.WithCancel(context.Background())
@@ -250,6 +252,9 @@ func (s *Server) routes() {
 // Requests that match no endpoint get a JSON 404 or 405.
 func (s *Server) Handler() http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if !s.readBody(w, r) {
+			return
+		}
 		if !s.awaitOpen(w, r) {
 			return
 		}
