@@ -248,11 +248,12 @@ func stateCounts(list []control.BulkRefusal) string {
 	return strings.Join(parts, ", ")
 }
 
-// describeSelection says which jobs were asked for, as typed.
+// describeSelection says which jobs were asked for, as typed (each
+// argument and pattern cut as messages cut them).
 func describeSelection(o selectOptions, args []string) string {
 	var parts []string
 	if len(args) > 0 {
-		parts = append(parts, strings.Join(args, " "))
+		parts = append(parts, cutEach(args, " "))
 	}
 	if o.all && len(o.states) == 0 && len(o.names) == 0 {
 		parts = append(parts, "--all (there are no jobs)")
@@ -263,12 +264,21 @@ func describeSelection(o selectOptions, args []string) string {
 		parts = append(parts, "--finished")
 	}
 	if len(o.states) > 0 {
-		parts = append(parts, "--state "+strings.Join(o.states, ","))
+		parts = append(parts, "--state "+cutEach(o.states, ","))
 	}
 	if len(o.names) > 0 {
-		parts = append(parts, "--name "+strings.Join(o.names, ","))
+		parts = append(parts, "--name "+cutEach(o.names, ","))
 	}
 	return strings.Join(parts, " ")
+}
+
+// cutEach joins list with sep, each item cut by control.CutForMessage.
+func cutEach(list []string, sep string) string {
+	cut := make([]string, len(list))
+	for i, s := range list {
+		cut[i] = control.CutForMessage(s)
+	}
+	return strings.Join(cut, sep)
 }
 
 // printOutcome writes one line: "job 3 (web): killed (SIGTERM)", or for

@@ -78,6 +78,12 @@ func TestTimeoutExits124(t *testing.T) {
 	r = c.run("run", "--timeout", "soon", "--", "true")
 	assert.Equal(t, 2, r.code, "a command line that cannot run")
 	assert.Contains(t, r.stderr, `timeout "soon" is not a duration`)
+	r = c.run("run", "--timeout", "99999999h", "--", "true")
+	assert.Equal(t, 2, r.code, "a command line that cannot run")
+	assert.Equal(t, "jobtop: --timeout \"99999999h\" is too large: at most 2562047h (about 292 years)\n", r.stderr)
+	r = c.run("wait", id, "--timeout", "99999999h")
+	assert.Equal(t, 2, r.code, "a command line that cannot run")
+	assert.Contains(t, r.stderr, `"99999999h" is too large: at most 2562047h (about 292 years)`)
 }
 
 func TestUnknownIDs(t *testing.T) {

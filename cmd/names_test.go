@@ -80,3 +80,29 @@ func TestCompoundCommandsAreNamedAfterTheirProgram(t *testing.T) {
 	}
 	assert.Equal(t, []string{"printf", "date", "uname", "hostname", "sh", "exit"}, names)
 }
+
+// A 10,000-character job name given to a command is echoed cut, with
+// "...": the whole of it filled the terminal with one error.
+func TestLongJobNamesAreCutInErrors(t *testing.T) {
+	c := newCLI(t)
+	c.serve()
+	c.startJob("true")
+	long := strings.Repeat("n", 10000)
+	shown := `"` + strings.Repeat("n", 60) + `..."`
+	for _, args := range [][]string{
+		{"stop", long},
+		{"logs", long},
+		{"status", long},
+		{"kill", long, "1"},
+		{"stop", "--name", long},
+	} {
+		r := c.run(args...)
+		assert.Less(t, len(r.stderr), 300, "%s: %s", args[0], r.stderr)
+		if args[1] == "--name" {
+			assert.Equal(t, "jobtop: no job matches --name "+strings.Repeat("n", 60)+"...\n", r.stderr)
+			continue
+		}
+		assert.NotEqual(t, 0, r.code, args[0])
+		assert.Contains(t, r.stderr, "no job "+shown, args[0])
+	}
+}

@@ -192,6 +192,8 @@ func (o runOptions) request(args []string, host *control.Host) (control.StartReq
 		// a command line that cannot run.
 		d, err := parseDurationArg(o.timeout)
 		switch {
+		case errors.Is(err, errTooLarge):
+			return req, usageErrorf("--timeout %q is too large: at most %s", o.timeout, jobs.MaxDurationText)
 		case err != nil:
 			return req, usageErrorf("--timeout %q is not a duration: write a number of seconds, or a number with a unit, like 30s, 5m or 1h30m", o.timeout)
 		case d < 0:

@@ -12,6 +12,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"jobtop/jobs"
 )
@@ -329,6 +330,7 @@ func badJobRef(ref string) error {
 // a namespace is named ref in it ("bg/worker" for "worker"), it names
 // that one.
 func UnknownJobName(ref string, list []jobs.Info) error {
+	shown := CutForMessage(ref)
 	var namespaced []string
 	for _, j := range list {
 		if strings.HasSuffix(j.Name, "/"+ref) && !slices.Contains(namespaced, j.Name) {
@@ -337,10 +339,24 @@ func UnknownJobName(ref string, list []jobs.Info) error {
 	}
 	if len(namespaced) > 0 {
 		return &RequestError{Status: http.StatusNotFound,
-			Msg: fmt.Sprintf("no job %q: a job of a namespace is named with it: %s; "+ListJobsHint, ref, strings.Join(namespaced[:min(len(namespaced), 3)], ", "))}
+			Msg: fmt.Sprintf("no job %q: a job of a namespace is named with it: %s; "+ListJobsHint, shown, strings.Join(namespaced[:min(len(namespaced), 3)], ", "))}
 	}
 	return &RequestError{Status: http.StatusNotFound,
-		Msg: fmt.Sprintf("no job %q: give a job ID (a number) or a job's name; "+ListJobsHint, ref)}
+		Msg: fmt.Sprintf("no job %q: give a job ID (a number) or a job's name; "+ListJobsHint, shown)}
+}
+
+// messageTextMax is how many characters of a name or pattern a message
+// echoes.
+const messageTextMax = 60
+
+// CutForMessage is s (a job name or pattern as given) as a message
+// echoes it: its first 60 characters and "..." when longer, so that a
+// 10,000-character argument does not fill the terminal.
+func CutForMessage(s string) string {
+	if utf8.RuneCountInString(s) <= messageTextMax {
+		return s
+	}
+	return string([]rune(s)[:messageTextMax]) + "..."
 }
 
 // ListJobsHint ends the API's message for an unknown job name; a client

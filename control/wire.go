@@ -494,6 +494,9 @@ func (r StartRequest) SpecFor(resolve func(name string) (jobs.ID, error)) (jobs.
 	if err := spec.Validate(); err != nil {
 		return jobs.Spec{}, badRequest("%v", err)
 	}
+	if err := spec.CheckSelfDependency(); err != nil {
+		return jobs.Spec{}, badRequest("%v", err)
+	}
 	return spec, nil
 }
 
@@ -515,6 +518,9 @@ func parseDuration(field, s string) (time.Duration, error) {
 		return 0, nil
 	}
 	d, err := time.ParseDuration(strings.TrimSpace(s))
+	if err != nil && jobs.DurationTooLarge(s) {
+		return 0, badRequest("%s %q is too large: at most %s", field, s, jobs.MaxDurationText)
+	}
 	if err != nil {
 		return 0, badRequest("%s %q is not a duration: write a number with a unit, like 30s, 5m or 1h30m", field, s)
 	}

@@ -86,7 +86,7 @@ func readSmallFile(path string, limit int64) ([]byte, error) {
 	case !st.Mode().IsRegular():
 		return nil, errors.New("is not a regular file")
 	case st.Size() > limit:
-		return nil, fmt.Errorf("is larger than %s", jobs.FormatBytes(limit))
+		return nil, &fileTooLargeError{limit: limit}
 	}
 	f, err := os.Open(path)
 	if err != nil {
@@ -95,6 +95,12 @@ func readSmallFile(path string, limit int64) ([]byte, error) {
 	defer f.Close()
 	return io.ReadAll(io.LimitReader(f, limit))
 }
+
+// fileTooLargeError is readSmallFile's refusal of a file over its
+// limit.
+type fileTooLargeError struct{ limit int64 }
+
+func (e *fileTooLargeError) Error() string { return "is larger than " + jobs.FormatBytes(e.limit) }
 
 // utf8BOM is the byte order mark some Windows editors put first in a
 // UTF-8 file.

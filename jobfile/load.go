@@ -12,6 +12,24 @@ import (
 // maxFileSize bounds a job file; anything larger is surely not one.
 const maxFileSize = 4 << 20
 
+// jobFileReadError is the error of reading the job file at path: one
+// over maxFileSize also says that it is the limit and what to do (the
+// README's Job files section says the same).
+func jobFileReadError(path string, err error) error {
+	var big *fileTooLargeError
+	if !errors.As(err, &big) {
+		return errors.New(path + " " + err.Error())
+	}
+	hint := "keep long scripts in files the jobs run (cmd: ./start.sh) and long environments in env_file files"
+	switch base := strings.ToLower(filepath.Base(path)); {
+	case IsProcfile(path):
+		hint = "keep long commands in scripts its lines run (web: ./start-web.sh)"
+	case strings.Contains(base, "compose"):
+		hint = "split it into files merged with -f (jobtop -f base.yaml -f more.yaml) or extends:, and keep long scripts in files the processes run"
+	}
+	return fmt.Errorf("%s %v, the limit of a job file: %s", path, err, hint)
+}
+
 // fileNames are the names Find looks for, in order (process-compose's own
 // order for its files, its compose.yml and compose.yaml last: a Docker
 // Compose file has those names too, so they count only with a top-level

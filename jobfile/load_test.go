@@ -4,6 +4,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -103,6 +104,19 @@ func TestLoadMissingOrNotAFile(t *testing.T) {
 	require.EqualError(t, err, "adir is not a regular file")
 	var list ErrorList
 	require.False(t, errors.As(err, &list), "a file that cannot be read is not a list of problems in it")
+}
+
+// A job file over the limit says the limit and what to do: a 4 MiB file
+// said only that it was larger.
+func TestLoadTooLargeSaysWhatToDo(t *testing.T) {
+	big := "# " + strings.Repeat("x", 4<<20) + "\n"
+	inDir(t, map[string]string{"jobtop.yaml": big, "process-compose.yaml": big})
+	_, err := Load("jobtop.yaml")
+	require.EqualError(t, err, "jobtop.yaml is larger than 4 MiB, the limit of a job file: "+
+		"keep long scripts in files the jobs run (cmd: ./start.sh) and long environments in env_file files")
+	_, err = Load("process-compose.yaml")
+	require.EqualError(t, err, "process-compose.yaml is larger than 4 MiB, the limit of a job file: "+
+		"split it into files merged with -f (jobtop -f base.yaml -f more.yaml) or extends:, and keep long scripts in files the processes run")
 }
 
 // TestExamplesLoad keeps the shipped examples valid.

@@ -42,7 +42,7 @@ type LoadOptions struct {
 func LoadWith(path string, o LoadOptions) (*Plan, error) {
 	data, err := readSmallFile(path, maxFileSize)
 	if err != nil {
-		return nil, errors.New(path + " " + err.Error())
+		return nil, jobFileReadError(path, err)
 	}
 	return ParseWith(path, data, o)
 }

@@ -182,7 +182,7 @@ func (p *pcFile) readMerged(data []byte) (ast.Node, error) {
 			}
 			b, err := readSmallFile(f, maxFileSize)
 			if err != nil {
-				return nil, fmt.Errorf("%s %v", f, err)
+				return nil, jobFileReadError(f, err)
 			}
 			content = withoutBOM(b)
 		}
@@ -287,7 +287,7 @@ func (m *pcMerger) extends(src pcSource, r *nodeReader, e entry, trail []string)
 	}
 	data, err := readSmallFile(target, maxFileSize)
 	if err != nil {
-		r.errorf(at(e), "extends: %s: %s %v", name, target, err)
+		r.errorf(at(e), "extends: %s: %v", name, jobFileReadError(target, err))
 		return nil, r.errs
 	}
 	dir := filepath.Dir(abs)

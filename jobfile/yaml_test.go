@@ -272,7 +272,7 @@ jobs:
     ready: {after: soon}
   b:
     cmd: x
-    timeout: 1h
+    timeout: 99999999h
     restart: {policy: always, backoff: 0s, max_backoff: 10ms}
   c:
     cmd: x
@@ -281,6 +281,7 @@ jobs:
 			"jobtop.yaml:4:14: jobs.a.timeout: 5 has no unit: write e.g. 5s or 5ms",
 			"jobtop.yaml:5:19: jobs.a.stop.grace: -1s is negative",
 			`jobtop.yaml:6:20: jobs.a.ready.after: "soon" is not a duration: write e.g. 500ms, 5s or 1m30s`,
+			`jobtop.yaml:9:14: jobs.b.timeout: "99999999h" is too large: at most 2562047h (about 292 years)`,
 			"jobtop.yaml:10:40: jobs.b.restart.backoff: must be more than 0 (default 1s)",
 			"jobtop.yaml:13:57: jobs.c.restart.max_backoff: 1s is less than backoff 2s",
 		}},

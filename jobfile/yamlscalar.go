@@ -9,6 +9,8 @@ import (
 	"time"
 
 	"github.com/goccy/go-yaml/ast"
+
+	"jobtop/jobs"
 )
 
 // scalarText is the text of any scalar but null.
@@ -113,6 +115,10 @@ func (r *nodeReader) duration(e entry) (time.Duration, bool) {
 		return 0, false
 	}
 	d, err := time.ParseDuration(strings.TrimSpace(text))
+	if err != nil && jobs.DurationTooLarge(text) {
+		r.errorf(e.value, "%s: %q is too large: at most %s", e.path, text, jobs.MaxDurationText)
+		return 0, false
+	}
 	if err != nil {
 		r.errorf(e.value, "%s: %q is not a duration: write e.g. 500ms, 5s or 1m30s", e.path, text)
 		return 0, false

@@ -205,6 +205,9 @@ func (m *Manager) add(spec Spec, start startMode) (Info, error) {
 	if err := spec.Validate(); err != nil {
 		return Info{}, err
 	}
+	if err := spec.CheckSelfDependency(); err != nil {
+		return Info{}, err
+	}
 	if err := m.checkAfter(spec.After); err != nil {
 		return Info{}, err
 	}

@@ -370,6 +370,18 @@ func (s Spec) Validate() error {
 	return s.validateChecks()
 }
 
+// CheckSelfDependency refuses a spec whose depends_on names the job's
+// own name: it would wait for itself for ever, and failed later as "no
+// job has that name" (dependenciesLocked does not count the job itself).
+// Not part of Validate: a job file says so first, as a cycle. Manager's
+// Start and Add refuse it; the API says so first, as a bad request.
+func (s Spec) CheckSelfDependency() error {
+	if _, self := s.DependsOn[s.Name]; self && s.Name != "" {
+		return fmt.Errorf("depends_on: %q is this job's own name: a job cannot depend on itself", s.Name)
+	}
+	return nil
+}
+
 func (c Condition) valid() bool {
 	switch c {
 	case CondStarted, CondReady, CondHealthy, CondSucceeded, CondCompleted, CondReadyPassed, CondHealthyPassed:

@@ -86,6 +86,9 @@ func (d *Duration) UnmarshalJSON(b []byte) error {
 			return d.setSeconds(secs, s)
 		}
 		v, err := time.ParseDuration(s)
+		if err != nil && jobs.DurationTooLarge(s) {
+			return fmt.Errorf("%q is too large: at most %s", s, jobs.MaxDurationText)
+		}
 		if err != nil {
 			return fmt.Errorf("%q is not a duration: write a number of seconds or a number with a unit, like 30s, 5m or 1h30m", s)
 		}

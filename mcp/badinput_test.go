@@ -34,6 +34,7 @@ func TestBadInput(t *testing.T) {
 		{"run_job", map[string]any{"command": "true", "env": "A=1"}, `env must be an object, not the string "A=1"`},
 		{"run_job", map[string]any{"command": "true", "timeout": "soon"}, `"soon" is not a duration: write a number of seconds or a number with a unit, like 30s`},
 		{"run_job", map[string]any{"command": "true", "timeout": -3}, "duration -3 is negative"},
+		{"run_job", map[string]any{"command": "true", "timeout": "99999999h"}, `"99999999h" is too large: at most 2562047h (about 292 years)`},
 		{"run_job", map[string]any{}, "the job did not start: empty command: give a shell command or an argv"},
 		{"run_job", map[string]any{"command": "true", "argv": []string{"true"}}, "give either a shell command or an argv, not both"},
 		{"run_job", map[string]any{"command": "true", "cwd": "/no/such/dir"}, `cwd "/no/such/dir" does not exist`},
