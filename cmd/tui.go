@@ -9,7 +9,6 @@ import (
 	"path/filepath"
 	"strings"
 	"sync/atomic"
-	"syscall"
 	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
@@ -305,10 +304,12 @@ func runLocalTUI(mgr *jobs.Manager, engine ui.Engine, cfg ui.Config, specs []job
 }
 
 // runProgram runs the TUI until it quits, the terminal closes (SIGHUP),
-// or lost is closed (an attached instance went away). When asked is
-// closed, the TUI is told to stop every job and quit (ui.ShutdownMsg).
-// A panic in the TUI ends it with an error (panicWatch). opts are added
-// to the program's (tests give it input and output).
+// SIGTERM or SIGINT ends it, or lost is closed (an attached instance went
+// away). When asked is closed, the TUI is told to stop every job and quit
+// (ui.ShutdownMsg). Signals are taken here, not by Bubble Tea (see
+// signalRelay): the o key's pager is ended for SIGTERM. A panic in the
+// TUI ends it with an error (panicWatch). opts are added to the
+// program's (tests give it input and output).
 func runProgram(model tea.Model, lost, asked <-chan struct{}, opts ...tea.ProgramOption) error {
 	// Ask the terminal its background now, before the program reads its
 	// input: an answer the program read would be taken for keys, and the
@@ -316,33 +317,21 @@ func runProgram(model tea.Model, lost, asked <-chan struct{}, opts ...tea.Progra
 	// jobtop process: see third_party/bubbletea/JOBTOP.md.)
 	lipgloss.HasDarkBackground()
 	watch := &panicWatch{Model: model}
-	opts = append([]tea.ProgramOption{tea.WithAltScreen(), tea.WithFPS(120), tea.WithMouseCellMotion()}, opts...)
+	opts = append([]tea.ProgramOption{tea.WithAltScreen(), tea.WithFPS(120), tea.WithMouseCellMotion(), tea.WithoutSignalHandler()}, opts...)
 	p := tea.NewProgram(&runeJoiner{Model: watch}, opts...)
 
-	hup := make(chan os.Signal, 1)
-	signal.Notify(hup, syscall.SIGHUP)
+	sigs := make(chan os.Signal, len(tuiSignals))
+	signal.Notify(sigs, tuiSignals...)
 	ended := make(chan struct{})
 	defer func() {
-		signal.Stop(hup)
+		signal.Stop(sigs)
 		close(ended)
 	}()
-	go func() {
-		for {
-			select {
-			case <-hup:
-				p.Kill()
-				return
-			case <-lost:
-				p.Quit()
-				return
-			case <-asked:
-				asked = nil
-				p.Send(ui.ShutdownMsg{})
-			case <-ended:
-				return
-			}
-		}
-	}()
+	pager, ok := model.(pagerHolder)
+	if !ok {
+		pager = noPager{}
+	}
+	go signalRelay(p, pager, sigs, lost, asked, ended)
 
 	_, err := p.Run()
 	return watch.programError(err)

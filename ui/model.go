@@ -107,6 +107,9 @@ type Model struct {
 	// replacedSeen is, per host, how many replacements of its instance
 	// were told (HostStatus.Replaced).
 	replacedSeen map[string]int
+
+	// pager is the o key's pager while it holds the terminal (pager.go).
+	pager *pagerSlot
 }
 
 // notice is the status bar's last message.
@@ -135,7 +138,7 @@ type notice struct {
 // events at once, so nothing that happens before the program starts is
 // missed; call Close when the program has ended.
 func New(engine Engine, cfg Config) *Model {
-	m := &Model{engine: engine, cfg: cfg, now: cfg.Now, bell: cfg.Bell, notice: notice{text: cfg.Notice}}
+	m := &Model{engine: engine, cfg: cfg, now: cfg.Now, bell: cfg.Bell, notice: notice{text: cfg.Notice}, pager: new(pagerSlot)}
 	if m.now == nil {
 		m.now = time.Now
 	}

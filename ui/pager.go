@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"errors"
 	"os"
 	"os/exec"
 	"strings"
@@ -32,8 +33,8 @@ func pagerCommand(pager string, files ...string) *exec.Cmd {
 }
 
 // openPager opens a job's log in $PAGER (both files when it rotated): the program lets go
-// of the terminal until the pager ends (tea.ExecProcess), then draws
-// again as it was.
+// of the terminal until the pager ends (tea.Exec), then draws again as
+// it was. EndPager ends it from outside.
 func (m *Model) openPager(info jobs.Info) tea.Cmd {
 	if info.LogPath == "" {
 		m.setNotice("job "+shownID(info).String()+" has no log file", true)
@@ -48,7 +49,7 @@ func (m *Model) openPager(info jobs.Info) tea.Cmd {
 		files = []string{info.LogPath}
 	}
 	c := pagerCommand(os.Getenv("PAGER"), files...)
-	return tea.ExecProcess(c, func(err error) tea.Msg { return pagerDoneMsg{err: err} })
+	return tea.Exec(pagerRun{Cmd: c, slot: m.pager}, func(err error) tea.Msg { return pagerDoneMsg{err: err} })
 }
 
 // handlePagerDone turns mouse reporting on again: Bubble Tea's return
@@ -56,7 +57,7 @@ func (m *Model) openPager(info jobs.Info) tea.Cmd {
 // not the mouse (clicks and the wheel stayed dead for the rest of the
 // session).
 func (m *Model) handlePagerDone(msg pagerDoneMsg) tea.Cmd {
-	if msg.err != nil {
+	if msg.err != nil && !errors.Is(msg.err, errTUIEnding) {
 		m.setNotice("pager: "+msg.err.Error(), true)
 	}
 	return tea.EnableMouseCellMotion

@@ -1,0 +1,169 @@
+package ui
+
+import (
+	"errors"
+	"io"
+	"os"
+	"os/exec"
+	"sync"
+	"syscall"
+	"time"
+
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/x/term"
+
+	"jobtop/jobs/proc"
+)
+
+// pagerKillAfter is how long a pager ended by EndPager has to go with
+// SIGTERM (less restores the terminal and goes at once) before the rest
+// of its processes are killed.
+const pagerKillAfter = 2 * time.Second
+
+// errTUIEnding is the pager's error when the TUI ended it, or it was to
+// open after the TUI began to end.
+var errTUIEnding = errors.New("jobtop is ending")
+
+// pagerSlot holds the o key's pager while it has the terminal. Bubble Tea
+// runs it in its event loop (tea.Exec), which takes no message until the
+// pager ends: what must end the TUI meanwhile (SIGTERM, jobtop shutdown)
+// ends the pager from outside through EndPager.
+type pagerSlot struct {
+	mu     sync.Mutex
+	proc   *os.Process // nil unless a pager runs
+	ending bool        // EndPager was called: no pager opens any more
+}
+
+// pagerRun is a pager command as tea.Exec runs it, telling slot about
+// its process.
+type pagerRun struct {
+	*exec.Cmd
+	slot *pagerSlot
+}
+
+var _ tea.ExecCommand = pagerRun{}
+
+// Run starts the pager, unless the TUI is ending, and waits for it. A
+// pager ended by EndPager may leave the terminal in its modes (killed,
+// or not done restoring them): they are set back to what the pager
+// found, which is what jobtop restores when it exits.
+func (r pagerRun) Run() error {
+	if f, ok := r.Stdin.(term.File); ok && term.IsTerminal(f.Fd()) {
+		if st, err := term.GetState(f.Fd()); err == nil {
+			defer func() {
+				if r.slot.isEnding() {
+					term.Restore(f.Fd(), st) //nolint:errcheck // nothing better to do
+				}
+			}()
+		}
+	}
+	r.slot.mu.Lock()
+	if r.slot.ending {
+		r.slot.mu.Unlock()
+		return errTUIEnding
+	}
+	if err := r.Start(); err != nil {
+		r.slot.mu.Unlock()
+		return err
+	}
+	r.slot.proc = r.Process
+	r.slot.mu.Unlock()
+	err := r.Wait()
+	r.slot.mu.Lock()
+	r.slot.proc = nil
+	ended := r.slot.ending
+	r.slot.mu.Unlock()
+	if ended {
+		return errTUIEnding
+	}
+	return err
+}
+
+func (s *pagerSlot) isEnding() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.ending
+}
+
+// SetStdin gives the pager the TUI's terminal (as tea.ExecProcess does).
+func (r pagerRun) SetStdin(in io.Reader) {
+	if r.Stdin == nil {
+		r.Stdin = in
+	}
+}
+
+// SetStdout gives the pager the TUI's terminal.
+func (r pagerRun) SetStdout(out io.Writer) {
+	if r.Stdout == nil {
+		r.Stdout = out
+	}
+}
+
+// SetStderr gives the pager the TUI's standard error.
+func (r pagerRun) SetStderr(out io.Writer) {
+	if r.Stderr == nil {
+		r.Stderr = out
+	}
+}
+
+// PagerOpen reports whether the o key's pager holds the terminal now.
+func (m *Model) PagerOpen() bool {
+	m.pager.mu.Lock()
+	defer m.pager.mu.Unlock()
+	return m.pager.proc != nil
+}
+
+// EndPager ends the o key's pager if it is open, and keeps another from
+// opening: the TUI is ending (SIGTERM, jobtop shutdown), and the pager
+// would keep its event loop, and so every job, waiting until someone
+// quit it. The pager and what it started get SIGTERM (less restores the
+// terminal and exits), what is left of them SIGKILL after
+// pagerKillAfter. Safe from any goroutine.
+func (m *Model) EndPager() {
+	m.pager.mu.Lock()
+	m.pager.ending = true
+	p := m.pager.proc
+	m.pager.mu.Unlock()
+	if p == nil {
+		return
+	}
+	signalPager(p.Pid, syscall.SIGTERM)
+	go func() {
+		time.Sleep(pagerKillAfter)
+		m.pager.mu.Lock()
+		defer m.pager.mu.Unlock()
+		if m.pager.proc == p { // still not reaped: still there
+			signalPager(p.Pid, syscall.SIGKILL)
+		}
+	}()
+}
+
+// signalPager signals the processes below the pager's (the shell that
+// runs $PAGER: the pager, and cat for a rotated log), or the pager's own
+// when it has none, or every one of them for SIGKILL. The shell is left
+// to end when the pager has: Bubble Tea takes the terminal again when
+// the shell ends, and less restores the terminal's modes on its way out.
+func signalPager(pid int, sig syscall.Signal) {
+	procs, ok, err := proc.Tree(pid)
+	if !ok {
+		all, lerr := proc.List()
+		procs, err = nil, lerr
+		for _, i := range proc.Descendants(all, proc.Children(all), pid) {
+			procs = append(procs, all[i])
+		}
+	}
+	var pids []int
+	if err == nil {
+		for _, p := range procs {
+			if p.PID != pid {
+				pids = append(pids, p.PID)
+			}
+		}
+	}
+	if len(pids) == 0 || sig == syscall.SIGKILL {
+		pids = append(pids, pid)
+	}
+	for _, p := range pids {
+		syscall.Kill(p, sig) //nolint:errcheck // it may have gone meanwhile
+	}
+}
