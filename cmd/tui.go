@@ -307,9 +307,9 @@ func runLocalTUI(mgr *jobs.Manager, engine ui.Engine, cfg ui.Config, specs []job
 // SIGTERM or SIGINT ends it, or lost is closed (an attached instance went
 // away). When asked is closed, the TUI is told to stop every job and quit
 // (ui.ShutdownMsg). Signals are taken here, not by Bubble Tea (see
-// signalRelay): the o key's pager is ended for SIGTERM. A panic in the
-// TUI ends it with an error (panicWatch). opts are added to the
-// program's (tests give it input and output).
+// signalRelay): the o key's pager is ended for SIGTERM and jobtop
+// shutdown. A panic in the TUI ends it with an error (panicWatch). opts
+// are added to the program's (tests give it input and output).
 func runProgram(model tea.Model, lost, asked <-chan struct{}, opts ...tea.ProgramOption) error {
 	// Ask the terminal its background now, before the program reads its
 	// input: an answer the program read would be taken for keys, and the

@@ -33,7 +33,10 @@ func (noPager) EndPager()       {}
 //     "y" does (the caller stops every job);
 //   - SIGINT does the same, but not while the pager is open: the
 //     terminal's ^C reaches the pager and jobtop alike, and less takes
-//     it to end a search.
+//     it to end a search;
+//   - asked (jobtop shutdown) ends the pager too, then tells the TUI to
+//     stop every job and quit (the TUI takes no message while the pager
+//     runs).
 func signalRelay(p *tea.Program, pager pagerHolder, sigs <-chan os.Signal, lost, asked, ended <-chan struct{}) {
 	for {
 		select {
@@ -56,6 +59,7 @@ func signalRelay(p *tea.Program, pager pagerHolder, sigs <-chan os.Signal, lost,
 			return
 		case <-asked:
 			asked = nil
+			pager.EndPager()
 			go p.Send(ui.ShutdownMsg{})
 		case <-ended:
 			return

@@ -2,6 +2,7 @@ package e2e
 
 import (
 	"bytes"
+	"context"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -62,6 +63,33 @@ func TestShutdownEndsATUIInstance(t *testing.T) {
 	_, stderr, code = runCLI(t, bin, socket, "ls")
 	require.Equal(t, 1, code)
 	require.Contains(t, stderr, "no jobtop is listening")
+}
+
+// jobtop shutdown while the TUI's o pager has the terminal does not wait
+// for someone to quit the pager: the pager is ended, the jobs stopped
+// with their grace rules, and shutdown returns when they have ended.
+func TestShutdownWhileThePagerIsOpen(t *testing.T) {
+	bin := binary(t)
+	socket := shortSocket(t)
+	token := strconv.Itoa(os.Getpid()) + ".4646"
+	done := filepath.Join(t.TempDir(), "cleaned")
+	s := newSession(t, 140, 30, []string{"JOBTOP_SOCKET=" + socket, "PAGER=less -R"}, bin, "--name", "graceful", gracefulJob(done, token))
+	s.waitText("up")
+	s.openPager()
+
+	ctx, cancel := context.WithTimeout(context.Background(), deadline)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, bin, "shutdown")
+	cmd.Env = append(os.Environ(), "JOBTOP_SOCKET="+socket)
+	out, err := cmd.CombinedOutput()
+	require.NoError(t, ctx.Err(), "jobtop shutdown returns with the pager open")
+	require.NoError(t, err, "%s", out)
+	require.Regexp(t, `^jobtop tui \(pid \d+\) shut down; 1 job stopped\n$`, string(out))
+	require.Equal(t, "0", s.waitExit(), "the TUI exits cleanly")
+	require.Empty(t, processesWith(token), "no job process survives")
+	b, err := os.ReadFile(done)
+	require.NoError(t, err, "the job got its stop signal and ran its trap")
+	require.Equal(t, "cleaned\n", string(b))
 }
 
 // jobtop demo --socket S serves the demo there, for the CLI to try.
