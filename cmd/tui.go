@@ -308,8 +308,9 @@ func runLocalTUI(mgr *jobs.Manager, engine ui.Engine, cfg ui.Config, specs []job
 // away). When asked is closed, the TUI is told to stop every job and quit
 // (ui.ShutdownMsg). Signals are taken here, not by Bubble Tea (see
 // signalRelay): the o key's pager is ended for SIGTERM and jobtop
-// shutdown. A panic in the TUI ends it with an error (panicWatch). opts
-// are added to the program's (tests give it input and output).
+// shutdown, and SIGTSTP and SIGCONT give the terminal back and take it
+// again. A panic in the TUI ends it with an error (panicWatch). opts are
+// added to the program's (tests give it input and output).
 func runProgram(model tea.Model, lost, asked <-chan struct{}, opts ...tea.ProgramOption) error {
 	// Ask the terminal its background now, before the program reads its
 	// input: an answer the program read would be taken for keys, and the
@@ -318,7 +319,7 @@ func runProgram(model tea.Model, lost, asked <-chan struct{}, opts ...tea.Progra
 	lipgloss.HasDarkBackground()
 	watch := &panicWatch{Model: model}
 	opts = append([]tea.ProgramOption{tea.WithAltScreen(), tea.WithFPS(120), tea.WithMouseCellMotion(), tea.WithoutSignalHandler()}, opts...)
-	p := tea.NewProgram(&runeJoiner{Model: watch}, opts...)
+	p := tea.NewProgram(&terminalKeeper{Model: &runeJoiner{Model: watch}}, opts...)
 
 	sigs := make(chan os.Signal, len(tuiSignals))
 	signal.Notify(sigs, tuiSignals...)

@@ -1,18 +1,22 @@
 package cmd
 
 import (
+	"io"
 	"os"
+	"sync/atomic"
 	"syscall"
 
 	tea "github.com/charmbracelet/bubbletea"
 
+	"jobtop/jobs/proc"
 	"jobtop/ui"
 )
 
 // tuiSignals are the signals the TUI takes itself, not Bubble Tea:
 // Bubble Tea v1 drops SIGINT and SIGTERM while a command it runs (the o
-// key's pager) has the terminal.
-var tuiSignals = []os.Signal{syscall.SIGHUP, syscall.SIGTERM, syscall.SIGINT}
+// key's pager) has the terminal, and has nothing for a SIGTSTP or
+// SIGCONT from outside.
+var tuiSignals = []os.Signal{syscall.SIGHUP, syscall.SIGTERM, syscall.SIGINT, syscall.SIGTSTP, syscall.SIGCONT}
 
 // pagerHolder is the TUI's model as far as its pager goes (ui.Model).
 type pagerHolder interface {
@@ -36,8 +40,15 @@ func (noPager) EndPager()       {}
 //     it to end a search;
 //   - asked (jobtop shutdown) ends the pager too, then tells the TUI to
 //     stop every job and quit (the TUI takes no message while the pager
-//     runs).
+//     runs);
+//   - SIGTSTP hands the terminal back as it was (main screen, mouse off,
+//     cursor shown, its own modes) and stops jobtop; with the pager open
+//     (^Z in less) jobtop just stops with it, as the pager has the
+//     terminal;
+//   - SIGCONT after any other stop (SIGSTOP) takes the terminal again and
+//     draws the whole screen.
 func signalRelay(p *tea.Program, pager pagerHolder, sigs <-chan os.Signal, lost, asked, ended <-chan struct{}) {
+	var ownStop atomic.Bool // the coming SIGCONT ends a stop of jobtop's own
 	for {
 		select {
 		case s := <-sigs:
@@ -53,6 +64,16 @@ func signalRelay(p *tea.Program, pager pagerHolder, sigs <-chan os.Signal, lost,
 				if !pager.PagerOpen() {
 					go p.Send(tea.InterruptMsg{})
 				}
+			case syscall.SIGTSTP:
+				if pager.PagerOpen() {
+					stopSelf(&ownStop)
+				} else {
+					go p.Send(stopTUIMsg{ownStop: &ownStop})
+				}
+			case syscall.SIGCONT:
+				if !ownStop.CompareAndSwap(true, false) && !pager.PagerOpen() {
+					go p.Send(continuedTUIMsg{})
+				}
 			}
 		case <-lost:
 			p.Quit()
@@ -65,4 +86,75 @@ func signalRelay(p *tea.Program, pager pagerHolder, sigs <-chan os.Signal, lost,
 			return
 		}
 	}
+}
+
+// stopSelf stops jobtop as SIGTSTP's default action would, ownStop set
+// for the SIGCONT that ends the stop; it returns once continued. As the
+// kernel ignores a SIGTSTP to an orphaned process group (no shell there
+// would continue it), it does nothing when jobtop's parent is in its
+// process group or in another session.
+func stopSelf(ownStop *atomic.Bool) {
+	self, err := proc.Get(os.Getpid())
+	if err != nil {
+		return
+	}
+	parent, err := proc.Get(os.Getppid())
+	if err != nil || parent.PGID == self.PGID || parent.SID != self.SID {
+		return
+	}
+	ownStop.Store(true)
+	stopThisThread()
+}
+
+// stopTUIMsg asks the program to give the terminal back and stop
+// (SIGTSTP).
+type stopTUIMsg struct{ ownStop *atomic.Bool }
+
+// continuedTUIMsg says jobtop was continued after a stop not its own
+// (SIGSTOP): the terminal is to be taken again and drawn whole.
+type continuedTUIMsg struct{}
+
+// terminalBackMsg says the program has the terminal again.
+type terminalBackMsg struct{}
+
+// terminalPause is what Bubble Tea runs between letting go of the
+// terminal and taking it again (tea.Exec): ReleaseTerminal leaves the
+// alternate screen, turns the mouse off, shows the cursor and restores
+// the terminal's modes; RestoreTerminal makes it raw again, goes back
+// to the alternate screen and repaints.
+type terminalPause struct {
+	ownStop *atomic.Bool // nil: no stop, only the terminal taken again
+}
+
+func (c terminalPause) Run() error {
+	if c.ownStop != nil {
+		stopSelf(c.ownStop)
+	}
+	return nil
+}
+
+func (terminalPause) SetStdin(io.Reader)  {}
+func (terminalPause) SetStdout(io.Writer) {}
+func (terminalPause) SetStderr(io.Writer) {}
+
+// terminalKeeper is the TUI's model behind the handling of stops: it
+// turns stopTUIMsg and continuedTUIMsg into a terminalPause and, when
+// the terminal is back, turns mouse reporting on again (RestoreTerminal
+// does not).
+type terminalKeeper struct{ tea.Model }
+
+// Update handles the stop messages and passes the others on.
+func (m *terminalKeeper) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	back := func(error) tea.Msg { return terminalBackMsg{} }
+	switch msg := msg.(type) {
+	case stopTUIMsg:
+		return m, tea.Exec(terminalPause{ownStop: msg.ownStop}, back)
+	case continuedTUIMsg:
+		return m, tea.Exec(terminalPause{}, back)
+	case terminalBackMsg:
+		return m, tea.EnableMouseCellMotion
+	}
+	var cmd tea.Cmd
+	m.Model, cmd = m.Model.Update(msg)
+	return m, cmd
 }

@@ -3,10 +3,13 @@ package e2e
 import (
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/require"
 )
@@ -42,4 +45,119 @@ func TestSIGTERMWhileThePagerIsOpen(t *testing.T) {
 	b, err := os.ReadFile(done)
 	require.NoError(t, err, "the job got its stop signal and ran its trap")
 	require.Equal(t, "cleaned\n", string(b))
+}
+
+// shellSession is an interactive bash in tmux, with job control, for
+// what only a shell's jobs show (stop, fg).
+func shellSession(t *testing.T, width, height int) *session {
+	t.Helper()
+	if _, err := exec.LookPath("bash"); err != nil {
+		t.Skip("bash is needed to stop and continue jobtop as a shell's job")
+	}
+	return newSession(t, width, height, []string{"PS1=shell$ "}, "bash", "--norc", "--noprofile", "-i")
+}
+
+// shellJobPID is the PID of the jobtop the shell of a shellSession runs
+// (a grandchild of the pane's process: the status script, bash, jobtop).
+func (s *session) shellJobPID() int {
+	s.t.Helper()
+	pane := strings.TrimSpace(s.tmux("display-message", "-p", "-t", s.name, "#{pane_pid}"))
+	parents, names := map[string]string{}, map[string]string{}
+	eachProcStat(func(pid int, comm string, fields []string) bool {
+		if len(fields) > 1 {
+			parents[strconv.Itoa(pid)], names[strconv.Itoa(pid)] = fields[1], comm
+		}
+		return true
+	})
+	for pid, name := range names {
+		if name == "jobtop" && parents[parents[pid]] == pane {
+			n, _ := strconv.Atoi(pid)
+			return n
+		}
+	}
+	s.t.Fatalf("no jobtop run by the shell in pane %s", pane)
+	return 0
+}
+
+// terminalModes is what tmux says of the pane's terminal: alternate
+// screen, mouse reporting (button, SGR) and cursor shown, as "1 11 0".
+func (s *session) terminalModes() string {
+	s.t.Helper()
+	return strings.TrimSpace(s.tmux("display-message", "-p", "-t", s.name, "#{alternate_on} #{mouse_button_flag}#{mouse_sgr_flag} #{cursor_flag}"))
+}
+
+// waitModes waits until the pane's terminal is in modes (terminalModes).
+func (s *session) waitModes(modes string) {
+	s.t.Helper()
+	end := time.Now().Add(deadline)
+	for s.terminalModes() != modes {
+		if time.Now().After(end) {
+			s.t.Fatalf("the terminal is in modes %q, not %q; screen:\n%s", s.terminalModes(), modes, strings.Join(s.screen(), "\n"))
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+// processState is the state letter of /proc/PID/stat ("T": stopped).
+func processState(pid int) string {
+	b, _ := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	s := string(b)
+	if i := strings.LastIndexByte(s, ')'); i >= 0 && len(s) > i+2 {
+		return s[i+2 : i+3]
+	}
+	return ""
+}
+
+// TestStopAndContinueGiveTheTerminalBack: a SIGTSTP from outside (a
+// shell's job control, kill -TSTP) gives the terminal back as it was,
+// as vim and less do (main screen, mouse off, cursor shown), then stops
+// jobtop; fg takes it again: the TUI drawn whole, keys read as typed (no
+// Enter), the mouse on. After a SIGSTOP, which leaves jobtop no say,
+// fg does the same.
+func TestStopAndContinueGiveTheTerminalBack(t *testing.T) {
+	bin := binary(t)
+	token := fmt.Sprintf("%d.%d", os.Getpid(), 5454)
+	s := shellSession(t, 120, 30)
+	s.waitText("shell$")
+	s.keys("-l", bin+" --name ticker 'while :; do echo tick; sleep 0.2; done # "+token+"'")
+	s.keys("Enter")
+	s.waitText("● 1 running")
+	s.waitModes("1 11 0")
+	pid := s.shellJobPID()
+
+	back := func() {
+		t.Helper()
+		s.keys("-l", "fg")
+		s.keys("Enter")
+		s.waitModes("1 11 0")
+		s.waitFor("the TUI drawn whole", func(scr []string) bool {
+			all := strings.Join(scr, "\n")
+			return strings.HasPrefix(scr[0], "    ID NAME") && strings.Contains(all, "● 1 running") && !strings.Contains(all, "shell$")
+		})
+		s.keys("?") // no Enter: the terminal is raw again
+		s.waitText("keys — esc, q or ? closes")
+		s.keys("Escape")
+		s.waitFor("help closed", func(scr []string) bool { return !strings.Contains(strings.Join(scr, "\n"), "keys — esc") })
+	}
+
+	require.NoError(t, syscall.Kill(pid, syscall.SIGTSTP))
+	s.waitModes("0 00 1")
+	s.waitText("Stopped", "shell$")
+	require.Equal(t, "T", processState(pid))
+	back()
+
+	require.NoError(t, syscall.Kill(pid, syscall.SIGSTOP))
+	s.waitText("Stopped")
+	require.Equal(t, "T", processState(pid))
+	back()
+
+	s.keys("q")
+	s.waitText("stop it and quit? y/n")
+	s.keys("y")
+	s.waitModes("0 00 1")
+	s.waitText("shell$")
+	require.Empty(t, processesWith(token), "no job process survives quitting")
+	s.keys("-l", "exit 0")
+	s.keys("Enter")
+	require.Equal(t, "0", s.waitExit())
 }
