@@ -23,6 +23,9 @@ func TestBusy(t *testing.T) {
 	// A spinning shell is R whenever it is looked at (a context switch
 	// may catch it between two states: look a few times).
 	assert.Eventually(t, func() bool { return Busy(spin.Process.Pid) }, 10*time.Second, 10*time.Millisecond, "a spinning process is busy")
+	// Once it sleeps (a process just started runs, or waits for its
+	// pages, first), it stays not busy.
+	require.Eventually(t, func() bool { return !Busy(sleep.Process.Pid) }, 10*time.Second, 10*time.Millisecond, "sleep goes to sleep")
 	assert.Never(t, func() bool { return Busy(sleep.Process.Pid) }, 300*time.Millisecond, 10*time.Millisecond, "a sleeping process is not busy")
 
 	require.NoError(t, spin.Process.Signal(syscall.SIGSTOP))
