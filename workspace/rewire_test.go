@@ -3,6 +3,7 @@ package workspace
 import (
 	"fmt"
 	"os"
+	"path/filepath"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -100,5 +101,42 @@ jobs:
 	f.eventually("api waits for gate", func() bool {
 		a := f.job("api")
 		return a.State == jobs.StateQueued && a.Reason == "waiting for gate: started"
+	})
+}
+
+// So is one that ran before and whose restart its dependencies failed
+// (rev49: it stayed in error with its new dependency running).
+func TestReloadStartsADependantWhoseRestartItsDependenciesFailed(t *testing.T) {
+	flag := filepath.Join(t.TempDir(), "flag")
+	f := open(t, `
+jobs:
+  gate:
+    cmd: test ! -e `+flag+`
+  api:
+    cmd: echo api up
+    depends_on: {gate: succeeded}
+`)
+	f.eventually("api succeeds", func() bool { return f.job("api").State == jobs.StateSucceeded })
+	require.NoError(t, os.WriteFile(flag, nil, 0o600))
+	_, err := f.mgr.Restart(f.job("gate").ID)
+	require.NoError(t, err)
+	f.eventually("gate fails", func() bool { return f.job("gate").State == jobs.StateFailed })
+	_, err = f.mgr.Restart(f.job("api").ID)
+	require.NoError(t, err)
+	f.eventually("api fails with its dependency", func() bool { return f.job("api").State == jobs.StateError })
+	ran := f.job("api").Runs
+	f.write(`
+jobs:
+  gate:
+    cmd: test ! -e ` + flag + `
+  api:
+    cmd: echo api up
+`)
+	res, err := f.ws.Reload()
+	require.NoError(t, err)
+	assert.Equal(t, []string{"api"}, res.Rewired)
+	f.eventually("api runs again", func() bool {
+		a := f.job("api")
+		return a.State == jobs.StateSucceeded && a.Runs > ran
 	})
 }

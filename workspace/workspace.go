@@ -330,12 +330,12 @@ func (w *Workspace) replaceLocked(j jobfile.Job) error {
 }
 
 // rewireLocked gives a job whose dependencies alone changed the new ones
-// for its next start, and restarts nothing. One that never ran (its old
-// dependencies failed it) starts under the new ones, as a changed job
-// would.
+// for its next start, and restarts nothing. One whose last start failed
+// (its old dependencies failed it, in its first start or a restart's)
+// starts under the new ones, as a changed job would.
 func (w *Workspace) rewireLocked(j jobfile.Job) error {
 	id := w.ids[j.Name]
-	if info, err := w.mgr.Get(id); err == nil && info.State == jobs.StateError && info.Runs == 0 && j.Autostart {
+	if info, err := w.mgr.Get(id); err == nil && info.State == jobs.StateError && j.Autostart {
 		return w.replaceLocked(j)
 	}
 	if _, err := w.mgr.SetSpec(id, withEnv(j.Spec, w.envCmds)); err != nil {
