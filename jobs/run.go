@@ -343,6 +343,7 @@ func (m *Manager) finishAfterDrain(j *job, p *process, note string) {
 func (m *Manager) stopSignalLocked(j *job, p *process) {
 	if p.spec.StopCommand != "" && !p.exited {
 		j.sentSignal = 0
+		m.signalLocked(p, keeper.StopBegun) // no signal: the keeper notes the stop
 		m.runStopCommandLocked(j, p)
 	} else {
 		j.sentSignal = p.spec.StopSignal

@@ -312,6 +312,12 @@ func withFDs(files []*os.File, send func(fds []int) error) error {
 	return with(files, make([]int, 0, len(files)))
 }
 
+// StopBegun, given to Signal, tells the keeper that a stop of the run
+// began without a signal (its stop command runs): should jobtop go, the
+// keeper sends it no stop signal and keeps that stop's deadline, as for
+// one whose stop signal was sent.
+const StopBegun = syscall.Signal(0)
+
 // Signal sends sig to every process of the run, soon. Requests made close
 // together go as one, so signalling many runs costs one look at the
 // process table.
@@ -337,13 +343,17 @@ func (c *Client) writeSignals() {
 		batch := c.signals
 		c.signals = make(map[syscall.Signal][]RunID)
 		c.mu.Unlock()
-		// SIGKILL first: a kill asked for after a stop must not wait
-		// behind it.
-		for _, sig := range orderSignals(batch) {
-			c.writeMu.Lock()
-			send(c.conn, request{Op: opSignal, Runs: batch[sig], Signal: int(sig)}) //nolint:errcheck // a dead keeper is reported by the reader
-			c.writeMu.Unlock()
-		}
+		c.writeSignalBatch(batch)
+	}
+}
+
+// writeSignalBatch sends a batch of signals, SIGKILL first: a kill asked
+// for after a stop must not wait behind it.
+func (c *Client) writeSignalBatch(batch map[syscall.Signal][]RunID) {
+	for _, sig := range orderSignals(batch) {
+		c.writeMu.Lock()
+		send(c.conn, request{Op: opSignal, Runs: batch[sig], Signal: int(sig)}) //nolint:errcheck // a dead keeper is reported by the reader
+		c.writeMu.Unlock()
 	}
 }
 
@@ -410,7 +420,10 @@ func (c *Client) read(r *receiver) {
 func (c *Client) Close() error {
 	c.mu.Lock()
 	c.closed = true
+	pending := c.signals // asked for before Close: they go first
+	c.signals = make(map[syscall.Signal][]RunID)
 	c.mu.Unlock()
+	c.writeSignalBatch(pending)
 	c.conn.CloseWrite() //nolint:errcheck // Close below ends it anyway
 	<-c.done
 	<-c.writerOK

@@ -108,9 +108,10 @@ type run struct {
 	killed  bool            // SIGKILL was asked for: keep sending it
 	killAt  time.Time       // once orphaned: when the grace ends
 	// stopAt is when jobtop first had the stop signal sent (a stop, a
-	// restart): orphaned, the keeper keeps that stop's deadline and sends
-	// no second one, which would cut a graceful exit short ("press ^C
-	// again to force") and reach what a trap started to clean up.
+	// restart), or said its stop command began (StopBegun): orphaned, the
+	// keeper keeps that stop's deadline and sends no stop signal, which
+	// would cut a graceful exit short ("press ^C again to force") and
+	// reach what a trap or the stop command started to clean up.
 	stopAt time.Time
 	// held are jobtop's ends of the run's output (Spawn.Hold), until
 	// the run ends or they are drained into log (drain.go), when they
@@ -491,6 +492,14 @@ func (k *keeper) pollC(poll *time.Ticker) <-chan time.Time {
 // signalRuns sends sig to every process of the given runs, after one
 // look at the process table.
 func (k *keeper) signalRuns(ids []RunID, sig syscall.Signal) {
+	if sig == StopBegun {
+		for _, id := range ids {
+			if r := k.runs[id]; r != nil && r.stopAt.IsZero() {
+				r.stopAt = time.Now()
+			}
+		}
+		return
+	}
 	t := k.scanSettled()
 	for _, id := range ids {
 		r := k.runs[id]

@@ -328,3 +328,22 @@ func TestAStopUnderWayIsNotSignalledAgain(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, "TERM\n", string(b), "one stop signal, not a second when jobtop went")
 }
+
+// A stop begun by a stop command (no signal: StopBegun) is kept the
+// same way: jobtop gone, the run gets no stop signal, and is killed at
+// that stop's deadline (rev49: it got SIGTERM and a grace of its own).
+func TestAStopCommandUnderWayGetsNoStopSignal(t *testing.T) {
+	c, _ := startKeeper(t)
+	mark := "stopcmd-" + t.Name()
+	terms := filepath.Join(t.TempDir(), "terms")
+	require.NoError(t, os.WriteFile(terms, nil, 0o600))
+	ready := filepath.Join(t.TempDir(), "ready")
+	spawnShell(t, c, 1, "trap 'echo TERM >> "+terms+"' TERM; touch "+ready+"; while :; do sleep 0.05; done", mark, time.Second)
+	eventually(t, "the run's trap", func() bool { _, err := os.Stat(ready); return err == nil })
+	c.Signal(1, StopBegun)
+	require.NoError(t, c.Close())
+	assert.Empty(t, marked(mark), "killed at the end of its grace")
+	b, err := os.ReadFile(terms)
+	require.NoError(t, err)
+	assert.Empty(t, string(b), "no stop signal")
+}
