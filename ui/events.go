@@ -47,6 +47,7 @@ func (m *Model) handleJobEvents(events []jobs.Event) tea.Cmd {
 	cmds = append(cmds, m.finishOwnStarts()) // once done, its jobs are no news from outside
 	jobsChanged, refilter := false, false
 	now := m.now()
+	m.table.SetNow(now) // countdowns drawn now, not at the last tick
 	var added []jobs.Info
 	for _, ev := range events {
 		switch ev.Kind {

@@ -399,3 +399,16 @@ func TestTablePagesWithPgUpAndPgDn(t *testing.T) {
 	}
 	require.Equal(t, "job-01", selected())
 }
+
+// A countdown is drawn against the time of the event that brought it,
+// not the last tick's (up to a second old): a 900 ms wait read ↻2s for
+// a while (rev49).
+func TestCountdownOfAJobEventIsDrawnAgainstNow(t *testing.T) {
+	mgr := newManager(t)
+	clock := time.Now()
+	m := newSizedModel(t, mgr, Config{Now: func() time.Time { return clock }}, 120, 20)
+	m.table.SetNow(clock.Add(-5 * time.Second)) // the last tick's
+	code, at := 3, clock.Add(900*time.Millisecond)
+	m.handleJobEvents([]jobs.Event{{Kind: jobs.EventState, Job: jobs.Info{ID: 1, Name: "flaky", State: jobs.StateFailed, ExitCode: &code, RestartAt: &at}}})
+	require.Contains(t, m.View(), "✗ failed ↻<1s")
+}
