@@ -186,4 +186,17 @@ func TestSSHMCPWaitWhoseLinkBreaks(t *testing.T) {
 	assert.NotContains(t, text, "ended", "the far instance is not said to have ended")
 	h.useKey("id")
 	assert.Regexp(t, `(?m)^1\s+nap\s+running`, r.ok("ls"), "the far job ran on")
+
+	// Once the far instance is gone, the tools say so, naming the host
+	// (there is no socket here to name).
+	out, err := exec.Command("pgrep", "-f", "serve --socket "+sock).Output()
+	require.NoError(t, err)
+	far, err := strconv.Atoi(strings.Fields(string(out))[0])
+	require.NoError(t, err)
+	require.NoError(t, syscall.Kill(far, syscall.SIGKILL))
+	require.Eventually(t, func() bool { return syscall.Kill(far, 0) != nil }, deadline, 20*time.Millisecond)
+	res, err := cs.CallTool(ctx, &sdk.CallToolParams{Name: "list_jobs", Arguments: map[string]any{}})
+	require.NoError(t, err)
+	text = res.Content[0].(*sdk.TextContent).Text
+	assert.Contains(t, text, " on host "+name+" has ended", text)
 }

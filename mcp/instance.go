@@ -120,8 +120,12 @@ func sameInstance(a, b control.Instance) bool {
 // instanceEnded says the instance the tools talked to has ended, with its
 // jobs.
 func (s *Server) instanceEnded(old control.Instance) string {
+	where := s.opts.Client.Socket()
+	if h := s.opts.Client.Host(); h != nil {
+		where = "host " + h.Name() // over ssh there is no socket here
+	}
 	return fmt.Sprintf("the jobtop instance that ran the earlier jobs (pid %d, up since %s) on %s has ended, and its jobs ended with it",
-		old.PID, old.Started.Local().Format(time.DateTime), s.opts.Client.Socket())
+		old.PID, old.Started.Local().Format(time.DateTime), where)
 }
 
 // instanceGone is an answer cut off, or refused, because the instance
