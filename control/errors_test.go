@@ -78,6 +78,7 @@ func TestErrorAnswers(t *testing.T) {
 		{"duration too large", "POST", "/v1/jobs", `{"command": "x", "timeout": "99999999h"}`, 400, `timeout "99999999h" is too large: at most 2562047h (about 292 years)`},
 		{"wait timeout too large", "GET", "/v1/jobs/1/wait?timeout=99999999h", ``, 400, `timeout "99999999h" is too large: at most 2562047h (about 292 years)`},
 		{"depends on itself", "POST", "/v1/jobs", `{"command": "x", "name": "selfy", "depends_on": {"selfy": "started"}}`, 400, `depends_on: "selfy" is this job's own name: a job cannot depend on itself`},
+		{"depends on a name no job can have", "POST", "/v1/jobs", `{"command": "x", "depends_on": {"` + strings.Repeat("n", 10000) + `": "started"}}`, 400, `depends_on: job name "nnnnnnnnnnnnnnnnnnnn"... is longer than 64 characters: no job can have it`},
 		{"unknown job name too long", "GET", "/v1/jobs/" + strings.Repeat("n", 10000), ``, 404, `no job "` + strings.Repeat("n", 60) + `...": give a job ID`},
 		{"bare number duration", "POST", "/v1/jobs", `{"command": "x", "timeout": "30"}`, 400, "is not a duration"},
 		{"negative timeout", "POST", "/v1/jobs", `{"command": "x", "timeout": "-5s"}`, 400, "timeout -5s is negative"},

@@ -358,6 +358,9 @@ func (s Spec) Validate() error {
 		return err
 	}
 	for name, c := range s.DependsOn {
+		if err := CheckName(name); err != nil {
+			return fmt.Errorf("depends_on: %w: no job can have it", err)
+		}
 		if !c.valid() {
 			return fmt.Errorf("dependency %q: condition %q is not one of %s", name, c, Conditions)
 		}

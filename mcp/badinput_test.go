@@ -48,6 +48,7 @@ func TestBadInput(t *testing.T) {
 		{"search_output", map[string]any{"pattern": "a[b"}, `missing closing ] at byte 1 ("[b")`},
 		{"search_output", map[string]any{"pattern": strings.Repeat("a", 1<<20)}, "pattern is 1048576 bytes long; a pattern of at most 4096 bytes"},
 		{"search_output", map[string]any{"pattern": "x", "id": 99}, "no job has ID 99. The jobs are (ID name state):\n1 web running"},
+		{"job_status", map[string]any{"id": strings.Repeat("n", 10000)}, `no job is named "` + strings.Repeat("n", 60) + `...".`},
 		{"run_job", map[string]any{"command": "true", "tty": "yes"}, `tty must be true or false, not the string "yes"`},
 		{"send_input", map[string]any{"id": id, "keys": "enter"}, `keys must be a list, not the string "enter"`},
 		{"send_input", map[string]any{"id": id, "text": strings.Repeat("x", 1<<20)}, "text is 1048576 bytes; at most 65536 at once"},

@@ -207,7 +207,7 @@ const maxListedJobs = 30
 func unknownJob(ref JobRef, list []jobs.Info) error {
 	var b strings.Builder
 	if ref.Name != "" {
-		fmt.Fprintf(&b, "no job is named %q.", ref.Name)
+		fmt.Fprintf(&b, "no job is named %q.", control.CutForMessage(ref.Name))
 	} else {
 		fmt.Fprintf(&b, "no job has ID %d.", ref.ID)
 	}
