@@ -237,7 +237,7 @@ func (m *Model) handleCopyKey(p *outputPane, k tea.KeyMsg) (tea.Cmd, bool) {
 		p.sel = nil
 	case key.Matches(k, m.km.Select):
 		if !p.startSelection() {
-			m.flash("nothing to select: the pane has no output")
+			m.refuse("nothing to select: the pane has no output")
 		}
 	case key.Matches(k, m.km.Copy) && p.sel != nil:
 		text, n, cut := p.selectedText()
@@ -281,7 +281,7 @@ func (m *Model) handleCopyKey(p *outputPane, k tea.KeyMsg) (tea.Cmd, bool) {
 // copyText sends text to the clipboard and says so in the status bar.
 func (m *Model) copyText(text string, n int, cut bool, what string) tea.Cmd {
 	if n == 0 {
-		m.flash("nothing to copy")
+		m.refuse("nothing to copy")
 		return nil
 	}
 	msg := "copied " + plural(n, "line") + " " + what

@@ -72,11 +72,11 @@ func (m *Model) noInputNotice(info jobs.Info) {
 	}
 	switch {
 	case !info.TTY && info.Stdin == jobs.StdinPipe:
-		m.flash(jobLabel(info) + " runs on pipes and takes no keys here: jobtop send writes to its stdin")
+		m.refuse(jobLabel(info) + " runs on pipes and takes no keys here: jobtop send writes to its stdin")
 	case !info.TTY:
-		m.flash(jobLabel(info) + " runs on pipes and takes no keys: run it with --tty (tty: true in a job file) to type into it")
+		m.refuse(jobLabel(info) + " runs on pipes and takes no keys: run it with --tty (tty: true in a job file) to type into it")
 	default:
-		m.flash(jobLabel(info) + " is not running: nothing takes keys")
+		m.refuse(jobLabel(info) + " is not running: nothing takes keys")
 	}
 }
 

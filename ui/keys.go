@@ -157,7 +157,7 @@ func (m *Model) handleGlobalKey(k tea.KeyMsg) (tea.Cmd, bool) {
 	case key.Matches(k, m.km.Reload):
 		return m.reload(), true
 	case !m.km.Reload.Enabled() && m.cfg.JobFile == "" && slices.Contains(m.km.Reload.Keys(), k.String()):
-		m.flash("no job file to reload: this instance runs none (jobtop -f FILE, or a jobtop.yaml, Procfile or process-compose.yaml where it starts)")
+		m.refuse("no job file to reload: this instance runs none (jobtop -f FILE, or a jobtop.yaml, Procfile or process-compose.yaml where it starts)")
 	case key.Matches(k, m.km.Split):
 		m.toggleSplit()
 	case key.Matches(k, m.km.AllView):

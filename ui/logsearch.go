@@ -257,7 +257,7 @@ func (ls *logSearch) flag() string {
 // pattern (L, or ctrl+l in the prompt).
 func (m *Model) startLogSearch(p *outputPane, mt *matcher) tea.Cmd {
 	if p.kind != jobPane || !p.has || len(p.job.LogFiles) == 0 && p.job.LogPath == "" {
-		m.flash("this pane has no log file to search")
+		m.refuse("this pane has no log file to search")
 		return nil
 	}
 	files := p.job.LogFiles
@@ -332,7 +332,7 @@ func (m *Model) toggleLogSearch(p *outputPane) tea.Cmd {
 		return nil
 	}
 	if p.search == nil {
-		m.flash("search first (/), then L searches the whole log file")
+		m.refuse("search first (/), then L searches the whole log file")
 		return nil
 	}
 	return m.startLogSearch(p, p.search.m)

@@ -8,13 +8,13 @@ import (
 
 // The status bar's notices last as long as what they say is news:
 //   - a transient one (flash: the confirmation of an action, a search
-//     that wrapped, a key that has nothing to act on) goes at the next
-//     key, or after noticeLife;
+//     that wrapped) goes at the next key, or after noticeLife;
 //   - one about the split (which jobs it shows) goes when the split
 //     changes;
-//   - the others (errors, a job's end or health, jobs started from
-//     outside, a reload's summary) stay until the next notice or until
-//     what they tell changes (events.go).
+//   - the others (errors, a key refused with why and what to do instead
+//     (refuse), a job's end or health, jobs started from outside, a
+//     reload's summary) stay until the next notice or until what they
+//     tell changes (events.go).
 
 // noticeLife is how long a transient notice shows without a key.
 const noticeLife = 5 * time.Second
@@ -31,6 +31,12 @@ var noticeTimer = func(d time.Duration) tea.Cmd {
 func (m *Model) flash(text string) {
 	m.notice = notice{text: text, transient: true, at: m.now()}
 }
+
+// refuse says why a key does nothing here, and what to do instead: as
+// an error, it stays until the next notice and comes before the counts
+// when it is long (rev51: "no job file to reload: ..." went at the next
+// key, cut before its hint).
+func (m *Model) refuse(text string) { m.setNotice(text, true) }
 
 // dropFlash takes a transient notice down (at a key).
 func (m *Model) dropFlash() {

@@ -78,3 +78,22 @@ func TestTransientNoticesGo(t *testing.T) {
 	press(t, m, "s")
 	require.NotContains(t, m.View(), "showing the first")
 }
+
+// A key refused with why and what to do instead stays, and shows whole
+// at 80 columns before the counts (rev51: `R` with no job file went at
+// the next key, cut before its hint).
+func TestRefusalsStayAndShowWhole(t *testing.T) {
+	mgr := newManager(t)
+	start(t, mgr, "sleeper", "exec sleep 60")
+	now := time.Now()
+	m := newSizedModel(t, mgr, Config{Now: func() time.Time { return now }}, 80, 24)
+	pumpUntil(t, m, "the job", func() bool { return strings.Contains(m.View(), "sleeper") })
+	press(t, m, "R")
+	want := "no job file to reload: this instance runs none"
+	require.Contains(t, strings.Join(strings.Fields(m.View()), " "), want)
+	press(t, m, "j", "k")
+	now = now.Add(2 * noticeLife)
+	m.Update(noticeExpiryMsg{})
+	require.Contains(t, strings.Join(strings.Fields(m.View()), " "), want, "it stays through keys and time")
+	requireFits(t, m.View(), 80, 24, "refusal")
+}

@@ -70,7 +70,7 @@ func (m *Model) jumpToMatch(p *outputPane, forward bool) {
 	ref, wrapped, ok := s.step(from, forward, inclusive)
 	if !ok {
 		if p.olderInLog() {
-			m.flash("no match for " + s.m.label() + " in memory; its older lines are in the log file: L searches it")
+			m.refuse("no match for " + s.m.label() + " in memory; its older lines are in the log file: L searches it")
 		} else {
 			m.flash("no match for " + s.m.label())
 		}

@@ -94,7 +94,7 @@ func (m *Model) toggleSplit() {
 		}
 	}
 	if len(ids) == 0 {
-		m.flash("nothing to split: mark jobs with space")
+		m.refuse("nothing to split: mark jobs with space")
 		return
 	}
 	if len(ids) > maxPanes {
@@ -218,7 +218,7 @@ func (m *Model) toggleZoom() {
 		if _, ok := m.table.Selected(); !ok && m.mode == viewSplit {
 			// A filter that matches nothing: no job is selected, and a
 			// pane the filter hides is not the one to show.
-			m.flash("nothing to zoom: no job is selected")
+			m.refuse("nothing to zoom: no job is selected")
 			return
 		}
 		if m.mode == viewSplit {
@@ -227,7 +227,7 @@ func (m *Model) toggleZoom() {
 		m.focusOutput()
 		if m.focus != focusOutput {
 			m.zoomSplit = nil
-			m.flash("nothing to zoom: no job's output is shown")
+			m.refuse("nothing to zoom: no job's output is shown")
 			return
 		}
 	}
