@@ -277,6 +277,9 @@ jobs:
   c:
     cmd: x
     restart: {policy: always, backoff: 2s, max_backoff: 1s}
+  d:
+    cmd: x
+    restart: {policy: always, backoff: 99999999h}
 `, []string{
 			"jobtop.yaml:4:14: jobs.a.timeout: 5 has no unit: write e.g. 5s or 5ms",
 			"jobtop.yaml:5:19: jobs.a.stop.grace: -1s is negative",
@@ -284,6 +287,7 @@ jobs:
 			`jobtop.yaml:9:14: jobs.b.timeout: "99999999h" is too large: at most 2562047h (about 292 years)`,
 			"jobtop.yaml:10:40: jobs.b.restart.backoff: must be more than 0 (default 1s)",
 			"jobtop.yaml:13:57: jobs.c.restart.max_backoff: 1s is less than backoff 2s",
+			`jobtop.yaml:16:40: jobs.d.restart.backoff: "99999999h" is too large: at most 2562047h (about 292 years)`,
 		}},
 		{"numbers", "max_parallel: -1\nlog: {memory_lines: 99999999999, max_size: lots}\njobs:\n  a: {cmd: x, restart: {policy: always, max: -2}}\n", []string{
 			"jobtop.yaml:1:15: max_parallel: -1 is negative",

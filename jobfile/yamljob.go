@@ -201,8 +201,18 @@ func (y *yamlFile) readRestart(e entry) jobs.RestartPolicy {
 		entries, _ := y.mapping(e)
 		y.readFields(e.path, entries, fields{
 			"policy":      policy,
-			"backoff":     func(e entry) { backoff = &e; p.Backoff, _ = y.duration(e) },
-			"max_backoff": func(e entry) { maxBackoff = &e; p.MaxBackoff, _ = y.duration(e) },
+			"backoff": func(e entry) {
+				var ok bool
+				if p.Backoff, ok = y.duration(e); ok {
+					backoff = &e // one that is not a duration is said so once
+				}
+			},
+			"max_backoff": func(e entry) {
+				var ok bool
+				if p.MaxBackoff, ok = y.duration(e); ok {
+					maxBackoff = &e
+				}
+			},
 			"max":         func(e entry) { maxRestarts = &e; p.Max, _ = y.count(e) },
 		})
 		if given == nil {
