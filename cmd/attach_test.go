@@ -146,6 +146,25 @@ func TestAttachedTUIDrawsTheLineCursorAsTheJobLeftIt(t *testing.T) {
 	waitDrawn(t, tm, "name? x\x1b[7my\x1b[0mz")
 }
 
+// A TUI attached to a terminal job whose only output is a prompt (a
+// line still being built, no whole line before it) draws the prompt, and
+// its cursor after it in input mode. Its mirror fetched a job's output
+// only for whole lines it did not hold, and showed "(no output yet)".
+func TestAttachedTUIDrawsAPromptThatIsTheJobsOnlyOutput(t *testing.T) {
+	c := newCLI(t)
+	c.serve()
+	id := c.startJob(`printf 'Name? '; read a; sleep 60`, "--tty", "--name", "ask")
+	require.Eventually(t, func() bool { return c.status(id).LastLine == "Name? " }, testTimeout, 20*time.Millisecond)
+	lipgloss.SetColorProfile(termenv.ANSI) // the cursor is drawn in reverse video
+	t.Cleanup(func() { lipgloss.SetColorProfile(termenv.Ascii) })
+	_, model := attachedModel(t, c)
+	tm := teatest.NewTestModel(t, model, teatest.WithInitialTermSize(100, 20))
+	waitDrawn(t, tm, "Name? ")
+	tm.Send(tea.KeyMsg{Type: tea.KeyEnter})
+	press(tm, "i")
+	waitDrawn(t, tm, "keys go to job 1 ask", "Name? \x1b[7m \x1b[0m")
+}
+
 // The TUI's refusals happen before it takes the terminal: one message on
 // stderr and a non-zero exit.
 func TestTUIRefusalsComeBeforeTheScreen(t *testing.T) {

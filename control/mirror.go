@@ -230,8 +230,12 @@ func (m *mirror) apply(ctx context.Context, batch []Event) {
 		if kind == jobs.EventRemoved {
 			m.forget(ev.Job.ID)
 		} else {
-			store := m.upsert(ev.Job)
-			if kind == jobs.EventOutput || ev.Job.Lines > store.last() {
+			// A snapshot (attaching, connecting again) announces output
+			// by its count alone: lines the mirror does not hold, or
+			// bytes it did not count, on a line still being built (a
+			// prompt) when no whole line came after it.
+			store, wrote := m.upsert(ev.Job)
+			if kind == jobs.EventOutput || ev.Job.Lines > store.last() || wrote {
 				fetch[ev.Job.ID] = true
 			}
 		}
@@ -278,7 +282,9 @@ func (m *mirror) fetch(ctx context.Context, id jobs.ID) {
 	}
 }
 
-func (m *mirror) upsert(info jobs.Info) *mirrorStore {
+// upsert records a job's snapshot; wrote says its output's byte count
+// is not the one the mirror last had (a new job's: 0).
+func (m *mirror) upsert(info jobs.Info) (store *mirrorStore, wrote bool) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	store, ok := m.stores[info.ID]
@@ -287,9 +293,10 @@ func (m *mirror) upsert(info jobs.Info) *mirrorStore {
 		m.stores[info.ID] = store
 		m.order = append(m.order, info.ID)
 	}
+	wrote = info.Bytes != m.infos[info.ID].Bytes
 	m.infos[info.ID] = info
 	store.setInfo(info)
-	return store
+	return store, wrote
 }
 
 func (m *mirror) forget(id jobs.ID) {
