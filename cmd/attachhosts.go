@@ -17,7 +17,8 @@ import (
 // attachHosts runs the TUI over the instances of hosts (and, with
 // --local, this machine's), one table for all, after starting specs on
 // the first host (the first of them is selected). A host that drops is
-// shown disconnected and reconnected; the TUI ends only when quit.
+// shown disconnected and reconnected; with several, the TUI ends only
+// when quit, with one, also when its instance there ends.
 func attachHosts(cmd *cobra.Command, specs []jobs.Spec, hosts []control.Host) error {
 	var names []string
 	var clients []*control.Client
@@ -29,6 +30,12 @@ func attachHosts(cmd *cobra.Command, specs []jobs.Spec, hosts []control.Host) er
 	if local, _ := cmd.Flags().GetBool(localFlag); local {
 		names = append(names, control.LocalHostName)
 		clients = append(clients, localClient(cmd))
+	}
+	if len(clients) == 1 {
+		// One host: its instance is the TUI's only one. A reconnection
+		// goes back to it, and starts none there once it is gone: the
+		// TUI ends then, as a plain attach does (below).
+		clients[0].SetReconnectSame(true)
 	}
 	ctx, cancel := context.WithTimeout(cmd.Context(), attachTimeout)
 	defer cancel()
@@ -65,9 +72,9 @@ func attachHosts(cmd *cobra.Command, specs []jobs.Spec, hosts []control.Host) er
 		return runProgram(model, nil, nil)
 	}
 	// One host: its instance is the TUI's only one, so the TUI ends with
-	// it as a plain attach does (a lost connection is reconnected, so
-	// only a shutdown ends it), instead of showing nothing but "shut
-	// down" until quit.
+	// it as a plain attach does (a broken link is reconnected to it, so
+	// only its shutdown or its loss ends it), instead of showing nothing
+	// but "shut down" or a new instance's jobs until quit.
 	if err := runProgram(model, clients[0].Done(), nil); err != nil {
 		return err
 	}

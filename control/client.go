@@ -34,6 +34,9 @@ type Client struct {
 	// reconnect keeps an attached mirror trying again when its events
 	// stream breaks (see SetReconnect).
 	reconnect bool
+	// sameOnly keeps those attempts to the instance attached to (see
+	// SetReconnectSame).
+	sameOnly bool
 
 	mirrorOnce sync.Once
 	mirror     atomic.Pointer[mirror]

@@ -78,7 +78,9 @@
 //     says so (Connection) and connects again every ReconnectDelay, then
 //     brings itself up to the snapshot: the same instance keeps its jobs
 //     and their output goes on from the mirror's cursors; another one (PID
-//     and start differ) replaces them (reconnect.go).
+//     and start differ) replaces them (reconnect.go). With
+//     SetReconnectSame as well, only the same instance is connected
+//     again, none is started, and the mirror ends once it is gone.
 //   - Hosts is the TUI's engine over several instances: jobs get IDs of
 //     its own, carry their host (jobs.Info.Host, HostID) and every action
 //     goes to the job's own host (hosts.go).

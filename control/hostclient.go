@@ -50,8 +50,8 @@ type hostDialer struct {
 	interactive atomic.Bool // the next connection may ask a person
 	oldFar      atomic.Bool // the far dial-stdio takes no --answer-timeout
 	// mirrorStarts: only the attached mirror's own connections (its
-	// first, its reconnections) may start a far instance (see
-	// startsFarInstance).
+	// first, its reconnections unless SetReconnectSame) may start a far
+	// instance (see startsFarInstance).
 	mirrorStarts atomic.Bool
 }
 
@@ -95,6 +95,15 @@ func (d *hostDialer) dial(ctx context.Context) (net.Conn, error) {
 // keeping its jobs and output, until Close. Without it, the mirror ends
 // (Done) when it loses the instance. Call it before Attach.
 func (c *Client) SetReconnect(on bool) { c.reconnect = on }
+
+// SetReconnectSame keeps SetReconnect's attempts to the instance the
+// mirror attached to, for a client whose instance is all a TUI shows
+// (attach --host H, no other host): over ssh they start none (dial-stdio
+// --no-start), and once the host answers that none runs there, or
+// another one does, the mirror ends (Done) with an *InstanceLostError,
+// as a local attach's does. A host it cannot reach is tried again: the
+// instance may still run there. Call it before Attach.
+func (c *Client) SetReconnectSame(on bool) { c.sameOnly = on }
 
 // dialFailure is the error a failed dial carried, when it already says
 // what went wrong in a person's words: an untrusted socket, a host that

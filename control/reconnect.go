@@ -2,6 +2,7 @@ package control
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"time"
 
@@ -67,7 +68,9 @@ func (m *mirror) setConn(s ConnState) {
 
 // reconnect waits ReconnectDelay and connects again, over and over until
 // it succeeds (then it brings the mirror up to the instance and returns
-// the new reader's end) or ctx ends (then nil).
+// the new reader's end) or ctx ends (then nil). With SetReconnectSame it
+// starts no far instance, and gives up (nil) once none or another one
+// answers: the instance attached to is gone.
 func (m *mirror) reconnect(ctx context.Context, lost error) <-chan error {
 	m.streamStop()
 	for {
@@ -78,13 +81,32 @@ func (m *mirror) reconnect(ctx context.Context, lost error) <-chan error {
 			return nil
 		}
 		m.setConn(ConnState{Err: lost}) // an attempt is under way
-		inst, events, stop, err := m.connect(startsFarInstance(ctx))
+		connectCtx := startsFarInstance(ctx)
+		if m.client.sameOnly {
+			connectCtx = ctx
+		}
+		inst, events, stop, err := m.connect(connectCtx)
+		if m.client.sameOnly && errors.As(err, new(*NotRunningError)) {
+			return nil
+		}
 		if err != nil {
 			lost = err
 			continue
 		}
+		if m.client.sameOnly && !m.same(inst) {
+			events.Close()
+			stop()
+			return nil
+		}
 		return m.follow(ctx, inst, events, stop)
 	}
+}
+
+// same reports whether inst is the instance the mirror is attached to.
+func (m *mirror) same(inst Instance) bool {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return inst.PID == m.inst.PID && inst.Started.Equal(m.inst.Started)
 }
 
 // resume connects again at once, for a client without SetReconnect whose
@@ -108,10 +130,7 @@ func (m *mirror) resume(ctx context.Context) <-chan error {
 	if err != nil {
 		return nil
 	}
-	m.mu.Lock()
-	same := inst.PID == m.inst.PID && inst.Started.Equal(m.inst.Started)
-	m.mu.Unlock()
-	if !same {
+	if !m.same(inst) {
 		events.Close()
 		stop()
 		return nil

@@ -48,11 +48,13 @@ func TestSSHReadCommandsStartNoFarInstance(t *testing.T) {
 	assert.Equal(t, "jobtop: cwd \"/no/such/dir\" does not exist on host 127.0.0.1:"+strconv.Itoa(h.port)+"\n", stderr, "the directory missing there, not here")
 }
 
-// An attached TUI whose reconnection finds another far instance (the old
-// one was killed; the reconnection started a fresh one) says so, instead
-// of showing "no jobs" without a word.
+// A TUI attached to several hosts whose reconnection to one finds another
+// far instance (the old one was killed; the reconnection started a fresh
+// one) says so, instead of showing "no jobs" without a word. (Attached to
+// one host only, the TUI ends instead, as a plain attach does.)
 func TestSSHAttachSaysTheFarInstanceWasReplaced(t *testing.T) {
 	bin := binary(t)
+	here := startServe(t, bin)
 	h := startSSHD(t)
 	h.installJobtop(t, bin)
 	sock := filepath.Join(h.farDir, "r.sock")
@@ -65,8 +67,8 @@ func TestSSHAttachSaysTheFarInstanceWasReplaced(t *testing.T) {
 	first, err := c.Instance(context.Background())
 	require.NoError(t, err)
 
-	s := newSession(t, 200, 30, nil,
-		append(append([]string{"env"}, h.env...), bin, "attach", "--host", h.url, "--remote-socket", sock)...)
+	s := newSession(t, 200, 30, here.sessionEnv(),
+		append(append([]string{"env"}, h.env...), bin, "attach", "--host", h.url, "--remote-socket", sock, "--local")...)
 	s.waitText("web", "● 1 running")
 
 	require.NoError(t, syscall.Kill(first.PID, syscall.SIGKILL))
@@ -79,7 +81,7 @@ func TestSSHAttachSaysTheFarInstanceWasReplaced(t *testing.T) {
 
 	r.ok("run", "--name", "api", "--", "exec sleep 300")
 	s.waitText("api")
-	s.quit("running in jobtop serve (pid " + strconv.Itoa(second.PID) + ") on " + name + ". quit? y/n")
+	s.quit("running in jobtop on " + name + ", local. quit? y/n")
 }
 
 // A TUI attached to a host whose instance is shut down there (jobtop
@@ -122,6 +124,39 @@ func TestSSHAttachToOneHostEndsWhenItShutsDown(t *testing.T) {
 		"the TUI's ssh has exited")
 	_, stderr, code = r.run("ls")
 	assert.Equal(t, 1, code, "no instance runs on the host: %s", stderr)
+	assert.Contains(t, stderr, "no jobtop is listening on host "+name)
+}
+
+// A TUI attached to one host whose instance there is killed ends as a
+// plain attach does when its instance is killed: the same words, naming
+// the host, exit status 1. It stayed open, saying the instance "was
+// replaced": its reconnection's dial-stdio had started a new instance
+// there, left running after it. A broken link to the instance, still
+// there, is connected again, as before.
+func TestSSHAttachToOneHostEndsWhenItsInstanceIsKilled(t *testing.T) {
+	h, r, s, name := attachedToAHost(t, 200, "exec sleep 300", nil)
+	c := control.NewClient(filepath.Join(h.farDir, "r.sock"))
+	defer c.Close()
+	first, err := c.Instance(context.Background())
+	require.NoError(t, err)
+
+	ssh := h.sshProcesses(s.jobtopPID())
+	require.Len(t, ssh, 1)
+	require.NoError(t, syscall.Kill(ssh[0], syscall.SIGKILL))
+	s.waitText(name + ": disconnected, ")
+	s.waitFor("the host back", func(scr []string) bool {
+		return !strings.Contains(strings.Join(scr, "\n"), "disconnected")
+	})
+
+	require.NoError(t, syscall.Kill(first.PID, syscall.SIGKILL))
+	require.Equal(t, "1", s.waitExit())
+	tuiErr, err := os.ReadFile(filepath.Join(filepath.Dir(s.status), "stderr"))
+	require.NoError(t, err)
+	assert.Equal(t, "jobtop: lost the jobtop instance on host "+name+": it went away without shutting down (killed, or crashed?)\n", string(tuiErr))
+	require.Eventually(t, func() bool { return len(h.sshProcesses(0)) == 0 }, deadline, 20*time.Millisecond,
+		"the TUI's ssh has exited")
+	_, stderr, code := r.run("ls")
+	assert.Equal(t, 1, code, "no instance was started on the host: %s", stderr)
 	assert.Contains(t, stderr, "no jobtop is listening on host "+name)
 }
 
