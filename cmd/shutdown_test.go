@@ -79,13 +79,7 @@ func TestStoppingJobShowsTimeToSIGKILL(t *testing.T) {
 func TestFailedJobShowsTimeToItsRestart(t *testing.T) {
 	c := newCLI(t)
 	c.serve()
-	client := control.NewClient(c.socket)
-	defer client.Close()
-	ctx, cancel := context.WithTimeout(context.Background(), testTimeout)
-	defer cancel()
-	_, err := client.StartJob(ctx, control.StartRequest{Name: "flaky", Command: "exit 1",
-		Restart: &control.RestartRequest{Policy: "on-failure", Backoff: "1m"}})
-	require.NoError(t, err)
+	startFlaky(t, c, &control.RestartRequest{Policy: "on-failure", Backoff: "1m"})
 	require.Eventually(t, func() bool { return c.status("flaky").RestartAt != nil }, testTimeout, 20*time.Millisecond)
 
 	assert.Regexp(t, `^1\s+flaky\s+failed \(restart in (59|60)s\)\s`, strings.Split(c.ok("ls"), "\n")[1])
@@ -104,13 +98,7 @@ func TestFailedJobShowsTimeToItsRestart(t *testing.T) {
 func TestFailedJobShowsASubSecondRestart(t *testing.T) {
 	c := newCLI(t)
 	c.serve()
-	client := control.NewClient(c.socket)
-	defer client.Close()
-	ctx, cancel := context.WithTimeout(context.Background(), testTimeout)
-	defer cancel()
-	_, err := client.StartJob(ctx, control.StartRequest{Name: "flaky", Command: "exit 1",
-		Restart: &control.RestartRequest{Policy: "on-failure", Backoff: "300ms", MaxBackoff: "300ms", Max: new(int)}})
-	require.NoError(t, err)
+	startFlaky(t, c, &control.RestartRequest{Policy: "on-failure", Backoff: "300ms", MaxBackoff: "300ms", Max: new(int)})
 	var row string
 	require.Eventually(t, func() bool {
 		row = strings.Split(c.ok("ls"), "\n")[1]
@@ -118,4 +106,16 @@ func TestFailedJobShowsASubSecondRestart(t *testing.T) {
 	}, testTimeout, 20*time.Millisecond, "ls catches it waiting out its backoff")
 	assert.Regexp(t, `^1\s+flaky\s+failed \(restart in <1s\)\s`, row)
 	c.ok("kill", "flaky")
+}
+
+// startFlaky starts job "flaky", which exits 1, with restart, through
+// the API (the CLI has no restart flags).
+func startFlaky(t *testing.T, c *cli, restart *control.RestartRequest) {
+	t.Helper()
+	client := control.NewClient(c.socket)
+	defer client.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), testTimeout)
+	defer cancel()
+	_, err := client.StartJob(ctx, control.StartRequest{Name: "flaky", Command: "exit 1", Restart: restart})
+	require.NoError(t, err)
 }

@@ -44,6 +44,18 @@ func headerFrames(b []byte) int {
 	return frames
 }
 
+// teedJobtop installs on the host a jobtop that keeps what each
+// connection's client sends in a file of its own, sent.PID: tests see
+// there when a request has reached the far side.
+func teedJobtop(t *testing.T, h *sshHost) (teed, sent string) {
+	t.Helper()
+	sent = filepath.Join(h.farDir, "sent")
+	teed = filepath.Join(h.farBin, "jobtop-teed")
+	writeFile(t, teed, "#!/bin/sh\ntee \""+sent+".$$\" | exec "+filepath.Join(h.farBin, "jobtop")+" \"$@\"\n")
+	require.NoError(t, os.Chmod(teed, 0o700))
+	return teed, sent
+}
+
 // A wait over ssh whose ssh connection breaks says so in words, not the
 // HTTP client's ("(talking to host b: Get \"http://jobtop/v1/jobs/1/wait\":
 // unexpected EOF)"), and does not claim the far instance ended when the
@@ -54,12 +66,8 @@ func TestSSHWaitWhoseLinkBreaks(t *testing.T) {
 	h := startSSHD(t)
 	h.installJobtop(t, bin)
 	sock := filepath.Join(h.farDir, "w.sock")
-	// The far jobtop, with what each connection's client sends kept in a
-	// file of its own: the link is cut once the wait's request is there.
-	sent := filepath.Join(h.farDir, "sent")
-	teed := filepath.Join(h.farBin, "jobtop-teed")
-	writeFile(t, teed, "#!/bin/sh\ntee \""+sent+".$$\" | exec "+filepath.Join(h.farBin, "jobtop")+" \"$@\"\n")
-	require.NoError(t, os.Chmod(teed, 0o700))
+	// The link is cut once the wait's request is there.
+	teed, sent := teedJobtop(t, h)
 	r := newRemote(t, bin, h, "--remote-socket", sock, "--remote-bin", teed)
 	// Shut down through the plain binary: tee holds each ssh session
 	// open until its input ends, so shutdown's polls (is it gone?) over
@@ -129,10 +137,7 @@ func TestSSHMCPWaitWhoseLinkBreaks(t *testing.T) {
 	h := startSSHD(t)
 	h.installJobtop(t, bin)
 	sock := filepath.Join(h.farDir, "m.sock")
-	sent := filepath.Join(h.farDir, "sent")
-	teed := filepath.Join(h.farBin, "jobtop-teed")
-	writeFile(t, teed, "#!/bin/sh\ntee \""+sent+".$$\" | exec "+filepath.Join(h.farBin, "jobtop")+" \"$@\"\n")
-	require.NoError(t, os.Chmod(teed, 0o700))
+	teed, sent := teedJobtop(t, h)
 	r := newRemote(t, bin, h, "--remote-socket", sock)
 	r.shutdownOnCleanup()
 	require.Equal(t, "1\n", r.ok("run", "--name", "nap", "--", "exec sleep 300"))
