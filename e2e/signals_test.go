@@ -161,3 +161,36 @@ func TestStopAndContinueGiveTheTerminalBack(t *testing.T) {
 	s.keys("Enter")
 	require.Equal(t, "0", s.waitExit())
 }
+
+// shellLine types line into a shellSession's bash and runs it.
+func (s *session) shellLine(line string) {
+	s.t.Helper()
+	s.keys("-l", line)
+	s.keys("Enter")
+}
+
+// TestAPagerThatDiesRawLeavesTheTerminalCooked: a pager that makes the
+// terminal raw and dies without putting it back (kill -9) does not leave
+// the shell a raw terminal once jobtop has quit.
+func TestAPagerThatDiesRawLeavesTheTerminalCooked(t *testing.T) {
+	bin := binary(t)
+	token := fmt.Sprintf("%d.%d", os.Getpid(), 5656)
+	s := shellSession(t, 120, 30)
+	s.waitText("shell$")
+	s.shellLine("PAGER='stty raw -echo; kill -9 $$; :' " + bin + " --name up 'echo up; sleep 1000 # " + token + "'")
+	s.waitText("● 1 running")
+	s.keys("o")
+	s.waitModes("1 11 0") // the pager died and the TUI has the terminal again
+	s.waitText("● 1 running")
+	s.keys("q")
+	s.waitText("stop it and quit? y/n")
+	s.keys("y")
+	s.waitModes("0 00 1")
+	waitNoneLeft(t, token, deadline)
+	s.shellLine("echo is-$(stty -a | grep -q ' icanon ' && echo cooked || echo raw)")
+	scr := s.waitFor("the terminal's modes", func(scr []string) bool {
+		all := strings.Join(scr, "\n")
+		return strings.Contains(all, "is-cooked") || strings.Contains(all, "is-raw")
+	})
+	require.Contains(t, strings.Join(scr, "\n"), "is-cooked", "the terminal is as jobtop found it")
+}

@@ -44,17 +44,15 @@ type pagerRun struct {
 var _ tea.ExecCommand = pagerRun{}
 
 // Run starts the pager, unless the TUI is ending, and waits for it. A
-// pager ended by EndPager may leave the terminal in its modes (killed,
-// or not done restoring them): they are set back to what the pager
-// found, which is what jobtop restores when it exits.
+// pager may leave the terminal in its modes (killed by EndPager or by
+// anyone, or not done restoring them): they are set back to what the
+// pager found, which is what jobtop restores when it exits (Bubble Tea
+// saves the modes it finds when it takes the terminal again, and would
+// leave the pager's raw ones to the shell).
 func (r pagerRun) Run() error {
 	if f, ok := r.Stdin.(term.File); ok && term.IsTerminal(f.Fd()) {
 		if st, err := term.GetState(f.Fd()); err == nil {
-			defer func() {
-				if r.slot.isEnding() {
-					term.Restore(f.Fd(), st) //nolint:errcheck // nothing better to do
-				}
-			}()
+			defer term.Restore(f.Fd(), st) //nolint:errcheck // nothing better to do
 		}
 	}
 	r.slot.mu.Lock()
@@ -77,12 +75,6 @@ func (r pagerRun) Run() error {
 		return errTUIEnding
 	}
 	return err
-}
-
-func (s *pagerSlot) isEnding() bool {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.ending
 }
 
 // SetStdin gives the pager the TUI's terminal (as tea.ExecProcess does).
