@@ -22,6 +22,7 @@ var tuiSignals = []os.Signal{syscall.SIGHUP, syscall.SIGTERM, syscall.SIGINT, sy
 type pagerHolder interface {
 	PagerOpen() bool
 	EndPager()
+	KillPager()
 }
 
 // noPager is the pagerHolder of a model without a pager.
@@ -29,10 +30,13 @@ type noPager struct{}
 
 func (noPager) PagerOpen() bool { return false }
 func (noPager) EndPager()       {}
+func (noPager) KillPager()      {}
 
 // signalRelay acts on the TUI's signals, and on lost and asked (see
 // runProgram), until ended is closed:
-//   - SIGHUP (the terminal closed) kills the program;
+//   - SIGHUP (the terminal closed) kills the pager if it is open, at
+//     once (jobtop does not wait for one that ignores SIGHUP), and the
+//     program;
 //   - SIGTERM ends the pager if it is open and quits, as the q key's
 //     "y" does (the caller stops every job);
 //   - SIGINT does the same, but not while the pager is open: the
@@ -54,7 +58,7 @@ func signalRelay(p *tea.Program, pager pagerHolder, sigs <-chan os.Signal, lost,
 		case s := <-sigs:
 			switch s {
 			case syscall.SIGHUP:
-				pager.EndPager()
+				pager.KillPager()
 				p.Kill()
 				return
 			case syscall.SIGTERM:

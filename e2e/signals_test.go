@@ -194,3 +194,26 @@ func TestAPagerThatDiesRawLeavesTheTerminalCooked(t *testing.T) {
 	})
 	require.Contains(t, strings.Join(scr, "\n"), "is-cooked", "the terminal is as jobtop found it")
 }
+
+// TestTerminalClosedWithAStubbornPager: the terminal closed (SIGHUP)
+// while a pager that ignores SIGHUP and SIGTERM is open leaves nothing
+// running: the pager is killed with jobtop's jobs.
+func TestTerminalClosedWithAStubbornPager(t *testing.T) {
+	bin := binary(t)
+	token := fmt.Sprintf("%d.%d", os.Getpid(), 5757)
+	pager := filepath.Join(t.TempDir(), "pager")
+	require.NoError(t, os.WriteFile(pager, []byte("trap '' TERM INT HUP; echo stubborn; exec sleep 1000\n"), 0o600))
+	s := newSession(t, 120, 30, []string{"PAGER=STUBBORN=" + token + " sh " + pager}, bin, "--name", "up", "echo up; while :; do sleep 0.1; done # "+token)
+	s.waitText("up")
+	s.keys("o")
+	s.waitText("stubborn")
+	s.tmux("kill-pane", "-t", s.name)
+	waitNoneLeft(t, token, deadline)
+	end := time.Now().Add(deadline)
+	for len(processesWithEnv("STUBBORN", token)) > 0 {
+		if time.Now().After(end) {
+			t.Fatalf("the pager still runs: %v", processesWithEnv("STUBBORN", token))
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}

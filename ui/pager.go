@@ -4,6 +4,7 @@ import (
 	"errors"
 	"os"
 	"os/exec"
+	"strconv"
 	"strings"
 
 	tea "github.com/charmbracelet/bubbletea"
@@ -49,6 +50,7 @@ func (m *Model) openPager(info jobs.Info) tea.Cmd {
 		files = []string{info.LogPath}
 	}
 	c := pagerCommand(os.Getenv("PAGER"), files...)
+	c.Env = append(os.Environ(), pagerMark+"="+strconv.Itoa(os.Getpid()))
 	return tea.Exec(pagerRun{Cmd: c, slot: m.pager}, func(err error) tea.Msg { return pagerDoneMsg{err: err} })
 }
 

@@ -5,6 +5,7 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"strconv"
 	"sync"
 	"syscall"
 	"time"
@@ -19,6 +20,11 @@ import (
 // SIGTERM (less restores the terminal and goes at once) before the rest
 // of its processes are killed.
 const pagerKillAfter = 2 * time.Second
+
+// pagerMark names the variable of the pager's environment that holds
+// jobtop's PID: what the pager starts has it too, also once orphaned
+// (KillPager).
+const pagerMark = "JOBTOP_PAGER_OF"
 
 // errTUIEnding is the pager's error when the TUI ended it, or it was to
 // open after the TUI began to end.
@@ -128,6 +134,33 @@ func (m *Model) EndPager() {
 			signalPager(p.Pid, syscall.SIGKILL)
 		}
 	}()
+}
+
+// KillPager kills the o key's pager and everything it started at once,
+// and keeps another from opening: the terminal is gone (SIGHUP), and a
+// pager that ignores SIGHUP and SIGTERM would outlive jobtop, which does
+// not wait pagerKillAfter. What the pager started is found by its mark
+// (pagerMark) too: the shell that runs $PAGER may have died of the
+// hangup already, its children no longer below it. Safe from any
+// goroutine.
+func (m *Model) KillPager() {
+	m.pager.mu.Lock()
+	m.pager.ending = true
+	p := m.pager.proc
+	m.pager.mu.Unlock()
+	if p != nil {
+		signalPager(p.Pid, syscall.SIGKILL)
+	}
+	pids, err := proc.PIDs()
+	if err != nil {
+		return
+	}
+	self := strconv.Itoa(os.Getpid())
+	for _, pid := range pids {
+		if v, ok := proc.Env(pid, pagerMark); ok && v == self && pid != os.Getpid() {
+			syscall.Kill(pid, syscall.SIGKILL) //nolint:errcheck // it may have gone meanwhile
+		}
+	}
 }
 
 // signalPager signals the processes below the pager's (the shell that
