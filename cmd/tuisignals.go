@@ -48,11 +48,12 @@ func (noPager) KillPager()      {}
 //   - SIGTSTP hands the terminal back as it was (main screen, mouse off,
 //     cursor shown, its own modes) and stops jobtop; with the pager open
 //     (^Z in less) jobtop just stops with it, as the pager has the
-//     terminal;
+//     terminal. Another SIGTSTP before the SIGCONT that continues jobtop
+//     is the same stop (kill -TSTP twice needs one fg);
 //   - SIGCONT after any other stop (SIGSTOP) takes the terminal again and
 //     draws the whole screen.
 func signalRelay(p *tea.Program, pager pagerHolder, sigs <-chan os.Signal, lost, asked, ended <-chan struct{}) {
-	var ownStop atomic.Bool // the coming SIGCONT ends a stop of jobtop's own
+	var st stopState
 	for {
 		select {
 		case s := <-sigs:
@@ -69,13 +70,17 @@ func signalRelay(p *tea.Program, pager pagerHolder, sigs <-chan os.Signal, lost,
 					go p.Send(tea.InterruptMsg{})
 				}
 			case syscall.SIGTSTP:
+				if !st.pending.CompareAndSwap(false, true) { // the same stop: one fg continues it
+					break
+				}
 				if pager.PagerOpen() {
-					stopSelf(&ownStop)
+					stopSelf(&st)
 				} else {
-					go p.Send(stopTUIMsg{ownStop: &ownStop})
+					go p.Send(stopTUIMsg{stop: &st})
 				}
 			case syscall.SIGCONT:
-				if !ownStop.CompareAndSwap(true, false) && !pager.PagerOpen() {
+				st.pending.Store(false)
+				if !st.own.CompareAndSwap(true, false) && !pager.PagerOpen() {
 					go p.Send(continuedTUIMsg{})
 				}
 			}
@@ -92,27 +97,35 @@ func signalRelay(p *tea.Program, pager pagerHolder, sigs <-chan os.Signal, lost,
 	}
 }
 
-// stopSelf stops jobtop as SIGTSTP's default action would, ownStop set
+// stopState is what the relay and a terminalPause know of jobtop's stops.
+type stopState struct {
+	own     atomic.Bool // the coming SIGCONT ends a stop of jobtop's own
+	pending atomic.Bool // a SIGTSTP was taken, and jobtop not continued since
+}
+
+// stopSelf stops jobtop as SIGTSTP's default action would, st.own set
 // for the SIGCONT that ends the stop; it returns once continued. As the
 // kernel ignores a SIGTSTP to an orphaned process group (no shell there
 // would continue it), it does nothing when jobtop's parent is in its
-// process group or in another session.
-func stopSelf(ownStop *atomic.Bool) {
+// process group or in another session (no stop pending then).
+func stopSelf(st *stopState) {
 	self, err := proc.Get(os.Getpid())
 	if err != nil {
+		st.pending.Store(false)
 		return
 	}
 	parent, err := proc.Get(os.Getppid())
 	if err != nil || parent.PGID == self.PGID || parent.SID != self.SID {
+		st.pending.Store(false)
 		return
 	}
-	ownStop.Store(true)
+	st.own.Store(true)
 	stopThisThread()
 }
 
 // stopTUIMsg asks the program to give the terminal back and stop
 // (SIGTSTP).
-type stopTUIMsg struct{ ownStop *atomic.Bool }
+type stopTUIMsg struct{ stop *stopState }
 
 // continuedTUIMsg says jobtop was continued after a stop not its own
 // (SIGSTOP): the terminal is to be taken again and drawn whole.
@@ -127,12 +140,12 @@ type terminalBackMsg struct{}
 // the terminal's modes; RestoreTerminal makes it raw again, goes back
 // to the alternate screen and repaints.
 type terminalPause struct {
-	ownStop *atomic.Bool // nil: no stop, only the terminal taken again
+	stop *stopState // nil: no stop, only the terminal taken again
 }
 
 func (c terminalPause) Run() error {
-	if c.ownStop != nil {
-		stopSelf(c.ownStop)
+	if c.stop != nil {
+		stopSelf(c.stop)
 	}
 	return nil
 }
@@ -152,7 +165,7 @@ func (m *terminalKeeper) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	back := func(error) tea.Msg { return terminalBackMsg{} }
 	switch msg := msg.(type) {
 	case stopTUIMsg:
-		return m, tea.Exec(terminalPause{ownStop: msg.ownStop}, back)
+		return m, tea.Exec(terminalPause{stop: msg.stop}, back)
 	case continuedTUIMsg:
 		return m, tea.Exec(terminalPause{}, back)
 	case terminalBackMsg:

@@ -217,3 +217,28 @@ func TestTerminalClosedWithAStubbornPager(t *testing.T) {
 		time.Sleep(20 * time.Millisecond)
 	}
 }
+
+// TestTwoStopsInARowNeedOneFg: a second SIGTSTP sent while the first
+// still stops jobtop is the same stop: one fg brings the TUI back.
+func TestTwoStopsInARowNeedOneFg(t *testing.T) {
+	bin := binary(t)
+	token := fmt.Sprintf("%d.%d", os.Getpid(), 5858)
+	s := shellSession(t, 120, 30)
+	s.waitText("shell$")
+	s.shellLine(bin + " --name ticker 'while :; do sleep 0.2; done # " + token + "'")
+	s.waitText("● 1 running")
+	s.waitModes("1 11 0")
+	pid := s.shellJobPID()
+
+	require.NoError(t, syscall.Kill(pid, syscall.SIGTSTP))
+	require.NoError(t, syscall.Kill(pid, syscall.SIGTSTP))
+	s.waitModes("0 00 1")
+	s.waitText("Stopped", "shell$")
+	s.shellLine("fg")
+	s.waitModes("1 11 0")
+	s.keys("q") // no Enter: the TUI has the terminal, raw
+	s.waitText("stop it and quit? y/n")
+	s.keys("y")
+	s.waitModes("0 00 1")
+	waitNoneLeft(t, token, deadline)
+}
