@@ -7,6 +7,7 @@ import (
 	"syscall"
 
 	tea "github.com/charmbracelet/bubbletea"
+	"golang.org/x/sys/unix"
 
 	"jobtop/jobs/proc"
 	"jobtop/ui"
@@ -23,6 +24,8 @@ type pagerHolder interface {
 	PagerOpen() bool
 	EndPager()
 	KillPager()
+	StopPager()
+	ContinuePager()
 }
 
 // noPager is the pagerHolder of a model without a pager.
@@ -31,6 +34,8 @@ type noPager struct{}
 func (noPager) PagerOpen() bool { return false }
 func (noPager) EndPager()       {}
 func (noPager) KillPager()      {}
+func (noPager) StopPager()      {}
+func (noPager) ContinuePager()  {}
 
 // signalRelay acts on the TUI's signals, and on lost and asked (see
 // runProgram), until ended is closed:
@@ -47,9 +52,11 @@ func (noPager) KillPager()      {}
 //     runs);
 //   - SIGTSTP hands the terminal back as it was (main screen, mouse off,
 //     cursor shown, its own modes) and stops jobtop; with the pager open
-//     (^Z in less) jobtop just stops with it, as the pager has the
-//     terminal. Another SIGTSTP before the SIGCONT that continues jobtop
-//     is the same stop (kill -TSTP twice needs one fg);
+//     jobtop stops the pager (as ^Z typed in less does: a SIGTSTP from
+//     outside reaches jobtop alone), then itself, and a SIGCONT in the
+//     terminal's foreground continues the pager too. Another SIGTSTP
+//     before the SIGCONT that continues jobtop is the same stop (kill
+//     -TSTP twice needs one fg);
 //   - SIGCONT after any other stop (SIGSTOP) takes the terminal again and
 //     draws the whole screen.
 func signalRelay(p *tea.Program, pager pagerHolder, sigs <-chan os.Signal, lost, asked, ended <-chan struct{}) {
@@ -74,12 +81,18 @@ func signalRelay(p *tea.Program, pager pagerHolder, sigs <-chan os.Signal, lost,
 					break
 				}
 				if pager.PagerOpen() {
+					if stoppable() {
+						pager.StopPager()
+					}
 					stopSelf(&st)
 				} else {
 					go p.Send(stopTUIMsg{stop: &st})
 				}
 			case syscall.SIGCONT:
 				st.pending.Store(false)
+				if pager.PagerOpen() && inForeground() {
+					pager.ContinuePager()
+				}
 				if !st.own.CompareAndSwap(true, false) && !pager.PagerOpen() {
 					go p.Send(continuedTUIMsg{})
 				}
@@ -109,18 +122,36 @@ type stopState struct {
 // would continue it), it does nothing when jobtop's parent is in its
 // process group or in another session (no stop pending then).
 func stopSelf(st *stopState) {
-	self, err := proc.Get(os.Getpid())
-	if err != nil {
-		st.pending.Store(false)
-		return
-	}
-	parent, err := proc.Get(os.Getppid())
-	if err != nil || parent.PGID == self.PGID || parent.SID != self.SID {
+	if !stoppable() {
 		st.pending.Store(false)
 		return
 	}
 	st.own.Store(true)
 	stopThisThread()
+}
+
+// stoppable says whether a stop of jobtop's own would be continued:
+// jobtop's parent is in its session, in another process group (see
+// stopSelf).
+func stoppable() bool {
+	self, err := proc.Get(os.Getpid())
+	if err != nil {
+		return false
+	}
+	parent, err := proc.Get(os.Getppid())
+	return err == nil && parent.PGID != self.PGID && parent.SID == self.SID
+}
+
+// inForeground says whether jobtop is in its terminal's foreground
+// process group, where it may set the terminal's modes without being
+// stopped (SIGTTOU). Without a terminal on its standard streams it is.
+func inForeground() bool {
+	for _, f := range []*os.File{os.Stdin, os.Stdout, os.Stderr} {
+		if pgrp, err := unix.IoctlGetInt(int(f.Fd()), unix.TIOCGPGRP); err == nil {
+			return pgrp == syscall.Getpgrp()
+		}
+	}
+	return true
 }
 
 // stopTUIMsg asks the program to give the terminal back and stop

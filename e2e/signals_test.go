@@ -5,6 +5,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"syscall"
@@ -241,4 +242,41 @@ func TestTwoStopsInARowNeedOneFg(t *testing.T) {
 	s.keys("y")
 	s.waitModes("0 00 1")
 	waitNoneLeft(t, token, deadline)
+}
+
+// TestStopFromOutsideWithThePagerOpen: a SIGTSTP sent to jobtop from
+// another terminal while the o pager is open stops the pager too, as ^Z
+// typed in it would: less gives the terminal back before the shell
+// prompts, and fg brings less back with the terminal as less wants it
+// (one key, no Enter, quits it).
+func TestStopFromOutsideWithThePagerOpen(t *testing.T) {
+	bin := binary(t)
+	token := fmt.Sprintf("%d.%d", os.Getpid(), 5959)
+	s := shellSession(t, 120, 30)
+	s.waitText("shell$")
+	s.shellLine("PAGER='less -R' " + bin + " --name ticker 'echo up; while :; do sleep 0.2; done # " + token + "'")
+	s.waitText("● 1 running")
+	pid := s.shellJobPID()
+	s.keys("o")
+	s.waitFor("less on the log file", lessOnTheLog)
+
+	require.NoError(t, syscall.Kill(pid, syscall.SIGTSTP))
+	s.waitText("Stopped", "shell$")
+	s.waitModes("0 00 1") // less left the alternate screen before the shell prompted
+	s.shellLine("fg")
+	s.waitFor("less on the log file again", lessOnTheLog)
+	s.keys("q") // no Enter: less has the terminal as it wants it
+	s.waitModes("1 11 0")
+	s.waitText("● 1 running")
+	s.keys("q")
+	s.waitText("stop it and quit? y/n")
+	s.keys("y")
+	s.waitModes("0 00 1")
+	waitNoneLeft(t, token, deadline)
+}
+
+// lessOnTheLog says whether less shows the log of a job's first run.
+func lessOnTheLog(scr []string) bool {
+	return slices.ContainsFunc(scr, func(r string) bool { return strings.HasPrefix(r, "[jobtop] ── run 1 · started") }) &&
+		strings.Contains(strings.Join(scr, "\n"), "(END)")
 }

@@ -136,6 +136,54 @@ func (m *Model) EndPager() {
 	}()
 }
 
+// StopPager stops the o key's pager if it is open, as ^Z typed in it
+// would (the terminal sends SIGTSTP to jobtop and the pager alike; a
+// SIGTSTP from outside reaches jobtop alone): SIGTSTP to what runs under
+// its shell, and it returns once they have stopped or gone (less puts
+// the terminal back first), or after pagerKillAfter. jobtop stops
+// itself next, and the shell that continues it prompts on a terminal
+// the pager gave back. Safe from any goroutine.
+func (m *Model) StopPager() {
+	pid := m.pagerPID()
+	if pid == 0 {
+		return
+	}
+	pids := signalPager(pid, syscall.SIGTSTP)
+	end := time.Now().Add(pagerKillAfter)
+	for time.Now().Before(end) && !allStopped(pids) {
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+// ContinuePager continues the o key's pager after StopPager (a SIGCONT
+// to jobtop alone, kill -CONT, would leave it stopped). Safe from any
+// goroutine.
+func (m *Model) ContinuePager() {
+	if pid := m.pagerPID(); pid != 0 {
+		signalPager(pid, syscall.SIGCONT)
+	}
+}
+
+// pagerPID is the PID of the pager's shell, or 0 when no pager runs.
+func (m *Model) pagerPID() int {
+	m.pager.mu.Lock()
+	defer m.pager.mu.Unlock()
+	if m.pager.proc == nil {
+		return 0
+	}
+	return m.pager.proc.Pid
+}
+
+// allStopped says whether every one of pids is stopped or gone.
+func allStopped(pids []int) bool {
+	for _, pid := range pids {
+		if p, err := proc.Get(pid); err == nil && !p.Stopped && !p.Zombie {
+			return false
+		}
+	}
+	return true
+}
+
 // KillPager kills the o key's pager and everything it started at once,
 // and keeps another from opening: the terminal is gone (SIGHUP), and a
 // pager that ignores SIGHUP and SIGTERM would outlive jobtop, which does
@@ -163,12 +211,12 @@ func (m *Model) KillPager() {
 	}
 }
 
-// signalPager signals the processes below the pager's (the shell that
+// signalPager signals, and returns, the processes below the pager's (the shell that
 // runs $PAGER: the pager, and cat for a rotated log), or the pager's own
 // when it has none, or every one of them for SIGKILL. The shell is left
 // to end when the pager has: Bubble Tea takes the terminal again when
 // the shell ends, and less restores the terminal's modes on its way out.
-func signalPager(pid int, sig syscall.Signal) {
+func signalPager(pid int, sig syscall.Signal) []int {
 	procs, ok, err := proc.Tree(pid)
 	if !ok {
 		all, lerr := proc.List()
@@ -191,4 +239,5 @@ func signalPager(pid int, sig syscall.Signal) {
 	for _, p := range pids {
 		syscall.Kill(p, sig) //nolint:errcheck // it may have gone meanwhile
 	}
+	return pids
 }
