@@ -309,7 +309,8 @@ func runLocalTUI(mgr *jobs.Manager, engine ui.Engine, cfg ui.Config, specs []job
 // (ui.ShutdownMsg). Signals are taken here, not by Bubble Tea (see
 // signalRelay): the o key's pager is ended for SIGTERM and jobtop
 // shutdown, and SIGTSTP and SIGCONT give the terminal back and take it
-// again. A panic in the TUI ends it with an error (panicWatch). opts are
+// again (in the terminal's foreground only; ended in the background,
+// jobtop leaves the terminal as it is). A panic in the TUI ends it with an error (panicWatch). opts are
 // added to the program's (tests give it input and output).
 func runProgram(model tea.Model, lost, asked <-chan struct{}, opts ...tea.ProgramOption) error {
 	// Ask the terminal its background now, before the program reads its
@@ -332,10 +333,21 @@ func runProgram(model tea.Model, lost, asked <-chan struct{}, opts ...tea.Progra
 	if !ok {
 		pager = noPager{}
 	}
-	go signalRelay(p, pager, sigs, lost, asked, ended)
+	st := newStopState()
+	pager.SetRetakeGate(st.awaitForeground)
+	go signalRelay(p, pager, st, sigs, lost, asked, ended)
 
-	_, err := p.Run()
-	return watch.programError(err)
+	done := make(chan error, 1)
+	go func() {
+		_, err := p.Run()
+		done <- err
+	}()
+	select {
+	case err := <-done:
+		return watch.programError(err)
+	case <-st.detached: // ended in the background: the terminal is the shell's
+		return nil
+	}
 }
 
 // sameJobFile refuses to attach plain jobtop, run where it found the job

@@ -3,8 +3,10 @@ package cmd
 import (
 	"io"
 	"os"
+	"sync"
 	"sync/atomic"
 	"syscall"
+	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
 	"golang.org/x/sys/unix"
@@ -26,16 +28,18 @@ type pagerHolder interface {
 	KillPager()
 	StopPager()
 	ContinuePager()
+	SetRetakeGate(func())
 }
 
 // noPager is the pagerHolder of a model without a pager.
 type noPager struct{}
 
-func (noPager) PagerOpen() bool { return false }
-func (noPager) EndPager()       {}
-func (noPager) KillPager()      {}
-func (noPager) StopPager()      {}
-func (noPager) ContinuePager()  {}
+func (noPager) PagerOpen() bool      { return false }
+func (noPager) EndPager()            {}
+func (noPager) KillPager()           {}
+func (noPager) StopPager()           {}
+func (noPager) ContinuePager()       {}
+func (noPager) SetRetakeGate(func()) {}
 
 // signalRelay acts on the TUI's signals, and on lost and asked (see
 // runProgram), until ended is closed:
@@ -58,18 +62,26 @@ func (noPager) ContinuePager()  {}
 //     before the SIGCONT that continues jobtop is the same stop (kill
 //     -TSTP twice needs one fg);
 //   - SIGCONT after any other stop (SIGSTOP) takes the terminal again and
-//     draws the whole screen.
-func signalRelay(p *tea.Program, pager pagerHolder, sigs <-chan os.Signal, lost, asked, ended <-chan struct{}) {
-	var st stopState
+//     draws the whole screen;
+//   - but jobtop takes the terminal again (after a stop, or the pager)
+//     only in the terminal's foreground process group: elsewhere it
+//     would be stopped for it (SIGTTOU). Continued in the background
+//     (kill -CONT, or kill %1, which sends SIGTERM, then SIGCONT), it
+//     waits for fg, or, told to end meanwhile (SIGTERM, SIGHUP, jobtop
+//     shutdown), ends without touching the terminal: see
+//     stopState.awaitForeground.
+func signalRelay(p *tea.Program, pager pagerHolder, st *stopState, sigs <-chan os.Signal, lost, asked, ended <-chan struct{}) {
 	for {
 		select {
 		case s := <-sigs:
 			switch s {
 			case syscall.SIGHUP:
+				st.end()
 				pager.KillPager()
 				p.Kill()
 				return
 			case syscall.SIGTERM:
+				st.end()
 				pager.EndPager()
 				go p.Quit()
 			case syscall.SIGINT:
@@ -84,17 +96,23 @@ func signalRelay(p *tea.Program, pager pagerHolder, sigs <-chan os.Signal, lost,
 					if stoppable() {
 						pager.StopPager()
 					}
-					stopSelf(&st)
+					stopSelf(st)
 				} else {
-					go p.Send(stopTUIMsg{stop: &st})
+					go p.Send(stopTUIMsg{stop: st})
 				}
 			case syscall.SIGCONT:
 				st.pending.Store(false)
-				if pager.PagerOpen() && inForeground() {
-					pager.ContinuePager()
+				select {
+				case st.cont <- struct{}{}:
+				default:
 				}
-				if !st.own.CompareAndSwap(true, false) && !pager.PagerOpen() {
-					go p.Send(continuedTUIMsg{})
+				own, fg := st.own.Swap(false), inForeground()
+				if pager.PagerOpen() {
+					if fg {
+						pager.ContinuePager()
+					}
+				} else if !own && !st.paused.Load() && fg {
+					go p.Send(continuedTUIMsg{stop: st})
 				}
 			}
 		case <-lost:
@@ -102,6 +120,7 @@ func signalRelay(p *tea.Program, pager pagerHolder, sigs <-chan os.Signal, lost,
 			return
 		case <-asked:
 			asked = nil
+			st.end()
 			pager.EndPager()
 			go p.Send(ui.ShutdownMsg{})
 		case <-ended:
@@ -114,6 +133,50 @@ func signalRelay(p *tea.Program, pager pagerHolder, sigs <-chan os.Signal, lost,
 type stopState struct {
 	own     atomic.Bool // the coming SIGCONT ends a stop of jobtop's own
 	pending atomic.Bool // a SIGTSTP was taken, and jobtop not continued since
+	paused  atomic.Bool // a terminalPause of a stop has the terminal given back
+
+	cont     chan struct{} // a SIGCONT came (capacity 1)
+	ending   chan struct{} // closed: jobtop is to end (SIGTERM, SIGHUP, jobtop shutdown)
+	endOnce  sync.Once
+	detached chan struct{} // closed: the program was left to jobtop's end in the background
+}
+
+func newStopState() *stopState {
+	return &stopState{cont: make(chan struct{}, 1), ending: make(chan struct{}), detached: make(chan struct{})}
+}
+
+// end says jobtop is to end.
+func (st *stopState) end() { st.endOnce.Do(func() { close(st.ending) }) }
+
+// foregroundPoll is how often jobtop, continued in the background, asks
+// whether it is in the foreground: a shell's fg of a job it knows runs
+// sends no SIGCONT.
+const foregroundPoll = 100 * time.Millisecond
+
+// awaitForeground returns once jobtop is in its terminal's foreground
+// process group, where it may take the terminal again: continued in the
+// background (kill -CONT, kill %1), it waits for fg (a SIGCONT, or
+// foregroundPoll).
+// When jobtop is to end meanwhile, it closes detached and never returns:
+// runProgram returns, jobtop stops every job and exits, and Bubble Tea,
+// whose event loop this blocks, never takes the terminal (the shell's
+// now) again. It runs in the event loop (a terminalPause, or the pager's
+// end), so one at a time.
+func (st *stopState) awaitForeground() {
+	if inForeground() {
+		return
+	}
+	tick := time.NewTicker(foregroundPoll)
+	defer tick.Stop()
+	for !inForeground() {
+		select {
+		case <-st.cont:
+		case <-tick.C:
+		case <-st.ending:
+			close(st.detached)
+			select {} // the process ends without this goroutine
+		}
+	}
 }
 
 // stopSelf stops jobtop as SIGTSTP's default action would, st.own set
@@ -160,7 +223,7 @@ type stopTUIMsg struct{ stop *stopState }
 
 // continuedTUIMsg says jobtop was continued after a stop not its own
 // (SIGSTOP): the terminal is to be taken again and drawn whole.
-type continuedTUIMsg struct{}
+type continuedTUIMsg struct{ stop *stopState }
 
 // terminalBackMsg says the program has the terminal again.
 type terminalBackMsg struct{}
@@ -171,13 +234,19 @@ type terminalBackMsg struct{}
 // the terminal's modes; RestoreTerminal makes it raw again, goes back
 // to the alternate screen and repaints.
 type terminalPause struct {
-	stop *stopState // nil: no stop, only the terminal taken again
+	st   *stopState
+	stop bool // jobtop stops itself; else the terminal is only taken again
 }
 
+// Run stops jobtop, if it is to, and returns once jobtop may take the
+// terminal again (stopState.awaitForeground).
 func (c terminalPause) Run() error {
-	if c.stop != nil {
-		stopSelf(c.stop)
+	c.st.paused.Store(true)
+	defer c.st.paused.Store(false)
+	if c.stop {
+		stopSelf(c.st)
 	}
+	c.st.awaitForeground()
 	return nil
 }
 
@@ -196,9 +265,9 @@ func (m *terminalKeeper) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	back := func(error) tea.Msg { return terminalBackMsg{} }
 	switch msg := msg.(type) {
 	case stopTUIMsg:
-		return m, tea.Exec(terminalPause{stop: msg.stop}, back)
+		return m, tea.Exec(terminalPause{st: msg.stop, stop: true}, back)
 	case continuedTUIMsg:
-		return m, tea.Exec(terminalPause{}, back)
+		return m, tea.Exec(terminalPause{st: msg.stop}, back)
 	case terminalBackMsg:
 		return m, tea.EnableMouseCellMotion
 	}

@@ -280,3 +280,91 @@ func lessOnTheLog(scr []string) bool {
 	return slices.ContainsFunc(scr, func(r string) bool { return strings.HasPrefix(r, "[jobtop] ── run 1 · started") }) &&
 		strings.Contains(strings.Join(scr, "\n"), "(END)")
 }
+
+// waitGone waits until pid has exited (gone, or a zombie).
+func waitGone(t *testing.T, pid int) {
+	t.Helper()
+	end := time.Now().Add(deadline)
+	for !isZombie(strconv.Itoa(pid)) {
+		if time.Now().After(end) {
+			t.Fatalf("jobtop %d still there, state %s", pid, processState(pid))
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+// TestKillOfAStoppedTUIEndsIt: kill %1 on a TUI stopped by the shell's
+// job control (bash sends SIGTERM, then SIGCONT, with jobtop in the
+// background) ends it as SIGTERM does in the foreground: every job
+// stopped with its grace, the terminal left to the shell as it is.
+func TestKillOfAStoppedTUIEndsIt(t *testing.T) {
+	bin := binary(t)
+	token := fmt.Sprintf("%d.%d", os.Getpid(), 6060)
+	done := filepath.Join(t.TempDir(), "cleaned")
+	s := shellSession(t, 120, 30)
+	s.waitText("shell$")
+	s.shellLine(bin + " --name graceful \"" + gracefulJob(done, token) + "\"")
+	s.waitText("● 1 running")
+	pid := s.shellJobPID()
+	require.NoError(t, syscall.Kill(pid, syscall.SIGTSTP))
+	s.waitText("Stopped", "shell$")
+	s.shellLine("kill %1")
+	waitGone(t, pid)
+	waitNoneLeft(t, token, deadline)
+	b, err := os.ReadFile(done)
+	require.NoError(t, err, "the job got its stop signal and ran its trap")
+	require.Equal(t, "cleaned\n", string(b))
+	require.Equal(t, "0 00 1", s.terminalModes(), "the terminal is the shell's, as jobtop left it")
+}
+
+// TestContinuedInTheBackground: a TUI stopped by the shell and continued
+// in the background (kill -CONT) does not take the terminal (it would be
+// stopped for it, SIGTTOU): a SIGTERM ends it there, and fg, before,
+// brings it back whole.
+func TestContinuedInTheBackground(t *testing.T) {
+	bin := binary(t)
+	token := fmt.Sprintf("%d.%d", os.Getpid(), 6161)
+	s := shellSession(t, 120, 30)
+	s.waitText("shell$")
+	s.shellLine(bin + " --name ticker 'while :; do sleep 0.2; done # " + token + "'")
+	s.waitText("● 1 running")
+	pid := s.shellJobPID()
+	require.NoError(t, syscall.Kill(pid, syscall.SIGTSTP))
+	s.waitText("Stopped", "shell$")
+	require.NoError(t, syscall.Kill(pid, syscall.SIGCONT))
+	s.shellLine("fg")
+	s.waitModes("1 11 0")
+	s.waitText("● 1 running")
+
+	require.NoError(t, syscall.Kill(pid, syscall.SIGTSTP))
+	s.waitModes("0 00 1")
+	require.Eventually(t, func() bool { return processState(pid) == "T" }, deadline, 20*time.Millisecond, "stopped")
+	require.NoError(t, syscall.Kill(pid, syscall.SIGCONT))
+	require.NoError(t, syscall.Kill(pid, syscall.SIGTERM))
+	waitGone(t, pid)
+	waitNoneLeft(t, token, deadline)
+}
+
+// TestKillOfAStoppedTUIWithThePagerOpen: kill %1 on a TUI stopped with
+// the o pager open ends the pager and jobtop, every job stopped with its
+// grace, in the background.
+func TestKillOfAStoppedTUIWithThePagerOpen(t *testing.T) {
+	bin := binary(t)
+	token := fmt.Sprintf("%d.%d", os.Getpid(), 6262)
+	done := filepath.Join(t.TempDir(), "cleaned")
+	s := shellSession(t, 120, 30)
+	s.waitText("shell$")
+	s.shellLine("PAGER='less -R' " + bin + " --name graceful \"" + gracefulJob(done, token) + "\"")
+	s.waitText("● 1 running")
+	pid := s.shellJobPID()
+	s.keys("o")
+	s.waitFor("less on the log file", lessOnTheLog)
+	require.NoError(t, syscall.Kill(pid, syscall.SIGTSTP))
+	s.waitText("Stopped", "shell$")
+	s.shellLine("kill %1")
+	waitGone(t, pid)
+	waitNoneLeft(t, token, deadline)
+	b, err := os.ReadFile(done)
+	require.NoError(t, err, "the job got its stop signal and ran its trap")
+	require.Equal(t, "cleaned\n", string(b))
+}

@@ -38,6 +38,7 @@ type pagerSlot struct {
 	mu     sync.Mutex
 	proc   *os.Process // nil unless a pager runs
 	ending bool        // EndPager was called: no pager opens any more
+	gate   func()      // called when the pager has ended (SetRetakeGate)
 }
 
 // pagerRun is a pager command as tea.Exec runs it, telling slot about
@@ -75,8 +76,11 @@ func (r pagerRun) Run() error {
 	err := r.Wait()
 	r.slot.mu.Lock()
 	r.slot.proc = nil
-	ended := r.slot.ending
+	ended, gate := r.slot.ending, r.slot.gate
 	r.slot.mu.Unlock()
+	if gate != nil {
+		gate()
+	}
 	if ended {
 		return errTUIEnding
 	}
@@ -102,6 +106,16 @@ func (r pagerRun) SetStderr(out io.Writer) {
 	if r.Stderr == nil {
 		r.Stderr = out
 	}
+}
+
+// SetRetakeGate sets what is called when the pager has ended, before
+// the terminal's modes are put back and the TUI takes it again: it
+// returns when the TUI may, and need not return at all (jobtop ended
+// in the background, where taking the terminal would stop it).
+func (m *Model) SetRetakeGate(gate func()) {
+	m.pager.mu.Lock()
+	defer m.pager.mu.Unlock()
+	m.pager.gate = gate
 }
 
 // PagerOpen reports whether the o key's pager holds the terminal now.
