@@ -200,7 +200,7 @@ func (y *yamlFile) readRestart(e entry) jobs.RestartPolicy {
 	} else {
 		entries, _ := y.mapping(e)
 		y.readFields(e.path, entries, fields{
-			"policy":      policy,
+			"policy": policy,
 			"backoff": func(e entry) {
 				var ok bool
 				if p.Backoff, ok = y.duration(e); ok {
@@ -213,7 +213,7 @@ func (y *yamlFile) readRestart(e entry) jobs.RestartPolicy {
 					maxBackoff = &e
 				}
 			},
-			"max":         func(e entry) { maxRestarts = &e; p.Max, _ = y.count(e) },
+			"max": func(e entry) { maxRestarts = &e; p.Max, _ = y.count(e) },
 		})
 		if given == nil {
 			y.errorf(e.key, "%s: give a policy: no, on-failure or always", e.path)
