@@ -174,7 +174,11 @@ func TestJobsAsGetsItsFieldsOnly(t *testing.T) {
 	}
 	in := startInstance(t)
 	in.startJob(t, "exec sleep 60")
-	in.startJob(t, "true")
+	ended := in.startJob(t, "true")
+	// Ended before both reads: a job ending between them read running,
+	// then succeeded (seen once under -race).
+	_, err := in.client.WaitJob(ctxT(t), ended.ID, 0)
+	require.NoError(t, err)
 	rows, err := JobsAs[row](ctxT(t), in.client, JobFilter{})
 	require.NoError(t, err)
 	all, err := in.client.Jobs(ctxT(t))
