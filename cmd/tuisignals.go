@@ -26,7 +26,7 @@ type pagerHolder interface {
 	PagerOpen() bool
 	EndPager()
 	KillPager()
-	StopPager()
+	StopPager() (stopped bool)
 	ContinuePager()
 	SetRetakeGate(func())
 }
@@ -37,7 +37,7 @@ type noPager struct{}
 func (noPager) PagerOpen() bool      { return false }
 func (noPager) EndPager()            {}
 func (noPager) KillPager()           {}
-func (noPager) StopPager()           {}
+func (noPager) StopPager() bool      { return false }
 func (noPager) ContinuePager()       {}
 func (noPager) SetRetakeGate(func()) {}
 
@@ -92,14 +92,15 @@ func signalRelay(p *tea.Program, pager pagerHolder, st *stopState, sigs <-chan o
 				if !st.pending.CompareAndSwap(false, true) { // the same stop: one fg continues it
 					break
 				}
-				if pager.PagerOpen() {
-					if stoppable() {
-						pager.StopPager()
-					}
+				if pager.PagerOpen() && (!stoppable() || pager.StopPager()) {
 					stopSelf(st)
-				} else {
-					go p.Send(stopTUIMsg{stop: st})
+					break
 				}
+				// No pager, or one that ended on the stop (less at its
+				// "binary file?" prompt, one that exits on SIGTSTP): the
+				// TUI has the terminal once the pager's run returns (the
+				// message waits for that), and gives it back itself.
+				go p.Send(stopTUIMsg{stop: st})
 			case syscall.SIGCONT:
 				st.pending.Store(false)
 				select {

@@ -275,6 +275,34 @@ func TestStopFromOutsideWithThePagerOpen(t *testing.T) {
 	waitNoneLeft(t, token, deadline)
 }
 
+// A pager that ends on the stop (less at its "binary file?" prompt exits
+// on SIGTSTP) leaves the terminal to the TUI, which gives it back before
+// jobtop stops, as without a pager; fg takes it again (rev52: jobtop
+// stopped holding the terminal, and neither fg nor kill %1 got it back).
+func TestStopFromOutsideWhenThePagerEndsOnIt(t *testing.T) {
+	bin := binary(t)
+	token := fmt.Sprintf("%d.%d", os.Getpid(), 6161)
+	s := shellSession(t, 120, 30)
+	s.waitText("shell$")
+	s.shellLine("LC_ALL=C LANG= LESSCHARSET= PAGER=less " + bin + " --name cr 'printf \"a\\rb\\n\"; while :; do sleep 0.2; done # " + token + "'")
+	s.waitText("● 1 running")
+	pid := s.shellJobPID()
+	s.keys("o")
+	s.waitText("See it anyway?")
+
+	require.NoError(t, syscall.Kill(pid, syscall.SIGTSTP))
+	s.waitText("Stopped", "shell$")
+	s.waitModes("0 00 1") // the TUI gave the terminal back
+	s.shellLine("fg")
+	s.waitModes("1 11 0")
+	s.waitText("● 1 running")
+	s.keys("q")
+	s.waitText("stop it and quit? y/n")
+	s.keys("y")
+	s.waitModes("0 00 1")
+	waitNoneLeft(t, token, deadline)
+}
+
 // lessOnTheLog says whether less shows the log of a job's first run.
 func lessOnTheLog(scr []string) bool {
 	return slices.ContainsFunc(scr, func(r string) bool { return strings.HasPrefix(r, "[jobtop] ── run 1 · started") }) &&

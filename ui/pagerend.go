@@ -156,17 +156,26 @@ func (m *Model) EndPager() {
 // its shell, and it returns once they have stopped or gone (less puts
 // the terminal back first), or after pagerKillAfter. jobtop stops
 // itself next, and the shell that continues it prompts on a terminal
-// the pager gave back. Safe from any goroutine.
-func (m *Model) StopPager() {
+// the pager gave back. stopped says a process of it is stopped: false
+// when none is left (a pager that exits on SIGTSTP, less at a prompt),
+// and then the TUI, which has the terminal back once the pager's run
+// returns, must give it back itself. Safe from any goroutine.
+func (m *Model) StopPager() (stopped bool) {
 	pid := m.pagerPID()
 	if pid == 0 {
-		return
+		return false
 	}
 	pids := signalPager(pid, syscall.SIGTSTP)
 	end := time.Now().Add(pagerKillAfter)
 	for time.Now().Before(end) && !allStopped(pids) {
 		time.Sleep(10 * time.Millisecond)
 	}
+	for _, pid := range pids {
+		if p, err := proc.Get(pid); err == nil && p.Stopped {
+			return true
+		}
+	}
+	return false
 }
 
 // ContinuePager continues the o key's pager after StopPager (a SIGCONT
