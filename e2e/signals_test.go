@@ -219,6 +219,39 @@ func TestTerminalClosedWithAStubbornPager(t *testing.T) {
 	}
 }
 
+// A pager killed under what it started (kill -9 of a pager script) leaves
+// nothing running: its run ends with what it left.
+func TestAPagerKilledLeavesNothing(t *testing.T) {
+	bin := binary(t)
+	token := fmt.Sprintf("%d.%d", os.Getpid(), 6262)
+	pager := filepath.Join(t.TempDir(), "pager")
+	require.NoError(t, os.WriteFile(pager, []byte("trap '' TERM INT HUP; echo stubborn $$; sleep 1000; :\n"), 0o600))
+	s := newSession(t, 120, 30, []string{"PAGER=STUBBORN=" + token + " sh " + pager}, bin, "--name", "up", "echo up; while :; do sleep 0.1; done # "+token)
+	s.waitText("up")
+	s.keys("o")
+	scr := s.waitText("stubborn ")
+	var script int
+	for _, r := range scr {
+		if f := strings.Fields(r); len(f) == 2 && f[0] == "stubborn" {
+			script, _ = strconv.Atoi(f[1])
+		}
+	}
+	require.NotZero(t, script, "the pager script's PID")
+	require.NoError(t, syscall.Kill(script, syscall.SIGKILL))
+	end := time.Now().Add(deadline)
+	for len(processesWithEnv("STUBBORN", token)) > 0 {
+		if time.Now().After(end) {
+			t.Fatalf("what the pager started still runs: %v", processesWithEnv("STUBBORN", token))
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	s.waitText("● 1 running")
+	s.keys("q")
+	s.waitText("stop it and quit? y/n")
+	s.keys("y")
+	waitNoneLeft(t, token, deadline)
+}
+
 // TestTwoStopsInARowNeedOneFg: a second SIGTSTP sent while the first
 // still stops jobtop is the same stop: one fg brings the TUI back.
 func TestTwoStopsInARowNeedOneFg(t *testing.T) {

@@ -74,6 +74,7 @@ func (r pagerRun) Run() error {
 	r.slot.proc = r.Process
 	r.slot.mu.Unlock()
 	err := r.Wait()
+	killMarked(syscall.SIGKILL) // what the pager left (its shell killed under it)
 	r.slot.mu.Lock()
 	r.slot.proc = nil
 	ended, gate := r.slot.ending, r.slot.gate
@@ -222,6 +223,14 @@ func (m *Model) KillPager() {
 	if p != nil {
 		signalPager(p.Pid, syscall.SIGKILL)
 	}
+	killMarked(syscall.SIGKILL)
+}
+
+// killMarked sends sig to every process with this jobtop's pager mark:
+// what a pager started, also once orphaned. A pager's run ends with it
+// (rev52: a pager script killed with -9 left its sleep running after
+// jobtop exited).
+func killMarked(sig syscall.Signal) {
 	pids, err := proc.PIDs()
 	if err != nil {
 		return
@@ -229,7 +238,7 @@ func (m *Model) KillPager() {
 	self := strconv.Itoa(os.Getpid())
 	for _, pid := range pids {
 		if v, ok := proc.Env(pid, pagerMark); ok && v == self && pid != os.Getpid() {
-			syscall.Kill(pid, syscall.SIGKILL) //nolint:errcheck // it may have gone meanwhile
+			syscall.Kill(pid, sig) //nolint:errcheck // it may have gone meanwhile
 		}
 	}
 }
