@@ -77,6 +77,8 @@ func TestErrorAnswers(t *testing.T) {
 		{"bad duration", "POST", "/v1/jobs", `{"command": "x", "timeout": "5 minutes"}`, 400, `timeout "5 minutes" is not a duration: write a number with a unit, like 30s`},
 		{"duration too large", "POST", "/v1/jobs", `{"command": "x", "timeout": "99999999h"}`, 400, `timeout "99999999h" is too large: at most 2562047h (about 292 years)`},
 		{"wait timeout too large", "GET", "/v1/jobs/1/wait?timeout=99999999h", ``, 400, `timeout "99999999h" is too large: at most 2562047h (about 292 years)`},
+		{"max_backoff under backoff", "POST", "/v1/jobs", `{"command": "x", "restart": {"policy": "always", "backoff": "2s", "max_backoff": "1s"}}`, 400, `restart.max_backoff 1s is less than backoff 2s`},
+		{"max_backoff under the default backoff", "POST", "/v1/jobs", `{"command": "x", "restart": {"policy": "always", "max_backoff": "500ms"}}`, 400, `restart.max_backoff 500ms is less than backoff 1s`},
 		{"depends on itself", "POST", "/v1/jobs", `{"command": "x", "name": "selfy", "depends_on": {"selfy": "started"}}`, 400, `depends_on: "selfy" is this job's own name: a job cannot depend on itself`},
 		{"depends on a name no job can have", "POST", "/v1/jobs", `{"command": "x", "depends_on": {"` + strings.Repeat("n", 10000) + `": "started"}}`, 400, `depends_on: job name "nnnnnnnnnnnnnnnnnnnn"... is longer than 64 characters: no job can have it`},
 		{"unknown job name too long", "GET", "/v1/jobs/" + strings.Repeat("n", 10000), ``, 404, `no job "` + strings.Repeat("n", 60) + `...": give a job ID`},

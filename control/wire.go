@@ -448,6 +448,14 @@ func (r StartRequest) SpecFor(resolve func(name string) (jobs.ID, error)) (jobs.
 		if r.Restart.MaxBackoff != "" && spec.Restart.MaxBackoff == 0 {
 			return jobs.Spec{}, badRequest("restart.max_backoff %s: must be more than 0 (left out, %v)", r.Restart.MaxBackoff, jobs.DefaultRestartMaxBackoff)
 		}
+		first := spec.Restart.Backoff
+		if first == 0 {
+			first = jobs.DefaultRestartBackoff
+		}
+		if r.Restart.MaxBackoff != "" && spec.Restart.MaxBackoff < first {
+			// As a job file says it: the backoff would start past its cap.
+			return jobs.Spec{}, badRequest("restart.max_backoff %v is less than backoff %v", spec.Restart.MaxBackoff, first)
+		}
 	}
 	if r.Ready != nil {
 		if r.Ready.LogPattern == "" && r.Ready.After == "" && !r.Ready.given() {
