@@ -184,10 +184,7 @@ func TestAPagerThatDiesRawLeavesTheTerminalCooked(t *testing.T) {
 	s.waitModes("1 11 0") // the pager died and the TUI has the terminal again
 	s.waitText("● 1 running")
 	s.keys("q")
-	s.waitText("stop it and quit? y/n")
-	s.keys("y")
-	s.waitModes("0 00 1")
-	waitNoneLeft(t, token, deadline)
+	s.confirmQuit(t, token)
 	s.shellLine("echo is-$(stty -a | grep -q ' icanon ' && echo cooked || echo raw)")
 	scr := s.waitFor("the terminal's modes", func(scr []string) bool {
 		all := strings.Join(scr, "\n")
@@ -271,10 +268,7 @@ func TestTwoStopsInARowNeedOneFg(t *testing.T) {
 	s.shellLine("fg")
 	s.waitModes("1 11 0")
 	s.keys("q") // no Enter: the TUI has the terminal, raw
-	s.waitText("stop it and quit? y/n")
-	s.keys("y")
-	s.waitModes("0 00 1")
-	waitNoneLeft(t, token, deadline)
+	s.confirmQuit(t, token)
 }
 
 // TestStopFromOutsideWithThePagerOpen: a SIGTSTP sent to jobtop from
@@ -286,10 +280,7 @@ func TestStopFromOutsideWithThePagerOpen(t *testing.T) {
 	bin := binary(t)
 	token := fmt.Sprintf("%d.%d", os.Getpid(), 5959)
 	s := shellSession(t, 120, 30)
-	s.waitText("shell$")
-	s.shellLine("PAGER='less -R' " + bin + " --name ticker 'echo up; while :; do sleep 0.2; done # " + token + "'")
-	s.waitText("● 1 running")
-	pid := s.shellJobPID()
+	pid := s.runInShell("PAGER='less -R' " + bin + " --name ticker 'echo up; while :; do sleep 0.2; done # " + token + "'")
 	s.keys("o")
 	s.waitFor("less on the log file", lessOnTheLog)
 
@@ -302,10 +293,7 @@ func TestStopFromOutsideWithThePagerOpen(t *testing.T) {
 	s.waitModes("1 11 0")
 	s.waitText("● 1 running")
 	s.keys("q")
-	s.waitText("stop it and quit? y/n")
-	s.keys("y")
-	s.waitModes("0 00 1")
-	waitNoneLeft(t, token, deadline)
+	s.confirmQuit(t, token)
 }
 
 // A pager that ends on the stop (less at its "binary file?" prompt exits
@@ -316,10 +304,7 @@ func TestStopFromOutsideWhenThePagerEndsOnIt(t *testing.T) {
 	bin := binary(t)
 	token := fmt.Sprintf("%d.%d", os.Getpid(), 6161)
 	s := shellSession(t, 120, 30)
-	s.waitText("shell$")
-	s.shellLine("LC_ALL=C LANG= LESSCHARSET= PAGER=less " + bin + " --name cr 'printf \"a\\rb\\n\"; while :; do sleep 0.2; done # " + token + "'")
-	s.waitText("● 1 running")
-	pid := s.shellJobPID()
+	pid := s.runInShell("LC_ALL=C LANG= LESSCHARSET= PAGER=less " + bin + " --name cr 'printf \"a\\rb\\n\"; while :; do sleep 0.2; done # " + token + "'")
 	s.keys("o")
 	s.waitText("See it anyway?")
 
@@ -330,10 +315,7 @@ func TestStopFromOutsideWhenThePagerEndsOnIt(t *testing.T) {
 	s.waitModes("1 11 0")
 	s.waitText("● 1 running")
 	s.keys("q")
-	s.waitText("stop it and quit? y/n")
-	s.keys("y")
-	s.waitModes("0 00 1")
-	waitNoneLeft(t, token, deadline)
+	s.confirmQuit(t, token)
 }
 
 // lessOnTheLog says whether less shows the log of a job's first run.
@@ -363,10 +345,7 @@ func TestKillOfAStoppedTUIEndsIt(t *testing.T) {
 	token := fmt.Sprintf("%d.%d", os.Getpid(), 6060)
 	done := filepath.Join(t.TempDir(), "cleaned")
 	s := shellSession(t, 120, 30)
-	s.waitText("shell$")
-	s.shellLine(bin + " --name graceful \"" + gracefulJob(done, token) + "\"")
-	s.waitText("● 1 running")
-	pid := s.shellJobPID()
+	pid := s.runInShell(bin + " --name graceful \"" + gracefulJob(done, token) + "\"")
 	require.NoError(t, syscall.Kill(pid, syscall.SIGTSTP))
 	s.waitText("Stopped", "shell$")
 	s.shellLine("kill %1")
@@ -386,10 +365,7 @@ func TestContinuedInTheBackground(t *testing.T) {
 	bin := binary(t)
 	token := fmt.Sprintf("%d.%d", os.Getpid(), 6161)
 	s := shellSession(t, 120, 30)
-	s.waitText("shell$")
-	s.shellLine(bin + " --name ticker 'while :; do sleep 0.2; done # " + token + "'")
-	s.waitText("● 1 running")
-	pid := s.shellJobPID()
+	pid := s.runInShell(bin + " --name ticker 'while :; do sleep 0.2; done # " + token + "'")
 	require.NoError(t, syscall.Kill(pid, syscall.SIGTSTP))
 	s.waitText("Stopped", "shell$")
 	require.NoError(t, syscall.Kill(pid, syscall.SIGCONT))
@@ -414,10 +390,7 @@ func TestKillOfAStoppedTUIWithThePagerOpen(t *testing.T) {
 	token := fmt.Sprintf("%d.%d", os.Getpid(), 6262)
 	done := filepath.Join(t.TempDir(), "cleaned")
 	s := shellSession(t, 120, 30)
-	s.waitText("shell$")
-	s.shellLine("PAGER='less -R' " + bin + " --name graceful \"" + gracefulJob(done, token) + "\"")
-	s.waitText("● 1 running")
-	pid := s.shellJobPID()
+	pid := s.runInShell("PAGER='less -R' " + bin + " --name graceful \"" + gracefulJob(done, token) + "\"")
 	s.keys("o")
 	s.waitFor("less on the log file", lessOnTheLog)
 	require.NoError(t, syscall.Kill(pid, syscall.SIGTSTP))
@@ -428,4 +401,25 @@ func TestKillOfAStoppedTUIWithThePagerOpen(t *testing.T) {
 	b, err := os.ReadFile(done)
 	require.NoError(t, err, "the job got its stop signal and ran its trap")
 	require.Equal(t, "cleaned\n", string(b))
+}
+
+// runInShell runs a jobtop command line at the shell's prompt and returns
+// jobtop's PID once its one job runs.
+func (s *session) runInShell(line string) int {
+	s.t.Helper()
+	s.waitText("shell$")
+	s.shellLine(line)
+	s.waitText("● 1 running")
+	return s.shellJobPID()
+}
+
+// confirmQuit answers the TUI's quit question with y and waits until it
+// has given the terminal back and nothing of its jobs (marked token) is
+// left.
+func (s *session) confirmQuit(t *testing.T, token string) {
+	t.Helper()
+	s.waitText("stop it and quit? y/n")
+	s.keys("y")
+	s.waitModes("0 00 1")
+	waitNoneLeft(t, token, deadline)
 }
