@@ -2,6 +2,7 @@ package ui
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 
@@ -82,9 +83,10 @@ func TestSearchNextPrevAcrossTheWholeOutput(t *testing.T) {
 	require.Nil(t, m.find, "enter closes the prompt")
 	require.True(t, p.search.complete)
 	require.Len(t, p.search.index, 10)
-	// Following: the search starts at the newest match, on screen.
+	// Following: the search starts at the newest match, on screen, and
+	// holds the view there.
 	require.Contains(t, p.headerView(), "/hit match 10/10")
-	require.True(t, p.Following())
+	require.False(t, p.Following())
 
 	press(t, m, "N")
 	require.Contains(t, p.headerView(), "match 9/10")
@@ -321,4 +323,33 @@ func TestSearchJumpHoldsTheViewAsOutputArrives(t *testing.T) {
 	require.True(t, p.Following(), "G follows again")
 	require.NotContains(t, paneText(p), "needle two")
 	require.Equal(t, "more output", paneText(p)[p.bodyHeight()-1])
+}
+
+// The first jump, the one enter on a search makes, holds the view on its
+// match as n and N do: searched while following, the newest match (at
+// the bottom) once kept the pane following, and the lines that came next
+// scrolled it away.
+func TestSearchFirstJumpHoldsTheViewAsOutputArrives(t *testing.T) {
+	mgr := newManager(t)
+	fifo := mkfifo(t, "more")
+	start(t, mgr, "server", "seq 1 40; echo nee''dle here; seq 42 45; cat "+fifo) // the header shows no match
+	m := newSizedModel(t, mgr, Config{}, 100, 30)
+	pumpUntil(t, m, "the job", func() bool { return m.table.Len() == 1 })
+	press(t, m, "enter")
+	p := m.single
+	pumpUntil(t, m, "the output", func() bool { return slices.Contains(paneText(p), "45") })
+	require.True(t, p.Following())
+
+	search(t, m, "needle")
+	require.Contains(t, p.headerView(), "/needle match 1/1")
+	require.Contains(t, paneText(p), "needle here")
+	require.False(t, p.Following(), "the match jumped to holds the view")
+
+	writeFifo(t, fifo, strings.Repeat("more output\n", 60))
+	pumpUntil(t, m, "the new lines", func() bool { return strings.Contains(p.headerView(), "↓") })
+	require.Contains(t, m.View(), "needle here", "the match stays in view as lines arrive")
+
+	press(t, m, "G")
+	require.True(t, p.Following(), "G follows again")
+	require.NotContains(t, m.View(), "needle here")
 }

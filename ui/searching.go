@@ -5,7 +5,8 @@ import tea "github.com/charmbracelet/bubbletea"
 // applySearch starts a search in a pane: the matches are found by scans
 // off the Update goroutine. Once the output held is scanned the pane
 // jumps to a match: the newest when it follows the output, else the first
-// from the top of the view.
+// from the top of the view; the view stays on it as lines arrive, as
+// after n or N (revealMatch).
 func (m *Model) applySearch(p *outputPane, mt *matcher) tea.Cmd {
 	filter := p.search != nil && p.search.filter
 	m.searchGen++
@@ -40,7 +41,7 @@ func (m *Model) handleScanDone(msg scanDoneMsg) tea.Cmd {
 			}
 			if ref, _, ok := s.step(from, forward, true); ok {
 				s.current, s.hasCurrent = ref.key, true
-				p.reveal(ref.key)
+				p.revealMatch(ref.key) // held, as after n or N
 			}
 		}
 		p.refresh()
