@@ -131,7 +131,7 @@ func TestHideEndedWithNothingLeft(t *testing.T) {
 	requireFits(t, m.View(), 100, 20, "nothing shown")
 }
 
-// A stopping job shows the seconds left before SIGKILL.
+// A stopping job shows the seconds left before SIGKILL, <1s under one.
 func TestStoppingJobCountsDownToSIGKILL(t *testing.T) {
 	mgr := newManager(t)
 	info, err := mgr.Start(jobs.Spec{Name: "stubborn", Command: "trap '' TERM; echo up; while :; do sleep 0.1; done", Grace: time.Minute})
@@ -150,7 +150,8 @@ func TestStoppingJobCountsDownToSIGKILL(t *testing.T) {
 		return m.View()
 	}
 	require.Contains(t, at(4200*time.Millisecond), "◐ stopping 5s")
-	require.Contains(t, at(500*time.Millisecond), "◐ stopping 1s")
+	require.Contains(t, at(500*time.Millisecond), "◐ stopping <1s", "under a second, as a restart's countdown")
+	require.Contains(t, at(time.Second), "◐ stopping 1s")
 	require.Contains(t, at(59*time.Second), "◐ stopping 59s")
 	view := at(-time.Second)
 	require.Contains(t, view, "◐ stopping")
@@ -192,7 +193,10 @@ func TestCountdownFormat(t *testing.T) {
 	}
 	killCountdown := countdown
 	require.Equal(t, " 5s", killCountdown(in(5*time.Second), now))
-	require.Equal(t, " 1s", killCountdown(in(time.Millisecond), now))
+	require.Equal(t, " <1s", killCountdown(in(time.Millisecond), now), "the last instant before SIGKILL is no 1s wait")
+	require.Equal(t, " <1s", killCountdown(in(999*time.Millisecond), now))
+	require.Equal(t, " 1s", killCountdown(in(time.Second), now))
+	require.Equal(t, " 2s", killCountdown(in(1001*time.Millisecond), now))
 	require.Equal(t, " 99s", killCountdown(in(99*time.Second), now))
 	require.Equal(t, " 2m", killCountdown(in(100*time.Second), now))
 	require.Equal(t, "", killCountdown(in(0), now))

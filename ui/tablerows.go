@@ -93,8 +93,9 @@ func shortWait(d time.Duration) string {
 
 // countdown is " 4s" for a stopping job: the seconds left before
 // SIGKILL ends it; " ↻4s" for an ended job its restart policy runs again
-// then (" ↻<1s" under a second: a 10ms backoff is no 1s wait); "" for
-// other jobs, or once the time has come.
+// then; "" for other jobs, or once the time has come. Under a second
+// either reads "<1s" (" <1s", " ↻<1s"): a 10ms backoff, or the last
+// instant of a grace period, is no 1s wait.
 func countdown(info jobs.Info, now time.Time) string {
 	var left time.Duration
 	mark := ""
@@ -109,7 +110,7 @@ func countdown(info jobs.Info, now time.Time) string {
 	switch {
 	case left <= 0:
 		return ""
-	case mark != "" && left < time.Second:
+	case left < time.Second:
 		return " " + mark + "<1s"
 	}
 	return " " + mark + shortWait(left)
