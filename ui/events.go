@@ -11,7 +11,8 @@ import (
 	"jobtop/jobs"
 )
 
-// tickInterval is how often run times are redrawn while jobs run.
+// tickInterval is how often run times (and how long ago a job shown
+// ended) are redrawn.
 const tickInterval = time.Second
 
 // jobEventsMsg is one batch of job events from the engine (at most one
@@ -277,10 +278,17 @@ func (m *Model) liveJobs() int {
 // again after its backoff (its row counts down to it).
 func waitsToRestart(j jobs.Info) bool { return j.RestartAt != nil && j.State.Done() }
 
-// ensureTick starts the clock when a job runs, or waits to restart, and
-// none is ticking.
+// showsEndedAgo reports whether a pane's header says how long ago its
+// job ended (endedAgo), a time that goes on changing.
+func showsEndedAgo(p *outputPane) bool {
+	return p.kind == jobPane && p.has && p.job.State.Ended() && p.job.Ended != nil
+}
+
+// ensureTick starts the clock when a job runs, or waits to restart, or a
+// pane on screen says how long ago its job ended, and none is ticking.
 func (m *Model) ensureTick() tea.Cmd {
-	if m.ticking || m.liveJobs() == 0 && !slices.ContainsFunc(m.table.Jobs(), waitsToRestart) {
+	if m.ticking || m.liveJobs() == 0 && !slices.ContainsFunc(m.table.Jobs(), waitsToRestart) &&
+		!slices.ContainsFunc(m.drawn(), showsEndedAgo) {
 		return nil
 	}
 	m.ticking = true

@@ -20,8 +20,15 @@ import (
 
 const flowWidth, flowHeight = 100, 24
 
+// startFlow runs a program over e. Unless cfg sets one, its clock stands
+// at the flow's start: what is drawn against the clock (how long ago a
+// job ended: "<1s ago", every end being after it) is the same on every run.
 func startFlow(t *testing.T, e Engine, cfg Config) (*teatest.TestModel, *Model) {
 	t.Helper()
+	if cfg.Now == nil {
+		start := time.Now()
+		cfg.Now = func() time.Time { return start }
+	}
 	m := New(e, cfg)
 	t.Cleanup(m.Close)
 	tm := teatest.NewTestModel(t, m, teatest.WithInitialTermSize(flowWidth, flowHeight))

@@ -231,9 +231,11 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case tea.KeyMsg:
 		m.holdOutput()
 		m.dropFlash()
+		m.table.SetNow(m.now()) // the time the person looks, not the last tick's
 		cmd = m.handleKey(msg)
 	case tea.MouseMsg:
 		m.holdOutput()
+		m.table.SetNow(m.now())
 		cmd = m.handleMouse(msg)
 	case tea.UnknownCSISequenceMsg:
 		cmd = m.handleUnknownSequence(msg)
@@ -288,6 +290,9 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	}
 	if timer := m.timeFlash(); timer != nil {
 		cmd = tea.Batch(cmd, timer)
+	}
+	if tick := m.ensureTick(); tick != nil { // an ended job's pane came on screen
+		cmd = tea.Batch(cmd, tick)
 	}
 	return m, cmd
 }

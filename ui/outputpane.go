@@ -1,6 +1,8 @@
 package ui
 
 import (
+	"time"
+
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 
@@ -54,6 +56,9 @@ type outputPane struct {
 	height  int // includes the header row
 	focused bool
 	header  headerCache
+	// now is the model's clock, as the table's (SetNow): the header says
+	// how long ago an ended job ended against it.
+	now time.Time
 	// scr is set while the job is in screen mode: the pane draws its
 	// terminal's screen instead of lines (screenpane.go).
 	scr *paneScreen
@@ -85,6 +90,9 @@ func (a position) before(b position) bool {
 func newOutputPane(km *keymap.KeyMap, pal *palette) *outputPane {
 	return &outputPane{km: km, pal: pal, follow: true}
 }
+
+// SetNow sets the time the header counts an ended job's age to.
+func (p *outputPane) SetNow(now time.Time) { p.now = now }
 
 // Init implements tea.Model.
 func (p *outputPane) Init() tea.Cmd { return nil }

@@ -3,6 +3,7 @@ package ui
 import (
 	"strconv"
 	"strings"
+	"time"
 
 	"jobtop/jobs"
 )
@@ -57,6 +58,9 @@ func (p *outputPane) headerParts() (mark, left, right string) {
 		if info.Runs > 1 {
 			b.WriteString(" · run " + strconv.Itoa(info.Runs))
 		}
+		if ago := endedAgo(info, p.now); ago != "" {
+			b.WriteString(" · " + ago)
+		}
 		if why := gaveUp(info); why != "" {
 			b.WriteString(" · " + p.pal.muted.Open + why + p.pal.muted.Close + title.Open)
 		}
@@ -72,6 +76,16 @@ func (p *outputPane) headerParts() (mark, left, right string) {
 
 	}
 	return mark, b.String(), " " + strings.Join(p.flags(), " ")
+}
+
+// endedAgo is how long ago an ended job's last run ended, against the
+// model's clock: "<1s ago", "42s ago", "3m ago" (shortAgo); "" for a job
+// that has not ended, or with no clock yet.
+func endedAgo(info jobs.Info, now time.Time) string {
+	if !info.State.Ended() || info.Ended == nil || now.IsZero() {
+		return ""
+	}
+	return shortAgo(now.Sub(*info.Ended)) + " ago"
 }
 
 // gaveUp is why an ended job with a restart policy stays ended: "gave up
@@ -187,7 +201,7 @@ type headerKey struct {
 	search                  string
 	filter                  bool
 	status, probeNote       string // statusText (ready and health marks) and probeNote
-	gaveUp                  string
+	gaveUp, ago             string
 	typing, screen          bool
 	catchingUp              bool
 }
@@ -198,7 +212,7 @@ func (p *outputPane) headerKey(width int, boxed bool) headerKey {
 		id: p.job.ID, name: p.job.Name, command: p.job.Command, state: p.job.State,
 		exit: -1, signal: p.job.Signal, runs: p.job.Runs,
 		follow: p.follow, wrap: p.wrap, xoff: p.xoff, below: p.below, selecting: p.sel != nil,
-		status: statusText(p.job), probeNote: probeNote(p.job), gaveUp: gaveUp(p.job),
+		status: statusText(p.job), probeNote: probeNote(p.job), gaveUp: gaveUp(p.job), ago: endedAgo(p.job, p.now),
 		typing: p.typing, screen: p.scr != nil, catchingUp: p.job.CatchingUp,
 	}
 	if p.job.ExitCode != nil {

@@ -77,8 +77,27 @@ func (t *jobTable) withCount(header string) string {
 
 // shortWait is a time to wait in a few cells, rounded up: 4s, 99s, 2m,
 // 99m, 2h, 99h, 5d.
-func shortWait(d time.Duration) string {
-	n, unit := int64((d+time.Second-1)/time.Second), "s"
+func shortWait(d time.Duration) string { return shortSpan(d, true) }
+
+// shortAgo is a time gone by in the same cells, rounded down (3m40s is
+// 3m), and "<1s" under a second (a clock behind, negative, too).
+func shortAgo(d time.Duration) string {
+	if d < time.Second {
+		return "<1s"
+	}
+	return shortSpan(d, false)
+}
+
+// shortSpan is d in whole seconds up to 99s, then minutes up to 99m,
+// hours up to 99h, then days; rounded up or down.
+func shortSpan(d time.Duration, up bool) string {
+	div := func(a, b int64) int64 {
+		if up {
+			return (a + b - 1) / b
+		}
+		return a / b
+	}
+	n, unit := div(int64(d), int64(time.Second)), "s"
 	for _, u := range []struct {
 		per  int64
 		unit string
@@ -86,7 +105,7 @@ func shortWait(d time.Duration) string {
 		if n < 100 {
 			break
 		}
-		n, unit = (n+u.per-1)/u.per, u.unit
+		n, unit = div(n, u.per), u.unit
 	}
 	return strconv.FormatInt(n, 10) + unit
 }

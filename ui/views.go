@@ -49,6 +49,9 @@ func (m *Model) syncPanes() {
 	}
 	clear(m.split[len(kept):])
 	m.split = kept
+	for _, p := range m.allPanes() {
+		p.SetNow(m.table.now) // one clock for the table and the headers
+	}
 	if m.mode == viewSplit && len(m.split) == 0 {
 		m.mode, m.zoom = viewSingle, false
 	}
