@@ -3,6 +3,8 @@ package ui
 import (
 	"context"
 	"fmt"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -219,4 +221,43 @@ func TestAllViewLinesSharingAnArrival(t *testing.T) {
 	require.Equal(t, want[:len(want)-2], tops[1:])
 	p.Update(keyMsg("G"))
 	require.Equal(t, want[len(want)-3:], paneText(p))
+}
+
+// The file o in the "all" view gives the pager holds the lines the view
+// shows, as it shows them: the note on lines no longer in memory first,
+// each line behind its job's name, and only the matches under &.
+func TestAllViewPagerFileHoldsWhatTheViewShows(t *testing.T) {
+	state := t.TempDir()
+	t.Setenv("XDG_STATE_HOME", state)
+	mgr, err := jobs.NewManager(jobs.Options{LogDir: t.TempDir(), Store: jobs.StoreOptions{MaxLines: 5}})
+	require.NoError(t, err)
+	t.Cleanup(func() { _ = mgr.Shutdown(context.Background()) })
+	start(t, mgr, "count", "seq 1 8")
+	m := newSizedModel(t, mgr, Config{}, 100, 30)
+	pumpUntil(t, m, "the job to end", func() bool { return m.stateCountForTest(jobs.StateSucceeded) == 1 })
+	press(t, m, "A")
+	require.True(t, m.km.Pager.Enabled())
+	require.Equal(t, "open all output", m.km.Pager.Help().Desc, "help says what o opens here")
+
+	paged := func() []string {
+		t.Helper()
+		press(t, m, "o")
+		files, err := filepath.Glob(filepath.Join(state, "jobtop", "pager", "all-*"))
+		require.NoError(t, err)
+		require.Len(t, files, 1, "the pager's file (no pager runs here to remove it)")
+		b, err := os.ReadFile(files[0])
+		require.NoError(t, err)
+		require.NoError(t, os.Remove(files[0]))
+		return strings.Split(strings.TrimSuffix(string(b), "\n"), "\n")
+	}
+	shown := paneText(m.all)
+	require.Contains(t, shown[0], "3 older lines are in the log files — A then o opens the selected job's")
+	require.Equal(t, "count │ 8", shown[len(shown)-1])
+	require.Equal(t, shown, paged())
+
+	press(t, m, "enter")
+	search(t, m, "7")
+	press(t, m, "&")
+	require.Equal(t, []string{"count │ 7"}, paneText(m.all))
+	require.Equal(t, []string{"count │ 7"}, paged())
 }

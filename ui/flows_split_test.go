@@ -176,6 +176,59 @@ func TestFlowPagerOpensTheLogAndComesBack(t *testing.T) {
 	tm.WaitFinished(t, teatest.WithFinalTimeout(deadline))
 }
 
+// o in the "all" view hands $PAGER what the view shows: every job's
+// lines in the order they arrived, each behind its job's name, not the
+// selected job's log. The file it reads is gone once the pager ends.
+func TestFlowPagerInTheAllViewOpensWhatItShows(t *testing.T) {
+	state := t.TempDir()
+	t.Setenv("XDG_STATE_HOME", state)
+	mgr := newManager(t)
+	gate := mkfifo(t, "gate")
+	alpha := start(t, mgr, "alpha", "echo a1; read x < "+gate+"; echo a3")
+	for end := time.Now().Add(deadline); ; time.Sleep(5 * time.Millisecond) {
+		info, err := mgr.Get(alpha.ID)
+		require.NoError(t, err)
+		if info.Lines == 1 {
+			break
+		}
+		require.False(t, time.Now().After(end), "alpha never wrote a1")
+	}
+	bravo := start(t, mgr, "bravo-job", "echo b2")
+	_, err := mgr.Wait(t.Context(), bravo.ID)
+	require.NoError(t, err)
+	writeFifo(t, gate, "go\n")
+	_, err = mgr.Wait(t.Context(), alpha.ID)
+	require.NoError(t, err)
+	out := filepath.Join(t.TempDir(), "paged")
+	t.Setenv("PAGER", `sh -c 'echo "$0" > "`+out+`.path"; cat "$0" > "`+out+`.tmp" && mv "`+out+`.tmp" "`+out+`"'`)
+
+	m := New(mgr, Config{})
+	t.Cleanup(m.Close)
+	probe := probingModel{m: m, views: make(chan string, 1)}
+	tm := teatest.NewTestModel(t, probe, teatest.WithInitialTermSize(flowWidth, flowHeight))
+	waitScreen(t, tm, "✓ succeeded")
+	sendKeys(tm, "A")
+	waitScreen(t, tm, "all jobs")
+	tm.Send(viewProbe{})
+	before := <-probe.views
+	sendKeys(tm, "o")
+	require.Eventually(t, func() bool { _, err := os.Stat(out); return err == nil }, deadline, 10*time.Millisecond)
+	b, err := os.ReadFile(out)
+	require.NoError(t, err)
+	require.Equal(t, "alpha     │ a1\nbravo-job │ b2\nalpha     │ a3\n", string(b))
+
+	b, err = os.ReadFile(out + ".path")
+	require.NoError(t, err)
+	paged := strings.TrimSpace(string(b))
+	require.True(t, strings.HasPrefix(paged, filepath.Join(state, "jobtop")+"/"), "a file of jobtop's state: %s", paged)
+	require.Eventually(t, func() bool { _, err := os.Stat(paged); return os.IsNotExist(err) },
+		deadline, 10*time.Millisecond, "the file the pager read is removed once it ends")
+	tm.Send(viewProbe{})
+	require.Equal(t, before, <-probe.views, "the TUI is back as it was")
+	sendKeys(tm, "q")
+	tm.WaitFinished(t, teatest.WithFinalTimeout(deadline))
+}
+
 // viewProbe asks a probingModel for its view.
 type viewProbe struct{}
 

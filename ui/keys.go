@@ -162,6 +162,8 @@ func (m *Model) handleGlobalKey(k tea.KeyMsg) (tea.Cmd, bool) {
 		m.toggleSplit()
 	case key.Matches(k, m.km.AllView):
 		m.toggleAll()
+	case key.Matches(k, m.km.Pager) && m.mode == viewAll: // what the view shows, not one job's log
+		return m.openAllPager(), true
 	case key.Matches(k, m.km.NextPane):
 		m.cycleFocus(1)
 	case key.Matches(k, m.km.PrevPane):
@@ -259,6 +261,11 @@ func (m *Model) updateKeys() {
 		m.km.Remove.SetEnabled(appliesTo(actionRemove, cur))
 		m.km.Pager.SetEnabled(cur.LogPath != "")
 		m.km.QuietAlert.SetEnabled(true)
+	}
+	m.km.Pager.SetHelp(m.km.Pager.Help().Key, "open log")
+	if m.mode == viewAll {
+		m.km.Pager.SetEnabled(m.all != nil && m.all.has)
+		m.km.Pager.SetHelp(m.km.Pager.Help().Key, "open all output")
 	}
 	m.km.HideEnded.SetEnabled(m.table.HidingEnded() || m.table.Ended() > 0)
 	m.updateBulkKeys()

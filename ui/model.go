@@ -260,6 +260,8 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		cmd = m.handleShutdown()
 	case reloadDoneMsg:
 		cmd = m.handleReloadDone(msg)
+	case allPagerReadyMsg:
+		cmd = m.handleAllPagerReady(msg)
 	case pagerDoneMsg:
 		cmd = m.handlePagerDone(msg)
 	case tickMsg:

@@ -49,9 +49,19 @@ func (m *Model) openPager(info jobs.Info) tea.Cmd {
 	if len(files) == 0 {
 		files = []string{info.LogPath}
 	}
-	c := pagerCommand(os.Getenv("PAGER"), files...)
+	return m.runPager(pagerCommand(os.Getenv("PAGER"), files...), nil)
+}
+
+// runPager hands the terminal to a pager command until it ends, then
+// calls done (when not nil) and draws again as it was.
+func (m *Model) runPager(c *exec.Cmd, done func()) tea.Cmd {
 	c.Env = append(os.Environ(), pagerMark+"="+strconv.Itoa(os.Getpid()))
-	return tea.Exec(pagerRun{Cmd: c, slot: m.pager}, func(err error) tea.Msg { return pagerDoneMsg{err: err} })
+	return tea.Exec(pagerRun{Cmd: c, slot: m.pager}, func(err error) tea.Msg {
+		if done != nil {
+			done()
+		}
+		return pagerDoneMsg{err: err}
+	})
 }
 
 // handlePagerDone turns mouse reporting on again: Bubble Tea's return

@@ -194,7 +194,8 @@ func (p *outputPane) allDroppedNote(src *allSource) *viewLine {
 			lost = append(lost, name)
 		}
 	}
-	text := droppedText(total, true, "the log files — o opens the selected job's") + " (" + strings.Join(who, ", ") + ")"
+	// o here pages this view's own lines: a job's log is A, then o.
+	text := droppedText(total, true, "the log files — A then o opens the selected job's") + " (" + strings.Join(who, ", ") + ")"
 	if len(lost) > 0 {
 		// Not "in the log files", for those: some may be nowhere.
 		files := lost[0] + "'s log file"
@@ -206,7 +207,7 @@ func (p *outputPane) allDroppedNote(src *allSource) *viewLine {
 			rest = "; the others' are in their log files"
 		}
 		text = droppedText(total, false, "") + " (" + strings.Join(who, ", ") + "); " +
-			files + " missed some output (a full disk?)" + rest + " — o opens the selected job's"
+			files + " missed some output (a full disk?)" + rest + " — A then o opens the selected job's"
 	}
 	key := lineKey{}
 	if k, ok := src.oldest(); ok && k.seq > 0 {

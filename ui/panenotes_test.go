@@ -65,7 +65,7 @@ func TestDroppedLinesNoteTopsTheAllView(t *testing.T) {
 
 	press(t, m, "A", "enter", "g")
 	rows := paneText(m.all)
-	require.Equal(t, "1,005 older lines are in the log files — o opens the selected job's (big 1,000, mid 5)", rows[0])
+	require.Equal(t, "1,005 older lines are in the log files — A then o opens the selected job's (big 1,000, mid 5)", rows[0])
 	require.Equal(t, "big   │ 1001", rows[1])
 }
 
@@ -183,7 +183,7 @@ func TestAllViewNoteSaysWhichLogFilesMissedOutput(t *testing.T) {
 	m := newSizedModel(t, mgr, Config{}, 200, 30)
 	pumpUntil(t, m, "the jobs to end", func() bool { return m.stateCountForTest(jobs.StateSucceeded) == 2 })
 	press(t, m, "A", "enter", "g")
-	require.Equal(t, "200 older lines were dropped from memory (full 150, fine 50); full's log file missed some output (a full disk?); the others' are in their log files — o opens the selected job's",
+	require.Equal(t, "200 older lines were dropped from memory (full 150, fine 50); full's log file missed some output (a full disk?); the others' are in their log files — A then o opens the selected job's",
 		paneText(m.all)[0])
 }
 
