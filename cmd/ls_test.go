@@ -204,3 +204,13 @@ func TestStateTextOfALongBackoff(t *testing.T) {
 	at = now.Add(time.Second)
 	assert.Equal(t, "failed (restart in 1s)", stateText(jobs.Info{State: jobs.StateFailed, RestartAt: &at}, now))
 }
+
+// A stop's last instant before SIGKILL reads under a second, as the TUI's
+// countdown does, not 1s.
+func TestStateTextOfAStopsLastInstant(t *testing.T) {
+	now := time.Now()
+	at := now.Add(500 * time.Millisecond)
+	assert.Equal(t, "stopping (SIGKILL in <1s)", stateText(jobs.Info{State: jobs.StateStopping, KillAt: &at}, now))
+	at = now.Add(time.Second + time.Millisecond)
+	assert.Equal(t, "stopping (SIGKILL in 2s)", stateText(jobs.Info{State: jobs.StateStopping, KillAt: &at}, now))
+}

@@ -147,6 +147,9 @@ func exitText(j jobs.Info) string {
 // runs it again: "failed (restart in 4s)", "<1s" under a second.
 func stateText(j jobs.Info, now time.Time) string {
 	if j.State == jobs.StateStopping && j.KillAt != nil && j.KillAt.After(now) {
+		if j.KillAt.Sub(now) < time.Second {
+			return fmt.Sprintf("%s (SIGKILL in <1s)", j.State) // the grace's last instant: not 1s
+		}
 		secs := (j.KillAt.Sub(now) + time.Second - 1) / time.Second
 		return fmt.Sprintf("%s (SIGKILL in %ds)", j.State, secs)
 	}
