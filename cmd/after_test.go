@@ -3,6 +3,7 @@ package cmd
 import (
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -65,6 +66,27 @@ func TestRunAfterAJobThatFailsFailsWithTheReason(t *testing.T) {
 	assert.Equal(t, jobs.StateError, info.State)
 	assert.Equal(t, "job 1 (build), which it runs after, failed (exit 3)", info.Error)
 	assert.Empty(t, c.logLines(test))
+}
+
+// A job that already failed makes run say the new job could not start,
+// wherever it stands in --after: behind a job still running, run said
+// "queued" and exited 0 (--after slow,1), in front of it 125 (--after 1,slow).
+func TestRunAfterAFailedJobFailsWhateverItsPlace(t *testing.T) {
+	c := newCLI(t)
+	c.serve()
+	broke := c.startJob("exit 200", "--name", "broke")
+	assert.Equal(t, 200, c.run("wait", broke).code)
+	slow, open := gateCommand(t, "0")
+	c.startJob(slow, "--name", "slow")
+	for _, after := range []string{"slow,1", "1,slow"} {
+		r := c.run("run", "--after", after, "--", "echo a")
+		assert.Equal(t, exitNoRun, r.code, "--after %s: %s", after, r.stderr)
+		id := strings.TrimSpace(r.stdout)
+		info := c.status(id)
+		assert.Equal(t, jobs.StateError, info.State, "--after %s", after)
+		assert.Equal(t, "job 1 (broke), which it runs after, failed (exit 200)", info.Error, "--after %s", after)
+	}
+	open()
 }
 
 // A name is the newest job with it when run is called; the job waits for

@@ -55,6 +55,36 @@ func TestAfterAJobThatFailsFailsWithTheReason(t *testing.T) {
 	assert.Equal(t, "job 1 (build), which it runs after, failed (exit 3)", late.Error)
 }
 
+// A job run after one that failed fails at once, wherever that one
+// stands in After: listed behind a job still running, the failure was
+// passed over until the running job ended (--after slow,1 waited while
+// --after 1,slow failed).
+func TestAfterAFailedJobFailsItWhateverItsPlace(t *testing.T) {
+	m := newManager(t, Options{})
+	broke := wait(t, m, start(t, m, Spec{Name: "broke", Command: "exit 200"}).ID)
+	require.Equal(t, StateFailed, broke.State)
+	slow := start(t, m, Spec{Name: "slow", Command: "exec sleep 1000"})
+	for _, after := range [][]ID{{slow.ID, broke.ID}, {broke.ID, slow.ID}} {
+		late := wait(t, m, start(t, m, Spec{Command: "echo never", After: after}).ID)
+		assert.Equal(t, StateError, late.State, "after %v", after)
+		assert.Equal(t, "job 1 (broke), which it runs after, failed (exit 200)", late.Error, "after %v", after)
+	}
+
+	// One that fails while the job listed before it still runs.
+	cmd, open := gate(t, "3")
+	build := start(t, m, Spec{Name: "build", Command: cmd})
+	test := start(t, m, Spec{Name: "test", Command: "echo never", After: []ID{slow.ID, build.ID}})
+	assert.Equal(t, "waiting for job 2 (slow) to succeed", test.Reason)
+	require.NoError(t, writeFile(open))
+	test = wait(t, m, test.ID)
+	assert.Equal(t, StateError, test.State)
+	assert.Equal(t, fmt.Sprintf("job %d (build), which it runs after, failed (exit 3)", build.ID), test.Error)
+	slow, err := m.Get(slow.ID)
+	require.NoError(t, err)
+	assert.Equal(t, StateRunning, slow.State)
+	assert.Empty(t, outputText(t, m, test.ID))
+}
+
 // In a long chain, each job run after the one before, the error of the
 // last names the job before it and the job that ended the chain, not
 // every job between: 200 steps made a 10 KB error, sent to every client.

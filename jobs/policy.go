@@ -68,6 +68,8 @@ func backoff(p RestartPolicy, attempt int) time.Duration {
 // not, wait says what it waits for, or fail says why it never can start;
 // root is then the end that caused it, as failRoot makes it, "" when the
 // job itself is the cause (a dependency naming no job).
+// Any dependency that can no longer be met fails the job, whatever its
+// place among those still unmet: wait is only said when none failed.
 // It notes each dependency it finds met in the run's metDeps: one whose
 // job is removed later counts as met still.
 func (m *Manager) dependenciesLocked(j *job) (ok bool, wait, fail, root string) {
@@ -93,7 +95,10 @@ func (m *Manager) dependenciesLocked(j *job) (ok bool, wait, fail, root string) 
 			return false, "", fmt.Sprintf("dependency %s %s", name, failed), failRoot(d, name, failed)
 		}
 		if !met {
-			return false, fmt.Sprintf("waiting for %s: %s", name, cond), "", ""
+			if wait == "" {
+				wait = fmt.Sprintf("waiting for %s: %s", name, cond)
+			}
+			continue
 		}
 		if j.state == StateQueued {
 			if j.metDeps == nil {
@@ -102,7 +107,14 @@ func (m *Manager) dependenciesLocked(j *job) (ok bool, wait, fail, root string) 
 			j.metDeps[name] = true
 		}
 	}
-	return m.afterLocked(j)
+	ok, afterWait, fail, root := m.afterLocked(j)
+	switch {
+	case fail != "":
+		return false, "", fail, root
+	case wait != "":
+		return false, wait, "", ""
+	}
+	return ok, afterWait, "", ""
 }
 
 // failRoot is the root of a failure on dependency d, which the dependant
@@ -119,7 +131,8 @@ func failRoot(d *job, ref, failed string) string {
 }
 
 // afterLocked says whether the jobs a queued job runs after (Spec.After)
-// have all succeeded, as dependenciesLocked says it for its dependencies:
+// have all succeeded, as dependenciesLocked says it for its dependencies
+// (one that failed fails the job, wherever it stands in After):
 // each is judged as it is now (a run again of the job judges them again),
 // and one removed as it last ended (an ID is never reused).
 func (m *Manager) afterLocked(j *job) (ok bool, wait, fail, root string) {
@@ -148,11 +161,11 @@ func (m *Manager) afterLocked(j *job) (ok bool, wait, fail, root string) {
 			what := fmt.Sprintf("job %d (%s)", id, d.spec.DisplayName())
 			return false, "", what + ", which it runs after, " + failed, failRoot(d, what, failed)
 		}
-		if !met {
-			return false, fmt.Sprintf("waiting for job %d (%s) to succeed", id, d.spec.DisplayName()), "", ""
+		if !met && wait == "" {
+			wait = fmt.Sprintf("waiting for job %d (%s) to succeed", id, d.spec.DisplayName())
 		}
 	}
-	return true, "", "", ""
+	return wait == "", wait, "", ""
 }
 
 // goneJob is how a job run after (Spec.After) last ended, kept once it is

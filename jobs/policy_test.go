@@ -155,6 +155,31 @@ func TestDependencyFailurePropagates(t *testing.T) {
 	assert.Empty(t, outputText(t, m, test.ID))
 }
 
+// A dependency that can no longer be met fails the job at once, whatever
+// the others do: deploy stayed "waiting for build" after lint failed,
+// until build ended, as build sorts before lint. The same holds for a job
+// it runs after (Spec.After) that failed while a dependency is unmet.
+func TestDependencyFailureFailsWhileAnotherIsPending(t *testing.T) {
+	m := newManager(t, Options{})
+	build := start(t, m, Spec{Name: "build", Command: "exec sleep 1000"})
+	cmd, open := gate(t, "2")
+	lint := start(t, m, Spec{Name: "lint", Command: cmd})
+	deploy := start(t, m, Spec{Name: "deploy", Command: "echo never", DependsOn: map[string]Condition{"build": CondSucceeded, "lint": CondSucceeded}})
+	assert.Equal(t, "waiting for build: succeeded", deploy.Reason)
+	require.NoError(t, writeFile(open))
+	deploy = wait(t, m, deploy.ID)
+	assert.Equal(t, StateError, deploy.State)
+	assert.Equal(t, "dependency lint failed (exit 2)", deploy.Error)
+	assert.Empty(t, outputText(t, m, deploy.ID))
+
+	release := wait(t, m, start(t, m, Spec{Name: "release", Command: "echo never", DependsOn: map[string]Condition{"build": CondSucceeded}, After: []ID{lint.ID}}).ID)
+	assert.Equal(t, StateError, release.State)
+	assert.Equal(t, fmt.Sprintf("job %d (lint), which it runs after, failed (exit 2)", lint.ID), release.Error)
+	build, err := m.Get(build.ID)
+	require.NoError(t, err)
+	assert.Equal(t, StateRunning, build.State)
+}
+
 // Layers of jobs, each depending on a job of the layer before: a
 // failure in an early layer reaches the last with the dependency it waited
 // for and the job that failed, not the whole path between (which buried
