@@ -47,6 +47,26 @@ func TestServeEndsWithAnExitOnFailureJob(t *testing.T) {
 	assert.Empty(t, strings.TrimSpace(string(out)), "the other jobs were stopped")
 }
 
+// exit_on_end on the last process of a CI run ends serve when an earlier
+// process failed, so that the last could not start: serve ran on (CI's
+// timeout ended it), and now it exits 1, saying why.
+func TestServeEndsWhenAnExitOnEndJobCouldNotStart(t *testing.T) {
+	c := newCLI(t)
+	dir := filepath.Join(c.dir, "app")
+	require.NoError(t, os.Mkdir(dir, 0o700))
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "process-compose.yaml"), []byte(`processes:
+  build:
+    command: "echo broke; exit 1"
+  test:
+    command: "echo testing"
+    depends_on: {build: {condition: process_completed_successfully}}
+    availability: {exit_on_end: true}
+`), 0o600))
+	r := c.runIn(dir, "serve", "--socket", c.socket)
+	assert.Equal(t, 1, r.code, r.stderr)
+	assert.Contains(t, r.stderr, "jobtop: job test could not start (dependency build failed (exit 1)) and its availability has exit_on_end: stopping jobs")
+}
+
 // serveCrasher runs serve on a process-compose file of one process,
 // crasher, running command (in the file's double quotes) with
 // exit_on_failure, and returns how serve ended.

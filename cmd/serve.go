@@ -265,15 +265,15 @@ func exitRequests(in *servedInstance) <-chan workspace.ExitRequest {
 // exitOnFailure is how jobtop ends when a job with process-compose's
 // restart: exit_on_failure failed: with that job's exit code (128 + the
 // signal's number when a signal killed it).
-// The same for availability's exit_on_end (0 when the job succeeded)
-// and exit_on_skipped (1: it could not start).
+// The same for availability's exit_on_end (0 when the job succeeded, 1
+// when it could not start) and exit_on_skipped (1: it could not start).
 func exitOnFailure(req workspace.ExitRequest) *ExitError {
 	setting := "its restart policy is exit_on_failure"
 	if req.Why != "" {
 		setting = "its availability has " + req.Why
 	}
 	switch {
-	case req.Why == "exit_on_skipped":
+	case req.Why == "exit_on_skipped" || req.Reason != "": // or exit_on_end: it could not start
 		return &ExitError{Code: req.Code, Err: fmt.Errorf("job %s could not start (%s) and %s", req.Job, req.Reason, setting)}
 	case req.Asked == "stopped":
 		return &ExitError{Code: req.Code, Err: fmt.Errorf("job %s was stopped (exit %d) and %s", req.Job, req.Code, setting)}

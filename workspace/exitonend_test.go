@@ -43,6 +43,25 @@ func TestExitOnSkipped(t *testing.T) {
 	assert.Contains(t, req.Reason, "failing_process failed (exit 1)")
 }
 
+// exit_on_end: a job that could not start, what it depends on having
+// failed, has ended too, with no run coming (process-compose, which has no
+// such state, exits once every process has ended): jobtop exits with 1, as
+// for exit_on_skipped. It ran on for ever, the README's CI advice
+// (exit_on_end on the last process) hanging when an earlier one failed.
+func TestExitOnEndWhenItCouldNotStart(t *testing.T) {
+	f := openPC(t, `processes:
+  build:
+    command: "echo broke; exit 1"
+  test:
+    command: "echo testing"
+    depends_on: {build: {condition: process_completed_successfully}}
+    availability: {exit_on_end: true}
+`)
+	req := f.nextExit()
+	assert.Equal(t, ExitRequest{Job: "test", ID: req.ID, Code: 1, Why: "exit_on_end", Reason: "dependency build failed (exit 1)"}, req)
+	assert.Equal(t, jobs.StateError, f.job("test").State)
+}
+
 // exit_on_end: a stop asked by hand (jobtop stop) is an end with no run
 // coming, as process-compose's onProcessEnd has it: jobtop exits, with
 // 128 + the stop signal for a job the signal ended.

@@ -20,7 +20,8 @@ type ExitRequest struct {
 	// Why is the setting that asked for it: "" for exit_on_failure,
 	// else "exit_on_end" or "exit_on_skipped".
 	Why string
-	// Reason is why a job with exit_on_skipped could not start.
+	// Reason is why the job could not start (exit_on_skipped, or
+	// exit_on_end: a job that could not start has ended too).
 	Reason string
 	// Asked says how an end someone asked for came (exit_on_end):
 	// "stopped" (a stop or kill) or "timed out"; "" for any other end.
@@ -76,8 +77,12 @@ func (w *Workspace) watchFailures() {
 // exitRequest is the request a job's snapshot makes, if any: a failed
 // exit, or a signal that came from outside, for exit_on_failure; any end
 // with no run coming for exit_on_end, a stop or kill someone asked for
-// included (as process-compose's onProcessEnd), but not jobtop's own
-// shutdown (nor a reload's removal: the job is no longer the file's).
+// included (as process-compose's onProcessEnd), and a job that could not
+// start (with 1, as for exit_on_skipped: process-compose, which has no
+// such state, exits once every process has ended; jobtop runs on, and a
+// CI run's last job that could not start would leave it running for
+// ever), but not jobtop's own shutdown (nor a reload's removal: the job
+// is no longer the file's).
 func (w *Workspace) exitRequest(info jobs.Info) (ExitRequest, bool) {
 	var req ExitRequest
 	failed := true
@@ -121,8 +126,12 @@ func (w *Workspace) exitRequest(info jobs.Info) (ExitRequest, bool) {
 		req.Job, req.ID = j.Name, info.ID
 		switch {
 		case info.State == jobs.StateError:
-			if j.ExitOnSkipped {
+			switch {
+			case j.ExitOnSkipped:
 				req.Why = "exit_on_skipped"
+				return req, true
+			case j.ExitOnEnd:
+				req.Why = "exit_on_end"
 				return req, true
 			}
 		case j.ExitOnFailure && failed:
