@@ -108,6 +108,36 @@ func TestAutoStartedServeIdlesOut(t *testing.T) {
 	assert.Contains(t, strings.Split(string(cmdline), "\x00"), "30m0s")
 }
 
+// `jobtop run` as a system user, whose HOME (/nonexistent) does not
+// exist and XDG_STATE_HOME is not set, starts an instance with its state
+// in the temp directory, as with no HOME, and never makes the HOME: it
+// failed "cannot start a jobtop instance: mkdir /nonexistent: ...".
+func TestAutoStartWithAMissingHome(t *testing.T) {
+	c := newCLI(t)
+	home := filepath.Join(c.dir, "nonexistent", "home")
+	tmp := filepath.Join(c.dir, "tmp")
+	require.NoError(t, os.Mkdir(tmp, 0o700))
+	var env []string
+	for _, kv := range c.env {
+		if !strings.HasPrefix(kv, "XDG_STATE_HOME=") && !strings.HasPrefix(kv, "HOME=") && !strings.HasPrefix(kv, "TMPDIR=") {
+			env = append(env, kv)
+		}
+	}
+	c.env = append(env, "HOME="+home, "TMPDIR="+tmp)
+	r := c.run("run", "--", "echo hi")
+	require.Equal(t, 0, r.code, r.stderr)
+	inst := c.waitAnswering()
+	t.Cleanup(func() {
+		syscall.Kill(inst.PID, syscall.SIGTERM) //nolint:errcheck // may be gone
+		require.Eventually(t, func() bool { return !processAlive(inst.PID) }, testTimeout, 20*time.Millisecond)
+	})
+	state := filepath.Join(tmp, "jobtop-"+strconv.Itoa(os.Getuid()), "state")
+	assert.Contains(t, r.stderr, "log "+filepath.Join(state, "serve.log"))
+	c.ok("wait", strings.TrimSpace(r.stdout))
+	assert.Equal(t, []string{"hi"}, c.logLines(strings.TrimSpace(r.stdout)))
+	assert.NoDirExists(t, filepath.Join(c.dir, "nonexistent"), "HOME is never made")
+}
+
 // serve --idle-exit waits out running jobs and connected clients, then
 // exits cleanly on its own.
 func TestServeIdleExit(t *testing.T) {

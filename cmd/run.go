@@ -281,10 +281,11 @@ func startBackgroundServeWith(files []*os.File, args ...string) (server *exec.Cm
 	if err != nil {
 		return nil, "", 0, nil, err
 	}
-	logPath = filepath.Join(jobs.DefaultStateDir(), "serve.log")
-	if err := os.MkdirAll(filepath.Dir(logPath), 0o700); err != nil {
+	stateDir, err := jobs.DefaultStateDir()
+	if err != nil {
 		return nil, "", 0, nil, err
 	}
+	logPath = filepath.Join(stateDir, "serve.log")
 	logFile, err := os.OpenFile(logPath, os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o600)
 	if err != nil {
 		return nil, "", 0, nil, err

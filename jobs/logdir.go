@@ -97,7 +97,9 @@ func openLogDir(opts Options) (dir string, locks logDirLocks, err error) {
 	}
 	stateDir := opts.StateDir
 	if stateDir == "" {
-		stateDir = DefaultStateDir()
+		if stateDir, err = DefaultStateDir(); err != nil {
+			return "", locks, err
+		}
 	}
 	name := time.Now().Format("20060102-150405") + "-" + strconv.Itoa(os.Getpid())
 	dir = filepath.Join(stateDir, "logs", name)

@@ -486,17 +486,6 @@ func (l *logFile) closeLocked() error {
 	return err
 }
 
-// DefaultStateDir is $XDG_STATE_HOME/jobtop, or ~/.local/state/jobtop.
-func DefaultStateDir() string {
-	if d := os.Getenv("XDG_STATE_HOME"); d != "" && filepath.IsAbs(d) {
-		return filepath.Join(d, "jobtop")
-	}
-	if home, err := os.UserHomeDir(); err == nil {
-		return filepath.Join(home, ".local", "state", "jobtop")
-	}
-	return filepath.Join(os.TempDir(), "jobtop-"+strconv.Itoa(os.Getuid()), "state")
-}
-
 // FormatBytes writes a byte count for people: "512 B", "1.5 KiB", "1 GiB".
 func FormatBytes(n int64) string {
 	const unit = 1024
