@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+	"syscall"
 )
 
 // DefaultStateDir makes the state directory and returns it:
@@ -31,10 +32,35 @@ func DefaultStateDir() (string, error) {
 		why = fmt.Sprintf("none under HOME (%v)", err)
 	}
 	dir := filepath.Join(os.TempDir(), "jobtop-"+strconv.Itoa(os.Getuid()), "state")
-	if err := os.MkdirAll(dir, 0o700); err != nil {
+	err := os.MkdirAll(dir, 0o700)
+	if err == nil {
+		err = ownPrivateDir(filepath.Dir(dir))
+	}
+	if err != nil {
 		return "", fmt.Errorf("no state directory: %s, and none in the temp directory (%v): set XDG_STATE_HOME to a directory you can write", why, err)
 	}
 	return dir, nil
+}
+
+// ownPrivateDir requires dir, made in a temp directory every user may
+// write to, to be a directory of this user's that no one else may write
+// to, and makes it 0700: another user could have made it first, to read
+// the jobs' output kept under it or to put files of theirs there.
+func ownPrivateDir(dir string) error {
+	st, err := os.Lstat(dir)
+	if err != nil {
+		return err
+	}
+	sys, ok := st.Sys().(*syscall.Stat_t)
+	switch {
+	case !st.IsDir():
+		return fmt.Errorf("%s is not a directory (a symlink?); remove it", dir)
+	case ok && int(sys.Uid) != os.Getuid():
+		return fmt.Errorf("%s belongs to uid %d, not to you; remove it", dir, sys.Uid)
+	case st.Mode().Perm() != 0o700:
+		return os.Chmod(dir, 0o700)
+	}
+	return nil
 }
 
 // mkdirUnder makes base/names..., each name in the one before, and

@@ -87,3 +87,42 @@ func TestStateDirWithoutAUsableHome(t *testing.T) {
 		assert.NoDirExists(t, filepath.Join(dir, "nonexistent"), "HOME is never made")
 	})
 }
+
+// The temp directory is every user's: a jobtop-UID directory there that
+// another user made first (or a symlink to one) is refused, not written
+// in; one of ours that others may write to is made private.
+func TestStateDirInTheTempDirectoryMustBeOurs(t *testing.T) {
+	missingHome := filepath.Join(t.TempDir(), "nonexistent", "home")
+	t.Run("another user's", func(t *testing.T) {
+		if os.Geteuid() != 0 {
+			t.Skip("only root can make a directory another user owns")
+		}
+		tmp := t.TempDir()
+		fallback := stateEnv(t, missingHome, tmp)
+		require.NoError(t, os.Mkdir(filepath.Dir(fallback), 0o777))
+		require.NoError(t, os.Chown(filepath.Dir(fallback), 65534, 65534))
+		_, err := DefaultStateDir()
+		require.Error(t, err)
+		assert.Contains(t, err.Error(), "belongs to uid 65534")
+	})
+	t.Run("a symlink", func(t *testing.T) {
+		tmp := t.TempDir()
+		fallback := stateEnv(t, missingHome, tmp)
+		require.NoError(t, os.Symlink(t.TempDir(), filepath.Dir(fallback)))
+		_, err := DefaultStateDir()
+		require.Error(t, err)
+		assert.Contains(t, err.Error(), "not a directory")
+	})
+	t.Run("ours, open to others", func(t *testing.T) {
+		tmp := t.TempDir()
+		fallback := stateEnv(t, missingHome, tmp)
+		require.NoError(t, os.Mkdir(filepath.Dir(fallback), 0o777))
+		require.NoError(t, os.Chmod(filepath.Dir(fallback), 0o777))
+		dir, err := DefaultStateDir()
+		require.NoError(t, err)
+		assert.Equal(t, fallback, dir)
+		st, err := os.Stat(filepath.Dir(fallback))
+		require.NoError(t, err)
+		assert.Equal(t, os.FileMode(0o700), st.Mode().Perm())
+	})
+}
