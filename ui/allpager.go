@@ -69,9 +69,12 @@ func (m *Model) openAllPager() tea.Cmd {
 	} else if note := p.allDroppedNote(src); note != nil {
 		al.head = sanitize(note.Text, false)
 	}
-	dir := filepath.Join(jobs.DefaultStateDir(), allPagerDir)
 	return func() tea.Msg {
-		path, err := al.writeFile(dir)
+		state, err := jobs.DefaultStateDir()
+		if err != nil {
+			return allPagerReadyMsg{err: err}
+		}
+		path, err := al.writeFile(filepath.Join(state, allPagerDir))
 		return allPagerReadyMsg{path: path, err: err}
 	}
 }
