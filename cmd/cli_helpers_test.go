@@ -60,14 +60,24 @@ func newCLI(t *testing.T) *cli {
 	// A short path: unix socket paths are limited to about 100 bytes.
 	dir, err := os.MkdirTemp("", "jt")
 	require.NoError(t, err)
-	t.Cleanup(func() { os.RemoveAll(dir) })
 	socket := filepath.Join(dir, "s.sock")
 	env := append(os.Environ(),
 		control.SocketEnv+"="+socket,
 		"XDG_STATE_HOME="+filepath.Join(dir, "state"),
 		"XDG_RUNTIME_DIR="+filepath.Join(dir, "run"),
 	)
-	return &cli{t: t, dir: dir, socket: socket, env: env}
+	c := &cli{t: t, dir: dir, socket: socket, env: env}
+	t.Cleanup(func() {
+		// The serve a test's `jobtop run` started waits half an hour
+		// for jobs before it exits: shut it down with the test.
+		if _, err := os.Stat(socket); err == nil {
+			shutdown := exec.Command(binary, "shutdown")
+			shutdown.Env = env
+			shutdown.Run() //nolint:errcheck // none may be left to answer
+		}
+		os.RemoveAll(dir)
+	})
+	return c
 }
 
 // result is one finished CLI call.
