@@ -126,6 +126,9 @@ func serveDetached(cmd *cobra.Command, l net.Listener) error {
 	}
 	fmt.Fprintf(cmd.ErrOrStderr(), "jobtop: serving %s in the background (pid %d, socket %s, log %s); jobtop attach to watch, jobtop shutdown to stop it\n",
 		what, server.Process.Pid, path, logPath)
+	c := control.NewClient(path)
+	defer c.Close()
+	tellPreviousEnd(cmd.Context(), cmd, c, server.Process.Pid)
 	return nil
 }
 

@@ -54,9 +54,11 @@ too old for this jobtop (its --api version).`,
 				if noStart {
 					return &ExitError{Code: control.DialNoInstance, Err: err}
 				}
-				if err := autoStartServer(ctx, cmd, c); err != nil {
-					return err
+				ours, serr := autoStartServer(ctx, cmd, c)
+				if serr != nil {
+					return serr
 				}
+				tellPreviousEnd(ctx, cmd, c, ours)
 				inst, err = instanceWithin(ctx, c, answerTimeout)
 			}
 			if err != nil {

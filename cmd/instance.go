@@ -25,6 +25,7 @@ type servedInstance struct {
 	ws         *workspace.Workspace // nil without a job file
 	stopMemory context.CancelFunc   // ends governMemory
 	socket     *claimedSocket       // answered in full once the plan's jobs are in place
+	previous   *control.PreviousEnd // the last instance on the socket, if it ended without shutting down
 }
 
 // startInstance makes the job manager of a jobtop instance (kind "serve"
@@ -147,10 +148,21 @@ func openInstanceOn(cmd *cobra.Command, socket *claimedSocket, plan *jobfile.Pla
 	// Holding the socket proves its last instance is gone: stop what it
 	// and its keeper left, if both died.
 	opts.RecordPath = path + ".keeper"
-	if n, err := jobs.StopLeftovers(opts.RecordPath); err != nil {
+	// Read before StopLeftovers removes it: a record there says the last
+	// instance ended without shutting down, which this one tells
+	// (previousEndNote), and its clients can learn (GET /v1/instance).
+	var previous *control.PreviousEnd
+	if e := jobs.ReadUncleanEnd(opts.RecordPath); e != nil {
+		previous = &control.PreviousEnd{PID: e.PID, Jobs: e.Jobs}
+	}
+	n, err := jobs.StopLeftovers(opts.RecordPath)
+	if err != nil {
 		fmt.Fprintf(cmd.ErrOrStderr(), "jobtop: checking what a previous instance left: %v\n", err)
-	} else if n > 0 {
-		fmt.Fprintf(cmd.ErrOrStderr(), "jobtop: stopped %s left running by a previous instance on %s that died\n", plural(n, "process"), path)
+	}
+	if previous != nil {
+		previous.Stopped = n
+		socket.srv.SetPreviousEnd(previous)
+		fmt.Fprintln(cmd.ErrOrStderr(), previousEndNote(path, previous))
 	}
 	if opts.Env == nil {
 		opts.Env = make(map[string]string)
@@ -165,7 +177,7 @@ func openInstanceOn(cmd *cobra.Command, socket *claimedSocket, plan *jobfile.Pla
 		socket.giveUp(err)
 		return nil, err
 	}
-	in := &servedInstance{mgr: m, srv: socket.srv, socket: socket}
+	in := &servedInstance{mgr: m, srv: socket.srv, socket: socket, previous: previous}
 	var memCtx context.Context
 	memCtx, in.stopMemory = context.WithCancel(context.Background())
 	governMemory(memCtx, m, time.Second)
@@ -194,6 +206,31 @@ func (in *servedInstance) startJobs() error {
 	}
 	in.srv.Open(in.mgr)
 	return nil
+}
+
+// previousEndNote tells that the instance on socket before this one
+// ended without shutting down, and what became of its jobs.
+func previousEndNote(socket string, e *control.PreviousEnd) string {
+	who := "the last instance on " + socket
+	if e.PID != 0 {
+		who += fmt.Sprintf(" (pid %d)", e.PID)
+	}
+	var jobs string
+	switch {
+	case e.Stopped > 0 && e.Jobs == 1:
+		jobs = fmt.Sprintf("its keeper died too, so this one stopped the %s its job left running", plural(e.Stopped, "process"))
+	case e.Stopped > 0 && e.Jobs > 0:
+		jobs = fmt.Sprintf("its keeper died too, so this one stopped the %s its %s left running", plural(e.Stopped, "process"), plural(e.Jobs, "job"))
+	case e.Stopped > 0:
+		jobs = fmt.Sprintf("its keeper died too, so this one stopped the %s its jobs left running", plural(e.Stopped, "process"))
+	case e.Jobs == 1:
+		jobs = "its keeper stopped its job"
+	case e.Jobs > 0:
+		jobs = fmt.Sprintf("its keeper stopped its %d jobs", e.Jobs)
+	default:
+		jobs = "none of its jobs was running"
+	}
+	return fmt.Sprintf("jobtop: %s ended without shutting down (killed, or crashed?); %s", who, jobs)
 }
 
 func serveUntilClosed(s *control.Server, l net.Listener) {

@@ -49,7 +49,13 @@ $` + mcpTokenEnv + `, or else one made up and printed on stderr.`,
 			opts := mcp.Options{Client: c, Version: versionText()}
 			if c.Host() == nil {
 				// On a host, dial-stdio starts the instance.
-				opts.EnsureInstance = func(ctx context.Context) error { return autoStartServer(ctx, cmd, c) }
+				opts.EnsureInstance = func(ctx context.Context) error {
+					ours, err := autoStartServer(ctx, cmd, c)
+					if err == nil {
+						tellPreviousEnd(ctx, cmd, c, ours)
+					}
+					return err
+				}
 				// Jobs start as from the agent's shell, as jobtop run's do
 				// (too large an environment: without its largest variables).
 				var left []string

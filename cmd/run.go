@@ -140,10 +140,12 @@ func run(cmd *cobra.Command, o runOptions, args []string) error {
 		return fmt.Errorf("no jobtop is listening on %s, so there is no job %s to run after (start one with `jobtop serve`)", c.Socket(), req.After[0])
 	}
 	if errors.As(err, &notRunning) && !errors.Is(err, syscall.EACCES) && c.Host() == nil {
-		if err := autoStartServer(ctx, cmd, c); err != nil {
-			return err
+		ours, serr := autoStartServer(ctx, cmd, c)
+		if serr != nil {
+			return serr
 		}
 		info, err = c.StartJob(ctx, req)
+		tellPreviousEnd(ctx, cmd, c, ours)
 	}
 	if msg := fmt.Sprint(err); control.IsNotFound(err) && strings.HasSuffix(msg, control.ListJobsHint) {
 		return errors.New(strings.TrimSuffix(msg, control.ListJobsHint) + "`jobtop ls` lists them")
@@ -306,26 +308,28 @@ func startBackgroundServeWith(files []*os.File, args ...string) (server *exec.Cm
 
 // autoStartServer starts a detached "jobtop serve" on the client's socket
 // and waits until it answers. If another one won the race to the socket,
-// that one is used, and named.
-func autoStartServer(ctx context.Context, cmd *cobra.Command, c *control.Client) error {
+// that one is used, and named. It returns the PID of the serve it
+// started when that one answers, 0 when another does.
+func autoStartServer(ctx context.Context, cmd *cobra.Command, c *control.Client) (ours int, _ error) {
 	if err := control.SocketDirMissing(c.Socket()); err != nil {
-		return err // said here, not in a serve log nobody reads
+		return 0, err // said here, not in a serve log nobody reads
 	}
 	// A job file in the caller's directory is not run: an agent asked
 	// for one job, not for a dev environment.
 	server, logPath, _, exited, err := startBackgroundServe("serve", "--socket", c.Socket(), "--no-file", "--idle-exit", autoIdleExit.String())
 	if err != nil {
-		return fmt.Errorf("cannot start a jobtop instance: %w", err)
+		return 0, fmt.Errorf("cannot start a jobtop instance: %w", err)
 	}
 	// Said once it answers: which one does (several clients started at
 	// once each start one, and one of them wins the socket).
-	started := func(inst control.Instance) {
+	started := func(inst control.Instance) int {
 		if inst.PID != 0 && inst.PID != server.Process.Pid {
 			fmt.Fprintf(cmd.ErrOrStderr(), "jobtop: no instance was listening on %s; another client started one meanwhile (jobtop serve, pid %d)\n", c.Socket(), inst.PID)
-			return
+			return 0
 		}
 		fmt.Fprintf(cmd.ErrOrStderr(), "jobtop: no instance was listening on %s; started one in the background (jobtop serve, pid %d, log %s; it exits after %v with no job and no client)\n",
 			c.Socket(), server.Process.Pid, logPath, autoIdleExit)
+		return server.Process.Pid
 	}
 
 	deadline := time.Now().Add(autoStartTimeout)
@@ -334,25 +338,39 @@ func autoStartServer(ctx context.Context, cmd *cobra.Command, c *control.Client)
 		inst, err := c.Instance(probe)
 		cancel()
 		if err == nil {
-			started(inst)
-			return nil
+			return started(inst), nil
 		}
 		if time.Now().After(deadline) {
-			return fmt.Errorf("the background jobtop serve (pid %d) did not answer on %s within %v; see %s", server.Process.Pid, c.Socket(), autoStartTimeout, logPath)
+			return 0, fmt.Errorf("the background jobtop serve (pid %d) did not answer on %s within %v; see %s", server.Process.Pid, c.Socket(), autoStartTimeout, logPath)
 		}
 		select {
 		case werr := <-exited:
 			// It may have lost the socket to another instance started
 			// at the same time: then that one answers.
 			if inst, err := c.Instance(ctx); err == nil {
-				started(inst)
-				return nil
+				return started(inst), nil
 			}
-			return fmt.Errorf("the background jobtop serve (pid %d) exited (%v); see %s", server.Process.Pid, werr, logPath)
+			return 0, fmt.Errorf("the background jobtop serve (pid %d) exited (%v); see %s", server.Process.Pid, werr, logPath)
 		case <-time.After(20 * time.Millisecond):
 		case <-ctx.Done():
-			return ctx.Err()
+			return 0, ctx.Err()
 		}
+	}
+}
+
+// tellPreviousEnd says once, on stderr, that the instance before the
+// serve this command started (ours, its PID; 0 for none) ended without
+// shutting down, if it did: that serve's own stderr is its log, which
+// nobody reads. Asked after a request was answered: an instance answers
+// who it is while it still starts, before it knows.
+func tellPreviousEnd(ctx context.Context, cmd *cobra.Command, c *control.Client, ours int) {
+	if ours == 0 {
+		return
+	}
+	ctx, cancel := context.WithTimeout(ctx, time.Second)
+	defer cancel()
+	if inst, err := c.LoadedInstance(ctx); err == nil && inst.PID == ours && inst.PreviousEnd != nil {
+		fmt.Fprintln(cmd.ErrOrStderr(), previousEndNote(c.Socket(), inst.PreviousEnd))
 	}
 }
 

@@ -115,6 +115,13 @@ func openTUI(cmd *cobra.Command, specs []jobs.Spec) error {
 			cfg.Notice = "loaded " + planFiles(plan) + warningsNote(n)
 		}
 	}
+	if in.previous != nil { // (its stderr line is under the screen)
+		note := strings.TrimPrefix(previousEndNote(socketPath(cmd), in.previous), "jobtop: ")
+		if cfg.Notice != "" {
+			note = cfg.Notice + "; " + note
+		}
+		cfg.Notice = note
+	}
 	var exit *ExitError
 	quit, done := make(chan struct{}), make(chan struct{})
 	// The file's jobs start behind the first frame, and show as they do.

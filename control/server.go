@@ -84,6 +84,10 @@ type Server struct {
 // line carries it, and an attached TUI says it.
 func (s *Server) SetShutdownReason(why string) { s.shutdownWhy.Store(&why) }
 
+// SetPreviousEnd says, before Open, that the instance before this one on
+// the socket ended without shutting down (GET /v1/instance).
+func (s *Server) SetPreviousEnd(e *PreviousEnd) { s.inst.PreviousEnd = e }
+
 // shutdownReason is what SetShutdownReason said, "" if nothing.
 func (s *Server) shutdownReason() string {
 	if why := s.shutdownWhy.Load(); why != nil {

@@ -112,6 +112,23 @@ type Instance struct {
 	// Ending says the instance is shutting down (jobtop shutdown, its
 	// TUI quitting, a signal): it stops its jobs and takes no new ones.
 	Ending bool `json:"ending,omitempty"`
+	// PreviousEnd is there when the instance on this socket before this
+	// one ended without shutting down (killed, a crash): its jobs were
+	// stopped when this one started, by its keeper or by this one.
+	PreviousEnd *PreviousEnd `json:"previous_end,omitempty"`
+}
+
+// PreviousEnd describes an instance that ended without shutting down, as
+// the next one on its socket found it.
+type PreviousEnd struct {
+	// PID is its process; 0 when it was too old to record it.
+	PID int `json:"pid,omitempty"`
+	// Jobs is how many of its jobs were running when it ended.
+	Jobs int `json:"jobs"`
+	// Stopped is how many processes its jobs left running that the new
+	// instance stopped, its keeper having died too; 0 when the keeper
+	// stopped them all.
+	Stopped int `json:"stopped,omitempty"`
 }
 
 // OutputResponse answers an output read. Lines are the committed lines

@@ -23,8 +23,35 @@ const (
 
 // record is what a manager writes to Options.RecordPath.
 type record struct {
-	Keeper keeper.Identity `json:"keeper"`
-	Mains  []keeper.ProcID `json:"mains"`
+	// Instance is the manager's process (0 in a record older than it).
+	Instance int             `json:"instance,omitempty"`
+	Keeper   keeper.Identity `json:"keeper"`
+	Mains    []keeper.ProcID `json:"mains"`
+}
+
+// UncleanEnd is what the record at a RecordPath says of the manager
+// that wrote it, found there by the next one: that manager ended without
+// shutting down (a manager that shuts down removes its record).
+type UncleanEnd struct {
+	// PID is the manager's process; 0 from a record older than that.
+	PID int
+	// Jobs is how many of its jobs were running (as last recorded).
+	Jobs int
+}
+
+// ReadUncleanEnd reads the record at path, before StopLeftovers removes
+// it: nil when there is none (the last manager shut down, or none ran a
+// job) or it cannot be read.
+func ReadUncleanEnd(path string) *UncleanEnd {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil
+	}
+	var rec record
+	if json.Unmarshal(b, &rec) != nil {
+		return nil
+	}
+	return &UncleanEnd{PID: rec.Instance, Jobs: len(rec.Mains)}
 }
 
 // recordKeeper notes that the record needs writing (a new keeper, a run
@@ -45,7 +72,7 @@ func (m *Manager) writeRecord() {
 	m.recordTimer = nil
 	m.recordMu.Unlock()
 	m.keeperMu.Lock()
-	rec := record{Keeper: m.keeperID}
+	rec := record{Instance: os.Getpid(), Keeper: m.keeperID}
 	closed := m.keeperClosed
 	m.keeperMu.Unlock()
 	if closed {

@@ -469,7 +469,7 @@ func (m *Manager) keeperClient() (*keeper.Client, error) {
 		// At once, not debounced: the keeper's token alone finds every
 		// process of its runs, should jobtop and the keeper die now.
 		m.recordWriteMu.Lock()
-		writeFileAtomic(m.opts.RecordPath, record{Keeper: m.keeperID}) //nolint:errcheck // best effort
+		writeFileAtomic(m.opts.RecordPath, record{Instance: os.Getpid(), Keeper: m.keeperID}) //nolint:errcheck // best effort
 		m.recordWriteMu.Unlock()
 	}
 	return kc, nil
