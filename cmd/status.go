@@ -97,8 +97,10 @@ func readyText(j jobs.Info) string {
 	switch {
 	case j.Readiness == "":
 		return ""
-	case j.Ready:
+	case j.Ready && j.State.Active(), j.Ready && j.LastRunWasReady():
 		return "yes (" + j.Readiness + ")"
+	case j.Ready: // as a dependant sees it
+		return "yes: it succeeded, before its check passed (" + j.Readiness + ")"
 	case j.ReadyError != "":
 		return "not yet: " + j.ReadyError + " (" + j.Readiness + ")"
 	case j.State.Active():

@@ -1,6 +1,7 @@
 package cmd
 
 import (
+	"encoding/json"
 	"net"
 	"testing"
 	"time"
@@ -70,4 +71,36 @@ func TestStatusShowsDescription(t *testing.T) {
 	assert.Contains(t, c.ok("ls", "--json"), `"description": "the API and the pages"`)
 	assert.NotContains(t, c.ok("status", "plain"), "about:")
 	assert.NotContains(t, c.ok("status", "plain", "--json"), `"description"`)
+}
+
+// A job that succeeded is ready, as its dependants see it, also when its
+// ready check never passed: ls --json says "ready": true, as the API
+// does, and status says how; one that failed is not ready.
+func TestASucceededJobIsReadyInTheCLI(t *testing.T) {
+	c := newCLI(t)
+	c.serveJobFile(`jobs:
+  build:
+    cmd: echo built
+    ready: {log: never printed}
+  broken:
+    cmd: exit 3
+  after:
+    cmd: "true"
+    depends_on: {build: ready}
+`)
+	for _, name := range []string{"build", "broken", "after"} {
+		c.run("wait", name) // (broken fails)
+	}
+	var list []struct {
+		Name  string
+		State jobs.State
+		Ready bool
+	}
+	require.NoError(t, json.Unmarshal([]byte(c.ok("ls", "--json")), &list))
+	ready := map[string]bool{}
+	for _, j := range list {
+		ready[j.Name] = j.Ready
+	}
+	assert.Equal(t, map[string]bool{"build": true, "broken": false, "after": true}, ready, "%+v", list)
+	assert.Regexp(t, `(?m)^ready: +yes: it succeeded, before its check passed \(log: never printed\)$`, c.ok("status", "build"))
 }

@@ -234,15 +234,16 @@ func (s *Server) handleWait(w http.ResponseWriter, r *http.Request) {
 	}
 }
 
-// waitReady answers once the job is ready (Ended false, Job.Ready true),
-// or has ended with no restart on its way (Ended true), or ctx ends
-// (neither).
+// waitReady answers once the job is ready while it runs (Ended false,
+// Job.Ready true), or has ended with no restart on its way (Ended true),
+// or ctx ends (neither). A job that succeeded is Ready, but it ended:
+// whether it was ready first is the client's to tell (LastRunWasReady).
 func (s *Server) waitReady(ctx context.Context, w http.ResponseWriter, id jobs.ID) {
 	watch := s.watch(id)
 	defer watch.close()
 	ended := false
 	info, err := watch.until(ctx, s.mgr, func(i jobs.Info) bool {
-		if i.Ready {
+		if i.Ready && i.State.Active() {
 			return true
 		}
 		_, ended, _ = settled(s.mgr, id)

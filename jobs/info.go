@@ -97,8 +97,13 @@ type Info struct {
 	// scrollback. 0 when no run has cleared it so.
 	ClearedCursor uint64 `json:"cleared_cursor,omitempty"`
 	// Restarts counts runs started by the restart policy.
-	Restarts int  `json:"restarts"`
-	Ready    bool `json:"ready"`
+	Restarts int `json:"restarts"`
+	// Ready says the job is ready as a dependant with a ready condition
+	// sees it: it runs and its ready check passed (a job without one:
+	// once it runs), or it succeeded, whether its check passed first or
+	// not (LastRunWasReady tells). A job stopping, or ended otherwise,
+	// is not ready.
+	Ready bool `json:"ready"`
 	// ReadyAt is when the current run became ready; nil until it has.
 	ReadyAt *time.Time `json:"ready_at,omitempty"`
 	// History is the job's ended runs, oldest first: the newest

@@ -187,7 +187,7 @@ func (j *job) stateLocked() Info {
 		Ends:      j.ends,
 		RunCursor: j.runCursor,
 		Restarts:  max(j.runs-1, 0),
-		Ready:     j.ready && j.state.Active(),
+		Ready:     j.readyLocked(),
 		History:   j.history.snapshot(),
 		Readiness: j.spec.Ready.String(),
 		Usage:     j.usageLocked(),
@@ -215,7 +215,7 @@ func (j *job) stateLocked() Info {
 		info.ExitCode = &code
 	}
 	info.EndRequested = j.ended != nil && !j.state.Active() && j.request != reqNone
-	if info.Ready {
+	if info.Ready && j.state.Active() {
 		info.ReadyAt = j.history.readyAt()
 	}
 	info.Description = j.spec.Description

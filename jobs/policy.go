@@ -193,6 +193,14 @@ func (m *Manager) noteGoneLocked(d *job) {
 	}
 }
 
+// readyLocked is Info.Ready: the job is ready as a dependant with a
+// ready condition sees it (running with its ready check passed, or none,
+// or succeeded, whether its check passed or not).
+func (j *job) readyLocked() bool {
+	met, _ := conditionLocked(j, CondReady)
+	return met
+}
+
 // conditionLocked checks one dependency: met, or failed with a reason when
 // it can no longer be met (it ended and no restart is coming).
 func conditionLocked(d *job, cond Condition) (met bool, failed string) {

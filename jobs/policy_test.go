@@ -129,6 +129,26 @@ func TestDependantWaitsForReadyLine(t *testing.T) {
 	assert.Empty(t, web.Reason)
 }
 
+// A job that succeeded counts as ready, as its dependants see it (a
+// ready condition is met by it succeeding), whether its ready check
+// passed before it ended, never ran, or it has none; one that failed
+// does not.
+func TestASucceededJobIsReadyAsItsDependantsSeeIt(t *testing.T) {
+	m := newManager(t, Options{})
+	build := start(t, m, Spec{Name: "build", Command: "echo built", Ready: ReadyCheck{LogPattern: "never printed"}})
+	plain := start(t, m, Spec{Name: "plain", Command: "true"})
+	failed := start(t, m, Spec{Name: "failed", Command: "exit 3"})
+	after := start(t, m, Spec{Name: "after", Command: "true", DependsOn: map[string]Condition{"build": CondReady}})
+	after = wait(t, m, after.ID)
+	require.Equal(t, StateSucceeded, after.State, after.Error)
+	for _, id := range []ID{build.ID, plain.ID, after.ID} {
+		info := wait(t, m, id)
+		require.Equal(t, StateSucceeded, info.State)
+		assert.True(t, info.Ready, "job %s succeeded: ready, as a dependant sees it", info.Name)
+	}
+	assert.False(t, wait(t, m, failed.ID).Ready, "a job that failed is not ready")
+}
+
 func TestReadyAfterDelay(t *testing.T) {
 	m := newManager(t, Options{})
 	a := start(t, m, Spec{Name: "a", Command: "sleep 1000", Ready: ReadyCheck{After: 100 * time.Millisecond}})

@@ -5,6 +5,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
 	"jobtop/jobs"
@@ -104,4 +105,29 @@ func TestWaitReadyAfterTheJobEnded(t *testing.T) {
 	text = e.ok("wait_job", map[string]any{"id": out.Job.ID, "until": "ready"}, &w)
 	require.Equal(t, "ended", w.Outcome)
 	require.Contains(t, text, "the job was ready, then ended failed")
+}
+
+// A job that succeeded is ready, as a dependant with a ready condition
+// sees it, also when its check never passed: list_jobs and job_status
+// say so, as the API does; one that failed is not.
+func TestASucceededJobIsReady(t *testing.T) {
+	e := newEnv(t)
+	var out RunJobOutput
+	e.ok("run_job", map[string]any{"name": "build", "command": "echo built",
+		"ready": map[string]any{"log": "never printed"}, "wait_for": "exit"}, &out)
+	require.Equal(t, "succeeded", out.Job.State)
+	e.ok("run_job", map[string]any{"name": "broken", "command": "exit 3", "wait_for": "exit"}, &out)
+	require.Equal(t, "failed", out.Job.State)
+
+	var list ListJobsOutput
+	e.ok("list_jobs", map[string]any{}, &list)
+	ready := map[string]bool{}
+	for _, j := range list.Jobs {
+		ready[j.Name] = j.Ready
+	}
+	assert.Equal(t, map[string]bool{"build": true, "broken": false}, ready)
+	var status JobStatusOutput
+	text := e.ok("job_status", map[string]any{"id": "build"}, &status)
+	assert.True(t, status.Job.Ready)
+	assert.Contains(t, text, "ready check: log: never printed: met: the job succeeded (its check never passed)")
 }

@@ -22,7 +22,7 @@ type JobSummary struct {
 	ExitCode *int   `json:"exit_code,omitempty"`
 	Signal   string `json:"signal,omitempty" jsonschema:"the signal that ended it"`
 	Error    string `json:"error,omitempty" jsonschema:"why it could not start, or why it is queued"`
-	Ready    bool   `json:"ready,omitempty" jsonschema:"its ready check passed (a job without one is ready once running)"`
+	Ready    bool   `json:"ready,omitempty" jsonschema:"ready as a job that depends on it sees it: it runs and its ready check passed (a job without one is ready once running), or it succeeded"`
 	Health   string `json:"health,omitempty" jsonschema:"what its health check finds while it runs: starting, healthy or unhealthy; absent without one"`
 	Runtime  string `json:"runtime,omitempty" jsonschema:"how long the current or last run took so far"`
 	Lines    uint64 `json:"lines" jsonschema:"output lines the job wrote so far, in all its runs (jobtop's own notes, such as run markers and health notes, are not counted)"`
@@ -33,6 +33,9 @@ type JobSummary struct {
 	// hasCheck says the job has a ready check, so the text form says
 	// when it passed (every other running job is ready).
 	hasCheck bool
+	// checkPassed says its ready check passed in the current run, or
+	// the last before it ended (Ready is also a job that succeeded).
+	checkPassed bool
 }
 
 // JobDetail is one job in full, for job_status.
@@ -70,7 +73,8 @@ func summarize(j jobs.Info, now time.Time) JobSummary {
 	s := JobSummary{
 		ID: int(j.ID), Name: j.Name, State: string(j.State),
 		Ready: j.Ready, Health: string(j.Health), Lines: j.JobLines(), Cursor: j.Lines, Origin: j.Origin, TTY: j.TTY, hasCheck: j.Readiness != "",
-		LastLine: cutText(plain(j.LastLine), lastLineBytes),
+		checkPassed: j.Ready && (j.State.Active() || j.LastRunWasReady()),
+		LastLine:    cutText(plain(j.LastLine), lastLineBytes),
 	}
 	if j.ExitCode != nil && j.State.Done() {
 		code := *j.ExitCode
@@ -191,8 +195,10 @@ func (d JobDetail) text() string {
 // readyState says whether the ready check passed, and why not.
 func (d JobDetail) readyState() string {
 	switch {
-	case d.Ready:
+	case d.checkPassed:
 		return "passed"
+	case d.Ready:
+		return "met: the job succeeded (its check never passed)"
 	case d.ReadyError != "":
 		return "not passed yet (" + d.ReadyError + ")"
 	case d.State == string(jobs.StateRunning):
