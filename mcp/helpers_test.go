@@ -37,12 +37,20 @@ type env struct {
 // newInstance serves a fresh manager on a socket in a short temp dir.
 func newInstance(t testing.TB, store jobs.StoreOptions) (*jobs.Manager, *control.Client) {
 	t.Helper()
+	return newInstanceWith(t, jobs.Options{Store: store})
+}
+
+// newInstanceWith is newInstance with the manager's options (its log
+// directory, environment and emulator set here).
+func newInstanceWith(t testing.TB, opts jobs.Options) (*jobs.Manager, *control.Client) {
+	t.Helper()
 	dir, err := os.MkdirTemp("", "jt") // short: socket paths are limited
 	require.NoError(t, err)
 	t.Cleanup(func() { os.RemoveAll(dir) })
 	socket := filepath.Join(dir, "s.sock")
-	mgr, err := jobs.NewManager(jobs.Options{LogDir: filepath.Join(dir, "logs"), Store: store, Env: map[string]string{control.SocketEnv: socket},
-		Emulator: func(c, r int) jobs.Emulator { return vtfast.New(c, r) }})
+	opts.LogDir, opts.Env = filepath.Join(dir, "logs"), map[string]string{control.SocketEnv: socket}
+	opts.Emulator = func(c, r int) jobs.Emulator { return vtfast.New(c, r) }
+	mgr, err := jobs.NewManager(opts)
 	require.NoError(t, err)
 	srv, err := control.ListenAndServe(mgr, socket, control.Instance{Kind: "serve"})
 	require.NoError(t, err)
@@ -59,7 +67,13 @@ func newInstance(t testing.TB, store jobs.StoreOptions) (*jobs.Manager, *control
 
 func newEnv(t testing.TB) *env {
 	t.Helper()
-	mgr, api := newInstance(t, jobs.StoreOptions{})
+	return newEnvWith(t, jobs.Options{})
+}
+
+// newEnvWith is newEnv on a manager with opts (as newInstanceWith).
+func newEnvWith(t testing.TB, opts jobs.Options) *env {
+	t.Helper()
+	mgr, api := newInstanceWith(t, opts)
 	e := &env{t: t, mgr: mgr, api: api, dir: t.TempDir()}
 	e.srv = New(Options{Client: api, Dir: e.dir})
 	e.session, _ = connect(t, e.srv, "test-agent")

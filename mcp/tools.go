@@ -48,11 +48,16 @@ Give command (run by /bin/sh -c) or argv (no shell). tty: true runs it on a term
 		{"restart_job", "Run a job again with the same command, under the same ID (a running one is stopped first). Output goes on after the old run's: read from your cursor, or from the job's lines count before the restart."},
 		{"remove_job", "Forget a finished job (it must have ended: stop it first). Its log file stays."},
 	} {
-		addTool(s, srv, &sdk.Tool{
+		t := &sdk.Tool{
 			Name: a.name, Description: a.desc,
 			InputSchema: inputSchema[JobInput](nil),
 			Annotations: &sdk.ToolAnnotations{DestructiveHint: ptr(a.name != "restart_job")},
-		}, s.actionTool(a.name))
+		}
+		if a.name == "stop_job" || a.name == "kill_job" {
+			addTool(s, srv, t, s.endTool(a.name))
+			continue
+		}
+		addTool(s, srv, t, s.actionTool(a.name))
 	}
 }
 
@@ -88,6 +93,9 @@ type JobInput struct {
 // JobOutput is one job.
 type JobOutput struct {
 	Job JobSummary `json:"job"`
+	// removed says a stopped or killed job was removed before the
+	// answer (endTool's EndJobOutput.Removed).
+	removed bool
 }
 
 // RunJobInput is run_job's arguments.
@@ -287,8 +295,24 @@ func (s *Server) jobStatus(ctx context.Context, _ *sdk.CallToolRequest, in JobIn
 	return d.text(), JobStatusOutput{Job: d}, nil
 }
 
-// actionTool is the handler of stop_job, kill_job, restart_job or
-// remove_job.
+// EndJobOutput is stop_job's and kill_job's answer.
+type EndJobOutput struct {
+	Job     JobSummary `json:"job"`
+	Removed bool       `json:"removed" jsonschema:"the job ended and was removed before the answer (by the instance's cap on finished jobs, or by another client): job is as it was last, and its ID names no job now"`
+}
+
+// endTool is the handler of stop_job or kill_job: actionTool's answer,
+// and whether the job was removed once ended, as the API says it.
+func (s *Server) endTool(name string) func(context.Context, *sdk.CallToolRequest, JobInput) (string, EndJobOutput, error) {
+	act := s.actionTool(name)
+	return func(ctx context.Context, req *sdk.CallToolRequest, in JobInput) (string, EndJobOutput, error) {
+		text, out, err := act(ctx, req, in)
+		return text, EndJobOutput{Job: out.Job, Removed: out.removed}, err
+	}
+}
+
+// actionTool is the handler of stop_job, kill_job (through endTool),
+// restart_job or remove_job.
 func (s *Server) actionTool(name string) func(context.Context, *sdk.CallToolRequest, JobInput) (string, JobOutput, error) {
 	return func(ctx context.Context, _ *sdk.CallToolRequest, in JobInput) (string, JobOutput, error) {
 		info, err := s.resolve(ctx, in.ID)
@@ -327,7 +351,7 @@ func (s *Server) actionTool(name string) func(context.Context, *sdk.CallToolRequ
 		}
 		sum := summarize(info, time.Now())
 		if removed {
-			return verb + " job " + sum.line() + "\n(it ended and was removed since, by the instance's cap on finished jobs or by another client: shown as it was last)", JobOutput{Job: sum}, nil
+			return verb + " job " + sum.line() + "\n(it ended and was removed since, by the instance's cap on finished jobs or by another client: shown as it was last)", JobOutput{Job: sum, removed: true}, nil
 		}
 		return verb + " job " + sum.line(), JobOutput{Job: sum}, nil
 	}

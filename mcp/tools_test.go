@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/google/jsonschema-go/jsonschema"
+	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
 	"jobtop/jobs"
@@ -417,6 +418,30 @@ func TestStopKillRestartRemove(t *testing.T) {
 	e.ok("remove_job", map[string]any{"id": "tree"}, &j)
 	_, err = e.mgr.Get(jobs.ID(out.Job.ID))
 	require.Error(t, err, "the job is gone")
+}
+
+// stop_job and kill_job say in their structured answer whether the job
+// ended and was removed before the answer (its end let ten jobs run
+// after it, which pushed it, the oldest finished, past the instance's
+// cap on finished jobs), as the API's and the CLI's answers do.
+func TestEndAnswerSaysTheJobWasRemoved(t *testing.T) {
+	e := newEnvWith(t, jobs.Options{KeepFinished: 5})
+	for _, tool := range []string{"kill_job", "stop_job"} {
+		a := e.run("A"+tool, "exec sleep 300")
+		for range 10 {
+			e.ok("run_job", map[string]any{"command": "true", "after": []any{a}}, nil)
+		}
+		var out EndJobOutput
+		text := e.ok(tool, map[string]any{"id": a}, &out)
+		assert.Equal(t, a, out.Job.ID, tool)
+		assert.True(t, out.Removed, "%s: %s", tool, text)
+		assert.Contains(t, text, "it ended and was removed since", tool)
+
+		kept := e.run("K"+tool, "exec sleep 300")
+		var raw map[string]any
+		e.ok(tool, map[string]any{"id": kept}, &raw)
+		assert.Equal(t, false, raw["removed"], "%s: a job kept says removed: false: %v", tool, raw)
+	}
 }
 
 // With Options.Environ (the MCP client's environment, as jobtop mcp gives
