@@ -74,6 +74,16 @@ func argProblem(tool string, s *jsonschema.Schema, path string, v any) string {
 		}
 		return fmt.Sprintf("%s must be %s, not %s", name, orList(allowed), valueWords(v))
 	}
+	if isDuration(s) {
+		// Read here as the tool will read it, to name the argument: the
+		// SDK's own error leaves its name out.
+		var d Duration
+		if b, err := json.Marshal(v); err == nil {
+			if err := d.UnmarshalJSON(b); err != nil {
+				return name + ": " + err.Error()
+			}
+		}
+	}
 	if n, ok := v.(float64); ok {
 		switch {
 		case s.Minimum != nil && n < *s.Minimum:

@@ -149,11 +149,17 @@ func inputSchema[T any](adjust func(props map[string]*jsonschema.Schema)) *jsons
 // own replaces: a model must know that 5 is 5 seconds.
 const durationWords = `; a duration like "30s", "5m", "1h30m", or a number of seconds (5 means 5s)`
 
+// isDuration says schema s is a Duration property's (the only argument
+// type that takes a string or a number).
+func isDuration(s *jsonschema.Schema) bool {
+	return slices.Equal(s.Types, argSchemas()[reflect.TypeFor[Duration]()].Types)
+}
+
 // describeDurations ends the description of each Duration property of s
 // (and of the objects in it) with durationWords.
 func describeDurations(s *jsonschema.Schema) {
 	for _, p := range s.Properties {
-		if slices.Equal(p.Types, argSchemas()[reflect.TypeFor[Duration]()].Types) && !strings.Contains(p.Description, "number of seconds") {
+		if isDuration(p) && !strings.Contains(p.Description, "number of seconds") {
 			p.Description = strings.TrimSuffix(p.Description, ".") + durationWords
 		}
 		describeDurations(p)
