@@ -23,8 +23,8 @@ exit_code (null until it exited), signal, error, pid, started_at,
 ended_at, runs, restarts, ready, readiness, ready_error, health,
 health_check, health_error, log_path, log_dropped (bytes the log file
 lost to write errors so far: a full disk), log_error (the last of
-those errors), lines, bytes, dropped_lines,
-last_line.`,
+those errors), lines, bytes, last_output_at (when it last wrote;
+absent when it never did), dropped_lines, last_line.`,
 		func(cmd *cobra.Command, c *control.Client, id jobs.ID) error {
 			info, err := c.Job(cmd.Context(), id)
 			if err != nil {

@@ -429,3 +429,42 @@ func TestEventsStreamFirstLineHasJobsWhenThereIsNone(t *testing.T) {
 		"jobs": json.RawMessage("[]"), "max_running": json.RawMessage("0"),
 	}, first)
 }
+
+// A job's last_output_at (when it last wrote) is in GET /v1/jobs, absent
+// for a job that never wrote, and reaches a client that attaches after
+// the job wrote: an attached TUI's quiet clock starts from it, not from
+// the attach.
+func TestAttachedClientKnowsWhenAJobLastWrote(t *testing.T) {
+	in := startInstance(t)
+	talker, err := in.mgr.Start(jobs.Spec{Name: "talker", Command: "echo early; exec sleep 60"})
+	require.NoError(t, err)
+	silent, err := in.mgr.Start(jobs.Spec{Name: "silent", Command: "exec sleep 60"})
+	require.NoError(t, err)
+	var wrote time.Time
+	require.Eventually(t, func() bool {
+		info, err := in.mgr.Get(talker.ID)
+		if err == nil && info.LastOutputAt != nil {
+			wrote = *info.LastOutputAt
+		}
+		return err == nil && info.LastLine == "early"
+	}, testTimeout, 10*time.Millisecond)
+
+	type wire struct {
+		LastOutputAt *string `json:"last_output_at"`
+	}
+	raw, err := JobsAs[wire](ctxT(t), in.client, JobFilter{})
+	require.NoError(t, err)
+	require.Len(t, raw, 2)
+	require.NotNil(t, raw[0].LastOutputAt)
+	assert.Equal(t, wrote.Format(time.RFC3339Nano), *raw[0].LastOutputAt, "RFC 3339")
+	assert.Nil(t, raw[1].LastOutputAt, "a job that never wrote")
+
+	require.NoError(t, in.client.Attach(ctxT(t)))
+	got, err := in.client.Get(talker.ID)
+	require.NoError(t, err)
+	require.NotNil(t, got.LastOutputAt)
+	assert.True(t, got.LastOutputAt.Equal(wrote), "%v, not %v", got.LastOutputAt, wrote)
+	got, err = in.client.Get(silent.ID)
+	require.NoError(t, err)
+	assert.Nil(t, got.LastOutputAt)
+}

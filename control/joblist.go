@@ -72,6 +72,7 @@ var jobFields = [...]jobField{
 	{"meta_lines", func(j *jobs.Info) bool { return j.MetaLines == 0 }, func(b []byte, j *jobs.Info) []byte { return strconv.AppendUint(b, j.MetaLines, 10) }},
 	{"line_cuts", func(j *jobs.Info) bool { return j.LineCuts == 0 }, func(b []byte, j *jobs.Info) []byte { return strconv.AppendUint(b, j.LineCuts, 10) }},
 	{"bytes", nil, func(b []byte, j *jobs.Info) []byte { return strconv.AppendInt(b, j.Bytes, 10) }},
+	{"last_output_at", func(j *jobs.Info) bool { return j.LastOutputAt == nil }, func(b []byte, j *jobs.Info) []byte { return appendJSONTimePointer(b, j.LastOutputAt) }},
 	{"dropped_lines", nil, func(b []byte, j *jobs.Info) []byte { return strconv.AppendUint(b, j.Dropped, 10) }},
 	{"last_line", nil, func(b []byte, j *jobs.Info) []byte { return appendJSONString(b, j.LastLine) }},
 	{"notify_quiet", func(j *jobs.Info) bool { return j.NotifyQuiet == "" }, func(b []byte, j *jobs.Info) []byte { return appendJSONString(b, j.NotifyQuiet) }},

@@ -152,7 +152,10 @@ type Info struct {
 	// Lines-MetaLines-LineCuts is how many lines the job wrote.
 	LineCuts uint64 `json:"line_cuts,omitempty"`
 	Bytes    int64  `json:"bytes"`
-	Dropped  uint64 `json:"dropped_lines"`
+	// LastOutputAt is when the job last wrote (what moved Bytes), in any
+	// run; nil when it never wrote. jobtop's own lines do not move it.
+	LastOutputAt *time.Time `json:"last_output_at,omitempty"`
+	Dropped      uint64     `json:"dropped_lines"`
 	// LastLine is the job's newest output (OutputStore.LastLine): never a
 	// meta line.
 	LastLine string `json:"last_line"`

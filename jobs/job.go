@@ -246,6 +246,9 @@ func (j *job) addOutputStats(info *Info) {
 	info.MetaLines = st.Meta
 	info.LineCuts = st.Cuts
 	info.Bytes = st.Bytes
+	if at := j.store.LastAppend(); !at.IsZero() {
+		info.LastOutputAt = &at
+	}
 	info.Dropped = st.Dropped
 	info.LastLine = j.store.LastLine()
 	if info.Screen && !info.AltScreen && (info.placedCursor || j.store.LastLinePlacesCursor()) {

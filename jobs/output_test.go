@@ -70,3 +70,34 @@ func TestGigabyteStaysBounded(t *testing.T) {
 	// test and runtime overhead.
 	assert.Less(t, peak, uint64(64<<20))
 }
+
+// A job's LastOutputAt is when it last wrote (what moved Bytes): none
+// before it wrote, then the time of its last write, which jobtop's own
+// lines (a restart's marker) do not move.
+func TestLastOutputAtIsTheLastWrite(t *testing.T) {
+	m := newManager(t, Options{})
+	dir := t.TempDir()
+	gate := dir + "/gate"
+	silent := start(t, m, Spec{Command: "exec sleep 600"})
+	before := time.Now()
+	talker := start(t, m, Spec{Command: "echo first; while [ ! -e " + gate + " ]; do sleep 0.02; done; echo second; exec sleep 600"})
+	first := waitFor(t, m, talker.ID, "its first line", func(i Info) bool { return i.LastLine == "first" })
+	require.NotNil(t, first.LastOutputAt)
+	assert.False(t, first.LastOutputAt.Before(before), "%v is before the start at %v", first.LastOutputAt, before)
+	assert.False(t, first.LastOutputAt.After(time.Now()))
+	got, err := m.Get(silent.ID)
+	require.NoError(t, err)
+	assert.Nil(t, got.LastOutputAt, "a job that wrote nothing")
+
+	beforeSecond := time.Now()
+	require.NoError(t, os.WriteFile(gate, nil, 0o600))
+	second := waitFor(t, m, talker.ID, "its second line", func(i Info) bool { return i.LastLine == "second" })
+	require.NotNil(t, second.LastOutputAt)
+	assert.False(t, second.LastOutputAt.Before(beforeSecond), "%v is before the second write at %v", second.LastOutputAt, beforeSecond)
+
+	// A kill writes no output of the job's: the time stays.
+	require.NoError(t, m.Kill(talker.ID))
+	ended := wait(t, m, talker.ID)
+	require.NotNil(t, ended.LastOutputAt)
+	assert.Equal(t, *second.LastOutputAt, *ended.LastOutputAt)
+}

@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"sync"
 	"sync/atomic"
+	"time"
 	"unsafe"
 
 	"jobtop/termtext"
@@ -122,6 +123,9 @@ type OutputStore struct {
 	// cursorHidden: the terminal's program hid its cursor (CursorHidden).
 	cursorHidden atomic.Bool
 
+	// lastAppend is when Append last took bytes (LastAppend).
+	lastAppend time.Time
+
 	// firstArrival is the Arrival of the first line the store took, and
 	// droppedArrival that of the newest line it dropped (DroppedAfter).
 	firstArrival, droppedArrival uint64
@@ -230,6 +234,14 @@ func (s *OutputStore) nextArrival() uint64 {
 	return a.next - 1
 }
 
+// LastAppend is when Append last took bytes (what moved Stats().Bytes);
+// zero when it never did.
+func (s *OutputStore) LastAppend() time.Time {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.lastAppend
+}
+
 // Append adds raw output from one stream (Stdout or Stderr).
 func (s *OutputStore) Append(stream Stream, p []byte) {
 	if stream != Stderr {
@@ -241,6 +253,7 @@ func (s *OutputStore) Append(stream Stream, p []byte) {
 	// over every byte): arrivals past it come in further blocks.
 	s.begin(len(p)/32 + 2)
 	s.total += int64(len(p))
+	s.lastAppend = time.Now()
 	pl := &s.partial[stream]
 	s.lastPart = stream
 	// Most output has no ESC: then no line of it sets colours, and none

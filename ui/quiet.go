@@ -16,7 +16,9 @@ import (
 // on, a terminal notification with --notify); when it writes again, a
 // notice and an alert say so and the mark goes. The time since it last
 // wrote comes from the activity samples (sparkline.go), so nothing is
-// done per line of output.
+// done per line of output; a job first seen (an attached TUI's jobs that
+// ran before it) is quiet since its last output (Info.LastOutputAt), or
+// its run's start.
 
 // defaultQuiet is the quiet time m sets on a job that has none.
 const defaultQuiet = 30 * time.Second

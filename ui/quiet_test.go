@@ -62,6 +62,45 @@ func TestQuietAlert(t *testing.T) {
 	require.NotContains(t, lines(m.View())[1], "…")
 }
 
+// A TUI that starts after a job last wrote (jobtop attach to an instance
+// that ran a while) starts the job's quiet clock at its last write
+// (Info.LastOutputAt), not at its own start: quiet for 45s by then, the
+// job gets its alert at the first tick.
+func TestQuietClockStartsAtTheLastWrite(t *testing.T) {
+	mgr := newManager(t)
+	_, err := mgr.Start(jobs.Spec{Name: "agent", Command: "echo thinking; exec sleep 600",
+		Notify: jobs.NotifyPolicy{Quiet: 30 * time.Second}})
+	require.NoError(t, err)
+	var wrote time.Time
+	require.Eventually(t, func() bool {
+		info, err := mgr.Get(1)
+		if err != nil || info.LastOutputAt == nil {
+			return false
+		}
+		wrote = *info.LastOutputAt
+		return true
+	}, 10*time.Second, 10*time.Millisecond)
+
+	now := wrote.Add(45 * time.Second) // the TUI starts 45s after
+	m := newSizedModel(t, mgr, Config{Now: func() time.Time { return now }}, 100, 20)
+	pumpUntil(t, m, "running", func() bool { return m.stateCountForTest(jobs.StateRunning) == 1 })
+	m.Update(tickMsg{})
+	require.True(t, m.quiet.isQuiet(1), "quiet since its last write, 45s before")
+	require.Contains(t, m.notice.text, "agent has written nothing for 45s")
+
+	// A job that never wrote is quiet since it started.
+	_, err = mgr.Start(jobs.Spec{Name: "mute", Command: "exec sleep 600", Notify: jobs.NotifyPolicy{Quiet: 30 * time.Second}})
+	require.NoError(t, err)
+	info, err := mgr.Get(2)
+	require.NoError(t, err)
+	later := *info.Started
+	now = later.Add(45 * time.Second)
+	m2 := newSizedModel(t, mgr, Config{Now: func() time.Time { return now }}, 100, 20)
+	pumpUntil(t, m2, "running", func() bool { return m2.stateCountForTest(jobs.StateRunning) == 2 })
+	m2.Update(tickMsg{})
+	require.True(t, m2.quiet.isQuiet(2), "quiet since it started, 45s before")
+}
+
 // TestQuietKeyTogglesTheAlert: m turns the alert on (30s) for a job
 // without one, and off.
 func TestQuietKeyTogglesTheAlert(t *testing.T) {

@@ -32,8 +32,8 @@ type jobActivity struct {
 	last  int64 // the newest second sampled
 	total uint64
 	bytes int64
-	// spoke is when the job's output last grew (or when it was first
-	// seen), for quiet alerts.
+	// spoke is when the job's output last grew (when first seen: when
+	// it last wrote, lastSpoke), for quiet alerts.
 	spoke time.Time
 
 	drawn      [2]string // lines, CPU: the sparklines drawn for drawnAt
@@ -54,7 +54,7 @@ func (a *activity) sample(info *jobs.Info, now time.Time) {
 	sec := now.Unix()
 	j := a.jobs[info.ID]
 	if j == nil {
-		j = &jobActivity{last: sec, total: info.JobLines(), bytes: info.Bytes, spoke: now, drawnAt: [2]int64{-1, -1}}
+		j = &jobActivity{last: sec, total: info.JobLines(), bytes: info.Bytes, spoke: lastSpoke(info, now), drawnAt: [2]int64{-1, -1}}
 		a.jobs[info.ID] = j
 	}
 	if info.JobLines() == j.total && info.Bytes == j.bytes && (!info.State.Active() || info.Usage.CPU == 0) {
@@ -77,6 +77,24 @@ func (a *activity) sample(info *jobs.Info, now time.Time) {
 		j.cpu[sec%activitySeconds] = float32(max(j.cpu[sec%activitySeconds], float32(info.Usage.CPU)))
 	}
 	j.drawnAt = [2]int64{-1, -1}
+}
+
+// lastSpoke is when a job first seen at now last wrote, for its quiet
+// clock: its last output (an attached TUI sees jobs that ran before it),
+// or its run's start if that came later (or it never wrote); now when
+// neither is known or both are later (another host's clock).
+func lastSpoke(info *jobs.Info, now time.Time) time.Time {
+	var at time.Time
+	if info.LastOutputAt != nil {
+		at = *info.LastOutputAt
+	}
+	if info.Started != nil && info.Started.After(at) {
+		at = *info.Started
+	}
+	if at.IsZero() || at.After(now) {
+		return now
+	}
+	return at
 }
 
 // begin starts counting a job that is new: every line it has counts.
