@@ -57,6 +57,7 @@ func attachHosts(cmd *cobra.Command, specs []jobs.Spec, hosts []control.Host) er
 		cfg.Instance = fmt.Sprintf("%s (pid %d) on %s", inst.Kind, inst.PID, names[0])
 		cfg.JobFile, cfg.JobFiles = inst.JobFile, inst.JobFiles
 	}
+	cfg.Began = time.Now() // the ends of the command line's jobs are news, not older ones
 	for i, s := range specs {
 		info, err := engine.Start(s)
 		if err != nil {

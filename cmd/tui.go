@@ -124,7 +124,9 @@ func openTUI(cmd *cobra.Command, specs []jobs.Spec) error {
 	}
 	var exit *ExitError
 	quit, done := make(chan struct{}), make(chan struct{})
-	// The file's jobs start behind the first frame, and show as they do.
+	// The file's jobs start behind the first frame, and show as they do;
+	// the TUI tells the ends of those that end before it lists them.
+	cfg.Began = time.Now()
 	started := make(chan error, 1)
 	go func() { started <- in.startJobs() }()
 	go func() {
@@ -293,6 +295,9 @@ func runLocalTUI(mgr *jobs.Manager, engine ui.Engine, cfg ui.Config, specs []job
 			err = fmt.Errorf("stopping jobs: %w", serr)
 		}
 	}()
+	if cfg.Began.IsZero() { // a job that fails at once ends before the TUI lists it
+		cfg.Began = time.Now()
+	}
 	for i, s := range specs {
 		if s.Dir == "" {
 			s.Dir = dir

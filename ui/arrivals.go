@@ -85,7 +85,12 @@ func (m *Model) finishOwnStarts() tea.Cmd {
 		return nil
 	}
 	m.ownStarting = false
-	return m.stopLate(m.takeNewJobs())
+	added := m.takeNewJobs()
+	cmds := []tea.Cmd{m.stopLate(added)}
+	for i := range added {
+		cmds = append(cmds, m.noteFirstSeen(added[i]))
+	}
+	return tea.Batch(cmds...)
 }
 
 // ownStartsText is the status bar's word on the engine's own start:

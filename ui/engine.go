@@ -118,4 +118,11 @@ type Config struct {
 	// Select is the job selected at the start (the job jobtop 'cmd' just
 	// started); 0 means the first.
 	Select jobs.ID
+	// Began is when this TUI began, for the ends that are news to it: a
+	// job it first sees already ended (in the list New takes, or in its
+	// first event) is told like any other end, with its notice, mark
+	// and bell, when it ended after; one that ended before is old news.
+	// Set it before starting the command line's jobs (they may end
+	// before New lists them); zero means when New is called.
+	Began time.Time
 }

@@ -97,6 +97,9 @@ func (m *Model) handleJobEvents(events []jobs.Event) tea.Cmd {
 	m.recountBulk()
 	cmds = append(cmds, m.checkSpoke(now), m.noteReplacedHosts())
 	m.noteArrivals(added)
+	for i := range added { // its end says more than its arrival
+		cmds = append(cmds, m.noteFirstSeen(added[i]))
+	}
 	cmds = append(cmds, m.stopLate(added))
 	if refilter && m.table.Filtering() {
 		m.table.Refilter()
@@ -201,6 +204,19 @@ func (m *Model) noteTransition(info jobs.Info) tea.Cmd {
 		return m.alert(m.notice.text)
 	}
 	return nil
+}
+
+// noteFirstSeen tells the end of a job this TUI sees for the first time
+// already ended, as noteTransition tells the end it sees happen, when
+// the job ended since the TUI began: a command line's job that failed at
+// once ended before New listed it, or between two event batches (its
+// first event says it ended). A job that ended before the TUI began (an
+// attached TUI, or a host reached late, finds it so) is no news.
+func (m *Model) noteFirstSeen(info jobs.Info) tea.Cmd {
+	if !info.State.Ended() || info.Ended == nil || !info.Ended.After(m.began) {
+		return nil
+	}
+	return m.noteTransition(info)
 }
 
 // removingOwn records that this TUI asked for job id's removal: its

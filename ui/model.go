@@ -110,6 +110,13 @@ type Model struct {
 
 	// pager is the o key's pager while it holds the terminal (pager.go).
 	pager *pagerSlot
+
+	// began is when this TUI began (Config.Began): a job first seen
+	// already ended is news when it ended since (noteFirstSeen).
+	began time.Time
+	// listedAlerts are the bells and notifications for the jobs New
+	// found ended since began: Init sends them.
+	listedAlerts tea.Cmd
 }
 
 // notice is the status bar's last message.
@@ -173,8 +180,13 @@ func New(engine Engine, cfg Config) *Model {
 		_, _, done := s.OwnStarts()
 		m.ownStarting = !done
 	}
+	m.began = cfg.Began
+	if m.began.IsZero() {
+		m.began = m.now()
+	}
 	m.table.SetNow(m.now())
-	for _, info := range engine.List() {
+	listed := engine.List()
+	for _, info := range listed {
 		m.table.Upsert(info)
 		m.table.activity.sample(&info, m.now())
 		m.names.set(info)
@@ -183,6 +195,11 @@ func New(engine Engine, cfg Config) *Model {
 		m.table.Select(cfg.Select)
 	}
 	m.syncPanes()
+	var alerts []tea.Cmd
+	for i := range listed {
+		alerts = append(alerts, m.noteFirstSeen(listed[i]))
+	}
+	m.listedAlerts = tea.Batch(alerts...)
 	m.updateKeys()
 	return m
 }
@@ -195,9 +212,12 @@ func (m *Model) Close() {
 	m.restoreTermSizes()
 }
 
-// Init starts listening for job events and the run-time clock.
+// Init starts listening for job events and the run-time clock, and
+// rings for the jobs New found failed since the TUI began.
 func (m *Model) Init() tea.Cmd {
-	return tea.Batch(waitForEvents(m.stream), m.ensureTick(), m.watchLimit())
+	alerts := m.listedAlerts
+	m.listedAlerts = nil
+	return tea.Batch(waitForEvents(m.stream), m.ensureTick(), m.watchLimit(), alerts)
 }
 
 // limitChangedMsg says the engine's limit on jobs running at once changed

@@ -84,18 +84,23 @@ func (m *Model) handleReloadDone(msg reloadDoneMsg) tea.Cmd {
 	if msg.files != nil {
 		m.cfg.JobFiles = msg.files
 	}
-	m.takeNewJobs() // what the reload added is no news from outside
+	// What the reload added is no news from outside; one that failed at
+	// once is marked and rings all the same, under the reload's word.
+	added := m.takeNewJobs()
+	alerts := make([]tea.Cmd, 0, len(added))
+	for i := range added {
+		alerts = append(alerts, m.noteFirstSeen(added[i]))
+	}
 	var pl problemLister
-	if errors.As(msg.err, &pl) && len(pl.JobFileProblems()) > 0 {
+	switch {
+	case errors.As(msg.err, &pl) && len(pl.JobFileProblems()) > 0:
 		m.showReloadProblems(pl.JobFileProblems())
-		return nil
-	}
-	if msg.err != nil {
+	case msg.err != nil:
 		m.setNotice(msg.err.Error(), true)
-		return nil
+	default:
+		m.setNotice(msg.summary, false)
 	}
-	m.setNotice(msg.summary, false)
-	return nil
+	return tea.Batch(alerts...)
 }
 
 // showReloadProblems covers the screen with every problem of the job
