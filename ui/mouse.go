@@ -6,8 +6,9 @@ import tea "github.com/charmbracelet/bubbletea"
 const wheelRows = 3
 
 // handleMouse scrolls the pane under the pointer with the wheel (the
-// table's selection over the table), and on a click selects the row or
-// focuses the pane under it. Prompts and questions ignore the mouse. In
+// table's selection over the table and the timeline), and on a click
+// selects the row (of the table or the timeline) or focuses the pane
+// under it. Prompts and questions ignore the mouse. In
 // input mode, what happens over the pane typed into is the job's, and a
 // click on another pane moves input mode there (moveInput), and goes to
 // that job too when it asked for the mouse.
@@ -45,6 +46,19 @@ func (m *Model) handleMouse(msg tea.MouseMsg) tea.Cmd {
 			return nil
 		}
 		if id, ok := m.table.RowAt(msg.Y); ok {
+			m.table.Select(id)
+		}
+		m.setFocus(focusTable)
+		return nil
+	}
+	if m.timeline != nil {
+		// It covers the panes, and keeps the table's keys: the wheel and
+		// a click move the selection it shows, as over the table.
+		if wheel != 0 {
+			m.table.moveBy(wheel)
+			return nil
+		}
+		if id, ok := m.timeline.RowAt(m.table, msg.Y-f.table); ok {
 			m.table.Select(id)
 		}
 		m.setFocus(focusTable)

@@ -122,6 +122,16 @@ func (tl *timeline) View(t *jobTable, now time.Time) string {
 	return strings.Join(lines, "\n")
 }
 
+// RowAt is the job drawn on line y of the timeline's view, as last drawn
+// (0 is the title, the axis is last).
+func (tl *timeline) RowAt(t *jobTable, y int) (jobs.ID, bool) {
+	i := tl.offset + y - 1
+	if y < 1 || y > tl.height-2 || i >= t.Len() {
+		return 0, false
+	}
+	return t.row(i).ID, true
+}
+
 // labelWidth is the width of the job labels: "ID name", capped.
 func (tl *timeline) labelWidth(t *jobTable) int {
 	maxID, _ := tableIDs(t.Jobs())
