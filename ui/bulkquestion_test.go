@@ -4,6 +4,7 @@ import (
 	"testing"
 	"time"
 
+	tea "github.com/charmbracelet/bubbletea"
 	"github.com/stretchr/testify/require"
 
 	"jobtop/jobs"
@@ -229,4 +230,34 @@ func TestBulkQuestionSaysWhatIsNotShown(t *testing.T) {
 	press(t, m, "n", "esc")
 	press(t, m, "x")
 	require.Contains(t, m.View(), "stop 2 marked jobs? y/n", "all shown again")
+}
+
+// While a question or a prompt is open, the mouse neither selects nor
+// focuses nor scrolls: the answer is the keys'.
+func TestQuestionsAndPromptsIgnoreTheMouse(t *testing.T) {
+	_, m := runningJobs(t, 3)
+	for _, tc := range []struct {
+		name   string
+		open   []string
+		isOpen func(*Model) bool
+	}{
+		{"bulk question", []string{"space", "j", "space", "k", "x"}, func(m *Model) bool { return m.confirm != nil }},
+		{"quit question", []string{"q"}, func(m *Model) bool { return m.quit == quitConfirm }},
+		{"help", []string{"?"}, func(m *Model) bool { return m.panel != nil }},
+		{"add prompt", []string{"a"}, func(m *Model) bool { return m.prompt != nil }},
+		{"job filter", []string{"/"}, func(m *Model) bool { return m.find != nil }},
+	} {
+		press(t, m, tc.open...)
+		require.True(t, tc.isOpen(m), tc.name)
+		pane := m.screen.panes[0]
+		click(m, 10, 3) // job 3's row
+		click(m, pane.x+5, pane.y+3)
+		wheel(m, 10, 2, tea.MouseButtonWheelDown)
+		sel, _ := m.table.Selected()
+		require.Equal(t, jobs.ID(1), sel.ID, "%s: the selection stays", tc.name)
+		require.Equal(t, focusTable, m.focus, "%s: the focus stays", tc.name)
+		require.True(t, tc.isOpen(m), "%s: still open", tc.name)
+		press(t, m, "esc")
+		require.False(t, tc.isOpen(m), tc.name)
+	}
 }

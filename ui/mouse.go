@@ -13,7 +13,7 @@ const wheelRows = 3
 // click on another pane moves input mode there (moveInput), and goes to
 // that job too when it asked for the mouse.
 func (m *Model) handleMouse(msg tea.MouseMsg) tea.Cmd {
-	if m.quit != quitNone || m.prompt != nil || m.find != nil || m.panel != nil {
+	if m.quit != quitNone || m.confirm != nil || m.prompt != nil || m.find != nil || m.panel != nil {
 		return nil
 	}
 	if m.input.on() {
