@@ -261,3 +261,32 @@ func TestAllViewPagerFileHoldsWhatTheViewShows(t *testing.T) {
 	require.Equal(t, []string{"count │ 7"}, paneText(m.all))
 	require.Equal(t, []string{"count │ 7"}, paged())
 }
+
+// The all view, focused, has no job of its own: x, X, r, d and m act on
+// none (the table's selection may be out of sight) and say where to pick
+// one; from the table they act on its selection, as ever.
+func TestAllViewFocusedSaysWhereToPickTheJobToActOn(t *testing.T) {
+	mgr, m := runningJobs(t, 2)
+	press(t, m, "j", "A", "tab", "z")
+	require.Equal(t, focusOutput, m.focus)
+	require.Equal(t, allPane, m.activePane().kind)
+	require.NotContains(t, m.helpView(), "x stop", "help shows only what works")
+	press(t, m, "x")
+	require.Contains(t, m.statusView(), "x stops the job selected in the table")
+	for _, k := range []string{"x", "X", "r", "d", "m"} {
+		press(t, m, k)
+		require.True(t, strings.HasPrefix(m.notice.text, k+" "), "%s: %s", k, m.notice.text)
+		require.Contains(t, m.notice.text, "esc to the table to pick one", k)
+	}
+	for _, j := range mgr.List() {
+		require.Equal(t, jobs.StateRunning, j.State, "job %d is left running", j.ID)
+		require.Equal(t, 1, j.Runs, "job %d was not restarted", j.ID)
+	}
+
+	press(t, m, "esc", "x")
+	require.Equal(t, focusTable, m.focus)
+	info, err := mgr.Get(2)
+	require.NoError(t, err)
+	require.NotEqual(t, jobs.StateRunning, info.State, "x from the table stops the selected job")
+	require.Contains(t, m.notice.text, "stopping job 2")
+}

@@ -183,6 +183,8 @@ func (m *Model) handleGlobalKey(k tea.KeyMsg) (tea.Cmd, bool) {
 		}
 	case m.bulkMode() && m.matchesBulkKey(k): // the marked jobs', selected row or not
 		return nil, true
+	case !hasCur && m.allViewRefusal(k):
+		return nil, true
 	case !hasCur:
 		return nil, false
 	case key.Matches(k, m.km.Pager):

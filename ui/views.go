@@ -297,10 +297,15 @@ func (m *Model) showInSplit(job jobs.Info) {
 }
 
 // currentJob is the job actions apply to: the focused pane's, or the
-// selected one.
+// selected one. The all view, focused, has none: its lines are every
+// job's (allViewRefusal says so).
 func (m *Model) currentJob() (jobs.Info, bool) {
 	if m.focus == focusOutput {
-		if id := m.activePane().JobID(); id != 0 {
+		p := m.activePane()
+		if p.kind == allPane {
+			return jobs.Info{}, false
+		}
+		if id := p.JobID(); id != 0 {
 			return m.table.Get(id)
 		}
 	}
