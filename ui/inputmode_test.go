@@ -372,3 +372,32 @@ func TestInputModeWheelOnTheAlternateScreenIsCursorKeys(t *testing.T) {
 	require.True(t, m.single.InScreen(), "the screen stays: the keys are the program's")
 	pumpUntil(t, m, "the keys the program read", func() bool { return screenShows(m, "033 [ B 033 [ B") })
 }
+
+// In input mode the wheel over another pane scrolls that pane, as tmux's
+// does, and the keys still go to the job typed into; over the table it
+// moves nothing.
+func TestInputModeWheelScrollsThePaneUnderThePointer(t *testing.T) {
+	mgr := newManager(t)
+	start(t, mgr, "alpha", "for i in $(seq 1 100); do echo alpha $i; done; exec sleep 60")
+	startTTY(t, mgr, "shell", `printf 'name? '; read a; echo "got=$a"; sleep 60`)
+	m := newSizedModel(t, mgr, Config{}, 120, 40)
+	pumpUntil(t, m, "alpha's lines", func() bool { info, _ := m.table.Get(1); return info.Lines == 100 })
+	press(t, m, "space", "j", "space", "s", "2", "i")
+	require.True(t, m.input.on())
+	require.Equal(t, m.split[1], m.input.pane)
+	left := m.screen.panes[0]
+
+	wheel(m, left.x+5, left.y+3, tea.MouseButtonWheelUp)
+	require.False(t, m.split[0].Following(), "the pane under the pointer scrolled")
+	require.True(t, m.input.on(), "still typing")
+	require.Equal(t, m.split[1], m.input.pane)
+	require.Equal(t, 1, m.active)
+	wheel(m, left.x+5, left.y+3, tea.MouseButtonWheelDown)
+	require.True(t, m.split[0].Following(), "back at the bottom it follows again")
+
+	wheel(m, 10, 2, tea.MouseButtonWheelDown)
+	sel, _ := m.table.Selected()
+	require.Equal(t, jobs.ID(2), sel.ID, "over the table the wheel moves nothing")
+	press(t, m, "b", "o", "b", "enter")
+	pumpUntil(t, m, "the answer", func() bool { return strings.Contains(m.View(), "got=bob") })
+}

@@ -9,9 +9,10 @@ const wheelRows = 3
 // table's selection over the table and the timeline), and on a click
 // selects the row (of the table or the timeline) or focuses the pane
 // under it. Prompts and questions ignore the mouse. In
-// input mode, what happens over the pane typed into is the job's, and a
-// click on another pane moves input mode there (moveInput), and goes to
-// that job too when it asked for the mouse.
+// input mode, what happens over the pane typed into is the job's, the
+// wheel over another pane scrolls it, and a click on another pane moves
+// input mode there (moveInput), and goes to that job too when it asked
+// for the mouse.
 func (m *Model) handleMouse(msg tea.MouseMsg) tea.Cmd {
 	if m.quit != quitNone || m.confirm != nil || m.prompt != nil || m.find != nil || m.panel != nil {
 		return nil
@@ -20,8 +21,13 @@ func (m *Model) handleMouse(msg tea.MouseMsg) tea.Cmd {
 		if cmd, ok := m.handleInputMouse(msg); ok {
 			return cmd
 		}
-		if msg.Button != tea.MouseButtonLeft && !m.overTypedPane(msg) {
-			return nil // only a click leaves the pane typed into
+		// Only a click leaves the pane typed into. The wheel scrolls the
+		// pane under it, as tmux's does, and the typing goes on; over
+		// the table it is nothing (the selection would take the single
+		// view's pane, typed into, to another job).
+		overPanes := tea.MouseEvent(msg).IsWheel() && msg.Y >= m.screen.frame.table
+		if msg.Button != tea.MouseButtonLeft && !m.overTypedPane(msg) && !overPanes {
+			return nil
 		}
 	} else if m.input.lost != "" && msg.Button == tea.MouseButtonLeft && msg.Action == tea.MouseActionPress {
 		m.leaveInput() // a click is no typing: the keys are jobtop's again
