@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/x/ansi"
 	"github.com/stretchr/testify/require"
 
@@ -204,4 +205,29 @@ func TestHelpListsTheJobFilesWarnings(t *testing.T) {
 	plain := newSizedModel(t, mgr, Config{}, 100, 30)
 	press(t, plain, "?")
 	require.NotContains(t, plain.View(), "warning")
+}
+
+// The wheel scrolls the help as it scrolls a pane; a click does nothing
+// under it.
+func TestHelpScrollsWithTheWheel(t *testing.T) {
+	mgr := newManager(t)
+	start(t, mgr, "web", "exec sleep 60")
+	m := newSizedModel(t, mgr, Config{}, 40, 10)
+	pumpUntil(t, m, "running", func() bool { return m.liveJobs() == 1 })
+	press(t, m, "?")
+	require.Regexp(t, `1–\d+ of \d+$`, lines(m.View())[0])
+	wheel(m, 5, 4, tea.MouseButtonWheelDown)
+	require.Regexp(t, `4–\d+ of \d+$`, lines(m.View())[0], "a notch is three lines, as in a pane")
+	wheel(m, 5, 4, tea.MouseButtonWheelDown)
+	require.Regexp(t, `7–\d+ of \d+$`, lines(m.View())[0])
+	wheel(m, 5, 4, tea.MouseButtonWheelUp)
+	require.Regexp(t, `4–\d+ of \d+$`, lines(m.View())[0])
+	click(m, 5, 4)
+	require.NotNil(t, m.panel, "a click leaves it open")
+	require.Regexp(t, `4–\d+ of \d+$`, lines(m.View())[0])
+	for range 100 {
+		wheel(m, 5, 4, tea.MouseButtonWheelDown)
+	}
+	require.Contains(t, m.View(), "close", "the last group is in view")
+	requireFits(t, m.View(), 40, 10, "help scrolled to its end")
 }

@@ -8,13 +8,20 @@ const wheelRows = 3
 // handleMouse scrolls the pane under the pointer with the wheel (the
 // table's selection over the table and the timeline), and on a click
 // selects the row (of the table or the timeline) or focuses the pane
-// under it. Prompts and questions ignore the mouse. In
-// input mode, what happens over the pane typed into is the job's, the
-// wheel over another pane scrolls it, and a click on another pane moves
-// input mode there (moveInput), and goes to that job too when it asked
-// for the mouse.
+// under it. Prompts and questions ignore the mouse; the wheel scrolls
+// an open panel (the help). In input mode, what happens over the pane
+// typed into is the job's, the wheel over another pane scrolls it, and
+// a click on another pane moves input mode there (moveInput), and goes
+// to that job too when it asked for the mouse.
 func (m *Model) handleMouse(msg tea.MouseMsg) tea.Cmd {
-	if m.quit != quitNone || m.confirm != nil || m.prompt != nil || m.find != nil || m.panel != nil {
+	if m.quit != quitNone {
+		return nil
+	}
+	if m.panel != nil { // it covers the screen: the wheel scrolls it
+		m.panel.Update(msg)
+		return nil
+	}
+	if m.confirm != nil || m.prompt != nil || m.find != nil {
 		return nil
 	}
 	if m.input.on() {

@@ -48,8 +48,18 @@ func (p *panel) scrollBy(n int) {
 	p.offset = min(max(p.offset+n, 0), max(len(p.lines)-p.body(), 0))
 }
 
-// Update scrolls the panel on the pane's scroll keys.
+// Update scrolls the panel on the pane's scroll keys, and with the
+// wheel as a pane scrolls.
 func (p *panel) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	if mm, ok := msg.(tea.MouseMsg); ok && mm.Action == tea.MouseActionPress {
+		switch mm.Button {
+		case tea.MouseButtonWheelUp:
+			p.scrollBy(-wheelRows)
+		case tea.MouseButtonWheelDown:
+			p.scrollBy(wheelRows)
+		}
+		return p, nil
+	}
 	k, ok := msg.(tea.KeyMsg)
 	if !ok {
 		return p, nil
