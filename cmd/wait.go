@@ -73,7 +73,11 @@ was removed by a reload: it was killed by SIGTERM" for one a reload
 stopped to remove it, with the exit of that end). Exit 0 when
 every job succeeded; otherwise the exit the one-job wait gives for the
 job with the lowest ID that did not succeed (1 for one removed): the
-same jobs exit with the same code however their ends interleave. With
+same jobs exit with the same code however their ends interleave. The
+jobs the cap on finished jobs (--keep-finished) removed before wait began
+count too, for --all, --state and --name (not those removed by rm or a
+reload): one that did not succeed gives its exit as above, and stderr
+says how many, naming the first few. With
 --timeout, exit 124 when it passes first, naming the jobs still running
 (they keep running); exit 255 when the instance goes away. A selector
 that picks no job says so on stderr and exits 0. --until and --ready

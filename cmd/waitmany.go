@@ -65,14 +65,27 @@ func waitMany(cmd *cobra.Command, args []string, sel selectOptions, o waitOption
 		}
 		return selectionError(err)
 	}
-	if len(picked) == 0 {
+	var dropped droppedFailures
+	if len(filter.Jobs) == 0 {
+		// Every job the instance ran counts, those the cap on finished
+		// jobs removed too: asked after the list, so that none dropped
+		// in between is missed (one listed is left out).
+		if dropped, err = droppedFailuresOf(cmd.Context(), c, filter, picked); err != nil {
+			if err, gone := instanceGone(cmd.Context(), c, "listing the jobs to wait for", 0, began, err); gone {
+				return &ExitError{Code: exitInstanceGone, Err: err}
+			}
+			return err
+		}
+		dropped.say(cmd.ErrOrStderr())
+	}
+	if len(picked) == 0 && dropped.count() == 0 {
 		fmt.Fprintf(cmd.ErrOrStderr(), "jobtop: no job matches %s\n", describeSelection(sel, args))
 		return nil
 	}
 	if sel.all && len(args) == 0 && len(sel.states) == 0 && len(sel.names) == 0 {
 		picked = withoutNeverStarted(cmd.ErrOrStderr(), picked)
 		if len(picked) == 0 {
-			return nil
+			return manyExit(nil, dropped, o.timeout)
 		}
 	}
 	results, err := waitEach(cmd, c, picked, o.timeout, began)
@@ -89,7 +102,7 @@ func waitMany(cmd *cobra.Command, args []string, sel selectOptions, o waitOption
 		}
 		return err
 	}
-	return manyExit(results, o.timeout)
+	return manyExit(results, dropped, o.timeout)
 }
 
 // pickedWithRemoved is the jobs refs name, for a wait on jobs named by
@@ -280,8 +293,9 @@ func printWaited(out io.Writer, r waited) {
 }
 
 // manyExit is the exit of a wait for several jobs, once each has ended
-// or the timeout passed.
-func manyExit(results []waited, timeout time.Duration) error {
+// or the timeout passed; dropped are the jobs the cap on finished jobs
+// removed before it began that did not succeed, counted too.
+func manyExit(results []waited, dropped droppedFailures, timeout time.Duration) error {
 	var running []string
 	failed := 0
 	var first *waited
@@ -312,15 +326,27 @@ func manyExit(results []waited, timeout time.Duration) error {
 		return &ExitError{Code: exitTimedOut, Err: fmt.Errorf("%d of %s %s not ended after %v: %s (%s)",
 			n, plural(len(results), "job"), hasHave(n), timeout, strings.Join(running, ", "), goOn)}
 	}
-	if first == nil {
+	if first == nil && dropped.count() == 0 {
 		return nil
 	}
-	code, why := 1, "was removed while waited for"
-	if !first.removed {
-		code, why, _ = jobEnd(first.job)
+	var code int
+	var why string
+	switch {
+	case first != nil && (dropped.count() == 0 || dropped.forgotten == 0 && first.job.ID < dropped.jobs[0].ID):
+		code, why = 1, "was removed while waited for"
+		if !first.removed {
+			code, why, _ = jobEnd(first.job)
+		}
+		why = fmt.Sprintf("job %d (%s), which %s", first.job.ID, truncate(first.job.Name, 40), why)
+	default:
+		code, why = dropped.first()
 	}
-	return &ExitError{Code: code, Err: fmt.Errorf("%d of %s did not succeed; the exit is that of the first by ID, job %d (%s), which %s",
-		failed, plural(len(results), "job"), first.job.ID, truncate(first.job.Name, 40), why)}
+	if dropped.count() > 0 {
+		return &ExitError{Code: code, Err: fmt.Errorf("%d of %s waited for did not succeed, and %s the cap on finished jobs removed before; the exit is that of the first by ID, %s",
+			failed, plural(len(results), "job"), plural(dropped.count(), "job"), why)}
+	}
+	return &ExitError{Code: code, Err: fmt.Errorf("%d of %s did not succeed; the exit is that of the first by ID, %s",
+		failed, plural(len(results), "job"), why)}
 }
 
 // maxListed is how many of the jobs still running a wait that timed

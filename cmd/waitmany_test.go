@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
 	"syscall"
@@ -285,14 +286,14 @@ func TestManyExit(t *testing.T) {
 	failed := waited{job: jobs.Info{ID: 3, Name: "bad", State: jobs.StateFailed, ExitCode: &two}, ended: true}
 	running := waited{job: jobs.Info{ID: 4, Name: "slow", State: jobs.StateQueued}}
 
-	assert.NoError(t, manyExit([]waited{ok, ok}, 0))
+	assert.NoError(t, manyExit([]waited{ok, ok}, droppedFailures{}, 0))
 
 	var exit *ExitError
-	require.ErrorAs(t, manyExit([]waited{ok, removed, failed}, 0), &exit)
+	require.ErrorAs(t, manyExit([]waited{ok, removed, failed}, droppedFailures{}, 0), &exit)
 	assert.Equal(t, 1, exit.Code)
 	assert.EqualError(t, exit, "2 of 3 jobs did not succeed; the exit is that of the first by ID, job 2 (gone), which was removed while waited for")
 
-	require.ErrorAs(t, manyExit([]waited{ok, failed}, 0), &exit)
+	require.ErrorAs(t, manyExit([]waited{ok, failed}, droppedFailures{}, 0), &exit)
 	assert.Equal(t, 2, exit.Code)
 
 	// One stopped that exited 0 by itself is no failure: the exit is the
@@ -300,15 +301,15 @@ func TestManyExit(t *testing.T) {
 	zero, five := 0, 5
 	trapped := waited{job: jobs.Info{ID: 5, Name: "trap0", State: jobs.StateKilled, Signal: jobs.Signal(syscall.SIGTERM), ExitCode: &zero}, ended: true}
 	trapped5 := waited{job: jobs.Info{ID: 6, Name: "trap5", State: jobs.StateKilled, Signal: jobs.Signal(syscall.SIGTERM), ExitCode: &five}, ended: true}
-	assert.NoError(t, manyExit([]waited{ok, trapped}, 0))
-	require.ErrorAs(t, manyExit([]waited{trapped, trapped5}, 0), &exit)
+	assert.NoError(t, manyExit([]waited{ok, trapped}, droppedFailures{}, 0))
+	require.ErrorAs(t, manyExit([]waited{trapped, trapped5}, droppedFailures{}, 0), &exit)
 	assert.Equal(t, 5, exit.Code)
 	assert.EqualError(t, exit, "1 of 2 jobs did not succeed; the exit is that of the first by ID, job 6 (trap5), which was stopped by SIGTERM, and exited 5")
 
-	require.ErrorAs(t, manyExit([]waited{ok, failed, running}, time.Second), &exit)
+	require.ErrorAs(t, manyExit([]waited{ok, failed, running}, droppedFailures{}, time.Second), &exit)
 	assert.Equal(t, exitTimedOut, exit.Code)
 	assert.EqualError(t, exit, "1 of 3 jobs has not ended after 1s: job 4 (slow) is queued (it goes on; jobtop stop ends it)")
-	require.ErrorAs(t, manyExit([]waited{running}, time.Second), &exit)
+	require.ErrorAs(t, manyExit([]waited{running}, droppedFailures{}, time.Second), &exit)
 	assert.EqualError(t, exit, "1 of 1 job has not ended after 1s: job 4 (slow) is queued (it goes on; jobtop stop ends it)")
 
 	// Of many, the first few are named (900 made a line of 25 KB).
@@ -316,7 +317,7 @@ func TestManyExit(t *testing.T) {
 	for i := range many {
 		many[i] = waited{job: jobs.Info{ID: jobs.ID(i + 1), Name: "s", State: jobs.StateRunning}}
 	}
-	require.ErrorAs(t, manyExit(many, time.Second), &exit)
+	require.ErrorAs(t, manyExit(many, droppedFailures{}, time.Second), &exit)
 	assert.EqualError(t, exit, "12 of 12 jobs have not ended after 1s: job 1 (s) is running, job 2 (s) is running, job 3 (s) is running, "+
 		"job 4 (s) is running, job 5 (s) is running, job 6 (s) is running, job 7 (s) is running, job 8 (s) is running, "+
 		"job 9 (s) is running, job 10 (s) is running, and 2 more (they go on; jobtop stop ends them)")
@@ -361,7 +362,7 @@ func TestWaitSaysAReloadRemovedTheJob(t *testing.T) {
 	assert.Equal(t, "job 2 (gone) was removed by a reload: it was killed by SIGTERM\n", out.String())
 
 	var exit *ExitError
-	require.ErrorAs(t, manyExit([]waited{gone}, 0), &exit)
+	require.ErrorAs(t, manyExit([]waited{gone}, droppedFailures{}, 0), &exit)
 	assert.Equal(t, 143, exit.Code)
 	assert.EqualError(t, exit, "1 of 1 job did not succeed; the exit is that of the first by ID, job 2 (gone), which was removed by a reload: it was killed by SIGTERM")
 	require.ErrorAs(t, jobExit(gone.job), &exit)
@@ -371,7 +372,7 @@ func TestWaitSaysAReloadRemovedTheJob(t *testing.T) {
 	// One that exited 0 once stopped is no failure, as before.
 	trapped := gone
 	trapped.job.ExitCode = &zero
-	assert.NoError(t, manyExit([]waited{trapped}, 0))
+	assert.NoError(t, manyExit([]waited{trapped}, droppedFailures{}, 0))
 	out.Reset()
 	printWaited(&out, trapped)
 	assert.Equal(t, "job 2 (gone) was removed by a reload: it was stopped by SIGTERM, and exited 0\n", out.String())
@@ -435,6 +436,47 @@ func TestWaitAllOutlivesRetention(t *testing.T) {
 	assert.Contains(t, r.stdout, fmt.Sprintf("job %d (j%03d) failed (exit 7)\n", n, n))
 	assert.Contains(t, r.stderr, fmt.Sprintf("the exit is that of the first by ID, job %d (j%03d), which failed (exit 7)", n, n))
 	assert.Less(t, len(c.jobsByName()), 10, "the jobs were dropped")
+}
+
+// TestWaitAllCountsJobsTheCapDropped: "did every job pass" counts every
+// job the instance ran. Failed jobs the cap on finished jobs removed
+// before wait --all began made it exit 0 (7 false, then 5 true, with
+// --keep-finished 5); a job removed by hand (rm) is not counted:
+// someone chose to.
+func TestWaitAllCountsJobsTheCapDropped(t *testing.T) {
+	c := newCLI(t)
+	c.serveIn("", "--keep-finished", "5")
+	byHand := c.startJob("exit 9", "--name", "byhand")
+	c.run("wait", byHand)
+	c.ok("rm", byHand)
+	for i := range 7 {
+		id := c.startJob(fmt.Sprintf("exit %d", 3+i), "--name", fmt.Sprintf("bad%d", i))
+		assert.Equal(t, 3+i, c.run("wait", id).code)
+	}
+	for range 5 {
+		c.ok("wait", c.startJob("true", "--name", "good"))
+	}
+	require.Len(t, c.jobsByName(), 1, "only the 5 jobs named good are kept")
+
+	r := c.run("wait", "--all")
+	assert.Equal(t, 3, r.code, "the exit of the first by ID that failed, job 2 (bad0): %s", r.stderr)
+	assert.Contains(t, r.stderr, "counting 7 jobs removed by the cap on finished jobs (--keep-finished) that did not succeed: "+
+		"job 2 (bad0) failed (exit 3), job 3 (bad1) failed (exit 4), job 4 (bad2) failed (exit 5), and 4 more\n")
+	assert.Contains(t, r.stderr, "0 of 5 jobs waited for did not succeed, and 7 jobs the cap on finished jobs removed before; "+
+		"the exit is that of the first by ID, job 2 (bad0), removed by the cap on finished jobs, which failed (exit 3)")
+	assert.NotContains(t, r.stderr, "byhand")
+	assert.Equal(t, strings.Repeat("succeeded\n", 5), regexp.MustCompile(`job \d+ \(good\) `).ReplaceAllString(r.stdout, ""))
+
+	// A pick by state or name counts the dropped jobs it picks.
+	r = c.run("wait", "--state", "failed")
+	assert.Equal(t, 3, r.code, r.stderr)
+	assert.Contains(t, r.stderr, "counting 7 jobs")
+	r = c.run("wait", "--name", "bad[56]")
+	assert.Equal(t, 8, r.code, r.stderr)
+	assert.Contains(t, r.stderr, "counting 2 jobs removed by the cap on finished jobs (--keep-finished) that did not succeed: job 7 (bad5) failed (exit 8), job 8 (bad6) failed (exit 9)\n")
+	r = c.run("wait", "--name", "good")
+	assert.Equal(t, 0, r.code, r.stderr)
+	assert.Empty(t, r.stderr)
 }
 
 // A job a reload removed before it ever started is said so without the

@@ -23,6 +23,8 @@
 //	GET    /v1/events                NDJSON: a snapshot, then event batches
 //	                                 (the snapshot and its own lines: the limit)
 //	POST   /v1/reload                re-read the instance's job file (see Reloader)
+//	GET    /v1/dropped               how the jobs the cap on finished jobs removed
+//	                                 ended, those that did not succeed (DroppedEnds)
 //	GET    /v1/parallel              the limit on jobs running at once (Parallel)
 //	PUT    /v1/parallel              set it now: {"max_running": N}, 0 for no limit
 //	POST   /v1/jobs/stop             stop the jobs a BulkRequest picks (also kill,

@@ -41,6 +41,7 @@ type manager interface {
 	MaxRunning() int
 	SetMaxRunning(int) error
 	MaxRunningChanged() <-chan struct{}
+	DroppedEnds() ([]jobs.Info, int)
 }
 
 // Server serves one jobs.Manager over HTTP+JSON. Create it with NewServer,
@@ -244,6 +245,7 @@ func (s *Server) routes() {
 	s.mux.HandleFunc("GET /v1/events", s.handleEvents)
 	s.mux.HandleFunc("POST /v1/reload", s.handleReload)
 	s.mux.HandleFunc("GET /v1/output", s.handleAllOutput)
+	s.mux.HandleFunc("GET /v1/dropped", s.handleDropped)
 	s.mux.HandleFunc("GET /v1/parallel", s.handleGetParallel)
 	s.mux.HandleFunc("PUT /v1/parallel", s.handleSetParallel)
 	for _, verb := range []string{BulkStop, BulkKill, BulkRestart, BulkRemove} {

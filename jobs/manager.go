@@ -562,7 +562,7 @@ func (m *Manager) Remove(id ID) error {
 	if j.restartPending || j.restartTimer != nil {
 		return &InvalidActionError{ID: id, State: j.state, Action: "remove", Why: RefusedWaitingToRestart}
 	}
-	m.removeLocked(j)
+	m.removeLocked(j, false)
 	m.scheduleLocked() // what waited for it (never started) can no longer start
 	return nil
 }

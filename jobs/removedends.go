@@ -1,6 +1,8 @@
 package jobs
 
 import (
+	"cmp"
+	"slices"
 	"time"
 	"unicode/utf8"
 )
@@ -19,6 +21,10 @@ type removedEnds struct {
 	byID  map[ID]removedEnd
 	order []ID // a ring once full; next is the oldest
 	next  int
+	// forgottenDropped counts the ends of jobs the cap on finished jobs
+	// dropped that did not succeed and have since been forgotten (pushed
+	// out of the ring): "did every job pass" still knows of them.
+	forgottenDropped int
 }
 
 // removedEnd is what a wait tells of a job that ended and was removed:
@@ -32,16 +38,23 @@ type removedEnd struct {
 	runs, restarts                        int
 	logPath                               string
 	logFiles                              []string
+	// dropped: removed by the cap on finished jobs (Options.KeepFinished),
+	// not by rm or a reload.
+	dropped bool
 }
 
-// add remembers a removed job's last snapshot.
-func (r *removedEnds) add(i Info) {
+// add remembers a removed job's last snapshot; dropped says the cap on
+// finished jobs removed it.
+func (r *removedEnds) add(i Info, dropped bool) {
 	if r.byID == nil {
 		r.byID = make(map[ID]removedEnd)
 	}
 	if len(r.order) < keptRemovedEnds {
 		r.order = append(r.order, i.ID)
 	} else {
+		if old := r.byID[r.order[r.next]]; old.dropped && old.state != StateSucceeded {
+			r.forgottenDropped++
+		}
 		delete(r.byID, r.order[r.next])
 		r.order[r.next] = i.ID
 		r.next = (r.next + 1) % keptRemovedEnds
@@ -50,6 +63,7 @@ func (r *removedEnds) add(i Info) {
 		name: i.Name, command: cutText(i.Command), dir: i.Dir, removing: i.Removing, errText: cutText(i.Error),
 		state: i.State, exitCode: i.ExitCode, signal: i.Signal, started: i.Started, ended: i.Ended,
 		runs: i.Runs, restarts: i.Restarts, logPath: i.LogPath, logFiles: i.LogFiles,
+		dropped: dropped,
 	}
 }
 
@@ -82,4 +96,22 @@ func (r *removedEnds) get(id ID) (Info, bool) {
 		State: e.state, ExitCode: e.exitCode, Signal: e.signal, Started: e.started, Ended: e.ended,
 		Runs: e.runs, Restarts: e.restarts, LogPath: e.logPath, LogFiles: e.logFiles,
 	}, true
+}
+
+// DroppedEnds is how the jobs the cap on finished jobs removed
+// (Options.KeepFinished) ended, for those that did not succeed: the ends
+// still remembered (the last keptRemovedEnds removed jobs), in ID order,
+// and how many more such ends were forgotten since. A wait for every
+// job counts them: a job dropped to make room still ran.
+func (m *Manager) DroppedEnds() (ends []Info, forgotten int) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	for id, e := range m.ends.byID {
+		if e.dropped && e.state != StateSucceeded {
+			i, _ := m.ends.get(id)
+			ends = append(ends, i)
+		}
+	}
+	slices.SortFunc(ends, func(a, b Info) int { return cmp.Compare(a.ID, b.ID) })
+	return ends, m.ends.forgottenDropped
 }

@@ -38,7 +38,7 @@ func TestWaitForAJobRetentionDropped(t *testing.T) {
 func TestRemovedEndsAreBounded(t *testing.T) {
 	var r removedEnds
 	for id := ID(1); id <= keptRemovedEnds+2; id++ {
-		r.add(Info{ID: id, Name: "j", State: StateSucceeded})
+		r.add(Info{ID: id, Name: "j", State: StateSucceeded}, false)
 	}
 	for id, want := range map[ID]bool{1: false, 2: false, 3: true, keptRemovedEnds + 2: true} {
 		info, ok := r.get(id)
@@ -56,10 +56,47 @@ func TestRemovedEndsAreBounded(t *testing.T) {
 func TestRemovedEndsCutLongText(t *testing.T) {
 	var r removedEnds
 	long := strings.Repeat("x", 64<<10)
-	r.add(Info{ID: 1, Command: long, Error: "é" + long})
+	r.add(Info{ID: 1, Command: long, Error: "é" + long}, false)
 	info, ok := r.get(1)
 	require.True(t, ok)
 	assert.Equal(t, strings.Repeat("x", removedTextMax)+"…", info.Command)
 	assert.Equal(t, "é"+strings.Repeat("x", removedTextMax-2)+"…", info.Error)
 	assert.True(t, utf8.ValidString(info.Error))
+}
+
+// The jobs the cap on finished jobs dropped that did not succeed are
+// there for a wait for every job to count; one removed by hand is not
+// (someone chose to), nor one that succeeded.
+func TestDroppedEndsAreTheCapsFailures(t *testing.T) {
+	m := newManager(t, Options{KeepFinished: 1})
+	failed := start(t, m, Spec{Command: "exit 3"})
+	waitFor(t, m, failed.ID, "the failed job's end", func(i Info) bool { return i.State.Done() })
+	ok := start(t, m, Spec{Command: "true"})
+	waitFor(t, m, ok.ID, "the job that succeeds", func(i Info) bool { return i.State.Done() })
+	byHand := start(t, m, Spec{Command: "exit 4"})
+	waitFor(t, m, byHand.ID, "the job removed by hand", func(i Info) bool { return i.State.Done() })
+	require.NoError(t, m.Remove(byHand.ID))
+	last := start(t, m, Spec{Command: "true"})
+	waitFor(t, m, last.ID, "the last job's end", func(i Info) bool { return i.State.Done() })
+	eventually(t, "the succeeded job dropped", func() bool { _, err := m.Get(ok.ID); return err != nil })
+
+	ends, forgotten := m.DroppedEnds()
+	require.Len(t, ends, 1)
+	assert.Equal(t, failed.ID, ends[0].ID)
+	assert.Equal(t, StateFailed, ends[0].State)
+	require.NotNil(t, ends[0].ExitCode)
+	assert.Equal(t, 3, *ends[0].ExitCode)
+	assert.Zero(t, forgotten)
+}
+
+// A dropped failure pushed out of the remembered ends is still counted.
+func TestDroppedEndsCountTheForgotten(t *testing.T) {
+	var r removedEnds
+	r.add(Info{ID: 1, State: StateFailed}, true)
+	r.add(Info{ID: 2, State: StateFailed}, false)
+	r.add(Info{ID: 3, State: StateSucceeded}, true)
+	for id := ID(4); id <= keptRemovedEnds+3; id++ {
+		r.add(Info{ID: id, State: StateSucceeded}, true)
+	}
+	assert.Equal(t, 1, r.forgottenDropped, "job 1 only: 2 was removed by hand, 3 succeeded")
 }

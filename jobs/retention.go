@@ -37,7 +37,7 @@ func (m *Manager) dropOldFinishedLocked() {
 		return
 	}
 	for len(m.finished) > keep {
-		m.removeLocked(m.finished[0]) // and out of m.finished
+		m.removeLocked(m.finished[0], true) // and out of m.finished
 	}
 }
 
@@ -114,10 +114,10 @@ func endsBefore(a *time.Time, aID ID, b *time.Time, bID ID) bool {
 }
 
 // removeLocked forgets a job; its log file stays on disk (see
-// removedLogs).
-func (m *Manager) removeLocked(j *job) {
+// removedLogs). dropped says the cap on finished jobs removes it.
+func (m *Manager) removeLocked(j *job, dropped bool) {
 	last := m.infoLocked(j)
-	m.ends.add(last)
+	m.ends.add(last, dropped)
 	m.noteGoneLocked(j)
 	m.removed.add(j.log.Files(), m.opts.retention().MaxTotal)
 	delete(m.jobs, j.id)
