@@ -64,7 +64,10 @@ killed, timed_out or error) and --name (a glob such as 'web-*', or
 several), as stop, kill, restart and rm pick them; the jobs are those
 picked when wait starts. --all leaves out jobs never started (autostart:
 false) and those queued behind one, saying so on stderr: they would
-never end. Block until every one has ended (a queued job,
+never end. Inside a job of the same instance (JOBTOP_JOB_ID), the
+selectors leave out that job and those queued behind it, saying so, and
+naming it is refused (exit 2): it cannot end while it waits. Block
+until every one has ended (a queued job,
 or one its restart policy runs again, has not), printing a line on
 stdout for each as it ends, those that had ended first, in ID order
 ("job 3 (web) failed (exit 2)"; "job 4 (db)
@@ -136,6 +139,13 @@ func waitOne(cmd *cobra.Command, arg string, o waitOptions) error {
 			return &ExitError{Code: exitInstanceGone, Err: err}
 		}
 		return err
+	}
+	if self, ok := callerJob(c); ok && id == self && o.until == "" && !o.ready {
+		name := arg
+		if j, err := c.Job(cmd.Context(), id); err == nil {
+			name = j.Name
+		}
+		return errWaitForSelf(id, name)
 	}
 	return wait(cmd, c, id, o)
 }

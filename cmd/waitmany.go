@@ -82,6 +82,16 @@ func waitMany(cmd *cobra.Command, args []string, sel selectOptions, o waitOption
 		fmt.Fprintf(cmd.ErrOrStderr(), "jobtop: no job matches %s\n", describeSelection(sel, args))
 		return nil
 	}
+	if self, ok := callerJob(c); ok {
+		if len(filter.Jobs) > 0 {
+			// Named: a script asked for that very job, which cannot be.
+			if at := slices.IndexFunc(picked, func(j jobs.Info) bool { return j.ID == self }); at >= 0 {
+				return errWaitForSelf(self, picked[at].Name)
+			}
+		} else if picked = withoutCaller(cmd.ErrOrStderr(), picked, self); len(picked) == 0 {
+			return manyExit(nil, dropped, o.timeout)
+		}
+	}
 	if sel.all && len(args) == 0 && len(sel.states) == 0 && len(sel.names) == 0 {
 		picked = withoutNeverStarted(cmd.ErrOrStderr(), picked)
 		if len(picked) == 0 {

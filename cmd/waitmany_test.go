@@ -479,6 +479,35 @@ func TestWaitAllCountsJobsTheCapDropped(t *testing.T) {
 	assert.Empty(t, r.stderr)
 }
 
+// TestWaitInsideAJobLeavesItOut: a job that waits for every job of its
+// own instance (a summary job) waited for itself, and never ended. Now
+// it leaves itself out, and the jobs queued behind it, saying so; named,
+// it refuses (exit 2). The jobs it waits for are still counted.
+func TestWaitInsideAJobLeavesItOut(t *testing.T) {
+	c := newCLI(t)
+	c.serve()
+	bad := c.startJob("exit 3", "--name", "bad")
+	c.run("wait", bad)
+	// It waits until the job queued behind it is there.
+	summary := c.startJob("until "+binary+" status after >/dev/null 2>&1; do sleep 0.05; done; "+binary+" wait --all; echo rc=$?", "--name", "summary")
+	after := c.startJob("true", "--name", "after", "--after", summary)
+	r := c.run("wait", summary, "--timeout", "20s")
+	require.Equal(t, 0, r.code, "the summary job ended: %s", r.stderr)
+	out := c.ok("logs", summary)
+	assert.Contains(t, out, "rc=3\n", "it counted job 1")
+	assert.Contains(t, out, fmt.Sprintf("not waiting for job %s (summary): it is the job this wait runs in", summary))
+	assert.Contains(t, out, fmt.Sprintf("not waiting for job %s (after): it waits for job %s (summary), which cannot end while this wait runs in it", after, summary))
+
+	for _, ref := range []string{"$JOBTOP_JOB_ID", "self", "1 $JOBTOP_JOB_ID"} {
+		id := c.startJob(binary+" wait "+ref+"; echo rc=$?", "--name", "self")
+		r := c.run("wait", id, "--timeout", "20s")
+		require.Equal(t, 0, r.code, "wait %s inside job %s ended: %s", ref, id, r.stderr)
+		out := c.ok("logs", id)
+		assert.Contains(t, out, "rc=2\n", ref)
+		assert.Contains(t, out, fmt.Sprintf("job %s (self) is the job this wait runs in (JOBTOP_JOB_ID=%s): it cannot end while it waits for itself", id, id), ref)
+	}
+}
+
 // A job a reload removed before it ever started is said so without the
 // hint to restart it: it is gone (rev36).
 func TestJobEndOfANeverStartedJobGone(t *testing.T) {
