@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 	"syscall"
 	"time"
 
@@ -53,6 +54,11 @@ func instanceGone(ctx context.Context, c *control.Client, doing string, id jobs.
 		// instance: the link may be down, which says nothing of the
 		// instance there.
 		return c.Unreached(doing, perr), true
+	case control.IsStoppedByShutdown(err):
+		// It stopped the job (its jobs) because it was ending: no end
+		// of the job's own.
+		_, cause, _ := strings.Cut(err.Error(), ": ")
+		return fmt.Errorf("the jobtop instance on %s ended while %s: %s (job IDs on a new instance start again from 1, and name other jobs)", where, doing, cause), true
 	case perr != nil || control.IsEnding(err):
 		return fmt.Errorf("%s (job IDs on a new instance start again from 1, and name other jobs)", ended), true
 	case inst.Started.After(began) && id == 0: // every job's

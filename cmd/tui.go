@@ -103,7 +103,10 @@ func openTUI(cmd *cobra.Command, specs []jobs.Spec) error {
 		return err
 	}
 	var engine ui.Engine = in.mgr
-	cfg := withTerminal(cmd, ui.Config{OnQuit: in.srv.Quitting})
+	cfg := withTerminal(cmd, ui.Config{OnQuit: func() {
+		in.srv.Quitting()
+		in.mgr.Ending() // the jobs it stops now are stopped by the quit
+	}})
 	if in.ws != nil {
 		local := localEngine{Manager: in.mgr, ws: in.ws, warnings: new(atomic.Pointer[[]string])}
 		engine = local

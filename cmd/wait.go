@@ -120,7 +120,10 @@ watch one job: with several they are refused (exit 2).`,
 			err = waitMany(cmd, args, sel, o)
 		}
 		var notRunning *control.NotRunningError
-		if errors.As(err, &notRunning) && !errors.Is(err, syscall.EACCES) {
+		var noAnswer *control.NoAnswerError
+		if errors.As(err, &notRunning) && !errors.Is(err, syscall.EACCES) || errors.As(err, &noAnswer) {
+			// No instance answers (none there, or one stopped or hung):
+			// the job has no outcome to give.
 			return &ExitError{Code: exitInstanceGone, Err: err}
 		}
 		return err

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"net/http"
 	"net/url"
+	"slices"
 	"time"
 
 	"jobtop/jobs"
@@ -78,6 +79,9 @@ type AllOutputResponse struct {
 	NextCursor uint64    `json:"next_cursor"`
 	More       bool      `json:"more"`
 	Ended      bool      `json:"ended"`
+	// ShutDown, with Ended, says the instance ended its jobs as it shut
+	// down: FollowAllOutput makes it an error (IsEnding).
+	ShutDown bool `json:"shut_down,omitempty"`
 	// Dropped names the jobs some of whose lines that arrived after the
 	// cursor are no longer held: the bounds dropped them (each job's log
 	// file has them). It is about the cursor, not the answer: paging on,
@@ -102,6 +106,11 @@ func allEnded(m manager) bool {
 		}
 	}
 	return true
+}
+
+// anyShutDown reports whether the instance ended a job as it shut down.
+func anyShutDown(m manager) bool {
+	return slices.ContainsFunc(m.List(), func(i jobs.Info) bool { return i.ShutDown })
 }
 
 func (s *Server) handleAllOutput(w http.ResponseWriter, r *http.Request) {
@@ -257,6 +266,9 @@ func (s *Server) writeAllPage(j *jsonWriter, after uint64, tail, limit int, stre
 	j.uint("next_cursor", end.next)
 	j.bool("more", end.more)
 	j.bool("ended", end.ended)
+	if end.ended && anyShutDown(s.mgr) {
+		j.bool("shut_down", true)
+	}
 	if len(dropped) > 0 {
 		j.field("dropped", dropped)
 	}
@@ -270,6 +282,9 @@ func (s *Server) writeNoLines(j *jsonWriter, after uint64, ended bool) pageEnd {
 	j.uint("next_cursor", after)
 	j.bool("more", false)
 	j.bool("ended", ended)
+	if ended && anyShutDown(s.mgr) {
+		j.bool("shut_down", true)
+	}
 	j.raw("}")
 	return pageEnd{next: after, ended: ended}
 }
@@ -355,6 +370,9 @@ func (c *Client) FollowAllOutput(ctx context.Context, q AllOutputQuery, fn func(
 		}
 		if err := fn(resp); err != nil {
 			return err
+		}
+		if resp.Ended && resp.ShutDown {
+			return &APIError{Status: http.StatusServiceUnavailable, Message: instanceEndingText + ": " + shutDownText("its jobs")}
 		}
 		if resp.Ended {
 			return nil

@@ -181,6 +181,13 @@ func IsEnding(err error) bool {
 	return errors.As(err, &apiErr) && apiErr.Status == http.StatusServiceUnavailable && strings.HasPrefix(apiErr.Message, instanceEndingText)
 }
 
+// IsStoppedByShutdown reports whether err says the instance ended the job
+// (or jobs) waited for or followed as it shut down: IsEnding, with that
+// cause.
+func IsStoppedByShutdown(err error) bool {
+	return IsEnding(err) && strings.Contains(err.Error(), shutDownCause)
+}
+
 // APIError is an error answer from the server.
 type APIError struct {
 	Status  int
@@ -401,6 +408,9 @@ func (c *Client) FollowOutput(ctx context.Context, id jobs.ID, q OutputQuery, fn
 		over = resp.State.Done() && resp.State != jobs.StateCreated
 		if err := fn(resp); err != nil {
 			return err
+		}
+		if resp.Ended && resp.ShutDown {
+			return errStoppedByShutdown(id)
 		}
 		if resp.Ended {
 			return nil

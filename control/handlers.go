@@ -223,6 +223,8 @@ func (s *Server) handleWait(w http.ResponseWriter, r *http.Request) {
 	}
 	info, err := s.mgr.Wait(ctx, id)
 	switch {
+	case err == nil && info.ShutDown:
+		writeError(w, &RequestError{Status: http.StatusServiceUnavailable, Msg: errStoppedByShutdown(id).Message})
 	case err == nil:
 		writeJSON(w, http.StatusOK, WaitResponse{Job: info, Ended: true})
 	case s.base.Err() != nil:
@@ -250,6 +252,8 @@ func (s *Server) waitReady(ctx context.Context, w http.ResponseWriter, id jobs.I
 		return ended
 	})
 	switch {
+	case err == nil && ended && info.ShutDown:
+		writeError(w, &RequestError{Status: http.StatusServiceUnavailable, Msg: errStoppedByShutdown(id).Message})
 	case err == nil:
 		writeJSON(w, http.StatusOK, WaitResponse{Job: info, Ended: ended})
 	case s.base.Err() != nil:

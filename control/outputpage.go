@@ -165,7 +165,9 @@ type outputPage struct {
 	first   jobs.Chunk
 	state   jobs.State
 	ended   bool // the job was over before the read
-	cursor  lineCursor
+	// shutDown: the instance ended the job as it shut down.
+	shutDown bool
+	cursor   lineCursor
 }
 
 // lineCursor is where a job's cursor is on the line it builds on stdout
@@ -228,7 +230,7 @@ func (s *Server) readRemovedPage(id jobs.ID, out selector, q OutputQuery, cursor
 // readPageOf is readPage's read of out, the output of the job that info
 // is a snapshot of.
 func readPageOf(out selector, info jobs.Info, ended bool, q OutputQuery, cursor uint64, tail bool) *outputPage {
-	p := &outputPage{out: out, streams: streamSet(q.Stream), state: info.State, ended: ended}
+	p := &outputPage{out: out, streams: streamSet(q.Stream), state: info.State, ended: ended, shutDown: info.ShutDown}
 	sel := jobs.Selection{After: cursor, Streams: p.streams, Partial: true}
 	if tail && q.Tail == TailNone {
 		// The job's newest line, of any stream (a cursor passes the
@@ -324,6 +326,9 @@ func (p *outputPage) write(j *jsonWriter) pageEnd {
 	}
 	j.field("state", p.state)
 	j.bool("ended", end.ended)
+	if end.ended && p.shutDown {
+		j.bool("shut_down", true)
+	}
 	j.raw("}")
 	return end
 }

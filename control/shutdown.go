@@ -3,6 +3,7 @@ package control
 import (
 	"context"
 	"errors"
+	"fmt"
 	"net/http"
 	"time"
 
@@ -59,6 +60,22 @@ const instanceEndingText = "this jobtop instance is ending"
 
 // errInstanceEnding answers a wait the closing server cut off.
 var errInstanceEnding = &RequestError{Status: http.StatusServiceUnavailable, Msg: instanceEndingText + ", and its jobs end with it: the wait is cut off"}
+
+// errStoppedByShutdown answers a wait for a job the instance ended as it
+// shut down (jobtop shutdown, its TUI quit, a signal): the job has no
+// outcome of its own, as when the wait is cut off (a client tells it
+// from the job's own end by IsEnding).
+func errStoppedByShutdown(id jobs.ID) *APIError {
+	return &APIError{Status: http.StatusServiceUnavailable, Message: instanceEndingText + ": " + shutDownText(fmt.Sprintf("job %d", id))}
+}
+
+// shutDownCause is what IsStoppedByShutdown looks for.
+const shutDownCause = "as it shut down"
+
+// shutDownText says the instance stopped what (a job) as it shut down.
+func shutDownText(what string) string {
+	return fmt.Sprintf("it stopped %s %s (jobtop shutdown, its TUI quit, or a signal), and its jobs end with it", what, shutDownCause)
+}
 
 // errShuttingDown refuses new jobs once a shutdown was asked for.
 var errShuttingDown = &RequestError{Status: http.StatusServiceUnavailable, Msg: "this jobtop is shutting down (stopping its jobs): it starts no job and no run now, and its jobs end with it"}

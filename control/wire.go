@@ -154,6 +154,10 @@ type OutputResponse struct {
 	CursorHidden bool       `json:"cursor_hidden,omitempty"`
 	State        jobs.State `json:"state"`
 	Ended        bool       `json:"ended"`
+	// ShutDown, with Ended, says the instance ended the job as it shut
+	// down (jobtop shutdown, its TUI quit, a signal): it has no end of
+	// its own. FollowOutput makes it an error (IsEnding).
+	ShutDown bool `json:"shut_down,omitempty"`
 	// Error ends a stream that could not go on (the job was removed).
 	Error string `json:"error,omitempty"`
 }

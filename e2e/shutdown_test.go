@@ -3,12 +3,14 @@ package e2e
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/require"
 )
@@ -107,4 +109,74 @@ func TestDemoServesTheSocketItIsGiven(t *testing.T) {
 	require.Equal(t, 0, code, stderr)
 	require.Contains(t, stdout, "jobtop demo (pid ")
 	require.Equal(t, "0", s.waitExit())
+}
+
+// A wait and a follow of a job when the TUI quits: the TUI stops its jobs
+// as it quits, and wait said "job 1 was killed by SIGTERM" (143) and
+// logs -f ended 0, as if someone had killed the job. The instance ended
+// it: wait exits 255 and logs -f 1, naming the cause.
+func TestWaitWhenTheTUIQuits(t *testing.T) {
+	bin := binary(t)
+	socket := shortSocket(t)
+	token := strconv.Itoa(os.Getpid()) + ".4646"
+	s := newSession(t, 140, 30, []string{"JOBTOP_SOCKET=" + socket}, bin, "--name", "sleeper", "echo up; exec sleep 60 #"+token)
+	s.waitFor("running", func(scr []string) bool { return strings.Contains(row(scr, "sleeper"), "● running") })
+	_, stderr, code := runCLI(t, bin, socket, "wait", "1", "--until", "^up$", "--timeout", "20s")
+	require.Equal(t, 0, code, stderr)
+
+	type started struct {
+		cmd            *exec.Cmd
+		stdout, stderr *syncBuffer
+	}
+	var runs []started
+	for _, args := range [][]string{{"wait", "1"}, {"logs", "-f", "1"}} {
+		cmd := exec.Command(bin, args...)
+		cmd.Env = append(os.Environ(), "JOBTOP_SOCKET="+socket)
+		r := started{cmd, &syncBuffer{}, &syncBuffer{}}
+		cmd.Stdout, cmd.Stderr = r.stdout, r.stderr
+		require.NoError(t, cmd.Start())
+		runs = append(runs, r)
+	}
+	// Both are at it: each holds a socket, and the follow printed the
+	// job's line.
+	require.Eventually(t, func() bool {
+		return holdsSocket(runs[0].cmd.Process.Pid) && holdsSocket(runs[1].cmd.Process.Pid) && strings.Contains(runs[1].stdout.String(), "up")
+	}, deadline, 20*time.Millisecond)
+	ended := make(chan [2]string, 2)
+	for _, r := range runs {
+		go func() {
+			err := r.cmd.Wait()
+			code := 0
+			if exit, ok := err.(*exec.ExitError); ok {
+				code = exit.ExitCode()
+			}
+			ended <- [2]string{r.cmd.Args[1] + " " + strconv.Itoa(code), r.stderr.String()}
+		}()
+	}
+	s.quit("stop it and quit? y/n")
+	got := map[string]string{}
+	for range 2 {
+		select {
+		case e := <-ended:
+			got[e[0]] = e[1]
+		case <-time.After(deadline):
+			t.Fatal("a wait or follow did not end")
+		}
+	}
+	cause := "ended while %s: it stopped job 1 as it shut down (jobtop shutdown, its TUI quit, or a signal)"
+	require.Contains(t, got, "wait 255", got)
+	require.Contains(t, got["wait 255"], fmt.Sprintf(cause, "waiting for job 1"))
+	require.Contains(t, got, "logs 1", got)
+	require.Contains(t, got["logs 1"], fmt.Sprintf(cause, "following job 1's output"))
+}
+
+// holdsSocket reports whether process pid has a socket open.
+func holdsSocket(pid int) bool {
+	fds, _ := os.ReadDir(filepath.Join("/proc", strconv.Itoa(pid), "fd"))
+	for _, fd := range fds {
+		if link, err := os.Readlink(filepath.Join("/proc", strconv.Itoa(pid), "fd", fd.Name())); err == nil && strings.HasPrefix(link, "socket:") {
+			return true
+		}
+	}
+	return false
 }

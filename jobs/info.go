@@ -67,10 +67,15 @@ type Info struct {
 	// ShuttingDown says the manager is shutting down (Shutdown): no run
 	// is coming, and a run ending now was ended by jobtop's own exit. It
 	// is not part of the API.
-	ShuttingDown bool       `json:"-"`
-	Error        string     `json:"error"`
-	Started      *time.Time `json:"started_at"`
-	Ended        *time.Time `json:"ended_at"`
+	ShuttingDown bool `json:"-"`
+	// ShutDown says the manager's Shutdown ended the job: it stopped its
+	// run, took it off the queue or cancelled its restart, because
+	// jobtop was ending. A wait answers it as the instance ending. It is
+	// not part of the API.
+	ShutDown bool       `json:"-"`
+	Error    string     `json:"error"`
+	Started  *time.Time `json:"started_at"`
+	Ended    *time.Time `json:"ended_at"`
 	// KillAt is when a stopping job gets SIGKILL if it has not exited by
 	// then (the end of its grace period); nil unless it is stopping.
 	KillAt *time.Time `json:"kill_at,omitempty"`

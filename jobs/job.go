@@ -46,6 +46,9 @@ type job struct {
 	spec  Spec
 	store *OutputStore
 	log   *logFile
+	// shutDown: Shutdown ended it (stopped its run, dropped it from the
+	// queue, cancelled its restart), not the job itself or a request.
+	shutDown bool
 
 	state    State
 	reason   string // why it waits, or what its restart policy decided
@@ -178,6 +181,7 @@ func (j *job) stateLocked() Info {
 		State:     j.state,
 		Reason:    j.reason,
 		Removing:  j.removing,
+		ShutDown:  j.shutDown,
 		PID:       j.livePIDLocked(),
 		Signal:    j.signal,
 		Error:     j.errText,

@@ -90,6 +90,9 @@ type Manager struct {
 	queue  []*job       // queued jobs, in start order
 	active int          // jobs holding a slot (running or stopping)
 	closed bool
+	// ending: jobtop is ending (Ending, Shutdown); what is stopped now
+	// is stopped by that.
+	ending bool
 
 	// names, runAfter and finished index the jobs (index.go,
 	// retention.go): what a start or an end looks up costs the same
@@ -500,6 +503,9 @@ func (m *Manager) endLocked(id ID, req endRequest, action string) (settle bool, 
 	if !ok {
 		return false, &NotFoundError{ID: id}
 	}
+	if m.ending && (j.proc != nil || j.state == StateQueued || j.state.Active() || j.restartTimer != nil) {
+		j.shutDown = true // stopped because jobtop is ending (Ending)
+	}
 	j.restartPending = false
 	switch {
 	case j.proc != nil && !j.proc.spawned:
@@ -576,6 +582,7 @@ func (m *Manager) stopInDependencyOrder(ctx context.Context) error {
 		wave := m.stopWaveLocked()
 		chans := make([]chan struct{}, 0, len(wave))
 		for _, j := range wave {
+			j.shutDown = true
 			m.endRunLocked(j, reqStop)
 			chans = append(chans, j.settled)
 		}
@@ -627,13 +634,24 @@ func (m *Manager) Wait(ctx context.Context, id ID) (Info, error) {
 	}
 }
 
+// Ending says the instance is ending and stops its jobs through Stop and
+// Kill (its TUI quits: they are stopped in its sight, then Shutdown): a
+// job stopped or killed from now on is ended by jobtop's end
+// (Info.ShutDown), not by someone's request, as one Shutdown stops.
+func (m *Manager) Ending() {
+	m.mu.Lock()
+	m.ending = true
+	m.mu.Unlock()
+}
+
 // Shutdown stops every job with its grace rules and returns when all are
 // reaped. If ctx ends first, the rest are killed at once (and still reaped)
 // and ctx's error is returned. Subscriptions are closed at the end.
 func (m *Manager) Shutdown(ctx context.Context) error {
 	m.mu.Lock()
-	m.closed = true
+	m.closed, m.ending = true, true
 	for _, j := range m.queue {
+		j.shutDown = true
 		m.finishWithoutRunLocked(j, StateKilled, "jobtop shut down before it started")
 	}
 	m.queue = nil
@@ -641,8 +659,12 @@ func (m *Manager) Shutdown(ctx context.Context) error {
 		if j.restartTimer != nil {
 			// Waiters get the final state: no restart is coming.
 			j.cancelRestartTimerLocked()
+			j.shutDown = true
 			j.reason = "restart cancelled: jobtop shut down"
 			m.changedLocked(j)
+		}
+		if j.restartPending {
+			j.shutDown = true
 		}
 		j.restartPending = false
 	}
@@ -668,6 +690,7 @@ func (m *Manager) Shutdown(ctx context.Context) error {
 		m.mu.Lock()
 		for _, j := range m.jobs {
 			if j.proc != nil { // running, stopping, or its launch in flight
+				j.shutDown = true
 				m.endRunLocked(j, reqKill)
 			}
 		}
