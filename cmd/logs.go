@@ -2,6 +2,7 @@ package cmd
 
 import (
 	"bufio"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -51,7 +52,8 @@ returned, and "partial" holds lines still being written (not covered by
 the cursor).
 
 --follow prints lines as they come until the job ends (with --json, one
-object per line of output). Without --json it prints a line still being
+object per line of output), or until nothing reads them (logs -f X |
+head -3: exit 141, as on SIGPIPE). Without --json it prints a line still being
 written as it comes (a prompt shows before its newline), then only the
 rest once complete; a line redrawn with \r is printed once complete.
 
@@ -62,10 +64,14 @@ and "arrival", and next_cursor is an arrival to pass back as --cursor.
 With --follow it goes on until no job is left that can write.`,
 		func(cmd *cobra.Command, c *control.Client, id jobs.ID) error {
 			began := time.Now()
-			err := logs(cmd, c, id, o)
-			if o.follow {
-				err, _ = instanceGone(cmd.Context(), c, fmt.Sprintf("following job %d's output", id), id, began, err)
+			if !o.follow {
+				return logs(cmd, c, id, o)
 			}
+			err := followUntilReaderGone(cmd.Context(), cmd.OutOrStdout(), func(ctx context.Context) error {
+				cmd.SetContext(ctx)
+				return logs(cmd, c, id, o)
+			})
+			err, _ = instanceGone(cmd.Context(), c, fmt.Sprintf("following job %d's output", id), id, began, err)
 			return err
 		})
 	oneJob, runOne := cmd.Args, cmd.RunE
@@ -85,10 +91,14 @@ With --follow it goes on until no job is left that can write.`,
 		o.noLines = cmd.Flags().Changed("tail") && o.tail == 0
 		if o.all {
 			c, began := newClient(cmd), time.Now()
-			err := logsAll(cmd, c, o)
-			if o.follow {
-				err, _ = instanceGone(cmd.Context(), c, "following every job's output", 0, began, err)
+			if !o.follow {
+				return logsAll(cmd, c, o)
 			}
+			err := followUntilReaderGone(cmd.Context(), cmd.OutOrStdout(), func(ctx context.Context) error {
+				cmd.SetContext(ctx)
+				return logsAll(cmd, c, o)
+			})
+			err, _ = instanceGone(cmd.Context(), c, "following every job's output", 0, began, err)
 			return err
 		}
 		return runOne(cmd, args)
