@@ -3,6 +3,7 @@ package cmd
 import (
 	"context"
 	"errors"
+	"io"
 )
 
 // exitReaderGone is the exit of a follow whose reader went away (jobtop
@@ -17,7 +18,7 @@ var errReaderGone = errors.New("the reader of stdout is gone")
 // GNU tail -f notices): a follow of a quiet job otherwise learns it only
 // at its next write, which may never come. It returns follow's error, or
 // exitReaderGone's, silent, when that was why it ended.
-func followUntilReaderGone(ctx context.Context, out any, follow func(context.Context) error) error {
+func followUntilReaderGone(ctx context.Context, out io.Writer, follow func(context.Context) error) error {
 	ctx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
 	stop := watchReader(out, func() { cancel(errReaderGone) })

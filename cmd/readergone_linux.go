@@ -1,7 +1,7 @@
 package cmd
 
 import (
-	"os"
+	"io"
 
 	"golang.org/x/sys/unix"
 )
@@ -10,8 +10,8 @@ import (
 // stdout, has closed (poll reports POLLERR or POLLHUP on it, as GNU tail
 // checks); stop ends the watch. For anything else (a terminal, a file)
 // it does nothing.
-func watchReader(out any, gone func()) (stop func()) {
-	f, ok := out.(*os.File)
+func watchReader(out io.Writer, gone func()) (stop func()) {
+	f, ok := fileOf(out)
 	if !ok {
 		return func() {}
 	}

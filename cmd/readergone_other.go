@@ -2,6 +2,8 @@
 
 package cmd
 
+import "io"
+
 // watchReader does nothing here: a follow learns its reader went away at
 // its next write (SIGPIPE), as before.
-func watchReader(out any, gone func()) (stop func()) { return func() {} }
+func watchReader(out io.Writer, gone func()) (stop func()) { return func() {} }

@@ -37,9 +37,19 @@ func Execute() int {
 		return runInit()
 	}
 	root := newRootCmd()
+	stdout := &checkedStdout{f: os.Stdout}
+	root.SetOut(stdout)
 	ran, err := root.ExecuteC()
 	// No ssh of --host outlives the command (README: Other machines).
 	control.EndSSH(control.SSHExitGrace)
+	if werr := stdout.failed(); werr != nil && (err == nil || !errors.Is(err, werr) && !strings.Contains(err.Error(), werr.Error())) {
+		// What it printed did not all reach stdout (>/dev/full, a full
+		// disk): the user did not get it, so it did not succeed.
+		fmt.Fprintln(os.Stderr, "jobtop:", werr)
+		if err == nil {
+			return 1
+		}
+	}
 	if err == nil {
 		return 0
 	}

@@ -2,7 +2,6 @@ package cmd
 
 import (
 	"io"
-	"os"
 
 	"golang.org/x/sys/unix"
 
@@ -40,7 +39,7 @@ func (o textOut) label(s string) string {
 
 // isTerminal reports whether w is a terminal.
 func isTerminal(w io.Writer) bool {
-	f, ok := w.(*os.File)
+	f, ok := fileOf(w)
 	if !ok {
 		return false
 	}
@@ -51,7 +50,7 @@ func isTerminal(w io.Writer) bool {
 // terminalColumns is the width of the terminal w is, or 0 when w is no
 // terminal (a pipe, a file) or says no width.
 func terminalColumns(w io.Writer) int {
-	f, ok := w.(*os.File)
+	f, ok := fileOf(w)
 	if !ok {
 		return 0
 	}
