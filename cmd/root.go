@@ -10,11 +10,13 @@ import (
 	"os/exec"
 	"strings"
 
+	"github.com/charmbracelet/lipgloss"
 	"github.com/spf13/cobra"
 
 	"jobtop/control"
 	"jobtop/jobfile"
 	"jobtop/jobs"
+	"jobtop/styles"
 )
 
 // ExitError ends jobtop with a given exit code; its message, if any, is
@@ -36,6 +38,9 @@ func Execute() int {
 	if asInit() {
 		return runInit()
 	}
+	// termenv's own choice gives TERM=screen, tmux, foot... no colours
+	// and no attributes at all (styles.TerminalProfile).
+	lipgloss.SetColorProfile(styles.TerminalProfile(isTerminal(os.Stdout), os.Getenv))
 	root := newRootCmd()
 	stdout := &checkedStdout{f: os.Stdout}
 	root.SetOut(stdout)

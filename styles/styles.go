@@ -4,9 +4,10 @@
 // libraries.
 //
 // NO_COLOR is honoured: with it set (to anything but ""), Default builds
-// styles without colours. lipgloss then also drops bold and reverse
-// video, so the UI never relies on a style alone to show what is
-// selected or focused: it draws markers as well.
+// styles without colours; bold, underline and reverse video stay (see
+// TerminalProfile). The UI never relies on a style alone to show what is
+// selected or focused (TERM=dumb draws no attributes): it draws markers
+// as well.
 package styles
 
 import (
@@ -123,8 +124,8 @@ type Styles struct {
 }
 
 // NoColorRequested reports whether the NO_COLOR convention asks for no
-// colours (https://no-color.org).
-func NoColorRequested() bool { return os.Getenv("NO_COLOR") != "" }
+// colours (https://no-color.org), or CLICOLOR=0 does.
+func NoColorRequested() bool { return noColour(os.Getenv) }
 
 // Default builds the styles for this terminal: the default palette, or
 // no colours when NO_COLOR is set.
