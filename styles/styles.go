@@ -121,6 +121,11 @@ type Styles struct {
 	// screen: false when colours are off (NO_COLOR, or a terminal without
 	// colour).
 	KeepJobColours bool
+	// KeepJobAttributes says whether the rest of job output's SGR (bold,
+	// underline, reverse video: less's search hits, vim's visual mode)
+	// reaches the screen: also under NO_COLOR, false only where the
+	// terminal draws no attributes (TERM=dumb).
+	KeepJobAttributes bool
 }
 
 // NoColorRequested reports whether the NO_COLOR convention asks for no
@@ -194,6 +199,7 @@ func New(p Palette, colour bool) Styles {
 	}
 	// Under the ASCII profile lipgloss writes no sequences at all.
 	st.KeepJobColours = colour && SeqOf(base.Foreground(lipgloss.Color("1"))).Open != ""
+	st.KeepJobAttributes = SeqOf(base.Reverse(true)).Open != ""
 	return st
 }
 

@@ -48,6 +48,7 @@ type allLines struct {
 	head     string            // the note on lines no longer in memory, or ""
 	keep     func(string) bool // nil: every line
 	keepSGR  bool
+	noColour bool // the colours left out, attributes kept (NO_COLOR)
 }
 
 // openAllPager writes the lines the "all" view shows to a file and then
@@ -59,7 +60,7 @@ func (m *Model) openAllPager() tea.Cmd {
 		return nil
 	}
 	src := &allSource{ids: slices.Clone(base.ids), readers: maps.Clone(base.readers)}
-	al := allLines{src: src, prefixes: make(map[jobs.ID]string, len(src.ids)), keepSGR: p.pal.st.KeepJobColours}
+	al := allLines{src: src, prefixes: make(map[jobs.ID]string, len(src.ids)), keepSGR: p.pal.st.KeepJobAttributes, noColour: !p.pal.st.KeepJobColours}
 	for _, id := range src.ids {
 		al.prefixes[id], _, _ = p.names.prefix(id, p.width)
 	}
@@ -130,9 +131,10 @@ func (al allLines) write(w *bufio.Writer) {
 			if al.keep != nil && !al.keep(l.Text) {
 				continue
 			}
-			w.WriteString(al.prefixes[l.job])                                    //nolint:errcheck // Flush says
-			w.WriteString(sanitize(l.Text, al.keepSGR && l.Stream != jobs.Meta)) //nolint:errcheck // Flush says
-			w.WriteByte('\n')                                                    //nolint:errcheck // Flush says
+			w.WriteString(al.prefixes[l.job]) //nolint:errcheck // Flush says
+			f := lineFormat{keepSGR: al.keepSGR && l.Stream != jobs.Meta, noColour: al.noColour}
+			w.WriteString(layoutLine(nil, l.Text, f)[0]) //nolint:errcheck // Flush says
+			w.WriteByte('\n')                            //nolint:errcheck // Flush says
 		}
 		if len(lines) < allPagerChunk {
 			return

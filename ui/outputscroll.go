@@ -36,13 +36,14 @@ func (p *outputPane) layout(o *laidOut, l viewLine, maxRows int) {
 		prefix, blank, prefixW = p.names.prefix(l.job, p.width)
 	}
 	f := lineFormat{
-		width:   max(p.width-prefixW, 1),
-		wrap:    p.wrap,
-		maxRows: maxRows,
-		keepSGR: p.pal.st.KeepJobColours,
-		widths:  &o.widths,
-		cutMark: !p.wrap,
-		cuts:    &o.cuts,
+		width:    max(p.width-prefixW, 1),
+		wrap:     p.wrap,
+		maxRows:  maxRows,
+		keepSGR:  p.pal.st.KeepJobAttributes,
+		noColour: !p.pal.st.KeepJobColours,
+		widths:   &o.widths,
+		cutMark:  !p.wrap,
+		cuts:     &o.cuts,
 	}
 	if !p.wrap {
 		f.skip = p.xoff

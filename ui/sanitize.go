@@ -49,8 +49,10 @@ type lineFormat struct {
 	wrap bool
 	// maxRows stops wrapping after this many rows (0: no limit).
 	maxRows int
-	// keepSGR keeps the line's colours.
-	keepSGR bool
+	// keepSGR keeps the line's colours and attributes; noColour then
+	// leaves its colours out (NO_COLOR), bold, underline and reverse
+	// video kept.
+	keepSGR, noColour bool
 	// base is a style for the whole line (the stderr tint); it is
 	// re-opened after every reset in the line.
 	base styles.Seq
@@ -272,6 +274,11 @@ func (w *rowBuilder) tab() {
 func (w *rowBuilder) sgr(seq string) {
 	if !w.f.keepSGR || len(seq) > maxSGRLen {
 		return
+	}
+	if w.f.noColour {
+		if seq = termtext.WithoutColours(seq); seq == "" {
+			return
+		}
 	}
 	w.b.WriteString(seq)
 	params := seq[2 : len(seq)-1]

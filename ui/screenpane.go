@@ -105,7 +105,7 @@ func (p *outputPane) refreshScreen() {
 	}
 	s.snap, s.cursor, s.laid, s.err, s.width, s.height = snap, cursor, true, "", w, h
 	rows, widths := p.rows[:0], p.widths[:0]
-	keep := p.pal.st.KeepJobColours
+	keep, noColour := p.pal.st.KeepJobAttributes, !p.pal.st.KeepJobColours
 	for y := 0; y < h && y < snap.Rows; y++ {
 		// The frame says how wide its coloured rows are: measuring is
 		// for the rows that change here.
@@ -113,8 +113,11 @@ func (p *outputPane) refreshScreen() {
 		if y < len(snap.Widths) {
 			width = snap.Widths[y]
 		}
-		if !keep {
+		switch {
+		case !keep:
 			line, width = snap.Lines[y], -1
+		case noColour:
+			line = termtext.StripColours(line)
 		}
 		if cursor && y == snap.CursorY && snap.CursorX < w {
 			line, width = withCursor(line, snap.Lines[y], snap.CursorX, p.pal.cursor.Open, p.pal.cursor.Close, emulatorCell), -1
