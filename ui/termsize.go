@@ -17,8 +17,8 @@ var offScreenSize = termSize{jobs.DefaultCols, jobs.DefaultRows}
 
 // syncTermSizes keeps the terminal of each TTY job the size of the pane
 // that shows it (its body: the rows under the header, inside the box),
-// and sets it back to offScreenSize when no pane shows it any more. A
-// screen covered for a moment (the help, a terminal too small for panes)
+// and gives it back when no pane shows it any more (giveBack). A screen
+// covered for a moment (the help, a terminal too small for panes)
 // changes nothing, so full-screen programs are not redrawn for it.
 func (m *Model) syncTermSizes() {
 	if m.terminal() == nil || m.width <= 0 || m.screen.frame.pane == 0 || m.panel != nil {
@@ -41,7 +41,7 @@ func (m *Model) syncTermSizes() {
 			delete(m.sizes, id) // removed
 			delete(m.lent, id)
 		} else if was != offScreenSize {
-			want[id] = offScreenSize
+			m.giveBack(id)
 		}
 	}
 	for id, sz := range want {
@@ -50,6 +50,32 @@ func (m *Model) syncTermSizes() {
 			m.noteLent(id, sz)
 		}
 	}
+}
+
+// giveBack is a job's terminal size when this TUI stops showing it: the
+// size it had before this TUI first sized it (another TUI's pane that
+// still shows it, or offScreenSize), unless someone sized it since (the
+// other TUI, typing there; the API), when it keeps that size. Sending
+// offScreenSize instead took the job from the other TUI's pane, which,
+// having sent its size already, would not send it again.
+func (m *Model) giveBack(id jobs.ID) {
+	m.sizes[id] = offScreenSize // not shown here
+	l := m.lent[id]
+	delete(m.lent, id) // shown again, the size before is the one then
+	info, ok := m.table.Get(id)
+	if !ok || !info.TTY {
+		return
+	}
+	back := offScreenSize
+	if l != nil {
+		// The size as the table last heard it: one this TUI sent, or,
+		// heard before this TUI's came back, the size before.
+		if now := (termSize{info.Cols, info.Rows}); now != (termSize{}) && now != l.before && !l.sent[now] {
+			return
+		}
+		back = l.before
+	}
+	m.tty.resize(id, back.cols, back.rows)
 }
 
 // typeInto sends b to a TTY job a person types into, first giving its
@@ -88,11 +114,9 @@ type lentSize struct {
 	sent   map[termSize]bool
 }
 
-// noteLent records that an attached TUI sized a job's terminal.
+// noteLent records that this TUI sized a job's terminal (see giveBack
+// and restoreTermSizes).
 func (m *Model) noteLent(id jobs.ID, sz termSize) {
-	if !m.cfg.Attached {
-		return // the jobs end with this TUI
-	}
 	if m.lent == nil {
 		m.lent = make(map[jobs.ID]*lentSize)
 	}
@@ -115,8 +139,8 @@ func (m *Model) noteLent(id jobs.ID, sz termSize) {
 // and sizes still queued, then for the instance, at most restoreTimeout.
 func (m *Model) restoreTermSizes() {
 	t := m.terminal()
-	if t == nil || len(m.lent) == 0 {
-		return
+	if t == nil || len(m.lent) == 0 || !m.cfg.Attached {
+		return // the instance's own TUI: the jobs end with it
 	}
 	end := time.Now().Add(restoreTimeout)
 	m.tty.wait(restoreTimeout)
