@@ -82,7 +82,7 @@ func attachTUI(cmd *cobra.Command, specs []jobs.Spec) error {
 	memCtx, stopMemory := context.WithCancel(context.Background())
 	defer stopMemory()
 	governMemory(memCtx, c, time.Second)
-	cfg := withTerminal(cmd, attachedConfig(inst))
+	cfg := withinOwnJob(cmd, c, withTerminal(cmd, attachedConfig(inst)))
 	cfg.Began = time.Now() // the ends of the command line's jobs are news, not older ones
 	for i, s := range specs {
 		info, err := c.Start(s)

@@ -125,4 +125,8 @@ type Config struct {
 	// Set it before starting the command line's jobs (they may end
 	// before New lists them); zero means when New is called.
 	Began time.Time
+	// Within is the job this TUI itself runs in, when it is attached to
+	// that job's instance (0: none): its terminal is the one the TUI
+	// draws on, so the TUI never sizes it.
+	Within jobs.ID
 }

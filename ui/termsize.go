@@ -27,7 +27,7 @@ func (m *Model) syncTermSizes() {
 	want := make(map[jobs.ID]termSize, 4)
 	for _, p := range m.drawn() {
 		id := p.JobID()
-		if info, ok := m.table.Get(id); ok && id != 0 && info.TTY && p.width > 0 && p.bodyHeight() > 0 {
+		if info, ok := m.table.Get(id); ok && id != 0 && id != m.cfg.Within && info.TTY && p.width > 0 && p.bodyHeight() > 0 {
 			if _, dup := want[id]; !dup {
 				want[id] = termSize{p.width, p.bodyHeight()}
 			}
@@ -95,7 +95,7 @@ func (m *Model) typeInto(id jobs.ID, b []byte) tea.Cmd {
 func (m *Model) claimTermSize(id jobs.ID) {
 	sz, shown := m.sizes[id]
 	info, ok := m.table.Get(id)
-	if !shown || sz == offScreenSize || !ok || !info.TTY || info.Cols == 0 || (termSize{info.Cols, info.Rows}) == sz {
+	if !shown || sz == offScreenSize || id == m.cfg.Within || !ok || !info.TTY || info.Cols == 0 || (termSize{info.Cols, info.Rows}) == sz {
 		return
 	}
 	if m.tty.resize(id, sz.cols, sz.rows) {
