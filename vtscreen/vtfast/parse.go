@@ -460,7 +460,7 @@ func (t *term) sendReply(b []byte) {
 }
 
 // eraseDisplay is ED: 0 from the cursor on, 1 up to it, 2 all. 3 erases
-// the scrollback: here only the rows a resize took (term.shrunk).
+// the scrollback: here only the rows a resize took (buffer.shrunk).
 func (t *term) eraseDisplay(mode int) {
 	switch mode {
 	case 0:
@@ -477,13 +477,9 @@ func (t *term) eraseDisplay(mode int) {
 		for y := range t.rows {
 			t.erase(y, 0, t.cols)
 		}
-		if t.buf == &t.main {
-			t.shrunk = nil // a clear screen is all there is
-		}
+		t.buf.shrunk = nil // a clear screen is all there is
 	case 3: // the scrollback, which here is only the rows a resize took
-		if t.buf == &t.main {
-			t.shrunk = nil
-		}
+		t.buf.shrunk = nil
 		return
 	default:
 		return

@@ -313,7 +313,30 @@ func TestResizeKeepsContent(t *testing.T) {
 	s = newScreen(t, 10, 4)
 	s.Write([]byte("\x1b[?1049htop\r\n\r\n\r\nbottom"))
 	s.Resize(10, 2)
-	require.Equal(t, []string{"top", ""}, s.Snapshot().Lines, "the alternate screen keeps its top left: its program redraws")
+	require.Equal(t, []string{"", "bottom"}, s.Snapshot().Lines, "the alternate screen keeps the cursor's rows too, as tmux does")
+}
+
+// TestResizeAlternateScreenKeepsTheCursorsRows: a program on the
+// alternate screen that does not redraw (alt line 1..8, then sleeps)
+// keeps, in fewer rows, the rows by the cursor, and the cursor on its
+// own row, as on the main screen and in tmux; more rows bring the rest
+// back. The screen kept its top rows, the cursor put on "alt line 5".
+func TestResizeAlternateScreenKeepsTheCursorsRows(t *testing.T) {
+	s := newScreen(t, 40, 12)
+	s.Write([]byte("main\x1b[?1049h\x1b[H"))
+	for i := 1; i <= 8; i++ {
+		s.Write([]byte(fmt.Sprintf("alt line %d\r\n", i)))
+	}
+	s.Resize(40, 5)
+	snap := s.Snapshot()
+	require.Equal(t, []string{"alt line 5", "alt line 6", "alt line 7", "alt line 8", ""}, snap.Lines)
+	require.Equal(t, [2]int{0, 4}, [2]int{snap.CursorX, snap.CursorY}, "the cursor on its own row, under the last line")
+	s.Resize(40, 12)
+	snap = s.Snapshot()
+	require.Equal(t, []string{"alt line 1", "alt line 2", "alt line 3", "alt line 4", "alt line 5", "alt line 6", "alt line 7", "alt line 8", "", "", "", ""}, snap.Lines, "back to the size it had: as it was")
+	require.Equal(t, 8, snap.CursorY)
+	s.Write([]byte("\x1b[?1049l"))
+	require.Equal(t, "main", s.Snapshot().Lines[0], "the main screen as it was")
 }
 
 func TestRepeatIsBounded(t *testing.T) {
@@ -426,7 +449,7 @@ func TestKeptRowsAreBounded(t *testing.T) {
 	s.Resize(40, 5)
 	s.Write([]byte(strings.Repeat("line\r\n", 10*maxShrunk)))
 	s.mu.Lock()
-	kept := len(s.t.shrunk)
+	kept := len(s.t.main.shrunk)
 	s.mu.Unlock()
 	require.GreaterOrEqual(t, kept, maxShrunk, "the newest rows are kept")
 	require.LessOrEqual(t, kept, 2*maxShrunk)

@@ -29,6 +29,9 @@ type line struct {
 // buffer is a screen's rows, top first: the main screen or the alternate.
 type buffer struct {
 	lines []*line
+	// shrunk are the rows a resize took off the screen's top, newest
+	// last (see term.resize).
+	shrunk []*line
 }
 
 // cursor is the state DECSC saves and DECRC restores.
@@ -57,8 +60,7 @@ type term struct {
 	hidden          bool // the cursor (?25)
 	tabs            []bool
 	modes           vtscreen.InputModes
-	shrunk          []*line // the main screen's rows a resize took off its top, newest last
-	altMainY        int     // the main screen's cursor row as the alternate screen was shown
+	altMainY        int // the main screen's cursor row as the alternate screen was shown
 
 	last  rune // the last character printed, for REP
 	prevX int  // where it went, for combining marks to join; -1 if nowhere
@@ -101,7 +103,7 @@ func (t *term) reset() {
 	}
 	t.cursor = cursor{}
 	t.saved, t.savedAlt = cursor{}, cursor{}
-	t.shrunk = nil
+	t.main.shrunk, t.alt.shrunk = nil, nil
 	t.top, t.bot = 0, t.rows-1
 	t.autowrap, t.insert, t.hidden = true, false, false
 	t.resetTabs()
@@ -374,13 +376,13 @@ func (t *term) scrollUp(top, bot, n int) {
 }
 
 // scrollOff scrolls the region up by n rows as new lines do (LF, IND,
-// SU). Rows a resize took off the main screen's top are above those it
+// SU). Rows a resize took off the screen's top are above those it
 // scrolls off the top: they go on after them, so that growing brings
 // the rows back in their order.
 func (t *term) scrollOff(n int) {
-	if t.top == 0 && t.buf == &t.main && len(t.shrunk) > 0 {
+	if t.top == 0 && len(t.buf.shrunk) > 0 {
 		for _, l := range t.buf.lines[:min(n, t.bot+1)] {
-			t.keepShrunk(&line{cells: append([]cell(nil), l.cells...)})
+			t.buf.keepShrunk(&line{cells: append([]cell(nil), l.cells...)})
 		}
 	}
 	t.scrollUp(t.top, t.bot, n)
@@ -493,6 +495,7 @@ func (t *term) setAlt(on, clear bool) {
 		return
 	}
 	t.altOn = on
+	t.alt.shrunk = nil // rows of an alternate screen shown before
 	if on {
 		t.altMainY = t.y
 		t.buf = &t.alt
@@ -527,26 +530,32 @@ func (t *term) restore() {
 	t.x, t.y = min(t.x, t.cols-1), min(t.y, t.rows-1)
 }
 
-// resize changes the size, keeping what fits of each screen from the top
-// left and blanking what is new, as a terminal without reflow does.
+// resize changes the size, keeping what fits of each screen (the rows by
+// the cursor, from the left) and blanking what is new, as a terminal
+// without reflow does.
 func (t *term) resize(cols, rows int) {
-	// Fewer rows on the main screen keep the cursor's: the rows above it
-	// go, as in xterm and tmux (they scroll off), so a program drawing
-	// below its earlier lines (an inline TUI, a prompt) stays in sight;
-	// more rows bring them back (as tmux's history does), so a pane made
-	// smaller for a while (a split) is as it was once it is back. The
-	// alternate screen keeps its top left: its program redraws.
-	mainY := t.y // the main screen's cursor row (as the alternate one was shown)
+	// Fewer rows keep the cursor's: the rows above it go, as in xterm
+	// and tmux (they scroll off), so a program drawing below its earlier
+	// lines (an inline TUI, a prompt) stays in sight, and one on the
+	// alternate screen that does not redraw shows the rows it wrote last
+	// with the cursor on its own row; more rows bring them back (as
+	// tmux's history does), so a pane made smaller for a while (a split)
+	// is as it was once it is back. The alternate screen while not shown
+	// keeps its top left.
+	mainY, altY := t.y, 0 // the cursor's row on each screen
 	if t.altOn {
-		mainY = t.altMainY
+		mainY, altY = t.altMainY, t.y // the main one's as the alternate one was shown
 	}
-	drop := min(max(mainY-(rows-1), 0), len(t.main.lines)-1)
-	pull := min(max(rows-t.rows, 0), len(t.shrunk))
-	for _, b := range []*buffer{&t.main, &t.alt} {
-		src := b.lines
-		if b == &t.main {
-			src = t.shrink(src, drop, pull)
+	var moved [2]int // how far each screen's rows went down
+	for i, b := range []*buffer{&t.main, &t.alt} {
+		y := mainY
+		if b == &t.alt {
+			y = altY
 		}
+		drop := min(max(y-(rows-1), 0), len(b.lines)-1)
+		pull := min(max(rows-t.rows, 0), len(b.shrunk))
+		src := b.shrink(drop, pull)
+		moved[i] = pull - drop
 		ls := newLines(cols, rows)
 		for y := 0; y < min(rows, len(src)); y++ {
 			copy(ls[y].cells, src[y].cells)
@@ -559,45 +568,48 @@ func (t *term) resize(cols, rows int) {
 		b.lines = ls
 	}
 	if t.altOn {
-		t.altMainY = min(max(t.altMainY+pull-drop, 0), rows-1)
+		t.altMainY = min(max(t.altMainY+moved[0], 0), rows-1)
+		t.y += moved[1]
 	} else {
-		t.y += pull - drop
+		t.y += moved[0]
 	}
-	t.saved.y = min(max(t.saved.y+pull-drop, 0), rows-1)
+	t.saved.y = min(max(t.saved.y+moved[0], 0), rows-1)
+	t.savedAlt.y = min(max(t.savedAlt.y+moved[1], 0), rows-1)
 	if t.wrapNext && t.x < cols-1 {
 		t.x++
 		t.wrapNext = false
 	}
 	t.cols, t.rows = cols, rows
-	t.x, t.y = min(t.x, cols-1), min(t.y, rows-1)
+	t.x, t.y = min(t.x, cols-1), min(max(t.y, 0), rows-1)
 	t.top, t.bot = 0, rows-1
 	t.resetTabs()
 	t.prevX = -1
 }
 
-// maxShrunk bounds the rows kept of the main screen's top (keepShrunk).
+// maxShrunk bounds the rows kept of a screen's top (keepShrunk).
 const maxShrunk = 200
 
-// keepShrunk keeps rows that left the main screen's top: the newest
+// keepShrunk keeps rows that left the screen's top: the newest
 // maxShrunk of them at least, twice that at most.
-func (t *term) keepShrunk(ls ...*line) {
-	t.shrunk = append(t.shrunk, ls...)
-	if n := len(t.shrunk); n > 2*maxShrunk {
-		t.shrunk = append([]*line(nil), t.shrunk[n-maxShrunk:]...)
+func (b *buffer) keepShrunk(ls ...*line) {
+	b.shrunk = append(b.shrunk, ls...)
+	if n := len(b.shrunk); n > 2*maxShrunk {
+		b.shrunk = append([]*line(nil), b.shrunk[n-maxShrunk:]...)
 	}
 }
 
-// shrink is the main screen's rows for a resize: drop rows off the top
-// kept in shrunk, or pull rows back from it above them.
-func (t *term) shrink(lines []*line, drop, pull int) []*line {
+// shrink is the screen's rows for a resize: drop rows off the top kept
+// in shrunk, or pull rows back from it above them.
+func (b *buffer) shrink(drop, pull int) []*line {
+	lines := b.lines
 	if drop > 0 {
-		t.keepShrunk(lines[:drop]...)
+		b.keepShrunk(lines[:drop]...)
 		return lines[drop:]
 	}
 	if pull > 0 {
-		n := len(t.shrunk)
-		back := append(append([]*line(nil), t.shrunk[n-pull:]...), lines...)
-		t.shrunk = t.shrunk[:n-pull]
+		n := len(b.shrunk)
+		back := append(append([]*line(nil), b.shrunk[n-pull:]...), lines...)
+		b.shrunk = b.shrunk[:n-pull]
 		return back
 	}
 	return lines
