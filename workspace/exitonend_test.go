@@ -62,6 +62,24 @@ func TestExitOnEndWhenItCouldNotStart(t *testing.T) {
 	assert.Equal(t, jobs.StateError, f.job("test").State)
 }
 
+// exit_on_end on a job that cannot start at all (its working_dir is
+// missing): it ends inside Start, and every time the request comes (the
+// watch once subscribed only after the plan's jobs had begun, and
+// missed it in 1 run in 3 to 10: serve ran on).
+func TestExitOnEndWhenItFailsInStart(t *testing.T) {
+	for range 20 {
+		f := openPC(t, `processes:
+  build:
+    command: "echo never"
+    working_dir: /nonexistent/dir
+    availability: {exit_on_end: true}
+`)
+		req := f.nextExit()
+		assert.Equal(t, "exit_on_end", req.Why)
+		assert.Equal(t, 1, req.Code)
+	}
+}
+
 // exit_on_end: a stop asked by hand (jobtop stop) is an end with no run
 // coming, as process-compose's onProcessEnd has it: jobtop exits, with
 // 128 + the stop signal for a job the signal ended.

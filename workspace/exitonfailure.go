@@ -45,17 +45,28 @@ func (w *Workspace) watchFailuresLocked(plan *jobfile.Plan) {
 	}
 	w.watching = true
 	w.removals.Add(1)
+	// Subscribed before any job of the plan starts: a job that could not
+	// start ends in its Start, and a subscription made on the goroutine
+	// missed it now and then (serve with exit_on_end ran on, rev53).
+	stream := w.mgr.Subscribe()
 	go func() {
 		defer w.removals.Done()
-		w.watchFailures()
+		w.watchFailures(stream)
 	}()
 }
 
 // watchFailures sends an ExitRequest when a job marked ExitOnFailure (in
-// the plan as it stands, reloads included) fails. It ends with Close.
-func (w *Workspace) watchFailures() {
-	stream := w.mgr.Subscribe()
+// the plan as it stands, reloads included) fails, the jobs as they are
+// first (a reload's plan may mark one that has ended), then as they
+// change. It ends with Close.
+func (w *Workspace) watchFailures(stream jobs.EventStream) {
 	defer stream.Close()
+	for _, info := range w.mgr.List() {
+		if req, ok := w.exitRequest(info); ok {
+			w.exits <- req // buffered: the only send
+			return
+		}
+	}
 	for {
 		select {
 		case <-w.ctx.Done():
