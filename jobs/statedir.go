@@ -31,10 +31,19 @@ func DefaultStateDir() (string, error) {
 		}
 		why = fmt.Sprintf("none under HOME (%v)", err)
 	}
-	dir := filepath.Join(os.TempDir(), "jobtop-"+strconv.Itoa(os.Getuid()), "state")
-	err := os.MkdirAll(dir, 0o700)
+	own := filepath.Join(os.TempDir(), "jobtop-"+strconv.Itoa(os.Getuid()))
+	dir := filepath.Join(own, "state")
+	// Checked before anything is made in it: not even "state" goes in
+	// another user's directory.
+	err := os.Mkdir(own, 0o700)
+	if err == nil || errors.Is(err, fs.ErrExist) {
+		err = ownPrivateDir(own)
+	}
 	if err == nil {
-		err = ownPrivateDir(filepath.Dir(dir))
+		err = os.Mkdir(dir, 0o700)
+		if errors.Is(err, fs.ErrExist) {
+			err = nil
+		}
 	}
 	if err != nil {
 		return "", fmt.Errorf("no state directory: %s, and none in the temp directory (%v): set XDG_STATE_HOME to a directory you can write", why, err)

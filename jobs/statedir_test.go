@@ -104,14 +104,17 @@ func TestStateDirInTheTempDirectoryMustBeOurs(t *testing.T) {
 		_, err := DefaultStateDir()
 		require.Error(t, err)
 		assert.Contains(t, err.Error(), "belongs to uid 65534")
+		assert.NoDirExists(t, fallback, "nothing is made in another user's directory")
 	})
 	t.Run("a symlink", func(t *testing.T) {
 		tmp := t.TempDir()
 		fallback := stateEnv(t, missingHome, tmp)
-		require.NoError(t, os.Symlink(t.TempDir(), filepath.Dir(fallback)))
+		target := t.TempDir()
+		require.NoError(t, os.Symlink(target, filepath.Dir(fallback)))
 		_, err := DefaultStateDir()
 		require.Error(t, err)
 		assert.Contains(t, err.Error(), "not a directory")
+		assert.NoDirExists(t, filepath.Join(target, "state"), "nothing is made through the link")
 	})
 	t.Run("ours, open to others", func(t *testing.T) {
 		tmp := t.TempDir()
