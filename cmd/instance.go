@@ -215,22 +215,37 @@ func previousEndNote(socket string, e *control.PreviousEnd) string {
 	if e.PID != 0 {
 		who += fmt.Sprintf(" (pid %d)", e.PID)
 	}
-	var jobs string
+	return fmt.Sprintf("jobtop: %s ended without shutting down (killed, or crashed?); %s", who, previousJobsEnd(e))
+}
+
+// previousEndNotice is previousEndNote for the TUI's status bar, short
+// enough for 80 columns: no socket path (the TUI's own), what became of
+// the jobs whole.
+func previousEndNotice(e *control.PreviousEnd) string {
+	who := "the last instance"
+	if e.PID != 0 {
+		who += fmt.Sprintf(" (pid %d)", e.PID)
+	}
+	return fmt.Sprintf("%s died; %s", who, previousJobsEnd(e))
+}
+
+// previousJobsEnd says what became of the jobs of an instance that ended
+// without shutting down.
+func previousJobsEnd(e *control.PreviousEnd) string {
 	switch {
 	case e.Stopped > 0 && e.Jobs == 1:
-		jobs = fmt.Sprintf("its keeper died too, so this one stopped the %s its job left running", plural(e.Stopped, "process"))
+		return fmt.Sprintf("its keeper died too, so this one stopped the %s its job left running", plural(e.Stopped, "process"))
 	case e.Stopped > 0 && e.Jobs > 0:
-		jobs = fmt.Sprintf("its keeper died too, so this one stopped the %s its %s left running", plural(e.Stopped, "process"), plural(e.Jobs, "job"))
+		return fmt.Sprintf("its keeper died too, so this one stopped the %s its %s left running", plural(e.Stopped, "process"), plural(e.Jobs, "job"))
 	case e.Stopped > 0:
-		jobs = fmt.Sprintf("its keeper died too, so this one stopped the %s its jobs left running", plural(e.Stopped, "process"))
+		return fmt.Sprintf("its keeper died too, so this one stopped the %s its jobs left running", plural(e.Stopped, "process"))
 	case e.Jobs == 1:
-		jobs = "its keeper stopped its job"
+		return "its keeper stopped its job"
 	case e.Jobs > 0:
-		jobs = fmt.Sprintf("its keeper stopped its %d jobs", e.Jobs)
+		return fmt.Sprintf("its keeper stopped its %d jobs", e.Jobs)
 	default:
-		jobs = "none of its jobs was running"
+		return "none of its jobs was running"
 	}
-	return fmt.Sprintf("jobtop: %s ended without shutting down (killed, or crashed?); %s", who, jobs)
 }
 
 func serveUntilClosed(s *control.Server, l net.Listener) {

@@ -17,6 +17,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"jobtop/control"
 	"jobtop/jobs/proc"
 )
 
@@ -316,4 +317,17 @@ func TestNextRunSaysTheLastInstanceDied(t *testing.T) {
 	r = c.run("run", "--", "true")
 	require.Equal(t, 0, r.code, r.stderr)
 	assert.Empty(t, r.stderr)
+}
+
+// The TUI's status bar tells of a dead last instance in 80 columns, what
+// became of its jobs included: the socket's path, long in a project's
+// directory, cut that off (rev53).
+func TestPreviousEndNoticeFitsTheStatusBar(t *testing.T) {
+	for _, e := range []control.PreviousEnd{{PID: 4194304, Jobs: 3}, {PID: 4194304, Jobs: 1}, {PID: 4194304}} {
+		note := previousEndNotice(&e)
+		assert.LessOrEqual(t, len(note), 80, note)
+		assert.Contains(t, note, "4194304")
+	}
+	assert.Equal(t, "the last instance (pid 77) died; its keeper stopped its 3 jobs",
+		previousEndNotice(&control.PreviousEnd{PID: 77, Jobs: 3}))
 }

@@ -119,7 +119,7 @@ func openTUI(cmd *cobra.Command, specs []jobs.Spec) error {
 		}
 	}
 	if in.previous != nil { // (its stderr line is under the screen)
-		note := strings.TrimPrefix(previousEndNote(socketPath(cmd), in.previous), "jobtop: ")
+		note := previousEndNotice(in.previous)
 		if cfg.Notice != "" {
 			note = cfg.Notice + "; " + note
 		}
