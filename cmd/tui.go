@@ -333,6 +333,7 @@ func runProgram(model tea.Model, lost, asked <-chan struct{}, opts ...tea.Progra
 	// question waited out. (Bubble Tea's own init did this in every
 	// jobtop process: see third_party/bubbletea/JOBTOP.md.)
 	lipgloss.HasDarkBackground()
+	go ui.RemoveOrphanedPagerFiles()
 	watch := &panicWatch{Model: model}
 	opts = append([]tea.ProgramOption{tea.WithAltScreen(), tea.WithFPS(120), tea.WithMouseCellMotion(), tea.WithoutSignalHandler()}, opts...)
 	p := tea.NewProgram(&terminalKeeper{Model: &runeJoiner{Model: watch}}, opts...)

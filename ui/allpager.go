@@ -24,7 +24,8 @@ import (
 
 // allPagerDir is where those files are written, under jobs.DefaultStateDir:
 // allPagerPrefix, jobtop's PID, a random part. A file whose jobtop died
-// before its pager ended is removed by the next one that opens a pager.
+// before its pager ended is removed by the next TUI to start or to open
+// one.
 const (
 	allPagerDir    = "pager"
 	allPagerPrefix = "all-"
@@ -140,6 +141,15 @@ func (al allLines) write(w *bufio.Writer) {
 			return
 		}
 		k = lines[len(lines)-1].key.next()
+	}
+}
+
+// RemoveOrphanedPagerFiles removes the all view's pager files of jobtops
+// that died with their pager open (they hold jobs' output), as a TUI
+// starts: the next all-view pager would, but may never come.
+func RemoveOrphanedPagerFiles() {
+	if state, err := jobs.DefaultStateDir(); err == nil {
+		removeOrphanedPagerFiles(filepath.Join(state, allPagerDir))
 	}
 }
 

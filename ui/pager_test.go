@@ -1,10 +1,13 @@
 package ui
 
 import (
+	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"testing"
 
+	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
 
@@ -33,4 +36,26 @@ func TestPagerCommand(t *testing.T) {
 	b, err = os.ReadFile(out)
 	require.NoError(t, err)
 	require.Equal(t, "older line\nevery line\n", string(b))
+}
+
+// A TUI that starts removes the all view's pager files of jobtops that
+// died with their pager open (they hold jobs' output), and no other's
+// (rev53: only a later all-view o did).
+func TestOrphanedPagerFilesGoWhenATUIStarts(t *testing.T) {
+	state := t.TempDir()
+	t.Setenv("XDG_STATE_HOME", state)
+	dir := filepath.Join(state, "jobtop", allPagerDir)
+	require.NoError(t, os.MkdirAll(dir, 0o700))
+	dead := exec.Command("true")
+	require.NoError(t, dead.Run())
+	write := func(pid int) string {
+		path := filepath.Join(dir, fmt.Sprintf("%s%d-1.txt", allPagerPrefix, pid))
+		require.NoError(t, os.WriteFile(path, []byte("secret output\n"), 0o600))
+		return path
+	}
+	orphan, ours, live := write(dead.Process.Pid), write(os.Getpid()), write(1)
+	RemoveOrphanedPagerFiles()
+	assert.NoFileExists(t, orphan)
+	assert.FileExists(t, ours)
+	assert.FileExists(t, live)
 }
