@@ -143,7 +143,7 @@ func waitOne(cmd *cobra.Command, arg string, o waitOptions) error {
 		}
 		return err
 	}
-	if self, ok := callerJob(c); ok && id == self && o.until == "" && !o.ready {
+	if self, ok := callerJob(cmd.Context(), c); ok && id == self && o.until == "" && !o.ready {
 		name := arg
 		if j, err := c.Job(cmd.Context(), id); err == nil {
 			name = j.Name

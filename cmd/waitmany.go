@@ -82,7 +82,7 @@ func waitMany(cmd *cobra.Command, args []string, sel selectOptions, o waitOption
 		fmt.Fprintf(cmd.ErrOrStderr(), "jobtop: no job matches %s\n", describeSelection(sel, args))
 		return nil
 	}
-	if self, ok := callerJob(c); ok {
+	if self, ok := callerJob(cmd.Context(), c); ok {
 		if len(filter.Jobs) > 0 {
 			// Named: a script asked for that very job, which cannot be.
 			if at := slices.IndexFunc(picked, func(j jobs.Info) bool { return j.ID == self }); at >= 0 {

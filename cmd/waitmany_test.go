@@ -1,6 +1,7 @@
 package cmd
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -8,6 +9,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"syscall"
@@ -506,6 +508,37 @@ func TestWaitInsideAJobLeavesItOut(t *testing.T) {
 		assert.Contains(t, out, "rc=2\n", ref)
 		assert.Contains(t, out, fmt.Sprintf("job %s (self) is the job this wait runs in (JOBTOP_JOB_ID=%s): it cannot end while it waits for itself", id, id), ref)
 	}
+}
+
+// A JOBTOP_JOB_ID left over (a tmux server started in a job keeps it; a
+// new instance numbers from 1 again) names a job that ended, or one that
+// is not this process's: waited for as any other, its failure counted
+// (rev54: `JOBTOP_JOB_ID=2 wait --all` exited 0 over job 2's exit 3).
+func TestWaitWithAStaleJobIDCountsThatJob(t *testing.T) {
+	c := newCLI(t)
+	c.serve()
+	fail := c.startJob("exit 3", "--name", "fail")
+	c.run("wait", fail)
+	sleeper := c.startJob("exec sleep 300", "--name", "sleeper")
+	for _, stale := range []string{fail, sleeper} {
+		stale := append(slices.Clone(c.env), "JOBTOP_JOB_ID="+stale)
+		cmd := exec.Command(binary, "wait", "--state", "failed")
+		cmd.Env = stale
+		var stderr bytes.Buffer
+		cmd.Stderr = &stderr
+		err := cmd.Run()
+		var exit *exec.ExitError
+		require.ErrorAs(t, err, &exit, stderr.String())
+		assert.Equal(t, 3, exit.ExitCode(), stderr.String())
+		assert.NotContains(t, stderr.String(), "the job this wait runs in")
+	}
+	stale := append(slices.Clone(c.env), "JOBTOP_JOB_ID="+fail)
+	cmd := exec.Command(binary, "wait", fail)
+	cmd.Env = stale
+	err := cmd.Run()
+	var exit *exec.ExitError
+	require.ErrorAs(t, err, &exit)
+	assert.Equal(t, 3, exit.ExitCode(), "waited for as it ended, not refused as itself")
 }
 
 // A job a reload removed before it ever started is said so without the

@@ -1,6 +1,7 @@
 package cmd
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"os"
@@ -11,16 +12,17 @@ import (
 	"jobtop/jobs"
 )
 
-// jobEnv names the job a process runs in (set by the instance for every
-// job's processes).
-const jobEnv = "JOBTOP_JOB_ID"
-
 // callerJob is the job this jobtop runs in, when it talks to that job's
 // own instance (JOBTOP_JOB_ID set, and c is on the socket of
-// JOBTOP_SOCKET): a wait for that job to end could never return, for the
-// job cannot end while its wait runs.
-func callerJob(c *control.Client) (jobs.ID, bool) {
-	id, err := jobs.ParseID(os.Getenv(jobEnv))
+// JOBTOP_SOCKET) and that job still runs this process (its PID is this
+// process's ancestor): a wait for that job to end could never return, for
+// the job cannot end while its wait runs. A JOBTOP_JOB_ID left over (a
+// tmux server started in a job keeps it, and a new instance numbers its
+// jobs from 1 again) names a job that has ended or runs something else:
+// waiting for that one is no deadlock, and leaving it out would hide its
+// failure (rev54).
+func callerJob(ctx context.Context, c *control.Client) (jobs.ID, bool) {
+	id, err := jobs.ParseID(os.Getenv(jobIDEnv))
 	if err != nil || c.Host() != nil {
 		return 0, false
 	}
@@ -28,17 +30,23 @@ func callerJob(c *control.Client) (jobs.ID, bool) {
 	if own == "" {
 		return 0, false
 	}
-	if filepath.Clean(own) == filepath.Clean(c.Socket()) {
-		return id, true
+	if filepath.Clean(own) != filepath.Clean(c.Socket()) {
+		a, errA := os.Stat(own)
+		b, errB := os.Stat(c.Socket())
+		if errA != nil || errB != nil || !os.SameFile(a, b) {
+			return 0, false
+		}
 	}
-	a, errA := os.Stat(own)
-	b, errB := os.Stat(c.Socket())
-	return id, errA == nil && errB == nil && os.SameFile(a, b)
+	j, err := c.Job(ctx, id)
+	if err != nil || j.State.Done() || j.PID <= 0 || !isAncestor(j.PID) {
+		return 0, false
+	}
+	return id, true
 }
 
 // errWaitForSelf refuses a wait for the job the wait runs in.
 func errWaitForSelf(id jobs.ID, name string) error {
-	return usageErrorf("job %d (%s) is the job this wait runs in (%s=%d): it cannot end while it waits for itself", id, name, jobEnv, id)
+	return usageErrorf("job %d (%s) is the job this wait runs in (%s=%d): it cannot end while it waits for itself", id, name, jobIDEnv, id)
 }
 
 // withoutCaller drops, from the jobs a selector picked, the job the wait
