@@ -481,6 +481,32 @@ func TestWaitAllCountsJobsTheCapDropped(t *testing.T) {
 	assert.Empty(t, r.stderr)
 }
 
+// The cap's failed jobs are counted until they are dealt with: a later
+// job of the same name stands for one (run again, it passed), and
+// `jobtop clean` forgets them all (rev54: a failure counted for ever,
+// in every later wait of a long-lived instance).
+func TestWaitCountsTheCapsFailuresUntilDealtWith(t *testing.T) {
+	c := newCLI(t)
+	c.serveIn("", "--keep-finished", "2")
+	assert.Equal(t, 2, c.run("wait", c.startJob("exit 2", "--name", "build")).code)
+	c.ok("wait", c.startJob("true", "--name", "f1"))
+	c.ok("wait", c.startJob("true", "--name", "f2"))
+	c.ok("wait", c.startJob("true", "--name", "build"))
+	r := c.run("wait", "--name", "build")
+	assert.Equal(t, 0, r.code, "the build run again stands for the one that failed: %s", r.stderr)
+
+	assert.Equal(t, 5, c.run("wait", c.startJob("exit 5", "--name", "lint")).code)
+	c.ok("wait", c.startJob("true", "--name", "f3"))
+	c.ok("wait", c.startJob("true", "--name", "f4"))
+	r = c.run("wait", "--all")
+	require.Equal(t, 5, r.code, "lint, dropped, still counts: %s", r.stderr)
+	c.ok("clean")
+	r = c.run("wait", "--state", "failed")
+	assert.Equal(t, 0, r.code, "cleaned: %s", r.stderr)
+	assert.NotContains(t, r.stderr, "counting")
+	assert.Equal(t, 5, c.run("wait", "5").code, "named, it is still waited for as it ended")
+}
+
 // TestWaitInsideAJobLeavesItOut: a job that waits for every job of its
 // own instance (a summary job) waited for itself, and never ended. Now
 // it leaves itself out, and the jobs queued behind it, saying so; named,

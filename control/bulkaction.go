@@ -49,6 +49,11 @@ func (s *Server) handleBulk(verb string) http.HandlerFunc {
 		resp := BulkResponse{Jobs: []jobs.Info{}, Skipped: []BulkRefusal{}, Failed: []BulkRefusal{}, Removed: []jobs.ID{}}
 		var acted []jobs.Info
 		lasts, errs := s.bulkAct(verb, picked)
+		if verb == BulkRemove && !named && req.Name == "" && (req.All || req.State == "ended") {
+			// Every ended job cleaned away: the cap's failed ones too
+			// (a wait for every job counted them for ever, rev54).
+			s.mgr.ForgetDroppedEnds()
+		}
 		for i, j := range picked {
 			last, err := lasts[i], errs[i]
 			var invalid *jobs.InvalidActionError

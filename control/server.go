@@ -42,6 +42,7 @@ type manager interface {
 	SetMaxRunning(int) error
 	MaxRunningChanged() <-chan struct{}
 	DroppedEnds() ([]jobs.Info, int)
+	ForgetDroppedEnds()
 }
 
 // Server serves one jobs.Manager over HTTP+JSON. Create it with NewServer,

@@ -101,17 +101,45 @@ func (r *removedEnds) get(id ID) (Info, bool) {
 // DroppedEnds is how the jobs the cap on finished jobs removed
 // (Options.KeepFinished) ended, for those that did not succeed: the ends
 // still remembered (the last keptRemovedEnds removed jobs), in ID order,
-// and how many more such ends were forgotten since. A wait for every
+// less those a later job of the same name stands for, and how many more
+// such ends were forgotten since. A wait for every
 // job counts them: a job dropped to make room still ran.
 func (m *Manager) DroppedEnds() (ends []Info, forgotten int) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
+	// A later job of the same name, listed or removed, stands for one
+	// (run again once it failed): `wait --name build` is about the build
+	// as it is now (rev54).
+	newest := make(map[string]ID, len(m.jobs))
+	for _, j := range m.jobs {
+		name := j.spec.DisplayName()
+		newest[name] = max(newest[name], j.id)
+	}
 	for id, e := range m.ends.byID {
-		if e.dropped && e.state != StateSucceeded {
+		newest[e.name] = max(newest[e.name], id)
+	}
+	for id, e := range m.ends.byID {
+		if e.dropped && e.state != StateSucceeded && newest[e.name] == id {
 			i, _ := m.ends.get(id)
 			ends = append(ends, i)
 		}
 	}
 	slices.SortFunc(ends, func(a, b Info) int { return cmp.Compare(a.ID, b.ID) })
 	return ends, m.ends.forgottenDropped
+}
+
+// ForgetDroppedEnds stops counting the failed ends of the jobs the cap on
+// finished jobs removed (DroppedEnds is empty after): a clean of every
+// ended job says those are dealt with, as their listed fellows are
+// removed. How each ended stays, for a wait that names it.
+func (m *Manager) ForgetDroppedEnds() {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	for id, e := range m.ends.byID {
+		if e.dropped {
+			e.dropped = false
+			m.ends.byID[id] = e
+		}
+	}
+	m.ends.forgottenDropped = 0
 }
