@@ -42,8 +42,10 @@ func (r endRequest) yieldsTo(req endRequest) bool {
 // job is a Spec and its runs. Every field but store and log is guarded by
 // Manager.mu.
 type job struct {
-	id    ID
-	spec  Spec
+	id   ID
+	spec Spec
+	// named says spec.Name was given, not made from the command.
+	named bool
 	store *OutputStore
 	log   *logFile
 	// shutDown: Shutdown ended it (stopped its run, dropped it from the

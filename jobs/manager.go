@@ -237,7 +237,8 @@ func (m *Manager) add(spec Spec, start startMode) (Info, error) {
 		return Info{}, ErrShutdown
 	}
 	defer m.mu.Unlock()
-	if j.spec.Name == "" {
+	j.named = j.spec.Name != ""
+	if !j.named {
 		j.spec.Name = m.uniqueNameLocked(defaultName(spec))
 	}
 	m.jobs[id] = j
@@ -355,6 +356,8 @@ func (m *Manager) replace(id ID, spec Spec, restartActive bool) (Info, error) {
 	}
 	if spec.Name == "" {
 		spec.Name = j.spec.Name
+	} else {
+		j.named = true
 	}
 	m.unindexLocked(j)
 	j.spec = spec.withDefaults()

@@ -41,11 +41,25 @@ type removedEnd struct {
 	// dropped: removed by the cap on finished jobs (Options.KeepFinished),
 	// not by rm or a reload.
 	dropped bool
+	// again is what a later job that runs it again shares with it
+	// (againKey).
+	again string
 }
 
-// add remembers a removed job's last snapshot; dropped says the cap on
-// finished jobs removed it.
-func (r *removedEnds) add(i Info, dropped bool) {
+// againKey is what a job run again shares with the job it runs again:
+// the name it was given, or else (a name made from its command, which a
+// job of another command may get once this one is gone) its command in
+// its directory.
+func (j *job) againKey() string {
+	if j.named {
+		return "name\x00" + j.spec.Name
+	}
+	return "command\x00" + j.spec.Dir + "\x00" + cutText(j.spec.DisplayCommand())
+}
+
+// add remembers a removed job's last snapshot, again its againKey;
+// dropped says the cap on finished jobs removed it.
+func (r *removedEnds) add(i Info, again string, dropped bool) {
 	if r.byID == nil {
 		r.byID = make(map[ID]removedEnd)
 	}
@@ -63,7 +77,7 @@ func (r *removedEnds) add(i Info, dropped bool) {
 		name: i.Name, command: cutText(i.Command), dir: i.Dir, removing: i.Removing, errText: cutText(i.Error),
 		state: i.State, exitCode: i.ExitCode, signal: i.Signal, started: i.Started, ended: i.Ended,
 		runs: i.Runs, restarts: i.Restarts, logPath: i.LogPath, logFiles: i.LogFiles,
-		dropped: dropped,
+		dropped: dropped, again: again,
 	}
 }
 
@@ -101,25 +115,25 @@ func (r *removedEnds) get(id ID) (Info, bool) {
 // DroppedEnds is how the jobs the cap on finished jobs removed
 // (Options.KeepFinished) ended, for those that did not succeed: the ends
 // still remembered (the last keptRemovedEnds removed jobs), in ID order,
-// less those a later job of the same name stands for, and how many more
+// less those a later job run again stands for, and how many more
 // such ends were forgotten since. A wait for every
 // job counts them: a job dropped to make room still ran.
 func (m *Manager) DroppedEnds() (ends []Info, forgotten int) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	// A later job of the same name, listed or removed, stands for one
-	// (run again once it failed): `wait --name build` is about the build
-	// as it is now (rev54).
+	// A later job that runs it again (againKey), listed or removed,
+	// stands for one: `wait --name build` is about the build as it is
+	// now (rev54).
 	newest := make(map[string]ID, len(m.jobs))
 	for _, j := range m.jobs {
-		name := j.spec.DisplayName()
-		newest[name] = max(newest[name], j.id)
+		k := j.againKey()
+		newest[k] = max(newest[k], j.id)
 	}
 	for id, e := range m.ends.byID {
-		newest[e.name] = max(newest[e.name], id)
+		newest[e.again] = max(newest[e.again], id)
 	}
 	for id, e := range m.ends.byID {
-		if e.dropped && e.state != StateSucceeded && newest[e.name] == id {
+		if e.dropped && e.state != StateSucceeded && newest[e.again] == id {
 			i, _ := m.ends.get(id)
 			ends = append(ends, i)
 		}

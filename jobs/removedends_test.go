@@ -38,7 +38,7 @@ func TestWaitForAJobRetentionDropped(t *testing.T) {
 func TestRemovedEndsAreBounded(t *testing.T) {
 	var r removedEnds
 	for id := ID(1); id <= keptRemovedEnds+2; id++ {
-		r.add(Info{ID: id, Name: "j", State: StateSucceeded}, false)
+		r.add(Info{ID: id, Name: "j", State: StateSucceeded}, "", false)
 	}
 	for id, want := range map[ID]bool{1: false, 2: false, 3: true, keptRemovedEnds + 2: true} {
 		info, ok := r.get(id)
@@ -56,7 +56,7 @@ func TestRemovedEndsAreBounded(t *testing.T) {
 func TestRemovedEndsCutLongText(t *testing.T) {
 	var r removedEnds
 	long := strings.Repeat("x", 64<<10)
-	r.add(Info{ID: 1, Command: long, Error: "é" + long}, false)
+	r.add(Info{ID: 1, Command: long, Error: "é" + long}, "", false)
 	info, ok := r.get(1)
 	require.True(t, ok)
 	assert.Equal(t, strings.Repeat("x", removedTextMax)+"…", info.Command)
@@ -92,11 +92,46 @@ func TestDroppedEndsAreTheCapsFailures(t *testing.T) {
 // A dropped failure pushed out of the remembered ends is still counted.
 func TestDroppedEndsCountTheForgotten(t *testing.T) {
 	var r removedEnds
-	r.add(Info{ID: 1, State: StateFailed}, true)
-	r.add(Info{ID: 2, State: StateFailed}, false)
-	r.add(Info{ID: 3, State: StateSucceeded}, true)
+	r.add(Info{ID: 1, State: StateFailed}, "", true)
+	r.add(Info{ID: 2, State: StateFailed}, "", false)
+	r.add(Info{ID: 3, State: StateSucceeded}, "", true)
 	for id := ID(4); id <= keptRemovedEnds+3; id++ {
-		r.add(Info{ID: id, State: StateSucceeded}, true)
+		r.add(Info{ID: id, State: StateSucceeded}, "", true)
 	}
 	assert.Equal(t, 1, r.forgottenDropped, "job 1 only: 2 was removed by hand, 3 succeeded")
+}
+
+// A later job that runs a dropped failure again (its given name, or its
+// command in its directory) stands for it; one of another command that
+// got the same made-up name once the first was gone does not.
+func TestDroppedEndsRunAgainStandFor(t *testing.T) {
+	m := newManager(t, Options{KeepFinished: 1})
+	end := func(spec Spec) Info {
+		t.Helper()
+		i := start(t, m, spec)
+		return waitFor(t, m, i.ID, "its end", func(i Info) bool { return i.State.Done() })
+	}
+	failed := end(Spec{Command: "exit 3"})
+	end(Spec{Command: "true"}) // drops it
+	other := end(Spec{Command: "exit 0"})
+	require.Equal(t, failed.Name, other.Name, "the made-up name, free again")
+	end(Spec{Command: "true"})
+	ends, _ := m.DroppedEnds()
+	require.Len(t, ends, 1, "another command does not stand for it")
+	assert.Equal(t, failed.ID, ends[0].ID)
+
+	end(Spec{Command: "exit 3"}) // the same command, run again: it passes no better, but stands for the first
+	end(Spec{Command: "true"})
+	ends, _ = m.DroppedEnds()
+	require.Len(t, ends, 1, "the rerun's own failure counts, the first's not")
+	assert.NotEqual(t, failed.ID, ends[0].ID)
+
+	build := end(Spec{Command: "exit 2", Name: "build"})
+	end(Spec{Command: "true"})
+	end(Spec{Command: "echo fixed", Name: "build"})
+	end(Spec{Command: "true"})
+	ends, _ = m.DroppedEnds()
+	for _, e := range ends {
+		assert.NotEqual(t, build.ID, e.ID, "the build run again under its name stands for it")
+	}
 }
