@@ -217,7 +217,7 @@ func prepareSocketDir(dir string, isDefault bool) error {
 // lockSocket takes the socket's lock file, held by the live instance. If
 // another process holds it, that instance is alive: InUseError.
 func lockSocket(path string, look time.Duration) (*os.File, error) {
-	f, err := os.OpenFile(path+".lock", os.O_RDWR|os.O_CREATE, 0o600)
+	f, err := os.OpenFile(path+".lock", os.O_RDWR|os.O_CREATE|syscall.O_NOFOLLOW, 0o600)
 	if err != nil {
 		return nil, fmt.Errorf("cannot open the socket's lock file: %w", err)
 	}

@@ -8,6 +8,7 @@ import (
 	"regexp"
 	"strconv"
 	"sync"
+	"syscall"
 	"time"
 
 	"golang.org/x/sys/unix"
@@ -82,6 +83,9 @@ func openLogDir(opts Options) (dir string, locks logDirLocks, err error) {
 		if err := os.MkdirAll(dir, 0o700); err != nil {
 			return "", locks, fmt.Errorf("log directory: %w", err)
 		}
+		if err := checkLogDir(dir); err != nil {
+			return "", locks, err
+		}
 		if locks.instance, err = lockLogDir(dir); err != nil {
 			return "", locks, err
 		}
@@ -106,6 +110,11 @@ func openLogDir(opts Options) (dir string, locks logDirLocks, err error) {
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return "", locks, fmt.Errorf("log directory: %w", err)
 	}
+	for _, d := range []string{filepath.Dir(dir), dir} {
+		if err := checkLogDir(d); err != nil {
+			return "", locks, err
+		}
+	}
 	if locks.instance, err = lockSessionDir(dir); err != nil {
 		return "", locks, err
 	}
@@ -125,7 +134,7 @@ func openLogDir(opts Options) (dir string, locks logDirLocks, err error) {
 // to keeperLockWait, saying so on stderr, as an instance on the same
 // socket waits for such a keeper (StopLeftovers), then refuses.
 func lockKeeperFile(dir string) (*os.File, error) {
-	f, err := os.OpenFile(filepath.Join(dir, keeperLockName), os.O_RDWR|os.O_CREATE, 0o600)
+	f, err := os.OpenFile(filepath.Join(dir, keeperLockName), os.O_RDWR|os.O_CREATE|syscall.O_NOFOLLOW, 0o600)
 	if err != nil {
 		return nil, fmt.Errorf("log directory: %w", err)
 	}
@@ -156,7 +165,7 @@ func lockKeeperFile(dir string) (*os.File, error) {
 // lockLogDir takes dir's lock, held while the returned file is open, or
 // says that another instance holds it.
 func lockLogDir(dir string) (*os.File, error) {
-	f, err := os.OpenFile(filepath.Join(dir, logLockName), os.O_RDWR|os.O_CREATE, 0o600)
+	f, err := os.OpenFile(filepath.Join(dir, logLockName), os.O_RDWR|os.O_CREATE|syscall.O_NOFOLLOW, 0o600)
 	if err != nil {
 		return nil, fmt.Errorf("log directory: %w", err)
 	}
@@ -203,7 +212,7 @@ func dirInUse(dir string) bool {
 
 // lockHeld reports whether someone holds the lock of the file at path.
 func lockHeld(path string) bool {
-	f, err := os.Open(path)
+	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NOFOLLOW, 0)
 	if err != nil {
 		return false
 	}
@@ -215,14 +224,15 @@ func lockHeld(path string) bool {
 	return false
 }
 
-// clearJobLogs removes the job log files in dir (and nothing else).
+// clearJobLogs removes the job log files in dir (and nothing else): a
+// symlink or other file of that name too, never what it points at.
 func clearJobLogs(dir string) error {
 	entries, err := os.ReadDir(dir)
 	if err != nil {
 		return fmt.Errorf("log directory: %w", err)
 	}
 	for _, e := range entries {
-		if e.Type().IsRegular() && jobLogName().MatchString(e.Name()) {
+		if !e.IsDir() && jobLogName().MatchString(e.Name()) {
 			if err := os.Remove(filepath.Join(dir, e.Name())); err != nil && !os.IsNotExist(err) {
 				return fmt.Errorf("log directory: cannot start fresh: %w", err)
 			}

@@ -73,3 +73,63 @@ func TestFixedLogDirWaitsForTheKeeperOfAnInstanceThatDied(t *testing.T) {
 	assert.Equal(t, "the old run's last output\n", string(b), "nothing is cleared")
 	assert.False(t, lockHeld(filepath.Join(dir, logLockName)), "the refused instance holds no lock")
 }
+
+// A file another user planted in a fixed log directory is never written:
+// a symlink N.log, there when the instance starts or put there once it
+// runs, is replaced by a new regular file of the job's, and the file it
+// points at is left as it was.
+func TestAPlantedLogSymlinkIsNeverWrittenThrough(t *testing.T) {
+	dir := t.TempDir()
+	outside := filepath.Join(t.TempDir(), "keys.txt")
+	require.NoError(t, os.WriteFile(outside, []byte("alice's keys\n"), 0o600))
+	require.NoError(t, os.Symlink(outside, filepath.Join(dir, "1.log")))
+	m := newManager(t, Options{LogDir: dir})
+	require.NoError(t, os.Symlink(outside, filepath.Join(dir, "2.log"))) // planted while it runs
+	require.NoError(t, os.Symlink(outside, filepath.Join(dir, "2.log.1")))
+	for _, id := range []ID{1, 2} {
+		info := wait(t, m, start(t, m, Spec{Command: "echo job output"}).ID)
+		require.Equal(t, id, info.ID)
+		require.Equal(t, filepath.Join(dir, info.ID.String()+".log"), info.LogPath)
+		st, err := os.Lstat(info.LogPath)
+		require.NoError(t, err)
+		assert.True(t, st.Mode().IsRegular(), "%s is a new regular file: %s", info.LogPath, st.Mode())
+		assert.Contains(t, readFile(t, info.LogPath), "job output")
+	}
+	assert.Equal(t, "alice's keys\n", readFile(t, outside), "the file the symlinks point at is unchanged")
+}
+
+// A fixed log directory that another user may write to (or owns) is
+// refused, with the owner or mode and what to do: another user could
+// plant files there that the job's output would go into.
+func TestALogDirOthersMayWriteToIsRefused(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "logs")
+	require.NoError(t, os.Mkdir(dir, 0o700))
+	require.NoError(t, os.Chmod(dir, 0o777))
+	_, err := NewManager(Options{LogDir: dir, SampleInterval: -1})
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), dir)
+	assert.Contains(t, err.Error(), "mode 0777")
+	assert.Contains(t, err.Error(), "chmod go-w")
+	_, err = os.Stat(filepath.Join(dir, logLockName))
+	assert.True(t, os.IsNotExist(err), "nothing is made in it")
+
+	if os.Getuid() != 0 {
+		t.Skip("a directory of another owner needs root to make")
+	}
+	require.NoError(t, os.Chmod(dir, 0o700))
+	require.NoError(t, os.Chown(dir, 65534, 65534))
+	_, err = NewManager(Options{LogDir: dir, SampleInterval: -1})
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "belongs to uid 65534")
+	assert.Contains(t, err.Error(), "log.dir")
+}
+
+// The state directory's logs directory is held to the same rule.
+func TestASessionLogsDirOthersMayWriteToIsRefused(t *testing.T) {
+	state := t.TempDir()
+	require.NoError(t, os.Mkdir(filepath.Join(state, "logs"), 0o700))
+	require.NoError(t, os.Chmod(filepath.Join(state, "logs"), 0o777))
+	_, err := NewManager(Options{StateDir: state, SampleInterval: -1})
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "mode 0777")
+}

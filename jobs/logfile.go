@@ -81,11 +81,12 @@ var logTestHooks atomic.Pointer[logHooks]
 type logHooks struct {
 	retryEvery time.Duration
 	write      func(f *os.File, p []byte) (int, error)
+	create     func(path string) (*os.File, error) // newLogFile's stand-in
 }
 
 // logWrite writes p to a log's file.
 func logWrite(f *os.File, p []byte) (int, error) {
-	if h := logTestHooks.Load(); h != nil {
+	if h := logTestHooks.Load(); h != nil && h.write != nil {
 		return h.write(f, p)
 	}
 	return f.Write(p)
@@ -93,14 +94,34 @@ func logWrite(f *os.File, p []byte) (int, error) {
 
 // logRetryInterval is logRetryEvery, or the tests' own.
 func logRetryInterval() time.Duration {
-	if h := logTestHooks.Load(); h != nil {
+	if h := logTestHooks.Load(); h != nil && h.retryEvery != 0 {
 		return h.retryEvery
 	}
 	return logRetryEvery
 }
 
+// newLogFile makes a new log file at path: what is there is removed (a
+// symlink, not what it points at) and the file is created exclusively,
+// never following a symlink, so a file another user put there (a symlink
+// to one of this user's files, a file they can read) is never written.
+func newLogFile(path string) (*os.File, error) {
+	if h := logTestHooks.Load(); h != nil && h.create != nil {
+		return h.create(path)
+	}
+	return createLogFile(path)
+}
+
+// createLogFile is newLogFile, with no test hook.
+func createLogFile(path string) (*os.File, error) {
+	if err := removeFile(path); err != nil && !os.IsNotExist(err) {
+		return nil, err
+	}
+	return openLog(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL|syscall.O_NOFOLLOW)
+}
+
 // openLogFileSoon starts a fresh log at path (whatever an earlier session
-// left there, path and path.1, is replaced, never appended to) without
+// or anyone else left there, path and path.1, is removed and a new file
+// made: never appended to, never written through: newLogFile) without
 // waiting for the disk, where creating a file can take a millisecond or
 // more (ext4 looks for an inode that was not freed recently). The file is created by a goroutine that
 // holds mu until it is done, so whatever is written waits for it, and
@@ -130,7 +151,7 @@ func (l *logFile) create() {
 		l.failOpen(err)
 		return
 	}
-	f, err := openLog(l.path, os.O_WRONLY|os.O_CREATE|os.O_TRUNC)
+	f, err := newLogFile(l.path)
 	if err != nil {
 		l.failOpen(err)
 		return
@@ -232,7 +253,7 @@ func (l *logFile) rotate() {
 		l.setErr(err)
 		return
 	}
-	f, err := openLog(l.path, os.O_WRONLY|os.O_CREATE|os.O_TRUNC)
+	f, err := newLogFile(l.path)
 	if err != nil {
 		l.setErr(err)
 		return
@@ -371,7 +392,7 @@ func (l *logFile) reopen() bool {
 		l.written, l.midLine = 0, false
 		return true
 	}
-	f, err := openLog(l.path, os.O_WRONLY|os.O_CREATE|os.O_APPEND)
+	f, err := openLog(l.path, os.O_WRONLY|os.O_CREATE|os.O_APPEND|syscall.O_NOFOLLOW)
 	if err == nil {
 		var st os.FileInfo
 		if st, err = f.Stat(); err != nil {
@@ -446,7 +467,7 @@ func (l *logFile) unpark() {
 		return
 	}
 	l.parked = false
-	f, err := openLog(l.path, os.O_WRONLY|os.O_APPEND)
+	f, err := openLog(l.path, os.O_WRONLY|os.O_APPEND|syscall.O_NOFOLLOW)
 	if err != nil {
 		l.setErr(err)
 		return

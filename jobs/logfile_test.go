@@ -310,6 +310,18 @@ func TestAStuckLogLosesNothingAtTheEnd(t *testing.T) {
 	}
 }
 
+// openFIFOs makes a new log open the FIFO a test put at its path, as a
+// stand-in for a slow disk, where it would otherwise replace it.
+func openFIFOs(t *testing.T) {
+	t.Cleanup(func() { logTestHooks.Store(nil) })
+	logTestHooks.Store(&logHooks{create: func(path string) (*os.File, error) {
+		if st, err := os.Lstat(path); err == nil && st.Mode()&os.ModeNamedPipe != 0 {
+			return openLog(path, os.O_WRONLY)
+		}
+		return createLogFile(path)
+	}})
+}
+
 // The log file is made while the job's process starts, not before; Start
 // still returns only once the file is there. A FIFO stands in for a slow
 // disk: opening it waits for a reader.
@@ -317,6 +329,7 @@ func TestTheLogFileIsMadeWhileTheJobStarts(t *testing.T) {
 	m := newManager(t, Options{})
 	fifo := filepath.Join(m.LogDir(), "1.log")
 	require.NoError(t, syscall.Mkfifo(fifo, 0o600))
+	openFIFOs(t)
 	mark := newMark(t)
 	started := make(chan Info, 1)
 	go func() {
@@ -382,6 +395,7 @@ func TestALogThatDoesNotOpenHoldsNothingUp(t *testing.T) {
 	for _, id := range []string{"1", "2"} {
 		require.NoError(t, syscall.Mkfifo(filepath.Join(m.LogDir(), id+".log"), 0o600))
 	}
+	openFIFOs(t)
 	mark := newMark(t)
 	running, err := m.StartSoon(Spec{Command: "exec sleep 300", Env: map[string]string{"TEST_MARK": mark}})
 	require.NoError(t, err)

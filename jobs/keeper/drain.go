@@ -212,7 +212,7 @@ func (l *drainLog) marker(text string) {
 // there is no one to tell.
 func (l *drainLog) append(head string, b []byte) {
 	if l.f == nil {
-		f, err := os.OpenFile(l.path, os.O_RDWR|os.O_APPEND, 0) // read: does it end a line
+		f, err := os.OpenFile(l.path, os.O_RDWR|os.O_APPEND|syscall.O_NOFOLLOW, 0) // read: does it end a line; never through a symlink
 		if err != nil {
 			return
 		}

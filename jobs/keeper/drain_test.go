@@ -121,3 +121,20 @@ func TestDrainKeepsToTheFileItOpened(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, "before\n"+drainMarker+"first\nsecond\n"+fullMarker, string(b))
 }
+
+// The keeper's after-death append never writes through a symlink put at
+// the log's path: the file it points at is left as it was.
+func TestTheDrainLogNeverAppendsThroughASymlink(t *testing.T) {
+	dir := t.TempDir()
+	outside := filepath.Join(t.TempDir(), "keys.txt")
+	require.NoError(t, os.WriteFile(outside, []byte("alice's keys\n"), 0o600))
+	path := filepath.Join(dir, "1.log")
+	require.NoError(t, os.Symlink(outside, path))
+	l := newDrainLog(path)
+	l.write([]byte("the run's last output\n"))
+	l.marker("a marker")
+	l.close()
+	b, err := os.ReadFile(outside)
+	require.NoError(t, err)
+	assert.Equal(t, "alice's keys\n", string(b))
+}

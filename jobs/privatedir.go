@@ -1,0 +1,58 @@
+package jobs
+
+import (
+	"fmt"
+	"io/fs"
+	"os"
+	"os/user"
+	"strconv"
+	"syscall"
+)
+
+// NotPrivateDir says why a directory jobtop keeps files in (a log
+// directory, a socket's) is not a directory of this user's that no one
+// else may write to, "" when it is: st is the directory's own Lstat, so
+// a symlink to a directory does not pass. 0700 and 0755 both pass; group
+// or other write does not. Another user who may write there could plant
+// files (a symlink to this user's own files) that jobtop would write
+// into, or replace the ones jobtop made.
+func NotPrivateDir(dir string, st fs.FileInfo) string {
+	sys, ok := st.Sys().(*syscall.Stat_t)
+	switch {
+	case !st.IsDir():
+		return dir + " is not a directory (a symlink?)"
+	case ok && int(sys.Uid) != os.Getuid():
+		return fmt.Sprintf("%s belongs to %s, not to you (uid %d)", dir, UIDName(int(sys.Uid)), os.Getuid())
+	case st.Mode().Perm()&0o022 != 0:
+		return fmt.Sprintf("%s has mode %04o: other users may write to it", dir, st.Mode().Perm())
+	}
+	return ""
+}
+
+// UIDName names a user for people: "uid 1001 (mallory)", or "uid 1001"
+// when the name cannot be looked up.
+func UIDName(uid int) string {
+	s := "uid " + strconv.Itoa(uid)
+	if u, err := user.LookupId(strconv.Itoa(uid)); err == nil && u.Username != "" {
+		s += " (" + u.Username + ")"
+	}
+	return s
+}
+
+// checkLogDir requires a log directory to be private (NotPrivateDir):
+// else the error names the owner or mode, and the way out.
+func checkLogDir(dir string) error {
+	st, err := os.Lstat(dir)
+	if err != nil {
+		return fmt.Errorf("log directory: %w", err)
+	}
+	why := NotPrivateDir(dir, st)
+	if why == "" {
+		return nil
+	}
+	fix := "use a log.dir of your own (or none: a new directory per session under your state directory)"
+	if sys, ok := st.Sys().(*syscall.Stat_t); st.IsDir() && (!ok || int(sys.Uid) == os.Getuid()) {
+		fix = fmt.Sprintf("chmod go-w %s, or %s", ShellJoin([]string{dir}), fix)
+	}
+	return fmt.Errorf("refusing the log directory: %s; another user could put files there that jobs' output would be written into; %s", why, fix)
+}
