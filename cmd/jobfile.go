@@ -188,7 +188,7 @@ func planFiles(plan *jobfile.Plan) string {
 // one a line: "FILE:LINE:COL: warning: ...".
 func printWarnings(w io.Writer, plan *jobfile.Plan) {
 	for _, warning := range warningLines(plan) {
-		fmt.Fprintln(w, warning)
+		fmt.Fprintln(w, showLines(warning))
 	}
 }
 

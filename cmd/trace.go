@@ -107,10 +107,12 @@ func traceEvents(list []jobs.Info, now time.Time) []traceEvent {
 	return evs
 }
 
-// writeTrace writes the jobs' trace as one JSON object.
+// writeTrace writes the jobs' trace as one JSON object, with C1
+// controls from jobs' names and commands escaped as --json does (c1Safe):
+// the same JSON, and nothing a terminal acts on.
 func writeTrace(w io.Writer, list []jobs.Info, now time.Time) error {
 	bw := bufio.NewWriter(w)
-	enc := json.NewEncoder(bw)
+	enc := json.NewEncoder(c1Safe{bw})
 	enc.SetEscapeHTML(false)
 	if err := enc.Encode(traceFile{TraceEvents: traceEvents(list, now), DisplayTimeUnit: "ms"}); err != nil {
 		return err

@@ -4,7 +4,9 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -87,4 +89,18 @@ func TestTraceIsAChromeTrace(t *testing.T) {
 
 	// Without --output it goes to stdout.
 	require.True(t, json.Valid([]byte(c.ok("trace"))))
+}
+
+// A trace on a terminal must not carry C1 controls (CSI as U+009B) from
+// a job's name or command: they are escaped as --json escapes them, and
+// the JSON means the same.
+func TestTraceEscapesC1Controls(t *testing.T) {
+	var out strings.Builder
+	list := []jobs.Info{{ID: 1, Name: "web\u009b2J", Command: "echo \u009b2J"}}
+	require.NoError(t, writeTrace(&out, list, time.Now()))
+	assert.NotContains(t, out.String(), "\u009b")
+	assert.Contains(t, out.String(), `web\u009b2J`)
+	var trace traceFile
+	require.NoError(t, json.Unmarshal([]byte(out.String()), &trace))
+	assert.Equal(t, "1 web\u009b2J", trace.TraceEvents[1].Args["name"])
 }

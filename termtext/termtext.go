@@ -12,6 +12,7 @@ package termtext
 
 import (
 	"encoding/binary"
+	"fmt"
 	"strings"
 	"unicode/utf8"
 )
@@ -322,4 +323,55 @@ func plain(s string) bool {
 		}
 	}
 	return true
+}
+
+// ShowControls shows every control character in s as an escape, removing
+// nothing, for text a person reads to learn what it does (a job file's
+// command, as check prints it): \a \b \t \n \v \f \r by name, the other
+// C0 characters and DEL as \xNN (ESC is \x1b), the C1 ones as \u0080...,
+// bytes that are not UTF-8 as \xNN. Backslashes are left as they are.
+// Text without a control character is returned as is.
+func ShowControls(s string) string {
+	if !hasControl(s) {
+		return s
+	}
+	var b strings.Builder
+	for i := 0; i < len(s); {
+		r, size := utf8.DecodeRuneInString(s[i:])
+		switch {
+		case r == utf8.RuneError && size == 1:
+			fmt.Fprintf(&b, `\x%02x`, s[i])
+		case r < 0x20 || r == 0x7f:
+			if k := strings.IndexByte("\a\b\t\n\v\f\r", byte(r)); k >= 0 {
+				b.WriteByte('\\')
+				b.WriteByte("abtnvfr"[k])
+			} else {
+				fmt.Fprintf(&b, `\x%02x`, r)
+			}
+		case r >= 0x80 && r <= 0x9f:
+			fmt.Fprintf(&b, `\u%04x`, r)
+		default:
+			b.WriteString(s[i : i+size])
+		}
+		i += size
+	}
+	return b.String()
+}
+
+// hasControl reports whether s holds a control character (C0, DEL, C1)
+// or a byte that is not UTF-8.
+func hasControl(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c < 0x20 || c == 0x7f || c >= 0x80 {
+			if c < 0x80 {
+				return true
+			}
+			r, size := utf8.DecodeRuneInString(s[i:])
+			if r == utf8.RuneError && size == 1 || r >= 0x80 && r <= 0x9f {
+				return true
+			}
+			i += size - 1
+		}
+	}
+	return false
 }

