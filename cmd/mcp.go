@@ -12,6 +12,7 @@ import (
 	"os/signal"
 	"syscall"
 	"time"
+	"unicode/utf8"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/spf13/cobra"
@@ -22,6 +23,10 @@ import (
 
 // mcpTokenEnv names the variable that sets the --http bearer token.
 const mcpTokenEnv = "JOBTOP_MCP_TOKEN"
+
+// minMCPToken is the fewest characters a token of $JOBTOP_MCP_TOKEN may
+// have: a shorter one is refused, as a guessable one.
+const minMCPToken = 16
 
 func newMCPCmd() *cobra.Command {
 	var httpAddr string
@@ -84,6 +89,10 @@ func serveMCPHTTP(cmd *cobra.Command, srv *sdk.Server, addr string) error {
 		return &ExitError{Code: usageExit, Err: err}
 	}
 	token := os.Getenv(mcpTokenEnv)
+	if n := utf8.RuneCountInString(token); token != "" && n < minMCPToken {
+		return &ExitError{Code: usageExit, Err: fmt.Errorf("$%s is %s: a bearer token needs at least %d, or any program on this machine could guess it; make one with `openssl rand -hex 16` (or leave $%s unset for one jobtop makes)",
+			mcpTokenEnv, plural(n, "character"), minMCPToken, mcpTokenEnv)}
+	}
 	ln, err := net.Listen("tcp", addr)
 	if err != nil {
 		return err

@@ -244,3 +244,14 @@ func (c *cli) mcpSession(args ...string) (context.Context, *sdk.ClientSession) {
 	c.t.Cleanup(func() { session.Close() })
 	return ctx, session
 }
+
+// A guessable token (JOBTOP_MCP_TOKEN=a) is refused before anything
+// listens, with how to make a good one.
+func TestMCPHTTPRefusesAShortToken(t *testing.T) {
+	c := newCLI(t)
+	c.env = append(c.env, "JOBTOP_MCP_TOKEN=a")
+	r := c.run("mcp", "--http", "127.0.0.1:0")
+	require.Equal(t, 2, r.code, r.stderr)
+	require.Contains(t, r.stderr, "$JOBTOP_MCP_TOKEN is 1 character: a bearer token needs at least 16")
+	require.Contains(t, r.stderr, "openssl rand -hex 16")
+}

@@ -141,7 +141,8 @@ const helperEnv = "JOBTOP_CONTROL_TEST_HELPER"
 // TestMain lets the test binary double as a helper process:
 // "hold:PATH" locks PATH.lock, listens on PATH, says "ready" and blocks
 // (to be SIGKILLed, leaving a stale socket); "connect:PATH" connects to
-// PATH, sends a request and prints the status line or the connect error.
+// PATH, sends a request and prints the status line or the connect error;
+// "client:PATH" lists the jobs there as a client and prints its error.
 func TestMain(m *testing.M) {
 	mode, path, ok := strings.Cut(os.Getenv(helperEnv), ":")
 	if !ok {
@@ -162,6 +163,9 @@ func TestMain(m *testing.M) {
 		}
 		fmt.Println("ready")
 		select {}
+	case "client":
+		_, err := NewClient(path).Jobs(context.Background())
+		fmt.Println(err)
 	case "connect":
 		conn, err := net.Dial("unix", path)
 		if err != nil {

@@ -203,9 +203,9 @@ func prepareSocketDir(dir string, isDefault bool) error {
 	sys, ok := st.Sys().(*syscall.Stat_t)
 	switch {
 	case !st.IsDir():
-		return fmt.Errorf("socket directory %s is not a directory (a symlink?); remove it", dir)
+		return fmt.Errorf("socket directory %s is not a directory (a symlink?); %s", dir, socketDirFix(dir, st))
 	case ok && int(sys.Uid) != os.Getuid():
-		return fmt.Errorf("socket directory %s belongs to uid %d, not to you; remove it or use --socket", dir, sys.Uid)
+		return fmt.Errorf("socket directory %s belongs to %s, not to you; %s", dir, jobs.UIDName(int(sys.Uid)), socketDirFix(dir, st))
 	case st.Mode().Perm() != 0o700:
 		if err := os.Chmod(dir, 0o700); err != nil {
 			return fmt.Errorf("cannot make socket directory %s private: %w", dir, err)

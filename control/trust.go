@@ -9,6 +9,8 @@ import (
 	"os"
 	"path/filepath"
 	"syscall"
+
+	"jobtop/jobs"
 )
 
 // UntrustedSocketError says why the client will not talk to a socket:
@@ -39,18 +41,45 @@ func checkSocketDir(socket string) error {
 	if err != nil {
 		return &UntrustedSocketError{Path: socket, Reason: "cannot look at its directory: " + err.Error(), Fix: "use --socket in a directory of your own"}
 	}
-	fix := fmt.Sprintf("remove %s (a new instance makes it again), or use --socket in a directory of your own that only you may write to", dir)
+	fix := socketDirFix(dir, st)
 	sys, ok := st.Sys().(*syscall.Stat_t)
 	switch {
 	case !st.IsDir():
 		return &UntrustedSocketError{Path: socket, Reason: dir + " is not a directory (a symlink?)", Fix: fix}
 	case ok && int(sys.Uid) != os.Getuid():
-		return &UntrustedSocketError{Path: socket, Reason: fmt.Sprintf("its directory %s belongs to uid %d, not to you (uid %d)", dir, sys.Uid, os.Getuid()), Fix: fix}
+		return &UntrustedSocketError{Path: socket, Reason: fmt.Sprintf("its directory %s belongs to %s, not to you (uid %d)", dir, jobs.UIDName(int(sys.Uid)), os.Getuid()), Fix: fix}
 	case st.Mode().Perm()&0o022 != 0:
 		return &UntrustedSocketError{Path: socket, Reason: fmt.Sprintf("its directory %s has mode %04o, so other users could replace the socket", dir, st.Mode().Perm()),
 			Fix: fmt.Sprintf("chmod go-w %s, or use --socket in a directory of your own that only you may write to", dir)}
 	}
 	return nil
+}
+
+// ownSocketHint is the lasting way out of a socket directory that is
+// not the user's to fix: a socket of their own elsewhere.
+const ownSocketHint = "use --socket in a directory of your own that only you may write to: export " + SocketEnv + "=~/.jobtop.sock (or set XDG_RUNTIME_DIR to a directory of your own)"
+
+// socketDirFix says what to do about a socket directory (st, its Lstat)
+// that is not to be trusted. Removing it is advice only for the default
+// directory (a new instance makes it again) and only for a user who can
+// remove it: its owner, or root. In a sticky /tmp no one else can, so a
+// user facing another user's directory is told who can, and a way out
+// that lasts.
+func socketDirFix(dir string, st fs.FileInfo) string {
+	owner := os.Getuid()
+	if sys, ok := st.Sys().(*syscall.Stat_t); ok {
+		owner = int(sys.Uid)
+	}
+	mine := owner == os.Getuid() || os.Getuid() == 0
+	switch {
+	case mine && dir == defaultSocketDir():
+		return fmt.Sprintf("remove %s (a new instance makes it again), or %s", dir, ownSocketHint)
+	case mine:
+		return ownSocketHint
+	case owner == 0:
+		return "only root can remove it; " + ownSocketHint
+	}
+	return fmt.Sprintf("only %s or root can remove it; %s", jobs.UIDName(owner), ownSocketHint)
 }
 
 // checkPeer requires the process serving conn to run as this user

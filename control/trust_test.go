@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"syscall"
 	"testing"
 
@@ -56,7 +57,8 @@ func TestClientRefusesASocketInAnUntrustedDirectory(t *testing.T) {
 	require.NoError(t, os.Chown(dir, 65534, 65534))
 	_, err = NewClient(in.socket).Jobs(ctxT(t))
 	require.ErrorAs(t, err, &untrusted)
-	assert.Contains(t, err.Error(), "its directory "+dir+" belongs to uid 65534, not to you (uid 0); remove "+dir)
+	assert.Contains(t, err.Error(), "its directory "+dir+" belongs to uid 65534")
+	assert.Contains(t, err.Error(), "not to you (uid 0); use --socket in a directory of your own", "not the default directory: no advice to remove it")
 }
 
 // The client refuses a socket served by another user (SO_PEERCRED), even
@@ -92,4 +94,56 @@ func TestClientRefusesAServerOfAnotherUser(t *testing.T) {
 	var untrusted *UntrustedSocketError
 	require.ErrorAs(t, err, &untrusted)
 	assert.Equal(t, "refusing to use the socket "+ours+": it is served by uid 65534, not by you (uid 0); stop that process or remove the socket, or use --socket with a socket of your own jobtop", err.Error())
+}
+
+// A socket directory of another user: the refusal names the owner, and
+// tells a user who cannot remove it (sticky /tmp) that only the owner or
+// root can, and a lasting way out; "remove" is advice only for the
+// default directory, and only for a user who can remove it.
+func TestRefusalAdviceFitsWhoCanRemoveTheDirectory(t *testing.T) {
+	if os.Getuid() != 0 {
+		t.Skip("directories of other users, and a client of another uid, need root")
+	}
+	bin := filepath.Join(shortTempDir(t), "helper")
+	copyExecutable(t, os.Args[0], bin)
+	require.NoError(t, os.Chmod(filepath.Dir(bin), 0o755))
+	// client runs a client of socket as uid 65534 (the user), whose
+	// runtime directory is runtime, and returns the error it printed.
+	client := func(runtime, socket string) string {
+		cmd := exec.Command(bin)
+		cmd.Env = append(os.Environ(), helperEnv+"=client:"+socket, "XDG_RUNTIME_DIR="+runtime, "GORACE=atexit_sleep_ms=0")
+		cmd.SysProcAttr = &syscall.SysProcAttr{Credential: &syscall.Credential{Uid: 65534, Gid: 65534}}
+		out, err := cmd.CombinedOutput()
+		require.NoError(t, err, string(out))
+		return strings.TrimSpace(string(out))
+	}
+	runtime := shortTempDir(t)
+	require.NoError(t, os.Chmod(runtime, 0o755))
+	dir := filepath.Join(runtime, "jobtop") // the user's default directory, made by uid 4242 first
+	require.NoError(t, os.Mkdir(dir, 0o700))
+	require.NoError(t, os.Chown(dir, 4242, 4242))
+	out := client(runtime, filepath.Join(dir, "jobtop.sock"))
+	assert.Contains(t, out, "its directory "+dir+" belongs to uid 4242, not to you (uid 65534)")
+	assert.Contains(t, out, "only uid 4242 or root can remove it")
+	assert.Contains(t, out, "export JOBTOP_SOCKET=~/.jobtop.sock")
+	assert.NotContains(t, out, "remove "+dir)
+
+	other := filepath.Join(shortTempDir(t), "shared") // not the default: JOBTOP_SOCKET in another user's directory
+	require.NoError(t, os.Chmod(filepath.Dir(other), 0o755))
+	require.NoError(t, os.Mkdir(other, 0o755))
+	require.NoError(t, os.Chown(other, 4242, 4242))
+	out = client(runtime, filepath.Join(other, "s.sock"))
+	assert.Contains(t, out, "its directory "+other+" belongs to uid 4242, not to you (uid 65534)")
+	assert.NotContains(t, out, "remove "+other)
+	assert.NotContains(t, out, "a new instance makes it again")
+	assert.Contains(t, out, "export JOBTOP_SOCKET=~/.jobtop.sock")
+
+	// The user's own default directory, a symlink: removing it is theirs
+	// to do, and a new instance makes it again.
+	require.NoError(t, os.Remove(dir))
+	require.NoError(t, os.Symlink(shortTempDir(t), dir))
+	require.NoError(t, os.Lchown(dir, 65534, 65534))
+	out = client(runtime, filepath.Join(dir, "jobtop.sock"))
+	assert.Contains(t, out, "is not a directory (a symlink?)")
+	assert.Contains(t, out, "remove "+dir+" (a new instance makes it again)")
 }

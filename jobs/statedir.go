@@ -61,11 +61,15 @@ func ownPrivateDir(dir string) error {
 		return err
 	}
 	sys, ok := st.Sys().(*syscall.Stat_t)
+	remove := "remove it"
+	if ok && int(sys.Uid) != os.Getuid() && os.Getuid() != 0 { // in a sticky temp directory, theirs alone to remove
+		remove = "only " + UIDName(int(sys.Uid)) + " or root can remove it"
+	}
 	switch {
 	case !st.IsDir():
-		return fmt.Errorf("%s is not a directory (a symlink?); remove it", dir)
+		return fmt.Errorf("%s is not a directory (a symlink?); %s", dir, remove)
 	case ok && int(sys.Uid) != os.Getuid():
-		return fmt.Errorf("%s belongs to uid %d, not to you; remove it", dir, sys.Uid)
+		return fmt.Errorf("%s belongs to %s, not to you; %s", dir, UIDName(int(sys.Uid)), remove)
 	case st.Mode().Perm() != 0o700:
 		return os.Chmod(dir, 0o700)
 	}
