@@ -194,3 +194,15 @@ func yamlQuote(s string) string {
 	b.WriteByte('"')
 	return b.String()
 }
+
+// The job file jobtop finds in a directory runs without asking: check
+// (as serve and the TUI) warns when others may write it.
+func TestCheckWarnsOfAFoundFileOthersMayWrite(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "jobtop.yaml")
+	require.NoError(t, os.WriteFile(path, []byte("jobs:\n  web:\n    cmd: echo hi\n"), 0o644))
+	require.NoError(t, os.Chmod(path, 0o666))
+	_, stderr, err := runCheck(t, dir)
+	require.NoError(t, err)
+	assert.Equal(t, path+": warning: jobtop.yaml is writable by others (mode 0666): anyone who can write it runs commands as you\n", stderr)
+}

@@ -117,6 +117,9 @@ func openTUI(cmd *cobra.Command, specs []jobs.Spec) error {
 		if n := len(warnings); n > 0 {
 			cfg.Notice = "loaded " + planFiles(plan) + warningsNote(n)
 		}
+		if len(plan.Unguarded) > 0 { // first: what matters most
+			cfg.Notice = strings.Join(plan.Unguarded, "; ") + "; " + cfg.Notice
+		}
 	}
 	if in.previous != nil { // (its stderr line is under the screen)
 		note := previousEndNotice(in.previous)

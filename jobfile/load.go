@@ -6,7 +6,11 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
+	"syscall"
+
+	"jobtop/jobs"
 )
 
 // maxFileSize bounds a job file; anything larger is surely not one.
@@ -111,6 +115,27 @@ func passedOver(path string) *Error {
 		strings.Join(others, ", "), strings.Join(fileNames[:5], ", "), strings.Join(fileNames[5:], ", "))}
 }
 
+// writableByOthers warns of a file that runs without being asked for
+// (the job file found in a directory, the .env beside it) when it is
+// another user's (not root's) or group or others may write it: whoever
+// can write it runs commands as this user. A warning, not a refusal: a
+// shared project directory can be so on purpose.
+func writableByOthers(path string) *Error {
+	st, err := os.Stat(path)
+	if err != nil {
+		return nil
+	}
+	name := filepath.Base(path)
+	const runs = ": anyone who can write it runs commands as you"
+	if sys, ok := st.Sys().(*syscall.Stat_t); ok && sys.Uid != 0 && int(sys.Uid) != os.Getuid() {
+		return &Error{File: path, Msg: fmt.Sprintf("%s belongs to %s, not to you%s", name, jobs.UIDName(int(sys.Uid)), runs)}
+	}
+	if perm := st.Mode().Perm(); perm&0o022 != 0 {
+		return &Error{File: path, Msg: fmt.Sprintf("%s is writable by others (mode %04o)%s", name, perm, runs)}
+	}
+	return nil
+}
+
 // fileKind names what a path that is no regular file is.
 func fileKind(m fs.FileMode) string {
 	switch {
@@ -167,6 +192,16 @@ func ParseWith(path string, data []byte, o LoadOptions) (*Plan, error) {
 	if o.Found {
 		if w := passedOver(path); w != nil {
 			plan.Warnings = append(plan.Warnings, w)
+		}
+		unguarded := []string{path}
+		if env := filepath.Join(dir, DefaultEnvFile); slices.Contains(plan.EnvFiles, shownPath(env)) {
+			unguarded = append(unguarded, env)
+		}
+		for _, f := range unguarded {
+			if w := writableByOthers(f); w != nil {
+				plan.Warnings = append(plan.Warnings, w)
+				plan.Unguarded = append(plan.Unguarded, w.Msg)
+			}
 		}
 	}
 	plan.Warnings = plan.Warnings.sorted()

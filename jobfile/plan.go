@@ -43,6 +43,10 @@ type Plan struct {
 	// another tool's format it has no counterpart for), each once, with
 	// its position. The rest of the file runs.
 	Warnings ErrorList
+	// Unguarded are the warnings, among Warnings, that a file found and
+	// run without asking (the job file, its .env) is another user's or
+	// writable by others, as their messages: the TUI shows them first.
+	Unguarded []string
 	// Options are the command-line options the file was read with; a
 	// reload reads it with the same.
 	Options LoadOptions
