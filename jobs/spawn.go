@@ -354,6 +354,12 @@ func lookProgram(prog, dir, pathEnv string) (string, error) {
 //
 // A TTY job's TERM names the terminal it is on, not jobtop's:
 // ttyTerm, unless its spec sets one.
+//
+// A pipe job gets PYTHONUNBUFFERED=1 unless its environment sets
+// PYTHONUNBUFFERED (empty is Python's "off": the way to opt out): on a
+// pipe Python block-buffers stdout, so a script's prints showed up
+// minutes late, and a stop (SIGTERM, which Python does not flush on)
+// lost them. On a terminal Python is line-buffered already.
 func (m *Manager) environ(id ID, spec Spec) []string {
 	vars := map[string]string{"JOBTOP_JOB_ID": id.String()}
 	if _, own := spec.Env["TERM"]; spec.TTY && !own {
@@ -372,6 +378,9 @@ func (m *Manager) environ(id ID, spec Spec) []string {
 	}
 	if spec.TTY {
 		env = withoutOuterTerminal(env)
+	}
+	if _, set := vars["PYTHONUNBUFFERED"]; !spec.TTY && !set && !hasEnv(env, "PYTHONUNBUFFERED") {
+		vars["PYTHONUNBUFFERED"] = "1"
 	}
 	return mergeEnv(env, vars)
 }
@@ -404,6 +413,16 @@ func withoutOuterTerminal(env []string) []string {
 		}
 	}
 	return out
+}
+
+// hasEnv says whether env sets name, to any value.
+func hasEnv(env []string, name string) bool {
+	for _, kv := range env {
+		if k, _, _ := strings.Cut(kv, "="); k == name {
+			return true
+		}
+	}
+	return false
 }
 
 // mergeEnv is env with vars set: a variable of env that vars sets is
