@@ -27,6 +27,9 @@ type action struct {
 	one func(ctx context.Context, c *control.Client, id jobs.ID) (info jobs.Info, removed bool, err error)
 	// finished adds --finished: every job that has ended (rm).
 	finished bool
+	// signal adds --signal: this stop's signal in place of each job's
+	// own (stop).
+	signal bool
 }
 
 // selectOptions are the flags that pick jobs for a bulk action.
@@ -36,6 +39,7 @@ type selectOptions struct {
 	names    []string
 	finished bool
 	json     bool
+	signal   string
 }
 
 func (o selectOptions) selecting() bool {
@@ -66,8 +70,15 @@ stderr); a job named that it does not apply to is an error (exit 1), after
 the others are done.`,
 		ValidArgsFunction: completeJobs,
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if o.signal != "" {
+				sig, err := jobs.ParseSignal(o.signal)
+				if err != nil {
+					return usageErrorf("--signal: %w", err)
+				}
+				o.signal = sig.String()
+			}
 			if len(args) == 1 && !o.selecting() {
-				return actOnOne(cmd, a, args[0], o.json)
+				return actOnOne(cmd, a, args[0], o)
 			}
 			return actOnMany(cmd, a, args, o)
 		},
@@ -76,6 +87,9 @@ the others are done.`,
 	o.addFlags(f)
 	if a.finished {
 		f.BoolVar(&o.finished, "finished", false, "every job that has ended (succeeded, failed, killed, timed_out, error)")
+	}
+	if a.signal {
+		f.StringVar(&o.signal, "signal", "", "send `SIG` (INT, SIGINT or 2) instead of each job's stop signal, this time (SIGKILL still follows the grace period)")
 	}
 	f.BoolVar(&o.json, "json", false, "print the job as JSON (for several: {\"jobs\", \"skipped\", \"failed\", \"removed\"})")
 	return cmd
@@ -90,17 +104,25 @@ func (o *selectOptions) addFlags(f *pflag.FlagSet) {
 
 // actOnOne is the action on one job argument: the job is printed, and an
 // action that does not apply is an error.
-func actOnOne(cmd *cobra.Command, a action, arg string, asJSON bool) error {
+func actOnOne(cmd *cobra.Command, a action, arg string, o selectOptions) error {
 	c := newClient(cmd)
 	id, err := resolveJob(cmd.Context(), c, arg)
 	if err != nil {
 		return err
 	}
-	info, removed, err := a.one(cmd.Context(), c, id)
+	var info jobs.Info
+	var removed bool
+	if o.signal != "" {
+		var answer control.EndAnswer
+		answer, err = c.StopJobWith(cmd.Context(), id, o.signal, true)
+		info, removed = answer.Info, answer.Removed
+	} else {
+		info, removed, err = a.one(cmd.Context(), c, id)
+	}
 	if err != nil {
 		return err
 	}
-	if asJSON {
+	if o.json {
 		err = printJSON(cmd.OutOrStdout(), control.EndAnswer{Info: info, Removed: removed})
 	} else {
 		printOutcome(cmd.OutOrStdout(), cmd.Name(), info)
@@ -155,7 +177,7 @@ func actOnMany(cmd *cobra.Command, a action, args []string, o selectOptions) err
 	if err != nil {
 		return err
 	}
-	resp, err := newClient(cmd).Bulk(cmd.Context(), a.verb, req, a.verb != control.BulkRemove)
+	resp, err := newClient(cmd).BulkWith(cmd.Context(), a.verb, req, a.verb != control.BulkRemove, o.signal)
 	if err != nil {
 		return selectionError(err)
 	}

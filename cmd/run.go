@@ -33,6 +33,7 @@ type runOptions struct {
 	tty     bool
 	stdin   string
 	after   []string
+	stopSig string
 }
 
 func newRunCmd() *cobra.Command {
@@ -87,6 +88,7 @@ come later under the same name. A job that does not exist is refused
 	f.StringVar(&o.timeout, "timeout", "", "stop the job after `DUR` (e.g. 30s, 10m); it ends timed_out")
 	f.BoolVar(&o.json, "json", false, "print the new job as JSON")
 	f.BoolVar(&o.tty, "tty", false, "run on a terminal (200x50): colours, prompts and full-screen programs; answer with jobtop send, read with jobtop screen")
+	f.StringVar(&o.stopSig, "stop-signal", "", "stop the job with `SIG` (INT, SIGINT or 2; default TERM): INT runs a Python script's KeyboardInterrupt handlers")
 	f.StringVar(&o.stdin, "stdin", "null", "what a job on pipes reads: null (/dev/null) or pipe (written by jobtop send)")
 	f.StringArrayVar(&o.after, "after", nil, "start once the job `ID|NAME` has succeeded (repeatable, or a comma list: 3,build); it fails if one fails or is removed first")
 	cmd.RegisterFlagCompletionFunc("after", func(c *cobra.Command, _ []string, toComplete string) ([]string, cobra.ShellCompDirective) { //nolint:errcheck // the flag is defined above
@@ -202,6 +204,13 @@ func (o runOptions) request(args []string, host *control.Host) (control.StartReq
 			return req, usageErrorf("--timeout %s is negative", o.timeout)
 		}
 		req.Timeout = d.String()
+	}
+	if o.stopSig != "" {
+		sig, err := jobs.ParseSignal(o.stopSig)
+		if err != nil {
+			return req, usageErrorf("--stop-signal: %w", err)
+		}
+		req.StopSignal = sig.String()
 	}
 	stdin, err := jobs.ParseStdin(o.stdin)
 	if err != nil {

@@ -15,9 +15,14 @@ func newStopCmd() *cobra.Command {
 		short: "Stop jobs gracefully and wait until they have ended",
 		long: `Stop a job: its stop signal (SIGTERM unless it says otherwise) to its
 whole process group, then SIGKILL after its grace period (5s by default).
-Returns once the job and everything it started have ended.`,
-		verb: control.BulkStop,
-		done: "stopped",
+Returns once the job and everything it started have ended.
+
+--signal SIG sends SIG instead, this time (as pueue kill -s): --signal INT
+lets a Python script's except KeyboardInterrupt and finally blocks run.
+A job stopped with SIGINT every time: jobtop run --stop-signal INT.`,
+		verb:   control.BulkStop,
+		signal: true,
+		done:   "stopped",
 		one: func(ctx context.Context, c *control.Client, id jobs.ID) (jobs.Info, bool, error) {
 			answer, err := c.EndJob(ctx, id, "stop", true)
 			return answer.Info, answer.Removed, err

@@ -368,11 +368,17 @@ const ListJobsHint = "GET /v1/jobs lists them"
 // on the jobs req picks; with wait, it returns once the action has taken
 // effect on each.
 func (c *Client) Bulk(ctx context.Context, verb string, req BulkRequest, wait bool) (BulkResponse, error) {
+	return c.BulkWith(ctx, verb, req, wait, "")
+}
+
+// BulkWith is Bulk with a stop's signal (INT, SIGINT or 2) in place of
+// each job's stop signal; "" is each one's own. Only a stop takes one.
+func (c *Client) BulkWith(ctx context.Context, verb string, req BulkRequest, wait bool, sig string) (BulkResponse, error) {
 	var q url.Values
 	if wait {
 		q = url.Values{"wait": {"true"}}
 	}
 	var resp BulkResponse
-	err := c.call(ctx, http.MethodPost, "/v1/jobs/"+verb, q, req, &resp)
+	err := c.call(ctx, http.MethodPost, "/v1/jobs/"+verb, withSignal(q, sig), req, &resp)
 	return resp, err
 }

@@ -31,6 +31,14 @@ func (s *Server) handleBulk(verb string) http.HandlerFunc {
 			writeError(w, err)
 			return
 		}
+		sig, err := signalParam(r)
+		if err == nil && sig != 0 && verb != BulkStop {
+			err = badRequest("signal: only a stop takes a signal, not a %s", verb)
+		}
+		if err != nil {
+			writeError(w, err)
+			return
+		}
 		picked, named, err := req.pick(s.mgr.List())
 		if err != nil {
 			writeError(w, err)
@@ -48,7 +56,7 @@ func (s *Server) handleBulk(verb string) http.HandlerFunc {
 		}
 		resp := BulkResponse{Jobs: []jobs.Info{}, Skipped: []BulkRefusal{}, Failed: []BulkRefusal{}, Removed: []jobs.ID{}}
 		var acted []jobs.Info
-		lasts, errs := s.bulkAct(verb, picked)
+		lasts, errs := s.bulkAct(verb, picked, sig)
 		if verb == BulkRemove && !named && req.Name == "" && (req.All || req.State == "ended") {
 			// Every ended job cleaned away: the cap's failed ones too
 			// (a wait for every job counted them for ever, rev54).
@@ -89,8 +97,9 @@ func (s *Server) handleBulk(verb string) http.HandlerFunc {
 // bulkAct does the action on each picked job; last[i] is picked[i] as it
 // was just before. Stops and kills are one action of the manager's
 // (StopJobs, KillJobs): no job is started because another ended, only to
-// be stopped by the same request.
-func (s *Server) bulkAct(verb string, picked []jobs.Info) (last []jobs.Info, errs []error) {
+// be stopped by the same request. sig, when not 0, is a stop's signal
+// in place of each job's own.
+func (s *Server) bulkAct(verb string, picked []jobs.Info, sig jobs.Signal) (last []jobs.Info, errs []error) {
 	last, errs = make([]jobs.Info, len(picked)), make([]error, len(picked))
 	var ending []jobs.ID
 	var at []int // ending[k] is picked[at[k]]
@@ -110,7 +119,7 @@ func (s *Server) bulkAct(verb string, picked []jobs.Info) (last []jobs.Info, err
 	var ended []error
 	switch verb {
 	case BulkStop:
-		ended = s.mgr.StopJobs(ending)
+		ended = s.mgr.StopJobsWith(ending, sig)
 	case BulkKill:
 		ended = s.mgr.KillJobs(ending)
 	}

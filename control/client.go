@@ -318,6 +318,26 @@ func (c *Client) EndJob(ctx context.Context, id jobs.ID, verb string, wait bool)
 	return answer, err
 }
 
+// StopJobWith stops a job as EndJob's "stop" does, with sig (INT, SIGINT
+// or 2) in place of its stop signal for this stop; "" is its own.
+func (c *Client) StopJobWith(ctx context.Context, id jobs.ID, sig string, wait bool) (EndAnswer, error) {
+	var answer EndAnswer
+	err := c.call(ctx, http.MethodPost, jobPath(id, "stop"), withSignal(actionQuery(wait), sig), nil, &answer)
+	return answer, err
+}
+
+// withSignal is q with signal=sig, unless sig is "".
+func withSignal(q url.Values, sig string) url.Values {
+	if sig == "" {
+		return q
+	}
+	if q == nil {
+		q = url.Values{}
+	}
+	q.Set("signal", sig)
+	return q
+}
+
 // RestartJob starts a new run of a job; with wait, returns once the new
 // run has started (or is queued).
 func (c *Client) RestartJob(ctx context.Context, id jobs.ID, wait bool) (jobs.Info, error) {

@@ -100,12 +100,37 @@ func (s *Server) handleRemove(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusOK, info)
 }
 
+// handleStop stops a job with its stop signal, or with the signal
+// ?signal= names for this stop (INT, SIGINT or 2, as stop_signal; as
+// pueue's kill -s).
 func (s *Server) handleStop(w http.ResponseWriter, r *http.Request) {
-	s.handleEnd(w, r, s.mgr.Stop)
+	sig, err := signalParam(r)
+	if err != nil {
+		writeError(w, err)
+		return
+	}
+	s.handleEnd(w, r, func(id jobs.ID) error { return s.mgr.StopWith(id, sig) })
 }
 
 func (s *Server) handleKill(w http.ResponseWriter, r *http.Request) {
+	if r.URL.Query().Has("signal") {
+		writeError(w, badRequest("signal: a kill is SIGKILL; a stop takes a signal (POST .../stop?signal=INT)"))
+		return
+	}
 	s.handleEnd(w, r, s.mgr.Kill)
+}
+
+// signalParam is the signal ?signal= names; 0 without one.
+func signalParam(r *http.Request) (jobs.Signal, error) {
+	v := r.URL.Query().Get("signal")
+	if v == "" {
+		return 0, nil
+	}
+	sig, err := jobs.ParseSignal(v)
+	if err != nil {
+		return 0, badRequest("signal: %v", err)
+	}
+	return sig, nil
 }
 
 // handleEnd stops or kills a job; with wait=true it answers once the job

@@ -26,8 +26,10 @@ type manager interface {
 	Output(jobs.ID) (jobs.OutputReader, error)
 	Subscribe() jobs.EventStream
 	Stop(jobs.ID) error
+	StopWith(jobs.ID, jobs.Signal) error
 	Kill(jobs.ID) error
 	StopJobs([]jobs.ID) []error
+	StopJobsWith([]jobs.ID, jobs.Signal) []error
 	KillJobs([]jobs.ID) []error
 	Restart(jobs.ID) (jobs.Info, error)
 	Remove(jobs.ID) error

@@ -450,7 +450,15 @@ func (m *Manager) Subscribe() EventStream {
 // Stop ends a job gracefully: its stop signal to the whole process group,
 // then SIGKILL after the grace period. It returns once the signal is sent;
 // use Wait for the end. A queued job is taken off the queue.
-func (m *Manager) Stop(id ID) error { return m.end([]ID{id}, reqStop, "stop")[0] }
+func (m *Manager) Stop(id ID) error { return m.end([]ID{id}, reqStop, "stop", 0)[0] }
+
+// StopWith stops a job as Stop does, with sig in place of its stop
+// signal (and of its stop command) for this stop only: a SIGINT for a
+// Python job whose spec says SIGTERM, so its KeyboardInterrupt handler
+// runs. 0 is its own stop signal.
+func (m *Manager) StopWith(id ID, sig Signal) error {
+	return m.end([]ID{id}, reqStop, "stop", sig)[0]
+}
 
 // StopToRemove stops the job as Stop does, for by (see Info.Removing)
 // to remove it once it has ended: whoever waits for its end learns why
@@ -470,24 +478,33 @@ func (m *Manager) StopToRemove(id ID, by string) error {
 }
 
 // Kill sends SIGKILL to the job's whole process group now.
-func (m *Manager) Kill(id ID) error { return m.end([]ID{id}, reqKill, "kill")[0] }
+func (m *Manager) Kill(id ID) error { return m.end([]ID{id}, reqKill, "kill", 0)[0] }
 
 // StopJobs stops several jobs as one action, each as Stop does, and
 // returns each one's error (nil, NotFoundError, InvalidActionError) in
 // the order of ids. What the end of one lets start (a job whose restart
 // is cancelled has completed, for what depends on it) is started once
 // all are stopped: a job stopped by the same action is not among it.
-func (m *Manager) StopJobs(ids []ID) []error { return m.end(ids, reqStop, "stop") }
+func (m *Manager) StopJobs(ids []ID) []error { return m.end(ids, reqStop, "stop", 0) }
+
+// StopJobsWith stops several jobs as StopJobs does, each as StopWith
+// does.
+func (m *Manager) StopJobsWith(ids []ID, sig Signal) []error { return m.end(ids, reqStop, "stop", sig) }
 
 // KillJobs kills several jobs as one action, as StopJobs stops them.
-func (m *Manager) KillJobs(ids []ID) []error { return m.end(ids, reqKill, "kill") }
+func (m *Manager) KillJobs(ids []ID) []error { return m.end(ids, reqKill, "kill", 0) }
 
-func (m *Manager) end(ids []ID, req endRequest, action string) []error {
+// end ends the jobs; sig, when not 0, is a stop's signal in place of each
+// run's own.
+func (m *Manager) end(ids []ID, req endRequest, action string, sig Signal) []error {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	errs := make([]error, len(ids))
 	settle := false
 	for i, id := range ids {
+		if j, ok := m.jobs[id]; ok && j.proc != nil && sig != 0 {
+			j.proc.stopWith = sig
+		}
 		var settles bool
 		settles, errs[i] = m.endLocked(id, req, action)
 		settle = settle || settles

@@ -33,7 +33,10 @@ func (s Signal) sys() syscall.Signal { return syscall.Signal(s) }
 type process struct {
 	run  keeper.RunID
 	spec Spec // as the run started: its stop signal and grace apply to it
-	pid  int
+	// stopWith is the signal a stop asked for in place of the spec's
+	// stop signal and stop command (StopWith); 0 for none.
+	stopWith Signal
+	pid      int
 	// start is the main process's start time: with pid, it names it.
 	start uint64
 
@@ -339,9 +342,13 @@ func (m *Manager) finishAfterDrain(j *job, p *process, note string) {
 
 // stopSignalLocked asks the run to end its own way (its stop command when
 // it has one and its main process is alive, else its stop signal to all of
-// it) and arms the SIGKILL that follows its grace.
+// it, or the signal the stop asked for) and arms the SIGKILL that follows
+// its grace.
 func (m *Manager) stopSignalLocked(j *job, p *process) {
-	if p.spec.StopCommand != "" && !p.exited {
+	if p.stopWith != 0 {
+		j.sentSignal = p.stopWith
+		m.signalLocked(p, p.stopWith.sys())
+	} else if p.spec.StopCommand != "" && !p.exited {
 		j.sentSignal = 0
 		m.signalLocked(p, keeper.StopBegun) // no signal: the keeper notes the stop
 		m.runStopCommandLocked(j, p)
