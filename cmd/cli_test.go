@@ -642,17 +642,25 @@ func TestRunWordsReachTheProgramAsGiven(t *testing.T) {
 	c.ok("wait", strings.TrimSpace(env))
 	assert.Equal(t, []string{"hello there"}, c.logLines(strings.TrimSpace(env)))
 
-	// Run directly: a first word is the program, whatever a shell would
-	// make of it, and one that starts with - is no option.
-	// It cannot start: its ID still, and an exit that says so.
-	r := c.run("run", "--", "FOO=1", "true")
+	// Leading NAME=value words set variables for the program, as a
+	// shell's do (CUDA_VISIBLE_DEVICES=1 python3 train.py).
+	vars := strings.TrimSpace(c.ok("run", "--", "FOO=1 2", "printenv", "FOO"))
+	c.ok("wait", vars)
+	assert.Equal(t, []string{"1 2"}, c.logLines(vars))
+	assert.Equal(t, "printenv", c.status(vars).Name)
+
+	// A program not found cannot start: its ID still, and an exit that
+	// says so.
+	r := c.run("run", "--", "FOO=1", "no-such-program-jobtop")
 	notFound := strings.TrimSpace(r.stdout)
 	assert.Equal(t, 125, r.code)
-	assert.Regexp(t, `^jobtop: job `+notFound+` could not start: .*"FOO=1" not found`, r.stderr)
+	assert.Regexp(t, `^jobtop: job `+notFound+` could not start: .*"no-such-program-jobtop" not found`, r.stderr)
 	st := c.status(notFound)
 	assert.Equal(t, jobs.StateError, st.State)
-	assert.Contains(t, st.Error, `"FOO=1" not found`)
-	assert.Equal(t, "'FOO=1' true", st.Command)
+	assert.Contains(t, st.Error, `"no-such-program-jobtop" not found`)
+	assert.Equal(t, "FOO=1 no-such-program-jobtop", st.Command)
+
+	// Run directly: a first word that starts with - is no option.
 	bin := t.TempDir()
 	require.NoError(t, os.WriteFile(filepath.Join(bin, "-v"), []byte("#!/bin/sh\necho \"dash-v got $1\"\n"), 0o755))
 	c.env = append(slices.Clip(c.env), "PATH="+bin+":"+os.Getenv("PATH"))

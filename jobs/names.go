@@ -186,7 +186,7 @@ func prefixArg(w string) bool {
 func defaultName(s Spec) string {
 	if len(s.Argv) > 0 {
 		program := s.Argv[0]
-		if shellPrefixes()[path.Base(program)] || interpreterFamily()[path.Base(program)] != "" { // env FOO=1 make; python3 tool.py
+		if shellPrefixes()[path.Base(program)] || interpreterFamily()[path.Base(program)] != "" || isAssignment(program) { // env FOO=1 make; python3 tool.py; FOO=1 make
 			program = programOf(s.Argv)
 		}
 		return nameOf(program)
@@ -242,6 +242,17 @@ func isAssignment(w string) bool {
 		}
 	}
 	return true
+}
+
+// argvAssignments splits an argv's leading NAME=value words, which set
+// variables for its program as a shell's and env's do, from the program
+// and its arguments.
+func argvAssignments(argv []string) (vars, rest []string) {
+	i := 0
+	for i < len(argv) && isAssignment(argv[i]) {
+		i++
+	}
+	return argv[:i], argv[i:]
 }
 
 // uniqueNameLocked makes base unique among the jobs: base itself when no

@@ -202,7 +202,7 @@ func (s *spawnFiles) runDirectly(command string, paths *pathCache) {
 
 // prepare resolves what the run executes and makes its pipes.
 func (m *Manager) prepare(j *job, p *process) (*spawnFiles, error) {
-	spec := p.spec
+	spec := withArgvAssignments(p.spec)
 	path, argv, err := resolveCommand(spec)
 	if err != nil {
 		return nil, err
@@ -268,6 +268,26 @@ func (s *spawnFiles) closeOurEnds() {
 			f.Close()
 		}
 	}
+}
+
+// withArgvAssignments is spec with its argv's leading NAME=value words
+// taken into Env, over what Env had, as a shell sets them for the
+// program (its PATH, when one sets it, finds the program).
+func withArgvAssignments(spec Spec) Spec {
+	vars, rest := argvAssignments(spec.Argv)
+	if len(vars) == 0 {
+		return spec
+	}
+	env := make(map[string]string, len(spec.Env)+len(vars))
+	for k, v := range spec.Env {
+		env[k] = v
+	}
+	for _, kv := range vars {
+		k, v, _ := strings.Cut(kv, "=")
+		env[k] = v
+	}
+	spec.Env, spec.Argv = env, rest
+	return spec
 }
 
 // resolveCommand checks the working directory and finds the program:

@@ -240,10 +240,21 @@ func (r ReadyCheck) String() string {
 var ErrEmptyCommand = errors.New("empty command: give a shell command or an argv")
 
 // DisplayCommand is the command line as people read it (an argv as the
-// shell would be given it).
+// shell would be given it: its leading NAME=value words set variables
+// for the program, there as here).
 func (s Spec) DisplayCommand() string {
 	if len(s.Argv) > 0 {
-		return ShellJoin(s.Argv)
+		var b strings.Builder
+		vars, rest := argvAssignments(s.Argv)
+		for _, kv := range vars {
+			name, value, _ := strings.Cut(kv, "=")
+			b.WriteString(name + "=")
+			if value != "" {
+				writeShellWord(&b, value)
+			}
+			b.WriteByte(' ')
+		}
+		return b.String() + ShellJoin(rest)
 	}
 	return s.Command
 }
@@ -298,6 +309,9 @@ func (s Spec) Validate() error {
 		return ErrEmptyCommand
 	case hasArgv && strings.TrimSpace(s.Argv[0]) == "":
 		return errors.New("argv[0] is empty: name the program to run")
+	}
+	if vars, rest := argvAssignments(s.Argv); hasArgv && len(rest) == 0 {
+		return fmt.Errorf("argv sets variables (%s) and runs no program: give the program after them", strings.Join(vars, " "))
 	}
 	if s.Name != "" {
 		if err := CheckName(s.Name); err != nil {
