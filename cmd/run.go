@@ -44,7 +44,10 @@ func newRunCmd() *cobra.Command {
 		Long: `Start a job in the jobtop instance on the socket. One word after -- is
 a shell command line, run by /bin/sh -c (jobtop run -- 'make && make test');
 several words are a program and its arguments, run directly, each reaching
-it as given (jobtop run -- python3 -c 'print("a b")'). It runs in the
+it as given (jobtop run -- python3 -c 'print("a b")'), but for leading
+NAME=value words, which set variables for it as a shell's do
+(jobtop run -- CUDA_VISIBLE_DEVICES=1 python3 train.py). Words before --
+are refused when the command comes after it. It runs in the
 current directory unless --cwd says otherwise, with the environment run
 was called in (its PATH, an activated virtualenv) plus --env; on another
 machine (--host), in the instance's environment there.
@@ -73,7 +76,12 @@ come later under the same name. A job that does not exist is refused
 				if dash := cmd.ArgsLenAtDash(); dash >= 0 {
 					beforeDash = args[:dash]
 				}
-				return checkAfterFlag(o.after, beforeDash)
+				if err := checkAfterFlag(o.after, beforeDash); err != nil {
+					return err
+				}
+			}
+			if dash := cmd.ArgsLenAtDash(); dash > 0 && dash < len(args) {
+				return strayWordsError(cmd, args[:dash], os.Args[1:])
 			}
 			return nil
 		},
@@ -101,6 +109,34 @@ come later under the same name. A job that does not exist is refused
 		return got, directive
 	})
 	return cmd
+}
+
+// strayWordsError refuses words before "--" when the command comes after
+// it: they are no flag's and not the command (bash's --name
+// exp-lr{1..4} gives --name exp-lr1 exp-lr2 ...; they ran as the
+// program). raw, jobtop's arguments, say which flag's value came just
+// before them, when one did.
+func strayWordsError(cmd *cobra.Command, stray, raw []string) error {
+	if dash := slices.Index(raw, "--"); dash >= 0 {
+		raw = raw[:dash]
+	}
+	flag := ""
+	if i := slices.Index(raw, stray[0]); i >= 2 && strings.HasPrefix(raw[i-2], "-") && !strings.Contains(raw[i-2], "=") {
+		name := strings.TrimLeft(raw[i-2], "-")
+		f := cmd.Flags().Lookup(name)
+		if f == nil && len(name) == 1 {
+			f = cmd.Flags().ShorthandLookup(name)
+		}
+		if f != nil && f.Value.Type() != "bool" {
+			flag = fmt.Sprintf("each flag takes one value: %s %s", raw[i-2], raw[i-1])
+		}
+	} else if i >= 1 && strings.HasPrefix(raw[i-1], "--") && strings.Contains(raw[i-1], "=") {
+		flag = "each flag takes one value: " + raw[i-1]
+	}
+	if flag != "" {
+		flag = " (" + flag + ")"
+	}
+	return usageErrorf("%s: words before -- are not run's%s; the command goes after --, all of it: jobtop run [flags] -- COMMAND...", strings.Join(stray, " "), flag)
 }
 
 // checkAfterFlag refuses an --after given no job (--after "", from a
