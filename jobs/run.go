@@ -284,7 +284,7 @@ func (m *Manager) finishAfterDrain(j *job, p *process, note string) {
 	// outside the run holds them), at drainLimit if it writes on, or when
 	// a stop or kill cuts it.
 	m.mu.Lock()
-	cut, within := p.cutDrain, drainLimit
+	cut, within, exit := p.cutDrain, drainLimit, p.exit
 	if j.request != reqNone {
 		// Stopped, killed or timed out: the run's own output is in
 		// the pipes already; nothing more is waited for.
@@ -323,6 +323,9 @@ func (m *Manager) finishAfterDrain(j *job, p *process, note string) {
 		p.term.end() // not under the lock: its emulator's goroutine takes it
 	}
 	j.store.Flush()
+	if note == "" && saidNoSource(exit, j.store) {
+		note = sourceHint
+	}
 	if note != "" {
 		j.store.AppendMeta(note)
 		j.log.Marker(note)
