@@ -49,13 +49,15 @@ MiB of text. Pass next_cursor back as --cursor to get only the lines not
 yet returned ("more": true says more follow at once); "dropped" counts
 lines the instance no longer holds between the cursor and the first line
 returned, and "partial" holds lines still being written (not covered by
-the cursor).
+the cursor; "redrawn": true when a \r went back to the line's start).
 
 --follow prints lines as they come until the job ends (with --json, one
 object per line of output), or until nothing reads them (logs -f X |
 head -3: exit 141, as on SIGPIPE). Without --json it prints a line still being
 written as it comes (a prompt shows before its newline), then only the
-rest once complete; a line redrawn with \r is printed once complete.
+rest once complete. A line redrawn with \r (a progress bar) is drawn over
+in place on a terminal, its latest state; to a pipe or a file it is
+printed only once complete.
 
 --all prints every job's lines in the order they arrived, each behind its
 job's name ("web | GET /"); --stderr (--stdout) keeps every job's lines
@@ -145,7 +147,7 @@ func logs(cmd *cobra.Command, c *control.Client, id jobs.ID, o logsOptions) erro
 		skip := o.noLines
 		notes := &dropNotes{w: cmd.ErrOrStderr(), id: id, now: time.Now, logLost: logLoses(cmd, c, id)}
 		defer notes.flush()
-		printer := &partialPrinter{text: text}
+		printer := newPartialPrinter(out, text)
 		return c.FollowOutput(cmd.Context(), id, q, func(r control.OutputResponse) error {
 			if skip {
 				// The first answer is the tail read: from its cursor on.

@@ -2,11 +2,13 @@ package cmd
 
 import (
 	"bufio"
+	"fmt"
 	"io"
 	"strings"
 
 	"jobtop/control"
 	"jobtop/jobs"
+	"jobtop/termtext"
 )
 
 // partialPrinter prints what `logs --follow` receives, lines still being
@@ -17,14 +19,18 @@ import (
 // grows is never printed twice, so nothing is gained by waiting.
 //
 // When a shown partial grows, only the new text is printed; when it is
-// completed, the rest of it and the newline. When it changes other than
-// by growing (a \r progress bar redrawn, a terminal job's line edited),
-// the shown piece is ended with a newline and that line is not shown again
-// until it is complete, then whole, on its own line: a bar redrawn ten
-// times a second would otherwise print a line per redraw. A line of the
-// other stream that comes while a partial is shown starts on a new line;
-// the partial's rest, when it comes, goes on its own line (never again
-// what was shown).
+// completed, the rest of it and the newline. A line redrawn with "\r" (a
+// progress bar: the server marks it Redrawn) or changed other than by
+// growing (a terminal job's line edited) is drawn over in place on a
+// terminal: back to the line's start, cleared, its latest state, and the
+// next line starts below once it is complete. Off a terminal (a pipe, a
+// file) nothing can be drawn over: such a line is not printed until it
+// is complete, then whole, on its own line (a piece shown before it
+// changed is ended with a newline); a bar redrawn ten times a second
+// would otherwise print a line per redraw, and its first frame would
+// stay as a line of its own. A line of the other stream that comes
+// while a partial is shown starts on a new line; the partial's rest,
+// when it comes, goes on its own line (never again what was shown).
 type partialPrinter struct {
 	text textOut
 	// shown is what was printed of each stream's partial line (as
@@ -36,6 +42,19 @@ type partialPrinter struct {
 	// partial of stream openOn.
 	open   bool
 	openOn jobs.Stream
+	// cols is the width of the terminal printed to, read at each
+	// redraw (it may be resized); nil when the output is no terminal:
+	// then nothing is drawn over.
+	cols func() int
+}
+
+// newPartialPrinter is a printer for w.
+func newPartialPrinter(w io.Writer, text textOut) *partialPrinter {
+	p := &partialPrinter{text: text}
+	if isTerminal(w) {
+		p.cols = func() int { return terminalColumns(w) }
+	}
+	return p
 }
 
 // print prints one answer's lines and, when the answer is the last of a
@@ -69,11 +88,15 @@ func (p *partialPrinter) line(w *bufio.Writer, l jobs.Line) {
 		st := l.Stream
 		shown, changed := p.shown[st], p.changed[st]
 		p.shown[st], p.changed[st] = "", false
-		if shown != "" && !changed && strings.HasPrefix(s, shown) {
+		switch {
+		case shown != "" && !changed && strings.HasPrefix(s, shown):
 			if p.open && p.openOn != st {
 				p.endLine(w) // the rest goes alone: its start is above
 			}
 			s = s[len(shown):]
+			p.open = false
+		case p.cols != nil && p.open && p.openOn == st:
+			p.eraseShown(w, shown) // drawn over, complete
 			p.open = false
 		}
 	}
@@ -88,12 +111,16 @@ func (p *partialPrinter) partial(w *bufio.Writer, l jobs.Line) {
 	if st > jobs.Stderr {
 		return
 	}
+	s := p.text.line(completeEscapes(l.Text))
+	if p.cols != nil {
+		p.redraw(w, st, s)
+		return
+	}
 	if p.changed[st] {
 		return // shown again once complete
 	}
-	s := p.text.line(completeEscapes(l.Text))
 	shown := p.shown[st]
-	if !strings.HasPrefix(s, shown) {
+	if l.Redrawn || !strings.HasPrefix(s, shown) {
 		// Redrawn, not grown: end the shown piece, wait for the newline.
 		if p.open && p.openOn == l.Stream {
 			p.endLine(w)
@@ -110,6 +137,40 @@ func (p *partialPrinter) partial(w *bufio.Writer, l jobs.Line) {
 	w.WriteString(s[len(shown):]) //nolint:errcheck // Flush reports it
 	p.shown[st] = s
 	p.open, p.openOn = true, l.Stream
+}
+
+// redraw shows a stream's partial line s on a terminal: what is new of
+// it when it grew; else, when it is the line the cursor is on, the line
+// drawn over with s; else s on a line of its own.
+func (p *partialPrinter) redraw(w *bufio.Writer, st jobs.Stream, s string) {
+	shown := p.shown[st]
+	if p.open && p.openOn == st {
+		if strings.HasPrefix(s, shown) {
+			w.WriteString(s[len(shown):]) //nolint:errcheck // Flush reports it
+		} else {
+			p.eraseShown(w, shown)
+			w.WriteString(s) //nolint:errcheck // as above
+		}
+	} else {
+		if s == shown && !p.changed[st] {
+			return // seen (--tail 0), or shown before
+		}
+		p.endLine(w)
+		w.WriteString(s) //nolint:errcheck // as above
+	}
+	p.shown[st], p.changed[st] = s, false
+	p.open, p.openOn = true, st
+}
+
+// eraseShown takes the cursor back to the start of the partial line
+// shown, the rows it wrapped to included, and clears it and what is
+// below it.
+func (p *partialPrinter) eraseShown(w *bufio.Writer, shown string) {
+	w.WriteByte('\r') //nolint:errcheck // Flush reports it
+	if cols, width := p.cols(), termtext.Width(shown); cols > 0 && width > cols {
+		fmt.Fprintf(w, "\x1b[%dA", (width-1)/cols) //nolint:errcheck // as above
+	}
+	w.WriteString("\x1b[J") //nolint:errcheck // as above
 }
 
 // seen takes an answer's partial lines as shown without printing them:

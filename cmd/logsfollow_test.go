@@ -4,6 +4,8 @@ import (
 	"bufio"
 	"bytes"
 	"context"
+	"encoding/json"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -12,8 +14,11 @@ import (
 	"testing"
 	"time"
 
+	"github.com/creack/pty"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"jobtop/control"
 )
 
 // lockedBuffer is a bytes.Buffer a running command writes while the
@@ -68,24 +73,85 @@ func TestLogsFollowShowsPrompt(t *testing.T) {
 	assert.Equal(t, "Continue? [y/N] answer=y\n", out.String())
 }
 
-// TestLogsFollowRedrawnPartial: a partial line that is redrawn (\r), not
-// grown, ends the shown piece; the line is shown whole once complete.
+// TestLogsFollowRedrawnPartial: off a terminal, a partial line that is
+// redrawn (\r), not grown, is not shown until complete, then whole;
+// a partial shown before it was redrawn is ended.
 func TestLogsFollowRedrawnPartial(t *testing.T) {
 	c := newCLI(t)
 	c.serve()
 	// A fifo per step: a read that opened the fifo while the previous
 	// step's writer still held it would end at that writer's EOF.
 	step := []string{mkfifo(t), mkfifo(t), mkfifo(t)}
-	id := c.startJob(`printf '\r1%%'; read x <` + step[0] + `; printf '\r2%%'; read x <` + step[1] + `; printf '\rdone\n'; printf 'a'; read x <` + step[2] + `; echo b`)
+	id := c.startJob(`printf 'get '; read x <` + step[0] + `; printf '\r1%%'; read x <` + step[1] + `; printf '\rdone\n'; printf 'a'; read x <` + step[2] + `; echo b`)
 	out, wait := c.follow(id)
-	require.Eventually(t, func() bool { return out.String() == "1%" }, testTimeout, 10*time.Millisecond)
+	require.Eventually(t, func() bool { return out.String() == "get " }, testTimeout, 10*time.Millisecond)
 	writeFifo(t, step[0], "\n")
-	require.Eventually(t, func() bool { return out.String() == "1%\n" }, testTimeout, 10*time.Millisecond)
+	require.Eventually(t, func() bool { return out.String() == "get \n" }, testTimeout, 10*time.Millisecond)
 	writeFifo(t, step[1], "\n")
-	require.Eventually(t, func() bool { return out.String() == "1%\ndone\na" }, testTimeout, 10*time.Millisecond)
+	require.Eventually(t, func() bool { return out.String() == "get \ndone\na" }, testTimeout, 10*time.Millisecond)
 	writeFifo(t, step[2], "\n")
 	wait()
-	assert.Equal(t, "1%\ndone\nab\n", out.String())
+	assert.Equal(t, "get \ndone\nab\n", out.String())
+}
+
+// progressBar is a job writing a line, then drawing a bar as tqdm does
+// ("\r" and the frame), a frame per step (a fifo written by the test),
+// then a line below the bar. It returns once the first frame is drawn:
+// a follower that prints the line has read that frame with it.
+func progressBar(t *testing.T, c *cli) (id string, step []string) {
+	step = []string{mkfifo(t), mkfifo(t)}
+	id = c.startJob(`printf 'start\n\repoch 1:   0%%|     | 0/40'; read x <` + step[0] +
+		`; printf '\repoch 1:  55%%|###  | 22/40'; read x <` + step[1] +
+		`; printf '\repoch 1: 100%%|#####| 40/40\n'; echo next`)
+	require.Eventually(t, func() bool {
+		var r control.OutputResponse
+		require.NoError(t, json.Unmarshal([]byte(c.ok("logs", id, "--json")), &r))
+		return len(r.Partial) == 1 && strings.HasSuffix(r.Partial[0].Text, "0/40") && r.Partial[0].Redrawn
+	}, testTimeout, 10*time.Millisecond, "the first frame is drawn")
+	return id, step
+}
+
+// TestLogsFollowProgressBarToAPipe: a follower printing to a pipe
+// prints a bar's line once, complete: not its first frame as well (it
+// did, as a line of its own above the finished bar).
+func TestLogsFollowProgressBarToAPipe(t *testing.T) {
+	c := newCLI(t)
+	c.serve()
+	id, step := progressBar(t, c)
+	out, wait := c.follow(id)
+	require.Eventually(t, func() bool { return strings.HasPrefix(out.String(), "start\n") }, testTimeout, 10*time.Millisecond)
+	writeFifo(t, step[0], "\n")
+	writeFifo(t, step[1], "\n")
+	wait()
+	assert.Equal(t, "start\nepoch 1: 100%|#####| 40/40\nnext\n", out.String())
+}
+
+// TestLogsFollowProgressBarOnATerminal: on a terminal, a follower draws
+// each frame of a bar over the one before, on one line, and the next
+// line below the finished bar (it froze at the first frame).
+func TestLogsFollowProgressBarOnATerminal(t *testing.T) {
+	c := newCLI(t)
+	c.serve()
+	id, step := progressBar(t, c)
+	ctx, cancel := context.WithTimeout(context.Background(), testTimeout)
+	defer cancel()
+	follow := exec.CommandContext(ctx, binary, "logs", id, "--follow")
+	follow.Env = append(c.env[:len(c.env):len(c.env)], "TERM=xterm-256color")
+	master, err := pty.StartWithSize(follow, &pty.Winsize{Cols: 100, Rows: 30})
+	require.NoError(t, err)
+	t.Cleanup(func() { cancel(); follow.Wait(); master.Close() }) //nolint:errcheck // ended by the test or here
+	out := &lockedBuffer{}
+	go io.Copy(out, master) //nolint:errcheck // ends when the pty closes
+
+	require.Eventually(t, func() bool { return strings.HasSuffix(out.String(), "epoch 1:   0%|     | 0/40") }, testTimeout, 10*time.Millisecond)
+	writeFifo(t, step[0], "\n")
+	require.Eventually(t, func() bool {
+		return strings.HasSuffix(out.String(), "epoch 1:   0%|     | 0/40\r\x1b[Jepoch 1:  55%|###  | 22/40")
+	}, testTimeout, 10*time.Millisecond, "the frame drawn over the first: %q", out)
+	writeFifo(t, step[1], "\n")
+	require.NoError(t, follow.Wait())
+	require.Eventually(t, func() bool { return strings.HasSuffix(out.String(), "next\r\n") }, testTimeout, 10*time.Millisecond)
+	assert.Equal(t, "start\r\nepoch 1:   0%|     | 0/40\r\x1b[Jepoch 1:  55%|###  | 22/40\r\x1b[Jepoch 1: 100%|#####| 40/40\r\nnext\r\n", out.String())
 }
 
 // TestLogsFollowPartialCutInACharacter: a line being written that ends in

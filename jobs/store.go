@@ -32,6 +32,10 @@ type Line struct {
 	// committed later has a larger Arrival, whichever job wrote it, and no
 	// two lines share one (numbers may be skipped). 0 for a partial line.
 	Arrival uint64 `json:"arrival,omitempty"`
+	// Redrawn marks a partial line a "\r" went back to the start of: a
+	// progress bar, its Text the latest drawing, to be drawn over, not
+	// added to. Committed lines never have it.
+	Redrawn bool `json:"redrawn,omitempty"`
 }
 
 // Chunk is the answer to a cursor read.
@@ -176,6 +180,8 @@ func (s *OutputStore) at(i int) *entry { return &s.ring[s.index(i)] }
 type partialLine struct {
 	buf []byte
 	cr  bool // a "\r" arrived and was not yet followed by anything
+	// redrawn: a "\r" arrived since the line began (Line.Redrawn).
+	redrawn bool
 	// kept is how many of buf's first bytes restate what came before (a
 	// long line's colours at its cut, its played edits): a cut leaves more.
 	kept int
@@ -284,6 +290,7 @@ func (s *OutputStore) Append(stream Stream, p []byte) {
 	plain := noCR && !esc && !s.terminal && !backspace
 	for len(p) > 0 {
 		if plain && len(pl.buf) == 0 && len(pl.pen) == 0 {
+			pl.redrawn = false // whole lines, then one with no "\r"
 			if p = p[s.keepPlain(stream, p):]; len(p) == 0 {
 				return
 			}
@@ -316,10 +323,12 @@ func (s *OutputStore) Append(stream Stream, p []byte) {
 			switch {
 			case p[i] != '\n':
 				s.appendPartial(pl, p[:i])
-				pl.cr = true
+				pl.cr, pl.redrawn = true, true
 			case esc:
+				pl.redrawn = false
 				s.commitLine(stream, p[:i], esc)
 			default: // no colours to look for: most output
+				pl.redrawn = false
 				s.commit(stream, p[:i])
 			}
 		} else {
@@ -328,7 +337,7 @@ func (s *OutputStore) Append(stream Stream, p []byte) {
 				s.commitPartial(stream)
 				pl.esc = esc
 			} else {
-				pl.cr = true
+				pl.cr, pl.redrawn = true, true
 			}
 		}
 		p = p[i+1:]
@@ -615,6 +624,7 @@ func (s *OutputStore) flushLocked() {
 			pl.buf = pl.buf[:0]
 			pl.kept = 0
 			pl.esc = false
+			pl.redrawn = false
 		default:
 			s.commitPartial(st)
 		}

@@ -73,6 +73,35 @@ func TestStoreStreamsKeepSeparatePartials(t *testing.T) {
 	assert.Less(t, c.Lines[0].Arrival, c.Lines[1].Arrival, "the line committed first arrived first")
 }
 
+// TestStorePartialRedrawn: a partial line a "\r" went back over is
+// marked Redrawn (a follower draws it over, or waits for its end), until
+// its line ends; a line begun afresh is not.
+func TestStorePartialRedrawn(t *testing.T) {
+	s := NewOutputStore(StoreOptions{})
+	redrawn := func() []bool {
+		var r []bool
+		for _, l := range s.ReadAfter(0, 0).Partial {
+			r = append(r, l.Redrawn)
+		}
+		return r
+	}
+	s.Append(Stdout, []byte("get "))
+	assert.Equal(t, []bool{false}, redrawn(), "a prompt")
+	s.Append(Stdout, []byte("\r 0%"))
+	assert.Equal(t, []bool{true}, redrawn())
+	s.Append(Stdout, []byte("\r 5%\r"))
+	assert.Equal(t, []bool{true}, redrawn())
+	s.Append(Stdout, []byte("\rdone\na"))
+	assert.Equal(t, []bool{false}, redrawn(), "the next line")
+	s.Append(Stdout, []byte("\n\r 0%"))
+	assert.Equal(t, []bool{true}, redrawn())
+	s.Append(Stdout, []byte("\n"))
+	s.Append(Stdout, []byte("b"))
+	assert.Equal(t, []bool{false}, redrawn())
+	s.Append(Stdout, []byte("\n \x1b[1m0%\r\x1b[1m5%\r\x1b[1mdone\nc"))
+	assert.Equal(t, []bool{false}, redrawn())
+}
+
 func TestStoreCapsLineLength(t *testing.T) {
 	s := NewOutputStore(StoreOptions{MaxLineBytes: 4})
 	s.Append(Stdout, []byte("abcdefghij"))

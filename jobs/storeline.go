@@ -152,7 +152,7 @@ func (s *OutputStore) commitPartial(stream Stream) {
 	pl := &s.partial[stream]
 	s.commitLine(stream, pl.buf, pl.esc)
 	pl.buf = pl.buf[:0]
-	pl.cr = false
+	pl.cr, pl.redrawn = false, false
 	pl.kept = 0
 	pl.esc = false
 }

@@ -176,7 +176,8 @@ func (s *OutputStore) partialsLocked(streams StreamSet) []Line {
 	var out []Line
 	for _, st := range []Stream{Stdout, Stderr} {
 		if len(s.partial[st].buf) > 0 && streams.Has(st) {
-			out = append(out, Line{Stream: st, Text: string(s.shown(s.partial[st].buf))})
+			pl := &s.partial[st]
+			out = append(out, Line{Stream: st, Text: string(s.shown(pl.buf)), Redrawn: pl.redrawn})
 		}
 	}
 	return out
