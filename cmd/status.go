@@ -67,6 +67,10 @@ func printStatus(w io.Writer, j jobs.Info, text textOut) {
 	}
 	if j.State.Done() {
 		field("exit", exitText(j))
+		field("end", j.KilledFromOutsideText())
+	}
+	if j.PeakRSS > 0 {
+		field("peak rss", jobs.FormatBytes(j.PeakRSS))
 	}
 	field("error", j.Error)
 	field("ready", readyText(j))

@@ -64,6 +64,8 @@ var jobFields = [...]jobField{
 		b = appendJSONFloat(append(b, `{"cpu_percent":`...), j.Usage.CPU)
 		return append(strconv.AppendInt(append(b, `,"rss_bytes":`...), j.Usage.RSS, 10), '}')
 	}},
+	{"peak_rss_bytes", func(j *jobs.Info) bool { return j.PeakRSS == 0 }, func(b []byte, j *jobs.Info) []byte { return strconv.AppendInt(b, j.PeakRSS, 10) }},
+	{"killed_from_outside", func(j *jobs.Info) bool { return !j.KilledFromOutside }, func(b []byte, j *jobs.Info) []byte { return strconv.AppendBool(b, j.KilledFromOutside) }},
 	{"log_path", nil, func(b []byte, j *jobs.Info) []byte { return appendJSONString(b, j.LogPath) }},
 	{"log_files", func(j *jobs.Info) bool { return len(j.LogFiles) == 0 }, func(b []byte, j *jobs.Info) []byte { return appendJSONStrings(b, j.LogFiles) }},
 	{"log_dropped", func(j *jobs.Info) bool { return j.LogDropped == 0 }, func(b []byte, j *jobs.Info) []byte { return strconv.AppendInt(b, j.LogDropped, 10) }},

@@ -132,6 +132,14 @@ type Info struct {
 	// Usage is the CPU and memory of the job's process tree, sampled
 	// every Options.SampleInterval while it runs.
 	Usage Usage `json:"usage"`
+	// PeakRSS is the most resident memory the current run's process
+	// tree had (the last run's once it ended), as sampled; 0 before a
+	// sample. A run killed for its memory shows what it reached.
+	PeakRSS int64 `json:"peak_rss_bytes,omitempty"`
+	// KilledFromOutside says the last run was killed by a signal jobtop
+	// did not send (the kernel's OOM killer, a kill -9 PID): not a stop,
+	// a kill, a timeout or a shutdown of jobtop's.
+	KilledFromOutside bool `json:"killed_from_outside,omitempty"`
 	// LogPath names the file the job's output is written to. It rotates
 	// at its cap: LogFiles lists the files holding the newest output,
 	// oldest first (LogPath.1, then LogPath).
@@ -278,4 +286,19 @@ func (e *InvalidActionError) Error() string {
 		msg += "; stop it first"
 	}
 	return msg
+}
+
+// KilledFromOutsideText says how a run killed from outside jobtop ended,
+// for people: "killed by SIGKILL from outside jobtop (out of memory?)"
+// (the OOM killer sends SIGKILL), "killed by SIGTERM from outside
+// jobtop"; "" for any other end.
+func (i Info) KilledFromOutsideText() string {
+	if !i.KilledFromOutside {
+		return ""
+	}
+	text := "killed by " + i.Signal.String() + " from outside jobtop"
+	if i.Signal == Signal(sigKill) {
+		text += " (out of memory?)"
+	}
+	return text
 }

@@ -115,6 +115,7 @@ type job struct {
 	history runHistory // the runs' start, readiness and end
 
 	usage        Usage // of the current run's process tree
+	peakRSS      int64 // the most of usage.RSS the current (last) run had
 	sampledAt    time.Time
 	sampledPID   int
 	sampledTicks uint64
@@ -221,6 +222,8 @@ func (j *job) stateLocked() Info {
 		info.ExitCode = &code
 	}
 	info.EndRequested = j.ended != nil && !j.state.Active() && j.request != reqNone
+	info.KilledFromOutside = j.ended != nil && j.state == StateKilled && info.Signal != 0 && !info.EndRequested
+	info.PeakRSS = j.peakRSS
 	if info.Ready && j.state.Active() {
 		info.ReadyAt = j.history.readyAt()
 	}

@@ -119,6 +119,7 @@ func (m *Manager) sampleOnce() {
 			j.usage.CPU = float64(ticks-j.sampledTicks) / proc.TicksPerSecond / secs * 100
 		}
 		j.usage.RSS = usage[i].rss
+		j.peakRSS = max(j.peakRSS, usage[i].rss)
 		j.sampledAt, j.sampledPID, j.sampledTicks = now, t.pid, ticks
 		m.hub.publish(j.id, EventState, Info{})
 	}

@@ -184,6 +184,12 @@ func (m *Model) noteTransition(info jobs.Info) tea.Cmd {
 		if info.Error != "" { // stopped by jobtop itself: unhealthy
 			m.setNotice(name+" stopped: "+info.Error, true)
 			failed = true
+		} else if outside := info.KilledFromOutsideText(); outside != "" {
+			if info.PeakRSS > 0 {
+				outside += ", peak RSS " + formatBytes(info.PeakRSS)
+			}
+			m.setNotice(name+" "+outside, true)
+			failed = true
 		} else if info.Signal != 0 {
 			m.setNotice(fmt.Sprintf("%s killed (%s)", name, info.Signal), false)
 		} else {

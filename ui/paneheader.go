@@ -58,6 +58,9 @@ func (p *outputPane) headerParts() (mark, left, right string) {
 		if info.Runs > 1 {
 			b.WriteString(" · run " + strconv.Itoa(info.Runs))
 		}
+		if why := outsideNote(info); why != "" {
+			b.WriteString(" · " + p.pal.muted.Open + why + p.pal.muted.Close + title.Open)
+		}
 		if ago := endedAgo(info, p.now); ago != "" {
 			b.WriteString(" · " + ago)
 		}
@@ -86,6 +89,22 @@ func endedAgo(info jobs.Info, now time.Time) string {
 		return ""
 	}
 	return shortAgo(now.Sub(*info.Ended)) + " ago"
+}
+
+// outsideNote says that a job's last run was killed by a signal jobtop
+// did not send, and the memory it reached: "from outside jobtop (out of
+// memory?) · peak RSS 1.8G" (the state before it says "killed (KILL)");
+// "" for any other end.
+func outsideNote(info jobs.Info) string {
+	text := info.KilledFromOutsideText()
+	if text == "" || info.State != jobs.StateKilled {
+		return ""
+	}
+	text = strings.TrimPrefix(text, "killed by "+info.Signal.String()+" ")
+	if info.PeakRSS > 0 {
+		text += " · peak RSS " + formatBytes(info.PeakRSS)
+	}
+	return text
 }
 
 // gaveUp is why an ended job with a restart policy stays ended: "gave up
@@ -201,7 +220,7 @@ type headerKey struct {
 	search                  string
 	filter                  bool
 	status, probeNote       string // statusText (ready and health marks) and probeNote
-	gaveUp, ago             string
+	gaveUp, ago, outside    string
 	typing, screen          bool
 	catchingUp              bool
 }
@@ -212,7 +231,7 @@ func (p *outputPane) headerKey(width int, boxed bool) headerKey {
 		id: p.job.ID, name: p.job.Name, command: p.job.Command, state: p.job.State,
 		exit: -1, signal: p.job.Signal, runs: p.job.Runs,
 		follow: p.follow, wrap: p.wrap, xoff: p.xoff, below: p.below, selecting: p.sel != nil,
-		status: statusText(p.job), probeNote: probeNote(p.job), gaveUp: gaveUp(p.job), ago: endedAgo(p.job, p.now),
+		status: statusText(p.job), probeNote: probeNote(p.job), gaveUp: gaveUp(p.job), ago: endedAgo(p.job, p.now), outside: outsideNote(p.job),
 		typing: p.typing, screen: p.scr != nil, catchingUp: p.job.CatchingUp,
 	}
 	if p.job.ExitCode != nil {
