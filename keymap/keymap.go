@@ -29,6 +29,9 @@ type KeyMap struct {
 	Input, LeaveInput, TypeLeaveKey key.Binding
 	// Everywhere.
 	Add, Stop, Kill, Restart, Remove, Zoom, Help, Quit key.Binding
+	// Edit opens the add prompt filled in with the selected job's
+	// command, to start it again changed, as a new job.
+	Edit key.Binding
 	// Reload re-reads the instance's job file (only when it has one).
 	Reload                                        key.Binding
 	Split, AllView, NextPane, PrevPane, FocusPane key.Binding
@@ -48,8 +51,9 @@ type KeyMap struct {
 	// LogSearch searches the job's whole log file for the pane's search
 	// (L in the pane, ctrl+l in its / prompt), and back.
 	LogSearch, LogInPrompt key.Binding
-	// The add-a-job prompt; ToggleTTY chooses a terminal or pipes.
-	Submit, NextField, Cancel, ToggleTTY key.Binding
+	// The add-a-job prompt; ToggleTTY chooses a terminal or pipes,
+	// PromptHistory walks the commands started from it before.
+	Submit, NextField, Cancel, ToggleTTY, PromptHistory key.Binding
 	// The search prompt (it also takes Cancel).
 	Apply, ToggleRegex key.Binding
 	// Yes and No answer a question about jobs ("stop 3 marked jobs?
@@ -102,6 +106,7 @@ func DefaultKeyMap() KeyMap {
 		LeaveInput:    b(k("ctrl+a"), "ctrl+a", "leave input mode"),
 		TypeLeaveKey:  b(k("ctrl+a"), "ctrl+a", "type ctrl+a into job"),
 		Add:           b(k("a"), "a", "add"),
+		Edit:          b(k("e"), "e", "edit & run as new"),
 		Stop:          b(k("x"), "x", "stop"),
 		Kill:          b(k("X"), "X", "kill"),
 		Restart:       b(k("r"), "r", "restart"),
@@ -132,6 +137,7 @@ func DefaultKeyMap() KeyMap {
 		NextField:     b(k("tab", "shift+tab"), "tab", "next field"),
 		Cancel:        b(k("esc", "ctrl+c"), "esc", "cancel"),
 		ToggleTTY:     b(k("ctrl+t"), "ctrl+t", "terminal/pipes"),
+		PromptHistory: b(k("up", "down"), "↑/↓", "earlier commands"),
 		Apply:         b(k("enter"), "enter", "search"),
 		ToggleRegex:   b(k("ctrl+r"), "ctrl+r", "regex"),
 		Yes:           b(k("y", "Y"), "y", "yes"),
@@ -150,7 +156,7 @@ func DefaultKeyMap() KeyMap {
 func (k KeyMap) ShortHelp() []key.Binding {
 	return []key.Binding{
 		k.LeaveInput,
-		k.Submit, k.Apply, k.NextField, k.ToggleTTY, k.ToggleRegex, k.Cancel, k.Yes, k.No, k.QuitYes, k.QuitNo, k.KillAll, k.ClosePanel, k.LogInPrompt,
+		k.Submit, k.Apply, k.NextField, k.ToggleTTY, k.PromptHistory, k.ToggleRegex, k.Cancel, k.Yes, k.No, k.QuitYes, k.QuitNo, k.KillAll, k.ClosePanel, k.LogInPrompt,
 		k.Input, k.TableInput, k.Add, k.Stop, k.Kill, k.Restart, k.Remove, k.Help, k.Quit, k.Reload,
 		k.NextMatch, k.PrevMatch, k.FilterMatches, k.ClearSearch, k.ClearFilter,
 		k.Copy, k.FocusOutput, k.Mark, k.Search, k.FilterJobs, k.Follow, k.Wrap, k.ScrollRight, k.FocusTable,
@@ -164,14 +170,14 @@ func (k KeyMap) ShortHelp() []key.Binding {
 // grouped by where they work.
 func (k KeyMap) FullHelp() [][]key.Binding {
 	return [][]key.Binding{
-		{k.Add, k.Stop, k.Kill, k.Restart, k.Remove, k.Reload, k.Pager, k.Bell, k.QuietAlert, k.Redraw, k.Help, k.Quit},
+		{k.Add, k.Edit, k.Stop, k.Kill, k.Restart, k.Remove, k.Reload, k.Pager, k.Bell, k.QuietAlert, k.Redraw, k.Help, k.Quit},
 		{k.Split, k.AllView, k.Timeline, k.TimeZoomIn, k.TimeZoomOut, k.NextPane, k.PrevPane, k.FocusPane, k.Zoom},
 		{k.TableUp, k.TableDown, k.TableTop, k.TableBottom, k.TablePageUp, k.TablePageDown, k.FocusOutput, k.TableInput, k.Mark, k.FilterJobs, k.ClearFilter, k.HideEnded},
 		{k.LineUp, k.LineDown, k.HalfPageUp, k.HalfPageDown, k.Top, k.Bottom},
 		{k.Follow, k.Wrap, k.ScrollLeft, k.ScrollRight, k.FocusTable, k.Search, k.NextMatch, k.PrevMatch, k.FilterMatches, k.LogSearch, k.ClearSearch},
 		{k.Select, k.Copy, k.CopyVisible},
 		{k.Input, k.LeaveInput, k.TypeLeaveKey},
-		{k.Submit, k.Apply, k.NextField, k.ToggleTTY, k.ToggleRegex, k.LogInPrompt, k.Cancel, k.Yes, k.No, k.QuitYes, k.QuitNo, k.KillAll, k.ClosePanel},
+		{k.Submit, k.Apply, k.NextField, k.ToggleTTY, k.PromptHistory, k.ToggleRegex, k.LogInPrompt, k.Cancel, k.Yes, k.No, k.QuitYes, k.QuitNo, k.KillAll, k.ClosePanel},
 	}
 }
 
@@ -183,11 +189,11 @@ func (k *KeyMap) All() []*key.Binding {
 		&k.LineUp, &k.LineDown, &k.HalfPageUp, &k.HalfPageDown, &k.Top, &k.Bottom,
 		&k.Follow, &k.Wrap, &k.ScrollLeft, &k.ScrollRight, &k.FocusTable, &k.Input, &k.LeaveInput, &k.TypeLeaveKey,
 		&k.Search, &k.NextMatch, &k.PrevMatch, &k.FilterMatches, &k.ClearSearch,
-		&k.Add, &k.Stop, &k.Kill, &k.Restart, &k.Remove, &k.Reload, &k.Zoom, &k.Help, &k.Quit,
+		&k.Add, &k.Edit, &k.Stop, &k.Kill, &k.Restart, &k.Remove, &k.Reload, &k.Zoom, &k.Help, &k.Quit,
 		&k.Split, &k.AllView, &k.NextPane, &k.PrevPane, &k.FocusPane, &k.Pager, &k.Bell, &k.Redraw, &k.HideEnded,
 		&k.Timeline, &k.TimeZoomIn, &k.TimeZoomOut, &k.Select, &k.Copy, &k.CopyVisible,
 		&k.QuietAlert, &k.LogSearch, &k.LogInPrompt,
-		&k.Submit, &k.NextField, &k.Cancel, &k.ToggleTTY, &k.Apply, &k.ToggleRegex, &k.Yes, &k.No, &k.QuitYes, &k.QuitNo, &k.KillAll,
+		&k.Submit, &k.NextField, &k.Cancel, &k.ToggleTTY, &k.PromptHistory, &k.Apply, &k.ToggleRegex, &k.Yes, &k.No, &k.QuitYes, &k.QuitNo, &k.KillAll,
 		&k.ClosePanel,
 	}
 }

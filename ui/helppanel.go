@@ -26,7 +26,7 @@ func (m *Model) helpGroups() []helpGroup {
 	searching := helpGroup{"after a search (/ in a pane)", []key.Binding{k.NextMatch, k.PrevMatch, k.FilterMatches, k.LogSearch, k.ClearSearch}}
 	copying := helpGroup{"copy (in a pane)", []key.Binding{k.Select, k.Copy, k.CopyVisible, helpRow("esc", "drop selection")}}
 	find := helpGroup{"in the / prompt", []key.Binding{k.Apply, k.ToggleRegex, k.LogInPrompt, withCtrlC(k.Cancel)}}
-	everywhere := []key.Binding{k.Add, k.Stop, k.Kill, k.Restart, k.Remove}
+	everywhere := []key.Binding{k.Add, k.Edit, k.Stop, k.Kill, k.Restart, k.Remove}
 	if m.canReload() {
 		everywhere = append(everywhere, k.Reload)
 	}
@@ -40,7 +40,7 @@ func (m *Model) helpGroups() []helpGroup {
 		helpGroup{"timeline (T)", []key.Binding{k.TimeZoomIn, k.TimeZoomOut, k.FocusOutput, helpRow("T/esc", "close")}},
 		helpGroup{"split view (s)", []key.Binding{k.FocusPane, k.NextPane, k.PrevPane, k.Zoom}},
 		helpGroup{"typing into a terminal job's pane", []key.Binding{k.Input, k.LeaveInput, typeLeaveKeyTwice(k.TypeLeaveKey), helpRow("ctrl+c", "^C to the job")}},
-		helpGroup{"add a job (a)", []key.Binding{k.Submit, k.NextField, k.ToggleTTY, withCtrlC(k.Cancel)}},
+		helpGroup{"add a job (a, e)", []key.Binding{k.Submit, k.NextField, k.ToggleTTY, k.PromptHistory, withCtrlC(k.Cancel)}},
 		helpGroup{"a question on marked jobs (x, X, r, d)", []key.Binding{k.Yes, relabel(k.No, "n/esc/ctrl+c", "no")}},
 		helpGroup{"quitting with jobs running", []key.Binding{
 			relabel(k.QuitYes, "y/ctrl+c", "yes: stop them, quit"), relabel(k.QuitNo, "n/esc", "no"),

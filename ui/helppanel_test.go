@@ -110,7 +110,7 @@ func TestHelpSaysWhatCtrlCDoes(t *testing.T) {
 	require.Regexp(t, helpLine("q/ctrl+c", "quit"), group(t, rows, "everywhere"))
 	require.Regexp(t, helpLine("ctrl+c", "^C to the job"), group(t, rows, "typing into a terminal job's pane"))
 	require.Regexp(t, helpLine("esc/ctrl+c", "cancel"), group(t, rows, "in the / prompt"))
-	require.Regexp(t, helpLine("esc/ctrl+c", "cancel"), group(t, rows, "add a job (a)"))
+	require.Regexp(t, helpLine("esc/ctrl+c", "cancel"), group(t, rows, "add a job (a, e)"))
 	require.Regexp(t, helpLine("n/esc/ctrl+c", "no"), group(t, rows, "a question on marked jobs (x, X, r, d)"))
 	// Asked to quit, ctrl+c answers yes; pressed again while the jobs
 	// stop, it kills the rest.

@@ -153,7 +153,10 @@ func (m *Model) handleGlobalKey(k tea.KeyMsg) (tea.Cmd, bool) {
 	case key.Matches(k, m.km.Zoom):
 		m.toggleZoom()
 	case key.Matches(k, m.km.Add):
-		m.prompt = newAddPrompt(&m.km, &m.st)
+		m.prompt = newAddPrompt(&m.km, &m.st, m.started)
+	case key.Matches(k, m.km.Edit) && hasCur:
+		m.prompt = newAddPrompt(&m.km, &m.st, m.started)
+		m.prompt.fill(cur)
 	case key.Matches(k, m.km.Reload):
 		return m.reload(), true
 	case !m.km.Reload.Enabled() && m.cfg.JobFile == "" && slices.Contains(m.km.Reload.Keys(), k.String()):
@@ -246,6 +249,7 @@ func (m *Model) updateKeys() {
 	m.copyKeys(m.activePane())
 	hasJobs := len(m.table.Jobs()) > 0
 	m.km.Add.SetEnabled(true)
+	m.km.Edit.SetEnabled(false)
 	m.km.Zoom.SetEnabled(true)
 	m.km.Help.SetEnabled(true)
 	m.km.Quit.SetEnabled(true)
@@ -260,6 +264,7 @@ func (m *Model) updateKeys() {
 		m.km.Stop.SetEnabled(appliesTo(actionStop, cur))
 		m.km.Kill.SetEnabled(appliesTo(actionKill, cur))
 		m.km.Restart.SetEnabled(true)
+		m.km.Edit.SetEnabled(cur.Command != "" || len(cur.Argv) > 0)
 		m.km.Remove.SetEnabled(appliesTo(actionRemove, cur))
 		m.km.Pager.SetEnabled(cur.LogPath != "")
 		m.km.QuietAlert.SetEnabled(true)

@@ -54,7 +54,10 @@ type Model struct {
 	back        viewMode // the view the "all" view returns to
 	active      int      // the pane that has, or last had, the focus
 
-	prompt  *addPrompt    // nil when closed
+	prompt *addPrompt // nil when closed
+	// started is the commands started from the add prompt in this
+	// session, oldest first (its ↑/↓ history).
+	started []string
 	find    *searchPrompt // nil when closed
 	panel   *panel        // covers the screen when open: help, reload problems
 	confirm *bulkConfirm  // nil unless asking before acting on marked jobs
@@ -292,6 +295,9 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		cmd = m.watchLimit()
 	case addSubmittedMsg:
 		m.prompt = nil
+		if n := len(m.started); n == 0 || m.started[n-1] != msg.spec.Command {
+			m.started = append(m.started, msg.spec.Command)
+		}
 		cmd = m.startJob(msg.spec)
 	case addCancelledMsg:
 		m.prompt = nil

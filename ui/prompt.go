@@ -43,6 +43,12 @@ type addPrompt struct {
 	// that ends the paste (one line copied with its newline) is nothing.
 	lineBreak   bool
 	beforeBreak string
+	// history is the commands started from the prompt this session,
+	// oldest first; at is the one shown (len(history): the command
+	// being typed, kept in draft while an earlier one is shown).
+	history []string
+	at      int
+	draft   string
 }
 
 // lineBreakRefusal says why a command with a line feed in it is not run.
@@ -55,8 +61,8 @@ func (p *addPrompt) joinedLines() bool {
 
 const labelWidth = len("command ") + 2
 
-func newAddPrompt(km *keymap.KeyMap, st *styles.Styles) *addPrompt {
-	p := &addPrompt{km: km, st: st}
+func newAddPrompt(km *keymap.KeyMap, st *styles.Styles, history []string) *addPrompt {
+	p := &addPrompt{km: km, st: st, history: history, at: len(history)}
 	for i, ph := range []string{"shell command, e.g. make -j8", "optional; defaults to the program's name"} {
 		in := textinput.New()
 		in.Prompt = ""
@@ -67,6 +73,50 @@ func newAddPrompt(km *keymap.KeyMap, st *styles.Styles) *addPrompt {
 	}
 	p.inputs[0].Focus()
 	return p
+}
+
+// fill fills the prompt in with a job's command (an argv job's words
+// quoted for the shell) and its terminal or pipes, to be edited and run
+// as a new job. The name is left to default: a second job of the same
+// name would make the name ambiguous to the CLI; the default is the
+// command's, made unique ("train-2").
+func (p *addPrompt) fill(info jobs.Info) {
+	command := info.Command
+	if len(info.Argv) > 0 {
+		command = jobs.ShellJoin(info.Argv)
+	}
+	p.setCommand(command)
+	p.draft = command
+	p.pipes = !info.TTY
+}
+
+// setCommand puts command in the command field, the cursor at its end.
+func (p *addPrompt) setCommand(command string) {
+	p.inputs[0].SetValue(command)
+	p.inputs[0].CursorEnd()
+	p.lineBreak = false
+}
+
+// walkHistory shows the command started before (back) or after the one
+// shown; past the newest, the command that was being typed.
+func (p *addPrompt) walkHistory(back bool) {
+	if p.at == len(p.history) {
+		p.draft = p.inputs[0].Value()
+	}
+	switch {
+	case back && p.at > 0:
+		p.at--
+	case !back && p.at < len(p.history):
+		p.at++
+	default:
+		return
+	}
+	if p.at == len(p.history) {
+		p.setCommand(p.draft)
+	} else {
+		p.setCommand(p.history[p.at])
+	}
+	p.err = ""
 }
 
 // Init implements tea.Model.
@@ -96,6 +146,9 @@ func (p *addPrompt) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			return p, p.submit()
 		case key.Matches(k, p.km.ToggleTTY):
 			p.pipes = !p.pipes
+			return p, nil
+		case key.Matches(k, p.km.PromptHistory) && p.focused == 0:
+			p.walkHistory(k.Type == tea.KeyUp)
 			return p, nil
 		case key.Matches(k, p.km.NextField):
 			p.inputs[p.focused].Blur()
@@ -142,6 +195,7 @@ func (p *addPrompt) UpdateKeys(km *keymap.KeyMap) {
 	km.NextField.SetEnabled(true)
 	km.Cancel.SetEnabled(true)
 	km.ToggleTTY.SetEnabled(true)
+	km.PromptHistory.SetEnabled(len(p.history) > 0 && p.focused == 0)
 }
 
 // SetSize sets the prompt's width; its height is promptHeight.

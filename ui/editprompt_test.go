@@ -1,0 +1,73 @@
+package ui
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+
+	"jobtop/jobs"
+)
+
+// e opens the add prompt filled in with the selected job's command and
+// its terminal or pipes: the user edits the arguments and starts a new
+// job. There was no way to run a job again changed but to type it all.
+func TestEditRunsTheSelectedJobChanged(t *testing.T) {
+	mgr := newManager(t)
+	first, err := mgr.Start(jobs.Spec{Name: "train", Command: "echo lr=0.1", TTY: false})
+	require.NoError(t, err)
+	m := newSizedModel(t, mgr, Config{}, 40, 200) // the help in one column
+	pumpUntil(t, m, "the job", func() bool { return strings.Contains(m.View(), "✓ succeeded") })
+	press(t, m, "?")
+	require.Regexp(t, helpLine("e", "edit & run as new"), group(t, helpText(t, m), "everywhere"))
+	press(t, m, "esc")
+
+	press(t, m, "e")
+	require.NotNil(t, m.prompt)
+	require.Equal(t, "echo lr=0.1", m.prompt.inputs[0].Value())
+	require.Contains(t, m.View(), "on pipes", "the job's pipes chosen")
+	press(t, m, "backspace")
+	typeText(t, m, "2")
+	press(t, m, "enter")
+	require.Nil(t, m.prompt)
+	pumpUntil(t, m, "the new job", func() bool { return m.stateCountForTest(jobs.StateSucceeded) == 2 })
+	sel, ok := m.table.Selected()
+	require.True(t, ok)
+	require.NotEqual(t, first.ID, sel.ID, "a new job, the first left as it was")
+	require.Equal(t, "echo lr=0.2", sel.Command)
+	require.False(t, sel.TTY)
+	require.Contains(t, paneRows(m), "lr=0.2")
+}
+
+// ↑ and ↓ in the add prompt walk the commands started from it in this
+// session; past the newest, the command being typed comes back.
+func TestAddPromptHistory(t *testing.T) {
+	mgr := newManager(t)
+	m := newSizedModel(t, mgr, Config{}, 100, 30)
+	for _, c := range []string{"echo one", "echo two"} {
+		press(t, m, "a")
+		typeText(t, m, c)
+		press(t, m, "enter")
+		require.Nil(t, m.prompt)
+	}
+	press(t, m, "a")
+	require.Contains(t, m.helpView(), "↑/↓ earlier commands")
+	typeText(t, m, "echo thr")
+	command := func() string { return m.prompt.inputs[0].Value() }
+	press(t, m, "up")
+	require.Equal(t, "echo two", command())
+	press(t, m, "up")
+	require.Equal(t, "echo one", command())
+	press(t, m, "up")
+	require.Equal(t, "echo one", command(), "the oldest stays")
+	press(t, m, "down")
+	require.Equal(t, "echo two", command())
+	press(t, m, "down")
+	require.Equal(t, "echo thr", command(), "what was being typed")
+	press(t, m, "up")
+	typeText(t, m, " again")
+	press(t, m, "enter")
+	pumpUntil(t, m, "three jobs", func() bool { return m.table.Len() == 3 })
+	sel, _ := m.table.Selected()
+	require.Equal(t, "echo two again", sel.Command)
+}
