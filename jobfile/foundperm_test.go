@@ -30,18 +30,29 @@ func TestAFoundFileOthersMayWriteIsWarnedOf(t *testing.T) {
 	assert.Empty(t, warnings(LoadOptions{Found: true}), "0644, yours: nothing to say")
 
 	require.NoError(t, os.Chmod(file, 0o666))
-	require.NoError(t, os.Chmod(env, 0o620))
+	require.NoError(t, os.Chmod(env, 0o602))
 	assert.Equal(t, []string{
 		file + ": warning: jobtop.yaml is writable by others (mode 0666): anyone who can write it runs commands as you",
-		env + ": warning: .env is writable by others (mode 0620): anyone who can write it runs commands as you",
+		env + ": warning: .env is writable by others (mode 0602): anyone who can write it runs commands as you",
 	}, warnings(LoadOptions{Found: true}))
 	assert.Len(t, warnings(LoadOptions{Found: true, NoEnvFile: true}), 1, "a .env that is not read is not warned of")
 
 	if os.Getuid() != 0 {
 		t.Skip("a file of another owner needs root to make")
 	}
-	require.NoError(t, os.Chmod(file, 0o644))
+	// Group-writable: by a group of others, warned of; by the owner's own
+	// group (root's is root, as a user private group: umask 002 makes
+	// every file so on Debian and Ubuntu), not.
 	require.NoError(t, os.Chmod(env, 0o600))
+	require.NoError(t, os.Chmod(file, 0o664))
+	require.NoError(t, os.Chown(file, 0, 0))
+	assert.Empty(t, warnings(LoadOptions{Found: true}), "0664 in the owner's own group")
+	require.NoError(t, os.Chown(file, 0, 65534))
+	assert.Equal(t, []string{
+		file + ": warning: jobtop.yaml is writable by others (mode 0664): anyone who can write it runs commands as you",
+	}, warnings(LoadOptions{Found: true}))
+
+	require.NoError(t, os.Chmod(file, 0o644))
 	require.NoError(t, os.Chown(file, 4242, 4242))
 	assert.Equal(t, []string{
 		file + ": warning: jobtop.yaml belongs to uid 4242, not to you: anyone who can write it runs commands as you",

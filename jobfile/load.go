@@ -117,7 +117,8 @@ func passedOver(path string) *Error {
 
 // writableByOthers warns of a file that runs without being asked for
 // (the job file found in a directory, the .env beside it) when it is
-// another user's (not root's) or group or others may write it: whoever
+// another user's (not root's) or others may write it (jobs.OthersMayWrite:
+// a group of the owner's own does not count): whoever
 // can write it runs commands as this user. A warning, not a refusal: a
 // shared project directory can be so on purpose.
 func writableByOthers(path string) *Error {
@@ -130,8 +131,8 @@ func writableByOthers(path string) *Error {
 	if sys, ok := st.Sys().(*syscall.Stat_t); ok && sys.Uid != 0 && int(sys.Uid) != os.Getuid() {
 		return &Error{File: path, Msg: fmt.Sprintf("%s belongs to %s, not to you%s", name, jobs.UIDName(int(sys.Uid)), runs)}
 	}
-	if perm := st.Mode().Perm(); perm&0o022 != 0 {
-		return &Error{File: path, Msg: fmt.Sprintf("%s is writable by others (mode %04o)%s", name, perm, runs)}
+	if jobs.OthersMayWrite(st) {
+		return &Error{File: path, Msg: fmt.Sprintf("%s is writable by others (mode %04o)%s", name, st.Mode().Perm(), runs)}
 	}
 	return nil
 }

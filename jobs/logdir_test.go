@@ -116,6 +116,19 @@ func TestALogDirOthersMayWriteToIsRefused(t *testing.T) {
 	if os.Getuid() != 0 {
 		t.Skip("a directory of another owner needs root to make")
 	}
+	// Group-writable: by a group of others, refused; by the owner's own
+	// group (root's is root, as a user private group: a log.dir made by
+	// hand under umask 002 is so on Debian and Ubuntu), taken.
+	require.NoError(t, os.Chmod(dir, 0o770))
+	require.NoError(t, os.Chown(dir, 0, 65534))
+	_, err = NewManager(Options{LogDir: dir, SampleInterval: -1})
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "mode 0770")
+	require.NoError(t, os.Chown(dir, 0, 0))
+	m, err := NewManager(Options{LogDir: dir, SampleInterval: -1})
+	require.NoError(t, err, "0770 in the owner's own group")
+	require.NoError(t, m.Shutdown(context.Background()))
+
 	require.NoError(t, os.Chmod(dir, 0o700))
 	require.NoError(t, os.Chown(dir, 65534, 65534))
 	_, err = NewManager(Options{LogDir: dir, SampleInterval: -1})

@@ -23,7 +23,7 @@ func NotPrivateDir(dir string, st fs.FileInfo) string {
 		return dir + " is not a directory (a symlink?)"
 	case ok && int(sys.Uid) != os.Getuid():
 		return fmt.Sprintf("%s belongs to %s, not to you (uid %d)", dir, UIDName(int(sys.Uid)), os.Getuid())
-	case st.Mode().Perm()&0o022 != 0:
+	case OthersMayWrite(st):
 		return fmt.Sprintf("%s has mode %04o: other users may write to it", dir, st.Mode().Perm())
 	}
 	return ""
@@ -55,4 +55,33 @@ func checkLogDir(dir string) error {
 		fix = fmt.Sprintf("chmod go-w %s, or %s", ShellJoin([]string{dir}), fix)
 	}
 	return fmt.Errorf("refusing the log directory: %s; another user could put files there that jobs' output would be written into; %s", why, fix)
+}
+
+// OthersMayWrite says whether users other than its owner may write a file
+// or directory: its others' write bit, or its group's unless the group
+// is the owner's own, a user private group (as Debian and Ubuntu give
+// every user, whose umask 002 makes every file group-writable: else
+// each job file made there was warned of, each log.dir made by hand
+// refused).
+func OthersMayWrite(st fs.FileInfo) bool {
+	perm := st.Mode().Perm()
+	switch {
+	case perm&0o002 != 0:
+		return true
+	case perm&0o020 == 0:
+		return false
+	}
+	sys, ok := st.Sys().(*syscall.Stat_t)
+	return !ok || !privateGroup(int(sys.Uid), int(sys.Gid))
+}
+
+// privateGroup says whether gid is uid's user private group: the user's
+// primary group, named as the user.
+func privateGroup(uid, gid int) bool {
+	u, err := user.LookupId(strconv.Itoa(uid))
+	if err != nil || u.Gid != strconv.Itoa(gid) {
+		return false
+	}
+	g, err := user.LookupGroupId(strconv.Itoa(gid))
+	return err == nil && g.Name == u.Username
 }
