@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -89,7 +90,44 @@ func logWrite(f *os.File, p []byte) (int, error) {
 	if h := logTestHooks.Load(); h != nil && h.write != nil {
 		return h.write(f, p)
 	}
+	if full := fullLogs.Load(); full != nil && (*full)[f.Name()] {
+		return 0, syscall.ENOSPC
+	}
 	return f.Write(p)
+}
+
+// fullLogs are the log files FillLogForTest made full; nil but in tests.
+var (
+	fullLogs   atomic.Pointer[map[string]bool]
+	fullLogsMu sync.Mutex
+)
+
+// FillLogForTest makes every write to the log file at path fail with
+// ENOSPC, as on a full disk, until the test ends: for the tests of other
+// packages that show what is said of a log that lost output (a /dev/full
+// planted at the path is no longer written through: logs never open a
+// symlink).
+func FillLogForTest(t interface{ Cleanup(func()) }, path string) {
+	set := func(full bool) {
+		fullLogsMu.Lock()
+		defer fullLogsMu.Unlock()
+		next := map[string]bool{}
+		if old := fullLogs.Load(); old != nil {
+			maps.Copy(next, *old)
+		}
+		if full {
+			next[path] = true
+		} else {
+			delete(next, path)
+		}
+		if len(next) == 0 {
+			fullLogs.Store(nil)
+			return
+		}
+		fullLogs.Store(&next)
+	}
+	set(true)
+	t.Cleanup(func() { set(false) })
 }
 
 // logRetryInterval is logRetryEvery, or the tests' own.
