@@ -45,13 +45,10 @@ func TestJobFailedBeforeTheTUIListedItIsTold(t *testing.T) {
 	var term syncBuffer
 	tm, _ := startFlow(t, mgr, Config{Bell: true, Terminal: &term, Began: began})
 	waitScreen(t, tm, "job 2 fail failed (exit 3)")
-	require.Eventually(t, func() bool { return term.String() == "\a" }, deadline, 10*time.Millisecond, "the bell")
 	sendKeys(tm, "q")
 	waitScreen(t, tm, "y/n")
 	sendKeys(tm, "y")
-	fm, ok := tm.FinalModel(t, teatest.WithFinalTimeout(deadline)).(*Model)
-	require.True(t, ok)
-	require.True(t, strings.HasPrefix(rowOf(fm, "fail"), "  ! "), "the row is marked: %q", rowOf(fm, "fail"))
+	requireRungAndMarked(t, tm, &term)
 }
 
 // A job that starts after the TUI and ends before the batch that brings
@@ -68,11 +65,8 @@ func TestJobFirstSeenEndedInItsFirstEventIsTold(t *testing.T) {
 	fail := endedJob(t, mgr, "fail", "echo out; echo err >&2; exit 3")
 	eng.events <- []jobs.Event{{Kind: jobs.EventAdded, Job: fail}}
 	waitScreen(t, tm, "job 2 fail failed (exit 3)")
-	require.Eventually(t, func() bool { return term.String() == "\a" }, deadline, 10*time.Millisecond, "the bell")
 	sendKeys(tm, "q")
-	fm, ok := tm.FinalModel(t, teatest.WithFinalTimeout(deadline)).(*Model)
-	require.True(t, ok)
-	require.True(t, strings.HasPrefix(rowOf(fm, "fail"), "  ! "), "the row is marked: %q", rowOf(fm, "fail"))
+	requireRungAndMarked(t, tm, &term)
 }
 
 // A TUI that attaches to a live instance, or reaches a host late, finds
@@ -97,4 +91,14 @@ func TestJobsEndedBeforeTheTUIBeganAreNoNews(t *testing.T) {
 	require.NotContains(t, m.statusView(), "failed (exit")
 	require.True(t, strings.HasPrefix(rowOf(m, "late"), "    "), "no mark: %q", rowOf(m, "late"))
 	require.Empty(t, term.String())
+}
+
+// requireRungAndMarked requires the TUI, quit, to have rung the bell once
+// and marked the row of the job named fail.
+func requireRungAndMarked(t *testing.T, tm *teatest.TestModel, term *syncBuffer) {
+	t.Helper()
+	require.Eventually(t, func() bool { return term.String() == "\a" }, deadline, 10*time.Millisecond, "the bell")
+	fm, ok := tm.FinalModel(t, teatest.WithFinalTimeout(deadline)).(*Model)
+	require.True(t, ok)
+	require.True(t, strings.HasPrefix(rowOf(fm, "fail"), "  ! "), "the row is marked: %q", rowOf(fm, "fail"))
 }

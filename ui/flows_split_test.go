@@ -154,10 +154,7 @@ func TestFlowPagerOpensTheLogAndComesBack(t *testing.T) {
 	out := filepath.Join(t.TempDir(), "paged")
 	t.Setenv("PAGER", `sh -c 'cat "$0" > "`+out+`.tmp" && mv "`+out+`.tmp" "`+out+`"'`)
 
-	m := New(mgr, Config{})
-	t.Cleanup(m.Close)
-	probe := probingModel{m: m, views: make(chan string, 1)}
-	tm := teatest.NewTestModel(t, probe, teatest.WithInitialTermSize(flowWidth, flowHeight))
+	tm, probe := probedFlow(t, mgr)
 	waitScreen(t, tm, "✓ succeeded")
 	sendKeys(tm, "enter", "k")
 	waitScreen(t, tm, "paused")
@@ -202,10 +199,7 @@ func TestFlowPagerInTheAllViewOpensWhatItShows(t *testing.T) {
 	out := filepath.Join(t.TempDir(), "paged")
 	t.Setenv("PAGER", `sh -c 'echo "$0" > "`+out+`.path"; cat "$0" > "`+out+`.tmp" && mv "`+out+`.tmp" "`+out+`"'`)
 
-	m := New(mgr, Config{})
-	t.Cleanup(m.Close)
-	probe := probingModel{m: m, views: make(chan string, 1)}
-	tm := teatest.NewTestModel(t, probe, teatest.WithInitialTermSize(flowWidth, flowHeight))
+	tm, probe := probedFlow(t, mgr)
 	waitScreen(t, tm, "✓ succeeded")
 	sendKeys(tm, "A")
 	waitScreen(t, tm, "all jobs")
@@ -251,3 +245,13 @@ func (p probingModel) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 }
 
 func (p probingModel) View() string { return p.m.View() }
+
+// probedFlow runs a TUI on mgr, its views to be asked for (viewProbe)
+// and read from probe.views.
+func probedFlow(t *testing.T, mgr *jobs.Manager) (*teatest.TestModel, probingModel) {
+	t.Helper()
+	m := New(mgr, Config{})
+	t.Cleanup(m.Close)
+	probe := probingModel{m: m, views: make(chan string, 1)}
+	return teatest.NewTestModel(t, probe, teatest.WithInitialTermSize(flowWidth, flowHeight)), probe
+}
