@@ -15,6 +15,7 @@ import (
 	"strings"
 
 	"github.com/charmbracelet/lipgloss"
+	"github.com/muesli/termenv"
 )
 
 // Palette names the colours jobtop uses by what they mean.
@@ -153,14 +154,22 @@ func New(p Palette, colour bool) Styles {
 		}
 		return s.Reverse(true)
 	}
+	// The selected row's and a title's greys (237, 236) are black in 16
+	// colours, the background of most dark themes: the selection showed
+	// only by its ▸ (rev54). There they are reverse video, as without
+	// colour.
+	grey := bg
+	if colour && lipgloss.ColorProfile() == termenv.ANSI {
+		grey = func(s lipgloss.Style, _ lipgloss.AdaptiveColor) lipgloss.Style { return s.Reverse(true) }
+	}
 	base := lipgloss.NewStyle()
 	st := Styles{
 		TableHeader:  fg(base.Bold(true), p.Muted),
-		Selected:     bg(base.Bold(true), p.SelectedBg),
-		SelectedBlur: bg(base, p.SelectedBg),
+		Selected:     grey(base.Bold(true), p.SelectedBg),
+		SelectedBlur: grey(base, p.SelectedBg),
 		Muted:        fg(base, p.Muted),
 		Title:        fg(base.Bold(true), p.Text),
-		TitleFocused: fg(bg(base.Bold(true), p.TitleBg), p.Accent),
+		TitleFocused: fg(grey(base.Bold(true), p.TitleBg), p.Accent),
 		Flag:         fg(base.Bold(true), p.Accent),
 		Paused:       fg(base.Bold(true), p.Stopping),
 		State: StateStyles{

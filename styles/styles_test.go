@@ -44,3 +44,22 @@ func TestASCIIProfileWritesNoSequences(t *testing.T) {
 	require.Equal(t, "text", SeqOf(st.Selected).Wrap("text"))
 	require.False(t, st.KeepJobColours)
 }
+
+// In 16 colours the selection's grey (237) comes out black, the
+// background of most dark themes: the selected row and a focused title
+// are reverse video there (rev54: only the ▸ showed the selection).
+func TestSixteenColoursSelectInReverse(t *testing.T) {
+	withProfile(t, termenv.ANSI)
+	t.Setenv("NO_COLOR", "")
+	st := Default()
+	for _, s := range []lipgloss.Style{st.Selected, st.SelectedBlur, st.TitleFocused} {
+		require.True(t, s.GetReverse())
+		require.Equal(t, lipgloss.NoColor{}, s.GetBackground())
+	}
+	require.NotEqual(t, lipgloss.NoColor{}, st.State.Running.GetForeground(), "colours otherwise")
+
+	withProfile(t, termenv.ANSI256)
+	st = Default()
+	require.False(t, st.Selected.GetReverse(), "256 colours have the grey")
+	require.NotEqual(t, lipgloss.NoColor{}, st.Selected.GetBackground())
+}
