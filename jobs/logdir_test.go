@@ -146,3 +146,31 @@ func TestASessionLogsDirOthersMayWriteToIsRefused(t *testing.T) {
 	require.Error(t, err)
 	assert.Contains(t, err.Error(), "mode 0777")
 }
+
+// A log directory moved to a larger disk, a symlink of the user's to a
+// private directory, is taken (rev55: refused as "not a directory");
+// one to a directory others may write to, or in one they may write to
+// (where they could replace it), is not.
+func TestALogDirThatIsASymlinkOfOurs(t *testing.T) {
+	base := t.TempDir()
+	target := filepath.Join(base, "bigdisk", "logs")
+	require.NoError(t, os.MkdirAll(target, 0o700))
+	parent := filepath.Join(base, "state")
+	require.NoError(t, os.Mkdir(parent, 0o700))
+	link := filepath.Join(parent, "logs")
+	require.NoError(t, os.Symlink(target, link))
+	m, err := NewManager(Options{LogDir: link, SampleInterval: -1})
+	require.NoError(t, err)
+	require.NoError(t, m.Shutdown(context.Background()))
+
+	require.NoError(t, os.Chmod(target, 0o777))
+	_, err = NewManager(Options{LogDir: link, SampleInterval: -1})
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "mode 0777")
+	require.NoError(t, os.Chmod(target, 0o700))
+
+	require.NoError(t, os.Chmod(parent, 0o777))
+	_, err = NewManager(Options{LogDir: link, SampleInterval: -1})
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "other users may write to")
+}

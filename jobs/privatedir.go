@@ -5,6 +5,7 @@ import (
 	"io/fs"
 	"os"
 	"os/user"
+	"path/filepath"
 	"strconv"
 	"syscall"
 )
@@ -46,6 +47,9 @@ func checkLogDir(dir string) error {
 	if err != nil {
 		return fmt.Errorf("log directory: %w", err)
 	}
+	if st.Mode()&fs.ModeSymlink != 0 {
+		return checkLogDirLink(dir, st)
+	}
 	why := NotPrivateDir(dir, st)
 	if why == "" {
 		return nil
@@ -84,4 +88,30 @@ func privateGroup(uid, gid int) bool {
 	}
 	g, err := user.LookupGroupId(strconv.Itoa(gid))
 	return err == nil && g.Name == u.Username
+}
+
+// checkLogDirLink requires a log directory that is a symlink (the logs
+// moved to a larger disk) to be one only this user could have made or
+// could change, to a private directory: the link this user's, in a
+// directory others may not write to, and its target private
+// (NotPrivateDir). rev55: such a link was refused as "not a directory".
+func checkLogDirLink(dir string, link fs.FileInfo) error {
+	refuse := func(why string) error {
+		return fmt.Errorf("refusing the log directory: %s; another user could put files there that jobs' output would be written into; use a log.dir of your own, not a symlink", why)
+	}
+	if sys, ok := link.Sys().(*syscall.Stat_t); ok && int(sys.Uid) != os.Getuid() {
+		return refuse(fmt.Sprintf("%s is a symlink of %s, not yours", dir, UIDName(int(sys.Uid))))
+	}
+	parent := filepath.Dir(dir)
+	if st, err := os.Stat(parent); err != nil || OthersMayWrite(st) {
+		return refuse(fmt.Sprintf("%s is a symlink in %s, which other users may write to", dir, parent))
+	}
+	target, err := os.Stat(dir)
+	if err != nil {
+		return fmt.Errorf("log directory: %w", err)
+	}
+	if why := NotPrivateDir(dir+" (a symlink)", target); why != "" {
+		return refuse(why)
+	}
+	return nil
 }
