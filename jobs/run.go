@@ -284,7 +284,7 @@ func (m *Manager) finishAfterDrain(j *job, p *process, note string) {
 	// outside the run holds them), at drainLimit if it writes on, or when
 	// a stop or kill cuts it.
 	m.mu.Lock()
-	cut, within, exit := p.cutDrain, drainLimit, p.exit
+	cut, within, since := p.cutDrain, drainLimit, j.runCursor
 	if j.request != reqNone {
 		// Stopped, killed or timed out: the run's own output is in
 		// the pipes already; nothing more is waited for.
@@ -323,7 +323,7 @@ func (m *Manager) finishAfterDrain(j *job, p *process, note string) {
 		p.term.end() // not under the lock: its emulator's goroutine takes it
 	}
 	j.store.Flush()
-	if note == "" && saidNoSource(exit, j.store) {
+	if note == "" && saidNoSource(j.store, since) {
 		note = sourceHint
 	}
 	if note != "" {

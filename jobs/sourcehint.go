@@ -8,16 +8,17 @@ import "strings"
 // "source: not found").
 const sourceHint = "this shell has no `source` (dash, /bin/sh on Debian and Ubuntu, has only `.`): write `. FILE`, or run the line with bash -c '...'"
 
-// saidNoSource says whether a run that ended 127 did so for want of
-// `source`: one of its last lines says so (on stderr, or on its
-// terminal).
-func saidNoSource(exit exitStatus, store *OutputStore) bool {
-	if exit.signaled || exit.code != 127 {
-		return false
-	}
-	for _, l := range store.Select(Selection{Tail: 5}).Lines {
-		if strings.Contains(l.Text, "source: not found") {
-			return true
+// saidNoSource says whether a run's shell said it has no `source`: among
+// the run's first or last lines (after cursor, where the run began), on
+// stderr or its terminal. Also for a run that went on and ended 0
+// (`source venv/bin/activate; python train.py` runs the wrong python,
+// rev55), so only a line that is the shell's own word for it counts.
+func saidNoSource(store *OutputStore, cursor uint64) bool {
+	for _, sel := range []Selection{{After: cursor, Max: 5}, {After: cursor, Tail: 5}} {
+		for _, l := range store.Select(sel).Lines {
+			if l.Stream != Meta && strings.Contains(l.Text, "sh: ") && strings.Contains(l.Text, "source: not found") {
+				return true
+			}
 		}
 	}
 	return false

@@ -7,8 +7,8 @@ import (
 	"github.com/stretchr/testify/assert"
 )
 
-// dash, /bin/sh on Debian and Ubuntu, has no `source`: a job that ends
-// 127 saying so is told to use `.`.
+// dash, /bin/sh on Debian and Ubuntu, has no `source`: a job whose shell
+// says so is told to use `.`.
 func TestSourceNotFoundHintsAtDot(t *testing.T) {
 	if exec.Command("/bin/sh", "-c", "source /dev/null").Run() == nil {
 		t.Skip("this /bin/sh has source")
@@ -22,7 +22,17 @@ func TestSourceNotFoundHintsAtDot(t *testing.T) {
 	assert.Contains(t, out[0], "source: not found")
 	assert.Equal(t, sourceHint, out[len(out)-1])
 
-	// Another program not found says nothing more.
+	// Nor only when it ended so: a line that went on without its
+	// `source` ran the wrong python (rev55).
+	info = wait(t, m, start(t, m, Spec{Command: "source /dev/null; echo went on"}).ID)
+	assert.Equal(t, StateSucceeded, info.State)
+	out = outputText(t, m, info.ID)
+	assert.Equal(t, sourceHint, out[len(out)-1])
+
+	// Another program not found says nothing more, nor a program that
+	// prints the words.
+	info = wait(t, m, start(t, m, Spec{Command: "echo 'source: not found'"}).ID)
+	assert.Len(t, outputText(t, m, info.ID), 1)
 	info = wait(t, m, start(t, m, Spec{Command: "no-such-program-jobtop; exit 127"}).ID)
 	assert.Len(t, outputText(t, m, info.ID), 1)
 }
