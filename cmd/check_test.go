@@ -206,3 +206,18 @@ func TestCheckWarnsOfAFoundFileOthersMayWrite(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, path+": warning: jobtop.yaml is writable by others (mode 0666): anyone who can write it runs commands as you\n", stderr)
 }
+
+// The summary of a file's problems names the file as check's other lines
+// do, its control characters shown (rev55: a directory named with ESC [2J
+// cleared the screen in the last line).
+func TestCheckSummaryShowsControlsOfTheFilesName(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "d\x1b[2Jx\r")
+	require.NoError(t, os.Mkdir(dir, 0o700))
+	path := filepath.Join(dir, "jobtop.yaml")
+	require.NoError(t, os.WriteFile(path, []byte("jobs:\n  web:\n    cmd: echo hi\n    bogus: 1\n"), 0o600))
+	r := newCLI(t).run("check", path)
+	require.Equal(t, 1, r.code, r.stderr)
+	assert.NotContains(t, r.stderr, "\x1b")
+	assert.NotContains(t, r.stderr, "\r")
+	assert.Contains(t, r.stderr, `d\x1b[2Jx\r/jobtop.yaml: 1 problem`)
+}

@@ -62,7 +62,7 @@ func Execute() int {
 	var exit *ExitError
 	if errors.As(err, &exit) {
 		if exit.Err != nil {
-			fmt.Fprintln(os.Stderr, "jobtop:", exit.Err)
+			fmt.Fprintln(os.Stderr, "jobtop:", showLines(exit.Err.Error()))
 		}
 		return exit.Code
 	}
@@ -70,7 +70,9 @@ func Execute() int {
 		fmt.Fprintln(os.Stderr, "jobtop:", flagGroupMessage(err))
 		return usageExit
 	}
-	fmt.Fprintln(os.Stderr, "jobtop:", err)
+	// Shown, not sent: an error may name a file or a job whose name
+	// holds escapes (check's summary sent a directory's ESC [2J, rev55).
+	fmt.Fprintln(os.Stderr, "jobtop:", showLines(err.Error()))
 	return 1
 }
 
