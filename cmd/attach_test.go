@@ -127,7 +127,7 @@ func TestAttachedTUIDrawsTheLineCursorAsTheJobLeftIt(t *testing.T) {
 	c := newCLI(t)
 	c.serve()
 	c.startJob(`stty -echo; printf '\033[?25lDownloading 50%%'; read a; printf '\033[?25h\r\nname? xyz\b\b'; read a; sleep 60`, "--tty", "--name", "bar")
-	lipgloss.SetColorProfile(termenv.ANSI) // the cursor is drawn in reverse video
+	lipgloss.SetColorProfile(termenv.ANSI256) // the cursor is drawn in reverse video (in 16 colours the selected row is too)
 	t.Cleanup(func() { lipgloss.SetColorProfile(termenv.Ascii) })
 	_, model := attachedModel(t, c)
 	tm := teatest.NewTestModel(t, model, teatest.WithInitialTermSize(100, 20))
@@ -155,7 +155,7 @@ func TestAttachedTUIDrawsAPromptThatIsTheJobsOnlyOutput(t *testing.T) {
 	c.serve()
 	id := c.startJob(`printf 'Name? '; read a; sleep 60`, "--tty", "--name", "ask")
 	require.Eventually(t, func() bool { return c.status(id).LastLine == "Name? " }, testTimeout, 20*time.Millisecond)
-	lipgloss.SetColorProfile(termenv.ANSI) // the cursor is drawn in reverse video
+	lipgloss.SetColorProfile(termenv.ANSI256) // the cursor is drawn in reverse video (in 16 colours the selected row is too)
 	t.Cleanup(func() { lipgloss.SetColorProfile(termenv.Ascii) })
 	_, model := attachedModel(t, c)
 	tm := teatest.NewTestModel(t, model, teatest.WithInitialTermSize(100, 20))

@@ -6,6 +6,7 @@ import (
 	"io"
 	"reflect"
 	"strings"
+	"syscall"
 	"testing"
 	"text/tabwriter"
 	"time"
@@ -213,4 +214,14 @@ func TestStateTextOfAStopsLastInstant(t *testing.T) {
 	assert.Equal(t, "stopping (SIGKILL in <1s)", stateText(jobs.Info{State: jobs.StateStopping, KillAt: &at}, now))
 	at = now.Add(time.Second + time.Millisecond)
 	assert.Equal(t, "stopping (SIGKILL in 2s)", stateText(jobs.Info{State: jobs.StateStopping, KillAt: &at}, now))
+}
+
+// A job stopped with a signal it caught, that then exited by itself (a
+// Python job's KeyboardInterrupt handler), says its exit after the
+// signal, not the signal alone (rev55: "exit: SIGINT" hid the clean exit).
+func TestExitTextOfACaughtStop(t *testing.T) {
+	zero := 0
+	assert.Equal(t, "0 after SIGINT", exitText(jobs.Info{State: jobs.StateKilled, ExitCode: &zero, Signal: jobs.Signal(syscall.SIGINT)}))
+	assert.Equal(t, "SIGKILL", exitText(jobs.Info{State: jobs.StateKilled, Signal: jobs.Signal(syscall.SIGKILL)}))
+	assert.Equal(t, "0", exitText(jobs.Info{State: jobs.StateSucceeded, ExitCode: &zero}))
 }

@@ -136,6 +136,11 @@ func exitText(j jobs.Info) string {
 	switch {
 	case j.ExitCode != nil && j.Signal == 0:
 		return fmt.Sprint(*j.ExitCode)
+	case j.ExitCode != nil:
+		// Stopped with a signal it caught, then exited by itself (a
+		// Python job's KeyboardInterrupt handler): not "SIGINT" alone,
+		// which hid the clean exit (rev55).
+		return fmt.Sprintf("%d after %s", *j.ExitCode, j.Signal)
 	case j.Signal != 0:
 		return j.Signal.String()
 	}
