@@ -10,6 +10,7 @@ import (
 	"net/http"
 	"os"
 	"os/signal"
+	"strings"
 	"syscall"
 	"time"
 	"unicode/utf8"
@@ -89,9 +90,9 @@ func serveMCPHTTP(cmd *cobra.Command, srv *sdk.Server, addr string) error {
 		return &ExitError{Code: usageExit, Err: err}
 	}
 	token := os.Getenv(mcpTokenEnv)
-	if n := utf8.RuneCountInString(token); token != "" && n < minMCPToken {
-		return &ExitError{Code: usageExit, Err: fmt.Errorf("$%s is %s: a bearer token needs at least %d, or any program on this machine could guess it; make one with `openssl rand -hex 16` (or leave $%s unset for one jobtop makes)",
-			mcpTokenEnv, plural(n, "character"), minMCPToken, mcpTokenEnv)}
+	if why := weakToken(token); why != "" {
+		return &ExitError{Code: usageExit, Err: fmt.Errorf("$%s %s, or any program on this machine could guess it; make one with `openssl rand -hex 16` (or leave $%s unset for one jobtop makes)",
+			mcpTokenEnv, why, mcpTokenEnv)}
 	}
 	ln, err := net.Listen("tcp", addr)
 	if err != nil {
@@ -156,4 +157,29 @@ func requireBearer(token string, next http.Handler) http.Handler {
 		}
 		next.ServeHTTP(w, r)
 	})
+}
+
+// minMCPTokenKinds is how many different characters a bearer token given
+// by $JOBTOP_MCP_TOKEN must have: 16 a's, or 16 spaces, are as easy to
+// guess as one (rev55); `openssl rand -hex 16` gives 32 of up to 16
+// kinds.
+const minMCPTokenKinds = 8
+
+// weakToken says what makes a given bearer token too easy to guess, ""
+// when nothing does (or none is given).
+func weakToken(token string) string {
+	if token == "" {
+		return ""
+	}
+	if n := utf8.RuneCountInString(token); n < minMCPToken {
+		return fmt.Sprintf("is %s: a bearer token needs at least %d", plural(n, "character"), minMCPToken)
+	}
+	kinds := map[rune]bool{}
+	for _, r := range strings.TrimSpace(token) {
+		kinds[r] = true
+	}
+	if len(kinds) < minMCPTokenKinds {
+		return fmt.Sprintf("has %s: a bearer token needs at least %d", plural(len(kinds), "different character"), minMCPTokenKinds)
+	}
+	return ""
 }

@@ -254,4 +254,13 @@ func TestMCPHTTPRefusesAShortToken(t *testing.T) {
 	require.Equal(t, 2, r.code, r.stderr)
 	require.Contains(t, r.stderr, "$JOBTOP_MCP_TOKEN is 1 character: a bearer token needs at least 16")
 	require.Contains(t, r.stderr, "openssl rand -hex 16")
+
+	// Nor one of 16 a's, or 16 spaces: as easy to guess (rev55).
+	for _, token := range []string{strings.Repeat("a", 16), strings.Repeat(" ", 16), "abababababababab"} {
+		c.env = append(c.env, "JOBTOP_MCP_TOKEN="+token)
+		r = c.run("mcp", "--http", "127.0.0.1:0")
+		require.Equal(t, 2, r.code, "%q: %s", token, r.stderr)
+		require.Contains(t, r.stderr, "different character")
+	}
+	assert.Empty(t, weakToken("9f86d081884c7d659a2feaa0c55ad015"), "openssl rand -hex 16's kind")
 }
