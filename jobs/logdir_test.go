@@ -173,4 +173,27 @@ func TestALogDirThatIsASymlinkOfOurs(t *testing.T) {
 	_, err = NewManager(Options{LogDir: link, SampleInterval: -1})
 	require.Error(t, err)
 	assert.Contains(t, err.Error(), "other users may write to")
+	require.NoError(t, os.Chmod(parent, 0o700))
+
+	// A link to a link: the second could be anyone's, in /tmp (rev56).
+	open := filepath.Join(base, "open")
+	require.NoError(t, os.Mkdir(open, 0o700))
+	require.NoError(t, os.Chmod(open, 0o777))
+	second := filepath.Join(open, "jl")
+	require.NoError(t, os.Symlink(target, second))
+	require.NoError(t, os.Remove(link))
+	require.NoError(t, os.Symlink(second, link))
+	_, err = NewManager(Options{LogDir: link, SampleInterval: -1})
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "another symlink")
+
+	// A link to a private directory in a directory others may write to
+	// (where it could be swapped for theirs).
+	swappable := filepath.Join(open, "logs")
+	require.NoError(t, os.Mkdir(swappable, 0o700))
+	require.NoError(t, os.Remove(link))
+	require.NoError(t, os.Symlink(swappable, link))
+	_, err = NewManager(Options{LogDir: link, SampleInterval: -1})
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "leads to "+swappable)
 }

@@ -93,25 +93,49 @@ func privateGroup(uid, gid int) bool {
 // checkLogDirLink requires a log directory that is a symlink (the logs
 // moved to a larger disk) to be one only this user could have made or
 // could change, to a private directory: the link this user's, in a
-// directory others may not write to, and its target private
-// (NotPrivateDir). rev55: such a link was refused as "not a directory".
+// directory others may not write to, pointing straight at the directory
+// (a link to a link is refused: rev56 had a second link, another user's
+// in /tmp, pass), which is private (NotPrivateDir) in a directory others
+// may not write to either. rev55: such a link was refused as "not a
+// directory".
 func checkLogDirLink(dir string, link fs.FileInfo) error {
 	refuse := func(why string) error {
-		return fmt.Errorf("refusing the log directory: %s; another user could put files there that jobs' output would be written into; use a log.dir of your own, not a symlink", why)
+		return fmt.Errorf("refusing the log directory: %s; another user could put files there that jobs' output would be written into; use a log.dir of your own, or a symlink of yours straight to it", why)
 	}
 	if sys, ok := link.Sys().(*syscall.Stat_t); ok && int(sys.Uid) != os.Getuid() {
 		return refuse(fmt.Sprintf("%s is a symlink of %s, not yours", dir, UIDName(int(sys.Uid))))
 	}
-	parent := filepath.Dir(dir)
-	if st, err := os.Stat(parent); err != nil || OthersMayWrite(st) {
-		return refuse(fmt.Sprintf("%s is a symlink in %s, which other users may write to", dir, parent))
+	if why := othersMayWriteIn(filepath.Dir(dir)); why != "" {
+		return refuse(dir + " is a symlink in " + why)
 	}
-	target, err := os.Stat(dir)
+	to, err := os.Readlink(dir)
 	if err != nil {
 		return fmt.Errorf("log directory: %w", err)
 	}
-	if why := NotPrivateDir(dir+" (a symlink)", target); why != "" {
+	if !filepath.IsAbs(to) {
+		to = filepath.Join(filepath.Dir(dir), to)
+	}
+	target, err := os.Lstat(to)
+	switch {
+	case err != nil:
+		return fmt.Errorf("log directory %s is a symlink to %s: %w", dir, to, err)
+	case target.Mode()&fs.ModeSymlink != 0:
+		return refuse(fmt.Sprintf("%s is a symlink to another symlink, %s", dir, to))
+	}
+	if why := NotPrivateDir(to+" (where "+dir+" leads)", target); why != "" {
 		return refuse(why)
 	}
+	if why := othersMayWriteIn(filepath.Dir(to)); why != "" {
+		return refuse(fmt.Sprintf("%s leads to %s, in %s", dir, to, why))
+	}
 	return nil
+}
+
+// othersMayWriteIn says "DIR, which other users may write to" when they
+// may (or it cannot be looked at), "" otherwise.
+func othersMayWriteIn(dir string) string {
+	if st, err := os.Stat(dir); err == nil && !OthersMayWrite(st) {
+		return ""
+	}
+	return dir + ", which other users may write to"
 }
