@@ -323,7 +323,7 @@ func (m *Manager) finishAfterDrain(j *job, p *process, note string) {
 		p.term.end() // not under the lock: its emulator's goroutine takes it
 	}
 	j.store.Flush()
-	if note == "" && saidNoSource(j.store, since) {
+	if note == "" && len(p.spec.Argv) == 0 && saidNoSource(j.store, since, p.spec.TTY) {
 		note = sourceHint
 	}
 	if note != "" {

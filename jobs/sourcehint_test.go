@@ -31,8 +31,14 @@ func TestSourceNotFoundHintsAtDot(t *testing.T) {
 
 	// Another program not found says nothing more, nor a program that
 	// prints the words.
-	info = wait(t, m, start(t, m, Spec{Command: "echo 'source: not found'"}).ID)
-	assert.Len(t, outputText(t, m, info.ID), 1)
+	for _, quoted := range []Spec{
+		{Command: "echo 'source: not found'"},
+		{Argv: []string{"sh", "-c", "printf '/bin/sh: 1: source: not found\n' >&2"}}, // no command line of ours
+		{Command: "echo 'zsh: source: not found' >&2"},
+	} {
+		info = wait(t, m, start(t, m, quoted).ID)
+		assert.Len(t, outputText(t, m, info.ID), 1, "%+v", quoted)
+	}
 	info = wait(t, m, start(t, m, Spec{Command: "no-such-program-jobtop; exit 127"}).ID)
 	assert.Len(t, outputText(t, m, info.ID), 1)
 }
