@@ -171,8 +171,8 @@ func weakToken(token string) string {
 	if token == "" {
 		return ""
 	}
-	if n := utf8.RuneCountInString(token); n < minMCPToken {
-		return fmt.Sprintf("is %s: a bearer token needs at least %d", plural(n, "character"), minMCPToken)
+	if n := utf8.RuneCountInString(strings.TrimSpace(token)); n < minMCPToken {
+		return fmt.Sprintf("is %s (spaces around it not counted): a bearer token needs at least %d", plural(n, "character"), minMCPToken)
 	}
 	kinds := map[rune]bool{}
 	for _, r := range strings.TrimSpace(token) {
