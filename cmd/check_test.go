@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -220,4 +221,22 @@ func TestCheckSummaryShowsControlsOfTheFilesName(t *testing.T) {
 	assert.NotContains(t, r.stderr, "\x1b")
 	assert.NotContains(t, r.stderr, "\r")
 	assert.Contains(t, r.stderr, `d\x1b[2Jx\r/jobtop.yaml: 1 problem`)
+}
+
+// serve's lines on stderr name its job file and log directory with their
+// control characters shown (rev56: a directory named ESC ]0;...BEL set the
+// terminal's title).
+func TestServeShowsControlsOfItsPaths(t *testing.T) {
+	c := newCLI(t)
+	dir := filepath.Join(c.dir, "d\x1b]0;pwned\x07")
+	require.NoError(t, os.Mkdir(dir, 0o700))
+	file := filepath.Join(dir, "jobtop.yaml")
+	require.NoError(t, os.WriteFile(file, []byte("jobs:\n  web: {cmd: exec sleep 60}\n"), 0o600))
+	serve := c.serveIn("", "-f", file)
+	require.NoError(t, serve.Process.Signal(syscall.SIGTERM))
+	serve.Wait() //nolint:errcheck // stopped on purpose
+	stderr := serve.Stderr.(*bytes.Buffer).String()
+	assert.Contains(t, stderr, `d\x1b]0;pwned\a/jobtop.yaml`)
+	assert.NotContains(t, stderr, "\x1b")
+	assert.NotContains(t, stderr, "\x07")
 }

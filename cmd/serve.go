@@ -184,13 +184,15 @@ func serveUntilStopped(cmd *cobra.Command, in *servedInstance, plan *jobfile.Pla
 	tellDetachParentStarted(cmd, problems)
 	path := socketPath(cmd)
 	stderr := cmd.ErrOrStderr()
-	fmt.Fprintf(stderr, "jobtop: serving on %s (pid %d); logs in %s\n", path, os.Getpid(), in.mgr.LogDir())
+	// Paths shown, not sent: a directory named with escapes would set
+	// the terminal's title (rev56).
+	fmt.Fprintf(stderr, "jobtop: serving on %s (pid %d); logs in %s\n", showLines(path), os.Getpid(), showLines(in.mgr.LogDir()))
 	if plan != nil {
 		printWarnings(stderr, plan)
 		for _, p := range problems {
-			fmt.Fprintln(stderr, p)
+			fmt.Fprintln(stderr, showLines(p))
 		}
-		fmt.Fprintf(stderr, "jobtop: running %s from %s (jobtop reload re-reads it)\n", plural(len(plan.Jobs), "job"), planFiles(plan))
+		fmt.Fprintf(stderr, "jobtop: running %s from %s (jobtop reload re-reads it)\n", plural(len(plan.Jobs), "job"), showLines(planFiles(plan)))
 	}
 
 	watchCtx, stopWatch := context.WithCancel(context.Background())
