@@ -17,8 +17,11 @@ import (
 
 // noColourStyles are the styles under NO_COLOR on a 256-colour terminal,
 // drawn with the profile jobtop chooses there, for the rest of the test.
+// CI is unset: with it set (as CI machines do) termenv, and so jobtop,
+// take the output for no terminal and draw no attributes at all.
 func noColourStyles(t *testing.T) *styles.Styles {
 	t.Helper()
+	t.Setenv("CI", "")
 	t.Setenv("NO_COLOR", "1")
 	t.Setenv("TERM", "xterm-256color")
 	lipgloss.SetColorProfile(styles.TerminalProfile(true, os.Getenv))
