@@ -3,11 +3,11 @@ package mcp
 import (
 	"bufio"
 	"bytes"
-	"io"
 	"net"
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -49,17 +49,35 @@ func cuttingProxy(t *testing.T, socket string, cutAt ...string) string {
 			mu.Lock()
 			conns = append(conns, in, out)
 			mu.Unlock()
-			go io.Copy(in, out) //nolint:errcheck // ends when either side closes
+			// Nothing of the answer to a request that is cut reaches the
+			// client, even when the instance answers before the cut.
+			var cut atomic.Bool
+			go func() {
+				buf := make([]byte, 32<<10)
+				for {
+					n, err := out.Read(buf)
+					if cut.Load() {
+						return
+					}
+					if _, werr := in.Write(buf[:n]); err != nil || werr != nil {
+						return
+					}
+				}
+			}()
 			go func() {
 				defer out.Close()
 				defer in.Close()
 				r := bufio.NewReader(in)
 				for {
 					line, err := r.ReadBytes('\n')
+					cutHere := slices.ContainsFunc(cutAt, func(p string) bool { return bytes.HasPrefix(line, []byte(p)) })
+					if cutHere {
+						cut.Store(true)
+					}
 					if _, werr := out.Write(line); err != nil || werr != nil {
 						return
 					}
-					if slices.ContainsFunc(cutAt, func(p string) bool { return bytes.HasPrefix(line, []byte(p)) }) {
+					if cutHere {
 						// The rest of the request's head, then the cut.
 						for len(bytes.TrimSpace(line)) > 0 && err == nil {
 							line, err = r.ReadBytes('\n')
