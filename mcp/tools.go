@@ -43,7 +43,7 @@ Give command (run by /bin/sh -c) or argv (no shell). tty: true runs it on a term
 	s.addOutputTools(srv)
 	s.addTerminalTools(srv)
 	for _, a := range []struct{ name, desc string }{
-		{"stop_job", "Stop a job gracefully: its stop signal (SIGTERM unless set otherwise) to its whole process tree, then SIGKILL after its grace period (5s by default). Returns once it has ended."},
+		{"stop_job", "Stop a job gracefully: its stop signal (SIGTERM unless set otherwise; signal sends another, this time, e.g. INT for a Python script's KeyboardInterrupt handlers) to its whole process tree, then SIGKILL after its grace period (5s by default). Returns once it has ended."},
 		{"kill_job", "Kill a job now: SIGKILL to its whole process tree, children and daemons included. Returns once it has ended."},
 		{"restart_job", "Run a job again with the same command, under the same ID (a running one is stopped first). Output goes on after the old run's: read from your cursor, or from the job's lines count before the restart."},
 		{"remove_job", "Forget a finished job (it must have ended: stop it first). Its log file stays."},
@@ -53,7 +53,12 @@ Give command (run by /bin/sh -c) or argv (no shell). tty: true runs it on a term
 			InputSchema: inputSchema[JobInput](nil),
 			Annotations: &sdk.ToolAnnotations{DestructiveHint: ptr(a.name != "restart_job")},
 		}
-		if a.name == "stop_job" || a.name == "kill_job" {
+		switch a.name {
+		case "stop_job":
+			t.InputSchema = inputSchema[StopJobInput](nil)
+			addTool(s, srv, t, s.stopTool)
+			continue
+		case "kill_job":
 			addTool(s, srv, t, s.endTool(a.name))
 			continue
 		}
@@ -88,6 +93,12 @@ func addTool[In, Out any](s *Server, srv *sdk.Server, t *sdk.Tool, h func(contex
 // JobInput names one job.
 type JobInput struct {
 	ID JobRef `json:"id"`
+}
+
+// StopJobInput is stop_job's arguments.
+type StopJobInput struct {
+	ID     JobRef `json:"id"`
+	Signal string `json:"signal,omitempty" jsonschema:"send this signal instead of the job's stop signal, this time (SIGKILL still follows the grace period): its name, with or without SIG, or its number, as jobtop stop --signal takes it (INT, SIGINT or 2)"`
 }
 
 // JobOutput is one job.
@@ -301,60 +312,84 @@ type EndJobOutput struct {
 	Removed bool       `json:"removed" jsonschema:"the job ended and was removed before the answer (by the instance's cap on finished jobs, or by another client): job is as it was last, and its ID names no job now"`
 }
 
-// endTool is the handler of stop_job or kill_job: actionTool's answer,
-// and whether the job was removed once ended, as the API says it.
+// endTool is the handler of kill_job: act's answer, and whether
+// the job was removed once ended, as the API says it.
 func (s *Server) endTool(name string) func(context.Context, *sdk.CallToolRequest, JobInput) (string, EndJobOutput, error) {
-	act := s.actionTool(name)
-	return func(ctx context.Context, req *sdk.CallToolRequest, in JobInput) (string, EndJobOutput, error) {
-		text, out, err := act(ctx, req, in)
+	return func(ctx context.Context, _ *sdk.CallToolRequest, in JobInput) (string, EndJobOutput, error) {
+		text, out, err := s.act(ctx, name, in.ID, "")
 		return text, EndJobOutput{Job: out.Job, Removed: out.removed}, err
 	}
 }
 
-// actionTool is the handler of stop_job, kill_job (through endTool),
-// restart_job or remove_job.
+// stopTool is the handler of stop_job: endTool's, with the signal the
+// call names in place of the job's stop signal, read as jobtop stop
+// --signal reads it.
+func (s *Server) stopTool(ctx context.Context, _ *sdk.CallToolRequest, in StopJobInput) (string, EndJobOutput, error) {
+	var sig string
+	if in.Signal != "" {
+		parsed, err := jobs.ParseSignal(in.Signal)
+		if err != nil {
+			return "", EndJobOutput{}, fmt.Errorf("signal: %w; a signal is its name, with or without SIG, or its number: INT, SIGINT or 2", err)
+		}
+		sig = parsed.String()
+	}
+	text, out, err := s.act(ctx, "stop_job", in.ID, sig)
+	return text, EndJobOutput{Job: out.Job, Removed: out.removed}, err
+}
+
+// actionTool is the handler of restart_job or remove_job.
 func (s *Server) actionTool(name string) func(context.Context, *sdk.CallToolRequest, JobInput) (string, JobOutput, error) {
 	return func(ctx context.Context, _ *sdk.CallToolRequest, in JobInput) (string, JobOutput, error) {
-		info, err := s.resolve(ctx, in.ID)
-		if err != nil {
-			return "", JobOutput{}, err
-		}
-		c, id := s.opts.Client, info.ID
-		var verb string
-		var removed bool // it ended and was removed before the answer
-		switch name {
-		case "stop_job", "kill_job":
-			var answer control.EndAnswer
-			answer, err = c.EndJob(ctx, info.ID, strings.TrimSuffix(name, "_job"), true)
-			info, removed = answer.Info, answer.Removed
-			verb = map[string]string{"stop_job": "stopped", "kill_job": "killed"}[name]
-		case "restart_job":
-			info, err = c.RestartJob(ctx, info.ID, true)
-			verb = "restarted"
-		case "remove_job":
-			info, err = c.RemoveJob(ctx, info.ID)
-			verb = "removed"
-		}
-		if err != nil && (name == "stop_job" || name == "kill_job") {
-			// Ending a job that has ended is done already, not a mistake.
-			if now, jerr := c.Job(ctx, id); jerr == nil && now.State.Done() {
-				sum := summarize(now, time.Now())
-				why := "it had already ended"
-				if now.State == jobs.StateCreated {
-					why = "it was never started" // autostart: false; restart_job starts it
-				}
-				return "job " + sum.line() + "\n(" + why + ": nothing to " + strings.TrimSuffix(name, "_job") + ")", JobOutput{Job: sum}, nil
-			}
-		}
-		if err != nil {
-			return "", JobOutput{}, s.apiError(err)
-		}
-		sum := summarize(info, time.Now())
-		if removed {
-			return verb + " job " + sum.line() + "\n(it ended and was removed since, by the instance's cap on finished jobs or by another client: shown as it was last)", JobOutput{Job: sum, removed: true}, nil
-		}
-		return verb + " job " + sum.line(), JobOutput{Job: sum}, nil
+		return s.act(ctx, name, in.ID, "")
 	}
+}
+
+// act does tool name (stop_job, kill_job, restart_job or remove_job) to
+// the job ref names; sig, when not "", is the signal a stop sends.
+func (s *Server) act(ctx context.Context, name string, ref JobRef, sig string) (string, JobOutput, error) {
+	info, err := s.resolve(ctx, ref)
+	if err != nil {
+		return "", JobOutput{}, err
+	}
+	c, id := s.opts.Client, info.ID
+	var verb string
+	var removed bool // it ended and was removed before the answer
+	switch name {
+	case "stop_job", "kill_job":
+		var answer control.EndAnswer
+		if sig != "" {
+			answer, err = c.StopJobWith(ctx, info.ID, sig, true)
+		} else {
+			answer, err = c.EndJob(ctx, info.ID, strings.TrimSuffix(name, "_job"), true)
+		}
+		info, removed = answer.Info, answer.Removed
+		verb = map[string]string{"stop_job": "stopped", "kill_job": "killed"}[name]
+	case "restart_job":
+		info, err = c.RestartJob(ctx, info.ID, true)
+		verb = "restarted"
+	case "remove_job":
+		info, err = c.RemoveJob(ctx, info.ID)
+		verb = "removed"
+	}
+	if err != nil && (name == "stop_job" || name == "kill_job") {
+		// Ending a job that has ended is done already, not a mistake.
+		if now, jerr := c.Job(ctx, id); jerr == nil && now.State.Done() {
+			sum := summarize(now, time.Now())
+			why := "it had already ended"
+			if now.State == jobs.StateCreated {
+				why = "it was never started" // autostart: false; restart_job starts it
+			}
+			return "job " + sum.line() + "\n(" + why + ": nothing to " + strings.TrimSuffix(name, "_job") + ")", JobOutput{Job: sum}, nil
+		}
+	}
+	if err != nil {
+		return "", JobOutput{}, s.apiError(err)
+	}
+	sum := summarize(info, time.Now())
+	if removed {
+		return verb + " job " + sum.line() + "\n(it ended and was removed since, by the instance's cap on finished jobs or by another client: shown as it was last)", JobOutput{Job: sum, removed: true}, nil
+	}
+	return verb + " job " + sum.line(), JobOutput{Job: sum}, nil
 }
 
 // describeStart names a job being started: its name, else its command.

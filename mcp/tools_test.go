@@ -459,3 +459,42 @@ func TestRunJobStartsFromTheClientsEnvironment(t *testing.T) {
 	require.NotNil(t, out.Wait)
 	require.Equal(t, "agent/env/no home", out.Wait.Matched.Text, "the client's environment, not the instance's (which has HOME)")
 }
+
+// stop_job's signal sends that signal instead of the job's stop signal,
+// this time, as jobtop stop --signal and the API's ?signal= do: INT,
+// SIGINT and 2 alike. A name no signal has is a tool error that says
+// how a signal is written.
+func TestStopJobTakesASignal(t *testing.T) {
+	e := newEnv(t)
+	const script = `trap 'echo got INT; exit 3' INT; trap 'echo got TERM; exit 4' TERM; echo ready; while :; do sleep 0.1; done`
+	for _, sig := range []string{"INT", "SIGINT", "2"} {
+		var out RunJobOutput
+		e.ok("run_job", map[string]any{"name": "trap", "command": script, "wait_for": "^ready$"}, &out)
+		var j EndJobOutput
+		text := e.ok("stop_job", map[string]any{"id": out.Job.ID, "signal": sig}, &j)
+		require.Contains(t, text, "stopped job", sig)
+		require.Equal(t, "killed", j.Job.State, sig)
+		require.NotNil(t, j.Job.ExitCode, sig)
+		require.Equal(t, 3, *j.Job.ExitCode, "signal %s: the job's INT trap ran", sig)
+		var r ReadOutputResult
+		e.ok("read_output", map[string]any{"id": out.Job.ID, "stream": "stdout"}, &r)
+		var got []string
+		for _, l := range r.Lines {
+			got = append(got, l.Text)
+		}
+		require.Equal(t, []string{"ready", "got INT"}, got, sig)
+	}
+
+	id := e.run("own", script)
+	msg := e.toolErr("stop_job", map[string]any{"id": id, "signal": "NOPE"})
+	require.Contains(t, msg, `"NOPE"`)
+	require.Contains(t, msg, "SIGINT")
+	require.Contains(t, msg, "2", "the forms a signal takes")
+	require.False(t, e.job(id).State.Done(), "a bad signal stops nothing")
+	require.Contains(t, e.toolErr("kill_job", map[string]any{"id": id, "signal": "INT"}), "signal", "a kill is SIGKILL")
+
+	var j EndJobOutput
+	e.ok("stop_job", map[string]any{"id": id}, &j)
+	require.NotNil(t, j.Job.ExitCode)
+	require.Equal(t, 4, *j.Job.ExitCode, "without signal: its stop signal, SIGTERM")
+}
