@@ -205,6 +205,12 @@ func waitReady(cmd *cobra.Command, c *control.Client, id jobs.ID, o waitOptions)
 	if j.Error != "" {
 		why += ": " + j.Error
 	}
+	ended := "ended " + why
+	if outside := j.KilledFromOutsideText(); outside != "" {
+		// A signal jobtop did not send (kill -9, the OOM killer): said
+		// as status and the TUI say it.
+		ended = "was " + outside
+	}
 	switch {
 	case j.LastRunWasReady() && j.State == jobs.StateSucceeded:
 		// Its run was ready before it ended (a job with no check is
@@ -212,9 +218,9 @@ func waitReady(cmd *cobra.Command, c *control.Client, id jobs.ID, o waitOptions)
 		fmt.Fprintf(cmd.ErrOrStderr(), "jobtop: job %d was ready, and has ended since: %s\n", id, why)
 		return nil
 	case j.LastRunWasReady():
-		return &ExitError{Code: 1, Err: fmt.Errorf("job %d was ready, then ended %s", id, why)}
+		return &ExitError{Code: 1, Err: fmt.Errorf("job %d was ready, then %s", id, ended)}
 	}
-	return &ExitError{Code: 1, Err: fmt.Errorf("job %d ended %s before it was ready", id, why)}
+	return &ExitError{Code: 1, Err: fmt.Errorf("job %d %s before it was ready", id, ended)}
 }
 
 // goesOn says what a job a wait gave up on does next: a queued job is not
@@ -341,6 +347,9 @@ func jobEnd(j jobs.Info) (code int, why string, ok bool) {
 			if j.Signal != 0 {
 				why = fmt.Sprintf("was stopped by %s, and exited %d", j.Signal, code)
 			}
+		case j.KilledFromOutside:
+			// A signal jobtop did not send: kill -9 PID, the OOM killer.
+			code, why = 128+int(j.Signal), "was "+j.KilledFromOutsideText()
 		case j.Signal != 0:
 			code, why = 128+int(j.Signal), "was killed by "+j.Signal.String()
 		default:

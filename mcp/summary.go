@@ -21,21 +21,27 @@ type JobSummary struct {
 	// ExitCode is set once the job exited.
 	ExitCode *int   `json:"exit_code,omitempty"`
 	Signal   string `json:"signal,omitempty" jsonschema:"the signal that ended it"`
-	Error    string `json:"error,omitempty" jsonschema:"why it could not start, or why it is queued"`
-	Ready    bool   `json:"ready,omitempty" jsonschema:"ready as a job that depends on it sees it: it runs and its ready check passed (a job without one is ready once running), or it succeeded"`
-	Health   string `json:"health,omitempty" jsonschema:"what its health check finds while it runs: starting, healthy or unhealthy; absent without one"`
-	Runtime  string `json:"runtime,omitempty" jsonschema:"how long the current or last run took so far"`
-	Lines    uint64 `json:"lines" jsonschema:"output lines the job wrote so far, in all its runs (jobtop's own notes, such as run markers and health notes, are not counted)"`
-	Cursor   uint64 `json:"cursor" jsonschema:"the newest line's cursor, jobtop's notes included: read_output with this cursor reads only what comes after"`
-	LastLine string `json:"last_line,omitempty" jsonschema:"its newest output line, of any run, cut to 200 bytes (never a run marker)"`
-	Origin   string `json:"origin,omitempty" jsonschema:"mcp for jobs started by a coding agent; empty for the person's own"`
-	TTY      bool   `json:"tty,omitempty" jsonschema:"it runs on a terminal: send_input types into it, read_screen shows it"`
+	// KilledFromOutside: a signal jobtop did not send ended it.
+	KilledFromOutside bool   `json:"killed_from_outside,omitempty" jsonschema:"a signal jobtop did not send ended it: a kill from outside jobtop, or the out-of-memory killer (SIGKILL)"`
+	Error             string `json:"error,omitempty" jsonschema:"why it could not start, or why it is queued"`
+	Ready             bool   `json:"ready,omitempty" jsonschema:"ready as a job that depends on it sees it: it runs and its ready check passed (a job without one is ready once running), or it succeeded"`
+	Health            string `json:"health,omitempty" jsonschema:"what its health check finds while it runs: starting, healthy or unhealthy; absent without one"`
+	Runtime           string `json:"runtime,omitempty" jsonschema:"how long the current or last run took so far"`
+	Lines             uint64 `json:"lines" jsonschema:"output lines the job wrote so far, in all its runs (jobtop's own notes, such as run markers and health notes, are not counted)"`
+	Cursor            uint64 `json:"cursor" jsonschema:"the newest line's cursor, jobtop's notes included: read_output with this cursor reads only what comes after"`
+	LastLine          string `json:"last_line,omitempty" jsonschema:"its newest output line, of any run, cut to 200 bytes (never a run marker)"`
+	Origin            string `json:"origin,omitempty" jsonschema:"mcp for jobs started by a coding agent; empty for the person's own"`
+	TTY               bool   `json:"tty,omitempty" jsonschema:"it runs on a terminal: send_input types into it, read_screen shows it"`
 	// hasCheck says the job has a ready check, so the text form says
 	// when it passed (every other running job is ready).
 	hasCheck bool
 	// checkPassed says its ready check passed in the current run, or
 	// the last before it ended (Ready is also a job that succeeded).
 	checkPassed bool
+	// outside is how a run killed from outside ended, as the TUI and
+	// jobtop status say it: "killed by SIGKILL from outside jobtop (out
+	// of memory?)"; "" for any other end.
+	outside string
 }
 
 // JobDetail is one job in full, for job_status.
@@ -82,6 +88,10 @@ func summarize(j jobs.Info, now time.Time) JobSummary {
 	}
 	if j.Signal != 0 && j.State.Done() {
 		s.Signal = j.Signal.String()
+	}
+	if j.State.Done() {
+		s.outside = j.KilledFromOutsideText()
+		s.KilledFromOutside = s.outside != ""
 	}
 	switch {
 	case j.Error != "":
@@ -138,12 +148,15 @@ func (s JobSummary) line() string {
 }
 
 // outcome is the state with how it ended or that it is ready or
-// unhealthy: "failed (exit 2)", "killed (KILL)", "running, ready",
-// "running, unhealthy".
+// unhealthy: "failed (exit 2)", "killed (SIGKILL)", "killed by SIGKILL
+// from outside jobtop (out of memory?)", "running, ready", "running,
+// unhealthy".
 func (s JobSummary) outcome() string {
 	switch {
 	case s.Health == string(jobs.HealthUnhealthy) && s.State == string(jobs.StateRunning):
 		return s.State + ", unhealthy"
+	case s.outside != "":
+		return s.outside
 	case s.Signal != "":
 		return s.State + " (" + s.Signal + ")"
 	case s.ExitCode != nil && s.State != string(jobs.StateSucceeded):

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -497,4 +498,30 @@ func TestStopJobTakesASignal(t *testing.T) {
 	e.ok("stop_job", map[string]any{"id": id}, &j)
 	require.NotNil(t, j.Job.ExitCode)
 	require.Equal(t, 4, *j.Job.ExitCode, "without signal: its stop signal, SIGTERM")
+}
+
+// A job a kill -9 from outside jobtop ended (or the OOM killer) is said
+// to be so by wait_job, job_status and list_jobs, as the TUI and jobtop
+// status say it, where they said "killed (SIGKILL)" as for kill_job.
+func TestAnswersSayKilledFromOutside(t *testing.T) {
+	e := newEnv(t)
+	id := e.run("victim", "exec sleep 60")
+	var st JobStatusOutput
+	e.ok("job_status", map[string]any{"id": id}, &st)
+	require.NotZero(t, st.Job.PID)
+	require.NoError(t, syscall.Kill(st.Job.PID, syscall.SIGKILL))
+
+	var w WaitResult
+	text := e.ok("wait_job", map[string]any{"id": id, "timeout": "20s"}, &w)
+	require.Equal(t, "exited", w.Outcome)
+	require.True(t, w.Job.KilledFromOutside)
+	require.Contains(t, text, "victim killed by SIGKILL from outside jobtop (out of memory?)")
+	require.Contains(t, e.ok("job_status", map[string]any{"id": id}, nil), "victim killed by SIGKILL from outside jobtop")
+	require.Contains(t, e.ok("list_jobs", map[string]any{}, nil), "victim killed by SIGKILL from outside jobtop")
+
+	own := e.run("own", "exec sleep 60")
+	var k EndJobOutput
+	text = e.ok("kill_job", map[string]any{"id": own}, &k)
+	require.False(t, k.Job.KilledFromOutside)
+	require.NotContains(t, text, "outside", "kill_job's SIGKILL is jobtop's own")
 }
