@@ -559,6 +559,27 @@ func TestWaitReadyAfterTheJobEnded(t *testing.T) {
 	assert.Equal(t, "jobtop: job "+failed+" was ready, then ended failed (3)\n", r.stderr)
 }
 
+// wait --ready on a job that succeeded before its ready check passed
+// exits 0, as a job that depends on it with ready takes it as ready and
+// runs; it said "ended succeeded (0) before it was ready" and exited 1.
+// One that failed before it was ready still exits 1.
+func TestWaitReadyOnAJobThatSucceededBeforeItsCheck(t *testing.T) {
+	c := newCLI(t)
+	file := writeJobFile(t, t.TempDir(), "jobtop.yaml", "jobs:\n"+
+		"  early: {cmd: echo done, ready: {log: never printed}}\n"+
+		"  next: {cmd: echo went, depends_on: {early: ready}}\n"+
+		"  broken: {cmd: exit 3, ready: {log: never printed}}\n")
+	c.serveIn("", "-f", file)
+	r := c.run("wait", "early", "--ready", "--timeout", "20s")
+	assert.Equal(t, 0, r.code, r.stderr)
+	assert.Equal(t, "jobtop: job 1 succeeded before its ready check passed: ready, as jobs that depend on it take it\n", r.stderr)
+	c.ok("wait", "next", "--timeout", "20s") // the dependant ran, and succeeded
+
+	r = c.run("wait", "broken", "--ready", "--timeout", "20s")
+	assert.Equal(t, 1, r.code, r.stderr)
+	assert.Equal(t, "jobtop: job 3 ended failed (3) before it was ready\n", r.stderr)
+}
+
 // wait on a job stopped before it ran says so once.
 func TestWaitOnAJobStoppedBeforeItRan(t *testing.T) {
 	c := newCLI(t)

@@ -53,8 +53,10 @@ prompt already shown would match at once; a line still being written
 counts once a line after C was complete.
 
 With --ready, return 0 once the job is ready (its ready check in the job
-file passed: a log line, a delay, or simply running); exit 1 if it ends
-first. A job that will restart (its restart policy) has not ended yet.
+file passed: a log line, a delay, or simply running); exit 1 if it fails
+or is stopped first. A job that succeeded is ready, as the jobs that
+depend on it take it, also before its check passed. A job that will
+restart (its restart policy) has not ended yet.
 
 With --timeout, give up after DUR and exit 124; the job keeps running.
 
@@ -89,7 +91,7 @@ watch one job: with several they are refused (exit 2).`,
 			return wait(cmd, c, id, o)
 		})
 	cmd.Flags().StringVar(&o.until, "until", "", "return once an output line matches `REGEX`")
-	cmd.Flags().BoolVar(&o.ready, "ready", false, "return once the job is ready; exit 1 if it ends first")
+	cmd.Flags().BoolVar(&o.ready, "ready", false, "return once the job is ready (or succeeded); exit 1 if it fails or is stopped first")
 	cmd.Flags().Var(durationFlag{d: &o.timeout, nonNegative: true}, "timeout", "give up after `DUR` (exit 124); the job keeps running (0, the default: wait as long as it takes)")
 	cmd.Flags().Uint64Var(&o.cursor, "cursor", 0, "with --until: only output after line `C` (next_cursor of jobtop logs --json)")
 	cmd.Flags().BoolVar(&o.raw, "raw", false, "print the matching line as jobtop holds it, escapes and all (a terminal job's hold only colours), also on a terminal (see jobtop logs)")
@@ -216,6 +218,12 @@ func waitReady(cmd *cobra.Command, c *control.Client, id jobs.ID, o waitOptions)
 		// Its run was ready before it ended (a job with no check is
 		// ready once it runs): it did not end first.
 		fmt.Fprintf(cmd.ErrOrStderr(), "jobtop: job %d was ready, and has ended since: %s\n", id, why)
+		return nil
+	case j.State == jobs.StateSucceeded:
+		// Done before its check passed (a build whose ready line never
+		// came): a job that depends on it with ready takes it as ready
+		// and runs, so this wait goes on too.
+		fmt.Fprintf(cmd.ErrOrStderr(), "jobtop: job %d succeeded before its ready check passed: ready, as jobs that depend on it take it\n", id)
 		return nil
 	case j.LastRunWasReady():
 		return &ExitError{Code: 1, Err: fmt.Errorf("job %d was ready, then %s", id, ended)}
