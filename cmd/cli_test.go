@@ -163,6 +163,23 @@ func TestEmptyCommand(t *testing.T) {
 	assert.Equal(t, "[]\n", c.ok("ls", "--json"), "no job was created")
 }
 
+// Words after -- that only set variables (A=1 B=2, and no program) are a
+// usage error, exit 2 as the other usage errors of run, refused before an
+// instance is started for it; it was exit 1, from the instance, which
+// run had started in the background to hear it.
+func TestRunWithOnlyVariables(t *testing.T) {
+	c := newCLI(t)
+	for _, args := range [][]string{{"run", "--", "A=1", "B=2"}, {"run", "--name", "x", "--", "A=1", "EMPTY="}} {
+		r := c.run(args...)
+		assert.Equal(t, 2, r.code, "%q: %s", args, r.stderr)
+		assert.Contains(t, r.stderr, "a command is needed after the variables", "%q", args)
+	}
+	assert.Equal(t, "jobtop: A=1 B=2 only sets variables: a command is needed after the variables, e.g. jobtop run -- A=1 B=2 make test\n",
+		c.run("run", "--", "A=1", "B=2").stderr)
+	_, err := os.Stat(c.socket)
+	assert.ErrorIs(t, err, os.ErrNotExist, "no instance was started for it")
+}
+
 // Words after -- are the job's, flags included; one is a command line,
 // several a program's words ("&&" among them is an argument).
 func TestWordsAfterDashDashAreTheJobs(t *testing.T) {

@@ -83,6 +83,12 @@ come later under the same name. A job that does not exist is refused
 			if dash := cmd.ArgsLenAtDash(); dash > 0 && dash < len(args) {
 				return strayWordsError(cmd, args[:dash], os.Args[1:])
 			}
+			// Several words are a program's argv, which leading NAME=value
+			// words only give variables (one word is a shell line).
+			if vars, rest := jobs.ArgvAssignments(args); len(args) > 1 && len(rest) == 0 {
+				set := strings.Join(vars, " ")
+				return fmt.Errorf("%s only sets variables: a command is needed after the variables, e.g. jobtop run -- %s make test", set, set)
+			}
 			return nil
 		},
 		RunE: func(cmd *cobra.Command, args []string) error {

@@ -244,10 +244,10 @@ func isAssignment(w string) bool {
 	return true
 }
 
-// argvAssignments splits an argv's leading NAME=value words, which set
+// ArgvAssignments splits an argv's leading NAME=value words, which set
 // variables for its program as a shell's and env's do, from the program
 // and its arguments.
-func argvAssignments(argv []string) (vars, rest []string) {
+func ArgvAssignments(argv []string) (vars, rest []string) {
 	i := 0
 	for i < len(argv) && isAssignment(argv[i]) {
 		i++

@@ -275,7 +275,7 @@ func (s *spawnFiles) closeOurEnds() {
 // taken into Env, over what Env had, as a shell sets them for the
 // program (its PATH, when one sets it, finds the program).
 func withArgvAssignments(spec Spec) Spec {
-	vars, rest := argvAssignments(spec.Argv)
+	vars, rest := ArgvAssignments(spec.Argv)
 	if len(vars) == 0 {
 		return spec
 	}

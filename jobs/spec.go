@@ -245,7 +245,7 @@ var ErrEmptyCommand = errors.New("empty command: give a shell command or an argv
 func (s Spec) DisplayCommand() string {
 	if len(s.Argv) > 0 {
 		var b strings.Builder
-		vars, rest := argvAssignments(s.Argv)
+		vars, rest := ArgvAssignments(s.Argv)
 		for _, kv := range vars {
 			name, value, _ := strings.Cut(kv, "=")
 			b.WriteString(name + "=")
@@ -310,7 +310,7 @@ func (s Spec) Validate() error {
 	case hasArgv && strings.TrimSpace(s.Argv[0]) == "":
 		return errors.New("argv[0] is empty: name the program to run")
 	}
-	if vars, rest := argvAssignments(s.Argv); hasArgv && len(rest) == 0 {
+	if vars, rest := ArgvAssignments(s.Argv); hasArgv && len(rest) == 0 {
 		return fmt.Errorf("argv sets variables (%s) and runs no program: give the program after them", strings.Join(vars, " "))
 	}
 	if s.Name != "" {
