@@ -80,6 +80,9 @@ func (e *LogDirDrainingError) Error() string {
 func openLogDir(opts Options) (dir string, locks logDirLocks, err error) {
 	if opts.LogDir != "" {
 		dir = opts.LogDir
+		if err := checkLogDirBeforeMaking(dir); err != nil {
+			return "", locks, err
+		}
 		if err := os.MkdirAll(dir, 0o700); err != nil {
 			return "", locks, fmt.Errorf("log directory: %w", err)
 		}
@@ -107,6 +110,11 @@ func openLogDir(opts Options) (dir string, locks logDirLocks, err error) {
 	}
 	name := time.Now().Format("20060102-150405") + "-" + strconv.Itoa(os.Getpid())
 	dir = filepath.Join(stateDir, "logs", name)
+	// A logs symlink (the logs moved to a larger disk) is checked before
+	// the session directory is made where it leads.
+	if err := checkLogDirBeforeMaking(filepath.Dir(dir)); err != nil {
+		return "", locks, err
+	}
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return "", locks, fmt.Errorf("log directory: %w", err)
 	}

@@ -197,3 +197,51 @@ func TestALogDirThatIsASymlinkOfOurs(t *testing.T) {
 	require.Error(t, err)
 	assert.Contains(t, err.Error(), "leads to "+swappable)
 }
+
+// The state directory's logs directory as a symlink (the logs moved to a
+// larger disk) to a directory others may write to is refused before
+// anything is made there: the session directory was made inside it
+// first, then refused.
+func TestASessionLogsLinkIsCheckedBeforeAnythingIsMadeThere(t *testing.T) {
+	base := t.TempDir()
+	target := filepath.Join(base, "bigdisk", "logs")
+	require.NoError(t, os.MkdirAll(target, 0o700))
+	require.NoError(t, os.Chmod(target, 0o777))
+	state := filepath.Join(base, "state")
+	require.NoError(t, os.Mkdir(state, 0o700))
+	require.NoError(t, os.Symlink(target, filepath.Join(state, "logs")))
+
+	_, err := NewManager(Options{StateDir: state, SampleInterval: -1})
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "mode 0777")
+	entries, err := os.ReadDir(target)
+	require.NoError(t, err)
+	assert.Empty(t, entries, "nothing made in the directory refused")
+
+	require.NoError(t, os.Chmod(target, 0o700))
+	m, err := NewManager(Options{StateDir: state, SampleInterval: -1})
+	require.NoError(t, err, "a link to a private directory is taken")
+	require.NoError(t, m.Shutdown(context.Background()))
+}
+
+// A logs link (or log.dir link) that leads nowhere says so: what it
+// points at, that it does not exist, what to do. It said "mkdir ...:
+// file exists".
+func TestADanglingLogsLinkSaysWhereItLeads(t *testing.T) {
+	base := t.TempDir()
+	gone := filepath.Join(base, "unmounted", "logs")
+	state := filepath.Join(base, "state")
+	require.NoError(t, os.Mkdir(state, 0o700))
+	link := filepath.Join(state, "logs")
+	require.NoError(t, os.Symlink(gone, link))
+
+	for _, opts := range []Options{{StateDir: state}, {LogDir: link}} {
+		opts.SampleInterval = -1
+		_, err := NewManager(opts)
+		require.Error(t, err)
+		assert.Equal(t, "log directory "+link+" is a symlink to "+gone+", which does not exist: "+
+			"make that directory (mkdir -m 700 -p "+gone+"), or remove the link (rm "+link+")", err.Error())
+		_, serr := os.Lstat(gone)
+		assert.ErrorIs(t, serr, os.ErrNotExist, "nothing made where it leads")
+	}
+}

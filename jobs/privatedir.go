@@ -1,6 +1,7 @@
 package jobs
 
 import (
+	"errors"
 	"fmt"
 	"io/fs"
 	"os"
@@ -61,6 +62,17 @@ func checkLogDir(dir string) error {
 	return fmt.Errorf("refusing the log directory: %s; another user could put files there that jobs' output would be written into; %s", why, fix)
 }
 
+// checkLogDirBeforeMaking is checkLogDir for a log directory that is
+// there already (a directory, or a symlink, dangling or not), before
+// anything is made in it or where it leads; one that is not there yet
+// is made, then checked.
+func checkLogDirBeforeMaking(dir string) error {
+	if _, err := os.Lstat(dir); errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	return checkLogDir(dir)
+}
+
 // OthersMayWrite says whether users other than its owner may write a file
 // or directory: its others' write bit, or its group's unless the group
 // is the owner's own, a user private group (as Debian and Ubuntu give
@@ -117,6 +129,11 @@ func checkLogDirLink(dir string, link fs.FileInfo) error {
 	}
 	target, err := os.Lstat(to)
 	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		// A disk not mounted, a directory moved: MkdirAll said "file
+		// exists" of the link.
+		return fmt.Errorf("log directory %s is a symlink to %s, which does not exist: make that directory (mkdir -m 700 -p %s), or remove the link (rm %s)",
+			dir, to, ShellJoin([]string{to}), ShellJoin([]string{dir}))
 	case err != nil:
 		return fmt.Errorf("log directory %s is a symlink to %s: %w", dir, to, err)
 	case target.Mode()&fs.ModeSymlink != 0:
