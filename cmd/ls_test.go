@@ -222,6 +222,9 @@ func TestStateTextOfAStopsLastInstant(t *testing.T) {
 func TestExitTextOfACaughtStop(t *testing.T) {
 	zero := 0
 	assert.Equal(t, "0 after SIGINT", exitText(jobs.Info{State: jobs.StateKilled, ExitCode: &zero, Signal: jobs.Signal(syscall.SIGINT)}))
+	asSignal, other := 128+int(syscall.SIGTERM), 128+int(syscall.SIGINT)
+	assert.Equal(t, "SIGTERM", exitText(jobs.Info{State: jobs.StateKilled, ExitCode: &asSignal, Signal: jobs.Signal(syscall.SIGTERM)}), "128+N for the signal sent reads as it")
+	assert.Equal(t, "130 after SIGTERM", exitText(jobs.Info{State: jobs.StateKilled, ExitCode: &other, Signal: jobs.Signal(syscall.SIGTERM)}))
 	assert.Equal(t, "SIGKILL", exitText(jobs.Info{State: jobs.StateKilled, Signal: jobs.Signal(syscall.SIGKILL)}))
 	assert.Equal(t, "0", exitText(jobs.Info{State: jobs.StateSucceeded, ExitCode: &zero}))
 }

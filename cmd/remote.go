@@ -136,6 +136,11 @@ func exitText(j jobs.Info) string {
 	switch {
 	case j.ExitCode != nil && j.Signal == 0:
 		return fmt.Sprint(*j.ExitCode)
+	case j.ExitCode != nil && *j.ExitCode == 128+int(j.Signal):
+		// Stopped with a signal it caught, then exited as that signal
+		// would have ended it (bash's trap 'exit 143' TERM): the signal,
+		// as a shell shows it.
+		return j.Signal.String()
 	case j.ExitCode != nil:
 		// Stopped with a signal it caught, then exited by itself (a
 		// Python job's KeyboardInterrupt handler): not "SIGINT" alone,

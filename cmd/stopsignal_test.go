@@ -1,6 +1,8 @@
 package cmd
 
 import (
+	"regexp"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -41,4 +43,38 @@ func TestStopWithSIGINTFromTheCLI(t *testing.T) {
 	r = c.run("run", "--stop-signal", "NOPE", "--", "true")
 	assert.Equal(t, 2, r.code)
 	assert.Contains(t, r.stderr, "--stop-signal")
+}
+
+// A job stopped with a signal it catches and then exits 128+N for that
+// signal (bash's trap 'exit 143' TERM, as a shell killed by it would
+// exit) reads as the signal in ls, status and stop's answer: "SIGTERM",
+// as shells show it, not "143 after SIGTERM"; another code after the
+// signal still reads "N after SIGTERM".
+func TestExitOf128PlusTheStopSignalReadsAsTheSignal(t *testing.T) {
+	c := newCLI(t)
+	c.serve()
+	for _, tc := range []struct {
+		trap, signal, exit string
+	}{
+		{"trap 'exit 143' TERM", "", "SIGTERM"},
+		{"trap 'exit 130' INT", "INT", "SIGINT"},
+		{"trap 'exit 3' TERM", "", "3 after SIGTERM"},
+		{"trap 'exit 143' INT", "INT", "143 after SIGINT"},
+	} {
+		id := c.startJob(tc.trap + "; echo ready; while :; do sleep 0.1; done")
+		c.ok("wait", id, "--until", "^ready$", "--timeout", "20s")
+		args := []string{"stop", id}
+		if tc.signal != "" {
+			args = append(args, "--signal", tc.signal)
+		}
+		assert.Contains(t, c.ok(args...), "killed ("+tc.exit+")", "stop's answer: %s", tc.trap)
+		assert.Contains(t, c.ok("status", id), "\nexit:     "+tc.exit+"\n", tc.trap)
+		var exit string // ls's EXIT cell: cells are apart by two spaces or more
+		for _, l := range strings.Split(c.ok("ls"), "\n") {
+			if cells := regexp.MustCompile(`  +`).Split(l, -1); len(cells) == 7 && cells[0] == id {
+				exit = cells[5]
+			}
+		}
+		assert.Equal(t, tc.exit, exit, "ls: %s", tc.trap)
+	}
 }
