@@ -107,6 +107,25 @@ func TestWaitReadyAfterTheJobEnded(t *testing.T) {
 	require.Contains(t, text, "the job was ready, then ended failed")
 }
 
+// wait_for "ready" on a job that succeeded before its ready check passed
+// is ready, as a job that depends on it and jobtop wait --ready take it;
+// one that failed first ended.
+func TestWaitReadyOnAJobThatSucceededBeforeItsCheck(t *testing.T) {
+	e := newEnv(t)
+	var out RunJobOutput
+	never := map[string]any{"log": "never printed"}
+	e.ok("run_job", map[string]any{"command": "echo done", "ready": never, "wait_for": "exit"}, &out)
+	var w WaitResult
+	text := e.ok("wait_job", map[string]any{"id": out.Job.ID, "until": "ready"}, &w)
+	require.Equal(t, "ready", w.Outcome, text)
+	require.Contains(t, text, "the job succeeded before its ready check passed")
+
+	e.ok("run_job", map[string]any{"command": "echo x; exit 3", "ready": never, "wait_for": "exit"}, &out)
+	text = e.ok("wait_job", map[string]any{"id": out.Job.ID, "until": "ready"}, &w)
+	require.Equal(t, "ended", w.Outcome, text)
+	require.Contains(t, text, "the job ended before it was ready")
+}
+
 // A job that succeeded is ready, as a dependant with a ready condition
 // sees it, also when its check never passed: list_jobs and job_status
 // say so, as the API does; one that failed is not.

@@ -177,6 +177,11 @@ func (s *Server) wait(ctx context.Context, req *sdk.CallToolRequest, id jobs.ID,
 			// Ready before it ended (a job with no check is ready once
 			// it runs): it did not end first.
 			res.Outcome, res.Note = "ready", "the job was ready, and has ended since"
+		case resp.Ended && info.State == jobs.StateSucceeded:
+			// Done before its check passed (a build whose ready line
+			// never came): a job that depends on it takes it as ready,
+			// and so does jobtop wait --ready.
+			res.Outcome, res.Note = "ready", "the job succeeded before its ready check passed: ready, as jobs that depend on it take it"
 		case resp.Ended:
 			res.Outcome, res.wasReady = "ended", info.LastRunWasReady()
 		case info.Ready:
