@@ -176,6 +176,8 @@ func TestRunWithOnlyVariables(t *testing.T) {
 	}
 	assert.Equal(t, "jobtop: A=1 B=2 only sets variables: a command is needed after the variables, e.g. jobtop run -- A=1 B=2 make test\n",
 		c.run("run", "--", "A=1", "B=2").stderr)
+	assert.Equal(t, "jobtop: A='1 B' C=2 only sets variables: a command is needed after the variables, e.g. jobtop run -- A='1 B' C=2 make test\n",
+		c.run("run", "--", "A=1 B", "C=2").stderr, "quoted as a shell reads them back")
 	_, err := os.Stat(c.socket)
 	assert.ErrorIs(t, err, os.ErrNotExist, "no instance was started for it")
 }
@@ -595,6 +597,23 @@ func TestWaitReadyOnAJobThatSucceededBeforeItsCheck(t *testing.T) {
 	r = c.run("wait", "broken", "--ready", "--timeout", "20s")
 	assert.Equal(t, 1, r.code, r.stderr)
 	assert.Equal(t, "jobtop: job 3 ended failed (3) before it was ready\n", r.stderr)
+}
+
+// wait --ready on a job that succeeded before its ready check passed and
+// waits out its restart's backoff: ready at once, as its dependant takes
+// it; the wait ran to its timeout (5 minutes here: the bound below is
+// for that, not for speed).
+func TestWaitReadyOnASucceededJobThatWillRestart(t *testing.T) {
+	c := newCLI(t)
+	file := writeJobFile(t, t.TempDir(), "jobtop.yaml", "jobs:\n"+
+		"  again: {cmd: echo done, ready: {log: never printed}, restart: {policy: always, backoff: 10m}}\n"+
+		"  next: {cmd: echo went, depends_on: {again: ready}}\n")
+	c.serveIn("", "-f", file)
+	c.ok("wait", "next", "--timeout", "20s") // the dependant took it as ready
+	began := time.Now()
+	r := c.run("wait", "again", "--ready", "--timeout", "5m")
+	assert.Equal(t, 0, r.code, r.stderr)
+	assert.Less(t, time.Since(began), 4*time.Minute, "the wait ran to its timeout")
 }
 
 // wait on a job stopped before it ran says so once.

@@ -86,7 +86,9 @@ come later under the same name. A job that does not exist is refused
 			// Several words are a program's argv, which leading NAME=value
 			// words only give variables (one word is a shell line).
 			if vars, rest := jobs.ArgvAssignments(args); len(args) > 1 && len(rest) == 0 {
-				set := strings.Join(vars, " ")
+				// As a shell reads them back: assignments after a first
+				// word have only their values quoted.
+				set := strings.TrimPrefix(jobs.ShellJoin(append([]string{"env"}, vars...)), "env ")
 				return fmt.Errorf("%s only sets variables: a command is needed after the variables, e.g. jobtop run -- %s make test", set, set)
 			}
 			return nil

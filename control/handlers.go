@@ -265,6 +265,8 @@ func (s *Server) handleWait(w http.ResponseWriter, r *http.Request) {
 // Job.Ready true), or has ended with no restart on its way (Ended true),
 // or ctx ends (neither). A job that succeeded is Ready, but it ended:
 // whether it was ready first is the client's to tell (LastRunWasReady).
+// One that succeeded and waits out its restart's backoff has not ended,
+// and is ready as a job that depends on it takes it (Ended false).
 func (s *Server) waitReady(ctx context.Context, w http.ResponseWriter, id jobs.ID) {
 	watch := s.watch(id)
 	defer watch.close()
@@ -274,7 +276,7 @@ func (s *Server) waitReady(ctx context.Context, w http.ResponseWriter, id jobs.I
 			return true
 		}
 		_, ended, _ = settled(s.mgr, id)
-		return ended
+		return ended || (i.Ready && i.State == jobs.StateSucceeded)
 	})
 	switch {
 	case err == nil && ended && info.ShutDown:
