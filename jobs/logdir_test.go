@@ -167,6 +167,7 @@ func TestALogDirThatIsASymlinkOfOurs(t *testing.T) {
 	_, err = NewManager(Options{LogDir: link, SampleInterval: -1})
 	require.Error(t, err)
 	assert.Contains(t, err.Error(), "mode 0777")
+	assert.Contains(t, err.Error(), "chmod go-w "+target, "the directory is the user's to mend")
 	require.NoError(t, os.Chmod(target, 0o700))
 
 	require.NoError(t, os.Chmod(parent, 0o777))

@@ -140,6 +140,10 @@ func checkLogDirLink(dir string, link fs.FileInfo) error {
 		return refuse(fmt.Sprintf("%s is a symlink to another symlink, %s", dir, to))
 	}
 	if why := NotPrivateDir(to+" (where "+dir+" leads)", target); why != "" {
+		if sys, ok := target.Sys().(*syscall.Stat_t); ok && target.IsDir() && int(sys.Uid) == os.Getuid() {
+			// The link is fine: the directory is the user's to mend.
+			return fmt.Errorf("refusing the log directory: %s; another user could put files there that jobs' output would be written into; chmod go-w %s, or use a log.dir of your own", why, ShellJoin([]string{to}))
+		}
 		return refuse(why)
 	}
 	if why := othersMayWriteIn(filepath.Dir(to)); why != "" {
