@@ -83,7 +83,7 @@ func openLogDir(opts Options) (dir string, locks logDirLocks, err error) {
 		if err := checkLogDirBeforeMaking(dir); err != nil {
 			return "", locks, err
 		}
-		if err := os.MkdirAll(dir, 0o700); err != nil {
+		if err := mkdirAll(dir); err != nil {
 			return "", locks, fmt.Errorf("log directory: %w", err)
 		}
 		if err := checkLogDir(dir); err != nil {
@@ -115,7 +115,7 @@ func openLogDir(opts Options) (dir string, locks logDirLocks, err error) {
 	if err := checkLogDirBeforeMaking(filepath.Dir(dir)); err != nil {
 		return "", locks, err
 	}
-	if err := os.MkdirAll(dir, 0o700); err != nil {
+	if err := mkdirAll(dir); err != nil {
 		return "", locks, fmt.Errorf("log directory: %w", err)
 	}
 	for _, d := range []string{filepath.Dir(dir), dir} {

@@ -246,3 +246,27 @@ func TestADanglingLogsLinkSaysWhereItLeads(t *testing.T) {
 		assert.ErrorIs(t, serr, os.ErrNotExist, "nothing made where it leads")
 	}
 }
+
+// A dangling symlink on the way to a log directory (log.dir: mnt/logs,
+// mnt a link to a disk not mounted) is named, with the way out: MkdirAll
+// said "mkdir mnt: file exists" (rev57).
+func TestADanglingLinkAboveTheLogDirectoryIsNamed(t *testing.T) {
+	base := t.TempDir()
+	gone := filepath.Join(base, "unmounted")
+	mnt := filepath.Join(base, "mnt")
+	require.NoError(t, os.Symlink(gone, mnt))
+
+	_, err := NewManager(Options{LogDir: filepath.Join(mnt, "logs"), SampleInterval: -1})
+	require.Error(t, err)
+	assert.Equal(t, "log directory: "+mnt+" is a symlink to "+gone+", which does not exist: "+
+		"make that directory (mkdir -m 700 -p "+gone+"), or remove the link (rm "+mnt+")", err.Error())
+
+	_, err = NewManager(Options{StateDir: filepath.Join(mnt, "state"), SampleInterval: -1})
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), mnt+" is a symlink to "+gone+", which does not exist")
+
+	t.Setenv("XDG_STATE_HOME", mnt)
+	_, err = DefaultStateDir()
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), mnt+" is a symlink to "+gone+", which does not exist")
+}

@@ -160,3 +160,30 @@ func othersMayWriteIn(dir string) string {
 	}
 	return dir + ", which other users may write to"
 }
+
+// mkdirAll is os.MkdirAll (mode 0700) whose error names a dangling
+// symlink on the way (a disk not mounted, a directory moved) and the way
+// out, where MkdirAll says "file exists" of it (rev57).
+func mkdirAll(dir string) error {
+	err := os.MkdirAll(dir, 0o700)
+	var pe *fs.PathError
+	if err == nil || !errors.Is(err, fs.ErrExist) || !errors.As(err, &pe) {
+		return err
+	}
+	st, lerr := os.Lstat(pe.Path)
+	if lerr != nil || st.Mode()&fs.ModeSymlink == 0 {
+		return err
+	}
+	if _, serr := os.Stat(pe.Path); !errors.Is(serr, fs.ErrNotExist) {
+		return err
+	}
+	to, rerr := os.Readlink(pe.Path)
+	if rerr != nil {
+		return err
+	}
+	if !filepath.IsAbs(to) {
+		to = filepath.Join(filepath.Dir(pe.Path), to)
+	}
+	return fmt.Errorf("%s is a symlink to %s, which does not exist: make that directory (mkdir -m 700 -p %s), or remove the link (rm %s)",
+		pe.Path, to, ShellJoin([]string{to}), ShellJoin([]string{pe.Path}))
+}

@@ -18,7 +18,7 @@ import (
 func DefaultStateDir() (string, error) {
 	if d := os.Getenv("XDG_STATE_HOME"); d != "" && filepath.IsAbs(d) {
 		dir := filepath.Join(d, "jobtop")
-		if err := os.MkdirAll(dir, 0o700); err != nil {
+		if err := mkdirAll(dir); err != nil {
 			return "", fmt.Errorf("state directory (XDG_STATE_HOME): %w", err)
 		}
 		return dir, nil
