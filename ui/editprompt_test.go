@@ -71,3 +71,32 @@ func TestAddPromptHistory(t *testing.T) {
 	sel, _ := m.table.Selected()
 	require.Equal(t, "echo two again", sel.Command)
 }
+
+// e keeps what the job ran with besides its command: its directory and
+// the variables its spec adds (a job file's env:, .env and PORT; jobtop
+// run's --env). The edited job ran in the TUI's directory with none of
+// them: a job file's web, edited, could not find its database.
+func TestEditKeepsTheJobsDirectoryAndEnvironment(t *testing.T) {
+	mgr := newManager(t)
+	dir := t.TempDir()
+	_, err := mgr.Start(jobs.Spec{Name: "web", Command: `echo "dir=$(pwd) DB=$DB"; exit 1`, Dir: dir,
+		Env: map[string]string{"DB": "postgres://x"}})
+	require.NoError(t, err)
+	m := newSizedModel(t, mgr, Config{}, 120, 30)
+	pumpUntil(t, m, "the job", func() bool { return m.stateCountForTest(jobs.StateFailed) == 1 })
+
+	press(t, m, "e")
+	require.NotNil(t, m.prompt)
+	for range len("exit 1") {
+		press(t, m, "backspace")
+	}
+	typeText(t, m, "exit 0")
+	press(t, m, "enter")
+	require.Nil(t, m.prompt)
+	pumpUntil(t, m, "the edited job", func() bool { return m.stateCountForTest(jobs.StateSucceeded) == 1 })
+	sel, ok := m.table.Selected()
+	require.True(t, ok)
+	require.Equal(t, `echo "dir=$(pwd) DB=$DB"; exit 0`, sel.Command)
+	require.Equal(t, dir, sel.Dir)
+	require.Contains(t, paneRows(m), "dir="+dir+" DB=postgres://x")
+}

@@ -49,6 +49,10 @@ type addPrompt struct {
 	history []string
 	at      int
 	draft   string
+	// base is the spec of the job being edited (fill): the job started
+	// is it with the command, name and terminal the prompt gives. Zero
+	// for a new job.
+	base jobs.Spec
 }
 
 // lineBreakRefusal says why a command with a line feed in it is not run.
@@ -79,7 +83,8 @@ func newAddPrompt(km *keymap.KeyMap, st *styles.Styles, history []string) *addPr
 // quoted for the shell) and its terminal or pipes, to be edited and run
 // as a new job. The name is left to default: a second job of the same
 // name would make the name ambiguous to the CLI; the default is the
-// command's, made unique ("train-2").
+// command's, made unique ("train-2"). The rest of the job's spec goes
+// with it (editedSpec).
 func (p *addPrompt) fill(info jobs.Info) {
 	command := info.Command
 	if len(info.Argv) > 0 {
@@ -88,6 +93,23 @@ func (p *addPrompt) fill(info jobs.Info) {
 	p.setCommand(command)
 	p.draft = command
 	p.pipes = !info.TTY
+	p.base = editedSpec(info)
+}
+
+// editedSpec is what a job edited with e keeps of the job: everything it
+// ran with but its command and name (its directory, the variables a job
+// file's env:, .env and PORT or jobtop run's --env and environment gave
+// it, its restart policy, checks and stop rules), as a restart keeps it.
+// It is a person's job: an agent's origin is not. An engine that does
+// not give the spec (an attached instance's jobs) gives the directory.
+func editedSpec(info jobs.Info) jobs.Spec {
+	spec := info.Spec
+	if spec.Command == "" && len(spec.Argv) == 0 {
+		spec = jobs.Spec{Dir: info.Dir, Stdin: info.Stdin, Description: info.Description}
+	}
+	spec.Name, spec.Command, spec.Argv = "", "", nil
+	spec.Origin, spec.Client = "", ""
+	return spec
 }
 
 // setCommand puts command in the command field, the cursor at its end.
@@ -179,7 +201,11 @@ func (p *addPrompt) submit() tea.Cmd {
 		p.err = "type a command to run (esc cancels)"
 		return nil
 	}
-	spec := jobs.Spec{Command: command, Name: strings.TrimSpace(p.inputs[1].Value()), TTY: !p.pipes}
+	spec := p.base
+	spec.Command, spec.Name, spec.TTY = command, strings.TrimSpace(p.inputs[1].Value()), !p.pipes
+	if spec.TTY {
+		spec.Stdin = jobs.StdinNull // it reads its terminal
+	}
 	if spec.Name != "" {
 		if err := jobs.CheckName(spec.Name); err != nil {
 			p.err = err.Error()
