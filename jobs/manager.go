@@ -344,7 +344,27 @@ func (m *Manager) Replace(id ID, spec Spec) (Info, error) { return m.replace(id,
 // started. A queued job waits under the new spec.
 func (m *Manager) SetSpec(id ID, spec Spec) (Info, error) { return m.replace(id, spec, false) }
 
+// ReplaceQueued gives a job that waits to start and has never run a new
+// spec, in its place in the queue (an empty Name keeps its name), as
+// pueue's edit does: what it was to run never runs. A job that has
+// started (or ended, or was started since it was looked at) is refused
+// with an InvalidActionError: its edit is a new job.
+func (m *Manager) ReplaceQueued(id ID, spec Spec) (Info, error) {
+	return m.replaceIf(id, spec, false, func(j *job) error {
+		if j.state != StateQueued || j.runs > 0 {
+			return &InvalidActionError{ID: id, State: j.state, Action: "edit", Why: "it has started"}
+		}
+		return nil
+	})
+}
+
 func (m *Manager) replace(id ID, spec Spec, restartActive bool) (Info, error) {
+	return m.replaceIf(id, spec, restartActive, nil)
+}
+
+// replaceIf is replace when check, if given, finds nothing against it
+// under the lock.
+func (m *Manager) replaceIf(id ID, spec Spec, restartActive bool, check func(*job) error) (Info, error) {
 	if err := spec.Validate(); err != nil {
 		return Info{}, err
 	}
@@ -353,6 +373,12 @@ func (m *Manager) replace(id ID, spec Spec, restartActive bool) (Info, error) {
 	if !ok {
 		m.mu.Unlock()
 		return Info{}, &NotFoundError{ID: id}
+	}
+	if check != nil {
+		if err := check(j); err != nil {
+			m.mu.Unlock()
+			return Info{}, err
+		}
 	}
 	if spec.Name == "" {
 		spec.Name = j.spec.Name

@@ -123,3 +123,28 @@ func TestQueuedJobsHoldNoLogFileOpen(t *testing.T) {
 		assert.Contains(t, string(b), fmt.Sprintf("queued %d\n", i))
 	}
 }
+
+// ReplaceQueued edits a job that waits for a slot and never ran, in its
+// place; one that has started is refused, and runs on as it started.
+func TestReplaceQueuedOnlyBeforeTheFirstRun(t *testing.T) {
+	m := newManager(t, Options{MaxRunning: 1})
+	a := waitFor(t, m, start(t, m, Spec{Name: "a", Command: "exec sleep 1000"}).ID, "a to run", running)
+	b := start(t, m, Spec{Name: "b", Command: "echo typo"})
+	edited, err := m.ReplaceQueued(b.ID, Spec{Command: "echo fixed"})
+	require.NoError(t, err)
+	assert.Equal(t, "b", edited.Name, "its name kept")
+	assert.Equal(t, StateQueued, edited.State)
+
+	_, err = m.ReplaceQueued(a.ID, Spec{Command: "echo other"})
+	var invalid *InvalidActionError
+	require.ErrorAs(t, err, &invalid)
+	assert.Equal(t, "cannot edit job 1: it has started", err.Error())
+	again, err := m.Get(a.ID)
+	require.NoError(t, err)
+	assert.Equal(t, "exec sleep 1000", again.Command, "its spec untouched")
+
+	require.NoError(t, m.Kill(a.ID))
+	done := wait(t, m, b.ID)
+	assert.Equal(t, StateSucceeded, done.State)
+	assert.Equal(t, "echo fixed", done.Command)
+}

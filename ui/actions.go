@@ -17,6 +17,7 @@ const (
 	actionKill    action = "kill"
 	actionRestart action = "restart"
 	actionRemove  action = "remove"
+	actionEdit    action = "edit"
 )
 
 // actionDoneMsg reports the end of an action on a job, run off the Update
@@ -73,6 +74,28 @@ func (m *Model) startJob(spec jobs.Spec) tea.Cmd {
 	}
 }
 
+// openEdit opens the add prompt filled in with a job to edit: one that
+// waits to start and never ran is replaced by its edit (when the engine
+// can), any other is run again as a new job.
+func (m *Model) openEdit(cur jobs.Info) {
+	m.prompt = newAddPrompt(&m.km, &m.st, m.started)
+	if _, ok := m.engine.(QueuedEditor); ok && cur.State == jobs.StateQueued && cur.Runs == 0 {
+		m.prompt.fillQueued(cur)
+	} else {
+		m.prompt.fill(cur)
+	}
+}
+
+// replaceQueued gives a queued job that never ran the spec edited in the
+// add prompt, as a command (the engine is a QueuedEditor).
+func (m *Model) replaceQueued(id jobs.ID, spec jobs.Spec) tea.Cmd {
+	editor := m.engine.(QueuedEditor)
+	return func() tea.Msg {
+		info, err := editor.ReplaceQueued(id, spec)
+		return actionDoneMsg{JobID: id, Action: actionEdit, Info: info, Err: err}
+	}
+}
+
 // handleActionDone reports an action's outcome in the status bar; a job
 // just started is selected.
 func (m *Model) handleActionDone(msg actionDoneMsg) tea.Cmd {
@@ -93,7 +116,11 @@ func (m *Model) handleActionDone(msg actionDoneMsg) tea.Cmd {
 		if msg.Info.ID != 0 {
 			m.table.Upsert(msg.Info)
 		}
-		m.setNotice(msg.Err.Error(), true)
+		text := msg.Err.Error()
+		if msg.Action == actionEdit && errors.As(msg.Err, &invalid) {
+			text += ": e again runs it as a new job (↑ in the prompt brings the edit back)"
+		}
+		m.setNotice(text, true)
 		return nil
 	}
 	if msg.quiet {
@@ -124,6 +151,10 @@ func (m *Model) handleActionDone(msg actionDoneMsg) tea.Cmd {
 		return m.ensureTick()
 	case actionRemove:
 		m.flash("removed " + name)
+	case actionEdit:
+		m.table.Upsert(msg.Info)
+		m.flash("edited " + name + " (" + msg.Info.Name + "): the edit took its place, the old command never ran")
+		return m.ensureTick()
 	}
 	return nil
 }

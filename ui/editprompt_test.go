@@ -100,3 +100,48 @@ func TestEditKeepsTheJobsDirectoryAndEnvironment(t *testing.T) {
 	require.Equal(t, dir, sel.Dir)
 	require.Contains(t, paneRows(m), "dir="+dir+" DB=postgres://x")
 }
+
+// e on a job that waits for a slot and never ran edits that job: the
+// edited command takes its place in the queue, under its name, and the
+// command it had never runs. Both versions used to run, one after the
+// other. A job that has started is still run as new.
+func TestEditReplacesAQueuedJob(t *testing.T) {
+	mgr := newManager(t)
+	require.NoError(t, mgr.SetMaxRunning(1))
+	gate := mkfifo(t, "gate")
+	busy := start(t, mgr, "busy", "cat "+gate)
+	queued := start(t, mgr, "build", "echo typo")
+	require.Equal(t, jobs.StateQueued, queued.State)
+	m := newSizedModel(t, mgr, Config{Select: queued.ID}, 120, 30)
+
+	press(t, m, "e")
+	require.NotNil(t, m.prompt)
+	require.Contains(t, m.View(), "edit job 2: not started yet, the edit replaces it")
+	for range len("typo") {
+		press(t, m, "backspace")
+	}
+	typeText(t, m, "fixed")
+	press(t, m, "enter")
+	require.Nil(t, m.prompt)
+	require.Contains(t, m.View(), "edited job 2")
+	require.Len(t, mgr.List(), 2, "no job added")
+	edited, err := mgr.Get(queued.ID)
+	require.NoError(t, err)
+	require.Equal(t, "echo fixed", edited.Command)
+	require.Equal(t, "build", edited.Name)
+	require.Equal(t, jobs.StateQueued, edited.State, "in its place, waiting")
+
+	writeFifo(t, gate, "")
+	pumpUntil(t, m, "both to end", func() bool { return m.stateCountForTest(jobs.StateSucceeded) == 2 })
+	m.table.Select(queued.ID)
+	m.syncPanes()
+	require.Contains(t, paneRows(m), "fixed")
+	require.NotContains(t, paneRows(m), "typo")
+
+	// The busy job has run: e runs it as new.
+	m.table.Select(busy.ID)
+	press(t, m, "e")
+	require.NotContains(t, m.View(), "the edit replaces it")
+	press(t, m, "enter")
+	pumpUntil(t, m, "a third job", func() bool { return len(mgr.List()) == 3 })
+}

@@ -71,6 +71,14 @@ type JobsEnder interface {
 	KillJobs(ids []jobs.ID) (errs []error)
 }
 
+// QueuedEditor is an engine that can edit a job that waits to start and
+// never ran (jobs.Manager.ReplaceQueued): e then replaces the job, in its
+// place in the queue, instead of adding its edit as a new job. It runs in
+// a command, off the Update goroutine.
+type QueuedEditor interface {
+	ReplaceQueued(id jobs.ID, spec jobs.Spec) (jobs.Info, error)
+}
+
 // OutputHolder is an engine that can hold its jobs' output back for a
 // moment, so the frame answering a key or a click is drawn first (see
 // jobs.Manager.HoldOutput). Keys typed into a job need no call: the

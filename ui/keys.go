@@ -155,8 +155,7 @@ func (m *Model) handleGlobalKey(k tea.KeyMsg) (tea.Cmd, bool) {
 	case key.Matches(k, m.km.Add):
 		m.prompt = newAddPrompt(&m.km, &m.st, m.started)
 	case key.Matches(k, m.km.Edit) && hasCur:
-		m.prompt = newAddPrompt(&m.km, &m.st, m.started)
-		m.prompt.fill(cur)
+		m.openEdit(cur)
 	case key.Matches(k, m.km.Reload):
 		return m.reload(), true
 	case !m.km.Reload.Enabled() && m.cfg.JobFile == "" && slices.Contains(m.km.Reload.Keys(), k.String()):

@@ -298,7 +298,11 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		if n := len(m.started); n == 0 || m.started[n-1] != msg.spec.Command {
 			m.started = append(m.started, msg.spec.Command)
 		}
-		cmd = m.startJob(msg.spec)
+		if msg.replaces != 0 {
+			cmd = m.replaceQueued(msg.replaces, msg.spec)
+		} else {
+			cmd = m.startJob(msg.spec)
+		}
 	case addCancelledMsg:
 		m.prompt = nil
 	default:

@@ -17,8 +17,12 @@ import (
 // promptHeight is the number of lines the add-a-job prompt takes.
 const promptHeight = 3
 
-// addSubmittedMsg carries the job the prompt asks to start.
-type addSubmittedMsg struct{ spec jobs.Spec }
+// addSubmittedMsg carries the job the prompt asks to start, or, with
+// replaces, the spec the queued job of that ID is to wait with instead.
+type addSubmittedMsg struct {
+	spec     jobs.Spec
+	replaces jobs.ID
+}
 
 // addCancelledMsg says the prompt was closed without starting anything.
 type addCancelledMsg struct{}
@@ -53,6 +57,10 @@ type addPrompt struct {
 	// is it with the command, name and terminal the prompt gives. Zero
 	// for a new job.
 	base jobs.Spec
+	// replaces is the job being edited when it waits to start and never
+	// ran, on an engine that can edit it (fillQueued): the edit takes its
+	// place. 0 when the edit runs as a new job.
+	replaces jobs.ID
 }
 
 // lineBreakRefusal says why a command with a line feed in it is not run.
@@ -94,6 +102,15 @@ func (p *addPrompt) fill(info jobs.Info) {
 	p.draft = command
 	p.pipes = !info.TTY
 	p.base = editedSpec(info)
+}
+
+// fillQueued fills the prompt in with a job that waits to start and
+// never ran, to be edited in its place: its name stays, unless one is
+// typed.
+func (p *addPrompt) fillQueued(info jobs.Info) {
+	p.fill(info)
+	p.replaces = info.ID
+	p.inputs[1].Placeholder = "optional; keeps " + info.Name
 }
 
 // editedSpec is what a job edited with e keeps of the job: everything it
@@ -212,7 +229,8 @@ func (p *addPrompt) submit() tea.Cmd {
 			return nil
 		}
 	}
-	return func() tea.Msg { return addSubmittedMsg{spec: spec} }
+	replaces := p.replaces
+	return func() tea.Msg { return addSubmittedMsg{spec: spec, replaces: replaces} }
 }
 
 // UpdateKeys enables the prompt's keys.
@@ -234,15 +252,20 @@ func (p *addPrompt) SetSize(width, _ int) {
 
 // View draws the prompt: exactly promptHeight lines.
 func (p *addPrompt) View() string {
-	title := p.st.Prompt.Render(cut("add a job", p.width))
+	heading := "add a job"
+	if p.replaces != 0 {
+		heading = "edit job " + p.replaces.String() + ": not started yet, the edit replaces it"
+	}
+	title := p.st.Prompt.Render(cut(heading, p.width))
 	on := "  on a terminal (" + p.km.ToggleTTY.Help().Key + ": pipes)"
 	if p.pipes {
 		on = "  on pipes (" + p.km.ToggleTTY.Help().Key + ": terminal)"
 	}
+	rest := max(p.width-len(heading), 0)
 	if p.err != "" {
-		title += p.st.PromptError.Render(cut("  ✗ "+p.err, p.width-len("add a job")))
+		title += p.st.PromptError.Render(cut("  ✗ "+p.err, rest))
 	} else {
-		title += p.st.PromptLabel.Render(cut(on, p.width-len("add a job")))
+		title += p.st.PromptLabel.Render(cut(on, rest))
 	}
 	lines := []string{title}
 	for i, label := range []string{"command", "name"} {
