@@ -132,7 +132,7 @@ func TestOtherToolsCommandsStartNoJob(t *testing.T) {
 		{[]string{"start", "-D"}, []string{`"start" is`, "jobtop serve -D"}},
 		{[]string{"down"}, []string{`"down" is process-compose's command`, "jobtop shutdown"}},
 		{[]string{"process", "list"}, []string{"jobtop ls"}},
-		{[]string{"start"}, []string{`"start" is overmind's and foreman's command`, "jobtop serve -D"}},
+		{[]string{"start"}, []string{`"start" is overmind's, foreman's and pueue's command`, "jobtop serve -D"}},
 		{[]string{"start", "web"}, []string{`"start" is`}},
 		{[]string{"s"}, []string{"overmind's command (start)"}},
 		{[]string{"connect"}, []string{"jobtop attach"}},
@@ -162,6 +162,42 @@ func TestOtherToolsCommandsStartNoJob(t *testing.T) {
 	root := newRootCmd()
 	require.NoError(t, root.ParseFlags([]string{"--no-file"}))
 	assert.NoError(t, mistypedCommand(root, []string{"web"}, -1), "no job file: web is no job")
+}
+
+// pueue's subcommands that jobtop has none of are refused with jobtop's
+// way to do it: on a terminal with an instance running, "jobtop follow
+// 3" started jobs follow and 3, which failed with 127. reset is refused
+// though a reset is on PATH: running it as a job is never what pueue's
+// reset asks. 'exec NAME' still runs a program of that name.
+func TestPueueCommandsStartNoJob(t *testing.T) {
+	c := newCLI(t)
+	c.serve()
+	for _, tc := range []struct{ args, want []string }{
+		{[]string{"follow", "3"}, []string{`"follow" is pueue's command`, "jobtop logs -f"}},
+		{[]string{"log", "3"}, []string{`"log" is pueue's command`, "jobtop logs"}},
+		{[]string{"add", "make"}, []string{`"add" is pueue's command`, "jobtop run"}},
+		{[]string{"remove", "3"}, []string{"jobtop rm"}},
+		{[]string{"pause", "3"}, []string{"kill -STOP"}},
+		{[]string{"start", "3"}, []string{`"start" is overmind's, foreman's and pueue's command`, "kill -CONT"}},
+		{[]string{"edit", "3"}, []string{"e in the TUI"}},
+		{[]string{"group", "add", "x"}, []string{"jobtop parallel"}},
+		{[]string{"stash", "3"}, []string{"jobtop run --after"}},
+		{[]string{"enqueue", "3"}, []string{"jobtop parallel"}},
+		{[]string{"switch", "1", "2"}, []string{"jobtop parallel"}},
+		{[]string{"reset"}, []string{`"reset" is pueue's command`, "jobtop clean", "jobtop shutdown", "'exec reset'"}},
+		{[]string{"format-status"}, []string{"jobtop ls --json"}},
+	} {
+		r := c.run(tc.args...)
+		assert.Equal(t, 2, r.code, "jobtop %v: %s", tc.args, r.stderr)
+		for _, w := range tc.want {
+			assert.Contains(t, r.stderr, w, "jobtop %v", tc.args)
+		}
+	}
+	var listed []jobs.Info
+	require.NoError(t, json.Unmarshal([]byte(c.ok("ls", "--json")), &listed))
+	assert.Empty(t, listed, "nothing started")
+	assert.NoError(t, mistypedCommand(newRootCmd(), []string{"exec reset"}, -1))
+	assert.NoError(t, mistypedCommand(newRootCmd(), []string{"reset"}, 0), "after --")
 }
 
 // A help topic that is no command is refused, with the command it is

@@ -333,6 +333,9 @@ func mistypedCommand(root *cobra.Command, args []string, dash int) error {
 			program = word
 			continue
 		}
+		if other := otherToolsCommands[word]; other.overPATH && program == "" {
+			return otherToolsError(word, other.whose, other.instead)
+		}
 		if _, err := exec.LookPath(word); err == nil || errors.Is(err, exec.ErrDot) {
 			program = word
 			continue // a program (one in . too, as a shell with . on its PATH runs it)
@@ -353,8 +356,7 @@ func mistypedCommand(root *cobra.Command, args []string, dash int) error {
 				word, c.Name(), word)
 		}
 		if other, ok := otherToolsCommands[word]; ok {
-			return fmt.Errorf("%q is %s, not jobtop's: %s (to run a program of that name anyway, write it as a command line: 'exec %s')",
-				word, other.whose, other.instead, word)
+			return otherToolsError(word, other.whose, other.instead)
 		}
 		if file, names := fileJobNamed(root, word); names != nil {
 			return fileJobError(word, file, names)
@@ -382,23 +384,50 @@ func (e *unquotedArgError) Error() string {
 	return fmt.Sprintf("%q after %s would run as a command of its own: each argument of jobtop is a whole command line (to run %s as a job anyway, write 'exec %s')", e.word, e.program, e.word, e.word)
 }
 
-// otherToolsCommands are the subcommands of process-compose, overmind
-// and foreman that jobtop has none of, and what to type in jobtop
-// instead: taken as commands, "jobtop up" or "jobtop start" started a
-// job that failed with 127 beside the file's jobs. (Their attach, check,
-// stop, restart, kill, run and status are jobtop's own subcommands too.)
-var otherToolsCommands = map[string]struct{ whose, instead string }{
-	"up":      {"process-compose's command", "plain jobtop runs the job file here, jobtop serve -D in the background"},
-	"down":    {"process-compose's command", "jobtop shutdown stops the instance and its jobs (q in the TUI)"},
-	"process": {"process-compose's command", "jobtop ls lists the jobs; jobtop restart, stop, kill and logs take a job's name"},
-	"project": {"process-compose's command", "jobtop status shows the instance, jobtop reload re-reads the job file"},
-	"start":   {"overmind's and foreman's command", "plain jobtop runs the job file here, jobtop serve -D in the background; jobtop restart NAME starts one job again"},
-	"s":       {"overmind's command (start)", "plain jobtop runs the job file here, jobtop serve -D in the background; jobtop restart NAME starts one job again"},
-	"connect": {"overmind's command", "jobtop attach shows a running instance's jobs"},
-	"c":       {"overmind's command (connect)", "jobtop attach shows a running instance's jobs"},
-	"quit":    {"overmind's command", "jobtop shutdown stops the instance and its jobs (q in the TUI)"},
-	"echo":    {"overmind's command", "jobtop logs --all -f prints every job's output as it comes"},
-	"export":  {"foreman's command", "jobtop writes no init-system files; jobtop check shows what it runs"},
+// otherToolsCommands are the subcommands of process-compose, overmind,
+// foreman and pueue that jobtop has none of, and what to type in jobtop
+// instead: taken as commands, "jobtop up", "jobtop start" or "jobtop
+// follow 3" started jobs that failed with 127 beside the file's jobs.
+// (Their attach, check, stop, restart, kill, run, status, send, wait,
+// clean, parallel and shutdown are jobtop's own subcommands too.) A word
+// that is also a program on PATH runs that program, unless overPATH:
+// reset (ncurses') as a job is never what pueue's reset asks.
+var otherToolsCommands = map[string]struct {
+	whose, instead string
+	overPATH       bool
+}{
+	"up":      {whose: "process-compose's command", instead: "plain jobtop runs the job file here, jobtop serve -D in the background"},
+	"down":    {whose: "process-compose's command", instead: "jobtop shutdown stops the instance and its jobs (q in the TUI)"},
+	"process": {whose: "process-compose's command", instead: "jobtop ls lists the jobs; jobtop restart, stop, kill and logs take a job's name"},
+	"project": {whose: "process-compose's command", instead: "jobtop status shows the instance, jobtop reload re-reads the job file"},
+	"start": {whose: "overmind's, foreman's and pueue's command", instead: "plain jobtop runs the job file here, jobtop serve -D in the background; jobtop restart NAME starts one job again; " +
+		"a job paused with SIGSTOP goes on with SIGCONT to its process group: kill -CONT -- -PID (PID as jobtop ls shows it)"},
+	"s":       {whose: "overmind's command (start)", instead: "plain jobtop runs the job file here, jobtop serve -D in the background; jobtop restart NAME starts one job again"},
+	"connect": {whose: "overmind's command", instead: "jobtop attach shows a running instance's jobs"},
+	"c":       {whose: "overmind's command (connect)", instead: "jobtop attach shows a running instance's jobs"},
+	"quit":    {whose: "overmind's command", instead: "jobtop shutdown stops the instance and its jobs (q in the TUI)"},
+	"echo":    {whose: "overmind's command", instead: "jobtop logs --all -f prints every job's output as it comes"},
+	"export":  {whose: "foreman's command", instead: "jobtop writes no init-system files; jobtop check shows what it runs"},
+	// pueue's
+	"add":           {whose: "pueue's command", instead: "jobtop run COMMAND starts a job in the running instance (--after ID waits for another, as add --after)"},
+	"follow":        {whose: "pueue's command", instead: "jobtop logs -f ID follows a job's output (jobtop logs --all -f every job's)"},
+	"log":           {whose: "pueue's command", instead: "jobtop logs ID prints a job's output (jobtop logs --all every job's)"},
+	"remove":        {whose: "pueue's command", instead: "jobtop rm ID removes an ended job (jobtop clean every ended job)"},
+	"pause":         {whose: "pueue's command", instead: "jobtop stop ID ends a job; to pause one, send SIGSTOP to its process group: kill -STOP -- -PID (PID as jobtop ls shows it), and kill -CONT -- -PID to go on"},
+	"edit":          {whose: "pueue's command", instead: "e in the TUI edits the selected job: a queued one that never ran in its place, another as a new job"},
+	"group":         {whose: "pueue's command", instead: "jobtop has one queue: jobtop parallel N sets how many jobs it runs at once"},
+	"stash":         {whose: "pueue's command", instead: "jobtop holds no job back by hand: jobtop run --after ID starts one once another has succeeded"},
+	"enqueue":       {whose: "pueue's command", instead: "jobtop's queued jobs start as slots free: jobtop parallel N sets how many run at once"},
+	"switch":        {whose: "pueue's command", instead: "jobtop does not reorder its queue: jobtop parallel N sets how many jobs run at once"},
+	"reset":         {whose: "pueue's command", instead: "jobtop clean removes every ended job; jobtop shutdown stops every job and the instance", overPATH: true},
+	"format-status": {whose: "pueue's command", instead: "jobtop ls --json lists the jobs for a program to read"},
+}
+
+// otherToolsError refuses word, another tool's command, with what to type
+// in jobtop instead.
+func otherToolsError(word, whose, instead string) error {
+	return fmt.Errorf("%q is %s, not jobtop's: %s (to run a program of that name anyway, write it as a command line: 'exec %s')",
+		word, whose, instead, word)
 }
 
 // fileJobError refuses word, which names jobs of file (their names), as
