@@ -167,8 +167,10 @@ func describeEnv(w io.Writer, plan *jobfile.Plan) {
 		names := slices.Sorted(maps.Keys(plan.EnvCommands))
 		fmt.Fprintf(w, "env_cmds set %s when the jobs start (not run by check)\n", termtext.ShowControls(strings.Join(names, ", ")))
 	}
-	if plan.Format == jobfile.FormatProcfile {
-		fmt.Fprintln(w, "each job gets PORT (below) and PS, its name and instance: web.1")
+	if plan.Format == jobfile.FormatProcfile && len(plan.Jobs) > 0 {
+		// The example is the file's first process run, not a web it may
+		// not have.
+		fmt.Fprintln(w, "each job gets PORT (below) and PS, its name and instance: "+termtext.ShowControls(plan.Jobs[0].Spec.Env["PS"]))
 	}
 }
 

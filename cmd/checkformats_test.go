@@ -76,6 +76,19 @@ each job gets PORT (below) and PS, its name and instance: web.1
 	require.EqualError(t, err, "--env-file and --no-env-file contradict each other: give one")
 }
 
+// PS's example is a process the Procfile runs: "web.1" was shown for a
+// Procfile with no web, or with -m running no web.
+func TestCheckProcfilePSExampleIsAProcessOfIt(t *testing.T) {
+	t.Chdir(t.TempDir())
+	require.NoError(t, os.WriteFile("Procfile", []byte("clock: ./clock\nworker: sidekiq\n"), 0o644))
+	stdout, _, err := runCheck(t)
+	require.NoError(t, err)
+	assert.Contains(t, stdout, "each job gets PORT (below) and PS, its name and instance: clock.1\n")
+	stdout, _, err = runCheck(t, "-m", "worker=2")
+	require.NoError(t, err)
+	assert.Contains(t, stdout, "each job gets PORT (below) and PS, its name and instance: worker.1\n")
+}
+
 func TestCheckProcessComposeWarnsAndRunsNothing(t *testing.T) {
 	dir := t.TempDir()
 	t.Chdir(dir)
