@@ -64,7 +64,8 @@ Several jobs: give several IDs or names, or pick them with --all, --state
 (a state, or several comma-separated; "ended" means succeeded, failed,
 killed, timed_out or error) and --name (a glob such as 'web-*', or
 several; * matches a namespace's "/" too); --state and --name narrow each
-other and the jobs named. A job picked by a
+other and the jobs named. A name no job has that a Procfile's formation
+runs as several (web for web.1 and web.2) names all of them. A job picked by a
 selector that the action does not apply to is skipped (and counted on
 stderr); a job named that it does not apply to is an error (exit 1), after
 the others are done.`,
@@ -108,6 +109,10 @@ func actOnOne(cmd *cobra.Command, a action, arg string, o selectOptions) error {
 	c := newClient(cmd)
 	id, err := resolveJob(cmd.Context(), c, arg)
 	if err != nil {
+		if list, lerr := c.Jobs(cmd.Context()); lerr == nil && len(control.FormationInstances(arg, list)) > 0 {
+			// overmind's "restart web": web.1 and web.2, as several
+			return actOnMany(cmd, a, []string{arg}, o)
+		}
 		return err
 	}
 	var info jobs.Info

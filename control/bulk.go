@@ -279,12 +279,18 @@ func (req BulkRequest) pick(list []jobs.Info) (picked []jobs.Info, named bool, e
 	seen := make(map[jobs.ID]bool)
 	for _, ref := range req.Jobs {
 		j, err := findJob(list, string(ref))
+		named := []jobs.Info{j}
 		if err != nil {
-			return nil, true, err
+			// overmind's "restart web": a formation's instances
+			if named = FormationInstances(string(ref), list); len(named) == 0 {
+				return nil, true, err
+			}
 		}
-		if !seen[j.ID] && keep(j) {
-			seen[j.ID] = true
-			picked = append(picked, j)
+		for _, j := range named {
+			if !seen[j.ID] && keep(j) {
+				seen[j.ID] = true
+				picked = append(picked, j)
+			}
 		}
 	}
 	slices.SortFunc(picked, func(a, b jobs.Info) int { return int(a.ID - b.ID) })
@@ -310,6 +316,29 @@ func findJob(list []jobs.Info, ref string) (jobs.Info, error) {
 		}
 	}
 	return jobs.Info{}, UnknownJobName(ref, list)
+}
+
+// FormationInstances are the jobs a name stands for that no job has,
+// when a Procfile's formation (-m web=2) runs it as several: web.1,
+// web.2..., the newest job of each name, in ID order. None for any other
+// name (web-2 is no instance of web: the TUI names a second job so).
+func FormationInstances(ref string, list []jobs.Info) []jobs.Info {
+	if ref == "" {
+		return nil
+	}
+	var out []jobs.Info
+	seen := make(map[string]bool)
+	for i := len(list) - 1; i >= 0; i-- {
+		j := list[i]
+		n, ok := strings.CutPrefix(j.Name, ref+".")
+		if !ok || n == "" || strings.Trim(n, "0123456789") != "" || seen[j.Name] {
+			continue
+		}
+		seen[j.Name] = true
+		out = append(out, j)
+	}
+	slices.Reverse(out)
+	return out
 }
 
 // badJobRef refuses a job reference that is no ID and can be no name
@@ -340,6 +369,18 @@ func UnknownJobName(ref string, list []jobs.Info) error {
 	if len(namespaced) > 0 {
 		return &RequestError{Status: http.StatusNotFound,
 			Msg: fmt.Sprintf("no job %q: a job of a namespace is named with it: %s; "+ListJobsHint, shown, strings.Join(namespaced[:min(len(namespaced), 3)], ", "))}
+	}
+	if instances := FormationInstances(ref, list); len(instances) > 0 {
+		names := make([]string, 0, 4)
+		for _, j := range instances[:min(len(instances), 3)] {
+			names = append(names, j.Name)
+		}
+		if len(instances) > 3 {
+			names = append(names, "...")
+		}
+		return &RequestError{Status: http.StatusNotFound,
+			Msg: fmt.Sprintf("no job %q: a formation runs it as %s: name one of them (stop, kill, restart and rm take %q for them all); "+ListJobsHint,
+				shown, strings.Join(names, ", "), shown)}
 	}
 	return &RequestError{Status: http.StatusNotFound,
 		Msg: fmt.Sprintf("no job %q: give a job ID (a number) or a job's name; "+ListJobsHint, shown)}
