@@ -43,3 +43,24 @@ func TestAFormationsProcessNameActsOnItsInstances(t *testing.T) {
 	r = c.run("restart", "worker.")
 	assert.Equal(t, 1, r.code, "no instance's name")
 }
+
+// A job of the job file that jobtop clean removed is named so, with the
+// way back: jobtop restart clock said only no job "clock".
+func TestAJobFilesRemovedJobPointsAtReload(t *testing.T) {
+	c := newCLI(t)
+	c.serveJobFile("jobs:\n  clock: {cmd: echo tick}\n  web: {cmd: sleep 300}\n")
+	require.Eventually(t, func() bool { return c.states()[1] == jobs.StateSucceeded }, testTimeout, 20*time.Millisecond, "clock to end")
+	c.ok("clean")
+	const hint = `no job "clock": the job file's clock was removed (jobtop clean or rm); jobtop reload brings it back`
+	for _, args := range [][]string{{"restart", "clock"}, {"restart", "clock", "web"}, {"logs", "clock"}} {
+		r := c.run(args...)
+		assert.Equal(t, 1, r.code, "jobtop %v", args)
+		assert.Contains(t, r.stderr, hint, "jobtop %v", args)
+	}
+	r := c.run("restart", "nosuch")
+	assert.Equal(t, 1, r.code)
+	assert.NotContains(t, r.stderr, "reload", "no job of the file")
+
+	c.ok("reload")
+	assert.Contains(t, c.ok("restart", "clock"), "(clock): ")
+}

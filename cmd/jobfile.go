@@ -274,6 +274,9 @@ func absFiles(files []string) []string {
 	return out
 }
 
+// FileJobNames are the names of the file's jobs (control.FileJobNamer).
+func (r fileReloader) FileJobNames() []string { return r.ws.JobNames() }
+
 // Reload reloads the file; its problems become a *control.ReloadError.
 func (r fileReloader) Reload() (control.ReloadResponse, error) {
 	res, err := r.ws.Reload()

@@ -58,7 +58,11 @@ func resolveJob(ctx context.Context, c *control.Client, arg string) (jobs.ID, er
 			return list[i].ID, nil
 		}
 	}
-	msg := control.UnknownJobName(arg, list).Error()
+	var fileJobs []string // the instance's job file's: a job clean removed
+	if inst, err := c.Instance(ctx); err == nil {
+		fileJobs = inst.FileJobs
+	}
+	msg := control.UnknownJobName(arg, list, fileJobs...).Error()
 	return 0, errors.New(strings.TrimSuffix(msg, control.ListJobsHint) + "`jobtop ls` lists them")
 }
 

@@ -257,7 +257,8 @@ func parseStates(list string) (func(jobs.State) bool, error) {
 // pick resolves the request against the jobs: the jobs it names (an
 // unknown one is an error and nothing is done) or every job, narrowed by
 // State and Name, in ID order. named says the jobs were named one by one.
-func (req BulkRequest) pick(list []jobs.Info) (picked []jobs.Info, named bool, err error) {
+// fileJobs are the names of the job file's jobs, for the error.
+func (req BulkRequest) pick(list []jobs.Info, fileJobs ...string) (picked []jobs.Info, named bool, err error) {
 	inState, _ := parseStates(req.State)
 	keep := func(j jobs.Info) bool {
 		if inState != nil && !inState(j.State) {
@@ -278,7 +279,7 @@ func (req BulkRequest) pick(list []jobs.Info) (picked []jobs.Info, named bool, e
 	}
 	seen := make(map[jobs.ID]bool)
 	for _, ref := range req.Jobs {
-		j, err := findJob(list, string(ref))
+		j, err := findJob(list, string(ref), fileJobs)
 		named := []jobs.Info{j}
 		if err != nil {
 			// overmind's "restart web": a formation's instances
@@ -298,7 +299,7 @@ func (req BulkRequest) pick(list []jobs.Info) (picked []jobs.Info, named bool, e
 }
 
 // findJob finds a job by ID, or by name (the newest job with it).
-func findJob(list []jobs.Info, ref string) (jobs.Info, error) {
+func findJob(list []jobs.Info, ref string, fileJobs []string) (jobs.Info, error) {
 	if id, err := jobs.ParseID(ref); err == nil {
 		for _, j := range list {
 			if j.ID == id {
@@ -315,7 +316,19 @@ func findJob(list []jobs.Info, ref string) (jobs.Info, error) {
 			return list[i], nil
 		}
 	}
-	return jobs.Info{}, UnknownJobName(ref, list)
+	return jobs.Info{}, UnknownJobName(ref, list, fileJobs...)
+}
+
+// isFileJob says whether ref names one of the job file's jobs, or the
+// process a formation runs as several of them (clock for clock.1).
+func isFileJob(ref string, fileJobs []string) bool {
+	for _, name := range fileJobs {
+		n, ok := strings.CutPrefix(name, ref)
+		if ok && (n == "" || n[0] == '.' && len(n) > 1 && strings.Trim(n[1:], "0123456789") == "") {
+			return true
+		}
+	}
+	return false
 }
 
 // FormationInstances are the jobs a name stands for that no job has,
@@ -357,8 +370,10 @@ func badJobRef(ref string) error {
 
 // UnknownJobName says that no job of list has the name ref; when a job of
 // a namespace is named ref in it ("bg/worker" for "worker"), it names
-// that one.
-func UnknownJobName(ref string, list []jobs.Info) error {
+// that one; when a formation runs ref as several (web.1, web.2), them;
+// when it is one of fileJobs, the job file's jobs (Instance.FileJobs),
+// that a reload brings it back.
+func UnknownJobName(ref string, list []jobs.Info, fileJobs ...string) error {
 	shown := CutForMessage(ref)
 	var namespaced []string
 	for _, j := range list {
@@ -381,6 +396,10 @@ func UnknownJobName(ref string, list []jobs.Info) error {
 		return &RequestError{Status: http.StatusNotFound,
 			Msg: fmt.Sprintf("no job %q: a formation runs it as %s: name one of them (stop, kill, restart and rm take %q for them all); "+ListJobsHint,
 				shown, strings.Join(names, ", "), shown)}
+	}
+	if isFileJob(ref, fileJobs) {
+		return &RequestError{Status: http.StatusNotFound,
+			Msg: fmt.Sprintf("no job %q: the job file's %s was removed (jobtop clean or rm); jobtop reload brings it back; "+ListJobsHint, shown, shown)}
 	}
 	return &RequestError{Status: http.StatusNotFound,
 		Msg: fmt.Sprintf("no job %q: give a job ID (a number) or a job's name; "+ListJobsHint, shown)}

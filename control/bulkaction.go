@@ -39,7 +39,7 @@ func (s *Server) handleBulk(verb string) http.HandlerFunc {
 			writeError(w, err)
 			return
 		}
-		picked, named, err := req.pick(s.mgr.List())
+		picked, named, err := req.pick(s.mgr.List(), fileJobs(s.currentReloader())...)
 		if err != nil {
 			writeError(w, err)
 			return

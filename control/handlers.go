@@ -313,7 +313,7 @@ func (s *Server) jobRef(ref string) (jobs.ID, error) {
 	if id, ok := s.mgr.Lookup(ref); ok {
 		return id, nil
 	}
-	return 0, UnknownJobName(ref, s.mgr.List())
+	return 0, UnknownJobName(ref, s.mgr.List(), fileJobs(s.currentReloader())...)
 }
 
 func (s *Server) actionParams(r *http.Request) (jobs.ID, bool, error) {

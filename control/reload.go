@@ -25,12 +25,30 @@ type MergedReloader interface {
 	JobFiles() []string
 }
 
+// FileJobNamer is a Reloader that says the names of its job file's jobs,
+// at once (a reload under way does not hold it up): a name no job has
+// that is one of them is a job removed since (jobtop clean), which a
+// reload brings back, and the message for it says so.
+type FileJobNamer interface {
+	FileJobNames() []string
+}
+
 // describeJobFile fills in an instance's job file from its reloader.
 func describeJobFile(inst *Instance, rl Reloader) {
 	inst.JobFile = rl.JobFile()
 	if m, ok := rl.(MergedReloader); ok {
 		inst.JobFiles = m.JobFiles()
 	}
+	inst.FileJobs = fileJobs(rl)
+}
+
+// fileJobs are the names of the reloader's job file's jobs; nil when it
+// cannot say, or there is no job file (rl nil).
+func fileJobs(rl Reloader) []string {
+	if n, ok := rl.(FileJobNamer); ok {
+		return n.FileJobNames()
+	}
+	return nil
 }
 
 // ReloadResponse answers POST /v1/reload: what the reload did.

@@ -96,6 +96,10 @@ type Instance struct {
 	// merge order: a process-compose file's extends:, override file, more
 	// -f files), when there are several.
 	JobFiles []string `json:"job_files,omitempty"`
+	// FileJobs are the names of the jobs the job file runs (as last
+	// read), whether or not the instance has each now: a name among them
+	// that no job has was removed since, and a reload brings it back.
+	FileJobs []string `json:"file_jobs,omitempty"`
 	// APIVersion is the API the instance speaks (see APIVersion); 0 from
 	// an instance older than versions.
 	APIVersion int `json:"api_version"`

@@ -142,13 +142,24 @@ func (w *Workspace) Path() string { return w.named.Load().path }
 // (jobfile.Plan.Files).
 func (w *Workspace) Files() []string { return w.named.Load().files }
 
-// planNames are what Path and Files say of a plan.
+// JobNames are the names of the jobs the job file runs, as last read
+// (whether or not each job is in the manager now).
+func (w *Workspace) JobNames() []string { return w.named.Load().jobs }
+
+// planNames are what Path, Files and JobNames say of a plan.
 type planNames struct {
 	path  string
 	files []string
+	jobs  []string
 }
 
-func namesOf(p *jobfile.Plan) *planNames { return &planNames{path: p.Path, files: p.Files} }
+func namesOf(p *jobfile.Plan) *planNames {
+	names := make([]string, len(p.Jobs))
+	for i, j := range p.Jobs {
+		names[i] = j.Name
+	}
+	return &planNames{path: p.Path, files: p.Files, jobs: names}
+}
 
 // Problems are what went wrong running the file's env_cmds at the last
 // load (each such variable is not set; the jobs still run).
