@@ -109,7 +109,7 @@ func actOnOne(cmd *cobra.Command, a action, arg string, o selectOptions) error {
 	c := newClient(cmd)
 	id, err := resolveJob(cmd.Context(), c, arg)
 	if err != nil {
-		if list, lerr := c.Jobs(cmd.Context()); lerr == nil && len(control.FormationInstances(arg, list)) > 0 {
+		if list, inst, lerr := jobsAndInstance(cmd.Context(), c); lerr == nil && len(control.FormationInstances(arg, list, inst.FileJobs)) > 0 {
 			// overmind's "restart web": web.1 and web.2, as several
 			return actOnMany(cmd, a, []string{arg}, o)
 		}
@@ -332,4 +332,14 @@ func printOutcome(w io.Writer, verb string, j jobs.Info) {
 		}
 	}
 	fmt.Fprintf(w, "job %d (%s): %s\n", j.ID, truncate(j.Name, 40), state)
+}
+
+// jobsAndInstance are the instance's jobs and what it says of itself.
+func jobsAndInstance(ctx context.Context, c *control.Client) ([]jobs.Info, control.Instance, error) {
+	list, err := c.Jobs(ctx)
+	if err != nil {
+		return nil, control.Instance{}, err
+	}
+	inst, err := c.Instance(ctx)
+	return list, inst, err
 }

@@ -3,6 +3,7 @@ package cmd
 import (
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -42,6 +43,20 @@ func TestAFormationsProcessNameActsOnItsInstances(t *testing.T) {
 	assert.Contains(t, r.stderr, `no job "web": a formation runs it as web.1, web.2: name one of them (stop, kill, restart and rm take "web" for them all)`)
 	r = c.run("restart", "worker.")
 	assert.Equal(t, 1, r.code, "no instance's name")
+
+	// Jobs run by hand as web.7 or api.2 are no formation's (rev58: stop
+	// web stopped web.7 too, stop api stopped api.2).
+	c.ok("restart", "web")
+	by := c.ok("run", "--name", "web.7", "--", "sleep", "300")
+	c.ok("run", "--name", "api.2", "--", "sleep", "300")
+	r = c.runIn(dir, "stop", "web")
+	require.Equal(t, 0, r.code, r.stderr)
+	assert.NotContains(t, r.stdout, "web.7")
+	assert.Equal(t, jobs.StateRunning, c.status(strings.TrimSpace(by)).State)
+	r = c.run("stop", "api")
+	assert.Equal(t, 1, r.code, r.stdout)
+	assert.Contains(t, r.stderr, `no job "api"`)
+	assert.NotContains(t, c.run("logs", "web").stderr, "web.7")
 }
 
 // A job of the job file that jobtop clean removed is named so, with the

@@ -283,7 +283,7 @@ func (req BulkRequest) pick(list []jobs.Info, fileJobs ...string) (picked []jobs
 		named := []jobs.Info{j}
 		if err != nil {
 			// overmind's "restart web": a formation's instances
-			if named = FormationInstances(string(ref), list); len(named) == 0 {
+			if named = FormationInstances(string(ref), list, fileJobs); len(named) == 0 {
 				return nil, true, err
 			}
 		}
@@ -333,10 +333,13 @@ func isFileJob(ref string, fileJobs []string) bool {
 
 // FormationInstances are the jobs a name stands for that no job has,
 // when a Procfile's formation (-m web=2) runs it as several: web.1,
-// web.2..., the newest job of each name, in ID order. None for any other
-// name (web-2 is no instance of web: the TUI names a second job so).
-func FormationInstances(ref string, list []jobs.Info) []jobs.Info {
-	if ref == "" {
+// web.2..., the newest job of each name, in ID order. Only the job
+// file's jobs (fileJobs, Instance.FileJobs) count: a job run by hand as
+// web.7, or api.2, is no instance of a formation (rev58: stop api stopped
+// it). None for any other name (web-2 is no instance of web: the TUI
+// names a second job so).
+func FormationInstances(ref string, list []jobs.Info, fileJobs []string) []jobs.Info {
+	if ref == "" || len(fileJobs) == 0 {
 		return nil
 	}
 	var out []jobs.Info
@@ -344,7 +347,7 @@ func FormationInstances(ref string, list []jobs.Info) []jobs.Info {
 	for i := len(list) - 1; i >= 0; i-- {
 		j := list[i]
 		n, ok := strings.CutPrefix(j.Name, ref+".")
-		if !ok || n == "" || strings.Trim(n, "0123456789") != "" || seen[j.Name] {
+		if !ok || n == "" || strings.Trim(n, "0123456789") != "" || seen[j.Name] || !slices.Contains(fileJobs, j.Name) {
 			continue
 		}
 		seen[j.Name] = true
@@ -385,7 +388,7 @@ func UnknownJobName(ref string, list []jobs.Info, fileJobs ...string) error {
 		return &RequestError{Status: http.StatusNotFound,
 			Msg: fmt.Sprintf("no job %q: a job of a namespace is named with it: %s; "+ListJobsHint, shown, strings.Join(namespaced[:min(len(namespaced), 3)], ", "))}
 	}
-	if instances := FormationInstances(ref, list); len(instances) > 0 {
+	if instances := FormationInstances(ref, list, fileJobs); len(instances) > 0 {
 		names := make([]string, 0, 4)
 		for _, j := range instances[:min(len(instances), 3)] {
 			names = append(names, j.Name)
