@@ -16,6 +16,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"jobtop/jobs/proc"
 )
 
 func TestEchoCompletesWithOutput(t *testing.T) {
@@ -244,6 +246,33 @@ func TestGracefulExitOnStopSignal(t *testing.T) {
 	assert.Equal(t, 0, *info.ExitCode)
 	assert.Equal(t, Signal(syscall.SIGINT), info.Signal, "the signal that was sent")
 	assert.Equal(t, []string{"up", "bye"}, outputText(t, m, info.ID))
+}
+
+// TestStopContinuesAStoppedJob: a job paused with SIGSTOP (kill -STOP,
+// ^Z in a shell) holds its stop signal pending until it is continued, so
+// its handler never ran and the grace's SIGKILL ended it. The stop
+// continues it (as systemd and timeout(1) do): it ends its own way. Its
+// grace is an hour, so only its own exit ends it within the patience.
+func TestStopContinuesAStoppedJob(t *testing.T) {
+	m := newManager(t, Options{})
+	info := start(t, m, Spec{
+		// No fork once up: a shell stopped while it forks (vfork) does
+		// not show as stopped.
+		Command: "trap 'echo got TERM; exit 0' TERM; sleep 600 & echo up; wait",
+		Grace:   time.Hour,
+	})
+	info = waitFor(t, m, info.ID, "the trap to be set", func(i Info) bool { return i.LastLine == "up" })
+	require.NoError(t, syscall.Kill(-info.PID, syscall.SIGSTOP))
+	eventually(t, "the job to be stopped", func() bool {
+		p, err := proc.Get(info.PID)
+		return err == nil && p.Stopped
+	})
+	require.NoError(t, m.Stop(info.ID))
+	info = wait(t, m, info.ID)
+	require.NotNil(t, info.ExitCode, "it exited: the grace's SIGKILL did not end it")
+	assert.Equal(t, 0, *info.ExitCode)
+	assert.Equal(t, Signal(syscall.SIGTERM), info.Signal, "the signal that was sent")
+	assert.Contains(t, outputText(t, m, info.ID), "got TERM")
 }
 
 func TestTimeoutKillsTheWholeTree(t *testing.T) {

@@ -350,14 +350,14 @@ func (m *Manager) finishAfterDrain(j *job, p *process, note string) {
 func (m *Manager) stopSignalLocked(j *job, p *process) {
 	if p.stopWith != 0 {
 		j.sentSignal = p.stopWith
-		m.signalLocked(p, p.stopWith.sys())
+		m.stopLocked(p, p.stopWith.sys())
 	} else if p.spec.StopCommand != "" && !p.exited {
 		j.sentSignal = 0
 		m.signalLocked(p, keeper.StopBegun) // no signal: the keeper notes the stop
 		m.runStopCommandLocked(j, p)
 	} else {
 		j.sentSignal = p.spec.StopSignal
-		m.signalLocked(p, p.spec.StopSignal.sys())
+		m.stopLocked(p, p.spec.StopSignal.sys())
 	}
 	if p.graceTimer != nil {
 		return
@@ -382,6 +382,18 @@ func (m *Manager) signalLocked(p *process, sig syscall.Signal) {
 	}
 	if kc := m.keeper.Load(); kc != nil {
 		kc.Signal(p.run, sig)
+	}
+}
+
+// stopLocked sends the run sig, a stop signal, as signalLocked does, and
+// SIGCONT after it (keeper.Client.Stop): a job paused with SIGSTOP or ^Z
+// runs its handler instead of waiting out its grace for SIGKILL.
+func (m *Manager) stopLocked(p *process, sig syscall.Signal) {
+	if !p.spawned || p.empty {
+		return
+	}
+	if kc := m.keeper.Load(); kc != nil {
+		kc.Stop(p.run, sig)
 	}
 }
 

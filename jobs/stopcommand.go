@@ -44,7 +44,7 @@ func (m *Manager) runStopCommandLocked(j *job, p *process) {
 			m.mu.Lock()
 			if j.proc == p {
 				j.sentSignal = p.spec.StopSignal
-				m.signalLocked(p, p.spec.StopSignal.sys())
+				m.stopLocked(p, p.spec.StopSignal.sys())
 			}
 			m.mu.Unlock()
 		case res.Signal == Signal(sigKill) && errors.Is(ctx.Err(), context.DeadlineExceeded):

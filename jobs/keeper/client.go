@@ -128,7 +128,7 @@ type Client struct {
 
 	mu       sync.Mutex
 	waiting  map[RunID]chan event
-	signals  map[syscall.Signal][]RunID
+	signals  map[signalReq][]RunID
 	wake     chan struct{}
 	lost     error
 	closed   bool
@@ -157,7 +157,7 @@ func Start(onEvent func(Event), onLost func(error), holds ...*os.File) (*Client,
 		return nil, fmt.Errorf("starting jobtop's keeper process: %w", err)
 	}
 	c := &Client{conn: mine, cmd: cmd, onEvent: onEvent, onLost: onLost,
-		waiting: make(map[RunID]chan event), signals: make(map[syscall.Signal][]RunID),
+		waiting: make(map[RunID]chan event), signals: make(map[signalReq][]RunID),
 		wake: make(chan struct{}, 1), done: make(chan struct{}), writerOK: make(chan struct{})}
 	r := newReceiver(mine)
 	var hello event
@@ -318,12 +318,29 @@ func withFDs(files []*os.File, send func(fds []int) error) error {
 // one whose stop signal was sent.
 const StopBegun = syscall.Signal(0)
 
-// Signal sends sig to every process of the run, soon. Requests made close
-// together go as one, so signalling many runs costs one look at the
-// process table.
-func (c *Client) Signal(run RunID, sig syscall.Signal) {
+// Signal sends sig to every process of the run, soon, and does nothing
+// else. Requests made close together go as one, so signalling many runs
+// costs one look at the process table.
+func (c *Client) Signal(run RunID, sig syscall.Signal) { c.ask(run, signalReq{sig: sig}) }
+
+// Stop sends sig, a stop signal, as Signal does, then SIGCONT to the
+// same processes, as systemd and timeout(1) do: a process paused by
+// SIGSTOP or ^Z holds the signal pending until it is continued, so its
+// handler would never run and the grace would end in SIGKILL. A signal
+// that stops a process itself (SIGTSTP as a stop signal) is not undone.
+// The keeper takes the run for stopping, as for its own stop signal.
+func (c *Client) Stop(run RunID, sig syscall.Signal) { c.ask(run, signalReq{sig: sig, stop: true}) }
+
+// signalReq is one kind of signal request: the signal, and whether it
+// is a stop's (Stop).
+type signalReq struct {
+	sig  syscall.Signal
+	stop bool
+}
+
+func (c *Client) ask(run RunID, r signalReq) {
 	c.mu.Lock()
-	c.signals[sig] = append(c.signals[sig], run)
+	c.signals[r] = append(c.signals[r], run)
 	c.mu.Unlock()
 	select {
 	case c.wake <- struct{}{}:
@@ -341,7 +358,7 @@ func (c *Client) writeSignals() {
 		}
 		c.mu.Lock()
 		batch := c.signals
-		c.signals = make(map[syscall.Signal][]RunID)
+		c.signals = make(map[signalReq][]RunID)
 		c.mu.Unlock()
 		c.writeSignalBatch(batch)
 	}
@@ -349,22 +366,21 @@ func (c *Client) writeSignals() {
 
 // writeSignalBatch sends a batch of signals, SIGKILL first: a kill asked
 // for after a stop must not wait behind it.
-func (c *Client) writeSignalBatch(batch map[syscall.Signal][]RunID) {
-	for _, sig := range orderSignals(batch) {
+func (c *Client) writeSignalBatch(batch map[signalReq][]RunID) {
+	for _, r := range orderSignals(batch) {
 		c.writeMu.Lock()
-		send(c.conn, request{Op: opSignal, Runs: batch[sig], Signal: int(sig)}) //nolint:errcheck // a dead keeper is reported by the reader
+		send(c.conn, request{Op: opSignal, Runs: batch[r], Signal: int(r.sig), Stop: r.stop}) //nolint:errcheck // a dead keeper is reported by the reader
 		c.writeMu.Unlock()
 	}
 }
 
-func orderSignals(batch map[syscall.Signal][]RunID) []syscall.Signal {
-	out := make([]syscall.Signal, 0, len(batch))
-	if _, ok := batch[syscall.SIGKILL]; ok {
-		out = append(out, syscall.SIGKILL)
-	}
-	for sig := range batch {
-		if sig != syscall.SIGKILL {
-			out = append(out, sig)
+func orderSignals(batch map[signalReq][]RunID) []signalReq {
+	out := make([]signalReq, 0, len(batch))
+	for _, kill := range []bool{true, false} {
+		for r := range batch {
+			if (r.sig == syscall.SIGKILL) == kill {
+				out = append(out, r)
+			}
 		}
 	}
 	return out
@@ -421,7 +437,7 @@ func (c *Client) Close() error {
 	c.mu.Lock()
 	c.closed = true
 	pending := c.signals // asked for before Close: they go first
-	c.signals = make(map[syscall.Signal][]RunID)
+	c.signals = make(map[signalReq][]RunID)
 	c.mu.Unlock()
 	c.writeSignalBatch(pending)
 	c.conn.CloseWrite() //nolint:errcheck // Close below ends it anyway

@@ -270,7 +270,7 @@ func (k *keeper) handle(in incoming) {
 	case opSpawn:
 		in.files = k.spawn(in.req, in.files)
 	case opSignal:
-		k.signalRuns(in.req.Runs, syscall.Signal(in.req.Signal))
+		k.signalRuns(in.req.Runs, syscall.Signal(in.req.Signal), in.req.Stop)
 	}
 	closeFDs(in.files)
 }
@@ -490,8 +490,8 @@ func (k *keeper) pollC(poll *time.Ticker) <-chan time.Time {
 }
 
 // signalRuns sends sig to every process of the given runs, after one
-// look at the process table.
-func (k *keeper) signalRuns(ids []RunID, sig syscall.Signal) {
+// look at the process table; stop says it is a stop's (stopRun).
+func (k *keeper) signalRuns(ids []RunID, sig syscall.Signal, stop bool) {
 	if sig == StopBegun {
 		for _, id := range ids {
 			if r := k.runs[id]; r != nil && r.stopAt.IsZero() {
@@ -509,10 +509,28 @@ func (k *keeper) signalRuns(ids []RunID, sig syscall.Signal) {
 		if sig == syscall.SIGKILL {
 			r.killed = true
 		}
-		if sig == r.stopSig && r.stopAt.IsZero() {
+		if (stop || sig == r.stopSig) && r.stopAt.IsZero() {
 			r.stopAt = time.Now()
 		}
-		k.signalRun(r, t, sig)
+		if stop {
+			k.stopRun(r, t, sig)
+		} else {
+			k.signalRun(r, t, sig)
+		}
+	}
+}
+
+// stopRun sends sig, a stop signal, to every process of r, then SIGCONT
+// (as systemd and timeout(1) do): a process paused by SIGSTOP or ^Z
+// holds the signal pending until it is continued, so its handler would
+// never run and its grace would end in SIGKILL. A stop signal that
+// stops a process itself is not undone.
+func (k *keeper) stopRun(r *run, t tree, sig syscall.Signal) {
+	k.signalRun(r, t, sig)
+	switch sig {
+	case syscall.SIGSTOP, syscall.SIGTSTP, syscall.SIGTTIN, syscall.SIGTTOU, syscall.SIGCONT, syscall.SIGKILL:
+	default:
+		k.signalRun(r, t, syscall.SIGCONT)
 	}
 }
 
@@ -622,9 +640,10 @@ func (k *keeper) orphan() {
 		}
 		r.killAt = now.Add(r.grace)
 		longest = max(longest, r.grace)
-		k.signalRun(r, t, r.stopSig)
+		k.stopRun(r, t, r.stopSig)
 	}
 	signalAll(t.strays, syscall.SIGTERM)
+	signalAll(t.strays, syscall.SIGCONT)
 	k.strayKill = now.Add(longest)
 	k.conn.Close()
 }

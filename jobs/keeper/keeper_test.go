@@ -329,6 +329,40 @@ func TestAStopUnderWayIsNotSignalledAgain(t *testing.T) {
 	assert.Equal(t, "TERM\n", string(b), "one stop signal, not a second when jobtop went")
 }
 
+// TestJobtopGoneContinuesAStoppedRun: a run paused with SIGSTOP holds
+// the stop signal the keeper sends when jobtop is gone pending until it
+// is continued; the keeper continues it after the signal, so its
+// handler runs instead of the SIGKILL at the end of its grace.
+func TestJobtopGoneContinuesAStoppedRun(t *testing.T) {
+	c, _ := startKeeper(t)
+	mark := "paused-" + t.Name()
+	terms := filepath.Join(t.TempDir(), "terms")
+	ready := filepath.Join(t.TempDir(), "ready")
+	// No fork once ready: a shell stopped while it forks (vfork) does
+	// not show as stopped.
+	pid := spawnShell(t, c, 1, "trap 'echo TERM >> "+terms+"; exit 0' TERM; sleep 600 & touch "+ready+"; wait", mark, time.Hour)
+	t.Cleanup(func() {
+		if t.Failed() {
+			syscall.Kill(-pid, syscall.SIGKILL) //nolint:errcheck // its grace is an hour
+		}
+	})
+	eventually(t, "the run's trap", func() bool { _, err := os.Stat(ready); return err == nil })
+	require.NoError(t, syscall.Kill(-pid, syscall.SIGSTOP))
+	eventually(t, "the run to be stopped", func() bool { p, err := proc.Get(pid); return err == nil && p.Stopped })
+	closed := make(chan error, 1)
+	go func() { closed <- c.Close() }()
+	select {
+	case err := <-closed:
+		require.NoError(t, err)
+	case <-time.After(patience):
+		t.Fatal("the stopped run did not end by itself: its grace is an hour")
+	}
+	b, err := os.ReadFile(terms)
+	require.NoError(t, err)
+	assert.Equal(t, "TERM\n", string(b))
+	assert.Empty(t, marked(mark))
+}
+
 // A stop begun by a stop command (no signal: StopBegun) is kept the
 // same way: jobtop gone, the run gets no stop signal, and is killed at
 // that stop's deadline (rev49: it got SIGTERM and a grace of its own).

@@ -35,9 +35,11 @@ type request struct {
 	Hold int
 	Log  string
 
-	// opSignal: send Signal to every process of each run in Runs.
+	// opSignal: send Signal to every process of each run in Runs; with
+	// Stop, it is a stop: SIGCONT follows it (Client.Stop).
 	Runs   []RunID
 	Signal int
+	Stop   bool
 }
 
 const (

@@ -40,6 +40,7 @@ const (
 	reqLog
 	reqRuns
 	reqSignal
+	reqStop
 )
 
 // Fields of an event.
@@ -121,6 +122,9 @@ func (e *encoder) request(r *request) {
 		e.b = binary.AppendUvarint(e.b, uint64(run))
 	}
 	e.int(reqSignal, int64(r.Signal))
+	if r.Stop {
+		e.uint(reqStop, 1)
+	}
 }
 
 // size is about what r takes encoded, so the encoder allocates once.
@@ -273,7 +277,7 @@ func (d *decoder) request(r *request) {
 			if !d.kindOf(field, kind, kindBytes) {
 				return
 			}
-		case reqRun, reqTTY, reqStopSignal, reqGraceMS, reqHold, reqRuns, reqSignal:
+		case reqRun, reqTTY, reqStopSignal, reqGraceMS, reqHold, reqRuns, reqSignal, reqStop:
 			if !d.kindOf(field, kind, kindUint) {
 				return
 			}
@@ -310,6 +314,8 @@ func (d *decoder) request(r *request) {
 			r.Runs = append(r.Runs, RunID(n))
 		case reqSignal:
 			r.Signal = d.int(n)
+		case reqStop:
+			r.Stop = n != 0
 		}
 	}
 }

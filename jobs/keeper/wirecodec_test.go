@@ -17,6 +17,7 @@ func TestWireCodecRoundTrips(t *testing.T) {
 			Env: []string{"A=1", "", "B=" + string(make([]byte, 70000))}, Dir: "/tmp", TTY: true,
 			StopSignal: 15, GraceMS: 1 << 40, Hold: 2, Log: "/x/1.log"},
 		{Op: opSignal, Runs: []RunID{1, 0, 300}, Signal: 9},
+		{Op: opSignal, Runs: []RunID{4}, Signal: 2, Stop: true},
 		{Op: opSpawn, GraceMS: -3},
 	}
 	for _, want := range reqs {
