@@ -90,6 +90,7 @@ type lsRow struct {
 	Command   string      `json:"command"`
 	State     jobs.State  `json:"state"`
 	PID       int         `json:"pid"`
+	Stopped   bool        `json:"stopped"`
 	ExitCode  *int        `json:"exit_code"`
 	Signal    jobs.Signal `json:"signal"`
 	Started   *time.Time  `json:"started_at"`
@@ -99,7 +100,7 @@ type lsRow struct {
 }
 
 func (r lsRow) info() jobs.Info {
-	return jobs.Info{ID: r.ID, Name: r.Name, Command: r.Command, State: r.State, PID: r.PID,
+	return jobs.Info{ID: r.ID, Name: r.Name, Command: r.Command, State: r.State, PID: r.PID, Stopped: r.Stopped,
 		ExitCode: r.ExitCode, Signal: r.Signal, Started: r.Started, Ended: r.Ended, KillAt: r.KillAt, RestartAt: r.RestartAt}
 }
 

@@ -158,8 +158,18 @@ func exitText(j jobs.Info) string {
 
 // stateText is a job's state, with the time left before SIGKILL for a
 // stopping job: "stopping (SIGKILL in 4s)", or before its restart policy
-// runs it again: "failed (restart in 4s)", "<1s" under a second.
+// runs it again: "failed (restart in 4s)", "<1s" under a second; a job
+// whose main process is paused (kill -STOP, ^Z) says so: "running ·
+// paused".
 func stateText(j jobs.Info, now time.Time) string {
+	if j.Stopped && j.State.Active() {
+		return stateCountdown(j, now) + " · paused"
+	}
+	return stateCountdown(j, now)
+}
+
+// stateCountdown is stateText without the pause.
+func stateCountdown(j jobs.Info, now time.Time) string {
 	if j.State == jobs.StateStopping && j.KillAt != nil && j.KillAt.After(now) {
 		if j.KillAt.Sub(now) < time.Second {
 			return fmt.Sprintf("%s (SIGKILL in <1s)", j.State) // the grace's last instant: not 1s

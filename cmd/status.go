@@ -58,6 +58,9 @@ func printStatus(w io.Writer, j jobs.Info, text textOut) {
 	if j.Reason != "" && (j.RestartAt == nil || !strings.HasPrefix(j.Reason, "restarting in ")) {
 		state += " (" + j.Reason + ")" // (a countdown says when it restarts)
 	}
+	if j.Stopped && j.State.Active() {
+		state += " (stopped by a signal: SIGSTOP, ^Z)"
+	}
 	field("state", state)
 	switch {
 	case j.PID != 0 && j.State.Active():

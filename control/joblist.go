@@ -41,6 +41,7 @@ var jobFields = [...]jobField{
 	{"reason", func(j *jobs.Info) bool { return j.Reason == "" }, func(b []byte, j *jobs.Info) []byte { return appendJSONString(b, j.Reason) }},
 	{"removing", func(j *jobs.Info) bool { return j.Removing == "" }, func(b []byte, j *jobs.Info) []byte { return appendJSONString(b, j.Removing) }},
 	{"pid", func(j *jobs.Info) bool { return j.PID == 0 }, func(b []byte, j *jobs.Info) []byte { return strconv.AppendInt(b, int64(j.PID), 10) }},
+	{"stopped", func(j *jobs.Info) bool { return !j.Stopped }, func(b []byte, j *jobs.Info) []byte { return strconv.AppendBool(b, j.Stopped) }},
 	{"exit_code", nil, func(b []byte, j *jobs.Info) []byte { return appendJSONIntPointer(b, j.ExitCode) }},
 	{"signal", nil, func(b []byte, j *jobs.Info) []byte { return appendJSONSignal(b, j.Signal) }},
 	{"error", nil, func(b []byte, j *jobs.Info) []byte { return appendJSONString(b, j.Error) }},

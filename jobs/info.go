@@ -58,6 +58,11 @@ type Info struct {
 	// it). A run started since (a restart) keeps the job: then it is "".
 	Removing string `json:"removing,omitempty"`
 	PID      int    `json:"pid,omitempty"`
+	// Stopped says the job's main process is paused: stopped by a signal
+	// (kill -STOP, ^Z: SIGSTOP, SIGTSTP, SIGTTIN, SIGTTOU) or by a tracer,
+	// as the last sample (Options.SampleInterval) found it. False while
+	// it runs or once it ended, and where the system does not say.
+	Stopped  bool   `json:"stopped,omitempty"`
 	ExitCode *int   `json:"exit_code"`
 	Signal   Signal `json:"signal"`
 	// EndRequested says the last run ended because it was asked to (a

@@ -115,6 +115,7 @@ type job struct {
 	history runHistory // the runs' start, readiness and end
 
 	usage        Usage // of the current run's process tree
+	stopped      bool  // the current run's main process, at the last sample
 	peakRSS      int64 // the most of usage.RSS the current (last) run had
 	sampledAt    time.Time
 	sampledPID   int
@@ -186,6 +187,7 @@ func (j *job) stateLocked() Info {
 		Removing:  j.removing,
 		ShutDown:  j.shutDown,
 		PID:       j.livePIDLocked(),
+		Stopped:   j.stoppedLocked(),
 		Signal:    j.signal,
 		Error:     j.errText,
 		Started:   j.started,
@@ -479,6 +481,12 @@ func runEnd(now time.Time, started *time.Time, at time.Time) time.Time {
 		return *started
 	}
 	return end
+}
+
+// stoppedLocked is what the last sample found of the main process while
+// it runs: paused (Info.Stopped) or not; false once it exited.
+func (j *job) stoppedLocked() bool {
+	return j.stopped && j.state.Active() && j.livePIDLocked() != 0
 }
 
 // usageLocked is the last sample while the job runs, and nothing after.

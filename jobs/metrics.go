@@ -21,8 +21,9 @@ type Usage struct {
 
 // treeUsage sums CPU ticks and RSS over a run: its main process, what is
 // below it, and what stayed in its session after its parent died (a run's
-// session ID is its main PID).
-func treeUsage(procs []proc.Proc, kids map[int][]int, main int) (cpu uint64, rss int64) {
+// session ID is its main PID). stopped says the main process is stopped
+// by a signal (paused: Info.Stopped).
+func treeUsage(procs []proc.Proc, kids map[int][]int, main int) (cpu uint64, rss int64, stopped bool) {
 	counted := make(map[int]bool)
 	add := func(i int) {
 		if !counted[i] {
@@ -32,6 +33,9 @@ func treeUsage(procs []proc.Proc, kids map[int][]int, main int) (cpu uint64, rss
 		}
 	}
 	for i, p := range procs {
+		if p.PID == main {
+			stopped = p.Stopped
+		}
 		if p.PID == main || p.SID == main {
 			add(i)
 			for _, d := range proc.Descendants(procs, kids, p.PID) {
@@ -39,7 +43,7 @@ func treeUsage(procs []proc.Proc, kids map[int][]int, main int) (cpu uint64, rss
 			}
 		}
 	}
-	return cpu, rss
+	return cpu, rss, stopped
 }
 
 // runProcs reads the processes treeUsage may count: those below the
@@ -100,11 +104,12 @@ func (m *Manager) sampleOnce() {
 	}
 	kids := proc.Children(procs)
 	usage := make([]struct {
-		ticks uint64
-		rss   int64
+		ticks   uint64
+		rss     int64
+		stopped bool
 	}, len(targets))
 	for i, t := range targets {
-		usage[i].ticks, usage[i].rss = treeUsage(procs, kids, t.pid)
+		usage[i].ticks, usage[i].rss, usage[i].stopped = treeUsage(procs, kids, t.pid)
 	}
 	m.mu.Lock()
 	defer m.mu.Unlock()
@@ -119,6 +124,7 @@ func (m *Manager) sampleOnce() {
 			j.usage.CPU = float64(ticks-j.sampledTicks) / proc.TicksPerSecond / secs * 100
 		}
 		j.usage.RSS = usage[i].rss
+		j.stopped = usage[i].stopped
 		j.peakRSS = max(j.peakRSS, usage[i].rss)
 		j.sampledAt, j.sampledPID, j.sampledTicks = now, t.pid, ticks
 		m.hub.publish(j.id, EventState, Info{})

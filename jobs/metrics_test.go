@@ -2,6 +2,7 @@ package jobs
 
 import (
 	"context"
+	"syscall"
 	"testing"
 	"time"
 
@@ -35,6 +36,26 @@ func TestUsageCountsWhatTheRunLeftBehind(t *testing.T) {
 	waitFor(t, m, left.ID, "the orphan's CPU to show", func(i Info) bool { return i.Usage.CPU > 20 })
 	require.NoError(t, m.Kill(left.ID))
 	wait(t, m, left.ID)
+}
+
+// TestSampleSeesAPausedJob: a job paused with kill -STOP read as
+// running, like one at work. The sample reads its main process's state:
+// stopped while paused, not once continued, nor once it ended.
+func TestSampleSeesAPausedJob(t *testing.T) {
+	m := newManager(t, Options{SampleInterval: 50 * time.Millisecond})
+	// No fork once up: a shell stopped while it forks (vfork) does not
+	// show as stopped.
+	info := start(t, m, Spec{Command: "sleep 600 & echo up; wait"})
+	info = waitFor(t, m, info.ID, "up", func(i Info) bool { return i.LastLine == "up" })
+	require.NoError(t, syscall.Kill(info.PID, syscall.SIGSTOP))
+	waitFor(t, m, info.ID, "the job to show paused", func(i Info) bool { return i.Stopped })
+	require.NoError(t, syscall.Kill(info.PID, syscall.SIGCONT))
+	got := waitFor(t, m, info.ID, "the job to show running again", func(i Info) bool { return !i.Stopped && i.Usage.RSS > 0 })
+	assert.Equal(t, StateRunning, got.State)
+	require.NoError(t, syscall.Kill(info.PID, syscall.SIGSTOP))
+	waitFor(t, m, info.ID, "the job to show paused", func(i Info) bool { return i.Stopped })
+	require.NoError(t, m.Kill(info.ID))
+	assert.False(t, wait(t, m, info.ID).Stopped, "an ended job is not paused")
 }
 
 func TestSamplingCanBeTurnedOff(t *testing.T) {

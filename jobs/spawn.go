@@ -30,7 +30,7 @@ func (m *Manager) startRunLocked(j *job) {
 	j.started, j.ended = &now, nil
 	j.history.begin(j.runs, now)
 	j.request, j.sentSignal, j.ready = reqNone, 0, false
-	j.peakRSS = 0
+	j.peakRSS, j.stopped = 0, false
 	m.nextRun++
 	p := &process{run: m.nextRun, spec: j.spec, launched: make(chan struct{})}
 	p.cols, p.rows = j.termSize()

@@ -117,10 +117,13 @@ func stateLabel(s jobs.State) string {
 // statusText is the STATUS cell: symbol, state and, for ended jobs, the
 // exit code or signal ("✗ failed (2)", "■ killed (TERM)"); a running job
 // whose ready check passed gets a check mark ("● running ✓"), and one
-// whose health check fails says so instead ("● unhealthy").
+// whose health check fails says so instead ("● unhealthy"), and so
+// does one whose main process is paused by kill -STOP or ^Z ("● paused").
 func statusText(info jobs.Info) string {
 	text := stateSymbol(info.State) + " " + stateLabel(info.State)
 	switch {
+	case info.State == jobs.StateRunning && info.Stopped:
+		text = stateSymbol(info.State) + " paused"
 	case info.State == jobs.StateRunning && info.Health == jobs.HealthUnhealthy:
 		text = stateSymbol(info.State) + " unhealthy"
 	case info.State == jobs.StateFailed && info.ExitCode != nil:
