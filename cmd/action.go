@@ -76,6 +76,13 @@ the others are done.`,
 				if err != nil {
 					return usageErrorf("--signal: %w", err)
 				}
+				which := strings.Join(args, " ")
+				if which == "" {
+					which = "ID|NAME..."
+				}
+				if err := sig.KeepsError("jobtop signal " + strings.TrimPrefix(sig.String(), "SIG") + " " + which); err != nil {
+					return usageErrorf("--signal: %w", err)
+				}
 				o.signal = sig.String()
 			}
 			if len(args) == 1 && !o.selecting() {
@@ -195,8 +202,12 @@ func actOnMany(cmd *cobra.Command, a action, args []string, o selectOptions) err
 			return err
 		}
 	} else {
+		verb := cmd.Name()
+		if a.verb == control.BulkSignal {
+			verb += " " + o.signal // "sent SIGUSR1: ..."
+		}
 		for _, j := range resp.Jobs {
-			printOutcome(cmd.OutOrStdout(), cmd.Name(), j)
+			printOutcome(cmd.OutOrStdout(), verb, j)
 		}
 		stderr := cmd.ErrOrStderr()
 		for _, f := range resp.Failed {
@@ -325,6 +336,9 @@ func printOutcome(w io.Writer, verb string, j jobs.Info) {
 		state += " (" + j.Error + ")" // it never ran: "stopped before it started"
 	case j.State.Done() && exitText(j) != "-":
 		state += " (" + exitText(j) + ")"
+	}
+	if strings.HasPrefix(verb, "signal ") {
+		state = signalledText(verb, state)
 	}
 	if verb == "stop" || verb == "kill" {
 		if j.State.Done() && strings.HasPrefix(j.Reason, "restart cancelled") {

@@ -274,6 +274,7 @@ jobtop attach) and starts the COMMANDs there.`,
 	root.AddCommand(newScreenCmd())
 	root.AddCommand(newStopCmd())
 	root.AddCommand(newKillCmd())
+	root.AddCommand(newSignalCmd())
 	root.AddCommand(newRestartCmd())
 	root.AddCommand(newRmCmd())
 	root.AddCommand(newCleanCmd())

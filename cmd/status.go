@@ -59,7 +59,7 @@ func printStatus(w io.Writer, j jobs.Info, text textOut) {
 		state += " (" + j.Reason + ")" // (a countdown says when it restarts)
 	}
 	if j.Stopped && j.State.Active() {
-		state += " (stopped by a signal: SIGSTOP, ^Z)"
+		state += fmt.Sprintf(" (stopped by a signal: jobtop signal CONT %d resumes it)", j.ID)
 	}
 	field("state", state)
 	switch {

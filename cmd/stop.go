@@ -17,9 +17,13 @@ func newStopCmd() *cobra.Command {
 whole process group, then SIGKILL after its grace period (5s by default).
 Returns once the job and everything it started have ended.
 
---signal SIG sends SIG instead, this time (as pueue kill -s): --signal INT
-lets a Python script's except KeyboardInterrupt and finally blocks run.
-A job stopped with SIGINT every time: jobtop run --stop-signal INT.`,
+--signal SIG sends SIG instead, this time, SIGKILL still following the
+grace: --signal INT lets a Python script's except KeyboardInterrupt and
+finally blocks run. A job stopped with SIGINT every time: jobtop run
+--stop-signal INT. A signal that does not end a process (STOP, TSTP,
+TTIN, TTOU, CONT, WINCH, URG, CHLD) is refused. To send a signal and do
+nothing else (a reload, a pause), as pueue kill -s does: jobtop signal
+SIG ID.`,
 		verb:   control.BulkStop,
 		signal: true,
 		done:   "stopped",

@@ -78,3 +78,22 @@ func TestExitOf128PlusTheStopSignalReadsAsTheSignal(t *testing.T) {
 		assert.Equal(t, tc.exit, exit, "ls: %s", tc.trap)
 	}
 }
+
+// TestStopRefusesASignalThatDoesNotEndAProcess: stop --signal STOP (or
+// CONT, WINCH...) sent it and SIGKILLed the job 5 s later, though such a
+// signal never ends a process: a usage error (exit 2) that names the
+// command that sends a signal alone, and the job is left alone.
+func TestStopRefusesASignalThatDoesNotEndAProcess(t *testing.T) {
+	c := newCLI(t)
+	c.serve()
+	id := c.startJob("exec sleep 60", "--name", "srv")
+	for _, sig := range []string{"STOP", "SIGTSTP", "TTIN", "TTOU", "CONT", "WINCH", "URG", "CHLD", "19"} {
+		for _, args := range [][]string{{"stop", "--signal", sig, id}, {"stop", "--signal", sig, "--all"}} {
+			r := c.run(args...)
+			assert.Equal(t, 2, r.code, "%v: %s", args, r.stderr)
+			assert.Contains(t, r.stderr, "does not end a process", args)
+			assert.Contains(t, r.stderr, "jobtop signal ", args)
+		}
+	}
+	assert.Equal(t, jobs.StateRunning, c.status(id).State, "a refused stop did nothing")
+}

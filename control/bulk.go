@@ -23,6 +23,8 @@ const (
 	BulkKill    = "kill"
 	BulkRestart = "restart"
 	BulkRemove  = "remove"
+	// BulkSignal sends ?signal= to each job and does nothing else.
+	BulkSignal = "signal"
 )
 
 // BulkRequest picks the jobs of a bulk action. Jobs names them one by
@@ -435,7 +437,8 @@ func (c *Client) Bulk(ctx context.Context, verb string, req BulkRequest, wait bo
 }
 
 // BulkWith is Bulk with a stop's signal (INT, SIGINT or 2) in place of
-// each job's stop signal; "" is each one's own. Only a stop takes one.
+// each job's stop signal ("" is each one's own), or the signal a
+// BulkSignal sends. Only those two take one.
 func (c *Client) BulkWith(ctx context.Context, verb string, req BulkRequest, wait bool, sig string) (BulkResponse, error) {
 	var q url.Values
 	if wait {

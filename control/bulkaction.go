@@ -12,7 +12,7 @@ import (
 // handleBulk answers POST /v1/jobs/{verb}: it acts on every job the
 // request picks, and with wait=true answers once each action has taken
 // effect (stopped and killed jobs have ended, restarted ones have a new
-// run). A job named in the request that the action does not apply to is
+// run; a signal is sent, and answered at once). A job named in the request that the action does not apply to is
 // listed in Failed; one picked by a selector is listed in Skipped.
 func (s *Server) handleBulk(verb string) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
@@ -32,8 +32,15 @@ func (s *Server) handleBulk(verb string) http.HandlerFunc {
 			return
 		}
 		sig, err := signalParam(r)
-		if err == nil && sig != 0 && verb != BulkStop {
-			err = badRequest("signal: only a stop takes a signal, not a %s", verb)
+		switch {
+		case err != nil:
+		case verb == BulkStop:
+			sig, err = stopSignalParam(r, "POST /v1/jobs/signal")
+		case verb == BulkSignal:
+			sig, err = requiredSignalParam(r)
+			wait = false // a signal is sent, and that is all
+		case sig != 0:
+			err = badRequest("signal: only a stop or a signal takes a signal, not a %s", verb)
 		}
 		if err != nil {
 			writeError(w, err)
@@ -98,7 +105,7 @@ func (s *Server) handleBulk(verb string) http.HandlerFunc {
 // was just before. Stops and kills are one action of the manager's
 // (StopJobs, KillJobs): no job is started because another ended, only to
 // be stopped by the same request. sig, when not 0, is a stop's signal
-// in place of each job's own.
+// in place of each job's own, or the signal a BulkSignal sends.
 func (s *Server) bulkAct(verb string, picked []jobs.Info, sig jobs.Signal) (last []jobs.Info, errs []error) {
 	last, errs = make([]jobs.Info, len(picked)), make([]error, len(picked))
 	var ending []jobs.ID
@@ -108,7 +115,7 @@ func (s *Server) bulkAct(verb string, picked []jobs.Info, sig jobs.Signal) (last
 			continue
 		}
 		switch verb {
-		case BulkStop, BulkKill:
+		case BulkStop, BulkKill, BulkSignal:
 			ending, at = append(ending, j.ID), append(at, i)
 		case BulkRestart:
 			_, errs[i] = s.mgr.Restart(j.ID)
@@ -122,6 +129,8 @@ func (s *Server) bulkAct(verb string, picked []jobs.Info, sig jobs.Signal) (last
 		ended = s.mgr.StopJobsWith(ending, sig)
 	case BulkKill:
 		ended = s.mgr.KillJobs(ending)
+	case BulkSignal:
+		ended = s.mgr.SignalJobs(ending, sig)
 	}
 	for k, err := range ended {
 		errs[at[k]] = err

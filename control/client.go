@@ -326,6 +326,15 @@ func (c *Client) StopJobWith(ctx context.Context, id jobs.ID, sig string, wait b
 	return answer, err
 }
 
+// SignalJob sends sig (USR1, SIGUSR1 or 10) to every process of a job
+// and does nothing else: no stop, no SIGKILL. It returns the job as it
+// is then.
+func (c *Client) SignalJob(ctx context.Context, id jobs.ID, sig string) (jobs.Info, error) {
+	var info jobs.Info
+	err := c.call(ctx, http.MethodPost, jobPath(id, "signal"), withSignal(nil, sig), nil, &info)
+	return info, err
+}
+
 // withSignal is q with signal=sig, unless sig is "".
 func withSignal(q url.Values, sig string) url.Values {
 	if sig == "" {

@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"os"
 	"strconv"
+	"strings"
 	"time"
 
 	"jobtop/jobs"
@@ -104,7 +105,7 @@ func (s *Server) handleRemove(w http.ResponseWriter, r *http.Request) {
 // ?signal= names for this stop (INT, SIGINT or 2, as stop_signal; as
 // pueue's kill -s).
 func (s *Server) handleStop(w http.ResponseWriter, r *http.Request) {
-	sig, err := signalParam(r)
+	sig, err := stopSignalParam(r, "POST /v1/jobs/"+r.PathValue("id")+"/signal")
 	if err != nil {
 		writeError(w, err)
 		return
@@ -120,6 +121,42 @@ func (s *Server) handleKill(w http.ResponseWriter, r *http.Request) {
 	s.handleEnd(w, r, s.mgr.Kill)
 }
 
+// handleSignal sends the signal ?signal= names to every process of the
+// job, and does nothing else (Manager.SignalJobs): no stop, no SIGKILL.
+// It answers the job as it is then.
+func (s *Server) handleSignal(w http.ResponseWriter, r *http.Request) {
+	id, err := s.pathID(r)
+	if err != nil {
+		writeError(w, err)
+		return
+	}
+	sig, err := requiredSignalParam(r)
+	if err != nil {
+		writeError(w, err)
+		return
+	}
+	if err := s.mgr.SignalJobs([]jobs.ID{id}, sig)[0]; err != nil {
+		writeError(w, err)
+		return
+	}
+	info, err := s.mgr.Get(id)
+	if err != nil {
+		writeError(w, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, info)
+}
+
+// requiredSignalParam is the signal ?signal= names, which a signal
+// request must have.
+func requiredSignalParam(r *http.Request) (jobs.Signal, error) {
+	sig, err := signalParam(r)
+	if err == nil && sig == 0 {
+		err = badRequest("signal: say which signal to send (?signal=USR1, SIGUSR1 or 10)")
+	}
+	return sig, err
+}
+
 // signalParam is the signal ?signal= names; 0 without one.
 func signalParam(r *http.Request) (jobs.Signal, error) {
 	v := r.URL.Query().Get("signal")
@@ -128,6 +165,20 @@ func signalParam(r *http.Request) (jobs.Signal, error) {
 	}
 	sig, err := jobs.ParseSignal(v)
 	if err != nil {
+		return 0, badRequest("signal: %v", err)
+	}
+	return sig, nil
+}
+
+// stopSignalParam is signalParam for a stop: a signal that does not end
+// a process (SIGSTOP, SIGCONT, SIGWINCH...) is refused, pointing at path,
+// the endpoint that sends it alone.
+func stopSignalParam(r *http.Request, path string) (jobs.Signal, error) {
+	sig, err := signalParam(r)
+	if err != nil {
+		return 0, err
+	}
+	if err := sig.KeepsError(path + "?signal=" + strings.TrimPrefix(sig.String(), "SIG")); err != nil {
 		return 0, badRequest("signal: %v", err)
 	}
 	return sig, nil

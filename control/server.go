@@ -31,6 +31,7 @@ type manager interface {
 	StopJobs([]jobs.ID) []error
 	StopJobsWith([]jobs.ID, jobs.Signal) []error
 	KillJobs([]jobs.ID) []error
+	SignalJobs([]jobs.ID, jobs.Signal) []error
 	Restart(jobs.ID) (jobs.Info, error)
 	Remove(jobs.ID) error
 	Wait(context.Context, jobs.ID) (jobs.Info, error)
@@ -239,6 +240,7 @@ func (s *Server) routes() {
 	s.mux.HandleFunc("DELETE /v1/jobs/{id}", s.handleRemove)
 	s.mux.HandleFunc("POST /v1/jobs/{id}/stop", s.handleStop)
 	s.mux.HandleFunc("POST /v1/jobs/{id}/kill", s.handleKill)
+	s.mux.HandleFunc("POST /v1/jobs/{id}/signal", s.handleSignal)
 	s.mux.HandleFunc("POST /v1/jobs/{id}/restart", s.handleRestart)
 	s.mux.HandleFunc("GET /v1/jobs/{id}/wait", s.handleWait)
 	s.mux.HandleFunc("GET /v1/jobs/{id}/output", s.handleOutput)
@@ -251,7 +253,7 @@ func (s *Server) routes() {
 	s.mux.HandleFunc("GET /v1/dropped", s.handleDropped)
 	s.mux.HandleFunc("GET /v1/parallel", s.handleGetParallel)
 	s.mux.HandleFunc("PUT /v1/parallel", s.handleSetParallel)
-	for _, verb := range []string{BulkStop, BulkKill, BulkRestart, BulkRemove} {
+	for _, verb := range []string{BulkStop, BulkKill, BulkRestart, BulkRemove, BulkSignal} {
 		s.mux.HandleFunc("POST /v1/jobs/"+verb, s.handleBulk(verb))
 	}
 	s.mux.HandleFunc("POST /v1/shutdown", s.handleShutdown)

@@ -48,3 +48,29 @@ func TestStopTakesASignal(t *testing.T) {
 		assert.Equal(t, "SIGINT", j.Signal.String(), "job %d", j.ID)
 	}
 }
+
+// TestAStopRefusesASignalThatDoesNotEndAProcess: a stop with SIGSTOP,
+// SIGCONT, SIGWINCH... sent it, waited out the grace and SIGKILLed the
+// job, though such a signal never ends a process. It is refused, on one
+// job or several, pointing at the signal endpoint, and the job is left
+// alone.
+func TestAStopRefusesASignalThatDoesNotEndAProcess(t *testing.T) {
+	in := startInstance(t)
+	ctx := ctxT(t)
+	job := in.startJob(t, "exec sleep 60")
+	for _, sig := range []string{"STOP", "SIGTSTP", "TTIN", "TTOU", "CONT", "WINCH", "URG", "CHLD"} {
+		for _, path := range []string{
+			fmt.Sprintf("/v1/jobs/%d/stop?signal=%s", job.ID, sig),
+			"/v1/jobs/stop?signal=" + sig,
+		} {
+			r := postRaw(t, in, path, `{"all": true}`)
+			assert.Equal(t, 400, r.status, "%s: %s", path, r.body)
+			assert.Contains(t, r.body, "does not end a process", path)
+			assert.Contains(t, r.body, "/signal?signal=", path)
+		}
+	}
+	info, err := in.client.Job(ctx, job.ID)
+	require.NoError(t, err)
+	assert.Equal(t, jobs.StateRunning, info.State, "a refused request did nothing")
+	assert.False(t, info.Stopped)
+}

@@ -74,7 +74,10 @@ type job struct {
 	proc       *process
 	request    endRequest
 	sentSignal Signal
-	killAt     time.Time // when the grace period of a stop ends
+	// signalled are the signals SignalJobs sent the current run, a bit
+	// each (1 << (sig-1)): one that ends it did not come from outside.
+	signalled uint64
+	killAt    time.Time // when the grace period of a stop ends
 
 	cols, rows int // a TTY job's terminal size; 0 for the default
 
@@ -224,7 +227,8 @@ func (j *job) stateLocked() Info {
 		info.ExitCode = &code
 	}
 	info.EndRequested = j.ended != nil && !j.state.Active() && j.request != reqNone
-	info.KilledFromOutside = j.ended != nil && j.state == StateKilled && info.Signal != 0 && !info.EndRequested
+	info.KilledFromOutside = j.ended != nil && j.state == StateKilled && info.Signal != 0 && !info.EndRequested &&
+		j.signalled&(1<<(uint(info.Signal)-1)) == 0
 	info.PeakRSS = j.peakRSS
 	if info.Ready && j.state.Active() {
 		info.ReadyAt = j.history.readyAt()

@@ -506,6 +506,38 @@ func (m *Manager) StopToRemove(id ID, by string) error {
 // Kill sends SIGKILL to the job's whole process group now.
 func (m *Manager) Kill(id ID) error { return m.end([]ID{id}, reqKill, "kill", 0)[0] }
 
+// SignalJobs sends sig to every process of each job's run, as a stop's
+// signal goes to them, and does nothing else: no grace, no SIGKILL, no
+// change of state (pueue's kill -s, overmind's kill; SIGSTOP and SIGCONT
+// pause and resume a job, as pueue's pause and start). It returns each
+// job's error (nil, NotFoundError, or InvalidActionError for a job with
+// no process to signal: queued, starting, ended) in the order of ids. A
+// run a signal sent so ends is not killed from outside jobtop.
+func (m *Manager) SignalJobs(ids []ID, sig Signal) []error {
+	errs := make([]error, len(ids))
+	if sig <= 0 || sig > 64 {
+		for i := range errs {
+			errs[i] = fmt.Errorf("signal %d is out of range 1-64", int(sig))
+		}
+		return errs
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	for i, id := range ids {
+		j, ok := m.jobs[id]
+		switch {
+		case !ok:
+			errs[i] = &NotFoundError{ID: id}
+		case j.proc == nil || !j.proc.spawned || j.proc.empty || !j.state.Active():
+			errs[i] = &InvalidActionError{ID: id, State: j.state, Action: "signal"}
+		default:
+			j.signalled |= 1 << (uint(sig) - 1)
+			m.signalLocked(j.proc, sig.sys())
+		}
+	}
+	return errs
+}
+
 // StopJobs stops several jobs as one action, each as Stop does, and
 // returns each one's error (nil, NotFoundError, InvalidActionError) in
 // the order of ids. What the end of one lets start (a job whose restart

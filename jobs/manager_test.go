@@ -275,6 +275,35 @@ func TestStopContinuesAStoppedJob(t *testing.T) {
 	assert.Contains(t, outputText(t, m, info.ID), "got TERM")
 }
 
+// TestSignalJobsSendsTheSignalAndNothingElse: a job trapping USR1 gets
+// it and runs on (no stop, no SIGKILL); one a signal so sent ends was
+// not killed from outside jobtop; a job with no process is refused.
+func TestSignalJobsSendsTheSignalAndNothingElse(t *testing.T) {
+	m := newManager(t, Options{})
+	info := start(t, m, Spec{Command: "trap 'echo got USR1' USR1; echo up; while :; do sleep 0.05; done"})
+	waitFor(t, m, info.ID, "the trap to be set", func(i Info) bool { return i.LastLine == "up" })
+	require.Equal(t, []error{nil}, m.SignalJobs([]ID{info.ID}, Signal(syscall.SIGUSR1)))
+	// (Not the last line: the shell's stderr may say its sleep was
+	// killed by USR1 after it.)
+	eventually(t, "USR1", func() bool { return slices.Contains(outputText(t, m, info.ID), "got USR1") })
+	got, err := m.Get(info.ID)
+	require.NoError(t, err)
+	assert.Equal(t, StateRunning, got.State)
+	assert.Nil(t, got.KillAt)
+
+	require.Equal(t, []error{nil}, m.SignalJobs([]ID{info.ID}, Signal(syscall.SIGKILL)))
+	got = wait(t, m, info.ID)
+	assert.Equal(t, StateKilled, got.State)
+	assert.Equal(t, Signal(syscall.SIGKILL), got.Signal)
+	assert.False(t, got.KilledFromOutside, "jobtop sent it")
+
+	errs := m.SignalJobs([]ID{info.ID, 999}, Signal(syscall.SIGUSR1))
+	var invalid *InvalidActionError
+	assert.ErrorAs(t, errs[0], &invalid)
+	var notFound *NotFoundError
+	assert.ErrorAs(t, errs[1], &notFound)
+}
+
 func TestTimeoutKillsTheWholeTree(t *testing.T) {
 	m := newManager(t, Options{})
 	info := start(t, m, Spec{Command: "sleep 1000 & sleep 1000 & wait", Timeout: time.Second})

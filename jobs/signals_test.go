@@ -57,3 +57,18 @@ func TestEverySignalNumberRoundTrips(t *testing.T) {
 		require.Error(t, err, bad)
 	}
 }
+
+// TestKeepsNamesTheSignalsThatDoNotEndAProcess: a stop with one of them
+// would only wait out its grace for SIGKILL.
+func TestKeepsNamesTheSignalsThatDoNotEndAProcess(t *testing.T) {
+	for _, sig := range []syscall.Signal{syscall.SIGSTOP, syscall.SIGTSTP, syscall.SIGTTIN, syscall.SIGTTOU,
+		syscall.SIGCONT, syscall.SIGWINCH, syscall.SIGURG, syscall.SIGCHLD} {
+		require.NotEmpty(t, Signal(sig).Keeps(), Signal(sig).String())
+		require.Error(t, Signal(sig).KeepsError("jobtop signal"), Signal(sig).String())
+	}
+	for _, sig := range []syscall.Signal{syscall.SIGTERM, syscall.SIGINT, syscall.SIGHUP, syscall.SIGQUIT,
+		syscall.SIGKILL, syscall.SIGUSR1, syscall.SIGUSR2, syscall.SIGALRM, syscall.SIGPIPE} {
+		require.Empty(t, Signal(sig).Keeps(), Signal(sig).String())
+		require.NoError(t, Signal(sig).KeepsError("jobtop signal"), Signal(sig).String())
+	}
+}

@@ -29,7 +29,7 @@ func (m *Manager) startRunLocked(j *job) {
 	j.pid, j.exitCode, j.signal, j.errText, j.reason = 0, nil, 0, "", ReasonStarting
 	j.started, j.ended = &now, nil
 	j.history.begin(j.runs, now)
-	j.request, j.sentSignal, j.ready = reqNone, 0, false
+	j.request, j.sentSignal, j.signalled, j.ready = reqNone, 0, 0, false
 	j.peakRSS, j.stopped = 0, false
 	m.nextRun++
 	p := &process{run: m.nextRun, spec: j.spec, launched: make(chan struct{})}

@@ -154,6 +154,37 @@ func withOSSignals(names map[syscall.Signal]string) map[syscall.Signal]string {
 	return names
 }
 
+// Keeps says what s does to a process that does not catch it, when that
+// does not end it: "pauses it" (SIGSTOP, SIGTSTP, SIGTTIN, SIGTTOU),
+// "continues it" (SIGCONT), "is ignored" (SIGWINCH, SIGURG, SIGCHLD and
+// this system's own); "" for a signal that ends a process. A stop with
+// such a signal would only wait out its grace and SIGKILL the job.
+func (s Signal) Keeps() string {
+	switch syscall.Signal(s) {
+	case syscall.SIGSTOP, syscall.SIGTSTP, syscall.SIGTTIN, syscall.SIGTTOU:
+		return "pauses it"
+	case syscall.SIGCONT:
+		return "continues it"
+	case syscall.SIGWINCH, syscall.SIGURG, syscall.SIGCHLD:
+		return "is ignored"
+	}
+	if osIgnoredSignals[syscall.Signal(s)] {
+		return "is ignored"
+	}
+	return ""
+}
+
+// KeepsError says that a stop with s, a signal that does not end a
+// process (Keeps), is refused, and what sends it alone (alone: "jobtop
+// signal STOP ID"); nil for a signal that ends a process.
+func (s Signal) KeepsError(alone string) error {
+	keeps := s.Keeps()
+	if keeps == "" {
+		return nil
+	}
+	return fmt.Errorf("%s does not end a process (it %s): a stop with it would wait out the grace and SIGKILL the job; %s sends it alone", s, keeps, alone)
+}
+
 // ParseSignal reads "SIGTERM", "TERM", "term" or "15".
 func ParseSignal(s string) (Signal, error) {
 	t := strings.ToUpper(strings.TrimSpace(s))
