@@ -53,6 +53,16 @@ func TestAMisspeltSubcommandStartsNoJob(t *testing.T) {
 	}
 	r := c.runIn(procs, "-m", "web=2", "web")
 	assert.Contains(t, r.stderr, "jobtop restart web.1 web.2", "a restart that names the jobs there are")
+	// A job of the job file named as another tool's command is that job
+	// (rev58: jobtop follow gave pueue's advice).
+	named := filepath.Join(c.dir, "named")
+	require.NoError(t, os.Mkdir(named, 0o700))
+	require.NoError(t, os.WriteFile(filepath.Join(named, "Procfile"), []byte("follow: sleep 30\nreset: sleep 30\n"), 0o600))
+	for _, word := range []string{"follow", "reset"} {
+		r := c.runIn(named, word)
+		assert.Equal(t, 2, r.code, "jobtop %s: %s", word, r.stderr)
+		assert.Contains(t, r.stderr, `"`+word+`" is a job of Procfile`, "jobtop %s", word)
+	}
 	// In a jobtop.yaml, v-2024 and shard-1 are names, not replicas of v
 	// and shard: a program v is no job of it.
 	own := filepath.Join(c.dir, "own")
@@ -177,8 +187,8 @@ func TestPueueCommandsStartNoJob(t *testing.T) {
 		{[]string{"log", "3"}, []string{`"log" is pueue's command`, "jobtop logs"}},
 		{[]string{"add", "make"}, []string{`"add" is pueue's command`, "jobtop run"}},
 		{[]string{"remove", "3"}, []string{"jobtop rm"}},
-		{[]string{"pause", "3"}, []string{"kill -STOP"}},
-		{[]string{"start", "3"}, []string{`"start" is overmind's, foreman's and pueue's command`, "kill -CONT"}},
+		{[]string{"pause", "3"}, []string{"jobtop signal STOP ID"}},
+		{[]string{"start", "3"}, []string{`"start" is overmind's, foreman's and pueue's command`, "jobtop signal CONT ID"}},
 		{[]string{"edit", "3"}, []string{"e in the TUI"}},
 		{[]string{"group", "add", "x"}, []string{"jobtop parallel"}},
 		{[]string{"stash", "3"}, []string{"jobtop run --after"}},

@@ -335,6 +335,9 @@ func mistypedCommand(root *cobra.Command, args []string, dash int) error {
 			continue
 		}
 		if other := otherToolsCommands[word]; other.overPATH && program == "" {
+			if file, names := fileJobNamed(root, word); names != nil {
+				return fileJobError(word, file, names) // the job file's own "reset"
+			}
 			return otherToolsError(word, other.whose, other.instead)
 		}
 		if _, err := exec.LookPath(word); err == nil || errors.Is(err, exec.ErrDot) {
@@ -356,11 +359,13 @@ func mistypedCommand(root *cobra.Command, args []string, dash int) error {
 			return fmt.Errorf("%q is a subcommand, and a subcommand comes first (jobtop %s ...); to run a program of that name as a job, write it as a command line: 'exec %s'",
 				word, c.Name(), word)
 		}
-		if other, ok := otherToolsCommands[word]; ok {
-			return otherToolsError(word, other.whose, other.instead)
-		}
+		// A job of the job file named as another tool's command (a
+		// Procfile's "follow") is that job.
 		if file, names := fileJobNamed(root, word); names != nil {
 			return fileJobError(word, file, names)
+		}
+		if other, ok := otherToolsCommands[word]; ok {
+			return otherToolsError(word, other.whose, other.instead)
 		}
 		if near := nearSubcommands(root, word); len(near) > 0 {
 			return fmt.Errorf("unknown command %q: did you mean %s? (to run a program of that name anyway, write it as a command line: 'exec %s')",
@@ -402,7 +407,7 @@ var otherToolsCommands = map[string]struct {
 	"process": {whose: "process-compose's command", instead: "jobtop ls lists the jobs; jobtop restart, stop, kill and logs take a job's name"},
 	"project": {whose: "process-compose's command", instead: "jobtop status shows the instance, jobtop reload re-reads the job file"},
 	"start": {whose: "overmind's, foreman's and pueue's command", instead: "plain jobtop runs the job file here, jobtop serve -D in the background; jobtop restart NAME starts one job again; " +
-		"a job paused with SIGSTOP goes on with SIGCONT to its process group: kill -CONT -- -PID (PID as jobtop ls shows it)"},
+		"a job paused with jobtop signal STOP ID goes on with jobtop signal CONT ID"},
 	"s":       {whose: "overmind's command (start)", instead: "plain jobtop runs the job file here, jobtop serve -D in the background; jobtop restart NAME starts one job again"},
 	"connect": {whose: "overmind's command", instead: "jobtop attach shows a running instance's jobs"},
 	"c":       {whose: "overmind's command (connect)", instead: "jobtop attach shows a running instance's jobs"},
@@ -414,7 +419,7 @@ var otherToolsCommands = map[string]struct {
 	"follow":        {whose: "pueue's command", instead: "jobtop logs -f ID follows a job's output (jobtop logs --all -f every job's)"},
 	"log":           {whose: "pueue's command", instead: "jobtop logs ID prints a job's output (jobtop logs --all every job's)"},
 	"remove":        {whose: "pueue's command", instead: "jobtop rm ID removes an ended job (jobtop clean every ended job)"},
-	"pause":         {whose: "pueue's command", instead: "jobtop stop ID ends a job; to pause one, send SIGSTOP to its process group: kill -STOP -- -PID (PID as jobtop ls shows it), and kill -CONT -- -PID to go on"},
+	"pause":         {whose: "pueue's command", instead: "jobtop stop ID ends a job; jobtop signal STOP ID pauses one, jobtop signal CONT ID goes on"},
 	"edit":          {whose: "pueue's command", instead: "e in the TUI edits the selected job: a queued one that never ran in its place, another as a new job"},
 	"group":         {whose: "pueue's command", instead: "jobtop has one queue: jobtop parallel N sets how many jobs it runs at once"},
 	"stash":         {whose: "pueue's command", instead: "jobtop holds no job back by hand: jobtop run --after ID starts one once another has succeeded"},
