@@ -148,6 +148,12 @@ func openInstanceOn(cmd *cobra.Command, socket *claimedSocket, plan *jobfile.Pla
 	// Holding the socket proves its last instance is gone: stop what it
 	// and its keeper left, if both died.
 	opts.RecordPath = path + ".keeper"
+	// Job IDs go on from the last one an instance on this socket took:
+	// an ID a script kept never names a job of another instance.
+	if opts.IDPath, err = socketStatePath(path, "ids"); err != nil {
+		socket.giveUp(err)
+		return nil, err
+	}
 	// Read before StopLeftovers removes it: a record there says the last
 	// instance ended without shutting down, which this one tells
 	// (previousEndNote), and its clients can learn (GET /v1/instance).

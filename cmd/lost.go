@@ -18,6 +18,9 @@ import (
 // are told from the remote command's exit.
 const exitInstanceGone = 255
 
+// idsAfter says, after an instance ended, what its job IDs name next.
+const idsAfter = "a new instance on the socket numbers its jobs after the ended one's, so no ID of the ended one names a new job"
+
 // instanceGone rewords err when it is the instance going away while the
 // command was doing (e.g. "waiting for job 3", about job id; 0 for every
 // job), which began at began; any other err comes back as it is. gone
@@ -58,13 +61,13 @@ func instanceGone(ctx context.Context, c *control.Client, doing string, id jobs.
 		// It stopped the job (its jobs) because it was ending: no end
 		// of the job's own.
 		_, cause, _ := strings.Cut(err.Error(), ": ")
-		return fmt.Errorf("the jobtop instance on %s ended while %s: %s (job IDs on a new instance start again from 1, and name other jobs)", where, doing, cause), true
+		return fmt.Errorf("the jobtop instance on %s ended while %s: %s (%s)", where, doing, cause, idsAfter), true
 	case perr != nil || control.IsEnding(err):
-		return fmt.Errorf("%s (job IDs on a new instance start again from 1, and name other jobs)", ended), true
+		return fmt.Errorf("%s (%s)", ended, idsAfter), true
 	case inst.Started.After(began) && id == 0: // every job's
 		return fmt.Errorf("%s; another instance (pid %d) answers there now, with other jobs", ended, inst.PID), true
 	case inst.Started.After(began):
-		return fmt.Errorf("%s; another instance (pid %d) answers there now, whose job %d is another job", ended, inst.PID, id), true
+		return fmt.Errorf("%s; another instance (pid %d) answers there now, which numbers its jobs after the ended one's: job %d is not one of them", ended, inst.PID, id), true
 	}
 	// The instance that answers was there before: only the connection
 	// broke.

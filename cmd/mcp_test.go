@@ -226,7 +226,7 @@ func TestMCPRunJobWaitsOutAnInstanceThatShutsDown(t *testing.T) {
 	res, err := session.CallTool(ctx, &sdk.CallToolParams{Name: "run_job", Arguments: map[string]any{"command": "exec sleep 600", "name": "fresh"}})
 	require.NoError(t, err)
 	require.False(t, res.IsError, "%v", res.Content)
-	assert.Equal(t, 1.0, res.StructuredContent.(map[string]any)["job"].(map[string]any)["id"], "a new instance's first job")
+	assert.Equal(t, 2.0, res.StructuredContent.(map[string]any)["job"].(map[string]any)["id"], "a new instance's first job, numbered after the last one's")
 	c.ok("shutdown")
 }
 

@@ -17,8 +17,8 @@ import (
 // JOBTOP_SOCKET) and that job still runs this process (its PID is this
 // process's ancestor): a wait for that job to end could never return, for
 // the job cannot end while its wait runs. A JOBTOP_JOB_ID left over (a
-// tmux server started in a job keeps it, and a new instance numbers its
-// jobs from 1 again) names a job that has ended or runs something else:
+// tmux server started in a job keeps it) names a job that has ended, or
+// none (an ended instance's: a new one numbers its jobs after them):
 // waiting for that one is no deadlock, and leaving it out would hide its
 // failure (rev54).
 func callerJob(ctx context.Context, c *control.Client) (jobs.ID, bool) {

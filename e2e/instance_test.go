@@ -204,7 +204,7 @@ func TestRunWaitsOutAnInstanceThatShutsDown(t *testing.T) {
 	bin := binary(t)
 	in := endingServe(t, bin)
 	out := in.cli("run", "--name", "fresh", "--", "exec sleep 600")
-	require.Equal(t, "1\n", out, "a new instance's first job")
+	require.Equal(t, "2\n", out, "a new instance's first job, numbered after the old one's job 1")
 	require.NoError(t, in.cmd.Wait(), "the old instance exited")
 	require.Equal(t, "running", in.state("fresh"))
 	in.cli("shutdown")

@@ -42,7 +42,9 @@
 //
 // # Other decisions worth knowing
 //
-//   - IDs are small integers per Manager, starting at 1, never reused.
+//   - IDs are small integers per Manager, starting at 1, never reused;
+//     with Options.IDPath, after the last one an earlier manager on the
+//     same file took (idmark.go), so not across managers either.
 //   - A job's dependencies are of two kinds: Spec.DependsOn names jobs by
 //     name (a job file's depends_on: the newest job with the name when
 //     it is checked), and Spec.After by ID (pueue's --after: the very

@@ -251,11 +251,18 @@ func (i Info) Runtime(now time.Time) time.Duration {
 type NotFoundError struct {
 	ID   ID
 	Text string // the ID as given, when it was not a number
+	// First is the manager's first ID when ID is below it: an earlier
+	// manager on the same ID mark (Options.IDPath; in jobtop, an earlier
+	// instance on the same socket) gave ID, and has ended. 0 otherwise.
+	First ID
 }
 
 func (e *NotFoundError) Error() string {
 	if e.Text != "" {
 		return "no job " + strconv.Quote(e.Text) + ": job IDs are numbers like 1, 2, 3"
+	}
+	if e.First != 0 {
+		return "no job with ID " + e.ID.String() + ": job " + e.ID.String() + " belonged to an earlier jobtop instance on this socket, which has ended (its results are gone; this one numbers its jobs from " + e.First.String() + ")"
 	}
 	return "no job with ID " + e.ID.String()
 }

@@ -23,7 +23,7 @@ func (m *Manager) Input(id ID, b []byte) error {
 	j, ok := m.jobs[id]
 	if !ok {
 		m.mu.Unlock()
-		return &NotFoundError{ID: id}
+		return m.notFound(id)
 	}
 	m.awaitLaunchLocked(j)
 	f, err := inputFileLocked(j)
@@ -83,7 +83,7 @@ func (m *Manager) CloseInput(id ID) error {
 	j, ok := m.jobs[id]
 	if !ok {
 		m.mu.Unlock()
-		return &NotFoundError{ID: id}
+		return m.notFound(id)
 	}
 	m.awaitLaunchLocked(j)
 	f, err := inputFileLocked(j)
@@ -124,7 +124,7 @@ func (m *Manager) Resize(id ID, cols, rows int) error {
 	defer m.mu.Unlock()
 	j, ok := m.jobs[id]
 	if !ok {
-		return &NotFoundError{ID: id}
+		return m.notFound(id)
 	}
 	if !j.spec.TTY {
 		return &InvalidActionError{ID: id, State: j.state, Action: "resize",

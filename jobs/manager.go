@@ -48,6 +48,12 @@ type Options struct {
 	// keeper and the main processes of its runs, so that if jobtop and
 	// its keeper both die, StopLeftovers can stop what they left.
 	RecordPath string
+	// IDPath, when set, names a file where managers that follow one
+	// another keep the highest job ID one of them took (idmark.go): this
+	// one numbers its jobs after it, so an ID never names two jobs of
+	// managers on the same file (jobtop keeps one per socket). Unset,
+	// IDs start at 1.
+	IDPath string
 	// Emulator makes the terminal emulator a TTY run draws on while it is
 	// in screen mode (a full-screen program). Without one, TTY runs stay
 	// in line mode and Screen shows their newest lines. jobtop passes
@@ -100,6 +106,12 @@ type Manager struct {
 	names    nameIndex
 	runAfter map[ID]map[*job]struct{} // the jobs that run after each (Spec.After)
 	finished finishedJobs
+
+	// ids is where IDs are marked taken (Options.IDPath; nil without);
+	// firstID is the first ID this manager gives: one below it was given
+	// by an earlier manager on the same mark.
+	ids     *idMark
+	firstID ID
 
 	// maxRunning caps active; 0: no limit. Options.MaxRunning at first,
 	// SetMaxRunning after.
@@ -156,14 +168,26 @@ func NewManager(opts Options) (*Manager, error) {
 	if opts.MaxRunning < 0 {
 		return nil, fmt.Errorf("max running %d is negative", opts.MaxRunning)
 	}
+	var ids *idMark
+	if opts.IDPath != "" {
+		var err error
+		if ids, err = openIDMark(opts.IDPath); err != nil {
+			return nil, err
+		}
+	}
 	logDir, logLocks, err := openLogDir(opts)
 	if err != nil {
 		return nil, err
 	}
-	m := &Manager{opts: opts, logDir: logDir, logLocks: logLocks, jobs: make(map[ID]*job), runAfter: make(map[ID]map[*job]struct{}), byRun: make(map[keeper.RunID]*job), aux: make(map[keeper.RunID]chan keeper.Event),
+	m := &Manager{ids: ids, firstID: 1, opts: opts, logDir: logDir, logLocks: logLocks, jobs: make(map[ID]*job), runAfter: make(map[ID]map[*job]struct{}), byRun: make(map[keeper.RunID]*job), aux: make(map[keeper.RunID]chan keeper.Event),
 		ingest: make(chan struct{}, ingestSlots()), launching: make(chan struct{}, maxLaunching),
 		maxRunning: opts.MaxRunning, limitChanged: make(chan struct{})}
 	m.limit.Store(int64(opts.MaxRunning))
+	if ids != nil {
+		// (its first block is taken: after the last ID taken before)
+		m.firstID = ID(ids.start)
+		m.lastID.Store(ids.start - 1)
+	}
 	if opts.SampleInterval == 0 {
 		opts.SampleInterval = DefaultSampleInterval
 	}
@@ -172,6 +196,20 @@ func NewManager(opts Options) (*Manager, error) {
 		go m.sampler(opts.SampleInterval, m.stopSampler)
 	}
 	return m, nil
+}
+
+// FirstID is the first job ID this manager gives: 1, or, with
+// Options.IDPath, the one after the last an earlier manager took.
+func (m *Manager) FirstID() ID { return m.firstID }
+
+// notFound is the error for an ID no job has: one below FirstID was
+// given by an earlier manager, which the error says.
+func (m *Manager) notFound(id ID) error {
+	e := &NotFoundError{ID: id}
+	if id > 0 && id < m.firstID {
+		e.First = m.firstID
+	}
+	return e
 }
 
 // LogDir is where this manager writes job log files.
@@ -221,6 +259,11 @@ func (m *Manager) add(spec Spec, start startMode) (Info, error) {
 	// return once it is made. A job whose file cannot be made still has
 	// its output in the store.
 	id := ID(m.lastID.Add(1))
+	if m.ids != nil {
+		if err := m.ids.cover(id); err != nil { // (id is skipped)
+			return Info{}, err
+		}
+	}
 	log := openLogFileSoon(filepath.Join(m.logDir, id.String()+".log"), m.opts.LogCap)
 	j := &job{
 		id:      id,
@@ -270,7 +313,7 @@ func (m *Manager) checkAfter(ids []ID) error {
 	defer m.mu.Unlock()
 	for _, id := range ids {
 		if m.jobs[id] == nil {
-			return fmt.Errorf("after: %w", &NotFoundError{ID: id})
+			return fmt.Errorf("after: %w", m.notFound(id))
 		}
 	}
 	return nil
@@ -284,7 +327,7 @@ func (m *Manager) Describe(id ID, description string) error {
 	defer m.mu.Unlock()
 	j, ok := m.jobs[id]
 	if !ok {
-		return &NotFoundError{ID: id}
+		return m.notFound(id)
 	}
 	j.spec.Description = description
 	m.changedLocked(j)
@@ -372,7 +415,7 @@ func (m *Manager) replaceIf(id ID, spec Spec, restartActive bool, check func(*jo
 	j, ok := m.jobs[id]
 	if !ok {
 		m.mu.Unlock()
-		return Info{}, &NotFoundError{ID: id}
+		return Info{}, m.notFound(id)
 	}
 	if check != nil {
 		if err := check(j); err != nil {
@@ -433,7 +476,7 @@ func (m *Manager) Get(id ID) (Info, error) {
 	defer m.mu.Unlock()
 	j, ok := m.jobs[id]
 	if !ok {
-		return Info{}, &NotFoundError{ID: id}
+		return Info{}, m.notFound(id)
 	}
 	return m.infoLocked(j), nil
 }
@@ -455,7 +498,7 @@ func (m *Manager) Output(id ID) (OutputReader, error) {
 	defer m.mu.Unlock()
 	j, ok := m.jobs[id]
 	if !ok {
-		return nil, &NotFoundError{ID: id}
+		return nil, m.notFound(id)
 	}
 	return j.store, nil
 }
@@ -579,7 +622,7 @@ func (m *Manager) end(ids []ID, req endRequest, action string, sig Signal) []err
 func (m *Manager) endLocked(id ID, req endRequest, action string) (settle bool, err error) {
 	j, ok := m.jobs[id]
 	if !ok {
-		return false, &NotFoundError{ID: id}
+		return false, m.notFound(id)
 	}
 	if m.ending && (j.proc != nil || j.state == StateQueued || j.state.Active() || j.restartTimer != nil) {
 		j.shutDown = true // stopped because jobtop is ending (Ending)
@@ -613,7 +656,7 @@ func (m *Manager) Restart(id ID) (Info, error) {
 	defer m.mu.Unlock()
 	j, ok := m.jobs[id]
 	if !ok {
-		return Info{}, &NotFoundError{ID: id}
+		return Info{}, m.notFound(id)
 	}
 	if m.closed {
 		return Info{}, ErrShutdown
@@ -638,7 +681,7 @@ func (m *Manager) Remove(id ID) error {
 	defer m.mu.Unlock()
 	j, ok := m.jobs[id]
 	if !ok {
-		return &NotFoundError{ID: id}
+		return m.notFound(id)
 	}
 	if !j.state.Done() {
 		return &InvalidActionError{ID: id, State: j.state, Action: "remove"}
@@ -693,7 +736,7 @@ func (m *Manager) Wait(ctx context.Context, id ID) (Info, error) {
 		if ended { // removed once it ended: by retention, rm, a reload
 			return info, nil
 		}
-		return Info{}, &NotFoundError{ID: id}
+		return Info{}, m.notFound(id)
 	}
 	for {
 		info := m.infoLocked(j)
@@ -799,6 +842,9 @@ func (m *Manager) Shutdown(ctx context.Context) error {
 		l.Close()
 	}
 	m.logLocks.Close() // its keeper has exited: its copy is closed
+	if m.ids != nil {
+		m.ids.settle(ID(m.lastID.Load()))
+	}
 	m.hub.closeAll()
 	return err
 }

@@ -94,7 +94,7 @@ func (m *Manager) Keep(id ID, kept bool) error {
 	defer m.mu.Unlock()
 	j, ok := m.jobs[id]
 	if !ok {
-		return &NotFoundError{ID: id}
+		return m.notFound(id)
 	}
 	j.kept = kept
 	m.noteFinishedLocked(j)

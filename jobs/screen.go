@@ -542,7 +542,7 @@ func (m *Manager) Screen(id ID) (vtscreen.Snapshot, error) {
 	j, ok := m.jobs[id]
 	if !ok {
 		m.mu.Unlock()
-		return vtscreen.Snapshot{}, &NotFoundError{ID: id}
+		return vtscreen.Snapshot{}, m.notFound(id)
 	}
 	var feed *screenFeed
 	last := j.lastScreen

@@ -17,8 +17,8 @@ import (
 
 // The tools remember the instance they talked to (its pid and start), so
 // that an agent holding "job 1" and a cursor hears when that instance has
-// ended: a new instance numbers its jobs from 1 again, and its job 1 is
-// another job.
+// ended: a new instance on the socket numbers its jobs after that one's,
+// so "job 1" names none of its jobs, and the cursor means nothing to it.
 
 // errNoAnswerYet is the cause of an observe cut off by the answer
 // timeout.
