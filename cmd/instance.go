@@ -159,7 +159,7 @@ func openInstanceOn(cmd *cobra.Command, socket *claimedSocket, plan *jobfile.Pla
 	// (previousEndNote), and its clients can learn (GET /v1/instance).
 	var previous *control.PreviousEnd
 	if e := jobs.ReadUncleanEnd(opts.RecordPath); e != nil {
-		previous = &control.PreviousEnd{PID: e.PID, Jobs: e.Jobs}
+		previous = &control.PreviousEnd{PID: e.PID, Jobs: e.Jobs, Queued: e.Queued}
 	}
 	n, err := jobs.StopLeftovers(opts.RecordPath)
 	if err != nil {
@@ -215,24 +215,37 @@ func (in *servedInstance) startJobs() error {
 }
 
 // previousEndNote tells that the instance on socket before this one
-// ended without shutting down, and what became of its jobs.
+// ended without shutting down, and what became of its jobs: those it
+// ran, and those it had queued, which never started (nothing of its
+// queue survives it).
 func previousEndNote(socket string, e *control.PreviousEnd) string {
 	who := "the last instance on " + socket
 	if e.PID != 0 {
 		who += fmt.Sprintf(" (pid %d)", e.PID)
 	}
-	return fmt.Sprintf("jobtop: %s ended without shutting down (killed, or crashed?); %s", who, previousJobsEnd(e))
+	queued := ""
+	if e.Queued > 0 {
+		queued = fmt.Sprintf(", and its %s never started", plural(e.Queued, "queued job"))
+	}
+	return fmt.Sprintf("jobtop: %s ended without shutting down (killed, or crashed?); %s%s", who, previousJobsEnd(e), queued)
 }
 
 // previousEndNotice is previousEndNote for the TUI's status bar, short
 // enough for 80 columns: no socket path (the TUI's own), what became of
-// the jobs whole.
+// the jobs whole, the queued ones in few words; the pid goes when the
+// notice would not fit with it.
 func previousEndNotice(e *control.PreviousEnd) string {
-	who := "the last instance"
-	if e.PID != 0 {
-		who += fmt.Sprintf(" (pid %d)", e.PID)
+	queued := ""
+	if e.Queued > 0 {
+		queued = fmt.Sprintf(", %d queued never ran", e.Queued)
 	}
-	return fmt.Sprintf("%s died; %s", who, previousJobsEnd(e))
+	note := fmt.Sprintf("the last instance died; %s%s", previousJobsEnd(e), queued)
+	if e.PID != 0 {
+		if withPID := fmt.Sprintf("the last instance (pid %d) died; %s%s", e.PID, previousJobsEnd(e), queued); len(withPID) <= 80 || queued == "" {
+			note = withPID
+		}
+	}
+	return note
 }
 
 // previousJobsEnd says what became of the jobs of an instance that ended

@@ -18,6 +18,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"jobtop/control"
+	"jobtop/jobs"
 	"jobtop/jobs/proc"
 )
 
@@ -319,6 +320,35 @@ func TestNextRunSaysTheLastInstanceDied(t *testing.T) {
 	assert.Empty(t, r.stderr)
 }
 
+// The queue of an instance killed (kill -9) is lost with it: the next
+// instance's notice says so, apart from the job its keeper stopped (it
+// said "its keeper stopped its job", and nothing of the two queued jobs
+// that never ran).
+func TestNextRunSaysTheQueueOfTheLastInstanceIsLost(t *testing.T) {
+	c := newCLI(t)
+	serve := c.serveIn("", "--max-running", "1")
+	running := c.startJob("exec sleep 300", "--name", "running")
+	c.startJob("exec sleep 300", "--name", "second")
+	c.startJob("exec sleep 300", "--name", "third")
+	c.waitState(running, jobs.StateRunning)
+	// Its record (what the next instance reads) is written shortly after
+	// each change.
+	require.Eventually(t, func() bool {
+		var rec struct {
+			Mains  []json.RawMessage
+			Queued int
+		}
+		b, err := os.ReadFile(c.socket + ".keeper")
+		return err == nil && json.Unmarshal(b, &rec) == nil && len(rec.Mains) == 1 && rec.Queued == 2
+	}, testTimeout, 10*time.Millisecond, "the instance never recorded its running job and its 2 queued ones")
+	require.NoError(t, serve.Process.Signal(syscall.SIGKILL))
+	serve.Wait() //nolint:errcheck // killed on purpose
+
+	r := c.run("run", "--", "true")
+	require.Equal(t, 0, r.code, r.stderr)
+	assert.Contains(t, r.stderr, fmt.Sprintf("jobtop: the last instance on %s (pid %d) ended without shutting down (killed, or crashed?); its keeper stopped its job, and its 2 queued jobs never started\n", c.socket, serve.Process.Pid))
+}
+
 // The TUI's status bar tells of a dead last instance in 80 columns, what
 // became of its jobs included: the socket's path, long in a project's
 // directory, cut that off (rev53).
@@ -330,4 +360,9 @@ func TestPreviousEndNoticeFitsTheStatusBar(t *testing.T) {
 	}
 	assert.Equal(t, "the last instance (pid 77) died; its keeper stopped its 3 jobs",
 		previousEndNotice(&control.PreviousEnd{PID: 77, Jobs: 3}))
+	// Queued jobs that never ran are told too, the pid left out for them.
+	assert.Equal(t, "the last instance (pid 77) died; its keeper stopped its job, 2 queued never ran",
+		previousEndNotice(&control.PreviousEnd{PID: 77, Jobs: 1, Queued: 2}))
+	assert.Equal(t, "the last instance died; its keeper stopped its 3 jobs, 200 queued never ran",
+		previousEndNotice(&control.PreviousEnd{PID: 4194304, Jobs: 3, Queued: 200}))
 }

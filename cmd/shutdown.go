@@ -32,7 +32,7 @@ started yet never start, and those that did are stopped.`,
 			return shutdown(cmd, asJSON)
 		},
 	}
-	cmd.Flags().BoolVar(&asJSON, "json", false, `print {"instance", "stopped", "jobs"} as JSON`)
+	cmd.Flags().BoolVar(&asJSON, "json", false, `print {"instance", "stopped", "queued", "jobs"} as JSON`)
 	return cmd
 }
 
@@ -49,8 +49,13 @@ func shutdown(cmd *cobra.Command, asJSON bool) error {
 	if asJSON {
 		return printJSON(cmd.OutOrStdout(), resp)
 	}
-	fmt.Fprintf(cmd.OutOrStdout(), "jobtop %s (pid %d) shut down; %s stopped\n",
-		resp.Instance.Kind, resp.Instance.PID, plural(resp.Stopped, "job"))
+	// Queued jobs never ran: they are no jobs stopped.
+	queued := ""
+	if resp.Queued > 0 {
+		queued = fmt.Sprintf(", %s never started", plural(resp.Queued, "queued job"))
+	}
+	fmt.Fprintf(cmd.OutOrStdout(), "jobtop %s (pid %d) shut down; %s stopped%s\n",
+		resp.Instance.Kind, resp.Instance.PID, plural(resp.Stopped, "job"), queued)
 	return nil
 }
 

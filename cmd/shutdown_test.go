@@ -2,6 +2,7 @@ package cmd
 
 import (
 	"context"
+	"encoding/json"
 	"os"
 	"strconv"
 	"strings"
@@ -12,6 +13,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"jobtop/control"
+	"jobtop/jobs"
 )
 
 // jobtop shutdown stops every job with its grace rules, and the instance
@@ -118,4 +120,35 @@ func startFlaky(t *testing.T, c *cli, restart *control.RestartRequest) {
 	defer cancel()
 	_, err := client.StartJob(ctx, control.StartRequest{Name: "flaky", Command: "exit 1", Restart: restart})
 	require.NoError(t, err)
+}
+
+// Queued jobs that a shutdown ends never ran: `shutdown` counts them
+// apart from the jobs it stopped ("3 jobs stopped" counted two that
+// never started).
+func TestShutdownSaysQueuedJobsNeverStarted(t *testing.T) {
+	c := newCLI(t)
+	serve := c.serveIn("", "--max-running", "1")
+	running := c.startJob("exec sleep 60", "--name", "running")
+	c.startJob("exec sleep 60", "--name", "second")
+	c.startJob("exec sleep 60", "--name", "third")
+	c.waitState(running, jobs.StateRunning)
+
+	r := c.run("shutdown")
+	require.Equal(t, 0, r.code, r.stderr)
+	assert.Equal(t, "jobtop serve (pid "+strconv.Itoa(serve.Process.Pid)+") shut down; 1 job stopped, 2 queued jobs never started\n", r.stdout)
+}
+
+// The same in --json: "stopped" counts the jobs that ran, "queued" those
+// that never started.
+func TestShutdownJSONCountsQueuedJobsApart(t *testing.T) {
+	c := newCLI(t)
+	c.serveIn("", "--max-running", "1")
+	running := c.startJob("exec sleep 60", "--name", "running")
+	c.startJob("exec sleep 60", "--name", "queued")
+	c.waitState(running, jobs.StateRunning)
+
+	var resp struct{ Stopped, Queued int }
+	require.NoError(t, json.Unmarshal([]byte(c.ok("shutdown", "--json")), &resp))
+	assert.Equal(t, 1, resp.Stopped)
+	assert.Equal(t, 1, resp.Queued)
 }

@@ -14,9 +14,11 @@ import (
 type ShutdownResponse struct {
 	// Instance is the instance that is shutting down.
 	Instance Instance `json:"instance"`
-	// Stopped counts the jobs that were live (running, stopping or
-	// queued) when the shutdown was asked for.
+	// Stopped counts the jobs that were running or stopping when the
+	// shutdown was asked for.
 	Stopped int `json:"stopped"`
+	// Queued counts the jobs that were queued then: they never start.
+	Queued int `json:"queued"`
 	// Jobs are every job, as they ended.
 	Jobs []jobs.Info `json:"jobs"`
 }
@@ -81,10 +83,13 @@ func shutDownText(what string) string {
 var errShuttingDown = &RequestError{Status: http.StatusServiceUnavailable, Msg: "this jobtop is shutting down (stopping its jobs): it starts no job and no run now, and its jobs end with it"}
 
 func (s *Server) handleShutdown(w http.ResponseWriter, r *http.Request) {
-	live := 0
+	stopped, queued := 0, 0
 	for _, j := range s.mgr.List() {
-		if j.State.Active() || j.State == jobs.StateQueued {
-			live++
+		switch {
+		case j.State == jobs.StateQueued && j.Reason != jobs.ReasonStarting:
+			queued++ // waits: it never starts
+		case j.State.Active() || j.State == jobs.StateQueued:
+			stopped++
 		}
 	}
 	s.askShutdown()
@@ -104,7 +109,7 @@ func (s *Server) handleShutdown(w http.ResponseWriter, r *http.Request) {
 	if rl := s.currentReloader(); rl != nil {
 		describeJobFile(&inst, rl)
 	}
-	writeJSON(w, http.StatusOK, ShutdownResponse{Instance: inst, Stopped: live, Jobs: s.mgr.List()})
+	writeJSON(w, http.StatusOK, ShutdownResponse{Instance: inst, Stopped: stopped, Queued: queued, Jobs: s.mgr.List()})
 }
 
 // Shutdown asks the instance to stop every job and end; it returns once

@@ -133,6 +133,10 @@ type PreviousEnd struct {
 	// instance stopped, its keeper having died too; 0 when the keeper
 	// stopped them all.
 	Stopped int `json:"stopped,omitempty"`
+	// Queued is how many of its jobs waited in its queue (for a slot, or
+	// a job to run after): they never started, and no instance runs
+	// them now.
+	Queued int `json:"queued,omitempty"`
 }
 
 // OutputResponse answers an output read. Lines are the committed lines

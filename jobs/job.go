@@ -303,6 +303,8 @@ func (m *Manager) queueRunLocked(j *job, first bool) {
 		// meanwhile, as an ended job's is, so a thousand queued jobs
 		// hold no thousand files open; its start opens it again.
 		j.log.Park()
+		// Should jobtop die, the next instance tells of the queue.
+		m.recordKeeper()
 	}
 }
 
@@ -310,6 +312,9 @@ func (m *Manager) dequeueLocked(j *job) {
 	for i, q := range m.queue {
 		if q == j {
 			m.queue = append(m.queue[:i], m.queue[i+1:]...)
+			if j.reason != "" { // it waited, so the record counts it
+				m.recordKeeper()
+			}
 			return
 		}
 	}

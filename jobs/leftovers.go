@@ -27,6 +27,9 @@ type record struct {
 	Instance int             `json:"instance,omitempty"`
 	Keeper   keeper.Identity `json:"keeper"`
 	Mains    []keeper.ProcID `json:"mains"`
+	// Queued is how many jobs waited in the queue: should the manager
+	// die, they never run.
+	Queued int `json:"queued,omitempty"`
 }
 
 // UncleanEnd is what the record at a RecordPath says of the manager
@@ -37,6 +40,9 @@ type UncleanEnd struct {
 	PID int
 	// Jobs is how many of its jobs were running (as last recorded).
 	Jobs int
+	// Queued is how many of its jobs were queued (as last recorded):
+	// they never started.
+	Queued int
 }
 
 // ReadUncleanEnd reads the record at path, before StopLeftovers removes
@@ -51,11 +57,12 @@ func ReadUncleanEnd(path string) *UncleanEnd {
 	if json.Unmarshal(b, &rec) != nil {
 		return nil
 	}
-	return &UncleanEnd{PID: rec.Instance, Jobs: len(rec.Mains)}
+	return &UncleanEnd{PID: rec.Instance, Jobs: len(rec.Mains), Queued: rec.Queued}
 }
 
 // recordKeeper notes that the record needs writing (a new keeper, a run
-// started or ended); it is written shortly after, off the lock.
+// started or ended, the queue changed); it is written shortly after,
+// off the lock.
 func (m *Manager) recordKeeper() {
 	if m.opts.RecordPath == "" {
 		return
@@ -75,7 +82,7 @@ func (m *Manager) writeRecord() {
 	rec := record{Instance: os.Getpid(), Keeper: m.keeperID}
 	closed := m.keeperClosed
 	m.keeperMu.Unlock()
-	if closed {
+	if closed || rec.Keeper.PID == 0 { // (no keeper yet: the queue changed)
 		return
 	}
 	m.mu.Lock()
@@ -84,6 +91,7 @@ func (m *Manager) writeRecord() {
 			rec.Mains = append(rec.Mains, keeper.ProcID{PID: p.pid, Start: p.start})
 		}
 	}
+	rec.Queued = len(m.queue)
 	m.mu.Unlock()
 	m.recordWriteMu.Lock()
 	defer m.recordWriteMu.Unlock()
