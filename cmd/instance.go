@@ -24,6 +24,7 @@ type servedInstance struct {
 	srv        *control.Server
 	ws         *workspace.Workspace // nil without a job file
 	stopMemory context.CancelFunc   // ends governMemory
+	stopKeep   context.CancelFunc   // ends keepLimit
 	socket     *claimedSocket       // answered in full once the plan's jobs are in place
 	previous   *control.PreviousEnd // the last instance on the socket, if it ended without shutting down
 }
@@ -187,6 +188,9 @@ func openInstanceOn(cmd *cobra.Command, socket *claimedSocket, plan *jobfile.Pla
 	var memCtx context.Context
 	memCtx, in.stopMemory = context.WithCancel(context.Background())
 	governMemory(memCtx, m, time.Second)
+	var keepCtx context.Context
+	keepCtx, in.stopKeep = context.WithCancel(context.Background())
+	keepLimit(keepCtx, m, path)
 	if plan != nil {
 		in.ws = workspace.New(m, plan)
 		in.srv.SetReloader(fileReloader{in.ws})
@@ -290,6 +294,7 @@ func (in *servedInstance) shutdown(ctx context.Context) error {
 	err := in.mgr.Shutdown(ctx)
 	in.srv.Close()
 	in.stopMemory()
+	in.stopKeep()
 	return err
 }
 

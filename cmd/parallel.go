@@ -23,7 +23,9 @@ queued ones wait until fewer than N run).
 
 The limit starts as serve's --max-running, else the job file's
 max_parallel; a reload that changes max_parallel sets it to the file's,
-one that does not keeps what parallel set.`,
+one that does not keeps what parallel set. The instance jobtop run
+starts in the background, when none listens, takes the limit the last
+instance on the socket had, and run says so.`,
 		Example: `  jobtop parallel        # 4, or no limit
   jobtop parallel 8      # run up to 8 at once from now on
   jobtop parallel 0      # no limit`,

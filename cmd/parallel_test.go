@@ -131,3 +131,39 @@ func TestParallelAReloadKeepsItUnlessMaxParallelChanged(t *testing.T) {
 	assert.Contains(t, c.ok("reload"), "max_parallel now no limit")
 	assert.Equal(t, "no limit\n", c.ok("parallel"))
 }
+
+// The limit set with `jobtop parallel` outlives the instance for the one
+// `jobtop run` starts in the background next, which says so: a batch
+// meant to run 2 at a time ran all at once after an idle exit, without
+// a word.
+func TestParallelCarriesOverToTheNextAutoStartedInstance(t *testing.T) {
+	c := newCLI(t)
+	srv := c.serveIn("", "--idle-exit", "1s")
+	exited := make(chan error, 1)
+	go func() { exited <- srv.Wait() }()
+	assert.Equal(t, "2\n", c.ok("parallel", "2"))
+	select {
+	case err := <-exited:
+		require.NoError(t, err, "it exits cleanly, once idle")
+	case <-time.After(testTimeout):
+		t.Fatal("serve did not exit once idle")
+	}
+
+	r := c.run("run", "--name", "a", "--", "exec sleep 60")
+	require.Equal(t, 0, r.code, r.stderr)
+	assert.Contains(t, r.stderr, "; parallel limit 2, from the last instance on the socket (jobtop parallel 0 lifts it)\n")
+	assert.Equal(t, "2\n", c.ok("parallel"))
+	c.startJob("exec sleep 60", "--name", "b")
+	third := c.startJob("exec sleep 60", "--name", "c")
+	info := c.status(third)
+	assert.Equal(t, jobs.StateQueued, info.State, "2 at a time")
+	assert.Equal(t, "waiting for a free slot (2 running)", info.Reason)
+
+	// No limit is the last instance's too: the next says nothing of one.
+	assert.Equal(t, "no limit\n", c.ok("parallel", "0"))
+	c.ok("shutdown")
+	r = c.run("run", "--", "true")
+	require.Equal(t, 0, r.code, r.stderr)
+	assert.NotContains(t, r.stderr, "parallel limit")
+	assert.Equal(t, "no limit\n", c.ok("parallel"))
+}

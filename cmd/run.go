@@ -369,7 +369,16 @@ func autoStartServer(ctx context.Context, cmd *cobra.Command, c *control.Client)
 	}
 	// A job file in the caller's directory is not run: an agent asked
 	// for one job, not for a dev environment.
-	server, logPath, _, exited, err := startBackgroundServe("serve", "--socket", c.Socket(), "--no-file", "--idle-exit", autoIdleExit.String())
+	args := []string{"serve", "--socket", c.Socket(), "--no-file", "--idle-exit", autoIdleExit.String()}
+	// The limit on jobs running at once the last instance there had
+	// (`jobtop parallel 2` before it went idle) still holds.
+	limit := keptLimit(c.Socket())
+	limitNote := ""
+	if limit > 0 {
+		args = append(args, "--max-running", strconv.Itoa(limit))
+		limitNote = fmt.Sprintf("; parallel limit %d, from the last instance on the socket (jobtop parallel 0 lifts it)", limit)
+	}
+	server, logPath, _, exited, err := startBackgroundServe(args...)
 	if err != nil {
 		return 0, fmt.Errorf("cannot start a jobtop instance: %w", err)
 	}
@@ -380,8 +389,8 @@ func autoStartServer(ctx context.Context, cmd *cobra.Command, c *control.Client)
 			fmt.Fprintf(cmd.ErrOrStderr(), "jobtop: no instance was listening on %s; another client started one meanwhile (jobtop serve, pid %d)\n", c.Socket(), inst.PID)
 			return 0
 		}
-		fmt.Fprintf(cmd.ErrOrStderr(), "jobtop: no instance was listening on %s; started one in the background (jobtop serve, pid %d, log %s; it exits after %v with no job and no client)\n",
-			c.Socket(), server.Process.Pid, logPath, autoIdleExit)
+		fmt.Fprintf(cmd.ErrOrStderr(), "jobtop: no instance was listening on %s; started one in the background (jobtop serve, pid %d, log %s; it exits after %v with no job and no client)%s\n",
+			c.Socket(), server.Process.Pid, logPath, autoIdleExit, limitNote)
 		return server.Process.Pid
 	}
 

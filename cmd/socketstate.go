@@ -1,6 +1,8 @@
 package cmd
 
 import (
+	"context"
+	"encoding/json"
 	"errors"
 	"io/fs"
 	"net/url"
@@ -13,8 +15,8 @@ import (
 
 // socketStatePath names the file in the state directory where the
 // instances on socket, one after another, keep what (the "ids" they
-// took: jobs.Options.IDPath): under sockets/, named after the socket's
-// path. Unlike the record next to the socket (its ".keeper"), it
+// took: jobs.Options.IDPath; the "parallel" limit: keepLimit): under
+// sockets/, named after the socket's path. Unlike the record next to the socket (its ".keeper"), it
 // outlives the runtime directory (a reboot, a logout).
 func socketStatePath(socket, what string) (string, error) {
 	state, err := jobs.DefaultStateDir()
@@ -26,4 +28,59 @@ func socketStatePath(socket, what string) (string, error) {
 		return "", err
 	}
 	return filepath.Join(dir, url.PathEscape(strings.TrimPrefix(socket, "/"))+"."+what), nil
+}
+
+// keptLimitFile is what the "parallel" file holds, as `parallel --json`
+// prints it.
+type keptLimitFile struct {
+	MaxRunning int `json:"max_running"`
+}
+
+// keepLimit keeps the instance's limit on jobs running at once in the
+// state directory, as it is at first and after each change (`jobtop
+// parallel`, a reload, the TUI), until ctx ends: the instance `jobtop
+// run` starts in the background after this one has ended takes it
+// (keptLimit), so a batch meant to run 2 at a time still does.
+func keepLimit(ctx context.Context, m *jobs.Manager, socket string) {
+	path, err := socketStatePath(socket, "parallel")
+	if err != nil {
+		return // (the instance could not start without its state directory)
+	}
+	go func() {
+		for {
+			changed := m.MaxRunningChanged()
+			writeKeptLimit(path, m.MaxRunning())
+			select {
+			case <-changed:
+			case <-ctx.Done():
+				return
+			}
+		}
+	}()
+}
+
+// writeKeptLimit replaces the kept limit: a reader finds the old one or
+// the new one, whole. Best effort: without it, the next instance starts
+// with no limit, and says none.
+func writeKeptLimit(path string, n int) {
+	b, _ := json.Marshal(keptLimitFile{MaxRunning: n}) //nolint:errcheck // an int marshals
+	next := path + ".next"
+	if os.WriteFile(next, append(b, '\n'), 0o600) != nil || os.Rename(next, path) != nil {
+		os.Remove(next)
+	}
+}
+
+// keptLimit is the limit on jobs running at once that the last instance
+// on socket had (keepLimit); 0 for none, or none kept.
+func keptLimit(socket string) int {
+	path, err := socketStatePath(socket, "parallel")
+	if err != nil {
+		return 0
+	}
+	b, err := os.ReadFile(path)
+	var kept keptLimitFile
+	if err != nil || json.Unmarshal(b, &kept) != nil || kept.MaxRunning < 0 {
+		return 0
+	}
+	return kept.MaxRunning
 }
