@@ -20,8 +20,8 @@ Returns once the job and everything it started have ended.
 --signal SIG sends SIG instead, this time, SIGKILL still following the
 grace: --signal INT lets a Python script's except KeyboardInterrupt and
 finally blocks run. A job stopped with SIGINT every time: jobtop run
---stop-signal INT. A signal that does not end a process (STOP, TSTP,
-TTIN, TTOU, CONT, WINCH, URG, CHLD) is refused. To send a signal and do
+--stop-signal INT. A signal that pauses or continues a process (STOP,
+TSTP, TTIN, TTOU, CONT) is refused, here and as a job's stop signal. To send a signal and do
 nothing else (a reload, a pause), as pueue kill -s does: jobtop signal
 SIG ID.`,
 		verb:   control.BulkStop,

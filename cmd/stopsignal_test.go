@@ -80,14 +80,15 @@ func TestExitOf128PlusTheStopSignalReadsAsTheSignal(t *testing.T) {
 }
 
 // TestStopRefusesASignalThatDoesNotEndAProcess: stop --signal STOP (or
-// CONT, WINCH...) sent it and SIGKILLed the job 5 s later, though such a
+// CONT, TSTP...) sent it and SIGKILLed the job 5 s later, though such a
 // signal never ends a process: a usage error (exit 2) that names the
-// command that sends a signal alone, and the job is left alone.
+// command that sends a signal alone, and the job is left alone. (WINCH,
+// httpd's graceful stop, is a stop's to send.)
 func TestStopRefusesASignalThatDoesNotEndAProcess(t *testing.T) {
 	c := newCLI(t)
 	c.serve()
 	id := c.startJob("exec sleep 60", "--name", "srv")
-	for _, sig := range []string{"STOP", "SIGTSTP", "TTIN", "TTOU", "CONT", "WINCH", "URG", "CHLD", "19"} {
+	for _, sig := range []string{"STOP", "SIGTSTP", "TTIN", "TTOU", "CONT", "19"} {
 		for _, args := range [][]string{{"stop", "--signal", sig, id}, {"stop", "--signal", sig, "--all"}} {
 			r := c.run(args...)
 			assert.Equal(t, 2, r.code, "%v: %s", args, r.stderr)
@@ -96,4 +97,24 @@ func TestStopRefusesASignalThatDoesNotEndAProcess(t *testing.T) {
 		}
 	}
 	assert.Equal(t, jobs.StateRunning, c.status(id).State, "a refused stop did nothing")
+}
+
+// A job's own stop signal that pauses or continues a process (run
+// --stop-signal STOP) is refused as stop --signal STOP is (rev59: the
+// stop waited out its grace and SIGKILLed the job); WINCH, httpd's
+// graceful stop, is taken.
+func TestRunRefusesAStopSignalThatPausesTheJob(t *testing.T) {
+	c := newCLI(t)
+	c.serve()
+	for _, sig := range []string{"STOP", "CONT", "TSTP"} {
+		r := c.run("run", "--stop-signal", sig, "--", "sleep", "50")
+		assert.NotEqual(t, 0, r.code, "%s: %s", sig, r.stdout)
+		assert.Contains(t, r.stderr, "does not end a process", sig)
+		assert.Contains(t, r.stderr, "jobtop signal "+sig, sig)
+	}
+	id := c.startJob("trap 'echo graceful; exit 0' WINCH; echo ready; while :; do sleep 0.1; done", "--stop-signal", "WINCH")
+	c.ok("wait", id, "--until", "^ready$", "--timeout", "20s")
+	c.ok("stop", id)
+	assert.Contains(t, c.ok("logs", id), "graceful")
+	assert.Equal(t, 0, *c.status(id).ExitCode, "its own end, not SIGKILL")
 }

@@ -154,22 +154,19 @@ func withOSSignals(names map[syscall.Signal]string) map[syscall.Signal]string {
 	return names
 }
 
-// Keeps says what s does to a process that does not catch it, when that
-// does not end it: "pauses it" (SIGSTOP, SIGTSTP, SIGTTIN, SIGTTOU),
-// "continues it" (SIGCONT), "is ignored" (SIGWINCH, SIGURG, SIGCHLD and
-// this system's own); "" for a signal that ends a process. A stop with
-// such a signal would only wait out its grace and SIGKILL the job.
+// Keeps says what s does to a process, when that is to pause or continue
+// it: "pauses it" (SIGSTOP, SIGTSTP, SIGTTIN, SIGTTOU), "continues it"
+// (SIGCONT); "" for any other. A stop with such a signal would only wait
+// out its grace and SIGKILL the job. Signals a process ignores unless it
+// catches them (SIGWINCH, SIGURG, SIGCHLD) are not among them: a program
+// may stop on one (Apache httpd's graceful stop is SIGWINCH, the stop
+// signal of Docker's httpd image).
 func (s Signal) Keeps() string {
 	switch syscall.Signal(s) {
 	case syscall.SIGSTOP, syscall.SIGTSTP, syscall.SIGTTIN, syscall.SIGTTOU:
 		return "pauses it"
 	case syscall.SIGCONT:
 		return "continues it"
-	case syscall.SIGWINCH, syscall.SIGURG, syscall.SIGCHLD:
-		return "is ignored"
-	}
-	if osIgnoredSignals[syscall.Signal(s)] {
-		return "is ignored"
 	}
 	return ""
 }
