@@ -155,6 +155,7 @@ func openInstanceOn(cmd *cobra.Command, socket *claimedSocket, plan *jobfile.Pla
 		socket.giveUp(err)
 		return nil, err
 	}
+	pruneSocketStates(path, time.Now())
 	// Read before StopLeftovers removes it: a record there says the last
 	// instance ended without shutting down, which this one tells
 	// (previousEndNote), and its clients can learn (GET /v1/instance).

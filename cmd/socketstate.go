@@ -2,6 +2,8 @@ package cmd
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"io/fs"
@@ -9,6 +11,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"jobtop/jobs"
 )
@@ -16,8 +19,11 @@ import (
 // socketStatePath names the file in the state directory where the
 // instances on socket, one after another, keep what (the "ids" they
 // took: jobs.Options.IDPath; the "parallel" limit: keepLimit): under
-// sockets/, named after the socket's path. Unlike the record next to the socket (its ".keeper"), it
-// outlives the runtime directory (a reboot, a logout).
+// sockets/, named after the socket's path: its last element (for
+// people), then a hash of the whole path, which a path of any length
+// gives as 16 characters (rev59: the escaped path passed the 255 bytes a
+// file name may have). Unlike the record next to the socket (its
+// ".keeper"), it outlives the runtime directory (a reboot, a logout).
 func socketStatePath(socket, what string) (string, error) {
 	state, err := jobs.DefaultStateDir()
 	if err != nil {
@@ -27,7 +33,45 @@ func socketStatePath(socket, what string) (string, error) {
 	if err := os.Mkdir(dir, 0o700); err != nil && !errors.Is(err, fs.ErrExist) {
 		return "", err
 	}
-	return filepath.Join(dir, url.PathEscape(strings.TrimPrefix(socket, "/"))+"."+what), nil
+	sum := sha256.Sum256([]byte(socket))
+	base := url.PathEscape(filepath.Base(socket))
+	if len(base) > 64 {
+		base = base[:64]
+	}
+	return filepath.Join(dir, base+"-"+hex.EncodeToString(sum[:8])+"."+what), nil
+}
+
+// socketStateAge is how long a socket's files in the state directory
+// are kept unwritten: a socket used once (a test's, a project's
+// JOBTOP_SOCKET) leaves none for good. Every instance writes its own as
+// it starts, and its ID mark again as it ends.
+const socketStateAge = 90 * 24 * time.Hour
+
+// pruneSocketStates removes the files under the state directory's
+// sockets/ (socketStatePath) that nothing wrote for socketStateAge, but
+// socket's own.
+func pruneSocketStates(socket string, now time.Time) {
+	own, err := socketStatePath(socket, "")
+	if err != nil {
+		return
+	}
+	state, err := jobs.DefaultStateDir()
+	if err != nil {
+		return
+	}
+	dir := filepath.Join(state, "sockets")
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return
+	}
+	for _, e := range entries {
+		if strings.HasPrefix(e.Name(), filepath.Base(own)) {
+			continue
+		}
+		if info, err := e.Info(); err == nil && info.Mode().IsRegular() && now.Sub(info.ModTime()) > socketStateAge {
+			os.Remove(filepath.Join(dir, e.Name()))
+		}
+	}
 }
 
 // keptLimitFile is what the "parallel" file holds, as `parallel --json`

@@ -25,11 +25,20 @@ const idBlock = 100
 type idMark struct {
 	path  string
 	start int64 // the first ID the manager gives: after the last taken before
-	// taken is the highest ID the file holds as taken: this manager
-	// gives no ID above it before the file says so.
+	// taken is the highest ID the manager may give before it writes the
+	// file again: what the file holds, unless that write failed.
 	taken atomic.Int64
 	mu    sync.Mutex // one write of the file at a time
+	// written is what the file held when this manager last read or
+	// wrote it; warned says a failed write was told.
+	written int64
+	warned  bool
 }
+
+// maxIDMark is the highest mark taken as one: IDs beyond it are no
+// integers a JSON client reads exactly (2^53), and a mark near the
+// largest int64 would wrap to a negative ID.
+const maxIDMark = 1 << 53
 
 // idMarkFile is what the file holds.
 type idMarkFile struct {
@@ -48,50 +57,59 @@ func openIDMark(path string) (*idMark, error) {
 	case err != nil:
 		return nil, fmt.Errorf("job ID mark: %w", err)
 	default:
-		if err := json.Unmarshal(b, &rec); err != nil || rec.Taken < 0 {
+		if err := json.Unmarshal(b, &rec); err != nil || rec.Taken < 0 || rec.Taken > maxIDMark {
 			return nil, fmt.Errorf("job ID mark %s is damaged (%q): remove it, and job IDs start again from 1, so an ID of an earlier instance may name a new job", path, b)
 		}
 	}
-	mk := &idMark{path: path, start: rec.Taken + 1}
+	mk := &idMark{path: path, start: rec.Taken + 1, written: rec.Taken}
 	mk.taken.Store(rec.Taken)
-	if err := mk.cover(ID(rec.Taken + 1)); err != nil {
-		return nil, err
-	}
+	mk.cover(ID(rec.Taken + 1))
 	return mk, nil
 }
 
 // cover makes sure the file holds id as taken before id is given: when
-// it is past the block, the file takes the block after id.
-func (mk *idMark) cover(id ID) error {
+// it is past the block, the file takes the block after id. A write that
+// fails (a full disk, a read-only state directory) does not stop jobs
+// from starting: it is said once on stderr, and the IDs go on from
+// memory; only an instance after a crash could then give them again.
+func (mk *idMark) cover(id ID) {
 	if int64(id) <= mk.taken.Load() {
-		return nil
+		return
 	}
 	mk.mu.Lock()
 	defer mk.mu.Unlock()
 	if int64(id) <= mk.taken.Load() {
-		return nil
+		return
 	}
 	end := (int64(id)/idBlock + 1) * idBlock
 	if err := writeIDMark(mk.path, end); err != nil {
-		return fmt.Errorf("recording job IDs up to %d: %w", end, err)
+		if !mk.warned {
+			fmt.Fprintf(os.Stderr, "jobtop: recording job IDs up to %d: %v; IDs go on, but should this instance die, the next may give IDs from %d again\n", end, err, mk.written+1)
+			mk.warned = true
+		}
+	} else {
+		mk.written = end
 	}
 	mk.taken.Store(end)
-	return nil
 }
 
 // settle writes last, the highest ID the manager took, as the mark, as
 // the manager shuts down: the next numbers its jobs from last+1, with
 // no gap. A manager that dies leaves its block's end there.
+// A file removed meanwhile (pruned as old: pruneSocketStates) is written
+// again.
 func (mk *idMark) settle(last ID) {
 	mk.mu.Lock()
 	defer mk.mu.Unlock()
-	taken := mk.taken.Load()
-	if int64(last) >= taken {
+	if int64(last) == mk.written {
 		return // the block's end; nothing to take back
 	}
 	// Only this manager's own block is given back: never a mark another
 	// one wrote since.
-	if b, err := os.ReadFile(mk.path); err != nil || !bytes.Equal(bytes.TrimSpace(b), markJSON(taken)) {
+	b, err := os.ReadFile(mk.path)
+	switch {
+	case errors.Is(err, os.ErrNotExist):
+	case err != nil || !bytes.Equal(bytes.TrimSpace(b), markJSON(mk.written)):
 		return
 	}
 	writeIDMark(mk.path, int64(last)) //nolint:errcheck // the block's end stays: IDs are skipped, none reused

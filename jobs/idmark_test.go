@@ -61,3 +61,37 @@ func TestADamagedIDMarkIsAnError(t *testing.T) {
 	assert.Contains(t, err.Error(), "job ID mark "+mark+" is damaged")
 	assert.Contains(t, err.Error(), "remove it")
 }
+
+// A mark that cannot be written (a full disk, a read-only state
+// directory) does not stop jobs from starting (rev59: no instance would
+// start, nor a job once the block ran out): IDs go on from memory, and
+// the mark is written as the manager shuts down if it can be then.
+func TestAnIDMarkThatCannotBeWrittenStopsNothing(t *testing.T) {
+	dir := t.TempDir()
+	mark := filepath.Join(dir, "ids")
+	require.NoError(t, os.Mkdir(mark+nextSuffix, 0o700)) // each write's file cannot be made
+	first, err := NewManager(Options{LogDir: t.TempDir(), IDPath: mark, Emulator: testEmulator})
+	require.NoError(t, err)
+	for want := ID(1); want <= 150; want++ {
+		info, err := first.Add(Spec{Command: "true"})
+		require.NoError(t, err)
+		require.Equal(t, want, info.ID)
+	}
+	assert.NoFileExists(t, mark)
+	require.NoError(t, os.Remove(mark+nextSuffix))
+	ctx, cancel := context.WithTimeout(context.Background(), patience)
+	defer cancel()
+	require.NoError(t, first.Shutdown(ctx))
+	second := newManager(t, Options{IDPath: mark})
+	assert.Equal(t, ID(151), second.FirstID(), "written as it shut down")
+}
+
+// A mark past 2^53 is damaged: near the largest int64 the next block's
+// end wrapped to a negative ID (rev59).
+func TestAnIDMarkBeyondTwoToThe53IsDamaged(t *testing.T) {
+	mark := filepath.Join(t.TempDir(), "ids")
+	require.NoError(t, os.WriteFile(mark, []byte(`{"taken":9223372036854775800}`), 0o600))
+	_, err := NewManager(Options{LogDir: t.TempDir(), IDPath: mark, Emulator: testEmulator})
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "is damaged")
+}

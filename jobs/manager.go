@@ -260,9 +260,7 @@ func (m *Manager) add(spec Spec, start startMode) (Info, error) {
 	// its output in the store.
 	id := ID(m.lastID.Add(1))
 	if m.ids != nil {
-		if err := m.ids.cover(id); err != nil { // (id is skipped)
-			return Info{}, err
-		}
+		m.ids.cover(id)
 	}
 	log := openLogFileSoon(filepath.Join(m.logDir, id.String()+".log"), m.opts.LogCap)
 	j := &job{
