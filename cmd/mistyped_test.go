@@ -99,6 +99,39 @@ func TestAMisspeltSubcommandStartsNoJob(t *testing.T) {
 	assert.ErrorAs(t, mistypedCommand(root, []string{"git", "log"}, -1), &unquoted, "a subcommand after a word, with --host too")
 }
 
+// A program's subcommand or target, unquoted, is refused before anything
+// starts: "jobtop npm install" started two jobs, npm and coreutils'
+// install (which failed), and "jobtop make test" ran /usr/bin/test as a
+// second job. Several single words where the first is a multi-command
+// tool (make, npm, go, docker...), or where the second is no program on
+// PATH, read as one command line unquoted. Programs side by side, and
+// command lines, are jobs as before.
+func TestAToolsSubcommandUnquotedStartsNoJob(t *testing.T) {
+	c := newCLI(t)
+	c.serve()
+	for _, args := range [][]string{{"npm", "install"}, {"make", "test"}, {"make", "test", "lint"}, {"go", "test"}, {"docker", "ps"}, {"sleep", "30"}, {"true", "app.py"}} {
+		r := c.run(args...)
+		assert.Equal(t, 2, r.code, "jobtop %v: %s", args, r.stderr)
+		line := strings.Join(args, " ")
+		assert.Contains(t, r.stderr, fmt.Sprintf("%q after %s would run as a command of its own", args[1], args[0]), "jobtop %v", args)
+		assert.Contains(t, r.stderr, fmt.Sprintf("write 'exec %s'", args[1]), "jobtop %v: how to run them apart", args)
+		assert.Contains(t, r.stderr, fmt.Sprintf("quote its command line: jobtop '%s', or put it after --: jobtop -- %s", line, line), "jobtop %v: how to run it as one", args)
+	}
+	var listed []jobs.Info
+	require.NoError(t, json.Unmarshal([]byte(c.ok("ls", "--json")), &listed))
+	assert.Empty(t, listed, "nothing started")
+
+	for _, args := range [][]string{{"true", "false"}, {"sleep 30", "test"}, {"make", "npm run dev"}, {"npm", "exec install"}, {"make test", "npm test"}, {"npm"}} {
+		assert.NoError(t, mistypedCommand(newRootCmd(), args, -1), "%v", args)
+	}
+	assert.NoError(t, mistypedCommand(newRootCmd(), []string{"make", "test"}, 0), "after --")
+	root := newRootCmd()
+	require.NoError(t, root.ParseFlags([]string{"--host", "ssh://far.invalid"}))
+	var unquoted *unquotedArgError
+	assert.ErrorAs(t, mistypedCommand(root, []string{"npm", "install"}, -1), &unquoted, "a tool's subcommand, with --host too")
+	assert.NoError(t, mistypedCommand(root, []string{"sleep", "30"}, -1), "with --host, the far PATH counts")
+}
+
 // Without a terminal nothing starts: the commands started as jobs on the
 // instance, then the TUI failed ("could not open a new TTY"), and an agent
 // that tried again started them twice.

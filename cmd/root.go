@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"slices"
 	"strings"
 
 	"github.com/charmbracelet/lipgloss"
@@ -372,7 +373,50 @@ func mistypedCommand(root *cobra.Command, args []string, dash int) error {
 				word, strings.Join(near, " or "), word)
 		}
 	}
-	return nil
+	return toolsArgument(args, len(hosts) > 0)
+}
+
+// toolsArgument refuses single words that read as one command line
+// unquoted ("jobtop npm install" started npm and coreutils' install as
+// two jobs, "jobtop make test" ran /usr/bin/test): several arguments, each
+// one word, where the first is one of multiCommandTools (whose next word
+// is a subcommand or target, whether or not a program has that name), or
+// is a program on PATH and the second is none (it could only fail, with
+// 127). A command line with a space in it is as given ('exec install' runs
+// install as a job of its own). With --host the far machine's PATH is not
+// known here: only the first check is made.
+func toolsArgument(args []string, remote bool) error {
+	if len(args) < 2 {
+		return nil
+	}
+	for _, word := range args {
+		if word == "" || word[0] == '-' || strings.ContainsAny(word, " \t\n") {
+			return nil
+		}
+	}
+	program, next := args[0], args[1]
+	if slices.Contains(multiCommandTools, program) {
+		return &unquotedArgError{program: program, word: next}
+	}
+	if remote || !onPath(program) || onPath(next) {
+		return nil
+	}
+	return &unquotedArgError{program: program, word: next}
+}
+
+// multiCommandTools are well-known programs whose first argument is a
+// subcommand or a target (make test, npm install, go vet, docker ps).
+var multiCommandTools = []string{
+	"make", "just", "npm", "npx", "yarn", "pnpm", "bun", "deno", "cargo", "go",
+	"docker", "podman", "kubectl", "helm", "git", "pip", "pip3", "uv", "poetry",
+	"mvn", "gradle", "dotnet", "bundle", "rake",
+}
+
+// onPath says whether word is a program a shell would run (one in . too,
+// with . on PATH).
+func onPath(word string) bool {
+	_, err := exec.LookPath(word)
+	return err == nil || errors.Is(err, exec.ErrDot)
 }
 
 // isSubcommand says whether word names one of root's subcommands.
