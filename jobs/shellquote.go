@@ -21,12 +21,23 @@ import (
 // reaches a terminal that shows it, and it can be pasted back into bash,
 // zsh or ksh (a POSIX.1-2024 sh reads it too; dash 0.5.12 does not).
 // Other words are quoted as any POSIX shell reads them.
-func ShellJoin(words []string) string {
+func ShellJoin(words []string) string { return shellJoin(words, writeANSIC) }
+
+// ShellLine is an argv as a command line that /bin/sh runs as exactly
+// it, whichever POSIX shell that is (dash reads no $'...'): ShellJoin's
+// line, but for a word holding a control character or bytes that are not
+// UTF-8, which is single-quoted with a tab and a line feed in it as they
+// are, and any other of those bytes written by printf
+// ('\e'"$(printf '\033')"'[31mred'). The line may span lines: it is to
+// be run, not shown as it is.
+func ShellLine(words []string) string { return shellJoin(words, writePOSIXControls) }
+
+func shellJoin(words []string, controls func(*strings.Builder, string)) string {
 	var b strings.Builder
 	for i, w := range words {
 		switch {
 		case i == 0 && (isAssignment(w) || shellKeywords()[w]):
-			quoteShellWord(&b, w)
+			quoteShellWord(&b, w, controls)
 			continue
 		case i == 0:
 		case isAssignment(w):
@@ -35,13 +46,13 @@ func ShellJoin(words []string) string {
 			b.WriteString(name)
 			b.WriteByte('=')
 			if value != "" {
-				writeShellWord(&b, value)
+				writeShellWord(&b, value, controls)
 			}
 			continue
 		default:
 			b.WriteByte(' ')
 		}
-		writeShellWord(&b, w)
+		writeShellWord(&b, w, controls)
 	}
 	return b.String()
 }
@@ -59,23 +70,23 @@ var shellKeywords = sync.OnceValue(func() map[string]bool {
 // writeShellWord writes w as the shell reads it back: as it is when
 // nothing in it is the shell's, else in single quotes, or in double quotes
 // when it holds a single quote and nothing double quotes would read, or
-// in ANSI-C quotes when it holds a control character.
-func writeShellWord(b *strings.Builder, w string) {
+// by controls when it holds a control character.
+func writeShellWord(b *strings.Builder, w string, controls func(*strings.Builder, string)) {
 	if w != "" && strings.IndexFunc(w, shellSpecial) < 0 {
 		b.WriteString(w)
 		return
 	}
-	quoteShellWord(b, w)
+	quoteShellWord(b, w, controls)
 }
 
-// quoteShellWord writes w quoted: in ANSI-C quotes when it holds a
-// control character or bytes that are not UTF-8, in double quotes when it
-// holds a single quote and nothing double quotes would read, else in
-// single quotes.
-func quoteShellWord(b *strings.Builder, w string) {
+// quoteShellWord writes w quoted: by controls (writeANSIC,
+// writePOSIXControls) when it holds a control character or bytes that are
+// not UTF-8, in double quotes when it holds a single quote and nothing
+// double quotes would read, else in single quotes.
+func quoteShellWord(b *strings.Builder, w string, controls func(*strings.Builder, string)) {
 	switch {
 	case needsANSIC(w):
-		writeANSIC(b, w)
+		controls(b, w)
 	case strings.ContainsRune(w, '\'') && doubleQuotable(w):
 		b.WriteByte('"')
 		b.WriteString(w)
@@ -157,6 +168,36 @@ func writeANSIC(b *strings.Builder, w string) {
 			for _, x := range []byte(w[i : i+size]) {
 				fmt.Fprintf(b, `\x%02x`, x)
 			}
+		default:
+			b.WriteString(w[i : i+size])
+		}
+		i += size
+	}
+	b.WriteByte('\'')
+}
+
+// writePOSIXControls writes w in single quotes as any POSIX sh reads it:
+// a single quote by closing the quotes, a backslash-escaped quote and
+// opening them again, a tab and a line feed as they are (single
+// quotes hold them), every other control and every byte that is not UTF-8
+// as printf's octal escape in a command substitution spliced into the
+// word ('a'"$(printf '\033')"'b'; never a line feed, which a command
+// substitution would drop at its end).
+func writePOSIXControls(b *strings.Builder, w string) {
+	b.WriteByte('\'')
+	for i := 0; i < len(w); {
+		c, size := utf8.DecodeRuneInString(w[i:])
+		switch {
+		case c == '\'':
+			b.WriteString(`'\''`)
+		case c == '\t' || c == '\n':
+			b.WriteRune(c)
+		case c == utf8.RuneError && size == 1 || unicode.IsControl(c):
+			b.WriteString(`'"$(printf '`)
+			for _, x := range []byte(w[i : i+size]) {
+				fmt.Fprintf(b, `\%03o`, x)
+			}
+			b.WriteString(`')"'`)
 		default:
 			b.WriteString(w[i : i+size])
 		}

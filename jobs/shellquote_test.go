@@ -57,6 +57,23 @@ func TestShellJoinQuotesControlsAsANSIC(t *testing.T) {
 	assert.Equal(t, `$'FOO=1\n' x`, ShellJoin([]string{"FOO=1\n", "x"}), "a first word with a control is no assignment either")
 }
 
+// ShellLine's line is run by /bin/sh (dash here, which reads no
+// $'...') as the very words, controls and bytes that are not UTF-8
+// included: a tab and a line feed as they are in single quotes, any
+// other control by printf.
+func TestShellLineRunsUnderPOSIXSh(t *testing.T) {
+	words := []string{"tab\there", "line\nbreak", "\x1b[31mred", "\t", "\n", "end\n", "\r\n", "a\x7fb", "\x07", "\x01f", "\u0085x",
+		"\xff\xfe", "it's\n", `back\slash` + "\n", `$HOME` + "\t`id`", "é\n日本", "K=a\nb", "plain", "a b", "it's"}
+	line := ShellLine(append([]string{"printf", `%s\0`}, words...))
+	out, err := exec.Command("/bin/sh", "-c", line).Output()
+	require.NoError(t, err, line)
+	assert.Equal(t, words, strings.Split(strings.TrimSuffix(string(out), "\x00"), "\x00"), line)
+
+	assert.Equal(t, "printf '%s|' 'tab\there' 'line\nbreak'", ShellLine([]string{"printf", "%s|", "tab\there", "line\nbreak"}))
+	assert.Equal(t, `echo ''"$(printf '\033')"'[1m' 'a'"$(printf '\302\205')"'b'`, ShellLine([]string{"echo", "\x1b[1m", "a\u0085b"}))
+	assert.Equal(t, ShellJoin([]string{"make", "-j8", "CFLAGS=-O2 -g", "it's"}), ShellLine([]string{"make", "-j8", "CFLAGS=-O2 -g", "it's"}), "no control: the same line as ShellJoin's")
+}
+
 // An argv job is shown as a command line that would run it.
 func TestDisplayCommandOfAnArgv(t *testing.T) {
 	assert.Equal(t, `python3 -c 'print("a b")'`, Spec{Argv: []string{"python3", "-c", `print("a b")`}}.DisplayCommand())

@@ -250,7 +250,7 @@ func (s Spec) DisplayCommand() string {
 			name, value, _ := strings.Cut(kv, "=")
 			b.WriteString(name + "=")
 			if value != "" {
-				writeShellWord(&b, value)
+				writeShellWord(&b, value, writeANSIC)
 			}
 			b.WriteByte(' ')
 		}

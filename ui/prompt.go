@@ -96,7 +96,7 @@ func newAddPrompt(km *keymap.KeyMap, st *styles.Styles, history []string) *addPr
 func (p *addPrompt) fill(info jobs.Info) {
 	command := info.Command
 	if len(info.Argv) > 0 {
-		command = jobs.ShellJoin(info.Argv)
+		command = jobs.ShellLine(info.Argv)
 	}
 	p.setCommand(command)
 	p.draft = command
@@ -131,7 +131,7 @@ func editedSpec(info jobs.Info) jobs.Spec {
 
 // setCommand puts command in the command field, the cursor at its end.
 func (p *addPrompt) setCommand(command string) {
-	p.inputs[0].SetValue(command)
+	p.inputs[0].SetValue(shownControls.Replace(command))
 	p.inputs[0].CursorEnd()
 	p.lineBreak = false
 }
@@ -208,8 +208,16 @@ func (p *addPrompt) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	return p, cmd
 }
 
+// shownControls shows a tab and a line feed of a command (an argument's,
+// quoted: fill) in the one-line field, which would make them spaces;
+// runControls gives them back to the command that runs.
+var (
+	shownControls = strings.NewReplacer("\t", "⇥", "\n", "⏎")
+	runControls   = strings.NewReplacer("⇥", "\t", "⏎", "\n")
+)
+
 func (p *addPrompt) submit() tea.Cmd {
-	command := strings.TrimSpace(p.inputs[0].Value())
+	command := runControls.Replace(strings.TrimSpace(p.inputs[0].Value()))
 	if p.joinedLines() {
 		p.err = lineBreakRefusal
 		return nil
