@@ -150,8 +150,8 @@ func (m *Model) handleGlobalKey(k tea.KeyMsg) (tea.Cmd, bool) {
 		return m.requestQuit(), true
 	case key.Matches(k, m.km.Help):
 		m.openHelp()
-	case key.Matches(k, m.km.Zoom):
-		m.toggleZoom()
+	case key.Matches(k, m.km.Zoom), !m.km.Zoom.Enabled() && slices.Contains(m.km.Zoom.Keys(), k.String()):
+		m.toggleZoom() // (which says why when there is nothing to zoom)
 	case key.Matches(k, m.km.Add):
 		m.prompt = newAddPrompt(&m.km, &m.st, m.started)
 	case key.Matches(k, m.km.Edit) && hasCur:
@@ -249,7 +249,7 @@ func (m *Model) updateKeys() {
 	hasJobs := len(m.table.Jobs()) > 0
 	m.km.Add.SetEnabled(true)
 	m.km.Edit.SetEnabled(false)
-	m.km.Zoom.SetEnabled(true)
+	m.km.Zoom.SetEnabled(m.canZoom())
 	m.km.Help.SetEnabled(true)
 	m.km.Quit.SetEnabled(true)
 	m.km.Reload.SetEnabled(m.canReload())

@@ -142,6 +142,9 @@ type notice struct {
 	// split says it tells which jobs the split shows: it goes with
 	// that split.
 	split bool
+	// refusedKey is the key a refusal (refuse) says does nothing here:
+	// that key working later takes it down (dropWorkedRefusal).
+	refusedKey string
 }
 
 // New builds the root model over an engine. It subscribes to the engine's
@@ -255,7 +258,11 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.holdOutput()
 		m.dropFlash()
 		m.table.SetNow(m.now()) // the time the person looks, not the last tick's
+		before, acts := m.notice, m.keysAct()
 		cmd = m.handleKey(msg)
+		if acts {
+			m.dropWorkedRefusal(before, msg.String())
+		}
 	case tea.MouseMsg:
 		m.holdOutput()
 		m.table.SetNow(m.now())

@@ -36,7 +36,35 @@ func (m *Model) flash(text string) {
 // an error, it stays until the next notice and comes before the counts
 // when it is long (rev51: "no job file to reload: ..." went at the next
 // key, cut before its hint).
-func (m *Model) refuse(text string) { m.setNotice(text, true) }
+func (m *Model) refuse(text string) {
+	m.setNotice(text, true)
+	m.notice.refusedKey = refusing
+}
+
+// refusing marks a notice refuse set while a key is handled, until
+// dropWorkedRefusal names the key.
+const refusing = "\x00"
+
+// keysAct says whether a key goes to the screen's actions: not typed
+// into a prompt, a search, a job, a panel or a question.
+func (m *Model) keysAct() bool {
+	return !m.input.takesKeys() && m.quit == quitNone && m.panel == nil && m.confirm == nil && m.prompt == nil && m.find == nil
+}
+
+// dropWorkedRefusal keeps a refusal the key k just made with the key's
+// name, and takes down one k made before when k has now worked (set no
+// notice): "nothing to split: mark jobs with space" stayed over the
+// split that s then showed. Another key leaves it to be read.
+func (m *Model) dropWorkedRefusal(before notice, k string) {
+	switch {
+	case m.notice != before:
+		if m.notice.refusedKey == refusing {
+			m.notice.refusedKey = k
+		}
+	case before.refusedKey == k:
+		m.notice = notice{}
+	}
+}
 
 // dropFlash takes a transient notice down (at a key).
 func (m *Model) dropFlash() {

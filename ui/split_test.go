@@ -114,6 +114,44 @@ func TestSplitNothingToShow(t *testing.T) {
 	require.Contains(t, m.View(), "nothing to split: mark jobs with space")
 }
 
+// A key's refusal goes once that key has worked: "nothing to split:
+// mark jobs with space" stayed in the status bar over the split that s
+// then showed, and through z and esc after it.
+func TestARefusalGoesWhenTheKeyWorks(t *testing.T) {
+	mgr := newManager(t)
+	start(t, mgr, "one", "true")
+	start(t, mgr, "two", "true")
+	m := newSizedModel(t, mgr, Config{}, 100, 30)
+	pumpUntil(t, m, "both to end", func() bool { return m.stateCountForTest(jobs.StateSucceeded) == 2 })
+	press(t, m, "s")
+	require.Contains(t, m.View(), "nothing to split: mark jobs with space")
+	press(t, m, "space", "j")
+	require.Contains(t, m.View(), "nothing to split: mark jobs with space", "the refusal stays to be read")
+	press(t, m, "space", "s")
+	require.Len(t, m.drawn(), 2)
+	require.NotContains(t, m.View(), "nothing to split")
+	press(t, m, "z", "esc")
+	require.NotContains(t, m.View(), "nothing to split")
+}
+
+// With no job, z zooms nothing: the help bar does not offer it, and z
+// still says why it does nothing.
+func TestZoomIsNotOfferedWithNothingToZoom(t *testing.T) {
+	mgr := newManager(t)
+	m := newSizedModel(t, mgr, Config{}, 100, 30)
+	require.NotContains(t, m.helpView(), "zoom")
+	require.False(t, m.km.Zoom.Enabled())
+	press(t, m, "z")
+	require.False(t, m.zoom)
+	require.Contains(t, m.View(), "nothing to zoom")
+	start(t, mgr, "one", "true")
+	pumpUntil(t, m, "the job to end", func() bool { return m.stateCountForTest(jobs.StateSucceeded) == 1 })
+	require.True(t, m.km.Zoom.Enabled(), "a job's output to zoom")
+	press(t, m, "z")
+	require.True(t, m.zoom)
+	require.NotContains(t, m.View(), "nothing to zoom", "the refusal gone with the zoom")
+}
+
 func TestSplitFocusScrollAndZoom(t *testing.T) {
 	m, mgr := splitModel(t)
 	press(t, m, "space", "j", "space", "j", "space", "s")

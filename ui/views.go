@@ -237,6 +237,18 @@ func (m *Model) toggleZoom() {
 	m.zoom = true
 }
 
+// canZoom says whether z zooms something (or ends a zoom): the help bar
+// offers it then only (toggleZoom says why it does nothing otherwise).
+func (m *Model) canZoom() bool {
+	if m.zoom || m.timeline != nil || m.focus == focusOutput {
+		return true
+	}
+	if _, ok := m.table.Selected(); !ok && m.mode == viewSplit {
+		return false
+	}
+	return m.activePane().has || m.mode == viewSplit
+}
+
 // endZoom ends the zoom. One made from the table in a split view is a
 // quick look: the panes come back as they were before it (the selected
 // job's pane, if it had none, goes again, and the one it pushed out
