@@ -320,8 +320,15 @@ func cutEach(list []string, sep string) string {
 }
 
 // printOutcome writes one line: "job 3 (web): killed (SIGTERM)", or for
-// a job that exited by itself once asked to stop "killed (exit 0)".
+// a job that exited by itself once asked to stop "killed (exit 0)", or
+// for a restart of a job that waits for its first run "job 2 (b) is
+// queued: it has not started yet".
 func printOutcome(w io.Writer, verb string, j jobs.Info) {
+	if verb == "restart" && j.State == jobs.StateQueued && j.Runs == 0 {
+		// It waits for its first run: the restart did nothing.
+		fmt.Fprintf(w, "job %d (%s) is queued: it has not started yet\n", j.ID, truncate(j.Name, 40))
+		return
+	}
 	state := string(j.State)
 	switch {
 	case verb == "rm" || verb == "clean":

@@ -144,6 +144,9 @@ func (m *Model) handleActionDone(msg actionDoneMsg) tea.Cmd {
 		case msg.Info.ID == msg.JobID && msg.Info.State == jobs.StateError:
 			// Refused at once (a dependency that failed): say why.
 			m.setNotice(name+" could not restart: "+msg.Info.Error, true)
+		case msg.Info.ID == msg.JobID && msg.Info.State == jobs.StateQueued && msg.Info.Runs == 0:
+			// It waits for its first run: there is nothing to restart.
+			m.setNotice(name+" is queued: it has not started yet", false)
 		default:
 			m.setNotice("restarting "+name, false)
 			m.notice.restartOf = msg.JobID // until its new run starts
