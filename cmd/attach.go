@@ -84,6 +84,7 @@ func attachTUI(cmd *cobra.Command, specs []jobs.Spec) error {
 	governMemory(memCtx, c, time.Second)
 	cfg := withinOwnJob(cmd, c, withTerminal(cmd, attachedConfig(inst)))
 	cfg.Began = time.Now() // the ends of the command line's jobs are news, not older ones
+	var started []jobs.Info
 	for i, s := range specs {
 		info, err := c.Start(s)
 		var apiErr *control.APIError
@@ -95,6 +96,12 @@ func attachTUI(cmd *cobra.Command, specs []jobs.Spec) error {
 		}
 		if i == 0 {
 			cfg.Select = info.ID
+		}
+		started = append(started, info)
+	}
+	if len(started) > 0 {
+		if list, err := c.Jobs(ctx); err == nil {
+			cfg.Notice = warnSameNames(cfg.Notice, list, started)
 		}
 	}
 	model := ui.New(c, cfg)

@@ -450,19 +450,50 @@ func sameName(cmd *cobra.Command, c *control.Client, started jobs.Info) {
 	if err != nil {
 		return
 	}
+	if warning := sameNameWarning(list, started); warning != "" {
+		fmt.Fprintln(cmd.ErrOrStderr(), "jobtop:", warning)
+	}
+}
+
+// sameNameWarning says which live jobs of list other than newest have
+// newest's name ("" when none does): the name names newest now.
+func sameNameWarning(list []jobs.Info, newest jobs.Info) string {
 	var others []string
 	for _, j := range list {
-		if j.ID != started.ID && j.Name == started.Name && (j.State.Active() || j.State == jobs.StateQueued) {
+		if j.ID != newest.ID && j.Name == newest.Name && (j.State.Active() || j.State == jobs.StateQueued) {
 			others = append(others, strconv.Itoa(int(j.ID)))
 		}
 	}
 	if len(others) == 0 {
-		return
+		return ""
 	}
 	which, has, them := "job "+others[0], "has", "it"
 	if len(others) > 1 {
 		which, has, them = "jobs "+strings.Join(others, ", "), "have", "them"
 	}
-	fmt.Fprintf(cmd.ErrOrStderr(), "jobtop: %s, also named %s, %s not ended: %s names job %d now (the newest); jobtop kill %s ends %s\n",
-		which, started.Name, has, started.Name, started.ID, strings.Join(others, " "), them)
+	return fmt.Sprintf("%s, also named %s, %s not ended: %s names job %d now (the newest); jobtop kill %s ends %s",
+		which, newest.Name, has, newest.Name, newest.ID, strings.Join(others, " "), them)
+}
+
+// sameNamesWarning is sameNameWarning for the jobs a command line
+// started (jobtop 'sleep 30' 'sleep 31' --name a,a), once for each name,
+// of the newest of them under it; "" when no name is another live job's.
+func sameNamesWarning(list, started []jobs.Info) string {
+	newest := map[string]jobs.Info{}
+	var names, warnings []string
+	for _, j := range started {
+		prev, seen := newest[j.Name]
+		if !seen {
+			names = append(names, j.Name)
+		}
+		if !seen || j.ID > prev.ID {
+			newest[j.Name] = j
+		}
+	}
+	for _, name := range names {
+		if w := sameNameWarning(list, newest[name]); w != "" {
+			warnings = append(warnings, w)
+		}
+	}
+	return strings.Join(warnings, "; ")
 }

@@ -172,6 +172,23 @@ func openTUI(cmd *cobra.Command, specs []jobs.Spec) error {
 	return err
 }
 
+// warnSameNames says, on stderr (seen when the screen closes) and first
+// in the status bar's notice, which jobs the command line started have
+// the name of another live job (sameNamesWarning), as jobtop run says it:
+// "jobtop 'sleep 30' 'sleep 31' --name a,a" started two jobs a without a
+// word. It returns the notice.
+func warnSameNames(notice string, list, started []jobs.Info) string {
+	warning := sameNamesWarning(list, started)
+	if warning == "" {
+		return notice
+	}
+	fmt.Fprintln(os.Stderr, "jobtop:", warning)
+	if notice != "" {
+		warning += "; " + notice
+	}
+	return warning
+}
+
 // bellFlag turns the bell on from the start (the b key toggles it).
 const bellFlag = "bell"
 
@@ -304,6 +321,7 @@ func runLocalTUI(mgr *jobs.Manager, engine ui.Engine, cfg ui.Config, specs []job
 	if cfg.Began.IsZero() { // a job that fails at once ends before the TUI lists it
 		cfg.Began = time.Now()
 	}
+	var started []jobs.Info
 	for i, s := range specs {
 		if s.Dir == "" {
 			s.Dir = dir
@@ -315,7 +333,9 @@ func runLocalTUI(mgr *jobs.Manager, engine ui.Engine, cfg ui.Config, specs []job
 		if i == 0 {
 			cfg.Select = info.ID
 		}
+		started = append(started, info)
 	}
+	cfg.Notice = warnSameNames(cfg.Notice, mgr.List(), started)
 	model := ui.New(engine, cfg)
 	defer model.Close()
 	return runProgram(model, quit, asked)
