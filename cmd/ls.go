@@ -130,7 +130,7 @@ func writeLsTable(w io.Writer, rows []lsRow, text textOut, now time.Time, cols i
 			pid = strconv.Itoa(j.PID)
 		}
 		cells = append(cells, [len(lsColumns)]string{strconv.Itoa(int(j.ID)), truncate(text.label(j.Name), 24),
-			stateText(j, now), pid, formatRuntime(j.Runtime(now)), exitText(j), truncate(text.label(j.Command), lsCommandWidth)})
+			stateText(j, now), pid, formatRuntime(j.Runtime(now)), exitText(j), truncate(text.label(termtext.OneLine(j.Command)), lsCommandWidth)})
 	}
 	const last = len(lsColumns) - 1
 	// On a terminal, what a cell takes is its width there (a wide

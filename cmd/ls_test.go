@@ -150,6 +150,20 @@ func TestTruncateKeepsACellOnItsRow(t *testing.T) {
 	assert.True(t, strings.HasSuffix(lines[2], "a b c d e"), lines[2])
 }
 
+// A multi-line shell command shows in ls as status and the TUI show it,
+// each line break as " ⏎ ": ls showed "echo one echo two", a command
+// that reads as one echo, where status said "echo one ⏎ echo two".
+func TestLsShowsALineBreakOfACommandAsStatusDoes(t *testing.T) {
+	c := newCLI(t)
+	c.serve()
+	id := c.startJob("echo one\necho two")
+	c.ok("wait", id)
+	assert.Contains(t, c.ok("status", id), "echo one ⏎ echo two\n")
+	lines := strings.Split(strings.TrimSuffix(c.ok("ls"), "\n"), "\n")
+	require.Len(t, lines, 2)
+	assert.True(t, strings.HasSuffix(lines[1], "  echo one ⏎ echo two"), lines[1])
+}
+
 // ls takes jobs, --state and --name, as stop and rm pick them; a job that
 // is not there is an error, a selector that cannot be read a bad command
 // line.
