@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"syscall"
 	"testing"
@@ -241,6 +242,23 @@ func TestPueueCommandsStartNoJob(t *testing.T) {
 	assert.Empty(t, listed, "nothing started")
 	assert.NoError(t, mistypedCommand(newRootCmd(), []string{"exec reset"}, -1))
 	assert.NoError(t, mistypedCommand(newRootCmd(), []string{"reset"}, 0), "after --")
+}
+
+// What jobtop project says to type instead runs, as it is written:
+// it said "jobtop status shows the instance", and jobtop status with no
+// job ID exits 2 ("status takes one job ID").
+func TestProjectsHintNamesCommandsThatRun(t *testing.T) {
+	c := newCLI(t)
+	c.serveJobFile("jobs:\n  web: {cmd: exec sleep 60}\n")
+	r := c.run("project", "state")
+	assert.Equal(t, 2, r.code, r.stderr)
+	assert.Contains(t, r.stderr, `"project" is process-compose's command`)
+	named := regexp.MustCompile(`jobtop ([a-z]+)( [a-z]+)? (shows|lists|re-reads)`).FindAllStringSubmatch(r.stderr, -1)
+	require.NotEmpty(t, named, r.stderr)
+	for _, m := range named {
+		ran := c.run(m[1])
+		assert.Equal(t, 0, ran.code, "jobtop %s, as the hint writes it: %s", m[1], ran.stderr)
+	}
 }
 
 // A help topic that is no command is refused, with the command it is

@@ -449,7 +449,7 @@ var otherToolsCommands = map[string]struct {
 	"up":      {whose: "process-compose's command", instead: "plain jobtop runs the job file here, jobtop serve -D in the background"},
 	"down":    {whose: "process-compose's command", instead: "jobtop shutdown stops the instance and its jobs (q in the TUI)"},
 	"process": {whose: "process-compose's command", instead: "jobtop ls lists the jobs; jobtop restart, stop, kill and logs take a job's name"},
-	"project": {whose: "process-compose's command", instead: "jobtop status shows the instance, jobtop reload re-reads the job file"},
+	"project": {whose: "process-compose's command", instead: "jobtop ls lists the instance's jobs, jobtop parallel shows how many it runs at once, jobtop reload re-reads the job file"},
 	"start": {whose: "overmind's, foreman's and pueue's command", instead: "plain jobtop runs the job file here, jobtop serve -D in the background; jobtop restart NAME starts one job again; " +
 		"a job paused with jobtop signal STOP ID goes on with jobtop signal CONT ID"},
 	"s":       {whose: "overmind's command (start)", instead: "plain jobtop runs the job file here, jobtop serve -D in the background; jobtop restart NAME starts one job again"},
