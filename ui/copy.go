@@ -2,8 +2,10 @@ package ui
 
 import (
 	"encoding/base64"
+	"fmt"
 	"io"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/charmbracelet/bubbles/key"
@@ -130,12 +132,18 @@ func (p *outputPane) followSearch() {
 	p.sel.cursor = p.search.current
 }
 
+// copyCountMax is as far as the lines past a cut copy are counted (an
+// all view's selection can hold millions).
+const copyCountMax = 100000
+
 // selectedText is the selection's lines as plain text, at most
-// copyMaxBytes (cut reports that it stopped there).
-func (p *outputPane) selectedText() (text string, n int, cut bool) {
+// copyMaxBytes: n lines of the selection's total (more than n when it
+// stopped there; past copyCountMax, counted no further).
+func (p *outputPane) selectedText() (text string, n, total int) {
 	lo, hi := p.sel.bounds()
 	src := p.source()
 	var b strings.Builder
+	cut := false
 	for k := lo; ; {
 		batch := src.from(k, 256)
 		if len(batch) == 0 {
@@ -143,25 +151,28 @@ func (p *outputPane) selectedText() (text string, n int, cut bool) {
 		}
 		for _, l := range batch {
 			if hi.less(l.key) {
-				return b.String(), n, false
+				return b.String(), n, total
 			}
-			if l.note == noteNone {
-				if !appendLine(&b, l.Text) {
-					return b.String(), n, true
-				}
+			if l.note != noteNone {
+				continue
+			}
+			total++
+			if cut = cut || !appendLine(&b, l.Text); !cut {
 				n++
+			} else if total > copyCountMax {
+				return b.String(), n, total // "of more than 100000"
 			}
 		}
 		k = batch[len(batch)-1].key.next()
 	}
-	return b.String(), n, false
+	return b.String(), n, total
 }
 
 // visibleText is the lines on screen as plain text, each line once
 // however many rows it wraps to.
-func (p *outputPane) visibleText() (text string, n int, cut bool) {
+func (p *outputPane) visibleText() (text string, n, total int) {
 	if len(p.rowKeys) == 0 {
-		return "", 0, false
+		return "", 0, 0
 	}
 	sel := lineSelection{anchor: p.rowKeys[0], cursor: p.rowKeys[len(p.rowKeys)-1]}
 	keep := p.sel
@@ -173,7 +184,7 @@ func (p *outputPane) visibleText() (text string, n int, cut bool) {
 // screenText is the rows of a pane in screen mode as shown, without
 // colours, cursor or trailing blanks; blank rows at the bottom are left
 // out. A screen has no lines of output: its rows are all there is.
-func (p *outputPane) screenText() (text string, n int, cut bool) {
+func (p *outputPane) screenText() (text string, n, total int) {
 	rows := make([]string, 0, len(p.rows))
 	for _, r := range p.rows {
 		rows = append(rows, strings.TrimRight(plainText(ansi.Strip(r)), " "))
@@ -184,19 +195,19 @@ func (p *outputPane) screenText() (text string, n int, cut bool) {
 	var b strings.Builder
 	for _, r := range rows {
 		if !appendLine(&b, r) {
-			return b.String(), n, true
+			break
 		}
 		n++
 	}
-	return b.String(), n, false
+	return b.String(), n, len(rows)
 }
 
 // matchedText is every line the pane's search matched, as plain text.
-func (p *outputPane) matchedText() (text string, n int, cut bool) {
+func (p *outputPane) matchedText() (text string, n, total int) {
 	src := filteredSource{s: p.search, src: p.base}
 	oldest, ok := src.oldest()
 	if !ok {
-		return "", 0, false
+		return "", 0, 0
 	}
 	sel := lineSelection{anchor: oldest, cursor: lastKey}
 	keep := p.sel
@@ -240,21 +251,21 @@ func (m *Model) handleCopyKey(p *outputPane, k tea.KeyMsg) (tea.Cmd, bool) {
 			m.refuse("nothing to select: the pane has no output")
 		}
 	case key.Matches(k, m.km.Copy) && p.sel != nil:
-		text, n, cut := p.selectedText()
+		text, n, total := p.selectedText()
 		p.sel = nil
-		return m.copyText(text, n, cut, "selected"), true
+		return m.copyText(text, n, total, "selected"), true
 	case key.Matches(k, m.km.CopyVisible) && p.InScreen():
-		text, n, cut := p.screenText()
-		return m.copyText(text, n, cut, "on screen"), true
+		text, n, total := p.screenText()
+		return m.copyText(text, n, total, "on screen"), true
 	case key.Matches(k, m.km.CopyVisible):
-		text, n, cut := p.visibleText()
+		text, n, total := p.visibleText()
 		what := "on screen"
 		if p.search != nil && p.search.filter {
-			text, n, cut = p.matchedText()
+			text, n, total = p.matchedText()
 			what = "matching " + p.search.m.label()
 		}
 		p.sel = nil
-		return m.copyText(text, n, cut, what), true
+		return m.copyText(text, n, total, what), true
 	case p.sel == nil:
 		return nil, false
 	case k.Type == tea.KeyEsc:
@@ -278,15 +289,25 @@ func (m *Model) handleCopyKey(p *outputPane, k tea.KeyMsg) (tea.Cmd, bool) {
 	return nil, true
 }
 
-// copyText sends text to the clipboard and says so in the status bar.
-func (m *Model) copyText(text string, n int, cut bool, what string) tea.Cmd {
-	if n == 0 {
+// copyText sends text, n lines of total, to the clipboard and says so in
+// the status bar: "copied 648 of 2000 lines matching x" when it stopped
+// at copyMaxBytes.
+func (m *Model) copyText(text string, n, total int, what string) tea.Cmd {
+	switch {
+	case total == 0:
 		m.refuse("nothing to copy")
+		return nil
+	case n == 0:
+		m.refuse("nothing copied: its first line alone passes the 64 KiB a terminal takes at once")
 		return nil
 	}
 	msg := "copied " + plural(n, "line") + " " + what
-	if cut {
-		msg += " (stopped at the 64 KiB a terminal takes at once)"
+	if total > n {
+		of := strconv.Itoa(total)
+		if total > copyCountMax {
+			of = "more than " + strconv.Itoa(copyCountMax)
+		}
+		msg = fmt.Sprintf("copied %d of %s lines %s (stopped at the 64 KiB a terminal takes at once)", n, of, what)
 	}
 	m.flash(msg)
 	return writeClipboard(m.cfg.Terminal, text)

@@ -116,6 +116,19 @@ func TestCopyIsBounded(t *testing.T) {
 	require.LessOrEqual(t, len(got[0]), copyMaxBytes)
 	require.Greater(t, len(got[0]), copyMaxBytes-20)
 	require.Contains(t, m.notice.text, "stopped at the 64 KiB")
+	// How many of how many: "copied 648 lines matching x" never said
+	// that 2000 matched.
+	n := strings.Count(got[0], "\n")
+	require.Equal(t, fmt.Sprintf("copied %d of 10000 lines selected (stopped at the 64 KiB a terminal takes at once)", n), m.notice.text)
+
+	term.Reset()
+	search(t, m, "line")
+	press(t, m, "&", "Y")
+	got = clipboard(t, &term)
+	require.Len(t, got, 1)
+	n = strings.Count(got[0], "\n")
+	require.Less(t, n, 10000)
+	require.Equal(t, fmt.Sprintf("copied %d of 10000 lines matching line (stopped at the 64 KiB a terminal takes at once)", n), m.notice.text)
 }
 
 // A pane whose last line is still being written (a prompt) copies it
