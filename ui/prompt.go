@@ -8,6 +8,7 @@ import (
 	"github.com/charmbracelet/bubbles/key"
 	"github.com/charmbracelet/bubbles/textinput"
 	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/x/ansi"
 
 	"jobtop/jobs"
 	"jobtop/keymap"
@@ -53,6 +54,8 @@ type addPrompt struct {
 	history []string
 	at      int
 	draft   string
+	// height is what the screen gives the prompt (SetSize).
+	height int
 	// base is the spec of the job being edited (fill): the job started
 	// is it with the command, name and terminal the prompt gives. Zero
 	// for a new job.
@@ -250,32 +253,76 @@ func (p *addPrompt) UpdateKeys(km *keymap.KeyMap) {
 	km.PromptHistory.SetEnabled(len(p.history) > 0 && p.focused == 0)
 }
 
-// SetSize sets the prompt's width; its height is promptHeight.
-func (p *addPrompt) SetSize(width, _ int) {
-	p.width = width
+// SetSize sets the prompt's width, and the height the screen gives it
+// (Height asked for).
+func (p *addPrompt) SetSize(width, height int) {
+	p.width, p.height = width, height
 	for i := range p.inputs {
 		p.inputs[i].Width = max(width-labelWidth-1, 1)
 	}
 }
 
-// View draws the prompt: exactly promptHeight lines.
-func (p *addPrompt) View() string {
-	heading := "add a job"
-	if p.replaces != 0 {
-		heading = "edit job " + p.replaces.String() + ": not started yet, the edit replaces it"
+// maxErrorRows is as many rows as an error below the heading takes.
+const maxErrorRows = 2
+
+// Height is how many lines the prompt takes at width: promptHeight, and
+// the rows of an error too long to show beside the heading.
+func (p *addPrompt) Height(width int) int { return promptHeight + len(p.errorRows(width)) }
+
+// errorRows are the rows of the prompt's error under its heading, when
+// it does not fit beside it at width (at 80 columns a paste of two lines
+// said "…a command is one line (join t…", cut before what to do): up to
+// maxErrorRows, wrapped at words.
+func (p *addPrompt) errorRows(width int) []string {
+	if p.err == "" || textWidth(p.heading()+"  ✗ "+p.err) <= width {
+		return nil
 	}
+	rows := strings.Split(ansi.Wordwrap(p.err, max(width-4, 1), ""), "\n")
+	if len(rows) > maxErrorRows {
+		rows = rows[:maxErrorRows]
+		rows[maxErrorRows-1] += " …"
+	}
+	for i := range rows {
+		lead := "    "
+		if i == 0 {
+			lead = "  ✗ "
+		}
+		rows[i] = cut(lead+rows[i], width)
+	}
+	return rows
+}
+
+// heading is the prompt's title.
+func (p *addPrompt) heading() string {
+	if p.replaces != 0 {
+		return "edit job " + p.replaces.String() + ": not started yet, the edit replaces it"
+	}
+	return "add a job"
+}
+
+// View draws the prompt: exactly promptHeight lines, and the rows of an
+// error under the heading when the screen gave it room for them.
+func (p *addPrompt) View() string {
+	heading := p.heading()
 	title := p.st.Prompt.Render(cut(heading, p.width))
 	on := "  on a terminal (" + p.km.ToggleTTY.Help().Key + ": pipes)"
 	if p.pipes {
 		on = "  on pipes (" + p.km.ToggleTTY.Help().Key + ": terminal)"
 	}
 	rest := max(p.width-len(heading), 0)
-	if p.err != "" {
+	below := p.errorRows(p.width)
+	if promptHeight+len(below) > p.height {
+		below = nil // no room: beside the heading, cut
+	}
+	if p.err != "" && below == nil {
 		title += p.st.PromptError.Render(cut("  ✗ "+p.err, rest))
 	} else {
 		title += p.st.PromptLabel.Render(cut(on, rest))
 	}
 	lines := []string{title}
+	for _, row := range below {
+		lines = append(lines, p.st.PromptError.Render(row))
+	}
 	for i, label := range []string{"command", "name"} {
 		mark := "  "
 		if i == p.focused {

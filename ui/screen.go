@@ -27,7 +27,7 @@ func (m *Model) resize() {
 	promptLines := 0
 	switch {
 	case m.prompt != nil:
-		promptLines = promptHeight
+		promptLines = m.prompt.Height(m.width)
 	case m.find != nil:
 		promptLines = 1
 	}
