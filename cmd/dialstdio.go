@@ -68,7 +68,7 @@ too old for this jobtop (its --api version).`,
 			return control.BridgeStdio(ctx, socket, inst.APIVersion, os.Stdin, os.Stdout)
 		},
 	}
-	cmd.Flags().IntVar(&api, "api", control.APIVersion, "the API version of the client at the other end")
+	cmd.Flags().IntVar(&api, "api", control.APIVersion, "the API version `N` of the client at the other end")
 	cmd.Flags().BoolVar(&noStart, "no-start", false, "exit (status 3) when no instance is running, instead of starting one")
 	cmd.Flags().Var(durationFlag{d: &answerTimeout, nonNegative: true}, "answer-timeout", "give up when the instance has not answered within `DUR` (0: wait as long as it takes)")
 	return cmd

@@ -27,7 +27,7 @@ const socketFlag = "socket"
 // addSocketFlag adds --socket to root, for every command.
 func addSocketFlag(root *cobra.Command) {
 	root.PersistentFlags().String(socketFlag, "",
-		"socket of the jobtop instance (default $"+control.SocketEnv+", then "+control.DefaultSocketPath()+")")
+		"the jobtop instance's socket, at `PATH` (default $"+control.SocketEnv+", then "+control.DefaultSocketPath()+")")
 }
 
 // socketPath resolves the socket: --socket, then $JOBTOP_SOCKET, then the

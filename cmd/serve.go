@@ -32,7 +32,8 @@ func newServeCmd() *cobra.Command {
 socket, for the CLI (jobtop run, ls, logs...) and for jobtop attach.
 
 It runs the jobs of its job file: -f FILE, else jobtop.yaml, jobtop.yml,
-a Procfile or process-compose.yml/.yaml in the current directory (with
+a Procfile, process-compose.yml/.yaml or compose.yml/.yaml (with
+processes:) in the current directory (with
 its override file: the first of compose.override.yml/.yaml and
 process-compose.override.yml/.yaml beside it; -f given more than once
 merges process-compose files in order) (--no-file: none), with the .env beside it (-e FILE instead,
@@ -75,7 +76,7 @@ jobtop run starts in the background does so after 30m.`,
 	cmd.Flags().BoolVarP(&detach, "detach", "D", false, "run in the background: start this serve detached, wait until it answers, say where it runs, and exit")
 	addFileFlags(cmd)
 	addRetentionFlags(cmd)
-	cmd.Flags().Var(durationFlag{d: &idleExit, nonNegative: true}, "idle-exit", "exit after `DUR` with no job running or queued and no client connected (0: never)")
+	cmd.Flags().Var(durationFlag{d: &idleExit, nonNegative: true}, "idle-exit", "exit after `DUR` with no job running, queued or waiting to restart and no client connected (0: never)")
 	cmd.Flags().Var(newDecimalUint(&maxRunning, 0), "max-running", "run at most `N` jobs at once; the rest wait queued (default: the job file's max_parallel, else no limit)")
 	return cmd
 }
