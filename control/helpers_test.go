@@ -60,7 +60,12 @@ func newManager(t testing.TB, socket string) *jobs.Manager {
 // startInstance serves a fresh manager on a socket in a new temp dir.
 func startInstance(t testing.TB) *instance {
 	t.Helper()
-	socket := filepath.Join(shortTempDir(t), "s.sock")
+	return startInstanceAt(t, filepath.Join(shortTempDir(t), "s.sock"))
+}
+
+// startInstanceAt is startInstance on the socket path given.
+func startInstanceAt(t testing.TB, socket string) *instance {
+	t.Helper()
 	m := newManager(t, socket)
 	srv, err := ListenAndServe(m, socket, Instance{Kind: "serve"})
 	require.NoError(t, err)
@@ -142,7 +147,8 @@ const helperEnv = "JOBTOP_CONTROL_TEST_HELPER"
 // "hold:PATH" locks PATH.lock, listens on PATH, says "ready" and blocks
 // (to be SIGKILLed, leaving a stale socket); "connect:PATH" connects to
 // PATH, sends a request and prints the status line or the connect error;
-// "client:PATH" lists the jobs there as a client and prints its error.
+// "client:PATH" lists the jobs there as a client and prints its error;
+// any other mode exits 0 ("probe:": it runs at all, otherUsersDir).
 func TestMain(m *testing.M) {
 	mode, path, ok := strings.Cut(os.Getenv(helperEnv), ":")
 	if !ok {

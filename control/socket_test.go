@@ -192,13 +192,11 @@ func TestOtherUserCannotConnect(t *testing.T) {
 	if os.Getuid() != 0 {
 		t.Skip("switching to another uid needs root")
 	}
-	in := startInstance(t)
+	// The test binary, copied where uid 65534 can run it, connects.
+	reach, bin := otherUsersDir(t)
+	in := startInstanceAt(t, filepath.Join(dirIn(t, reach), "s.sock"))
 	dir := filepath.Dir(in.socket)
 	require.NoError(t, os.Chmod(dir, 0o755)) // let uid 65534 reach the socket file
-	// The test binary, copied where uid 65534 can run it, connects.
-	bin := filepath.Join(shortTempDir(t), "helper")
-	copyExecutable(t, os.Args[0], bin)
-	require.NoError(t, os.Chmod(filepath.Dir(bin), 0o755))
 	connect := func() (string, error) {
 		cmd := exec.Command(bin)
 		// GORACE: a race-enabled helper would otherwise sleep 1s at exit.

@@ -69,11 +69,9 @@ func TestClientRefusesAServerOfAnotherUser(t *testing.T) {
 	}
 	// The helper, as uid 65534, listens in a directory of its own; the
 	// socket is then moved into one of ours.
-	theirs := shortTempDir(t)
+	reach, bin := otherUsersDir(t)
+	theirs := dirIn(t, reach)
 	require.NoError(t, os.Chown(theirs, 65534, 65534))
-	bin := filepath.Join(shortTempDir(t), "helper")
-	copyExecutable(t, os.Args[0], bin)
-	require.NoError(t, os.Chmod(filepath.Dir(bin), 0o755))
 	cmd := exec.Command(bin)
 	cmd.Env = append(os.Environ(), helperEnv+"=hold:"+filepath.Join(theirs, "s.sock"), "GORACE=atexit_sleep_ms=0")
 	cmd.SysProcAttr = &syscall.SysProcAttr{Credential: &syscall.Credential{Uid: 65534, Gid: 65534}}
@@ -87,7 +85,7 @@ func TestClientRefusesAServerOfAnotherUser(t *testing.T) {
 	line, err := bufio.NewReader(stdout).ReadString('\n')
 	require.NoError(t, err)
 	require.Equal(t, "ready\n", line)
-	ours := filepath.Join(shortTempDir(t), "s.sock")
+	ours := filepath.Join(dirIn(t, reach), "s.sock") // (a rename: on the same file system)
 	require.NoError(t, os.Rename(filepath.Join(theirs, "s.sock"), ours))
 
 	_, err = NewClient(ours).StartJob(ctxT(t), StartRequest{Command: "true", Env: map[string]string{"TOKEN": "secret"}})
@@ -104,9 +102,7 @@ func TestRefusalAdviceFitsWhoCanRemoveTheDirectory(t *testing.T) {
 	if os.Getuid() != 0 {
 		t.Skip("directories of other users, and a client of another uid, need root")
 	}
-	bin := filepath.Join(shortTempDir(t), "helper")
-	copyExecutable(t, os.Args[0], bin)
-	require.NoError(t, os.Chmod(filepath.Dir(bin), 0o755))
+	reach, bin := otherUsersDir(t)
 	// client runs a client of socket as uid 65534 (the user), whose
 	// runtime directory is runtime, and returns the error it printed.
 	client := func(runtime, socket string) string {
@@ -117,7 +113,7 @@ func TestRefusalAdviceFitsWhoCanRemoveTheDirectory(t *testing.T) {
 		require.NoError(t, err, string(out))
 		return strings.TrimSpace(string(out))
 	}
-	runtime := shortTempDir(t)
+	runtime := dirIn(t, reach)
 	require.NoError(t, os.Chmod(runtime, 0o755))
 	dir := filepath.Join(runtime, "jobtop") // the user's default directory, made by uid 4242 first
 	require.NoError(t, os.Mkdir(dir, 0o700))
@@ -128,7 +124,7 @@ func TestRefusalAdviceFitsWhoCanRemoveTheDirectory(t *testing.T) {
 	assert.Contains(t, out, "export JOBTOP_SOCKET=~/.jobtop.sock")
 	assert.NotContains(t, out, "remove "+dir)
 
-	other := filepath.Join(shortTempDir(t), "shared") // not the default: JOBTOP_SOCKET in another user's directory
+	other := filepath.Join(dirIn(t, reach), "shared") // not the default: JOBTOP_SOCKET in another user's directory
 	require.NoError(t, os.Chmod(filepath.Dir(other), 0o755))
 	require.NoError(t, os.Mkdir(other, 0o755))
 	require.NoError(t, os.Chown(other, 4242, 4242))
