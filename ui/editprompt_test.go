@@ -87,6 +87,7 @@ func TestEditKeepsTheJobsDirectoryAndEnvironment(t *testing.T) {
 
 	press(t, m, "e")
 	require.NotNil(t, m.prompt)
+	require.Contains(t, m.View(), "run as a new job in "+dir, "where it runs")
 	for range len("exit 1") {
 		press(t, m, "backspace")
 	}

@@ -2,6 +2,7 @@ package ui
 
 import (
 	"fmt"
+	"os"
 	"strings"
 
 	"github.com/charmbracelet/bubbles/cursor"
@@ -292,12 +293,32 @@ func (p *addPrompt) errorRows(width int) []string {
 	return rows
 }
 
-// heading is the prompt's title.
+// heading is the prompt's title: an edited job's says where it runs
+// (rev58: the directory it keeps could be gone, and nothing showed it).
 func (p *addPrompt) heading() string {
-	if p.replaces != 0 {
-		return "edit job " + p.replaces.String() + ": not started yet, the edit replaces it"
+	in := ""
+	if p.base.Dir != "" {
+		in = " in " + homeShort(p.base.Dir)
+	}
+	switch {
+	case p.replaces != 0:
+		return "edit job " + p.replaces.String() + in + ": not started yet, the edit replaces it"
+	case in != "":
+		return "run as a new job" + in
 	}
 	return "add a job"
+}
+
+// homeShort is dir with the home directory as "~".
+func homeShort(dir string) string {
+	home, err := os.UserHomeDir()
+	if err != nil || home == "" || home == "/" {
+		return dir
+	}
+	if rest, ok := strings.CutPrefix(dir, home); ok && (rest == "" || rest[0] == '/') {
+		return "~" + rest
+	}
+	return dir
 }
 
 // View draws the prompt: exactly promptHeight lines, and the rows of an
