@@ -236,21 +236,24 @@ func previousEndNote(socket string, e *control.PreviousEnd) string {
 }
 
 // previousEndNotice is previousEndNote for the TUI's status bar, short
-// enough for 80 columns: no socket path (the TUI's own), what became of
-// the jobs whole, the queued ones in few words; the pid goes when the
-// notice would not fit with it.
+// enough for its room at 80 columns: no socket path (the TUI's own),
+// what became of the jobs whole; with queued jobs, all in few words, no
+// pid (rev59: "its keeper stopped its job, 1 qu…" lost the queued ones).
 func previousEndNotice(e *control.PreviousEnd) string {
-	queued := ""
 	if e.Queued > 0 {
-		queued = fmt.Sprintf(", %d queued never ran", e.Queued)
-	}
-	note := fmt.Sprintf("the last instance died; %s%s", previousJobsEnd(e), queued)
-	if e.PID != 0 {
-		if withPID := fmt.Sprintf("the last instance (pid %d) died; %s%s", e.PID, previousJobsEnd(e), queued); len(withPID) <= 80 || queued == "" {
-			note = withPID
+		stopped := "none was running"
+		switch {
+		case e.Stopped > 0:
+			stopped = plural(e.Stopped, "process") + " stopped"
+		case e.Jobs > 0:
+			stopped = plural(e.Jobs, "job") + " stopped"
 		}
+		return fmt.Sprintf("last instance died: %s, %d queued never ran", stopped, e.Queued)
 	}
-	return note
+	if e.PID != 0 {
+		return fmt.Sprintf("the last instance (pid %d) died; %s", e.PID, previousJobsEnd(e))
+	}
+	return "the last instance died; " + previousJobsEnd(e)
 }
 
 // previousJobsEnd says what became of the jobs of an instance that ended

@@ -360,9 +360,20 @@ func TestPreviousEndNoticeFitsTheStatusBar(t *testing.T) {
 	}
 	assert.Equal(t, "the last instance (pid 77) died; its keeper stopped its 3 jobs",
 		previousEndNotice(&control.PreviousEnd{PID: 77, Jobs: 3}))
-	// Queued jobs that never ran are told too, the pid left out for them.
-	assert.Equal(t, "the last instance (pid 77) died; its keeper stopped its job, 2 queued never ran",
-		previousEndNotice(&control.PreviousEnd{PID: 77, Jobs: 1, Queued: 2}))
-	assert.Equal(t, "the last instance died; its keeper stopped its 3 jobs, 200 queued never ran",
-		previousEndNotice(&control.PreviousEnd{PID: 4194304, Jobs: 3, Queued: 200}))
+	// Queued jobs that never ran are told too, in few words, which the
+	// status bar shows whole beside the job counts at 80 columns (rev59:
+	// "its keeper stopped its job, 1 qu…").
+	for _, tc := range []struct {
+		end  control.PreviousEnd
+		want string
+	}{
+		{control.PreviousEnd{PID: 77, Jobs: 1, Queued: 2}, "last instance died: 1 job stopped, 2 queued never ran"},
+		{control.PreviousEnd{PID: 4194304, Jobs: 3, Queued: 200}, "last instance died: 3 jobs stopped, 200 queued never ran"},
+		{control.PreviousEnd{PID: 4194304, Jobs: 3, Stopped: 12, Queued: 2}, "last instance died: 12 processes stopped, 2 queued never ran"},
+		{control.PreviousEnd{Queued: 1000}, "last instance died: none was running, 1000 queued never ran"},
+	} {
+		note := previousEndNotice(&tc.end)
+		assert.Equal(t, tc.want, note)
+		assert.LessOrEqual(t, len(note), 60, note)
+	}
 }
