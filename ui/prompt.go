@@ -49,6 +49,9 @@ type addPrompt struct {
 	// that ends the paste (one line copied with its newline) is nothing.
 	lineBreak   bool
 	beforeBreak string
+	// controlsShown: the command put in the field had its control
+	// characters shown as glyphs (showControls), given back as it runs.
+	controlsShown bool
 	// history is the commands started from the prompt this session,
 	// oldest first; at is the one shown (len(history): the command
 	// being typed, kept in draft while an earlier one is shown).
@@ -133,11 +136,14 @@ func editedSpec(info jobs.Info) jobs.Spec {
 	return spec
 }
 
-// setCommand puts command in the command field, the cursor at its end.
+// setCommand puts command in the command field, the cursor at its end,
+// its control characters shown (showControls).
 func (p *addPrompt) setCommand(command string) {
-	p.inputs[0].SetValue(shownControls.Replace(command))
+	shown, mapped := showControls(command)
+	p.inputs[0].SetValue(shown)
 	p.inputs[0].CursorEnd()
 	p.lineBreak = false
+	p.controlsShown = mapped
 }
 
 // walkHistory shows the command started before (back) or after the one
@@ -212,16 +218,63 @@ func (p *addPrompt) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	return p, cmd
 }
 
-// shownControls shows a tab and a line feed of a command (an argument's,
-// quoted: fill) in the one-line field, which would make them spaces;
-// runControls gives them back to the command that runs.
-var (
-	shownControls = strings.NewReplacer("\t", "⇥", "\n", "⏎")
-	runControls   = strings.NewReplacer("⇥", "\t", "⏎", "\n")
-)
+// showControls shows the control characters of a command put in the
+// one-line field (an argument's tab or line feed, quoted: fill; a job
+// file's multi-line cmd, or one with an ESC), which would make them
+// spaces or drop them: a tab as ⇥, a line feed as ⏎, any other as its
+// Unicode control picture (␛, ␍). mapped says it did, and runControls
+// gives them back to the command that runs. A command that holds one of
+// those glyphs itself is left as it is (rev60: a typed "press ⏎" ran as
+// two lines): its controls are lost, as before.
+func showControls(command string) (shown string, mapped bool) {
+	if !strings.ContainsFunc(command, isControl) || strings.ContainsFunc(command, isControlGlyph) {
+		return command, false
+	}
+	return strings.Map(func(r rune) rune {
+		switch {
+		case r == '\t':
+			return '⇥'
+		case r == '\n':
+			return '⏎'
+		case r < 0x20:
+			return 0x2400 + r
+		case r == 0x7f:
+			return '␡'
+		}
+		return r
+	}, command), true
+}
+
+// runControls is showControls undone.
+func runControls(shown string) string {
+	return strings.Map(func(r rune) rune {
+		switch {
+		case r == '⇥':
+			return '\t'
+		case r == '⏎':
+			return '\n'
+		case r >= 0x2400 && r < 0x2420:
+			return r - 0x2400
+		case r == '␡':
+			return 0x7f
+		}
+		return r
+	}, shown)
+}
+
+// isControl says whether r is a C0 control or DEL.
+func isControl(r rune) bool { return r < 0x20 || r == 0x7f }
+
+// isControlGlyph says whether r is one showControls shows a control as.
+func isControlGlyph(r rune) bool {
+	return r == '⇥' || r == '⏎' || r == '␡' || r >= 0x2400 && r < 0x2420
+}
 
 func (p *addPrompt) submit() tea.Cmd {
-	command := runControls.Replace(strings.TrimSpace(p.inputs[0].Value()))
+	command := strings.TrimSpace(p.inputs[0].Value())
+	if p.controlsShown {
+		command = runControls(command)
+	}
 	if p.joinedLines() {
 		p.err = lineBreakRefusal
 		return nil
