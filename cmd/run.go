@@ -250,7 +250,7 @@ func (o runOptions) request(args []string, host *control.Host) (control.StartReq
 		req.Timeout = d.String()
 	}
 	if o.stopSig != "" {
-		sig, err := jobs.ParseSignal(o.stopSig)
+		sig, err := jobs.ParseStopSignal(o.stopSig)
 		if err != nil {
 			return req, usageErrorf("--stop-signal: %w", err)
 		}

@@ -108,7 +108,7 @@ func TestRunRefusesAStopSignalThatPausesTheJob(t *testing.T) {
 	c.serve()
 	for _, sig := range []string{"STOP", "CONT", "TSTP"} {
 		r := c.run("run", "--stop-signal", sig, "--", "sleep", "50")
-		assert.NotEqual(t, 0, r.code, "%s: %s", sig, r.stdout)
+		assert.Equal(t, 2, r.code, "%s: a usage error, as stop --signal STOP: %s", sig, r.stdout)
 		assert.Contains(t, r.stderr, "does not end a process", sig)
 		assert.Contains(t, r.stderr, "jobtop signal "+sig, sig)
 	}

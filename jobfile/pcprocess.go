@@ -499,7 +499,7 @@ func (p *pcFile) readShutdown(e entry, s *pcSettings) {
 			if strings.TrimSpace(v) == "0" {
 				return // SIGTERM, as process-compose's loader makes 0
 			}
-			sig, err := jobs.ParseSignal(v)
+			sig, err := jobs.ParseStopSignal(v)
 			if err != nil {
 				p.errorf(e.value, "%s: %v", e.path, err)
 				return

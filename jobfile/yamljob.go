@@ -159,7 +159,7 @@ func (y *yamlFile) readStop(e entry, spec *jobs.Spec) {
 			if !ok {
 				return
 			}
-			sig, err := jobs.ParseSignal(s)
+			sig, err := jobs.ParseStopSignal(s)
 			if err != nil {
 				y.errorf(e.value, "%s: %v", e.path, err)
 				return

@@ -344,7 +344,7 @@ func (s Spec) Validate() error {
 	if s.StopSignal < 0 || s.StopSignal > 64 {
 		return fmt.Errorf("stop signal %d is out of range", int(s.StopSignal))
 	}
-	if err := s.StopSignal.KeepsError("jobtop signal " + strings.TrimPrefix(s.StopSignal.String(), "SIG") + " ID"); err != nil {
+	if err := s.StopSignal.KeepsError("jobtop signal " + strings.TrimPrefix(s.StopSignal.String(), "SIG") + " ID"); err != nil { // (an API client's)
 		return fmt.Errorf("stop signal: %w", err)
 	}
 	for k, v := range s.Env {

@@ -182,6 +182,18 @@ func (s Signal) KeepsError(alone string) error {
 	return fmt.Errorf("%s does not end a process (it %s): a stop with it would wait out the grace and SIGKILL the job; %s sends it alone", s, keeps, alone)
 }
 
+// ParseStopSignal reads a job's stop signal as ParseSignal does, and
+// refuses one that pauses or continues a process (Keeps): where it is
+// written (a job file's value, --stop-signal), not only as the job
+// starts.
+func ParseStopSignal(s string) (Signal, error) {
+	sig, err := ParseSignal(s)
+	if err != nil {
+		return 0, err
+	}
+	return sig, sig.KeepsError("jobtop signal " + strings.TrimPrefix(sig.String(), "SIG") + " ID")
+}
+
 // ParseSignal reads "SIGTERM", "TERM", "term" or "15".
 func ParseSignal(s string) (Signal, error) {
 	t := strings.ToUpper(strings.TrimSpace(s))
