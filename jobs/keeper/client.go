@@ -126,6 +126,12 @@ type Client struct {
 	waitOnce sync.Once
 	waitErr  error
 
+	// flushMu is held from taking a batch of signals to having written
+	// it: Close, which takes it, ends the lifeline only after every
+	// batch taken before it was written (a StopBegun written after the
+	// lifeline ended was lost, and the keeper sent that run its stop
+	// signal: TestAStopCommandUnderWayGetsNoStopSignal, once).
+	flushMu  sync.Mutex
 	mu       sync.Mutex
 	waiting  map[RunID]chan event
 	signals  map[signalReq][]RunID
@@ -356,11 +362,13 @@ func (c *Client) writeSignals() {
 		case <-c.done:
 			return
 		}
+		c.flushMu.Lock()
 		c.mu.Lock()
 		batch := c.signals
 		c.signals = make(map[signalReq][]RunID)
 		c.mu.Unlock()
 		c.writeSignalBatch(batch)
+		c.flushMu.Unlock()
 	}
 }
 
@@ -434,12 +442,14 @@ func (c *Client) read(r *receiver) {
 // Close ends the lifeline. The keeper stops whatever is still running
 // (with each run's stop signal and grace) and exits; Close waits for that.
 func (c *Client) Close() error {
+	c.flushMu.Lock()
 	c.mu.Lock()
 	c.closed = true
 	pending := c.signals // asked for before Close: they go first
 	c.signals = make(map[signalReq][]RunID)
 	c.mu.Unlock()
 	c.writeSignalBatch(pending)
+	c.flushMu.Unlock()
 	c.conn.CloseWrite() //nolint:errcheck // Close below ends it anyway
 	<-c.done
 	<-c.writerOK
