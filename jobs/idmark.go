@@ -57,7 +57,8 @@ func openIDMark(path string) (*idMark, error) {
 	case err != nil:
 		return nil, fmt.Errorf("job ID mark: %w", err)
 	default:
-		if err := json.Unmarshal(b, &rec); err != nil || rec.Taken < 0 || rec.Taken > maxIDMark {
+		// (A block's end may pass maxIDMark by a block: rev60.)
+		if err := json.Unmarshal(b, &rec); err != nil || rec.Taken < 0 || rec.Taken > maxIDMark+idBlock {
 			return nil, fmt.Errorf("job ID mark %s is damaged (%q): remove it, and job IDs start again from 1, so an ID of an earlier instance may name a new job", path, b)
 		}
 	}

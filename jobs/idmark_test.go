@@ -87,11 +87,19 @@ func TestAnIDMarkThatCannotBeWrittenStopsNothing(t *testing.T) {
 }
 
 // A mark past 2^53 is damaged: near the largest int64 the next block's
-// end wrapped to a negative ID (rev59).
+// end wrapped to a negative ID (rev59). A block's end written after a
+// mark just under it is not (rev60: the next instance refused it).
 func TestAnIDMarkBeyondTwoToThe53IsDamaged(t *testing.T) {
 	mark := filepath.Join(t.TempDir(), "ids")
 	require.NoError(t, os.WriteFile(mark, []byte(`{"taken":9223372036854775800}`), 0o600))
 	_, err := NewManager(Options{LogDir: t.TempDir(), IDPath: mark, Emulator: testEmulator})
 	require.Error(t, err)
 	assert.Contains(t, err.Error(), "is damaged")
+
+	require.NoError(t, os.WriteFile(mark, []byte(`{"taken":9007199254740950}`), 0o600))
+	first := newManager(t, Options{IDPath: mark})
+	_, err = first.Add(Spec{Command: "true"})
+	require.NoError(t, err)
+	second := newManager(t, Options{IDPath: mark}) // as after first died
+	assert.Equal(t, ID(9007199254741001), second.FirstID())
 }
