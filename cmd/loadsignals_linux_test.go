@@ -14,7 +14,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/creack/pty"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	"golang.org/x/sys/unix"
@@ -192,14 +191,7 @@ func gatedTUI(t *testing.T, c *cli, dir string) (proc *exec.Cmd, stderr func() s
 	proc = exec.Command(binary)
 	proc.Env = append(c.env[:len(c.env):len(c.env)], loadGateEnv+"="+gate, "TERM=xterm-256color")
 	proc.Dir = dir
-	errPath := filepath.Join(t.TempDir(), "stderr")
-	errFile, err := os.Create(errPath)
-	require.NoError(t, err)
-	defer errFile.Close()
-	proc.Stderr = errFile
-	master, err := pty.StartWithAttrs(proc, &pty.Winsize{Cols: 100, Rows: 30}, &syscall.SysProcAttr{Setsid: true, Setctty: true})
-	require.NoError(t, err)
-	t.Cleanup(func() { master.Close() })
+	master, stderr := startOnPTY(t, proc, 100)
 	go func() { // what it draws, if it gets that far, is not looked at
 		buf := make([]byte, 4096)
 		for {
@@ -214,5 +206,5 @@ func gatedTUI(t *testing.T, c *cli, dir string) (proc *exec.Cmd, stderr func() s
 		proc.Process.Kill()            //nolint:errcheck // may have exited
 		<-done
 	})
-	return proc, func() string { said, _ := os.ReadFile(errPath); return string(said) }, gate, exited
+	return proc, stderr, gate, exited
 }

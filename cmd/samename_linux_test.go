@@ -59,14 +59,7 @@ func tuiOnPTY(t *testing.T, c *cli, args ...string) (screen *lockedBuffer, stder
 	proc := exec.Command(binary, args...)
 	proc.Env = append(c.env[:len(c.env):len(c.env)], "TERM=xterm-256color")
 	proc.Dir = t.TempDir()
-	errPath := filepath.Join(t.TempDir(), "stderr")
-	errFile, err := os.Create(errPath)
-	require.NoError(t, err)
-	defer errFile.Close()
-	proc.Stderr = errFile
-	master, err := pty.StartWithAttrs(proc, &pty.Winsize{Cols: 200, Rows: 30}, &syscall.SysProcAttr{Setsid: true, Setctty: true})
-	require.NoError(t, err)
-	t.Cleanup(func() { master.Close() })
+	master, stderr := startOnPTY(t, proc, 200)
 	screen = &lockedBuffer{}
 	go func() {
 		buf := make([]byte, 4096)
@@ -87,7 +80,23 @@ func tuiOnPTY(t *testing.T, c *cli, args ...string) (screen *lockedBuffer, stder
 		proc.Process.Kill() //nolint:errcheck // may have exited
 		<-done
 	})
-	return screen, func() string { said, _ := os.ReadFile(errPath); return string(said) }, exited
+	return screen, stderr, exited
+}
+
+// startOnPTY starts proc in a terminal of its own, cols wide and 30 rows
+// high, its stderr read apart: the terminal's master, and what proc has
+// written to stderr so far.
+func startOnPTY(t *testing.T, proc *exec.Cmd, cols uint16) (master *os.File, stderr func() string) {
+	t.Helper()
+	errPath := filepath.Join(t.TempDir(), "stderr")
+	errFile, err := os.Create(errPath)
+	require.NoError(t, err)
+	defer errFile.Close()
+	proc.Stderr = errFile
+	master, err = pty.StartWithAttrs(proc, &pty.Winsize{Cols: cols, Rows: 30}, &syscall.SysProcAttr{Setsid: true, Setctty: true})
+	require.NoError(t, err)
+	t.Cleanup(func() { master.Close() })
+	return master, func() string { said, _ := os.ReadFile(errPath); return string(said) }
 }
 
 // plainScreen is what a terminal was sent, its escape sequences taken out.
