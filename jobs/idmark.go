@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math"
 	"os"
 	"path/filepath"
 	"sync"
@@ -37,8 +38,9 @@ type idMark struct {
 
 // maxIDMark is the highest mark taken as one: IDs beyond it are no
 // integers a JSON client reads exactly (2^53), and a mark near the
-// largest int64 would wrap to a negative ID.
-const maxIDMark = 1 << 53
+// largest int (an ID's: 2^31 on 32-bit systems) would wrap to a
+// negative ID.
+const maxIDMark = min(1<<53, math.MaxInt-2*idBlock)
 
 // idMarkFile is what the file holds.
 type idMarkFile struct {
