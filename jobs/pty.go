@@ -81,7 +81,10 @@ func setWinsize(master *os.File, cols, rows int) error {
 	ws := &unix.Winsize{Col: uint16(cols), Row: uint16(rows)}
 	var ioErr error
 	if err := rc.Control(func(fd uintptr) { ioErr = unix.IoctlSetWinsize(int(fd), unix.TIOCSWINSZ, ws) }); err != nil {
-		return err
+		// Control fails only on a file closed (or closing), with the
+		// poller's "use of closed file", which is not os.ErrClosed: the
+		// run ending closed its terminal.
+		return fmt.Errorf("%w (%v)", os.ErrClosed, err)
 	}
 	if ioErr != nil {
 		return fmt.Errorf("cannot resize the terminal: %w", ioErr)

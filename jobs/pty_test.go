@@ -3,6 +3,7 @@ package jobs
 import (
 	"bytes"
 	"fmt"
+	"os"
 	"slices"
 	"strings"
 	"syscall"
@@ -389,4 +390,16 @@ func canonicalNow(t *testing.T, m *Manager, id ID) bool {
 	p := m.jobs[id].proc
 	m.mu.Unlock()
 	return terminalKeys(p.input).canonical
+}
+
+// A resize that meets the job's terminal closed as its run ends is no
+// error (the size is kept for the next run): the closed master says so
+// as os.ErrClosed, not as the poller's "use of closed file", which the
+// API answered with a 400 now and then (TestAPIAnswersAPromptAndReadsTheScreen).
+func TestResizeOfAClosedTerminalIsErrClosed(t *testing.T) {
+	master, slave, err := openPTY(80, 24)
+	require.NoError(t, err)
+	slave.Close()
+	master.Close()
+	assert.ErrorIs(t, setWinsize(master, 100, 30), os.ErrClosed)
 }
