@@ -24,7 +24,7 @@ import (
 func newServeCmd() *cobra.Command {
 	var maxRunning uint
 	var idleExit time.Duration
-	var detach bool
+	var detach, exitWhenDone bool
 	cmd := &cobra.Command{
 		Use:   "serve",
 		Short: "Run a headless jobtop instance in the foreground",
@@ -65,10 +65,21 @@ running.
 
 With --idle-exit DUR it also exits once it has had no job running, queued
 or waiting to restart, and no client connected, for DUR; the serve that
-jobtop run starts in the background does so after 30m.`,
+jobtop run starts in the background does so after 30m.
+
+With --exit-when-done it exits once every job has ended, none running,
+queued or waiting to restart (jobs never started, autostart: false, and
+those queued behind them left out), as process-compose's headless up
+does: with the exit jobtop wait --all gives, 0 when every job succeeded,
+else that of the first job by ID that did not, whose last lines it
+shows. For CI: jobtop serve --exit-when-done -f ci.yaml. Not with -D:
+the exit would be lost.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			return serve(cmd, int(min(maxRunning, math.MaxInt32)), idleExit, detach)
+			if detach && exitWhenDone {
+				return &ExitError{Code: usageExit, Err: fmt.Errorf("--%s gives the jobs' exit to serve's caller: run serve in the foreground (with -D it would be lost; --idle-exit ends a serve in the background)", exitWhenDoneFlag)}
+			}
+			return serve(cmd, int(min(maxRunning, math.MaxInt32)), idleExit, detach, exitWhenDone)
 		},
 	}
 	cmd.Flags().Bool(handedOverFlag, false, "the socket is handed over by serve -D (for serve -D only)")
@@ -77,11 +88,12 @@ jobtop run starts in the background does so after 30m.`,
 	addFileFlags(cmd)
 	addRetentionFlags(cmd)
 	cmd.Flags().Var(durationFlag{d: &idleExit, nonNegative: true}, "idle-exit", "exit after `DUR` with no job running, queued or waiting to restart and no client connected (0: never)")
+	cmd.Flags().BoolVar(&exitWhenDone, exitWhenDoneFlag, false, "exit once every job has ended (none running, queued or waiting to restart), with the exit jobtop wait --all gives: 0 when all succeeded")
 	cmd.Flags().Var(newDecimalUint(&maxRunning, 0), "max-running", "run at most `N` jobs at once; the rest wait queued (default: the job file's max_parallel, else no limit)")
 	return cmd
 }
 
-func serve(cmd *cobra.Command, maxRunning int, idleExit time.Duration, detach bool) error {
+func serve(cmd *cobra.Command, maxRunning int, idleExit time.Duration, detach, exitWhenDone bool) error {
 	// The socket is claimed before the job file loads (claimSocket): a
 	// client meanwhile waits for this instance instead of starting
 	// another. Nothing starts before the file is checked: one with
@@ -152,7 +164,7 @@ func serve(cmd *cobra.Command, maxRunning int, idleExit time.Duration, detach bo
 		started, total, _ := in.ws.Progress()
 		fmt.Fprintf(stderr, "jobtop: shutdown asked over the API while the job file's jobs started (%d of %d put in place): stopping them (a signal kills them at once)\n", started, total)
 	default:
-		exit = serveUntilStopped(cmd, in, plan, signals, idleExit)
+		exit = serveUntilStopped(cmd, in, plan, signals, idleExit, exitWhenDone)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	go func() {
@@ -175,9 +187,9 @@ func serve(cmd *cobra.Command, maxRunning int, idleExit time.Duration, detach bo
 
 // serveUntilStopped announces a served instance whose jobs are in
 // place, and serves until something ends it: a signal, a job whose exit
-// ends jobtop (its *ExitError is returned), jobtop shutdown, or
-// --idle-exit.
-func serveUntilStopped(cmd *cobra.Command, in *servedInstance, plan *jobfile.Plan, signals <-chan os.Signal, idleExit time.Duration) (exit *ExitError) {
+// ends jobtop (its *ExitError is returned), jobtop shutdown,
+// --idle-exit, or --exit-when-done (the jobs' exit is returned).
+func serveUntilStopped(cmd *cobra.Command, in *servedInstance, plan *jobfile.Plan, signals <-chan os.Signal, idleExit time.Duration, exitWhenDone bool) (exit *ExitError) {
 	var problems []string
 	if in.ws != nil {
 		problems = in.ws.Problems()
@@ -209,6 +221,12 @@ func serveUntilStopped(cmd *cobra.Command, in *servedInstance, plan *jobfile.Pla
 		exit.Err = nil // said above, once
 	case <-in.srv.ShutdownRequested():
 		fmt.Fprintln(stderr, "jobtop: shutdown asked over the API: stopping jobs (a signal kills them at once)")
+	case done := <-doneWhen(watchCtx, in, exitWhenDone):
+		fmt.Fprintln(stderr, done.say())
+		if done.first != nil {
+			fmt.Fprint(stderr, exitTail(stderr, in.mgr, workspace.ExitRequest{Job: done.first.Name, ID: done.first.ID}))
+		}
+		exit = done.exitError()
 	case <-idleWhen(watchCtx, in, idleExit):
 		fmt.Fprintf(stderr, "jobtop: no job and no client for %v (--idle-exit): exiting\n", idleExit)
 	}
