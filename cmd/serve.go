@@ -70,10 +70,11 @@ jobtop run starts in the background does so after 30m.
 With --exit-when-done it exits once every job has ended, none running,
 queued or waiting to restart (jobs never started, autostart: false, and
 those queued behind them left out), as process-compose's headless up
-does: with the exit jobtop wait --all gives, 0 when every job succeeded,
-else that of the first job by ID that did not, whose last lines it
-shows. For CI: jobtop serve --exit-when-done -f ci.yaml. Not with -D:
-the exit would be lost.`,
+does: with the exit jobtop wait --all gives, 0 when no job failed,
+else that of the first job by ID that did not succeed, whose last lines
+it shows; stopped before (a signal, jobtop shutdown), never 0. For CI:
+jobtop serve --exit-when-done -f ci.yaml. Not with -D: the exit would
+be lost.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if detach && exitWhenDone {
@@ -159,10 +160,16 @@ func serve(cmd *cobra.Command, maxRunning int, idleExit time.Duration, detach, e
 		in.srv.Stopped("by " + unix.SignalName(num))
 		started, total, _ := in.ws.Progress()
 		fmt.Fprintf(stderr, "jobtop: %v while the job file's jobs started (%d of %d put in place): stopping them (again to kill them at once)\n", cut, started, total)
+		if exitWhenDone {
+			exit = notDone(128 + int(num))
+		}
 	case asked:
 		// Answered once what did start has stopped (shutdown).
 		started, total, _ := in.ws.Progress()
 		fmt.Fprintf(stderr, "jobtop: shutdown asked over the API while the job file's jobs started (%d of %d put in place): stopping them (a signal kills them at once)\n", started, total)
+		if exitWhenDone {
+			exit = notDone(1)
+		}
 	default:
 		exit = serveUntilStopped(cmd, in, plan, signals, idleExit, exitWhenDone)
 	}
@@ -210,21 +217,39 @@ func serveUntilStopped(cmd *cobra.Command, in *servedInstance, plan *jobfile.Pla
 
 	watchCtx, stopWatch := context.WithCancel(context.Background())
 	defer stopWatch()
-	select {
-	case sig := <-signals:
-		fmt.Fprintf(stderr, "jobtop: %v: stopping jobs (again to kill them at once)\n", sig)
-	case req := <-exitRequests(in):
-		exit = exitOnFailure(req)
+	// A job's own exit_on_end or exit_on_failure wins over
+	// --exit-when-done when its end is the last: the file said so.
+	endFor := func(req workspace.ExitRequest) *ExitError {
+		exit := exitOnFailure(req)
 		in.srv.SetShutdownReason(exit.Err.Error()) // for attached TUIs
 		fmt.Fprintf(stderr, "jobtop: %v: stopping jobs (a signal kills them at once)\n", exit.Err)
 		fmt.Fprint(stderr, exitTail(stderr, in.mgr, req))
 		exit.Err = nil // said above, once
+		return exit
+	}
+	select {
+	case sig := <-signals:
+		fmt.Fprintf(stderr, "jobtop: %v: stopping jobs (again to kill them at once)\n", sig)
+		if num, ok := sig.(syscall.Signal); ok && exitWhenDone {
+			fmt.Fprintf(stderr, "jobtop: not every job has ended (--exit-when-done): exit %d\n", 128+int(num))
+			exit = notDone(128 + int(num))
+		}
+	case req := <-exitRequests(in):
+		exit = endFor(req)
 	case <-in.srv.ShutdownRequested():
 		fmt.Fprintln(stderr, "jobtop: shutdown asked over the API: stopping jobs (a signal kills them at once)")
+		if exitWhenDone {
+			fmt.Fprintln(stderr, "jobtop: not every job has ended (--exit-when-done): exit 1")
+			exit = notDone(1)
+		}
 	case done := <-doneWhen(watchCtx, in, exitWhenDone):
-		fmt.Fprintln(stderr, done.say())
-		if done.first != nil {
-			fmt.Fprint(stderr, exitTail(stderr, in.mgr, workspace.ExitRequest{Job: done.first.Name, ID: done.first.ID}))
+		if req, ok := in.exitRequestAmong(done.all); ok {
+			exit = endFor(req)
+			break
+		}
+		done.say(stderr)
+		if done.tail != nil {
+			fmt.Fprint(stderr, exitTail(stderr, in.mgr, workspace.ExitRequest{Job: done.tail.Name, ID: done.tail.ID}))
 		}
 		exit = done.exitError()
 	case <-idleWhen(watchCtx, in, idleExit):

@@ -2,8 +2,10 @@ package cmd
 
 import (
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -84,4 +86,54 @@ func TestServeExitWhenDoneRefusesDetach(t *testing.T) {
 	r := c.run("serve", "-D", "--exit-when-done", "--no-file", "--socket", c.socket)
 	assert.Equal(t, usageExit, r.code)
 	assert.Contains(t, r.stderr, "--idle-exit ends a serve in the background")
+}
+
+// process-compose's exit_on_end on the job that ends last decides the
+// exit, every time: both it and --exit-when-done are ready at once, and
+// serve took either at random (rev61: 0 five times, 3 once).
+func TestServeExitWhenDoneLeavesTheLastEndToExitOnEnd(t *testing.T) {
+	for range 6 {
+		c := newCLI(t)
+		dir := filepath.Join(c.dir, "app")
+		require.NoError(t, os.Mkdir(dir, 0o700))
+		require.NoError(t, os.WriteFile(filepath.Join(dir, "process-compose.yaml"), []byte(`processes:
+  a: {command: "echo a failing; exit 3"}
+  b:
+    command: "sleep 0.3; echo b done"
+    availability: {exit_on_end: true}
+`), 0o600))
+		r := c.runIn(dir, "serve", "--exit-when-done", "--socket", c.socket)
+		require.Equal(t, 0, r.code, r.stderr)
+		assert.Contains(t, r.stderr, "jobtop: job b succeeded and its availability has exit_on_end: stopping jobs")
+		assert.NotContains(t, r.stderr, "--exit-when-done")
+	}
+}
+
+// A file whose jobs are all never started (autostart: false, or queued
+// behind one) has no job that will end: serve exits 0 at once, as wait
+// --all does, rather than run for ever.
+func TestServeExitWhenDoneWithNothingToEnd(t *testing.T) {
+	_, r := serveUntilDone(t, `jobs:
+  seed:
+    cmd: echo seeding
+    autostart: false
+  report:
+    cmd: echo reporting
+    depends_on: {seed: succeeded}
+`)
+	assert.Equal(t, 0, r.code, r.stderr)
+	assert.Contains(t, r.stderr, "jobtop: no job will end by itself (--exit-when-done; those never started are left out): exiting\n")
+}
+
+// Stopped by a signal before its jobs have ended, serve --exit-when-done
+// exits 128 + its number: 0 would say every job succeeded (a CI run
+// cancelled, green).
+func TestServeExitWhenDoneStoppedBySignalIsNoSuccess(t *testing.T) {
+	c := newCLI(t)
+	cmd := c.serveJobFile("jobs:\n  long: {cmd: exec sleep 600}\n", "--exit-when-done")
+	require.NoError(t, cmd.Process.Signal(syscall.SIGTERM))
+	err := cmd.Wait()
+	var exit *exec.ExitError
+	require.ErrorAs(t, err, &exit)
+	assert.Equal(t, 143, exit.ExitCode())
 }

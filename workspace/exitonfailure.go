@@ -156,3 +156,15 @@ func (w *Workspace) exitRequest(info jobs.Info) (ExitRequest, bool) {
 	}
 	return ExitRequest{}, false
 }
+
+// ExitRequestAmong is the request the first of ended (in their order)
+// makes by how it ended, if one does: what ExitRequests delivers once
+// that job's end is seen, for a caller that must know now.
+func (w *Workspace) ExitRequestAmong(ended []jobs.Info) (ExitRequest, bool) {
+	for _, info := range ended {
+		if req, ok := w.exitRequest(info); ok {
+			return req, true
+		}
+	}
+	return ExitRequest{}, false
+}
