@@ -1,5 +1,5 @@
-// Package jobfile reads job files, jobtop.yaml (or .yml), Procfile and
-// process-compose files, into a Plan: the jobs in file order as jobs.Spec
+// Package jobfile reads job files, jobtop.yaml (or .yml), Procfile,
+// process-compose files and mprocs configs (mprocs.yaml), into a Plan: the jobs in file order as jobs.Spec
 // values with their autostart flags, the file's top-level options, and a
 // start order that honours depends_on. It also compares two plans for a
 // reload (Diff).
@@ -45,6 +45,19 @@
 //     (one per field, naming every line it is on) and the rest runs;
 //     is_strict makes unknown keys errors. Its defaults stay its own
 //     (bash, a 10 s grace, probes every 10 s, no restart limit).
+//   - An mprocs config is told apart by its name (mprocs.yaml, .yml,
+//     .json) or by a top-level procs: key (mprocs.go, from mprocs' own
+//     src/mprocs/config.rs): every proc runs on a terminal, as in mprocs;
+//     its stop waits 10 s before SIGKILL and autorestart restarts on
+//     failure (100 ms doubling to 30 s, no limit), mprocs' numbers.
+//     Procs run, and relative paths start, where mprocs would run: the
+//     file's directory when it was found there, else the current
+//     directory (mprocs --config FILE); <CONFIG_DIR> is the file's
+//     directory. env: NAME: null removes NAME from what the job inherits
+//     (Spec.Environ, jobtop's environment without it). No .env is read.
+//     Names a job name cannot have are made ones ("my process" runs as
+//     my-process), with a warning. UI settings, and fields with no
+//     counterpart, are warnings, unknown keys too (mprocs ignores them).
 //   - tty: true runs a job on a terminal (jobs.Spec.TTY); a top-level tty
 //     is every job's default, but a job with stdin: pipe and no tty of its
 //     own runs on pipes. process-compose's is_tty and is_interactive both

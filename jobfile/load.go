@@ -28,6 +28,8 @@ func jobFileReadError(path string, err error) error {
 	switch base := strings.ToLower(filepath.Base(path)); {
 	case IsProcfile(path):
 		hint = "keep long commands in scripts its lines run (web: ./start-web.sh)"
+	case strings.HasPrefix(base, "mprocs"):
+		hint = "keep long scripts in files the procs run (shell: ./start.sh)"
 	case strings.Contains(base, "compose"):
 		hint = "split it into files merged with -f (jobtop -f base.yaml -f more.yaml) or extends:, and keep long scripts in files the processes run"
 	}
@@ -35,18 +37,21 @@ func jobFileReadError(path string, err error) error {
 }
 
 // fileNames are the names Find looks for, in order (process-compose's own
-// order for its files, its compose.yml and compose.yaml last: a Docker
-// Compose file has those names too, so they count only with a top-level
-// processes: key).
-var fileNames = []string{"jobtop.yaml", "jobtop.yml", "Procfile", "process-compose.yml", "process-compose.yaml", "compose.yml", "compose.yaml"}
+// order for its files, its compose.yml and compose.yaml after them: a
+// Docker Compose file has those names too, so they count only with a
+// top-level processes: key; then mprocs' own, in its order: a directory
+// that has another job file beside its mprocs.yaml runs what it ran before
+// jobtop read mprocs files).
+var fileNames = []string{"jobtop.yaml", "jobtop.yml", "Procfile", "process-compose.yml", "process-compose.yaml", "compose.yml", "compose.yaml", "mprocs.yaml", "mprocs.json"}
 
 // ErrNotFound is returned by Find when a directory holds no job file.
 var ErrNotFound = errors.New("no job file")
 
 // Find returns the job file in dir: jobtop.yaml, else jobtop.yml, else
 // Procfile, else process-compose.yml, else process-compose.yaml, else
-// compose.yml or compose.yaml that has processes:. It returns an error
-// wrapping ErrNotFound when there is none.
+// compose.yml or compose.yaml that has processes:, else mprocs.yaml, else
+// mprocs.json. It returns an error wrapping ErrNotFound when there is
+// none.
 func Find(dir string) (string, error) {
 	found, _, err := candidates(dir, true)
 	return found, err
@@ -111,8 +116,8 @@ func passedOver(path string) *Error {
 	if err != nil || len(others) == 0 {
 		return nil
 	}
-	return &Error{File: path, Msg: fmt.Sprintf("is the job file that runs; also here, and not run: %s (jobtop takes the first of %s, then of %s with processes:; -f names another)",
-		strings.Join(others, ", "), strings.Join(fileNames[:5], ", "), strings.Join(fileNames[5:], ", "))}
+	return &Error{File: path, Msg: fmt.Sprintf("is the job file that runs; also here, and not run: %s (jobtop takes the first of %s, then of %s with processes:, then of %s; -f names another)",
+		strings.Join(others, ", "), strings.Join(fileNames[:5], ", "), strings.Join(fileNames[5:7], ", "), strings.Join(fileNames[7:], ", "))}
 }
 
 // writableByOthers warns of a file that runs without being asked for
@@ -155,7 +160,9 @@ func fileKind(m fs.FileMode) string {
 // Load reads and validates the job file at path, used as given: a file
 // named Procfile, Procfile.* or *.procfile is read as a Procfile; a YAML
 // file with a top-level processes: key and no jobs: key as a
-// process-compose file; any other as a jobtop.yaml. When the file is not
+// process-compose file; one named mprocs.yaml, mprocs.yml or mprocs.json,
+// or with procs: and neither jobs: nor processes:, as an mprocs config;
+// any other as a jobtop.yaml. When the file is not
 // valid the error is an ErrorList with every problem found.
 func Load(path string) (*Plan, error) { return LoadWith(path, LoadOptions{}) }
 

@@ -10,6 +10,7 @@ const (
 	FormatYAML           Format = "yaml"
 	FormatProcfile       Format = "procfile"
 	FormatProcessCompose Format = "process-compose"
+	FormatMprocs         Format = "mprocs"
 )
 
 // Plan is a validated job file: what to run, in which order, with which

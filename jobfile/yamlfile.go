@@ -47,6 +47,12 @@ func parseYAML(path, dir string, data []byte, o LoadOptions) (*Plan, error) {
 	if isProcessCompose(body) || (isMerged(path, body, o) || isComposeFileName(path)) && !hasTopKey(body, "jobs") {
 		return parseProcessCompose(y, data)
 	}
+	if isMprocs(path, body) {
+		if len(o.More) > 0 {
+			return nil, ErrorList{{File: path, Msg: "is an mprocs file: -f given more than once merges process-compose files only; give one mprocs file"}}
+		}
+		return parseMprocs(y)
+	}
 	if len(o.More) > 0 {
 		return nil, ErrorList{{File: path, Msg: "is a jobtop.yaml file: -f given more than once merges process-compose files only; give one jobtop.yaml"}}
 	}
