@@ -57,6 +57,40 @@ func FuzzLoad(f *testing.F) {
 	})
 }
 
+// FuzzLoadMprocs is FuzzLoad for mprocs configs.
+func FuzzLoadMprocs(f *testing.F) {
+	for _, seed := range []string{
+		"procs:\n  a: echo a\n  b: [sleep, 1]\n  c: {shell: x, deps: [a], autostart: false, autorestart: true, stop: SIGINT}\n",
+		"procs:\n  my p:\n    shell: {$select: os, linux: a, $else: b}\n    env: {A: null, B: {$select: os, $else: x}}\n    add_path: [bin]\n    cwd: <CONFIG_DIR>/.\n",
+		"procs: {a: {cmd: [x], stop: {send-keys: [\"<C-c>\"]}}, b: {shell: y, stop: {cmd: z}}, c: null}\nproc_log: {dir: logs}\nscrollback: 10\n",
+		`{"procs": {"a": {"shell": "x", "log": true}}, "hide_keymap_window": true}`,
+	} {
+		f.Add([]byte(seed))
+	}
+	dir := f.TempDir()
+	f.Fuzz(func(t *testing.T, data []byte) {
+		plan, err := Parse(filepath.Join(dir, "mprocs.yaml"), data)
+		if err != nil {
+			var list ErrorList
+			if !errors.As(err, &list) || len(list) == 0 {
+				t.Fatalf("want a non-empty ErrorList, got %T: %v", err, err)
+			}
+			for _, e := range list {
+				if e.File == "" || e.Msg == "" {
+					t.Fatalf("problem without a file or a message: %#v", e)
+				}
+			}
+			return
+		}
+		checkPlan(t, plan)
+		for _, j := range plan.Jobs {
+			if !j.Spec.TTY {
+				t.Fatalf("job %q: an mprocs proc runs on a terminal", j.Name)
+			}
+		}
+	})
+}
+
 // checkPlan asserts what every loaded plan promises.
 func checkPlan(t *testing.T, plan *Plan) {
 	t.Helper()

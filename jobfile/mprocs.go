@@ -130,19 +130,19 @@ func (m *mprocsFile) readTop(body ast.Node) {
 
 // readKnown reads a mapping's entries, each with $select applied: a nil
 // reader marks a setting jobtop does not support, an unknown key is a
-// warning (mprocs ignores both).
-func (m *mprocsFile) readKnown(path string, entries []entry, fs fields) {
+// warning (mprocs ignores both). unresolved says an entry had no value
+// (an alias to nothing, a $select with no match: the problem said).
+func (m *mprocsFile) readKnown(path string, entries []entry, fs fields) (unresolved bool) {
 	for _, e := range entries {
 		read, known := fs[e.name]
-		if e.value == nil {
-			continue // an alias to nothing, reported already
+		if e.value != nil {
+			e = m.selected(e)
 		}
-		e = m.selected(e)
 		switch {
+		case e.value == nil:
+			unresolved = true
 		case known && read != nil:
-			if e.value != nil {
-				read(e)
-			}
+			read(e)
 		case known && isNull(e.value):
 		case known:
 			m.warn.add(e.key, e.name, fmt.Sprintf("%s: has no effect in jobtop, ignored: %s", e.path, mprocsUnsupported()[e.name]))
@@ -150,6 +150,7 @@ func (m *mprocsFile) readKnown(path string, entries []entry, fs fields) {
 			m.warn.add(e.key, "unknown "+e.name, fmt.Sprintf("%s: unknown key %q%s, ignored (as mprocs does)", nonEmpty(path, "top level"), e.name, suggest(e.name, fs)))
 		}
 	}
+	return unresolved
 }
 
 // mprocsOS is this system's name as mprocs' $select: os names it (Rust's

@@ -58,7 +58,7 @@ func (m *mprocsFile) readProcFields(pe entry, spec *jobs.Spec, autostart *bool, 
 	var shell, cmd *entry
 	var unset []string
 	var addPath []string
-	m.readKnown(pe.path, entries, fields{
+	unresolved := m.readKnown(pe.path, entries, fields{
 		"shell": func(e entry) {
 			shell = &e
 			if s, ok := m.text(e); ok {
@@ -105,7 +105,7 @@ func (m *mprocsFile) readProcFields(pe entry, spec *jobs.Spec, autostart *bool, 
 		},
 	})
 	switch {
-	case slices.ContainsFunc(entries, func(e entry) bool { return e.value == nil }):
+	case unresolved:
 		// an alias to nothing (or a $select with no match) may have been the command
 	case shell != nil && cmd != nil:
 		m.errorf(cmd.key, "%s: give shell or cmd, not both", pe.path)
