@@ -23,10 +23,11 @@ func newCheckCmd() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "check [FILE | -f FILE]",
 		Short: "Validate a job file and print its start order, running nothing",
-		Long: `check reads a job file (jobtop.yaml, jobtop.yml, a Procfile or a
-process-compose file; by default the first of jobtop.yaml, jobtop.yml,
-Procfile, process-compose.yml and process-compose.yaml in the current
-directory; a process-compose file found so gets its override file merged
+		Long: `check reads a job file (jobtop.yaml, jobtop.yml, a Procfile, a
+process-compose file or an mprocs config; by default the first of
+jobtop.yaml, jobtop.yml, Procfile, process-compose.yml and
+process-compose.yaml in the current directory, else compose.yml or
+compose.yaml with processes:, else mprocs.yaml or mprocs.json; a process-compose file found so gets its override file merged
 over it, the first of compose.override.yml, compose.override.yaml,
 process-compose.override.yml and process-compose.override.yaml beside
 it; -f given more than once merges process-compose files in order, and

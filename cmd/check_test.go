@@ -100,7 +100,7 @@ func TestCheckFindsTheFileInTheCurrentDirectory(t *testing.T) {
 	var exit *ExitError
 	require.True(t, errors.As(err, &exit))
 	require.Equal(t, 1, exit.Code)
-	require.EqualError(t, err, "no job file in .: looked for jobtop.yaml, jobtop.yml, Procfile, process-compose.yml, process-compose.yaml, compose.yml, compose.yaml")
+	require.EqualError(t, err, "no job file in .: looked for jobtop.yaml, jobtop.yml, Procfile, process-compose.yml, process-compose.yaml, compose.yml, compose.yaml, mprocs.yaml, mprocs.json")
 
 	require.NoError(t, os.WriteFile(filepath.Join(dir, "Procfile"), []byte("web: serve\n"), 0o644))
 	stdout, _, err := runCheck(t)

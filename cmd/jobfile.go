@@ -33,7 +33,7 @@ const (
 // They are not persistent flags: -f is logs' --follow.
 func addFileFlags(cmd *cobra.Command) {
 	cmd.Flags().StringArrayP(fileFlag, "f", nil,
-		"run the jobs of job file `FILE` (default: jobtop.yaml, jobtop.yml, a Procfile, process-compose.yml/.yaml or compose.yml/.yaml (with processes:) in the current directory, with its override file: the first of compose.override.yml/.yaml and process-compose.override.yml/.yaml beside it); repeat to merge process-compose files in order, later ones winning")
+		"run the jobs of job file `FILE` (default: jobtop.yaml, jobtop.yml, a Procfile, process-compose.yml/.yaml or compose.yml/.yaml (with processes:), else mprocs.yaml or mprocs.json, in the current directory, with its override file: the first of compose.override.yml/.yaml and process-compose.override.yml/.yaml beside it); repeat to merge process-compose files in order, later ones winning")
 	cmd.Flags().Bool(noFileFlag, false, "run no job file, even if the current directory has one")
 	addLoadFlags(cmd)
 }

@@ -214,7 +214,8 @@ func newRootCmd() *cobra.Command {
 		Long: `jobtop opens a terminal UI that runs and watches jobs.
 
 It runs the jobs of its job file: -f FILE, else jobtop.yaml, jobtop.yml,
-a Procfile, process-compose.yml/.yaml or compose.yml/.yaml (with processes:) in the current directory (with
+a Procfile, process-compose.yml/.yaml or compose.yml/.yaml (with processes:),
+else mprocs.yaml or mprocs.json (mprocs' config) in the current directory (with
 its override file: the first of compose.override.yml/.yaml and
 process-compose.override.yml/.yaml beside it; -f given more than once
 merges process-compose files in order) (--no-file: none), with the .env

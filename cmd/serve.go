@@ -33,7 +33,8 @@ socket, for the CLI (jobtop run, ls, logs...) and for jobtop attach.
 
 It runs the jobs of its job file: -f FILE, else jobtop.yaml, jobtop.yml,
 a Procfile, process-compose.yml/.yaml or compose.yml/.yaml (with
-processes:) in the current directory (with
+processes:), else mprocs.yaml or mprocs.json (mprocs' config) in the
+current directory (with
 its override file: the first of compose.override.yml/.yaml and
 process-compose.override.yml/.yaml beside it; -f given more than once
 merges process-compose files in order) (--no-file: none), with the .env beside it (-e FILE instead,

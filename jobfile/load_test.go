@@ -33,13 +33,13 @@ func TestFind(t *testing.T) {
 		dir := inDir(t, map[string]string{"Procfile.dev": "", "jobtop.json": ""})
 		_, err := Find(dir)
 		require.ErrorIs(t, err, ErrNotFound)
-		require.EqualError(t, err, "no job file in "+dir+": looked for jobtop.yaml, jobtop.yml, Procfile, process-compose.yml, process-compose.yaml, compose.yml, compose.yaml")
+		require.EqualError(t, err, "no job file in "+dir+": looked for jobtop.yaml, jobtop.yml, Procfile, process-compose.yml, process-compose.yaml, compose.yml, compose.yaml, mprocs.yaml, mprocs.json")
 	})
 	t.Run("none, but a directory has a job file's name", func(t *testing.T) {
 		dir := inDir(t, map[string]string{"jobtop.yaml/": "", "Procfile/": ""})
 		_, err := Find(dir)
 		require.ErrorIs(t, err, ErrNotFound)
-		require.EqualError(t, err, "no job file in "+dir+": looked for jobtop.yaml (a directory, not a file), jobtop.yml, Procfile (a directory, not a file), process-compose.yml, process-compose.yaml, compose.yml, compose.yaml")
+		require.EqualError(t, err, "no job file in "+dir+": looked for jobtop.yaml (a directory, not a file), jobtop.yml, Procfile (a directory, not a file), process-compose.yml, process-compose.yaml, compose.yml, compose.yaml, mprocs.yaml, mprocs.json")
 	})
 	// process-compose's compose.yml and compose.yaml, when they are its:
 	// Docker Compose's files have the same names.
@@ -72,7 +72,7 @@ func TestAFoundFileNamesTheOthersThatDoNotRun(t *testing.T) {
 	plan, err := LoadWith(found, LoadOptions{Found: true, NoEnvFile: true})
 	require.NoError(t, err)
 	require.Len(t, plan.Warnings, 1)
-	require.Equal(t, found+": warning: is the job file that runs; also here, and not run: process-compose.yml, process-compose.yaml (jobtop takes the first of jobtop.yaml, jobtop.yml, Procfile, process-compose.yml, process-compose.yaml, then of compose.yml, compose.yaml with processes:; -f names another)", plan.Warnings[0].Warning())
+	require.Equal(t, found+": warning: is the job file that runs; also here, and not run: process-compose.yml, process-compose.yaml (jobtop takes the first of jobtop.yaml, jobtop.yml, Procfile, process-compose.yml, process-compose.yaml, then of compose.yml, compose.yaml with processes:, then of mprocs.yaml, mprocs.json; -f names another)", plan.Warnings[0].Warning())
 	plan, err = LoadWith(found, LoadOptions{NoEnvFile: true})
 	require.NoError(t, err)
 	require.Empty(t, plan.Warnings, "a file named with -f: nothing to say")
