@@ -355,6 +355,10 @@ func (m *Manager) stopSignalLocked(j *job, p *process) {
 		j.sentSignal = 0
 		m.signalLocked(p, keeper.StopBegun) // no signal: the keeper notes the stop
 		m.runStopCommandLocked(j, p)
+	} else if p.spec.StopInput != "" && p.input != nil && !p.exited {
+		j.sentSignal = 0
+		m.signalLocked(p, keeper.StopBegun)
+		m.typeStopInputLocked(j, p)
 	} else {
 		j.sentSignal = p.spec.StopSignal
 		m.stopLocked(p, p.spec.StopSignal.sys())

@@ -112,6 +112,13 @@ type Spec struct {
 	// stop command may well fail as the job goes down: curl's "empty
 	// reply" from a server that closes its connections to stop).
 	StopCommandFailKills bool
+	// StopInput, when set, is typed into the job's terminal (written to
+	// its stdin pipe, on pipes) to stop it, instead of sending
+	// StopSignal: keys a program quits on ("q", ctrl+c), as mprocs'
+	// stop: {send-keys: [...]}. What is left of the job after Grace is
+	// SIGKILLed as always. It needs a job that reads input (TTY, or
+	// stdin: pipe), and no StopCommand.
+	StopInput string
 	// Shell runs Command: a program and the flag that takes a command
 	// line, e.g. [bash -c]; empty means [/bin/sh -c].
 	Shell []string
@@ -438,6 +445,15 @@ func (s Spec) validateChecks() error {
 	}
 	if strings.ContainsRune(s.StopCommand, 0) {
 		return errors.New("stop command contains a NUL byte")
+	}
+	switch {
+	case s.StopInput == "":
+	case s.StopCommand != "":
+		return errors.New("give a stop command or stop input, not both")
+	case !s.TTY && s.Stdin != StdinPipe:
+		return errors.New("stop input is typed into the job: run it on a terminal (tty) or with stdin: pipe")
+	case len(s.StopInput) > MaxArgBytes:
+		return fmt.Errorf("stop input is %d bytes; at most %d", len(s.StopInput), MaxArgBytes)
 	}
 	if len(s.Shell) > 0 && strings.TrimSpace(s.Shell[0]) == "" {
 		return errors.New("the shell's program name is empty")

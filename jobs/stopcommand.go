@@ -4,7 +4,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strconv"
 	"strings"
+	"time"
 )
 
 // runStopCommandLocked runs the run's stop command beside it, in the job's
@@ -74,4 +76,31 @@ func (m *Manager) stopCommandFailed(j *job, p *process, note func(string), faile
 		j.sentSignal = Signal(sigKill)
 		m.signalLocked(p, sigKill)
 	}
+}
+
+// typeStopInputLocked types the run's stop input into it (its terminal,
+// or its stdin pipe) beside it, saying so in its output; the grace timer
+// SIGKILLs what is left after the grace, as always. When the input cannot
+// be written, the stop signal is sent instead.
+func (m *Manager) typeStopInputLocked(j *job, p *process) {
+	text := "── stopping with input: " + strconv.Quote(p.spec.StopInput) + " ──"
+	j.store.AppendMeta(text)
+	j.log.MarkerSoon(text)
+	f := p.input
+	p.side.wg.Add(1)
+	go func() {
+		defer p.side.wg.Done()
+		f.SetWriteDeadline(time.Now().Add(inputTimeout)) //nolint:errcheck // a pipe or terminal takes deadlines
+		if _, err := f.Write([]byte(p.spec.StopInput)); err != nil {
+			note := "── stop input: could not be written: " + err.Error() + " ──"
+			j.store.AppendMeta(note)
+			j.log.Marker(note)
+			m.mu.Lock()
+			if j.proc == p && !p.exited {
+				j.sentSignal = p.spec.StopSignal
+				m.stopLocked(p, p.spec.StopSignal.sys())
+			}
+			m.mu.Unlock()
+		}
+	}()
 }
