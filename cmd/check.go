@@ -274,5 +274,8 @@ func describeCommand(plan *jobfile.Plan, spec jobs.Spec) string {
 	if spec.StopCommand != "" {
 		cmd += "  (stops with: " + spec.StopCommand + ")"
 	}
+	if spec.StopInput != "" {
+		cmd += "  (stops with input: " + strconv.Quote(spec.StopInput) + ")"
+	}
 	return cmd
 }

@@ -26,7 +26,7 @@ func TestMprocsFileRunsWithNoOtherJobFile(t *testing.T) {
     shell: "echo hello from $WHO; exec sleep 600"
     env: {WHO: mprocs}
   tty check: ["sh", "-c", "test -t 1 && echo on a terminal; exec sleep 600"]
-  later: {shell: "echo later", autostart: false}
+  later: {shell: "echo later", autostart: false, stop: {send-keys: ["<C-c>"]}}
   hidden: null
 hide_keymap_window: true
 `), 0o600))
@@ -34,7 +34,7 @@ hide_keymap_window: true
 	r := c.runIn(dir, "check")
 	require.Equal(t, 0, r.code, r.stderr)
 	assert.Contains(t, r.stdout, "mprocs.yaml: 3 jobs, no limit on jobs running at once; start order:")
-	for _, want := range []string{"1  greet ", "2  tty-check ", "3  later      by hand"} {
+	for _, want := range []string{"1  greet ", "2  tty-check ", "3  later      by hand", `echo later  (stops with input: "\x03")`} {
 		assert.Contains(t, r.stdout, want)
 	}
 	assert.Contains(t, r.stderr, `mprocs.yaml:5:3: warning: procs.tty check: jobtop names it tty-check`)

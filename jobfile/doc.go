@@ -54,7 +54,9 @@
 //     file's directory when it was found there, else the current
 //     directory (mprocs --config FILE); <CONFIG_DIR> is the file's
 //     directory. env: NAME: null removes NAME from what the job inherits
-//     (Spec.Environ, jobtop's environment without it). No .env is read.
+//     (Spec.Environ, jobtop's environment without it). stop's send-keys
+//     are typed into the job's terminal (Spec.StopInput), encoded as a
+//     terminal sends them (mprocskeys.go). No .env is read.
 //     Names a job name cannot have are made ones ("my process" runs as
 //     my-process), with a warning. UI settings, and fields with no
 //     counterpart, are warnings, unknown keys too (mprocs ignores them).

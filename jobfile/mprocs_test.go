@@ -242,7 +242,8 @@ func TestMprocsAutostartRestartDeps(t *testing.T) {
 	}, warningLines(plan))
 }
 
-// stop: each of mprocs' forms, mapped to what jobtop does.
+// stop: each of mprocs' forms, mapped to what jobtop does: send-keys are
+// typed into the job's terminal as a terminal sends them.
 func TestMprocsStop(t *testing.T) {
 	inDir(t, nil)
 	plan, err := Parse("mprocs.yaml", []byte(`procs:
@@ -251,25 +252,38 @@ func TestMprocsStop(t *testing.T) {
   kill: {shell: x, stop: SIGKILL}
   hard: {shell: x, stop: hard-kill}
   ctrlc: {shell: x, stop: {send-keys: ["<C-c>"]}}
-  quit: {shell: x, stop: {send-keys: ["q", "<Enter>"]}}
+  quit: {shell: x, stop: {send-keys: ["<q>", "<Enter>", "<M-x>", "<S-a>", "<Up>", "<C-Space>", "<LT>", "<F5>"]}}
   down: {shell: x, stop: {cmd: podman compose down}}
 `))
 	require.NoError(t, err)
-	for name, sig := range map[string]syscall.Signal{"int": syscall.SIGINT, "term": syscall.SIGTERM, "kill": syscall.SIGKILL, "hard": syscall.SIGKILL, "ctrlc": syscall.SIGINT, "quit": 0, "down": 0} {
+	assert.Empty(t, plan.Warnings)
+	for name, sig := range map[string]syscall.Signal{"int": syscall.SIGINT, "term": syscall.SIGTERM, "kill": syscall.SIGKILL, "hard": syscall.SIGKILL, "ctrlc": 0, "quit": 0, "down": 0} {
 		j, _ := plan.Job(name)
 		assert.Equal(t, jobs.Signal(sig), j.Spec.StopSignal, name)
 	}
+	ctrlc, _ := plan.Job("ctrlc")
+	assert.Equal(t, "\x03", ctrlc.Spec.StopInput)
+	quit, _ := plan.Job("quit")
+	assert.Equal(t, "q\r\x1bxA\x1b[A\x00<\x1b[15~", quit.Spec.StopInput)
 	down, _ := plan.Job("down")
 	assert.Equal(t, "podman compose down", down.Spec.StopCommand)
-	assert.Equal(t, []string{
-		"mprocs.yaml:7:27: procs.quit.stop.send-keys: not supported: jobtop types no keys to stop a job; it sends SIGTERM (and SIGKILL after 10s): for a program that quits on a key, give stop: SIGINT (what <C-c> does), or stop: {cmd: ...}",
-	}, warningLines(plan))
 
 	assert.Equal(t, []string{
 		`mprocs.yaml:2:23: procs.a.stop: "SIGHUP" is not a way to stop: use SIGINT, SIGTERM, SIGKILL, hard-kill, {send-keys: [...]} or {cmd: ...}`,
 		"mprocs.yaml:3:23: procs.b.stop: give send-keys or cmd",
 		"mprocs.yaml:4:23: procs.c.stop: want SIGINT, SIGTERM, SIGKILL, hard-kill, {send-keys: [...]} or {cmd: ...}, got a list",
-	}, mprocsProblems(t, "procs:\n  a: {shell: x, stop: SIGHUP}\n  b: {shell: x, stop: {signal: 2}}\n  c: {shell: x, stop: [SIGINT]}\n"))
+		`mprocs.yaml:5:36: procs.d.stop.send-keys[0]: "q" is not a key: write it as mprocs does, between < and >: <q>, <Enter>, <C-c>`,
+		`mprocs.yaml:5:39: procs.d.stop.send-keys[1]: "<X-q>": "X-" is not a modifier: use C- (ctrl), M- (alt) or S- (shift)`,
+		`mprocs.yaml:5:48: procs.d.stop.send-keys[2]: "<Nope>": "Nope" is not a key jobtop can type (a character, Enter, Tab, BS, Esc, Space, the arrows, Home, End, PageUp, PageDown, Insert, Del, F1 to F12)`,
+		`mprocs.yaml:5:58: procs.d.stop.send-keys[3]: "<C-Up>": a terminal has no ctrl form of Up`,
+		"mprocs.yaml:6:35: procs.e.stop.send-keys: no keys given",
+	}, mprocsProblems(t, `procs:
+  a: {shell: x, stop: SIGHUP}
+  b: {shell: x, stop: {signal: 2}}
+  c: {shell: x, stop: [SIGINT]}
+  d: {shell: x, stop: {send-keys: [q, "<X-q>", "<Nope>", "<C-Up>"]}}
+  e: {shell: x, stop: {send-keys: []}}
+`))
 }
 
 // UI settings and fields jobtop has no counterpart for are warnings;
@@ -382,4 +396,44 @@ func TestFindMprocs(t *testing.T) {
 	empty := t.TempDir()
 	_, err = Find(empty)
 	assert.ErrorContains(t, err, "looked for jobtop.yaml, jobtop.yml, Procfile, process-compose.yml, process-compose.yaml, compose.yml, compose.yaml, mprocs.yaml, mprocs.json")
+}
+
+// stop: {send-keys: [...]} stops a real job by typing the keys into its
+// terminal: the program quits its own way, inside a grace it never
+// reaches.
+func TestMprocsSendKeysStopsTheJob(t *testing.T) {
+	dir := inDir(t, nil)
+	plan, err := Parse("mprocs.yaml", []byte(`procs:
+  prompt:
+    shell: "trap 'echo got TERM' TERM; echo ready; read key; echo quit on $key"
+    stop: {send-keys: ["<q>", "<Enter>"]}
+`))
+	require.NoError(t, err)
+	m, err := jobs.NewManager(jobs.Options{LogDir: filepath.Join(dir, "logs")})
+	require.NoError(t, err)
+	t.Cleanup(func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+		defer cancel()
+		require.NoError(t, m.Shutdown(ctx))
+	})
+	started, err := m.Start(plan.Jobs[0].Spec)
+	require.NoError(t, err)
+	out, err := m.Output(started.ID)
+	require.NoError(t, err)
+	text := func() string {
+		var lines []string
+		for _, l := range out.ReadAfter(0, 100).Lines {
+			lines = append(lines, strings.TrimRight(l.Text, "\r"))
+		}
+		return strings.Join(lines, "\n")
+	}
+	require.Eventually(t, func() bool { return strings.Contains(text(), "ready") }, 30*time.Second, 10*time.Millisecond)
+	require.NoError(t, m.Stop(started.ID))
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	info, err := m.Wait(ctx, started.ID)
+	require.NoError(t, err)
+	assert.Contains(t, text(), "quit on q")
+	assert.NotContains(t, text(), "got TERM")
+	assert.Zero(t, info.Signal)
 }

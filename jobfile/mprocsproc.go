@@ -256,12 +256,24 @@ func (m *mprocsFile) readStop(e entry, spec *jobs.Spec) {
 		}
 		return
 	}
-	keys := m.texts(f, false)
-	// Ctrl-C typed on a terminal is SIGINT to its foreground process
-	// group, the job's: jobtop sends that.
-	if len(keys) > 0 && !slices.ContainsFunc(keys, func(k string) bool { return !strings.EqualFold(k, "<C-c>") }) {
-		spec.StopSignal = jobs.Signal(syscall.SIGINT)
-		return
+	var typed strings.Builder
+	for _, item := range m.items(f) {
+		k, ok := m.text(item)
+		if !ok {
+			continue
+		}
+		seq, err := mprocsKey(k)
+		if err != nil {
+			m.errorf(at(item), "%s: %v", item.path, err)
+			continue
+		}
+		typed.WriteString(seq)
 	}
-	m.warn.add(f.key, "send-keys", fmt.Sprintf("%s: not supported: jobtop types no keys to stop a job; it sends SIGTERM (and SIGKILL after %v): for a program that quits on a key, give stop: SIGINT (what <C-c> does), or stop: {cmd: ...}", f.path, mprocsGrace))
+	if seq, ok := f.value.(*ast.SequenceNode); ok && len(seq.Values) == 0 {
+		m.errorf(f.value, "%s: no keys given", f.path)
+	}
+	// Typed into the job's terminal as mprocs types them: <C-c> is
+	// SIGINT from the terminal to what runs in the foreground, a raw
+	// mode program reads it as a key.
+	spec.StopInput = typed.String()
 }
