@@ -134,11 +134,13 @@ func (m *mprocsFile) addPath(spec *jobs.Spec, dirs []string) {
 	spec.Env["PATH"] = strings.Join(append(parts, dirs...), string(os.PathListSeparator))
 }
 
-// environWithout is env (NAME=value entries) without the variables named.
+// environWithout is env (NAME=value entries) without the variables
+// named, and without entries no environment can hold (the engine would
+// refuse the spec for them).
 func environWithout(env, names []string) []string {
 	out := make([]string, 0, len(env))
 	for _, kv := range env {
-		if k, _, _ := strings.Cut(kv, "="); !slices.Contains(names, k) {
+		if k, _, ok := strings.Cut(kv, "="); ok && k != "" && !strings.ContainsRune(kv, 0) && !slices.Contains(names, k) {
 			out = append(out, kv)
 		}
 	}
