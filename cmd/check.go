@@ -27,8 +27,9 @@ func newCheckCmd() *cobra.Command {
 process-compose file or an mprocs config; by default the first of
 jobtop.yaml, jobtop.yml, Procfile, process-compose.yml and
 process-compose.yaml in the current directory, else compose.yml or
-compose.yaml with processes:, else mprocs.yaml or mprocs.json; a process-compose file found so gets its override file merged
-over it, the first of compose.override.yml, compose.override.yaml,
+compose.yaml with processes:, else mprocs.yaml or mprocs.json; a
+process-compose file found so gets its override file merged over it, the
+first of compose.override.yml, compose.override.yaml,
 process-compose.override.yml and process-compose.override.yaml beside
 it; -f given more than once merges process-compose files in order, and
 check says which files were merged), reports every problem as

@@ -30,7 +30,9 @@ type LoadOptions struct {
 	// Found says the file was found in its directory (Find), not named:
 	// an override file beside a process-compose file
 	// (process-compose.override.yml, ...) is then merged over it, as
-	// process-compose does.
+	// process-compose does, and an mprocs config's procs run in its
+	// directory (named, they run in the current one, as mprocs --config
+	// runs them).
 	Found bool
 	// More are further process-compose files merged over the file, in
 	// order (-f given more than once), later ones winning.
