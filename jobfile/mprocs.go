@@ -101,12 +101,15 @@ func parseMprocs(y *yamlFile) (*Plan, error) {
 
 // readTop reads the top level: the settings, then the procs.
 func (m *mprocsFile) readTop(body ast.Node) {
+	said := len(m.errs)
 	top := m.selected(entry{value: m.resolve(body)})
-	if isNull(top.value) {
+	switch {
+	case len(m.errs) > said:
+		return // a $select with no match, an alias to nothing
+	case isNull(top.value):
 		m.errs = append(m.errs, &Error{File: m.file, Msg: "the file is empty: give a procs: mapping"})
 		return
-	}
-	if kind(top.value) != "a mapping" {
+	case kind(top.value) != "a mapping":
 		m.errorf(top.value, "the top level must be a mapping with a procs: key, got %s", kind(top.value))
 		return
 	}
@@ -178,7 +181,7 @@ func (m *mprocsFile) selected(e entry) entry {
 		}
 		sel := entries[0]
 		if s, _ := scalarText(sel.value); s != "os" {
-			m.errorf(at(sel), "%s.$select: want os (the only thing mprocs selects on), got %s", e.path, describeValue(sel.value))
+			m.errorf(at(sel), "%s: $select: want os (the only thing mprocs selects on), got %s", nonEmpty(e.path, "top level"), describeValue(sel.value))
 			e.value = nil
 			return e
 		}
@@ -189,13 +192,13 @@ func (m *mprocsFile) selected(e entry) entry {
 			}
 		}
 		if chosen == nil {
-			m.errorf(sel.key, "%s: $select has no value for %s and no $else", e.path, mprocsOS())
+			m.errorf(sel.key, "%s: $select has no value for %s and no $else", nonEmpty(e.path, "top level"), mprocsOS())
 			e.value = nil
 			return e
 		}
 		e.value = chosen.value
 	}
-	m.errorf(e.key, "%s: $select nests too deeply", e.path)
+	m.errorf(e.key, "%s: $select nests too deeply", nonEmpty(e.path, "top level"))
 	e.value = nil
 	return e
 }

@@ -206,7 +206,7 @@ func TestMprocsSelect(t *testing.T) {
 
 	assert.Equal(t, []string{
 		"mprocs.yaml:4:7: procs.a.shell: $select has no value for " + mprocsOS() + " and no $else",
-		`mprocs.yaml:6:24: procs.b.shell.$select: want os (the only thing mprocs selects on), got "arch"`,
+		`mprocs.yaml:6:24: procs.b.shell: $select: want os (the only thing mprocs selects on), got "arch"`,
 	}, mprocsProblems(t, `procs:
   a:
     shell:
@@ -368,6 +368,7 @@ func TestMprocsErrors(t *testing.T) {
 		{"procs:\n  a: {shell: x, env: {A: [x]}}\n", "mprocs.yaml:2:26: procs.a.env.A: want a string, got a list"},
 		{"procs:\n  a: {shell: x, deps: [a]}\n", "mprocs.yaml:2:24: procs.a.deps[0]: dependency cycle: a -> a"},
 		{"scrollback: -1\nprocs: {a: x}\n", "mprocs.yaml:1:13: scrollback: -1 is negative"},
+		{"$select: os\nplan9: {procs: {a: x}}\n", "mprocs.yaml:1:1: top level: $select has no value for " + mprocsOS() + " and no $else"},
 	} {
 		assert.Equal(t, []string{tc.want}, mprocsProblems(t, tc.src), tc.src)
 	}
