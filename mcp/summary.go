@@ -27,11 +27,13 @@ type JobSummary struct {
 	Ready             bool   `json:"ready,omitempty" jsonschema:"ready as a job that depends on it sees it: it runs and its ready check passed (a job without one is ready once running), or it succeeded"`
 	Health            string `json:"health,omitempty" jsonschema:"what its health check finds while it runs: starting, healthy or unhealthy; absent without one"`
 	Runtime           string `json:"runtime,omitempty" jsonschema:"how long the current or last run took so far"`
-	Lines             uint64 `json:"lines" jsonschema:"output lines the job wrote so far, in all its runs (jobtop's own notes, such as run markers and health notes, are not counted)"`
-	Cursor            uint64 `json:"cursor" jsonschema:"the newest line's cursor, jobtop's notes included: read_output with this cursor reads only what comes after"`
-	LastLine          string `json:"last_line,omitempty" jsonschema:"its newest output line, of any run, cut to 200 bytes (never a run marker)"`
-	Origin            string `json:"origin,omitempty" jsonschema:"mcp for jobs started by a coding agent; empty for the person's own"`
-	TTY               bool   `json:"tty,omitempty" jsonschema:"it runs on a terminal: send_input types into it, read_screen shows it"`
+	// Lines is the API's lines: the newest line's number, jobtop's
+	// notes included; JobLines what the job wrote (Info.JobLines).
+	Lines    uint64 `json:"lines" jsonschema:"the newest output line's number, as the API's lines, jobtop's own notes (run markers, health notes) included: read_output with this cursor reads only what comes after"`
+	JobLines uint64 `json:"job_lines" jsonschema:"output lines the job itself wrote so far, in all its runs: lines without jobtop's notes, a line longer than 16 KiB counted once (what jobtop status prints as output: N lines)"`
+	LastLine string `json:"last_line,omitempty" jsonschema:"its newest output line, of any run, cut to 200 bytes (never a run marker)"`
+	Origin   string `json:"origin,omitempty" jsonschema:"mcp for jobs started by a coding agent; empty for the person's own"`
+	TTY      bool   `json:"tty,omitempty" jsonschema:"it runs on a terminal: send_input types into it, read_screen shows it"`
 	// hasCheck says the job has a ready check, so the text form says
 	// when it passed (every other running job is ready).
 	hasCheck bool
@@ -78,7 +80,7 @@ const (
 func summarize(j jobs.Info, now time.Time) JobSummary {
 	s := JobSummary{
 		ID: int(j.ID), Name: j.Name, State: string(j.State),
-		Ready: j.Ready, Health: string(j.Health), Lines: j.JobLines(), Cursor: j.Lines, Origin: j.Origin, TTY: j.TTY, hasCheck: j.Readiness != "",
+		Ready: j.Ready, Health: string(j.Health), Lines: j.Lines, JobLines: j.JobLines(), Origin: j.Origin, TTY: j.TTY, hasCheck: j.Readiness != "",
 		checkPassed: j.Ready && (j.State.Active() || j.LastRunWasReady()),
 		LastLine:    cutText(plain(j.LastLine), lastLineBytes),
 	}
@@ -184,7 +186,7 @@ func (d JobDetail) text() string {
 		}
 		b.WriteString("\n")
 	}
-	fmt.Fprintf(&b, "runs: %d, lines: %d", d.Runs, d.Lines)
+	fmt.Fprintf(&b, "runs: %d, output: %s, newest line's cursor %d", d.Runs, plural(int(d.JobLines), "line"), d.Lines)
 	if d.Dropped > 0 {
 		fmt.Fprintf(&b, " (%d no longer in memory)", d.Dropped)
 	}
