@@ -58,3 +58,25 @@ func TestLinesAsTheAPICountsThem(t *testing.T) {
 	require.Equal(t, uint64(5), list.Jobs[0].Lines)
 	require.Equal(t, uint64(4), list.Jobs[0].JobLines)
 }
+
+// A queued job has no error: why it waits is its reason, as in the API,
+// so a harness that takes a non-empty error for a failure does not fail
+// every queued job. The text form still says why it waits.
+func TestQueuedReasonIsNoError(t *testing.T) {
+	e := newEnvWith(t, jobs.Options{MaxRunning: 1})
+	e.run("busy", "exec sleep 60")
+	id := e.run("waits", "true")
+	require.Equal(t, jobs.StateQueued, e.job(id).State)
+
+	api, got := e.apiJSON(id), e.statusJSON(id)
+	require.Equal(t, "", api["error"])
+	require.NotEmpty(t, api["reason"])
+	require.Empty(t, got["error"])
+	require.Equal(t, api["reason"], got["reason"])
+	var list ListJobsOutput
+	text := e.ok("list_jobs", map[string]any{"state": "queued"}, &list)
+	require.Len(t, list.Jobs, 1)
+	require.Empty(t, list.Jobs[0].Error)
+	require.Equal(t, api["reason"], list.Jobs[0].Reason)
+	require.Contains(t, text, "waits queued [mcp]: "+list.Jobs[0].Reason)
+}

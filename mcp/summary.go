@@ -23,7 +23,8 @@ type JobSummary struct {
 	Signal   string `json:"signal,omitempty" jsonschema:"the signal that ended it"`
 	// KilledFromOutside: a signal jobtop did not send ended it.
 	KilledFromOutside bool   `json:"killed_from_outside,omitempty" jsonschema:"a signal jobtop did not send ended it: a kill from outside jobtop, or the out-of-memory killer (SIGKILL)"`
-	Error             string `json:"error,omitempty" jsonschema:"why it could not start, or why it is queued"`
+	Error             string `json:"error,omitempty" jsonschema:"why it could not start, timed out, or ended without running (a job it runs after failed); not why it is queued (reason)"`
+	Reason            string `json:"reason,omitempty" jsonschema:"why a queued job waits (waiting for a free slot, for a job it depends on), what its restart policy does next (restarting in 2s), or what a stopping job stops (processes its main process left running); not an error"`
 	Ready             bool   `json:"ready,omitempty" jsonschema:"ready as a job that depends on it sees it: it runs and its ready check passed (a job without one is ready once running), or it succeeded"`
 	Health            string `json:"health,omitempty" jsonschema:"what its health check finds while it runs: starting, healthy or unhealthy; absent without one"`
 	Runtime           string `json:"runtime,omitempty" jsonschema:"how long the current or last run took so far"`
@@ -95,12 +96,7 @@ func summarize(j jobs.Info, now time.Time) JobSummary {
 		s.outside = j.KilledFromOutsideText()
 		s.KilledFromOutside = s.outside != ""
 	}
-	switch {
-	case j.Error != "":
-		s.Error = cutText(j.Error, errorBytes)
-	case j.State == jobs.StateQueued:
-		s.Error = cutText(j.Reason, errorBytes)
-	}
+	s.Error, s.Reason = cutText(j.Error, errorBytes), cutText(j.Reason, errorBytes)
 	if d := j.Runtime(now); d > 0 && j.State != jobs.StateQueued {
 		s.Runtime = formatDuration(d)
 	}
@@ -143,6 +139,8 @@ func (s JobSummary) line() string {
 	switch {
 	case s.Error != "":
 		b.WriteString(": " + s.Error)
+	case s.Reason != "" && s.State == string(jobs.StateQueued):
+		b.WriteString(": " + s.Reason)
 	case s.LastLine != "":
 		b.WriteString(": " + s.LastLine)
 	}
