@@ -80,3 +80,16 @@ func TestQueuedReasonIsNoError(t *testing.T) {
 	require.Equal(t, api["reason"], list.Jobs[0].Reason)
 	require.Contains(t, text, "waits queued [mcp]: "+list.Jobs[0].Reason)
 }
+
+// job_status writes its times as the API does: RFC 3339 with
+// nanoseconds, not cut to whole seconds.
+func TestTimesAsTheAPIWritesThem(t *testing.T) {
+	e := newEnv(t)
+	id := e.run("quick", "true")
+	e.waitEnded(id)
+	api, got := e.apiJSON(id), e.statusJSON(id)
+	for _, key := range []string{"started_at", "ended_at"} {
+		require.NotNil(t, api[key], key)
+		require.Equal(t, api[key], got[key], key)
+	}
+}

@@ -50,22 +50,24 @@ type JobSummary struct {
 // JobDetail is one job in full, for job_status.
 type JobDetail struct {
 	JobSummary
-	Command     string `json:"command" jsonschema:"the command, cut to 2 KiB"`
-	Cwd         string `json:"cwd,omitempty"`
-	PID         int    `json:"pid,omitempty"`
-	StartedAt   string `json:"started_at,omitempty"`
-	EndedAt     string `json:"ended_at,omitempty"`
-	Runs        int    `json:"runs" jsonschema:"runs started so far (restarts add one)"`
-	Readiness   string `json:"readiness,omitempty" jsonschema:"its ready check, e.g. log: listening on"`
-	ReadyError  string `json:"ready_error,omitempty" jsonschema:"why its ready check has not passed yet, once it failed its checks in a row"`
-	HealthCheck string `json:"health_check,omitempty" jsonschema:"its health check, e.g. http: http://127.0.0.1:8080/healthz"`
-	HealthError string `json:"health_error,omitempty" jsonschema:"its last failed health check"`
-	Dropped     uint64 `json:"dropped_lines,omitempty" jsonschema:"old lines memory no longer holds (the log file has them)"`
-	LogPath     string `json:"log_path" jsonschema:"the file holding every byte the job wrote"`
-	LogDropped  int64  `json:"log_dropped,omitempty" jsonschema:"bytes the log file lost to write errors (a full disk): then it does not hold every byte"`
-	CPU         string `json:"cpu,omitempty" jsonschema:"CPU use of its process tree, percent of one core"`
-	Memory      string `json:"memory,omitempty" jsonschema:"resident memory of its process tree"`
-	Client      string `json:"client,omitempty" jsonschema:"the MCP client that started it"`
+	Command string `json:"command" jsonschema:"the command, cut to 2 KiB"`
+	Cwd     string `json:"cwd,omitempty"`
+	PID     int    `json:"pid,omitempty"`
+	// StartedAt and EndedAt are the API's started_at and ended_at, in
+	// its form (RFC 3339 with nanoseconds).
+	StartedAt   *time.Time `json:"started_at,omitempty" jsonschema:"when the current or last run started"`
+	EndedAt     *time.Time `json:"ended_at,omitempty" jsonschema:"when the last run ended"`
+	Runs        int        `json:"runs" jsonschema:"runs started so far (restarts add one)"`
+	Readiness   string     `json:"readiness,omitempty" jsonschema:"its ready check, e.g. log: listening on"`
+	ReadyError  string     `json:"ready_error,omitempty" jsonschema:"why its ready check has not passed yet, once it failed its checks in a row"`
+	HealthCheck string     `json:"health_check,omitempty" jsonschema:"its health check, e.g. http: http://127.0.0.1:8080/healthz"`
+	HealthError string     `json:"health_error,omitempty" jsonschema:"its last failed health check"`
+	Dropped     uint64     `json:"dropped_lines,omitempty" jsonschema:"old lines memory no longer holds (the log file has them)"`
+	LogPath     string     `json:"log_path" jsonschema:"the file holding every byte the job wrote"`
+	LogDropped  int64      `json:"log_dropped,omitempty" jsonschema:"bytes the log file lost to write errors (a full disk): then it does not hold every byte"`
+	CPU         string     `json:"cpu,omitempty" jsonschema:"CPU use of its process tree, percent of one core"`
+	Memory      string     `json:"memory,omitempty" jsonschema:"resident memory of its process tree"`
+	Client      string     `json:"client,omitempty" jsonschema:"the MCP client that started it"`
 }
 
 // lastLineBytes bounds LastLine.
@@ -109,6 +111,7 @@ func detail(j jobs.Info, now time.Time) JobDetail {
 		Command:    cutText(j.Command, commandBytes), Cwd: j.Dir, Runs: j.Runs, Readiness: j.Readiness,
 		ReadyError: j.ReadyError, HealthCheck: j.HealthCheck, HealthError: j.HealthError,
 		Dropped: j.Dropped, LogPath: j.LogPath, LogDropped: j.LogDropped, Client: j.Client,
+		StartedAt: j.Started, EndedAt: j.Ended,
 	}
 	if j.State.Active() {
 		d.PID = j.PID
@@ -116,12 +119,6 @@ func detail(j jobs.Info, now time.Time) JobDetail {
 			d.CPU = strconv.FormatFloat(j.Usage.CPU, 'f', 1, 64) + "%"
 			d.Memory = jobs.FormatBytes(j.Usage.RSS)
 		}
-	}
-	if j.Started != nil {
-		d.StartedAt = j.Started.Format(time.RFC3339)
-	}
-	if j.Ended != nil {
-		d.EndedAt = j.Ended.Format(time.RFC3339)
 	}
 	return d
 }
