@@ -7,6 +7,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"jobtop/control"
 	"jobtop/jobs"
 )
 
@@ -92,4 +93,40 @@ func TestTimesAsTheAPIWritesThem(t *testing.T) {
 		require.NotNil(t, api[key], key)
 		require.Equal(t, api[key], got[key], key)
 	}
+}
+
+// read_output names each line's stream as the API does: stdout, stderr,
+// and meta for jobtop's own lines (a run's marker), which the text form
+// marks [jobtop] as the log file does.
+func TestStreamsAsTheAPINamesThem(t *testing.T) {
+	e := newEnv(t)
+	id := e.run("twice", "echo out; echo err >&2")
+	e.waitEnded(id)
+	e.ok("restart_job", map[string]any{"id": id}, nil)
+	require.Eventually(t, func() bool { j := e.job(id); return j.Runs == 2 && j.State.Done() }, deadline, 10*time.Millisecond)
+
+	resp, err := e.api.ReadOutput(ctxT(t), jobs.ID(id), control.OutputQuery{})
+	require.NoError(t, err)
+	b, err := json.Marshal(resp.Lines)
+	require.NoError(t, err)
+	var api []map[string]any
+	require.NoError(t, json.Unmarshal(b, &api))
+
+	res := e.call("read_output", map[string]any{"id": id})
+	text := resultText(t, res)
+	b, err = json.Marshal(res.StructuredContent)
+	require.NoError(t, err)
+	var got struct{ Lines []map[string]any }
+	require.NoError(t, json.Unmarshal(b, &got))
+	require.Len(t, got.Lines, len(api))
+	streams := map[any]bool{}
+	for i := range api {
+		require.Equal(t, api[i]["seq"], got.Lines[i]["seq"])
+		require.Equal(t, api[i]["stream"], got.Lines[i]["stream"], "line %v", api[i]["seq"])
+		streams[got.Lines[i]["stream"]] = true
+	}
+	require.Equal(t, map[any]bool{"stdout": true, "stderr": true, "meta": true}, streams)
+	require.Contains(t, text, "\n[jobtop] ── run 2 ──\n")
+	require.Contains(t, text, "\n[stderr] err\n")
+	require.Contains(t, text, "\nout\n")
 }

@@ -43,7 +43,7 @@ type SearchMatch struct {
 	Job    int    `json:"job"`
 	Name   string `json:"name"`
 	Line   uint64 `json:"line" jsonschema:"in memory: the line's cursor (read_output with cursor line-1 reads from it); in a log file: its line number"`
-	Stream string `json:"stream,omitempty" jsonschema:"stderr, or jobtop for jobtop's own notes; absent for stdout (and in log files, which hold both)"`
+	Stream string `json:"stream,omitempty" jsonschema:"stdout, stderr, or meta for jobtop's own notes, as the API names them; absent in log files, which hold both"`
 	File   string `json:"file,omitempty" jsonschema:"the log file Line is in, when the job's log rotated into two files"`
 	Text   string `json:"text"`
 }
@@ -275,10 +275,7 @@ func (r SearchResult) text(jobsSearched int) string {
 		} else {
 			fmt.Fprintf(&b, "%d %s:%d: ", m.Job, m.Name, m.Line)
 		}
-		if m.Stream != "" {
-			b.WriteString("[" + m.Stream + "] ")
-		}
-		b.WriteString(m.Text + "\n")
+		b.WriteString(streamMark(m.Stream) + m.Text + "\n")
 	}
 	if r.Note != "" {
 		b.WriteString("[" + r.Note + "]")

@@ -109,7 +109,7 @@ func TestRunJobWaitOutcomes(t *testing.T) {
 	for _, l := range out.Wait.LastLines {
 		got = append(got, l.Stream+":"+l.Text)
 	}
-	require.ElementsMatch(t, []string{":compiling", "stderr:main.go:3: undefined: x"}, got)
+	require.ElementsMatch(t, []string{"stdout:compiling", "stderr:main.go:3: undefined: x"}, got)
 	require.Contains(t, text, "failed (exit 2)")
 	require.Contains(t, text, "[stderr] main.go:3: undefined: x")
 
@@ -150,7 +150,7 @@ func TestReadOutputByCursor(t *testing.T) {
 		e.ok("read_output", map[string]any{"id": "gen", "cursor": r.NextCursor}, &r2)
 		return len(r2.Lines) == 2
 	}, deadline, 20*time.Millisecond)
-	require.Equal(t, []OutputLine{{Seq: 4, Text: "second 1"}, {Seq: 5, Text: "second 2"}}, r2.Lines)
+	require.Equal(t, []OutputLine{{Seq: 4, Stream: "stdout", Text: "second 1"}, {Seq: 5, Stream: "stdout", Text: "second 2"}}, r2.Lines)
 
 	var r3 ReadOutputResult
 	text := e.ok("read_output", map[string]any{"id": id, "cursor": r2.NextCursor}, &r3)
@@ -181,7 +181,7 @@ func TestReadOutputCaps(t *testing.T) {
 	require.Contains(t, r.Note, "the job has ended: no more lines will come after these")
 
 	e.ok("read_output", map[string]any{"id": id, "tail": 3}, &r)
-	require.Equal(t, []OutputLine{{Seq: 998, Text: "998"}, {Seq: 999, Text: "999"}, {Seq: 1000, Text: "1000"}}, r.Lines)
+	require.Equal(t, []OutputLine{{Seq: 998, Stream: "stdout", Text: "998"}, {Seq: 999, Stream: "stdout", Text: "999"}, {Seq: 1000, Stream: "stdout", Text: "1000"}}, r.Lines)
 
 	wide := e.run("wide", `i=0; while [ $i -lt 100 ]; do printf '%01000d\n' $i; i=$((i+1)); done; head -c 10000 /dev/zero | tr '\0' x; echo`)
 	e.waitEnded(wide)
@@ -263,8 +263,9 @@ func TestSearchOutput(t *testing.T) {
 	require.True(t, s.More)
 	m := s.Matches[0]
 	require.Equal(t, SearchMatch{Job: a, Name: "a", Line: m.Line, Stream: "stderr", Text: "ERROR: disk full"}, m)
-	require.Equal(t, SearchMatch{Job: b, Name: "b", Line: 1, Text: "error 1"}, s.Matches[1])
+	require.Equal(t, SearchMatch{Job: b, Name: "b", Line: 1, Stream: "stdout", Text: "error 1"}, s.Matches[1])
 	require.Contains(t, text, fmt.Sprintf("1 a:%d: [stderr] ERROR: disk full", m.Line))
+	require.Contains(t, text, "2 b:1: error 1\n", "stdout lines are not marked in the text")
 	var r ReadOutputResult
 	e.ok("read_output", map[string]any{"id": a, "cursor": m.Line - 1, "max_lines": 1}, &r)
 	require.Equal(t, "ERROR: disk full", r.Lines[0].Text, "a match's line number is a cursor")

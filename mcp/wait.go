@@ -77,30 +77,32 @@ func compilePattern(field, p string) (*regexp.Regexp, error) {
 	return jobs.CompilePattern(field, p)
 }
 
-// OutputLine is a line of output as the tools return it.
+// OutputLine is a line of output as the tools return it. Stream has the
+// API's names (jobs.Stream).
 type OutputLine struct {
 	Seq    uint64 `json:"seq,omitempty" jsonschema:"the line's number: read_output with this cursor reads what came after it; absent for a line still being written"`
-	Stream string `json:"stream,omitempty" jsonschema:"stderr, or jobtop for jobtop's own notes; absent for stdout"`
+	Stream string `json:"stream" jsonschema:"stdout, stderr, or meta for jobtop's own notes (a run's marker, a health note), as the API names them"`
 	Text   string `json:"text"`
 }
 
 func outputLine(l jobs.Line, maxBytes int) OutputLine {
-	out := OutputLine{Seq: l.Seq, Text: cutText(plain(l.Text), maxBytes)}
-	switch l.Stream {
-	case jobs.Stderr:
-		out.Stream = "stderr"
-	case jobs.Meta:
-		out.Stream = "jobtop"
-	}
-	return out
+	return OutputLine{Seq: l.Seq, Stream: l.Stream.String(), Text: cutText(plain(l.Text), maxBytes)}
 }
 
 // text is the line as the text form shows it.
-func (l OutputLine) text() string {
-	if l.Stream != "" {
-		return "[" + l.Stream + "] " + l.Text
+func (l OutputLine) text() string { return streamMark(l.Stream) + l.Text }
+
+// streamMark is what the text forms put before a line of stream (a
+// jobs.Stream's name): nothing for stdout, "[stderr] ", and "[jobtop] "
+// for jobtop's own notes, as its log files mark them.
+func streamMark(stream string) string {
+	switch stream {
+	case "", jobs.Stdout.String():
+		return ""
+	case jobs.Meta.String():
+		return "[jobtop] "
 	}
-	return l.Text
+	return "[" + stream + "] "
 }
 
 // WaitInput is wait_job's arguments.
