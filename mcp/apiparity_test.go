@@ -130,3 +130,52 @@ func TestStreamsAsTheAPINamesThem(t *testing.T) {
 	require.Contains(t, text, "\n[stderr] err\n")
 	require.Contains(t, text, "\nout\n")
 }
+
+// requireAsTheAPI checks that job_status has each key, with the API's
+// value: null where the API has null (or leaves the key out).
+func (e *env) requireAsTheAPI(id int, keys ...string) map[string]any {
+	e.t.Helper()
+	api, got := e.apiJSON(id), e.statusJSON(id)
+	for _, key := range keys {
+		require.Contains(e.t, got, key)
+		require.Equal(e.t, api[key], got[key], "%s of job %d", key, id)
+	}
+	return got
+}
+
+// exit_code, signal, pid and the times are null when there is none, as
+// in the API, not left out; CPU and memory are the API's usage numbers.
+func TestNoneIsNullAndUsageIsNumbers(t *testing.T) {
+	e := newEnvWith(t, jobs.Options{MaxRunning: 1})
+	running := e.run("runs", "exec sleep 60")
+	queued := e.run("waits", "true")
+	got := e.requireAsTheAPI(queued, "exit_code", "signal", "pid", "started_at", "ended_at")
+	require.Nil(t, got["exit_code"])
+	require.Nil(t, got["pid"])
+
+	require.Eventually(t, func() bool {
+		usage, _ := e.statusJSON(running)["usage"].(map[string]any)
+		rss, _ := usage["rss_bytes"].(float64)
+		_, cpu := usage["cpu_percent"].(float64)
+		return rss > 0 && cpu
+	}, deadline, 50*time.Millisecond, "usage.rss_bytes and usage.cpu_percent are numbers")
+	got = e.requireAsTheAPI(running, "pid", "exit_code", "signal", "started_at", "ended_at")
+	require.NotNil(t, got["pid"])
+	require.NotContains(t, got, "cpu")
+	require.NotContains(t, got, "memory")
+	require.Regexp(t, `pid: \d+, cpu \d+\.\d%, memory [\d.]+ [KMG]iB`, resultText(t, e.call("job_status", map[string]any{"id": running})))
+
+	e.ok("stop_job", map[string]any{"id": running}, nil)
+	e.waitEnded(running)
+	got = e.requireAsTheAPI(running, "pid", "exit_code", "signal", "started_at", "ended_at")
+	require.Nil(t, got["exit_code"])
+	require.Equal(t, "SIGTERM", got["signal"])
+	require.NotContains(t, resultText(t, e.call("job_status", map[string]any{"id": running})), "pid:", "an ended job's pid is no process to act on")
+	res := e.call("list_jobs", map[string]any{})
+	b, err := json.Marshal(res.StructuredContent)
+	require.NoError(t, err)
+	var list struct{ Jobs []map[string]any }
+	require.NoError(t, json.Unmarshal(b, &list))
+	require.Contains(t, list.Jobs[0], "exit_code")
+	require.Nil(t, list.Jobs[0]["exit_code"])
+}

@@ -18,9 +18,10 @@ type JobSummary struct {
 	ID    int    `json:"id"`
 	Name  string `json:"name"`
 	State string `json:"state" jsonschema:"queued, running, stopping, succeeded, failed, killed, timed_out, error or created"`
-	// ExitCode is set once the job exited.
-	ExitCode *int   `json:"exit_code,omitempty"`
-	Signal   string `json:"signal,omitempty" jsonschema:"the signal that ended it"`
+	// ExitCode and Signal are the API's exit_code and signal: null
+	// until a run ended with one.
+	ExitCode *int    `json:"exit_code" jsonschema:"the exit code of the run that ended, null until one ended by exiting (a stopped job that handled its stop signal and exited: its code, with signal the one it was sent)"`
+	Signal   *string `json:"signal" jsonschema:"the signal that ended the run, or that a stop sent it when it exited on it; null for none"`
 	// KilledFromOutside: a signal jobtop did not send ended it.
 	KilledFromOutside bool   `json:"killed_from_outside,omitempty" jsonschema:"a signal jobtop did not send ended it: a kill from outside jobtop, or the out-of-memory killer (SIGKILL)"`
 	Error             string `json:"error,omitempty" jsonschema:"why it could not start, timed out, or ended without running (a job it runs after failed); not why it is queued (reason)"`
@@ -52,11 +53,12 @@ type JobDetail struct {
 	JobSummary
 	Command string `json:"command" jsonschema:"the command, cut to 2 KiB"`
 	Cwd     string `json:"cwd,omitempty"`
-	PID     int    `json:"pid,omitempty"`
-	// StartedAt and EndedAt are the API's started_at and ended_at, in
-	// its form (RFC 3339 with nanoseconds).
-	StartedAt   *time.Time `json:"started_at,omitempty" jsonschema:"when the current or last run started"`
-	EndedAt     *time.Time `json:"ended_at,omitempty" jsonschema:"when the last run ended"`
+	// PID, Usage, StartedAt and EndedAt are the API's pid, usage,
+	// started_at and ended_at.
+	PID         *int       `json:"pid" jsonschema:"the main process of the current run, or of the last once it ended; null before one started, and once it exited while what it left running is stopped"`
+	Usage       jobs.Usage `json:"usage" jsonschema:"CPU (percent of one core) and resident memory (bytes) of its process tree, as last sampled (every 2 s) while it runs; 0 otherwise"`
+	StartedAt   *time.Time `json:"started_at" jsonschema:"when the current or last run started; null before one started"`
+	EndedAt     *time.Time `json:"ended_at" jsonschema:"when the last run ended; null while it runs, and before one ended"`
 	Runs        int        `json:"runs" jsonschema:"runs started so far (restarts add one)"`
 	Readiness   string     `json:"readiness,omitempty" jsonschema:"its ready check, e.g. log: listening on"`
 	ReadyError  string     `json:"ready_error,omitempty" jsonschema:"why its ready check has not passed yet, once it failed its checks in a row"`
@@ -65,8 +67,6 @@ type JobDetail struct {
 	Dropped     uint64     `json:"dropped_lines,omitempty" jsonschema:"old lines memory no longer holds (the log file has them)"`
 	LogPath     string     `json:"log_path" jsonschema:"the file holding every byte the job wrote"`
 	LogDropped  int64      `json:"log_dropped,omitempty" jsonschema:"bytes the log file lost to write errors (a full disk): then it does not hold every byte"`
-	CPU         string     `json:"cpu,omitempty" jsonschema:"CPU use of its process tree, percent of one core"`
-	Memory      string     `json:"memory,omitempty" jsonschema:"resident memory of its process tree"`
 	Client      string     `json:"client,omitempty" jsonschema:"the MCP client that started it"`
 }
 
@@ -92,7 +92,8 @@ func summarize(j jobs.Info, now time.Time) JobSummary {
 		s.ExitCode = &code
 	}
 	if j.Signal != 0 && j.State.Done() {
-		s.Signal = j.Signal.String()
+		name := j.Signal.String()
+		s.Signal = &name
 	}
 	if j.State.Done() {
 		s.outside = j.KilledFromOutsideText()
@@ -111,14 +112,11 @@ func detail(j jobs.Info, now time.Time) JobDetail {
 		Command:    cutText(j.Command, commandBytes), Cwd: j.Dir, Runs: j.Runs, Readiness: j.Readiness,
 		ReadyError: j.ReadyError, HealthCheck: j.HealthCheck, HealthError: j.HealthError,
 		Dropped: j.Dropped, LogPath: j.LogPath, LogDropped: j.LogDropped, Client: j.Client,
-		StartedAt: j.Started, EndedAt: j.Ended,
+		StartedAt: j.Started, EndedAt: j.Ended, Usage: j.Usage,
 	}
-	if j.State.Active() {
-		d.PID = j.PID
-		if j.Usage.RSS > 0 {
-			d.CPU = strconv.FormatFloat(j.Usage.CPU, 'f', 1, 64) + "%"
-			d.Memory = jobs.FormatBytes(j.Usage.RSS)
-		}
+	if j.PID != 0 {
+		pid := j.PID
+		d.PID = &pid
 	}
 	return d
 }
@@ -154,8 +152,8 @@ func (s JobSummary) outcome() string {
 		return s.State + ", unhealthy"
 	case s.outside != "":
 		return s.outside
-	case s.Signal != "":
-		return s.State + " (" + s.Signal + ")"
+	case s.Signal != nil:
+		return s.State + " (" + *s.Signal + ")"
 	case s.ExitCode != nil && s.State != string(jobs.StateSucceeded):
 		return fmt.Sprintf("%s (exit %d)", s.State, *s.ExitCode)
 	case s.Ready && s.hasCheck && s.State == string(jobs.StateRunning):
@@ -174,10 +172,10 @@ func (d JobDetail) text() string {
 	if d.Cwd != "" {
 		fmt.Fprintf(&b, "cwd: %s\n", d.Cwd)
 	}
-	if d.PID != 0 {
-		fmt.Fprintf(&b, "pid: %d", d.PID)
-		if d.CPU != "" {
-			fmt.Fprintf(&b, ", cpu %s, memory %s", d.CPU, d.Memory)
+	if d.PID != nil && (d.State == string(jobs.StateRunning) || d.State == string(jobs.StateStopping)) {
+		fmt.Fprintf(&b, "pid: %d", *d.PID)
+		if d.Usage.RSS > 0 {
+			fmt.Fprintf(&b, ", cpu %s%%, memory %s", strconv.FormatFloat(d.Usage.CPU, 'f', 1, 64), jobs.FormatBytes(d.Usage.RSS))
 		}
 		b.WriteString("\n")
 	}

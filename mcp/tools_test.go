@@ -406,7 +406,7 @@ func TestStopKillRestartRemove(t *testing.T) {
 	var j JobOutput
 	text := e.ok("kill_job", map[string]any{"id": "tree"}, &j)
 	require.Equal(t, "killed", j.Job.State)
-	require.Equal(t, "SIGKILL", j.Job.Signal)
+	require.Equal(t, "SIGKILL", *j.Job.Signal)
 	require.Contains(t, text, "killed job")
 	require.Eventually(t, func() bool { return !processAlive(child) }, deadline, 20*time.Millisecond, "the job's child is gone too")
 
@@ -416,7 +416,7 @@ func TestStopKillRestartRemove(t *testing.T) {
 	require.Contains(t, e.toolErr("remove_job", map[string]any{"id": "tree"}), "stop it first")
 	e.ok("stop_job", map[string]any{"id": "tree"}, &j)
 	require.Equal(t, "killed", j.Job.State)
-	require.Equal(t, "SIGTERM", j.Job.Signal)
+	require.Equal(t, "SIGTERM", *j.Job.Signal)
 	e.ok("remove_job", map[string]any{"id": "tree"}, &j)
 	_, err = e.mgr.Get(jobs.ID(out.Job.ID))
 	require.Error(t, err, "the job is gone")
@@ -509,8 +509,8 @@ func TestAnswersSayKilledFromOutside(t *testing.T) {
 	id := e.run("victim", "exec sleep 60")
 	var st JobStatusOutput
 	e.ok("job_status", map[string]any{"id": id}, &st)
-	require.NotZero(t, st.Job.PID)
-	require.NoError(t, syscall.Kill(st.Job.PID, syscall.SIGKILL))
+	require.NotNil(t, st.Job.PID)
+	require.NoError(t, syscall.Kill(*st.Job.PID, syscall.SIGKILL))
 
 	var w WaitResult
 	text := e.ok("wait_job", map[string]any{"id": id, "timeout": "20s"}, &w)
