@@ -40,7 +40,12 @@ var jobFields = [...]jobField{
 	{"state", nil, func(b []byte, j *jobs.Info) []byte { return appendJSONString(b, string(j.State)) }},
 	{"reason", func(j *jobs.Info) bool { return j.Reason == "" }, func(b []byte, j *jobs.Info) []byte { return appendJSONString(b, j.Reason) }},
 	{"removing", func(j *jobs.Info) bool { return j.Removing == "" }, func(b []byte, j *jobs.Info) []byte { return appendJSONString(b, j.Removing) }},
-	{"pid", func(j *jobs.Info) bool { return j.PID == 0 }, func(b []byte, j *jobs.Info) []byte { return strconv.AppendInt(b, int64(j.PID), 10) }},
+	{"pid", nil, func(b []byte, j *jobs.Info) []byte {
+		if j.PID == 0 {
+			return append(b, "null"...)
+		}
+		return strconv.AppendInt(b, int64(j.PID), 10)
+	}},
 	{"stopped", func(j *jobs.Info) bool { return !j.Stopped }, func(b []byte, j *jobs.Info) []byte { return strconv.AppendBool(b, j.Stopped) }},
 	{"exit_code", nil, func(b []byte, j *jobs.Info) []byte { return appendJSONIntPointer(b, j.ExitCode) }},
 	{"signal", nil, func(b []byte, j *jobs.Info) []byte { return appendJSONSignal(b, j.Signal) }},
@@ -216,19 +221,11 @@ func appendJSONHistory(b []byte, runs []jobs.RunRecord) []byte {
 		}
 		b = strconv.AppendInt(append(b, `{"run":`...), int64(r.Run), 10)
 		b = appendJSONTimePointer(append(b, `,"started_at":`...), &r.Started)
-		if r.Ready != nil {
-			b = appendJSONTimePointer(append(b, `,"ready_at":`...), r.Ready)
-		}
-		if r.Ended != nil {
-			b = appendJSONTimePointer(append(b, `,"ended_at":`...), r.Ended)
-		}
+		b = appendJSONTimePointer(append(b, `,"ready_at":`...), r.Ready)
+		b = appendJSONTimePointer(append(b, `,"ended_at":`...), r.Ended)
 		b = appendJSONString(append(b, `,"state":`...), string(r.State))
-		if r.ExitCode != nil {
-			b = appendJSONIntPointer(append(b, `,"exit_code":`...), r.ExitCode)
-		}
-		if r.Signal != 0 {
-			b = appendJSONSignal(append(b, `,"signal":`...), r.Signal)
-		}
+		b = appendJSONIntPointer(append(b, `,"exit_code":`...), r.ExitCode)
+		b = appendJSONSignal(append(b, `,"signal":`...), r.Signal)
 		b = append(b, '}')
 	}
 	return append(b, ']')

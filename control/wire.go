@@ -188,6 +188,17 @@ type EndAnswer struct {
 	Removed bool `json:"removed,omitempty"`
 }
 
+// MarshalJSON writes the job object (jobs.Info.MarshalJSON, which the
+// embedded Info would otherwise stand in for alone) with "removed":
+// true after its fields when the job was removed.
+func (a EndAnswer) MarshalJSON() ([]byte, error) {
+	b, err := a.Info.MarshalJSON()
+	if err != nil || !a.Removed {
+		return b, err
+	}
+	return append(b[:len(b)-1], `,"removed":true}`...), nil
+}
+
 // EventBatch is one line of the /v1/events stream: the first line is the
 // snapshot, with Jobs holding every job; later lines hold Events.
 type EventBatch struct {

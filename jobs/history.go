@@ -10,14 +10,17 @@ const MaxRunHistory = 100
 // and how it ended. The JSON field names are part of the API.
 type RunRecord struct {
 	// Run numbers the job's runs from 1 (Info.Runs is the newest).
-	Run     int        `json:"run"`
-	Started time.Time  `json:"started_at"`
-	Ready   *time.Time `json:"ready_at,omitempty"`
+	Run     int       `json:"run"`
+	Started time.Time `json:"started_at"`
+	// Ready is when the run became ready; nil (null) if it never did.
+	Ready *time.Time `json:"ready_at"`
 	// Ended is nil while the run goes on.
-	Ended    *time.Time `json:"ended_at,omitempty"`
-	State    State      `json:"state"`
-	ExitCode *int       `json:"exit_code,omitempty"`
-	Signal   Signal     `json:"signal,omitempty"`
+	Ended *time.Time `json:"ended_at"`
+	State State      `json:"state"`
+	// ExitCode and Signal say how the run ended, as Info's do: nil
+	// (null) and 0 (null) when it had none.
+	ExitCode *int   `json:"exit_code"`
+	Signal   Signal `json:"signal"`
 }
 
 // Duration is how long the run took, or has taken by now.

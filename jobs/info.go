@@ -57,7 +57,9 @@ type Info struct {
 	// and by what: "reload" (a reload of the job file that no longer has
 	// it). A run started since (a restart) keeps the job: then it is "".
 	Removing string `json:"removing,omitempty"`
-	PID      int    `json:"pid,omitempty"`
+	// PID is the current run's main process, the last run's once it
+	// ended; 0 when there is none, which MarshalJSON writes as null.
+	PID int `json:"pid,omitempty"`
 	// Stopped says the job's main process is paused: stopped by a signal
 	// (kill -STOP, ^Z: SIGSTOP, SIGTSTP, SIGTTIN, SIGTTOU) or by a tracer,
 	// as the last sample (Options.SampleInterval) found it. False while
