@@ -135,23 +135,10 @@ func printJSON(w io.Writer, v any) error {
 }
 
 // exitText says how a job ended, for the EXIT column: its exit code, the
-// signal that ended it, or "-".
+// signal that ended it (jobs.Info.ExitText), or "-".
 func exitText(j jobs.Info) string {
-	switch {
-	case j.ExitCode != nil && j.Signal == 0:
-		return fmt.Sprint(*j.ExitCode)
-	case j.ExitCode != nil && *j.ExitCode == 128+int(j.Signal):
-		// Stopped with a signal it caught, then exited as that signal
-		// would have ended it (bash's trap 'exit 143' TERM): the signal,
-		// as a shell shows it.
-		return j.Signal.String()
-	case j.ExitCode != nil:
-		// Stopped with a signal it caught, then exited by itself (a
-		// Python job's KeyboardInterrupt handler): not "SIGINT" alone,
-		// which hid the clean exit (rev55).
-		return fmt.Sprintf("%d after %s", *j.ExitCode, j.Signal)
-	case j.Signal != 0:
-		return j.Signal.String()
+	if t := j.ExitText(); t != "" {
+		return t
 	}
 	return "-"
 }

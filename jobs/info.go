@@ -316,3 +316,27 @@ func (i Info) KilledFromOutsideText() string {
 	}
 	return text
 }
+
+// ExitText says how a run ended, as jobtop ls's EXIT column, jobtop
+// status and MCP's answers say it: its exit code ("2"), the signal that
+// ended it ("SIGTERM"), the code a job exited with by itself once a
+// signal asked it to stop ("3 after SIGTERM"); "" before it ended.
+func (i Info) ExitText() string {
+	switch {
+	case i.ExitCode != nil && i.Signal == 0:
+		return strconv.Itoa(*i.ExitCode)
+	case i.ExitCode != nil && *i.ExitCode == 128+int(i.Signal):
+		// Stopped with a signal it caught, then exited as that signal
+		// would have ended it (bash's trap 'exit 143' TERM): the signal,
+		// as a shell shows it.
+		return i.Signal.String()
+	case i.ExitCode != nil:
+		// Stopped with a signal it caught, then exited by itself (a
+		// Python job's KeyboardInterrupt handler): not "SIGINT" alone,
+		// which hid the clean exit (rev55).
+		return strconv.Itoa(*i.ExitCode) + " after " + i.Signal.String()
+	case i.Signal != 0:
+		return i.Signal.String()
+	}
+	return ""
+}

@@ -46,6 +46,10 @@ type JobSummary struct {
 	// jobtop status say it: "killed by SIGKILL from outside jobtop (out
 	// of memory?)"; "" for any other end.
 	outside string
+	// signalled is how a run a signal ended, or asked to end, ended, as
+	// jobtop ls and jobtop status say it: "SIGTERM", "3 after SIGTERM";
+	// "" for a run no signal ended.
+	signalled string
 }
 
 // JobDetail is one job in full, for job_status.
@@ -94,6 +98,7 @@ func summarize(j jobs.Info, now time.Time) JobSummary {
 	if j.Signal != 0 && j.State.Done() {
 		name := j.Signal.String()
 		s.Signal = &name
+		s.signalled = j.ExitText()
 	}
 	if j.State.Done() {
 		s.outside = j.KilledFromOutsideText()
@@ -143,17 +148,17 @@ func (s JobSummary) line() string {
 }
 
 // outcome is the state with how it ended or that it is ready or
-// unhealthy: "failed (exit 2)", "killed (SIGKILL)", "killed by SIGKILL
-// from outside jobtop (out of memory?)", "running, ready", "running,
-// unhealthy".
+// unhealthy: "failed (exit 2)", "killed (SIGKILL)", "killed (3 after
+// SIGTERM)", "killed by SIGKILL from outside jobtop (out of memory?)",
+// "running, ready", "running, unhealthy".
 func (s JobSummary) outcome() string {
 	switch {
 	case s.Health == string(jobs.HealthUnhealthy) && s.State == string(jobs.StateRunning):
 		return s.State + ", unhealthy"
 	case s.outside != "":
 		return s.outside
-	case s.Signal != nil:
-		return s.State + " (" + *s.Signal + ")"
+	case s.signalled != "":
+		return s.State + " (" + s.signalled + ")"
 	case s.ExitCode != nil && s.State != string(jobs.StateSucceeded):
 		return fmt.Sprintf("%s (exit %d)", s.State, *s.ExitCode)
 	case s.Ready && s.hasCheck && s.State == string(jobs.StateRunning):

@@ -157,3 +157,27 @@ func TestReadOutputTailZero(t *testing.T) {
 	require.Equal(t, "three", out.Lines[0].Text)
 	require.Contains(t, e.toolErr("read_output", map[string]any{"id": id, "tail": 0, "cursor": 2}), "either cursor")
 }
+
+// A job that exits by itself once jobtop's stop signal asks it to is
+// said to have ended as jobtop ls and jobtop status say it ("3 after
+// SIGTERM", jobs.Info.ExitText), by stop_job, job_status, list_jobs and
+// wait_job alike: not "killed (SIGTERM)", which hid its own exit code. A
+// trap that exits 128+15 is told as SIGTERM, as a shell shows it.
+func TestAnswersSayAStoppedJobsEndAsTheCLIDoes(t *testing.T) {
+	e := newEnv(t)
+	for _, c := range []struct{ name, exit, want string }{
+		{"three", "3", "three killed (3 after SIGTERM)"},
+		{"shell", "143", "shell killed (SIGTERM)"},
+	} {
+		var out RunJobOutput
+		e.ok("run_job", map[string]any{"name": c.name, "command": "trap 'exit " + c.exit + "' TERM; echo ready; while :; do sleep 0.1; done", "wait_for": "^ready$"}, &out)
+		var j EndJobOutput
+		text := e.ok("stop_job", map[string]any{"id": out.Job.ID}, &j)
+		require.Contains(t, text, c.want)
+		info := e.job(out.Job.ID)
+		require.Equal(t, c.want, c.name+" "+string(info.State)+" ("+info.ExitText()+")", "the CLI's words for the same end")
+		require.Contains(t, e.ok("job_status", map[string]any{"id": out.Job.ID}, nil), c.want)
+		require.Contains(t, e.ok("list_jobs", map[string]any{}, nil), c.want)
+		require.Contains(t, e.ok("wait_job", map[string]any{"id": out.Job.ID, "timeout": "20s"}, nil), c.want)
+	}
+}
