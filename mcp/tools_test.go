@@ -487,7 +487,9 @@ func TestStopJobTakesASignal(t *testing.T) {
 		require.Equal(t, []string{"ready", "got INT"}, got, sig)
 	}
 
-	id := e.run("own", script)
+	var own RunJobOutput // its traps set before it is stopped
+	e.ok("run_job", map[string]any{"name": "own", "command": script, "wait_for": "^ready$"}, &own)
+	id := own.Job.ID
 	msg := e.toolErr("stop_job", map[string]any{"id": id, "signal": "NOPE"})
 	require.Contains(t, msg, `"NOPE"`)
 	require.Contains(t, msg, "SIGINT")
