@@ -67,8 +67,8 @@ several; * matches a namespace's "/" too); --state and --name narrow each
 other and the jobs named. A name no job has that a Procfile's formation
 runs as several (web for web.1 and web.2) names all of them. A job picked by a
 selector that the action does not apply to is skipped (and counted on
-stderr); a job named that it does not apply to is an error (exit 1), after
-the others are done.`,
+stderr); a job named that it does not apply to, or that does not exist, is
+an error (exit 1), after the others are done.`,
 		ValidArgsFunction: completeJobs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if o.signal != "" {
@@ -174,12 +174,21 @@ func checkSelectors(states, names []string) error {
 // --name that cannot be read as a command line that cannot run.
 func selectionError(err error) error {
 	if msg := err.Error(); control.IsNotFound(err) && strings.HasSuffix(msg, control.ListJobsHint) {
-		return errors.New(strings.TrimSuffix(msg, control.ListJobsHint) + "`jobtop ls` lists them")
+		return errors.New(inCLIWords(msg))
 	}
 	if control.IsBadRequest(err) {
 		return &ExitError{Code: usageExit, Err: err}
 	}
 	return err
+}
+
+// inCLIWords is the API's message for an unknown job with the CLI's
+// words for listing jobs.
+func inCLIWords(msg string) string {
+	if rest, ok := strings.CutSuffix(msg, control.ListJobsHint); ok {
+		return rest + "`jobtop ls` lists them"
+	}
+	return msg
 }
 
 // actOnMany is the action on every job the arguments and selectors pick,
@@ -211,7 +220,7 @@ func actOnMany(cmd *cobra.Command, a action, args []string, o selectOptions) err
 		}
 		stderr := cmd.ErrOrStderr()
 		for _, f := range resp.Failed {
-			fmt.Fprintln(stderr, "jobtop:", f.Error)
+			fmt.Fprintln(stderr, "jobtop:", inCLIWords(f.Error)) // a job that does not exist as one named alone
 		}
 		if n := len(resp.Skipped); n > 0 {
 			fmt.Fprintf(stderr, "jobtop: skipped %s that cannot be %s: %s\n", plural(n, "job"), a.done, stateCounts(resp.Skipped))

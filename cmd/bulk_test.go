@@ -15,7 +15,8 @@ import (
 )
 
 // stop, kill and restart take several IDs and names; a job that the
-// action does not apply to is an error after the others are done.
+// action does not apply to, or that does not exist, is an error after
+// the others are done.
 func TestActionsOnSeveralJobs(t *testing.T) {
 	c := newCLI(t)
 	c.serve()
@@ -40,11 +41,13 @@ func TestActionsOnSeveralJobs(t *testing.T) {
 	assert.Equal(t, "jobtop: cannot kill job 4: it has ended (succeeded)\n", r.stderr)
 	assert.Equal(t, "job 1 (web): killed (SIGKILL)\njob 3 (api): killed (SIGKILL)\n", r.stdout, "the others were killed")
 
-	// An unknown job: nothing is done.
+	// An unknown job is an error too, after the others are done.
 	r = c.run("kill", "db", "nosuch")
 	assert.Equal(t, 1, r.code)
 	assert.Equal(t, "jobtop: no job \"nosuch\": give a job ID (a number) or a job's name; `jobtop ls` lists them\n", r.stderr)
-	assert.Equal(t, jobs.StateRunning, c.states()[2])
+	assert.Equal(t, "job 2 (db): killed (SIGKILL)\n", r.stdout)
+	r = c.run("restart", "db")
+	require.Equal(t, 0, r.code, r.stderr)
 
 	// A job of a namespace goes by its whole name, and is named.
 	c.ok("run", "--name", "bg/worker", "--", "exec sleep 600")

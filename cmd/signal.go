@@ -30,7 +30,8 @@ Several jobs: give several IDs or names, or pick them with --all, --state
 or several; * matches a namespace's "/" too); --state and --name narrow
 each other and the jobs named. A job picked by a selector that has no
 process to signal (queued, ended) is skipped (and counted on stderr); a
-job named that has none is an error (exit 1), after the others are done.`,
+job named that has none, or that does not exist, is an error (exit 1),
+after the others are done.`,
 		Example: `  jobtop signal USR1 srv
   jobtop signal HUP --name 'web-*'
   jobtop signal STOP 3 && jobtop signal CONT 3`,

@@ -3,6 +3,7 @@ package control
 import (
 	"context"
 	"errors"
+	"net/http"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -183,8 +184,8 @@ func (c *Client) StopJobs(ids []jobs.ID) (errs []error) { return c.endJobs(ids, 
 func (c *Client) KillJobs(ids []jobs.ID) (errs []error) { return c.endJobs(ids, BulkKill, c.Kill) }
 
 // endJobs ends several jobs with one bulk request. A job the instance no
-// longer has fails the whole request (nothing is done): then each is
-// ended alone with one, as before.
+// longer has is in its Failed; an older instance fails the whole request
+// for it instead (nothing is done): then each is ended alone, as before.
 func (c *Client) endJobs(ids []jobs.ID, verb string, one func(jobs.ID) error) (errs []error) {
 	errs = make([]error, len(ids))
 	refs := make([]JobRef, len(ids))
@@ -210,7 +211,12 @@ func (c *Client) endJobs(ids []jobs.ID, verb string, one func(jobs.ID) error) (e
 		c.remember(info)
 	}
 	for _, r := range resp.Failed {
-		if i := slices.Index(ids, r.ID); i >= 0 {
+		i := slices.Index(ids, r.ID)
+		switch {
+		case i < 0:
+		case r.State == "": // no such job: as the instance says it of one
+			errs[i] = &APIError{Status: http.StatusNotFound, Message: r.Error}
+		default:
 			errs[i] = errors.New(r.Error)
 		}
 	}

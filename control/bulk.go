@@ -257,10 +257,29 @@ func parseStates(list string) (func(jobs.State) bool, error) {
 }
 
 // pick resolves the request against the jobs: the jobs it names (an
-// unknown one is an error and nothing is done) or every job, narrowed by
-// State and Name, in ID order. named says the jobs were named one by one.
-// fileJobs are the names of the job file's jobs, for the error.
+// unknown one is an error) or every job, narrowed by State and Name, in
+// ID order. named says the jobs were named one by one. fileJobs are the
+// names of the job file's jobs, for the error.
 func (req BulkRequest) pick(list []jobs.Info, fileJobs ...string) (picked []jobs.Info, named bool, err error) {
+	picked, named, missing, err := req.pickNamed(list, fileJobs...)
+	if err == nil && len(missing) > 0 {
+		err = missing[0].err
+	}
+	return picked, named, err
+}
+
+// missingJob is a job a request named that no job is: the reference as
+// given, and the error that says so (a 404).
+type missingJob struct {
+	ref JobRef
+	err error
+}
+
+// pickNamed is pick that goes on past the jobs named that no job is:
+// missing has each of them once, in the order named (a bulk action acts
+// on the others, as kill(1) does). err is for a reference that can be no
+// job (0, -1: a 400).
+func (req BulkRequest) pickNamed(list []jobs.Info, fileJobs ...string) (picked []jobs.Info, named bool, missing []missingJob, err error) {
 	inState, _ := parseStates(req.State)
 	keep := func(j jobs.Info) bool {
 		if inState != nil && !inState(j.State) {
@@ -277,16 +296,24 @@ func (req BulkRequest) pick(list []jobs.Info, fileJobs ...string) (picked []jobs
 				picked = append(picked, j)
 			}
 		}
-		return picked, false, nil
+		return picked, false, nil, nil
 	}
 	seen := make(map[jobs.ID]bool)
+	said := make(map[string]bool) // each missing job once: 4 and 04 are one
 	for _, ref := range req.Jobs {
 		j, err := findJob(list, string(ref), fileJobs)
 		named := []jobs.Info{j}
 		if err != nil {
 			// overmind's "restart web": a formation's instances
 			if named = FormationInstances(string(ref), list, fileJobs); len(named) == 0 {
-				return nil, true, err
+				if !isNotFound(err) {
+					return nil, true, nil, err
+				}
+				if !said[err.Error()] {
+					said[err.Error()] = true
+					missing = append(missing, missingJob{ref: ref, err: err})
+				}
+				continue
 			}
 		}
 		for _, j := range named {
@@ -297,7 +324,15 @@ func (req BulkRequest) pick(list []jobs.Info, fileJobs ...string) (picked []jobs
 		}
 	}
 	slices.SortFunc(picked, func(a, b jobs.Info) int { return int(a.ID - b.ID) })
-	return picked, true, nil
+	return picked, true, missing, nil
+}
+
+// isNotFound says whether err, from findJob, is a job that does not
+// exist (a 404), not a reference that can be no job.
+func isNotFound(err error) bool {
+	var notFound *jobs.NotFoundError
+	var reqErr *RequestError
+	return errors.As(err, &notFound) || errors.As(err, &reqErr) && reqErr.Status == http.StatusNotFound
 }
 
 // findJob finds a job by ID, or by name (the newest job with it).

@@ -118,9 +118,8 @@ func TestBulkStopStartsNothingItStops(t *testing.T) {
 	assert.Nil(t, resp.Jobs[0].RestartAt, "a's restart is cancelled")
 }
 
-// Jobs named one by one: an unknown one fails the whole request before
-// anything is done; one the action does not apply to is listed as failed
-// while the others are acted on.
+// Jobs named one by one: an unknown one, or one the action does not
+// apply to, is listed as failed while the others are acted on.
 func TestBulkNamedJobs(t *testing.T) {
 	in := startInstance(t)
 	a := in.startNamed(t, "a", "exec sleep 60")
@@ -128,15 +127,14 @@ func TestBulkNamedJobs(t *testing.T) {
 	c := in.startNamed(t, "c", "exec sleep 60")
 	in.waitEnded(t, b.ID)
 
-	_, err := in.client.Bulk(ctxT(t), BulkStop, BulkRequest{Jobs: []JobRef{"a", "nosuch"}}, false)
-	require.Error(t, err)
-	assert.True(t, IsNotFound(err))
-	assert.Contains(t, err.Error(), `no job "nosuch"`)
-	_, err = in.client.Bulk(ctxT(t), BulkStop, BulkRequest{Jobs: []JobRef{"99"}}, false)
-	assert.True(t, IsNotFound(err))
-	got, err := in.client.Job(ctxT(t), a.ID)
+	missing, err := in.client.BulkWith(ctxT(t), BulkSignal, BulkRequest{Jobs: []JobRef{"a", "nosuch", "99", "nosuch", "99999999999999999999"}}, false, "CONT")
 	require.NoError(t, err)
-	assert.Equal(t, jobs.StateRunning, got.State, "nothing was done")
+	assert.Equal(t, []jobs.ID{a.ID}, ids(missing.Jobs), "the others are acted on")
+	assert.Equal(t, []BulkRefusal{
+		{Name: "nosuch", Error: `no job "nosuch": give a job ID (a number) or a job's name; ` + ListJobsHint},
+		{ID: 99, Error: "no job with ID 99"},
+		{Name: "99999999999999999999", Error: "no job with ID 99999999999999999999"},
+	}, missing.Failed, "each once, in the order named")
 
 	// IDs as numbers or strings, names, duplicates: each job once.
 	body := `{"jobs": [3, "a", "b", "1"]}`

@@ -12,8 +12,10 @@ import (
 // handleBulk answers POST /v1/jobs/{verb}: it acts on every job the
 // request picks, and with wait=true answers once each action has taken
 // effect (stopped and killed jobs have ended, restarted ones have a new
-// run; a signal is sent, and answered at once). A job named in the request that the action does not apply to is
-// listed in Failed; one picked by a selector is listed in Skipped.
+// run; a signal is sent, and answered at once). A job named in the
+// request that the action does not apply to, or that does not exist, is
+// listed in Failed (the others are acted on all the same); one picked by
+// a selector is listed in Skipped.
 func (s *Server) handleBulk(verb string) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
 		if verb == BulkRestart && s.shuttingDown() {
@@ -46,7 +48,7 @@ func (s *Server) handleBulk(verb string) http.HandlerFunc {
 			writeError(w, err)
 			return
 		}
-		picked, named, err := req.pick(s.mgr.List(), fileJobs(s.currentReloader())...)
+		picked, named, missing, err := req.pickNamed(s.mgr.List(), fileJobs(s.currentReloader())...)
 		if err != nil {
 			writeError(w, err)
 			return
@@ -62,6 +64,9 @@ func (s *Server) handleBulk(verb string) http.HandlerFunc {
 			events = &bulkEvents{sub: sub, removed: make(map[jobs.ID]jobs.Info)}
 		}
 		resp := BulkResponse{Jobs: []jobs.Info{}, Skipped: []BulkRefusal{}, Failed: []BulkRefusal{}, Removed: []jobs.ID{}}
+		for _, m := range missing {
+			resp.Failed = append(resp.Failed, s.missingRefusal(m))
+		}
 		var acted []jobs.Info
 		lasts, errs := s.bulkAct(verb, picked, sig)
 		if verb == BulkRemove && !named && req.Name == "" && (req.All || req.State == "ended") {
@@ -99,6 +104,24 @@ func (s *Server) handleBulk(verb string) http.HandlerFunc {
 		}
 		writeJSON(w, http.StatusOK, resp)
 	}
+}
+
+// missingRefusal is a job named that does not exist, as Failed lists
+// it: its ID (or, named by name, the name given) and the error a request
+// for that job alone gets, in the manager's words (an ID an earlier
+// instance gave says so).
+func (s *Server) missingRefusal(m missingJob) BulkRefusal {
+	r := BulkRefusal{Error: m.err.Error()}
+	var notFound *jobs.NotFoundError
+	if !errors.As(m.err, &notFound) {
+		r.Name = string(m.ref)
+		return r
+	}
+	r.ID = notFound.ID
+	if _, err := s.mgr.Get(notFound.ID); errors.As(err, &notFound) {
+		r.Error = err.Error()
+	}
+	return r
 }
 
 // bulkAct does the action on each picked job; last[i] is picked[i] as it

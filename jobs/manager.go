@@ -568,7 +568,7 @@ func (m *Manager) SignalJobs(ids []ID, sig Signal) []error {
 		j, ok := m.jobs[id]
 		switch {
 		case !ok:
-			errs[i] = &NotFoundError{ID: id}
+			errs[i] = m.notFound(id)
 		case j.proc == nil || !j.proc.spawned || j.proc.empty || !j.state.Active():
 			errs[i] = &InvalidActionError{ID: id, State: j.state, Action: "signal"}
 		default:
