@@ -48,8 +48,10 @@ With --json, one answer of the API: {"lines": [{"seq", "stream",
 MiB of text. Pass next_cursor back as --cursor to get only the lines not
 yet returned ("more": true says more follow at once); "dropped" counts
 lines the instance no longer holds between the cursor and the first line
-returned, and "partial" holds lines still being written (not covered by
-the cursor; "redrawn": true when a \r went back to the line's start).
+returned, and "partial" holds lines still being written, with no "seq"
+(their number is known only once complete) and not covered by the
+cursor: a read after next_cursor returns them whole ("redrawn": true
+when a \r went back to the line's start).
 
 --follow prints lines as they come until the job ends (with --json, one
 object per line of output), or until nothing reads them (logs -f X |

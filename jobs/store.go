@@ -24,8 +24,14 @@ const maxLineBytesLimit = 1 << 30
 
 // Line is one line of a job's output.
 type Line struct {
-	// Seq numbers committed lines from 1, across runs; 0 for a partial line.
-	Seq    uint64 `json:"seq"`
+	// Seq numbers committed lines from 1, across runs; 0 for a partial
+	// line, and left out of its JSON. A partial line has no number yet:
+	// which one it gets is known only once it is committed (the other
+	// stream's lines, jobtop's notes, or the pieces of a line too long
+	// to keep whole may take the next ones first), and a reader that
+	// kept the number it will have as its cursor would skip the line
+	// once it is complete.
+	Seq    uint64 `json:"seq,omitempty"`
 	Stream Stream `json:"stream"`
 	Text   string `json:"text"`
 	// Arrival orders lines across all the jobs of one Manager: a line
