@@ -21,7 +21,8 @@ Returns once the job and everything it started have ended.
 grace: --signal INT lets a Python script's except KeyboardInterrupt and
 finally blocks run. A job stopped with SIGINT every time: jobtop run
 --stop-signal INT. A signal that pauses or continues a process (STOP,
-TSTP, TTIN, TTOU, CONT) is refused, here and as a job's stop signal. To send a signal and do
+TSTP, TTIN, TTOU, CONT), or that it ignores unless it catches it (URG,
+CHLD), is refused, here and as a job's stop signal. To send a signal and do
 nothing else (a reload, a pause), as pueue kill -s does: jobtop signal
 SIG ID.`,
 		verb:   control.BulkStop,

@@ -80,7 +80,7 @@ func TestExitOf128PlusTheStopSignalReadsAsTheSignal(t *testing.T) {
 }
 
 // TestStopRefusesASignalThatDoesNotEndAProcess: stop --signal STOP (or
-// CONT, TSTP...) sent it and SIGKILLed the job 5 s later, though such a
+// CONT, TSTP, URG...) sent it and SIGKILLed the job 5 s later, though such a
 // signal never ends a process: a usage error (exit 2) that names the
 // command that sends a signal alone, and the job is left alone. (WINCH,
 // httpd's graceful stop, is a stop's to send.)
@@ -88,7 +88,7 @@ func TestStopRefusesASignalThatDoesNotEndAProcess(t *testing.T) {
 	c := newCLI(t)
 	c.serve()
 	id := c.startJob("exec sleep 60", "--name", "srv")
-	for _, sig := range []string{"STOP", "SIGTSTP", "TTIN", "TTOU", "CONT", "19"} {
+	for _, sig := range []string{"STOP", "SIGTSTP", "TTIN", "TTOU", "CONT", "19", "URG", "SIGCHLD"} {
 		for _, args := range [][]string{{"stop", "--signal", sig, id}, {"stop", "--signal", sig, "--all"}} {
 			r := c.run(args...)
 			assert.Equal(t, 2, r.code, "%v: %s", args, r.stderr)
@@ -106,7 +106,7 @@ func TestStopRefusesASignalThatDoesNotEndAProcess(t *testing.T) {
 func TestRunRefusesAStopSignalThatPausesTheJob(t *testing.T) {
 	c := newCLI(t)
 	c.serve()
-	for _, sig := range []string{"STOP", "CONT", "TSTP"} {
+	for _, sig := range []string{"STOP", "CONT", "TSTP", "URG", "CHLD"} {
 		r := c.run("run", "--stop-signal", sig, "--", "sleep", "50")
 		assert.Equal(t, 2, r.code, "%s: a usage error, as stop --signal STOP: %s", sig, r.stdout)
 		assert.Contains(t, r.stderr, "does not end a process", sig)

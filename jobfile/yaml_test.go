@@ -335,13 +335,14 @@ jobs:
 			`jobtop.yaml:4:33: jobs.c.restart.policy: "never" is not a restart policy: use no, on-failure or always`,
 		}},
 		{"stop signal", "jobs:\n  a: {cmd: x, stop: {signal: SIGFOO}}\n  b: {cmd: x, stop: {signal: 99}}\n" +
-			"  c: {cmd: x, stop: {signal: SIGSTOP}}\n  d: {cmd: x, stop: {signal: CONT}}\n", []string{
+			"  c: {cmd: x, stop: {signal: SIGSTOP}}\n  d: {cmd: x, stop: {signal: CONT}}\n  e: {cmd: x, stop: {signal: URG}}\n", []string{
 			`jobtop.yaml:2:30: jobs.a.stop.signal: unknown signal "SIGFOO" (try SIGTERM, SIGINT, SIGHUP, SIGKILL or a number)`,
 			"jobtop.yaml:3:30: jobs.b.stop.signal: signal number 99 is out of range 1-64",
 			// Each one that pauses or continues, where it is written (rev60:
 			// only the first, at its job's name).
 			"jobtop.yaml:4:30: jobs.c.stop.signal: SIGSTOP does not end a process (it pauses it): a stop with it would wait out the grace and SIGKILL the job; jobtop signal STOP ID sends it alone",
 			"jobtop.yaml:5:30: jobs.d.stop.signal: SIGCONT does not end a process (it continues it): a stop with it would wait out the grace and SIGKILL the job; jobtop signal CONT ID sends it alone",
+			"jobtop.yaml:6:30: jobs.e.stop.signal: SIGURG does not end a process (it is ignored unless caught): a stop with it would wait out the grace and SIGKILL the job; jobtop signal URG ID sends it alone",
 		}},
 		{"ready", `jobs:
   a: {cmd: x, ready: {log: "(unclosed"}}

@@ -59,11 +59,13 @@ func TestEverySignalNumberRoundTrips(t *testing.T) {
 }
 
 // TestKeepsNamesTheSignalsThatDoNotEndAProcess: a stop with one of them
-// would only wait out its grace for SIGKILL. SIGWINCH, which a process
-// ignores unless it catches it, is httpd's graceful stop: not among them.
+// would only wait out its grace for SIGKILL; so would one with SIGURG or
+// SIGCHLD, which a process ignores unless it catches them (they were
+// taken). SIGWINCH, ignored unless caught too, is httpd's graceful stop:
+// not among them.
 func TestKeepsNamesTheSignalsThatDoNotEndAProcess(t *testing.T) {
 	for _, sig := range []syscall.Signal{syscall.SIGSTOP, syscall.SIGTSTP, syscall.SIGTTIN, syscall.SIGTTOU,
-		syscall.SIGCONT} {
+		syscall.SIGCONT, syscall.SIGURG, syscall.SIGCHLD} {
 		require.NotEmpty(t, Signal(sig).Keeps(), Signal(sig).String())
 		require.Error(t, Signal(sig).KeepsError("jobtop signal"), Signal(sig).String())
 	}
@@ -72,4 +74,12 @@ func TestKeepsNamesTheSignalsThatDoNotEndAProcess(t *testing.T) {
 		require.Empty(t, Signal(sig).Keeps(), Signal(sig).String())
 		require.NoError(t, Signal(sig).KeepsError("jobtop signal"), Signal(sig).String())
 	}
+	_, err := ParseStopSignal("urg")
+	require.EqualError(t, err, "SIGURG does not end a process (it is ignored unless caught): a stop with it would wait out the grace and SIGKILL the job; jobtop signal URG ID sends it alone")
+	_, err = ParseStopSignal("SIGCHLD")
+	require.ErrorContains(t, err, "SIGCHLD does not end a process (it is ignored unless caught)")
+	require.ErrorContains(t, Spec{Command: "true", StopSignal: Signal(syscall.SIGURG)}.Validate(), "stop signal: SIGURG does not end a process")
+	sig, err := ParseStopSignal("WINCH")
+	require.NoError(t, err)
+	require.NoError(t, Spec{Command: "true", StopSignal: sig}.Validate())
 }

@@ -154,12 +154,13 @@ func withOSSignals(names map[syscall.Signal]string) map[syscall.Signal]string {
 	return names
 }
 
-// Keeps says what s does to a process, when that is to pause or continue
-// it: "pauses it" (SIGSTOP, SIGTSTP, SIGTTIN, SIGTTOU), "continues it"
-// (SIGCONT); "" for any other. A stop with such a signal would only wait
-// out its grace and SIGKILL the job. Signals a process ignores unless it
-// catches them (SIGWINCH, SIGURG, SIGCHLD) are not among them: a program
-// may stop on one (Apache httpd's graceful stop is SIGWINCH, the stop
+// Keeps says what s does to a process, when that is not to end it: "pauses
+// it" (SIGSTOP, SIGTSTP, SIGTTIN, SIGTTOU), "continues it" (SIGCONT), "is
+// ignored unless caught" (SIGURG, SIGCHLD: no program stops on them, and
+// a Go program's runtime takes SIGURG for itself); "" for any other. A
+// stop with such a signal would only wait out its grace and SIGKILL the
+// job. SIGWINCH, also ignored unless caught, is not among them: a program
+// may stop on it (Apache httpd's graceful stop is SIGWINCH, the stop
 // signal of Docker's httpd image).
 func (s Signal) Keeps() string {
 	switch syscall.Signal(s) {
@@ -167,6 +168,8 @@ func (s Signal) Keeps() string {
 		return "pauses it"
 	case syscall.SIGCONT:
 		return "continues it"
+	case syscall.SIGURG, syscall.SIGCHLD:
+		return "is ignored unless caught"
 	}
 	return ""
 }
@@ -183,7 +186,7 @@ func (s Signal) KeepsError(alone string) error {
 }
 
 // ParseStopSignal reads a job's stop signal as ParseSignal does, and
-// refuses one that pauses or continues a process (Keeps): where it is
+// refuses one that does not end a process (Keeps): where it is
 // written (a job file's value, --stop-signal), not only as the job
 // starts.
 func ParseStopSignal(s string) (Signal, error) {
