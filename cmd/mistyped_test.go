@@ -287,3 +287,51 @@ func TestAnUnknownHelpTopicIsRefused(t *testing.T) {
 		assert.Contains(t, r.stdout, "Usage:", "jobtop %v", args)
 	}
 }
+
+// The guard against a command line unquoted looks at each run of single
+// words: an argument with a space in it no longer turns it off ("jobtop
+// make test 'npm run dev'" started make, test and npm run dev), and a
+// wrapper that runs the command after it (nice, time, watch, env,
+// timeout...) is caught as a tool's subcommand is. Programs side by side
+// are still jobs. The hint keeps jobtop's own flags out of the command
+// line it suggests ("jobtop npm install --name web" suggested
+// 'npm install --name web').
+func TestUnquotedGuardSeesWordsBesideACommandLineAndWrappers(t *testing.T) {
+	c := newCLI(t)
+	c.serve()
+	for _, tc := range []struct {
+		args       []string
+		program    string
+		word, hint string
+	}{
+		{[]string{"make", "test", "npm run dev"}, "make", "test", "jobtop 'make test', or put it after --: jobtop -- make test)"},
+		{[]string{"npm run dev", "sleep", "30"}, "sleep", "30", "jobtop 'sleep 30', or put it after --: jobtop -- sleep 30)"},
+		{[]string{"true", "make", "test"}, "make", "test", "jobtop 'make test', or put it after --: jobtop -- make test)"},
+		{[]string{"nice", "make"}, "nice", "make", "jobtop 'nice make', or put it after --: jobtop -- nice make)"},
+		{[]string{"time", "make"}, "time", "make", "put it after --: jobtop -- 'time' make)"},
+		{[]string{"watch", "date"}, "watch", "date", "jobtop 'watch date', or put it after --: jobtop -- watch date)"},
+		{[]string{"env", "FOO=1", "make"}, "env", "FOO=1", "jobtop 'env FOO=1 make', or put it after --: jobtop -- env FOO=1 make)"},
+		{[]string{"timeout", "5", "make"}, "timeout", "5", "jobtop 'timeout 5 make', or put it after --: jobtop -- timeout 5 make)"},
+		{[]string{"npm", "install", "--name", "web"}, "npm", "install", "jobtop --name web 'npm install', or put it after --: jobtop --name web -- npm install)"},
+		{[]string{"--name", "make", "make", "test", "--pipes"}, "make", "test", "jobtop --pipes 'make test', or put it after --: jobtop --pipes -- make test)"},
+	} {
+		r := c.run(tc.args...)
+		assert.Equal(t, 2, r.code, "jobtop %v: %s", tc.args, r.stderr)
+		assert.Contains(t, r.stderr, fmt.Sprintf("%q after %s would run as a command of its own", tc.word, tc.program), "jobtop %v", tc.args)
+		assert.Contains(t, r.stderr, "(to run "+tc.program+" with its arguments, ", "jobtop %v", tc.args)
+		assert.Contains(t, r.stderr, tc.hint, "jobtop %v", tc.args)
+	}
+	var listed []jobs.Info
+	require.NoError(t, json.Unmarshal([]byte(c.ok("ls", "--json")), &listed))
+	assert.Empty(t, listed, "nothing started")
+
+	for _, args := range [][]string{{"true", "false", "true"}, {"npm run dev", "true", "false"}, {"make", "npm run dev"}, {"sleep 5", "make"},
+		{"true", "nice"}, {"nice"}, {"make test", "npm test"}} {
+		assert.NoError(t, mistypedCommand(newRootCmd(), args, -1), "%v", args)
+	}
+	root := newRootCmd()
+	require.NoError(t, root.ParseFlags([]string{"--host", "ssh://far.invalid"}))
+	var unquoted *unquotedArgError
+	assert.ErrorAs(t, mistypedCommand(root, []string{"nice", "make"}, -1), &unquoted, "a wrapper, with --host too")
+	assert.ErrorAs(t, mistypedCommand(root, []string{"make", "test", "npm run dev"}, -1), &unquoted, "beside a command line, with --host too")
+}

@@ -44,10 +44,14 @@ func quoteHint(root, ran *cobra.Command, raw []string, err error) string {
 		return "" // jobtop's own flag, misspelt: no program's
 	}
 	if errors.As(inner, &unquoted) {
-		if i := slices.Index(raw, unquoted.program); i >= 0 {
-			return fmt.Sprintf("(to run %s with its arguments, %s)", unquoted.program, howToRun(raw[i:]))
+		own, words, ok := programWords(root.Flags(), raw, unquoted.program)
+		if !ok {
+			return ""
 		}
-		return ""
+		if unquoted.line != nil {
+			words = unquoted.line
+		}
+		return fmt.Sprintf("(to run %s with its arguments, %s)", unquoted.program, howToRunWith(own, words))
 	}
 	if ran != root && ran.Name() == "run" && ran.Parent() == root && strings.Contains(err.Error(), "unknown ") && strings.Contains(err.Error(), " flag") {
 		// "jobtop run make --names": make's flag, before the "--" that
@@ -99,12 +103,60 @@ func quoteHint(root, ran *cobra.Command, raw []string, err error) string {
 
 // howToRun says how to give jobtop the program and arguments words: after
 // "--", and, where none of them needs quoting, as a quoted command line.
-func howToRun(words []string) string {
+func howToRun(words []string) string { return howToRunWith(nil, words) }
+
+// howToRunWith is howToRun with jobtop's own flags (own: "--name",
+// "web") before the command line, not in it.
+func howToRunWith(own, words []string) string {
+	jobtop := "jobtop "
+	if len(own) > 0 {
+		jobtop += jobs.ShellJoin(own) + " "
+	}
 	line := jobs.ShellJoin(words)
 	if line == strings.Join(words, " ") && !strings.Contains(line, "'") {
-		return fmt.Sprintf("quote its command line: jobtop '%s', or put it after --: jobtop -- %s", line, line)
+		return fmt.Sprintf("quote its command line: %s'%s', or put it after --: %s-- %s", jobtop, line, jobtop, line)
 	}
-	return "put it after --: jobtop -- " + line
+	return "put it after --: " + jobtop + "-- " + line
+}
+
+// programWords splits raw, the arguments as given, from the word program
+// on: own are jobtop's own flags among them (fs's, each with its value),
+// words the rest, the program's command line. A flag of jobtop's that
+// lacks its value, or one jobtop has not, is the program's. ok is false
+// when program is not among raw's words (only a flag's value).
+func programWords(fs *pflag.FlagSet, raw []string, program string) (own, words []string, ok bool) {
+	i := 0
+	for ; i < len(raw) && raw[i] != program; i++ {
+		if takesValue(fs, raw[i]) {
+			i++ // its value: "--name make make test"
+		}
+	}
+	if i >= len(raw) {
+		return nil, nil, false
+	}
+	for j := i; j < len(raw); j++ {
+		word := raw[j]
+		switch {
+		case takesValue(fs, word) && j+1 < len(raw):
+			own = append(own, word, raw[j+1])
+			j++
+		case isOwnFlag(fs, word) && !takesValue(fs, word):
+			own = append(own, word)
+		default:
+			words = append(words, word)
+		}
+	}
+	return own, words, true
+}
+
+// isOwnFlag reports whether word (--pipes, --name=web, -D) names a flag
+// of fs.
+func isOwnFlag(fs *pflag.FlagSet, word string) bool {
+	if name, ok := strings.CutPrefix(word, "--"); ok {
+		name, _, _ = strings.Cut(name, "=")
+		return name != "" && fs.Lookup(name) != nil
+	}
+	return len(word) == 2 && word[0] == '-' && fs.ShorthandLookup(word[1:]) != nil
 }
 
 // takesValue reports whether the flag word (-f, --file, not --file=x)

@@ -379,30 +379,52 @@ func mistypedCommand(root *cobra.Command, args []string, dash int) error {
 
 // toolsArgument refuses single words that read as one command line
 // unquoted ("jobtop npm install" started npm and coreutils' install as
-// two jobs, "jobtop make test" ran /usr/bin/test): several arguments, each
-// one word, where the first is one of multiCommandTools (whose next word
-// is a subcommand or target, whether or not a program has that name), or
-// is a program on PATH and the second is none (it could only fail, with
-// 127). A command line with a space in it is as given ('exec install' runs
-// install as a job of its own). With --host the far machine's PATH is not
-// known here: only the first check is made.
+// two jobs, "jobtop make test" ran /usr/bin/test): several arguments side
+// by side, each one word, where one is a multi-command tool
+// (multiCommandTools: its next word is a subcommand or target, whether
+// or not a program has that name) or a wrapper (commandWrappers: nice,
+// time, watch... run the command that follows), or where the first is a
+// program on PATH and the second is none (it could only fail, with 127).
+// An argument with a space in it is a command line as given ('exec
+// install' runs install as a job of its own), and so splits the words
+// around it: "jobtop make test 'npm run dev'" is refused for its make
+// test. Programs side by side are jobs as given (jobtop htop top). With
+// --host the far machine's PATH is not known here: only the tools and
+// wrappers are checked.
 func toolsArgument(args []string, remote bool) error {
-	if len(args) < 2 {
-		return nil
-	}
 	for _, word := range args {
-		if word == "" || word[0] == '-' || strings.ContainsAny(word, " \t\n") {
+		if word == "" || word[0] == '-' {
 			return nil
 		}
 	}
-	program, next := args[0], args[1]
-	if slices.Contains(multiCommandTools, program) {
-		return &unquotedArgError{program: program, word: next}
+	for start := 0; start < len(args); {
+		end := start
+		for end < len(args) && !strings.ContainsAny(args[end], " \t\n") {
+			end++
+		}
+		if err := wordsArgument(args[start:end], remote); err != nil {
+			return err
+		}
+		start = end + 1
 	}
+	return nil
+}
+
+// wordsArgument is toolsArgument's check of one run of single words.
+func wordsArgument(words []string, remote bool) error {
+	if len(words) < 2 {
+		return nil
+	}
+	for i, word := range words[:len(words)-1] {
+		if slices.Contains(multiCommandTools, word) || slices.Contains(commandWrappers, word) {
+			return &unquotedArgError{program: word, word: words[i+1], line: words[i:]}
+		}
+	}
+	program, next := words[0], words[1]
 	if remote || !onPath(program) || onPath(next) {
 		return nil
 	}
-	return &unquotedArgError{program: program, word: next}
+	return &unquotedArgError{program: program, word: next, line: words}
 }
 
 // multiCommandTools are well-known programs whose first argument is a
@@ -411,6 +433,14 @@ var multiCommandTools = []string{
 	"make", "just", "npm", "npx", "yarn", "pnpm", "bun", "deno", "cargo", "go",
 	"docker", "podman", "kubectl", "helm", "git", "pip", "pip3", "uv", "poetry",
 	"mvn", "gradle", "dotnet", "bundle", "rake",
+}
+
+// commandWrappers are well-known programs that run the command their
+// arguments make (nice make, time make, watch date, env FOO=1 make,
+// timeout 5 make), and alone do nothing a job is for.
+var commandWrappers = []string{
+	"nice", "nohup", "time", "timeout", "watch", "env", "sudo", "doas", "stdbuf",
+	"setsid", "ionice", "taskset", "chrt", "strace", "ltrace", "unbuffer", "xvfb-run",
 }
 
 // onPath says whether word is a program a shell would run (one in . too,
@@ -428,8 +458,12 @@ func isSubcommand(root *cobra.Command, word string) bool {
 
 // unquotedArgError is an argument that reads as a subcommand after a
 // program's name: the program's own argument, its command line unquoted
-// (withQuoteHint says how to write it).
-type unquotedArgError struct{ program, word string }
+// (withQuoteHint says how to write it). line, when known, is that command
+// line's words, the program's first.
+type unquotedArgError struct {
+	program, word string
+	line          []string
+}
 
 func (e *unquotedArgError) Error() string {
 	return fmt.Sprintf("%q after %s would run as a command of its own: each argument of jobtop is a whole command line (to run %s as a job anyway, write 'exec %s')", e.word, e.program, e.word, e.word)
