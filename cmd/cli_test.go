@@ -278,6 +278,26 @@ func TestLogsCursorPastTheEnd(t *testing.T) {
 	assert.Equal(t, "", c.ok("logs", id, "--cursor", "2"))
 }
 
+// TestLogsCursorOfARemovedJob: logs --cursor of a removed job says what
+// logs of an unknown job says, with its exit code, not that the cursor
+// is past the job's end.
+func TestLogsCursorOfARemovedJob(t *testing.T) {
+	c := newCLI(t)
+	c.serve()
+	id := c.startJob("seq 1 10")
+	c.ok("wait", id)
+	c.ok("rm", id)
+	unknown := c.run("logs", id)
+	require.NotZero(t, unknown.code)
+	assert.Equal(t, "jobtop: no job with ID "+id+"\n", unknown.stderr)
+	for _, flags := range [][]string{{"--cursor", "5"}, {"--cursor", "5", "--json"}, {"--cursor", "5", "--follow"}} {
+		r := c.run(append([]string{"logs", id}, flags...)...)
+		assert.Equal(t, unknown.code, r.code, "%v", flags)
+		assert.Equal(t, unknown.stderr, r.stderr, "%v", flags)
+		assert.Empty(t, r.stdout, "%v", flags)
+	}
+}
+
 func TestWaitUntil(t *testing.T) {
 	c := newCLI(t)
 	c.serve()

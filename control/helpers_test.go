@@ -43,11 +43,17 @@ func shortTempDir(t testing.TB) string {
 
 func newManager(t testing.TB, socket string) *jobs.Manager {
 	t.Helper()
-	m, err := jobs.NewManager(jobs.Options{
-		Emulator: func(c, r int) jobs.Emulator { return vtfast.New(c, r) },
-		LogDir:   t.TempDir(),
-		Env:      map[string]string{SocketEnv: socket},
-	})
+	return newManagerWith(t, socket, jobs.Options{})
+}
+
+// newManagerWith is newManager with opts (its Emulator, LogDir and Env
+// are set here).
+func newManagerWith(t testing.TB, socket string, opts jobs.Options) *jobs.Manager {
+	t.Helper()
+	opts.Emulator = func(c, r int) jobs.Emulator { return vtfast.New(c, r) }
+	opts.LogDir = t.TempDir()
+	opts.Env = map[string]string{SocketEnv: socket}
+	m, err := jobs.NewManager(opts)
 	require.NoError(t, err)
 	t.Cleanup(func() {
 		ctx, cancel := context.WithTimeout(context.Background(), testTimeout)
@@ -66,7 +72,13 @@ func startInstance(t testing.TB) *instance {
 // startInstanceAt is startInstance on the socket path given.
 func startInstanceAt(t testing.TB, socket string) *instance {
 	t.Helper()
-	m := newManager(t, socket)
+	return startInstanceWith(t, socket, jobs.Options{})
+}
+
+// startInstanceWith is startInstanceAt with a manager made with opts.
+func startInstanceWith(t testing.TB, socket string, opts jobs.Options) *instance {
+	t.Helper()
+	m := newManagerWith(t, socket, opts)
 	srv, err := ListenAndServe(m, socket, Instance{Kind: "serve"})
 	require.NoError(t, err)
 	t.Cleanup(func() { srv.Close() })

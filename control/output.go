@@ -142,8 +142,10 @@ func (s *Server) handleOutput(w http.ResponseWriter, r *http.Request) {
 		// Seq numbers only grow, across runs, and no line loses its
 		// number: a cursor past the newest line is not one this job
 		// gave (another job's, another instance's, a log file line
-		// number), and would silently skip the lines up to it.
-		info, _, err := settled(s.mgr, id)
+		// number), and would silently skip the lines up to it. A job
+		// removed is no job (404), as without a cursor: Get, not the
+		// end the manager remembers of it, whose output is gone.
+		info, err := s.mgr.Get(id)
 		if err != nil {
 			writeError(w, err)
 			return

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net/http"
 	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"sync"
@@ -111,6 +112,32 @@ func TestCursorPastTheEndIsRefused(t *testing.T) {
 	}
 	_, err = in.client.ReadAllOutput(ctx, AllOutputQuery{Cursor: all.NextCursor})
 	require.NoError(t, err)
+}
+
+// A cursor read of a removed job is a 404, as a read without one is, not
+// a 400 that calls the cursor past the job's end: by rm, and by the cap
+// on finished jobs; plain, waiting and following.
+func TestCursorReadOfARemovedJobIsNotFound(t *testing.T) {
+	in := startInstanceWith(t, filepath.Join(shortTempDir(t), "s.sock"), jobs.Options{KeepFinished: 1})
+	ctx := ctxT(t)
+	removed := in.startJob(t, "seq 1 10")
+	in.waitEnded(t, removed.ID)
+	_, err := in.client.RemoveJob(ctx, removed.ID)
+	require.NoError(t, err)
+	evicted := in.startJob(t, "seq 1 10")
+	in.waitEnded(t, evicted.ID)
+	in.waitEnded(t, in.startJob(t, "true").ID) // past the cap: evicted goes
+	_, err = in.client.Job(ctx, evicted.ID)
+	require.Error(t, err, "the cap removed the job")
+	for _, id := range []jobs.ID{removed.ID, evicted.ID} {
+		for _, q := range []OutputQuery{{}, {Cursor: 5}, {Cursor: 5, Wait: true}, {Cursor: 5, Follow: true}} {
+			_, err := in.client.ReadOutput(ctx, id, q)
+			var apiErr *APIError
+			require.ErrorAs(t, err, &apiErr, "job %d, %+v", id, q)
+			assert.Equal(t, http.StatusNotFound, apiErr.Status, "job %d, %+v", id, q)
+			assert.Equal(t, fmt.Sprintf("no job with ID %d", id), apiErr.Message, "job %d, %+v", id, q)
+		}
+	}
 }
 
 func TestJobsSeeTheirSocketAndID(t *testing.T) {
