@@ -136,6 +136,12 @@ func (d *allDropNotes) add(dropped []control.DroppedLines) {
 		case g.Lines > 1:
 			what = fmt.Sprintf("%d of its lines are", g.Lines)
 		}
+		if g.Removed {
+			// No status to ask: the job is gone.
+			fmt.Fprintf(d.w, "jobtop: %s: %s no longer held here: job %d was removed; its log file has them\n",
+				d.text.label(g.Name), what, g.Job)
+			continue
+		}
 		fmt.Fprintf(d.w, "jobtop: %s: %s no longer held in memory here; %s (jobtop status %d)\n",
 			d.text.label(g.Name), what, droppedWhere(d.logLost(g.Job)), g.Job)
 	}

@@ -100,3 +100,27 @@ func TestLightBackground(t *testing.T) {
 		assert.Equal(t, light, lightBackground(v), "COLORFGBG=%q", v)
 	}
 }
+
+// TestLogsAllSaysARemovedJobsLinesAreGone: logs --all from a cursor
+// before the rest of a job removed since says on stderr that its lines
+// went with it, rather than skip them without a word.
+func TestLogsAllSaysARemovedJobsLinesAreGone(t *testing.T) {
+	c := newCLI(t)
+	c.serve()
+	ja := c.startJob("seq 1 5", "--name", "ja")
+	c.ok("wait", ja)
+	jb := c.startJob("seq 101 105", "--name", "jb")
+	c.ok("wait", jb)
+	var first control.AllOutputResponse
+	require.NoError(t, json.Unmarshal([]byte(c.ok("logs", "--all", "--json", "--tail", "6")), &first))
+	require.Equal(t, "ja", first.Lines[0].Name)
+	require.Equal(t, "jb", first.Lines[1].Name)
+	cursor := fmt.Sprint(first.Lines[0].Arrival - 1) // before ja's line 5
+	c.ok("rm", ja)
+	r := c.run("logs", "--all", "--cursor", cursor)
+	require.Equal(t, 0, r.code, r.stderr)
+	assert.Equal(t, "jb | 101\njb | 102\njb | 103\njb | 104\njb | 105\n", r.stdout)
+	assert.Equal(t, "jobtop: ja: some of its lines are no longer held here: job "+ja+" was removed; its log file has them\n", r.stderr)
+	r = c.run("logs", "--all")
+	assert.Equal(t, "jobtop: ja: 5 of its lines are no longer held here: job "+ja+" was removed; its log file has them\n", r.stderr)
+}

@@ -1,6 +1,7 @@
 package control
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"net/http"
@@ -83,19 +84,21 @@ type AllOutputResponse struct {
 	// down: FollowAllOutput makes it an error (IsEnding).
 	ShutDown bool `json:"shut_down,omitempty"`
 	// Dropped names the jobs some of whose lines that arrived after the
-	// cursor are no longer held: the bounds dropped them (each job's log
-	// file has them). It is about the cursor, not the answer: paging on,
-	// each answer whose cursor is before a gap names it again, so do not
-	// add them up.
+	// cursor are no longer held: the bounds dropped them, or the job was
+	// removed (each job's log file has them). It is about the cursor, not
+	// the answer: paging on, each answer whose cursor is before a gap
+	// names it again, so do not add them up.
 	Dropped []DroppedLines `json:"dropped,omitempty"`
 }
 
 // DroppedLines says that lines of a job were dropped from memory: how
-// many, when that is known (Lines 0: some).
+// many, when that is known (Lines 0: some). Removed says they went with
+// the job, removed (rm, the cap on finished jobs, a reload).
 type DroppedLines struct {
-	Job   jobs.ID `json:"job"`
-	Name  string  `json:"name"`
-	Lines uint64  `json:"lines,omitempty"`
+	Job     jobs.ID `json:"job"`
+	Name    string  `json:"name"`
+	Lines   uint64  `json:"lines,omitempty"`
+	Removed bool    `json:"removed,omitempty"`
 }
 
 // allEnded reports whether no job can write more.
@@ -219,12 +222,7 @@ func (s *Server) writeAllPage(j *jsonWriter, after uint64, tail, limit int, stre
 	if tail > 0 {
 		after = tailStart(cursors, after, horizon, min(tail, MaxOutputLines), streams)
 	}
-	var dropped []DroppedLines
-	for _, c := range cursors {
-		if some, n := c.out.DroppedAfter(after); some {
-			dropped = append(dropped, DroppedLines{Job: c.id, Name: c.name, Lines: n})
-		}
-	}
+	dropped := droppedAfter(s.mgr, cursors, after)
 	// Each job's batches share the answer's batch budget.
 	perJob := jobs.Selection{ArrivalUpTo: horizon, Streams: streams,
 		Max:      max(batchLines/max(len(cursors), 1), 8),
@@ -274,6 +272,31 @@ func (s *Server) writeAllPage(j *jsonWriter, after uint64, tail, limit int, stre
 	}
 	j.raw("}")
 	return end
+}
+
+// droppedAfter names the jobs whose lines after the arrival after are no
+// longer held, in ID order: those of cursors the bounds dropped, and
+// those of jobs removed (asked after cursors were taken: a job removed
+// since is named, and one in cursors is read from the store taken).
+func droppedAfter(m manager, cursors []*jobCursor, after uint64) []DroppedLines {
+	var dropped []DroppedLines
+	read := make(map[jobs.ID]bool, len(cursors))
+	for _, c := range cursors {
+		read[c.id] = true
+		if some, n := c.out.DroppedAfter(after); some {
+			dropped = append(dropped, DroppedLines{Job: c.id, Name: c.name, Lines: n})
+		}
+	}
+	removed := m.RemovedOutputAfter(after)
+	for _, r := range removed {
+		if !read[r.ID] {
+			dropped = append(dropped, DroppedLines{Job: r.ID, Name: r.Name, Lines: r.Lines, Removed: true})
+		}
+	}
+	if len(removed) > 0 {
+		slices.SortFunc(dropped, func(a, b DroppedLines) int { return cmp.Compare(a.Job, b.Job) })
+	}
+	return dropped
 }
 
 // writeNoLines answers a read after the newest arrival.

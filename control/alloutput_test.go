@@ -180,3 +180,46 @@ func TestAllOutputSaysWhoseLinesWereDropped(t *testing.T) {
 	require.NoError(t, err)
 	assert.Empty(t, end.Dropped)
 }
+
+// TestAllOutputSaysWhoseLinesWentWithTheirJob: a job removed between two
+// reads of every job's lines (rm, or past the cap on finished jobs) is
+// named in dropped while the cursor is before its last line, as lines
+// the bounds dropped are, rather than its lines being skipped unsaid.
+func TestAllOutputSaysWhoseLinesWentWithTheirJob(t *testing.T) {
+	in := startInstanceWith(t, filepath.Join(shortTempDir(t), "s.sock"), jobs.Options{KeepFinished: 2})
+	ctx := ctxT(t)
+	start := func(name, command string) jobs.Info {
+		info, err := in.client.StartJob(ctx, StartRequest{Name: name, Command: command})
+		require.NoError(t, err)
+		return in.waitEnded(t, info.ID)
+	}
+	ja := start("ja", "seq 1 5")
+	jb := start("jb", "seq 101 105")
+	first, err := in.client.ReadAllOutput(ctx, AllOutputQuery{Max: 2})
+	require.NoError(t, err)
+	require.Equal(t, []string{"ja(1): 1", "ja(1): 2"}, jobLineTexts(first.Lines))
+	_, err = in.client.RemoveJob(ctx, ja.ID)
+	require.NoError(t, err)
+
+	next, err := in.client.ReadAllOutput(ctx, AllOutputQuery{Cursor: first.NextCursor})
+	require.NoError(t, err)
+	assert.Equal(t, []string{"jb(2): 101", "jb(2): 102", "jb(2): 103", "jb(2): 104", "jb(2): 105"}, jobLineTexts(next.Lines))
+	assert.Equal(t, []DroppedLines{{Job: ja.ID, Name: "ja", Removed: true}}, next.Dropped,
+		"ja's lines 3 to 5 went with it (how many is not known here)")
+	all, err := in.client.ReadAllOutput(ctx, AllOutputQuery{})
+	require.NoError(t, err)
+	assert.Equal(t, []DroppedLines{{Job: ja.ID, Name: "ja", Lines: 5, Removed: true}}, all.Dropped, "every line of ja")
+	end, err := in.client.ReadAllOutput(ctx, AllOutputQuery{Cursor: next.NextCursor})
+	require.NoError(t, err)
+	assert.Empty(t, end.Dropped, "nothing of ja after its last line")
+
+	// Past the cap: jc and jd end, jb (the oldest finished) goes.
+	start("jc", "echo c")
+	start("jd", "echo d")
+	_, err = in.client.Job(ctx, jb.ID)
+	require.Error(t, err, "the cap removed jb")
+	again, err := in.client.ReadAllOutput(ctx, AllOutputQuery{Cursor: first.NextCursor})
+	require.NoError(t, err)
+	assert.Equal(t, []string{"jc(3): c", "jd(4): d"}, jobLineTexts(again.Lines))
+	assert.Equal(t, []DroppedLines{{Job: ja.ID, Name: "ja", Removed: true}, {Job: jb.ID, Name: "jb", Lines: 5, Removed: true}}, again.Dropped)
+}

@@ -37,6 +37,7 @@ type manager interface {
 	Wait(context.Context, jobs.ID) (jobs.Info, error)
 	LogDir() string
 	Arrivals() uint64
+	RemovedOutputAfter(arrival uint64) []jobs.RemovedOutput
 	Input(jobs.ID, []byte) error
 	CloseInput(jobs.ID) error
 	Resize(id jobs.ID, cols, rows int) error

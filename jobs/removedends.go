@@ -25,6 +25,9 @@ type removedEnds struct {
 	// dropped that did not succeed and have since been forgotten (pushed
 	// out of the ring): "did every job pass" still knows of them.
 	forgottenDropped int
+	// lastArrival is the newest arrival of a line a job remembered here
+	// held (RemovedOutput reads no further for a cursor past it).
+	lastArrival uint64
 }
 
 // removedEnd is what a wait tells of a job that ended and was removed:
@@ -44,6 +47,8 @@ type removedEnd struct {
 	// again is what a later job that runs it again shares with it
 	// (againKey).
 	again string
+	// out is where the job's output lay among every job's (RemovedOutput).
+	out outputSpan
 }
 
 // againKey is what a job run again shares with the job it runs again:
@@ -57,9 +62,9 @@ func (j *job) againKey() string {
 	return "command\x00" + j.spec.Dir + "\x00" + cutText(j.spec.DisplayCommand())
 }
 
-// add remembers a removed job's last snapshot, again its againKey;
-// dropped says the cap on finished jobs removed it.
-func (r *removedEnds) add(i Info, again string, dropped bool) {
+// add remembers a removed job's last snapshot, again its againKey, out
+// its output's span; dropped says the cap on finished jobs removed it.
+func (r *removedEnds) add(i Info, again string, out outputSpan, dropped bool) {
 	if r.byID == nil {
 		r.byID = make(map[ID]removedEnd)
 	}
@@ -77,8 +82,9 @@ func (r *removedEnds) add(i Info, again string, dropped bool) {
 		name: i.Name, command: cutText(i.Command), dir: i.Dir, removing: i.Removing, errText: cutText(i.Error),
 		state: i.State, exitCode: i.ExitCode, signal: i.Signal, started: i.Started, ended: i.Ended,
 		runs: i.Runs, restarts: i.Restarts, logPath: i.LogPath, logFiles: i.LogFiles,
-		dropped: dropped, again: again,
+		dropped: dropped, again: again, out: out,
 	}
+	r.lastArrival = max(r.lastArrival, out.last)
 }
 
 // removedTextMax bounds a removed job's command and error as remembered:

@@ -38,7 +38,7 @@ func TestWaitForAJobRetentionDropped(t *testing.T) {
 func TestRemovedEndsAreBounded(t *testing.T) {
 	var r removedEnds
 	for id := ID(1); id <= keptRemovedEnds+2; id++ {
-		r.add(Info{ID: id, Name: "j", State: StateSucceeded}, "", false)
+		r.add(Info{ID: id, Name: "j", State: StateSucceeded}, "", outputSpan{}, false)
 	}
 	for id, want := range map[ID]bool{1: false, 2: false, 3: true, keptRemovedEnds + 2: true} {
 		info, ok := r.get(id)
@@ -56,7 +56,7 @@ func TestRemovedEndsAreBounded(t *testing.T) {
 func TestRemovedEndsCutLongText(t *testing.T) {
 	var r removedEnds
 	long := strings.Repeat("x", 64<<10)
-	r.add(Info{ID: 1, Command: long, Error: "é" + long}, "", false)
+	r.add(Info{ID: 1, Command: long, Error: "é" + long}, "", outputSpan{}, false)
 	info, ok := r.get(1)
 	require.True(t, ok)
 	assert.Equal(t, strings.Repeat("x", removedTextMax)+"…", info.Command)
@@ -92,11 +92,11 @@ func TestDroppedEndsAreTheCapsFailures(t *testing.T) {
 // A dropped failure pushed out of the remembered ends is still counted.
 func TestDroppedEndsCountTheForgotten(t *testing.T) {
 	var r removedEnds
-	r.add(Info{ID: 1, State: StateFailed}, "", true)
-	r.add(Info{ID: 2, State: StateFailed}, "", false)
-	r.add(Info{ID: 3, State: StateSucceeded}, "", true)
+	r.add(Info{ID: 1, State: StateFailed}, "", outputSpan{}, true)
+	r.add(Info{ID: 2, State: StateFailed}, "", outputSpan{}, false)
+	r.add(Info{ID: 3, State: StateSucceeded}, "", outputSpan{}, true)
 	for id := ID(4); id <= keptRemovedEnds+3; id++ {
-		r.add(Info{ID: id, State: StateSucceeded}, "", true)
+		r.add(Info{ID: id, State: StateSucceeded}, "", outputSpan{}, true)
 	}
 	assert.Equal(t, 1, r.forgottenDropped, "job 1 only: 2 was removed by hand, 3 succeeded")
 }

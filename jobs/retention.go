@@ -117,7 +117,7 @@ func endsBefore(a *time.Time, aID ID, b *time.Time, bID ID) bool {
 // removedLogs). dropped says the cap on finished jobs removes it.
 func (m *Manager) removeLocked(j *job, dropped bool) {
 	last := m.infoLocked(j)
-	m.ends.add(last, j.againKey(), dropped)
+	m.ends.add(last, j.againKey(), j.store.span(), dropped)
 	m.noteGoneLocked(j)
 	m.removed.add(j.log.Files(), m.opts.retention().MaxTotal)
 	delete(m.jobs, j.id)
