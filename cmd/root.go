@@ -154,7 +154,7 @@ var flagParsers = []struct{ prefix, want string }{
 	{"strconv.ParseInt", "is not a whole number"},
 	{"strconv.ParseFloat", "is not a number"},
 	{"strconv.ParseBool", "is not true or false"},
-	{errTooLarge.Error(), "is too large: at most " + jobs.MaxDurationText},
+	{jobs.ErrDurationTooLarge.Error(), "is too large: at most " + jobs.MaxDurationText},
 	{"time: ", "is not a duration: write a number of seconds, or a number with a unit, like 30s, 5m or 1h30m"},
 	{errNegative.Error(), "is negative"},
 }

@@ -5,7 +5,6 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -93,23 +92,8 @@ func TestDemoScriptsAreEmbedded(t *testing.T) {
 }
 
 // A duration flag takes a bare number of seconds, as timeout(1) and the
-// MCP tools do.
+// MCP tools do (jobs.ParseDuration).
 func TestDurationFlagsTakeSeconds(t *testing.T) {
-	for in, want := range map[string]time.Duration{"5": 5 * time.Second, "0.25": 250 * time.Millisecond, " 2 ": 2 * time.Second,
-		"1m30s": 90 * time.Second, "0": 0, "-1": -time.Second, "1e3": 1000 * time.Second} {
-		got, err := parseDurationArg(in)
-		require.NoError(t, err, in)
-		assert.Equal(t, want, got, in)
-	}
-	for _, in := range []string{"", "x", "0x10", "Inf", "NaN", "1e400", "1e-10"} {
-		_, err := parseDurationArg(in)
-		assert.ErrorContains(t, err, "time: ", in)
-	}
-	for _, in := range []string{"1e12", "9223372036.854775807", "-9223372036.854775808", "99999999h"} {
-		_, err := parseDurationArg(in)
-		assert.ErrorIs(t, err, errTooLarge, in)
-	}
-
 	c := newCLI(t)
 	c.serve()
 	id := c.startJob("exec sleep 600", "--timeout", "0.3")

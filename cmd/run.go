@@ -238,9 +238,9 @@ func (o runOptions) request(args []string, host *control.Host) (control.StartReq
 	if o.timeout != "" {
 		// Checked here too: the instance's refusal would exit 1, not as
 		// a command line that cannot run.
-		d, err := parseDurationArg(o.timeout)
+		d, err := jobs.ParseDuration(o.timeout)
 		switch {
-		case errors.Is(err, errTooLarge):
+		case errors.Is(err, jobs.ErrDurationTooLarge):
 			return req, usageErrorf("--timeout %q is too large: at most %s", o.timeout, jobs.MaxDurationText)
 		case err != nil:
 			return req, usageErrorf("--timeout %q is not a duration: write a number of seconds, or a number with a unit, like 30s, 5m or 1h30m", o.timeout)

@@ -1,9 +1,12 @@
 package jobs
 
 import (
+	"errors"
+	"fmt"
 	"math"
 	"strconv"
 	"strings"
+	"time"
 )
 
 // MaxDurationText is the longest duration jobtop takes (a timeout, a
@@ -48,3 +51,32 @@ func DurationTooLarge(s string) bool {
 	}
 	return total >= math.MaxInt64
 }
+
+// ParseDuration reads a duration as jobtop takes one, on the command line
+// and in the API: with a unit ("30s", "1h30m") or a bare number of
+// seconds ("30", "0.5"), as timeout(1), sleep(1) and MCP's tools take
+// it. A duration longer than MaxDurationText is ErrDurationTooLarge
+// (wrapped); other errors start "time: ". A negative one is returned as
+// it is: each caller says whether it takes one.
+func ParseDuration(s string) (time.Duration, error) {
+	s = strings.TrimSpace(s)
+	if n, err := strconv.ParseFloat(s, 64); err == nil && !strings.ContainsAny(s, "xXpPiInN_") {
+		ns := n * float64(time.Second)
+		switch {
+		case math.Abs(ns) >= math.MaxInt64: // 2^63: past any Duration
+			return 0, fmt.Errorf("%w: %q seconds", ErrDurationTooLarge, s)
+		case n != 0 && math.Abs(ns) < 1:
+			return 0, errors.New("time: " + strconv.Quote(s) + " seconds is shorter than a nanosecond")
+		}
+		return time.Duration(ns), nil
+	}
+	d, err := time.ParseDuration(s)
+	if err != nil && DurationTooLarge(s) {
+		return 0, fmt.Errorf("%w: %q", ErrDurationTooLarge, s)
+	}
+	return d, err
+}
+
+// ErrDurationTooLarge is ParseDuration's refusal of a duration longer
+// than any it can hold.
+var ErrDurationTooLarge = errors.New("too large")
