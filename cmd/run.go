@@ -227,7 +227,6 @@ func (o runOptions) request(args []string, host *control.Host) (control.StartReq
 		Name:    o.name,
 		Command: args[0],
 		Cwd:     o.cwd,
-		Timeout: o.timeout,
 		TTY:     o.tty,
 	}
 	if len(args) > 1 {
@@ -247,7 +246,7 @@ func (o runOptions) request(args []string, host *control.Host) (control.StartReq
 		case d < 0:
 			return req, usageErrorf("--timeout %s is negative", o.timeout)
 		}
-		req.Timeout = d.String()
+		req.Timeout = control.Duration(d.String())
 	}
 	if o.stopSig != "" {
 		sig, err := jobs.ParseStopSignal(o.stopSig)

@@ -22,7 +22,7 @@ import (
 const MaxBodyBytes = 1 << 20
 
 // StartRequest is the body of POST /v1/jobs: a jobs.Spec with durations
-// written as strings ("30s", "5m").
+// written as strings ("30s", "5m", "0.5") or numbers of seconds (Duration).
 type StartRequest struct {
 	Name    string            `json:"name,omitempty"`
 	Command string            `json:"command,omitempty"`
@@ -33,9 +33,9 @@ type StartRequest struct {
 	// instance's ("NAME=value" entries; jobs.Spec.Environ): jobtop run
 	// sends its own. Env goes on top.
 	Environ     []string          `json:"environ,omitempty"`
-	Timeout     string            `json:"timeout,omitempty"`
+	Timeout     Duration          `json:"timeout,omitempty"`
 	StopSignal  string            `json:"stop_signal,omitempty"`
-	Grace       string            `json:"grace,omitempty"`
+	Grace       Duration          `json:"grace,omitempty"`
 	Restart     *RestartRequest   `json:"restart,omitempty"`
 	Ready       *ReadyRequest     `json:"ready,omitempty"`
 	Health      *HealthRequest    `json:"health,omitempty"`
@@ -61,11 +61,11 @@ type StartRequest struct {
 // Mode, its older name here, is read as well (both given must agree) and
 // is what SpecRequest writes, so that instances older than policy read it.
 type RestartRequest struct {
-	Policy     string `json:"policy,omitempty"`
-	Mode       string `json:"mode,omitempty"`
-	Backoff    string `json:"backoff,omitempty"`
-	MaxBackoff string `json:"max_backoff,omitempty"`
-	Max        *int   `json:"max,omitempty"`
+	Policy     string   `json:"policy,omitempty"`
+	Mode       string   `json:"mode,omitempty"`
+	Backoff    Duration `json:"backoff,omitempty"`
+	MaxBackoff Duration `json:"max_backoff,omitempty"`
+	Max        *int     `json:"max,omitempty"`
 }
 
 // HealthRequest is a jobs.ProbeCheck for health checks on the wire: a
@@ -78,8 +78,8 @@ type HealthRequest struct {
 // ReadyRequest is a jobs.ReadyCheck on the wire: log_pattern, after, or
 // a probe (http, tcp or exec, with its timing).
 type ReadyRequest struct {
-	LogPattern string `json:"log_pattern,omitempty"`
-	After      string `json:"after,omitempty"`
+	LogPattern string   `json:"log_pattern,omitempty"`
+	After      Duration `json:"after,omitempty"`
 	ProbeRequest
 }
 
@@ -380,6 +380,8 @@ func typeName(t reflect.Type) string {
 	switch t {
 	case reflect.TypeFor[JobRef]():
 		return "a job ID (a number) or name (a string)"
+	case reflect.TypeFor[Duration]():
+		return "a duration: a string (\"30s\", \"5m\") or a number of seconds"
 	case reflect.TypeFor[[]JobRef]():
 		return "an array of job IDs (numbers) or names (strings)"
 	}
@@ -560,17 +562,45 @@ func (r RestartRequest) mode() (jobs.RestartMode, error) {
 	return "", badRequest("restart.policy %q and restart.mode %q differ: give one (mode is policy's older name)", r.Policy, r.Mode)
 }
 
-// parseDuration reads a duration field: empty is zero, negative is refused.
-func parseDuration(field, s string) (time.Duration, error) {
+// Duration is a duration in a request body as it was given: a string
+// with a unit ("30s", "1h30m") or of a number of seconds ("30", "0.5"),
+// or a JSON number of seconds (30, 0.5), as jobtop takes a duration
+// everywhere (jobs.ParseDuration). The request's checks read it.
+type Duration string
+
+// UnmarshalJSON takes a string, or a number as its text.
+func (d *Duration) UnmarshalJSON(b []byte) error {
+	switch {
+	case string(b) == "null":
+		return nil
+	case b[0] == '"':
+		var s string
+		if err := json.Unmarshal(b, &s); err != nil {
+			return err
+		}
+		*d = Duration(s)
+		return nil
+	case b[0] == '-' || b[0] >= '0' && b[0] <= '9':
+		*d = Duration(b)
+		return nil
+	}
+	kind := map[byte]string{'t': "bool", 'f': "bool", '[': "array", '{': "object"}[b[0]]
+	return &json.UnmarshalTypeError{Value: kind, Type: reflect.TypeFor[Duration]()}
+}
+
+// parseDuration reads a duration field or parameter: empty is zero,
+// negative is refused.
+func parseDuration[S ~string](field string, text S) (time.Duration, error) {
+	s := string(text)
 	if s == "" {
 		return 0, nil
 	}
-	d, err := time.ParseDuration(strings.TrimSpace(s))
-	if err != nil && jobs.DurationTooLarge(s) {
+	d, err := jobs.ParseDuration(s)
+	if errors.Is(err, jobs.ErrDurationTooLarge) {
 		return 0, badRequest("%s %q is too large: at most %s", field, s, jobs.MaxDurationText)
 	}
 	if err != nil {
-		return 0, badRequest("%s %q is not a duration: write a number with a unit, like 30s, 5m or 1h30m", field, s)
+		return 0, badRequest("%s %q is not a duration: write a number of seconds (30, 0.5) or a number with a unit, like 30s, 5m or 1h30m", field, s)
 	}
 	if d < 0 {
 		return 0, badRequest("%s %s is negative", field, s)
@@ -697,11 +727,11 @@ func restartMax(n int) *int {
 	return &n
 }
 
-func formatDuration(d time.Duration) string {
+func formatDuration(d time.Duration) Duration {
 	if d == 0 {
 		return ""
 	}
-	return d.String()
+	return Duration(d.String())
 }
 
 // encodeJSON is json.Marshal without HTML escaping, plus a newline.

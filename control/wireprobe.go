@@ -14,9 +14,9 @@ type ProbeRequest struct {
 	Headers      map[string]string `json:"headers,omitempty"`
 	TCP          string            `json:"tcp,omitempty"`
 	Exec         string            `json:"exec,omitempty"`
-	Interval     string            `json:"interval,omitempty"`
-	Timeout      string            `json:"timeout,omitempty"`
-	InitialDelay string            `json:"initial_delay,omitempty"`
+	Interval     Duration          `json:"interval,omitempty"`
+	Timeout      Duration          `json:"timeout,omitempty"`
+	InitialDelay Duration          `json:"initial_delay,omitempty"`
 	Failures     int               `json:"failures,omitempty"`
 }
 

@@ -41,7 +41,7 @@ func (r *ReadyArg) readyRequest() (*control.ReadyRequest, error) {
 	}
 	req := &control.ReadyRequest{LogPattern: r.Log, ProbeRequest: control.ProbeRequest{HTTP: r.HTTP, TCP: r.TCP, Exec: r.Exec}}
 	if r.After > 0 {
-		req.After = time.Duration(r.After).String()
+		req.After = control.Duration(time.Duration(r.After).String())
 	}
 	return req, nil
 }

@@ -166,7 +166,7 @@ func (s *Server) runJob(ctx context.Context, req *sdk.CallToolRequest, in RunJob
 		Origin: "mcp", Client: clientName(req), TTY: in.TTY, Stdin: in.Stdin,
 	}
 	if in.Timeout > 0 {
-		start.Timeout = time.Duration(in.Timeout).String()
+		start.Timeout = control.Duration(time.Duration(in.Timeout).String())
 	}
 	for _, ref := range in.After {
 		if ref.Name == "" && ref.ID == 0 {
