@@ -44,6 +44,11 @@ func (s *Server) handleStart(w http.ResponseWriter, r *http.Request) {
 		writeError(w, err)
 		return
 	}
+	if spec.Dir == "" {
+		// It runs in the instance's directory: its job object says which
+		// (left out only if that directory is gone, where none can say).
+		spec.Dir, _ = os.Getwd()
+	}
 	info, err := s.mgr.Start(spec)
 	if err != nil {
 		writeError(w, err)

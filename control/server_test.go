@@ -140,6 +140,23 @@ func TestCursorReadOfARemovedJobIsNotFound(t *testing.T) {
 	}
 }
 
+// A job started without a cwd runs in the instance's directory, and its
+// job object says which.
+func TestJobWithoutCwdSaysWhereItRuns(t *testing.T) {
+	in := startInstance(t)
+	dir, err := os.Getwd()
+	require.NoError(t, err)
+	info := in.startJob(t, "pwd -P")
+	assert.Equal(t, dir, info.Dir, "the answer to the start")
+	ended := in.waitEnded(t, info.ID)
+	assert.Equal(t, dir, ended.Dir)
+	out, err := in.client.ReadOutput(ctxT(t), info.ID, OutputQuery{})
+	require.NoError(t, err)
+	real, err := filepath.EvalSymlinks(dir)
+	require.NoError(t, err)
+	assert.Equal(t, []string{real}, texts(out.Lines), "where it ran")
+}
+
 func TestJobsSeeTheirSocketAndID(t *testing.T) {
 	in := startInstance(t)
 	info := in.startJob(t, `echo "$JOBTOP_SOCKET $JOBTOP_JOB_ID"`)
