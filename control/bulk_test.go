@@ -218,6 +218,7 @@ func TestBulkMatchingNothing(t *testing.T) {
 // and asks the owner to end the instance; new jobs are refused meanwhile.
 func TestShutdownStopsJobsAndAsksTheOwner(t *testing.T) {
 	in := startInstance(t)
+	require.NoError(t, in.mgr.SetMaxRunning(4))
 	graceful := in.startNamed(t, "graceful", "trap 'echo bye; exit 0' TERM; echo up; while :; do sleep 0.05; done")
 	in.waitEnded(t, in.startNamed(t, "done", "true").ID)
 	sleeper := in.startNamed(t, "sleeper", "exec sleep 60")
@@ -235,6 +236,7 @@ func TestShutdownStopsJobsAndAsksTheOwner(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, 2, resp.Stopped)
 	assert.Equal(t, "serve", resp.Instance.Kind)
+	assert.Equal(t, 4, resp.Instance.MaxRunning, "the limit it had, as GET /v1/instance says it")
 	require.Len(t, resp.Jobs, 3)
 	for _, j := range resp.Jobs {
 		assert.True(t, j.State.Done(), "job %s is %s", j.Name, j.State)

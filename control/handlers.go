@@ -14,13 +14,20 @@ import (
 )
 
 func (s *Server) handleInstance(w http.ResponseWriter, r *http.Request) {
+	inst := s.instanceNow()
+	inst.Ending = s.shuttingDown()
+	writeJSON(w, http.StatusOK, inst)
+}
+
+// instanceNow is the instance as GET /v1/instance says it: its job file
+// as last read and its limit on jobs running at once now.
+func (s *Server) instanceNow() Instance {
 	inst := s.inst
 	if rl := s.currentReloader(); rl != nil {
 		describeJobFile(&inst, rl)
 	}
 	inst.MaxRunning = s.mgr.MaxRunning()
-	inst.Ending = s.shuttingDown()
-	writeJSON(w, http.StatusOK, inst)
+	return inst
 }
 
 func (s *Server) handleStart(w http.ResponseWriter, r *http.Request) {

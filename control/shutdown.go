@@ -92,6 +92,8 @@ func (s *Server) handleShutdown(w http.ResponseWriter, r *http.Request) {
 			stopped++
 		}
 	}
+	// As it was when asked: the limit it had, not what ending leaves.
+	limit := s.mgr.MaxRunning()
 	s.askShutdown()
 	// Not the server's base context: Close cancels that, and the owner
 	// closes the server once the jobs have ended, which is when this
@@ -105,10 +107,8 @@ func (s *Server) handleShutdown(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 	}
-	inst := s.inst
-	if rl := s.currentReloader(); rl != nil {
-		describeJobFile(&inst, rl)
-	}
+	inst := s.instanceNow()
+	inst.MaxRunning = limit
 	writeJSON(w, http.StatusOK, ShutdownResponse{Instance: inst, Stopped: stopped, Queued: queued, Jobs: s.mgr.List()})
 }
 
