@@ -9,6 +9,8 @@ import (
 	"net"
 	"net/http"
 	"os"
+	"path"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -267,6 +269,14 @@ func (s *Server) Handler() http.Handler {
 		if !s.readBody(w, r) {
 			return
 		}
+		if p := r.URL.EscapedPath(); p != cleanPath(p) {
+			// The mux would redirect to the clean path, and a client
+			// that follows turns POST /v1/jobs//stop (an empty ID) into
+			// the bulk stop: a path is taken as it is, or refused.
+			writeError(w, &RequestError{Status: http.StatusNotFound, Msg: "no endpoint " + r.Method + " " + p +
+				": a path has no empty, \".\" or \"..\" part (an empty job ID?); the API lives under /v1/ (see GET /v1/jobs)"})
+			return
+		}
 		if !s.awaitOpen(w, r) {
 			return
 		}
@@ -287,6 +297,19 @@ func (s *Server) Handler() http.Handler {
 		}
 		writeError(w, &RequestError{Status: http.StatusNotFound, Msg: "no endpoint " + r.Method + " " + r.URL.Path + "; the API lives under /v1/ (see GET /v1/jobs)"})
 	})
+}
+
+// cleanPath is p as the mux cleans it: no empty, "." or ".." segment,
+// a trailing slash kept.
+func cleanPath(p string) string {
+	if p == "" {
+		return p
+	}
+	c := path.Clean(p)
+	if strings.HasSuffix(p, "/") && c != "/" {
+		c += "/"
+	}
+	return c
 }
 
 // Serve answers connections on l until Close. It returns nil after Close.
