@@ -10,6 +10,7 @@ import (
 	"net/http"
 	"os"
 	"path"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -64,6 +65,10 @@ type Server struct {
 	base      context.Context // cancelled by Close: ends streams and waits
 	cancel    context.CancelFunc
 	closeOnce sync.Once
+
+	// params are the query parameters each endpoint takes, by its
+	// pattern (route).
+	params map[string][]string
 
 	reloadMu sync.Mutex
 	reloader Reloader // nil: the instance has no job file
@@ -236,30 +241,63 @@ func (s *Server) awaitOpen(w http.ResponseWriter, r *http.Request) bool {
 }
 
 func (s *Server) routes() {
-	s.mux.HandleFunc("GET /v1/instance", s.handleInstance)
-	s.mux.HandleFunc("GET /v1/jobs", s.handleList)
-	s.mux.HandleFunc("POST /v1/jobs", s.handleStart)
-	s.mux.HandleFunc("GET /v1/jobs/{id}", s.handleGet)
-	s.mux.HandleFunc("DELETE /v1/jobs/{id}", s.handleRemove)
-	s.mux.HandleFunc("POST /v1/jobs/{id}/stop", s.handleStop)
-	s.mux.HandleFunc("POST /v1/jobs/{id}/kill", s.handleKill)
-	s.mux.HandleFunc("POST /v1/jobs/{id}/signal", s.handleSignal)
-	s.mux.HandleFunc("POST /v1/jobs/{id}/restart", s.handleRestart)
-	s.mux.HandleFunc("GET /v1/jobs/{id}/wait", s.handleWait)
-	s.mux.HandleFunc("GET /v1/jobs/{id}/output", s.handleOutput)
-	s.mux.HandleFunc("POST /v1/jobs/{id}/input", s.handleInput)
-	s.mux.HandleFunc("POST /v1/jobs/{id}/resize", s.handleResize)
-	s.mux.HandleFunc("GET /v1/jobs/{id}/screen", s.handleScreen)
-	s.mux.HandleFunc("GET /v1/events", s.handleEvents)
-	s.mux.HandleFunc("POST /v1/reload", s.handleReload)
-	s.mux.HandleFunc("GET /v1/output", s.handleAllOutput)
-	s.mux.HandleFunc("GET /v1/dropped", s.handleDropped)
-	s.mux.HandleFunc("GET /v1/parallel", s.handleGetParallel)
-	s.mux.HandleFunc("PUT /v1/parallel", s.handleSetParallel)
+	s.params = make(map[string][]string)
+	s.route("GET /v1/instance", s.handleInstance, "loaded")
+	s.route("GET /v1/jobs", s.handleList, "job", "state", "name", "fields")
+	s.route("POST /v1/jobs", s.handleStart)
+	s.route("GET /v1/jobs/{id}", s.handleGet)
+	s.route("DELETE /v1/jobs/{id}", s.handleRemove)
+	s.route("POST /v1/jobs/{id}/stop", s.handleStop, "wait", "signal")
+	s.route("POST /v1/jobs/{id}/kill", s.handleKill, "wait", "signal") // signal: to say a kill is SIGKILL
+	s.route("POST /v1/jobs/{id}/signal", s.handleSignal, "signal")
+	s.route("POST /v1/jobs/{id}/restart", s.handleRestart, "wait")
+	s.route("GET /v1/jobs/{id}/wait", s.handleWait, "timeout", "ready")
+	s.route("GET /v1/jobs/{id}/output", s.handleOutput, outputParams...)
+	s.route("POST /v1/jobs/{id}/input", s.handleInput)
+	s.route("POST /v1/jobs/{id}/resize", s.handleResize)
+	s.route("GET /v1/jobs/{id}/screen", s.handleScreen, "ansi")
+	s.route("GET /v1/events", s.handleEvents)
+	s.route("POST /v1/reload", s.handleReload)
+	s.route("GET /v1/output", s.handleAllOutput, outputParams...)       // wait: to say it is one job's
+	s.route("GET /v1/dropped", s.handleDropped, "job", "state", "name") // job: to say how to ask after one
+	s.route("GET /v1/parallel", s.handleGetParallel)
+	s.route("PUT /v1/parallel", s.handleSetParallel)
 	for _, verb := range []string{BulkStop, BulkKill, BulkRestart, BulkRemove, BulkSignal} {
-		s.mux.HandleFunc("POST /v1/jobs/"+verb, s.handleBulk(verb))
+		s.route("POST /v1/jobs/"+verb, s.handleBulk(verb), "wait", "signal")
 	}
-	s.mux.HandleFunc("POST /v1/shutdown", s.handleShutdown)
+	s.route("POST /v1/shutdown", s.handleShutdown)
+}
+
+// outputParams are the query parameters of an output read (OutputQuery).
+var outputParams = []string{"cursor", "max", "tail", "stream", "wait", "follow", "timeout"}
+
+// route serves pattern with h, which takes the query parameters params:
+// the Handler refuses any other (400), as a body's unknown field is, so
+// a misspelt one (timout=, since=) is not silently a request without it.
+func (s *Server) route(pattern string, h http.HandlerFunc, params ...string) {
+	s.mux.HandleFunc(pattern, h)
+	s.params[pattern] = params
+}
+
+// unknownParam refuses a query parameter the endpoint at pattern does
+// not take, naming those it takes; nil when there is none.
+func (s *Server) unknownParam(r *http.Request, pattern string) error {
+	known := s.params[pattern]
+	var unknown []string
+	for name := range r.URL.Query() {
+		if !slices.Contains(known, name) {
+			unknown = append(unknown, name)
+		}
+	}
+	if len(unknown) == 0 {
+		return nil
+	}
+	slices.Sort(unknown)
+	takes := "it takes none"
+	if len(known) > 0 {
+		takes = "it takes " + strings.Join(known, ", ")
+	}
+	return badRequest("unknown query parameter %q for %s; %s", unknown[0], pattern, takes)
 }
 
 // Handler is the API as an http.Handler (for tests with httptest).
@@ -281,6 +319,10 @@ func (s *Server) Handler() http.Handler {
 			return
 		}
 		if _, pattern := s.mux.Handler(r); pattern != "" {
+			if err := s.unknownParam(r, pattern); err != nil {
+				writeError(w, err)
+				return
+			}
 			s.mux.ServeHTTP(w, r)
 			return
 		}
