@@ -244,7 +244,7 @@ func TestServerTimeouts(t *testing.T) {
 	_, err = slow.Write([]byte("GET /v1/jobs HTTP/1.1\r\nHost: x\r\n")) // no end of head
 	require.NoError(t, err)
 	r := bufio.NewReader(slow)
-	assert.True(t, closed(slow, r), "a half-sent request head is cut off")
+	assert.True(t, closed(slow, r), "a half-sent request head is cut off, with no answer (README says so)")
 
 	idle, err := net.Dial("unix", socket)
 	require.NoError(t, err)

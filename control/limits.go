@@ -14,7 +14,8 @@ import (
 // Connection bounds of a server.
 const (
 	// ReadHeaderTimeout closes a connection that does not send its
-	// request head in time.
+	// request head in time, without an answer (net/http writes none for
+	// a read that timed out).
 	ReadHeaderTimeout = 10 * time.Second
 	// IdleTimeout closes a kept-alive connection left unused this long.
 	IdleTimeout = 2 * time.Minute
