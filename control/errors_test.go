@@ -129,12 +129,12 @@ func TestErrorAnswers(t *testing.T) {
 		{"bad action wait flag", "POST", "/v1/jobs/1/stop?wait=soon", ``, 400, "use true or false"},
 		{"no such endpoint", "GET", "/v2/jobs", ``, 404, "the API lives under /v1/"},
 		{"an unknown output parameter", "GET", "/v1/jobs/1/output?since=8", ``, 400,
-			`unknown query parameter "since" for GET /v1/jobs/{id}/output; it takes cursor, max, tail, stream, wait, follow, timeout`},
-		{"a misspelt wait timeout", "GET", "/v1/jobs/1/wait?timout=1s", ``, 400, `unknown query parameter "timout" for GET /v1/jobs/{id}/wait; it takes timeout, ready`},
-		{"a misspelt list filter", "GET", "/v1/jobs?stat=running", ``, 400, `unknown query parameter "stat" for GET /v1/jobs; it takes job, state, name, fields`},
-		{"a misspelt action wait", "POST", "/v1/jobs/1/restart?wiat=true", ``, 400, `unknown query parameter "wiat" for POST /v1/jobs/{id}/restart; it takes wait`},
-		{"a parameter where none is taken", "GET", "/v1/events?since=3", ``, 400, `unknown query parameter "since" for GET /v1/events; it takes none`},
-		{"a bulk action's unknown parameter", "POST", "/v1/jobs/stop?all=true", `{"all": true}`, 400, `unknown query parameter "all" for POST /v1/jobs/stop; it takes wait, signal`},
+			`unknown parameter "since" for GET /v1/jobs/{id}/output; it takes cursor, max, tail, stream, wait, follow, timeout`},
+		{"a misspelt wait timeout", "GET", "/v1/jobs/1/wait?timout=1s", ``, 400, `unknown parameter "timout" for GET /v1/jobs/{id}/wait; it takes timeout, ready`},
+		{"a misspelt list filter", "GET", "/v1/jobs?stat=running", ``, 400, `unknown parameter "stat" for GET /v1/jobs; it takes job, state, name, fields`},
+		{"a misspelt action wait", "POST", "/v1/jobs/1/restart?wiat=true", ``, 400, `unknown parameter "wiat" for POST /v1/jobs/{id}/restart; it takes wait`},
+		{"a parameter where none is taken", "GET", "/v1/events?since=3", ``, 400, `unknown parameter "since" for GET /v1/events; it takes none`},
+		{"a bulk action's unknown parameter", "POST", "/v1/jobs/stop?all=true", `{"all": true}`, 400, `unknown parameter "all" for POST /v1/jobs/stop; it takes wait, signal`},
 		{"wrong method", "PUT", "/v1/jobs", ``, 405, "PUT is not allowed on /v1/jobs"},
 	}
 	for _, tc := range cases {

@@ -297,7 +297,7 @@ func (s *Server) unknownParam(r *http.Request, pattern string) error {
 	if len(known) > 0 {
 		takes = "it takes " + strings.Join(known, ", ")
 	}
-	return badRequest("unknown query parameter %q for %s; %s", unknown[0], pattern, takes)
+	return badRequest("unknown parameter %q for %s; %s", unknown[0], pattern, takes)
 }
 
 // Handler is the API as an http.Handler (for tests with httptest).
