@@ -123,12 +123,19 @@ type allDropNotes struct {
 }
 
 func (d *allDropNotes) add(dropped []control.DroppedLines) {
+	var gone []string // removed jobs, past the first few: said in one line
 	for _, g := range dropped {
 		now := d.now()
 		if last, ok := d.last[g.Job]; ok && (!d.follow || now.Sub(last) < dropNoteEvery) {
 			continue
 		}
 		d.last[g.Job] = now
+		if g.Removed {
+			gone = append(gone, fmt.Sprintf("job %d (%s)", g.Job, truncate(g.Name, 40)))
+			if len(gone) > maxRemovedNamed {
+				continue
+			}
+		}
 		what := "some of its lines are"
 		switch {
 		case g.Lines == 1:
@@ -145,7 +152,16 @@ func (d *allDropNotes) add(dropped []control.DroppedLines) {
 		fmt.Fprintf(d.w, "jobtop: %s: %s no longer held in memory here; %s (jobtop status %d)\n",
 			d.text.label(g.Name), what, droppedWhere(d.logLost(g.Job)), g.Job)
 	}
+	if n := len(gone) - maxRemovedNamed; n > 0 {
+		fmt.Fprintf(d.w, "jobtop: and %s removed since with lines not read here (%s...); their log files have them\n",
+			plural(n, "more job"), strings.Join(gone[maxRemovedNamed:min(len(gone), maxRemovedNamed+3)], ", "))
+	}
 }
+
+// maxRemovedNamed is how many removed jobs one answer's notes name a
+// line each; the rest are counted in one line (the cap on finished jobs
+// can remove hundreds while a reader waits).
+const maxRemovedNamed = 3
 
 // prefixer writes lines behind their job's name, padded to the longest
 // name of the jobs (those that come later can widen it) and coloured per

@@ -219,10 +219,15 @@ func (s *Server) writeAllPage(j *jsonWriter, after uint64, tail, limit int, stre
 			cursors = append(cursors, &jobCursor{id: info.ID, name: info.Name, out: out})
 		}
 	}
+	// A read that goes on from a cursor is told of the jobs removed with
+	// lines it had not read; one from the start (cursor 0) or of the
+	// newest lines (tail) is not: those jobs are not in the list either,
+	// and a thousand removed by the cap would each be named (rev62).
+	goesOn := tail == 0 && after > 0
 	if tail > 0 {
 		after = tailStart(cursors, after, horizon, min(tail, MaxOutputLines), streams)
 	}
-	dropped := droppedAfter(s.mgr, cursors, after)
+	dropped := droppedAfter(s.mgr, cursors, after, goesOn)
 	// Each job's batches share the answer's batch budget.
 	perJob := jobs.Selection{ArrivalUpTo: horizon, Streams: streams,
 		Max:      max(batchLines/max(len(cursors), 1), 8),
@@ -275,10 +280,11 @@ func (s *Server) writeAllPage(j *jsonWriter, after uint64, tail, limit int, stre
 }
 
 // droppedAfter names the jobs whose lines after the arrival after are no
-// longer held, in ID order: those of cursors the bounds dropped, and
-// those of jobs removed (asked after cursors were taken: a job removed
-// since is named, and one in cursors is read from the store taken).
-func droppedAfter(m manager, cursors []*jobCursor, after uint64) []DroppedLines {
+// longer held, in ID order: those of cursors the bounds dropped, and,
+// with removed, those of jobs removed (asked after cursors were taken: a
+// job removed since is named, and one in cursors is read from the store
+// taken).
+func droppedAfter(m manager, cursors []*jobCursor, after uint64, removed bool) []DroppedLines {
 	var dropped []DroppedLines
 	read := make(map[jobs.ID]bool, len(cursors))
 	for _, c := range cursors {
@@ -287,13 +293,16 @@ func droppedAfter(m manager, cursors []*jobCursor, after uint64) []DroppedLines 
 			dropped = append(dropped, DroppedLines{Job: c.id, Name: c.name, Lines: n})
 		}
 	}
-	removed := m.RemovedOutputAfter(after)
-	for _, r := range removed {
+	if !removed {
+		return dropped
+	}
+	gone := m.RemovedOutputAfter(after)
+	for _, r := range gone {
 		if !read[r.ID] {
 			dropped = append(dropped, DroppedLines{Job: r.ID, Name: r.Name, Lines: r.Lines, Removed: true})
 		}
 	}
-	if len(removed) > 0 {
+	if len(gone) > 0 {
 		slices.SortFunc(dropped, func(a, b DroppedLines) int { return cmp.Compare(a.Job, b.Job) })
 	}
 	return dropped
