@@ -200,6 +200,12 @@ func actOnMany(cmd *cobra.Command, a action, args []string, o selectOptions) err
 	}
 	resp, err := newClient(cmd).BulkWith(cmd.Context(), a.verb, req, a.verb != control.BulkRemove, o.signal)
 	if err != nil {
+		if control.IsNotFound(err) && len(req.Jobs) > 1 && strings.HasSuffix(err.Error(), control.ListJobsHint) {
+			// An instance of an older jobtop refuses the whole request
+			// for one job missing (a newer one acts on the others, and
+			// lists it in failed): said, or it reads as the others done.
+			return fmt.Errorf("%s; nothing was done: this instance (an older jobtop) acts on every job named or on none", inCLIWords(err.Error()))
+		}
 		return selectionError(err)
 	}
 	failed := len(resp.Failed) > 0
