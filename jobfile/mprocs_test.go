@@ -275,13 +275,13 @@ func TestMprocsStop(t *testing.T) {
 		`mprocs.yaml:5:36: procs.d.stop.send-keys[0]: "q" is not a key: write it as mprocs does, between < and >: <q>, <Enter>, <C-c>`,
 		`mprocs.yaml:5:39: procs.d.stop.send-keys[1]: "<X-q>": "X-" is not a modifier: use C- (ctrl), M- (alt) or S- (shift)`,
 		`mprocs.yaml:5:48: procs.d.stop.send-keys[2]: "<Nope>": "Nope" is not a key jobtop can type (a character, Enter, Tab, BS, Esc, Space, the arrows, Home, End, PageUp, PageDown, Insert, Del, F1 to F12)`,
-		`mprocs.yaml:5:58: procs.d.stop.send-keys[3]: "<C-Up>": a terminal has no ctrl form of Up`,
+		`mprocs.yaml:5:58: procs.d.stop.send-keys[3]: "<C-Tab>": a terminal has no ctrl form of Tab`,
 		"mprocs.yaml:6:35: procs.e.stop.send-keys: no keys given",
 	}, mprocsProblems(t, `procs:
   a: {shell: x, stop: SIGHUP}
   b: {shell: x, stop: {signal: 2}}
   c: {shell: x, stop: [SIGINT]}
-  d: {shell: x, stop: {send-keys: [q, "<X-q>", "<Nope>", "<C-Up>"]}}
+  d: {shell: x, stop: {send-keys: [q, "<X-q>", "<Nope>", "<C-Tab>"]}}
   e: {shell: x, stop: {send-keys: []}}
 `))
 }
