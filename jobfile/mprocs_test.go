@@ -142,6 +142,20 @@ func TestMprocsEnvNullAndAddPath(t *testing.T) {
 	assert.Nil(t, c.Spec.Env)
 }
 
+// env: {PATH: null} with add_path: the job's PATH is jobtop's with
+// add_path's entries after it, as mprocs builds it (its ProcessSpec from
+// a proc config: the base is the proc's own PATH when it sets one, else
+// the inherited one; null sets none), not add_path's entries alone.
+func TestMprocsPathNullAndAddPath(t *testing.T) {
+	inDir(t, nil)
+	t.Setenv("PATH", "/usr/bin:/bin")
+	plan, err := Parse("mprocs.yaml", []byte("procs:\n  a: {shell: env, env: {PATH: null}, add_path: /x/bin}\n"))
+	require.NoError(t, err)
+	a, _ := plan.Job("a")
+	assert.Equal(t, map[string]string{"PATH": "/usr/bin:/bin:/x/bin"}, a.Spec.Env)
+	assert.False(t, slices.ContainsFunc(a.Spec.Environ, func(kv string) bool { return strings.HasPrefix(kv, "PATH=") }))
+}
+
 // A removed variable is gone from the job's real environment.
 func TestMprocsEnvNullRuns(t *testing.T) {
 	dir := inDir(t, nil)

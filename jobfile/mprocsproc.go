@@ -121,7 +121,9 @@ func (m *mprocsFile) readProcFields(pe entry, spec *jobs.Spec, autostart *bool, 
 }
 
 // addPath appends add_path's entries to PATH, as mprocs does: to the
-// proc's own env PATH when it sets one, else to jobtop's.
+// proc's own env PATH when it sets one, else to jobtop's. PATH: null
+// does not empty it: mprocs removes the variable, then sets PATH to the
+// inherited one plus add_path (src/config/proc.rs), and so does jobtop.
 func (m *mprocsFile) addPath(spec *jobs.Spec, dirs []string) {
 	base, ok := spec.Env["PATH"]
 	if !ok {
