@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/require"
 
@@ -106,6 +107,11 @@ func TestReloadProblemsAreAllListedUntilEsc(t *testing.T) {
 	r := &scriptedReloader{Manager: mgr, err: fmt.Errorf("wrapped: %w", problemsError{problems})}
 	m := newSizedModel(t, r, Config{JobFile: "/tmp/jobtop.yaml"}, 80, 24)
 	pumpUntil(t, m, "running", func() bool { return m.liveJobs() == 1 })
+	// The clock stands still: on a loaded machine the job's TIME went
+	// from 0.1s to 0.2s between the two screens compared.
+	frozen := time.Now()
+	m.now = func() time.Time { return frozen }
+	m.table.SetNow(frozen)
 	before := m.View()
 
 	press(t, m, "R")
