@@ -257,12 +257,11 @@ func TestStopContinuesAStoppedJob(t *testing.T) {
 	m := newManager(t, Options{})
 	info := start(t, m, Spec{
 		// No fork once up: a shell stopped while it forks (vfork) does
-		// not show as stopped. The sleep writes nowhere: a child forked
-		// with the shell's trap and not yet exec'd takes the group's TERM
-		// into that trap and then execs sleep (the signal is lost), and a
-		// sleep holding the job's output would keep it stopping (under
-		// -race, 3 runs in 15).
-		Command: "trap 'echo got TERM; exit 0' TERM; sleep 600 >/dev/null 2>&1 & echo up; wait",
+		// not show as stopped. Up once the sleep runs (where /proc
+		// tells): a child forked with the shell's trap and not yet
+		// exec'd takes the group's TERM into that trap, then execs sleep,
+		// and the signal is lost (under -race, 3 runs in 15).
+		Command: "trap 'echo got TERM; exit 0' TERM; sleep 600 & " + sleepRuns + " echo up; wait",
 		Grace:   time.Hour,
 	})
 	info = waitFor(t, m, info.ID, "the trap to be set", func(i Info) bool { return i.LastLine == "up" })
@@ -736,3 +735,10 @@ func waitersBlocked() int {
 	}
 	return n
 }
+
+// sleepRuns is shell that waits, without a fork, until the program the
+// shell last started in the background ($!) is sleep, not yet the shell
+// forked to exec it, where /proc tells (Linux): a signal to the group
+// before the exec would go to the shell's trap in that child, and be
+// lost when it execs.
+const sleepRuns = `p=$!; while [ -e /proc/$p/comm ] && { read c < /proc/$p/comm; [ "$c" != sleep ]; }; do :; done;`

@@ -339,8 +339,12 @@ func TestJobtopGoneContinuesAStoppedRun(t *testing.T) {
 	terms := filepath.Join(t.TempDir(), "terms")
 	ready := filepath.Join(t.TempDir(), "ready")
 	// No fork once ready: a shell stopped while it forks (vfork) does
-	// not show as stopped.
-	pid := spawnShell(t, c, 1, "trap 'echo TERM >> "+terms+"; exit 0' TERM; sleep 600 & touch "+ready+"; wait", mark, time.Hour)
+	// not show as stopped. Ready once the sleep runs (where /proc
+	// tells), not the shell forked to exec it: that child takes the
+	// group's TERM into the shell's trap and then execs, losing it (1
+	// run in a full -race run).
+	sleepRuns := `p=$!; while [ -e /proc/$p/comm ] && { read c < /proc/$p/comm; [ "$c" != sleep ]; }; do :; done; `
+	pid := spawnShell(t, c, 1, "trap 'echo TERM >> "+terms+"; exit 0' TERM; sleep 600 & "+sleepRuns+"touch "+ready+"; wait", mark, time.Hour)
 	t.Cleanup(func() {
 		if t.Failed() {
 			syscall.Kill(-pid, syscall.SIGKILL) //nolint:errcheck // its grace is an hour
