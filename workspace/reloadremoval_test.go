@@ -15,14 +15,21 @@ import (
 
 // openStoppingOnCue opens a file of two running jobs, keep and gone;
 // gone, told to stop, ends (exit 3) only once a line is written to fifo:
-// its stop is seen while it lasts.
+// its stop is seen while it lasts. gone forks once, and is running once
+// its sleep is (where /proc tells): a shell that forks every second
+// lost the stop now and then (the child, forked with the trap, took the
+// TERM and exec'd), so its trap never opened the fifo and the test's
+// write to it waited 30 minutes.
 func openStoppingOnCue(t *testing.T) (f *fixture, gone jobs.Info, fifo string) {
 	t.Helper()
 	fifo = filepath.Join(t.TempDir(), "fifo")
 	require.NoError(t, syscall.Mkfifo(fifo, 0o600))
-	f = open(t, "jobs:\n  keep:\n    cmd: exec sleep 600\n  gone:\n    cmd: trap 'read x < "+fifo+"; exit 3' TERM; while :; do sleep 1; done\n")
+	sleepRuns := `p=$!; while [ -e /proc/$p/comm ] && { read c < /proc/$p/comm; [ "$c" != sleep ]; }; do :; done; `
+	f = open(t, "jobs:\n  keep:\n    cmd: exec sleep 600\n  gone:\n    cmd: trap 'read x < "+fifo+"; exit 3' TERM; sleep 600 & "+sleepRuns+"echo up; wait\n")
 	f.running("keep")
-	return f, f.running("gone"), fifo
+	gone = f.running("gone")
+	f.eventually("gone's sleep", func() bool { info, err := f.mgr.Get(gone.ID); return err == nil && info.LastLine == "up" })
+	return f, gone, fifo
 }
 
 // TestReloadMarksTheJobsItRemoves: a job a reload stops to remove it
