@@ -388,12 +388,16 @@ func TestWaitAllAcrossAReload(t *testing.T) {
 	dir := t.TempDir()
 	stop, tick := mkfifo(t), filepath.Join(t.TempDir(), "tick")
 	require.NoError(t, syscall.Mkfifo(tick, 0o600))
-	// gone ends only once told after its stop; tick when told.
-	gone := "  gone:\n    cmd: trap 'read x < " + stop + "; exit 3' TERM; while :; do sleep 1; done\n"
+	// gone ends only once told after its stop; tick when told. gone
+	// forks once, and says up once its sleep runs (where /proc tells):
+	// a child forked with the trap and not yet exec'd takes the stop's
+	// TERM and loses it, and the trap would never open the fifo.
+	sleepRuns := `p=$!; while [ -e /proc/$p/comm ] && { read c < /proc/$p/comm; [ "$c" != sleep ]; }; do :; done; `
+	gone := "  gone:\n    cmd: trap 'read x < " + stop + "; exit 3' TERM; sleep 600 & " + sleepRuns + "echo up; wait\n"
 	writeJobFile(t, dir, "jobtop.yaml", "jobs:\n"+gone+"  tick:\n    cmd: read x < "+tick+"\n")
 	c.serveIn(dir)
 	c.eventually("both run", func(j map[string]jobs.Info) bool {
-		return j["gone"].State == jobs.StateRunning && j["tick"].State == jobs.StateRunning
+		return j["gone"].LastLine == "up" && j["tick"].State == jobs.StateRunning
 	})
 	wait, result := c.startWait("wait", "--all")
 	require.Eventually(t, func() bool { return hasSocket(wait.Process.Pid) }, testTimeout, 10*time.Millisecond)
